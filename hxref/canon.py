@@ -1,0 +1,34 @@
+"""Canonical JSON and hashes: the one byte form that every hash and
+commitment is computed over.
+
+Canonical JSON here is UTF-8, keys sorted, no insignificant white space, no
+NaN or infinities.  Two equal values always give the same bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+
+def canonical_json(value: Any) -> bytes:
+    """The canonical byte form of a JSON-compatible value."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def hash_value(value: Any) -> str:
+    """sha256 (hex) of the canonical JSON of ``value``."""
+    return sha256_hex(canonical_json(value))
+
+
+def is_hex(text: Any, nbytes: int) -> bool:
+    """True when ``text`` is exactly ``nbytes`` bytes written as lower-case hex."""
+    if not isinstance(text, str) or len(text) != 2 * nbytes:
+        return False
+    return all(c in "0123456789abcdef" for c in text)

@@ -1,0 +1,573 @@
+"""The command line: parse, call the library, render.  Nothing else.
+
+Every user error is an :class:`~hxref.errors.HxrefError`; :class:`Main`
+turns it into one line on stderr and exit status 2.  Heavy modules are
+imported inside the commands so that ``hxref --version`` starts fast.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import HxrefError, InvalidInput
+
+SIDE_HELP = "the side you play (e.g. union)"
+
+
+class Main(click.Group):
+    """The top-level group: the one place where errors become messages."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except HxrefError as exc:
+            click.echo(f"hxref: error: {exc.render()}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("hxref: interrupted; nothing was saved", err=True)
+            sys.exit(130)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # a bug: say so in one line unless debugging
+            if os.environ.get("HXREF_DEBUG"):
+                raise
+            click.echo(f"hxref: internal error: {exc!r} (a bug in hxref; rerun with HXREF_DEBUG=1 "
+                       "for details and report it)", err=True)
+            sys.exit(3)
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name == "map":
+            from .cli_map import map_group
+
+            return map_group
+        return cmd
+
+    def list_commands(self, ctx):
+        from importlib.util import find_spec
+
+        extra = {"map"} if find_spec("hxref.cli_map") else set()
+        return sorted(set(super().list_commands(ctx)) | extra)
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="hxref")
+def main():
+    """hxref -- a referee for wargames played by e-mail, umpired, or solo.
+
+    \b
+    Players send signed YAML order files, one per decision; hxref checks them,
+    resolves them with the game's rules, rolls dice every player can verify,
+    and writes a report for everyone plus a secret report for each side.
+
+    \b
+    Start with:   hxref demo
+    A game:       hxref keygen alice; hxref keygen bob
+                  hxref new g.yaml --system heartland --scenario bidding-demo \\
+                      --side union=alice.pub --side confederate=bob.pub
+                  hxref join g.yaml --side union --key alice   (then bob; submit both)
+                  hxref status g.yaml
+    """
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _load(game):
+    from .engine import Engine
+
+    return Engine.load(game)
+
+
+def _key(path):
+    from .signing import load_private_key
+
+    return load_private_key(os.path.expanduser(path))
+
+
+def _write_new(path: Path, text: str) -> None:
+    from .game import atomic_write
+
+    if path.exists():
+        raise InvalidInput("file exists already; move it away or use another --dir/--out", code="E502",
+                           file=str(path))
+    atomic_write(path, text.encode("utf-8"))
+
+
+def _locked_engine(game):
+    """Load the game under its lock; the caller saves."""
+    from .game import locked
+
+    return locked(game)
+
+
+def _out_dir(game: str, out_dir: str | None) -> Path:
+    return Path(out_dir) if out_dir else (Path(game).resolve().parent)
+
+
+def _side_check(eng, side: str) -> None:
+    if side not in eng.participants:
+        raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
+
+
+def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str) -> None:
+    from . import orders
+    from .signing import sign_text
+
+    fields = {"game": eng.meta["game"], "decision": fields.pop("decision"), "side": side, **fields}
+    text = orders.render(fields, comment)
+    _write_new(path, sign_text(text, key))
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("name")
+@click.option("--comment", default=None, help="text stored with the public key (default: NAME)")
+def keygen(name, comment):
+    """Make an Ed25519 key pair NAME (private, OpenSSH format) and NAME.pub.
+
+    Your existing ~/.ssh/id_ed25519 works too: pass it to --key, and its .pub
+    to the game's creator.
+
+    Example: hxref keygen alice
+    """
+    from .signing import generate_key
+
+    key = generate_key(Path(name), comment or Path(name).name)
+    click.echo(key.public.line())
+    click.echo(f"wrote {name} (keep it secret) and {name}.pub (send it to the game's creator); "
+               f"fingerprint {key.public.fingerprint()}", err=True)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", required=True, help="your private key file")
+@click.option("--game", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="fill in the next dice-chain `link:` for --side from this game first")
+@click.option("--side", default=None, help=SIDE_HELP + " (with --game)")
+def sign(file, key_path, game, side):
+    """Sign an order file in place (the signature is appended as comment lines).
+
+    Example: hxref sign orders.yaml --key alice --game g.yaml --side union
+    """
+    from . import yamlio
+    from .game import atomic_write
+    from .signing import sign_text, split_signed_text
+
+    key = _key(key_path)
+    text = yamlio.read_text(file)
+    body, _ = split_signed_text(text)
+    if game:
+        if not side:
+            raise InvalidInput("--game needs --side", code="E504")
+        eng = _load(game)
+        _side_check(eng, side)
+        root = yamlio.load_rt(body, file)
+        if isinstance(root, dict) and root.get("kind") != "join":
+            root["link"] = eng.next_link(side, key)
+            body = yamlio.dump_rt(root)
+    atomic_write(Path(file), sign_text(body, key).encode("utf-8"))
+    click.echo(f"signed {file} with {key.public.fingerprint()}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="check the signer against the sides' keys of this game")
+@click.option("--pub", default=None, help="check against this public key instead")
+@click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="a detached signature (.sig from ssh-keygen -Y sign)")
+def verify(file, game, pub, sig):
+    """Check the signature of an order file and say who signed it.
+
+    Example: hxref verify union-t1.bid-commit.yaml --game g.yaml
+    """
+    from . import yamlio
+    from .signing import PublicKey, load_public_key, verify_text
+
+    text = yamlio.read_text(file)
+    detached = yamlio.read_text(sig) if sig else None
+    signer, _ = verify_text(text, source=file, detached=detached)
+    if pub:
+        verify_text(text, source=file, expected=load_public_key(pub), detached=detached)
+        click.echo(f"{file}: good signature by {signer.fingerprint()}")
+        return
+    if game:
+        eng = _load(game)
+        for name, p in eng.participants.items():
+            if "key" in p and PublicKey.from_line(p["key"]) == signer:
+                click.echo(f"{file}: good signature by {name} ({signer.fingerprint()}) of game {eng.meta['game']}")
+                return
+        raise InvalidInput(f"signed by {signer.fingerprint()}, which is no participant's key in this game",
+                           code="E202", file=file)
+    click.echo(f"{file}: good signature by {signer.fingerprint()} (no --game or --pub given to say whose)")
+
+
+# --- games -----------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--system", "system_name", required=True, help="heartland (more systems to come)")
+@click.option("--scenario", required=True, help="e.g. bidding-demo")
+@click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
+              help="each side and its player's public key; in solo mode just SIDE")
+@click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
+@click.option("--mode", type=click.Choice(["open", "umpired", "solo"]), default="open", show_default=True,
+              help="open: players pass the file; umpired: a neutral umpire runs hxref; solo: one terminal")
+@click.option("--game-id", default=None, help="the id order files name (default: generated)")
+@click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
+def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created):
+    """Create a new game file GAME.
+
+    Example: hxref new g.yaml --system heartland --scenario bidding-demo
+    --side union=alice.pub --side confederate=bob.pub --mode open
+    """
+    from . import systems
+    from .engine import Engine
+    from .signing import load_public_key
+
+    if Path(game).exists():
+        raise InvalidInput("a game file of that name exists; choose another name", code="E502", file=game)
+    sysobj = systems.get(system_name)
+    sides: dict = {}
+    for spec in side_specs:
+        name, _, key = spec.partition("=")
+        sides[name] = load_public_key(os.path.expanduser(key)) if key else None
+    if mode == "solo" and not sides:
+        sides = {s: None for s in sysobj.load_scenario(scenario)["sides"]}
+    ump = load_public_key(os.path.expanduser(umpire)) if umpire else None
+    with _locked_engine(game):
+        eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
+                            umpire=ump, game_id=game_id, created=created)
+        eng.save()
+    click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
+    click.echo(f"next: {eng.waiting_text()}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help=SIDE_HELP + ", or umpire")
+@click.option("--key", "key_path", required=True, help="your private key file")
+@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+def join(game, side, key_path, out_dir):
+    """Write your signed join file: the tip of your dice chain for this game.
+
+    Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
+    """
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    eng.next_link  # noqa: B018  (the key is checked below)
+    p = eng.participants[side]
+    if p.get("fingerprint") != key.public.fingerprint():
+        raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
+                           code="E202")
+    path = _out_dir(game, out_dir) / f"{side}-join.yaml"
+    _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
+                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help=SIDE_HELP)
+@click.option("--key", "key_path", required=True, help="your private key file")
+@click.option("--choice", required=True, help="your secret choice as YAML, e.g. 'bid: 4'")
+@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
+@click.option("--dir", "out_dir", default=None, help="where to write the files (default: beside GAME)")
+def commit(game, side, key_path, choice, decision, out_dir):
+    """Seal a secret choice: write the signed commitment and keep the reveal.
+
+    Writes SIDE-DECISION-commit.yaml (send it now) and SIDE-DECISION-reveal.yaml
+    (keep it; send it once every side has committed).
+
+    Example: hxref commit g.yaml --side union --key alice --choice 'bid: 4'
+    """
+    from . import commit as commit_mod
+    from . import orders
+
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("commit",))
+    if not dec.secret:
+        raise InvalidInput(f"decision {dec.id} is not secret: use `hxref answer`", code="E304")
+    value = orders.parse_choice(choice)
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    salt = commit_mod.new_salt()
+    folder = _out_dir(game, out_dir)
+    cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
+    for p in (cpath, rpath):
+        if p.exists():
+            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
+                               code="E502", file=str(p))
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit", "link": eng.next_link(side, key),
+                                     "commitment": commit_mod.commitment(value, salt)}, cpath,
+                    f"hxref commitment of {side} for {dec.id}: send this file now.")
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", "link": eng.next_link(side, key, 2),
+                                     "choice": value, "salt": salt}, rpath,
+                    f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
+                    "committed, then send it.")
+    click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until every side "
+               "has committed)")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help=SIDE_HELP)
+@click.option("--key", "key_path", default=None, help="your private key file (not in solo mode)")
+@click.option("--choice", required=True, help="your answer as YAML, e.g. 'level: 2'")
+@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
+@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+def answer(game, side, key_path, choice, decision, out_dir):
+    """Answer an open (not secret) decision: write a signed order file.
+
+    In a solo game no key is needed and the answer is stored at once.
+
+    Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
+    """
+    from . import orders
+    from .game import locked
+
+    value = orders.parse_choice(choice)
+    eng = _load(game)
+    _side_check(eng, side)
+    if eng.mode == "solo":
+        with locked(game):
+            eng = _load(game)
+            eng.answer_solo(side, decision, value)
+            eng.save()
+        click.echo(f"stored {side}'s answer; {eng.waiting_text()}")
+        return
+    if not key_path:
+        raise InvalidInput("--key is needed to sign the answer", code="E504")
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("answer",))
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    path = _out_dir(game, out_dir) / f"{side}-{dec.id}.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", "link": eng.next_link(side, key),
+                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help=SIDE_HELP + ", or umpire")
+@click.option("--key", "key_path", required=True, help="your private key file")
+@click.option("--decision", default=None, help="the decision id (default: the first awaited)")
+@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+def roll(game, side, key_path, decision, out_dir):
+    """Give your next dice link to a decision you do not answer (so its dice are joint).
+
+    Example: hxref roll g.yaml --side confederate --key bob
+    """
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("roll",))
+    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-roll.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "roll", "link": eng.next_link(side, key)},
+                    path, f"hxref dice link of {side} for {dec.id}.")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="a detached signature for a single FILE (.sig from ssh-keygen -Y sign)")
+def submit(game, files, sig):
+    """Check signed order FILES and store them in GAME, printing a receipt for each.
+
+    A bad file is refused with the reason (file:line, rule) and changes nothing.
+
+    Example: hxref submit g.yaml union-t1.bid-commit.yaml
+    """
+    from . import yamlio
+    from .game import locked
+
+    if sig and len(files) != 1:
+        raise InvalidInput("--sig goes with exactly one FILE", code="E504")
+    for f in files:
+        text = yamlio.read_text(f)
+        detached = yamlio.read_text(sig) if sig else None
+        with locked(game):
+            eng = _load(game)
+            receipt = eng.submit(text, f, detached)
+            eng.save()
+        click.echo(receipt.line())
+    click.echo(f"next: {eng.waiting_text()}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False), help="detached signature")
+def check(game, file, sig):
+    """Tell whether FILE would be accepted by GAME now, without storing it.
+
+    Example: hxref check g.yaml union-t1.bid-reveal.yaml
+    """
+    from . import yamlio
+
+    eng = _load(game)
+    order = eng.check(yamlio.read_text(file), file, yamlio.read_text(sig) if sig else None)
+    click.echo(f"{file}: OK -- {order.kind} of {order.side} for {order.decision} would be accepted")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--key", "key_path", default=None, help="the umpire's key (umpired games roll with it)")
+@click.option("--format", "fmt", type=click.Choice(["rich", "text", "json"]), default="rich",
+              show_default=True, help="how to print what happened")
+def resolve(game, key_path, fmt):
+    """Resolve every decision whose answers are all in; roll its dice; log everything.
+
+    Example: hxref resolve g.yaml
+    """
+    import json
+
+    from .game import locked
+
+    key = _key(key_path) if key_path else None
+    with locked(game):
+        eng = _load(game)
+        done = eng.resolve(key)
+        eng.save()
+    if fmt == "json":
+        click.echo(json.dumps({"resolved": [{"decision": r.decision, "dice": r.rolls, "events": r.events}
+                                            for r in done], "head": eng.gf.head,
+                               "awaiting": eng.waiting_for()}, indent=2))
+        return
+    from .report.turn import _event_line
+
+    for r in done:
+        click.echo(f"resolved {r.decision}")
+        for roll_ in r.rolls:
+            click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
+        for ev in r.events:
+            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+    click.echo(f"head {eng.gf.head[:16]}... next: {eng.waiting_text()}")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
+def status(game, as_json):
+    """Say where GAME stands: phase, what is awaited from whom, head hash.
+
+    Example: hxref status g.yaml --json
+    """
+    import json
+
+    eng = _load(game)
+    facts = {"game": eng.meta["game"], "system": eng.meta["system"], "scenario": eng.meta["scenario"],
+             "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head, "events": len(eng.gf.log),
+             "awaiting": eng.waiting_for()}
+    state = eng.state
+    if "turn" in state:
+        facts["turn"] = state["turn"]
+    if as_json:
+        click.echo(json.dumps(facts, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    c = Console()
+    c.print(f"[bold]{eng.meta['game']}[/] -- {eng.system.title}, {eng.meta['scenario']} "
+            f"({eng.mode}); phase {facts['phase']}" + (f", turn {facts['turn']}" if "turn" in facts else ""))
+    t = Table(show_edge=False, box=None, padding=(0, 2))
+    for col in ("decision", "side", "owes", "rule"):
+        t.add_column(col, style="bold" if col == "decision" else None)
+    for w in facts["awaiting"]:
+        for s, what in w["owed"].items():
+            t.add_row(w["decision"], s, what, w["rule"])
+    if facts["awaiting"]:
+        c.print(t)
+    c.print(eng.waiting_text() if eng.ready() == [] else "all answers are in: run `hxref resolve`")
+    c.print(f"head {eng.gf.head} (event {len(eng.gf.log)})")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", default=None, help="a side's secret report; `umpire` for everything; "
+                                           "none for the public report")
+@click.option("--format", "fmt", type=click.Choice(["rich", "text", "md", "html", "json"]), default="rich",
+              show_default=True, help="rich for the terminal; text, md or html for e-mail; json for scripts")
+@click.option("--out", "-o", default=None, type=click.Path(dir_okay=False), help="write to a file")
+def report(game, side, fmt, out):
+    """Write the turn report: public, or one side's secret report.
+
+    Example: hxref report g.yaml --side union --format md -o union.md
+    """
+    from .report import turn
+
+    eng = _load(game)
+    if side and side != "umpire":
+        _side_check(eng, side)
+    rep = turn.build(eng, side)
+    if fmt == "rich" and not out:
+        from rich.console import Console
+
+        Console().print(turn.renderables(rep))
+        return
+    text = turn.render(rep, "text" if fmt == "rich" else fmt)
+    if out:
+        from .game import atomic_write
+
+        atomic_write(Path(out), text.encode("utf-8"))
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="machine-readable result")
+def audit(game, as_json):
+    """Replay GAME's whole log: every hash, signature, commitment and die. Exit 0 if all hold, 1 if not.
+
+    Example: hxref audit g.yaml
+    """
+    import json
+
+    from .engine import audit as run_audit
+
+    res = run_audit(game)
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=2))
+    elif res.ok:
+        click.echo(f"audit OK: {res.events} events replayed; {res.signatures} signatures verified, "
+                   f"{res.commitments} commitments opened, {res.dice} dice re-derived; head {res.head}")
+    else:
+        click.echo("audit FAILED: " + "; ".join(res.problems))
+    sys.exit(0 if res.ok else 1)
+
+
+@main.command()
+@click.option("--system", "system_name", default="heartland", show_default=True,
+              help="which system's demo game to play")
+@click.option("--keep", default=None, type=click.Path(file_okay=False),
+              help="play in this folder and keep the files (default: a temporary folder)")
+@click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
+              help="how to print the reports")
+def demo(system_name, keep, fmt):
+    """Play a complete shipped demo game from its signed order files and print every report.
+
+    Example: hxref demo --system heartland
+    """
+    from .demo import run
+
+    run(system_name, keep, fmt)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

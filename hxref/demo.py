@@ -1,0 +1,109 @@
+"""``hxref demo``: replay a system's shipped demo game and print every report.
+
+Each system ships one folder ``orders/<system>/<scenario>/`` with the players'
+public keys, the signed order files and a ``demo.yaml`` manifest of steps
+(``say``, ``submit``, ``resolve``, ``report``, ``audit``).  The runner copies
+the folder to a work folder and runs the real commands there, printing each
+command as a user would type it; a new system adds only its files.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+
+from .errors import InvalidInput
+from .paths import orders_dir
+
+GAME = "game.yaml"
+FOLDERS = {"heartland": "heartland", "salem-church": "salem_church", "kgp": "kgp", "acw-minis": "acw_minis"}
+
+
+def manifest_path(system: str) -> Path:
+    folder = orders_dir() / FOLDERS.get(system, system)
+    found = sorted(folder.glob("*/demo.yaml"))
+    if not found:
+        ready = sorted(s for s, f in FOLDERS.items() if list((orders_dir() / f).glob("*/demo.yaml")))
+        raise InvalidInput(f"no demo game is shipped for {system!r} yet; demos: {', '.join(ready)}", code="E503")
+    return found[0]
+
+
+@contextlib.contextmanager
+def _env(**values):
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _hxref(args: list[str]) -> None:
+    from .cli import main
+
+    click.secho("$ hxref " + " ".join(args), fg="green", bold=True)
+    try:
+        main.main(args, prog_name="hxref", standalone_mode=False)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise click.ClickException(f"demo step failed: hxref {' '.join(args)} (exit {exc.code})") from None
+    click.echo()
+
+
+def run(system: str, keep: str | None, fmt: str) -> None:
+    from . import yamlio
+
+    src = manifest_path(system)
+    man = yamlio.to_plain(yamlio.load_data(src))
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="hxref-demo-"))
+    work.mkdir(parents=True, exist_ok=True)
+    if (work / GAME).exists():
+        raise InvalidInput("the folder already holds a demo game; choose an empty --keep folder", code="E502",
+                           file=str(work / GAME))
+    for f in src.parent.iterdir():
+        if f.is_file() and f.suffix == ".yaml" and f.name != "demo.yaml":
+            shutil.copy(f, work / f.name)
+    shutil.copytree(src.parent / "keys", work / "keys", dirs_exist_ok=True,
+                    ignore=lambda d, names: [n for n in names if not n.endswith(".pub")])
+    click.secho(f"hxref demo: {man['system']} -- {man['scenario']}, played from the signed order files in "
+                f"{src.parent}", bold=True)
+    click.echo(f"working in {work}\n")
+    cwd = os.getcwd()
+    os.chdir(work)
+    try:
+        with _env(HXREF_NOW=man["created"]):
+            _hxref(["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
+                    "--game-id", man["game_id"], "--created", man["created"],
+                    *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), [])])
+            for step in man["steps"]:
+                if "say" in step:
+                    click.secho("# " + step["say"], fg="yellow")
+                elif "submit" in step:
+                    _hxref(["submit", GAME, *step["submit"]])
+                elif "resolve" in step:
+                    _hxref(["resolve", GAME])
+                elif "report" in step:
+                    who = step["report"]
+                    args = ["report", GAME] + ([] if who == "public" else ["--side", who])
+                    _hxref(args + (["--format", fmt] if fmt != "rich" else []))
+                elif "audit" in step:
+                    _hxref(["audit", GAME])
+        for who in ["public", *man["keys"]]:
+            for ext in ("md", "html"):
+                args = ["report", GAME, "--format", ext, "-o", f"report-{who}.{ext}"]
+                from .cli import main
+
+                main.main(args + ([] if who == "public" else ["--side", who]), prog_name="hxref",
+                          standalone_mode=False)
+    finally:
+        os.chdir(cwd)
+    click.secho(f"Done. The game file, the order files and the reports (Markdown and HTML for e-mail) are in "
+                f"{work}", bold=True)

@@ -1,0 +1,609 @@
+"""The PBEM core: creating games, accepting signed submissions, resolving
+decisions with verifiable dice, and replaying the log for ``hxref audit``.
+
+The log holds *input* events (``game.created``, ``submission``, ``link``,
+``resolve``) and the events they *produce* (``game.started``, ``die``,
+``rules``).  Live commands and the audit replay go through the same
+``_apply`` functions: the audit re-applies every input event to a fresh game
+and checks that every produced event, hash for hash, is the one stored, and
+that the header snapshot equals the replayed state.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import os
+import secrets as _secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import commit as commit_mod
+from . import dice as dice_mod
+from . import orders, systems
+from .canon import sha256_hex
+from .errors import HxrefError, IllegalOrder, InvalidInput
+from .game import GENESIS, GameFile, event_hash, new_header
+from .systems.base import Decision
+
+MODES = ("open", "umpired", "solo")
+UMPIRE = "umpire"
+JOIN = "join"
+INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve")
+
+
+def now_iso() -> str:
+    """The current UTC time; ``HXREF_NOW`` fixes it (reproducible demos and tests)."""
+    fixed = os.environ.get("HXREF_NOW")
+    if fixed:
+        return fixed
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def join_decision(names: list[str]) -> Decision:
+    return Decision(
+        id=JOIN, sides=tuple(names), kind="join", rule="design 5",
+        prompt="send the tip of your dice chain (`hxref join`); the game starts when everyone has joined",
+    )
+
+
+@dataclass
+class Receipt:
+    """What a player keeps as proof that a submission was accepted (issue 9 item 4b)."""
+
+    game: str
+    decision: str
+    side: str
+    kind: str
+    file_sha256: str
+    head: str
+    seq: int
+
+    def line(self) -> str:
+        return (f"accepted: game {self.game} decision {self.decision} side {self.side} ({self.kind}) "
+                f"file sha256:{self.file_sha256[:16]} head {self.head[:16]} (event {self.seq})")
+
+
+@dataclass
+class Resolution:
+    decision: str
+    rolls: list[dict] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+
+
+class Engine:
+    """One game, in memory; :meth:`save` writes it back atomically."""
+
+    def __init__(self, gf: GameFile):
+        self.gf = gf
+        self.h = gf.header
+        self.system = systems.get(self.h["meta"]["system"])
+
+    # --- accessors -------------------------------------------------------------------------
+    @property
+    def meta(self) -> dict:
+        return self.h["meta"]
+
+    @property
+    def mode(self) -> str:
+        return self.meta["mode"]
+
+    @property
+    def participants(self) -> dict:
+        return self.h["participants"]
+
+    @property
+    def state(self) -> dict:
+        return self.h["state"]
+
+    @property
+    def awaiting(self) -> list[Decision]:
+        return [Decision.from_dict(d) for d in self.h["awaiting"]]
+
+    @property
+    def finished(self) -> bool:
+        return self.h.get("phase") == "over"
+
+    def sides(self) -> list[str]:
+        return [n for n, p in self.participants.items() if p["role"] == "side"]
+
+    def decision(self, decision_id: str) -> Decision | None:
+        for d in self.awaiting:
+            if d.id == decision_id:
+                return d
+        return None
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Engine":
+        gf = GameFile.load(path)
+        try:
+            return cls(gf)
+        except KeyError as exc:
+            raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
+
+    def save(self) -> None:
+        self.gf.save()
+
+    # --- creating a game -------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, *, system: str, scenario: str, sides: dict[str, Any], mode: str,
+               umpire: Any = None, game_id: str | None = None, created: str | None = None,
+               title: str | None = None) -> "Engine":
+        """A new game; ``sides`` maps each side to its public key (None in solo mode)."""
+        if mode not in MODES:
+            raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
+        sysobj = systems.get(system)
+        data = sysobj.load_scenario(scenario)
+        expected = list(data["sides"])
+        if sorted(sides) != sorted(expected):
+            raise InvalidInput(f"scenario {scenario!r} has the sides {', '.join(expected)}; "
+                               f"give each with --side NAME=KEY.pub", code="E504")
+        if mode != "solo" and any(k is None for k in sides.values()):
+            raise InvalidInput(f"a {mode} game needs a public key for every side (--side NAME=KEY.pub)", code="E504")
+        if mode == "umpired" and umpire is None:
+            raise InvalidInput("an umpired game needs the umpire's public key (--umpire KEY.pub)", code="E504")
+        if mode != "umpired" and umpire is not None:
+            raise InvalidInput("--umpire is only for --mode umpired", code="E504")
+        participants: dict[str, dict] = {}
+        for name in expected:
+            key = sides[name]
+            participants[name] = {"role": "side"}
+            if key is not None:
+                participants[name].update(key=key.line(), fingerprint=key.fingerprint())
+        if umpire is not None:
+            participants[UMPIRE] = {"role": "umpire", "key": umpire.line(), "fingerprint": umpire.fingerprint()}
+        created = created or now_iso()
+        game_id = game_id or f"{system[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
+        meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
+                "title": title or data.get("title", scenario)}
+        gf = GameFile(Path(path), new_header(meta, {}))
+        eng = cls(gf)
+        created_data = {"meta": meta, "participants": participants, "scenario": data}
+        if mode == "solo":
+            created_data["solo_seed"] = _secrets.token_hex(32)
+        eng._apply("game.created", None, created_data)
+        return eng
+
+    # --- the one place where events are applied (live and in replay) -----------------------
+    def _apply(self, kind: str, by: str | None, data: dict) -> None:
+        self.gf.append(kind, by, data)
+        getattr(self, "_on_" + kind.replace(".", "_"))(by, data)
+
+    def _emit(self, kind: str, by: str | None, data: dict) -> dict:
+        """A produced event: appended to the log, never applied from outside."""
+        return self.gf.append(kind, by, data)
+
+    def _on_game_created(self, by, data: dict) -> None:
+        self.h["meta"] = copy.deepcopy(data["meta"])
+        self.h["participants"] = copy.deepcopy(data["participants"])
+        self.h["scenario"] = data["scenario"]
+        self.h["phase"] = "setup"
+        self.h["commitments"] = []
+        self.h["resolved"] = []
+        if "solo_seed" in data:
+            self.h["solo_seed"] = data["solo_seed"]
+        chain_holders = [n for n, p in self.participants.items() if "key" in p]
+        if self.meta["mode"] == "solo" or not chain_holders:
+            self._start()
+        else:
+            self.h["awaiting"] = [join_decision(chain_holders).to_dict()]
+
+    def _start(self) -> None:
+        self.h["state"] = self.system.setup(copy.deepcopy(self.h["scenario"]))
+        self.h["phase"] = "playing"
+        self._emit("game.started", None, {})
+        self._refresh_awaiting()
+
+    def _refresh_awaiting(self) -> None:
+        decisions = self.system.decisions(self.state)
+        self.h["awaiting"] = [d.to_dict() for d in decisions]
+        if not decisions:
+            self.h["phase"] = "over"
+
+    # --- submissions -----------------------------------------------------------------------
+    def check(self, text: str, source: str, detached: str | None = None) -> orders.Order:
+        """Every check of :meth:`submit`, without storing anything."""
+        order = orders.parse(text, source)
+        if detached is not None:
+            order.armored = detached
+        self._accept(order, detached is not None)
+        return order
+
+    def submit(self, text: str, source: str, detached: str | None = None) -> Receipt:
+        """Check a signed order file and store it; raise an HxrefError and change nothing if it is bad."""
+        order = self.check(text, source, detached)
+        data = {"decision": order.decision, "side": order.side, "kind": order.kind, "file": order.text,
+                "sha256": sha256_hex(order.text.encode("utf-8")), "at": now_iso()}
+        if detached is not None:
+            data["sig"] = detached
+        self._apply("submission", order.side, data)
+        return Receipt(self.meta["game"], order.decision, order.side, order.kind, data["sha256"],
+                       self.gf.head, len(self.gf.log))
+
+    def _on_submission(self, by, data: dict) -> None:
+        order = orders.parse(data["file"], f"event {len(self.gf.log)}", fast=True)
+        if "sig" in data:
+            order.armored = data["sig"]
+        self._store(order)
+
+    def _accept(self, order: orders.Order, detached: bool = False) -> None:
+        """All checks of a submission against the game (signature, decision, chain, commit-reveal, rules)."""
+        from .signing import PublicKey, verify_text
+
+        meta = self.meta
+        if order.game != meta["game"]:
+            raise order.error(InvalidInput, f"this file is for game {order.game!r}, not {meta['game']!r}",
+                              code="E300", path=("game",))
+        p = self.participants.get(order.side)
+        if p is None or "key" not in p:
+            known = ", ".join(n for n, q in self.participants.items() if "key" in q) or "none with keys"
+            raise order.error(InvalidInput, f"no participant {order.side!r} with a key in this game ({known})",
+                              code="E302", path=("side",))
+        verify_text(order.text, source=order.source, expected=PublicKey.from_line(p["key"]),
+                    detached=order.armored if detached else None)
+        if self.finished:
+            raise order.error(IllegalOrder, "the game is over; nothing more is accepted", code="E309")
+        dec = self.decision(order.decision)
+        if dec is None:
+            if order.decision in self.h.get("resolved", []):
+                raise order.error(IllegalOrder, f"decision {order.decision} was already resolved; "
+                                  "this file is stale or replayed", code="E301", path=("decision",))
+            now = ", ".join(d.id for d in self.awaiting) or "nothing"
+            raise order.error(IllegalOrder, f"no decision {order.decision!r} is awaited (awaited now: {now})",
+                              code="E301", path=("decision",))
+        pend = self.h["pending"].get(dec.id, {"answers": {}, "links": []})
+        mine = pend["answers"].get(order.side, {})
+        kind = order.kind
+        if kind in ("reveal", "answer"):
+            orders.check_choice(order, dec)     # the shape first: keys and types
+        asked = order.side in dec.sides
+        if kind == "join":
+            if dec.id != JOIN or not asked:
+                raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
+            if mine:
+                raise order.error(IllegalOrder, f"{order.side} has already joined", code="E303")
+            return
+        if dec.id == JOIN:
+            raise order.error(IllegalOrder, "the game waits for every participant to join first (`hxref join`)",
+                              code="E304", path=("kind",))
+        if kind == "roll":
+            if any(who == order.side for who, _ in pend["links"]):
+                raise order.error(IllegalOrder, f"{order.side} has already given a dice link for {dec.id}",
+                                  code="E303")
+        elif not asked:
+            raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {order.side}",
+                              code="E302", path=("side",))
+        elif kind == "commit":
+            if not dec.secret:
+                raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                                  code="E304", path=("kind",))
+            if "commitment" in mine:
+                raise order.error(IllegalOrder, f"{order.side} has already committed for {dec.id}; "
+                                  "a second commitment is not accepted", code="E303", rule=dec.rule)
+            c = order.data["commitment"]
+            if c in self.h["commitments"]:
+                raise order.error(IllegalOrder, "this commitment was used before in this game "
+                                  "(replayed or copied); make a new one with `hxref commit`",
+                                  code="E306", path=("commitment",))
+        elif kind == "reveal":
+            if not dec.secret:
+                raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                                  code="E304", path=("kind",))
+            if "commitment" not in mine:
+                raise order.error(IllegalOrder, f"{order.side} has not committed for {dec.id}: "
+                                  "send the commit file first", code="E304")
+            if "choice" in mine:
+                raise order.error(IllegalOrder, f"{order.side} has already revealed for {dec.id}", code="E303")
+            missing = [s for s in dec.sides if "commitment" not in pend["answers"].get(s, {})]
+            if missing:
+                raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
+                                  f"(waiting for {', '.join(missing)}); keep it and send it later",
+                                  code="E304", rule=dec.rule)
+            if not commit_mod.matches(mine["commitment"], order.data["choice"], order.data["salt"]):
+                raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
+                                  code="E305", path=("choice",))
+        elif kind == "answer":
+            if dec.secret:
+                raise order.error(IllegalOrder, f"decision {dec.id} is secret: send a commitment "
+                                  "(`hxref commit`), then the reveal", code="E304", path=("kind",))
+            if "choice" in mine:
+                raise order.error(IllegalOrder, f"{order.side} has already answered {dec.id}", code="E303")
+        # the dice chain
+        if not p.get("last"):
+            raise order.error(IllegalOrder, f"{order.side} has not joined the game", code="E307")
+        if not dice_mod.link_follows(order.data["link"], p["last"]):
+            raise order.error(IllegalOrder, f"the dice link is not {order.side}'s next link (link "
+                              f"{p.get('used', 0) + 1}); the file is stale or was written before another of "
+                              f"{order.side}'s files was accepted: write it again", code="E307", path=("link",))
+        if kind in ("reveal", "answer"):
+            orders.raise_problems(order, self.system.check(self.state, dec, order.side, order.data["choice"]))
+
+    def _store(self, order: orders.Order) -> None:
+        """Record an accepted submission in the header (the log event is already appended)."""
+        p = self.participants[order.side]
+        pend = self.h["pending"].setdefault(order.decision, {"answers": {}, "links": []})
+        answers = pend["answers"]
+        d = order.data
+        if order.kind == "join":
+            p["tip"] = p["last"] = d["tip"]
+            p["used"] = 0
+            answers[order.side] = {"joined": True}
+            dec = self.decision(JOIN)
+            if dec and all(s in answers for s in dec.sides):
+                self.h["pending"].pop(JOIN)
+                self.h["resolved"].append(JOIN)
+                self._start()
+            return
+        p["last"] = d["link"]
+        p["used"] = p.get("used", 0) + 1
+        pend["links"].append([order.side, d["link"]])
+        mine = answers.setdefault(order.side, {}) if order.kind != "roll" else None
+        if order.kind == "commit":
+            mine["commitment"] = d["commitment"]
+            self.h["commitments"].append(d["commitment"])
+        elif order.kind == "reveal":
+            mine["choice"] = d["choice"]
+            mine["salt"] = d["salt"]
+        elif order.kind == "answer":
+            mine["choice"] = d["choice"]
+
+    # --- solo games: answers typed at the terminal, no files, no keys -------------------------
+    def answer_solo(self, side: str, decision_id: str | None, choice: dict) -> None:
+        """Store ``side``'s answer in a solo game (secret decisions need no commit-reveal there)."""
+        if self.mode != "solo":
+            raise InvalidInput(f"a {self.mode} game takes signed files: `hxref answer --key` or `hxref commit`",
+                               code="E304")
+        dec = self.open_decision_for(side, decision_id, ("answer",))
+        data = {"decision": dec.id, "side": side, "choice": choice, "at": now_iso()}
+        self._check_answer(side, data)
+        self._apply("answer", side, data)
+
+    def _check_answer(self, side: str, data: dict) -> Decision:
+        dec = self.decision(data["decision"])
+        if dec is None or side not in dec.sides:
+            raise InvalidInput(f"nothing is awaited from {side} for {data['decision']}", code="E301")
+        if "choice" in self.h["pending"].get(dec.id, {}).get("answers", {}).get(side, {}):
+            raise InvalidInput(f"{side} has already answered {dec.id}", code="E303")
+        order = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": data["choice"]})
+        orders.check_choice(order, dec)
+        orders.raise_problems(order, self.system.check(self.state, dec, side, data["choice"]))
+        return dec
+
+    def _on_answer(self, by, data: dict) -> None:
+        dec = self._check_answer(by, data)
+        self.h["pending"].setdefault(dec.id, {"answers": {}, "links": []})["answers"][by] = {"choice": data["choice"]}
+
+    # --- resolution ------------------------------------------------------------------------
+    def complete(self, dec: Decision) -> bool:
+        answers = self.h["pending"].get(dec.id, {}).get("answers", {})
+        return dec.id != JOIN and all("choice" in answers.get(s, {}) for s in dec.sides)
+
+    def dice_parties(self, dec: Decision) -> list[str]:
+        """Whose links the dice of ``dec`` need (design section 4)."""
+        if self.mode == "solo":
+            return []
+        if self.mode == "umpired":
+            return [UMPIRE] + [s for s in dec.sides]
+        return self.sides()
+
+    def missing_links(self, dec: Decision) -> list[str]:
+        have = {who for who, _ in self.h["pending"].get(dec.id, {}).get("links", [])}
+        return [w for w in self.dice_parties(dec) if w not in have]
+
+    def ready(self) -> list[Decision]:
+        return [d for d in self.awaiting if self.complete(d)]
+
+    def resolve(self, umpire_key=None) -> list[Resolution]:
+        """Resolve every decision whose answers are all in; raise E308 when none is."""
+        done: list[Resolution] = []
+        while True:
+            ready = self.ready()
+            if not ready:
+                break
+            dec = ready[0]
+            if dec.dice and self.mode == "umpired" and UMPIRE in self.missing_links(dec):
+                if umpire_key is None:
+                    raise InvalidInput(f"decision {dec.id} rolls dice: the umpire resolves it with "
+                                       "`hxref resolve GAME --key UMPIRE_KEY`", code="E308")
+                self._apply("link", UMPIRE, {"decision": dec.id, "link": self.next_link(UMPIRE, umpire_key)})
+            missing = self.missing_links(dec) if dec.dice else []
+            if missing:
+                raise InvalidInput(f"decision {dec.id} rolls dice and needs a dice link from "
+                                   f"{', '.join(missing)}: each sends `hxref roll`", code="E308")
+            start = len(self.gf.log)
+            self._apply("resolve", None, {"decision": dec.id, "at": now_iso()})
+            produced = self.gf.log[start + 1:]
+            done.append(Resolution(dec.id, [e["data"] for e in produced if e["kind"] == "die"],
+                                   [e["data"] for e in produced if e["kind"] == "rules"]))
+        if not done:
+            raise InvalidInput("nothing to resolve yet: " + self.waiting_text(), code="E308")
+        return done
+
+    def _on_link(self, by, data: dict) -> None:
+        p = self.participants[by]
+        if not dice_mod.link_follows(data["link"], p["last"]):
+            raise InvalidInput(f"{by}'s dice link does not follow its chain", code="E307")
+        p["last"] = data["link"]
+        p["used"] = p.get("used", 0) + 1
+        self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})["links"].append([by, data["link"]])
+
+    def _on_resolve(self, by, data: dict) -> None:
+        dec = self.decision(data["decision"])
+        if dec is None or not self.complete(dec):
+            raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
+        pend = self.h["pending"].pop(dec.id)
+        answers = {s: pend["answers"][s]["choice"] for s in dec.sides}
+        if self.mode == "solo":
+            seed = dice_mod.solo_seed(self.h["solo_seed"], self.meta["game"], dec.id)
+        else:
+            seed = dice_mod.dice_seed(self.meta["game"], dec.id, [(w, l) for w, l in pend["links"]])
+        dice = dice_mod.Dice(seed)
+        state, events = self.system.resolve(copy.deepcopy(self.state), dec, answers, dice)
+        if dice.rolls and not dec.dice:
+            raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
+        for roll in dice.rolls:
+            self._emit("die", roll.by, {"decision": dec.id, **roll.to_dict()})
+        for ev in events:
+            self._emit("rules", ev.get("side"), {"decision": dec.id, **ev})
+        self.h["state"] = state
+        self.h["resolved"].append(dec.id)
+        self._refresh_awaiting()
+
+    # --- writing files for a side ------------------------------------------------------------
+    def next_link(self, who: str, key, ahead: int = 1) -> str:
+        """``who``'s next unrevealed link (``ahead`` = 2 for the one after)."""
+        p = self.participants[who]
+        if p.get("key") != key.public.line() and p.get("fingerprint") != key.public.fingerprint():
+            raise InvalidInput(f"that key is not {who}'s key in this game (expected {p.get('fingerprint')})",
+                               code="E202")
+        if not p.get("last"):
+            raise InvalidInput(f"{who} has not joined this game yet: `hxref join`", code="E307")
+        seed = dice_mod.chain_seed(key, self.meta["game"])
+        index = p.get("used", 0) + ahead
+        if index > dice_mod.CHAIN_LENGTH:
+            raise InvalidInput(f"{who}'s dice chain is used up", code="E307")
+        return dice_mod.chain_link(seed, index)
+
+    def tip_for(self, key) -> str:
+        return dice_mod.chain_tip(dice_mod.chain_seed(key, self.meta["game"]))
+
+    def open_decision_for(self, side: str, decision_id: str | None, kinds: tuple[str, ...]) -> Decision:
+        cands = [d for d in self.awaiting if side in d.sides or "roll" in kinds]
+        if decision_id:
+            cands = [d for d in cands if d.id == decision_id]
+        if not cands:
+            raise InvalidInput(f"nothing is awaited from {side} now: " + self.waiting_text(), code="E301")
+        return cands[0]
+
+    # --- what is awaited ---------------------------------------------------------------------
+    def waiting_for(self) -> list[dict]:
+        """For each awaited decision: who still owes what."""
+        out = []
+        for d in self.awaiting:
+            answers = self.h["pending"].get(d.id, {}).get("answers", {})
+            owed = {}
+            for s in d.sides:
+                a = answers.get(s, {})
+                if d.id == JOIN:
+                    owed[s] = "done" if a else "join"
+                elif d.secret:
+                    if "choice" in a:
+                        owed[s] = "done"
+                    elif "commitment" in a:
+                        committed_all = all("commitment" in answers.get(x, {}) for x in d.sides)
+                        owed[s] = "reveal" if committed_all else "wait (others commit)"
+                    else:
+                        owed[s] = "commit"
+                else:
+                    owed[s] = "done" if "choice" in a else "answer"
+            out.append({"decision": d.id, "kind": d.kind, "prompt": d.prompt, "rule": d.rule, "secret": d.secret,
+                        "owed": owed, "ready": self.complete(d), "deadline": d.deadline})
+        return out
+
+    def waiting_text(self) -> str:
+        if self.finished:
+            return "the game is over"
+        parts = []
+        for w in self.waiting_for():
+            owed = [f"{s} ({what})" for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
+            parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "resolution"))
+        return "; ".join(parts) or "nothing"
+
+
+# --- audit -----------------------------------------------------------------------------------
+
+@dataclass
+class AuditResult:
+    ok: bool
+    events: int = 0
+    signatures: int = 0
+    commitments: int = 0
+    dice: int = 0
+    problems: list[str] = field(default_factory=list)
+    head: str = GENESIS
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "events": self.events, "signatures": self.signatures,
+                "commitments_opened": self.commitments, "dice_rederived": self.dice,
+                "head": self.head, "problems": self.problems}
+
+
+def audit(path: str | Path) -> AuditResult:
+    """Check every hash, then replay the whole log from the scenario and compare."""
+    gf = GameFile.load(path)
+    res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
+    prev = GENESIS
+    for i, ev in enumerate(gf.log, 1):
+        if set(ev) != {"seq", "kind", "by", "data", "prev", "hash"} or ev.get("seq") != i:
+            res.problems.append(f"event {i}: not a well-formed event or out of sequence")
+            return res
+        if ev["prev"] != prev:
+            res.problems.append(f"event {i}: does not follow event {i - 1} (events removed, added or reordered)")
+            return res
+        if event_hash(ev) != ev["hash"]:
+            res.problems.append(f"event {i}: its content does not match its hash (edited)")
+            return res
+        prev = ev["hash"]
+    if gf.header.get("head", {}).get("hash") != gf.head:
+        res.problems.append("the header's head hash is not the last event's hash")
+        return res
+    if not gf.log or gf.log[0]["kind"] != "game.created":
+        res.problems.append("the log does not start with game.created")
+        return res
+
+    replay = Engine.__new__(Engine)
+    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    replay.h = replay.gf.header
+    try:
+        replay.system = systems.get(replay.h["meta"]["system"])
+    except HxrefError as exc:
+        res.problems.append(str(exc))
+        return res
+    pos = 0
+    while pos < len(gf.log):
+        ev = gf.log[pos]
+        if ev["kind"] not in INPUT_KINDS:
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}) was not produced by the event before it")
+            return res
+        start = len(replay.gf.log)
+        try:
+            if ev["kind"] == "submission":
+                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+                if "sig" in ev["data"]:
+                    order.armored = ev["data"]["sig"]
+                if sha256_hex(order.text.encode("utf-8")) != ev["data"].get("sha256"):
+                    raise InvalidInput("the stored file does not match its sha256", code="E500")
+                replay._accept(order, "sig" in ev["data"])
+                res.signatures += 1
+                if order.kind == "reveal":
+                    res.commitments += 1
+            replay._apply(ev["kind"], ev["by"], copy.deepcopy(ev["data"]))
+        except HxrefError as exc:
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}")
+            return res
+        except Exception as exc:  # a damaged log must not crash the audit
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay failed: {exc!r}")
+            return res
+        made = replay.gf.log[start:]
+        stored = gf.log[start:start + len(made)]
+        for a, b in zip(made, stored):
+            if a["hash"] != b["hash"]:
+                res.problems.append(f"event {b['seq']} ({b['kind']}): replay gives a different result "
+                                    f"({a['kind']} {_short(a['data'])})")
+                return res
+        if len(stored) < len(made):
+            res.problems.append(f"the log ends before the events produced by event {ev['seq']}")
+            return res
+        res.dice += sum(1 for e in made if e["kind"] == "die")
+        pos = start + len(made)
+    for key in ("meta", "participants", "scenario", "state", "awaiting", "pending", "phase", "commitments",
+                "resolved", "solo_seed"):
+        if replay.h.get(key) != gf.header.get(key):
+            res.problems.append(f"the header's {key} differs from the replayed game (edited snapshot)")
+    res.ok = not res.problems
+    return res
+
+
+def _short(data: dict) -> str:
+    text = str(data)
+    return text if len(text) < 80 else text[:77] + "..."

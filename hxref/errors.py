@@ -1,0 +1,148 @@
+"""User-facing errors.
+
+Every problem a user can cause is an :class:`HxrefError` carrying a stable
+code, the file, the line, the data path and the rule it breaks.  The command
+line turns one into a single line on stderr and exit status 2; nothing else
+ever reaches a user as a traceback.
+
+Three classes, as in python-chess and the style guide:
+
+* :class:`InvalidInput` -- cannot be read at all (bad YAML, wrong shape, bad signature);
+* :class:`IllegalOrder` -- understood, but not allowed now (the rules say no);
+* :class:`AmbiguousOrder` -- understood in more than one way.
+
+:class:`Locked` is separate: nothing is wrong with the input, another
+process holds the game file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Stable error codes, one table.  Tests and the README refer to these.
+CODES: dict[str, str] = {
+    # reading files
+    "E100": "file cannot be read (missing, too large, not UTF-8)",
+    "E101": "YAML syntax error",
+    "E102": "YAML feature not allowed in order files (anchor, alias, tag, several documents)",
+    "E103": "a size or depth limit was exceeded",
+    "E104": "duplicate key",
+    "E105": "two YAML readers read the file differently",
+    "E110": "unknown key",
+    "E111": "missing key",
+    "E112": "wrong type or format of a value",
+    # signatures and keys
+    "E200": "file is not signed",
+    "E201": "signature does not verify",
+    "E202": "signed by a key that is not the side's key",
+    "E203": "key file cannot be read",
+    # the game and its decisions
+    "E300": "file is for another game",
+    "E301": "no such decision is awaited",
+    "E302": "this side is not asked for this decision",
+    "E303": "this side has already answered this decision",
+    "E304": "commit/reveal out of order",
+    "E305": "reveal does not match its commitment",
+    "E306": "commitment replayed or copied",
+    "E307": "dice link does not follow the side's chain",
+    "E308": "decision cannot be resolved yet",
+    "E309": "the game is over",
+    # the rules
+    "E400": "order breaks a rule of the game",
+    # game files
+    "E500": "game file is damaged or was edited by hand",
+    "E501": "game file is locked by another hxref process",
+    "E502": "game file already exists",
+    "E503": "unknown game system or scenario",
+    "E504": "bad command-line value",
+}
+
+
+@dataclass
+class Where:
+    """A place in a file: 1-based line and column, and the data path."""
+
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line:
+            parts.append(str(self.line))
+            if self.col:
+                parts.append(str(self.col))
+        return ":".join(parts)
+
+
+class HxrefError(Exception):
+    """A problem the user can fix; rendered as one line, exit status 2."""
+
+    default_code = "E000"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        path: str | None = None,
+        rule: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        self.where = Where(file, line, col, path)
+        self.rule = rule
+        self.hint = hint
+
+    def at(self, *, file: str | None = None, line: int | None = None, path: str | None = None) -> "HxrefError":
+        """Fill in location details that were unknown where the error was raised."""
+        if file and not self.where.file:
+            self.where.file = file
+        if line and not self.where.line:
+            self.where.line = line
+        if path and not self.where.path:
+            self.where.path = path
+        return self
+
+    def render(self) -> str:
+        """The single line shown to the user."""
+        text = f"{self.where}: {self.message}"
+        if self.where.path:
+            text += f" (at {self.where.path})"
+        if self.rule:
+            text += f" [rule {self.rule}]"
+        if self.hint:
+            text += f"; {self.hint}"
+        return f"{text} [{self.code}]"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class InvalidInput(HxrefError):
+    """The input cannot be read: bad YAML, wrong shape, bad signature."""
+
+    default_code = "E112"
+
+
+class IllegalOrder(HxrefError):
+    """The input is understood, but the rules or the game's state forbid it now."""
+
+    default_code = "E400"
+
+
+class AmbiguousOrder(HxrefError):
+    """The input can be read in more than one way."""
+
+    default_code = "E400"
+
+
+class Locked(HxrefError):
+    """Another hxref process is writing the same game."""
+
+    default_code = "E501"

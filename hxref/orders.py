@@ -1,0 +1,186 @@
+"""Order files: one signed YAML file answers one decision.
+
+Every order file has the same envelope::
+
+    hxref: 1                 # order file format
+    game: hb-demo            # the game it is for
+    decision: t1.bid         # the decision it answers
+    side: union              # who sends it
+    kind: commit             # join | commit | reveal | answer | roll
+    link: 3f1c...            # the side's next dice-chain link (not in join)
+    commitment: 9a0b...      # commit only
+    choice: {bid: 4}         # reveal and answer
+    salt: 77e2...            # reveal only
+    tip: 5d41...             # join only: the tip of the side's dice chain
+    # -----BEGIN SSH SIGNATURE-----
+    # ...
+    # -----END SSH SIGNATURE-----
+
+Reading is strict (:mod:`hxref.yamlio`): no anchors, aliases or tags, no
+duplicate keys, bounded size, and the same reading under two YAML readers.
+Every problem is an :class:`~hxref.errors.HxrefError` naming the file, the
+line and the key.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import yamlio
+from .canon import is_hex
+from .errors import InvalidInput
+from .systems.base import Decision, Problem
+
+FORMAT = 1
+KINDS = ("join", "commit", "reveal", "answer", "roll")
+COMMON = ("hxref", "game", "decision", "side", "kind")
+BY_KIND: dict[str, tuple[str, ...]] = {
+    "join": ("tip",),
+    "commit": ("link", "commitment"),
+    "reveal": ("link", "choice", "salt"),
+    "answer": ("link", "choice"),
+    "roll": ("link",),
+}
+
+
+@dataclass
+class Order:
+    """A parsed order file: its fields, its signed text, and where each key stands."""
+
+    source: str
+    text: str                  # the whole file as received (line endings normalised)
+    body: str                  # the signed part
+    armored: str | None        # the signature, if embedded or detached
+    data: dict                 # plain data of the body
+    root: Any = field(default=None, repr=False)  # ruamel node (line numbers), None when read fast
+
+    game: str = ""
+    decision: str = ""
+    side: str = ""
+    kind: str = ""
+
+    def line(self, *path) -> int | None:
+        return yamlio.line_of_path(self.root, list(path)) if self.root is not None else None
+
+    def error(self, cls, message: str, *, code: str, path: tuple = (), rule: str | None = None,
+              hint: str | None = None):
+        return cls(message, code=code, file=self.source, line=self.line(*path),
+                   path=yamlio.format_path(list(path)) if path else None, rule=rule, hint=hint)
+
+
+def normalise(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse(text: str, source: str, *, fast: bool = False) -> Order:
+    """Parse and check the envelope of an order file.
+
+    ``fast`` reads with the second reader only (no line numbers): used by
+    ``hxref audit`` on files that were fully checked when they were accepted.
+    """
+    from .signing import split_signed_text
+
+    text = normalise(text)
+    body, armored = split_signed_text(text)
+    if fast:
+        root = None
+        data = yamlio.to_plain(yamlio.fast_load(body))
+    else:
+        root = yamlio.load_rt(body, source)
+        data = yamlio.check_two_readers(body, root, source)
+    order = Order(source=source, text=text, body=body, armored=armored, data=data, root=root)
+    check_envelope(order)
+    return order
+
+
+def check_envelope(order: Order) -> None:
+    d = order.data
+    if not isinstance(d, dict):
+        raise InvalidInput("an order file must be a YAML mapping (key: value lines)", code="E112",
+                           file=order.source, line=1)
+    for key in COMMON:
+        if key not in d:
+            raise order.error(InvalidInput, f"missing key `{key}`", code="E111",
+                              hint="start from a file written by `hxref commit`, `hxref answer` or `hxref join`")
+    if d["hxref"] != FORMAT:
+        raise order.error(InvalidInput, f"unknown order file format {d['hxref']!r} (this hxref reads {FORMAT})",
+                          code="E112", path=("hxref",))
+    for key in ("game", "decision", "side", "kind"):
+        if not isinstance(d[key], str) or not d[key] or len(d[key]) > 200:
+            raise order.error(InvalidInput, f"`{key}` must be a short text", code="E112", path=(key,))
+        if not d[key].isascii() or not d[key].isprintable():
+            raise order.error(InvalidInput, f"`{key}` must be plain ASCII letters, digits and punctuation",
+                              code="E112", path=(key,))
+    kind = d["kind"]
+    if kind not in KINDS:
+        raise order.error(InvalidInput, f"unknown kind {kind!r}; one of: {', '.join(KINDS)}", code="E112",
+                          path=("kind",))
+    allowed = set(COMMON) | set(BY_KIND[kind])
+    for key in d:
+        if key not in allowed:
+            raise order.error(InvalidInput, f"unknown key `{key}` in a {kind} file", code="E110", path=(key,),
+                              hint=f"a {kind} file has: {', '.join(sorted(allowed))}")
+    for key in BY_KIND[kind]:
+        if key not in d:
+            raise order.error(InvalidInput, f"missing key `{key}` in a {kind} file", code="E111")
+    for key in ("link", "commitment", "salt", "tip"):
+        if key in d and not is_hex(d[key], 32):
+            raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
+    if "choice" in d and not isinstance(d["choice"], dict):
+        raise order.error(InvalidInput, "`choice` must be a mapping, e.g. `choice: {bid: 4}`", code="E112",
+                          path=("choice",))
+    order.game, order.decision, order.side, order.kind = d["game"], d["decision"], d["side"], kind
+
+
+def check_choice(order: Order, decision: Decision) -> None:
+    """Check ``choice`` against the decision's schema: keys and types, with line numbers."""
+    choice = order.data.get("choice", {})
+    schema = decision.schema
+    for key in choice:
+        if key not in schema:
+            raise order.error(InvalidInput, f"unknown key `{key}` for decision {decision.id}", code="E110",
+                              path=("choice", key), hint=f"expected: {', '.join(schema) or 'nothing'}")
+    for key, spec in schema.items():
+        if key not in choice:
+            raise order.error(InvalidInput, f"missing `{key}` for decision {decision.id}", code="E111",
+                              path=("choice",), rule=decision.rule)
+        value = choice[key]
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "str": isinstance(value, str),
+            "bool": isinstance(value, bool),
+        }.get(spec.type, True)
+        if not ok:
+            raise order.error(InvalidInput, f"`{key}` must be {'a whole number' if spec.type == 'int' else spec.type}"
+                              f" (got {value!r})", code="E112", path=("choice", key), rule=decision.rule)
+        if spec.choices and value not in spec.choices:
+            raise order.error(InvalidInput, f"`{key}` must be one of {', '.join(map(str, spec.choices))}",
+                              code="E112", path=("choice", key), rule=decision.rule)
+
+
+def raise_problems(order: Order, problems: list[Problem]) -> None:
+    """Turn the first rules problem into an error at the right line (the rest are listed in the hint)."""
+    from .errors import IllegalOrder
+
+    if not problems:
+        return
+    first = problems[0]
+    more = f"{len(problems) - 1} more problem(s) after this one" if len(problems) > 1 else None
+    raise order.error(IllegalOrder, first.message, code="E400", path=("choice", *first.path), rule=first.rule,
+                      hint=more)
+
+
+def render(fields: dict, comment: str = "") -> str:
+    """The text of an order file (before signing), with a comment header for people."""
+    lines = [f"# {line}" if line else "#" for line in comment.strip().splitlines()] if comment else []
+    head = "\n".join(lines) + ("\n" if lines else "")
+    return head + yamlio.dump_fast({"hxref": FORMAT, **fields})
+
+
+def parse_choice(text: str, source: str = "--choice") -> dict:
+    """A choice given on the command line, e.g. ``'bid: 4'`` or ``'{bid: 4}'``."""
+    root = yamlio.load_rt(text, source)
+    data = yamlio.check_two_readers(text, root, source)
+    if not isinstance(data, dict):
+        raise InvalidInput("a choice is key: value, e.g. 'bid: 4'", code="E504", file=source)
+    return data

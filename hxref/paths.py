@@ -1,0 +1,33 @@
+"""Where the shipped data lives: ``games/`` (charts, maps, scenarios) and
+``orders/`` (signed example order files).
+
+In a checkout they are the top-level folders; after ``pip install .`` they are
+package data under ``hxref.data``.
+"""
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def _locate(name: str) -> Path:
+    in_repo = _REPO / name
+    if in_repo.is_dir():
+        return in_repo
+    from importlib.resources import files
+
+    return Path(str(files(f"hxref.data.{name}")))
+
+
+@cache
+def games_dir() -> Path:
+    """The folder holding one data folder per game system."""
+    return _locate("games")
+
+
+@cache
+def orders_dir() -> Path:
+    """The folder holding the shipped example order files."""
+    return _locate("orders")

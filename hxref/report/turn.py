@@ -1,0 +1,260 @@
+"""The turn report: one model, several renderings.
+
+:func:`build` makes a :class:`Report` for an audience -- ``None`` (the public
+report), a side, or the umpire -- from the game system's ``view`` for that
+audience and the core's facts (head hash, what is awaited, dice rolled).  A
+side's report adds its own secrets: its sealed choices and the reveal files
+it keeps locally.  :func:`render` turns the model into rich output, plain
+text, Markdown, HTML or JSON; text and HTML come from a recording rich
+``Console``, so the e-mail copy says exactly what the terminal shows.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..systems.base import Section
+
+FORMATS = ("rich", "text", "md", "html", "json")
+WIDTH = 100
+
+
+@dataclass
+class Report:
+    title: str
+    audience: str
+    header: list[tuple[str, str]]
+    sections: list[Section] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def _event_line(ev: dict, audience: str | None, mode: str) -> str:
+    d = ev["data"]
+    text = d.get("text")
+    t = d.get("type")
+    if t == "bids.revealed":
+        b = d["bids"]
+        text = "bids revealed: " + ", ".join(f"{s} {'Pass' if v == 0 else v}" for s, v in b.items())
+    elif t == "impulse":
+        text = (f"impulse {d['n']}: {d['side']} at operation level {d['level']} ({d['how']}); "
+                f"leader pay {d['pay']} WEP")
+    line = f"{text} [rule {d['rule']}]" if d.get("rule") not in (None, "-") else str(text)
+    if "private_wep" in d and (mode != "umpired" or audience in (d.get("side"), "umpire")):
+        line += f" -- {d['side']} WEP now {d['private_wep']}"
+    return line
+
+
+def _local_reveals(folder: Path, game: str, side: str) -> dict[str, tuple[Path, dict]]:
+    """Reveal files this side keeps next to the game file: decision -> (path, choice)."""
+    from .. import yamlio
+
+    found: dict[str, tuple[Path, dict]] = {}
+    for path in sorted(folder.glob(f"{side}*reveal*.yaml")):
+        try:
+            data = yamlio.fast_load(path.read_text(encoding="utf-8"))
+        except Exception:
+            continue
+        if isinstance(data, dict) and data.get("game") == game and data.get("side") == side \
+                and data.get("kind") == "reveal":
+            found[str(data.get("decision"))] = (path, data.get("choice") or {})
+    return found
+
+
+def build(engine, audience: str | None = None) -> Report:
+    """The report for ``audience``: None (public), a side name, or ``"umpire"``."""
+    h = engine.h
+    meta = h["meta"]
+    mode = meta["mode"]
+    full = audience == "umpire"
+    view = engine.system.view(h["state"], None if full else audience, "open" if full else mode) \
+        if h.get("phase") != "setup" else {}
+    who = "public report" if audience is None else ("umpire's report (everything)" if full
+                                                    else f"{audience}'s report (secret: {audience} only)")
+    header = [
+        ("game", meta["game"]),
+        ("system", f"{engine.system.title} -- {meta['scenario']}"),
+        ("mode", mode),
+        ("for", who),
+        ("head", f"{engine.gf.head} (event {len(engine.gf.log)})"),
+    ]
+    rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header)
+
+    # what is awaited
+    waiting = engine.waiting_for()
+    aw = Section("Awaited", columns=["decision", "side", "owes", "rule", "what"])
+    for w in waiting:
+        for s, what in w["owed"].items():
+            aw.rows.append([w["decision"], s, what, w["rule"], w["prompt"]])
+    if engine.finished:
+        aw.lines.append("Nothing: the game is over.")
+    elif not waiting:
+        aw.lines.append("Nothing.")
+    elif any(w["ready"] for w in waiting):
+        aw.lines.append("All answers are in: run `hxref resolve`.")
+    rep.sections.append(aw)
+
+    # sealed choices: public facts, and the side's own secrets
+    sealed = Section("Sealed choices", columns=["decision", "side", "commitment", "state"])
+    mine = Section(f"Your secrets ({audience} only)", secret=True) if audience and not full else None
+    local = _local_reveals(engine.gf.path.parent, meta["game"], audience) if mine else {}
+    for dec_id, pend in h.get("pending", {}).items():
+        for s, a in pend.get("answers", {}).items():
+            if "commitment" in a:
+                state = "revealed" if "choice" in a else "sealed"
+                sealed.rows.append([dec_id, s, a["commitment"][:16] + "...", state])
+                if mine is not None and s == audience and "choice" not in a:
+                    if dec_id in local:
+                        path, choice = local[dec_id]
+                        mine.lines.append(f"{dec_id}: your sealed choice is {json.dumps(choice)}; the reveal "
+                                          f"file {path.name} is kept here until every side has committed")
+                    else:
+                        mine.lines.append(f"{dec_id}: you have committed; your reveal file was not found "
+                                          "next to the game file")
+                if full and "choice" not in a:
+                    sealed.rows[-1][3] = "sealed (umpire cannot see it either)"
+    if sealed.rows:
+        rep.sections.append(sealed)
+    if mine is not None and mine.lines:
+        rep.sections.append(mine)
+
+    # the rules' own sections
+    if view:
+        rep.sections.extend(engine.system.report(view))
+
+    # the last resolution: what happened and which dice were rolled
+    last = _last_resolution(engine.gf.log)
+    if last:
+        happened = Section(f"Last resolution: {last[0]['data']['decision']}")
+        for ev in last[1:]:
+            if ev["kind"] == "rules":
+                happened.lines.append(_event_line(ev, audience, mode))
+        rep.sections.append(happened)
+        rolls = [ev["data"] for ev in last if ev["kind"] == "die"]
+        if rolls:
+            dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
+                           columns=["purpose", "rolled by", "faces"])
+            for r in rolls:
+                dsec.rows.append([r["purpose"], r.get("by") or "-", " ".join(map(str, r["faces"]))])
+            rep.sections.append(dsec)
+
+    rep.facts = {
+        "game": meta["game"], "system": meta["system"], "scenario": meta["scenario"], "mode": mode,
+        "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
+        "phase": h.get("phase"), "awaiting": waiting, "view": view,
+        "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")] if last else [],
+    }
+    if mine is not None and mine.lines:
+        rep.facts["secrets"] = mine.lines
+    if mode == "umpired" and audience not in (None, "umpire"):
+        rep.facts["last_resolution"] = [_strip_private(d, audience) for d in rep.facts["last_resolution"]]
+    elif mode == "umpired" and audience is None:
+        rep.facts["last_resolution"] = [_strip_private(d, None) for d in rep.facts["last_resolution"]]
+    return rep
+
+
+def _strip_private(d: dict, audience: str | None) -> dict:
+    if "private_wep" in d and d.get("side") != audience:
+        return {k: v for k, v in d.items() if k != "private_wep"}
+    return d
+
+
+def _last_resolution(log: list[dict]) -> list[dict]:
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["kind"] == "resolve":
+            out = [log[i]]
+            for ev in log[i + 1:]:
+                if ev["kind"] not in ("die", "rules"):
+                    break
+                out.append(ev)
+            return out
+    return []
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+def renderables(rep: Report):
+    from rich import box
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    head = Table.grid(padding=(0, 2))
+    head.add_column(style="bold")
+    head.add_column()
+    for k, v in rep.header:
+        head.add_row(k, v)
+    parts: list = [Panel(head, title=f"[bold]hxref -- {rep.title}[/]", box=box.DOUBLE, expand=True)]
+    for s in rep.sections:
+        style = "bold red" if s.secret else "bold cyan"
+        parts.append(Text(("SECRET -- " if s.secret else "") + s.title, style=style))
+        if s.rows:
+            t = Table(box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False)
+            for c in s.columns:
+                t.add_column(c)
+            for r in s.rows:
+                t.add_row(*r)
+            parts.append(t)
+        for line in s.lines:
+            parts.append(Text("  " + line))
+        parts.append(Text(""))
+    parts.append(Text(f"Keep the head hash {rep.facts.get('head', '')[:16]}... to prove this history later.",
+                      style="dim"))
+    return Group(*parts)
+
+
+def _recording_console():
+    from rich.console import Console
+    import io
+
+    return Console(record=True, width=WIDTH, file=io.StringIO(), color_system="truecolor",
+                   force_terminal=True, legacy_windows=False)
+
+
+def to_text(rep: Report) -> str:
+    c = _recording_console()
+    c.print(renderables(rep))
+    return c.export_text(styles=False)
+
+
+def to_html(rep: Report) -> str:
+    c = _recording_console()
+    c.print(renderables(rep))
+    return c.export_html(inline_styles=True, theme=None)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(rep: Report) -> str:
+    out = [f"# hxref -- {rep.title}", ""]
+    for k, v in rep.header:
+        out.append(f"- **{k}**: {v}")
+    out.append("")
+    for s in rep.sections:
+        out.append(f"## {'SECRET -- ' if s.secret else ''}{s.title}")
+        out.append("")
+        if s.rows:
+            out.append("| " + " | ".join(map(_md_cell, s.columns)) + " |")
+            out.append("|" + "---|" * len(s.columns))
+            for r in s.rows:
+                out.append("| " + " | ".join(map(_md_cell, r)) + " |")
+            out.append("")
+        for line in s.lines:
+            out.append(f"- {line}")
+        if s.lines:
+            out.append("")
+    out.append(f"Keep the head hash `{rep.facts.get('head', '')}` to prove this history later.")
+    return "\n".join(out) + "\n"
+
+
+def to_json(rep: Report) -> str:
+    return json.dumps(rep.facts, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def render(rep: Report, fmt: str) -> str:
+    """The report as text in ``fmt`` (one of :data:`FORMATS` except ``rich``)."""
+    return {"text": to_text, "md": to_markdown, "html": to_html, "json": to_json}[fmt](rep)

@@ -1,0 +1,291 @@
+"""The Army of the Heartland (seed 000, digest ``rules/heartland.md``).
+
+Implemented so far: the Initiative Determination Segment (4.1, 5.0-5.17),
+the weather roll (5.2) and leader pay (4.25), played turn after turn as in
+the ``bidding-demo`` scenario.  The rules themselves are in
+:mod:`.initiative`; this module is the game-system object the core calls.
+"""
+from __future__ import annotations
+
+from ...errors import InvalidInput
+from ...paths import games_dir
+from ..base import Decision, Field, Problem, Section
+from . import initiative as ini
+from .initiative import Outcome
+
+NAME = "heartland"
+SIDES = ("union", "confederate")
+MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def _other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+class Heartland:
+    name = NAME
+    title = "The Army of the Heartland"
+    sides = SIDES
+
+    # --- scenarios -----------------------------------------------------------------------
+    def scenarios(self) -> list[str]:
+        return sorted(p.stem for p in (games_dir() / NAME / "scenarios").glob("*.yaml"))
+
+    def load_scenario(self, name: str) -> dict:
+        from ...yamlio import load_data, to_plain
+
+        from pathlib import Path
+
+        path = Path(name) if name.endswith((".yaml", ".yml")) else games_dir() / NAME / "scenarios" / f"{name}.yaml"
+        if not path.is_file():
+            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}",
+                               code="E503")
+        data = to_plain(load_data(path))
+        for key in ("sides", "maximum", "wep", "leaders", "calendar"):
+            if key not in data:
+                raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
+        chart = ini.WeatherChart.load()
+        data["charts"] = {"weather": {"stand_in": chart.stand_in, "note": chart.note}}
+        return data
+
+    def setup(self, scenario: dict) -> dict:
+        return {
+            "scenario": scenario["name"],
+            "turn": 1,
+            "calendar": scenario["calendar"],
+            "maximum": dict(scenario["maximum"]),
+            "wep": dict(scenario["wep"]),
+            "leaders": dict(scenario["leaders"]),
+            "impulse_level_limit": scenario.get("impulse_level_limit"),
+            "weather_stand_in": scenario["charts"]["weather"]["stand_in"],
+            "phase": "bid",
+            "current": self._new_turn(),
+            "history": [],
+        }
+
+    @staticmethod
+    def _new_turn() -> dict:
+        return {"bid_round": 1, "bids": [], "outcome": None, "initiative": None, "fee": 0,
+                "weather": None, "impulses": [], "remaining": {}, "declare": None}
+
+    # --- decisions -----------------------------------------------------------------------
+    def decisions(self, state: dict) -> list[Decision]:
+        t = state["turn"]
+        cur = state["current"]
+        if state["phase"] == "bid":
+            rnd = cur["bid_round"]
+            return [Decision(
+                id=f"t{t}.bid" + (f".r{rnd}" if rnd > 1 else ""),
+                sides=SIDES, kind="bid", secret=True, simultaneous=True, dice=True, rule="5.1",
+                prompt=(f"turn {t}: bid operation levels for the first impulse, 0 (Pass) to your maximum"
+                        + (f" (re-bid {rnd} of {ini.BID_ROUNDS} after a tie)" if rnd > 1 else "")),
+                schema={"bid": Field("int", "operation levels bid; 0 = Pass", minimum=0)},
+                example={"bid": 2},
+            )]
+        if state["phase"] == "impulse" and cur["declare"]:
+            side = cur["declare"]
+            n = len(cur["impulses"]) + 1
+            return [Decision(
+                id=f"t{t}.i{n}.level", sides=(side,), kind="level", rule="5.15",
+                prompt=(f"turn {t}, impulse {n}: declare how many of your {cur['remaining'][side]} "
+                        "remaining operation levels this impulse uses"),
+                schema={"level": Field("int", "operation levels for this impulse (at least 1)", minimum=1)},
+                example={"level": 1},
+            )]
+        return []
+
+    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        if decision.kind == "bid":
+            return ini.bid_problems(choice["bid"], state["maximum"][side])
+        if decision.kind == "level":
+            return ini.level_problems(choice["level"], state["current"]["remaining"][side],
+                                      state.get("impulse_level_limit"))
+        return [Problem(f"unknown decision kind {decision.kind}", "-")]
+
+    # --- resolution ----------------------------------------------------------------------
+    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        events: list[dict] = []
+        cur = state["current"]
+        if decision.kind == "bid":
+            self._resolve_bid(state, answers, dice, events)
+        elif decision.kind == "level":
+            side = cur["declare"]
+            level = answers[side]["level"]
+            cur["remaining"][side] -= level
+            cur["declare"] = None
+            self._play(state, ini.Impulse(side, level, False, "5.15"), events)
+            self._advance(state, events)
+        return state, events
+
+    def _resolve_bid(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+        cur = state["current"]
+        bids = {s: answers[s]["bid"] for s in SIDES}
+        rnd = cur["bid_round"]
+        cur["bids"].append({"round": rnd, **bids})
+        events.append({"type": "bids.revealed", "round": rnd, "bids": bids, "rule": "5.1"})
+        o = ini.resolve_bids(bids, state["maximum"], rnd, state["wep"], dice)
+        if o.kind == Outcome.REBID:
+            cur["bid_round"] += 1
+            events.append({"type": "bid.tied", "round": rnd, "rule": o.rule, "text": o.why})
+            return
+        cur["outcome"] = o.kind.value
+        if o.kind == Outcome.NO_ACTIVITY:
+            events.append({"type": "no.activity", "rule": o.rule, "text": o.why})
+            self._end_turn(state, events)
+            return
+        winner = o.winner
+        cur["initiative"], cur["fee"] = winner, o.fee
+        state["wep"][winner] -= o.fee
+        events.append({"type": "initiative", "side": winner, "fee": o.fee, "outcome": o.kind.value,
+                       "rule": o.rule, "text": o.why, "private_wep": state["wep"][winner]})
+        month = self._month(state)
+        w = ini.WeatherChart.load().roll(month, dice, by=winner)
+        cur["weather"] = {"result": w.result, "roll": w.roll, "stand_in": w.stand_in}
+        events.append({"type": "weather", "side": winner, "result": w.result, "roll": w.roll,
+                       "stand_in": w.stand_in, "rule": "5.2",
+                       "text": (f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
+                                else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}")})
+        cur["remaining"] = dict(o.remaining)
+        cur["schedule"] = [{"side": i.side, "level": i.level, "rule": i.rule} for i in o.impulses]
+        state["phase"] = "impulse"
+        for imp in o.impulses:
+            self._play(state, imp, events)
+        self._advance(state, events)
+
+    def _play(self, state: dict, imp: ini.Impulse, events: list[dict]) -> None:
+        cur = state["current"]
+        pay = ini.leader_pay(state["leaders"][imp.side])
+        state["wep"][imp.side] -= pay
+        n = len(cur["impulses"]) + 1
+        cur["impulses"].append({"n": n, "side": imp.side, "level": imp.level, "fixed": imp.fixed,
+                                "rule": imp.rule, "pay": pay})
+        events.append({"type": "impulse", "n": n, "side": imp.side, "level": imp.level,
+                       "how": "set by the bid" if imp.fixed else "declared", "rule": imp.rule,
+                       "pay": pay, "private_wep": state["wep"][imp.side]})
+
+    def _advance(self, state: dict, events: list[dict]) -> None:
+        cur = state["current"]
+        last = cur["impulses"][-1]["side"]
+        nxt = ini.next_declarer(last, cur["remaining"], cur["initiative"])
+        if nxt is None:
+            self._end_turn(state, events)
+        else:
+            cur["declare"] = nxt
+
+    def _end_turn(self, state: dict, events: list[dict]) -> None:
+        cur = state["current"]
+        t = state["turn"]
+        state["history"].append({"turn": t, "month": self._month_label(state), **{
+            k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}})
+        events.append({"type": "turn.end", "turn": t, "rule": "4.3",
+                       "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
+        if t >= len(state["calendar"]):
+            state["phase"] = "over"
+            events.append({"type": "game.end", "rule": "-", "text": f"the scenario ends after turn {t}"})
+        else:
+            state["turn"] = t + 1
+            state["phase"] = "bid"
+            state["current"] = self._new_turn()
+
+    @staticmethod
+    def _month(state: dict) -> int:
+        return state["calendar"][state["turn"] - 1]["month"]
+
+    @staticmethod
+    def _month_label(state: dict) -> str:
+        c = state["calendar"][state["turn"] - 1]
+        return f"{MONTHS[c['month']]} {c['year']}"
+
+    # --- views and reports ---------------------------------------------------------------
+    def view(self, state: dict, side: str | None, mode: str) -> dict:
+        """What ``side`` may see (None = the public).
+
+        The Number Track (WEP) is on the hidden Army Organization Display
+        (3.16, 3.71): in an umpired game a side sees only its own WEP and the
+        public none.  In open and solo games both players hold the game file,
+        so nothing of the rules state is hidden.
+        """
+        import copy
+
+        v = copy.deepcopy(state)
+        v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
+        if mode == "umpired":
+            v["wep"] = {s: w for s, w in state["wep"].items() if s == side}
+        v["viewer"] = side
+        return v
+
+    def report(self, view: dict) -> list[Section]:
+        sections: list[Section] = []
+        cur = view["current"]
+        over = view["phase"] == "over"
+        head = Section(f"Turn {view['turn']} -- {view['month_label']}" if not over
+                       else f"Game over after turn {view['history'][-1]['turn']}")
+        if not over:
+            w = cur.get("weather")
+            head.lines.append("Weather: " + (f"{w['result']}" + (f" (2d6 = {sum(w['roll'])})" if w["roll"] else "")
+                                               if w else "not rolled yet (the initiative winner rolls, 5.2)"))
+            head.lines.append("Initiative: " + (f"{cur['initiative']} (paid {cur['fee']} WEP)" if cur["initiative"]
+                                                else "not decided yet"))
+            phase = {"bid": f"bidding, bid {cur['bid_round']} of {ini.BID_ROUNDS} (5.1, 5.12)",
+                     "impulse": "activity impulses (5.15)"}.get(view["phase"], view["phase"])
+            head.lines.append(f"Segment: {phase}")
+        sections.append(head)
+        if cur["bids"] and not over:
+            sections.append(self._bids_section(cur["bids"], "Bids this turn"))
+        if cur["impulses"] and not over:
+            sections.append(self._impulses_section(cur))
+        sections.append(self._sides_section(view))
+        if over:
+            head.lines.append("The scenario has no victory conditions: it plays the initiative segment only. "
+                              "WEP left: " + ", ".join(f"{s} {w}" for s, w in view["wep"].items()) + ".")
+        if view["history"]:
+            s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
+                                                   "weather", "impulses"])
+            for h in view["history"]:
+                bids = ", ".join(f"{b['union']}-{b['confederate']}" for b in h["bids"])
+                imps = " ".join(f"{i['side'][0].upper()}{i['level']}" for i in h["impulses"]) or "none"
+                w = h["weather"]["result"] if h["weather"] else "-"
+                s.rows.append([str(h["turn"]), h["month"], bids, (h["outcome"] or "").replace("_", " "),
+                               h["initiative"] or "-", w, imps])
+            sections.append(s)
+        if view.get("weather_stand_in"):
+            sections.append(Section("Charts", ["The Weather Table is a stand-in chart "
+                                               "(games/heartland/charts/weather.yaml, stand_in: true); the seed "
+                                               "does not print it."]))
+        return sections
+
+    @staticmethod
+    def _bids_section(bids: list[dict], title: str) -> Section:
+        s = Section(title, columns=["bid", "union", "confederate"])
+        for b in bids:
+            s.rows.append([str(b["round"]), _bid(b["union"]), _bid(b["confederate"])])
+        return s
+
+    @staticmethod
+    def _impulses_section(cur: dict) -> Section:
+        s = Section("Impulses this turn", columns=["#", "side", "level", "set by", "rule", "leader pay"])
+        for i in cur["impulses"]:
+            s.rows.append([str(i["n"]), i["side"], str(i["level"]), "bid" if i["fixed"] else "declared",
+                           i["rule"], f"{i['pay']} WEP"])
+        if cur.get("declare"):
+            s.rows.append([str(len(cur["impulses"]) + 1), cur["declare"], "?", "to declare", "5.15", ""])
+        return s
+
+    @staticmethod
+    def _sides_section(view: dict) -> Section:
+        cur = view["current"]
+        s = Section("Sides", columns=["side", "maximum", "levels left", "WEP", "leaders"])
+        for side in SIDES:
+            left = cur["remaining"].get(side)
+            s.rows.append([side, str(view["maximum"][side]), "-" if left is None else str(left),
+                           str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
+                           str(view["leaders"][side])])
+        return s
+
+
+def _bid(b: int) -> str:
+    return "Pass" if b == 0 else str(b)
+
+
+SYSTEM = Heartland()

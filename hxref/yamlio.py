@@ -1,0 +1,279 @@
+"""The one module that owns YAML.
+
+* Files people write (order files, scenarios, charts, maps) are read with
+  ruamel.yaml's round-trip loader, so every value keeps its line and column
+  and every error names them.  Order files are read under strict limits:
+  no anchors or aliases (so no alias bombs), no tags, one document, bounded
+  size, depth, node count and string length, no duplicate keys.
+* An order file must read the same under a second YAML reader (PyYAML,
+  YAML 1.1) as under ruamel (YAML 1.2): ``on``, ``0777`` or ``1e3`` mean
+  different things to the two, and a file that two readers could read
+  differently is refused.  The second reader is also the fast one that
+  ``hxref audit`` uses to re-read every stored order file.
+* Files hxref writes for itself (the game file's header) are dumped and
+  loaded with PyYAML's C emitter and loader: fast, and read back exactly.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for a file a person sent (design section 8)."""
+
+    max_bytes: int = 256 * 1024
+    max_depth: int = 24
+    max_nodes: int = 20_000
+    max_string: int = 16 * 1024
+
+
+ORDER_LIMITS = Limits()
+DATA_LIMITS = Limits(max_bytes=16 * 1024 * 1024, max_depth=64, max_nodes=5_000_000, max_string=1024 * 1024)
+
+
+def read_text(path: str | Path, limits: Limits = ORDER_LIMITS) -> str:
+    """Read a text file, refusing it before reading when it is too large."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > limits.max_bytes:
+            raise InvalidInput(
+                f"file is {size:,} bytes; at most {limits.max_bytes:,} are accepted",
+                code="E103",
+                file=str(path),
+            )
+        with p.open("rb") as fh:
+            raw = fh.read(limits.max_bytes + 1)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read the file: {exc.strerror or exc}", code="E100", file=str(path)) from None
+    if len(raw) > limits.max_bytes:
+        raise InvalidInput(f"file is larger than {limits.max_bytes:,} bytes", code="E103", file=str(path))
+    return decode(raw, str(path))
+
+
+def decode(raw: bytes, source: str) -> str:
+    """UTF-8 text (a leading byte-order mark is dropped)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InvalidInput("file is not UTF-8 text", code="E100", file=source, line=line) from None
+
+
+def _rt():
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt")
+    y.allow_duplicate_keys = False
+    return y
+
+
+def _mark_error(exc: Exception, source: str, code: str = "E101") -> InvalidInput:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc).splitlines()[0]
+    line = mark.line + 1 if mark is not None else None
+    col = mark.column + 1 if mark is not None else None
+    return InvalidInput(f"YAML error: {problem}", code=code, file=source, line=line, col=col)
+
+
+def check_events(text: str, source: str, limits: Limits) -> None:
+    """Walk the YAML event stream and refuse what order files may not use.
+
+    Runs before anything is composed, so an alias bomb is refused without
+    being expanded.
+    """
+    from ruamel.yaml import events as ev
+    from ruamel.yaml.error import YAMLError
+
+    depth = nodes = docs = 0
+    try:
+        for event in _rt().parse(io.StringIO(text)):
+            line = event.start_mark.line + 1 if event.start_mark else None
+            if isinstance(event, ev.AliasEvent):
+                raise InvalidInput("aliases (*name) are not allowed in order files", code="E102", file=source, line=line)
+            if isinstance(event, ev.DocumentStartEvent):
+                docs += 1
+                if docs > 1:
+                    raise InvalidInput("only one YAML document is allowed in a file", code="E102", file=source, line=line)
+            if isinstance(event, (ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent)):
+                nodes += 1
+                if getattr(event, "anchor", None):
+                    raise InvalidInput("anchors (&name) are not allowed in order files", code="E102", file=source, line=line)
+                tag = getattr(event, "tag", None)
+                if tag is not None and not (isinstance(event, ev.ScalarEvent) and tag == "!"):
+                    raise InvalidInput(f"YAML tags ({tag}) are not allowed in order files", code="E102", file=source, line=line)
+                if nodes > limits.max_nodes:
+                    raise InvalidInput(f"more than {limits.max_nodes:,} values in the file", code="E103", file=source, line=line)
+                if isinstance(event, ev.ScalarEvent) and len(event.value) > limits.max_string:
+                    raise InvalidInput(f"a value is longer than {limits.max_string:,} characters", code="E103", file=source, line=line)
+            if isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
+                depth += 1
+                if depth > limits.max_depth:
+                    raise InvalidInput(f"nested deeper than {limits.max_depth} levels", code="E103", file=source, line=line)
+            elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
+                depth -= 1
+    except YAMLError as exc:
+        raise _mark_error(exc, source) from None
+
+
+def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bool = True) -> Any:
+    """Load with ruamel's round-trip loader (values keep line numbers).
+
+    ``strict`` applies the order-file rules of :func:`check_events`.
+    """
+    from ruamel.yaml.error import YAMLError
+
+    if len(text.encode("utf-8")) > limits.max_bytes:
+        raise InvalidInput(f"file is larger than {limits.max_bytes:,} bytes", code="E103", file=source)
+    if strict:
+        check_events(text, source, limits)
+    try:
+        return _rt().load(text)
+    except YAMLError as exc:
+        code = "E104" if type(exc).__name__ == "DuplicateKeyError" else "E101"
+        raise _mark_error(exc, source, code) from None
+    except RecursionError:
+        raise InvalidInput("nested too deeply", code="E103", file=source) from None
+
+
+def to_plain(node: Any) -> Any:
+    """ruamel's or PyYAML's values as plain dicts, lists and scalars."""
+    if isinstance(node, dict):
+        return {str(k) if not isinstance(k, (int, bool)) else k: to_plain(v) for k, v in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [to_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, (_dt.date, _dt.datetime)):
+        return node.isoformat()
+    if isinstance(node, str):
+        return str(node)
+    return str(node)
+
+
+def line_of(node: Any, key: Any = None) -> int | None:
+    """1-based line of ``node`` (a ruamel mapping or sequence), or of one of its keys/items."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return None
+    try:
+        if key is None:
+            return lc.line + 1
+        if isinstance(node, dict):
+            return lc.key(key)[0] + 1
+        return lc.item(key)[0] + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return lc.line + 1 if getattr(lc, "line", None) is not None else None
+
+
+def line_of_path(root: Any, path: list) -> int | None:
+    """Line of the deepest node along ``path`` that exists."""
+    node, best = root, line_of(root)
+    for step in path:
+        ln = line_of(node, step)
+        if ln:
+            best = ln
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+    return best
+
+
+def fast_load(text: str) -> Any:
+    """Second, fast reader (PyYAML, C loader where available)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(text, Loader=loader)
+
+
+def _first_difference(a: Any, b: Any, path: list) -> list | None:
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, dict):
+        for k in a:
+            if k not in b:
+                return path + [k]
+            d = _first_difference(a[k], b[k], path + [k])
+            if d is not None:
+                return d
+        return None if len(a) == len(b) else path
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return path
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = _first_difference(x, y, path + [i])
+            if d is not None:
+                return d
+        return None
+    return None if a == b else path
+
+
+def check_two_readers(text: str, root: Any, source: str) -> Any:
+    """Refuse a file that PyYAML reads differently from ruamel; return the plain data."""
+    plain = to_plain(root)
+    try:
+        other = to_plain(fast_load(text))
+    except Exception as exc:  # the second reader refusing is the same finding
+        mark = getattr(exc, "problem_mark", None)
+        raise InvalidInput(
+            "the file is read differently by two YAML readers; quote unusual values",
+            code="E105",
+            file=source,
+            line=mark.line + 1 if mark is not None else None,
+        ) from None
+    diff = _first_difference(plain, other, [])
+    if diff is not None:
+        raise InvalidInput(
+            "this value is read differently by two YAML readers (YAML 1.1 and 1.2); put it in quotes",
+            code="E105",
+            file=source,
+            line=line_of_path(root, diff),
+            path=format_path(diff),
+        )
+    return plain
+
+
+def format_path(path: list) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "(top)"
+
+
+def load_data(path: str | Path) -> Any:
+    """Load a shipped or user-made data file (scenario, chart, map) with line numbers."""
+    text = read_text(path, DATA_LIMITS)
+    return load_rt(text, str(path), DATA_LIMITS, strict=False)
+
+
+def dump_fast(data: Any) -> str:
+    """YAML text for hxref's own files: block style, key order kept."""
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+
+
+def dump_rt(data: Any) -> str:
+    """YAML text through ruamel (used where comments are kept or written)."""
+    y = _rt()
+    y.width = 100
+    y.indent(mapping=2, sequence=4, offset=2)
+    buf = io.StringIO()
+    y.dump(data, buf)
+    return buf.getvalue()

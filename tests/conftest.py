@@ -1,0 +1,73 @@
+"""Shared fixtures: keys, a command-line runner in a temporary folder, open games."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hxref.cli import main
+
+NOW = "2026-11-29T12:00:00Z"
+
+
+@pytest.fixture(scope="session")
+def keydir(tmp_path_factory) -> Path:
+    from hxref.signing import generate_key
+
+    d = tmp_path_factory.mktemp("keys")
+    for name in ("alice", "bob", "carol", "umpire"):
+        generate_key(d / name, name)
+    return d
+
+
+class Cli:
+    """Run hxref commands in one folder, as a user would."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, code: int = 0):
+        res = self.runner.invoke(main, list(args), catch_exceptions=False)
+        assert res.exit_code == code, f"hxref {' '.join(args)} -> {res.exit_code}\n{res.output}"
+        return res
+
+    def fails(self, *args: str, code: int = 2) -> str:
+        """Run a command that must fail; return its one-line error after checking the shape."""
+        res = self(*args, code=code)
+        err = res.stderr.strip()
+        assert err.startswith("hxref: error: "), res.output
+        assert "\n" not in err and "Traceback" not in res.output, res.output
+        return err
+
+
+@pytest.fixture
+def cli(tmp_path, keydir, monkeypatch) -> Cli:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HXREF_NOW", NOW)
+    for f in keydir.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "alice").chmod(0o600)
+    return Cli(tmp_path)
+
+
+@pytest.fixture
+def game(cli) -> str:
+    """An open bidding-demo game that both sides have joined."""
+    cli("new", "g.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
+        "--game-id", "test-game", "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    cli("join", "g.yaml", "--side", "union", "--key", "alice")
+    cli("join", "g.yaml", "--side", "confederate", "--key", "bob")
+    cli("submit", "g.yaml", "union-join.yaml", "confederate-join.yaml")
+    return "g.yaml"
+
+
+def bid_round(cli, game: str, union: int, confederate: int, decision: str = "t1.bid") -> None:
+    """Both sides commit, submit, reveal; then resolve."""
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", f"bid: {union}")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", f"bid: {confederate}")
+    cli("submit", game, f"union-{decision}-commit.yaml", f"confederate-{decision}-commit.yaml")
+    cli("submit", game, f"union-{decision}-reveal.yaml", f"confederate-{decision}-reveal.yaml")
+    cli("resolve", game)

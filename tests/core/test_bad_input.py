@@ -1,0 +1,212 @@
+"""Bad input (issue: the core, scope 8): each case exits 2 with one readable line naming the
+file (and the line where there is one) and leaves the game file byte-identical."""
+import re
+from pathlib import Path
+
+import pytest
+
+from hxref.signing import load_private_key, sign_text, split_signed_text
+
+
+@pytest.fixture
+def committed(cli, game):
+    """Union has committed to bid 3; its reveal file is kept."""
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
+    cli("submit", game, "union-t1.bid-commit.yaml")
+    return game
+
+
+def refused(cli, game, path, code, *, line=True, extra=()):
+    before = Path(game).read_bytes()
+    err = cli.fails("submit", game, str(path), *extra)
+    assert Path(game).read_bytes() == before, "a refused file changed the game file"
+    assert f"[{code}]" in err, err
+    assert str(path) in err
+    if line:
+        assert re.search(re.escape(str(path)) + r":\d+", err), f"no line number in: {err}"
+    return err
+
+
+def resign(path: Path, text: str, key="alice") -> Path:
+    body, _ = split_signed_text(text)
+    path.write_text(sign_text(body, load_private_key(key)))
+    return path
+
+
+def test_unsigned_file(cli, committed):
+    body, _ = split_signed_text(Path("union-t1.bid-reveal.yaml").read_text())
+    Path("unsigned.yaml").write_text(body)
+    err = refused(cli, committed, "unsigned.yaml", "E200", line=False)
+    assert "hxref sign" in err
+
+
+def test_signed_by_the_other_sides_key(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text()
+    err = refused(cli, committed, resign(Path("forged.yaml"), text, key="bob"), "E202", line=False)
+    assert "SHA256:" in err
+
+
+def test_signed_by_a_key_not_in_the_game(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text()
+    refused(cli, committed, resign(Path("forged.yaml"), text, key="carol"), "E202", line=False)
+
+
+def test_a_flipped_byte_breaks_the_signature(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("bid: 3", "bid: 4")
+    Path("edited.yaml").write_text(text)
+    refused(cli, committed, "edited.yaml", "E201", line=False)
+
+
+def test_file_for_another_game(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("game: test-game", "game: other-game")
+    err = refused(cli, committed, resign(Path("other.yaml"), text), "E300")
+    assert "other-game" in err and "other.yaml:4:" in err   # the `game:` line, after two comment lines
+
+
+def test_file_for_another_decision(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("decision: t1.bid", "decision: t9.bid")
+    err = refused(cli, committed, resign(Path("other.yaml"), text), "E301")
+    assert "t9.bid" in err and "awaited now: t1.bid" in err
+
+
+def test_malformed_yaml_names_the_line(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("choice:\n  bid: 3", "choice: [bid: 3\n")
+    err = refused(cli, committed, resign(Path("bad.yaml"), text), "E101")
+    assert "YAML error" in err
+
+
+def test_unknown_keys(cli, committed):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("kind: reveal", "kind: reveal\nbribe: 100")
+    err = refused(cli, committed, resign(Path("bad.yaml"), text), "E110")
+    assert "bribe" in err
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("  bid: 3", "  bid: 3\n  extra: 1")
+    refused(cli, committed, resign(Path("bad2.yaml"), text), "E110")
+
+
+def test_bid_above_the_maximum(cli, game):
+    # refused before any file is written...
+    err = cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 5")
+    assert "maximum operation level of 4" in err and "[rule 5.1]" in err
+    # ...and a hand-made answer to the secret decision is refused too
+    Path("h.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
+                              f"link: '{'0' * 64}'\nchoice:\n  bid: 9\n")
+    resign(Path("h.yaml"), Path("h.yaml").read_text())
+    refused(cli, game, "h.yaml", "E304")
+
+
+def test_bid_above_the_maximum_in_a_reveal(cli, game):
+    # a player who bypasses `hxref commit` and commits to an illegal bid cannot reveal it
+    from hxref import commit as c
+    from hxref.engine import Engine
+
+    eng = Engine.load(game)
+    key = load_private_key("alice")
+    salt = c.new_salt()
+    for kind, extra in (("commit", f"commitment: {c.commitment({'bid': 9}, salt)}\n"),
+                        ("reveal", f"choice:\n  bid: 9\nsalt: {salt}\n")):
+        ahead = 1 if kind == "commit" else 2
+        Path(f"{kind}.yaml").write_text(sign_text(
+            f"hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: {kind}\n"
+            f"link: {eng.next_link('union', key, ahead)}\n{extra}", key))
+    cli("submit", game, "commit.yaml")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", game, "confederate-t1.bid-commit.yaml")
+    err = refused(cli, game, "reveal.yaml", "E400")
+    assert "[rule 5.1]" in err and "at choice.bid" in err
+
+
+def test_negative_bid(cli, game):
+    err = cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: -1")
+    assert "negative" in err and "5.1" in err
+
+
+def test_reveal_that_does_not_match(cli, committed):
+    cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", committed, "confederate-t1.bid-commit.yaml")
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("bid: 3", "bid: 4")
+    err = refused(cli, committed, resign(Path("changed.yaml"), text), "E305")
+    assert "do not match the commitment" in err
+
+
+def test_reveal_before_every_commitment(cli, committed):
+    err = refused(cli, committed, "union-t1.bid-reveal.yaml", "E304")
+    assert "waiting for confederate" in err
+
+
+def test_duplicate_submission(cli, committed):
+    err = refused(cli, committed, "union-t1.bid-commit.yaml", "E303", line=False)
+    assert "already" in err
+
+
+def test_second_commitment_for_the_same_decision(cli, committed):
+    Path("union-t1.bid-commit.yaml").rename("first-commit.yaml")
+    Path("union-t1.bid-reveal.yaml").rename("first-reveal.yaml")
+    cli("commit", committed, "--side", "union", "--key", "alice", "--choice", "bid: 1")
+    refused(cli, committed, "union-t1.bid-commit.yaml", "E303", line=False)
+
+
+def test_commitment_copied_from_the_other_side(cli, committed):
+    # the Confederate copies the Union commitment to force a tie: refused
+    theirs = re.search(r"commitment: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
+    cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    text = re.sub(r"commitment: \w+", f"commitment: {theirs}", Path("confederate-t1.bid-commit.yaml").read_text())
+    err = refused(cli, committed, resign(Path("copy.yaml"), text, "bob"), "E306")
+    assert "copied" in err
+
+
+def test_replayed_file_from_an_earlier_decision(cli, game):
+    from tests.conftest import bid_round
+
+    bid_round(cli, game, 3, 3)                    # tie -> t1.bid.r2
+    err = refused(cli, game, "union-t1.bid-commit.yaml", "E301")
+    assert "already resolved" in err
+
+
+def test_stale_link(cli, committed):
+    # a file written for an earlier chain position is refused by its link
+    text = Path("union-t1.bid-reveal.yaml").read_text()
+    cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", committed, "confederate-t1.bid-commit.yaml")
+    link = re.search(r"link: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
+    text = re.sub(r"link: \w+", f"link: {link}", text)
+    err = refused(cli, committed, resign(Path("stale.yaml"), text), "E307")
+    assert "next link" in err
+
+
+def test_yaml_alias_bomb(cli, game):
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(9))
+    Path("bomb.yaml").write_text(bomb)
+    err = refused(cli, game, "bomb.yaml", "E102")
+    assert "anchors" in err
+
+
+def test_50_mb_file(cli, game):
+    with open("huge.yaml", "w") as fh:
+        fh.write("hxref: 1\npad: '")
+        fh.write("x" * (50 * 1024 * 1024))
+        fh.write("'\n")
+    err = refused(cli, game, "huge.yaml", "E103", line=False)
+    assert "bytes" in err
+
+
+def test_not_utf8_and_tags_and_duplicate_keys(cli, game):
+    Path("latin1.yaml").write_bytes("side: unión\n".encode("latin-1"))
+    refused(cli, game, "latin1.yaml", "E100")
+    Path("tag.yaml").write_text("hxref: 1\nx: !!python/object:os.system 1\n")
+    refused(cli, game, "tag.yaml", "E102")
+    Path("dup.yaml").write_text("hxref: 1\ngame: a\ngame: b\n")
+    refused(cli, game, "dup.yaml", "E104")
+    Path("yes.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: on\nkind: commit\n")
+    refused(cli, game, "yes.yaml", "E105")
+
+
+def test_missing_files_and_bad_command_values(cli, game):
+    cli.fails("submit", game, "nope.yaml")
+    cli.fails("new", "x.yaml", "--system", "chess", "--scenario", "x", "--side", "union=alice.pub")
+    cli.fails("new", "x.yaml", "--system", "heartland", "--scenario", "nope", "--side", "union=alice.pub")
+    cli.fails("new", game, "--system", "heartland", "--scenario", "bidding-demo")
+    cli.fails("commit", game, "--side", "union", "--key", "bob", "--choice", "bid: 1")   # wrong key
+    cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: [1")
+    cli.fails("report", game, "--side", "prussia")
