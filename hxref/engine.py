@@ -607,3 +607,21 @@ def audit(path: str | Path) -> AuditResult:
 def _short(data: dict) -> str:
     text = str(data)
     return text if len(text) < 80 else text[:77] + "..."
+
+
+def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict]]:
+    """The map file and the unit markers ``side`` may see (None = public), for ``hxref map show GAME``.
+
+    A game system with a map provides ``map_view(view) -> (map_path, units)``;
+    units are computed from the side's view, never from the full state.
+    """
+    eng = Engine.load(path)
+    if side is not None and side not in eng.participants:
+        raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
+    hook = getattr(eng.system, "map_view", None)
+    if hook is None or eng.h.get("phase") == "setup":
+        raise InvalidInput(f"this {eng.system.title} game ({eng.meta['scenario']}) has no map to show",
+                           code="E503", file=str(path))
+    full = side == UMPIRE
+    view = eng.system.view(eng.state, None if full else side, "open" if full else eng.mode)
+    return hook(view)
