@@ -111,7 +111,7 @@ class HxrefError(Exception):
 
     def render(self) -> str:
         """The single line shown to the user."""
-        text = f"{self.where}: {self.message}"
+        text = f"{self.where}: {self.message}" if self.where.file or self.where.line else self.message
         if self.where.path:
             text += f" (at {self.where.path})"
         if self.rule:

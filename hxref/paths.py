@@ -16,9 +16,12 @@ def _locate(name: str) -> Path:
     in_repo = _REPO / name
     if in_repo.is_dir():
         return in_repo
-    from importlib.resources import files
+    from importlib.util import find_spec
 
-    return Path(str(files(f"hxref.data.{name}")))
+    spec = find_spec(f"hxref.data.{name}")  # a namespace package: data only, no __init__.py
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"hxref's {name}/ data folder is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
 
 
 @cache
