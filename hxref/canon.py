@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
+
+_HEX = re.compile(r"[0-9a-f]*")
 
 
 def canonical_json(value: Any) -> bytes:
@@ -29,6 +32,4 @@ def hash_value(value: Any) -> str:
 
 def is_hex(text: Any, nbytes: int) -> bool:
     """True when ``text`` is exactly ``nbytes`` bytes written as lower-case hex."""
-    if not isinstance(text, str) or len(text) != 2 * nbytes:
-        return False
-    return all(c in "0123456789abcdef" for c in text)
+    return isinstance(text, str) and len(text) == 2 * nbytes and _HEX.fullmatch(text) is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import functools
 import os
 import secrets as _secrets
 from dataclasses import dataclass, field
@@ -30,6 +31,13 @@ MODES = ("open", "umpired", "solo")
 UMPIRE = "umpire"
 JOIN = "join"
 INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve")
+
+
+@functools.lru_cache(maxsize=64)
+def _public_key(line: str):
+    from .signing import PublicKey
+
+    return PublicKey.from_line(line)
 
 
 def now_iso() -> str:
@@ -98,7 +106,12 @@ class Engine:
 
     @property
     def awaiting(self) -> list[Decision]:
-        return [Decision.from_dict(d) for d in self.h["awaiting"]]
+        raw = self.h["awaiting"]
+        cached = getattr(self, "_awaiting_cache", None)
+        if cached is None or cached[0] is not raw:
+            cached = (raw, [Decision.from_dict(d) for d in raw])
+            self._awaiting_cache = cached
+        return cached[1]
 
     @property
     def finished(self) -> bool:
@@ -165,9 +178,15 @@ class Engine:
         return eng
 
     # --- the one place where events are applied (live and in replay) -----------------------
-    def _apply(self, kind: str, by: str | None, data: dict) -> None:
-        self.gf.append(kind, by, data)
-        getattr(self, "_on_" + kind.replace(".", "_"))(by, data)
+    def _apply(self, kind: str, by: str | None, data: dict, order: orders.Order | None = None,
+               known_hash: str | None = None) -> None:
+        """Append an input event and apply it; ``order`` passes an already parsed submission."""
+        self.gf.append(kind, by, data, known_hash)
+        handler = getattr(self, "_on_" + kind.replace(".", "_"))
+        if kind == "submission":
+            handler(by, data, order)
+        else:
+            handler(by, data)
 
     def _emit(self, kind: str, by: str | None, data: dict) -> dict:
         """A produced event: appended to the log, never applied from outside."""
@@ -216,19 +235,20 @@ class Engine:
                 "sha256": sha256_hex(order.text.encode("utf-8")), "at": now_iso()}
         if detached is not None:
             data["sig"] = detached
-        self._apply("submission", order.side, data)
+        self._apply("submission", order.side, data, order)
         return Receipt(self.meta["game"], order.decision, order.side, order.kind, data["sha256"],
                        self.gf.head, len(self.gf.log))
 
-    def _on_submission(self, by, data: dict) -> None:
-        order = orders.parse(data["file"], f"event {len(self.gf.log)}", fast=True)
-        if "sig" in data:
-            order.armored = data["sig"]
+    def _on_submission(self, by, data: dict, order: orders.Order | None = None) -> None:
+        if order is None:
+            order = orders.parse(data["file"], f"event {len(self.gf.log)}", fast=True)
+            if "sig" in data:
+                order.armored = data["sig"]
         self._store(order)
 
     def _accept(self, order: orders.Order, detached: bool = False) -> None:
         """All checks of a submission against the game (signature, decision, chain, commit-reveal, rules)."""
-        from .signing import PublicKey, verify_text
+        from .signing import PublicKey, sshsig_verify, verify_text
 
         meta = self.meta
         if order.game != meta["game"]:
@@ -239,8 +259,12 @@ class Engine:
             known = ", ".join(n for n, q in self.participants.items() if "key" in q) or "none with keys"
             raise order.error(InvalidInput, f"no participant {order.side!r} with a key in this game ({known})",
                               code="E302", path=("side",))
-        verify_text(order.text, source=order.source, expected=PublicKey.from_line(p["key"]),
-                    detached=order.armored if detached else None)
+        expected = _public_key(p["key"])
+        if order.armored is not None and not detached:
+            sshsig_verify(order.armored, order.body.encode("utf-8"), expected=expected, source=order.source)
+        else:   # unsigned (a clear error) or a detached signature over the whole file
+            verify_text(order.text, source=order.source, expected=expected,
+                        detached=order.armored if detached else None)
         if self.finished:
             raise order.error(IllegalOrder, "the game is over; nothing more is accepted", code="E309")
         dec = self.decision(order.decision)
@@ -401,6 +425,11 @@ class Engine:
             if not ready:
                 break
             dec = ready[0]
+            blocked = dec.dice and (
+                (self.mode == "umpired" and UMPIRE in self.missing_links(dec) and umpire_key is None)
+                or [w for w in self.missing_links(dec) if w != UMPIRE])
+            if blocked and done:
+                break   # keep what was resolved; the next decision waits for its dice links
             if dec.dice and self.mode == "umpired" and UMPIRE in self.missing_links(dec):
                 if umpire_key is None:
                     raise InvalidInput(f"decision {dec.id} rolls dice: the umpire resolves it with "
@@ -438,7 +467,8 @@ class Engine:
         else:
             seed = dice_mod.dice_seed(self.meta["game"], dec.id, [(w, l) for w, l in pend["links"]])
         dice = dice_mod.Dice(seed)
-        state, events = self.system.resolve(copy.deepcopy(self.state), dec, answers, dice)
+        # the engine keeps no other reference to the state, so the system may update it in place
+        state, events = self.system.resolve(self.state, dec, answers, dice)
         if dice.rolls and not dec.dice:
             raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
         for roll in dice.rolls:
@@ -577,7 +607,12 @@ def audit(path: str | Path) -> AuditResult:
                 res.signatures += 1
                 if order.kind == "reveal":
                     res.commitments += 1
-            replay._apply(ev["kind"], ev["by"], copy.deepcopy(ev["data"]))
+            # the handlers copy what they keep, so the stored data is passed as it is
+            # the stored input event hashes correctly (checked above); when the replay's chain has
+            # reached the same head, re-appending it yields that very hash
+            same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
+            replay._apply(ev["kind"], ev["by"], ev["data"], order if ev["kind"] == "submission" else None,
+                          ev["hash"] if same else None)
         except HxrefError as exc:
             res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}")
             return res

@@ -66,10 +66,14 @@ class GameFile:
     def head(self) -> str:
         return self.log[-1]["hash"] if self.log else GENESIS
 
-    def append(self, kind: str, by: str | None, data: dict) -> dict:
-        """Add an event at the end of the hash chain and return it."""
+    def append(self, kind: str, by: str | None, data: dict, known_hash: str | None = None) -> dict:
+        """Add an event at the end of the hash chain and return it.
+
+        ``known_hash`` is for the audit's replay of an input event whose stored
+        copy was already checked to hash to exactly this (same seq, prev and data).
+        """
         event = {"seq": len(self.log) + 1, "kind": kind, "by": by, "data": data, "prev": self.head}
-        event["hash"] = event_hash(event)
+        event["hash"] = known_hash or event_hash(event)
         self.log.append(event)
         self.header["head"] = {"seq": event["seq"], "hash": event["hash"]}
         return event

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import os
 import re
@@ -359,6 +360,14 @@ def sshsig_sign(key: Key, message: bytes, namespace: str = NAMESPACE) -> str:
     return "\n".join([_BEGIN, *lines, _END]) + "\n"
 
 
+@functools.lru_cache(maxsize=64)
+def _ed25519(raw: bytes):
+    """The cryptography key object for 32 raw bytes (cached: a game has few keys)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
 def sshsig_verify(armored: str, message: bytes, namespace: str = NAMESPACE,
                   expected: PublicKey | None = None, source: str = "<input>") -> PublicKey:
     """Check an armored SSHSIG signature of ``message``; return the signer's key."""
@@ -396,7 +405,7 @@ def sshsig_verify(armored: str, message: bytes, namespace: str = NAMESPACE,
     if sig_type != _KEY_TYPE or len(sig) != 64:
         raise bad("signature is damaged; sign the file again with `hxref sign`")
     try:
-        Ed25519PublicKey.from_public_bytes(signer.raw).verify(sig, _signed_data(ns, alg, message))
+        _ed25519(signer.raw).verify(sig, _signed_data(ns, alg, message))
     except (InvalidSignature, ValueError):
         raise bad("signature does not match the file: it was changed after signing; "
                   "undo the change or sign it again") from None

@@ -17,7 +17,7 @@ prints; it returns data.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -39,6 +39,14 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if value not in (None, "", ()):
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
 
 
 @dataclass(frozen=True)
@@ -62,10 +70,10 @@ class Decision:
     deadline: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {f: getattr(self, f) for f in self.__dataclass_fields__}
         d["sides"] = list(self.sides)
-        d["schema"] = {k: {kk: (list(vv) if isinstance(vv, tuple) else vv) for kk, vv in asdict(v).items()
-                           if vv not in (None, "", ())} for k, v in self.schema.items()}
+        d["schema"] = {k: v.to_dict() for k, v in self.schema.items()}
+        d["example"] = dict(self.example)
         return d
 
     @classmethod

@@ -204,9 +204,9 @@ class WeatherChart:
     @cache
     def load(cls) -> "WeatherChart":
         from ...paths import games_dir
-        from ...yamlio import load_data, to_plain
+        from ...yamlio import load_data_fast
 
-        data = to_plain(load_data(games_dir() / "heartland" / "charts" / "weather.yaml"))
+        data = load_data_fast(games_dir() / "heartland" / "charts" / "weather.yaml")
         return cls(
             clear_months=tuple(data["clear_months"]),
             seasons={k: tuple(v) for k, v in data["seasons"].items()},
