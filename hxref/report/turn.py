@@ -197,8 +197,13 @@ def renderables(rep: Report):
             for r in s.rows:
                 t.add_row(*r)
             parts.append(t)
-        for line in s.lines:
-            parts.append(Text("  " + line))
+        if s.lines:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(width=2, justify="right")
+            grid.add_column(ratio=1)
+            for line in s.lines:
+                grid.add_row("-", line)
+            parts.append(grid)
         parts.append(Text(""))
     parts.append(Text(f"Keep the head hash {rep.facts.get('head', '')[:16]}... to prove this history later.",
                       style="dim"))
