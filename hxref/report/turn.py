@@ -185,24 +185,24 @@ def renderables(rep: Report):
     head.add_column(style="bold")
     head.add_column()
     for k, v in rep.header:
-        head.add_row(k, v)
-    parts: list = [Panel(head, title=f"[bold]hxref -- {rep.title}[/]", box=box.DOUBLE, expand=True)]
+        head.add_row(k, Text(v))
+    parts: list = [Panel(head, title=Text(f"hxref -- {rep.title}", style="bold"), box=box.DOUBLE, expand=True)]
     for s in rep.sections:
         style = "bold red" if s.secret else "bold cyan"
         parts.append(Text(("SECRET -- " if s.secret else "") + s.title, style=style))
         if s.rows:
             t = Table(box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False)
             for c in s.columns:
-                t.add_column(c)
+                t.add_column(Text(c))
             for r in s.rows:
-                t.add_row(*r)
+                t.add_row(*(Text(c) for c in r))
             parts.append(t)
         if s.lines:
             grid = Table.grid(padding=(0, 1))
             grid.add_column(width=2, justify="right")
             grid.add_column(ratio=1)
             for line in s.lines:
-                grid.add_row("-", line)
+                grid.add_row("-", Text(line))   # Text: never parse report content as markup
             parts.append(grid)
         parts.append(Text(""))
     parts.append(Text(f"Keep the head hash {rep.facts.get('head', '')[:16]}... to prove this history later.",

@@ -97,3 +97,16 @@ def test_version_starts_without_heavy_imports():
             "print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]"), out
+
+
+def test_rich_text_keeps_rule_tags_and_never_parses_markup(demo_run):
+    folder, _ = demo_run
+    text = (folder / "report-public.md").read_text()
+    assert "[rule 5.13a]" in text
+    from hxref.engine import Engine
+    from hxref.report import turn
+
+    rep = turn.build(Engine.load(folder / "game.yaml"), None)
+    rep.sections[0].lines.append("[bold red]not markup[/]")
+    out = turn.to_text(rep)
+    assert "[rule 5.13a]" in out and "[bold red]not markup[/]" in out
