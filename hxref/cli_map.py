@@ -1,0 +1,108 @@
+"""``hxref map check|show``: check map files and draw them (terminal or SVG).
+
+The main command line registers :data:`map_group`; everything here is a thin
+shell over :mod:`hxref.maps` and :mod:`hxref.report.mapsvg` /
+:mod:`hxref.report.mapterm`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .errors import HxrefError, InvalidInput
+
+
+@click.group("map")
+def map_group() -> None:
+    """Check map files and draw maps.
+
+    \b
+    Examples:
+      hxref map check games/heartland/maps/sample.yaml
+      hxref map show games/kgp/maps/sample.yaml
+      hxref map show mygame.yaml --side union --svg union.svg
+    """
+
+
+@map_group.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def check_cmd(file: str) -> None:
+    """Check a map file and report every problem with its file and line.
+
+    Exits 0 when the map is good, 2 when it has problems (one line each).
+
+    \b
+    Example:
+      hxref map check games/heartland/maps/sample.yaml
+    """
+    from .maps import check_map, load_map
+
+    problems = check_map(file)
+    if problems:
+        for p in problems:
+            click.echo(p.render(), err=True)
+        n = len(problems)
+        click.echo(f"hxref: {file}: {n} problem{'s' if n != 1 else ''}", err=True)
+        raise SystemExit(2)
+    m = load_map(file)
+    if m.kind == "hex":
+        what = f"hex map, {len(m.grid)} hexes, {len(m.sides)} hexsides with features, {len(m.lines)} roads/railroads"
+    else:
+        what = f"table {m.width:g} x {m.height:g} inches, {len(m.table.areas)} areas, {len(m.table.rivers)} rivers, {len(m.table.roads)} roads"
+    stand_in = "; stand-in map" if m.stand_in else ""
+    click.echo(f"{file}: OK ({what}{stand_in})")
+
+
+@map_group.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--side", "-s", default=None, help="Draw a game as this side sees it (game files only).")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write an SVG picture to this file instead of drawing in the terminal.")
+@click.option("--width", type=int, default=100, show_default=True, help="Largest terminal picture width, in characters (tables).")
+def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> None:
+    """Draw a map file, or the map of a game with its units.
+
+    FILE is a map file (games/<system>/maps/*.yaml) or a game file; for a game,
+    --side draws only what that side may see.
+
+    \b
+    Examples:
+      hxref map show games/heartland/maps/sample.yaml
+      hxref map show games/acw_minis/maps/sample-table.yaml --svg table.svg
+      hxref map show mygame.yaml --side confederate --svg csa.svg
+    """
+    from .maps import is_map_file, load_map
+
+    path = Path(file)
+    if not path.exists():
+        raise InvalidInput("no such file", code="E100", file=file)
+    units: list[dict] = []
+    title = None
+    if is_map_file(path):
+        if side is not None:
+            raise InvalidInput("--side is for game files; a map file has no units", code="E504", file=file)
+        m = load_map(path)
+    else:
+        try:
+            from .engine import map_view  # type: ignore[attr-defined]
+        except ImportError:
+            raise HxrefError(
+                "this file is not a map file, and drawing a game's map needs hxref.engine.map_view, which this installation lacks",
+                code="E504",
+                file=file,
+            ) from None
+        map_path, units = map_view(str(path), side)
+        m = load_map(map_path)
+        title = f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view")
+    if svg_out:
+        from .report.mapsvg import render_svg
+
+        Path(svg_out).write_text(render_svg(m, units, title=title), encoding="utf-8")
+        click.echo(f"wrote {svg_out}")
+        return
+    from rich.console import Console
+
+    from .report.mapterm import render_terminal
+
+    console = Console(highlight=False, soft_wrap=False)
+    console.print(render_terminal(m, units, max_width=width, title=title))

@@ -1,0 +1,60 @@
+"""Geometry for hex maps and miniatures tables.
+
+* :mod:`.hex` -- :class:`Hex` (axial), :class:`HexSide`, directions, distance,
+  rings, exact hex lines; printed labels :class:`FourDigit` (``2114``) and
+  :class:`AslLabels` (``StJ14``); :class:`HexGrid`, the printed rectangle.
+* :mod:`.paths` -- movement: :class:`MoveRules` (step-cost, stop and ZOC
+  callbacks), :class:`MoveGraph` (Dijkstra), :func:`check_move`.
+* :mod:`.los` -- line of sight with elevations, obstacles, hexside features
+  and system adjustments.
+* :mod:`.table` -- inches, facings, bases, fire arcs, terrain polygons
+  (shapely; imported only when used).
+"""
+from .hex import (
+    DIRECTIONS,
+    AslLabels,
+    Direction,
+    FourDigit,
+    Hex,
+    HexGrid,
+    HexSide,
+    are_adjacent,
+    direction_to,
+    distance,
+    hex_line,
+    hex_range,
+    label_format,
+    line_steps,
+    ring,
+)
+from .los import LosResult, SightTerrain, line_of_sight, upslope_bonus
+from .paths import MoveCheck, MoveGraph, MoveRules, Prohibited, check_move, cheapest_path, reachable
+
+__all__ = [
+    "DIRECTIONS",
+    "AslLabels",
+    "Direction",
+    "FourDigit",
+    "Hex",
+    "HexGrid",
+    "HexSide",
+    "LosResult",
+    "MoveCheck",
+    "MoveGraph",
+    "MoveRules",
+    "Prohibited",
+    "SightTerrain",
+    "are_adjacent",
+    "check_move",
+    "cheapest_path",
+    "direction_to",
+    "distance",
+    "hex_line",
+    "hex_range",
+    "label_format",
+    "line_of_sight",
+    "line_steps",
+    "reachable",
+    "ring",
+    "upslope_bonus",
+]

@@ -1,0 +1,412 @@
+"""SVG pictures of maps: hex maps and miniatures tables, with units as counters.
+
+:func:`render_svg` takes a loaded map (:class:`~hxref.maps.HexMap` or
+:class:`~hxref.maps.TableMap`) and the units to show, as plain dicts::
+
+    {"id": "u1", "side": "union", "label": "1/Sheridan", "kind": "infantry",
+     "hex": "0305"}                                     # on a hex map
+    {"id": "a", "side": "csa", "label": "Inf A", "kind": "infantry",
+     "x": 12, "y": 6, "facing": 0, "frontage": 6, "depth": 1}   # on a table
+
+A side's view is drawn by passing only the units that side may see (the game
+engine filters them); the picture shows exactly what it is given.  The output
+is deterministic (fixed precision, fixed order), so it can be a golden file.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from ..errors import InvalidInput
+from ..geometry.hex import Hex, hex_corners, hex_to_pixel, hexside_ends
+from ..geometry.table import Base
+
+HEX_SIZE = 30.0  # centre to corner, px
+INCH = 16.0  # px per inch on table pictures
+MARGIN = 24.0
+TITLE_H = 30.0
+MIN_WIDTH = 560.0
+LEGEND_COL = 150.0
+
+#: Colours for sides the shipped games use; other sides take the palette in order.
+SIDE_COLOURS = {
+    "union": "#2f4f9f",
+    "us": "#2f4f9f",
+    "usa": "#2f4f9f",
+    "north": "#2f4f9f",
+    "confederate": "#7a7a7a",
+    "csa": "#7a7a7a",
+    "cs": "#7a7a7a",
+    "south": "#7a7a7a",
+    "german": "#4d5d53",
+    "germans": "#4d5d53",
+    "american": "#6b8e23",
+    "americans": "#6b8e23",
+    "allied": "#6b8e23",
+}
+PALETTE = ("#b03a2e", "#1f6f8b", "#8e44ad", "#d68910", "#117a65", "#5d6d7e")
+
+
+def side_colours(units: Iterable[dict]) -> dict[str, str]:
+    """A colour for every side among ``units`` (known names first, then the palette)."""
+    out: dict[str, str] = {}
+    k = 0
+    for side in sorted({str(u.get("side", "")) for u in units}):
+        if side.lower() in SIDE_COLOURS:
+            out[side] = SIDE_COLOURS[side.lower()]
+        else:
+            out[side] = PALETTE[k % len(PALETTE)]
+            k += 1
+    return out
+
+
+@dataclass(frozen=True)
+class PlacedUnit:
+    """A unit dict checked against the map: its hex, or its base on the table."""
+
+    id: str
+    side: str
+    label: str
+    kind: str
+    hex: Hex | None = None
+    base: Base | None = None
+    colour: str | None = None
+
+
+def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
+    """Check unit dicts against the map; InvalidInput naming the unit if one is off the map."""
+    out = []
+    for u in units:
+        uid = str(u.get("id", "?"))
+        common = dict(id=uid, side=str(u.get("side", "")), label=str(u.get("label", uid)), kind=str(u.get("kind", "")), colour=u.get("colour"))
+        if m.kind == "hex":
+            if "hex" not in u:
+                raise InvalidInput(f"unit {uid} has no hex to be drawn in")
+            try:
+                h = m.parse(u["hex"])
+            except InvalidInput as exc:
+                raise InvalidInput(f"unit {uid}: {exc.message}") from None
+            out.append(PlacedUnit(hex=h, **common))
+        else:
+            try:
+                base = Base(float(u["x"]), float(u["y"]), float(u.get("facing", 0)), float(u.get("frontage", 4)), float(u.get("depth", 1)))
+            except (KeyError, TypeError, ValueError):
+                raise InvalidInput(f"unit {uid} needs x and y in inches (and facing, frontage, depth) to be drawn on a table") from None
+            out.append(PlacedUnit(base=base, **common))
+    return out
+
+
+def _f(v: float) -> str:
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+def _pts(points: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+def _esc(text: str) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _text_colour(bg: str) -> str:
+    """Black or white, whichever reads better on ``bg`` (#rgb or #rrggbb)."""
+    h = bg.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def _svg_open(width: float, height: float, title: str) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+        f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="DejaVu Sans, Arial, sans-serif">',
+        f"<title>{_esc(title)}</title>",
+        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf5"/>',
+        f'<text x="{_f(MARGIN)}" y="{_f(MARGIN)}" font-size="16" font-weight="bold" fill="#222">{_esc(title)}</text>',
+    ]
+
+
+def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None) -> str:
+    """An SVG picture of the map with ``units`` drawn as counters (see the module text)."""
+    placed = place_units(m, units)
+    title = title or m.title or m.id
+    if m.kind == "hex":
+        return _hex_svg(m, placed, title)
+    return _table_svg(m, placed, title)
+
+
+# --------------------------------------------------------------------------
+# hex maps
+
+
+def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
+    s = HEX_SIZE
+    hexes = m.hexes()
+    xs = [x for h in hexes for x, _ in hex_corners(h, s)]
+    ys = [y for h in hexes for _, y in hex_corners(h, s)]
+    width = max(max(xs) - min(xs) + 2 * MARGIN, MIN_WIDTH)
+    ox, oy = (width - (max(xs) - min(xs))) / 2 - min(xs), MARGIN + TITLE_H - min(ys)
+    legend_types = _used_types(m)
+    legend_h = _legend_height(legend_types, width)
+    height = max(ys) - min(ys) + 2 * MARGIN + TITLE_H + legend_h
+
+    def at(h: Hex) -> tuple[float, float]:
+        x, y = hex_to_pixel(h, s)
+        return x + ox, y + oy
+
+    def corners(h: Hex) -> list[tuple[float, float]]:
+        return [(x + ox, y + oy) for x, y in hex_corners(h, s)]
+
+    out = _svg_open(width, height, title)
+    types = m.types
+    # hexes: terrain, elevation shading
+    out.append('<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">')
+    for h in hexes:
+        tt = m.terrain(h)
+        out.append(f'<polygon points="{_pts(corners(h))}" fill="{tt.colour}"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
+    out.append("</g>")
+    levels = [(h, m.elevation(h)) for h in hexes if m.elevation(h) > 0]
+    if levels:
+        out.append('<g id="elevation" stroke="none">')
+        for h, lv in levels:
+            op = min(0.12 * lv, 0.5)
+            out.append(f'<polygon points="{_pts(corners(h))}" fill="#7a4b1e" fill-opacity="{_f(op)}"/>')
+        out.append("</g>")
+    # lines (roads, railroads) from centre to centre
+    out.append('<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    for ln in m.lines:
+        tt = types["lines"][ln.type]
+        pts = _pts(at(h) for h in ln.hexes)
+        if ln.type.startswith("rail"):
+            out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="2"/>')
+            out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="6" stroke-dasharray="1.5 5" stroke-linecap="butt"/>')
+        else:
+            out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="3.5"/>')
+    out.append("</g>")
+    # hexside features: along the side; crossings (bridge, ford) across it; directed ones with ticks
+    out.append('<g id="hexsides" stroke-linecap="round">')
+    for side in sorted(m.sides):
+        info = m.sides[side]
+        (x1, y1), (x2, y2) = hexside_ends(side, s)
+        x1, y1, x2, y2 = x1 + ox, y1 + oy, x2 + ox, y2 + oy
+        for f in info.features:
+            tt = types["hexside"][f]
+            if tt.replaces:
+                continue
+            out.append(f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" stroke="{tt.colour}" stroke-width="{5 if "river" in f else 3}"/>')
+            if tt.directed and info.drawn_in is not None:
+                cx, cy = at(info.drawn_in)
+                for k in (0.2, 0.4, 0.6, 0.8):
+                    px, py = x1 + (x2 - x1) * k, y1 + (y2 - y1) * k
+                    out.append(f'<line x1="{_f(px)}" y1="{_f(py)}" x2="{_f(px + (cx - px) * 0.18)}" y2="{_f(py + (cy - py) * 0.18)}" stroke="{tt.colour}" stroke-width="1.5"/>')
+        for f in info.features:
+            tt = types["hexside"][f]
+            if not tt.replaces:
+                continue
+            (ax, ay), (bx, by) = at(side.a), at(side.b)
+            dash = ' stroke-dasharray="2 2"' if "ford" in f else ""
+            out.append(
+                f'<line x1="{_f(ax + (bx - ax) * 0.32)}" y1="{_f(ay + (by - ay) * 0.32)}" x2="{_f(ax + (bx - ax) * 0.68)}" '
+                f'y2="{_f(ay + (by - ay) * 0.68)}" stroke="{tt.colour}" stroke-width="6"{dash}><title>{_esc(tt.label)}</title></line>'
+            )
+    out.append("</g>")
+    # features in hexes (towns, buildings)
+    out.append('<g id="features" stroke="#222" stroke-width="0.8">')
+    for h in hexes:
+        feats = m.features(h)
+        for k, f in enumerate(feats):
+            tt = types["features"][f]
+            x, y = at(h)
+            x += (k - (len(feats) - 1) / 2) * 10
+            out.append(f'<rect x="{_f(x - 4.5)}" y="{_f(y - 4.5)}" width="9" height="9" fill="{tt.colour}"><title>{_esc(tt.label)}</title></rect>')
+    out.append("</g>")
+    # labels
+    out.append('<g id="labels" font-size="7" fill="#333" text-anchor="middle">')
+    short = getattr(m.grid.labels, "format_short", m.label)
+    for h in hexes:
+        x, y = at(h)
+        out.append(f'<text x="{_f(x)}" y="{_f(y - s * 0.6)}">{_esc(short(h))}</text>')
+        lv = m.elevation(h)
+        if lv:
+            out.append(f'<text x="{_f(x - s * 0.55)}" y="{_f(y + 2.5)}" font-size="6.5" fill="#5a3410">L{_esc(_f(lv))}</text>')
+    out.append("</g>")
+    out.append('<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke">')
+    for name, h in sorted(m.places.items(), key=lambda kv: (kv[1], kv[0])):
+        x, y = at(h)
+        out.append(f'<text x="{_f(x)}" y="{_f(y + s * 0.62)}">{_esc(name)}</text>')
+    out.append("</g>")
+    # units as counters, stacked with a small offset
+    colours = side_colours([{"side": u.side} for u in units])
+    stacks: dict[Hex, int] = {}
+    out.append('<g id="units" font-size="7" text-anchor="middle">')
+    for u in sorted(units, key=lambda u: (u.hex, u.side, u.id)):
+        k = stacks.get(u.hex, 0)
+        stacks[u.hex] = k + 1
+        x, y = at(u.hex)
+        x, y = x + 3 * k, y - 3 * k
+        w = s * 0.95
+        fill = u.colour or colours[u.side]
+        ink = _text_colour(fill)
+        out.append(
+            f'<g class="unit" data-id="{_esc(u.id)}" data-side="{_esc(u.side)}"><title>{_esc(u.label)} ({_esc(u.side)}'
+            f'{", " + _esc(u.kind) if u.kind else ""}) in {_esc(m.label(u.hex))}</title>'
+            f'<rect x="{_f(x - w / 2)}" y="{_f(y - w / 2)}" width="{_f(w)}" height="{_f(w)}" rx="2" fill="{fill}" stroke="#111" stroke-width="1"/>'
+            f'<text x="{_f(x)}" y="{_f(y - 2)}" fill="{ink}" font-weight="bold">{_esc(u.label[:7])}</text>'
+            f'<text x="{_f(x)}" y="{_f(y + 8)}" fill="{ink}" font-size="6">{_esc(u.kind[:8])}</text></g>'
+        )
+    out.append("</g>")
+    out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _used_types(m: Any) -> list[Any]:
+    used: list[Any] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(tt: Any) -> None:
+        if (tt.group, tt.name) not in seen:
+            seen.add((tt.group, tt.name))
+            used.append(tt)
+
+    if m.kind == "hex":
+        for h in m.hexes():
+            add(m.terrain(h))
+            for f in m.features(h):
+                add(m.types["features"][f])
+        for info in m.sides.values():
+            for f in info.features:
+                add(m.types["hexside"][f])
+        for ln in m.lines:
+            add(m.types["lines"][ln.type])
+    else:
+        for a in m.table.areas:
+            add(m.types["areas"][a.terrain])
+        for r in m.table.rivers:
+            add(m.types["rivers"][r.terrain])
+            for c in r.crossings:
+                add(m.types["crossings"][c.terrain])
+        for r in m.table.roads:
+            add(m.types["roads"][r.terrain])
+    return used
+
+
+def _legend_columns(width: float) -> int:
+    return max(1, int((width - 2 * MARGIN) // LEGEND_COL))
+
+
+def _legend_height(types: list[Any], width: float) -> float:
+    n = _legend_columns(width)
+    return 22.0 * ((len(types) + n - 1) // n) + 16
+
+
+def _legend(types: list[Any], x0: float, y0: float, width: float) -> list[str]:
+    out = ['<g id="legend" font-size="9" fill="#222">']
+    n = _legend_columns(width)
+    for i, tt in enumerate(types):
+        x = x0 + (i % n) * LEGEND_COL
+        y = y0 + (i // n) * 22
+        if tt.group in ("hexside", "lines", "rivers", "roads") and not tt.replaces:
+            out.append(f'<line x1="{_f(x)}" y1="{_f(y + 7)}" x2="{_f(x + 16)}" y2="{_f(y + 7)}" stroke="{tt.colour}" stroke-width="4"/>')
+        else:
+            out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="16" height="14" fill="{tt.colour}" stroke="#555" stroke-width="0.6"/>')
+        out.append(f'<text x="{_f(x + 21)}" y="{_f(y + 11)}">{_esc(tt.label)}</text>')
+    out.append("</g>")
+    return out
+
+
+# --------------------------------------------------------------------------
+# tables
+
+
+def _table_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
+    t = m.table
+    k = INCH
+    legend_types = _used_types(m)
+    width = max(t.width * k + 2 * MARGIN + 14, MIN_WIDTH)
+    ox, oy = (width - t.width * k) / 2 + 7, MARGIN + TITLE_H
+    legend_h = _legend_height(legend_types, width)
+    height = t.height * k + 2 * MARGIN + TITLE_H + 14 + legend_h
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return ox + x * k, oy + (t.height - y) * k
+
+    def poly(geom: Any) -> list[str]:
+        geoms = getattr(geom, "geoms", [geom])
+        return [_pts(p(x, y) for x, y in g.exterior.coords[:-1]) for g in geoms if not g.is_empty and hasattr(g, "exterior")]
+
+    out = _svg_open(width, height, title)
+    out.append(f'<rect x="{_f(ox)}" y="{_f(oy)}" width="{_f(t.width * k)}" height="{_f(t.height * k)}" fill="#e6e2c8" stroke="#444" stroke-width="1.5"/>')
+    out.append('<g id="grid" stroke="#cfc9a8" stroke-width="0.6" font-size="8" fill="#777">')
+    step = 6
+    for i in range(0, int(t.width) + 1, step):
+        x0, y0 = p(i, 0)
+        x1, y1 = p(i, t.height)
+        out.append(f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}"/>')
+        out.append(f'<text x="{_f(x0)}" y="{_f(y0 + 11)}" text-anchor="middle" stroke="none">{i}"</text>')
+    for j in range(0, int(t.height) + 1, step):
+        x0, y0 = p(0, j)
+        x1, y1 = p(t.width, j)
+        out.append(f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}"/>')
+        out.append(f'<text x="{_f(x0 - 3)}" y="{_f(y0 + 3)}" text-anchor="end" stroke="none">{j}"</text>')
+    out.append("</g>")
+    out.append('<g id="areas" stroke-width="1">')
+    for a in t.areas:
+        tt = m.types["areas"][a.terrain]
+        for pts in poly(a.polygon):
+            out.append(f'<polygon points="{pts}" fill="{tt.colour}" fill-opacity="0.9" stroke="#3d3d2d"><title>{_esc(a.name or tt.label)}</title></polygon>')
+    out.append("</g>")
+    out.append('<g id="watercourses" stroke="none">')
+    for r in t.roads:
+        tt = m.types["roads"][r.terrain]
+        for pts in poly(r.area):
+            out.append(f'<polygon points="{pts}" fill="{tt.colour}"><title>{_esc(r.name or tt.label)}</title></polygon>')
+    for r in t.rivers:
+        tt = m.types["rivers"][r.terrain]
+        for pts in poly(r.area):
+            out.append(f'<polygon points="{pts}" fill="{tt.colour}"><title>{_esc(r.name or tt.label)}</title></polygon>')
+        for c in r.crossings:
+            ct = m.types["crossings"][c.terrain]
+            dash = ' stroke-dasharray="3 2"' if "ford" in c.terrain else ""
+            for pts in poly(r.crossing_area(c)):
+                out.append(f'<polygon points="{pts}" fill="{ct.colour}" stroke="#222" stroke-width="0.8"{dash}><title>{_esc(ct.label)}</title></polygon>')
+    out.append("</g>")
+    out.append('<g id="labels" font-size="10" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke">')
+    for a in t.areas:
+        if a.name:
+            c = a.polygon.representative_point()
+            x, y = p(c.x, c.y)
+            out.append(f'<text x="{_f(x)}" y="{_f(y)}">{_esc(a.name)}</text>')
+    for name, (x, y) in sorted(m.places.items()):
+        px, py = p(x, y)
+        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2.5" fill="#1b1b1b" stroke="none"/><text x="{_f(px)}" y="{_f(py - 5)}">{_esc(name)}</text>')
+    out.append("</g>")
+    colours = side_colours([{"side": u.side} for u in units])
+    out.append('<g id="units" font-size="8" text-anchor="middle">')
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        b = u.base
+        fill = u.colour or colours[u.side]
+        corners = [p(x, y) for x, y in b.corners()]
+        (fx0, fy0), (fx1, fy1) = corners[0], corners[1]
+        cx, cy = p(b.x, b.y)
+        ink = _text_colour(fill)
+        out.append(
+            f'<g class="unit" data-id="{_esc(u.id)}" data-side="{_esc(u.side)}"><title>{_esc(u.label)} ({_esc(u.side)}'
+            f'{", " + _esc(u.kind) if u.kind else ""}) at ({_f(b.x)}, {_f(b.y)}) facing {_f(b.facing)}</title>'
+            f'<polygon points="{_pts(corners)}" fill="{fill}" stroke="#111" stroke-width="1"/>'
+            f'<line x1="{_f(fx0)}" y1="{_f(fy0)}" x2="{_f(fx1)}" y2="{_f(fy1)}" stroke="#f1c40f" stroke-width="2.5"/>'
+            f'<text x="{_f(cx)}" y="{_f(cy + 3)}" fill="{ink}" font-weight="bold" transform="rotate({_f(_upright(b.facing))} {_f(cx)} {_f(cy)})">{_esc(u.label[:10])}</text></g>'
+        )
+    out.append("</g>")
+    out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _upright(facing: float) -> float:
+    """Text rotation along a unit's front edge that never reads upside down."""
+    f = facing % 360.0
+    return f if f <= 90 or f >= 270 else f - 180

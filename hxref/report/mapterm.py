@@ -1,0 +1,228 @@
+"""Terminal pictures of maps (rich): hex maps as offset columns, tables as a character grid.
+
+:func:`render_terminal` returns a rich renderable; print it with a
+``rich.console.Console``.  Without colour (a golden file, a mail client) the
+characters alone still read: every hex shows its printed label, a terrain
+symbol, a feature or road symbol and a two-character unit marker.
+
+Hex layout: each hex is two lines by four characters -- the label, then
+``[terrain][feature][unit unit]`` -- and the low columns sit one line lower,
+as on the printed map.  The character between two columns is the hexside
+between the two hexes beside it: a river, a bridge, a slope (its symbol in
+its colour).  A hexside feature on the south side of a hex underlines that
+hex's second line.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.style import Style
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from ..geometry.hex import Hex, HexSide
+from .mapsvg import PlacedUnit, _text_colour, place_units, side_colours
+
+CELL = 4
+ARROWS = "↑↗→↘↓↙←↖"
+
+
+def _blend(colour: str, towards: str, k: float) -> str:
+    def rgb(c: str) -> tuple[int, ...]:
+        c = c.lstrip("#")
+        if len(c) == 3:
+            c = "".join(x * 2 for x in c)
+        return tuple(int(c[i : i + 2], 16) for i in (0, 2, 4))
+
+    a, b = rgb(colour), rgb(towards)
+    return "#" + "".join(f"{round(x + (y - x) * k):02x}" for x, y in zip(a, b))
+
+
+def render_terminal(m: Any, units: Sequence[dict] = (), max_width: int = 100, title: str | None = None) -> Group:
+    """A rich picture of the map with ``units`` (unit dicts as for :func:`~hxref.report.mapsvg.render_svg`)."""
+    placed = place_units(m, units)
+    if m.kind == "hex":
+        picture = _hex_picture(m, placed)
+    else:
+        picture = _table_picture(m, placed, max_width)
+    parts: list[Any] = [Text(title or m.title or m.id, style="bold"), picture, _legend(m)]
+    if placed:
+        parts.append(_unit_table(m, placed))
+    return Group(*parts)
+
+
+def _marker(us: list[PlacedUnit]) -> str:
+    if len(us) == 1:
+        return (us[0].label.replace(" ", "") + "  ")[:2]
+    return f"{min(len(us), 9)}+"
+
+
+def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
+    grid = m.grid
+    fmt = grid.labels
+    (c0, c1), (r0, r1) = grid.columns, grid.rows
+    ncols, nrows = c1 - c0 + 1, r1 - r0 + 1
+    width = ncols * (CELL + 1)
+    height = 2 * nrows + 1
+    chars = [[" "] * width for _ in range(height)]
+    styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+    where: dict[tuple[int, int], Hex] = {}  # (column index, line) -> hex
+    colours = side_colours([{"side": u.side} for u in units])
+    stacks: dict[Hex, list[PlacedUnit]] = {}
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        stacks.setdefault(u.hex, []).append(u)
+    short = getattr(fmt, "format_short", fmt.format)
+    line_symbol = {}
+    for ln in m.lines:
+        for h in ln.hexes:
+            sym = m.types["lines"][ln.type].symbol
+            if ln.type.startswith("rail") or h not in line_symbol:
+                line_symbol[h] = sym
+    types = m.types
+
+    def south_feature(h: Hex) -> Any:
+        s = HexSide(h, h.neighbour("S"))
+        for f in m.side_features(s, effective=False):
+            tt = types["hexside"][f]
+            if not tt.replaces:
+                return tt
+        return None
+
+    for ci, col in enumerate(range(c0, c1 + 1)):
+        low = fmt.is_low(col)
+        x = ci * (CELL + 1)
+        for ri, row in enumerate(range(r0, r1 + 1)):
+            h = fmt.to_hex(col, row)
+            top = 2 * ri + (1 if low else 0)
+            where[(ci, top)] = where[(ci, top + 1)] = h
+            tt = m.terrain(h)
+            bg = _blend(tt.colour, "#5a3410", min(0.15 * m.elevation(h), 0.6)) if m.elevation(h) > 0 else tt.colour
+            ink = _text_colour(bg)
+            base = Style(color=ink, bgcolor=bg)
+            label = short(h)[:CELL].ljust(CELL)
+            feats = m.features(h)
+            second = tt.symbol + (types["features"][feats[0]].symbol if feats else line_symbol.get(h, " "))
+            us = stacks.get(h, [])
+            sf = south_feature(h)
+            low_style = base + Style(underline=True, color=sf.colour, bold=True) if sf is not None else base
+            for k in range(CELL):
+                chars[top][x + k] = label[k]
+                styles[top][x + k] = base
+            for k, ch in enumerate(second + "  "):
+                chars[top + 1][x + k] = ch
+                styles[top + 1][x + k] = low_style
+            if us:
+                uc = us[0].colour or colours[us[0].side]
+                ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True, underline=sf is not None)
+                for k, ch in enumerate(_marker(us)):
+                    chars[top + 1][x + 2 + k] = ch
+                    styles[top + 1][x + 2 + k] = ust
+    # hexsides between columns
+    for ci in range(ncols - 1):
+        gx = ci * (CELL + 1) + CELL
+        for line in range(height):
+            a, b = where.get((ci, line)), where.get((ci + 1, line))
+            if a is None or b is None or a.distance(b) != 1:
+                continue
+            feats = m.side_features(HexSide(a, b), effective=False)
+            if not feats:
+                continue
+            ordered = sorted(feats, key=lambda f: 0 if types["hexside"][f].replaces else 1)
+            tt = types["hexside"][ordered[0]]
+            chars[line][gx] = tt.symbol
+            styles[line][gx] = Style(color=tt.colour, bold=True)
+    text = Text()
+    for i in range(height):
+        for ch, st in zip(chars[i], styles[i]):
+            text.append(ch, st)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:
+    import numpy as np
+    import shapely
+
+    t = m.table
+    per_col = max(0.5, t.width / max(10, max_width - 6))
+    per_line = 2 * per_col
+    ncols = int(math.ceil(t.width / per_col))
+    nlines = int(math.ceil(t.height / per_line))
+    xs = np.array([(i + 0.5) * per_col + 1e-6 for i in range(ncols)] * nlines)
+    # sample each cell's centre, nudged off the whole- and half-inch lines edges tend to lie on
+    ys = np.array([t.height - (j + 0.5) * per_line + 1e-6 for j in range(nlines) for _ in range(ncols)])
+    layers: list[tuple[Any, Any]] = []  # (geometry, type) bottom to top
+    for a in t.areas:
+        layers.append((a.polygon, m.types["areas"][a.terrain]))
+    for r in t.roads:
+        layers.append((r.area, m.types["roads"][r.terrain]))
+    for r in t.rivers:
+        layers.append((r.area, m.types["rivers"][r.terrain]))
+        for c in r.crossings:
+            layers.append((r.crossing_area(c), m.types["crossings"][c.terrain]))
+    cell_char = ["."] * (ncols * nlines)
+    cell_style: list[Style] = [Style(color="#8a8470", bgcolor="#e6e2c8")] * (ncols * nlines)
+    for geom, tt in layers:
+        inside = shapely.contains_xy(geom, xs, ys)
+        st = Style(color=_text_colour(tt.colour), bgcolor=tt.colour)
+        for i in np.nonzero(inside)[0]:
+            cell_char[i] = tt.symbol
+            cell_style[i] = st
+    colours = side_colours([{"side": u.side} for u in units])
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        fill = u.colour or colours[u.side]
+        st = Style(color=_text_colour(fill), bgcolor=fill, bold=True)
+        inside = shapely.contains_xy(u.base.polygon, xs, ys)
+        ch = (u.label.strip() or u.id)[0]
+        for i in np.nonzero(inside)[0]:
+            cell_char[i] = ch
+            cell_style[i] = st
+        ci = min(max(int(u.base.x / per_col), 0), ncols - 1)
+        li = min(max(int((t.height - u.base.y) / per_line), 0), nlines - 1)
+        cell_char[li * ncols + ci] = ARROWS[int(((u.base.facing % 360) + 22.5) // 45) % 8]
+        cell_style[li * ncols + ci] = st
+    text = Text()
+    ruler = [" "] * ncols
+    for inch in range(0, int(t.width) + 1, 6):
+        label = f"{inch}"
+        pos = min(int(inch / per_col), ncols - len(label))
+        for k, ch in enumerate(label):
+            ruler[pos + k] = ch
+    text.append("".join(ruler) + "\n", Style(color="#777777"))
+    for j in range(nlines):
+        for i in range(ncols):
+            text.append(cell_char[j * ncols + i], cell_style[j * ncols + i])
+        text.append("\n")
+    text.append(f"1 character = {per_col:g}\" across, {per_line:g}\" down; north is up", Style(dim=True))
+    return text
+
+
+def _legend(m: Any) -> RichTable:
+    from .mapsvg import _used_types
+
+    tab = RichTable(title=None, show_header=True, header_style="bold", box=None, pad_edge=False)
+    tab.add_column("sym")
+    tab.add_column("terrain")
+    tab.add_column("kind")
+    for tt in _used_types(m):
+        tab.add_row(Text(tt.symbol, Style(color=_text_colour(tt.colour), bgcolor=tt.colour)), tt.label, tt.group)
+    return tab
+
+
+def _unit_table(m: Any, units: list[PlacedUnit]) -> RichTable:
+    colours = side_colours([{"side": u.side} for u in units])
+    tab = RichTable(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for c in ("unit", "side", "kind", "where"):
+        tab.add_column(c)
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        fill = u.colour or colours[u.side]
+        if u.hex is not None:
+            where = m.label(u.hex)
+        else:
+            b = u.base
+            where = f"({b.x:g}, {b.y:g}) facing {b.facing:g}, {b.frontage:g}\"x{b.depth:g}\""
+        tab.add_row(Text(u.label, Style(color=_text_colour(fill), bgcolor=fill, bold=True)), u.side, u.kind, where)
+    return tab

@@ -1,0 +1,192 @@
+"""Movement: cheapest paths, reachable hexes, move-order checks, and the case book."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hexart import cost_from, parse_art
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hxref.geometry.hex import FourDigit, Hex, HexGrid, HexSide
+from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited, check_move, cheapest_path, is_prohibited, reachable
+from hxref.maps import load_map
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = yaml.safe_load((Path(__file__).parent / "movement_cases.yaml").read_text(encoding="utf-8"))["cases"]
+
+
+# --------------------------------------------------------------------------
+# the case book
+
+
+def _setup(case):
+    if "art" in case:
+        grid, cells = parse_art(case["art"])
+        step = cost_from(cells, case["costs"])
+        hexes = list(grid.hexes())
+        return grid.label, grid.parse, hexes, step
+    m = load_map(ROOT / case["map"])
+    step = m.step_cost(case.get("unit"), case.get("lines"))
+    return m.label, m.parse, m.hexes(), step
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"].split()[0] for c in CASES])
+def test_movement_case_book(case):
+    label, parse, hexes, step = _setup(case)
+    zoc_hexes = {parse(x) for x in case.get("zoc", [])}
+    rules = MoveRules(step, stops=(lambda h: "enemy ZOC" if h in zoc_hexes else False), zoc=zoc_hexes.__contains__)
+    if "reach" in case:
+        got = reachable(rules, hexes, parse(case["start"]), case["mp"])
+        want = {parse(k): v for k, v in case["reach"].items()}
+        named = {label(h): c for h, c in got.items()}
+        for h, c in want.items():
+            assert got.get(h) == c, f"{case['id']}: {label(h)} costs {got.get(h)}, expected {c}; reached {named}"
+        if case.get("exact"):
+            assert set(got) == set(want), f"{case['id']}: reached {sorted(named)}"
+    else:
+        order = [parse(x) for x in case["order"]]
+        res = check_move(rules, order, mp=case.get("mp"), name=label)
+        assert res.legal == case["legal"], f"{case['id']}: {res.reason}"
+        if "cost" in case:
+            assert res.cost == case["cost"]
+        if "bad_index" in case:
+            assert res.bad_index == case["bad_index"]
+        if "reason" in case:
+            assert case["reason"] in res.reason
+
+
+# --------------------------------------------------------------------------
+# properties on random small maps
+
+
+@st.composite
+def small_maps(draw):
+    cols = draw(st.integers(2, 7))
+    rows = draw(st.integers(2, 7))
+    grid = HexGrid(FourDigit(parity=draw(st.sampled_from(["even", "odd"]))), (1, cols), (1, rows))
+    hexes = list(grid.hexes())
+    # costs in halves, some prohibited; hexside costs too
+    hex_cost = {h: draw(st.sampled_from([0.5, 1, 1, 1.5, 2, 3, None])) for h in hexes}
+    sides = {HexSide(a, b) for a in hexes for b in grid.neighbours(a)}
+    side_cost = {s: draw(st.sampled_from([0, 0, 0, 0.5, 1, None])) for s in sorted(sides)}
+    stop = {h for h in hexes if draw(st.integers(0, 9)) == 0}
+    start = draw(st.sampled_from(hexes))
+
+    def step(a, b):
+        c, s = hex_cost.get(b), side_cost.get(HexSide(a, b))
+        if b not in grid or c is None or s is None:
+            return None
+        return c + s
+
+    return grid, hexes, MoveRules(step, stops=stop.__contains__), start
+
+
+def _brute_force(rules, hexes, start):
+    """Bellman-Ford with the same stop rule: repeat relaxing until nothing changes."""
+    INF = float("inf")
+    dist = {h: INF for h in hexes}
+    dist[start] = 0
+    changed = True
+    while changed:
+        changed = False
+        for a in hexes:
+            if dist[a] == INF or (a != start and rules.stop_reason(a)):
+                continue
+            for b in a.neighbours():
+                if b not in dist:
+                    continue
+                c = rules.cost(a, b)
+                if is_prohibited(c):
+                    continue
+                if dist[a] + c < dist[b]:
+                    dist[b] = dist[a] + c
+                    changed = True
+    return {h: d for h, d in dist.items() if d != INF}
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_maps())
+def test_path_cost_is_the_sum_of_its_steps(m):
+    grid, hexes, rules, start = m
+    reach = MoveGraph(hexes, rules).search(start)
+    for h, cost in reach.costs().items():
+        path = reach.path_to(h)
+        assert path[0] == start and path[-1] == h
+        steps = [rules.cost(a, b) for a, b in zip(path, path[1:])]
+        assert not any(is_prohibited(c) for c in steps)
+        assert sum(steps) == cost
+        # only the last hex may be a stop hex
+        assert not any(rules.stop_reason(x) for x in path[1:-1])
+        assert check_move(rules, path).legal
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_maps())
+def test_dijkstra_matches_brute_force(m):
+    grid, hexes, rules, start = m
+    assert MoveGraph(hexes, rules).search(start).costs() == _brute_force(rules, hexes, start)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_maps(), st.sampled_from([0, 0.5, 1, 2, 3.5, 6]))
+def test_reachable_set_is_cheapest_cost_within_mp(m, mp):
+    grid, hexes, rules, start = m
+    full = MoveGraph(hexes, rules).search(start).costs()
+    assert reachable(rules, hexes, start, mp) == {h: c for h, c in full.items() if c <= mp}
+
+
+# --------------------------------------------------------------------------
+# API details
+
+
+def test_cheapest_path_and_goal():
+    grid, cells = parse_art(
+        """
+        . w w .
+        . w . .
+        . . . .
+        """
+    )
+    rules = MoveRules(cost_from(cells, {".": 1, "w": 3}))
+    path, cost = cheapest_path(rules, grid.hexes(), grid.parse("0101"), grid.parse("0401"))
+    # through one wood (3) beats the long way round the south (6): 0101 0201 0302 0401
+    assert cost == 5
+    assert [grid.label(h) for h in path] == ["0101", "0201", "0302", "0401"]
+    assert cheapest_path(MoveRules(lambda a, b: None), grid.hexes(), grid.parse("0101"), grid.parse("0401")) is None
+
+
+def test_prohibited_reasons_and_off_map():
+    grid, cells = parse_art(". .\n. .")
+    rules = MoveRules(lambda a, b: Prohibited("the river is in flood") if grid.label(b) == "0201" else 1)
+    res = check_move(rules, [grid.parse("0101"), grid.parse("0201")], name=grid.label)
+    assert not res and res.reason == "0101 to 0201: the river is in flood" and res.bad_index == 1
+    res = check_move(MoveRules(lambda a, b: 1), [grid.parse("0202"), grid.labels.parse("0302")], on_map=grid.contains, name=grid.label)
+    assert res.reason == "0302 is not on the map"
+    assert check_move(MoveRules(lambda a, b: 1), []).reason == "the move names no hexes"
+
+
+def test_stop_hex_at_start_does_not_stop():
+    rules = MoveRules(lambda a, b: 1, stops=lambda h: h == Hex(0, 0))
+    assert check_move(rules, [Hex(0, 0), Hex(1, 0), Hex(2, 0)]).legal
+    res = check_move(rules, [Hex(1, 0), Hex(0, 0), Hex(-1, 0)], name=repr)
+    assert not res and res.stopped_at == Hex(0, 0) and "must stop" in res.reason
+
+
+def test_negative_costs_are_refused():
+    with pytest.raises(ValueError, match="negative step cost"):
+        MoveGraph([Hex(0, 0), Hex(1, 0)], MoveRules(lambda a, b: -1))
+
+
+def test_start_off_the_graph():
+    with pytest.raises(ValueError, match="not on the map"):
+        MoveGraph([Hex(0, 0)], MoveRules(lambda a, b: 1)).search(Hex(5, 5))
+
+
+def test_reach_api():
+    g = MoveGraph([Hex(0, 0), Hex(1, 0), Hex(3, 0)], MoveRules(lambda a, b: 1.5))
+    r = g.search(Hex(0, 0))
+    assert r.cost(Hex(1, 0)) == 1.5 and Hex(1, 0) in r and Hex(3, 0) not in r
+    assert r.path_to(Hex(3, 0)) is None and r.cost(Hex(9, 9)) is None
+    assert r.within(1) == {Hex(0, 0): 0}

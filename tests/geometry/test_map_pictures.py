@@ -1,0 +1,97 @@
+"""Map pictures: golden SVG and terminal output for a small hex map and a small table.
+
+Regenerate the golden files with ``HXREF_REGEN_GOLDEN=1 pytest tests/geometry``
+and look at the SVGs (convert to PNG with rsvg-convert) before committing them.
+"""
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from hxref.errors import InvalidInput
+from hxref.maps import load_map
+from hxref.report.mapsvg import render_svg, side_colours
+from hxref.report.mapterm import render_terminal
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden"
+ROOT = HERE.parents[1]
+
+HEX_UNITS = [
+    {"id": "u1", "side": "union", "label": "1/Sheridan", "kind": "infantry", "hex": "0402"},
+    {"id": "u2", "side": "union", "label": "2/Wood", "kind": "infantry", "hex": "0402"},
+    {"id": "c1", "side": "confederate", "label": "Cleburne", "kind": "division", "hex": "0202"},
+]
+TABLE_UNITS = [
+    {"id": "a", "side": "union", "label": "1st Minn", "kind": "infantry", "x": 12, "y": 4, "facing": 0, "frontage": 6, "depth": 1},
+    {"id": "b", "side": "csa", "label": "Battery", "kind": "artillery", "x": 19, "y": 10.5, "facing": 225, "frontage": 2, "depth": 1},
+]
+
+
+def as_text(renderable) -> str:
+    console = Console(width=100, record=True, color_system=None, force_terminal=False, file=open(os.devnull, "w"))
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
+
+
+def golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("HXREF_REGEN_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{name} changed; look at it, then regenerate with HXREF_REGEN_GOLDEN=1"
+
+
+@pytest.mark.parametrize(
+    "map_name, units, stem",
+    [("small.yaml", HEX_UNITS, "small"), ("small-table.yaml", TABLE_UNITS, "small-table")],
+)
+def test_golden_pictures(map_name, units, stem):
+    m = load_map(HERE / "maps" / map_name)
+    svg = render_svg(m, units)
+    ET.fromstring(svg)  # well-formed
+    golden(f"{stem}.svg", svg)
+    golden(f"{stem}.txt", as_text(render_terminal(m, units)))
+
+
+def test_svg_has_every_part():
+    m = load_map(HERE / "maps" / "small.yaml")
+    root = ET.fromstring(render_svg(m, HEX_UNITS, title="Union view"))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    groups = {g.get("id") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("id")}
+    assert {"hexes", "lines", "hexsides", "features", "labels", "places", "units", "legend"} <= groups
+    assert len(root.findall(".//s:g[@id='hexes']/s:polygon", ns)) == 20
+    assert [u.get("data-id") for u in root.findall(".//s:g[@class='unit']", ns)] == ["c1", "u1", "u2"]
+    assert root.find("s:title", ns).text == "Union view"
+
+
+def test_a_sides_view_shows_only_its_units():
+    m = load_map(HERE / "maps" / "small.yaml")
+    union_only = [u for u in HEX_UNITS if u["side"] == "union"]
+    svg = render_svg(m, union_only)
+    assert "Cleburne" not in svg and "1/Sheridan" in svg
+    assert "Cleburne" not in as_text(render_terminal(m, union_only))
+
+
+def test_units_off_the_map_are_refused():
+    m = load_map(HERE / "maps" / "small.yaml")
+    with pytest.raises(InvalidInput, match="unit x9: '0909' is not on this map"):
+        render_svg(m, [{"id": "x9", "side": "union", "hex": "0909"}])
+    t = load_map(HERE / "maps" / "small-table.yaml")
+    with pytest.raises(InvalidInput, match="unit a needs x and y"):
+        render_terminal(t, [{"id": "a", "side": "union", "hex": "0101"}])
+
+
+def test_side_colours_are_stable():
+    assert side_colours([{"side": "union"}, {"side": "csa"}, {"side": "red"}, {"side": "blue"}]) == {
+        "blue": "#b03a2e", "csa": "#7a7a7a", "red": "#1f6f8b", "union": "#2f4f9f"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*/maps/*.yaml")), ids=lambda p: p.name)
+def test_shipped_maps_draw(path):
+    m = load_map(path)
+    ET.fromstring(render_svg(m))
+    assert m.title in as_text(render_terminal(m))
