@@ -360,6 +360,52 @@ def answer(game, side, key_path, choice, decision, out_dir):
 
 @main.command()
 @click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help=SIDE_HELP)
+@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
+@click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),
+              help="write the skeleton here (default: print it)")
+def template(game, side, decision, out):
+    """Write a commented skeleton of the order file awaited from SIDE.
+
+    It lists what you may order now (your forces, their positions, what the
+    rules allow); fill in `choice`, then `hxref sign FILE --key K --game GAME
+    --side SIDE` adds the dice link and the signature.
+
+    Example: hxref template g.yaml --side union -o union-orders.yaml
+    """
+    from . import orders
+
+    eng = _load(game)
+    _side_check(eng, side)
+    dec = eng.open_decision_for(side, decision, ("answer",))
+    view = eng.system.view(eng.state, side, eng.mode)
+    hook = getattr(eng.system, "template", None)
+    notes, choice = hook(view, dec, side) if hook else ([], dict(dec.example))
+    lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
+             f"{dec.prompt} [rule {dec.rule}]", ""]
+    for key, spec in dec.schema.items():
+        lines.append(f"choice.{key}: {spec.help}" + (" (optional)" if spec.optional else ""))
+    lines += [""] + notes + ["", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE;"
+                                 " hxref check GAME THIS_FILE; send it."]
+    if dec.secret:
+        import json as _json
+
+        example = ", ".join(f"{k}: {_json.dumps(v)}" for k, v in choice.items())
+        click.echo("\n".join("# " + line if line else "#" for line in lines[:-1]))
+        click.echo(f"# {dec.id} is secret: seal your choice with\n"
+                   f"hxref commit {game} --side {side} --key YOUR_KEY --choice '{example}'")
+        return
+    text = orders.render({"game": eng.meta["game"], "decision": dec.id, "side": side, "kind": "answer",
+                          "choice": choice}, "\n".join(lines))
+    if out:
+        _write_new(Path(out), text)
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
 @click.option("--side", required=True, help=SIDE_HELP + ", or umpire")
 @click.option("--key", "key_path", required=True, help="your private key file")
 @click.option("--decision", default=None, help="the decision id (default: the first awaited)")

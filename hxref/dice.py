@@ -97,11 +97,14 @@ class Roll:
     sides: int
     faces: list[int]
     by: str | None = None
+    private: bool = False      #: shown only to ``by`` (and the umpire) until the rules reveal it
 
     def to_dict(self) -> dict:
         out = {"purpose": self.purpose, "sides": self.sides, "faces": list(self.faces)}
         if self.by:
             out["by"] = self.by
+        if self.private:
+            out["private"] = True
         return out
 
     @property
@@ -134,16 +137,17 @@ class Dice:
             if value < limit:
                 return value % sides + 1
 
-    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None) -> list[int]:
-        """Roll ``count`` dice of ``sides`` faces for ``purpose``; recorded."""
+    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
+             private: bool = False) -> list[int]:
+        """Roll ``count`` dice of ``sides`` faces for ``purpose``; recorded (``private``: seen by ``by`` only)."""
         if sides < 2 or count < 1:
             raise ValueError("a roll needs at least one die of at least two sides")
         faces = [self._face(sides) for _ in range(count)]
-        self.rolls.append(Roll(purpose, sides, faces, by))
+        self.rolls.append(Roll(purpose, sides, faces, by, private))
         return faces
 
-    def d6(self, purpose: str, *, by: str | None = None) -> int:
-        return self.roll(purpose, by=by)[0]
+    def d6(self, purpose: str, *, by: str | None = None, private: bool = False) -> int:
+        return self.roll(purpose, by=by, private=private)[0]
 
 
 class FixedDice(Dice):

@@ -141,6 +141,8 @@ def check_choice(order: Order, decision: Decision) -> None:
             raise order.error(InvalidInput, f"unknown key `{key}` for decision {decision.id}", code="E110",
                               path=("choice", key), hint=f"expected: {', '.join(schema) or 'nothing'}")
     for key, spec in schema.items():
+        if key not in choice and spec.optional:
+            continue
         if key not in choice:
             raise order.error(InvalidInput, f"missing `{key}` for decision {decision.id}", code="E111",
                               path=("choice",), rule=decision.rule)
@@ -149,9 +151,12 @@ def check_choice(order: Order, decision: Decision) -> None:
             "int": isinstance(value, int) and not isinstance(value, bool),
             "str": isinstance(value, str),
             "bool": isinstance(value, bool),
+            "list": isinstance(value, list),
+            "dict": isinstance(value, dict),
         }.get(spec.type, True)
         if not ok:
-            raise order.error(InvalidInput, f"`{key}` must be {'a whole number' if spec.type == 'int' else spec.type}"
+            kind = {"int": "a whole number", "list": "a list", "dict": "a mapping"}.get(spec.type, spec.type)
+            raise order.error(InvalidInput, f"`{key}` must be {kind}"
                               f" (got {value!r})", code="E112", path=("choice", key), rule=decision.rule)
         if spec.choices and value not in spec.choices:
             raise order.error(InvalidInput, f"`{key}` must be one of {', '.join(map(str, spec.choices))}",

@@ -128,10 +128,10 @@ def build(engine, audience: str | None = None) -> Report:
     if last:
         happened = Section(f"Last resolution: {last[0]['data']['decision']}")
         for ev in last[1:]:
-            if ev["kind"] == "rules":
+            if ev["kind"] == "rules" and visible(ev["data"], audience, mode):
                 happened.lines.append(_event_line(ev, audience, mode))
         rep.sections.append(happened)
-        rolls = [ev["data"] for ev in last if ev["kind"] == "die"]
+        rolls = [ev["data"] for ev in last if ev["kind"] == "die" and visible(ev["data"], audience, mode)]
         if rolls:
             dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
                            columns=["purpose", "rolled by", "faces"])
@@ -143,7 +143,8 @@ def build(engine, audience: str | None = None) -> Report:
         "game": meta["game"], "system": meta["system"], "scenario": meta["scenario"], "mode": mode,
         "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
         "phase": h.get("phase"), "awaiting": waiting, "view": view,
-        "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")] if last else [],
+        "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")
+                            and visible(ev["data"], audience, mode)] if last else [],
     }
     if mine is not None and mine.lines:
         rep.facts["secrets"] = mine.lines
@@ -152,6 +153,23 @@ def build(engine, audience: str | None = None) -> Report:
     elif mode == "umpired" and audience is None:
         rep.facts["last_resolution"] = [_strip_private(d, None) for d in rep.facts["last_resolution"]]
     return rep
+
+
+def visible(data: dict, audience: str | None, mode: str) -> bool:
+    """May ``audience`` see this rules event or die?  Private ones only by their own side in umpired games.
+
+    An event marked ``private`` (or a die rolled with ``private``) belongs to
+    ``data["side"]`` / ``data["by"]``; ``only`` lists the sides that may see it.
+    In open and solo games every player holds the game file, so nothing is hidden.
+    """
+    if mode != "umpired" or audience == "umpire":
+        return True
+    owner = data.get("side") if "side" in data else data.get("by")
+    if "only" in data:
+        return audience in data["only"]
+    if data.get("private"):
+        return audience is not None and audience == owner
+    return True
 
 
 def _strip_private(d: dict, audience: str | None) -> dict:

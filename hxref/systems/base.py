@@ -34,17 +34,18 @@ class Problem:
 class Field:
     """One key of a choice: its type and, for numbers, the allowed range."""
 
-    type: str                  # "int", "str", "bool"
+    type: str                  # "int", "str", "bool", "list", "dict"
     help: str = ""
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple = ()
+    optional: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if value not in (None, "", ()):
+            if value not in (None, "", ()) and value is not False:
                 out[name] = list(value) if isinstance(value, tuple) else value
         return out
 

@@ -190,3 +190,19 @@ def test_detached_signature_from_ssh_keygen_and_an_ssh_keygen_key(cli, tmp_path)
                    input=Path("c.yaml").read_bytes(), check=True, capture_output=True)
     cli("submit", "g.yaml", "confederate-join.yaml")
     assert cli("audit", "g.yaml").stdout.startswith("audit OK")
+
+
+def test_template_for_an_open_decision_signs_and_submits(cli, game):
+    bid_round(cli, game, 2, 4)               # confederates declare impulse 3's level next
+    cli.fails("template", game, "--side", "union")          # nothing is awaited from union now
+    cli("template", game, "--side", "confederate", "-o", "mine.yaml")
+    text = Path("mine.yaml").read_text()
+    assert "decision: t1.i3.level" in text and "choice.level" in text
+    text = text.replace("level: 1", "level: 1")
+    cli("sign", "mine.yaml", "--key", "bob", "--game", game, "--side", "confederate")
+    cli("submit", game, "mine.yaml")
+
+
+def test_template_for_a_secret_decision_says_how_to_commit(cli, game):
+    out = cli("template", game, "--side", "union").stdout
+    assert "hxref commit g.yaml --side union --key YOUR_KEY --choice 'bid: 2'" in out
