@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...errors import InvalidInput
 from ...paths import games_dir
 from ..base import Decision, Field, Problem, Section
+from . import impulse
 from . import initiative as ini
 from .initiative import Outcome
 
@@ -50,6 +51,23 @@ class Heartland:
         return data
 
     def setup(self, scenario: dict) -> dict:
+        state = self._setup_initiative(scenario)
+        if "map" in scenario:   # the full game: armies on a map (bidding-demo has none)
+            state["full"] = True
+            state["map"] = scenario["map"]
+            state["fert_offset"] = scenario.get("fert_offset")
+            for key in ("leaders", "units", "logistics", "sources"):
+                state[key] = scenario.get(key, {})
+            for ld in state["leaders"].values():
+                ld.setdefault("superior", None)
+                ld.setdefault("pool", False)
+                ld.setdefault("brevet", 0)
+                ld.setdefault("hq", False)
+                ld.setdefault("active", True)
+                ld.setdefault("ap", ld["ratings"]["active"]["ar"])
+        return state
+
+    def _setup_initiative(self, scenario: dict) -> dict:
         return {
             "scenario": scenario["name"],
             "turn": 1,
@@ -83,6 +101,9 @@ class Heartland:
                 schema={"bid": Field("int", "operation levels bid; 0 = Pass", minimum=0)},
                 example={"bid": 2},
             )]
+        if state["phase"] == "impulse" and cur.get("active_impulse"):
+            stage = cur["active_impulse"]["stage"]
+            return [impulse.orders_decision(state) if stage == "orders" else impulse.defence_decision(state)]
         if state["phase"] == "impulse" and cur["declare"]:
             side = cur["declare"]
             n = len(cur["impulses"]) + 1
@@ -98,6 +119,10 @@ class Heartland:
     def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
         if decision.kind == "bid":
             return ini.bid_problems(choice["bid"], state["maximum"][side])
+        if decision.kind == "orders":
+            return impulse.check_orders(state, side, choice)
+        if decision.kind == "defence":
+            return impulse.check_defence(state, side, choice)
         if decision.kind == "level":
             return ini.level_problems(choice["level"], state["current"]["remaining"][side],
                                       state.get("impulse_level_limit"))
@@ -109,6 +134,14 @@ class Heartland:
         cur = state["current"]
         if decision.kind == "bid":
             self._resolve_bid(state, answers, dice, events)
+        elif decision.kind == "orders":
+            if impulse.resolve_orders(state, answers, dice, events):
+                impulse.finish(state, events)
+                self._advance(state, events)
+        elif decision.kind == "defence":
+            impulse.resolve_defence(state, answers, dice, events)
+            impulse.finish(state, events)
+            self._advance(state, events)
         elif decision.kind == "level":
             side = cur["declare"]
             level = answers[side]["level"]
@@ -148,9 +181,8 @@ class Heartland:
                                 else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}")})
         cur["remaining"] = dict(o.remaining)
         cur["schedule"] = [{"side": i.side, "level": i.level, "rule": i.rule} for i in o.impulses]
+        cur["queue"] = [{"side": i.side, "level": i.level, "fixed": True, "rule": i.rule} for i in o.impulses]
         state["phase"] = "impulse"
-        for imp in o.impulses:
-            self._play(state, imp, events)
         self._advance(state, events)
 
     def _play(self, state: dict, imp: ini.Impulse, events: list[dict]) -> None:
@@ -165,11 +197,20 @@ class Heartland:
                        "pay": pay, "private_wep": state["wep"][imp.side]})
 
     def _advance(self, state: dict, events: list[dict]) -> None:
+        """Start the next impulse: those the bid set first (5.15), then declared ones (5.15, 5.17)."""
         cur = state["current"]
+        while cur.get("queue"):
+            imp = cur["queue"].pop(0)
+            if state.get("full"):
+                impulse.start(state, imp, events)      # waits for the phasing side's orders
+                return
+            self._play(state, ini.Impulse(imp["side"], imp["level"], True, imp["rule"]), events)
         last = cur["impulses"][-1]["side"]
         nxt = ini.next_declarer(last, cur["remaining"], cur["initiative"])
         if nxt is None:
             self._end_turn(state, events)
+        elif state.get("full"):
+            impulse.start(state, {"side": nxt, "level": None, "fixed": False, "rule": "5.15"}, events)
         else:
             cur["declare"] = nxt
 
@@ -208,12 +249,21 @@ class Heartland:
         """
         import copy
 
-        v = copy.deepcopy(state)
+        from .views import army_view
+
+        v = army_view(state, side, mode) if state.get("full") else copy.deepcopy(state)
+        v["open_view"] = mode != "umpired"
         v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
         if mode == "umpired":
             v["wep"] = {s: w for s, w in state["wep"].items() if s == side}
         v["viewer"] = side
         return v
+
+    def map_view(self, view: dict):
+        """The map file and the markers ``view``'s side may see (``hxref map show GAME``)."""
+        if not view.get("full"):
+            raise InvalidInput(f"the {view.get('scenario')} scenario is played without a map", code="E503")
+        return _map_view(view)
 
     def report(self, view: dict) -> list[Section]:
         sections: list[Section] = []
@@ -249,6 +299,10 @@ class Heartland:
                 s.rows.append([str(h["turn"]), h["month"], bids, (h["outcome"] or "").replace("_", " "),
                                h["initiative"] or "-", w, imps])
             sections.append(s)
+        if view.get("full"):
+            from .report import army_sections
+
+            sections.extend(army_sections(view))
         if view.get("weather_stand_in"):
             sections.append(Section("Charts", ["The Weather Table is a stand-in chart "
                                                "(games/heartland/charts/weather.yaml, stand_in: true); the seed "
@@ -278,10 +332,18 @@ class Heartland:
         s = Section("Sides", columns=["side", "maximum", "levels left", "WEP", "leaders"])
         for side in SIDES:
             left = cur["remaining"].get(side)
+            count = view["leaders"][side] if not view.get("full") else sum(
+                1 for ld in view["leaders"].values() if ld["side"] == side and not ld.get("pool"))
             s.rows.append([side, str(view["maximum"][side]), "-" if left is None else str(left),
                            str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
-                           str(view["leaders"][side])])
+                           str(count) if side in view["wep"] or view.get("open_view") else "hidden (3.71)"])
         return s
+
+
+def _map_view(view: dict):
+    from .report import map_units
+
+    return games_dir() / NAME / "maps" / f"{view['map']}.yaml", map_units(view)
 
 
 def _bid(b: int) -> str:

@@ -1,0 +1,193 @@
+"""The Heartland army state as plain data, and the questions asked of it.
+
+Every function here is pure and reads the state dict below; the rules modules
+(:mod:`.forces`, :mod:`.supply`, :mod:`.movement`, :mod:`.reaction`) use
+these instead of walking the dicts themselves.
+
+State layout (the parts beyond the initiative segment)::
+
+    map: demo                       # games/heartland/maps/<map>.yaml
+    year: 1862                      # for 9.21's exceptions by year
+    weather: {result: Clear, ...}   # current turn's (see initiative)
+    leaders:
+      grant:
+        side: union
+        name: U. S. Grant
+        stars: 3                    # intrinsic rank (3.22)
+        brevet: 0                   # brevet stars on top (14.51)
+        hq: true                    # holds an Army HQ: an army commander (3.31)
+        active: true                # front side (8.1)
+        ratings:                    # printed AR, BR, MR, front and back (3.21)
+          active: {ar: 3, br: 2, mr: 4}
+          inactive: {ar: 1, br: 1, mr: 2}
+        ml: 4                       # current leader ML 0-9, higher is better (3.51)
+        ap: 3                       # administration points left this turn (3.24)
+        artillery: 2                # artillery strength in his box (3.1)
+        asp: 3                      # ammo supply points (3.1, 10.12)
+        hex: "0512"                 # where he stands; null in the Leader Pool
+        superior: null              # the leader whose force he is part of (an SL); null = his own force
+        pool: false                 # in the Leader Pool (3.15)
+    units:
+      u1:
+        side: union
+        name: 1st Division
+        arm: infantry               # infantry | cavalry | engineer | detachment
+        size: division              # division | brigade | regiment
+        cf: [12, 6]                 # combat factors, full and reduced side (2.0)
+        ml: [1, 2]                  # unit ML, full and reduced side; 0 is best (3.52)
+        steps: 2                    # 2 full, 1 reduced, 0 eliminated
+        leader: grant               # the leader whose box holds it; null = unled, on the map
+        hex: null                   # only for unled units
+    logistics:
+      w1:
+        side: union
+        kind: wagon                 # wagon | depot (7.2)
+        capacity: 2                 # forces it can supply (7.21)
+        cf: 0
+        ml: 3
+        hex: "0412"
+        leader: null                # a wagon moving with a field command (7.21)
+    sources:                        # supply sources per side (7.11), map labels
+      union: ["0120", "1801"]
+      confederate: ["3010"]
+
+A *force* is an independent leader (``superior`` null, not in the pool) with
+every leader under him and all their units and logistics; unled units in a
+hex form a force of their own.  Labels are the map's printed hex labels.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+INFANTRY_PER_DIVISION = {"union": 1, "confederate": 4}   # 3.23: Confederate 4 infantry brigades = 1 division
+
+
+def leader_ratings(leader: dict) -> dict:
+    """AR, BR and MR of the side the counter shows now (front if active)."""
+    return leader["ratings"]["active" if leader["active"] else "inactive"]
+
+
+def rank(leader: dict) -> int:
+    """Stars for command purposes: intrinsic plus brevet (3.23, 14.51)."""
+    return leader["stars"] + leader.get("brevet", 0)
+
+
+def on_map_leaders(state: dict, side: str | None = None) -> Iterator[tuple[str, dict]]:
+    for lid, ld in state["leaders"].items():
+        if not ld.get("pool") and ld.get("hex") and (side is None or ld["side"] == side):
+            yield lid, ld
+
+
+def subordinates(state: dict, lid: str) -> list[str]:
+    """Every leader whose chain of superiors leads to ``lid`` (not ``lid`` itself)."""
+    out: list[str] = []
+    frontier = [lid]
+    while frontier:
+        boss = frontier.pop()
+        for other, ld in state["leaders"].items():
+            if ld.get("superior") == boss and not ld.get("pool"):
+                out.append(other)
+                frontier.append(other)
+    return out
+
+
+def top_of(state: dict, lid: str) -> str:
+    """The independent leader at the top of ``lid``'s chain of superiors."""
+    seen = set()
+    while state["leaders"][lid].get("superior") and lid not in seen:
+        seen.add(lid)
+        lid = state["leaders"][lid]["superior"]
+    return lid
+
+
+def force_leaders(state: dict, lid: str) -> list[str]:
+    """The leaders of the force headed by independent leader ``lid``: him first."""
+    return [lid] + subordinates(state, lid)
+
+
+def force_units(state: dict, lid: str, *, alive: bool = True) -> list[str]:
+    """The combat units of the force headed by ``lid`` (in his and his SLs' boxes)."""
+    members = set(force_leaders(state, lid))
+    return [uid for uid, u in state["units"].items()
+            if u.get("leader") in members and (not alive or u["steps"] > 0)]
+
+
+def force_logistics(state: dict, lid: str) -> list[str]:
+    members = set(force_leaders(state, lid))
+    return [sid for sid, s in state.get("logistics", {}).items() if s.get("leader") in members]
+
+
+def forces(state: dict, side: str | None = None) -> list[str]:
+    """Force ids of ``side`` on the map: independent leaders' ids, and ``unled@<hex>`` per hex of unled units."""
+    out = [lid for lid, ld in on_map_leaders(state, side) if not ld.get("superior")]
+    hexes = sorted({u["hex"] for u in state["units"].values()
+                    if u.get("leader") is None and u.get("hex") and u["steps"] > 0
+                    and (side is None or u["side"] == side)})
+    for h in hexes:
+        sides = {u["side"] for u in state["units"].values()
+                 if u.get("leader") is None and u.get("hex") == h and u["steps"] > 0}
+        for s in sorted(sides):
+            if side is None or s == side:
+                out.append(f"unled@{h}@{s}" if side is None else f"unled@{h}")
+    return out
+
+
+def is_unled(force_id: str) -> bool:
+    return force_id.startswith("unled@")
+
+
+def force_hex(state: dict, force_id: str) -> str:
+    if is_unled(force_id):
+        return force_id.split("@")[1]
+    return state["leaders"][force_id]["hex"]
+
+
+def force_side(state: dict, force_id: str) -> str:
+    if is_unled(force_id):
+        parts = force_id.split("@")
+        if len(parts) > 2:
+            return parts[2]
+        h = parts[1]
+        return next(u["side"] for u in state["units"].values() if u.get("leader") is None and u.get("hex") == h)
+    return state["leaders"][force_id]["side"]
+
+
+def units_of(state: dict, force_id: str, side: str | None = None) -> list[str]:
+    """Living combat units of a force (a leader's or an unled one)."""
+    if is_unled(force_id):
+        h = force_hex(state, force_id)
+        s = side or force_side(state, force_id)
+        return [uid for uid, u in state["units"].items()
+                if u.get("leader") is None and u.get("hex") == h and u["steps"] > 0 and u["side"] == s]
+    return force_units(state, force_id)
+
+
+def unit_cf(unit: dict) -> int:
+    """Printed CF of the side showing (full at 2 steps, reduced at 1)."""
+    if unit["steps"] <= 0:
+        return 0
+    return unit["cf"][0] if unit["steps"] >= 2 else unit["cf"][-1]
+
+
+def unit_ml(unit: dict) -> int:
+    return unit["ml"][0] if unit["steps"] >= 2 else unit["ml"][-1]
+
+
+def leaders_in_hex(state: dict, label: str, side: str | None = None) -> list[str]:
+    return [lid for lid, ld in on_map_leaders(state, side) if ld["hex"] == label]
+
+
+def forces_in_hex(state: dict, label: str, side: str | None = None) -> list[str]:
+    return [f for f in forces(state, side) if force_hex(state, f) == label]
+
+
+def occupied_hexes(state: dict, side: str) -> set[str]:
+    """Hexes holding ``side``'s leaders or living units (on the map)."""
+    hexes = {ld["hex"] for _, ld in on_map_leaders(state, side)}
+    hexes |= {u["hex"] for u in state["units"].values()
+              if u["side"] == side and u.get("leader") is None and u.get("hex") and u["steps"] > 0}
+    return hexes
+
+
+def other_side(side: str) -> str:
+    return "confederate" if side == "union" else "union"

@@ -1,0 +1,87 @@
+"""The Heartland full game's report sections and map markers, from a view (never the state)."""
+from __future__ import annotations
+
+from ..base import Section
+from . import model
+
+
+def _stars(n: int) -> str:
+    return "*" * n
+
+
+def army_sections(view: dict) -> list[Section]:
+    out: list[Section] = []
+    mine = view.get("viewer")
+    if view.get("leaders") and (mine in ("union", "confederate") or view.get("open_view")):
+        sides = [mine] if mine in ("union", "confederate") else ["union", "confederate"]
+        for side in sides:
+            out.append(_army(view, side, secret=mine is not None))
+    seen = view.get("seen", {})
+    if seen:
+        s = Section("On the map (what each side sees: the top counter of every stack, 3.71)",
+                    columns=["hex", "side", "top counter", "counters under it"])
+        for side in ("union", "confederate"):
+            for label, entry in sorted(seen.get(side, {}).items()):
+                s.rows.append([label, side, describe_top(entry["top"]), str(entry["under"])])
+        out.append(s)
+    imp = view.get("current", {}).get("active_impulse")
+    if imp:
+        s = Section(f"Impulse {imp['n']} in progress",
+                    [f"phasing: {imp['side']}; level: {imp['level'] if imp['level'] else 'to declare'}; "
+                     f"waiting for: {'orders' if imp['stage'] == 'orders' else 'the defender (9.0)'}"])
+        for a in imp.get("assaults", []):
+            s.lines.append(f"assault declared: {a['force']} on {a['target']} (8.41)")
+        out.append(s)
+    return out
+
+
+def describe_top(top: dict) -> str:
+    if top["kind"] == "leader":
+        face = "active" if top["active"] else "inactive"
+        return f"{top['name']} {_stars(top['stars'])} ({face}, {top['ratings']})"
+    if top["kind"] == "unit":
+        return f"{top['arm']} {top['size']}"
+    return top["kind"]
+
+
+def _army(view: dict, side: str, secret: bool) -> Section:
+    s = Section(f"Army Organization Display: {side}" + (" (secret)" if secret else ""),
+                columns=["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"],
+                secret=secret)
+    leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
+    for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0], kv[0])):
+        if ld.get("pool"):
+            continue
+        r = ld["ratings"]["active" if ld["active"] else "inactive"]
+        units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
+        text = ", ".join(f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"
+                         + (" (broken)" if model.unit_ml(u) > ld["ml"] else "")
+                         + ("" if u["steps"] >= 2 else " reduced") for u in units) or "-"
+        force = lid if not ld.get("superior") else f"  under {ld['superior']}"
+        s.rows.append([force, ld.get("hex") or "-", ld["name"] + ("" if ld["active"] else " (inactive)")
+                       + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), f"{r['ar']}-{r['br']}-{r['mr']}",
+                       str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", text])
+    unled = [u for u in view["units"].values() if u["side"] == side and u.get("leader") is None and u["steps"] > 0]
+    for u in unled:
+        s.rows.append(["unled", u["hex"], "-", "", "", "", "", "", f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"])
+    for sid, lg in view.get("logistics", {}).items():
+        if lg["side"] == side:
+            s.rows.append([sid, lg.get("hex") or "-", lg["kind"], "", "", "", "", "",
+                           f"capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else "")])
+    return s
+
+
+def map_units(view: dict) -> list[dict]:
+    """Markers for ``hxref map show GAME --side S``: own stacks named, enemy stacks by their top counter."""
+    out = []
+    mine = view.get("viewer")
+    for side, entries in view.get("seen", {}).items():
+        for label, entry in entries.items():
+            top = entry["top"]
+            name = top.get("name") or top.get("arm") or top["kind"]
+            if top["kind"] == "leader":
+                name = top["name"].split()[-1]
+            out.append({"id": f"{side}@{label}", "side": side, "hex": label,
+                        "label": name + (f" +{entry['under']}" if entry["under"] and side == mine else ""),
+                        "kind": top["kind"]})
+    return out

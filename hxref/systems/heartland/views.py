@@ -1,0 +1,79 @@
+"""What each side may see of the armies (3.71 fog of war).
+
+A side sees its own Army Organization Display in full: leaders with their
+ratings, ML, AP, artillery and ammunition, the units in each box with their
+strength, its wagons and depots, its WEP.  Of the enemy it sees only what is
+on the map: in each hex the top counter -- the Overall Commander of the hex
+(3.22), or for a stack without leaders its first unit or supply counter --
+and how many counters lie under it, never what they are.
+
+The views are built here, from the state, for one side; reports and map
+pictures are rendered from views only.
+"""
+from __future__ import annotations
+
+import copy
+
+from . import model
+
+ARMY_KEYS = ("leaders", "units", "logistics", "sources")
+
+
+def _oc(state: dict, label: str, side: str) -> str | None:
+    from .forces import overall_commander   # the rules of 3.22
+
+    leaders = model.leaders_in_hex(state, label, side)
+    return overall_commander(state, leaders) if leaders else None
+
+
+def top_counters(state: dict, side: str) -> dict[str, dict]:
+    """For each hex ``side`` occupies: what an enemy sees there (3.71)."""
+    out: dict[str, dict] = {}
+    hexes = set(model.occupied_hexes(state, side))
+    hexes |= {s["hex"] for s in state.get("logistics", {}).values()
+              if s["side"] == side and s.get("hex") and not s.get("leader")}
+    for label in sorted(hexes):
+        leaders = model.leaders_in_hex(state, label, side)
+        units = [u for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
+            (u.get("leader") in leaders) or (u.get("leader") is None and u.get("hex") == label))]
+        logi = [s for s in state.get("logistics", {}).values() if s["side"] == side and s.get("hex") == label]
+        count = len(leaders) + len(units) + len(logi)
+        oc = _oc(state, label, side)
+        if oc:
+            ld = state["leaders"][oc]
+            r = model.leader_ratings(ld)
+            top = {"kind": "leader", "id": oc, "name": ld["name"], "stars": ld["stars"],
+                   "active": ld["active"], "ratings": f"{r['ar']}-{r['br']}-{r['mr']}"}
+        elif units:
+            u = units[0]
+            top = {"kind": "unit", "arm": u["arm"], "size": u["size"]}
+        else:
+            s = logi[0]
+            top = {"kind": s["kind"]}
+        out[label] = {"side": side, "top": top, "under": count - 1}
+    return out
+
+
+def army_view(state: dict, side: str | None, mode: str) -> dict:
+    """The state as ``side`` may see it (None: the public)."""
+    v = copy.deepcopy({k: v for k, v in state.items() if k not in ARMY_KEYS})
+    if "leaders" not in state or not isinstance(state["leaders"], dict):
+        return v
+    sides = ("union", "confederate")
+    if mode != "umpired":
+        v.update(copy.deepcopy({k: state[k] for k in ARMY_KEYS if k in state}))
+        v["seen"] = {s: top_counters(state, s) for s in sides}
+        return v
+    mine = side if side in sides else None
+    v["leaders"] = {k: copy.deepcopy(ld) for k, ld in state["leaders"].items() if ld["side"] == mine}
+    v["units"] = {k: copy.deepcopy(u) for k, u in state["units"].items() if u["side"] == mine}
+    v["logistics"] = {k: copy.deepcopy(s) for k, s in state.get("logistics", {}).items() if s["side"] == mine}
+    v["sources"] = {mine: list(state.get("sources", {}).get(mine, []))} if mine else {}
+    v["seen"] = {s: top_counters(state, s) for s in sides}
+    cur = v.get("current", {})
+    imp = cur.get("active_impulse")
+    if imp and mine != imp.get("side"):
+        # the enemy's supply states, MP and plans are its own secrets
+        for key in ("supply", "mp"):
+            imp.pop(key, None)
+    return v
