@@ -56,7 +56,8 @@ def cost_fn(state: dict, side: str):
     from .terrain import step_cost
 
     enemy = model.occupied_hexes(state, model.other_side(side))
-    return step_cost(hexmap(state), weather=weather_of(state), side=side, enemy_occupied=enemy)
+    return step_cost(hexmap(state), weather=weather_of(state), side=side, enemy_occupied=enemy,
+                     enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side))
 
 
 # --- decisions ----------------------------------------------------------------------------
@@ -329,3 +330,16 @@ def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
         if key not in DEFENCE_KEYS:
             return [Problem(f"unknown key `{key}` (allowed: react, retreat)", "9.0", [key])]
     return _defence_problems(state, side, choice)
+
+
+# --- adapters to the rules modules ---------------------------------------------------------
+
+def _supply_states(state: dict, side: str) -> dict[str, dict]:
+    """4.21 / 7.1-7.34: every force's supply state, locked for the impulse (7.34)."""
+    from .supply import supply_status
+
+    result = supply_status(state, side, hexmap(state))
+    return {f: {"state": fs.state.value if hasattr(fs.state, "value") else str(fs.state),
+                "in_communication": fs.in_communication, "mp_halved": fs.mp_halved,
+                "cf_halved": fs.cf_halved, "reason": fs.reason}
+            for f, fs in result.forces.items()}
