@@ -68,6 +68,10 @@ class Order:
                    path=yamlio.format_path(list(path)) if path else None, rule=rule, hint=hint)
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def normalise(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
@@ -118,11 +122,12 @@ def check_envelope(order: Order) -> None:
     allowed = set(COMMON) | set(BY_KIND[kind])
     for key in d:
         if key not in allowed:
-            raise order.error(InvalidInput, f"unknown key `{key}` in a {kind} file", code="E110", path=(key,),
-                              hint=f"a {kind} file has: {', '.join(sorted(allowed))}")
+            raise order.error(InvalidInput, f"unknown key `{key}` in {_article(kind)} {kind} file", code="E110",
+                              path=(key,), hint=f"{_article(kind)} {kind} file has: {', '.join(sorted(allowed))}")
     for key in BY_KIND[kind]:
         if key not in d:
-            raise order.error(InvalidInput, f"missing key `{key}` in a {kind} file", code="E111")
+            raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",
+                              hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link")
     for key in ("link", "commitment", "salt", "tip"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))

@@ -259,6 +259,40 @@ class Heartland:
         v["viewer"] = side
         return v
 
+    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+        """Notes and a choice skeleton for ``hxref template`` (the side's view only)."""
+        if decision.kind != "orders":
+            return [], dict(decision.example)
+        from .report import describe_top
+
+        notes = ["Your forces (force id: where, leader, state):"]
+        moves = []
+        for fid in sorted(f for f in _forces_in_view(view, side)):
+            here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
+            if fid in view["leaders"]:
+                ld = view["leaders"][fid]
+                r = ld["ratings"]["active" if ld["active"] else "inactive"]
+                notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
+                             f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {r['ar']}-{r['br']}-{r['mr']}, "
+                             f"ML {ld['ml']}, AP {ld['ap']}")
+            else:
+                notes.append(f"  {fid}: unled units")
+            moves.append({"force": fid, "path": []})
+        notes.append("Enemy stacks you see (3.71):")
+        for label, entry in sorted(view.get("seen", {}).get("confederate" if side == "union" else "union",
+                                                            {}).items()):
+            notes.append(f"  {label}: {describe_top(entry['top'])}" + (f" +{entry['under']}" if entry["under"] else ""))
+        notes += ["Each move: path = the hexes to enter, in order; the force goes as far as its IMC roll allows",
+                  "(8.21-8.23) and stops on entering enemy ZOC (3.61). Optional: attack (the enemy hex to check",
+                  "against, 8.41), retreat (where to go if the check fails), step_loss (which unit), detach",
+                  "(leaders or units left behind, 1 AP, 8.25), ml_reduction (3.54), reactivate (roll, order, wdo, imc).",
+                  "Leave a force out to keep it still. standing: {defence: {react: [...], retreat: [...]}} answers",
+                  "the enemy's next assaults without another e-mail (9.0)."]
+        choice: dict = {"moves": moves}
+        if "level" in decision.schema:
+            choice = {"level": 1, **choice}
+        return notes, choice
+
     def map_view(self, view: dict):
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``)."""
         if not view.get("full"):
@@ -338,6 +372,12 @@ class Heartland:
                            str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
                            str(count) if side in view["wep"] or view.get("open_view") else "hidden (3.71)"])
         return s
+
+
+def _forces_in_view(view: dict, side: str) -> list[str]:
+    from . import model
+
+    return model.forces({**view, "logistics": view.get("logistics", {})}, side)
 
 
 def _map_view(view: dict):

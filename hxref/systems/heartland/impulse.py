@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ...geometry.hex import are_adjacent
 from ...paths import games_dir
 from ..base import Decision, Field, Problem
 from . import model
@@ -67,7 +68,9 @@ def orders_decision(state: dict) -> Decision:
     imp = cur["active_impulse"]
     t, n, side = state["turn"], imp["n"], imp["side"]
     need_level = imp.get("level") is None
-    schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)")}
+    schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)"),
+              "standing": Field("dict", "standing orders for the enemy's next assaults: "
+                                        "{defence: {react: [...], retreat: [...]}} (9.0)", optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -111,6 +114,13 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
         problems += level_problems(choice["level"], cur["remaining"][side], state.get("impulse_level_limit"))
     elif "level" in choice and choice["level"] != imp["level"]:
         return [Problem(f"this impulse's level was set by the bid: {imp['level']}", "5.15", ["level"])]
+    standing = choice.get("standing", {})
+    if not isinstance(standing, dict) or set(standing) - {"defence"}:
+        return [Problem("`standing` takes one key, `defence: {react: [...], retreat: [...]}`", "9.0", ["standing"])]
+    if "defence" in standing:
+        d = standing["defence"]
+        if not isinstance(d, dict) or set(d) - DEFENCE_KEYS:
+            return [Problem("`standing.defence` has `react` and `retreat` lists", "9.0", ["standing", "defence"])]
     moves = choice.get("moves", [])
     if not isinstance(moves, list):
         return [Problem("`moves` must be a list of moves", "8.21", ["moves"])]
@@ -207,6 +217,8 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
                        "text": f"{side} declares operation level {choice['level']} for impulse {imp['n']}"})
     if "standing" in choice:
         state.setdefault("standing", {})[side] = choice["standing"]
+        events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
+                       "text": f"{side} leaves standing orders for its defence"})
     # 4.21 / 7.34: supply states, locked for the whole impulse
     imp["supply"] = _supply_states(state, side)
     events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
@@ -242,10 +254,14 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     if not model.is_unled(force) and not state["leaders"][force]["active"]:
         if not _reactivate(state, force, mv.get("reactivate"), dice, events):
             return
+    zoc = enemy_zoc(state, side)
+    if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
+        if start_hex in zoc or mv.get("attack"):
+            _attack_check(state, side, force, mv, dice, events)
+        return
     mp = _imc_roll(state, force, imp, mv, dice, events)
     if mp is None:
         return
-    zoc = enemy_zoc(state, side)
     w = walk(mv.get("path", []), start=start_hex, mp=mp, hexmap=hm, cost=cost_fn(state, side), enemy_zoc=zoc)
     w = _legal_stop(state, side, force, w)
     _relocate(state, force, w.end)
@@ -257,7 +273,7 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
                        "spent": w.spent, "rule": "8.22",
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
     here = model.force_hex(state, force)
-    if here in zoc:
+    if here in zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
 
 
@@ -343,3 +359,222 @@ def _supply_states(state: dict, side: str) -> dict[str, dict]:
                 "in_communication": fs.in_communication, "mp_halved": fs.mp_halved,
                 "cf_halved": fs.cf_halved, "reason": fs.reason}
             for f, fs in result.forces.items()}
+
+
+REACTIVATION_METHODS = {"roll": 1, "order": 2, "wdo": 3, "imc": 4, 1: 1, 2: 2, 3: 3, 4: 4}
+
+
+def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bool:
+    """8.12: an inactive OC may try one method; without one his IMC roll is method 4."""
+    if method is None:
+        return True     # the IMC roll with the inactive MR is the attempt (method 4)
+    from .imc import apply_reactivation, reactivation
+
+    imp = state["current"]["active_impulse"]
+    side = imp["side"]
+    commander = next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]),
+                     None)
+    r = reactivation(state, force, REACTIVATION_METHODS.get(method, 0), dice, commander=commander,
+                     hexmap=hexmap(state), wep=state["wep"][side], wdo_used=state["current"].get("wdo_used", False),
+                     level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"))
+    if r.problems:
+        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12",
+                       "text": f"{_name(state, force)}: reactivation not possible: {r.why}"})
+        return False
+    apply_reactivation(state, r)
+    if r.wep:
+        state["wep"][side] -= r.wep
+        state["current"]["wdo_used"] = True
+    events.append({"type": "reactivation", "side": side, "force": force, "success": r.success, "rule": "8.12",
+                   "text": f"{_name(state, force)}: {r.why}"})
+    if r.success and r.imc is not None:      # method 4: he moves with the MP obtained
+        imp.setdefault("mp_from_reactivation", {})[force] = r.imc.mp
+    return r.success
+
+
+def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[dict]):
+    """8.21/8.22: the force's MP for this impulse, or None when it does not move."""
+    from .imc import apply_imc, imc_roll
+
+    side = imp["side"]
+    known = imp.get("mp_from_reactivation", {}).pop(force, None)
+    if known is not None:
+        return known
+    res = imc_roll(state, force, imp["level"], dice, supply=imp["supply"].get(force, {}).get("state", "full"),
+                   voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state))
+    if res.problems:
+        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule,
+                       "text": f"{_name(state, force)} does not move: {res.why}"})
+        return None
+    apply_imc(state, res)
+    events.append({"type": "imc", "side": side, "force": force, "private": True, "mp": res.mp, "rule": res.rule,
+                   "text": f"{_name(state, force)}: {res.why}"})
+    if res.deactivates:
+        imp["involuntary"].append(res.oc)
+        events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.11",
+                       "text": f"{_name(state, force)} fails to get moving and is deactivated (8.11)"})
+        return None
+    return res.mp
+
+
+def _stacking_problems(state: dict, side: str, force: str, label: str) -> list[Problem]:
+    from .forces import check_hex
+
+    if label == model.force_hex(state, force):
+        return []
+    return check_hex(state, label, side, extra=[force]).problems
+
+
+def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+    """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
+    from .attack import apply_attack_check, attack_check
+    from .attack import enemy_zoc as zoc_sources
+
+    imp = state["current"]["active_impulse"]
+    hm = hexmap(state)
+    here = model.force_hex(state, force)
+    candidates = sorted(zoc_sources(state, hm, side).get(here, set()))
+    wanted = mv.get("attack")
+    if candidates:      # 8.41: compulsory, against the ordered stack if it is one of those exerting ZOC
+        target = wanted if wanted in candidates else candidates[0]
+    elif wanted and wanted in model.occupied_hexes(state, model.other_side(side)) and \
+            are_adjacent(hm.parse(here), hm.parse(wanted)):
+        target = wanted  # 8.4: optional, against adjacent enemy units that exert no ZOC on the force
+    else:
+        if wanted:
+            events.append({"type": "attack.void", "side": side, "force": force, "rule": "8.4",
+                           "text": f"{_name(state, force)} ends in {here}, not adjacent to {wanted}: no attack"})
+        return
+    r = attack_check(state, hm, force, target, dice, retreat_to=mv.get("retreat"), step_loss=mv.get("step_loss"))
+    if r.problems:
+        r = attack_check(state, hm, force, target, dice)
+    if r.problems:
+        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule,
+                       "text": f"{_name(state, force)}: no attack check: {r.why}"})
+        return
+    new_id = apply_attack_check(state, r)
+    events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
+                   "rule": r.rule, "text": f"{_name(state, new_id)}: {r.why}"})
+    if r.passed and r.assault is not None:
+        a = r.assault
+        imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
+
+
+def _leader_pay(state: dict, side: str, involuntary: list[str]) -> int:
+    from .forces import leader_pay
+
+    return leader_pay(state, side, involuntary).amount
+
+
+# --- the defender's decision (9.0-9.2) ----------------------------------------------------
+
+class _Probe(Exception):
+    """Raised by :class:`_ProbeDice`: the attempt is legal and would roll now."""
+
+
+class _ProbeDice:
+    """Dice for checking a defence file before it is stored: legality is known before any roll."""
+
+    def d6(self, *a, **k):
+        raise _Probe()
+
+    def roll(self, *a, **k):
+        raise _Probe()
+
+
+def _assaults(state: dict) -> list:
+    from .attack import Assault
+
+    imp = state["current"]["active_impulse"]
+    return [Assault(a["force"], a["source"], a["target"], a.get("hasty", False)) for a in imp["assaults"]]
+
+
+def _assault_on(state: dict, target: str):
+    return next((a for a in _assaults(state) if a.target == target), None)
+
+
+def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+    from .reaction import pre_combat_retreat, reaction
+
+    hm = hexmap(state)
+    targets = {a.target for a in _assaults(state)}
+    for key, fields in (("react", {"force", "against", "to", "commander", "lend_mr"}),
+                        ("retreat", {"force", "to", "rear_guard", "rear_guard_leader"})):
+        items = choice.get(key, [])
+        if not isinstance(items, list):
+            return [Problem(f"`{key}` is a list", "9.0", [key])]
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or "force" not in item:
+                return [Problem(f"each `{key}` entry is a mapping with `force`", "9.0", [key, i])]
+            bad = set(item) - fields
+            if bad:
+                return [Problem(f"unknown key `{sorted(bad)[0]}` (allowed: {', '.join(sorted(fields))})", "9.0",
+                                [key, i, sorted(bad)[0]])]
+            if item["force"] not in model.forces(state, side):
+                return [Problem(f"`{item['force']}` is not one of your forces on the map", "9.0", [key, i, "force"])]
+            against = item.get("against") if key == "react" else model.force_hex(state, item["force"])
+            assault = _assault_on(state, against) if against else None
+            if assault is None:
+                return [Problem(f"no assault is declared against {against}; assaulted hexes: "
+                                f"{', '.join(sorted(targets)) or 'none'}", "9.0", [key, i])]
+            try:
+                if key == "react":
+                    r = reaction(state, hm, item["force"], assault, _ProbeDice(), commander=item.get("commander"),
+                                 lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
+                else:
+                    r = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
+                                           rear_guard=item.get("rear_guard", []),
+                                           rear_guard_leader=item.get("rear_guard_leader"))
+            except _Probe:
+                continue
+            if r.problems:
+                p = r.problems[0]
+                return [Problem(p.message, p.rule, [key, i, *p.path])]
+    return []
+
+
+def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> None:
+    """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
+    from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
+
+    imp = state["current"]["active_impulse"]
+    side = model.other_side(imp["side"])
+    choice = answers[side]
+    hm = hexmap(state)
+    for item in choice.get("react", []):
+        assault = _assault_on(state, item.get("against"))
+        if assault is None or item["force"] not in model.forces(state, side):
+            continue
+        r = reaction(state, hm, item["force"], assault, dice, commander=item.get("commander"),
+                     lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
+        if r.problems:
+            events.append({"type": "reaction.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "text": f"{_name(state, item['force'])}: no reaction: {r.why}"})
+            continue
+        apply_reaction(state, r)
+        events.append({"type": "reaction", "side": side, "force": item["force"], "success": r.success,
+                       "rule": r.rule, "text": f"{_name(state, item['force'])}: {r.why}"})
+    for item in choice.get("retreat", []):
+        if item["force"] not in model.forces(state, side):
+            continue
+        assault = _assault_on(state, model.force_hex(state, item["force"]))
+        if assault is None:
+            continue
+        r = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
+                               rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
+        if r.problems:
+            events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "text": f"{_name(state, item['force'])}: no pre-combat retreat: {r.why}"})
+            continue
+        apply_pre_combat_retreat(state, r)
+        events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": r.to,
+                       "rule": r.rule, "text": f"{_name(state, item['force'])}: {r.why}"})
+        if r.overrun is not None or r.attacker_advances or r.next_assault is not None:
+            for a in imp["assaults"]:
+                if a["target"] == assault.target and a["force"] == assault.attacker:
+                    if r.next_assault is not None:
+                        a.update(force=r.next_assault.attacker, source=r.next_assault.source,
+                                 target=r.next_assault.target, hasty=False)
+                    elif r.attacker_advances:
+                        a["resolved"] = "the attacker advances into the vacated hex (9.22)"
+        imp["assaults"] = [a for a in imp["assaults"] if not a.get("resolved")]

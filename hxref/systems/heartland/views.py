@@ -37,7 +37,12 @@ def top_counters(state: dict, side: str) -> dict[str, dict]:
         units = [u for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
             (u.get("leader") in leaders) or (u.get("leader") is None and u.get("hex") == label))]
         logi = [s for s in state.get("logistics", {}).values() if s["side"] == side and s.get("hex") == label]
-        count = len(leaders) + len(units) + len(logi)
+        # only counters that stand on the map count (3.1): leaders not inside an army commander's
+        # box, unled units, wagons and depots -- never the units kept on the AOD
+        in_boxes = {lid for lid in leaders if state["leaders"][lid].get("superior")
+                    and state["leaders"].get(state["leaders"][lid]["superior"], {}).get("hq")}
+        loose = [u for u in units if u.get("leader") is None]
+        count = len(leaders) - len(in_boxes) + len(loose) + len(logi)
         oc = _oc(state, label, side)
         if oc:
             ld = state["leaders"][oc]
