@@ -603,16 +603,18 @@ def audit(game, as_json):
               help="which system's demo game to play")
 @click.option("--keep", default=None, type=click.Path(file_okay=False),
               help="play in this folder and keep the files (default: a temporary folder)")
+@click.option("--scenario", default=None,
+              help="which of the system's demos (heartland: heartland-demo, the default, or bidding-demo)")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
               help="how to print the reports")
-def demo(system_name, keep, fmt):
+def demo(system_name, keep, scenario, fmt):
     """Play a complete shipped demo game from its signed order files and print every report.
 
-    Example: hxref demo --system heartland
+    Example: hxref demo --system heartland --scenario bidding-demo
     """
     from .demo import run
 
-    run(system_name, keep, fmt)
+    run(system_name, keep, fmt, scenario)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -23,13 +23,20 @@ GAME = "game.yaml"
 FOLDERS = {"heartland": "heartland", "salem-church": "salem_church", "kgp": "kgp", "acw-minis": "acw_minis"}
 
 
-def manifest_path(system: str) -> Path:
+#: the demo each system plays when no --scenario is given
+DEFAULT = {"heartland": "heartland-demo"}
+
+
+def manifest_path(system: str, scenario: str | None = None) -> Path:
     folder = orders_dir() / FOLDERS.get(system, system)
-    found = sorted(folder.glob("*/demo.yaml"))
+    found = {p.parent.name: p for p in sorted(folder.glob("*/demo.yaml"))}
     if not found:
         ready = sorted(s for s, f in FOLDERS.items() if list((orders_dir() / f).glob("*/demo.yaml")))
         raise InvalidInput(f"no demo game is shipped for {system!r} yet; demos: {', '.join(ready)}", code="E503")
-    return found[0]
+    name = scenario or DEFAULT.get(system) or next(iter(found))
+    if name not in found:
+        raise InvalidInput(f"no {system} demo called {name!r}; demos: {', '.join(found)}", code="E503")
+    return found[name]
 
 
 @contextlib.contextmanager
@@ -58,10 +65,10 @@ def _hxref(args: list[str]) -> None:
     click.echo()
 
 
-def run(system: str, keep: str | None, fmt: str) -> None:
+def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) -> None:
     from . import yamlio
 
-    src = manifest_path(system)
+    src = manifest_path(system, scenario)
     man = yamlio.to_plain(yamlio.load_data(src))
     work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="hxref-demo-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -71,8 +78,11 @@ def run(system: str, keep: str | None, fmt: str) -> None:
     for f in src.parent.iterdir():
         if f.is_file() and f.suffix == ".yaml" and f.name != "demo.yaml":
             shutil.copy(f, work / f.name)
+    # the players' public keys; and in an umpired demo the umpire's (demo) key, to resolve
+    umpire_key = man.get("umpire_key")
     shutil.copytree(src.parent / "keys", work / "keys", dirs_exist_ok=True,
-                    ignore=lambda d, names: [n for n in names if not n.endswith(".pub")])
+                    ignore=lambda d, names: [n for n in names if not n.endswith(".pub")
+                                             and f"keys/{n}" != umpire_key])
     click.secho(f"hxref demo: {man['system']} -- {man['scenario']}, played from the signed order files in "
                 f"{src.parent}", bold=True)
     click.echo(f"working in {work}\n")
@@ -82,14 +92,15 @@ def run(system: str, keep: str | None, fmt: str) -> None:
         with _env(HXREF_NOW=man["created"]):
             _hxref(["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
                     "--game-id", man["game_id"], "--created", man["created"],
-                    *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), [])])
+                    *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
+                    *(["--umpire", man["umpire"]] if man.get("umpire") else [])])
             for step in man["steps"]:
                 if "say" in step:
                     click.secho("# " + step["say"], fg="yellow")
                 elif "submit" in step:
                     _hxref(["submit", GAME, *step["submit"]])
                 elif "resolve" in step:
-                    _hxref(["resolve", GAME])
+                    _hxref(["resolve", GAME] + (["--key", umpire_key] if umpire_key else []))
                 elif "report" in step:
                     who = step["report"]
                     args = ["report", GAME] + ([] if who == "public" else ["--side", who])

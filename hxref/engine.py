@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import functools
+import json
 import os
 import secrets as _secrets
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import Any
 from . import commit as commit_mod
 from . import dice as dice_mod
 from . import orders, systems
-from .canon import sha256_hex
+from .canon import canonical_json, sha256_hex
 from .errors import HxrefError, IllegalOrder, InvalidInput
 from .game import GENESIS, GameFile, event_hash, new_header
 from .systems.base import Decision
@@ -180,7 +181,13 @@ class Engine:
     # --- the one place where events are applied (live and in replay) -----------------------
     def _apply(self, kind: str, by: str | None, data: dict, order: orders.Order | None = None,
                known_hash: str | None = None) -> None:
-        """Append an input event and apply it; ``order`` passes an already parsed submission."""
+        """Append an input event and apply it; ``order`` passes an already parsed submission.
+
+        The data is applied exactly as the log will hold it (canonical JSON, keys sorted), so a live
+        game and its replay iterate every mapping in the same order.
+        """
+        if known_hash is None:
+            data = json.loads(canonical_json(data))
         self.gf.append(kind, by, data, known_hash)
         handler = getattr(self, "_on_" + kind.replace(".", "_"))
         if kind == "submission":

@@ -14,7 +14,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("demo") / "play"
-    res = CliRunner().invoke(main, ["demo", "--keep", str(folder), "--format", "text"], catch_exceptions=False)
+    res = CliRunner().invoke(main, ["demo", "--scenario", "bidding-demo", "--keep", str(folder), "--format", "text"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     return folder, res.output
 

@@ -219,8 +219,17 @@ class Heartland:
         t = state["turn"]
         state["history"].append({"turn": t, "month": self._month_label(state), **{
             k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}})
-        events.append({"type": "turn.end", "turn": t, "rule": "4.3",
-                       "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
+        if state.get("full"):
+            # 4.4: every leader's AP is reset to his AR (the side his counter shows; the digest's reading)
+            for ld in state["leaders"].values():
+                ld["ap"] = ld["ratings"]["active" if ld["active"] else "inactive"]["ar"]
+            events.append({"type": "turn.end", "turn": t, "rule": "4.3, 4.4",
+                           "text": f"turn {t} ends; every leader's AP is reset to his AR (4.4). The "
+                                   "Reorganization Segment's supply recheck, attrition and administration "
+                                   "(12.0-13.x) are not yet played by hxref"})
+        else:
+            events.append({"type": "turn.end", "turn": t, "rule": "4.3",
+                           "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
         if t >= len(state["calendar"]):
             state["phase"] = "over"
             events.append({"type": "game.end", "rule": "-", "text": f"the scenario ends after turn {t}"})
@@ -322,7 +331,7 @@ class Heartland:
         sections.append(self._sides_section(view))
         if over:
             head.lines.append("The scenario has no victory conditions: it plays the initiative segment only. "
-                              "WEP left: " + ", ".join(f"{s} {w}" for s, w in view["wep"].items()) + ".")
+                              "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + ".")
         if view["history"]:
             s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
                                                    "weather", "impulses"])

@@ -151,11 +151,43 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             return problems + [Problem("`path` is a list of hex labels in quotes, e.g. [\"0512\", \"0613\"]",
                                        "8.2", ["moves", i, "path"])]
         active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
-        problems += path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
-                                  enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
+        found = path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
+                              enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
+        problems += found
+        if path and not found:
+            problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
         if not model.is_unled(force):
             problems += _detach_problems(state, force, mv, i)
     return problems
+
+
+def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
+    """8.22: a path no IMC roll could pay for; 3.22a/3.23: a final hex where the stack would be illegal."""
+    from .imc import IMCChart
+
+    hm = hexmap(state)
+    total, here = 0.0, model.force_hex(state, force)
+    for label in path:
+        total += cost(hm.parse(here), hm.parse(label))
+        here = label
+    if isinstance(level, int) and level >= 1:
+        chart = IMCChart.load()
+        units = model.units_of(state, force)
+        cavalry = bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
+        if model.is_unled(force):
+            mr = 2 if cavalry else 1
+        else:
+            mr = model.leader_ratings(state["leaders"][force])["mr"]
+        table = min(level + 1, 6) if cavalry else level
+        best = chart.lookup(table, mr, min(chart.rows))
+        if total > best:
+            return [Problem(f"the path costs {total:g} MP; at operation level {level} with MR {mr} {force} can "
+                            f"roll at most {best} MP", "8.22", ["moves", i, "path"])]
+    stack = _stacking_problems(state, side, force, path[-1])
+    if stack:
+        return [Problem(f"{force} would end in {path[-1]} in a stack over its limits: {stack[0].message}",
+                        stack[0].rule, ["moves", i, "path"])]
+    return []
 
 
 def _detach_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
@@ -223,7 +255,7 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
     imp["supply"] = _supply_states(state, side)
     events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
                    "states": imp["supply"],
-                   "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in imp["supply"].items())})
+                   "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
     imp["mp"] = {}
     for mv in choice.get("moves", []):
         force = mv["force"]
@@ -450,7 +482,7 @@ def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: li
         r = attack_check(state, hm, force, target, dice)
     if r.problems:
         events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule,
-                       "text": f"{_name(state, force)}: no attack check: {r.why}"})
+                       "text": f"{_name(state, force)}: {r.why}"})
         return
     new_id = apply_attack_check(state, r)
     events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
