@@ -158,7 +158,7 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
         if not model.is_unled(force):
             problems += _detach_problems(state, force, mv, i)
-    return problems
+    return problems + check_must_attack(state, side, moves)
 
 
 def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
@@ -410,7 +410,7 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
                      hexmap=hexmap(state), wep=state["wep"][side], wdo_used=state["current"].get("wdo_used", False),
                      level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"))
     if r.problems:
-        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12",
+        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "private": True,
                        "text": f"{_name(state, force)}: reactivation not possible: {r.why}"})
         return False
     apply_reactivation(state, r)
@@ -418,6 +418,8 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
         state["wep"][side] -= r.wep
         state["current"]["wdo_used"] = True
     events.append({"type": "reactivation", "side": side, "force": force, "success": r.success, "rule": "8.12",
+                   "text": f"{_name(state, force)} " + ("reactivates" if r.success else "stays inactive")})
+    events.append({"type": "reactivation.detail", "side": side, "private": True, "rule": "8.12",
                    "text": f"{_name(state, force)}: {r.why}"})
     if r.success and r.imc is not None:      # method 4: he moves with the MP obtained
         imp.setdefault("mp_from_reactivation", {})[force] = r.imc.mp
@@ -435,7 +437,7 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
     res = imc_roll(state, force, imp["level"], dice, supply=imp["supply"].get(force, {}).get("state", "full"),
                    voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state))
     if res.problems:
-        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule,
+        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule, "private": True,
                        "text": f"{_name(state, force)} does not move: {res.why}"})
         return None
     apply_imc(state, res)
@@ -481,12 +483,20 @@ def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: li
     if r.problems:
         r = attack_check(state, hm, force, target, dice)
     if r.problems:
-        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule,
+        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule, "private": True,
                        "text": f"{_name(state, force)}: {r.why}"})
         return
     new_id = apply_attack_check(state, r)
+    # what the enemy sees: the check, its die and the Assault marker or the retreat on the map (D-20);
+    # which unit lost the step and the ML change stay on the attacker's display (3.71)
+    public = (f"{_name(state, new_id)} checks to attack {target}: rolled {r.roll} against "
+              f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
+              + ("passes; Assault marker placed" + (" (hasty, no AP)" if r.hasty else "") if r.passed
+                 else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
     events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
-                   "rule": r.rule, "text": f"{_name(state, new_id)}: {r.why}"})
+                   "rule": r.rule, "text": public})
+    events.append({"type": "attack.check.detail", "side": side, "private": True, "rule": r.rule,
+                   "text": f"{_name(state, new_id)}: {r.why}"})
     if r.passed and r.assault is not None:
         a = r.assault
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
@@ -581,11 +591,15 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                      lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
         if r.problems:
             events.append({"type": "reaction.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "private": True,
                            "text": f"{_name(state, item['force'])}: no reaction: {r.why}"})
             continue
         apply_reaction(state, r)
         events.append({"type": "reaction", "side": side, "force": item["force"], "success": r.success,
-                       "rule": r.rule, "text": f"{_name(state, item['force'])}: {r.why}"})
+                       "rule": r.rule, "text": f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
+                       + (f"moves to {r.destination}" if r.success else "fails")})
+        events.append({"type": "reaction.detail", "side": side, "private": True, "rule": r.rule,
+                       "text": f"{_name(state, item['force'])}: {r.why}"})
     for item in choice.get("retreat", []):
         if item["force"] not in model.forces(state, side):
             continue
@@ -596,11 +610,16 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                                rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
         if r.problems:
             events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "private": True,
                            "text": f"{_name(state, item['force'])}: no pre-combat retreat: {r.why}"})
             continue
         apply_pre_combat_retreat(state, r)
         events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": r.to,
-                       "rule": r.rule, "text": f"{_name(state, item['force'])}: {r.why}"})
+                       "rule": r.rule, "text": f"{_name(state, item['force'])} retreats before combat to {r.to}"
+                       + (" leaving a rear guard" if r.rear_guard else "")
+                       + ("; the rear guard is overrun" if r.overrun is not None and r.overrun.overrun else "")})
+        events.append({"type": "retreat.detail", "side": side, "private": True, "rule": r.rule,
+                       "text": f"{_name(state, item['force'])}: {r.why}"})
         if r.overrun is not None or r.attacker_advances or r.next_assault is not None:
             for a in imp["assaults"]:
                 if a["target"] == assault.target and a["force"] == assault.attacker:

@@ -1,0 +1,152 @@
+"""Bad orders for a Heartland impulse (issue: Heartland part 1, "Bad input"): each file is refused
+with its rule, exit 2, and the game file is byte-identical afterwards."""
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from hxref.systems import get
+from hxref.systems.heartland import impulse, model
+from hxref.systems.heartland.movement import path_problems, walk
+from tests.conftest import bid_round
+
+
+@pytest.fixture
+def hgame(cli):
+    """An open heartland-demo game at the Confederates' first orders (they bid their full 5)."""
+    cli("new", "h.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "hd-test",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    for side, key in (("union", "alice"), ("confederate", "bob")):
+        cli("join", "h.yaml", "--side", side, "--key", key)
+        cli("submit", "h.yaml", f"{side}-join.yaml")
+    bid_round(cli, "h.yaml", 2, 5)
+    st = json.loads(cli("status", "h.yaml", "--json").stdout)
+    assert st["awaiting"][0]["decision"] == "t1.i1.orders"
+    return "h.yaml"
+
+
+def refuse(cli, game, choice: str, rule: str, words: str) -> str:
+    Path("o.yaml").write_text("hxref: 1\ngame: hd-test\ndecision: t1.i1.orders\nside: confederate\n"
+                              "kind: answer\nchoice:\n" + choice)
+    cli("sign", "o.yaml", "--key", "bob", "--game", game, "--side", "confederate")
+    before = Path(game).read_bytes()
+    err = cli.fails("submit", game, "o.yaml")
+    assert Path(game).read_bytes() == before
+    assert f"[rule {rule}]" in err and words in err, err
+    assert "o.yaml:" in err
+    return err
+
+
+def test_a_good_order_is_accepted_and_moves(cli, hgame):
+    Path("o.yaml").write_text('hxref: 1\ngame: hd-test\ndecision: t1.i1.orders\nside: confederate\nkind: answer\n'
+                              'choice:\n  moves:\n    - {force: calloway, path: ["1910", "1810"]}\n')
+    cli("sign", "o.yaml", "--key", "bob", "--game", hgame, "--side", "confederate")
+    cli("submit", hgame, "o.yaml")
+    # open mode: the dice of a decision answered by one side need the other side's link too
+    assert "needs a dice link from union" in cli.fails("resolve", hgame)
+    cli("roll", hgame, "--side", "union", "--key", "alice")
+    cli("submit", hgame, "union-t1.i1.orders-roll.yaml")
+    out = cli("resolve", hgame).stdout
+    assert "Lucius M. Calloway moves 2010 > 1910 > 1810" in out
+
+
+def test_moving_a_force_twice(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: ["1910"]}\n    - {force: calloway, path: ["1810"]}\n',
+           "8.21", "moves once per impulse")
+
+
+def test_an_order_for_an_enemy_force(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: whitcomb, path: ["1110"]}\n', "8.21", "an enemy force")
+
+
+def test_a_path_that_jumps(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: ["1810"]}\n', "8.2", "not adjacent")
+
+
+def test_exceeding_the_mp_any_roll_could_give(cli, hgame):
+    # Strother (MR 3) from 1904 west along row 04 and south down column 03: far more than 21 MP,
+    # the best any roll at level 5 gives him on the stand-in IMC
+    path = json.dumps([f"{c:02d}04" for c in range(18, 2, -1)] + [f"03{r:02d}" for r in range(5, 20)])
+    refuse(cli, hgame, f"  moves:\n    - {{force: strother, path: {path}}}\n", "8.22", "can roll at most")
+
+
+def test_a_stack_over_its_limit(cli, hgame):
+    # Duvall (1 star) may not end in Strother's hex (1 star): same rank and no army HQ there (3.22a)
+    path = json.dumps(["1912", "1911", "1910", "1909", "1908", "1907", "1906", "1905", "1904"])
+    refuse(cli, hgame, f"  moves:\n    - {{force: duvall, path: {path}}}\n", "3.22a", "stack over its limits")
+
+
+def test_detaching_a_piece_that_is_not_his(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: strother, detach: [gaskins], path: ["1804"]}\n', "8.25",
+           "not part of strother")
+
+
+def test_unknown_keys_and_bad_shapes(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: ["1910"], teleport: 1}\n', "8.21", "unknown key")
+    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: "1910"}\n', "8.2", "list of hex labels")
+
+
+def _state_at_orders():
+    sysobj = get("heartland")
+    st = sysobj.setup(sysobj.load_scenario("heartland-demo"))
+    st["phase"], st["current"]["remaining"] = "impulse", {"union": 2, "confederate": 2}
+    impulse.start(st, {"side": "confederate", "level": 3, "fixed": True, "rule": "5.11"}, [])
+    return st
+
+
+def test_detaching_without_ap():
+    st = _state_at_orders()
+    st["leaders"]["calloway"]["ap"] = 0
+    probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "calloway", "detach": ["gaskins"],
+                                                                "path": ["1910"]}]})
+    assert probs and probs[0].rule == "8.25" and "no AP left" in probs[0].message
+
+
+def test_inactive_leader_may_not_enter_enemy_zoc():
+    # 3.61: put Whitcomb next to an inactive Strother's path
+    st = _state_at_orders()
+    st["leaders"]["strother"]["active"] = False
+    for lid in model.force_leaders(st, "whitcomb"):
+        st["leaders"][lid]["hex"] = "1705"
+    probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "strother", "path": ["1804"]}]})
+    assert probs and probs[0].rule == "3.61" and "inactive" in probs[0].message
+
+
+def test_zoc_to_zoc_and_stop_on_entering_zoc():
+    st = _state_at_orders()
+    for lid in model.force_leaders(st, "whitcomb"):
+        st["leaders"][lid]["hex"] = "1705"
+    hm = impulse.hexmap(st)
+    cost = impulse.cost_fn(st, "confederate")
+    zoc = impulse.enemy_zoc(st, "confederate")
+    assert {"1604", "1605", "1704", "1706", "1804", "1805"} <= zoc and "1803" not in zoc
+    # 8.26: the path may not go on after a hex in enemy ZOC
+    p = path_problems(["1903", "1803", "1704", "1703"], start="1904", hexmap=hm, cost=cost, enemy_zoc=zoc,
+                      enemy_occupied={"1705"}, active=True)
+    assert p and p[0].rule == "8.26"
+    # 3.61: ZOC to ZOC
+    p = path_problems(["1604"], start="1704", hexmap=hm, cost=cost, enemy_zoc=zoc, enemy_occupied={"1705"},
+                      active=True)
+    assert p and p[0].rule == "3.61" and "ZOC to ZOC" in p[0].message
+    # walking stops in the first ZOC hex, and an order ending there is legal
+    w = walk(["1903", "1803", "1704"], start="1904", mp=20, hexmap=hm, cost=cost, enemy_zoc=zoc)
+    assert w.end == "1704" and w.in_enemy_zoc and w.rule == "3.61"
+
+
+def test_walk_stops_when_the_mp_run_out():
+    st = _state_at_orders()
+    hm = impulse.hexmap(st)
+    cost = impulse.cost_fn(st, "confederate")
+    w = walk(["1910", "1810", "1710"], start="2010", mp=1, hexmap=hm, cost=cost, enemy_zoc=set())
+    assert w.spent <= 1 and "out of movement points" in w.stopped
+    w0 = walk(["1910"], start="2010", mp=0, hexmap=hm, cost=cost, enemy_zoc=set())
+    assert w0.end == "2010" and w0.stopped == "no movement points"
+
+
+def test_a_force_starting_in_enemy_zoc_must_leave_or_attack():
+    st = _state_at_orders()
+    for lid in model.force_leaders(st, "whitcomb"):
+        st["leaders"][lid]["hex"] = "1905"
+    probs = impulse.check_must_attack(st, "confederate", [])
+    assert probs and probs[0].rule == "8.42" and "strother" in probs[0].message
