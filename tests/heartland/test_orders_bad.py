@@ -150,3 +150,44 @@ def test_a_force_starting_in_enemy_zoc_must_leave_or_attack():
         st["leaders"][lid]["hex"] = "1905"
     probs = impulse.check_must_attack(st, "confederate", [])
     assert probs and probs[0].rule == "8.42" and "strother" in probs[0].message
+
+
+def _play(cli, game, choice: str) -> str:
+    Path("o.yaml").write_text("hxref: 1\ngame: hd-test\ndecision: t1.i1.orders\nside: confederate\n"
+                              "kind: answer\nchoice:\n" + choice)
+    cli("sign", "o.yaml", "--key", "bob", "--game", game, "--side", "confederate")
+    cli("submit", game, "o.yaml")
+    cli("roll", game, "--side", "union", "--key", "alice")
+    cli("submit", game, "union-t1.i1.orders-roll.yaml")
+    return cli("resolve", game).stdout
+
+
+def test_8_51_detachments_from_the_chart(cli, hgame):
+    # a Confederate infantry brigade broken down by a step loss yields 1 detachment (stand-in chart), 1 AP
+    out = _play(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c10, by: step_loss}]}\n')
+    assert "breaks" in out and "into 1 detachment(s): c10-d1" in out
+    view = json.loads(cli("report", hgame, "--side", "confederate", "--format", "json").stdout)["view"]
+    assert view["units"]["c10"]["steps"] == 1 and view["units"]["c10-d1"]["arm"] == "detachment"
+    assert view["leaders"]["strother"]["ap"] == 0
+
+
+def test_8_51_refusals(cli, hgame):
+    refuse(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c1, by: step_loss}]}\n', "8.51",
+           "names one of the force's units")
+    refuse(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c9, by: step_loss}, '
+                       '{unit: c10, by: step_loss}]}\n', "8.51", "each detachment order costs 1 AP")
+
+
+def test_7_35_emergency_supply_refused_when_in_communication(cli, hgame):
+    refuse(cli, hgame, '  emergency: {calloway: cw1}\n  moves: []\n', "7.35", "")
+
+
+def test_8_25a_merge_at_the_end_of_a_move(cli, hgame):
+    # Calloway (army commander) marches onto Strother at 1904 and takes him along (1 AP)
+    path = json.dumps(["2009", "2008", "2007", "1907", "1906", "1905", "1904"])
+    out = _play(cli, hgame, f"  moves:\n    - {{force: calloway, path: {path}, merge: strother}}\n")
+    view = json.loads(cli("report", hgame, "--side", "confederate", "--format", "json").stdout)["view"]
+    if view["leaders"]["calloway"]["hex"] == "1904":      # the IMC roll was enough to get there
+        assert view["leaders"]["strother"]["superior"] == "calloway", out
+    else:
+        assert view["leaders"]["strother"]["superior"] is None

@@ -283,9 +283,12 @@ class Heartland:
                 r = ld["ratings"]["active" if ld["active"] else "inactive"]
                 notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
                              f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {r['ar']}-{r['br']}-{r['mr']}, "
-                             f"ML {ld['ml']}, AP {ld['ap']}")
+                             f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, r["mr"]))
             else:
                 notes.append(f"  {fid}: unled units")
+            targets = _adjacent_enemies(view, side, here)
+            if targets:
+                notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away")
             moves.append({"force": fid, "path": []})
         notes.append("Enemy stacks you see (3.71):")
         for label, entry in sorted(view.get("seen", {}).get("confederate" if side == "union" else "union",
@@ -346,6 +349,11 @@ class Heartland:
             from .report import army_sections
 
             sections.extend(army_sections(view))
+        if view.get("full"):
+            sections.append(Section("Stand-in charts", [
+                "The IMC (games/heartland/charts/imc.yaml), the Terrain Effects Chart (games/heartland/"
+                "terrain.yaml) and the Detachment Chart (games/heartland/charts/detachment.yaml) are stand-ins: "
+                "the rules seed does not print them."]))
         if view.get("weather_stand_in"):
             sections.append(Section("Charts", ["The Weather Table is a stand-in chart "
                                                "(games/heartland/charts/weather.yaml, stand_in: true); the seed "
@@ -381,6 +389,30 @@ class Heartland:
                            str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
                            str(count) if side in view["wep"] or view.get("open_view") else "hidden (3.71)"])
         return s
+
+
+def _mp_range(view: dict, force: str, mr: int) -> str:
+    """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
+    from .imc import IMCChart
+
+    imp = view.get("current", {}).get("active_impulse") or {}
+    level = imp.get("level")
+    if not level:
+        return ""
+    chart = IMCChart.load()
+    units = [u for u in view["units"].values() if u.get("leader") == force and u["steps"] > 0]
+    table = min(level + 1, 6) if units and all(u["arm"] == "cavalry" for u in units) else level
+    lo, hi = chart.lookup(table, mr, max(chart.rows)), chart.lookup(table, mr, min(chart.rows))
+    return f"; IMC at level {level}: {lo}-{hi} MP"
+
+
+def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
+    from .impulse import load_map
+
+    hm = load_map(view["map"])
+    near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
+    enemy = "confederate" if side == "union" else "union"
+    return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
 
 
 def _forces_in_view(view: dict, side: str) -> list[str]:

@@ -26,8 +26,9 @@ from ..base import Decision, Field, Problem
 from . import model
 from .movement import path_problems, walk
 
-ORDER_KEYS = {"level", "moves", "standing"}
-MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency"}
+MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
+             "detachments"}
 DEFENCE_KEYS = {"react", "retreat"}
 
 
@@ -70,7 +71,9 @@ def orders_decision(state: dict) -> Decision:
     need_level = imp.get("level") is None
     schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)"),
               "standing": Field("dict", "standing orders for the enemy's next assaults: "
-                                        "{defence: {react: [...], retreat: [...]}} (9.0)", optional=True)}
+                                        "{defence: {react: [...], retreat: [...]}} (9.0)", optional=True),
+              "emergency": Field("dict", "emergency supply: {force: wagon or depot to consume} (7.35)",
+                                 optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -121,6 +124,15 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
         d = standing["defence"]
         if not isinstance(d, dict) or set(d) - DEFENCE_KEYS:
             return [Problem("`standing.defence` has `react` and `retreat` lists", "9.0", ["standing", "defence"])]
+    emergency = choice.get("emergency", {})
+    if not isinstance(emergency, dict):
+        return [Problem("`emergency` maps a force to the wagon or depot it consumes", "7.35", ["emergency"])]
+    if emergency:
+        from .supply import supply_status
+
+        found = supply_status(state, side, hexmap(state), emergency=emergency).problems
+        if found:
+            return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
     moves = choice.get("moves", [])
     if not isinstance(moves, list):
         return [Problem("`moves` must be a list of moves", "8.21", ["moves"])]
@@ -158,6 +170,11 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
         if not model.is_unled(force):
             problems += _detach_problems(state, force, mv, i)
+            problems += _detachment_problems(state, force, mv, i)
+        merge = mv.get("merge")
+        if merge is not None and (merge not in mine or merge == force):
+            problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",
+                                    "8.25a", ["moves", i, "merge"]))
     return problems + check_must_attack(state, side, moves)
 
 
@@ -251,8 +268,8 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         state.setdefault("standing", {})[side] = choice["standing"]
         events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
-    # 4.21 / 7.34: supply states, locked for the whole impulse
-    imp["supply"] = _supply_states(state, side)
+    # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
+    imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events)
     events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
                    "states": imp["supply"],
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
@@ -283,6 +300,8 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     start_hex = model.force_hex(state, force)
     for piece in mv.get("detach", []):
         _detach(state, force, piece, events)
+    for spec in mv.get("detachments", []):
+        _create_detachments(state, force, spec, events)
     if not model.is_unled(force) and not state["leaders"][force]["active"]:
         if not _reactivate(state, force, mv.get("reactivate"), dice, events):
             return
@@ -305,6 +324,8 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
                        "spent": w.spent, "rule": "8.22",
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
     here = model.force_hex(state, force)
+    if mv.get("merge"):
+        _merge(state, side, force, mv["merge"], events)
     if here in zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
 
@@ -382,11 +403,18 @@ def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
 
 # --- adapters to the rules modules ---------------------------------------------------------
 
-def _supply_states(state: dict, side: str) -> dict[str, dict]:
-    """4.21 / 7.1-7.34: every force's supply state, locked for the impulse (7.34)."""
+def _supply_states(state: dict, side: str, emergency: dict | None = None,
+                   events: list[dict] | None = None) -> dict[str, dict]:
+    """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import supply_status
 
-    result = supply_status(state, side, hexmap(state))
+    result = supply_status(state, side, hexmap(state), emergency=emergency or {})
+    for sid in result.consumed:                     # 7.35: the wagon or depot is used up
+        kind = state["logistics"][sid]["kind"]
+        del state["logistics"][sid]
+        if events is not None:
+            events.append({"type": "emergency.supply", "side": side, "rule": "7.35",
+                           "text": f"{side} uses up a {kind} for emergency supply (7.35)"})
     return {f: {"state": fs.state.value if hasattr(fs.state, "value") else str(fs.state),
                 "in_communication": fs.in_communication, "mp_halved": fs.mp_halved,
                 "cf_halved": fs.cf_halved, "reason": fs.reason}
@@ -629,3 +657,84 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                     elif r.attacker_advances:
                         a["resolved"] = "the attacker advances into the vacated hex (9.22)"
         imp["assaults"] = [a for a in imp["assaults"] if not a.get("resolved")]
+
+
+# --- 8.25a merging and 8.51 detachments ---------------------------------------------------
+
+def _merge(state: dict, side: str, force: str, other: str, events: list[dict]) -> None:
+    from .forces import apply_merge, merge_order
+
+    if other not in model.forces(state, side) or model.force_hex(state, other) != model.force_hex(state, force):
+        events.append({"type": "merge.void", "side": side, "private": True, "rule": "8.25a",
+                       "text": f"{_name(state, force)} does not meet {other}: no merge"})
+        return
+    order = merge_order(state, force, other)
+    if order.problems:
+        events.append({"type": "merge.void", "side": side, "private": True, "rule": "8.25a",
+                       "text": f"{_name(state, force)} cannot take {other} along: {order.problems[0].message}"})
+        return
+    apply_merge(state, order)
+    events.append({"type": "merge", "side": side, "private": True, "rule": "8.25a",
+                   "text": f"{_name(state, force)} takes {other} along (1 AP)"})
+
+
+@cache
+def detachment_chart() -> dict:
+    from ...yamlio import load_data_fast
+
+    return load_data_fast(games_dir() / "heartland" / "charts" / "detachment.yaml")
+
+
+def _yield(unit: dict, by: str) -> int:
+    for row in detachment_chart()["yields"]:
+        if row["arm"] == unit["arm"] and row["size"] == unit["size"]:
+            return int(row[by])
+    return 0
+
+
+def _detachment_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
+    specs = mv.get("detachments", [])
+    if not isinstance(specs, list):
+        return [Problem("`detachments` is a list of {unit, by: step_loss or removal}", "8.51",
+                        ["moves", i, "detachments"])]
+    units = set(model.force_units(state, force))
+    for j, spec in enumerate(specs):
+        where = ["moves", i, "detachments", j]
+        if not isinstance(spec, dict) or spec.get("unit") not in units or spec.get("by") not in ("step_loss",
+                                                                                               "removal"):
+            return [Problem("each detachment names one of the force's units and `by: step_loss` or "
+                            "`by: removal`", "8.51", where)]
+        if _yield(state["units"][spec["unit"]], spec["by"]) < 1:
+            return [Problem(f"{spec['unit']} yields no detachments by {spec['by']} (Detachment Chart)", "8.51",
+                            where)]
+    if specs and state["leaders"][force]["ap"] < len(specs):
+        return [Problem(f"{force} has {state['leaders'][force]['ap']} AP; each detachment order costs 1 AP",
+                        "8.51", ["moves", i, "detachments"])]
+    return []
+
+
+def _create_detachments(state: dict, force: str, spec: dict, events: list[dict]) -> None:
+    """8.51: 1 AP; the unit loses a step or is removed; the chart says how many detachments it yields."""
+    ld = state["leaders"][force]
+    unit = state["units"].get(spec.get("unit"))
+    if unit is None or unit["steps"] <= 0 or ld["ap"] < 1:
+        return
+    count = _yield(unit, spec["by"])
+    if count < 1:
+        return
+    ld["ap"] -= 1
+    unit["steps"] = 0 if spec["by"] == "removal" else unit["steps"] - 1
+    counter = detachment_chart()["detachment"][unit["side"]]
+    made = []
+    for k in range(count):
+        n = 1
+        while f"{spec['unit']}-d{n}" in state["units"]:
+            n += 1
+        uid = f"{spec['unit']}-d{n}"
+        state["units"][uid] = {"side": unit["side"], "name": f"Detachment of {unit['name']}", "arm": counter["arm"],
+                               "size": counter["size"], "cf": list(counter["cf"]), "ml": list(counter["ml"]),
+                               "steps": counter["steps"], "leader": force, "hex": None}
+        made.append(uid)
+    events.append({"type": "detachments", "side": unit["side"], "private": True, "rule": "8.51",
+                   "text": f"{ld['name']} breaks {unit['name']} down by {spec['by'].replace('_', ' ')} into "
+                           f"{count} detachment(s): {', '.join(made)} (1 AP; stand-in Detachment Chart)"})
