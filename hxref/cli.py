@@ -17,6 +17,21 @@ from .errors import HxrefError, InvalidInput
 
 SIDE_HELP = "the side you play (e.g. union)"
 
+# --- options shared by several commands (one place, style habit 10) ------------------------------
+game_argument = click.argument("game", type=click.Path(exists=True, dir_okay=False))
+decision_option = click.option("--decision", default=None,
+                               help="the decision id (default: the one awaited from you)")
+dir_option = click.option("--dir", "out_dir", default=None, help="where to write the file(s) (default: beside GAME)")
+
+
+def side_option(extra: str = ""):
+    return click.option("--side", required=True, help=SIDE_HELP + extra)
+
+
+def key_option(required: bool = True, extra: str = ""):
+    return click.option("--key", "key_path", required=required, default=None,
+                        help="your private key file" + extra)
+
 
 class Main(click.Group):
     """The top-level group: the one place where errors become messages."""
@@ -249,10 +264,10 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created)
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--side", required=True, help=SIDE_HELP + ", or umpire")
-@click.option("--key", "key_path", required=True, help="your private key file")
-@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+@game_argument
+@side_option(", or umpire")
+@key_option()
+@dir_option
 def join(game, side, key_path, out_dir):
     """Write your signed join file: the tip of your dice chain for this game.
 
@@ -273,12 +288,12 @@ def join(game, side, key_path, out_dir):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--side", required=True, help=SIDE_HELP)
-@click.option("--key", "key_path", required=True, help="your private key file")
+@game_argument
+@side_option()
+@key_option()
 @click.option("--choice", required=True, help="your secret choice as YAML, e.g. 'bid: 4'")
-@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
-@click.option("--dir", "out_dir", default=None, help="where to write the files (default: beside GAME)")
+@decision_option
+@dir_option
 def commit(game, side, key_path, choice, decision, out_dir):
     """Seal a secret choice: write the signed commitment and keep the reveal.
 
@@ -319,12 +334,12 @@ def commit(game, side, key_path, choice, decision, out_dir):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--side", required=True, help=SIDE_HELP)
-@click.option("--key", "key_path", default=None, help="your private key file (not in solo mode)")
+@game_argument
+@side_option()
+@key_option(required=False, extra=" (not in solo mode)")
 @click.option("--choice", required=True, help="your answer as YAML, e.g. 'level: 2'")
-@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
-@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+@decision_option
+@dir_option
 def answer(game, side, key_path, choice, decision, out_dir):
     """Answer an open (not secret) decision: write a signed order file.
 
@@ -359,9 +374,9 @@ def answer(game, side, key_path, choice, decision, out_dir):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--side", required=True, help=SIDE_HELP)
-@click.option("--decision", default=None, help="the decision id (default: the one awaited from you)")
+@game_argument
+@side_option()
+@decision_option
 @click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),
               help="write the skeleton here (default: print it)")
 def template(game, side, decision, out):
@@ -405,11 +420,11 @@ def template(game, side, decision, out):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--side", required=True, help=SIDE_HELP + ", or umpire")
-@click.option("--key", "key_path", required=True, help="your private key file")
-@click.option("--decision", default=None, help="the decision id (default: the first awaited)")
-@click.option("--dir", "out_dir", default=None, help="where to write the file (default: beside GAME)")
+@game_argument
+@side_option(", or umpire")
+@key_option()
+@decision_option
+@dir_option
 def roll(game, side, key_path, decision, out_dir):
     """Give your next dice link to a decision you do not answer (so its dice are joint).
 
@@ -426,7 +441,7 @@ def roll(game, side, key_path, decision, out_dir):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False),
               help="a detached signature for a single FILE (.sig from ssh-keygen -Y sign)")
@@ -454,7 +469,7 @@ def submit(game, files, sig):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False), help="detached signature")
 def check(game, file, sig):
@@ -470,7 +485,7 @@ def check(game, file, sig):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.option("--key", "key_path", default=None, help="the umpire's key (umpired games roll with it)")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "json"]), default="rich",
               show_default=True, help="how to print what happened")
@@ -505,7 +520,7 @@ def resolve(game, key_path, fmt):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
 def status(game, as_json):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
@@ -543,7 +558,7 @@ def status(game, as_json):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.option("--side", default=None, help="a side's secret report; `umpire` for everything; "
                                            "none for the public report")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md", "html", "json"]), default="rich",
@@ -576,7 +591,7 @@ def report(game, side, fmt, out):
 
 
 @main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@game_argument
 @click.option("--json", "as_json", is_flag=True, help="machine-readable result")
 def audit(game, as_json):
     """Replay GAME's whole log: every hash, signature, commitment and die. Exit 0 if all hold, 1 if not.

@@ -182,14 +182,7 @@ class HexMap:
             drawn = self.drawn_in(side)
             for f in self.side_features(side):
                 tt = types["hexside"][f]
-                which = "move"
-                if line_rate is not None and "line_move" in tt.given:
-                    which = "line_move"
-                elif drawn is not None and drawn == a:
-                    which = "move_out"
-                elif drawn is not None and drawn == b:
-                    which = "move_in"
-                c = tt.cost(unit_class, which)
+                c = tt.cost(unit_class, crossing_kind(tt, drawn, a, b, along_line=line_rate is not None))
                 if c is None:
                     return Prohibited(f"{tt.label} on hexside {self.grid.side_label(side)} cannot be crossed")
                 side_cost += c
@@ -256,6 +249,19 @@ class TableMap:
             if name in group:
                 return group[name]
         raise KeyError(name)
+
+
+def crossing_kind(tt: TerrainType, drawn: Hex | None, a: Hex, b: Hex, *, along_line: bool) -> str:
+    """Which of a hexside feature's costs a step from ``a`` to ``b`` pays: ``line_move`` along a road
+    or rail that has one, ``move_out``/``move_in`` for a directed feature (a slope drawn in a hex),
+    else ``move``."""
+    if along_line and "line_move" in tt.given:
+        return "line_move"
+    if drawn is not None and drawn == a:
+        return "move_out"
+    if drawn is not None and drawn == b:
+        return "move_in"
+    return "move"
 
 
 def _labelable(m: HexMap, h: Hex) -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterable
 
+from ...geometry.mapmodel import crossing_kind
 from ...geometry.hex import Hex, HexSide
 from ...geometry.mapmodel import did_you_mean
 from ...geometry.paths import Prohibited
@@ -234,14 +235,7 @@ def step_cost(
             if f == MAJOR_RIVER and major_as is not None:
                 total += major_as
                 continue
-            which = "move"
-            if along and "line_move" in tt.given:
-                which = "line_move"
-            elif drawn is not None and drawn == a:
-                which = "move_out"
-            elif drawn is not None and drawn == b:
-                which = "move_in"
-            c = tt.cost(unit_class, which)
+            c = tt.cost(unit_class, crossing_kind(tt, drawn, a, b, along_line=bool(along)))
             if c is None:
                 return _hexside_refusal(f, tt, s)
             if weather in eff.ignored_in:
