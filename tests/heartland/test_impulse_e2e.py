@@ -98,7 +98,7 @@ def test_demo_plays_three_turns_and_audits(played):
 def test_demo_had_moves_attack_checks_and_assaults(played):
     _, eng, _ = played
     kinds = [e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"]
-    for t in ("supply", "imc", "move", "attack.check", "assault.stands", "impulse"):
+    for t in ("supply", "imc", "move", "attack.check", "combat", "impulse"):
         assert t in kinds, t
     # the IMC dice are private to the side that rolled them (3.71)
     imc = [e["data"] for e in eng.gf.log if e["kind"] == "die" and e["data"]["purpose"].startswith("IMC")]

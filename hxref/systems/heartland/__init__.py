@@ -136,11 +136,11 @@ class Heartland:
             self._resolve_bid(state, answers, dice, events)
         elif decision.kind == "orders":
             if impulse.resolve_orders(state, answers, dice, events):
-                impulse.finish(state, events)
+                impulse.finish(state, events, dice)
                 self._advance(state, events)
         elif decision.kind == "defence":
             impulse.resolve_defence(state, answers, dice, events)
-            impulse.finish(state, events)
+            impulse.finish(state, events, dice)
             self._advance(state, events)
         elif decision.kind == "level":
             side = cur["declare"]

@@ -26,7 +26,7 @@ from ..base import Decision, Field, Problem
 from . import model
 from .movement import path_problems, walk
 
-ORDER_KEYS = {"level", "moves", "standing", "emergency"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
              "detachments"}
 DEFENCE_KEYS = {"react", "retreat"}
@@ -73,7 +73,9 @@ def orders_decision(state: dict) -> Decision:
               "standing": Field("dict", "standing orders for the enemy's next assaults: "
                                         "{defence: {react: [...], retreat: [...]}} (9.0)", optional=True),
               "emergency": Field("dict", "emergency supply: {force: wagon or depot to consume} (7.35)",
-                                 optional=True)}
+                                 optional=True),
+              "combat": Field("dict", "combat choices: {order: [target hexes], losses: [your units, first to "
+                                      "lose], artillery: true, extended_battle: false} (10.x)", optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -118,8 +120,12 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
     elif "level" in choice and choice["level"] != imp["level"]:
         return [Problem(f"this impulse's level was set by the bid: {imp['level']}", "5.15", ["level"])]
     standing = choice.get("standing", {})
-    if not isinstance(standing, dict) or set(standing) - {"defence"}:
-        return [Problem("`standing` takes one key, `defence: {react: [...], retreat: [...]}`", "9.0", ["standing"])]
+    if not isinstance(standing, dict) or set(standing) - {"defence", "combat"}:
+        return [Problem("`standing` takes `defence: {react: [...], retreat: [...]}` and `combat: {...}`", "9.0",
+                        ["standing"])]
+    for where, spec in (("combat", choice.get("combat", {})), ("standing.combat", standing.get("combat", {}))):
+        if not isinstance(spec, dict) or set(spec) - COMBAT_KEYS:
+            return [Problem(f"`{where}` takes {', '.join(sorted(COMBAT_KEYS))}", "10.11", where.split("."))]
     if "defence" in standing:
         d = standing["defence"]
         if not isinstance(d, dict) or set(d) - DEFENCE_KEYS:
@@ -264,6 +270,8 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         cur["remaining"][side] -= choice["level"]
         events.append({"type": "level", "side": side, "level": choice["level"], "rule": "5.15",
                        "text": f"{side} declares operation level {choice['level']} for impulse {imp['n']}"})
+    if "combat" in choice:
+        imp["combat"] = choice["combat"]
     if "standing" in choice:
         state.setdefault("standing", {})[side] = choice["standing"]
         events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
@@ -330,18 +338,15 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         _attack_check(state, side, force, mv, dice, events)
 
 
-def finish(state: dict, events: list[dict]) -> None:
+def finish(state: dict, events: list[dict], dice=None) -> None:
     """4.25 / 11.0: pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
+    if cur["active_impulse"]["assaults"]:
+        combat_sequence(state, dice, events)
     imp = cur.pop("active_impulse")
     side = imp["side"]
     pay = _leader_pay(state, side, imp["involuntary"])
     state["wep"][side] -= pay
-    for a in imp["assaults"]:
-        events.append({"type": "assault.stands", "side": side, "force": a["force"], "target": a["target"],
-                       "rule": "10.0",
-                       "text": f"assault of {_name(state, a['force'])} on {a['target']} stands; combat (10.x) "
-                               "is resolved by the rules of part 2, not yet played by hxref"})
     cur["impulses"].append({"n": imp["n"], "side": side, "level": imp["level"], "fixed": imp["fixed"],
                             "rule": imp["rule"], "pay": pay, "assaults": imp["assaults"]})
     events.append({"type": "impulse", "n": imp["n"], "side": side, "level": imp["level"],
@@ -738,3 +743,115 @@ def _create_detachments(state: dict, force: str, spec: dict, events: list[dict])
     events.append({"type": "detachments", "side": unit["side"], "private": True, "rule": "8.51",
                    "text": f"{ld['name']} breaks {unit['name']} down by {spec['by'].replace('_', ' ')} into "
                            f"{count} detachment(s): {', '.join(made)} (1 AP; stand-in Detachment Chart)"})
+
+
+# --- 10.0-10.7: the Combat Sequence ---------------------------------------------------------
+
+COMBAT_KEYS = {"order", "losses", "artillery", "advance", "refuse_retreat", "extended_battle"}
+
+
+def _combat_choices(state: dict, side: str, own: dict | None):
+    """A side's combat choices (10.12 artillery, 10.63a loss order, 10.61d advance, 3.54b) from its
+    orders (the phasing side) or its standing orders (the defender)."""
+    from .combat import Choices
+
+    spec = own if own is not None else state.get("standing", {}).get(side, {}).get("combat", {})
+    return Choices(artillery=bool(spec.get("artillery", True)), loss_order=tuple(spec.get("losses", ())),
+                   refuse_retreat=spec.get("refuse_retreat"),
+                   advance=spec.get("advance") if isinstance(spec.get("advance"), str) else None)
+
+
+def _combat_events(state: dict, c, events: list[dict]) -> None:
+    """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
+    the steps stays on each side's own display."""
+    from .combat import StepLoss
+
+    public = [line for line in c.lines() if " loses " not in line and "step" not in line.lower()
+              or "steps" in line and "inflict" in line]
+    lost: dict[str, int] = {}
+    for e in c.losses():
+        side = state["units"][e.unit]["side"]
+        lost[side] = lost.get(side, 0) + 1
+    public.append("  steps lost: " + ", ".join(f"{s} {n}" for s, n in sorted(lost.items())) if lost
+                  else "  no steps lost")
+    events.append({"type": "combat", "target": c.target, "attacker": c.attacker_side, "rule": c.rule,
+                   "inflicted": c.inflicted, "retreating": c.retreating, "text": "\n".join(public)})
+    for side in (c.attacker_side, c.defender_side):
+        mine = [e.why for e in c.effects if isinstance(e, StepLoss) and state["units"][e.unit]["side"] == side]
+        if mine:
+            events.append({"type": "combat.losses", "side": side, "private": True, "rule": "10.63",
+                           "text": f"{side} losses at {c.target}: " + "; ".join(mine)})
+
+
+def combat_sequence(state: dict, dice, events: list[dict]) -> None:
+    """Resolve every standing assault, target by target in the phasing side's order (10.11)."""
+    from .attack import Assault
+    from .combat import Circumstances, apply_combat, resolve_combat
+
+    cur = state["current"]
+    imp = cur["active_impulse"]
+    side = imp["side"]
+    other = model.other_side(side)
+    hm = hexmap(state)
+    own = imp.get("combat") or {}
+    order = list(own.get("order", []))
+    targets = [a["target"] for a in imp["assaults"]]
+    targets = [t for t in order if t in targets] + [t for t in dict.fromkeys(targets) if t not in order]
+    circ = Circumstances(supply={f: s["state"] for f, s in imp.get("supply", {}).items()},
+                         targets=tuple(targets), last_impulse=not cur.get("queue") and not any(
+                             v > 0 for v in cur["remaining"].values()))
+    choices = {side: _combat_choices(state, side, own), other: _combat_choices(state, other, None)}
+    fought = []
+    for target in targets:
+        group = [Assault(a["force"], a["source"], a["target"], a.get("hasty", False))
+                 for a in imp["assaults"] if a["target"] == target
+                 and a["force"] in model.forces(state, side) and model.force_hex(state, a["force"]) == a["source"]]
+        if not group:
+            continue
+        c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
+        if c.problems:
+            events.append({"type": "combat.void", "target": target, "rule": c.rule,
+                           "text": f"no combat at {target}: {c.why}"})
+            continue
+        apply_combat(state, c)
+        fought.append(c)
+        _combat_events(state, c, events)
+    imp["assaults"] = []
+    if fought:
+        _extended_battle(state, dice, events, fought, choices)
+
+
+def _extended_battle(state: dict, dice, events: list[dict], fought: list, choices: dict) -> None:
+    """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
+    from .attack import Assault
+    from .combat import Circumstances, apply_combat, extended_battle, in_contact, resolve_combat
+
+    cur = state["current"]
+    imp = cur["active_impulse"]
+    side = imp["side"]
+    other = model.other_side(side)
+    hm = hexmap(state)
+    answers = {side: bool((imp.get("combat") or {}).get("extended_battle")),
+               other: bool(state.get("standing", {}).get(other, {}).get("combat", {}).get("extended_battle"))}
+    if not any(answers.values()) or not in_contact(state, hm, side):
+        return
+    eb = extended_battle(side, answers, levels_left=cur["remaining"], earlier=fought)
+    events.append({"type": "extended.battle", "rule": eb.rule, "text": eb.why})
+    if not eb.chooser:
+        return
+    cur["remaining"][eb.chooser] -= 1
+    contacts = in_contact(state, hm, eb.chooser)
+    by_target: dict[str, list] = {}
+    for force, target in contacts:
+        if any(a.attacker == force for group in by_target.values() for a in group):
+            continue          # each force attacks one hex
+        by_target.setdefault(target, []).append(Assault(force, model.force_hex(state, force), target, False,
+                                                        automatic=True, rule="10.71"))
+    circ = Circumstances(supply={f: s["state"] for f, s in imp.get("supply", {}).items()},
+                         targets=tuple(by_target), wave_shift_carried=eb.wave_shift_kept)
+    for target, group in by_target.items():
+        c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
+        if c.problems:
+            continue
+        apply_combat(state, c)
+        _combat_events(state, c, events)
