@@ -747,6 +747,8 @@ def _create_detachments(state: dict, force: str, spec: dict, events: list[dict])
 
 # --- 10.0-10.7: the Combat Sequence ---------------------------------------------------------
 
+WDO_COST = 10        # 3.41a: a War Department Order costs 10 WEP
+
 COMBAT_KEYS = {"order", "losses", "artillery", "advance", "refuse_retreat", "extended_battle"}
 
 
@@ -797,9 +799,13 @@ def combat_sequence(state: dict, dice, events: list[dict]) -> None:
     order = list(own.get("order", []))
     targets = [a["target"] for a in imp["assaults"]]
     targets = [t for t in order if t in targets] + [t for t in dict.fromkeys(targets) if t not in order]
-    circ = Circumstances(supply={f: s["state"] for f, s in imp.get("supply", {}).items()},
-                         targets=tuple(targets), last_impulse=not cur.get("queue") and not any(
-                             v > 0 for v in cur["remaining"].values()))
+    # 7.35b: supply for combat is judged when the combat is resolved: the phasing side's was locked for
+    # the impulse (7.34); the defender's is traced now
+    supply = {f: s["state"] for f, s in imp.get("supply", {}).items()}
+    supply.update({f: s["state"] for f, s in _supply_states(state, other).items()})
+    circ = Circumstances(supply=supply, targets=tuple(targets),
+                         forced_march=frozenset(imp.get("forced_march", ())),
+                         last_impulse=not cur.get("queue") and not any(v > 0 for v in cur["remaining"].values()))
     choices = {side: _combat_choices(state, side, own), other: _combat_choices(state, other, None)}
     fought = []
     for target in targets:
@@ -816,6 +822,7 @@ def combat_sequence(state: dict, dice, events: list[dict]) -> None:
         apply_combat(state, c)
         fought.append(c)
         _combat_events(state, c, events)
+        _replacements(state, c, events)
     imp["assaults"] = []
     if fought:
         _extended_battle(state, dice, events, fought, choices)
@@ -855,3 +862,18 @@ def _extended_battle(state: dict, dice, events: list[dict], fought: list, choice
             continue
         apply_combat(state, c)
         _combat_events(state, c, events)
+
+
+def _replacements(state: dict, c, events: list[dict]) -> None:
+    """3.41(2) / 10.67b: a leader killed in an impulse that is not the turn's last is replaced at once
+    by a War Department Order for 10 WEP (his heir takes the command, see combat.Kill)."""
+    from .combat import Kill
+
+    for e in c.effects:
+        if isinstance(e, Kill) and e.replacement.startswith("now"):
+            side = state["leaders"][e.leader]["side"]
+            state["wep"][side] -= WDO_COST
+            events.append({"type": "replacement", "side": side, "rule": "3.41(2), 10.67b",
+                           "text": f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
+                                   f"{state['leaders'][e.leader]['name']} (killed)"
+                                   + (f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else "")})
