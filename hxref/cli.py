@@ -291,7 +291,8 @@ def join(game, side, key_path, out_dir):
 @game_argument
 @side_option()
 @key_option()
-@click.option("--choice", required=True, help="your secret choice as YAML, e.g. 'bid: 4'")
+@click.option("--choice", required=True,
+              help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file")
 @decision_option
 @dir_option
 def commit(game, side, key_path, choice, decision, out_dir):
@@ -337,7 +338,8 @@ def commit(game, side, key_path, choice, decision, out_dir):
 @game_argument
 @side_option()
 @key_option(required=False, extra=" (not in solo mode)")
-@click.option("--choice", required=True, help="your answer as YAML, e.g. 'level: 2'")
+@click.option("--choice", required=True,
+              help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file")
 @decision_option
 @dir_option
 def answer(game, side, key_path, choice, decision, out_dir):

@@ -188,7 +188,11 @@ def render(fields: dict, comment: str = "") -> str:
 
 
 def parse_choice(text: str, source: str = "--choice") -> dict:
-    """A choice given on the command line, e.g. ``'bid: 4'`` or ``'{bid: 4}'``."""
+    """A choice given on the command line, e.g. ``'bid: 4'`` or ``'{bid: 4}'``, or ``@FILE`` to read it
+    from a YAML file."""
+    if text.startswith("@"):
+        source = text[1:]
+        text = yamlio.read_text(source)
     root = yamlio.load_rt(text, source)
     data = yamlio.check_two_readers(text, root, source)
     if not isinstance(data, dict):

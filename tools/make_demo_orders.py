@@ -204,8 +204,22 @@ def build(name: str) -> Path:
                 run(["join", "game.yaml", "--side", who, "--key", key])
             submit([f"{w}-join.yaml" for w in names])
             first_bid = True
+
+            def settle_reorganization() -> None:
+                """12.0: both sides seal their Reorganization orders (none in the demo), then reveal."""
+                while (dec := _awaiting()) and dec["kind"] == "reorg":
+                    steps.append({"say": f"The Reorganization Segment of {dec['id'].split('.')[0]}: both sides "
+                                         "seal their orders, then reveal them (commit-reveal, 12.0)."})
+                    for side in sides:
+                        run(["commit", "game.yaml", "--side", side, "--key", sides[side], "--choice", "{}"])
+                    submit([f"{s}-{dec['id']}-commit.yaml" for s in sides])
+                    submit([f"{s}-{dec['id']}-reveal.yaml" for s in sides])
+                    resolve()
+
             for step in spec["script"]:
                 kind = step[0]
+                if kind in ("bid", "report"):
+                    settle_reorganization()
                 if kind == "say":
                     steps.append({"say": step[1]})
                 elif kind == "report":
@@ -248,6 +262,7 @@ def build(name: str) -> Path:
                              json.dumps(choice)])
                         submit([f"{side}-{dec['id']}.yaml"])
                         resolve()
+            settle_reorganization()
             steps.append({"say": "The end of the demo. The public report, each side's secret report, "
                                  "and the audit that replays every signature, commitment and die:"})
             steps.append({"report": "public", "full": True})

@@ -101,6 +101,19 @@ class Heartland:
                 schema={"bid": Field("int", "operation levels bid; 0 = Pass", minimum=0)},
                 example={"bid": 2},
             )]
+        if state["phase"] == "reorg":
+            return [Decision(
+                id=f"t{t}.reorg", sides=SIDES, kind="reorg", secret=True, simultaneous=True, dice=True,
+                rule="12.0",
+                prompt=f"turn {t}: your Reorganization Segment orders, sealed (12.0-13.x, 4.32); {{}} for none",
+                schema={"destruction": Field("list", "bridge, town or landing burning (13.1)", optional=True),
+                        "foraging": Field("list", "leaders who forage (13.2)", optional=True),
+                        "attrition": Field("dict", "emergency supply, ML given up, loss order (4.31)",
+                                           optional=True),
+                        "administration": Field("dict", "replacements, leaders, WDO, ammo, training, "
+                                                        "entrenchment ... (4.32)", optional=True)},
+                example={},
+            )]
         if state["phase"] == "impulse" and cur.get("active_impulse"):
             stage = cur["active_impulse"]["stage"]
             return [impulse.orders_decision(state) if stage == "orders" else impulse.defence_decision(state)]
@@ -121,6 +134,13 @@ class Heartland:
             return ini.bid_problems(choice["bid"], state["maximum"][side])
         if decision.kind == "orders":
             return impulse.check_orders(state, side, choice)
+        if decision.kind == "reorg":
+            from . import reorganization as ro
+
+            hm = impulse.hexmap(state)
+            return (ro.check_destruction(state, side, choice, hm) + ro.check_foraging(state, side, choice, hm)
+                    + ro.check_supply_recheck(state, side, choice, hm)
+                    + ro.check_administration(state, side, choice, hm))
         if decision.kind == "defence":
             return impulse.check_defence(state, side, choice)
         if decision.kind == "level":
@@ -142,6 +162,8 @@ class Heartland:
             impulse.resolve_defence(state, answers, dice, events)
             impulse.finish(state, events, dice)
             self._advance(state, events)
+        elif decision.kind == "reorg":
+            self._resolve_reorganization(state, answers, dice, events)
         elif decision.kind == "level":
             side = cur["declare"]
             level = answers[side]["level"]
@@ -179,6 +201,14 @@ class Heartland:
                        "stand_in": w.stand_in, "rule": "5.2",
                        "text": (f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
                                 else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}")})
+        if state.get("full"):
+            from .weather import start_of_turn
+
+            mud, ts = start_of_turn(state)      # 5.24 Mud, 5.21 Clear after Mud/Blizzard, 5.26 Cold
+            if mud is not None and mud.mud:
+                events.append({"type": "weather.mud", "rule": mud.rule, "text": mud.why})
+            if ts.changes or ts.recoveries:
+                events.append({"type": "weather.effects", "rule": ts.rule, "text": ts.why})
         cur["remaining"] = dict(o.remaining)
         cur["schedule"] = [{"side": i.side, "level": i.level, "rule": i.rule} for i in o.impulses]
         cur["queue"] = [{"side": i.side, "level": i.level, "fixed": True, "rule": i.rule} for i in o.impulses]
@@ -215,18 +245,35 @@ class Heartland:
             cur["declare"] = nxt
 
     def _end_turn(self, state: dict, events: list[dict]) -> None:
+        """After the last impulse (or none): the Reorganization Segment (4.3), then the turn's end."""
+        if state.get("full"):
+            state["phase"] = "reorg"          # both sides' sealed orders (D-15), then 12.0-13.x and 4.4
+            events.append({"type": "reorganization.start", "turn": state["turn"], "rule": "4.3, 12.0",
+                           "text": f"turn {state['turn']}: the Reorganization Segment; both sides send their "
+                                   "orders (destruction, foraging, attrition, administration)"})
+            return
+        self._close_turn(state, events)
+
+    def _resolve_reorganization(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+        from .impulse import hexmap
+        from .reorganization import reorganization
+
+        for r in reorganization(state, answers, dice, hexmap(state)):
+            public = r.step in ("destruction", "end_of_turn")
+            for line in r.lines():
+                events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
+                               **({} if public or not r.side else {"side": r.side, "private": True}),
+                               "text": line.strip()})
+        self._close_turn(state, events)
+
+    def _close_turn(self, state: dict, events: list[dict]) -> None:
         cur = state["current"]
         t = state["turn"]
         state["history"].append({"turn": t, "month": self._month_label(state), **{
             k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}})
         if state.get("full"):
-            # 4.4: every leader's AP is reset to his AR (the side his counter shows; the digest's reading)
-            for ld in state["leaders"].values():
-                ld["ap"] = ld["ratings"]["active" if ld["active"] else "inactive"]["ar"]
-            events.append({"type": "turn.end", "turn": t, "rule": "4.3, 4.4",
-                           "text": f"turn {t} ends; every leader's AP is reset to his AR (4.4). The "
-                                   "Reorganization Segment's supply recheck, attrition and administration "
-                                   "(12.0-13.x) are not yet played by hxref"})
+            events.append({"type": "turn.end", "turn": t, "rule": "4.4",
+                           "text": f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)"})
         else:
             events.append({"type": "turn.end", "turn": t, "rule": "4.3",
                            "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
