@@ -166,9 +166,6 @@ def _side_set(hexmap, sides: Iterable) -> set[HexSide]:
     return out
 
 
-_STATIC_COSTS: dict = {}     # (map, weather, side, ..., a, b) -> cost; see the end of step_cost
-
-
 def step_cost(
     hexmap,
     *,
@@ -351,8 +348,9 @@ def step_cost(
 
     # Everything but the supply-line blocks (7.12b) and the ferries (8.24a) depends only on the map, the
     # weather and the side: cache it per hex step, so a supply network of the whole map is cheap to build.
-    static = (id(hexmap), weather, side, unit_class, for_supply, frozenset(pontoon_sides),
-              frozenset(blockaded_sides))
+    static = (weather, side, unit_class, for_supply, frozenset(pontoon_sides), frozenset(blockaded_sides))
+    # the cache lives on the map object and dies with it (an id() key could be reused by another map)
+    store = hexmap.__dict__.setdefault("_heartland_step_costs", {})
 
     blocked: set[Hex] = set()
     if for_supply:      # the hexes where 7.12b / 3.61 may cut the line: decided by ``cost`` itself
@@ -366,14 +364,14 @@ def step_cost(
         if b in blocked:
             return cost(a, b)
         key = (static, a, b)
-        hit = _STATIC_COSTS.get(key)
+        hit = store.get(key)
         if hit is not None:
             return hit
         result = cost(a, b)
         if b in grid and not any(f in data.ferries for f in hexmap.side_features(HexSide(a, b), effective=False)):
-            if len(_STATIC_COSTS) > 1_000_000:
-                _STATIC_COSTS.clear()
-            _STATIC_COSTS[key] = result
+            if len(store) > 1_000_000:
+                store.clear()
+            store[key] = result
         return result
 
     return cached
