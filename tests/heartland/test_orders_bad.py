@@ -191,3 +191,10 @@ def test_8_25a_merge_at_the_end_of_a_move(cli, hgame):
         assert view["leaders"]["strother"]["superior"] == "calloway", out
     else:
         assert view["leaders"]["strother"]["superior"] is None
+
+
+def test_8_3_forced_march_order(cli, hgame):
+    # Strother force-marches west along the road: the Forced March Table is rolled after the IMC (stand-in)
+    out = _play(cli, hgame, '  moves:\n    - {force: strother, forced_march: true, path: ["1804", "1704"]}\n')
+    assert "IMC strother" in out and "forced march" in out.lower()
+

@@ -56,6 +56,11 @@ class Heartland:
             state["full"] = True
             state["map"] = scenario["map"]
             state["fert_offset"] = scenario.get("fert_offset")
+            # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
+            state["options"] = dict(scenario.get("options", {}))
+            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices"):
+                if key in scenario:
+                    state[key] = scenario[key]
             for key in ("leaders", "units", "logistics", "sources"):
                 state[key] = scenario.get(key, {})
             for ld in state["leaders"].values():

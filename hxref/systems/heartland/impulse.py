@@ -28,7 +28,7 @@ from .movement import path_problems, walk
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
-             "detachments"}
+             "detachments", "forced_march"}
 DEFENCE_KEYS = {"react", "retreat"}
 
 
@@ -174,6 +174,15 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
         problems += found
         if path and not found:
             problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
+        if mv.get("forced_march"):
+            from .forced_march import march_path_problems
+
+            if model.is_unled(force) or not state["leaders"][force]["active"]:
+                problems.append(Problem("only an active leader's force may force-march", "8.3",
+                                        ["moves", i, "forced_march"]))
+            elif path:
+                problems += march_path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state),
+                                                index=i)
         if not model.is_unled(force):
             problems += _detach_problems(state, force, mv, i)
             problems += _detachment_problems(state, force, mv, i)
@@ -277,7 +286,7 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
-    imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events)
+    imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
     events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
                    "states": imp["supply"],
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
@@ -321,10 +330,37 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     mp = _imc_roll(state, force, imp, mv, dice, events)
     if mp is None:
         return
-    w = walk(mv.get("path", []), start=start_hex, mp=mp, hexmap=hm, cost=cost_fn(state, side), enemy_zoc=zoc)
+    cost = cost_fn(state, side)
+    march = _forced_march(state, side, force, mp, mv, dice, events) if mv.get("forced_march") else None
+    if march is not None and march.success:
+        from .forced_march import march_step_cost
+
+        cost = march_step_cost(hm, weather=weather_of(state), side=side,
+                               enemy_occupied=model.occupied_hexes(state, model.other_side(side)),
+                               enemy_zoc=zoc, friendly_occupied=model.occupied_hexes(state, side))
+    path = mv.get("path", [])
+    if march is not None and march.deactivate:      # 8.31b: no entry into enemy ZOC with this move
+        from .forced_march import truncate_at_zoc
+
+        path = truncate_at_zoc(path, zoc)
+    w = walk(path, start=start_hex, mp=mp, hexmap=hm, cost=cost, enemy_zoc=zoc)
     w = _legal_stop(state, side, force, w)
     _relocate(state, force, w.end)
     imp["mp"][force] = {"rolled": mp, "spent": w.spent}
+    if march is not None:
+        from .forced_march import apply_march_end
+
+        if apply_march_end(state, march) is not None:
+            imp["involuntary"].append(march.oc)          # 11.0: paid for all the same
+            events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.31b",
+                           "text": f"{_name(state, force)} is deactivated at the end of the forced march"})
+    if len(w.hexes) > 1 and weather_of(state) == "Blizzard":
+        from .weather import apply_blizzard_loss, blizzard_loss
+
+        loss = blizzard_loss(state, force)
+        if loss.hits:
+            apply_blizzard_loss(state, loss)
+            events.append({"type": "blizzard", "side": side, "private": True, "rule": "5.29", "text": loss.why})
     if len(w.hexes) > 1:
         events.append({"type": "move", "side": side, "force": force, "path": w.hexes, "rule": w.rule,
                        "text": f"{_name(state, force)} moves {' > '.join(w.hexes)} ({w.stopped})"})
@@ -409,11 +445,19 @@ def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
 # --- adapters to the rules modules ---------------------------------------------------------
 
 def _supply_states(state: dict, side: str, emergency: dict | None = None,
-                   events: list[dict] | None = None) -> dict[str, dict]:
+                   events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import supply_status
 
-    result = supply_status(state, side, hexmap(state), emergency=emergency or {})
+    # 7.35a: Own Use markers are spent at the start of the owner's own impulse (here: the next one)
+    own_use = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use")
+               and not ld.get("superior")] if spend_own_use else []
+    result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use)
+    for lid in own_use:
+        state["leaders"][lid].pop("own_use", None)
+        if events is not None:
+            events.append({"type": "own.use", "side": side, "private": True, "rule": "7.35a",
+                           "text": f"{state['leaders'][lid]['name']} spends an Own Use marker: full supply"})
     for sid in result.consumed:                     # 7.35: the wagon or depot is used up
         kind = state["logistics"][sid]["kind"]
         del state["logistics"][sid]
@@ -439,8 +483,10 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
     side = imp["side"]
     commander = next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]),
                      None)
+    from .reorganization import wdo_used
+
     r = reactivation(state, force, REACTIVATION_METHODS.get(method, 0), dice, commander=commander,
-                     hexmap=hexmap(state), wep=state["wep"][side], wdo_used=state["current"].get("wdo_used", False),
+                     hexmap=hexmap(state), wep=state["wep"][side], wdo_used=wdo_used(state, side) > 0,
                      level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"))
     if r.problems:
         events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "private": True,
@@ -449,7 +495,8 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
     apply_reactivation(state, r)
     if r.wep:
         state["wep"][side] -= r.wep
-        state["current"]["wdo_used"] = True
+        wdo = state["current"].setdefault("wdo", {})
+        wdo[side] = wdo.get(side, 0) + 1             # 3.41a: one limited WDO a turn per side
     events.append({"type": "reactivation", "side": side, "force": force, "success": r.success, "rule": "8.12",
                    "text": f"{_name(state, force)} " + ("reactivates" if r.success else "stays inactive")})
     events.append({"type": "reactivation.detail", "side": side, "private": True, "rule": "8.12",
@@ -804,6 +851,7 @@ def combat_sequence(state: dict, dice, events: list[dict]) -> None:
     supply = {f: s["state"] for f, s in imp.get("supply", {}).items()}
     supply.update({f: s["state"] for f, s in _supply_states(state, other).items()})
     circ = Circumstances(supply=supply, targets=tuple(targets),
+                         doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
                          forced_march=frozenset(imp.get("forced_march", ())),
                          last_impulse=not cur.get("queue") and not any(v > 0 for v in cur["remaining"].values()))
     choices = {side: _combat_choices(state, side, own), other: _combat_choices(state, other, None)}
@@ -855,7 +903,9 @@ def _extended_battle(state: dict, dice, events: list[dict], fought: list, choice
         by_target.setdefault(target, []).append(Assault(force, model.force_hex(state, force), target, False,
                                                         automatic=True, rule="10.71"))
     circ = Circumstances(supply={f: s["state"] for f, s in imp.get("supply", {}).items()},
-                         targets=tuple(by_target), wave_shift_carried=eb.wave_shift_kept)
+                         targets=tuple(by_target), wave_shift_carried=eb.wave_shift_kept,
+                         doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
+                         forced_march=frozenset(imp.get("forced_march", ())))
     for target, group in by_target.items():
         c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
         if c.problems:
@@ -877,3 +927,22 @@ def _replacements(state: dict, c, events: list[dict]) -> None:
                            "text": f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
                                    f"{state['leaders'][e.leader]['name']} (killed)"
                                    + (f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else "")})
+
+
+def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, events: list[dict]):
+    """8.31: the Forced March Table roll after the IMC; a success halves CF and artillery in combat (8.31c)."""
+    from .forced_march import apply_forced_march, forced_march
+
+    imp = state["current"]["active_impulse"]
+    fm = forced_march(state, force, mp, dice, supply=imp["supply"].get(force, {}).get("state", "full"),
+                      imc_ml=int(mv.get("ml_reduction", 0) or 0), loss_unit=mv.get("step_loss"))
+    if fm.problems:
+        events.append({"type": "forced.march.void", "side": side, "private": True, "rule": fm.rule,
+                       "text": f"{_name(state, force)}: no forced march: {fm.why}"})
+        return None
+    apply_forced_march(state, fm)
+    if fm.success:
+        imp.setdefault("forced_march", []).append(force)
+    events.append({"type": "forced.march", "side": side, "private": True, "rule": fm.rule,
+                   "text": f"{_name(state, force)}: {fm.why}"})
+    return fm
