@@ -115,3 +115,13 @@ def test_each_side_sees_its_own_display_and_only_top_counters_of_the_enemy(playe
     assert "hidden (3.71)" in turn.render(turn.build(eng, "union"), "text")
     umpire = json.loads(turn.render(turn.build(eng, "umpire"), "json"))["view"]
     assert {u["side"] for u in umpire["units"].values()} == {"union", "confederate"}
+
+
+def test_standing_orders_and_per_side_records_stay_with_their_side(played):
+    _, eng, _ = played
+    assert set(eng.state.get("standing", {})) == {"union", "confederate"}
+    for side in SIDES:
+        view = json.loads(turn.render(turn.build(eng, side), "json"))["view"]
+        assert set(view.get("standing", {})) <= {side}
+        enemy_units = {u for u, x in eng.state["units"].items() if x["side"] != side}
+        assert not set(view.get("initial_steps", {})) & enemy_units

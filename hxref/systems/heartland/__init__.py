@@ -58,7 +58,8 @@ class Heartland:
             state["fert_offset"] = scenario.get("fert_offset")
             # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
             state["options"] = dict(scenario.get("options", {}))
-            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices"):
+            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices",
+                        "victory"):
                 if key in scenario:
                     state[key] = scenario[key]
             for key in ("leaders", "units", "logistics", "sources"):
@@ -70,6 +71,9 @@ class Heartland:
                 ld.setdefault("hq", False)
                 ld.setdefault("active", True)
                 ld.setdefault("ap", ld["ratings"]["active"]["ar"])
+            if "victory" in state:          # the VP record starts with the set-up (3.16)
+                state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
+                state["control_vp"] = dict(state["victory"].get("initial_control", {}))
         return state
 
     def _setup_initiative(self, scenario: dict) -> dict:
@@ -155,6 +159,14 @@ class Heartland:
 
     # --- resolution ----------------------------------------------------------------------
     def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        state, events = self._resolve(state, decision, answers, dice)
+        if state.get("victory"):
+            from .victory import update_control
+
+            update_control(state)
+        return state, events
+
+    def _resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
         events: list[dict] = []
         cur = state["current"]
         if decision.kind == "bid":
@@ -285,6 +297,14 @@ class Heartland:
         if t >= len(state["calendar"]):
             state["phase"] = "over"
             events.append({"type": "game.end", "rule": "-", "text": f"the scenario ends after turn {t}"})
+            if state.get("victory"):
+                from .victory import score, update_control
+
+                update_control(state)
+                sc = score(state)
+                state["result"] = {"points": sc.points, "winner": sc.winner, "level": sc.level, "margin": sc.margin}
+                events.append({"type": "victory", "rule": "3.16", "points": sc.points, "winner": sc.winner,
+                               "text": sc.why + (" (stand-in VP schedule)" if sc.stand_in else "")})
         else:
             state["turn"] = t + 1
             state["phase"] = "bid"
@@ -401,6 +421,21 @@ class Heartland:
             from .report import army_sections
 
             sections.extend(army_sections(view))
+        if view.get("full") and view.get("victory"):
+            from .victory import score
+
+            sc = score(view) if view.get("open_view") or view.get("viewer") is None else None
+            res = view.get("result")
+            lines = [f"Result: {res['winner'] or 'draw'}"
+                     + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
+                     + f" ({', '.join(f'{s} {p}' for s, p in res['points'].items())} VP)"] if res else []
+            held = view.get("control_vp", {})
+            lines.append("Places held: " + ", ".join(f"{h} {held.get(h, '-')} ({vp} VP)"
+                                                       for h, vp in view["victory"].get("places", {}).items()))
+            if sc is not None and not res:
+                lines.append("Score now: " + sc.why)
+            lines.append("The VP schedule is the scenario's stand-in (the rules seed has none).")
+            sections.append(Section("Victory points (3.16)", lines))
         if view.get("full"):
             sections.append(Section("Stand-in charts", [
                 "The IMC (games/heartland/charts/imc.yaml), the Terrain Effects Chart (games/heartland/"

@@ -75,10 +75,23 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     v["logistics"] = {k: copy.deepcopy(s) for k, s in state.get("logistics", {}).items() if s["side"] == mine}
     v["sources"] = {mine: list(state.get("sources", {}).get(mine, []))} if mine else {}
     v["seen"] = {s: top_counters(state, s) for s in sides}
+    # per-side records kept in the shared state: only the viewer's own part (3.71)
+    for key in ("standing", "replacements", "hq_pool"):
+        if isinstance(v.get(key), dict):
+            v[key] = {s: x for s, x in v[key].items() if s == mine}
+    if "initial_steps" in v:
+        v["initial_steps"] = {u: n for u, n in v["initial_steps"].items() if state["units"].get(u, {}).get("side") == mine}
     cur = v.get("current", {})
+    for key in ("wdo", "wdo_used"):
+        if isinstance(cur.get(key), dict):
+            cur[key] = {s: x for s, x in cur[key].items() if s == mine}
+    reorg = cur.get("reorganization")
+    if isinstance(reorg, dict):
+        cur["reorganization"] = {k: ({s: x for s, x in r.items() if s == mine} if isinstance(r, dict) and set(r) <= {
+            "union", "confederate"} else r) for k, r in reorg.items()}
     imp = cur.get("active_impulse")
     if imp and mine != imp.get("side"):
         # the enemy's supply states, MP and plans are its own secrets
-        for key in ("supply", "mp"):
+        for key in ("supply", "mp", "combat", "forced_march", "mp_from_reactivation"):
             imp.pop(key, None)
     return v
