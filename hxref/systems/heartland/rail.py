@@ -533,8 +533,6 @@ def apply_rail_move(state: dict, m: RailMove) -> None:
     """Move the force and the train; pay the train's WEP; mark the force as moved by rail."""
     if m.problems:
         raise ValueError("cannot apply an illegal rail move: " + m.why)
-    from .forces import apply_move as _noop  # noqa: F401  (kept for symmetry with other modules)
-
     _relocate(state, m.force, m.end)
     t = state["trains"][m.train]
     t["hex"] = m.train_route[-1]
