@@ -28,7 +28,7 @@ from .movement import path_problems, walk
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
-             "detachments", "forced_march"}
+             "detachments", "forced_march", "rail", "cut_rail"}
 DEFENCE_KEYS = {"react", "retreat"}
 
 
@@ -58,8 +58,11 @@ def cost_fn(state: dict, side: str):
     from .terrain import step_cost
 
     enemy = model.occupied_hexes(state, model.other_side(side))
+    from .engineers import pontoon_hexsides
+
     return step_cost(hexmap(state), weather=weather_of(state), side=side, enemy_occupied=enemy,
-                     enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side))
+                     enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side),
+                     pontoons=pontoon_hexsides(state, side))
 
 
 # --- decisions ----------------------------------------------------------------------------
@@ -174,6 +177,16 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
         problems += found
         if path and not found:
             problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
+        if mv.get("rail"):
+            from .rail import rail_move_problems
+
+            stations = mv["rail"]
+            if path or not isinstance(stations, list):
+                problems.append(Problem("a rail move gives `rail: [stations]` and no `path` (8.72)", "8.72",
+                                        ["moves", i, "rail"]))
+            else:
+                problems += [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
+                             for p in rail_move_problems(state, hexmap(state), force, stations)]
         if mv.get("forced_march"):
             from .forced_march import march_path_problems
 
@@ -323,6 +336,9 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         if not _reactivate(state, force, mv.get("reactivate"), dice, events):
             return
     zoc = enemy_zoc(state, side)
+    if mv.get("rail"):              # 8.72: by train, no other movement this impulse
+        _rail_move(state, side, force, mv["rail"], events)
+        return
     if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
         if start_hex in zoc or mv.get("attack"):
             _attack_check(state, side, force, mv, dice, events)
@@ -338,6 +354,11 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         cost = march_step_cost(hm, weather=weather_of(state), side=side,
                                enemy_occupied=model.occupied_hexes(state, model.other_side(side)),
                                enemy_zoc=zoc, friendly_occupied=model.occupied_hexes(state, side))
+    cuts = [h for h in mv.get("cut_rail", []) if h in mv.get("path", [])]
+    if cuts:                                        # 8.63: +3 MP to cut the line in each of these hexes
+        from .rail import with_cuts
+
+        cost = with_cuts(cost, cuts, hm)
     path = mv.get("path", [])
     if march is not None and march.deactivate:      # 8.31b: no entry into enemy ZOC with this move
         from .forced_march import truncate_at_zoc
@@ -347,6 +368,7 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     w = _legal_stop(state, side, force, w)
     _relocate(state, force, w.end)
     imp["mp"][force] = {"rolled": mp, "spent": w.spent}
+    _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events)
     if march is not None:
         from .forced_march import apply_march_end
 
@@ -452,7 +474,10 @@ def _supply_states(state: dict, side: str, emergency: dict | None = None,
     # 7.35a: Own Use markers are spent at the start of the owner's own impulse (here: the next one)
     own_use = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use")
                and not ld.get("superior")] if spend_own_use else []
-    result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use)
+    from .engineers import pontoon_hexsides
+
+    result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use,
+                           rail_cuts=state.get("rail_cuts") or [], pontoons=pontoon_hexsides(state, side))
     for lid in own_use:
         state["leaders"][lid].pop("own_use", None)
         if events is not None:
@@ -946,3 +971,41 @@ def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, e
     events.append({"type": "forced.march", "side": side, "private": True, "rule": fm.rule,
                    "text": f"{_name(state, force)}: {fm.why}"})
     return fm
+
+
+# --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
+
+def _rail_move(state: dict, side: str, force: str, stations: list[str], events: list[dict]) -> None:
+    from .rail import apply_rail_move, rail_move
+
+    m = rail_move(state, hexmap(state), force, stations)
+    if m.problems:
+        events.append({"type": "rail.void", "side": side, "private": True, "rule": m.rule,
+                       "text": f"{_name(state, force)}: no rail move: {m.why}"})
+        return
+    start = model.force_hex(state, force)
+    apply_rail_move(state, m)
+    events.append({"type": "rail", "side": side, "force": force, "rule": m.rule,
+                   "text": f"{_name(state, force)} moves by rail from {start} to {m.end}"})
+    events.append({"type": "rail.detail", "side": side, "private": True, "rule": m.rule,
+                   "text": f"{_name(state, force)}: {m.why}"})
+
+
+def _captures_and_cuts(state: dict, side: str, force: str, entered: list[str], cuts: list[str],
+                       events: list[dict]) -> None:
+    """8.64: what the force takes in the hexes it entered; 8.63: the rail cut where it was ordered."""
+    from .capture import apply_capture, captures_on_entry
+    from .rail import apply_cut_rail, cut_rail
+
+    for label in entered:
+        for c in captures_on_entry(state, force, label):
+            if not c.problems:
+                apply_capture(state, c)
+                events.append({"type": "capture", "side": side, "rule": c.rule,
+                               "text": f"{_name(state, force)}: {c.why}"})
+        if label in cuts:
+            cut = cut_rail(state, hexmap(state), force, label)
+            if not cut.problems:
+                apply_cut_rail(state, cut)
+                events.append({"type": "rail.cut", "side": side, "rule": cut.rule,
+                               "text": f"{_name(state, force)} cuts the rail line in {label} (8.63)"})
