@@ -93,11 +93,11 @@ def main() -> None:
         total = time.perf_counter() - t0
         clock.add("rules", rules_time[0])
         pending = []
-        if ".i" in decision:
+        if ".i" in decision or decision.endswith(".reorg"):
             impulses.append((decision, clock, total))
 
-    print(f"== Heartland demo ({man['scenario']}): {len(impulses)} impulses, each loaded, submitted, resolved "
-          f"and saved as the CLI does")
+    print(f"== Heartland demo ({man['scenario']}): {len(impulses)} impulses and reorganization segments, each "
+          f"loaded, submitted, resolved and saved as the CLI does")
     print(f"{'decision':16} {'total s':>8} {'load+save':>10} {'submit':>8} {'rules':>8} {'rules %':>8}")
     tot = {"total": 0.0, "io": 0.0, "submit": 0.0, "rules": 0.0}
     for dec, c, total in impulses:
@@ -110,7 +110,7 @@ def main() -> None:
         tot["submit"] += c.parts.get("submit", 0)
         tot["rules"] += rules
     n = max(1, len(impulses))
-    print(f"mean per impulse: {tot['total'] / n:.3f} s (target < 0.2 s); game file load+save "
+    print(f"mean per step: {tot['total'] / n:.3f} s (target < 0.2 s per impulse); game file load+save "
           f"{100 * tot['io'] / tot['total']:.0f}%, submission checks {100 * tot['submit'] / tot['total']:.0f}%, "
           f"rules {100 * tot['rules'] / tot['total']:.0f}% (target < 50%)")
     print(f"game file at the end: {game.stat().st_size:,} bytes, {len(GameFile.load(game).log)} events")

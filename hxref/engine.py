@@ -215,7 +215,8 @@ class Engine:
             self.h["awaiting"] = [join_decision(chain_holders).to_dict()]
 
     def _start(self) -> None:
-        self.h["state"] = self.system.setup(copy.deepcopy(self.h["scenario"]))
+        # the scenario is kept in the log's first event; the snapshot needs it only until the start
+        self.h["state"] = self.system.setup(copy.deepcopy(self.h.pop("scenario")))
         self.h["phase"] = "playing"
         self._emit("game.started", None, {})
         self._refresh_awaiting()

@@ -266,12 +266,26 @@ def load_data_fast(path: str | Path) -> Any:
     return to_plain(fast_load(read_text(path, DATA_LIMITS)))
 
 
-def dump_fast(data: Any) -> str:
-    """YAML text for hxref's own files: block style, key order kept."""
+def _plain_dumper():
     import yaml
 
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class PlainDumper(base):  # type: ignore[misc, valid-type]
+        """No anchors or aliases: a shared list is written out again, so people read plain YAML."""
+
+        def ignore_aliases(self, data):
+            return True
+
+    return PlainDumper
+
+
+def dump_fast(data: Any) -> str:
+    """YAML text for hxref's own files: block style, key order kept, no anchors."""
+    import yaml
+
+    return yaml.dump(data, Dumper=_plain_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False,
+                     width=100)
 
 
 def dump_rt(data: Any) -> str:

@@ -43,7 +43,7 @@ def test_edited_event_is_found(cli, played):
     lines = text.split("\n")
     i = next(n for n, line in enumerate(lines) if '"kind":"die"' in line)
     ev = json.loads(lines[i][2:])
-    ev["data"]["faces"] = [6, 6]
+    ev["data"]["faces"] = [f % 6 + 1 for f in ev["data"]["faces"]]     # surely different faces
     lines[i] = "- " + canonical_json(ev).decode()
     played.write_text("\n".join(lines))
     res = audit(played)
@@ -90,7 +90,12 @@ def test_forged_reveal_with_rehashed_chain(played):
 def test_edited_snapshot_is_found(played):
     text = played.read_text()
     head, _, log = text.partition(LOG_MARKER)
-    played.write_text(head.replace("union: 245", "union: 999", 1) + LOG_MARKER + log)
+    import re
+
+    edited, n = re.subn(r"(  wep:\n(?:    \w+: \d+\n)*?    union: )(\d+)",
+                        lambda m: m.group(1) + str(int(m.group(2)) + 100), head, count=1)
+    assert n == 1
+    played.write_text(edited + LOG_MARKER + log)
     res = audit(played)
     assert not res.ok and "header" in res.problems[-1]
 

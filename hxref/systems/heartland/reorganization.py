@@ -175,12 +175,12 @@ from . import forces as fc
 from . import model
 from . import supply as sp
 from . import weather as wx
-from .forced_march import Change, Work, apply_changes, plan_step_losses, rating, send_to_pool  # noqa: F401
-from .imc import DRM, deactivation
 from .administration import (  # noqa: F401
     ADMIN_ORDER, ARMY_MIN_STARS, COS_EARLY_YEARS, COS_MIN_STARS, ML_MAX, ML_MIN, ML_RULES, WDO_COST,
     WDO_PER_TURN, MLCause, MLChange, _Admin, _detachment_chart, _supply_record, administration, apply_ml_change,
     check_administration, cos_bonus, detachment_yield, end_of_turn, ml_change, wdo_problems, wdo_used)
+from .forced_march import Change, Work, apply_changes, plan_step_losses, rating, send_to_pool  # noqa: F401
+from .imc import DRM, deactivation
 from .reorg_common import (  # noqa: F401
     Action, StepResult, _AP, _label_of_side, _leader_problems, _mark, _must_be_oc, _record, _recorded, _refused,
     _summary, _wep_change, brigades_in, calendar_entry, gone, hex_units, landing_hexes, marked, month_of, reorg,
