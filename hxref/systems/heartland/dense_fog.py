@@ -1,0 +1,155 @@
+"""Dense fog of war (optional): rule 3.72, applied on top of :mod:`.views` (3.71).
+
+If both players agree (``options.dense_fog``):
+
+1. unit strengths are shown to the enemy only when a combat is resolved;
+2. a player's own attrition rolls are kept secret;
+3. wound and brevet markers are kept on the AOD, not shown to the enemy;
+4. river transport, pontoons laid, new trains and new Union engineer brigades
+   are announced only in the Reorganization Segment.
+
+State keys read: ``options.dense_fog`` (true/false), and the keys of :mod:`.model`
+(``units[id].cf/steps``, ``leaders[id].wound/brevet/artillery``).
+
+Readings chosen (pinned by ``tests/heartland/test_dense_fog.py``):
+
+* :func:`redact` takes the *viewer's* side and hides the other side's
+  secrets; a view of the public (``side`` None) loses both sides' secrets.
+* (1) "strength" is a unit's CF and its steps (a reduced counter shows a
+  lower CF) and a leader's artillery strength; arm and size stay visible.
+  :func:`combat_disclosure` lists what both sides learn at resolution.
+* (2) attrition rolls of the other side lose their faces (the roll itself,
+  who rolled and why, stays in the record); without dense fog they are left
+  as the rules module recorded them.
+* (3) ``wound``, ``sick`` and ``brevet`` keys of enemy leaders are dropped,
+  and a top counter's stars are the intrinsic ones (as :mod:`.views` shows).
+* (4) events are recognised by their ``type`` (see :func:`deferred_kind`) or
+  an explicit ``"announce": "reorganization"``; Confederate engineers are not
+  deferred (the rule names Union engineer brigades).  The owner sees them at
+  once; the enemy's copy waits for the Reorganization Segment.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Iterable
+
+SIDES = ("union", "confederate")
+STRENGTH_KEYS = ("cf", "steps")                  # 3.72(1)
+LEADER_STRENGTH_KEYS = ("artillery",)            # 3.72(1): artillery strength
+MARKER_KEYS = ("wound", "sick", "brevet")        # 3.72(3)
+
+
+def enabled(options: dict | None) -> bool:
+    """3.72 is in play."""
+    return bool((options or {}).get("dense_fog"))
+
+
+def _others(side: str | None) -> tuple[str, ...]:
+    return tuple(s for s in SIDES if s != side)
+
+
+def redact(view: dict, side: str | None, options: dict | None) -> dict:
+    """3.72(1)-(3): ``view`` as ``side`` may see it under dense fog (a new dict; unchanged
+    when the option is off)."""
+    v = copy.deepcopy(view)
+    if not enabled(options):
+        return v
+    hide = set(_others(side))
+    for uid, u in (v.get("units") or {}).items():
+        if u.get("side") in hide:
+            for k in STRENGTH_KEYS:
+                if k in u:
+                    u[k] = None
+            u["strength_hidden"] = "3.72(1)"
+    for lid, ld in (v.get("leaders") or {}).items():
+        if ld.get("side") in hide:
+            for k in LEADER_STRENGTH_KEYS:
+                if k in ld:
+                    ld[k] = None
+            for k in MARKER_KEYS:
+                ld.pop(k, None)
+    for s, hexes in (v.get("seen") or {}).items():
+        if s not in hide:
+            continue
+        for entry in hexes.values():
+            top = entry.get("top", {})
+            for k in MARKER_KEYS + STRENGTH_KEYS:
+                top.pop(k, None)
+    if "rolls" in v:
+        v["rolls"] = redact_rolls(v["rolls"], side, options)
+    return v
+
+
+def is_attrition(roll: dict) -> bool:
+    return str(roll.get("purpose", "")).lower().startswith("attrition")
+
+
+def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) -> list[dict]:
+    """3.72(2): the other side's attrition rolls, without their faces."""
+    out = []
+    for r in rolls:
+        r = dict(r)
+        if enabled(options) and is_attrition(r) and r.get("by") != side:
+            r["faces"] = None
+            r["private"] = True
+        out.append(r)
+    return out
+
+
+def attrition_private(options: dict | None) -> bool:
+    """3.72(2): the ``private`` flag an attrition roll is made with."""
+    return enabled(options)
+
+
+def combat_disclosure(state: dict, units: Iterable[str]) -> dict:
+    """3.72(1): the strengths both sides learn when a combat is resolved: unit -> CF showing."""
+    from .model import unit_cf
+
+    return {uid: {"side": state["units"][uid]["side"], "arm": state["units"][uid]["arm"],
+                  "cf": unit_cf(state["units"][uid]), "steps": state["units"][uid]["steps"], "rule": "3.72(1)"}
+            for uid in units}
+
+
+DEFERRED_KINDS = {
+    "river_transport": "river transport carried out",
+    "pontoon": "pontoon laid",
+    "train": "new train",
+    "engineer_brigade": "new Union engineer brigade",
+}
+
+
+def deferred_kind(event) -> str | None:
+    """3.72(4): which deferred kind ``event`` (a dict with ``type``, or an object with
+    ``type``/``kind``) is, or None."""
+    if isinstance(event, dict):
+        if event.get("announce") == "reorganization":
+            return "announce"
+        t = str(event.get("type") or event.get("kind") or "")
+        side = event.get("side")
+    else:
+        t = str(getattr(event, "type", None) or getattr(event, "kind", "") or "")
+        side = getattr(event, "side", None)
+    t = t.lower().replace("-", "_")
+    tokens = set(t.replace(".", "_").split("_"))
+    if "river" in tokens and "transport" in tokens:
+        return "river_transport"
+    if "pontoon" in tokens and tokens & {"laid", "lay", "lays", "bridge", "placed"}:
+        return "pontoon"
+    if "train" in tokens and tokens & {"new", "bought", "purchase", "purchased", "built"}:
+        return "train"
+    if "engineer" in tokens and tokens & {"new", "bought", "purchase", "purchased", "brigade"} \
+            and side in (None, "union") and "chief" not in tokens:
+        return "engineer_brigade"
+    return None
+
+
+def deferred_announcements(events: Iterable, options: dict | None = None) -> tuple[list, list]:
+    """3.72(4): split ``events`` into what the enemy is told now and what waits for the
+    Reorganization Segment (order kept).  With ``options`` given and dense fog off, all is now."""
+    events = list(events)
+    if options is not None and not enabled(options):
+        return events, []
+    now, later = [], []
+    for e in events:
+        (later if deferred_kind(e) else now).append(e)
+    return now, later
