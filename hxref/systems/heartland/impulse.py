@@ -552,6 +552,14 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
         imp["involuntary"].append(res.oc)
         events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.11",
                        "text": f"{_name(state, force)} fails to get moving and is deactivated (8.11)"})
+        if state.get("options", {}).get("sickness"):          # 8.13 (optional): is he ill?
+            from .sickness import apply_sickness, sickness_check
+
+            sick = sickness_check(state, res.oc, dice)
+            if not sick.problems:
+                apply_sickness(state, sick)
+                events.append({"type": "sickness", "side": side, "private": True, "rule": sick.rule,
+                               "text": sick.why})
         return None
     return res.mp
 

@@ -72,7 +72,7 @@ def score(state: dict) -> Score:
             why[enemy].append(f"{u['name']}: {lost} step(s)")
     per_leader = sched.get("per_leader", 0)
     for ld in state["leaders"].values():
-        if (ld.get("killed") or ld.get("captured")) and not ld.get("removed") and per_leader:
+        if (ld.get("killed") or ld.get("captured")) and not (ld.get("removed") or ld.get("no_vp")) and per_leader:
             enemy = model.other_side(ld["side"])
             points[enemy] += per_leader
             why[enemy].append(f"{ld['name']} {'killed' if ld.get('killed') else 'captured'}: {per_leader}")

@@ -89,6 +89,11 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     if isinstance(reorg, dict):
         cur["reorganization"] = {k: ({s: x for s, x in r.items() if s == mine} if isinstance(r, dict) and set(r) <= {
             "union", "confederate"} else r) for k, r in reorg.items()}
+    if state.get("options", {}).get("dense_fog"):       # 3.72 (optional): strengths and markers hidden
+        from .dense_fog import redact
+
+        v = redact(v, mine, state.get("options"))
+        cur = v.get("current", {})
     imp = cur.get("active_impulse")
     if imp and mine != imp.get("side"):
         # the enemy's supply states, MP and plans are its own secrets
