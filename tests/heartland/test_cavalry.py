@@ -154,11 +154,14 @@ def test_8_62_basic_screen_one_unit_on_one_leader_hides_his_ratings():
     cv.apply_screen(w.state, cv.screen(w.state, "cav1"))
     assert cv.screen(w.state, "cav2").problems                      # one unit on one leader
     assert cv.recon(w.state, M, "stuart", FixedDice([]), target="0303", units=["cav1"]).problems[0].rule == "8.6"
+    # the enemy's view already applies the screen (8.62c): the name shows, the ratings do not
     enemy_view = views.army_view(w.state, C, "umpired")
-    assert enemy_view["seen"][U]["0403"]["top"]["ratings"] == "3-2-3"
-    red = cv.redact_view(enemy_view, cv.concealment(w.state, U))
-    top = red["seen"][U]["0403"]["top"]
+    top = enemy_view["seen"][U]["0403"]["top"]
     assert top["ratings"] is None and top["screened"] and top["name"] == "Stuart"
+    # redact_view is idempotent, and the owner still sees his own ratings
+    red = cv.redact_view(enemy_view, cv.concealment(w.state, U))
+    assert red["seen"][U]["0403"]["top"]["ratings"] is None
+    assert views.army_view(w.state, U, "umpired")["seen"][U]["0403"]["top"]["ratings"] == "3-2-3"
 
 
 def test_8_62c_entrenchment_hides_ratings():

@@ -198,3 +198,37 @@ def test_8_3_forced_march_order(cli, hgame):
     out = _play(cli, hgame, '  moves:\n    - {force: strother, forced_march: true, path: ["1804", "1704"]}\n')
     assert "IMC strother" in out and "forced march" in out.lower()
 
+
+
+def test_special_orders_are_checked_before_any_die():
+    st = _state_at_orders()
+    # 8.91: a gunboat order for a gunboat the side does not have
+    p = impulse.check_orders(st, "confederate", {"moves": [], "gunboats": [{"gunboat": "g9", "to": "1510/1610"}]})
+    assert p and p[0].rule == "8.91"
+    # 8.62: a screen by a leader that is no cavalry corps
+    p = impulse.check_orders(st, "confederate", {"moves": [], "screen": [{"who": "strother", "on": True}]})
+    assert p and p[0].rule.startswith("8.62") or p[0].rule in ("3.12", "8.6")
+    # 8.81: engineer work by a unit that is no engineer
+    p = impulse.check_orders(st, "confederate", {"moves": [], "engineers": [
+        {"engineer": "c9", "lay": "p1", "hexside": "1510/1610"}]})
+    assert p and p[0].rule.startswith("8.8")
+    # unknown keys in a special order
+    p = impulse.check_orders(st, "confederate", {"moves": [], "gunboats": [{"gunboat": "g9", "speed": 3}]})
+    assert p and "unknown key `speed`" in p[0].message
+
+
+def test_recon_move_reports_only_to_the_reconning_side():
+    from hxref.dice import FixedDice
+
+    st = _state_at_orders()
+    hm = impulse.hexmap(st)
+    next_to_royce = next(hm.label(n) for n in hm.parse("1113").neighbours()
+                         if hm.label(n) not in model.occupied_hexes(st, "union"))
+    st["leaders"]["duvall"]["hex"] = next_to_royce          # Duvall's cavalry stands next to Royce
+    events: list = []
+    impulse._recon(st, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
+    public = [e for e in events if not e.get("private")]
+    private = [e for e in events if e.get("private")]
+    assert [e["type"] for e in public] == ["recon"] and "1113" in public[0]["text"]
+    assert private and private[0]["type"] == "recon.report" and private[0]["side"] == "confederate"
+    assert not any(ch.isdigit() for ch in public[0]["text"].replace("1113", ""))   # no count in public

@@ -26,9 +26,9 @@ from ..base import Decision, Field, Problem
 from . import model
 from .movement import path_problems, walk
 
-ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
-             "detachments", "forced_march", "rail", "cut_rail"}
+             "detachments", "forced_march", "rail", "cut_rail", "recon", "hide"}
 DEFENCE_KEYS = {"react", "retreat"}
 
 
@@ -60,9 +60,13 @@ def cost_fn(state: dict, side: str):
     enemy = model.occupied_hexes(state, model.other_side(side))
     from .engineers import pontoon_hexsides
 
-    return step_cost(hexmap(state), weather=weather_of(state), side=side, enemy_occupied=enemy,
+    from .naval import blockaded_hexsides
+
+    hm = hexmap(state)
+    return step_cost(hm, weather=weather_of(state), side=side, enemy_occupied=enemy,
                      enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side),
-                     pontoons=pontoon_hexsides(state, side))
+                     pontoons=pontoon_hexsides(state, side),
+                     blockaded=blockaded_hexsides(state, hm) if state.get("naval") else ())
 
 
 # --- decisions ----------------------------------------------------------------------------
@@ -78,7 +82,12 @@ def orders_decision(state: dict) -> Decision:
               "emergency": Field("dict", "emergency supply: {force: wagon or depot to consume} (7.35)",
                                  optional=True),
               "combat": Field("dict", "combat choices: {order: [target hexes], losses: [your units, first to "
-                                      "lose], artillery: true, extended_battle: false} (10.x)", optional=True)}
+                                      "lose], artillery: true, extended_battle: false} (10.x)", optional=True),
+              "engineers": Field("list", "pontoon work: {engineer, lay: PONTOON, hexside} or "
+                                         "{engineer, take_up: PONTOON} (8.81)", optional=True),
+              "gunboats": Field("list", "gunboat moves: {gunboat, to: HEXSIDE} (8.91)", optional=True),
+              "screen": Field("list", "screens on or off: {who: corps leader or cavalry unit, on: true} (8.62)",
+                              optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -142,6 +151,7 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
         found = supply_status(state, side, hexmap(state), emergency=emergency).problems
         if found:
             return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
+    problems += _special_order_problems(state, side, choice)
     moves = choice.get("moves", [])
     if not isinstance(moves, list):
         return [Problem("`moves` must be a list of moves", "8.21", ["moves"])]
@@ -298,6 +308,8 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         state.setdefault("standing", {})[side] = choice["standing"]
         events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
+    _impulse_start(state, side, events)
+    _special_orders(state, side, choice, dice, events)
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
     imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
     events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
@@ -390,6 +402,10 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
                        "spent": w.spent, "rule": "8.22",
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
     here = model.force_hex(state, force)
+    if mv.get("recon"):
+        _recon(state, side, force, mv["recon"], dice, events)
+    if mv.get("hide"):
+        _hide(state, side, force, events)
     if mv.get("merge"):
         _merge(state, side, force, mv["merge"], events)
     if here in zoc or mv.get("attack"):
@@ -399,8 +415,11 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
 def finish(state: dict, events: list[dict], dice=None) -> None:
     """4.25 / 11.0: pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
+    if state.get("naval") and dice is not None:
+        _naval_combats(state, dice, events)
     if cur["active_impulse"]["assaults"]:
         combat_sequence(state, dice, events)
+    _impulse_end(state, events)
     imp = cur.pop("active_impulse")
     side = imp["side"]
     pay = _leader_pay(state, side, imp["involuntary"])
@@ -895,7 +914,8 @@ def combat_sequence(state: dict, dice, events: list[dict]) -> None:
                  and a["force"] in model.forces(state, side) and model.force_hex(state, a["force"]) == a["source"]]
         if not group:
             continue
-        c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
+        c = resolve_combat(state, hm, group, dice, circumstances=_with_bombardment(state, circ, group),
+                           choices=choices)
         if c.problems:
             events.append({"type": "combat.void", "target": target, "rule": c.rule,
                            "text": f"no combat at {target}: {c.why}"})
@@ -1017,3 +1037,170 @@ def _captures_and_cuts(state: dict, side: str, force: str, entered: list[str], c
                 apply_cut_rail(state, cut)
                 events.append({"type": "rail.cut", "side": side, "rule": cut.rule,
                                "text": f"{_name(state, force)} cuts the rail line in {label} (8.63)"})
+
+
+# --- 8.6, 8.8, 8.9, 10.8: cavalry, engineers, gunboats ----------------------------------------
+
+SPECIAL_ORDERS = {"engineers": {"engineer", "lay", "take_up", "hexside"}, "gunboats": {"gunboat", "to"},
+                  "screen": {"who", "on"}}
+
+
+def _army_commander(state: dict, side: str) -> str | None:
+    return next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]), None)
+
+
+def _special_order_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+    """Shape and legality of engineer, gunboat and screen orders (8.81, 8.91, 8.62), before any die."""
+    from . import cavalry, engineers, naval
+
+    hm = hexmap(state)
+    for key, fields in SPECIAL_ORDERS.items():
+        items = choice.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            return [Problem(f"`{key}` is a list of mappings", "8.6", [key])]
+        for i, item in enumerate(items):
+            bad = set(item) - fields
+            if bad:
+                return [Problem(f"unknown key `{sorted(bad)[0]}` (allowed: {', '.join(sorted(fields))})", "8.6",
+                                [key, i])]
+            if key == "engineers":
+                cmd = _army_commander(state, side)
+                w = (engineers.lay_pontoon(state, hm, item.get("engineer"), item.get("lay"), item.get("hexside"), cmd)
+                     if "lay" in item else engineers.take_up_pontoon(state, hm, item.get("engineer"),
+                                                                     item.get("take_up"), cmd))
+                if w.problems:
+                    p = w.problems[0]
+                    return [Problem(p.message, p.rule, [key, i])]
+            elif key == "gunboats":
+                g = state.get("naval", {}).get("gunboats", {}).get(item.get("gunboat"))
+                if g is None or g.get("side") != side:
+                    return [Problem(f"`{item.get('gunboat')}` is not one of your gunboats", "8.91", [key, i])]
+                found = naval.gunboat_move_problems(state, hm, item["gunboat"], item.get("to"))
+                if found:
+                    return [Problem(found[0].message, found[0].rule, [key, i])]
+            else:
+                sc = cavalry.screen(state, item.get("who"), bool(item.get("on", True)))
+                if sc.problems:
+                    return [Problem(sc.problems[0].message, sc.problems[0].rule, [key, i])]
+    return []
+
+
+def _impulse_start(state: dict, side: str, events: list[dict]) -> None:
+    """8.81: engineer work ordered earlier is finished at the start of the next Union impulse; pontoons
+    with enemy units on a bank are lost; the gunboats' records of the last impulse lapse."""
+    from . import engineers, naval
+
+    if side == "union":
+        for done in engineers.finish_work(state):
+            events.append({"type": "pontoon", "side": "union", "rule": "8.81", "text": done.why})
+    losses = engineers.pontoon_losses(state, hexmap(state))
+    if losses:
+        engineers.apply_pontoon_losses(state, losses)
+        for x in losses:
+            events.append({"type": "pontoon.lost", "rule": "8.81a", "text": x.why})
+    if state.get("naval"):
+        naval.new_impulse(state)
+
+
+def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+    from . import cavalry, engineers, naval
+
+    hm = hexmap(state)
+    cmd = _army_commander(state, side)
+    for item in choice.get("screen", []):
+        sc = cavalry.screen(state, item["who"], bool(item.get("on", True)))
+        if not sc.problems:
+            cavalry.apply_screen(state, sc)
+            events.append({"type": "screen", "side": side, "private": True, "rule": sc.rule, "text": sc.why})
+    for item in choice.get("engineers", []):
+        w = (engineers.lay_pontoon(state, hm, item["engineer"], item["lay"], item.get("hexside"), cmd)
+             if "lay" in item else engineers.take_up_pontoon(state, hm, item["engineer"], item["take_up"], cmd))
+        if not w.problems:
+            engineers.apply_pontoon_work(state, w)
+            events.append({"type": "pontoon.work", "side": side, "rule": w.rule, "text": w.why})
+    for item in choice.get("gunboats", []):
+        m = naval.gunboat_move(state, hm, item["gunboat"], item.get("to"))
+        if not m.problems:
+            naval.apply_gunboat_move(state, m)
+            events.append({"type": "gunboat", "side": side, "rule": m.rule, "text": m.why})
+
+
+def _naval_combats(state: dict, dice, events: list[dict]) -> None:
+    """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with."""
+    from . import naval
+
+    side = state["current"]["active_impulse"]["side"]
+    hm = hexmap(state)
+    pairs = naval.contacts(state, hm, side)
+    done: set = set()
+    for mine, theirs in pairs:
+        if (mine, theirs) in done:
+            continue
+        done.add((mine, theirs))
+        r = naval.naval_combat(state, hm, [mine], [theirs], dice, phasing=side)
+        if r.problems:
+            continue
+        naval.apply_naval_combat(state, r)
+        events.append({"type": "naval.combat", "rule": r.rule, "text": r.why})
+
+
+def _with_bombardment(state: dict, circ, group):
+    """10.83: gunboat support enters a land combat as a DRM for each side (no ASP)."""
+    if not state.get("naval") or not group:
+        return circ
+    import dataclasses
+
+    from . import naval
+
+    hm = hexmap(state)
+    a = group[0]
+    attacker_side = model.force_side(state, a.attacker)
+    extra = dict(circ.extra_drms)
+    for side, role in ((attacker_side, "attack"), (model.other_side(attacker_side), "defence")):
+        b = naval.bombardment_drm(state, hm, side, a.source, a.target, role)
+        if not b.problems and b.drms:
+            naval.apply_bombardment(state, b)
+            extra[side] = tuple(extra.get(side, ())) + tuple(b.drms)
+    return dataclasses.replace(circ, extra_drms=extra)
+
+
+def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -> None:
+    """8.61: the roll is public; what was found goes to the reconning side only."""
+    from .cavalry import apply_recon, recon
+
+    spec = spec if isinstance(spec, dict) else {"target": spec}
+    target = spec.get("target")
+    units = spec.get("units") or [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
+    r = recon(state, hexmap(state), force, dice, target=target, units=units, search=bool(spec.get("search")))
+    if r.problems:
+        events.append({"type": "recon.void", "side": side, "private": True, "rule": r.rule,
+                       "text": f"{_name(state, force)}: no recon: {r.why}"})
+        return
+    apply_recon(state, r)
+    events.append({"type": "recon", "side": side, "rule": r.rule,
+                   "text": f"{_name(state, force)} reconnoitres " + (f"{target}" if target else "around it")})
+    events.append({"type": "recon.report", "side": side, "private": True, "rule": r.rule, "text": str(r.report())})
+
+
+def _hide(state: dict, side: str, force: str, events: list[dict]) -> None:
+    """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex."""
+    from .cavalry import apply_hide, hide
+
+    h = hide(state, hexmap(state), force)
+    if not h.problems:
+        apply_hide(state, h)
+        events.append({"type": "hide", "side": side, "private": True, "rule": h.rule,
+                       "text": f"{_name(state, force)} moves hidden under the screen (8.62a)"})
+
+
+def _impulse_end(state: dict, events: list[dict]) -> None:
+    """8.61/8.6: recon attempts lapse; 8.62a: hidden forces that must appear now do so."""
+    from .cavalry import apply_reveal, reset_recon, reveals_now
+
+    reset_recon(state)
+    hm = hexmap(state)
+    for side in ("union", "confederate"):
+        for r in reveals_now(state, hm, side):
+            apply_reveal(state, r)
+            events.append({"type": "reveal", "side": side, "rule": r.rule,
+                           "text": f"a hidden {side} force appears at {model.force_hex(state, r.force)} ({r.reason})"})

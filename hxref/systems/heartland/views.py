@@ -99,4 +99,10 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
         # the enemy's supply states, MP and plans are its own secrets
         for key in ("supply", "mp", "combat", "forced_march", "mp_from_reactivation"):
             imp.pop(key, None)
+    if mine:     # 8.62a/c: forces hidden under the enemy's cavalry screen are off this side's map
+        from .cavalry import concealment, redact_view
+
+        hidden = concealment(state, "confederate" if mine == "union" else "union")
+        if hidden.hidden or hidden.masked:
+            v = redact_view(v, hidden)
     return v
