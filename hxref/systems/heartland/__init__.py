@@ -59,7 +59,7 @@ class Heartland:
             # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
             state["options"] = dict(scenario.get("options", {}))
             for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices",
-                        "victory"):
+                        "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments"):
                 if key in scenario:
                     state[key] = scenario[key]
             for key in ("leaders", "units", "logistics", "sources"):

@@ -1,0 +1,53 @@
+"""The second scenario, river-line (rail, gunboats, a river line), played through the engine in solo mode."""
+import json
+
+from hxref.engine import Engine, audit
+from hxref.report import turn
+
+
+def _answer(eng, side, choice):
+    eng.answer_solo(side, None, choice)
+
+
+def test_river_line_plays_an_impulse_with_gunboats_and_audits(tmp_path, monkeypatch):
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
+    eng = Engine.create(tmp_path / "r.yaml", system="heartland", scenario="river-line", mode="solo",
+                        sides={"union": None, "confederate": None}, game_id="river-test")
+    st = eng.state
+    assert set(st["naval"]["gunboats"]) == {"gb1", "gb2"} and set(st["trains"]) == {"ut1", "ct1"}
+    _answer(eng, "union", {"bid": 3})
+    _answer(eng, "confederate", {"bid": 1})
+    eng.resolve()
+    dec = eng.awaiting[0]
+    assert dec.kind == "orders" and dec.sides == ("union",)
+    # the Union gunboat runs downstream one hexside, Kerr's cavalry moves a hex
+    _answer(eng, "union", {"gunboats": [{"gunboat": "gb1", "to": "1209/1210"}],
+                           "moves": [{"force": "kerr", "path": ["1907"]}]})
+    eng.resolve()
+    assert eng.state["naval"]["gunboats"]["gb1"]["hexside"] == "1209/1210"
+    kinds = [e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"]
+    assert "gunboat" in kinds and "supply" in kinds
+    eng.save()
+    res = audit(tmp_path / "r.yaml")
+    assert res.ok, res.problems
+    # reports and the side's map picture render from the views
+    for who in (None, "union", "confederate"):
+        json.loads(turn.render(turn.build(eng, who), "json"))
+    path, units = eng.system.map_view(eng.system.view(eng.state, "union", "solo"))
+    assert path.name == "river-line.yaml" and units
+
+
+def test_river_line_orders_refuse_a_gunboat_that_is_not_ours(tmp_path, monkeypatch):
+    import pytest
+
+    from hxref.errors import HxrefError
+
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
+    eng = Engine.create(tmp_path / "r.yaml", system="heartland", scenario="river-line", mode="solo",
+                        sides={"union": None, "confederate": None}, game_id="river-test-2")
+    _answer(eng, "union", {"bid": 1})
+    _answer(eng, "confederate", {"bid": 3})
+    eng.resolve()
+    with pytest.raises(HxrefError) as e:
+        _answer(eng, "confederate", {"gunboats": [{"gunboat": "gb1", "to": "1209/1210"}], "moves": []})
+    assert "8.91" in e.value.render()
