@@ -254,8 +254,12 @@ class Engine:
                 order.armored = data["sig"]
         self._store(order)
 
-    def _accept(self, order: orders.Order, detached: bool = False) -> None:
-        """All checks of a submission against the game (signature, decision, chain, commit-reveal, rules)."""
+    def _accept(self, order: orders.Order, detached: bool = False, signer: bytes | None = None) -> None:
+        """All checks of a submission against the game (signature, decision, chain, commit-reveal, rules).
+
+        ``signer`` is the raw key of a signature already verified (the audit's parallel pre-pass): then
+        only its owner is checked here.
+        """
         from .signing import PublicKey, sshsig_verify, verify_text
 
         meta = self.meta
@@ -268,7 +272,11 @@ class Engine:
             raise order.error(InvalidInput, f"no participant {order.side!r} with a key in this game ({known})",
                               code="E302", path=("side",))
         expected = _public_key(p["key"])
-        if order.armored is not None and not detached:
+        if signer is not None:
+            if signer != expected.raw:
+                raise InvalidInput(f"signed by a key that is not {order.side}'s key", code="E202",
+                                   file=order.source)
+        elif order.armored is not None and not detached:
             sshsig_verify(order.armored, order.body.encode("utf-8"), expected=expected, source=order.source)
         else:   # unsigned (a clear error) or a detached signature over the whole file
             verify_text(order.text, source=order.source, expected=expected,
@@ -566,8 +574,12 @@ class AuditResult:
                 "head": self.head, "problems": self.problems}
 
 
-def audit(path: str | Path) -> AuditResult:
-    """Check every hash, then replay the whole log from the scenario and compare."""
+def audit(path: str | Path, workers: int | None = None) -> AuditResult:
+    """Check every hash, then replay the whole log from the scenario and compare.
+
+    ``workers`` processes read and verify the stored order files first (default: 2 on a machine with
+    more than one core when the log holds many files; 1 = all in this process).
+    """
     gf = GameFile.load(path)
     res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
     prev = GENESIS
@@ -597,6 +609,7 @@ def audit(path: str | Path) -> AuditResult:
     except HxrefError as exc:
         res.problems.append(str(exc))
         return res
+    pre = _read_stored_files(gf.log, workers)
     pos = 0
     while pos < len(gf.log):
         ev = gf.log[pos]
@@ -606,12 +619,18 @@ def audit(path: str | Path) -> AuditResult:
         start = len(replay.gf.log)
         try:
             if ev["kind"] == "submission":
-                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
-                if "sig" in ev["data"]:
-                    order.armored = ev["data"]["sig"]
+                signer = None
+                if ev["seq"] in pre:
+                    order, signer, error = pre[ev["seq"]]
+                    if error is not None:
+                        raise InvalidInput(error, code="E201")
+                else:
+                    order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+                    if "sig" in ev["data"]:
+                        order.armored = ev["data"]["sig"]
                 if sha256_hex(order.text.encode("utf-8")) != ev["data"].get("sha256"):
                     raise InvalidInput("the stored file does not match its sha256", code="E500")
-                replay._accept(order, "sig" in ev["data"])
+                replay._accept(order, "sig" in ev["data"], signer=signer)
                 res.signatures += 1
                 if order.kind == "reveal":
                     res.commitments += 1
@@ -668,3 +687,45 @@ def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict
     full = side == UMPIRE
     view = eng.system.view(eng.state, None if full else side, "open" if full else eng.mode)
     return hook(view)
+
+
+#: below this many stored files the audit reads them in its own process (starting workers costs more)
+PARALLEL_FILES = 200
+
+
+def _read_stored(item: tuple) -> tuple:
+    """Read one stored order file and verify its signature (no game context): a worker's job."""
+    seq, text, sig = item
+    from .signing import sshsig_verify, verify_text
+
+    try:
+        order = orders.parse(text, f"event {seq}", fast=True)
+        if sig is not None:
+            order.armored = sig
+            signer, _ = verify_text(order.text, source=order.source, detached=sig)
+        elif order.armored is None:
+            return seq, order, None, "the stored file is not signed"
+        else:
+            signer = sshsig_verify(order.armored, order.body.encode("utf-8"), source=order.source)
+        return seq, order, signer.raw, None
+    except HxrefError as exc:
+        return seq, None, None, exc.message
+    except Exception as exc:  # a damaged file must not crash the audit
+        return seq, None, None, repr(exc)
+
+
+def _read_stored_files(log: list[dict], workers: int | None) -> dict[int, tuple]:
+    """seq -> (order, signer's raw key, error) for every stored file, read in parallel when it pays."""
+    items = [(ev["seq"], ev["data"].get("file"), ev["data"].get("sig")) for ev in log
+             if ev.get("kind") == "submission" and isinstance(ev.get("data"), dict)
+             and isinstance(ev["data"].get("file"), str)]
+    if workers is None:
+        workers = 2 if (os.cpu_count() or 1) > 1 and len(items) >= PARALLEL_FILES else 1
+    if workers <= 1 or len(items) < 2:
+        return {}
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, len(items) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return {seq: (order, signer, error) for seq, order, signer, error in
+                pool.map(_read_stored, items, chunksize=chunk)}

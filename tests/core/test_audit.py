@@ -105,3 +105,35 @@ def test_truncated_log_is_found(played):
     rewrite(played, gf.log[:-1], rehash=False)
     res = audit(played)
     assert not res.ok
+
+
+def test_parallel_reading_gives_the_same_audit(played):
+    one, two = audit(played, workers=1), audit(played, workers=2)
+    assert one.ok and two.ok
+    assert (one.signatures, one.commitments, one.dice, one.head) == (two.signatures, two.commitments, two.dice,
+                                                                     two.head)
+
+
+def test_parallel_reading_still_finds_a_forged_file(played):
+    gf = GameFile.load(played)
+    ev = next(e for e in gf.log if e["kind"] == "submission" and "kind: reveal" in e["data"]["file"])
+    ev["data"]["file"] = ev["data"]["file"].replace("bid: 2", "bid: 3")
+    rewrite(played, gf.log, rehash=True)
+    res = audit(played, workers=2)
+    assert not res.ok and "replay refuses" in res.problems[0]
+
+
+def test_parallel_reading_refuses_a_file_signed_by_another_side(played, keydir):
+    from hxref.signing import load_private_key, sign_text, split_signed_text
+
+    gf = GameFile.load(played)
+    ev = next(e for e in gf.log if e["kind"] == "submission" and "side: union" in e["data"]["file"]
+              and "kind: commit" in e["data"]["file"])
+    body, _ = split_signed_text(ev["data"]["file"])
+    ev["data"]["file"] = sign_text(body, load_private_key(keydir / "bob"))      # re-signed by the Confederate
+    import hashlib
+
+    ev["data"]["sha256"] = hashlib.sha256(ev["data"]["file"].encode()).hexdigest()
+    rewrite(played, gf.log, rehash=True)
+    res = audit(played, workers=2)
+    assert not res.ok and "not union's key" in res.problems[0]
