@@ -112,13 +112,6 @@ def _write_new(path: Path, text: str) -> None:
     atomic_write(path, text.encode("utf-8"))
 
 
-def _locked_engine(game):
-    """Load the game under its lock; the caller saves."""
-    from .game import locked
-
-    return locked(game)
-
-
 def _out_dir(game: str, out_dir: str | None) -> Path:
     return Path(out_dir) if out_dir else (Path(game).resolve().parent)
 
@@ -255,7 +248,9 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created)
     if mode == "solo" and not sides:
         sides = {s: None for s in sysobj.load_scenario(scenario)["sides"]}
     ump = load_public_key(os.path.expanduser(umpire)) if umpire else None
-    with _locked_engine(game):
+    from .game import locked
+
+    with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created)
         eng.save()
@@ -276,7 +271,6 @@ def join(game, side, key_path, out_dir):
     eng = _load(game)
     _side_check(eng, side)
     key = _key(key_path)
-    eng.next_link  # noqa: B018  (the key is checked below)
     p = eng.participants[side]
     if p.get("fingerprint") != key.public.fingerprint():
         raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
