@@ -51,3 +51,17 @@ def test_river_line_orders_refuse_a_gunboat_that_is_not_ours(tmp_path, monkeypat
     with pytest.raises(HxrefError) as e:
         _answer(eng, "confederate", {"gunboats": [{"gunboat": "gb1", "to": "1209/1210"}], "moves": []})
     assert "8.91" in e.value.render()
+
+
+def test_the_naval_assault_display_is_hidden_from_the_confederates():
+    from hxref.systems import get
+    from hxref.systems.heartland.views import army_view
+
+    sysobj = get("heartland")
+    st = sysobj.setup(sysobj.load_scenario("river-line"))
+    gb = st["naval"]["gunboats"]["gb1"]
+    gb.update(hexside=None, box="any_impulse_t1", cargo={"units": ["u3"], "leaders": [], "wagon": None})
+    conf = army_view(st, "confederate", "umpired")
+    assert "gb1" not in conf["naval"]["gunboats"] and "gb2" in conf["naval"]["gunboats"]   # 3.17
+    union = army_view(st, "union", "umpired")
+    assert union["naval"]["gunboats"]["gb1"]["cargo"]["units"] == ["u3"]

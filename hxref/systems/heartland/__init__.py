@@ -120,7 +120,9 @@ class Heartland:
                         "attrition": Field("dict", "emergency supply, ML given up, loss order (4.31)",
                                            optional=True),
                         "administration": Field("dict", "replacements, leaders, WDO, ammo, training, "
-                                                        "entrenchment ... (4.32)", optional=True)},
+                                                        "entrenchment ... (4.32)", optional=True),
+                        "naval": Field("dict", "Union Naval Sequence: {transport: [...], announce: false} (4.33)",
+                                       optional=True)},
                 example={},
             )]
         if state["phase"] == "impulse" and cur.get("active_impulse"):
@@ -281,7 +283,32 @@ class Heartland:
                 events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
                                **({} if public or not r.side else {"side": r.side, "private": True}),
                                "text": line.strip()})
+        if state.get("naval"):
+            self._naval_sequence(state, answers.get("union", {}).get("naval") or {}, events)
         self._close_turn(state, events)
+
+    @staticmethod
+    def _naval_sequence(state: dict, orders: dict, events: list[dict]) -> None:
+        """4.33, Union only: river transport, then every group on the Naval Assault Display moves one box;
+        an announcement that a naval assault may occur is public (8.92a(5)), nothing else is."""
+        from . import naval
+        from .impulse import hexmap
+
+        hm = hexmap(state)
+        for t in orders.get("transport", []):
+            r = naval.river_transport(state, hm, t.get("gunboat"), t.get("origin"), t.get("destination"),
+                                      t.get("units", []), leaders=t.get("leaders", []), wagon=t.get("wagon"))
+            if not r.problems:
+                naval.apply_river_transport(state, r)
+            events.append({"type": "naval.transport", "side": "union", "private": True, "rule": r.rule,
+                           "text": r.why})
+        adv = naval.advance_display(state, announce=bool(orders.get("announce")))
+        naval.apply_advance_display(state, adv)
+        if adv.notice:
+            events.append({"type": "naval.notice", "rule": "8.92a", "text": adv.notice})
+        if adv.moves:
+            events.append({"type": "naval.display", "side": "union", "private": True, "rule": "4.33",
+                           "text": adv.why})
 
     def _close_turn(self, state: dict, events: list[dict]) -> None:
         cur = state["current"]

@@ -26,7 +26,7 @@ from ..base import Decision, Field, Problem
 from . import model
 from .movement import path_problems, walk
 
-ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen", "naval"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
              "detachments", "forced_march", "rail", "cut_rail", "recon", "hide"}
 DEFENCE_KEYS = {"react", "retreat"}
@@ -87,7 +87,9 @@ def orders_decision(state: dict) -> Decision:
                                          "{engineer, take_up: PONTOON} (8.81)", optional=True),
               "gunboats": Field("list", "gunboat moves: {gunboat, to: HEXSIDE} (8.91)", optional=True),
               "screen": Field("list", "screens on or off: {who: corps leader or cavalry unit, on: true} (8.62)",
-                              optional=True)}
+                              optional=True),
+              "naval": Field("list", "Union naval assault: {embark: {gunboat, port, units}} at the start, "
+                                     "{assault: {gunboat, target, hexside}} (8.92)", optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -1042,7 +1044,7 @@ def _captures_and_cuts(state: dict, side: str, force: str, entered: list[str], c
 # --- 8.6, 8.8, 8.9, 10.8: cavalry, engineers, gunboats ----------------------------------------
 
 SPECIAL_ORDERS = {"engineers": {"engineer", "lay", "take_up", "hexside"}, "gunboats": {"gunboat", "to"},
-                  "screen": {"who", "on"}}
+                  "screen": {"who", "on"}, "naval": {"embark", "assault"}}
 
 
 def _army_commander(state: dict, side: str) -> str | None:
@@ -1078,11 +1080,31 @@ def _special_order_problems(state: dict, side: str, choice: dict) -> list[Proble
                 found = naval.gunboat_move_problems(state, hm, item["gunboat"], item.get("to"))
                 if found:
                     return [Problem(found[0].message, found[0].rule, [key, i])]
+            elif key == "naval":
+                r = _naval_order(state, hm, item)
+                if r is None or r.problems:
+                    p = r.problems[0] if r is not None else Problem(
+                        "each naval order is {embark: {...}} or {assault: {...}}", "8.92", [])
+                    return [Problem(p.message, p.rule, [key, i])]
             else:
                 sc = cavalry.screen(state, item.get("who"), bool(item.get("on", True)))
                 if sc.problems:
                     return [Problem(sc.problems[0].message, sc.problems[0].rule, [key, i])]
     return []
+
+
+def _naval_order(state: dict, hm, item: dict):
+    """8.92a/b: an embarkation or a naval assault, computed (nothing rolled, nothing changed)."""
+    from . import naval
+
+    if isinstance(item.get("embark"), dict):
+        e = item["embark"]
+        return naval.embark(state, hm, e.get("gunboat"), e.get("port"), e.get("units", []),
+                            leaders=e.get("leaders", []), wagon=e.get("wagon"))
+    if isinstance(item.get("assault"), dict):
+        a = item["assault"]
+        return naval.naval_assault(state, hm, a.get("gunboat"), a.get("target"), a.get("hexside"))
+    return None
 
 
 def _impulse_start(state: dict, side: str, events: list[dict]) -> None:
@@ -1118,6 +1140,13 @@ def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dic
         if not w.problems:
             engineers.apply_pontoon_work(state, w)
             events.append({"type": "pontoon.work", "side": side, "rule": w.rule, "text": w.why})
+    for item in choice.get("naval", []):           # 8.92a: embarking happens at the start of the impulse
+        r = _naval_order(state, hm, item)
+        if r is not None and not r.problems:
+            (naval.apply_embark if "embark" in item else naval.apply_naval_assault)(state, r)
+            private = "embark" in item                  # 3.17: the display is on the Union AOD
+            events.append({"type": "naval.order", "side": side, "rule": r.rule, "text": r.why,
+                           **({"private": True} if private else {})})
     for item in choice.get("gunboats", []):
         m = naval.gunboat_move(state, hm, item["gunboat"], item.get("to"))
         if not m.problems:

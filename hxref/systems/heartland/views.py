@@ -79,6 +79,17 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     for key in ("standing", "replacements", "hq_pool"):
         if isinstance(v.get(key), dict):
             v[key] = {s: x for s, x in v[key].items() if s == mine}
+    nv = v.get("naval")
+    if isinstance(nv, dict) and mine:        # 3.17: the Naval Assault Display is on the Union AOD
+        for gid, gb in list((nv.get("gunboats") or {}).items()):
+            if gb.get("side") != mine:
+                if gb.get("box"):
+                    del nv["gunboats"][gid]          # off the map, on the enemy's display
+                else:
+                    gb.pop("cargo", None)
+        active = (state.get("current") or {}).get("active_impulse") or {}
+        if active.get("side") != mine:
+            nv.pop("current", None)                  # the phasing side's gunboat missions this impulse
     if "initial_steps" in v:
         v["initial_steps"] = {u: n for u, n in v["initial_steps"].items() if state["units"].get(u, {}).get("side") == mine}
     cur = v.get("current", {})
