@@ -67,3 +67,39 @@ class World:
         self.state["logistics"][sid] = {"side": side, "kind": kind, "capacity": capacity, "cf": cf, "ml": 3,
                                         "hex": hex, "leader": leader}
         return sid
+
+
+#: one character per hex of an ASCII-art map: (terrain, features)
+ART_CHARS = {".": ("clear", []), "w": ("woods", []), "M": ("mountain", []), "r": ("rough", []),
+             "s": ("swamp", []), "b": ("broken", []), "t": ("clear", ["town"]), "C": ("clear", ["major_city"]),
+             "T": ("woods", ["town"])}
+
+
+def art_map(tmp_path, art, hexsides: dict | None = None, lines=None, terrain=None):
+    """A Heartland map from ASCII art: a string of printed rows, or a list of row strings; letters
+    separated by blanks, columns left to right, labels CCRR.  ``lines`` is [(type, [hexes])]."""
+    import yaml
+
+    from hxref.maps import load_map
+    from hxref.paths import games_dir
+
+    text_rows = art.strip("\n").splitlines() if isinstance(art, str) else list(art)
+    rows = [r.split() for r in text_rows if r.strip()]
+    hexes = {}
+    for r, row in enumerate(rows, start=1):
+        for c, ch in enumerate(row, start=1):
+            kind, feats = ART_CHARS[ch]
+            if kind != "clear" or feats:
+                hexes[f"{c:02d}{r:02d}"] = {"terrain": kind, "features": feats}
+    doc = {
+        "map": "art", "title": "art", "system": "heartland", "kind": "hex",
+        "grid": {"labels": "four-digit", "parity": "even", "columns": [1, len(rows[0])],
+                 "rows": [1, len(rows)], "terrain": "clear", "elevation": 0},
+        "terrain": str(terrain or games_dir() / "heartland" / "terrain.yaml"),
+        "hexes": hexes,
+        "hexsides": {k: list(v) for k, v in (hexsides or {}).items()},
+        "lines": [{"type": t, "hexes": list(hs)} for t, hs in (lines or [])],
+    }
+    path = tmp_path / "art.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return load_map(path)

@@ -1,5 +1,12 @@
-"""Map checks shared by the scenario data tests (continuous rivers, roads, rails; banks)."""
+"""Checks shared by the scenario data tests: maps (continuous rivers, roads, rails; banks) and orders of
+battle (leader records 3.21-3.51, stacks 3.22a, command limits 3.23)."""
+from collections import defaultdict
+from fractions import Fraction
+
 from hxref.geometry.hex import HexSide
+
+SIDES = ("union", "confederate")
+DIVISION = {"union": {"division": 1}, "confederate": {"division": 1, "brigade": Fraction(1, 4)}}  # 3.23
 
 
 def col_row(m, h):
@@ -59,3 +66,45 @@ def bank(m, start):
                 seen.add(n)
                 todo.append(n)
     return seen
+
+
+def check_leader_records(leaders: dict) -> None:
+    """Every leader record of a scenario at setup."""
+    for lid, ld in leaders.items():
+        assert ld["side"] in SIDES
+        assert 1 <= ld["stars"] <= 4 and ld["brevet"] == 0
+        front, back = ld["ratings"]["active"], ld["ratings"]["inactive"]
+        for k in ("ar", "br", "mr"):
+            assert 0 <= back[k] <= front[k], (lid, k)              # 3.21: lower on the back
+        assert ld["ap"] == front["ar"]                              # 4.4
+        assert 0 <= ld["ml"] <= 9                                   # 3.51
+        assert ld["active"] is True and ld["pool"] is False         # 8.1
+        assert ld["artillery"] >= 0 and ld["asp"] >= 0
+        assert ld["hex"] is not None
+        if ld["superior"] is not None:
+            boss = leaders[ld["superior"]]
+            assert boss["side"] == ld["side"] and boss["hex"] == ld["hex"], lid
+            assert boss["superior"] is None
+            assert boss["hq"] or boss["stars"] > ld["stars"]       # 3.22
+            assert not ld["hq"]                                     # 3.11c
+
+
+def check_stacks_3_22a(leaders: dict) -> None:
+    by_hex = defaultdict(list)
+    for ld in leaders.values():
+        by_hex[ld["hex"]].append(ld)
+    for h, lds in by_hex.items():
+        assert len({ld["side"] for ld in lds}) == 1, f"both sides in {h}"
+        if any(ld["hq"] for ld in lds):
+            continue
+        ranks = [ld["stars"] + ld["brevet"] for ld in lds]
+        assert len(ranks) == len(set(ranks)), f"same-rank leaders stacked without an army HQ in {h}"
+
+
+def check_command_limits_3_23(sc: dict) -> None:
+    led = defaultdict(Fraction)
+    for u in sc["units"].values():
+        if u["arm"] == "infantry":                   # cavalry, engineers, detachments, wagons ... not counted
+            led[u["leader"]] += DIVISION[u["side"]][u["size"]]
+    for lid, ld in sc["leaders"].items():
+        assert led[lid] <= ld["stars"] + ld["brevet"] + 1, lid

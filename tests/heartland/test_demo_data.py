@@ -22,10 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.geometry.hex import HexSide
 from hxref.maps import check_map, load_map
 from hxref.yamlio import load_data, to_plain
-from tests.heartland.mapchecks import col_row, sides_with, hexes_with, hexes_of, share_corner, components, line_steps, bank  # noqa: F401
+from tests.heartland.mapchecks import col_row, sides_with, hexes_with, hexes_of, share_corner, components, line_steps, bank, check_leader_records, check_stacks_3_22a, check_command_limits_3_23  # noqa: F401,E501
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "heartland"
@@ -190,23 +189,7 @@ def test_leaders(sc):
     per_side = Counter(ld["side"] for ld in leaders.values())
     for s in SIDES:
         assert 4 <= per_side[s] <= 6, s
-    for lid, ld in leaders.items():
-        assert ld["side"] in SIDES
-        assert 1 <= ld["stars"] <= 4 and ld["brevet"] == 0
-        front, back = ld["ratings"]["active"], ld["ratings"]["inactive"]
-        for k in ("ar", "br", "mr"):
-            assert 0 <= back[k] <= front[k], (lid, k)              # 3.21: lower on the back
-        assert ld["ap"] == front["ar"]                              # 4.4
-        assert 0 <= ld["ml"] <= 9                                   # 3.51
-        assert ld["active"] is True and ld["pool"] is False         # 8.1
-        assert ld["artillery"] >= 0 and ld["asp"] >= 0
-        assert ld["hex"] is not None
-        if ld["superior"] is not None:
-            boss = leaders[ld["superior"]]
-            assert boss["side"] == ld["side"] and boss["hex"] == ld["hex"], lid
-            assert boss["superior"] is None
-            assert boss["hq"] or boss["stars"] > ld["stars"]       # 3.22
-            assert not ld["hq"]                                     # 3.11c
+    check_leader_records(leaders)
 
 
 def test_exactly_one_army_commander_a_side_with_three_or_more_stars(sc):
@@ -240,24 +223,11 @@ def test_units(sc):
 
 
 def test_stacks_obey_3_22a(sc):
-    by_hex = defaultdict(list)
-    for ld in sc["leaders"].values():
-        by_hex[ld["hex"]].append(ld)
-    for h, lds in by_hex.items():
-        assert len({ld["side"] for ld in lds}) == 1, f"both sides in {h}"
-        if any(ld["hq"] for ld in lds):
-            continue
-        ranks = [ld["stars"] + ld["brevet"] for ld in lds]
-        assert len(ranks) == len(set(ranks)), f"same-rank leaders stacked without an army HQ in {h}"
+    check_stacks_3_22a(sc["leaders"])
 
 
 def test_leaders_command_limits_3_23(sc):
-    led = defaultdict(Fraction)
-    for u in sc["units"].values():
-        if u["arm"] == "infantry":                   # cavalry, detachments, wagons ... not counted
-            led[u["leader"]] += DIVISION[u["side"]][u["size"]]
-    for lid, ld in sc["leaders"].items():
-        assert led[lid] <= ld["stars"] + ld["brevet"] + 1, lid
+    check_command_limits_3_23(sc)
     unled = defaultdict(Fraction)
     for u in sc["units"].values():
         if u["leader"] is None and u["arm"] == "infantry":

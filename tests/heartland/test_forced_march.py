@@ -3,40 +3,17 @@ Worked examples H-9 (the distance DRM) and H-30 (pay for a leader deactivated af
 
 Readings: ``hxref/systems/heartland/forced_march.py``."""
 import pytest
-import yaml
 
 from factory import C, U, FixedDice, World, sample_map
 from hxref.geometry.paths import Prohibited
-from hxref.maps import load_map
-from hxref.paths import games_dir
 from hxref.systems.heartland import forces as fc
 from hxref.systems.heartland import forced_march as fm
 from hxref.systems.heartland import supply as sp
 from hxref.systems.heartland.terrain import step_cost
+from tests.heartland.factory import art_map
 
 CHART = fm.ForcedMarchChart.load()
 BAD = {"S": 0, "D": 1, "L": 2, "LD": 3, "F": 4, "FL": 5}     # how bad a cell is, for the monotony checks
-
-
-def art_map(tmp_path, rows: list[str], lines=()):
-    """A map from rows of terrain letters (. clear, w woods, r rough, s swamp, C major city, t town)."""
-    kinds = {".": ("clear", []), "w": ("woods", []), "r": ("rough", []), "s": ("swamp", []),
-             "b": ("broken", []), "C": ("clear", ["major_city"]), "t": ("clear", ["town"])}
-    grid = [r.split() for r in rows]
-    hexes = {}
-    for r, row in enumerate(grid, start=1):
-        for c, ch in enumerate(row, start=1):
-            kind, feats = kinds[ch]
-            if kind != "clear" or feats:
-                hexes[f"{c:02d}{r:02d}"] = {"terrain": kind, "features": feats}
-    doc = {"map": "art", "title": "art", "system": "heartland", "kind": "hex",
-           "grid": {"labels": "four-digit", "parity": "even", "columns": [1, len(grid[0])], "rows": [1, len(grid)],
-                    "terrain": "clear", "elevation": 0},
-           "terrain": str(games_dir() / "heartland" / "terrain.yaml"), "hexes": hexes, "hexsides": {},
-           "lines": [{"type": t, "hexes": list(hs)} for t, hs in lines]}
-    path = tmp_path / "art.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return load_map(path)
 
 
 def marcher(mr=3, ml=3, ap=3, active=True, units=2, **kw):

@@ -6,13 +6,11 @@ Readings: ``hxref/systems/heartland/reorganization.py``."""
 import copy
 
 import pytest
-import yaml
 
 from factory import C, U, FixedDice, World, sample_map
-from hxref.maps import load_map
-from hxref.paths import games_dir
 from hxref.systems.heartland import reorganization as ro
 from hxref.systems.heartland import supply as sp
+from tests.heartland.factory import art_map
 
 HM = sample_map()
 
@@ -31,26 +29,6 @@ def no_dice():
 
 def rules(result):
     return [p.rule for p in result.problems]
-
-
-def art_map(tmp_path, rows: list[str], lines=()):
-    kinds = {".": ("clear", []), "w": ("woods", []), "T": ("woods", ["town"]), "C": ("clear", ["major_city"]),
-             "t": ("clear", ["town"])}
-    grid = [r.split() for r in rows]
-    hexes = {}
-    for r, row in enumerate(grid, start=1):
-        for c, ch in enumerate(row, start=1):
-            kind, feats = kinds[ch]
-            if kind != "clear" or feats:
-                hexes[f"{c:02d}{r:02d}"] = {"terrain": kind, "features": feats}
-    doc = {"map": "art", "title": "art", "system": "heartland", "kind": "hex",
-           "grid": {"labels": "four-digit", "parity": "even", "columns": [1, len(grid[0])], "rows": [1, len(grid)],
-                    "terrain": "clear", "elevation": 0},
-           "terrain": str(games_dir() / "heartland" / "terrain.yaml"), "hexes": hexes, "hexsides": {},
-           "lines": [{"type": t, "hexes": list(hs)} for t, hs in lines]}
-    path = tmp_path / "art.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return load_map(path)
 
 
 def test_steps_are_in_the_rules_order():

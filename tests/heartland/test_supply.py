@@ -9,41 +9,15 @@ from __future__ import annotations
 import json
 
 import pytest
-import yaml
 
-from hxref.maps import load_map
 from hxref.paths import games_dir
 from hxref.systems.heartland import supply as sp
 from hxref.systems.heartland.supply import Supply, distance_drm, supply_status
 from hxref.systems.heartland.zoc import zoc_hexes
+from tests.heartland.factory import art_map
 
 U, C = "union", "confederate"
 TERRAIN = games_dir() / "heartland" / "terrain.yaml"
-CHARS = {".": ("clear", []), "w": ("woods", []), "M": ("mountain", []), "t": ("clear", ["town"]),
-         "C": ("clear", ["major_city"])}
-
-
-def art_map(tmp_path, art: str, hexsides: dict | None = None, lines: list | None = None):
-    """A Heartland map from ASCII art (one printed row per line, columns left to right, labels CCRR)."""
-    rows = [line.split() for line in art.strip("\n").splitlines() if line.strip()]
-    hexes = {}
-    for r, row in enumerate(rows, start=1):
-        for c, ch in enumerate(row, start=1):
-            kind, feats = CHARS[ch]
-            if kind != "clear" or feats:
-                hexes[f"{c:02d}{r:02d}"] = {"terrain": kind, "features": feats}
-    doc = {
-        "map": "art", "title": "art", "system": "heartland", "kind": "hex",
-        "grid": {"labels": "four-digit", "parity": "even", "columns": [1, len(rows[0])],
-                 "rows": [1, len(rows)], "terrain": "clear", "elevation": 0},
-        "terrain": str(TERRAIN), "hexes": hexes,
-        "hexsides": {k: list(v) for k, v in (hexsides or {}).items()},
-        "lines": [{"type": t, "hexes": list(hs)} for t, hs in (lines or [])],
-    }
-    path = tmp_path / "art.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return load_map(path)
-
 
 def strip(tmp_path, n: int, **kw):
     """A one-row map of ``n`` clear hexes, 0101 ... 0n01: each step 1 MP in Clear weather."""

@@ -7,41 +7,14 @@ the maps are small ASCII art written to a map file that uses that terrain.
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from hxref.geometry.paths import MoveRules, Prohibited, check_move
 from hxref.maps import load_map
 from hxref.paths import games_dir
 from hxref.systems.heartland.terrain import WEATHERS, step_cost
+from tests.heartland.factory import art_map
 
 TERRAIN = games_dir() / "heartland" / "terrain.yaml"
-
-#: one character per hex: terrain and features
-CHARS = {".": ("clear", []), "w": ("woods", []), "M": ("mountain", []), "r": ("rough", []),
-         "s": ("swamp", []), "b": ("broken", []), "t": ("clear", ["town"]), "C": ("clear", ["major_city"])}
-
-
-def art_map(tmp_path, art: str, hexsides: dict | None = None, lines: list | None = None, terrain=TERRAIN):
-    """A Heartland map from ASCII art (one printed row per line, columns left to right, labels CCRR)."""
-    rows = [line.split() for line in art.strip("\n").splitlines() if line.strip()]
-    hexes = {}
-    for r, row in enumerate(rows, start=1):
-        for c, ch in enumerate(row, start=1):
-            kind, feats = CHARS[ch]
-            if kind != "clear" or feats:
-                hexes[f"{c:02d}{r:02d}"] = {"terrain": kind, "features": feats}
-    doc = {
-        "map": "art", "title": "art", "system": "heartland", "kind": "hex",
-        "grid": {"labels": "four-digit", "parity": "even", "columns": [1, len(rows[0])],
-                 "rows": [1, len(rows)], "terrain": "clear", "elevation": 0},
-        "terrain": str(terrain),
-        "hexes": hexes,
-        "hexsides": {k: list(v) for k, v in (hexsides or {}).items()},
-        "lines": [{"type": t, "hexes": list(hs)} for t, hs in (lines or [])],
-    }
-    path = tmp_path / "art.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return load_map(path)
 
 
 def cost(m, a: str, b: str, weather: str = "Clear", side: str = "confederate", **kw):
