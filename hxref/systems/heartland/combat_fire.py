@@ -327,11 +327,7 @@ def stack_cavalry(state: dict, forces: Sequence[str], side: str) -> tuple[int, i
     return sum(model.unit_cf(state["units"][u]) for u in cav), len(cav)
 
 
-def leader_rating(leader: dict, key: str) -> int:
-    """AR, BR or MR now: the side the counter shows, less the wound level (10.67), not below 0.
-
-    The same reading as :func:`.forced_march.rating`; a brevet's -1 (14.51) is in the state's ratings."""
-    return max(0, int(model.leader_ratings(leader)[key]) - int(leader.get("wound", 0) or 0))
+leader_rating = model.current_rating     # AR, BR or MR now, less the wound level (10.67)
 
 
 def fire_drms(state: dict, strength: Strength, fired_on: Sequence[str], *, weather: str = "Clear",

@@ -148,9 +148,7 @@ class Work:
 # ratings
 
 
-def rating(leader: dict, key: str) -> int:
-    """A leader's AR, BR or MR now: the side his counter shows, less his wound level (10.67), >= 0."""
-    return max(0, int(model.leader_ratings(leader)[key]) - int(leader.get("wound", 0) or 0))
+rating = model.current_rating           # AR, BR or MR now, less the wound level (10.67)
 
 
 # --------------------------------------------------------------------------

@@ -67,6 +67,13 @@ def leader_ratings(leader: dict) -> dict:
     return leader["ratings"]["active" if leader["active"] else "inactive"]
 
 
+def current_rating(leader: dict, key: str) -> int:
+    """AR, BR or MR now: the side the counter shows, less the wound level (10.67), not below 0.
+
+    A brevet's -1 (14.51) is already in the stored ratings."""
+    return max(0, int(leader_ratings(leader)[key]) - int(leader.get("wound", 0) or 0))
+
+
 def rank(leader: dict) -> int:
     """Stars for command purposes: intrinsic plus brevet (3.23, 14.51)."""
     return leader["stars"] + leader.get("brevet", 0)
