@@ -432,8 +432,9 @@ class Heartland:
             sections.append(self._impulses_section(cur))
         sections.append(self._sides_section(view))
         if over:
-            head.lines.append("The scenario has no victory conditions: it plays the initiative segment only. "
-                              "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + ".")
+            wep = "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + "."
+            head.lines.append(wep if view.get("victory") else
+                              "The scenario has no victory conditions: it plays the initiative segment only. " + wep)
         if view["history"]:
             s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
                                                    "weather", "impulses"])

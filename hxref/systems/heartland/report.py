@@ -49,7 +49,9 @@ def _army(view: dict, side: str, secret: bool) -> Section:
                 columns=["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"],
                 secret=secret)
     leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
-    for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0], kv[0])):
+    # each force's head first, then the leaders under him
+    for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0],
+                                                           kv[1].get("superior") is not None, kv[0])):
         if ld.get("pool"):
             continue
         r = ld["ratings"]["active" if ld["active"] else "inactive"]
