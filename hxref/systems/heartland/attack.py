@@ -156,7 +156,7 @@ def attack_check(state: dict, hexmap, force_id: str, target: str, dice, *, retre
                              "8.42", ["lend_br_from"]))
         if not ld.get("active") and not r.compulsory:
             p.append(Problem(f"{oc} is inactive: only active leaders declare attacks", "8.1", ["force"]))
-        r.rating = model.leader_ratings(ld)["br"]
+        r.rating = model.current_rating(ld, "br")
         if ld.get("ap", 0) >= 1:
             r.charges = [APCharge(oc, 1, "8.41", f"{oc} declares an attack on {target}")]
         elif r.compulsory:

@@ -359,7 +359,7 @@ def is_army_commander(leader: dict) -> bool:
 def command_range(state: dict, lid: str) -> int:
     """3.24, 3.31a: an army commander's command range is his MR; every other leader's is 0."""
     ld = state["leaders"][lid]
-    return model.leader_ratings(ld)["mr"] if is_army_commander(ld) else 0
+    return model.current_rating(ld, "mr") if is_army_commander(ld) else 0
 
 
 def hex_distance(hexmap, a: str, b: str) -> int:
@@ -436,7 +436,7 @@ def lend_mr_order(state: dict, lender: str, borrower: str, hexmap=None, rule: st
             "(only an army commander orders beyond his hex, up to his MR)", "3.31a", ["lender"]))
     charges = [APCharge(lender, 1, rule, f"{lender} lets {borrower} move with his MR")]
     problems += ap_problems(state, charges)
-    mr = model.leader_ratings(state["leaders"][lender])["mr"]
+    mr = model.current_rating(state["leaders"][lender], "mr")
     return Order("lend_mr", lender, charges, problems, rule,
                  f"{lender} pays 1 AP so that {borrower} rolls the IMC with MR {mr}", [borrower], 1, bh)
 

@@ -201,13 +201,13 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
     else:
         ld = state["leaders"][oc]
         inactive_oc = not ld.get("active")
-        mr = model.leader_ratings(ld)["mr"]
+        mr = model.current_rating(ld, "mr")
         mr_src = oc + (" (inactive side)" if inactive_oc else "")
         if mr_from and mr_from != oc:
             order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
             problems += order.problems if not mr_paid else [x for x in order.problems if x.rule != "3.24"]
             charges += [] if mr_paid else order.charges
-            mr = model.leader_ratings(state["leaders"][mr_from])["mr"]
+            mr = model.current_rating(state["leaders"][mr_from], "mr")
             mr_src = f"{mr_from} (lent, 1 AP)"
         leaders = model.force_leaders(state, force_id)
         if len(leaders) >= 2:
@@ -297,7 +297,7 @@ def deactivation(state: dict, lid: str, *, voluntary: bool = False, cause: str =
     """8.11 (involuntary) / 8.12a (voluntary): flip to the inactive side; AP fall to the
     inactive-side AR if they are higher."""
     ld = state["leaders"][lid]
-    back_ar = ld["ratings"]["inactive"]["ar"]
+    back_ar = model.current_rating(ld, "ar", "inactive")
     before = ld.get("ap", 0)
     after = min(before, back_ar)
     why = (f"{lid} is deactivated" + (f" ({cause})" if cause else "") + (" voluntarily" if voluntary else "")
@@ -382,7 +382,7 @@ def reactivation(state: dict, lid: str, method: int, dice=None, *, commander: st
         r.why = "not tried: " + "; ".join(x.message for x in p)
         return r
     if method == 1:
-        ar = ld["ratings"]["inactive"]["ar"]
+        ar = model.current_rating(ld, "ar", "inactive")
         r.roll = dice.d6(f"reactivation {lid}", by=ld["side"])
         r.success = r.roll <= ar
         r.why = f"{lid} rolls {r.roll} against inactive AR {ar}: {'reactivated' if r.success else 'stays inactive'}"

@@ -234,7 +234,7 @@ def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i
         if model.is_unled(force):
             mr = 2 if cavalry else 1
         else:
-            mr = model.leader_ratings(state["leaders"][force])["mr"]
+            mr = model.current_rating(state["leaders"][force], "mr")
         table = min(level + 1, 6) if cavalry else level
         best = chart.lookup(table, mr, min(chart.rows))
         if total > best:

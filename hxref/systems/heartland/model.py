@@ -67,11 +67,13 @@ def leader_ratings(leader: dict) -> dict:
     return leader["ratings"]["active" if leader["active"] else "inactive"]
 
 
-def current_rating(leader: dict, key: str) -> int:
-    """AR, BR or MR now: the side the counter shows, less the wound level (10.67), not below 0.
+def current_rating(leader: dict, key: str, face: str | None = None) -> int:
+    """AR, BR or MR now: the side the counter shows (or ``face``, "active"/"inactive"), less the
+    wound level (10.67: a wound reduces all ratings), not below 0.
 
     A brevet's -1 (14.51) is already in the stored ratings."""
-    return max(0, int(leader_ratings(leader)[key]) - int(leader.get("wound", 0) or 0))
+    printed = leader["ratings"][face][key] if face else leader_ratings(leader)[key]
+    return max(0, int(printed) - int(leader.get("wound", 0) or 0))
 
 
 def rank(leader: dict) -> int:

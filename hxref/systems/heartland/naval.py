@@ -748,7 +748,7 @@ def battery_capture(state: dict, hexmap, force_id: str, battery: str, dice) -> B
         ld = state["leaders"][r.oc]
         if not ld.get("active"):
             p.append(Problem(f"{r.oc} is inactive: only active leaders declare attacks", "8.1", ["force"]))
-        r.rating = model.leader_ratings(ld)["br"]
+        r.rating = model.current_rating(ld, "br")
         r.charges = [APCharge(r.oc, 1, "8.41", f"{r.oc} declares an attack on the battery in {r.target}")]
         p += fc.ap_problems(state, r.charges)
     else:

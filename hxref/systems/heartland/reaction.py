@@ -168,7 +168,7 @@ def reaction(state: dict, hexmap, force_id: str, attack: Assault, dice, *, comma
         p.append(Problem(f"{force_id} is in enemy ZOC in {here}: it cannot react, only support",
                          "9.12", ["force"]))
     oc_ld = state["leaders"][oc]
-    mr = model.leader_ratings(oc_ld)["mr"]
+    mr = model.current_rating(oc_ld, "mr")
     r.mr_from = oc
     if commander is None:
         if lend_mr or activate:
@@ -205,7 +205,7 @@ def reaction(state: dict, hexmap, force_id: str, attack: Assault, dice, *, comma
             elif activate:
                 p.append(Problem(f"{oc} is already active", "9.12", ["activate"]))
             if lend_mr:
-                mr = model.leader_ratings(cd)["mr"]
+                mr = model.current_rating(cd, "mr")
                 r.mr_from = f"{commander} (lent, 1 AP)"
                 r.charges.append(APCharge(commander, 1, "9.11", f"{commander} lends his MR to {oc}"))
     r.mr = mr

@@ -174,6 +174,4 @@ def no_vp(leader: dict) -> bool:
     return bool(leader.get("no_vp"))
 
 
-def current_rating(leader: dict, key: str) -> int:
-    """A rating now: the side showing less the wound level, not below 0 (10.67, H-11)."""
-    return max(0, int(model.leader_ratings(leader)[key]) - int(leader.get("wound", 0) or 0))
+current_rating = model.current_rating     # a rating now, less the wound level (10.67, H-11)

@@ -219,7 +219,7 @@ def oc_mr(state: dict, force: str) -> int | None:
     """The MR of the force's OC, on the side his counter shows (7.35); None for unled units."""
     if model.is_unled(force):
         return None
-    return model.leader_ratings(state["leaders"][force])["mr"]
+    return model.current_rating(state["leaders"][force], "mr")
 
 
 # --------------------------------------------------------------------------
