@@ -228,11 +228,16 @@ def verify(file, game, pub, sig):
               help="open: players pass the file; umpired: a neutral umpire runs hxref; solo: one terminal")
 @click.option("--game-id", default=None, help="the id order files name (default: generated)")
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
-def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created):
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="switch on an optional rule, e.g. heartland: off_map_rail (8.74), sickness (8.13), "
+                   "dense_fog (3.72), tactical_doctrine (10.32a); repeat for more")
+def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created, options):
     """Create a new game file GAME.
 
     Example: hxref new g.yaml --system heartland --scenario bidding-demo
     --side union=alice.pub --side confederate=bob.pub --mode open
+
+    Optional rules the players agree on: --option off_map_rail --option sickness
     """
     from . import systems
     from .engine import Engine
@@ -252,7 +257,7 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created)
 
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
-                            umpire=ump, game_id=game_id, created=created)
+                            umpire=ump, game_id=game_id, created=created, options=options)
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")

@@ -18,7 +18,7 @@ import os
 import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from . import commit as commit_mod
 from . import dice as dice_mod
@@ -142,12 +142,21 @@ class Engine:
     @classmethod
     def create(cls, path: str | Path, *, system: str, scenario: str, sides: dict[str, Any], mode: str,
                umpire: Any = None, game_id: str | None = None, created: str | None = None,
-               title: str | None = None) -> "Engine":
-        """A new game; ``sides`` maps each side to its public key (None in solo mode)."""
+               title: str | None = None, options: Sequence[str] = ()) -> "Engine":
+        """A new game; ``sides`` maps each side to its public key (None in solo mode); ``options``
+        names the system's optional rules the players switch on (added to the scenario's own)."""
         if mode not in MODES:
             raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
         sysobj = systems.get(system)
         data = sysobj.load_scenario(scenario)
+        known = getattr(sysobj, "optional_rules", {})
+        for name in options:
+            if name not in known:
+                raise InvalidInput(f"{system} has no optional rule {name!r}; "
+                                   + (f"its optional rules: {', '.join(sorted(known))}" if known else "it has none"),
+                                   code="E504")
+        if options:
+            data = dict(data, options={**(data.get("options") or {}), **{n: True for n in options}})
         expected = list(data["sides"])
         if sorted(sides) != sorted(expected):
             raise InvalidInput(f"scenario {scenario!r} has the sides {', '.join(expected)}; "

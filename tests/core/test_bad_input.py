@@ -210,3 +210,19 @@ def test_missing_files_and_bad_command_values(cli, game):
     cli.fails("commit", game, "--side", "union", "--key", "bob", "--choice", "bid: 1")   # wrong key
     cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: [1")
     cli.fails("report", game, "--side", "prussia")
+
+
+def test_new_with_an_unknown_optional_rule_is_refused_without_a_file(cli):
+    err = cli.fails("new", "o.yaml", "--system", "heartland", "--scenario", "river-line", "--mode", "solo",
+                    "--option", "off_map_railway")
+    assert "[E504]" in err and "off_map_rail" in err        # lists the optional rules it has
+    assert not Path("o.yaml").exists()
+
+
+def test_new_with_an_optional_rule_switches_it_on(cli):
+    # 1.12: optional rules the players agree on; 8.74 off-map rail here
+    cli("new", "o.yaml", "--system", "heartland", "--scenario", "river-line", "--mode", "solo",
+        "--option", "off_map_rail", "--option", "sickness")
+    from hxref.engine import Engine
+
+    assert Engine.load("o.yaml").state["options"] == {"off_map_rail": True, "sickness": True}

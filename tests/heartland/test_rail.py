@@ -254,3 +254,104 @@ def test_8_74_off_map_is_optional_and_waits_two_or_three_turns():
     w.state["options"] = {"off_map_rail": True}
     assert rail.off_map_return(w.state, "grant", "north").turn == 5
     assert rail.off_map_return(w.state, "grant", "west").turn == 6
+
+
+# --- 8.74 off-map rail movement, end to end through rail_move -------------------------------
+# The strip's railroad runs along row 2 from 0102 (west edge, a town) to 2002 (east edge,
+# no town); odd columns are towns.
+
+def off_map_world(side=C, turn=3, **kw):
+    w = world(hex="1702", side=side, **kw)
+    w.state["turn"] = turn
+    w.state["options"] = {"off_map_rail": True}
+    return w
+
+
+def test_8_74_map_edges_of_a_hex(line_map):
+    assert rail.map_edges(line_map, "0102") == {"west"}
+    assert rail.map_edges(line_map, "2002") == {"east"}
+    assert rail.map_edges(line_map, "0101") == {"west", "north"}
+    assert rail.map_edges(line_map, "0903") == set()
+
+
+def test_8_74_north_is_union_west_east_south_confederate():
+    w = off_map_world()
+    assert rail.friendly_edges(w.state, U) == {"north"}
+    assert rail.friendly_edges(w.state, C) == {"west", "east", "south"}
+
+
+def test_8_74_memphis_and_knoxville_taken_close_the_west_and_east_edges():
+    w = off_map_world()
+    w.state["off_map_rail"] = {"lost_edges": {"west": "0303", "east": "0903"}}   # Memphis, Knoxville
+    w.leader("sherman", U, "0303", stars=2)
+    w.unit("s1", U, leader="sherman")
+    assert rail.friendly_edges(w.state, C) == {"east", "south"}
+    w.state["control_vp"] = {"0903": U}          # held by the last side through it
+    assert rail.friendly_edges(w.state, C) == {"south"}
+
+
+def test_8_74_a_force_leaves_by_train_at_a_friendly_edge_rail_hex(line_map):
+    w = off_map_world()
+    m = rail.rail_move(w.state, line_map, "grant", ["1702", "2002"], off_map=True)
+    assert m.legal, m.why
+    assert m.end == "2002" and m.wep == 1 and "leaves the map at the east edge" in m.why
+    rail.apply_rail_move(w.state, m)
+    assert w.state["leaders"]["grant"]["hex"] is None
+    assert w.state["off_map"] == [{"force": "grant", "side": C, "edge": "east", "left_turn": 3}]
+    assert w.state["trains"]["t1"]["hex"] == "2002"          # the train stays at the edge
+    assert "grant" not in rail.model.forces(w.state, C)
+
+
+def test_8_74_leaving_needs_the_option_an_edge_hex_and_a_friendly_edge(line_map):
+    w = off_map_world()
+    w.state["options"] = {}
+    assert any(p.rule == "8.74" for p in rail.rail_move(w.state, line_map, "grant", ["1702", "2002"],
+                                                        off_map=True).problems)
+    w = off_map_world()
+    inner = rail.rail_move(w.state, line_map, "grant", ["1702", "1902"], off_map=True)
+    assert not inner.legal and "map edge" in inner.why
+    u = off_map_world(side=U)
+    east = rail.rail_move(u.state, line_map, "grant", ["1702", "2002"], off_map=True)
+    assert not east.legal and "not a union edge" in east.why
+
+
+def test_8_74_re_entry_two_turns_later_at_the_same_edge_rides_in_by_train(line_map):
+    w = off_map_world()
+    rail.apply_rail_move(w.state, rail.rail_move(w.state, line_map, "grant", ["1702", "2002"], off_map=True))
+    w.state["turn"] = 4
+    w.state["current"]["active_impulse"] = {"n": 1, "side": C, "mp": {}}
+    early = rail.rail_move(w.state, line_map, "grant", ["2002", "1702"], entering=True)
+    assert not early.legal and "turn 5" in early.why
+    w.state["turn"] = 5
+    m = rail.rail_move(w.state, line_map, "grant", ["2002", "1702"], entering=True)
+    assert m.legal, m.why
+    rail.apply_rail_move(w.state, m)
+    assert w.state["leaders"]["grant"]["hex"] == "1702" and w.state["off_map"] == []
+    assert "grant" in rail.model.forces(w.state, C)
+
+
+def test_8_74_another_edge_waits_three_turns(line_map):
+    w = off_map_world()
+    rail.apply_rail_move(w.state, rail.rail_move(w.state, line_map, "grant", ["1702", "2002"], off_map=True))
+    w.state["turn"] = 5
+    w.state["current"]["active_impulse"] = {"n": 1, "side": C, "mp": {}}
+    west = rail.rail_move(w.state, line_map, "grant", ["0102", "0302"], entering=True)
+    assert not west.legal and "turn 6" in west.why
+    w.state["turn"] = 6
+    far = rail.rail_move(w.state, line_map, "grant", ["0102", "0302"], entering=True)
+    assert "11 stations" in far.why          # 8.72: t1 would run empty from 2002 to the west edge
+    w.state["trains"]["t2"] = {"side": C, "hex": "0102"}
+    m = rail.rail_move(w.state, line_map, "grant", ["0102", "0302"], entering=True)
+    assert m.legal and m.train == "t2" and "west edge" in m.why
+
+
+def test_8_74_re_entry_refused_into_enemy_zoc_and_for_a_force_still_on_the_map(line_map):
+    w = off_map_world()
+    assert not rail.rail_move(w.state, line_map, "grant", ["2002", "1702"], entering=True).legal
+    rail.apply_rail_move(w.state, rail.rail_move(w.state, line_map, "grant", ["1702", "2002"], off_map=True))
+    w.state["turn"] = 5
+    w.state["current"]["active_impulse"] = {"n": 1, "side": C, "mp": {}}
+    w.leader("sherman", U, "1903", stars=2)               # ZOC over 2002
+    w.unit("s1", U, leader="sherman")
+    blocked = rail.rail_move(w.state, line_map, "grant", ["2002", "1702"], entering=True)
+    assert not blocked.legal and blocked.problems[0].rule == "8.73"

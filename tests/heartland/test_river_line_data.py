@@ -262,8 +262,8 @@ def test_every_hex_label_is_on_the_map(sc, m):
 def test_leaders(sc):
     leaders = sc["leaders"]
     per_side = Counter(ld["side"] for ld in leaders.values())
-    for s in SIDES:
-        assert per_side[s] == 5, s
+    assert per_side == {"union": 6, "confederate": 5}        # the Union's 6th: Dorsey, the railroad reserve
+    assert leaders["dorsey"]["hex"] == "1204" and leaders["dorsey"]["superior"] is None
     check_leader_records(leaders)
 
 

@@ -27,6 +27,9 @@ def _other(side: str) -> str:
 class Heartland:
     name = NAME
     title = "The Army of the Heartland"
+    #: the optional rules (1.12) the players may switch on with ``hxref new --option NAME``
+    optional_rules = {"dense_fog": "3.72 dense fog of war", "sickness": "8.13 illness",
+                      "off_map_rail": "8.74 off-map rail movement", "tactical_doctrine": "10.32a tactical doctrine"}
     sides = SIDES
 
     # --- scenarios -----------------------------------------------------------------------
@@ -58,7 +61,7 @@ class Heartland:
             state["fert_offset"] = scenario.get("fert_offset")
             # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
             state["options"] = dict(scenario.get("options", {}))
-            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices",
+            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
                         "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments"):
                 if key in scenario:
                     state[key] = scenario[key]

@@ -28,7 +28,8 @@ from .movement import path_problems, walk
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen", "naval"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
-             "detachments", "forced_march", "rail", "cut_rail", "recon", "hide"}
+             "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map"}
+OFF_MAP_VALUES = ("leave", "enter")        # 8.74: ride off the map at an edge / come back onto it
 DEFENCE_KEYS = {"react", "retreat"}
 
 
@@ -170,6 +171,11 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             return problems + [Problem(f"unknown key `{sorted(bad)[0]}` in a move (allowed: "
                                        f"{', '.join(sorted(MOVE_KEYS))})", "8.21", ["moves", i, sorted(bad)[0]])]
         force = mv.get("force")
+        if "off_map" in mv:
+            found = _off_map_move_problems(state, side, mv, i, seen)
+            if found is not None:
+                problems += found
+                continue
         if force not in mine:
             enemy_ids = set(model.forces(state, model.other_side(side)))
             why = "an enemy force" if force in enemy_ids else "not one of your forces on the map"
@@ -198,7 +204,8 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
                                         ["moves", i, "rail"]))
             else:
                 problems += [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
-                             for p in rail_move_problems(state, hexmap(state), force, stations)]
+                             for p in rail_move_problems(state, hexmap(state), force, stations,
+                                                         off_map=mv.get("off_map") == "leave")]
         if mv.get("forced_march"):
             from .forced_march import march_path_problems
 
@@ -320,6 +327,9 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
     imp["mp"] = {}
     for mv in choice.get("moves", []):
         force = mv["force"]
+        if mv.get("off_map") == "enter":          # 8.74: coming back by train from off the map
+            _rail_move(state, side, force, mv["rail"], events, "enter")
+            continue
         if force not in model.forces(state, side):
             events.append({"type": "move.void", "side": side, "force": force, "rule": "8.21",
                            "text": f"{force} is no longer a force on the map: its move is void"})
@@ -338,6 +348,34 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
     return False
 
 
+def _off_map_move_problems(state: dict, side: str, mv: dict, i: int, seen: set[str]) -> list[Problem] | None:
+    """8.74: an ``off_map`` move is a rail move that leaves at (``leave``) or comes back from
+    (``enter``) a friendly map edge.  The problems of a move coming back (None for a move
+    leaving: it is checked with the forces on the map)."""
+    from .rail import rail_move_problems
+
+    off, force, stations = mv.get("off_map"), mv.get("force"), mv.get("rail")
+    where = ["moves", i, "off_map"]
+    if off not in OFF_MAP_VALUES:
+        return [Problem("`off_map` is `leave` (ride off the map at a friendly edge) or `enter` (come back)",
+                        "8.74", where)]
+    if not isinstance(stations, list) or not stations or set(mv) - {"force", "rail", "off_map"}:
+        return [Problem("an off-map move is `{force, rail: [stations], off_map}` and nothing else: a force "
+                        "moving by train makes no other move (8.72)", "8.74", where)]
+    if off == "leave":
+        return None
+    away = {x["force"] for x in state.get("off_map") or [] if x.get("side") == side}
+    if force not in away:
+        return [Problem(f"`{force}` is not one of your forces off the map"
+                        + (f" (off the map: {', '.join(sorted(away))})" if away else ""), "8.74",
+                        ["moves", i, "force"])]
+    if force in seen:
+        return [Problem(f"{force} is ordered to move twice", "8.21", ["moves", i, "force"])]
+    seen.add(force)
+    return [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
+            for p in rail_move_problems(state, hexmap(state), force, stations, entering=True)]
+
+
 def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
     imp = state["current"]["active_impulse"]
     hm = hexmap(state)
@@ -351,7 +389,7 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
             return
     zoc = enemy_zoc(state, side)
     if mv.get("rail"):              # 8.72: by train, no other movement this impulse
-        _rail_move(state, side, force, mv["rail"], events)
+        _rail_move(state, side, force, mv["rail"], events, mv.get("off_map"))
         return
     if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
         if start_hex in zoc or mv.get("attack"):
@@ -1005,18 +1043,25 @@ def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, e
 
 # --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
 
-def _rail_move(state: dict, side: str, force: str, stations: list[str], events: list[dict]) -> None:
+def _rail_move(state: dict, side: str, force: str, stations: list[str], events: list[dict],
+               off_map: str | None = None) -> None:
     from .rail import apply_rail_move, rail_move
 
-    m = rail_move(state, hexmap(state), force, stations)
+    m = rail_move(state, hexmap(state), force, stations, off_map=off_map == "leave", entering=off_map == "enter")
     if m.problems:
         events.append({"type": "rail.void", "side": side, "private": True, "rule": m.rule,
                        "text": f"{_name(state, force)}: no rail move: {m.why}"})
         return
     start = model.force_hex(state, force)
     apply_rail_move(state, m)
-    events.append({"type": "rail", "side": side, "force": force, "rule": m.rule,
-                   "text": f"{_name(state, force)} moves by rail from {start} to {m.end}"})
+    if m.off_map:
+        text = f"{_name(state, force)} leaves the map by rail from {start} at the {m.edge} edge (8.74)"
+    elif m.entering:
+        text = f"{_name(state, force)} comes back onto the map by rail at {stations[0]} and rides to {m.end} (8.74)"
+    else:
+        text = f"{_name(state, force)} moves by rail from {start} to {m.end}"
+    events.append({"type": "rail", "side": side, "force": force, "rule": "8.74" if off_map else m.rule,
+                   "text": text})
     events.append({"type": "rail.detail", "side": side, "private": True, "rule": m.rule,
                    "text": f"{_name(state, force)}: {m.why}"})
 

@@ -18,6 +18,8 @@ State keys read or written (all optional; absent = none)::
     rail_opened: {union: 3}           the turn a side last opened a stretch (8.71: one a turn)
     options: {off_map_rail: true}     8.74 (optional rule)
     off_map: [{force, side, edge, left_turn}]   forces gone off the map by rail (8.74)
+    off_map_rail: {lost_edges: {west: "0305", east: "2708"}}   the scenario's Memphis and
+                                      Knoxville hexes (8.74); absent: no edge is ever lost
     wep: {union: 120, ...}            1 WEP per train per impulse (8.72)
 
 Readings chosen where the rules are ambiguous or silent (pinned by
@@ -44,6 +46,19 @@ Readings chosen where the rules are ambiguous or silent (pinned by
   Line Cut marker (the starting station may be in enemy ZOC).  At
   resolution a blocked route stops at the last station before the block.
 * 8.71: open track is checked only when the state keeps ``rail_open``.
+* 8.74 (optional): a force leaves by a rail move ordered ``off_map`` whose
+  last hex is a rail hex on a friendly map edge (it need not be a station:
+  the train runs on off the map); the train itself stays at that edge hex.
+  Only a leader's force may go (an unled stack has no name to come back
+  under).  It comes back by a rail move ordered ``entering`` whose first hex
+  is a rail hex on a friendly edge, from the first friendly impulse two turns
+  later (same edge) or three turns later (another edge) **on**: "may
+  re-enter in the first friendly impulse" is read as the earliest impulse,
+  not the only one.  The ride in is an ordinary rail move (a train runs to
+  the edge, 1 WEP, 6 stations, no entry into enemy ZOC).  A corner hex is on
+  both its edges.  Memphis and Knoxville are "captured" while the Union
+  holds them: the last side through the hex (the VP control record when the
+  hex is a VP place), else the side in it now.
 """
 from __future__ import annotations
 
@@ -68,6 +83,8 @@ EXTRA_TRAINS = 1                                 # 8.72: one more train per scen
 NO_RAIL_WEATHER = frozenset({"Snow", "Blizzard"})   # 5.28, 5.29, 8.73
 OFF_MAP_SAME_EDGE = 2                            # 8.74: re-enter two turns later at the same edge
 OFF_MAP_OTHER_EDGE = 3                           # 8.74: three turns later at another edge
+UNION_EDGES = ("north",)                         # 8.74: the north edge is always the Union's
+CONFEDERATE_EDGES = ("west", "east", "south")    # 8.74: the Confederates' in 1861 (and after, H-reading)
 
 
 # --------------------------------------------------------------------------
@@ -107,6 +124,34 @@ def rail_path(hexmap, a: str, b: str, blocked: Collection[str] = ()) -> list[str
         out.append(hexmap.label(h))
         h = prev[h]
     return out[::-1]
+
+
+def map_edges(hexmap, label: str) -> set[str]:
+    """8.74: the map edges ``label`` lies on (north = the first printed row, west = the first
+    column); a corner hex is on two edges, an inner hex on none."""
+    grid = hexmap.grid
+    col, row = grid.labels.to_offset(hexmap.parse(label))
+    edges = {"west": col == grid.columns[0], "east": col == grid.columns[1],
+             "north": row == grid.rows[0], "south": row == grid.rows[1]}
+    return {e for e, on in edges.items() if on}
+
+
+def _holder(state: dict, label: str) -> str | None:
+    held = (state.get("control_vp") or {}).get(label)
+    if held:
+        return held
+    here = [s for s in ("union", "confederate") if label in model.occupied_hexes(state, s)]
+    return here[0] if len(here) == 1 else None
+
+
+def friendly_edges(state: dict, side: str) -> set[str]:
+    """8.74: the north edge is the Union's; the west, east and south edges are the Confederates',
+    except the west once the Union holds Memphis and the east once it holds Knoxville (the hexes
+    the scenario names in ``off_map_rail.lost_edges``)."""
+    if side == "union":
+        return set(UNION_EDGES)
+    lost = ((state.get("off_map_rail") or {}).get("lost_edges") or {})
+    return {e for e in CONFEDERATE_EDGES if not (e in lost and _holder(state, str(lost[e])) == "union")}
 
 
 def stations_on(hexmap, route: list[str]) -> list[str]:
@@ -333,6 +378,9 @@ class RailMove:
     wep: int = 0
     legs: list = field(default_factory=list)
     stopped: str = ""
+    off_map: bool = False                                 # 8.74: rides on off the map at the end
+    entering: bool = False                                # 8.74: comes back onto the map
+    edge: str = ""                                        # 8.74: the map edge left or entered by
     problems: list[Problem] = field(default_factory=list)
     rule: str = "8.72"
     why: str = ""
@@ -373,11 +421,15 @@ def _choose_train(state: dict, side: str, board: str, train: str | None, key: st
     return (sorted(idle)[0] if idle else None), ""
 
 
-def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None) -> RailMove:
+def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
+              off_map: bool = False, entering: bool = False) -> RailMove:
     """8.72, 8.73 / H-28: move ``force`` by train through ``stations`` (its station first, the
     station where it gets off last; stations between are waypoints).  ``train`` names the train;
     by default one already running this impulse through the boarding station, else one in that
-    station, else any idle friendly train (which runs empty to the force first)."""
+    station, else any idle friendly train (which runs empty to the force first).
+
+    8.74: ``off_map`` rides on off the map at the last hex, a rail hex on a friendly edge;
+    ``entering`` brings a force back from off the map at the first hex, one on a friendly edge."""
     side = model.force_side(state, force)
     r = RailMove(force, side, stations=[str(s) for s in stations])
     p = r.problems
@@ -391,7 +443,12 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
         r.why = "illegal: " + "; ".join(x.message for x in p)
         return r
     here = model.force_hex(state, force)
-    if stations[0] != here:
+    edge_note = ""
+    if off_map or entering:
+        edge_note, r.edge = _off_map_problems(state, hexmap, force, side, stations, entering, p)
+    elif here is None:
+        p.append(Problem(f"{force} is off the map: it comes back with a rail move marked `off_map: enter` (8.74)", "8.74", ["force"]))
+    if stations[0] != here and not entering:
         p.append(Problem(f"{force} is in {here}: the first station must be where it boards", "8.72",
                          ["stations", 0]))
     for i, s in enumerate(stations):
@@ -400,6 +457,8 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
         except Exception as e:
             p.append(Problem(str(e), "8.72", ["stations", i]))
             continue
+        if (off_map and i == len(stations) - 1) or (entering and i == 0):
+            continue                  # 8.74: the map-edge rail hex, checked above
         if not ok and i in (0, len(stations) - 1):
             p.append(Problem(f"{s} is not a station: units board and leave trains in a town or major city on "
                              "a rail line", "8.72", ["stations", i]))
@@ -512,15 +571,59 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
     why += f"; {TRAIN_WEP} WEP for the train this impulse" if r.wep else f"; {note or 'the train is already paid'}"
     if r.stopped:
         why += "; " + r.stopped
+    if edge_note and not r.stopped:
+        why += "; " + edge_note
+    r.off_map = off_map and not r.stopped
+    r.entering = entering
     r.why = why + "; no other movement for it this impulse (8.72)"
     return r
 
 
-def rail_move_problems(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None
-                       ) -> list[Problem]:
-    """What is wrong with a rail-move order (8.72, 8.73, 5.28, 5.29): also a blocked line, which
-    at resolution would only shorten the ride."""
-    r = rail_move(state, hexmap, force, stations, train=train)
+def _off_map_problems(state: dict, hexmap, force: str, side: str, stations: list[str], entering: bool,
+                      p: list[Problem]) -> tuple[str, str]:
+    """8.74: the option, the force, the edge hex and (coming back) the turn; the note for the
+    ``why`` and the edge."""
+    if not off_map_rail_enabled(state):
+        p.append(Problem("off-map rail movement is an optional rule not in play", "8.74", ["off_map"]))
+        return "", ""
+    if model.is_unled(force):
+        p.append(Problem("only a leader's force may leave the map by rail (reading of 8.74)", "8.74", ["force"]))
+        return "", ""
+    i = 0 if entering else len(stations) - 1
+    label = str(stations[i])
+    try:
+        edges = map_edges(hexmap, label) if is_rail_hex(hexmap, label) else set()
+    except Exception as e:
+        p.append(Problem(str(e), "8.74", ["stations", i]))
+        return "", ""
+    if not edges:
+        p.append(Problem(f"{label} is not a rail hex on the map edge: forces leave and return by train at a "
+                         "map-edge rail line", "8.74", ["stations", i]))
+        return "", ""
+    friendly = edges & friendly_edges(state, side)
+    if not friendly:
+        p.append(Problem(f"{label} is on the {'/'.join(sorted(edges))} edge, not a {side} edge "
+                         f"({', '.join(sorted(friendly_edges(state, side)))})", "8.74", ["stations", i]))
+        return "", ""
+    rec = next((x for x in state.get("off_map") or [] if x.get("force") == force), None)
+    if not entering:
+        edge = sorted(friendly)[0]
+        return f"leaves the map at the {edge} edge (8.74)", edge
+    if rec is None:
+        p.append(Problem(f"{force} is not off the map", "8.74", ["force"]))
+        return "", ""
+    back = min((off_map_return(state, force, e) for e in friendly), key=lambda x: x.turn)
+    if int(state.get("turn", 0)) < back.turn:
+        p.append(Problem(back.why, "8.74", ["stations", 0]))
+        return "", ""
+    return f"comes back onto the map at the {back.edge} edge (8.74)", back.edge
+
+
+def rail_move_problems(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
+                       off_map: bool = False, entering: bool = False) -> list[Problem]:
+    """What is wrong with a rail-move order (8.72, 8.73, 5.28, 5.29, 8.74): also a blocked line,
+    which at resolution would only shorten the ride."""
+    r = rail_move(state, hexmap, force, stations, train=train, off_map=off_map, entering=entering)
     out = list(r.problems)
     if not out and r.stopped:
         out.append(Problem(r.stopped, "8.73", ["stations"]))
@@ -542,6 +645,14 @@ def apply_rail_move(state: dict, m: RailMove) -> None:
     imp = (state.get("current") or {}).get("active_impulse")
     if imp is not None:
         imp.setdefault("rail", {})[m.force] = list(m.route)
+    if m.entering:
+        state["off_map"] = [x for x in state.get("off_map") or [] if x.get("force") != m.force]
+    if m.off_map:
+        edge = m.edge
+        for lid in model.force_leaders(state, m.force):
+            state["leaders"][lid]["hex"] = None
+        state.setdefault("off_map", []).append({"force": m.force, "side": m.side, "edge": edge,
+                                                "left_turn": int(state.get("turn", 0))})
 
 
 def _relocate(state: dict, force: str, label: str) -> None:

@@ -49,6 +49,7 @@ def _army(view: dict, side: str, secret: bool) -> Section:
                 columns=["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"],
                 secret=secret)
     leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
+    away = {x["force"]: x for x in view.get("off_map") or [] if x.get("side") == side}
     # each force's head first, then the leaders under him
     for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0],
                                                            kv[1].get("superior") is not None, kv[0])):
@@ -60,7 +61,7 @@ def _army(view: dict, side: str, secret: bool) -> Section:
                          + (" (broken)" if model.unit_ml(u) > ld["ml"] else "")
                          + ("" if u["steps"] >= 2 else " reduced") for u in units) or "-"
         force = lid if not ld.get("superior") else f"  under {ld['superior']}"
-        s.rows.append([force, ld.get("hex") or "-", ld["name"] + ("" if ld["active"] else " (inactive)")
+        s.rows.append([force, ld.get("hex") or _off_map(leaders, lid, away), ld["name"] + ("" if ld["active"] else " (inactive)")
                        + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), f"{r['ar']}-{r['br']}-{r['mr']}",
                        str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", text])
     unled = [u for u in view["units"].values() if u["side"] == side and u.get("leader") is None and u["steps"] > 0]
@@ -71,6 +72,19 @@ def _army(view: dict, side: str, secret: bool) -> Section:
             s.rows.append([sid, lg.get("hex") or "-", lg["kind"], "", "", "", "", "",
                            f"capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else "")])
     return s
+
+
+def _off_map(leaders: dict, lid: str, away: dict) -> str:
+    """8.74: where a leader with no hex is, if his force rode off the map by rail."""
+    top = lid
+    while leaders.get(top, {}).get("superior"):
+        top = leaders[top]["superior"]
+    rec = away.get(top)
+    if rec is None:
+        return "-"
+    from .rail import OFF_MAP_SAME_EDGE
+
+    return f"off map ({rec['edge']} edge, back from turn {int(rec['left_turn']) + OFF_MAP_SAME_EDGE})"
 
 
 def map_units(view: dict) -> list[dict]:

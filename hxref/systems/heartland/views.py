@@ -79,6 +79,8 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     for key in ("standing", "replacements", "hq_pool"):
         if isinstance(v.get(key), dict):
             v[key] = {s: x for s, x in v[key].items() if s == mine}
+    if isinstance(v.get("off_map"), list):      # 8.74: where each force went is its side's to know
+        v["off_map"] = [x for x in v["off_map"] if x.get("side") == mine]
     nv = v.get("naval")
     if isinstance(nv, dict) and mine:        # 3.17: the Naval Assault Display is on the Union AOD
         for gid, gb in list((nv.get("gunboats") or {}).items()):
