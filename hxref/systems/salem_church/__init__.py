@@ -1,0 +1,1 @@
+"""Musket & Sabre: Salem Church (issue 6)."""

@@ -1,0 +1,736 @@
+"""Salem Church combat: strengths, the differential, the CRT roll and the result effects (digest B, C, 15.0, 17.3, 18.0).
+
+Pure functions.  Dice are an input: :func:`resolve` and :func:`plan_effects` ask a
+``roll(purpose) -> face`` callable for every die they need, by purpose; the
+smaller functions take the face itself.  Map geometry stays outside: a unit
+brings its hex number (for 15.0) and the terrain names of its hex (for the TEC).
+
+* :func:`attack_strength`, :func:`defence_strength` -- the CF of each side with
+  every modifier, its reason and its rule; :func:`differential` (B1);
+* :func:`check_combat` -- what may not be fought at all (18.0 night, 16.0 the
+  train, only infantry into heavy woods);
+* :func:`low_initiative_check` (17.3), :func:`morale_check` (the MC of the CRT key);
+* :func:`resolve` -- one combat, explained (:meth:`Combat.explanation`);
+* :func:`plan_effects` -- what the result does to each side, its MCs rolled and
+  the Leader line's casualty rolls made; the owner's choices stay open;
+* :func:`settle` -- a side's effect once its owner has chosen (disrupt, retreat
+  1-3 hexes or take the loss) and the caller has said, per unit, whether a
+  retreat path is safe, unsafe or missing (rout, capture; CRT key).
+
+Readings where the rules are silent or the text is ambiguous (digest G, E) --
+the README's "rules interpretations":
+
+* the differential is attacker CF minus defender CF (B1, derived); no CRT DRMs
+  or column shifts exist (digest 0.);
+* the MC passes on 1d6 <= morale rating (+ the best modification of a leader
+  of the same side in the unit's hex), as 17.2's check; "first unit" = the
+  unit the owner designates, else the first combat unit listed (G8);
+* the MC of a code is made by the first unit of the side the code names; a
+  bracketed result is applied in full, so Dm(Dx) passed makes a second MC for
+  the Dx; Dc(Dr) rolls its MC and gives Dr either way (G10);
+* the CRT's MCs are rolled first, then the Leader line's casualty rolls, one
+  per leader with the units in the combat, attacker's leaders first (G11);
+* Ar/Dr and Ax/Dx: one choice for all the side's units; Ax/Dx's loss is one
+  step in total (B2); Ex: one step each side;
+* TEC halvings apply per attacking unit (C): heavy woods into or out of halves
+  once; light woods halves a unit attacking from a hex with no woods (clear,
+  hill, road...) into light woods; only infantry may attack into heavy woods;
+* 15.0: +2 per defending infantry brigade in 0609 or 0610 (G5), added after
+  any halving;
+* stand-ins (the standard rules are missing, digest E): a counter-attack
+  (7.2) doubles printed CF before any halving; a disrupted unit's CF is
+  halved (``disrupted="full"`` or ``"no_attack"`` read otherwise); halves are
+  kept exactly and each side's total is rounded down (as the rounding stand-in
+  of ``games/salem_church/terrain.yaml``); leaders add no CF; the
+  wagon train neither attacks nor is attacked (16.0); the defenders of one
+  combat are in one hex; the attacker may advance when a defending unit
+  retreated (CRT key), not after a rout or a capture.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ...errors import IllegalOrder, InvalidInput
+from .crt import Crt, Kind, Reading, Result, _face
+
+SIDES = ("union", "confederate")
+ARMS = ("infantry", "artillery", "leader", "wagon_train")
+COMBAT_ARMS = ("infantry", "artillery")
+#: terrain names a hex may carry (the TEC's rows); only the woods matter to combat
+TERRAIN = frozenset({"clear", "hill", "road", "defensive_position", "historic_site", "light_woods", "heavy_woods"})
+DEFENSIVE_POSITIONS = ("0609", "0610")        # 15.0: Salem Church, the Schoolhouse
+DEFENSIVE_POSITION_CF = 2                     # 15.0
+NIGHT_TURNS = frozenset({6})                  # 18.0
+RETREAT_HEXES = (1, 3)                        # CRT key: retreat 1-3 hexes
+COUNTER_ATTACK_FACTOR = 2                     # 7.2 per digest D2 (stand-in)
+DISRUPTED_READINGS = ("halve", "full", "no_attack")
+DISRUPTED = "halve"                           # stand-in: the disruption rule is missing (D3)
+ROUNDING = "down"                             # stand-in: a side's total with halves, rounded down (terrain.yaml)
+
+Roll = Callable[[str], int]
+
+
+class Outcome(str, Enum):
+    """What a result leaves a side to do (B2)."""
+
+    NONE = "none"
+    DISRUPT_OR_RETREAT = "disrupt_or_retreat"                      #: Ar/Dr: all disrupted, or all retreat 1-3
+    LOSS_OR_DISRUPT_AND_RETREAT = "loss_or_disrupt_and_retreat"    #: Ax/Dx passed: a step loss, or as failed
+    DISRUPT_AND_RETREAT = "disrupt_and_retreat"                    #: Ax/Dx failed: disrupted and retreat 1-3
+    ROUT = "rout"                                                  #: Dm failed
+
+
+_CHOICES = {
+    Outcome.NONE: (),
+    Outcome.DISRUPT_OR_RETREAT: ("disrupt", "retreat"),
+    Outcome.LOSS_OR_DISRUPT_AND_RETREAT: ("loss", "retreat"),
+    Outcome.DISRUPT_AND_RETREAT: ("retreat",),
+    Outcome.ROUT: (),
+}
+
+
+class PathStatus(str, Enum):
+    """The caller's word on a unit's retreat path (the map is not read here)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"          #: only along an unsafe path: the unit routs (CRT key)
+    NONE = "none"              #: no retreat possible: the unit is captured (CRT key)
+
+
+class Fate(str, Enum):
+    RETREAT = "retreat"
+    ROUT = "rout"
+    CAPTURED = "captured"
+
+
+# --- units ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Unit:
+    """A counter in a combat: its printed CF and morale, its hex number and the terrain names there.
+
+    ``terrain`` may be one name or several (``{"hill", "light_woods"}``); ``morale_modifier``
+    is a leader's modification to the morale of a unit stacked with him (17.3; stand-in data)."""
+
+    id: str
+    side: str
+    arm: str
+    cf: int = 0
+    hex: str = ""
+    terrain: Any = "clear"
+    disrupted: bool = False
+    morale: int | None = None
+    morale_modifier: int = 0
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES:
+            raise InvalidInput(f"unit {self.id}: side {self.side!r}; use {' or '.join(SIDES)}", path=self.id)
+        if self.arm not in ARMS:
+            raise InvalidInput(f"unit {self.id}: arm {self.arm!r}; use one of {', '.join(ARMS)}", path=self.id)
+        object.__setattr__(self, "hex", f"{self.hex:04d}" if isinstance(self.hex, int) else str(self.hex))
+        object.__setattr__(self, "terrain", terrain_names(self.terrain, f"unit {self.id}"))
+
+    @property
+    def fights(self) -> bool:
+        return self.arm in COMBAT_ARMS
+
+
+def terrain_names(terrain: str | Iterable[str], what: str = "terrain") -> frozenset[str]:
+    names = frozenset([terrain] if isinstance(terrain, str) else terrain)
+    unknown = sorted(names - TERRAIN)
+    if unknown or not names:
+        raise InvalidInput(f"{what}: unknown terrain {', '.join(map(repr, unknown)) or '(none)'}; "
+                           f"known: {', '.join(sorted(TERRAIN))}", rule="TEC")
+    return names
+
+
+def _woods(terrain: frozenset[str]) -> str | None:
+    return "heavy" if "heavy_woods" in terrain else "light" if "light_woods" in terrain else None
+
+
+# --- strengths --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Modifier:
+    """One change to one unit's CF: ``effect`` is ``x2``, ``/2`` or ``+2``."""
+
+    side: str              # "attacker" or "defender"
+    unit: str
+    effect: str
+    reason: str
+    rule: str
+
+    def as_dict(self) -> dict:
+        return {"side": self.side, "unit": self.unit, "effect": self.effect, "rule": self.rule,
+                "reason": self.reason}
+
+    def text(self) -> str:
+        return f"{self.effect} {self.reason} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class UnitStrength:
+    unit: str
+    arm: str
+    printed: int
+    cf: Fraction
+    modifiers: tuple[Modifier, ...]
+
+    def text(self) -> str:
+        mods = "".join(f" {m.text()}" for m in self.modifiers)
+        return f"{self.unit} {self.printed}{mods}" + (f" = {_num(self.cf)}" if self.modifiers else "")
+
+
+@dataclass(frozen=True)
+class SideStrength:
+    """The CF one side brings: each unit's, the exact sum and the total the CRT reads (rounded down)."""
+
+    role: str
+    side: str
+    units: tuple[UnitStrength, ...]
+    exact: Fraction
+    total: int
+
+    @property
+    def modifiers(self) -> tuple[Modifier, ...]:
+        return tuple(m for u in self.units for m in u.modifiers)
+
+    @property
+    def why(self) -> str:
+        parts = ", ".join(u.text() for u in self.units) or "no combat units"
+        out = f"{self.role} ({self.side}) {self.total} CF: {parts}"
+        if self.exact != self.total:
+            out += f"; {_num(self.exact)} rounded {ROUNDING} (stand-in)"
+        return out
+
+    def as_dict(self) -> dict:
+        return {"side": self.side, "total": self.total, "exact": _num(self.exact),
+                "units": [{"unit": u.unit, "arm": u.arm, "printed": u.printed, "cf": _num(u.cf),
+                           "modifiers": [m.as_dict() for m in u.modifiers]} for u in self.units]}
+
+
+def _num(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def _check_disrupted_reading(disrupted: str) -> None:
+    if disrupted not in DISRUPTED_READINGS:
+        raise InvalidInput(f"disrupted reading {disrupted!r}; use one of {', '.join(DISRUPTED_READINGS)}")
+
+
+def _strength(units: Sequence[Unit], role: str, mods: Callable[[Unit, Fraction], tuple[Fraction, list[Modifier]]]
+              ) -> SideStrength:
+    out = []
+    for u in units:
+        if not u.fights:
+            continue            # leaders add no CF (stand-in); the train never fights (16.0)
+        cf, ms = mods(u, Fraction(u.cf))
+        out.append(UnitStrength(u.id, u.arm, u.cf, cf, tuple(ms)))
+    exact = sum((x.cf for x in out), Fraction(0))
+    side = units[0].side if units else ""
+    total = math.floor(exact) if ROUNDING == "down" else math.ceil(exact)
+    return SideStrength(role, side, tuple(out), exact, total)
+
+
+def attack_strength(attackers: Sequence[Unit], target_terrain: str | Iterable[str], *,
+                    counter_attack: bool = False, disrupted: str = DISRUPTED) -> SideStrength:
+    """The attacking side's CF: 7.2 doubling (stand-in), TEC halvings, disruption (stand-in)."""
+    _check_disrupted_reading(disrupted)
+    target = terrain_names(target_terrain, "the defender's hex")
+    tw = _woods(target)
+
+    def mods(u: Unit, cf: Fraction) -> tuple[Fraction, list[Modifier]]:
+        ms: list[Modifier] = []
+        if counter_attack:
+            cf *= COUNTER_ATTACK_FACTOR
+            ms.append(Modifier("attacker", u.id, "x2", "counter-attack at double printed strength",
+                               "7.2 (D2 stand-in)"))
+        uw = _woods(u.terrain)
+        if tw == "heavy" or uw == "heavy":
+            where = ("into and out of heavy woods (halved once)" if tw == uw == "heavy"
+                     else "into heavy woods" if tw == "heavy" else f"out of heavy woods in {u.hex}")
+            cf /= 2
+            ms.append(Modifier("attacker", u.id, "/2", f"attacking {where}", "TEC"))
+        elif tw == "light" and uw is None:
+            cf /= 2
+            ms.append(Modifier("attacker", u.id, "/2", f"attacking from clear {u.hex} into light woods", "TEC"))
+        if u.disrupted:
+            if disrupted == "no_attack":
+                raise IllegalOrder(f"{u.id} is disrupted and may not attack (stand-in reading)",
+                                   rule="D2 stand-in", path=u.id)
+            if disrupted == "halve":
+                cf /= 2
+                ms.append(Modifier("attacker", u.id, "/2", "disrupted", "D2 stand-in"))
+        return cf, ms
+
+    return _strength(attackers, "attacker", mods)
+
+
+def defence_strength(defenders: Sequence[Unit], *, disrupted: str = DISRUPTED) -> SideStrength:
+    """The defending side's CF: disruption (stand-in), then 15.0's +2 per infantry brigade in 0609/0610."""
+    _check_disrupted_reading(disrupted)
+
+    def mods(u: Unit, cf: Fraction) -> tuple[Fraction, list[Modifier]]:
+        ms: list[Modifier] = []
+        if u.disrupted and disrupted == "halve":
+            cf /= 2
+            ms.append(Modifier("defender", u.id, "/2", "disrupted", "D2 stand-in"))
+        if u.arm == "infantry" and u.hex in DEFENSIVE_POSITIONS:
+            cf += DEFENSIVE_POSITION_CF
+            ms.append(Modifier("defender", u.id, f"+{DEFENSIVE_POSITION_CF}",
+                               f"infantry brigade defending in defensive position {u.hex}", "15.0"))
+        return cf, ms
+
+    return _strength(defenders, "defender", mods)
+
+
+def differential(attack: SideStrength, defence: SideStrength) -> int:
+    """B1: the strength differential, attacker's CF minus defender's CF."""
+    return attack.total - defence.total
+
+
+# --- what may be fought -----------------------------------------------------------------------
+def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: int | None = None,
+                 disrupted: str = DISRUPTED) -> None:
+    """Raise :class:`IllegalOrder` for a combat the rules forbid."""
+    _check_disrupted_reading(disrupted)
+    if turn is not None and turn in NIGHT_TURNS:
+        raise IllegalOrder(f"turn {turn} is a night turn: there is no combat", rule="18.0",
+                           hint="both combat phases are skipped")
+    if not attackers or not defenders:
+        raise IllegalOrder("a combat needs attacking and defending units")
+    for role, units in (("attacking", attackers), ("defending", defenders)):
+        if len({u.side for u in units}) != 1:
+            raise IllegalOrder(f"the {role} units are not all of one side: "
+                               + ", ".join(f"{u.id} ({u.side})" for u in units))
+    if attackers[0].side == defenders[0].side:
+        raise IllegalOrder(f"attacker and defender are both {attackers[0].side}")
+    for u in attackers:
+        if u.arm == "wagon_train":
+            raise IllegalOrder(f"{u.id}: the wagon train has no CF and does not attack (reading)", rule="16.0")
+    for u in defenders:
+        if u.arm == "wagon_train":
+            raise IllegalOrder(f"{u.id}: the Union wagon train is never attacked", rule="16.0",
+                               hint="a Confederate unit entering its hex captures it (16.0)")
+    hexes = sorted({u.hex for u in defenders})
+    if len(hexes) != 1:
+        raise IllegalOrder(f"the defending units are in {', '.join(hexes)}: a combat is against one hex "
+                           "(stand-in: the standard combat rules are missing)")
+    if len({u.terrain for u in defenders}) != 1:
+        raise InvalidInput(f"the defenders in {hexes[0]} disagree on the hex's terrain")
+    if not any(u.fights for u in attackers):
+        raise IllegalOrder("no attacking combat unit (infantry or artillery): leaders alone do not attack")
+    if not any(u.fights for u in defenders):
+        raise IllegalOrder(f"no defending combat unit in {hexes[0]} (stand-in: a lone leader is not attacked)")
+    if _woods(defenders[0].terrain) == "heavy":
+        others = [u.id for u in attackers if u.fights and u.arm != "infantry"]
+        if others:
+            raise IllegalOrder(f"only infantry may attack into heavy woods ({hexes[0]}): {', '.join(others)}",
+                               rule="TEC")
+    if disrupted == "no_attack":
+        bad = [u.id for u in attackers if u.fights and u.disrupted]
+        if bad:
+            raise IllegalOrder(f"disrupted units may not attack (stand-in reading): {', '.join(bad)}",
+                               rule="D2 stand-in")
+
+
+# --- morale checks and leader casualties ------------------------------------------------------
+@dataclass(frozen=True)
+class MoraleCheck:
+    """An MC: pass on die <= rating, the unit's morale plus a stacked leader's modification."""
+
+    unit: str
+    purpose: str
+    rule: str
+    morale: int
+    modifier: int
+    leader: str | None
+    die: int
+
+    @property
+    def rating(self) -> int:
+        return self.morale + self.modifier
+
+    @property
+    def passed(self) -> bool:
+        return self.die <= self.rating
+
+    @property
+    def why(self) -> str:
+        mod = f" {self.modifier:+d} ({self.leader})" if self.leader else ""
+        return (f"{self.purpose}: {self.die} against morale {self.morale}{mod} = {self.rating}: "
+                f"{'passes' if self.passed else 'fails'}")
+
+    def as_dict(self) -> dict:
+        return {"unit": self.unit, "purpose": self.purpose, "rule": self.rule, "morale": self.morale,
+                "modifier": self.modifier, "leader": self.leader, "rating": self.rating, "die": self.die,
+                "passed": self.passed}
+
+
+def _stacked_leader(unit: Unit, leaders: Iterable[Unit]) -> Unit | None:
+    here = [x for x in leaders if x.arm == "leader" and x.side == unit.side and x.hex == unit.hex]
+    return max(here, key=lambda x: x.morale_modifier, default=None)
+
+
+def morale_check(unit: Unit, die: int, *, purpose: str, rule: str, leaders: Iterable[Unit] = ()) -> MoraleCheck:
+    """An MC of ``unit`` with the face ``die`` (digest 0.: fails if the die is greater than the rating)."""
+    if unit.morale is None:
+        raise InvalidInput(f"{unit.id} has no morale rating for its MC ({purpose})", rule=rule, path=unit.id)
+    ldr = _stacked_leader(unit, leaders)
+    mod = ldr.morale_modifier if ldr is not None else 0
+    return MoraleCheck(unit.id, purpose, rule, unit.morale, mod, ldr.id if ldr is not None and mod else None,
+                       _face(die))
+
+
+def first_unit(units: Sequence[Unit], designated: str | None = None) -> Unit:
+    """The "first unit" (第１ユニット) of a side: the designated one, else the first combat unit listed (G8)."""
+    fighting = [u for u in units if u.fights]
+    if designated is None:
+        if not fighting:
+            raise IllegalOrder("no combat unit to make the MC")
+        return fighting[0]
+    for u in fighting:
+        if u.id == designated:
+            return u
+    raise IllegalOrder(f"first unit {designated!r} is not a combat unit of this combat; "
+                       f"choose one of {', '.join(u.id for u in fighting)}", path="first_unit")
+
+
+def low_initiative_check(first: Unit, die: int, leaders: Iterable[Unit] = ()) -> MoraleCheck:
+    """17.3: the MC of the attacker's first unit before a Union attack at Low Initiative."""
+    return morale_check(first, die, purpose=f"low initiative MC {first.id} (17.3)", rule="17.3", leaders=leaders)
+
+
+@dataclass(frozen=True)
+class LeaderCheck:
+    leader: str
+    side: str
+    die: int
+    killed: bool
+    rule: str = "B2"
+
+    @property
+    def why(self) -> str:
+        return f"leader casualty {self.leader}: {self.die}: {'killed' if self.killed else 'survives'}"
+
+    def as_dict(self) -> dict:
+        return {"leader": self.leader, "side": self.side, "die": self.die, "killed": self.killed, "rule": self.rule}
+
+
+def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = None) -> tuple[LeaderCheck, ...]:
+    """The Leader line (CRT key): 1d6 for each leader; the chart's faces (5-6) kill him."""
+    kills = (crt or Crt.load()).leader_kills
+    out = []
+    for x in leaders:
+        if x.arm != "leader":
+            continue
+        d = _face(roll(f"leader casualty {x.id}"))
+        out.append(LeaderCheck(x.id, x.side, d, d in kills))
+    return tuple(out)
+
+
+# --- the effects of a result ------------------------------------------------------------------
+@dataclass(frozen=True)
+class SideEffect:
+    """What a result leaves one side: certain step losses, an outcome with its owner's choices, the MCs."""
+
+    role: str
+    outcome: Outcome = Outcome.NONE
+    steps: int = 0
+    checks: tuple[MoraleCheck, ...] = ()
+    why: str = ""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return _CHOICES[self.outcome]
+
+    @property
+    def retreat(self) -> tuple[int, int] | None:
+        """The retreat range on offer (1-3 hexes), or None."""
+        return RETREAT_HEXES if "retreat" in self.choices else None
+
+    def as_dict(self) -> dict:
+        return {"outcome": self.outcome.value, "steps": self.steps, "choices": list(self.choices),
+                "retreat": list(self.retreat) if self.retreat else None,
+                "checks": [c.as_dict() for c in self.checks], "why": self.why}
+
+
+@dataclass(frozen=True)
+class EffectPlan:
+    result: Result
+    attacker: SideEffect
+    defender: SideEffect
+    leaders: tuple[LeaderCheck, ...] = ()
+
+    @property
+    def checks(self) -> tuple[MoraleCheck, ...]:
+        return self.attacker.checks + self.defender.checks
+
+    @property
+    def why(self) -> str:
+        parts = [f"{e.role}: {e.why}" for e in (self.attacker, self.defender) if e.why]
+        parts += [k.why for k in self.leaders]
+        return "; ".join(parts) or "no effect"
+
+    def as_dict(self) -> dict:
+        return {"result": self.result.text, "attacker": self.attacker.as_dict(),
+                "defender": self.defender.as_dict(), "leaders": [k.as_dict() for k in self.leaders]}
+
+
+@dataclass
+class _Side:
+    role: str
+    first: Unit
+    outcome: Outcome = Outcome.NONE
+    steps: int = 0
+    checks: list[MoraleCheck] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+_OUTCOME_TEXT = {
+    Outcome.DISRUPT_OR_RETREAT: "all units disrupted, or all retreat 1-3 hexes (owner's choice)",
+    Outcome.LOSS_OR_DISRUPT_AND_RETREAT: "may take 1 step loss; otherwise all disrupted and retreat 1-3 hexes",
+    Outcome.DISRUPT_AND_RETREAT: "all units disrupted and retreat 1-3 hexes",
+    Outcome.ROUT: "the units rout",
+}
+
+
+def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *,
+                 first_attacker: str | None = None, first_defender: str | None = None,
+                 crt: Crt | None = None) -> EffectPlan:
+    """B2: apply ``result``: roll each MC it asks for (first unit of the side named), then the
+    Leader line's casualty rolls.  The owner's choices are left open (:func:`settle`)."""
+    sides = {"attacker": _Side("attacker", first_unit(attackers, first_attacker)),
+             "defender": _Side("defender", first_unit(defenders, first_defender))}
+    leaders = [u for u in (*attackers, *defenders) if u.arm == "leader"]
+
+    def role_of(r: Result) -> str:
+        return "attacker" if r.affects.value == "attacker" else "defender"
+
+    def outcome(role: str, o: Outcome, code: str) -> None:
+        sides[role].outcome = o
+        sides[role].notes.append(f"{code}: {_OUTCOME_TEXT[o]}")
+
+    def mc(role: str, code: str) -> MoraleCheck:
+        s = sides[role]
+        c = morale_check(s.first, roll(f"MC {s.first.id} ({role}, {code})"), purpose=f"MC {s.first.id} ({code})",
+                         rule="B2", leaders=leaders)
+        s.checks.append(c)
+        s.notes.append(c.why)
+        return c
+
+    def apply(r: Result) -> None:
+        if r.kind is Kind.NO_EFFECT or r.kind is Kind.LEADER:
+            return
+        if r.kind is Kind.EXCHANGE:
+            for s in sides.values():
+                s.steps += 1
+                s.notes.append(f"{r.code}: exchange, loses 1 step")
+            return
+        role = role_of(r)
+        retreat = "Ar" if role == "attacker" else "Dr"
+        if r.kind is Kind.RETREAT:
+            outcome(role, Outcome.DISRUPT_OR_RETREAT, r.code)
+        elif r.kind is Kind.RETREAT_CHECK:
+            if mc(role, r.code).passed:
+                apply(r.bracket)
+                if r.bracket.kind is Kind.NO_EFFECT:
+                    sides[role].notes.append(f"{r.code}: no effect")
+            else:
+                outcome(role, Outcome.DISRUPT_OR_RETREAT, f"{r.code} failed, {retreat}")
+        elif r.kind is Kind.RETREAT_OR_LOSS:
+            passed = mc(role, r.code).passed
+            outcome(role, Outcome.LOSS_OR_DISRUPT_AND_RETREAT if passed else Outcome.DISRUPT_AND_RETREAT, r.code)
+        elif r.kind is Kind.ROUT_CHECK:
+            if mc(role, r.code).passed:
+                apply(r.bracket)
+            else:
+                outcome(role, Outcome.ROUT, f"{r.code} failed")
+
+    apply(result)
+    kills = leader_casualties(leaders, roll, crt) if result.leader else ()
+    effects = [SideEffect(s.role, s.outcome, s.steps, tuple(s.checks), "; ".join(s.notes)) for s in sides.values()]
+    return EffectPlan(result, effects[0], effects[1], kills)
+
+
+# --- settling a side's effect -----------------------------------------------------------------
+def retreat_fate(path: PathStatus | str) -> Fate:
+    """CRT key: a safe path retreats; only an unsafe path routs; no path is captured."""
+    p = PathStatus(path)
+    return {PathStatus.SAFE: Fate.RETREAT, PathStatus.UNSAFE: Fate.ROUT, PathStatus.NONE: Fate.CAPTURED}[p]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """One side's effect made final: steps lost (which unit: the owner's choice), disrupted units,
+    each retreating unit's fate and the hexes retreated."""
+
+    role: str
+    steps_lost: int = 0
+    disrupted: tuple[str, ...] = ()
+    fates: Mapping[str, Fate] = field(default_factory=dict)
+    hexes: int = 0
+    why: str = ""
+
+    @property
+    def routed(self) -> tuple[str, ...]:
+        return tuple(u for u, f in self.fates.items() if f is Fate.ROUT)
+
+    @property
+    def captured(self) -> tuple[str, ...]:
+        return tuple(u for u, f in self.fates.items() if f is Fate.CAPTURED)
+
+    def as_dict(self) -> dict:
+        return {"role": self.role, "steps_lost": self.steps_lost, "disrupted": list(self.disrupted),
+                "fates": {u: f.value for u, f in self.fates.items()}, "hexes": self.hexes, "why": self.why}
+
+
+def settle(effect: SideEffect, units: Sequence[Unit], *, choice: str | None = None, hexes: int | None = None,
+           path: PathStatus | str | Callable[[str, int], PathStatus | str] = PathStatus.SAFE) -> Settlement:
+    """Make ``effect`` final for the side's ``units`` (leaders are left to the caller).
+
+    ``choice``: ``disrupt``, ``retreat`` or ``loss``, as :attr:`SideEffect.choices` offers (one
+    offered choice is taken by default).  ``hexes``: 1-3 when retreating.  ``path``: a
+    :class:`PathStatus` for all, or ``path(unit_id, hexes)`` per unit."""
+    offered = effect.choices
+    if choice is None and len(offered) == 1:
+        choice = offered[0]
+    if (choice is None and offered) or (choice is not None and choice not in offered):
+        raise IllegalOrder(f"choice {choice!r} is not offered by {effect.outcome.value}; "
+                           f"choose {' or '.join(offered) or 'nothing'}", rule="B2", path="choice")
+    fighting = tuple(u.id for u in units if u.fights)
+    steps = effect.steps + (1 if choice == "loss" else 0)
+    why = [f"{effect.steps} step(s) lost (Ex)"] if effect.steps else []
+    disrupted: tuple[str, ...] = ()
+    fates: dict[str, Fate] = {}
+    n = 0
+    if choice == "loss":
+        why.append("takes 1 step loss instead of retreating")
+    elif choice == "disrupt":
+        disrupted = fighting
+        why.append("all units disrupted instead of retreating")
+    elif choice == "retreat":
+        lo, hi = RETREAT_HEXES
+        if isinstance(hexes, bool) or not isinstance(hexes, int) or not lo <= hexes <= hi:
+            raise IllegalOrder(f"a retreat is {lo}-{hi} hexes, not {hexes!r}", rule="B2", path="hexes")
+        n = hexes
+        if effect.outcome is not Outcome.DISRUPT_OR_RETREAT:
+            disrupted = fighting
+        for u in fighting:
+            fates[u] = retreat_fate(path(u, n) if callable(path) else path)
+        why.append(("all disrupted and " if disrupted else "") + f"retreat {n} hex(es): "
+                   + ", ".join(f"{u} {f.value}" for u, f in fates.items()))
+    elif effect.outcome is Outcome.ROUT:
+        fates = {u: Fate.ROUT for u in fighting}
+        why.append("all units rout")
+    return Settlement(effect.role, steps, disrupted, fates, n, "; ".join(why) or "no effect")
+
+
+def advance_allowed(defender: Settlement) -> bool:
+    """CRT key: if the defender retreats, the attacker may advance."""
+    return defender.role == "defender" and Fate.RETREAT in defender.fates.values()
+
+
+# --- one combat -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Combat:
+    """One combat, resolved or cancelled (17.3), with everything a report needs."""
+
+    attacking_side: str
+    attack: SideStrength
+    defence: SideStrength
+    differential: int
+    counter_attack: bool = False
+    cancelled: bool = False
+    counter_attack_allowed: bool = False
+    reading: Reading | None = None
+    checks: tuple[MoraleCheck, ...] = ()       # before the CRT roll (17.3)
+    effects: EffectPlan | None = None
+    stand_in: bool = True
+
+    @property
+    def column(self) -> str | None:
+        return self.reading.column if self.reading else None
+
+    @property
+    def die(self) -> int | None:
+        return self.reading.die if self.reading else None
+
+    @property
+    def result(self) -> Result | None:
+        return self.reading.result if self.reading else None
+
+    @property
+    def why(self) -> str:
+        parts = [c.why for c in self.checks]
+        if self.cancelled:
+            parts.append("the attack is cancelled; the defending units may counter-attack (17.3, 7.2)")
+            return "; ".join(parts)
+        parts += [self.attack.why, self.defence.why]
+        diff = f"differential {self.attack.total} - {self.defence.total} = {self.differential:+d} (B1)"
+        r = self.reading
+        if r:
+            diff += f": column {r.column}" + (" (end column)" if r.clamped else "") + f"; die {r.die}: {r.cell}"
+            if r.uncertain:
+                diff += f" ({r.uncertain.text})"
+        parts.append(diff)
+        if self.effects:
+            parts.append(self.effects.why)
+        return "; ".join(parts)
+
+    def explanation(self) -> dict:
+        """Habit 4: column, modifiers, die, cell and result, and why (no shifts or DRMs exist here)."""
+        r = self.reading
+        return {
+            "rule": "B1",
+            "attacking_side": self.attacking_side,
+            "counter_attack": self.counter_attack,
+            "cancelled": self.cancelled,
+            "counter_attack_allowed": self.counter_attack_allowed,
+            "attacker": self.attack.as_dict(),
+            "defender": self.defence.as_dict(),
+            "modifiers": [m.as_dict() for m in (*self.attack.modifiers, *self.defence.modifiers)],
+            "differential": self.differential,
+            "column": self.column,
+            "column_clamped": bool(r and r.clamped),
+            "shifts": [],
+            "drms": [],
+            "die": self.die,
+            "cell": r.cell if r else None,
+            "result": r.result.code if r else None,
+            "leader": bool(r and r.result.leader),
+            "uncertain": r.uncertain.text if r and r.uncertain else None,
+            "checks": [c.as_dict() for c in (*self.checks, *(self.effects.checks if self.effects else ()))],
+            "effects": self.effects.as_dict() if self.effects else None,
+            "stand_in": self.stand_in,
+            "why": self.why,
+        }
+
+
+def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *, crt: Crt | None = None,
+            turn: int | None = None, counter_attack: bool = False, union_low_initiative: bool = False,
+            first_attacker: str | None = None, first_defender: str | None = None,
+            disrupted: str = DISRUPTED) -> Combat:
+    """Resolve one combat: legality, strengths, the 17.3 check for a Union attack at Low Initiative
+    (not for a counter-attack), the CRT roll (purpose ``CRT``) and the effects plan."""
+    crt = crt or Crt.load()
+    check_combat(attackers, defenders, turn=turn, disrupted=disrupted)
+    attack = attack_strength(attackers, defenders[0].terrain, counter_attack=counter_attack, disrupted=disrupted)
+    defence = defence_strength(defenders, disrupted=disrupted)
+    diff = differential(attack, defence)
+    side = attackers[0].side
+    base = dict(attacking_side=side, attack=attack, defence=defence, differential=diff,
+                counter_attack=counter_attack, stand_in=crt.stand_in)
+    checks: tuple[MoraleCheck, ...] = ()
+    if union_low_initiative and side == "union" and not counter_attack:
+        first = first_unit(attackers, first_attacker)
+        check = low_initiative_check(first, roll(f"low initiative MC {first.id} (17.3)"), attackers)
+        checks = (check,)
+        if not check.passed:
+            return Combat(**base, cancelled=True, counter_attack_allowed=True, checks=checks)
+    reading = crt.read(diff, _face(roll("CRT")))
+    effects = plan_effects(reading.result, attackers, defenders, roll, first_attacker=first_attacker,
+                           first_defender=first_defender, crt=crt)
+    return Combat(**base, reading=reading, checks=checks, effects=effects)
