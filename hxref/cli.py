@@ -443,6 +443,81 @@ def roll(game, side, key_path, decision, out_dir):
 
 @main.command()
 @game_argument
+@side_option()
+@click.option("--force", default=None, help="the hidden force to plot this impulse")
+@click.option("--hex", "label", default=None, help="the hex you plot it in (quote four-digit labels)")
+@click.option("--reveal", "reveal_force", default=None, metavar="FORCE",
+              help="print the reveal of FORCE's plots instead")
+@dir_option
+def plot(game, side, force, label, reveal_force, out_dir):
+    """Plot a hidden force's hex on paper, as a commitment (open games, 8.62a).
+
+    With --force/--hex it commits to the force's hex for the impulse you are
+    writing orders for, keeps the hex and the salt in your private file
+    GAME-SIDE-plots.yaml (never send it), and prints the line for your orders:
+    `plot: [{force, commitment}]`.  With --reveal it prints the orders line that
+    opens every plot of the force so it appears: `reveal: [{force, plots}]`.
+
+    Example: hxref plot g.yaml --side union --force royce --hex 1514
+    """
+    import json
+
+    from . import commit, yamlio
+    from .systems.heartland import hidden_open as ho
+    from .systems.heartland.cavalry import plot_choice, plot_commitment
+
+    eng = _load(game)
+    _side_check(eng, side)
+    state = eng.state
+    mine = _out_dir(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
+    book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
+    if reveal_force:
+        rec = ho.records(state, side).get(reveal_force)
+        if rec is None:
+            raise InvalidInput(f"{reveal_force} is not one of {side}'s hidden forces", code="E400", file=game)
+        kept = {x["commitment"]: x for x in (book or {}).get(reveal_force, [])}
+        missing = [e["impulse"] for e in rec["entries"] if e["commitment"] not in kept]
+        if missing:
+            raise InvalidInput(f"{mine.name} has no plot of {reveal_force} for impulse {missing[0]}: "
+                               "the salt is lost; the force cannot appear lawfully", code="E305", file=str(mine))
+        plots = [{"hex": kept[e["commitment"]]["hex"], "salt": kept[e["commitment"]]["salt"]} for e in rec["entries"]]
+        click.echo("reveal: " + json.dumps([{"force": reveal_force, "plots": plots}]))
+        return
+    if not force or not label:
+        raise InvalidInput("give --force and --hex to plot, or --reveal FORCE", code="E504")
+    if force not in ho.records(state, side):
+        raise InvalidInput(f"{force} is not one of {side}'s hidden forces (hide it first with `hide: true`)",
+                           code="E400", file=game)
+    dec = eng.open_decision_for(side, None, ("answer",))
+    if dec.kind != "orders":
+        raise InvalidInput(f"{dec.id} is not an orders decision: plots go with your impulse's orders", code="E301")
+    from .systems.heartland.impulse import hexmap
+
+    label = str(label)
+    try:
+        hexmap(state).parse(label)
+    except Exception as exc:
+        raise InvalidInput(f"--hex {label}: {exc}", code="E504") from None
+    impulse = ho.impulse_number(state)
+    salt = commit.new_salt()
+    c = plot_commitment(plot_choice(force, label, impulse), salt)
+    entries = [x for x in (book or {}).get(force, []) if x.get("impulse") != impulse]
+    book = dict(book or {}, **{force: entries + [{"impulse": impulse, "hex": label, "salt": salt, "commitment": c}]})
+    _write_private(mine, "# PRIVATE: your hidden forces' plotted hexes and salts (8.62a). Never send this file.\n"
+                   + yamlio.dump_fast(book))
+    click.echo(f"kept in {mine.name} (private); put this in your orders for {dec.id}:")
+    click.echo("plot: " + json.dumps([{"force": force, "commitment": c}]))
+
+
+def _write_private(path: Path, text: str) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.chmod(0o600)
+    tmp.replace(path)
+
+
+@main.command()
+@game_argument
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False),
               help="a detached signature for a single FILE (.sig from ssh-keygen -Y sign)")

@@ -225,7 +225,9 @@ class Engine:
 
     def _start(self) -> None:
         # the scenario is kept in the log's first event; the snapshot needs it only until the start
-        self.h["state"] = self.system.setup(copy.deepcopy(self.h.pop("scenario")))
+        scenario = copy.deepcopy(self.h.pop("scenario"))
+        scenario["table_mode"] = self.meta["mode"]        # open / umpired / solo: who may hold secrets
+        self.h["state"] = self.system.setup(scenario)
         self.h["phase"] = "playing"
         self._emit("game.started", None, {})
         self._refresh_awaiting()

@@ -20,9 +20,9 @@ def test_river_line_plays_an_impulse_with_gunboats_and_audits(tmp_path, monkeypa
     eng.resolve()
     dec = eng.awaiting[0]
     assert dec.kind == "orders" and dec.sides == ("union",)
-    # the Union gunboat runs downstream one hexside, Kerr's cavalry moves a hex
+    # the Union gunboat runs downstream one hexside, Kerr's cavalry corps moves a hex
     _answer(eng, "union", {"gunboats": [{"gunboat": "gb1", "to": "1209/1210"}],
-                           "moves": [{"force": "kerr", "path": ["1907"]}]})
+                           "moves": [{"force": "kerr", "path": ["1507"]}]})
     eng.resolve()
     assert eng.state["naval"]["gunboats"]["gb1"]["hexside"] == "1209/1210"
     kinds = [e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"]

@@ -61,6 +61,7 @@ class Heartland:
             state["fert_offset"] = scenario.get("fert_offset")
             # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
             state["options"] = dict(scenario.get("options", {}))
+            state["mode"] = scenario.get("table_mode", "umpired")   # 8.62a: open games plot hidden forces
             for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
                         "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments"):
                 if key in scenario:

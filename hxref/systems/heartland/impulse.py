@@ -26,7 +26,8 @@ from ..base import Decision, Field, Problem
 from . import model
 from .movement import path_problems, walk
 
-ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen", "naval"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen", "naval",
+              "plot", "reveal", "searched"}
 MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
              "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map"}
 OFF_MAP_VALUES = ("leave", "enter")        # 8.74: ride off the map at an edge / come back onto it
@@ -90,7 +91,13 @@ def orders_decision(state: dict) -> Decision:
               "screen": Field("list", "screens on or off: {who: corps leader or cavalry unit, on: true} (8.62)",
                               optional=True),
               "naval": Field("list", "Union naval assault: {embark: {gunboat, port, units}} at the start, "
-                                     "{assault: {gunboat, target, hexside}} (8.92)", optional=True)}
+                                     "{assault: {gunboat, target, hexside}} (8.92)", optional=True),
+              "plot": Field("list", "open games: hidden forces moved this impulse, {force, commitment} "
+                                    "(`hxref plot`, 8.62a)", optional=True),
+              "reveal": Field("list", "open games: hidden forces that appear, {force, plots: [{hex, salt}]} "
+                                      "(`hxref plot --reveal`, 8.62a)", optional=True),
+              "searched": Field("list", "open games: answers to enemy searches, {search, found: [forces]} "
+                                        "(8.61c)", optional=True)}
     if need_level:
         schema["level"] = Field("int", "operation levels for this impulse (5.15)", minimum=1)
     return Decision(
@@ -120,6 +127,33 @@ def defence_decision(state: dict) -> Decision:
 # --- checking an orders file --------------------------------------------------------------
 
 def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
+    """What is wrong with ``side``'s orders for the impulse (all of it that can be known now)."""
+    if any(k in choice for k in ("plot", "reveal", "searched")) or (state.get("pending_searches") or {}).get(side):
+        from . import hidden_open as ho
+
+        if not ho.open_mode(state):
+            bad = next((k for k in ("plot", "reveal", "searched") if k in choice), "plot")
+            return [Problem(f"`{bad}` is for open games: in an umpired or solo game the referee keeps hidden "
+                            "forces (move them with `path` and `hide: true`)", "8.62a", [bad])]
+        found = (ho.search_answer_problems(state, side, choice) + ho.reveal_problems(state, side, choice.get("reveal", []))
+                 + ho.plot_problems(state, side, choice.get("plot", [])))
+        if found:
+            return found[:1]
+        both = {x["force"] for x in choice.get("plot", [])} & {x["force"] for x in choice.get("reveal", [])}
+        if both:
+            return [Problem(f"{sorted(both)[0]} is both plotted and revealed", "8.62a", ["plot"])]
+        if choice.get("reveal"):              # the moves start where the revealed forces appear
+            import copy
+
+            state = copy.deepcopy(state)
+            hm = hexmap(state)
+            for r in choice["reveal"]:
+                ho.apply_reveal(state, hm, r["force"], ho.open_plots(state, r["force"], r["plots"]).hexes[-1]
+                                if r["plots"] else state[ho.KEY][r["force"]]["from"])
+    return _check_orders(state, side, choice)
+
+
+def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
     from .initiative import level_problems
 
     cur = state["current"]
@@ -318,6 +352,7 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
     _impulse_start(state, side, events)
+    _hidden_orders(state, side, choice, dice, events)
     _special_orders(state, side, choice, dice, events)
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
     imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
@@ -325,6 +360,7 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
                    "states": imp["supply"],
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
     imp["mp"] = {}
+    _hidden_plots(state, side, choice, dice, events)
     for mv in choice.get("moves", []):
         force = mv["force"]
         if mv.get("off_map") == "enter":          # 8.74: coming back by train from off the map
@@ -394,6 +430,8 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
         if start_hex in zoc or mv.get("attack"):
             _attack_check(state, side, force, mv, dice, events)
+        elif mv.get("hide"):        # 8.62a: it may vanish where it stands
+            _hide(state, side, force, events)
         return
     mp = _imc_roll(state, force, imp, mv, dice, events)
     if mp is None:
@@ -1253,14 +1291,70 @@ def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -
     apply_recon(state, r)
     events.append({"type": "recon", "side": side, "rule": r.rule,
                    "text": f"{_name(state, force)} reconnoitres " + (f"{target}" if target else "around it")})
+    if r.search and r.success:                  # 8.61c in open games: the hidden side must answer
+        from .cavalry import corps_size
+        from .hidden_open import open_mode, record_search
+
+        s = open_mode(state) and record_search(state, model.other_side(side), model.force_hex(state, force),
+                                              corps_size(state, force), force)
+        if s:
+            events.append({"type": "search", "side": side, "rule": "8.61c",
+                           "text": f"search {s['id']}: {model.other_side(side)} must say in its next orders which "
+                                   f"hidden forces are within {s['range']} of {s['center']} and reveal them"})
     events.append({"type": "recon.report", "side": side, "private": True, "rule": r.rule, "text": str(r.report())})
 
 
+def _hidden_orders(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+    """8.62a / 8.61c in open games: answers to searches, reveals, then this impulse's plots."""
+    if not any(k in choice for k in ("plot", "reveal", "searched")):
+        return
+    from . import hidden_open as ho
+    from .terrain import step_cost
+
+    hm = hexmap(state)
+    for a in ho.apply_search_answers(state, side, choice):
+        events.append({"type": "search.answer", "side": side, "rule": "8.61c",
+                       "text": f"{side} answers search {a['id']}: "
+                               + (", ".join(_name(state, f) for f in a["found"]) + " found" if a["found"]
+                                  else "nothing found")})
+    for r in choice.get("reveal", []):
+        force = r["force"]
+        check = ho.check_reveal(state, hm, force, r["plots"], lambda w: step_cost(hm, weather=w, side=side))
+        where = ho.apply_reveal(state, hm, force, check.end)
+        events.append({"type": "reveal", "side": side, "force": force, "rule": check.rule,
+                       "text": f"{_name(state, force)} appears in {where}: {check.why}"})
+        for b in check.breaches:
+            events.append({"type": "hidden.breach", "side": side, "force": force, "rule": b.rule,
+                           "text": f"BREACH by {side}: {b.message} ({b.rule})"})
+
+
+def _hidden_plots(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+    """8.62a in open games: each plotted force rolls its IMC (as in full supply) for the record."""
+    from . import hidden_open as ho
+
+    imp = state["current"]["active_impulse"]
+    for s in choice.get("plot", []):
+        force = s["force"]
+        mp = _imc_roll(state, force, imp, {}, dice, events) or 0
+        ho.add_entry(state, hexmap(state), force, s["commitment"], mp, weather_of(state))
+        events.append({"type": "plot", "side": side, "force": force, "rule": "8.62a",
+                       "text": f"{_name(state, force)} moves hidden with {mp} MP; its plotted hex is committed "
+                               f"({s['commitment'][:12]}...)"})
+
+
 def _hide(state: dict, side: str, force: str, events: list[dict]) -> None:
-    """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex."""
+    """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex, or in
+    an open game its owner plots it from now on (:mod:`.hidden_open`)."""
+    from . import hidden_open as ho
     from .cavalry import apply_hide, hide
 
     h = hide(state, hexmap(state), force)
+    if not h.problems and ho.open_mode(state):
+        ho.start(state, force, h.hex)
+        events.append({"type": "hide", "side": side, "force": force, "rule": h.rule,
+                       "text": f"{_name(state, force)} leaves the map in {h.hex}, hidden under the screen: its "
+                               "owner plots it from now on (8.62a)"})
+        return
     if not h.problems:
         apply_hide(state, h)
         events.append({"type": "hide", "side": side, "private": True, "rule": h.rule,
@@ -1273,6 +1367,10 @@ def _impulse_end(state: dict, events: list[dict]) -> None:
 
     reset_recon(state)
     hm = hexmap(state)
+    if state.get("plots"):                      # 8.62a open games: what each plotted hex must satisfy
+        from .hidden_open import checkpoint
+
+        checkpoint(state, hm, state["current"]["active_impulse"]["side"])
     for side in ("union", "confederate"):
         for r in reveals_now(state, hm, side):
             apply_reveal(state, r)

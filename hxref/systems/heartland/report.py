@@ -50,6 +50,7 @@ def _army(view: dict, side: str, secret: bool) -> Section:
                 secret=secret)
     leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
     away = {x["force"]: x for x in view.get("off_map") or [] if x.get("side") == side}
+    away.update({f: {"hidden_from": r["from"]} for f, r in (view.get("plots") or {}).items() if r.get("side") == side})
     # each force's head first, then the leaders under him
     for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0],
                                                            kv[1].get("superior") is not None, kv[0])):
@@ -75,13 +76,15 @@ def _army(view: dict, side: str, secret: bool) -> Section:
 
 
 def _off_map(leaders: dict, lid: str, away: dict) -> str:
-    """8.74: where a leader with no hex is, if his force rode off the map by rail."""
+    """Where a leader with no hex is: off the map by rail (8.74) or hidden and plotted (8.62a)."""
     top = lid
     while leaders.get(top, {}).get("superior"):
         top = leaders[top]["superior"]
     rec = away.get(top)
     if rec is None:
         return "-"
+    if "hidden_from" in rec:                 # 8.62a open games: plotted on paper
+        return f"hidden (plotted; vanished in {rec['hidden_from']})"
     from .rail import OFF_MAP_SAME_EDGE
 
     return f"off map ({rec['edge']} edge, back from turn {int(rec['left_turn']) + OFF_MAP_SAME_EDGE})"
