@@ -1,0 +1,360 @@
+"""What each side of Salem Church may see (issue 6, scope item 5; digest C and F).
+
+The scenario hides nothing (digest F): all counters are on an open map.  Line-of-sight
+fog of war is the umpire's house option: **in umpired mode each side sees enemy units
+only when in its line of sight** (the option, on by default for e-mail play); in every
+other mode, or with the option off, the whole map is open.  Orders and standing orders
+stay private in every mode until they are resolved (digest F1, F2).
+
+Line of sight follows the Terrain Effects Chart (TEC, digest C; seed 003's TEC wins):
+
+* **Hill** -- blocks LOS unless both the observer and the target are on hills.  The map
+  gives every hill hex elevation 1 and every other hex 0, so hxref's framework
+  (:mod:`hxref.geometry.los`) decides it: a sight line between two hills runs at level 1
+  and another hill (level 1) does not rise above it; any other line is below level 1
+  between its ends and a hill hex there blocks it.
+* **Heavy woods** -- "LOS into and through this hex is blocked".  *Through*: the woods'
+  height 2 puts them above every sight line (map data).  *Into*: decided here -- a target
+  in heavy woods is not seen (except by contact, below).
+* **Light woods** -- "blocks artillery LOS, except when on a hill": an intermediate
+  light-woods hex blocks the LOS of an artillery unit **for fire** unless the artillery's
+  own hex is a hill (digest G12).
+
+The state layout read here (the same as :mod:`.victory`)::
+
+    state["units"][uid] = {"side": "union" | "confederate", "type": "infantry" | "artillery"
+                           | "leader" | "wagon_train", "hex": "0609" | None, "steps": 2,
+                           "name": ..., "disrupted": ..., ...}
+    state["control"] = {hex label: side}          # .victory.update_control
+    state["wagon"], state["turn"], state["initial_steps"] = {uid: steps}
+    state["orders"], state["standing_orders"], ... = {side: ...}   # private to each side
+
+Readings where the rules are silent (the README's "rules interpretations"):
+
+* **Seeing** enemy units is not the TEC's subject (it speaks of LOS for fire); for the
+  fog option the plain reading is used: the hill and heavy-woods rules apply to every
+  unit's sight, and light woods, which blocks only artillery's LOS, hides nothing -- a
+  battery's crew see as far as a brigade does.  Artillery fire uses
+  ``purpose="fire"``.
+* LOS has **no range limit** (the TEC gives none; the map is 24 x 14 hexes).
+* LOS **out of** heavy woods is not blocked: the TEC names only "into and through", and
+  the framework never lets the observer's own hex block.  So sight may be one-way.
+* **Contact**: a unit always sees its own hex and the six around it, heavy woods
+  included.  Combat is against adjacent units, and 16.0 (the train may not move
+  adjacent to a Confederate unit) and 18.0 (no move adjacent to an enemy unit at night)
+  turn on adjacency, so a player must know what is next to his units.
+* **Who sees**: every unit of the side on the map with steps left -- combat units,
+  leaders and the wagon train alike; a unit off the map (not yet arrived, exited,
+  eliminated) sees nothing.
+* An enemy unit in sight shows its counter: side, type, name, formation, hex, steps
+  and its disrupted / routed / ineffective state, and the printed values (CF, MP,
+  morale, leader modification, range); nothing else of it (plans, MP used, orders).
+  An enemy unit out of sight, or off the map, is not in the view at all: not its id,
+  hex, name, steps or state; nor any other record that names it (logs, orders).
+* **Control** in umpired LOS play: only the four victory hexes (1204, 1302, 2114, 2407)
+  are shown -- who holds them is public (digest F5) -- because control of any other hex
+  would tell where unseen enemy units went.
+* **The public report** in umpired LOS play shows a unit only when both sides see it,
+  i.e. when its enemy sees it; no orders of either side.  In open play it shows every
+  unit, and still no orders.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ...errors import InvalidInput
+from ...geometry.hex import Hex, distance
+from ...geometry.los import SightTerrain
+from ...geometry.los import line_of_sight as _framework_los
+from ...geometry.mapmodel import HexMap
+
+SIDES = ("union", "confederate")
+#: 14.1, 14.2: the hexes whose holder every report shows (digest F5)
+PUBLIC_CONTROL_HEXES = ("1204", "1302", "2114", "2407")
+#: per-side records: each side sees only its own part (digest F1, F2)
+PRIVATE_KEYS = ("orders", "standing_orders", "secrets", "plans", "choices", "pending")
+#: what a counter in sight shows of an enemy unit (umpired LOS play)
+COUNTER_FIELDS = ("side", "type", "name", "formation", "hex", "steps", "disrupted", "routed",
+                  "ineffective", "cf", "cf_reduced", "mp", "morale", "leader_modifier", "range")
+#: fields of a unit that are its owner's plans, private in every mode
+PRIVATE_UNIT_FIELDS = ("orders", "standing_orders", "plan", "plans", "secret", "notes", "conditional")
+
+#: the obstacle height light woods get for artillery fire from off a hill (above any sight line)
+_BLOCK_ALL = 100
+
+
+def _other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+def _check_side(side: str) -> None:
+    if side not in SIDES:
+        raise InvalidInput(f"side {side!r}; use {' or '.join(SIDES)}")
+
+
+# --------------------------------------------------------------------------
+# line of sight (TEC)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One line of sight: seen or not, what blocks it, by which TEC row, and why."""
+
+    observer: str
+    target: str
+    visible: bool
+    rule: str
+    why: str
+    blocking: str | None = None     # a hex label, or "a/b" for a hexside
+
+    def __bool__(self) -> bool:
+        return self.visible
+
+    def to_dict(self) -> dict:
+        return {"observer": self.observer, "target": self.target, "visible": self.visible,
+                "rule": self.rule, "why": self.why, "blocking": self.blocking}
+
+
+def _rules(hexmap: HexMap, h: Hex) -> dict:
+    return hexmap.terrain(h).rules or {}
+
+
+def _is_hill(hexmap: HexMap, h: Hex) -> bool:
+    return "hill" in hexmap.features(h)
+
+
+def _blocks_into(hexmap: HexMap, h: Hex) -> bool:
+    return bool((_rules(hexmap, h).get("los") or {}).get("blocks_into"))
+
+
+def _blocks_type(hexmap: HexMap, h: Hex, unit_type: str) -> bool:
+    return unit_type in ((_rules(hexmap, h).get("los") or {}).get("blocks") or ())
+
+
+def _rule_of(hexmap: HexMap, h: Hex) -> str:
+    if _is_hill(hexmap, h) and hexmap.terrain(h).name != "heavy_woods":
+        return "TEC Hill"
+    return _rules(hexmap, h).get("rule") or f"TEC {hexmap.terrain(h).label or hexmap.terrain(h).name}"
+
+
+def _parse(hexmap: HexMap, label: Any) -> Hex:
+    if isinstance(label, Hex):
+        return label
+    return hexmap.parse(str(label))
+
+
+def line_of_sight(hexmap: HexMap, observer: str, target: str, *, unit_type: str | None = None,
+                  purpose: str = "see") -> Sight:
+    """Can a unit in ``observer`` see (``purpose="see"``) or fire at (``"fire"``) ``target``?
+
+    The TEC's hill and heavy-woods rules apply to every purpose; the light-woods rule
+    only to artillery fire from a hex that is not a hill.  Contact (adjacency) is not
+    decided here: an adjacent heavy-woods hex is "into heavy woods" (see
+    :func:`visible_hexes`).
+    """
+    if purpose not in ("see", "fire"):
+        raise InvalidInput(f"purpose {purpose!r}; use 'see' or 'fire'")
+    o, t = _parse(hexmap, observer), _parse(hexmap, target)
+    ol, tl = hexmap.label(o), hexmap.label(t)
+    if o == t:
+        return Sight(ol, tl, True, "TEC", "the observer's own hex")
+    if _blocks_into(hexmap, t):
+        return Sight(ol, tl, False, _rules(hexmap, t).get("rule", "TEC Heavy woods"),
+                     f"{tl} is heavy woods: LOS into it is blocked", tl)
+    base = hexmap.sight_terrain()
+    artillery_fire = purpose == "fire" and unit_type == "artillery" and not _is_hill(hexmap, o)
+    if artillery_fire:
+        def obstacle(h: Hex) -> float:
+            return _BLOCK_ALL if _blocks_type(hexmap, h, "artillery") else base.obstacle(h)
+        terrain = SightTerrain(ground=base.ground, obstacle=obstacle, hexside=base.hexside)
+    else:
+        terrain = base
+    r = _framework_los(terrain, o, t)
+    if r.visible:
+        return Sight(ol, tl, True, "TEC", "nothing between blocks the line of sight")
+    blk = r.blocking
+    hexes = blk.hexes if not isinstance(blk, Hex) else (blk,)
+    label = hexmap.label(blk) if isinstance(blk, Hex) else "/".join(hexmap.label(h) for h in hexes)
+    first = hexes[0]
+    if artillery_fire and all(_blocks_type(hexmap, h, "artillery") for h in hexes) and not any(
+            hexmap.terrain(h).name == "heavy_woods" or _is_hill(hexmap, h) for h in hexes):
+        return Sight(ol, tl, False, _rules(hexmap, first).get("rule", "TEC Light woods"),
+                     f"light woods in {label} block artillery LOS; the artillery in {ol} is not on a hill", label)
+    if any(hexmap.terrain(h).name == "heavy_woods" for h in hexes):
+        h = next(h for h in hexes if hexmap.terrain(h).name == "heavy_woods")
+        return Sight(ol, tl, False, _rules(hexmap, h).get("rule", "TEC Heavy woods"),
+                     f"heavy woods in {label} block LOS through them", label)
+    if any(_is_hill(hexmap, h) for h in hexes):
+        both = _is_hill(hexmap, o) and _is_hill(hexmap, t)
+        return Sight(ol, tl, False, "TEC Hill",
+                     f"the hill in {label} blocks LOS" + ("" if both else
+                                                         f": {ol} and {tl} are not both on hills"), label)
+    if artillery_fire:
+        return Sight(ol, tl, False, _rules(hexmap, first).get("rule", "TEC Light woods"),
+                     f"light woods in {label} block artillery LOS", label)
+    return Sight(ol, tl, False, _rule_of(hexmap, first), f"{label} blocks LOS ({r.reason})", label)
+
+
+# --------------------------------------------------------------------------
+# what a side sees
+
+
+def _on_map(u: dict) -> bool:
+    return u.get("hex") is not None and (u.get("steps") or 0) > 0
+
+
+def observers(state: dict, side: str) -> set[str]:
+    """The hexes of ``side``'s units on the map with steps left (every type sees)."""
+    return {str(u["hex"]) for u in state.get("units", {}).values() if u.get("side") == side and _on_map(u)}
+
+
+def visible_hexes(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
+    """Every hex some unit of ``side`` sees: its own hexes, by contact the adjacent ones
+    (heavy woods included), and every hex in its line of sight (TEC, ``purpose="see"``)."""
+    _check_side(side)
+    seen: set[str] = set()
+    all_hexes = hexmap.hexes()
+    for label in sorted(observers(state, side)):
+        o = _parse(hexmap, label)
+        for h in all_hexes:
+            tl = hexmap.label(h)
+            if tl in seen:
+                continue
+            if (contact and distance(o, h) <= 1) or line_of_sight(hexmap, o, h).visible:
+                seen.add(tl)
+    return seen
+
+
+def seen_units(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
+    """The ids of the enemy units on the map that ``side`` sees."""
+    vis = visible_hexes(state, hexmap, side, contact=contact)
+    return {uid for uid, u in state.get("units", {}).items()
+            if u.get("side") == _other(side) and _on_map(u) and str(u["hex"]) in vis}
+
+
+# --------------------------------------------------------------------------
+# views
+
+
+def _fogged(mode: str, los_option: bool) -> bool:
+    return mode == "umpired" and bool(los_option)
+
+
+def _private_keys(v: dict, keep: str | None) -> None:
+    """Per-side records: only ``keep``'s part (None: nobody's)."""
+    for key in PRIVATE_KEYS:
+        if key not in v:
+            continue
+        val = v[key]
+        if isinstance(val, dict) and set(val) <= set(SIDES):
+            v[key] = {s: x for s, x in val.items() if s == keep}
+        else:
+            del v[key]          # not keyed by side: nobody's to see
+
+
+def _needles(state: dict, hidden: Iterable[str]) -> list[re.Pattern]:
+    words = set()
+    for uid in hidden:
+        words.add(uid)
+        name = state["units"][uid].get("name")
+        if name:
+            words.add(str(name))
+    return [re.compile(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])") for w in sorted(words) if w]
+
+
+def _mentions(x: Any, needles: list[re.Pattern]) -> bool:
+    return isinstance(x, str) and any(n.search(x) for n in needles)
+
+
+def _about(node: Any, needles: list[re.Pattern]) -> bool:
+    """A record names a hidden unit: one of its own scalar values does (a log line, a
+    combat record ``{"attacker": uid, ...}``).  Keys are checked entry by entry."""
+    if isinstance(node, dict):
+        return any(_mentions(v, needles) for v in node.values())
+    if isinstance(node, (list, tuple)):
+        return any(_mentions(v, needles) for v in node)
+    return _mentions(node, needles)
+
+
+def _scrub(node: Any, needles: list[re.Pattern]) -> Any:
+    """Drop every entry and record that names a hidden unit (logs, plans, references)."""
+    if isinstance(node, dict):
+        return {k: _scrub(v, needles) for k, v in node.items()
+                if not _mentions(k, needles) and not _about(v, needles)}
+    if isinstance(node, (list, tuple)):
+        return [_scrub(x, needles) for x in node if not _about(x, needles)]
+    return node
+
+
+def _unit_view(u: dict, *, enemy: bool, fogged: bool) -> dict:
+    if not enemy:
+        return copy.deepcopy(u)
+    if fogged:
+        return {k: copy.deepcopy(u[k]) for k in COUNTER_FIELDS if k in u}
+    return {k: copy.deepcopy(v) for k, v in u.items() if k not in PRIVATE_UNIT_FIELDS}
+
+
+def _build(state: dict, shown: set[str], viewer: str | None, fogged: bool,
+           public_hexes: Iterable[str]) -> dict:
+    units = state.get("units", {})
+    v = copy.deepcopy({k: x for k, x in state.items() if k != "units"})
+    v["units"] = {uid: _unit_view(u, enemy=u.get("side") != viewer, fogged=fogged)
+                  for uid, u in units.items() if uid in shown}
+    _private_keys(v, viewer)
+    if isinstance(v.get("initial_steps"), dict):
+        v["initial_steps"] = {uid: n for uid, n in v["initial_steps"].items() if uid in shown}
+    if fogged and isinstance(v.get("control"), dict):
+        keep = set(public_hexes)
+        v["control"] = {h: s for h, s in v["control"].items() if h in keep}
+    hidden = [uid for uid in units if uid not in shown]
+    if hidden:
+        needles = _needles(state, hidden)
+        units_view = v.pop("units")
+        v = _scrub(v, needles)
+        v["units"] = units_view
+    return v
+
+
+def side_view(state: dict, hexmap: HexMap, side: str, mode: str, los_option: bool = True, *,
+              public_hexes: Iterable[str] = PUBLIC_CONTROL_HEXES) -> dict:
+    """A deep copy of the state as ``side`` may see it.
+
+    Umpired mode with the LOS option on: the side's own units in full; of the enemy,
+    only the units on the map in its sight (:func:`seen_units`), each as its counter
+    shows it; control of the public hexes only; nothing that names an unseen enemy
+    unit.  Otherwise the whole map is open.  In every mode the enemy's orders,
+    standing orders and other per-side records are removed (digest F1, F2).
+    """
+    _check_side(side)
+    fogged = _fogged(mode, los_option)
+    units = state.get("units", {})
+    if fogged:
+        seen = seen_units(state, hexmap, side)
+        shown = {uid for uid, u in units.items() if u.get("side") == side or uid in seen}
+    else:
+        shown = set(units)
+    v = _build(state, shown, side, fogged, public_hexes)
+    v["view"] = {"side": side, "mode": mode, "los": fogged}
+    return v
+
+
+def public_view(state: dict, hexmap: HexMap, mode: str, los_option: bool = True, *,
+                public_hexes: Iterable[str] = PUBLIC_CONTROL_HEXES) -> dict:
+    """The state for the public report.
+
+    Umpired mode with the LOS option on: only the units both sides see -- a unit is
+    shown when its enemy sees it -- as their counters show them; control of the
+    public hexes only.  Otherwise every unit.  Never any side's orders or plans.
+    """
+    fogged = _fogged(mode, los_option)
+    units = state.get("units", {})
+    if fogged:
+        shown = seen_units(state, hexmap, "union") | seen_units(state, hexmap, "confederate")
+    else:
+        shown = set(units)
+    v = _build(state, shown, None, fogged, public_hexes)
+    v["view"] = {"side": None, "mode": mode, "los": fogged}
+    return v
