@@ -246,6 +246,29 @@ def _name(node: _Node) -> str:
     return f"source {node.hex}" if node.kind == "source" else f"{node.kind} {node.id}"
 
 
+SUPPLY_GRAPHS_KEPT = 16        # per map: the supply graphs of the last situations seen
+
+
+def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy_zoc: frozenset,
+                  friendly: frozenset, pontoons: tuple) -> MoveGraph:
+    """The reversed-cost supply graph; the same situation (checking orders, then resolving them, or
+    the several supply checks of one impulse) builds it once.  Kept on the map object, like the
+    static terrain costs of :mod:`.terrain`."""
+    key = (weather, side, enemy_units, enemy_zoc, friendly, pontoons)
+    kept = hexmap.__dict__.setdefault("_supply_graphs", {})
+    graph = kept.get(key)
+    if graph is None:
+        fwd = step_cost(hexmap, weather=weather, side=side, enemy_occupied=enemy_units, enemy_zoc=enemy_zoc,
+                        friendly_occupied=friendly, pontoons=pontoons, for_supply=True)
+        # the line is counted from the force towards the supply unit (hexes entered on the way, 7.12c):
+        # searching the reversed costs from each supply unit gives that for every force at once
+        graph = MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a)))
+        if len(kept) >= SUPPLY_GRAPHS_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[key] = graph
+    return graph
+
+
 class _Network:
     """Sources and supply units, the reversed-cost graph and one search per in-supply node."""
 
@@ -267,12 +290,8 @@ class _Network:
             if h is not None:
                 self.nodes[lid] = _Node(lid, s["kind"], str(h), int(s.get("capacity", 0)))
         self.friendly = model.occupied_hexes(state, side) | {n.hex for n in self.nodes.values() if n.kind != "source"}
-        fwd = step_cost(hexmap, weather=weather, side=side, enemy_occupied=self.enemy_units,
-                        enemy_zoc=self.enemy_zoc, friendly_occupied=self.friendly, pontoons=pontoons,
-                        for_supply=True)
-        # the line is counted from the force towards the supply unit (hexes entered on the way, 7.12c):
-        # searching the reversed costs from each supply unit gives that for every force at once
-        self.graph = MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a)))
+        self.graph = _supply_graph(hexmap, weather, side, frozenset(self.enemy_units), frozenset(self.enemy_zoc),
+                                   frozenset(self.friendly), tuple(pontoons))
         self.rail_cuts = set(rail_cuts)
         self.link: dict[str, str] = {}
         self.reach: dict[str, Reach] = {}
