@@ -11,6 +11,7 @@ from ..errors import InvalidInput
 #: name -> "module:attribute"; a new system adds one line here and its folders.
 REGISTRY: dict[str, str] = {
     "heartland": "hxref.systems.heartland:SYSTEM",
+    "salem-church": "hxref.systems.salem_church:SYSTEM",
 }
 
 

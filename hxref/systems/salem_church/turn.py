@@ -1,0 +1,585 @@
+"""A Salem Church player turn: checking a side's orders and resolving them (13.x-18.0, B, C).
+
+One signed orders file per side per turn (issue 6 scope 5).  The Union plays first (13.4);
+each player turn is, in order (the sequence of the missing standard rules, digest D2/E):
+
+1. the Union initiative roll from turn 7 (17.1);
+2. disrupted units of the phasing side not in enemy ZOC recover (stand-in, digest E);
+3. replacements: up to 2 steps (13.2, 13.3): a reduced unit back to full, or an
+   eliminated unit back reduced at an entry hex (stand-in procedure, digest E);
+4. movement, unit by unit in the order given; reinforcements enter through the entry hex
+   chosen for the turn (13.x); the wagon train (16.0); initiative checks (17.2); night (18.0);
+5. combat (none at night, 18.0): each declared attack in order -- the 17.3 check at Low
+   Initiative, the CRT, the owners' choices from the standing orders, retreats, routs,
+   captures, leader casualties and advance after combat; then the non-phasing side's
+   counter-attacks (7.2 stand-in) as its standing orders say;
+6. hex control by occupation or last passage (14.x).
+
+Orders (a choice)::
+
+    entry: "0903"                      this turn's arrivals enter here (13.3: one hex for all)
+    replacements: [{unit, hex?}]       at most 2 steps (hex: where an eliminated unit returns)
+    moves: [{unit, path: [...], leader?}]     path = hexes entered; a unit arriving enters by
+                                       the entry hex (first in its path, or alone if no path);
+                                       the wagon train may end its path with "off" (16.0)
+    attacks: [{attackers: [...], target: HEX, first?, advance?: true, choice?: retreat|disrupt|loss,
+               hexes?: 1-3}]            choice/hexes: the attacker's answer if the result hits it
+    standing: {choice: retreat|disrupt, loss: loss|retreat, hexes: 1-3, losses: [units],
+               counter_attacks: [{units, target, first?}]}
+                                       the side's answers during the enemy's next player turn
+                                       (digest F2): Ar/Dr, Ax/Dx passed, retreat length, which
+                                       unit loses a step first, and 7.2 counter-attacks
+
+Readings (stand-ins where the standard rules are missing, digest D3/E; in the README):
+
+* a step loss falls on the owner's ``losses`` order, else on the unit with the most steps
+  and then the highest CF; a unit at its last step is eliminated;
+* a retreat follows the safe path of the chosen length that ends farthest from the
+  attacking units (ties: the lowest labels); with no safe path an unsafe one is taken and
+  the unit routs: it ends disrupted and loses a step; with no path at all it is captured
+  (eliminated, its steps lost);
+* advance after combat: the attack's ``first`` unit (else the first attacker) enters the
+  vacated hex when ``advance`` is true and the defenders retreated;
+* a killed leader is removed for good; a leader left alone in a hex the enemy enters is
+  captured (removed);
+* a counter-attack (7.2) is made by non-phasing units adjacent to a phasing unit that were
+  not attacked this phase, against an adjacent hex; the units of a cancelled Union attack's
+  target (17.3) may counter-attack too.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..base import Problem
+from . import combat as cb
+from . import movement as mv
+
+SIDES = ("union", "confederate")
+ORDER_KEYS = {"entry", "replacements", "moves", "attacks", "standing"}
+MOVE_KEYS = {"unit", "path", "leader"}
+ATTACK_KEYS = {"attackers", "target", "first", "advance", "choice", "hexes"}
+STANDING_KEYS = {"choice", "loss", "hexes", "losses", "counter_attacks"}
+DEFAULT_STANDING = {"choice": "disrupt", "loss": "loss", "hexes": 1}   # stand-in answers (digest F2)
+REPLACEMENTS = 2                                                       # 13.2, 13.3 (scenario data wins)
+ROUT_HEXES = 3                     # stand-in: a routing unit goes the longest retreat (the rout rule is missing)
+
+
+def other(side: str) -> str:
+    return "confederate" if side == "union" else "union"
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+def on_map(u: Mapping) -> bool:
+    return u.get("hex") is not None and int(u.get("steps", 0)) > 0
+
+
+def units_in(state: dict, label: str, side: str | None = None) -> list[str]:
+    return sorted(uid for uid, u in state["units"].items()
+                  if on_map(u) and u["hex"] == label and (side is None or u["side"] == side))
+
+
+def combat_units(state: dict, uids) -> list[str]:
+    return [u for u in uids if state["units"][u]["type"] in cb.COMBAT_ARMS]
+
+
+def current_cf(u: Mapping) -> int:
+    full = int(u.get("cf") or 0)
+    if int(u.get("steps", 0)) < int(u.get("full_steps", u.get("steps", 0))) and u.get("cf_reduced") is not None:
+        return int(u["cf_reduced"])
+    return full
+
+
+def terrain_names(hexmap, label: str) -> set[str]:
+    h = hexmap.parse(label)
+    names = {hexmap.terrain(h).name} | set(hexmap.features(h))
+    return {n for n in names if n in cb.TERRAIN} or {"clear"}
+
+
+def as_unit(state: dict, hexmap, uid: str) -> cb.Unit:
+    u = state["units"][uid]
+    mod = 0
+    for lid in units_in(state, u["hex"], u["side"]):
+        ld = state["units"][lid]
+        if ld["type"] == "leader" and lid != uid:
+            mod = max(mod, int(ld.get("leader_modifier") or 0))
+    return cb.Unit(uid, u["side"], u["type"], current_cf(u), u["hex"], terrain_names(hexmap, u["hex"]),
+                   bool(u.get("disrupted")), u.get("morale"), mod)
+
+
+def adjacent(hexmap, a: str, b: str) -> bool:
+    from ...geometry.hex import distance
+
+    return distance(hexmap.parse(a), hexmap.parse(b)) == 1
+
+
+def due(rules: Mapping, side: str, turn: int) -> list[dict]:
+    return [g for g in rules.get("reinforcements") or [] if g["side"] == side and int(g["turn"]) == turn]
+
+
+# --- checking an orders file ----------------------------------------------------------------------
+
+def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
+    """What can be known to be wrong before the dice (the moves are walked in order)."""
+    for key in choice:
+        if key not in ORDER_KEYS:
+            return [Problem(f"unknown key `{key}` (allowed: {', '.join(sorted(ORDER_KEYS))})", "D3", [key])]
+    turn = int(state["turn"])
+    groups = due(rules, side, turn)
+    entry = choice.get("entry")
+    if entry is not None:
+        hexes = sorted({str(h) for g in groups for h in g["entry_hexes"]})
+        if not groups:
+            return [Problem(f"no {side} units arrive on turn {turn}", "13.3", ["entry"])]
+        if str(entry) not in hexes:
+            return [Problem(f"this turn's arrivals enter at {' or '.join(hexes)}, not {entry}", "13.3", ["entry"])]
+    found = _replacement_problems(state, rules, side, choice.get("replacements", []))
+    if found:
+        return found
+    moves = choice.get("moves", [])
+    if not isinstance(moves, list):
+        return [Problem("`moves` is a list of {unit, path}", "D3", ["moves"])]
+    work = _copy_units(state)
+    arriving = {uid for g in groups for uid in g["units"]}
+    entries = {}
+    seen: set[str] = set()
+    for i, m in enumerate(moves):
+        if not isinstance(m, dict) or "unit" not in m or set(m) - MOVE_KEYS:
+            return [Problem("each move is {unit, path: [hexes], leader?}", "D3", ["moves", i])]
+        uid = m["unit"]
+        u = work["units"].get(uid)
+        if u is None or u["side"] != side:
+            return [Problem(f"`{uid}` is not one of your units", "D3", ["moves", i, "unit"])]
+        if uid in seen:
+            return [Problem(f"{uid} is ordered to move twice", "D3", ["moves", i, "unit"])]
+        seen.add(uid)
+        path = [str(x) for x in m.get("path") or []]
+        if u.get("hex") is None:
+            if uid not in arriving and not u.get("returning") and not u.get("delayed"):
+                return [Problem(f"{uid} is not on the map and does not arrive on turn {turn}", "13.2" if side == "union"
+                                else "13.3", ["moves", i, "unit"])]
+            start = _entry_hex(rules, side, turn, uid, entry, u)
+            if start is None:
+                return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3", ["entry"])]
+            if path and path[0] != start:
+                path = [start] + path
+            elif not path:
+                path = [start]
+            entries[uid] = path
+        if not path:
+            continue
+        mc = mv.check_path(work, hexmap, uid, path, leader=m.get("leader"), where=("moves", i, "path"))
+        if mc.problems:
+            return mc.problems[:1]
+        work["units"][uid]["hex"] = mc.end
+    for g in groups:                   # 13.x: every unit due this turn enters
+        for uid in g["units"]:
+            if uid not in seen and state["units"][uid].get("hex") is None:
+                start = _entry_hex(rules, side, turn, uid, entry, state["units"][uid])
+                if start is None:
+                    return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3",
+                                    ["entry"])]
+                mc = mv.check_path(work, hexmap, uid, [start], where=("moves",))
+                if mc.problems:
+                    return [Problem(f"{uid} arrives this turn and cannot stop in {start} "
+                                    f"({mc.problems[0].message}): give it a path onward", mc.problems[0].rule,
+                                    ["moves"])]
+                work["units"][uid]["hex"] = mc.end
+    attacks = choice.get("attacks", [])
+    if not isinstance(attacks, list):
+        return [Problem("`attacks` is a list of {attackers, target}", "B1", ["attacks"])]
+    for i, a in enumerate(attacks):
+        if not isinstance(a, dict) or set(a) - ATTACK_KEYS or not {"attackers", "target"} <= set(a):
+            return [Problem("each attack is {attackers: [units], target: HEX, first?, advance?}", "B1", ["attacks", i])]
+        if not isinstance(a["attackers"], list) or not a["attackers"]:
+            return [Problem("name the attacking units", "B1", ["attacks", i, "attackers"])]
+        for uid in a["attackers"]:
+            if uid not in state["units"] or state["units"][uid]["side"] != side:
+                return [Problem(f"`{uid}` is not one of your units", "B1", ["attacks", i, "attackers"])]
+        if a.get("choice") not in (None, "retreat", "disrupt", "loss"):
+            return [Problem("`choice` is retreat, disrupt or loss", "B2", ["attacks", i, "choice"])]
+        if a.get("hexes") not in (None, 1, 2, 3):
+            return [Problem("`hexes` is 1, 2 or 3", "B2", ["attacks", i, "hexes"])]
+        if mv.is_night(turn):
+            return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
+    return _standing_problems(state, side, choice.get("standing"))
+
+
+def _copy_units(state: dict) -> dict:
+    import copy
+
+    return {**{k: v for k, v in state.items() if k != "units"}, "units": copy.deepcopy(state["units"])}
+
+
+def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping) -> str | None:
+    if u.get("returning"):
+        return str(u.get("return_hex")) if u.get("return_hex") else None
+    groups = due(rules, side, turn)
+    if u.get("delayed"):               # stand-in: a unit that could not enter comes in later by its group's hexes
+        groups = [g for g in rules.get("reinforcements") or [] if uid in g["units"]]
+    for g in groups:
+        if uid in g["units"]:
+            hexes = [str(h) for h in g["entry_hexes"]]
+            if entry is not None and str(entry) in hexes:
+                return str(entry)
+            return hexes[0] if len(hexes) == 1 else None
+    return None
+
+
+def _replacement_problems(state: dict, rules: Mapping, side: str, reps) -> list[Problem]:
+    if not isinstance(reps, list):
+        return [Problem("`replacements` is a list of {unit, hex?}", "13.2", ["replacements"])]
+    limit = int(((rules.get("replacements") or {}).get("steps_per_turn") or {}).get(side, REPLACEMENTS))
+    rule = "13.2" if side == "union" else "13.3"
+    if len(reps) > limit:
+        return [Problem(f"{side} replaces at most {limit} steps a turn", rule, ["replacements"])]
+    seen = set()
+    for i, r in enumerate(reps):
+        if not isinstance(r, dict) or "unit" not in r or set(r) - {"unit", "hex"}:
+            return [Problem("each replacement is {unit, hex?}", rule, ["replacements", i])]
+        u = state["units"].get(r["unit"])
+        if u is None or u["side"] != side or u["type"] not in cb.COMBAT_ARMS:
+            return [Problem(f"`{r['unit']}` is not one of your combat units", rule, ["replacements", i, "unit"])]
+        if r["unit"] in seen:
+            return [Problem(f"{r['unit']} is replaced twice", rule, ["replacements", i, "unit"])]
+        seen.add(r["unit"])
+        if int(u["steps"]) >= int(u["full_steps"]):
+            return [Problem(f"{r['unit']} has lost no step", rule, ["replacements", i, "unit"])]
+        if int(u["steps"]) == 0:
+            hexes = returning_hexes(rules, side, u)
+            if str(r.get("hex")) not in hexes:
+                return [Problem(f"{r['unit']} returns at {' or '.join(hexes)}: give `hex`", rule,
+                                ["replacements", i, "hex"])]
+    return []
+
+
+def returning_hexes(rules: Mapping, side: str, u: Mapping) -> list[str]:
+    spec = ((rules.get("returning_units") or {}).get(side) or {}).get("entry_hexes")
+    if spec == "formation":
+        return [str(h) for h in (rules.get("formations") or {}).get(str(u["formation"]), {}).get("entry_hexes", [])]
+    return [str(h) for h in spec or []]
+
+
+def _standing_problems(state: dict, side: str, standing) -> list[Problem]:
+    if standing is None:
+        return []
+    if not isinstance(standing, dict) or set(standing) - STANDING_KEYS:
+        return [Problem(f"`standing` takes {', '.join(sorted(STANDING_KEYS))}", "B2", ["standing"])]
+    if standing.get("choice") not in (None, "retreat", "disrupt"):
+        return [Problem("standing `choice` (Ar/Dr) is retreat or disrupt", "B2", ["standing", "choice"])]
+    if standing.get("loss") not in (None, "loss", "retreat"):
+        return [Problem("standing `loss` (Ax/Dx passed) is loss or retreat", "B2", ["standing", "loss"])]
+    if standing.get("hexes") not in (None, 1, 2, 3):
+        return [Problem("standing `hexes` is 1, 2 or 3", "B2", ["standing", "hexes"])]
+    for i, c in enumerate(standing.get("counter_attacks") or []):
+        if not isinstance(c, dict) or not {"units", "target"} <= set(c) or set(c) - {"units", "target", "first"}:
+            return [Problem("each counter-attack is {units, target, first?}", "7.2", ["standing", "counter_attacks", i])]
+        for uid in c["units"]:
+            if uid not in state["units"] or state["units"][uid]["side"] != side:
+                return [Problem(f"`{uid}` is not one of your units", "7.2", ["standing", "counter_attacks", i])]
+    return []
+
+
+# --- resolving ------------------------------------------------------------------------------------
+
+class Turn:
+    """One player turn being resolved: the state, the map, the dice and the events."""
+
+    def __init__(self, state: dict, rules: Mapping, hexmap, side: str, choice: dict, dice) -> None:
+        self.state, self.rules, self.hm, self.side, self.choice, self.dice = state, rules, hexmap, side, choice, dice
+        self.events: list[dict] = []
+        self.paths: list[tuple[str, list[str]]] = []          # for hex control (14.x), in order
+        self.attacked: set[str] = set()                       # 7.2: units attacked this phase
+
+    def roll(self, purpose: str) -> int:
+        return self.dice.d6(purpose, by=self.side)
+
+    def say(self, kind: str, text: str, rule: str, **extra) -> None:
+        self.events.append({"type": kind, "side": self.side, "rule": rule, "text": text, **extra})
+
+    def name(self, uid: str) -> str:
+        return self.state["units"][uid].get("name", uid)
+
+    # --- the sequence ---------------------------------------------------------------------------
+    def play(self) -> None:
+        st = self.state
+        if self.side == "union":
+            st["initiative_checks"] = {}
+            if int(st["turn"]) >= mv.INITIATIVE_FROM_TURN:
+                r = mv.union_initiative(int(st["turn"]), self.roll("Union initiative (17.1)"))
+                st["initiative"] = r.state
+                self.say("initiative", r.why, "17.1", initiative=r.state)
+        self.recover()
+        self.replace()
+        self.move()
+        if mv.is_night(int(st["turn"])):
+            self.say("night", f"turn {st['turn']} is a night turn: no combat (18.0)", "18.0")
+        else:
+            for a in self.choice.get("attacks", []):
+                self.attack(a)
+            self.counter_attacks()
+        from .victory import update_control
+
+        for ch in update_control(st, self.paths):
+            self.say("control", ch.why, ch.rule)
+
+    def recover(self) -> None:
+        """Stand-in (digest E): the phasing side's disrupted units not in enemy ZOC recover."""
+        zoc = mv.zoc_hexes(self.state, self.hm, other(self.side))
+        for uid, u in sorted(self.state["units"].items()):
+            if u["side"] == self.side and on_map(u) and u.get("disrupted") and u["hex"] not in zoc:
+                u["disrupted"] = False
+                self.say("recover", f"{self.name(uid)} recovers from disruption (stand-in: not in enemy ZOC)",
+                         "D3")
+
+    def replace(self) -> None:
+        for r in self.choice.get("replacements", []):
+            u = self.state["units"][r["unit"]]
+            rule = "13.2" if self.side == "union" else "13.3"
+            if int(u["steps"]) == 0:
+                if str(r["hex"]) in {x["hex"] for x in self.state["units"].values()
+                                     if on_map(x) and x["side"] != self.side}:
+                    self.say("replacement.void", f"{self.name(r['unit'])} cannot return at {r['hex']}: the enemy "
+                                                 "holds it", rule)
+                    continue
+                u.update(steps=1, hex=str(r["hex"]), disrupted=False)
+                u.pop("eliminated", None)
+                self.paths.append((r["unit"], [str(r["hex"])]))
+                self.say("replacement", f"{self.name(r['unit'])} returns reduced at {r['hex']}", rule)
+            elif int(u["steps"]) < int(u["full_steps"]):
+                u["steps"] = int(u["steps"]) + 1
+                self.say("replacement", f"{self.name(r['unit'])} is back to full strength", rule)
+
+    def move(self) -> None:
+        st, turn = self.state, int(self.state["turn"])
+        groups = due(self.rules, self.side, turn)
+        entry = self.choice.get("entry")
+        ordered = {m["unit"]: m for m in self.choice.get("moves", [])}
+        arriving = [uid for g in groups for uid in g["units"] if st["units"][uid].get("hex") is None
+                    and int(st["units"][uid]["steps"]) > 0]
+        arriving += sorted(uid for uid, u in st["units"].items() if u.get("delayed") and u["side"] == self.side
+                           and uid not in arriving and uid in ordered)
+        order = list(ordered) + [uid for uid in arriving if uid not in ordered]
+        for uid in order:
+            m = ordered.get(uid, {"unit": uid})
+            u = st["units"][uid]
+            path = [str(x) for x in m.get("path") or []]
+            if u.get("hex") is None:
+                start = _entry_hex(self.rules, self.side, turn, uid, entry, u)
+                if start is None:
+                    continue
+                path = path if path and path[0] == start else [start] + path
+            if not path:
+                continue
+            mc = mv.check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.roll)
+            if mc.problems:
+                if u.get("hex") is None:       # stand-in: it could not come on; it may enter on a later turn
+                    u["delayed"] = True
+                    self.say("entry.delayed", f"{self.name(uid)} cannot enter ({mc.problems[0].message}): it may "
+                                              "enter on a later turn (stand-in)", mc.problems[0].rule)
+                    continue
+                self.say("move.void", f"{self.name(uid)} does not move: {mc.problems[0].message}", mc.problems[0].rule)
+                continue
+            u.pop("delayed", None)
+            if mc.initiative is not None:
+                st.setdefault("initiative_checks", {})[mc.initiative.leader] = mc.initiative.as_dict()
+            start_hex = u.get("hex")
+            u["hex"] = mc.end
+            if mc.hexes:
+                self.paths.append((uid, list(mc.hexes)))
+            text = (f"{self.name(uid)} " + (f"enters at {mc.hexes[0]} and moves" if start_hex is None else "moves")
+                    + f" {' > '.join([start_hex] if start_hex else []) + (' > ' if start_hex else '')}"
+                    + " > ".join(x for x in mc.hexes) + f" ({mc.stopped})")
+            self.say("move", text, mc.rule, unit=uid, path=mc.hexes)
+            if mc.exit:
+                st["wagon"].update(exited=mc.exit, hex=mc.hexes[-2] if len(mc.hexes) > 1 else start_hex)
+                u["hex"] = None
+                u["exited"] = mc.exit
+                self.say("wagon.exit", f"the wagon train leaves the map at {st['wagon']['hex']} ({mc.exit}, 16.0)",
+                         "16.0")
+            if mc.captures or (self.side == "confederate" and self._wagon_here(mc.hexes)):
+                self._capture_wagon(uid)
+
+    def _wagon_here(self, hexes) -> bool:
+        w = self.state["units"].get(self.rules.get("wagon_unit", "wagon-train"))
+        return bool(w and on_map(w) and w["hex"] in set(hexes))
+
+    def _capture_wagon(self, by: str) -> None:
+        wid = self.rules.get("wagon_unit", "wagon-train")
+        w = self.state["units"][wid]
+        self.state["wagon"].update(captured=True, hex=w["hex"])
+        w.update(hex=None, steps=0, captured=True)
+        self.say("wagon.captured", f"{self.name(by)} captures the Union wagon train (16.0)", "16.0")
+
+    # --- combat ---------------------------------------------------------------------------------
+    def attack(self, a: dict, *, counter: bool = False, side: str | None = None) -> None:
+        st, hm = self.state, self.hm
+        side = side or self.side
+        target = str(a["target"])
+        attackers = [u for u in a["attackers"] if on_map(st["units"][u]) and st["units"][u]["side"] == side
+                     and adjacent(hm, st["units"][u]["hex"], target)]
+        defenders = units_in(st, target, other(side))
+        rule = "7.2" if counter else "B1"
+        if not combat_units(st, attackers) or not combat_units(st, defenders):
+            self.events.append({"type": "attack.void", "side": side, "rule": rule,
+                                "text": f"attack on {target} void: no attacking unit next to it or no enemy combat "
+                                        "unit in it"})
+            return
+        self.attacked.update(defenders)
+        low = side == "union" and not counter and mv.initiative_state(st) == "low"
+        try:
+            res = cb.resolve([as_unit(st, hm, u) for u in attackers], [as_unit(st, hm, u) for u in defenders],
+                             self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
+                             first_attacker=a.get("first"))
+        except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
+            self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
+                                "text": f"attack on {target} void: {exc}"})
+            return
+        record = {"turn": st["turn"], "side": side, "counter": counter, "attackers": attackers, "target": target,
+                  "defenders": defenders, "attack": res.attack.total, "defence": res.defence.total,
+                  "differential": res.differential, "column": res.column, "die": res.die,
+                  "result": res.result.code if res.result else ("cancelled" if res.cancelled else None)}
+        if res.cancelled:
+            record["effects"] = "cancelled (17.3)"
+            st.setdefault("combats", []).append(record)
+            self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": res.why,
+                                "explain": res.explanation()})
+            st.setdefault("cancelled_targets", []).append(target)
+            return
+        eff = res.effects
+        notes = []
+        notes += self._settle(eff.attacker, attackers, side, a, target)
+        vacated = self._settle(eff.defender, defenders, other(side), self._standing(other(side)), target,
+                               attackers=attackers)
+        notes += vacated
+        for lc in eff.leaders:
+            if lc.killed:
+                lu = st["units"].get(lc.leader)
+                if lu is not None:
+                    lu.update(steps=0, hex=None, killed=True)
+                    notes.append(f"{self.name(lc.leader)} killed")
+        # advance after combat (CRT key): into the vacated hex
+        if a.get("advance") and not counter and self._defender_retreated and not units_in(st, target, other(side)):
+            live = [u for u in combat_units(st, attackers) if on_map(st["units"][u])]
+            lead = a.get("first") if a.get("first") in live else (live[0] if live else None)
+            if lead is not None:
+                st["units"][lead]["hex"] = target
+                self.paths.append((lead, [target]))
+                notes.append(f"{self.name(lead)} advances into {target}")
+        record["effects"] = "; ".join(notes) or "no effect"
+        st.setdefault("combats", []).append(record)
+        self.events.append({"type": "combat", "side": side, "rule": rule,
+                            "text": f"{'counter-attack' if counter else 'attack'} on {target}: {res.why}; "
+                                    + record["effects"], "explain": res.explanation()})
+
+    _defender_retreated = False
+
+    def _standing(self, side: str) -> dict:
+        return {**DEFAULT_STANDING, **((self.state.get("standing_orders") or {}).get(side) or {})}
+
+    def _settle(self, effect: cb.SideEffect, uids: list[str], side: str, answers: Mapping, target: str,
+                attackers: list[str] | None = None) -> list[str]:
+        """Apply one side's effect: choice, retreats (paths chosen here), routs, captures, losses."""
+        st, hm = self.state, self.hm
+        if attackers is not None:
+            self._defender_retreated = False
+        offered = effect.choices
+        choice = None
+        if offered:
+            wanted = answers.get("choice") if "disrupt" in offered else answers.get("loss")
+            if "loss" in offered and wanted not in offered:
+                wanted = answers.get("choice") if answers.get("choice") in offered else None
+            choice = wanted if wanted in offered else offered[0]
+        hexes = int(answers.get("hexes") or 1)
+        live = [u for u in uids if on_map(st["units"][u])]
+        units = [as_unit(st, hm, u) for u in live]
+        away_from = [st["units"][u]["hex"] for u in (attackers or []) if on_map(st["units"][u])] or [target]
+        paths: dict[str, list[str] | None] = {}
+
+        def status(uid: str, n: int):
+            opts = mv.retreat_status(st, hm, uid, n)
+            best = _best_path(hm, opts.safe or opts.unsafe, away_from)
+            paths[uid] = best
+            return opts.status
+
+        s = cb.settle(effect, units, choice=choice, hexes=hexes if choice == "retreat" else None, path=status)
+        notes = []
+        for uid in s.disrupted:
+            st["units"][uid]["disrupted"] = True
+        if s.disrupted:
+            notes.append(f"{', '.join(self.name(u) for u in s.disrupted)} disrupted")
+        self._lose_steps(side, live, s.steps_lost, notes)
+        for uid, fate in s.fates.items():
+            u = st["units"][uid]
+            if not on_map(u):
+                continue
+            if fate is cb.Fate.ROUT and uid not in paths:       # Dm failed: a rout, as far as it can
+                opts = mv.retreat_status(st, hm, uid, ROUT_HEXES)
+                paths[uid] = _best_path(hm, opts.safe or opts.unsafe, away_from)
+            path = paths.get(uid)
+            if fate is cb.Fate.CAPTURED or not path:
+                u.update(steps=0, hex=None, captured=True)
+                notes.append(f"{self.name(uid)} captured (no retreat)")
+                continue
+            u["hex"] = path[-1]
+            self.paths.append((uid, list(path)))
+            if fate is cb.Fate.ROUT:
+                u["disrupted"] = True
+                self._lose_steps(side, [uid], 1, notes)
+                notes.append(f"{self.name(uid)} routs to {u['hex'] if on_map(u) else 'destruction'} "
+                             "(stand-in: disrupted, one step lost)")
+            else:
+                notes.append(f"{self.name(uid)} retreats to {u['hex']}")
+                if attackers is not None:
+                    self._defender_retreated = True
+        # leaders and the wagon left alone with the enemy: follow, or are captured
+        if attackers is not None:
+            for uid in units_in(st, target, side):
+                if st["units"][uid]["type"] == "leader" and not combat_units(st, units_in(st, target, side)):
+                    dest = next((st["units"][x]["hex"] for x in live if on_map(st["units"][x])
+                                 and st["units"][x]["hex"] != target), None)
+                    if dest:
+                        st["units"][uid]["hex"] = dest
+                        notes.append(f"{self.name(uid)} goes with his men to {dest}")
+        return notes
+
+    def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[str]) -> None:
+        st = self.state
+        order = [u for u in ((st.get("standing_orders") or {}).get(side) or {}).get("losses", []) if u in uids]
+        for _ in range(n):
+            alive = combat_units(st, [u for u in uids if on_map(st["units"][u])])
+            if not alive:
+                return
+            pick = next((u for u in order if u in alive), None) or max(
+                alive, key=lambda u: (int(st["units"][u]["steps"]), current_cf(st["units"][u]), u))
+            u = st["units"][pick]
+            u["steps"] = int(u["steps"]) - 1
+            if u["steps"] <= 0:
+                u.update(hex=None, eliminated=True)
+                notes.append(f"{self.name(pick)} eliminated")
+            else:
+                notes.append(f"{self.name(pick)} loses a step")
+
+    def counter_attacks(self) -> None:
+        """7.2 (stand-in): the non-phasing side's standing counter-attacks, by units not attacked."""
+        st = self.state
+        them = other(self.side)
+        for c in ((st.get("standing_orders") or {}).get(them) or {}).get("counter_attacks") or []:
+            units = [u for u in c["units"] if u not in self.attacked and on_map(st["units"][u])]
+            if not units:
+                continue
+            self.attack({"attackers": units, "target": c["target"], "first": c.get("first")}, counter=True,
+                        side=them)
+
+
+def _best_path(hexmap, paths, away_from) -> list[str] | None:
+    """The retreat path ending farthest from the attackers; ties by the lowest labels."""
+    if not paths:
+        return None
+    from ...geometry.hex import distance
+
+    def far(p):
+        end = hexmap.parse(p[-1])
+        return (-min(distance(end, hexmap.parse(a)) for a in away_from), p)
+
+    return min(paths, key=far)
