@@ -26,9 +26,10 @@ def _orders(eng, dec, side, extra_moves=()):
     return choice
 
 
-def play(eng, plan):
+def play(eng, plan, reorg=None, orders=None):
     """Answer every decision until the game ends; ``plan(eng, dec, side)`` gives the moves of the
-    first impulse of a side in a turn (or ())."""
+    first impulse of a side in a turn (or ()); ``reorg(eng, dec, side)`` a Reorganization choice;
+    ``orders(eng, dec, side, choice)`` may add to any impulse's orders."""
     seen_first: set[tuple[int, str]] = set()
     for _ in range(200):
         decs = eng.awaiting
@@ -45,6 +46,10 @@ def play(eng, plan):
                 moves = () if key in seen_first else plan(eng, dec, side)
                 seen_first.add(key)
                 choice = _orders(eng, dec, side, moves)
+                if orders is not None:
+                    choice = orders(eng, dec, side, choice)
+            elif dec.kind == "reorg" and reorg is not None:
+                choice = reorg(eng, dec, side)
             else:                       # defence, reorg: nothing special
                 choice = {}
             eng.answer_solo(side, dec.id, choice)
@@ -103,3 +108,39 @@ def test_river_line_to_the_end_with_off_map_rail(game, tmp_path):
     assert res.ok, res.problems
     for who in (None, "union", "confederate"):
         json.loads(turn.render(turn.build(eng, who), "json"))
+
+
+def test_river_line_naval_assault_by_orders(game, tmp_path):
+    """8.92 by orders: gb1 steams to Halbrook's river hexside, Dorsey's division rides the railroad
+    to Halbrook (1309) and embarks (8.92a, private: 3.17); the display advances in the Naval
+    Sequences, the Union announces a possible assault in turn 2's (public notice, 8.92a(5)); in
+    turn 3 the division lands at Keel's Landing (0909) across the Keel's Ferry hexside (8.92b/c)."""
+    eng = game
+
+    def orders(eng, dec, side, c):
+        t, n = eng.state["turn"], eng.state["current"]["active_impulse"]["n"]
+        gb = eng.state["naval"]["gunboats"]["gb1"]
+        if side == "union":
+            if (t, n) == (1, 1):
+                c["gunboats"] = [{"gunboat": "gb1", "to": "1309/1310"}]
+                c["moves"] = [{"force": "dorsey", "rail": ["1204", "1309"]}]
+            elif t == 1 and gb.get("hexside") and not gb.get("cargo"):
+                c["naval"] = [{"embark": {"gunboat": "gb1", "port": "1309", "units": ["u11"], "leaders": ["dorsey"]}}]
+            elif gb.get("box") == "available" and gb.get("cargo"):
+                c["naval"] = [{"assault": {"gunboat": "gb1", "target": "0909", "hexside": "0909/0910"}}]
+        return c
+
+    def reorg(eng, dec, side):
+        return {"naval": {"announce": True}} if side == "union" and eng.state["turn"] == 2 else {}
+
+    play(eng, lambda *a: (), reorg=reorg, orders=orders)
+    st = eng.state
+    assert st["leaders"]["dorsey"]["hex"] == "0909" and st["naval"]["gunboats"]["gb1"]["hexside"] == "0909/0910"
+    rules = [e["data"] for e in eng.gf.log if e["kind"] == "rules"]
+    embark = [d for d in rules if "embark on gb1 in 1309" in d.get("text", "")]
+    assert embark and embark[0]["private"] is True and embark[0]["side"] == "union"      # 3.17
+    assert any(d.get("type") == "naval.notice" and not d.get("private") for d in rules)   # 8.92a(5)
+    landing = [d for d in rules if "land in 0909" in d.get("text", "")]
+    assert landing and not landing[0].get("private")                                      # the landing reveals them
+    eng.save()
+    assert audit(tmp_path / "r.yaml").ok
