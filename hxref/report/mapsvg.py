@@ -110,6 +110,16 @@ def _esc(text: str) -> str:
     return html.escape(str(text), quote=True)
 
 
+LABEL_FIT = 7          # characters a counter shows at the normal 7-point size
+LABEL_MAX = 14         # a longer label is cut here (the full name is in the counter's tooltip)
+
+
+def _fit(label: str) -> str:
+    """A smaller font for a long counter label, so the whole name fits the counter."""
+    n = min(len(label), LABEL_MAX)
+    return "" if n <= LABEL_FIT else f' font-size="{_f(max(3.5, 7 * LABEL_FIT / n))}"'
+
+
 def _text_colour(bg: str) -> str:
     """Black or white, whichever reads better on ``bg`` (#rgb or #rrggbb)."""
     h = bg.lstrip("#")
@@ -254,7 +264,8 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
             f'<g class="unit" data-id="{_esc(u.id)}" data-side="{_esc(u.side)}"><title>{_esc(u.label)} ({_esc(u.side)}'
             f'{", " + _esc(u.kind) if u.kind else ""}) in {_esc(m.label(u.hex))}</title>'
             f'<rect x="{_f(x - w / 2)}" y="{_f(y - w / 2)}" width="{_f(w)}" height="{_f(w)}" rx="2" fill="{fill}" stroke="#111" stroke-width="1"/>'
-            f'<text x="{_f(x)}" y="{_f(y - 2)}" fill="{ink}" font-weight="bold">{_esc(u.label[:7])}</text>'
+            f'<text x="{_f(x)}" y="{_f(y - 2)}" fill="{ink}" font-weight="bold"{_fit(u.label)}>'
+            f'{_esc(u.label[:LABEL_MAX])}</text>'
             f'<text x="{_f(x)}" y="{_f(y + 8)}" fill="{ink}" font-size="6">{_esc(u.kind[:8])}</text></g>'
         )
     out.append("</g>")
