@@ -219,8 +219,8 @@ def verify(file, game, pub, sig):
 
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
-@click.option("--system", "system_name", required=True, help="heartland (more systems to come)")
-@click.option("--scenario", required=True, help="e.g. bidding-demo")
+@click.option("--system", "system_name", required=True, help="the game system: heartland or salem-church")
+@click.option("--scenario", required=True, help="e.g. heartland-demo, river-line, bidding-demo (heartland) or salem-church")
 @click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
               help="each side and its player's public key; in solo mode just SIDE")
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
