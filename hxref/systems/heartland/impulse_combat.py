@@ -1,0 +1,356 @@
+"""The assaults of an activity impulse (:mod:`.impulse`): attack checks that place Assault markers
+(8.4), the defender's reactions and pre-combat retreats (the Combat Preparation Sequence, 9.0-9.2),
+the Combat Sequence with extended battles and replacements (10.0-10.7), and the gunboats' part (10.8)."""
+from __future__ import annotations
+
+from ...geometry.hex import are_adjacent
+from ..base import Problem
+from . import model
+from .impulse_common import _name, _supply_states, hexmap
+
+
+# --- 8.41/8.42: the attack check and its Assault marker -----------------------------------
+
+def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+    """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
+    from .attack import apply_attack_check, attack_check
+    from .attack import enemy_zoc as zoc_sources
+
+    imp = state["current"]["active_impulse"]
+    hm = hexmap(state)
+    here = model.force_hex(state, force)
+    candidates = sorted(zoc_sources(state, hm, side).get(here, set()))
+    wanted = mv.get("attack")
+    if candidates:      # 8.41: compulsory, against the ordered stack if it is one of those exerting ZOC
+        target = wanted if wanted in candidates else candidates[0]
+    elif wanted and wanted in model.occupied_hexes(state, model.other_side(side)) and \
+            are_adjacent(hm.parse(here), hm.parse(wanted)):
+        target = wanted  # 8.4: optional, against adjacent enemy units that exert no ZOC on the force
+    else:
+        if wanted:
+            events.append({"type": "attack.void", "side": side, "force": force, "rule": "8.4",
+                           "text": f"{_name(state, force)} ends in {here}, not adjacent to {wanted}: no attack"})
+        return
+    r = attack_check(state, hm, force, target, dice, retreat_to=mv.get("retreat"), step_loss=mv.get("step_loss"))
+    if r.problems:
+        r = attack_check(state, hm, force, target, dice)
+    if r.problems:
+        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule, "private": True,
+                       "text": f"{_name(state, force)}: {r.why}"})
+        return
+    new_id = apply_attack_check(state, r)
+    # what the enemy sees: the check, its die and the Assault marker or the retreat on the map (D-20);
+    # which unit lost the step and the ML change stay on the attacker's display (3.71)
+    public = (f"{_name(state, new_id)} checks to attack {target}: rolled {r.roll} against "
+              f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
+              + ("passes; Assault marker placed" + (" (hasty, no AP)" if r.hasty else "") if r.passed
+                 else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
+    events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
+                   "rule": r.rule, "text": public})
+    events.append({"type": "attack.check.detail", "side": side, "private": True, "rule": r.rule,
+                   "text": f"{_name(state, new_id)}: {r.why}"})
+    if r.passed and r.assault is not None:
+        a = r.assault
+        imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
+
+
+# --- the defender's decision (9.0-9.2) ----------------------------------------------------
+
+class _Probe(Exception):
+    """Raised by :class:`_ProbeDice`: the attempt is legal and would roll now."""
+
+
+class _ProbeDice:
+    """Dice for checking a defence file before it is stored: legality is known before any roll."""
+
+    def d6(self, *a, **k):
+        raise _Probe()
+
+    def roll(self, *a, **k):
+        raise _Probe()
+
+
+def _assaults(state: dict) -> list:
+    from .attack import Assault
+
+    imp = state["current"]["active_impulse"]
+    return [Assault(a["force"], a["source"], a["target"], a.get("hasty", False)) for a in imp["assaults"]]
+
+
+def _assault_on(state: dict, target: str):
+    return next((a for a in _assaults(state) if a.target == target), None)
+
+
+def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+    from .reaction import pre_combat_retreat, reaction
+
+    hm = hexmap(state)
+    targets = {a.target for a in _assaults(state)}
+    for key, fields in (("react", {"force", "against", "to", "commander", "lend_mr"}),
+                        ("retreat", {"force", "to", "rear_guard", "rear_guard_leader"})):
+        items = choice.get(key, [])
+        if not isinstance(items, list):
+            return [Problem(f"`{key}` is a list", "9.0", [key])]
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or "force" not in item:
+                return [Problem(f"each `{key}` entry is a mapping with `force`", "9.0", [key, i])]
+            bad = set(item) - fields
+            if bad:
+                return [Problem(f"unknown key `{sorted(bad)[0]}` (allowed: {', '.join(sorted(fields))})", "9.0",
+                                [key, i, sorted(bad)[0]])]
+            if item["force"] not in model.forces(state, side):
+                return [Problem(f"`{item['force']}` is not one of your forces on the map", "9.0", [key, i, "force"])]
+            against = item.get("against") if key == "react" else model.force_hex(state, item["force"])
+            assault = _assault_on(state, against) if against else None
+            if assault is None:
+                return [Problem(f"no assault is declared against {against}; assaulted hexes: "
+                                f"{', '.join(sorted(targets)) or 'none'}", "9.0", [key, i])]
+            try:
+                if key == "react":
+                    r = reaction(state, hm, item["force"], assault, _ProbeDice(), commander=item.get("commander"),
+                                 lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
+                else:
+                    r = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
+                                           rear_guard=item.get("rear_guard", []),
+                                           rear_guard_leader=item.get("rear_guard_leader"))
+            except _Probe:
+                continue
+            if r.problems:
+                p = r.problems[0]
+                return [Problem(p.message, p.rule, [key, i, *p.path])]
+    return []
+
+
+def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> None:
+    """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
+    from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
+
+    imp = state["current"]["active_impulse"]
+    side = model.other_side(imp["side"])
+    choice = answers[side]
+    hm = hexmap(state)
+    for item in choice.get("react", []):
+        assault = _assault_on(state, item.get("against"))
+        if assault is None or item["force"] not in model.forces(state, side):
+            continue
+        r = reaction(state, hm, item["force"], assault, dice, commander=item.get("commander"),
+                     lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
+        if r.problems:
+            events.append({"type": "reaction.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "private": True,
+                           "text": f"{_name(state, item['force'])}: no reaction: {r.why}"})
+            continue
+        apply_reaction(state, r)
+        events.append({"type": "reaction", "side": side, "force": item["force"], "success": r.success,
+                       "rule": r.rule, "text": f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
+                       + (f"moves to {r.destination}" if r.success else "fails")})
+        events.append({"type": "reaction.detail", "side": side, "private": True, "rule": r.rule,
+                       "text": f"{_name(state, item['force'])}: {r.why}"})
+    for item in choice.get("retreat", []):
+        if item["force"] not in model.forces(state, side):
+            continue
+        assault = _assault_on(state, model.force_hex(state, item["force"]))
+        if assault is None:
+            continue
+        r = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
+                               rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
+        if r.problems:
+            events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": r.rule,
+                           "private": True,
+                           "text": f"{_name(state, item['force'])}: no pre-combat retreat: {r.why}"})
+            continue
+        apply_pre_combat_retreat(state, r)
+        events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": r.to,
+                       "rule": r.rule, "text": f"{_name(state, item['force'])} retreats before combat to {r.to}"
+                       + (" leaving a rear guard" if r.rear_guard else "")
+                       + ("; the rear guard is overrun" if r.overrun is not None and r.overrun.overrun else "")})
+        events.append({"type": "retreat.detail", "side": side, "private": True, "rule": r.rule,
+                       "text": f"{_name(state, item['force'])}: {r.why}"})
+        if r.overrun is not None or r.attacker_advances or r.next_assault is not None:
+            for a in imp["assaults"]:
+                if a["target"] == assault.target and a["force"] == assault.attacker:
+                    if r.next_assault is not None:
+                        a.update(force=r.next_assault.attacker, source=r.next_assault.source,
+                                 target=r.next_assault.target, hasty=False)
+                    elif r.attacker_advances:
+                        a["resolved"] = "the attacker advances into the vacated hex (9.22)"
+        imp["assaults"] = [a for a in imp["assaults"] if not a.get("resolved")]
+
+
+# --- 10.0-10.7: the Combat Sequence ---------------------------------------------------------
+
+WDO_COST = 10        # 3.41a: a War Department Order costs 10 WEP
+
+COMBAT_KEYS = {"order", "losses", "artillery", "advance", "refuse_retreat", "extended_battle"}
+
+
+def _combat_choices(state: dict, side: str, own: dict | None):
+    """A side's combat choices (10.12 artillery, 10.63a loss order, 10.61d advance, 3.54b) from its
+    orders (the phasing side) or its standing orders (the defender)."""
+    from .combat import Choices
+
+    spec = own if own is not None else state.get("standing", {}).get(side, {}).get("combat", {})
+    return Choices(artillery=bool(spec.get("artillery", True)), loss_order=tuple(spec.get("losses", ())),
+                   refuse_retreat=spec.get("refuse_retreat"),
+                   advance=spec.get("advance") if isinstance(spec.get("advance"), str) else None)
+
+
+def _combat_events(state: dict, c, events: list[dict]) -> None:
+    """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
+    the steps stays on each side's own display."""
+    from .combat import StepLoss
+
+    public = [line for line in c.lines() if " loses " not in line and "step" not in line.lower()
+              or "steps" in line and "inflict" in line]
+    lost: dict[str, int] = {}
+    for e in c.losses():
+        side = state["units"][e.unit]["side"]
+        lost[side] = lost.get(side, 0) + 1
+    public.append("  steps lost: " + ", ".join(f"{s} {n}" for s, n in sorted(lost.items())) if lost
+                  else "  no steps lost")
+    events.append({"type": "combat", "target": c.target, "attacker": c.attacker_side, "rule": c.rule,
+                   "inflicted": c.inflicted, "retreating": c.retreating, "text": "\n".join(public)})
+    for side in (c.attacker_side, c.defender_side):
+        mine = [e.why for e in c.effects if isinstance(e, StepLoss) and state["units"][e.unit]["side"] == side]
+        if mine:
+            events.append({"type": "combat.losses", "side": side, "private": True, "rule": "10.63",
+                           "text": f"{side} losses at {c.target}: " + "; ".join(mine)})
+
+
+def combat_sequence(state: dict, dice, events: list[dict]) -> None:
+    """Resolve every standing assault, target by target in the phasing side's order (10.11)."""
+    from .attack import Assault
+    from .combat import Circumstances, apply_combat, resolve_combat
+
+    cur = state["current"]
+    imp = cur["active_impulse"]
+    side = imp["side"]
+    other = model.other_side(side)
+    hm = hexmap(state)
+    own = imp.get("combat") or {}
+    order = list(own.get("order", []))
+    targets = [a["target"] for a in imp["assaults"]]
+    targets = [t for t in order if t in targets] + [t for t in dict.fromkeys(targets) if t not in order]
+    # 7.35b: supply for combat is judged when the combat is resolved: the phasing side's was locked for
+    # the impulse (7.34); the defender's is traced now
+    supply = {f: s["state"] for f, s in imp.get("supply", {}).items()}
+    supply.update({f: s["state"] for f, s in _supply_states(state, other).items()})
+    circ = Circumstances(supply=supply, targets=tuple(targets),
+                         doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
+                         forced_march=frozenset(imp.get("forced_march", ())),
+                         last_impulse=not cur.get("queue") and not any(v > 0 for v in cur["remaining"].values()))
+    choices = {side: _combat_choices(state, side, own), other: _combat_choices(state, other, None)}
+    fought = []
+    for target in targets:
+        group = [Assault(a["force"], a["source"], a["target"], a.get("hasty", False))
+                 for a in imp["assaults"] if a["target"] == target
+                 and a["force"] in model.forces(state, side) and model.force_hex(state, a["force"]) == a["source"]]
+        if not group:
+            continue
+        c = resolve_combat(state, hm, group, dice, circumstances=_with_bombardment(state, circ, group),
+                           choices=choices)
+        if c.problems:
+            events.append({"type": "combat.void", "target": target, "rule": c.rule,
+                           "text": f"no combat at {target}: {c.why}"})
+            continue
+        apply_combat(state, c)
+        fought.append(c)
+        _combat_events(state, c, events)
+        _replacements(state, c, events)
+    imp["assaults"] = []
+    if fought:
+        _extended_battle(state, dice, events, fought, choices)
+
+
+def _extended_battle(state: dict, dice, events: list[dict], fought: list, choices: dict) -> None:
+    """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
+    from .attack import Assault
+    from .combat import Circumstances, apply_combat, extended_battle, in_contact, resolve_combat
+
+    cur = state["current"]
+    imp = cur["active_impulse"]
+    side = imp["side"]
+    other = model.other_side(side)
+    hm = hexmap(state)
+    answers = {side: bool((imp.get("combat") or {}).get("extended_battle")),
+               other: bool(state.get("standing", {}).get(other, {}).get("combat", {}).get("extended_battle"))}
+    if not any(answers.values()) or not in_contact(state, hm, side):
+        return
+    eb = extended_battle(side, answers, levels_left=cur["remaining"], earlier=fought)
+    events.append({"type": "extended.battle", "rule": eb.rule, "text": eb.why})
+    if not eb.chooser:
+        return
+    cur["remaining"][eb.chooser] -= 1
+    contacts = in_contact(state, hm, eb.chooser)
+    by_target: dict[str, list] = {}
+    for force, target in contacts:
+        if any(a.attacker == force for group in by_target.values() for a in group):
+            continue          # each force attacks one hex
+        by_target.setdefault(target, []).append(Assault(force, model.force_hex(state, force), target, False,
+                                                        automatic=True, rule="10.71"))
+    circ = Circumstances(supply={f: s["state"] for f, s in imp.get("supply", {}).items()},
+                         targets=tuple(by_target), wave_shift_carried=eb.wave_shift_kept,
+                         doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
+                         forced_march=frozenset(imp.get("forced_march", ())))
+    for target, group in by_target.items():
+        c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
+        if c.problems:
+            continue
+        apply_combat(state, c)
+        _combat_events(state, c, events)
+
+
+def _replacements(state: dict, c, events: list[dict]) -> None:
+    """3.41(2) / 10.67b: a leader killed in an impulse that is not the turn's last is replaced at once
+    by a War Department Order for 10 WEP (his heir takes the command, see combat.Kill)."""
+    from .combat import Kill
+
+    for e in c.effects:
+        if isinstance(e, Kill) and e.replacement.startswith("now"):
+            side = state["leaders"][e.leader]["side"]
+            state["wep"][side] -= WDO_COST
+            events.append({"type": "replacement", "side": side, "rule": "3.41(2), 10.67b",
+                           "text": f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
+                                   f"{state['leaders'][e.leader]['name']} (killed)"
+                                   + (f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else "")})
+
+
+# --- 10.8: gunboats in combat -------------------------------------------------------------
+
+def _naval_combats(state: dict, dice, events: list[dict]) -> None:
+    """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with."""
+    from . import naval
+
+    side = state["current"]["active_impulse"]["side"]
+    hm = hexmap(state)
+    pairs = naval.contacts(state, hm, side)
+    done: set = set()
+    for mine, theirs in pairs:
+        if (mine, theirs) in done:
+            continue
+        done.add((mine, theirs))
+        r = naval.naval_combat(state, hm, [mine], [theirs], dice, phasing=side)
+        if r.problems:
+            continue
+        naval.apply_naval_combat(state, r)
+        events.append({"type": "naval.combat", "rule": r.rule, "text": r.why})
+
+
+def _with_bombardment(state: dict, circ, group):
+    """10.83: gunboat support enters a land combat as a DRM for each side (no ASP)."""
+    if not state.get("naval") or not group:
+        return circ
+    import dataclasses
+
+    from . import naval
+
+    hm = hexmap(state)
+    a = group[0]
+    attacker_side = model.force_side(state, a.attacker)
+    extra = dict(circ.extra_drms)
+    for side, role in ((attacker_side, "attack"), (model.other_side(attacker_side), "defence")):
+        b = naval.bombardment_drm(state, hm, side, a.source, a.target, role)
+        if not b.problems and b.drms:
+            naval.apply_bombardment(state, b)
+            extra[side] = tuple(extra.get(side, ())) + tuple(b.drms)
+    return dataclasses.replace(circ, extra_drms=extra)

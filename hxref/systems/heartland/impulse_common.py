@@ -1,0 +1,89 @@
+"""What the impulse modules share (:mod:`.impulse`): the map, the weather, the enemy's ZOC, the
+movement cost function, a force's name, the stacking check and the supply states locked for the impulse."""
+from __future__ import annotations
+
+from functools import cache
+
+from ...paths import games_dir
+from ..base import Problem
+from . import model
+
+
+@cache
+def load_map(name: str):
+    from ...maps import load_map as _load
+
+    return _load(games_dir() / "heartland" / "maps" / f"{name}.yaml")
+
+
+def hexmap(state: dict):
+    return load_map(state["map"])
+
+
+def weather_of(state: dict) -> str:
+    w = state["current"].get("weather")
+    return w["result"] if w else "Clear"
+
+
+def enemy_zoc(state: dict, side: str) -> set[str]:
+    from .zoc import zoc_hexes
+
+    return set(zoc_hexes(state, model.other_side(side), hexmap(state)))
+
+
+def cost_fn(state: dict, side: str):
+    from .terrain import step_cost
+
+    enemy = model.occupied_hexes(state, model.other_side(side))
+    from .engineers import pontoon_hexsides
+
+    from .naval import blockaded_hexsides
+
+    hm = hexmap(state)
+    return step_cost(hm, weather=weather_of(state), side=side, enemy_occupied=enemy,
+                     enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side),
+                     pontoons=pontoon_hexsides(state, side),
+                     blockaded=blockaded_hexsides(state, hm) if state.get("naval") else ())
+
+
+def _name(state: dict, force: str) -> str:
+    if model.is_unled(force):
+        return f"unled units in {model.force_hex(state, force)}"
+    return state["leaders"][force]["name"]
+
+
+def _stacking_problems(state: dict, side: str, force: str, label: str) -> list[Problem]:
+    from .forces import check_hex
+
+    if label == model.force_hex(state, force):
+        return []
+    return check_hex(state, label, side, extra=[force]).problems
+
+
+def _supply_states(state: dict, side: str, emergency: dict | None = None,
+                   events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
+    """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
+    from .supply import supply_status
+
+    # 7.35a: Own Use markers are spent at the start of the owner's own impulse (here: the next one)
+    own_use = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use")
+               and not ld.get("superior")] if spend_own_use else []
+    from .engineers import pontoon_hexsides
+
+    result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use,
+                           rail_cuts=state.get("rail_cuts") or [], pontoons=pontoon_hexsides(state, side))
+    for lid in own_use:
+        state["leaders"][lid].pop("own_use", None)
+        if events is not None:
+            events.append({"type": "own.use", "side": side, "private": True, "rule": "7.35a",
+                           "text": f"{state['leaders'][lid]['name']} spends an Own Use marker: full supply"})
+    for sid in result.consumed:                     # 7.35: the wagon or depot is used up
+        kind = state["logistics"][sid]["kind"]
+        del state["logistics"][sid]
+        if events is not None:
+            events.append({"type": "emergency.supply", "side": side, "rule": "7.35",
+                           "text": f"{side} uses up a {kind} for emergency supply (7.35)"})
+    return {f: {"state": fs.state.value if hasattr(fs.state, "value") else str(fs.state),
+                "in_communication": fs.in_communication, "mp_halved": fs.mp_halved,
+                "cf_halved": fs.cf_halved, "reason": fs.reason}
+            for f, fs in result.forces.items()}
