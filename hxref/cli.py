@@ -640,10 +640,15 @@ def status(game, as_json):
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md", "html", "json"]), default="rich",
               show_default=True, help="rich for the terminal; text, md or html for e-mail; json for scripts")
 @click.option("--out", "-o", default=None, type=click.Path(dir_okay=False), help="write to a file")
-def report(game, side, fmt, out):
+@click.option("--map", "map_out", default=None, type=click.Path(dir_okay=False),
+              help="also write the map of what this side sees as an SVG picture")
+def report(game, side, fmt, out, map_out):
     """Write the turn report: public, or one side's secret report.
 
-    Example: hxref report g.yaml --side union --format md -o union.md
+    For a game on a map, an html report ends with the map of what the side
+    sees, and --map writes that map as an SVG file as well.
+
+    Example: hxref report g.yaml --side union --format html -o union.html --map union.svg
     """
     from .report import turn
 
@@ -651,12 +656,22 @@ def report(game, side, fmt, out):
     if side and side != "umpire":
         _side_check(eng, side)
     rep = turn.build(eng, side)
+    svg = _report_map(game, side) if (map_out or fmt == "html") else None
+    if map_out:
+        if svg is None:
+            raise InvalidInput("this game has no map to draw", code="E503", file=game)
+        from .game import atomic_write
+
+        atomic_write(Path(map_out), svg.encode("utf-8"))
+        click.echo(f"wrote {map_out}")
     if fmt == "rich" and not out:
         from rich.console import Console
 
         Console().print(turn.renderables(rep))
         return
     text = turn.render(rep, "text" if fmt == "rich" else fmt)
+    if fmt == "html" and svg:
+        text = text.replace("</body>", f'<div class="map">{svg}</div>\n</body>', 1)
     if out:
         from .game import atomic_write
 
@@ -664,6 +679,20 @@ def report(game, side, fmt, out):
         click.echo(f"wrote {out}")
     else:
         click.echo(text, nl=False)
+
+
+def _report_map(game: str, side: str | None) -> str | None:
+    """The SVG map of what ``side`` sees (None: the game has no map yet)."""
+    from .engine import map_view
+    from .maps import load_map
+    from .report.mapsvg import render_svg
+
+    try:
+        map_path, units = map_view(game, side)
+    except InvalidInput:
+        return None
+    m = load_map(map_path)
+    return render_svg(m, units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"))
 
 
 @main.command()

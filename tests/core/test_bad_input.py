@@ -226,3 +226,17 @@ def test_new_with_an_optional_rule_switches_it_on(cli):
     from hxref.engine import Engine
 
     assert Engine.load("o.yaml").state["options"] == {"off_map_rail": True, "sickness": True}
+
+
+def test_report_html_carries_the_sides_map_and_map_writes_it(cli):
+    # issue 6 scope 6: reports with an SVG map per side
+    cli("new", "m.yaml", "--system", "heartland", "--scenario", "river-line", "--mode", "solo")
+    cli("report", "m.yaml", "--side", "union", "--format", "html", "-o", "u.html", "--map", "u.svg")
+    html, svg = Path("u.html").read_text(), Path("u.svg").read_text()
+    assert svg.startswith("<svg") and "what union sees" in svg
+    assert "<svg" in html and html.index("<svg") < html.index("</body>")
+
+
+def test_report_map_of_a_game_without_a_map_is_refused(cli, game):
+    err = cli.fails("report", game, "--map", "x.svg")
+    assert "[E503]" in err and "no map" in err and not Path("x.svg").exists()
