@@ -234,3 +234,19 @@ def test_8_61c_a_search_must_be_answered_and_found_forces_revealed():
 
 def test_8_62a_appearing_in_a_hex_the_enemy_entered_moves_it_to_the_nearest_free_hex():
     assert ho.nearest_free_hex(M, "1309", {"1309"}) in {"1208", "1209", "1308", "1310", "1408", "1409"}
+
+
+def test_8_62a_open_game_unled_units_are_not_plotted():
+    from hxref.systems.heartland.impulse_moves import _hide
+    from tests.heartland.factory import U, World
+
+    w = World()
+    w.state["map"] = "sample"
+    w.state["mode"] = "open"
+    w.leader("stuart", U, "0403", stars=2, cavalry_corps=True, screen=True)
+    w.units("cav", 2, U, leader="stuart", arm="cavalry", size="brigade")
+    w.unit("lone", U, hex="0404")
+    events: list = []
+    _hide(w.state, U, "unled@0404", events)
+    assert events[0]["type"] == "hide.void" and "8.62a" in events[0]["text"]
+    assert not w.state.get("plots") and w.state["units"]["lone"]["hex"] == "0404"

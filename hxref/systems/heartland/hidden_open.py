@@ -52,6 +52,7 @@ Readings chosen where the rules are silent (pinned by the tests):
 * A hidden force's IMC is rolled as if in full supply (its supply line cannot
   be traced without its hex); supply and attrition apply again once it appears.
 * A force still hidden when the game ends holds no place for victory.
+* Only a leader's force is plotted: unled units have no name to come back under.
 * If an enemy force stands in its plotted hex when it appears, it appears in
   the nearest hex (lowest label) free of enemy units.
 """

@@ -404,6 +404,11 @@ def _hide(state: dict, side: str, force: str, events: list[dict]) -> None:
 
     h = hide(state, hexmap(state), force)
     if not h.problems and ho.open_mode(state):
+        if model.is_unled(force):          # reading: a plot needs a name to come back under
+            events.append({"type": "hide.void", "side": side, "force": force, "rule": h.rule,
+                           "text": f"unled units in {h.hex} cannot be plotted in an open game: only a leader's "
+                                   "force moves hidden (reading of 8.62a)"})
+            return
         ho.start(state, force, h.hex)
         events.append({"type": "hide", "side": side, "force": force, "rule": h.rule,
                        "text": f"{_name(state, force)} leaves the map in {h.hex}, hidden under the screen: its "
