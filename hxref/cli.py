@@ -45,6 +45,10 @@ class Main(click.Group):
         except KeyboardInterrupt:
             click.echo("hxref: interrupted; nothing was saved", err=True)
             sys.exit(130)
+        except BrokenPipeError:     # `hxref report ... | head`: the reader left; say nothing more
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception as exc:  # a bug: say so in one line unless debugging
@@ -54,18 +58,22 @@ class Main(click.Group):
                        "for details and report it)", err=True)
             sys.exit(3)
 
+    #: command groups kept in their own modules, imported only when used
+    GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group")}
+
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
-        if cmd is None and name == "map":
-            from .cli_map import map_group
+        if cmd is None and name in self.GROUPS:
+            from importlib import import_module
 
-            return map_group
+            module, attr = self.GROUPS[name]
+            return getattr(import_module(module), attr)
         return cmd
 
     def list_commands(self, ctx):
         from importlib.util import find_spec
 
-        extra = {"map"} if find_spec("hxref.cli_map") else set()
+        extra = {name for name, (module, _) in self.GROUPS.items() if find_spec(module)}
         return sorted(set(super().list_commands(ctx)) | extra)
 
 

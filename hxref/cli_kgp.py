@@ -1,0 +1,495 @@
+"""``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
+
+The main command line registers :data:`kgp_group`; everything here is a thin
+shell over :mod:`hxref.systems.kgp.terrain` (the rules, their numbers and
+their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
+Each verb prints the answer with every part's reason and rule, or with
+``--json`` the same facts for scripts.  A question that was answered exits 0,
+even when the answer is "not allowed" or "no TEM"; bad input, and questions
+the rules seed cannot answer, exit 2 with one line (``hxref.cli.Main``).
+
+This module imports only click at load time, so ``hxref --version`` stays fast.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+import click
+
+from .errors import HxrefError, InvalidInput
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+CHART = "games/kgp/charts/terrain_costs.yaml"
+STAND_IN_NOTE = f"stand-in: a number the rules seed does not print (see {CHART})"
+
+json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
+map_argument = click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
+
+
+def unit_options(f):
+    """--unit and the unit's condition flags (shared by mf and wire)."""
+    opts = [
+        click.option("--unit", "kind", default="squad", show_default=True, metavar="KIND",
+                     help="squad, half_squad, crew, smc, cavalry, wagon, bicycle, horse, vehicle, motorcycle"),
+        click.option("--status", default="good_order", show_default=True,
+                     help="good_order, pinned, broken or berserk"),
+        click.option("--cx", is_flag=True, help="the unit is CX"),
+        click.option("--skis", is_flag=True, help="Infantry on skis"),
+        click.option("--straying", is_flag=True, help="the unit is Straying"),
+        click.option("--not-fully-tracked", is_flag=True, help="a vehicle that is not fully tracked (3.3)"),
+        click.option("--truck-mp", is_flag=True, help="a vehicle expending truck-type MP (3.3)"),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _unit(kind: str, status: str = "good_order", cx: bool = False, skis: bool = False, straying: bool = False,
+          not_fully_tracked: bool = False, truck_mp: bool = False):
+    from .systems.kgp.terrain import STATUSES, Unit
+
+    try:
+        return Unit(kind, status=status, cx=cx, skis=skis, straying=straying, fully_tracked=not not_fully_tracked,
+                    truck_mp=truck_mp)
+    except InvalidInput as exc:
+        what = f"--status {status}" if status not in STATUSES else f"--unit {kind}"
+        raise InvalidInput(f"{what}: {exc.message}", code="E504") from None
+
+
+def _hexmap(path: str):
+    """The KGP hex map in ``path`` (InvalidInput naming the file otherwise)."""
+    from .maps import load_map
+
+    if not Path(path).exists():
+        raise InvalidInput("no such file", code="E100", file=path)
+    m = load_map(path)
+    if m.kind != "hex":
+        raise InvalidInput("the KGP calculators need a hex map, not a table", code="E504", file=path)
+    if m.system != "kgp":
+        raise InvalidInput(f"this is a {m.system} map; the KGP calculators need a KGP map (system: kgp), "
+                           "e.g. games/kgp/maps/sample.yaml", code="E504", file=path)
+    return m
+
+
+def _hex(m, label: str, arg: str, path: str):
+    """Parse a hex label given as argument ``arg`` (FROM, TO ...)."""
+    try:
+        return m.parse(label)
+    except HxrefError as exc:
+        raise InvalidInput(f"{arg} {label}: {exc.message}", code="E504", file=path) from None
+
+
+def _hexside(m, text: str | None, arg: str, path: str) -> str | None:
+    if text is None:
+        return None
+    try:
+        return m.grid.side_label(m.grid.parse_hexside(text))
+    except HxrefError as exc:
+        raise InvalidInput(f"{arg} {text}: {exc.message}", code="E504", file=path) from None
+
+
+@contextmanager
+def _about(path: str) -> Iterator[None]:
+    """Errors the calculators raise while answering concern the map file: say so."""
+    try:
+        yield
+    except HxrefError as exc:
+        raise exc.at(file=path)
+
+
+def _num(x: Fraction | None) -> float | None:
+    """MF, MP and levels are multiples of 1/4: exact as JSON numbers."""
+    return None if x is None else float(x)
+
+
+def _part(p) -> dict:
+    from .systems.kgp.terrain import mf_text
+
+    return {"value": _num(p.value), "text": mf_text(p.value), "reason": p.reason, "rule": p.rule,
+            "stand_in": p.stand_in}
+
+
+def _part_line(p, sign: bool = False) -> str:
+    from .systems.kgp.terrain import mf_text
+
+    v = ("+" if sign and p.value >= 0 else "") + mf_text(p.value)
+    return f"  {v:>5}  {p.reason} ({p.rule}{'; stand-in' if p.stand_in else ''})"
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+def _level(text: str | None, arg: str, given: str | None = None) -> int:
+    """A building level given as ``arg`` (``given``: the whole argument, when the level is part of it)."""
+    what = f"{arg} {given if given is not None else text}"
+    try:
+        n = int(text) if text is not None else 0
+    except ValueError:
+        raise InvalidInput(f"{what}: a building level is a whole number (0 = ground level)", code="E504") from None
+    if n < 0:
+        raise InvalidInput(f"{what}: a building level is 0 or more (0 = ground level)", code="E504")
+    return n
+
+
+# --- the group -------------------------------------------------------------------------------
+
+@click.group("kgp")
+def kgp_group() -> None:
+    """KGP (ASL Kampfgruppe Peiper) terrain calculators: MF, slope TEM, LOS, wire.
+
+    Each answer lists its parts with their reasons and KGP rules (digest
+    rules/kgp.md, sections 1-5); numbers the rules seed does not print are
+    marked stand-in (games/kgp/charts/terrain_costs.yaml).
+
+    \b
+    Examples:
+      hxref kgp mf games/kgp/maps/sample.yaml StJ15 StJ14
+      hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
+      hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
+      hxref kgp wire --unit vehicle --not-fully-tracked
+    """
+
+
+# --- mf --------------------------------------------------------------------------------------
+
+@kgp_group.command("mf", short_help="MF (MP) to enter an adjacent hex, part by part (1-5).")
+@map_argument
+@click.argument("start", metavar="FROM")
+@click.argument("end", metavar="TO")
+@unit_options
+@click.option("--night", is_flag=True, help="night: barbed-wire extras are doubled (3.2)")
+@click.option("--level", "to_level", default=None, metavar="N",
+              help="TO is building level N (ASL B23: not in the seed)")
+@click.option("--from-level", default=None, metavar="N",
+              help="FROM is building level N (ASL B23: not in the seed)")
+@click.option("--crest", is_flag=True, help="enter the stream hex TO in crest status (4.12)")
+@click.option("--bypass", default=None, metavar="HEXSIDE", help="enter TO bypassing along this narrow street (5.11)")
+@click.option("--from-bypass", default=None, metavar="HEXSIDE", help="FROM bypasses along this narrow street (5.11)")
+@click.option("--breach", "breaches", multiple=True, metavar="HEXSIDE",
+              help="a barbed-wire hexside with a Temporary Breach (3.21); repeat for more")
+@click.option("--stream-depth", default=None, help="the stream's depth when TO is a stream hex: dry, shallow (4.11)")
+@click.option("--roadblock", is_flag=True, help="the move crosses a narrow-street Roadblock (5.141)")
+@click.option("--dash", is_flag=True, help="the move is a Dash (5.11)")
+@click.option("--charging", is_flag=True, help="cavalry charging (2.53)")
+@click.option("--armored-assault", is_flag=True, help="Infantry moving by Armored Assault (3.2)")
+@click.option("--in-trench", is_flag=True, help="Infantry moving in a trench or tunnel (3.2)")
+@click.option("--manhandling", is_flag=True, help="Infantry manhandling a Gun (3.21)")
+@click.option("--human-wave", is_flag=True, help="Infantry in a Human Wave (3.21)")
+@click.option("--no-assault-move", is_flag=True, help="the unit could not Assault Move into TO (4.12)")
+@json_option
+def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tracked, truck_mp, night, to_level,
+           from_level, crest, bypass, from_bypass, breaches, stream_depth, roadblock, dash, charging, armored_assault,
+           in_trench, manhandling, human_wave, no_assault_move, as_json):
+    """The MF (MP for a vehicle) to enter TO from the adjacent FROM, part by part.
+
+    Infantry, cavalry, wagons, bicycles and horses pay MF: the COT of TO,
+    doubled when moving to a higher elevation, plus barbed wire (3.2, 3.21),
+    climbing a slope (2.51), stream-hex terrain (4.11, 4.12), narrow streets
+    (5.11, 5.141).  A vehicle (--unit vehicle|motorcycle) gets what KGP adds
+    on top of the ASL COT in MP: 1 MP to climb a slope (2.52), crest-line
+    slopes barred (2.53), barbed wire's Bog DR (3.3).  A move the rules bar
+    prints "not allowed" with the rule (exit 0; "legal": false in --json).
+
+    \b
+    Examples:
+      hxref kgp mf games/kgp/maps/sample.yaml StJ15 StJ14
+      hxref kgp mf games/kgp/maps/sample.yaml StG10 StH10 --night --json
+      hxref kgp mf games/kgp/maps/sample.yaml StK12 StK11 --unit cavalry --charging
+    """
+    from .geometry.hex import distance
+    from .systems.kgp.terrain import STREAM, Location, mf_cost, vehicle_entry
+
+    u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
+    m = _hexmap(map_file)
+    a, b = _hex(m, start, "FROM", map_file), _hex(m, end, "TO", map_file)
+    if distance(a, b) != 1:
+        raise InvalidInput(f"FROM {m.label(a)} and TO {m.label(b)} are not adjacent: `kgp mf` prices one step",
+                           code="E504", file=map_file)
+    lv_to, lv_from = _level(to_level, "--level"), _level(from_level, "--from-level")
+    bypass = _hexside(m, bypass, "--bypass", map_file)
+    from_bypass = _hexside(m, from_bypass, "--from-bypass", map_file)
+    breach_sides = [_hexside(m, s, "--breach", map_file) for s in breaches]
+    if stream_depth is not None and STREAM not in m.features(b):
+        raise InvalidInput(f"--stream-depth {stream_depth}: TO {m.label(b)} is no stream hex (4.11)", code="E504",
+                           file=map_file)
+    if u.vehicle:
+        used = [o for o, on in (("--level", lv_to), ("--from-level", lv_from), ("--crest", crest),
+                                ("--bypass", bypass), ("--from-bypass", from_bypass)) if on]
+        if used:
+            raise InvalidInput(f"{used[0]} is for units expending MF; a {u.kind} expends MP and `kgp mf` prices its "
+                               "step from hex to hex (2.52, 2.53, 3.3)", code="E504")
+        with _about(map_file):
+            v = vehicle_entry(m, u, m.label(a), m.label(b), breaches=breach_sides)
+        _vehicle_out(v, as_json)
+        return
+    with _about(map_file):
+        c = mf_cost(m, u, Location(m.label(a), lv_from, from_bypass), Location(m.label(b), lv_to, bypass, crest),
+                    night=night, armored_assault=armored_assault, in_trench=in_trench, breaches=breach_sides,
+                    stream_depth=stream_depth, crosses_roadblock=roadblock, dash=dash, charging=charging,
+                    manhandling=manhandling, human_wave=human_wave, assault_move_possible=not no_assault_move)
+    _mf_out(c, as_json)
+
+
+def _mf_out(c, as_json: bool) -> None:
+    from .systems.kgp.terrain import mf_text
+
+    if as_json:
+        _echo_json({"from": c.start, "to": c.end, "unit": c.unit, "cost": "MF", "legal": c.legal,
+                    "total": _num(c.total), "total_text": None if c.total is None else mf_text(c.total),
+                    "parts": [_part(p) for p in c.parts], "notes": list(c.notes), "bonus": _num(c.bonus),
+                    "hazardous": c.hazardous, "task_impossible": c.task_impossible, "rule": c.rule,
+                    "rules": list(c.rules), "why": c.why})
+        return
+    head = f"{c.start} -> {c.end} ({c.unit})"
+    if not c.legal:
+        click.echo(f"{head}: not allowed: {c.why.split(': ', 1)[1]}")
+        return
+    click.echo(f"{head}: {mf_text(c.total)} MF")
+    for p in c.parts:
+        click.echo(_part_line(p))
+    click.echo(f"  total  {mf_text(c.total)} MF")
+    if c.bonus:
+        click.echo(f"  bonus  +{mf_text(c.bonus)} MF for skis going down a slope (2.51)")
+    for n in c.notes:
+        click.echo(f"  note: {n}")
+    if any(p.stand_in for p in c.parts):
+        click.echo(f"  {STAND_IN_NOTE}")
+
+
+def _bog_json(bog) -> dict | None:
+    if bog is None:
+        return None
+    return {"total": bog.total, "parts": [_part(p) for p in bog.parts], "stand_in": bog.stand_in, "rule": bog.rule,
+            "why": bog.why}
+
+
+def _vehicle_out(v, as_json: bool) -> None:
+    from .systems.kgp.terrain import mf_text
+
+    if as_json:
+        _echo_json({"from": v.start, "to": v.end, "unit": v.unit, "cost": "MP", "legal": v.legal,
+                    "total": _num(v.extra_mp), "total_text": None if v.extra_mp is None else mf_text(v.extra_mp),
+                    "extra_mp_only": True, "parts": [_part(p) for p in v.parts], "wire_bog": v.wire_bog,
+                    "bog": _bog_json(v.bog), "notes": list(v.notes), "rule": v.rule, "rules": list(v.rules),
+                    "why": v.why})
+        return
+    head = f"{v.start} -> {v.end} ({v.unit})"
+    if not v.legal:
+        click.echo(f"{head}: not allowed: {v.why.split(': ', 1)[1]}")
+        return
+    click.echo(f"{head}: +{mf_text(v.extra_mp)} MP on top of the ASL COT in MP (not in the seed)")
+    for p in v.parts:
+        click.echo(_part_line(p))
+    for n in v.notes:
+        click.echo(f"  note: {n}")
+    if v.bog is not None:
+        for p in v.bog.parts:
+            click.echo(f"  Bog DRM {_part_line(p, sign=True).strip()}")
+        if v.bog.stand_in:
+            click.echo(f"  {STAND_IN_NOTE}")
+
+
+# --- tem -------------------------------------------------------------------------------------
+
+def _firer(m, text: str, path: str):
+    """``HEX`` or ``HEX:LEVEL`` (a firer at a building level)."""
+    from .systems.kgp.terrain import Location
+
+    label, _, lv = text.partition(":")
+    h = _hex(m, label, "FIRER", path)
+    return Location(m.label(h), _level(lv or None, "FIRER", text))
+
+
+@kgp_group.command("tem", short_help="Slope TEM against direct fire, every condition shown (2.41).")
+@map_argument
+@click.argument("target", metavar="TARGET")
+@click.argument("firers", metavar="FIRER...", nargs=-1, required=True)
+@click.option("--unit", "kind", default="squad", show_default=True, metavar="KIND",
+              help="the target unit (only Infantry may claim Slope TEM)")
+@click.option("--level", "target_level", default=None, metavar="N", help="the target is at building level N")
+@click.option("--flamethrower", is_flag=True, help="the fire is a FT's")
+@click.option("--other-tem", default=0, type=int, show_default=True,
+              help="the target's best other positive TEM (not cumulative with the slope's)")
+@click.option("--mud-tem", default=0, type=int, show_default=True, help="the Mud/Deep Snow TEM (cumulative)")
+@json_option
+def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_tem, mud_tem, as_json):
+    """May Infantry in TARGET claim the +1 Slope TEM against direct fire from FIRER (2.41)?
+
+    TARGET's hex needs 3 Down-Slope hexsides, or 2 non-connected; the fire is
+    not a FT, comes from a non-adjacent hex, from a higher firer only when the
+    level difference is less than the range, and its LOS crosses a
+    Down-Slope hexside of TARGET.  Several FIRERs are a Fire Group (A.5): the
+    TEM applies when any firer's fire qualifies.  Write HEX:N for a firer at
+    building level N.  Every condition is printed, met or not.
+
+    \b
+    Examples:
+      hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
+      hxref kgp tem mymap.yaml StK14 StH12 StI14 --other-tem 1 --json
+    """
+    from .systems.kgp.terrain import Location, slope_tem
+
+    u = _unit(kind)
+    m = _hexmap(map_file)
+    t = Location(m.label(_hex(m, target, "TARGET", map_file)), _level(target_level, "--level"))
+    group = [_firer(m, f, map_file) for f in firers]
+    with _about(map_file):
+        res = slope_tem(m, t, group, flamethrower=flamethrower, target_unit=u, other_tem=other_tem,
+                        mud_or_deep_snow_tem=mud_tem)
+    names = ", ".join(f.hex + (f" (level {f.level})" if f.level else "") for f in group)
+    if as_json:
+        _echo_json({"target": t.hex, "firers": [{"hex": f.hex, "level": f.level} for f in group],
+                    "eligible": res.eligible, "tem": res.tem, "combined_tem": res.combined_tem, "rule": res.rule,
+                    "checks": [{"ok": c.ok, "text": c.text, "rule": c.rule} for c in res.checks], "why": res.why})
+        return
+    verdict = f"+{res.tem} Slope TEM" if res.eligible else "no Slope TEM"
+    click.echo(f"{t.hex} fired on from {names}: {verdict} ({res.rule})")
+    for c in res.checks:
+        click.echo(f"  {'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
+    if res.eligible or other_tem or mud_tem:
+        click.echo(f"  positive TEM the target gets: +{res.combined_tem} (the Slope TEM is not cumulative with "
+                   f"other positive TEM, except Mud/Deep Snow) ({res.rule})")
+
+
+# --- los -------------------------------------------------------------------------------------
+
+@kgp_group.command("los", short_help="LOS heights with the Up-Slope +3/4 level, and blocked or not (2.3).")
+@map_argument
+@click.argument("start", metavar="FROM")
+@click.argument("end", metavar="TO")
+@click.option("--from-level", default=None, metavar="N", help="FROM is building level N")
+@click.option("--to-level", default=None, metavar="N", help="TO is building level N")
+@json_option
+def los_cmd(map_file, start, end, from_level, to_level, as_json):
+    """The LOS heights of FROM and TO (Up-Slope: +3/4 level, 2.3) and whether sight is blocked.
+
+    An end is Up-Slope when the LOS leaves or enters its hex across (or at a
+    vertex of) a slope hexside drawn in the other hex; it is then 3/4 level
+    higher for this LOS only, which gives no height advantage and no HD.
+    Slopes are neither hindrances nor obstacles (2.3); the map's obstacles
+    (woods, buildings, walls) block as in hxref.geometry.los.  Hindrances
+    are not computed.
+
+    \b
+    Examples:
+      hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
+      hxref kgp los games/kgp/maps/sample.yaml StF12 StI11 --json
+    """
+    from .geometry.hex import Hex
+    from .geometry.los import line_of_sight
+    from .systems.kgp.terrain import Location, los_height, mf_text, sight_adjustments
+
+    m = _hexmap(map_file)
+    a, b = _hex(m, start, "FROM", map_file), _hex(m, end, "TO", map_file)
+    la, lb = m.label(a), m.label(b)
+    lv_a, lv_b = _level(from_level, "--from-level"), _level(to_level, "--to-level")
+    if a == b:
+        raise InvalidInput(f"FROM and TO are the same hex {la}: give two hexes", code="E504", file=map_file)
+    with _about(map_file):
+        ha = los_height(m, Location(la, lv_a), Location(lb, lv_b))
+        hb = los_height(m, Location(lb, lv_b), Location(la, lv_a))
+        res = line_of_sight(m.sight_terrain(), a, b, lv_a, lv_b, adjustments=sight_adjustments(m))
+    block = res.blocking
+    if block is None:
+        blocking = None
+    elif isinstance(block, Hex):
+        blocking = m.label(block)
+    else:
+        blocking = m.grid.side_label(block)
+
+    def height(h) -> dict:
+        return {"height": _num(h.height), "text": mf_text(h.height), "up_slope": h.up_slope,
+                "parts": [_part(p) for p in h.parts], "rules": list(h.rules), "why": h.why}
+
+    if as_json:
+        _echo_json({"from": {"hex": la, "level": lv_a, **height(ha)}, "to": {"hex": lb, "level": lv_b, **height(hb)},
+                    "visible": res.visible, "blocking": blocking, "reason": res.reason, "rule": "2.3"})
+        return
+    if res.visible:
+        click.echo(f"{la} -> {lb}: LOS clear (2.3)")
+    else:
+        click.echo(f"{la} -> {lb}: LOS blocked by {blocking}: {res.reason}")
+    for lab, h in ((la, ha), (lb, hb)):
+        body = " + ".join(f"{mf_text(p.value)} {p.reason} ({p.rule})" for p in h.parts)
+        tail = "; no height advantage, no HD (2.3)" if h.up_slope else "; not Up-Slope for this LOS (2.2)"
+        click.echo(f"  {lab}: level {mf_text(h.height)} = {body}{tail}")
+
+
+# --- wire ------------------------------------------------------------------------------------
+
+@kgp_group.command("wire", short_help="Barbed wire: vehicle Bog DRMs (3.3), Temporary Breach (3.21).")
+@unit_options
+@click.option("--in-entrenchment", is_flag=True, help="the MMC is in an entrenchment")
+@click.option("--in-pillbox", is_flag=True, help="the MMC is in a pillbox")
+@click.option("--in-wire-location", is_flag=True, help="the MMC is in a Wire Location")
+@click.option("--gully-bottom", is_flag=True, help="the MMC is at a gully bottom")
+@json_option
+def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_entrenchment, in_pillbox,
+             in_wire_location, gully_bottom, as_json):
+    """Barbed wire: a vehicle's Bog DRMs (3.3), or whether a unit may create a Temporary Breach (3.21).
+
+    For --unit vehicle the extra Bog DR to cross barbed wire and its DRMs
+    (+1 not fully tracked, +2 truck-type MP: the signs are lost in the seed,
+    so both are stand-ins; a truck gets the larger).  Motorcycles cannot
+    cross at all.  For other units: may it create a Temporary Breach, at
+    what cost, with what consequences.  The MF to cross wire: `hxref kgp mf`.
+
+    \b
+    Examples:
+      hxref kgp wire --unit vehicle --not-fully-tracked
+      hxref kgp wire --unit squad
+      hxref kgp wire --unit squad --status pinned --json
+    """
+    from .systems.kgp.terrain import temporary_breach, wire_drms
+
+    u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
+    if u.vehicle:
+        # 3.3: motorcycles (the SdKfz 2 included) cannot cross; vehicle_entry refuses them on a map.
+        crosses = u.kind != "motorcycle"
+        bog = wire_drms(u) if crosses else None
+        if as_json:
+            _echo_json({"unit": u.kind, "vehicle": True, "can_cross": crosses, "bog": _bog_json(bog),
+                        "rule": "3.3"})
+            return
+        if not crosses:
+            click.echo("motorcycle: motorcycles (the SdKfz 2 included) cannot cross barbed wire (3.3)")
+            return
+        what = ", ".join(w for w, on in (("not fully tracked", not_fully_tracked), ("truck-type MP", truck_mp)) if on)
+        click.echo(f"{u.kind}{f' ({what})' if what else ''}: barbed-wire Bog DRM {bog.total:+d} (3.3)")
+        for p in bog.parts:
+            click.echo(_part_line(p, sign=True))
+        click.echo("  barbed wire costs no MP; an extra Bog DR to enter the hex across it; bogging leaves the vehicle "
+                   "in that hex, and with another Bog there it is Mired (3.3)")
+        click.echo("  a Temporary Breach gives vehicles nothing (3.21)")
+        if bog.stand_in:
+            click.echo(f"  {STAND_IN_NOTE}; the signs are lost in the seed")
+        return
+    br = temporary_breach(u, in_entrenchment=in_entrenchment, in_pillbox=in_pillbox,
+                          in_wire_location=in_wire_location, gully_bottom=gully_bottom)
+    if as_json:
+        _echo_json({"unit": u.kind, "vehicle": False, "breach": {
+            "legal": br.legal, "mf": _num(br.mf), "task_impossible": br.task_impossible,
+            "concealment_loss": br.concealment_loss, "rule": br.rule, "why": br.why}})
+        return
+    from .systems.kgp.terrain import TerrainChart, mf_text
+
+    if not br.legal:
+        click.echo(f"{u.kind}: may not create a Temporary Breach: {br.why.split(': ', 1)[1]}")
+        return
+    click.echo(f"{u.kind}: may create a Temporary Breach in one barbed-wire hexside for {mf_text(br.mf)} more MF "
+               f"({br.rule})")
+    for fact in br.why.split("; ")[1:]:
+        click.echo(f"  {fact}")
+    chart = TerrainChart.load()
+    breach, wire = chart.entry("barbed_wire.breach_mf"), chart.entry("barbed_wire.infantry_mf")
+    click.echo(f"  while it lasts, Infantry crossing that hexside pays +{mf_text(breach.value)} MF instead of "
+               f"+{mf_text(wire.value)}, as Hazardous Movement; not broken, berserk or manhandling Infantry, nor a "
+               f"Human Wave ({breach.rule})")
