@@ -1,11 +1,13 @@
 """Build the shipped demo game of a system: keys, signed order files and the manifest.
 
     python tools/make_demo_orders.py heartland
+    python tools/make_demo_orders.py salem-church
 
 It plays the scripted game below through the real command line in a scratch
 folder (so every shipped file was accepted by hxref when it was made) and
 copies the keys, the order files and a ``demo.yaml`` manifest that
-``hxref demo`` replays into ``orders/<system>/<scenario>/``.
+``hxref demo`` replays into ``orders/<system folder>/<scenario>/`` (the folder
+names of ``hxref.demo.FOLDERS``: ``orders/salem_church/salem-church/``).
 
 The keys in ``keys/`` are DEMO KEYS, published on purpose: never use them
 for a real game.
@@ -77,6 +79,554 @@ def plan_moves(game: str, side: str, goals: dict[str, str], attack: bool = True)
     return {"moves": moves}
 
 
+# ---------------------------------------------------------------------------------------------
+# Salem Church: the scripted players (issue 6)
+
+SALEM_ROLES = {
+    # Union.  salem: the push west along the Plank Road to Salem Church and the Schoolhouse;
+    # ford: from Banks' Ford (1204) west along the River Road toward 0903; escort: with the
+    # wagon train; garrison: Fredericksburg (2114) once the train has gone by (T5 on)
+    "union": {
+        "first-1": "salem", "second-1": "salem", "art-1": "salem", "third-1": "salem",
+        "first-3": "salem", "second-3": "salem", "third-3": "ford", "art-3": "ford",
+        "right-l": "ford", "left-l": "ford", "guard-6": "escort",
+        "second-2": "ford", "skirmish-2": "ford", "third-2": "garrison", "art-2": "garrison",
+    },
+    # Confederates.  church: hold Salem Church and the Schoolhouse; ford: Banks' Ford and the
+    # River Road (the train's road to 0903); east: Fredericksburg and the Falmouth road
+    "confederate": {
+        "wilcox-m": "church", "kershaw-m": "church", "semmes-m": "school", "wofford-m": "school",
+        "mahone-a": "ford", "perry-a": "ford2", "posey-a": "ford2", "wright-a": "river", "garnett-a": "river",
+        "gordon-e": "east", "hays-e": "east", "andrews-e": "east", "hoke-e": "falmouth",
+    },
+}
+SALEM_GOALS = {   # role -> the hexes it heads for, first that is not already full of friends
+    "salem": ["0609", "0610"], "ford": ["1103", "1003", "0903"], "escort": [], "garrison": ["2114"],
+    "church": ["0609"], "school": ["0610"], "ford2": ["1302", "1204"], "river": ["1003", "1103"],
+    "east": ["2114", "1913"], "falmouth": ["2407"],
+}
+SALEM_ODDS = 2          # attack when attacker CF - defender CF is at least this (CRT column +2..+3)
+SALEM_COUNTER_ODDS = 4  # a standing counter-attack (7.2, doubled CF) at this differential or better
+
+
+def plan_salem_setup() -> dict:
+    """13.3: Wilcox/M holds Salem Church, a defensive position (15.0)."""
+    return {"place": {"wilcox-m": "0609"}}
+
+
+class SalemPlanner:
+    """One side's orders for its Salem Church player turn, planned from the current state.
+
+    A plain scripted player: every unit has a role (SALEM_ROLES) that names the hexes it
+    heads for; each move is the reachable hex nearest its goal that hxref's own move check
+    (:func:`movement.check_path`) accepts, planned unit by unit on a working copy of the
+    state (stacking, the wagon train's hex, night); then every enemy hex next to its combat
+    units is attacked when the differential is favourable.  Re-planned every turn, so the
+    shipped orders stay legal whatever the dice did before.
+    """
+
+    def __init__(self, state: dict, side: str):
+        import copy
+
+        from hxref.systems.salem_church import hexmap, movement, turn
+
+        self.st, self.side = state, side
+        self.enemy = "confederate" if side == "union" else "union"
+        self.hm = hexmap(state)
+        self.mv, self.tn = movement, turn
+        self.turn = int(state["turn"])
+        self.night = movement.is_night(self.turn)
+        self.work = {**{k: v for k, v in state.items() if k != "units"}, "units": copy.deepcopy(state["units"])}
+        self.work["initiative_checks"] = {}
+        self.wagon = state.get("wagon_unit", "wagon-train")
+        self._dist: dict = {}
+
+    # --- geometry -----------------------------------------------------------------------------
+    def units(self, side: str, arms=None, where=None) -> list[str]:
+        out = []
+        for uid, u in sorted(self.work["units"].items()):
+            if u["side"] == side and u.get("hex") is not None and int(u.get("steps", 0)) > 0 \
+                    and (arms is None or u["type"] in arms) and (where is None or u["hex"] == where):
+                out.append(uid)
+        return out
+
+    def occupied(self, side: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for uid in self.units(side):
+            out.setdefault(self.work["units"][uid]["hex"], []).append(uid)
+        return out
+
+    def neighbours(self, label: str) -> list[str]:
+        h = self.hm.parse(label)
+        return [self.hm.label(n) for n in h.neighbours() if n in self.hm.grid]
+
+    def goal_distance(self, arm: str, goal: str) -> dict[str, int]:
+        """Steps from every hex to ``goal`` for a unit of type ``arm`` (terrain only, no units)."""
+        key = (arm, goal)
+        if key not in self._dist:
+            cost = self.mv.step_cost(self.hm, arm)
+            dist = {goal: 0}
+            todo = [goal]
+            while todo:
+                nxt = []
+                for lab in todo:
+                    for n in self.neighbours(lab):
+                        if n in dist:
+                            continue
+                        c = cost(self.hm.parse(n), self.hm.parse(lab))     # stepping from n into lab
+                        if isinstance(c, self.mv.Prohibited):
+                            continue
+                        dist[n] = dist[lab] + 1
+                        nxt.append(n)
+                todo = nxt
+            self._dist[key] = dist
+        return self._dist[key]
+
+    def reach(self, uid: str, start: str | None, entry: str | None, night: bool | None = None
+              ) -> dict[str, tuple[float, list[str]]]:
+        """Every hex ``uid`` might end its move in -> (MP, the hexes entered); hxref checks each later."""
+        import heapq
+
+        u = self.work["units"][uid]
+        side = u["side"]
+        enemy = "confederate" if side == "union" else "union"
+        night = self.night if night is None else night
+        arm, mp = u["type"], float(u.get("mp") or 0)
+        enemy_at = self.occupied(enemy)
+        near_enemy = {n for h in enemy_at for n in self.neighbours(h)}
+        friends_at = self.occupied(side)
+        ezoc = self.mv.zoc_hexes(self.work, self.hm, enemy)
+        cost = self.mv.step_cost(self.hm, arm)
+        wagon_hex = self.work["units"].get(self.wagon, {}).get("hex")
+
+        def enterable(lab: str) -> bool:
+            if lab in enemy_at:
+                return False
+            if arm == "wagon_train" and (lab in friends_at or lab in near_enemy):
+                return False
+            if side == "union" and arm != "wagon_train" and lab == wagon_hex:
+                return False
+            return not (night and lab in near_enemy)
+
+        out: dict[str, tuple[float, list[str]]] = {}
+        heap: list = []
+        if start is None:
+            c = self.mv.hex_cost(self.hm, arm, self.hm.parse(entry))
+            if isinstance(c, self.mv.Prohibited) or c > mp or not enterable(entry):
+                return {}
+            heapq.heappush(heap, (c, [entry]))
+        else:
+            heapq.heappush(heap, (0, []))
+        while heap:
+            spent, path = heapq.heappop(heap)
+            here = path[-1] if path else start
+            if here in out:
+                continue
+            out[here] = (spent, path)
+            if path and (here in ezoc or self.mv.stop_on_entry(self.hm, self.hm.parse(here))):
+                continue
+            for n in self.neighbours(here):
+                if n in out or not enterable(n):
+                    continue
+                c = cost(self.hm.parse(here), self.hm.parse(n))
+                if isinstance(c, self.mv.Prohibited) or spent + c > mp:
+                    continue
+                heapq.heappush(heap, (spent + c, path + [n]))
+        return out
+
+    def legal(self, uid: str, path: list[str], leader: str | None = None) -> bool:
+        """hxref's own move check; from turn 7 the Union plans as if at Low Initiative (17.2), so a
+        move stays legal whichever the 17.1 roll gives."""
+        states = [self.work]
+        if self.side == "union" and self.turn >= self.mv.INITIATIVE_FROM_TURN:
+            states.append({**self.work, "initiative": "low"})
+        return all(self.mv.check_path(s, self.hm, uid, path, leader=leader).legal for s in states)
+
+    # --- one unit's move ----------------------------------------------------------------------
+    def move_toward(self, uid: str, goals: list[str], entry: str | None = None, avoid: set[str] = frozenset(),
+                    leader: str | None = None) -> dict | None:
+        u = self.work["units"][uid]
+        start = u.get("hex")
+        options = self.reach(uid, start, entry)
+        if not options:
+            return None
+        fields = [self.goal_distance(u["type"], g) for g in goals] or [{}]
+
+        def score(item):
+            lab, (spent, path) = item
+            d = min(f.get(lab, 99) for f in fields)
+            return (d + (50 if lab in avoid else 0), spent, path)
+
+        for lab, (spent, path) in sorted(options.items(), key=score):
+            if start is not None and not path:
+                return None                        # staying is best
+            if self.legal(uid, path, leader):
+                mc = self.mv.check_path(self.work, self.hm, uid, path, leader=leader)
+                self.work["units"][uid]["hex"] = mc.end
+                move = {"unit": uid, "path": path}
+                if leader:
+                    move["leader"] = leader
+                return move
+        return None
+
+    def goals_for(self, uid: str) -> list[str]:
+        role = SALEM_ROLES[self.side].get(uid)
+        if role == "escort":
+            w = self.work["units"].get(self.wagon, {})
+            return [w["hex"]] if w.get("hex") else ["1209"]
+        if role == "garrison" and self.turn < 5:
+            return ["1611"]
+        goals = list(SALEM_GOALS.get(role, []))
+        if not goals:                              # no role: the nearest enemy
+            foes = list(self.occupied(self.enemy))
+            return foes or ["0609"]
+        friends = self.occupied(self.side)
+        here = self.work["units"][uid].get("hex")
+        for g in goals:                            # the first goal not already full of friends
+            mine = [x for x in friends.get(g, []) if self.work["units"][x]["type"] in ("infantry", "artillery")
+                    and x != uid]
+            if len(mine) < self.mv.STACK_LIMIT or here == g:
+                return [g]
+        return goals[:1]
+
+    # --- the whole player turn ----------------------------------------------------------------
+    def orders(self) -> dict:
+        st, side = self.st, self.side
+        groups = self.tn.due(st["rules"], side, self.turn)
+        entry = self.choose_entry(groups)
+        arriving = [uid for g in groups for uid in g["units"] if st["units"][uid].get("hex") is None
+                    and int(st["units"][uid]["steps"]) > 0]
+        choice: dict = {}
+        if entry is not None:
+            choice["entry"] = entry
+        reps = self.replacements()
+        if reps:
+            choice["replacements"] = reps
+        moves: list[dict] = []
+        arms = ("infantry", "artillery")
+        combat = self.units(side, arms)
+        leaders = self.units(side, ("leader",))
+        if side == "confederate":
+            moves += self.capture_wagon(combat)
+        done = {m["unit"] for m in moves}
+        # units on the entry hex move first, so the arrivals can come in behind them; the army keeps
+        # off the wagon train's road (the train may not pass a hex holding a unit, 16.0)
+        combat.sort(key=lambda x: (self.work["units"][x]["hex"] != entry, x))
+        avoid = {entry} if entry else set()
+        if side == "union":
+            avoid |= set(self.wagon_route(entry))
+        for uid in combat:
+            if uid not in done:
+                m = self.move_toward(uid, self.goals_for(uid), avoid=avoid, leader=self.leader_with(uid))
+                if m:
+                    moves.append(m)
+        for uid in [a for a in arriving if st["units"][a]["type"] in arms]:
+            m = self.move_toward(uid, self.goals_for(uid), entry=entry, avoid=avoid)
+            if m is None:                          # nowhere better: it must still come on
+                m = self.move_toward(uid, [entry], entry=entry)
+            if m:
+                moves.append(m)
+        for uid in leaders + [a for a in arriving if st["units"][a]["type"] == "leader"]:
+            m = self.leader_move(uid, entry if uid in arriving else None, avoid)
+            if m:
+                moves.append(m)
+        if side == "union":                        # the train last: it sees where everyone ends
+            w = self.work["units"].get(self.wagon)
+            if w and (w.get("hex") is not None or self.wagon in arriving):
+                m = self.wagon_move(entry if self.wagon in arriving else None)
+                if m:
+                    moves.append(m)
+        choice["moves"] = moves
+        if not self.night:
+            choice["attacks"] = self.attacks()
+        choice["standing"] = self.standing()
+        return choice
+
+    def choose_entry(self, groups: list[dict]) -> str | None:
+        if not groups:
+            return None
+        hexes = [str(h) for h in groups[0]["entry_hexes"]]
+        enemy_at = self.occupied(self.enemy)
+        near = {n for h in enemy_at for n in self.neighbours(h)}
+        free = [h for h in hexes if h not in enemy_at and not (self.night and h in near)] or hexes
+        if self.side == "confederate":
+            if "2114" in free and any(u in {"gordon-e"} for g in groups for u in g["units"]) and "2114" not in near:
+                return "2114"
+            for pref in ("0903", "1013", "0107", "0213"):
+                if pref in free and pref not in near:
+                    return pref
+        return free[0]
+
+    def leader_with(self, uid: str) -> str | None:
+        """17.2: a Union unit moves with the leader stacked with it (at Low Initiative only a
+        leader's stack may enter an enemy ZOC)."""
+        if self.side != "union":
+            return None
+        here = self.work["units"][uid]["hex"]
+        for lid in self.units("union", ("leader",), here):
+            return lid
+        return None
+
+    def leader_move(self, lid: str, entry: str | None, avoid: set[str] = frozenset()) -> dict | None:
+        """A leader joins a combat unit of his formation nearest the enemy (his +1 morale, 17.3)."""
+        form = self.work["units"][lid]["formation"]
+        mine = [u for u in self.units(self.side, ("infantry", "artillery"))
+                if self.work["units"][u]["formation"] == form] or self.units(self.side, ("infantry",))
+        if not mine:
+            return None
+        foes = list(self.occupied(self.enemy)) or ["0609"]
+        dist = [self.goal_distance("leader", f) for f in foes]
+        mine.sort(key=lambda u: (min(d.get(self.work["units"][u]["hex"], 99) for d in dist), u))
+        goal = self.work["units"][mine[0]]["hex"]
+        return self.move_toward(lid, [goal], entry=entry, avoid=avoid, leader=lid if self.side == "union" else None)
+
+    # --- the wagon train (16.0) ---------------------------------------------------------------
+    def wagon_route(self, entry: str | None) -> list[str]:
+        """The train's roads from where it is (or enters), whoever stands on them: west to 0903 and
+        to the escape exits 1204 and 1302, and every hex it could reach this turn."""
+        w = self.work["units"].get(self.wagon) or {}
+        arriving = self.wagon in {u for g in self.tn.due(self.st["rules"], "union", self.turn) for u in g["units"]}
+        here = w.get("hex") or (entry if arriving else None)
+        if here is None or w.get("captured") or w.get("exited"):
+            return []
+        route = set(self.reach(self.wagon, w.get("hex"), entry if arriving else None))
+        for goal in ("0903", "1204", "1302"):
+            dist = self.goal_distance("wagon_train", goal)
+            at = here
+            while dist.get(at, 0) > 0:
+                route.add(at)
+                at = min((n for n in self.neighbours(at) if dist.get(n, 99) < dist[at]
+                          and "road" in self.hm.lines_between(self.hm.parse(at), self.hm.parse(n))),
+                         key=lambda n: (dist[n], n))
+            route.add(at)
+        return sorted(route)
+
+    def threatened(self) -> set[str]:
+        """The hexes a Confederate combat unit could enter next turn (its MP, stopping on entering a
+        Union ZOC), arrivals included: where the train would be captured (16.0)."""
+        out: set[str] = set()
+        w = self.work["units"][self.wagon]
+        where, w["hex"] = w.get("hex"), None          # the train's own hex is no shelter
+        try:
+            for uid in self.units("confederate", ("infantry", "artillery")):
+                out |= set(self.reach(uid, self.work["units"][uid]["hex"], None, night=False))
+            for g in self.tn.due(self.st["rules"], "confederate", self.turn + 1):
+                for uid in g["units"]:
+                    if self.work["units"][uid]["type"] in ("infantry", "artillery"):
+                        for e in g["entry_hexes"]:
+                            out |= set(self.reach(uid, None, str(e), night=False))
+        finally:
+            w["hex"] = where
+        return out
+
+    def wagon_move(self, entry: str | None) -> dict | None:
+        """Out by 0903/0107 (14.1) when it can go this turn; else along the road west, never to a hex
+        a Confederate could reach next turn; out by 1204/1302 (escape) when nowhere is safe."""
+        mv = self.mv
+        uid = self.wagon
+        w = self.work["units"][uid]
+        start = w.get("hex")
+        options = self.reach(uid, start, entry)
+        if not options:
+            return None
+        danger = self.threatened()
+        exits = []
+        for lab, (spent, path) in options.items():
+            kind = mv.WAGON_EXITS.get(lab)
+            if kind and spent + mv.WAGON_EXIT_MP <= float(w["mp"]):
+                exits.append((kind != "victory", spent, lab, path + [mv.EXIT]))
+        safe = {lab for lab in options if lab not in danger}
+
+        def take(lab: str | None, path: list[str]) -> dict | None:
+            if start is not None and not path:
+                return None
+            if not self.legal(uid, path):
+                return None
+            self.work["units"][uid]["hex"] = lab
+            return {"unit": uid, "path": path}
+
+        road_open = self.road_west_open(start or entry)
+        for escape, _, lab, path in sorted(exits):
+            # 14.1: out by 0903/0107 whenever it can; by 1204/1302 (16.0, only to avoid capture) when
+            # nowhere is safe, or late in the game with the road west shut
+            if not escape or not safe or (not road_open and self.turn >= 10):
+                m = take(None, path)
+                if m:
+                    return m
+        goal = self.goal_distance("wagon_train", "0903" if road_open else "1205")
+        for lab, (spent, path) in sorted(options.items(), key=lambda it: (it[0] not in safe, goal.get(it[0], 99),
+                                                                           it[1][0], it[0])):
+            if start is not None and not path:
+                return None                        # staying is best
+            m = take(lab, path)
+            if m:
+                return m
+        return None
+
+    def road_west_open(self, here: str | None) -> bool:
+        """Is there a road from ``here`` to 0903 or 0107 on which no hex holds or touches a Confederate?"""
+        if here is None:
+            return False
+        foes = self.occupied("confederate")
+        shut = set(foes) | {n for h in foes for n in self.neighbours(h)}
+        todo, seen = [here], {here}
+        while todo:
+            lab = todo.pop()
+            if lab in ("0903", "0107"):
+                return True
+            for n in self.neighbours(lab):
+                if n not in seen and n not in shut and "road" in self.hm.lines_between(self.hm.parse(lab),
+                                                                                         self.hm.parse(n)):
+                    seen.add(n)
+                    todo.append(n)
+        return False
+
+    def capture_wagon(self, combat: list[str]) -> list[dict]:
+        """16.0: a Confederate combat unit that can reach the wagon train's hex enters it."""
+        w = self.work["units"].get(self.wagon)
+        if not w or w.get("hex") is None:
+            return []
+        target = w["hex"]
+        for uid in combat:
+            opts = self.reach_capture(uid, target)
+            if opts and self.legal(uid, opts):
+                self.work["units"][uid]["hex"] = target
+                return [{"unit": uid, "path": opts}]
+        return []
+
+    def reach_capture(self, uid: str, target: str) -> list[str] | None:
+        """A path into the wagon train's hex (the only enemy hex a Confederate may enter)."""
+        import heapq
+
+        u = self.work["units"][uid]
+        cost = self.mv.step_cost(self.hm, u["type"])
+        enemy_at = self.occupied("union")
+        ezoc = self.mv.zoc_hexes(self.work, self.hm, "union")
+        heap = [(0, [])]
+        seen = set()
+        while heap:
+            spent, path = heapq.heappop(heap)
+            here = path[-1] if path else u["hex"]
+            if here == target:
+                return path
+            if here in seen:
+                continue
+            seen.add(here)
+            if path and here in ezoc:
+                continue
+            for n in self.neighbours(here):
+                if n in enemy_at and n != target:
+                    continue
+                if self.night and any(m in enemy_at for m in self.neighbours(n)):
+                    continue
+                c = cost(self.hm.parse(here), self.hm.parse(n))
+                if isinstance(c, self.mv.Prohibited) or spent + c > float(u.get("mp") or 0):
+                    continue
+                heapq.heappush(heap, (spent + c, path + [n]))
+        return None
+
+    # --- replacements, attacks, standing orders -----------------------------------------------
+    def replacements(self) -> list[dict]:
+        """13.2/13.3: up to 2 reduced units on the map back to full strength."""
+        limit = int(((self.st["rules"].get("replacements") or {}).get("steps_per_turn") or {}).get(self.side, 2))
+        out = []
+        for uid, u in sorted(self.st["units"].items()):
+            if u["side"] == self.side and u.get("hex") is not None and 0 < int(u["steps"]) < int(u["full_steps"]):
+                out.append({"unit": uid})
+        return out[:limit]
+
+    def _strengths(self, attackers: list[str], target: str, counter: bool = False):
+        from hxref.systems.salem_church import combat as cb
+
+        tn = self.tn
+        att = [tn.as_unit(self.work, self.hm, a) for a in attackers]
+        dfd = [tn.as_unit(self.work, self.hm, d) for d in tn.units_in(self.work, target, self.enemy)]
+        a = cb.attack_strength(att, tn.terrain_names(self.hm, target), counter_attack=counter)
+        d = cb.defence_strength(dfd)
+        return cb.differential(a, d)
+
+    def _targets(self, attacking_side: str) -> list[tuple[str, list[str]]]:
+        """Every enemy hex with a combat unit next to ``attacking_side``'s combat units -> those units."""
+        defending = "union" if attacking_side == "confederate" else "confederate"
+        mine = self.units(attacking_side, ("infantry", "artillery"))
+        out = []
+        for target, there in sorted(self.occupied(defending).items()):
+            if not [u for u in there if self.work["units"][u]["type"] in ("infantry", "artillery")]:
+                continue
+            if any(self.work["units"][u]["type"] == "wagon_train" for u in there):
+                continue
+            adj = [u for u in mine if self.work["units"][u]["hex"] in self.neighbours(target)]
+            if adj:
+                out.append((target, adj))
+        return out
+
+    def _can_attack(self, units: list[str], target: str) -> list[str]:
+        """TEC: only infantry attacks into heavy woods."""
+        if "heavy_woods" in self.tn.terrain_names(self.hm, target):
+            return [u for u in units if self.work["units"][u]["type"] == "infantry"]
+        return units
+
+    def attacks(self) -> list[dict]:
+        out, used = [], set()
+        keys = {"0609", "0610", "1204", "1302", "2114", "2407"}
+        targets = self._targets(self.side)
+        targets.sort(key=lambda t: (t[0] not in keys, -len(t[1]), t[0]))
+        for target, adj in targets:
+            units = self._can_attack([u for u in adj if u not in used], target)
+            if not units:
+                continue
+            diff = self._strengths(units, target)
+            if diff < SALEM_ODDS:
+                continue
+            used.update(units)
+            first = max(units, key=lambda u: (self.work["units"][u]["type"] == "infantry",
+                                              int(self.work["units"][u]["steps"]), u))
+            a = {"attackers": units, "target": target, "first": first}
+            if target in keys:
+                a["advance"] = True
+            out.append(a)
+        return out
+
+    def standing(self) -> dict:
+        """Answers during the enemy's turn: hold ground (disrupt rather than retreat), take the loss
+        on Ax/Dx, retreat 1 hex (2 for the Union); 7.2 counter-attacks where doubled CF tells."""
+        out: dict = {"choice": "disrupt", "loss": "loss", "hexes": 1 if self.side == "confederate" else 2}
+        counters, used = [], set()
+        for target, adj in self._targets(self.side):
+            units = self._can_attack([u for u in adj if u not in used], target)
+            if units and self._strengths(units, target, counter=True) >= SALEM_COUNTER_ODDS:
+                counters.append({"units": units, "target": target})
+                used.update(units)
+        if counters:
+            out["counter_attacks"] = counters
+        return out
+
+
+def plan_salem(game: str, side: str) -> dict:
+    """Orders for ``side``'s awaited Salem Church player turn, checked by the system itself."""
+    from hxref.engine import Engine
+
+    eng = Engine.load(game)
+    dec = eng.awaiting[0]
+    if dec.kind == "setup":
+        return plan_salem_setup()
+    choice = SalemPlanner(eng.state, side).orders()
+    for _ in range(30):
+        problems = eng.system.check(eng.state, dec, side, choice)
+        if not problems:
+            return choice
+        where = list(problems[0].path or [])
+        if len(where) >= 2 and where[0] in ("moves", "attacks") and isinstance(where[1], int):
+            del choice[where[0]][where[1]]          # drop the move or attack hxref refuses
+        elif where[:1] == ["standing"]:
+            choice["standing"].pop("counter_attacks", None)
+        elif where[:1] == ["replacements"]:
+            choice.pop("replacements")
+        else:
+            raise SystemExit(f"the scripted {side} player wrote orders hxref refuses: {problems[0].message}")
+    raise SystemExit(f"the scripted {side} player could not write legal orders")
+
+
 GAMES = {
     "heartland": {
         "scenario": "bidding-demo",
@@ -142,6 +692,82 @@ HEARTLAND_DEMO = {
 GAMES["heartland-demo"] = HEARTLAND_DEMO
 GAMES["heartland"]["system"] = "heartland"
 
+SALEM_DEMO = {
+    "system": "salem-church",
+    "scenario": "salem-church",
+    "game_id": "salem-church-demo",
+    "created": "2026-11-29T12:00:00Z",
+    "mode": "umpired",
+    "players": {"union": "union", "confederate": "confederate"},
+    "umpire": "umpire",
+    "script": [
+        ("say", "Salem Church, 3-4 May 1863, by e-mail. The umpire holds the game file and resolves every "
+                "player turn with his key; each side sees the enemy only in its line of sight (TEC), so each "
+                "player's report is his own. Each player turn is one signed orders file: entry, replacements, "
+                "moves, attacks and the standing orders for the enemy's turn."),
+        ("salem", {}),
+    ],
+}
+GAMES["salem-church"] = SALEM_DEMO
+
+
+def _salem_turn_note(state: dict) -> str:
+    """What the scenario brings in the turn about to be played (for the demo's narration)."""
+    t = state["turn"]
+    rules = state["rules"]
+    bits = []
+    for g in rules.get("reinforcements", []):
+        if int(g["turn"]) == t:
+            names = ", ".join(state["units"][u]["name"] for u in g["units"])
+            bits.append(f"{'Union' if g['side'] == 'union' else 'Confederate'} arrivals at "
+                        f"{' or '.join(g['entry_hexes'])} ({g['rule']}): {names}")
+    if t in rules["night"]["turns"]:
+        bits.append("NIGHT: no combat and no moving next to the enemy (18.0)")
+    if t >= 7:
+        bits.append("the Union rolls for its initiative first (17.1)")
+    return f"Turn {t} of {rules.get('turns', 14)}" + (": " + "; ".join(bits) if bits else "") + "."
+
+
+def _salem_turn_summary(events: list[dict]) -> str:
+    """One line on the turn just played: combats, losses, the wagon train."""
+    kinds = [e.get("type") for e in events]
+    n, c = kinds.count("move"), kinds.count("combat")
+    out = [f"{n} move{'s' if n != 1 else ''}", f"{c} combat{'s' if c != 1 else ''}"]
+    for e in events:
+        if e.get("type") in ("wagon.exit", "wagon.captured", "victory"):
+            out.append(e["text"])
+    return "; ".join(out)
+
+
+def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str, choice: dict) -> None:
+    """A player's order file as a person writes it from `hxref template`: hex labels and the train's
+    'off' quoted, short lists on one line, and the side's next dice-chain link (what `hxref sign
+    --game` fills in); `hxref sign` then adds the signature."""
+    from hxref.engine import Engine
+    from hxref.signing import load_private_key
+
+    from ruamel.yaml.comments import CommentedSeq
+    from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+    def flow(x, key=None):
+        if isinstance(x, dict):
+            return {k: flow(v, k) for k, v in x.items()}
+        if isinstance(x, list):
+            if all(not isinstance(v, (dict, list)) for v in x):
+                seq = CommentedSeq([flow(v, key) for v in x])
+                seq.fa.set_flow_style()
+                return seq
+            return [flow(v) for v in x]
+        if isinstance(x, str) and key in ("path", "target", "entry", "hex"):
+            return SingleQuotedScalarString(x)     # '0609', and the train's 'off' (YAML 1.1 reads off as false)
+        return x
+
+    eng = Engine.load(game)
+    body = {"hxref": 1, "game": eng.meta["game"], "decision": decision, "side": side, "kind": "answer",
+            "link": eng.next_link(side, load_private_key(key)), "choice": flow(choice)}
+    Path(path).write_text(f"# Orders of the {side} for {decision} (hxref demo: the scripted player).\n"
+                          + yamlio.dump_rt(body), encoding="utf-8")
+
 
 def run(args: list[str]) -> str:
     res = CliRunner().invoke(main, args, catch_exceptions=False)
@@ -158,7 +784,9 @@ def _awaiting() -> dict | None:
 def build(name: str) -> Path:
     spec = GAMES[name]
     system = spec.get("system", name)
-    out = ROOT / "orders" / system / spec["scenario"]
+    from hxref.demo import FOLDERS
+
+    out = ROOT / "orders" / FOLDERS.get(system, system) / spec["scenario"]
     old_keys = out / "keys"
     keep = {}
     if old_keys.is_dir():    # the same keys give the same dice chains: rebuilds replay the same game
@@ -244,6 +872,33 @@ def build(name: str) -> Path:
                     run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice", f"level: {level}"])
                     submit([f"{side}-{dec}.yaml"])
                     resolve()
+                elif kind == "salem":          # Salem Church: every player turn to the end, scripted players
+                    from hxref.engine import Engine
+
+                    while (dec := _awaiting()):
+                        side = dec["sides"][0]
+                        state = Engine.load("game.yaml").state
+                        if dec["kind"] == "setup":
+                            steps.append({"say": "Before turn 1 the Confederates place Wilcox/M west of column 16 "
+                                                 "(13.3): in Salem Church, a defensive position (15.0)."})
+                        elif side == "union":
+                            steps.append({"say": _salem_turn_note(state)})
+                        choice = plan_salem("game.yaml", side)
+                        name = f"{side}-{dec['id']}.yaml"
+                        _write_salem_orders(name, "game.yaml", dec["id"], side, sides[side], choice)
+                        run(["sign", name, "--key", sides[side]])
+                        submit([name])
+                        resolve()
+                        nxt = _awaiting()
+                        if dec["kind"] == "orders" and nxt:
+                            log = Engine.load("game.yaml").gf.log
+                            played = [e["data"] for e in log if e["kind"] == "rules"
+                                      and e["data"].get("decision") == dec["id"] and not e["data"].get("redacted")]
+                            who = nxt["sides"][0]
+                            steps.append({"say": f"The {side} player turn {state['turn']}: "
+                                                 + _salem_turn_summary(played) + f". The umpire e-mails the "
+                                                 f"{who} player his report (what his army sees), for his orders:"})
+                            steps.append({"report": who})
                 elif kind == "impulses":       # every impulse of the turn, each side heading for its goals
                     import json
 

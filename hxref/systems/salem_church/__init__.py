@@ -136,7 +136,7 @@ class SalemChurch:
                 events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
                                "text": f"{state['units'][uid]['name']} sets up in {label}"})
             state["stage"] = "play"
-            return state, events
+            return state, fog_events(state, events, dice)
         from .turn import Turn
 
         side = state["phasing"]
@@ -152,7 +152,7 @@ class SalemChurch:
             state["phasing"] = "confederate"
         else:
             self._end_turn(state, events)
-        return state, events
+        return state, fog_events(state, events, dice)
 
     def _end_turn(self, state: dict, events: list[dict]) -> None:
         from .victory import determine
@@ -178,6 +178,10 @@ class SalemChurch:
             v = side_view(state, hexmap(state), side, mode, los)
         else:
             v = public_view(state, hexmap(state), mode, los)
+        if v["view"]["los"]:
+            # every combat of the turn stays in the turn summary; enemy units out of sight are not named
+            hidden = {uid for uid in state["units"] if uid not in v["units"]}
+            v["combats"] = [_redact(c, _needles(state, hidden)) for c in state.get("combats") or []]
         v["viewer"] = side
         return v
 
@@ -198,3 +202,119 @@ class SalemChurch:
 
 
 SYSTEM = SalemChurch()
+
+
+# --- line-of-sight fog for the events and dice of a resolution (umpired play) ----------------------
+
+#: events about a unit's own doings: a side that does not see the unit gets nothing of them
+_SUBJECT_EVENTS = ("setup", "move", "move.void", "entry.delayed", "recover", "replacement", "replacement.void")
+
+
+@lru_cache(maxsize=None)
+def _sight_from(map_name: str, label: str) -> frozenset:
+    """The hexes a unit in ``label`` sees (contact and the TEC's line of sight, as
+    :func:`.views.visible_hexes`), worked out once per hex: the terrain never changes."""
+    from ...geometry.hex import distance
+    from .views import line_of_sight
+
+    hm = load_map(map_name)
+    o = hm.parse(label)
+    return frozenset(hm.label(h) for h in hm.hexes() if distance(o, h) <= 1 or line_of_sight(hm, o, h).visible)
+
+
+def _seen_units(state: dict, side: str) -> set:
+    """:func:`.views.seen_units`, from the cached sight of each hex a unit of ``side`` is in."""
+    from .views import observers
+
+    vis = set().union(*(_sight_from(state["map"], h) for h in sorted(observers(state, side))))
+    return {uid for uid, u in state["units"].items() if u.get("side") != side and u.get("hex") is not None
+            and (u.get("steps") or 0) > 0 and str(u["hex"]) in vis}
+
+
+def _fogged(state: dict) -> bool:
+    return state.get("mode") == "umpired" and not (state.get("options") or {}).get("open_map")
+
+
+def _needles(state: dict, hidden) -> dict:
+    """uid -> (pattern of its id and name, what to say instead)."""
+    import re
+
+    out = {}
+    for uid in sorted(hidden):
+        u = state["units"][uid]
+        words = sorted({uid, str(u.get("name") or uid)}, key=len, reverse=True)
+        out[uid] = (re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])"),
+                    f"an unseen {'Union' if u['side'] == 'union' else 'Confederate'} unit")
+    return out
+
+
+def _names(node, needles: dict) -> set:
+    if isinstance(node, str):
+        return {uid for uid, (pat, _) in needles.items() if pat.search(node)}
+    if isinstance(node, dict):
+        return set().union(*(_names(v, needles) | _names(k, needles) for k, v in node.items())) if node else set()
+    if isinstance(node, (list, tuple)):
+        return set().union(*(_names(v, needles) for v in node)) if node else set()
+    return set()
+
+
+def _redact(node, needles: dict):
+    if isinstance(node, str):
+        for pat, say in needles.values():
+            node = pat.sub(say, node)
+        return node
+    if isinstance(node, dict):
+        return {_redact(k, needles): _redact(v, needles) for k, v in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [_redact(v, needles) for v in node]
+    return node
+
+
+def fog_events(state: dict, events: list[dict], dice) -> list[dict]:
+    """Umpired line-of-sight play (views): no report names an enemy unit its reader does not see.
+
+    After the resolution, an event naming a unit that one side does not see is kept whole for the
+    sides that see every unit it names (``only``; the umpire sees all) and, for a side that does
+    not, either left out (a move, recovery or replacement of an unseen unit) or given again with
+    the unseen units named "an unseen Union/Confederate unit" (combats, victory-hex control, the
+    wagon train).  Control of a hex other than the four public victory hexes is told only to the
+    side that took it (the views show no other control either).  A die whose purpose names a
+    unit the other side does not see is private to its roller; a unit its roller does not see
+    is not named in the purpose.  Open games, and ``--option open_map``, show everything.
+    """
+    if not _fogged(state):
+        return events
+    from .views import PUBLIC_CONTROL_HEXES
+
+    units = state["units"]
+    needles = {}
+    for side in SIDES:
+        seen = _seen_units(state, side)
+        needles[side] = _needles(state, {u for u, x in units.items() if x["side"] != side and u not in seen})
+    out: list[dict] = []
+    for ev in events:
+        if ev.get("type") == "control" and ev.get("hex") not in PUBLIC_CONTROL_HEXES and ev.get("holder") in SIDES:
+            out.append({**ev, "only": [ev["holder"]]})      # where a side's units went is its own business
+            continue
+        hid = {side: _names(ev, needles[side]) for side in SIDES}
+        if not any(hid.values()):
+            out.append(ev)
+            continue
+        out.append({**ev, "only": [side for side in SIDES if not hid[side]]})
+        for side in SIDES:
+            if not hid[side] or ev.get("type") in _SUBJECT_EVENTS or (
+                    ev.get("type") == "control" and ev.get("hex") not in PUBLIC_CONTROL_HEXES):
+                continue
+            out.append({**_redact({k: v for k, v in ev.items() if k != "only"},
+                                  {u: needles[side][u] for u in hid[side]}), "only": [side], "redacted": True})
+    for roll in getattr(dice, "rolls", []):
+        by = roll.by if roll.by in SIDES else None
+        if by is None:
+            continue
+        other = SIDES[1] if by == SIDES[0] else SIDES[0]
+        if _names(roll.purpose, needles[other]):
+            roll.private = True
+        mine = {u: needles[by][u] for u in _names(roll.purpose, needles[by])}
+        if mine:
+            roll.purpose = _redact(roll.purpose, mine)
+    return out

@@ -39,9 +39,9 @@ def sections(view: dict) -> list[Section]:
     head.lines.append(f"Union initiative: {view.get('initiative', 'full').upper()} (17.1"
                       + (", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
     w = view.get("wagon") or {}
-    head.lines.append("Wagon train (16.0): " + ("captured" if w.get("captured") else
-                                                f"exited at {w.get('hex')} ({w.get('exited')})" if w.get("exited")
-                                                else "with the army"))
+    head.lines.append("The Union wagon train (16.0): " + ("captured" if w.get("captured") else
+                                                          f"exited at {w.get('hex')} ({w.get('exited')})"
+                                                          if w.get("exited") else "with the army"))
     out.append(head)
     if view.get("victory_result"):
         v = view["victory_result"]
@@ -68,9 +68,12 @@ def sections(view: dict) -> list[Section]:
                            f"{u.get('steps', '?')}/{u.get('full_steps', u.get('steps', '?'))}"
                            if secret else str(u.get("steps", "?")), _cf(u), str(u.get("morale") or "-"), _state(u)])
         out.append(s)
-    combats = [c for c in view.get("combats") or [] if c.get("turn") == view["turn"] or over]
+    # the state keeps the combats of the turn being played, or of the turn just ended
+    combats = list(view.get("combats") or [])
     if combats:
-        s = Section("Combats this turn (B1: differential = attack CF - defence CF)" if not over else "Combats",
+        turns = sorted({c["turn"] for c in combats})
+        s = Section(f"Turn summary: the combats of turn {', '.join(map(str, turns))} "
+                    "(B1: differential A-D = attack CF - defence CF)",
                     columns=["turn", "by", "attackers", "target", "A-D", "column", "die", "result", "effects"])
         for c in combats:
             s.rows.append([str(c["turn"]), c["side"] + (" (counter)" if c.get("counter") else ""),

@@ -161,6 +161,10 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
             start = _entry_hex(rules, side, turn, uid, entry, u)
             if start is None:
                 return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3", ["entry"])]
+            own = {str(h) for g in groups if uid in g["units"] for h in g["entry_hexes"]}
+            if path and path[0] != start and path[0] in own and not u.get("returning"):
+                return [Problem(f"all units arriving on turn {turn} enter by the same hex, {start} (13.3): "
+                                f"{uid} cannot enter at {path[0]}", "13.3", ["moves", i, "path", 0])]
             if path and path[0] != start:
                 path = [start] + path
             elif not path:
@@ -321,7 +325,7 @@ class Turn:
         from .victory import update_control
 
         for ch in update_control(st, self.paths):
-            self.say("control", ch.why, ch.rule)
+            self.say("control", ch.why, ch.rule, hex=ch.hex, holder=ch.side)
 
     def recover(self) -> None:
         """Stand-in (digest E): the phasing side's disrupted units not in enemy ZOC recover."""
@@ -392,7 +396,7 @@ class Turn:
                     + " > ".join(x for x in mc.hexes) + f" ({mc.stopped})")
             self.say("move", text, mc.rule, unit=uid, path=mc.hexes)
             if mc.exit:
-                st["wagon"].update(exited=mc.exit, hex=mc.hexes[-2] if len(mc.hexes) > 1 else start_hex)
+                st["wagon"].update(exited=mc.exit, hex=mc.hexes[-1] if mc.hexes else start_hex)
                 u["hex"] = None
                 u["exited"] = mc.exit
                 self.say("wagon.exit", f"the wagon train leaves the map at {st['wagon']['hex']} ({mc.exit}, 16.0)",

@@ -1,0 +1,258 @@
+"""Salem Church played by e-mail to the end (issue 6): the shipped umpired game in
+orders/salem_church/salem-church/ -- 14 turns from the players' signed order files, resolved by
+the umpire's key -- replayed through the engine, with
+
+* line-of-sight fog checked after every resolution: no report of a side, in any format (rich,
+  text, Markdown, HTML, JSON, the SVG map), names an enemy unit that side does not see
+  (:func:`hxref.systems.salem_church.views.seen_units`); the public report names no unit its
+  enemy does not see;
+* the victory determination after turn 14, the same as :func:`victory.determine` on the final
+  state, and `hxref audit` passing;
+* `hxref demo --system salem-church` printing it all, and `hxref map show GAME --side union --svg`.
+
+The shipped game is made by `python tools/make_demo_orders.py salem-church` (scripted players).
+"""
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from hxref import yamlio
+from hxref.cli import main
+from hxref.engine import Engine, audit
+from hxref.paths import orders_dir
+from hxref.report import turn
+from hxref.report.mapsvg import render_svg
+from hxref.systems.salem_church import hexmap, victory
+from hxref.systems.salem_church.views import seen_units
+
+DEMO = orders_dir() / "salem_church" / "salem-church"
+SIDES = ("union", "confederate")
+FORMATS = ("rich", "text", "md", "html", "json", "svg")
+#: what the shipped game comes to (the dice come from the shipped join files and the umpire's key)
+RESULT = "confederate marginal victory"
+
+
+def _other(side: str) -> str:
+    return "confederate" if side == "union" else "union"
+
+
+_SEEN: dict = {}
+
+
+def _seen(state: dict, side: str) -> set[str]:
+    """:func:`views.seen_units`, once per side and placing of the units (the reports ask again)."""
+    key = (side, tuple(sorted((uid, u.get("hex"), (u.get("steps") or 0) > 0) for uid, u in state["units"].items())))
+    if key not in _SEEN:
+        _SEEN[key] = seen_units(state, hexmap(state), side)
+    return set(_SEEN[key])
+
+
+def _unseen(state: dict, side: str) -> list[str]:
+    """The ids and names of the enemy units ``side`` does not see now."""
+    seen = _seen(state, side)
+    out = []
+    for uid, u in state["units"].items():
+        if u["side"] != side and uid not in seen:
+            out += [uid, u["name"]]
+    return out
+
+
+def _leaks(text: str, words: list[str]) -> list[str]:
+    return sorted({w for w in words if re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", text)})
+
+
+@functools.lru_cache(maxsize=None)
+def _map(path):
+    from hxref.maps import load_map
+
+    return load_map(path)
+
+
+def _reports(eng, audience) -> dict[str, str]:
+    """The report of ``audience`` in every format; rich, text and html from one recording console,
+    as :func:`hxref.report.turn.to_text` and ``to_html`` make them."""
+    from rich.console import Console
+
+    rep = turn.build(eng, audience)
+    c = Console(record=True, width=turn.WIDTH, file=io.StringIO(), color_system="truecolor", force_terminal=True,
+                legacy_windows=False)
+    c.print(turn.renderables(rep))
+    out = {"rich": c.file.getvalue(), "text": c.export_text(styles=False, clear=False),
+           "html": c.export_html(inline_styles=True, theme=None),
+           "md": turn.render(rep, "md"), "json": turn.render(rep, "json")}
+    path, units = eng.system.map_view(rep.facts["view"])          # the map `hxref report --format html` ends with
+    out["svg"] = render_svg(_map(path), units)
+    return out
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """Replay the shipped game resolution by resolution, checking every report after each one."""
+    from hxref.signing import load_private_key, load_public_key
+
+    from hxref.systems.salem_church import views
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(views, "seen_units", lambda state, hm, side, **kw: _seen(state, side) if not kw
+                  else seen_units(state, hm, side, **kw))
+    work = tmp_path_factory.mktemp("salem")
+    man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
+    for f in DEMO.glob("*.yaml"):
+        shutil.copy(f, work / f.name)
+    old = os.environ.get("HXREF_NOW")
+    os.environ["HXREF_NOW"] = man["created"]
+    checks, resolutions, leaks = 0, [], []
+    try:
+        eng = Engine.create(work / "game.yaml", system="salem-church", scenario=man["scenario"], mode="umpired",
+                            sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},
+                            umpire=load_public_key(DEMO / man["umpire"]), game_id=man["game_id"],
+                            created=man["created"])
+        ump = load_private_key(DEMO / man["umpire_key"])
+        for step in man["steps"]:
+            for name in step.get("submit", []):
+                eng.submit((work / name).read_text(), name)
+            if "resolve" not in step:
+                continue
+            resolutions += [r.decision for r in eng.resolve(ump)]
+            secrets = {side: _unseen(eng.state, side) for side in SIDES}
+            for side in SIDES:
+                for fmt, text in _reports(eng, side).items():
+                    found = _leaks(text, secrets[side])
+                    if found:
+                        leaks.append((resolutions[-1], side, fmt, found))
+                    checks += 1
+            # the public report: a unit only when its enemy sees it
+            for fmt, text in _reports(eng, None).items():
+                found = _leaks(text, secrets["union"] + secrets["confederate"])
+                if found:
+                    leaks.append((resolutions[-1], "public", fmt, found))
+                checks += 1
+        eng.save()
+    finally:
+        patch.undo()
+        if old is None:
+            os.environ.pop("HXREF_NOW", None)
+        else:
+            os.environ["HXREF_NOW"] = old
+    return work / "game.yaml", eng, checks, resolutions, leaks
+
+
+def test_all_fourteen_turns_are_played_from_the_shipped_order_files(played):
+    path, eng, _, resolutions, _ = played
+    expected = ["t0.setup"] + [f"t{t}.{side}" for t in range(1, 15) for side in SIDES]
+    assert resolutions == expected
+    assert eng.finished and eng.awaiting == []
+    assert eng.state["stage"] == "over" and eng.state["turn"] == 14
+    # every order file the manifest submits is shipped and was signed by its side's key
+    files = [n for s in yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))["steps"] for n in s.get("submit", [])]
+    assert len(files) == 3 + 1 + 28 and all((DEMO / n).is_file() for n in files)
+
+
+def test_the_game_ends_in_the_victory_determination(played):
+    _, eng, _, _, _ = played
+    v = eng.state["victory_result"]
+    assert v["final"] and v["checked_at"] == "end of turn 14"
+    assert v["result"] == RESULT and v["rule"] == "14.3" and v["winner"] == "confederate"
+    # the same as the rules give on the final state
+    again = victory.determine(eng.state, eng.state["rules"], end_of_turn=14)
+    assert again.to_dict() == v
+    # 14.3: neither major victory; the wagon train escaped by 1204 (16.0), so no capture either
+    assert eng.state["wagon"] == {"exited": "escape", "captured": False, "hex": "1204"}
+    assert v["score"]["points"] == {"union": 3, "confederate": 5}          # 14.3 stand-in: enemy steps lost
+    # 1204 is the Union's, 1302, 2114 and 2407 the Confederates' (14.1, 14.2)
+    assert {h: eng.state["control"].get(h) for h in ("1204", "1302", "2114", "2407")} == {
+        "1204": "union", "1302": "confederate", "2114": "confederate", "2407": "confederate"}
+    events = [e["data"] for e in eng.gf.log if e["kind"] == "rules"]
+    assert events[-1]["type"] == "victory" and events[-1]["decision"] == "t14.confederate"
+
+
+def test_audit_replays_the_whole_game(played):
+    path, _, _, _, _ = played
+    res = audit(path)
+    assert res.ok, res.problems
+    assert res.signatures == 32 and res.dice > 50
+
+
+def test_the_game_used_the_rules(played):
+    """Moves, arrivals, combats and counter-attacks, replacements, night, initiative, the wagon train."""
+    _, eng, _, _, _ = played
+    kinds = {e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"}
+    for k in ("setup", "move", "combat", "replacement", "recover", "night", "initiative", "wagon.exit", "control",
+              "turn.end", "victory"):
+        assert k in kinds, k
+    combats = [e["data"] for e in eng.gf.log if e["kind"] == "rules" and e["data"].get("type") == "combat"]
+    assert any(c["rule"] == "7.2" for c in combats) and any(c["rule"] == "B1" for c in combats)
+    # 15.0 shows in the explanation of an attack on Salem Church
+    assert any(m["rule"] == "15.0" for c in combats for m in (c.get("explain") or {}).get("modifiers", []))
+
+
+def test_no_report_names_an_enemy_unit_out_of_sight(played):
+    _, _, checks, resolutions, leaks = played
+    assert checks == len(resolutions) * 3 * len(FORMATS)
+    assert leaks == []
+
+
+def test_fog_hides_enemies_and_events_but_keeps_the_turn_summary(played):
+    """The fog is real: at the end each side sees only part of the enemy army, the umpire all; each
+    side's report still lists every combat of the turn, the unseen units not named."""
+    _, eng, _, _, _ = played
+    for side in SIDES:
+        view = json.loads(turn.render(turn.build(eng, side), "json"))["view"]
+        enemy_on_map = {u for u, x in eng.state["units"].items() if x["side"] != side and x.get("hex")}
+        shown = {u for u, x in view["units"].items() if x["side"] != side}
+        assert shown == seen_units(eng.state, hexmap(eng.state), side) and shown <= enemy_on_map
+        assert len(view["combats"]) == len(eng.state["combats"]) > 0
+    umpire = json.loads(turn.render(turn.build(eng, "umpire"), "json"))["view"]
+    assert set(umpire["units"]) == set(eng.state["units"])
+    # some events were told to one side only, or again without the unseen units' names
+    rules = [e["data"] for e in eng.gf.log if e["kind"] == "rules"]
+    assert any("only" in d for d in rules) and any(d.get("redacted") for d in rules)
+    assert all("an unseen " in json.dumps(d) for d in rules if d.get("redacted"))
+
+
+def test_the_turn_summary_table_is_in_every_report(played):
+    _, eng, _, _, _ = played
+    for side in SIDES:
+        md = turn.render(turn.build(eng, side), "md")
+        assert "## Turn summary: the combats of turn 14" in md
+        assert "| turn | by | attackers | target | A-D | column | die | result | effects |" in md
+
+
+def test_map_show_draws_what_the_union_sees(played, tmp_path):
+    path, eng, _, _, _ = played
+    svg = tmp_path / "union.svg"
+    res = CliRunner().invoke(main, ["map", "show", str(path), "--side", "union", "--svg", str(svg)],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    text = svg.read_text()
+    assert text.startswith("<svg") or "<svg" in text[:200]
+    mine = [u["name"].split("/")[0] for u in eng.state["units"].values()
+            if u["side"] == "union" and u.get("hex") and u["steps"] > 0]
+    assert mine and all(label in text for label in mine)
+    seen = seen_units(eng.state, hexmap(eng.state), "union")
+    unseen = [u["name"].split("/")[0] for uid, u in eng.state["units"].items()
+              if u["side"] == "confederate" and uid not in seen]
+    assert unseen and not [label for label in unseen if re.search(r"\b" + re.escape(label) + r"\b", text)]
+
+
+def test_hxref_demo_plays_the_salem_church_game(tmp_path):
+    folder = tmp_path / "play"
+    res = CliRunner().invoke(main, ["demo", "--system", "salem-church", "--keep", str(folder), "--format", "md"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "$ hxref submit game.yaml union-t14.union.yaml" in out
+    assert "$ hxref resolve game.yaml --key keys/umpire" in out
+    assert f"## Victory (14.0): {RESULT.upper()} (14.3)" in out
+    assert re.search(r"audit OK: \d+ events replayed; 32 signatures verified", out)
+    assert out.index("Victory (14.0)") < out.index("audit OK")
+    for who in ("public", "union", "confederate"):
+        assert (folder / f"report-{who}.html").stat().st_size > 1000
