@@ -728,11 +728,12 @@ def audit(game, as_json):
 
 @main.command()
 @click.option("--system", "system_name", default="heartland", show_default=True,
-              help="which system's demo game to play")
+              help="which system's demo game to play: heartland or salem-church")
 @click.option("--keep", default=None, type=click.Path(file_okay=False),
               help="play in this folder and keep the files (default: a temporary folder)")
 @click.option("--scenario", default=None,
-              help="which of the system's demos (heartland: heartland-demo, the default, or bidding-demo)")
+              help="which of the system's demos (heartland: heartland-demo, the default, or bidding-demo; "
+                   "salem-church: salem-church)")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
               help="how to print the reports")
 def demo(system_name, keep, scenario, fmt):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,7 @@ def _rt():
 
     y = YAML(typ="rt")
     y.allow_duplicate_keys = False
+    y.preserve_quotes = True          # a rewritten order file keeps '0609' and 'off' quoted
     return y
 
 
@@ -277,7 +279,20 @@ def _plain_dumper():
         def ignore_aliases(self, data):
             return True
 
+    def str_representer(dumper, data: str):
+        # PyYAML quotes what YAML 1.1 would read as another type; quote what YAML 1.2 would too
+        # ('0609', '1e3', '0o17'), so both readers of an order file read the same string
+        style = "'" if _YAML12_NOT_STR.match(data) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+    PlainDumper.add_representer(str, str_representer)
     return PlainDumper
+
+
+#: plain scalars the YAML 1.2 core schema reads as numbers (PyYAML, YAML 1.1, would not quote them all)
+_YAML12_NOT_STR = re.compile(
+    r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 def dump_fast(data: Any) -> str:
