@@ -493,3 +493,55 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
     click.echo(f"  while it lasts, Infantry crossing that hexside pays +{mf_text(breach.value)} MF instead of "
                f"+{mf_text(wire.value)}, as Hazardous Movement; not broken, berserk or manhandling Infantry, nor a "
                f"Human Wave ({breach.rule})")
+
+
+# --- sealed secrets of a campaign game (9: objective hexes, HIP, dummies...) ----------------------
+
+@kgp_group.command("seal", short_help="Seal a secret (objective hex, HIP, dummies...) for your orders (9).")
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help="your side: us or german")
+@click.option("--id", "item_id", required=True, help="a name for the secret, e.g. objective-I1-1 (RG I1's first)")
+@click.option("--kind", required=True,
+              type=click.Choice(["objective_hex", "hip", "minefield", "dummy_minefields", "reserve", "other"]))
+@click.option("--value", required=True, help="what you keep secret, e.g. a hex: ChNN6")
+def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
+    """Seal a secret of a KGP campaign game: print the commitment for your orders and keep the
+    value and its salt in your private file GAME-SIDE-secrets.yaml (never send it).
+
+    Example: hxref kgp seal cg.yaml --side us --id objective-I1-1 --kind objective_hex --value ChNN6
+    """
+    from . import commit, yamlio
+    from .systems.kgp.system import seal_choice
+
+    book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
+    book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}
+    if item_id in book:
+        raise InvalidInput(f"{book_path.name} already holds a secret called {item_id!r}", code="E504")
+    salt = commit.new_salt()
+    c = commit.commitment(seal_choice(item_id, kind, value), salt)
+    book[item_id] = {"kind": kind, "value": value, "salt": salt, "commitment": c}
+    tmp = book_path.with_suffix(".tmp")
+    tmp.write_text("# PRIVATE: your sealed KGP secrets and their salts. Never send this file.\n" + yamlio.dump_fast(book))
+    tmp.chmod(0o600)
+    tmp.replace(book_path)
+    click.echo(f"kept in {book_path.name} (private); put this in your orders' `seal` list:")
+    click.echo(json.dumps({"id": item_id, "kind": kind, "commitment": c}))
+
+
+@kgp_group.command("open", short_help="Print the orders line that opens one of your sealed secrets (9).")
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", required=True, help="your side: us or german")
+@click.option("--id", "item_id", required=True, help="the secret's name")
+def open_cmd(game: str, side: str, item_id: str) -> None:
+    """Print the `reveal` entry that opens a sealed secret when the rules say it is revealed.
+
+    Example: hxref kgp open cg.yaml --side us --id objective-I1-1
+    """
+    from . import yamlio
+
+    book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
+    book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}
+    if item_id not in book:
+        raise InvalidInput(f"{book_path.name} holds no secret called {item_id!r}", code="E504")
+    s = book[item_id]
+    click.echo(json.dumps({"side": side, "id": item_id, "value": s["value"], "salt": s["salt"]}))

@@ -12,6 +12,7 @@ from ..errors import InvalidInput
 REGISTRY: dict[str, str] = {
     "heartland": "hxref.systems.heartland:SYSTEM",
     "salem-church": "hxref.systems.salem_church:SYSTEM",
+    "kgp": "hxref.systems.kgp.system:SYSTEM",
 }
 
 

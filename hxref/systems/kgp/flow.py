@@ -1,0 +1,329 @@
+"""KGP campaign flow: checking each decision's answers and resolving them (see :mod:`.system`).
+
+Readings (pinned by ``tests/kgp/test_flow.py``):
+
+* two reports agree when every shared fact is equal (LVP, CVP, hexes, buildings, the
+  bridge, the Refit facts); a side's own losses and notes are its own;
+* a Refit step that needs a fact the reports deny is skipped, and the reason logged;
+* the CPP a side reports for 8.616 is added before its purchases are paid for;
+* an Idle Date's roster row keeps the CG-LVP Total (reading of 8.603);
+* the scenario turn's keeper is the side that moves first; turn 1 follows the set-up.
+"""
+from __future__ import annotations
+
+from ..base import Decision, Problem
+from .system import FACT_KEYS, SHARED_FACTS, SIDE_NAMES, SIDES, _seal_problems, campaign, opens, other, refit_chart
+
+
+
+# --- checks ---------------------------------------------------------------------------------------
+
+def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    extra = set(choice) - set(decision.schema)
+    if extra:
+        k = sorted(extra)[0]
+        return [Problem(f"unknown key `{k}` (allowed: {', '.join(sorted(decision.schema))})", decision.rule, [k])]
+    if decision.kind == "setup":
+        return _seal_problems(choice.get("seal", []))
+    if decision.kind == "turn":
+        return _turn_problems(state, side, choice)
+    if decision.kind == "report":
+        return _report_problems(state, choice)
+    if decision.kind == "refit":
+        return _refit_problems(state, side, choice)
+    return []
+
+
+def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+    t = state["turn"]
+    for i, r in enumerate(choice.get("rolls", [])):
+        from .scenario_rolls import NAMES, request_problems
+
+        if not isinstance(r, dict) or r.get("roll") not in NAMES or set(r) - {"roll", "side", "rg"}:
+            return [Problem(f"each roll is {{roll: {'|'.join(NAMES)}, side, rg?}}", "9", ["rolls", i])]
+        if r.get("side", side) not in SIDES:
+            return [Problem("side is us or german", "9", ["rolls", i, "side"])]
+        found = request_problems(r["roll"], t, r.get("side", side), state, r)
+        if found:
+            return [Problem(p.message, p.rule, ["rolls", i, *p.path]) for p in found]
+    for i, r in enumerate(choice.get("reveal", [])):
+        if not isinstance(r, dict) or set(r) != {"side", "id", "value", "salt"}:
+            return [Problem("each opened secret is {side, id, value, salt}", "9", ["reveal", i])]
+        item = next((x for x in state["sealed"].get(r["side"], []) if x["id"] == r["id"]), None)
+        if item is None:
+            return [Problem(f"{SIDE_NAMES.get(r['side'], r['side'])} sealed nothing called {r['id']!r}", "9",
+                            ["reveal", i, "id"])]
+        if item.get("opened"):
+            return [Problem(f"{r['id']} is already open", "9", ["reveal", i, "id"])]
+        if not opens(item, r["value"], str(r["salt"])):
+            return [Problem(f"{r['id']}: the value and salt do not open the commitment sealed for it", "9",
+                            ["reveal", i])]
+    b = choice.get("bridge_destroyed_by")
+    if b is not None and b not in SIDES:
+        return [Problem("bridge_destroyed_by is us or german", "8.52", ["bridge_destroyed_by"])]
+    return []
+
+
+def _report_problems(state: dict, choice: dict) -> list[Problem]:
+    cg = campaign(state["cg"])
+    for key in ("lvp", "cvp"):
+        v = choice.get(key)
+        if not isinstance(v, dict) or set(v) != set(SIDES) or not all(isinstance(x, int) and x >= 0 for x in v.values()):
+            return [Problem(f"`{key}` gives a whole number for us and german", "8.603", [key])]
+    if sum(choice["lvp"].values()) > cg.lvp_total:
+        return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
+                        f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
+    facts = choice.get("facts", {})
+    if not isinstance(facts, dict) or set(facts) - set(FACT_KEYS):
+        return [Problem(f"`facts` takes true/false for {', '.join(FACT_KEYS)}", "8.6", ["facts"])]
+    return []
+
+
+def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+    from .campaign import load_rg_chart
+
+    cg = campaign(state["cg"])
+    chit = choice.get("chit")
+    if chit not in ("idle", "attack"):
+        return [Problem("`chit` is idle or attack", "8.623", ["chit"])]
+    if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
+        return [Problem(f"{SIDE_NAMES[side]} have used all {state['chit_limits'][side]} Attack chits "
+                        f"{cg.id.upper()} allows: choose idle", f"{cg.rule} Attack Chit limits", ["chit"])]
+    cpp = state["cpp"][side] + int(choice.get("cpp_replenishment", 0) or 0)
+    chart = load_rg_chart()
+    cost = 0
+    bought = list(choice.get("purchase", []))
+    sealed_ids = {x["id"] for x in choice.get("seal", []) if isinstance(x, dict)}
+    for i, rg_id in enumerate(bought):
+        try:
+            rg = chart.get(side, str(rg_id))
+        except Exception as exc:
+            return [Problem(str(exc), "8.619", ["purchase", i])]
+        limit = rg.cg_max.get(cg.id)
+        if limit is None:
+            return [Problem(f"RG {rg_id} is not available in {cg.id.upper()}", "8.619", ["purchase", i])]
+        done = sum(1 for x in state["purchases"][side] if x["rg"] == rg_id) + bought[:i].count(rg_id)
+        if done >= limit:
+            return [Problem(f"RG {rg_id} may be bought {limit} time(s) in {cg.id.upper()} (CG-Max)", "8.619",
+                            ["purchase", i])]
+        if rg.objective_hex and f"objective-{rg_id}-{done + 1}" not in sealed_ids:
+            return [Problem(f"RG {rg_id} needs a secret Objective Hex: seal `objective-{rg_id}-{done + 1}` "
+                            "(kind objective_hex) in the same orders", "8.2 Objective Hex", ["seal"])]
+        cost += rg.cpp
+    if cost > cpp:
+        return [Problem(f"the RGs cost {cost} CPP; {SIDE_NAMES[side]} have {cpp}", "8.619", ["purchase"])]
+    return _seal_problems(choice.get("seal", []))
+
+
+# --- resolution -----------------------------------------------------------------------------------
+
+def resolve(state: dict, decision: Decision, answers: dict, dice, events: list[dict]) -> None:
+    {"setup": _setup, "turn": _turn, "report": _report, "refit": _refit}[decision.kind](
+        state, answers, dice, events)
+
+
+def _say(events: list, kind: str, text: str, rule: str, side: str | None = None, **extra) -> None:
+    events.append({"type": kind, "rule": rule, "text": text, **({"side": side} if side else {}), **extra})
+
+
+def _store_seals(state: dict, side: str, items: list, events: list) -> None:
+    for s in items:
+        state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
+                                      "date": state["date"]})
+    if items:
+        _say(events, "sealed", f"{SIDE_NAMES[side]} seal {len(items)} secret item(s): "
+                               + ", ".join(f"{s['kind']} {s['commitment'][:12]}..." for s in items), "9", side)
+
+
+def _setup(state: dict, answers: dict, dice, events: list) -> None:
+    for side in SIDES:
+        _store_seals(state, side, answers[side].get("seal", []), events)
+    sc = state["scenario"]
+    _say(events, "scenario.start", f"{state['date']}: the Initial Scenario begins: {SIDE_NAMES[sc['sets_up_first']]}"
+                                   f" set up first, {SIDE_NAMES[sc['moves_first']]} move first", "8.5")
+    state["stage"], state["turn"] = "play", 1
+
+
+def _turn(state: dict, answers: dict, dice, events: list) -> None:
+    sc = state["scenario"]
+    keeper = sc["moves_first"]
+    choice = answers[keeper]
+    for r in choice.get("reveal", []):
+        item = next(x for x in state["sealed"][r["side"]] if x["id"] == r["id"])
+        item["opened"] = {"value": r["value"], "turn": state["turn"], "date": state["date"]}
+        state["opened"][r["side"]].append({"id": r["id"], "kind": item["kind"], "value": r["value"]})
+        _say(events, "opened", f"{SIDE_NAMES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
+                               f"the commitment sealed on {item['date']})", "9")
+    ended = bool(choice.get("end"))
+    for r in choice.get("rolls", []):
+        from .scenario_rolls import make_roll
+
+        side = r.get("side", keeper)
+        res = make_roll(r, state, side, dice)
+        state["rolls"].append({"date": state["date"], "turn": state["turn"], "roll": r["roll"], "side": side,
+                               "faces": res.faces, "why": res.why, "releases": res.releases})
+        _say(events, f"roll.{r['roll']}", res.why, res.rule, side)
+        ended = ended or res.ends_scenario
+    if choice.get("bridge_destroyed_by"):
+        state["bridge_destroyed_by"] = choice["bridge_destroyed_by"]
+        if _victory_now(state, events, "during_play"):
+            return
+    if ended:
+        state["stage"], state["report_round"] = "report", 1
+        _say(events, "scenario.end", f"{state['date']}: the scenario ends after turn {state['turn']}", "CG Game End")
+    else:
+        state["turn"] += 1
+
+
+def _shared(choice: dict) -> dict:
+    return {k: choice.get(k) for k in SHARED_FACTS}
+
+
+def _report(state: dict, answers: dict, dice, events: list) -> None:
+    a, b = (_shared(answers[s]) for s in SIDES)
+    differ = [k for k in SHARED_FACTS if a[k] != b[k]]
+    if differ:
+        state["report_round"] += 1
+        _say(events, "report.disagree", f"the two reports disagree on {', '.join(differ)}: both sides report again "
+                                        "(the umpire or the players settle it at the table)", "8.603")
+        return
+    rep = a
+    for s in SIDES:
+        if answers[s].get("lost"):
+            _say(events, "report.lost", f"{SIDE_NAMES[s]} report their losses: {', '.join(answers[s]['lost'])}",
+                 "8.603", s)
+    state["last_report"] = rep
+    # 8.603: the roster row, the CG-LVP Total and the scenario's winner
+    for s in SIDES:
+        state["cg_lvp"][s] += int(rep["lvp"][s])
+    v = _victory(state, rep, "scenario_end")
+    winner = v.initial.winner if v.initial is not None else _scenario_winner(rep)
+    state["roster"].append({"date": state["date"], "scenario": True, "lvp": dict(rep["lvp"]),
+                            "cg_lvp": dict(state["cg_lvp"]), "winner": winner})
+    _say(events, "roster", f"{state['date']} CG Roster: Current LVP US {rep['lvp']['us']}, German "
+                           f"{rep['lvp']['german']}; CG-LVP US {state['cg_lvp']['us']}, German "
+                           f"{state['cg_lvp']['german']}; winner {SIDE_NAMES.get(winner, winner)}"
+                           + (f" ({v.initial.why})" if v.initial is not None else ""), "8.603")
+    if v.cg_end or v.winner:
+        _finish(state, v, events)
+        return
+    _refit_steps(state, rep.get("facts") or {}, events, first=True, dice=dice)
+
+
+def _scenario_winner(rep: dict) -> str:
+    """Reading: a non-initial CG scenario's winner is the side with the higher Current LVP Total
+    (its own Victory Conditions are generated in the lost RePh text); a tie goes to the defender."""
+    lvp = rep["lvp"]
+    return "us" if lvp["us"] > lvp["german"] else "german" if lvp["german"] > lvp["us"] else "tie"
+
+
+def _victory(state: dict, rep: dict, moment: str):
+    from .campaign import victory
+
+    hexes = rep.get("hexes") or {}
+    return victory(campaign(state["cg"]), {
+        "moment": moment, "date": state["scenario"]["date"], "cg_lvp": dict(state["cg_lvp"]),
+        "current_lvp": dict(rep["lvp"]), "cvp": dict(rep["cvp"]), "buildings": dict(rep.get("buildings") or {}),
+        "hexes": {s: list(hexes.get(s, [])) for s in SIDES}, "lvp_hexes": {s: list(hexes.get(s, [])) for s in SIDES},
+        "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by")})
+
+
+def _victory_now(state: dict, events: list, moment: str) -> bool:
+    rep = state.get("last_report") or {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}}
+    v = _victory(state, rep, moment)
+    if v.winner:
+        _finish(state, v, events)
+        return True
+    return False
+
+
+def _finish(state: dict, v, events: list) -> None:
+    state["stage"] = "over"
+    state["result"] = {"winner": v.winner, "why": v.why, "rule": v.rule,
+                       "checks": [{"id": c.id, "side": c.side, "met": c.met, "checked": c.checked,
+                                   "detail": c.detail, "rule": c.rule} for c in v.checks]}
+    _say(events, "victory", v.why, v.rule)
+
+
+def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -> None:
+    """Walk the Refit checklist up to the sealed choices (8.619-8.623): computed steps now,
+    recorded steps noted, steps that do not apply skipped with the reason."""
+    chart = refit_chart()
+    for step in chart["steps"]:
+        num = step["step"]
+        if not first and not step.get("repeat"):
+            continue
+        if num in ("8.619", "8.621", "8.623"):
+            continue                                   # the sealed refit decision
+        if num in ("8.624", "8.625"):
+            break
+        if num == "8.603":
+            status, why = "computed", "CG Roster and CG-LVP Totals written (above)"
+        elif num == "8.612":
+            cg = campaign(state["cg"])
+            nxt = cg.next_date(state["date"])
+            if nxt is None:
+                _finish(state, _victory(state, state.get("last_report") or _empty(), "cg_end"), events)
+                return
+            state["date"] = nxt.label
+            status, why = "computed", f"the new CG Date is {nxt.label}" + (" (Night)" if nxt.is_night else "")
+        elif num == "8.617":
+            w = chart["weather"]
+            dr = dice.d6(f"KG weather {state['date']} (8.617)", by=None)
+            state["weather"] = w["results"][dr]
+            status, why = "computed", f"dr {dr}: {state['weather']} (stand-in chart: the KG weather table is lost)"
+        elif step.get("skip_unless") and not facts.get(step["skip_unless"]):
+            status, why = "skipped", f"does not apply: the reports say no {step['skip_unless'].replace('_', ' ')}"
+        elif num == "8.616":
+            status, why = "recorded", "each side reports its CPP Replenishment with its sealed Refit orders"
+        else:
+            status, why = "recorded", ("done at the table: the seed's text of this step is lost, so hxref does not "
+                                       "compute it; the sides' notes go with their Refit orders" if num > "8.604"
+                                       else "done at the table under the ASL rules; the reports' facts decide "
+                                            "which steps apply")
+        state["refit"].append({"date": state["date"], "step": num, "title": step["title"], "status": status,
+                               "why": why})
+        _say(events, "refit.step", f"{num} {step['title']}: {status} -- {why}", num)
+    state["stage"] = "refit"
+
+
+def _empty() -> dict:
+    return {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}}
+
+
+def _refit(state: dict, answers: dict, dice, events: list) -> None:
+    from .campaign import chit_outcome, load_rg_chart
+
+    chart = load_rg_chart()
+    for side in SIDES:
+        a = answers[side]
+        rep = int(a.get("cpp_replenishment", 0) or 0)
+        state["cpp"][side] += rep
+        for rg_id in a.get("purchase", []):
+            rg = chart.get(side, rg_id)
+            state["cpp"][side] -= rg.cpp
+            state["purchases"][side].append({"rg": rg_id, "date": state["date"], "cpp": rg.cpp, "name": rg.name})
+        _store_seals(state, side, a.get("seal", []), events)
+        _say(events, "refit.purchase", f"{SIDE_NAMES[side]}: +{rep} CPP (8.616, as reported); bought "
+                                       f"{', '.join(a.get('purchase', [])) or 'nothing'} (8.619); CPP left "
+                                       f"{state['cpp'][side]}", "8.619", side, private=True)
+    us, ge = answers["us"]["chit"], answers["german"]["chit"]
+    for side, chit in (("us", us), ("german", ge)):
+        if chit == "attack":
+            state["chits"][side] += 1
+    out = chit_outcome(us, ge, date=state["date"])
+    if out.needs_dr:
+        out = chit_outcome(us, ge, date=state["date"], dr=dice.d6(f"Scenario Attacker {state['date']} (8.623)"))
+    _say(events, "initiative", f"{state['date']}: US {us}, German {ge}: {out.why}", out.rule)
+    if out.idle_date:
+        state["roster"].append({"date": state["date"], "scenario": False, "lvp": None, "cg_lvp": dict(state["cg_lvp"]),
+                                "winner": None, "idle": True})
+        _refit_steps(state, {}, events, first=False, dice=dice)       # the "*" steps again
+        return
+    state["scenario"] = {"date": state["date"], "initial": False, "attacker": out.attacker,
+                         "defender": out.defender, "sets_up_first": out.sets_up_first or other(out.moves_first),
+                         "moves_first": out.moves_first, "night": campaign(state["cg"]).date(state["date"]).is_night}
+    _say(events, "scenario.start", f"{state['date']}: a CG scenario: {SIDE_NAMES[out.attacker]} attack; "
+                                   f"{SIDE_NAMES[state['scenario']['sets_up_first']]} set up first (8.624, 8.625)",
+         "8.625")
+    state["stage"], state["turn"] = "play", 1

@@ -1,0 +1,192 @@
+"""The KGP campaign referee through the engine: set-up secrets, scenario-time rolls, the two
+reports, the Refit Phase checklist, sealed purchases and chits, Idle Dates and the CG victory
+(8.5, 8.6, 8.603, 8.612, 8.619, 8.623, CG Game End, 8.52).  Readings: hxref/systems/kgp/flow.py."""
+import json
+
+import pytest
+
+from hxref import commit
+from hxref.engine import Engine, audit
+from hxref.errors import HxrefError
+from hxref.report import turn as rt
+from hxref.systems.kgp.system import seal_choice
+
+SALT = "ab" * 32
+REPORT = {"lvp": {"us": 4, "german": 2}, "cvp": {"us": 3, "german": 5}, "facts": {"fires": True}}
+
+
+def sealed(item_id, kind, value, salt=SALT):
+    return {"id": item_id, "kind": kind, "commitment": commit.commitment(seal_choice(item_id, kind, value), salt)}
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
+    monkeypatch.setattr("hxref.engine._secrets.token_hex", lambda n=32: "4b" * n)
+    return Engine.create(tmp_path / "cg.yaml", system="kgp", scenario="cg-ii", mode="solo",
+                         sides={"us": None, "german": None}, game_id="kgp-flow")
+
+
+def answer(eng, choices: dict):
+    dec = eng.awaiting[0]
+    for side in dec.sides:
+        eng.answer_solo(side, dec.id, choices.get(side, {}))
+    eng.resolve()
+    return dec
+
+
+def texts(eng):
+    return [e["data"].get("text", "") for e in eng.gf.log if e["kind"] == "rules"]
+
+
+def play_to_report(eng, end_turn=2):
+    while eng.awaiting[0].kind == "turn":
+        t = eng.state["turn"]
+        answer(eng, {eng.awaiting[0].sides[0]: {"end": t >= end_turn}})
+
+
+def test_8_5_cg_ii_starts_with_the_initial_scenario_and_its_cpp(game):
+    st = game.state
+    assert st["date"] == "20PM" and st["dates"] == ["20PM", "20N", "21AM", "21PM"]
+    assert st["cpp"] == {"us": 24, "german": 35} and st["chit_limits"] == {"us": 3, "german": 1}
+    assert st["scenario"]["moves_first"] == "us" and st["scenario"]["sets_up_first"] == "german"
+    assert game.awaiting[0].id == "d20PM.setup"
+
+
+def test_9_setup_secrets_are_sealed_and_opened_later_with_a_check(game):
+    obj = sealed("objective-setup", "objective_hex", "ChNN6")
+    answer(game, {"us": {"seal": [obj]}, "german": {"seal": []}})
+    assert game.state["sealed"]["us"][0]["commitment"] == obj["commitment"]
+    dec = game.awaiting[0]
+    assert dec.id == "d20PM.t1" and dec.sides == ("us",)
+    with pytest.raises(HxrefError) as e:       # a wrong value does not open it
+        game.answer_solo("us", dec.id, {"reveal": [{"side": "us", "id": "objective-setup", "value": "ChA10",
+                                                    "salt": SALT}]})
+    assert "do not open" in e.value.render()
+    answer(game, {"us": {"reveal": [{"side": "us", "id": "objective-setup", "value": "ChNN6", "salt": SALT}]}})
+    assert game.state["opened"]["us"] == [{"id": "objective-setup", "kind": "objective_hex", "value": "ChNN6"}]
+
+
+def test_cg_game_end_dr_only_from_turn_6_and_it_can_end_the_scenario(game):
+    answer(game, {})
+    dec = game.awaiting[0]
+    with pytest.raises(HxrefError) as e:
+        game.answer_solo("us", dec.id, {"rolls": [{"roll": "game_end", "side": "us"}]})
+    assert "before Turn 6" in e.value.render()
+    while game.state["turn"] < 6:
+        answer(game, {"us": {}})
+    for _ in range(10):                              # turn 6 on: a Game End dr by each phasing player
+        if game.state["stage"] != "play":
+            break
+        answer(game, {"us": {"rolls": [{"roll": "game_end", "side": "us"}, {"roll": "game_end", "side": "german"}]}})
+    rolls = [r for r in game.state["rolls"] if r["roll"] == "game_end"]
+    assert rolls and all(r["turn"] >= 6 for r in rolls)
+    if game.state["stage"] == "report":
+        assert any("the scenario ends at once" in r["why"] for r in rolls)
+
+
+def test_8_603_reports_must_agree_then_the_roster_and_cg_lvp_are_written(game):
+    answer(game, {})
+    play_to_report(game)
+    dec = answer(game, {"us": REPORT, "german": {**REPORT, "lvp": {"us": 3, "german": 2}}})
+    assert dec.id == "d20PM.report" and game.awaiting[0].id == "d20PM.report.2"
+    assert any("disagree on lvp" in t for t in texts(game))
+    answer(game, {"us": REPORT, "german": REPORT})
+    row = game.state["roster"][0]
+    assert row["date"] == "20PM" and row["lvp"] == {"us": 4, "german": 2} and row["cg_lvp"] == {"us": 4, "german": 2}
+    assert row["winner"] == "us"                     # 8.52 Initial Scenario: US Current LVP >= 1
+
+
+def test_8_6_refit_checklist_computes_records_and_skips_with_reasons(game):
+    answer(game, {})
+    play_to_report(game)
+    answer(game, {"us": REPORT, "german": REPORT})
+    steps = {r["step"]: r for r in game.state["refit"]}
+    assert steps["8.603"]["status"] == "computed" and steps["8.612"]["status"] == "computed"
+    assert steps["8.612"]["why"] == "the new CG Date is 20N (Night)" and game.state["date"] == "20N"
+    assert steps["8.609"]["status"] == "recorded"               # fires reported
+    assert steps["8.608"]["status"] == "skipped" and "no prisoners" in steps["8.608"]["why"]
+    assert steps["8.617"]["status"] == "computed" and "stand-in" in steps["8.617"]["why"]
+    assert game.awaiting[0].id == "d20N.refit" and game.awaiting[0].secret
+
+
+def _to_refit(game):
+    answer(game, {})
+    play_to_report(game)
+    answer(game, {"us": REPORT, "german": REPORT})
+
+
+def test_8_619_purchases_cost_cpp_need_objective_hexes_and_stay_each_sides_own(game):
+    _to_refit(game)
+    dec = game.awaiting[0]
+    with pytest.raises(HxrefError) as e:             # an I RG needs its secret Objective Hex (8.2)
+        game.answer_solo("us", dec.id, {"chit": "idle", "purchase": ["I2"]})
+    assert "Objective Hex" in e.value.render()
+    with pytest.raises(HxrefError) as e:             # CPP
+        game.answer_solo("us", dec.id, {"chit": "idle", "purchase": ["I2"] * 6,
+                                        "seal": [sealed(f"objective-I2-{i}", "objective_hex", "ChNN6")
+                                                 for i in range(1, 7)]})
+    assert "CPP" in e.value.render() or "CG-Max" in e.value.render()
+    answer(game, {"us": {"chit": "idle", "cpp_replenishment": 6, "purchase": ["I2"],
+                         "seal": [sealed("objective-I2-1", "objective_hex", "ChNN6")]},
+                  "german": {"chit": "idle"}})
+    st = game.state
+    assert st["cpp"]["us"] == 24 + 6 - 5 and st["purchases"]["us"][0]["rg"] == "I2"
+    # umpired views: the German never sees the US purchase or CPP
+    v = game.system.view(st, "german", "umpired")
+    assert v["purchases"] == {"german": []} and "us" not in v["cpp"]
+    assert "commitment" not in v["sealed"]["us"][0]
+    body = json.dumps(game.system.report(v), default=lambda o: o.__dict__)
+    assert "I2" not in body and "Paratroop" not in body
+
+
+def test_8_623_both_idle_is_an_idle_date_and_the_star_steps_repeat(game):
+    _to_refit(game)
+    answer(game, {"us": {"chit": "idle"}, "german": {"chit": "idle"}})
+    st = game.state
+    assert st["roster"][-1] == {"date": "20N", "scenario": False, "lvp": None, "cg_lvp": {"us": 4, "german": 2},
+                                "winner": None, "idle": True}
+    assert st["date"] == "21AM" and game.awaiting[0].id == "d21AM.refit"
+    repeated = [r["step"] for r in st["refit"] if r["date"] == "21AM"]
+    assert repeated[0] == "8.612" and "8.601" not in repeated          # only the "*" steps
+
+
+def test_8_623_attack_chit_limit_german_1_in_cg_ii(game):
+    _to_refit(game)
+    answer(game, {"us": {"chit": "idle"}, "german": {"chit": "attack"}})
+    st = game.state
+    assert st["scenario"]["attacker"] == "german" and st["stage"] == "play" and st["chits"]["german"] == 1
+    play_to_report(game)
+    answer(game, {"us": REPORT, "german": REPORT})
+    dec = game.awaiting[0]
+    with pytest.raises(HxrefError) as e:
+        game.answer_solo("german", dec.id, {"chit": "attack"})
+    assert "Attack chits" in e.value.render()
+
+
+def test_8_52_cg_ii_ends_after_21pm_with_a_victory_and_audits(game, tmp_path):
+    _to_refit(game)
+    for _ in range(20):
+        if not game.awaiting:
+            break
+        dec = game.awaiting[0]
+        if dec.kind == "refit":
+            answer(game, {"us": {"chit": "attack"}, "german": {"chit": "idle"}})
+        elif dec.kind == "turn":
+            answer(game, {dec.sides[0]: {"end": True}})
+        elif dec.kind == "report":
+            answer(game, {"us": REPORT, "german": REPORT})
+    st = game.state
+    assert st["stage"] == "over" and st["result"]["winner"] == "german"     # < 10 LVP hexes: otherwise (reading)
+    assert [r["date"] for r in st["roster"]] == ["20PM", "20N", "21AM", "21PM"]
+    assert any("CG End" in t for t in texts(game))
+    game.save()
+    assert audit(tmp_path / "cg.yaml").ok
+    out = rt.render(rt.build(game, "us"), "md")
+    assert "CG Roster" in out and "Campaign result" in out
+
+
+def test_8_52_the_germans_destroying_the_bridge_is_an_immediate_us_win(game):
+    answer(game, {})
+    answer(game, {"us": {"bridge_destroyed_by": "german"}})
+    assert game.state["stage"] == "over" and game.state["result"]["winner"] == "us"
