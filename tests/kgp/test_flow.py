@@ -190,3 +190,18 @@ def test_8_52_the_germans_destroying_the_bridge_is_an_immediate_us_win(game):
     answer(game, {})
     answer(game, {"us": {"bridge_destroyed_by": "german"}})
     assert game.state["stage"] == "over" and game.state["result"]["winner"] == "us"
+
+
+def test_9_secret_drs_are_the_owners_alone(game):
+    # S7 (7.2 dummy minefields), S18 (I.3): rolled with the verifiable dice, shown only to the owner
+    answer(game, {"us": {}, "german": {"secret_drs": [{"purpose": "7.2 dummy minefields"}]}})
+    st = game.state
+    assert len(st["secret_rolls"]["german"]) == 1 and st["secret_rolls"]["us"] == []
+    us_view = game.system.view(st, "us", "umpired")
+    assert "german" not in us_view["secret_rolls"]
+    die = [e["data"] for e in game.gf.log if e["kind"] == "die" and "dummy minefields" in e["data"]["purpose"]]
+    assert die and die[0]["private"] is True and die[0]["by"] == "german"
+    from hxref.report.turn import visible
+
+    secret = [e["data"] for e in game.gf.log if e["kind"] == "rules" and e["data"].get("type") == "secret.dr"]
+    assert not visible(secret[0], "us", "umpired") and visible(secret[0], "german", "umpired")

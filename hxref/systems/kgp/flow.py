@@ -23,6 +23,9 @@ def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Prob
     if extra:
         k = sorted(extra)[0]
         return [Problem(f"unknown key `{k}` (allowed: {', '.join(sorted(decision.schema))})", decision.rule, [k])]
+    found = _secret_dr_problems(choice.get("secret_drs", []))
+    if found:
+        return found
     if decision.kind == "setup":
         return _seal_problems(choice.get("seal", []))
     if decision.kind == "turn":
@@ -32,6 +35,23 @@ def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Prob
     if decision.kind == "refit":
         return _refit_problems(state, side, choice)
     return []
+
+
+def _secret_dr_problems(items) -> list[Problem]:
+    if not isinstance(items, list) or not all(isinstance(x, dict) and set(x) == {"purpose"}
+                                              and isinstance(x["purpose"], str) and x["purpose"] for x in items):
+        return [Problem("`secret_drs` is a list of {purpose: text}", "9", ["secret_drs"])]
+    return []
+
+
+def _secret_drs(state: dict, side: str, items: list, dice, events: list) -> None:
+    """9 (S7, S18): a secret dr is rolled with the verifiable dice and shown only to its owner."""
+    for x in items:
+        dr = dice.d6(f"secret dr: {x['purpose']}", by=side, private=True)
+        state["secret_rolls"][side].append({"date": state["date"], "turn": state["turn"], "purpose": x["purpose"],
+                                            "dr": dr})
+        _say(events, "secret.dr", f"{SIDE_NAMES[side]}'s secret dr for {x['purpose']}: {dr}", "9", side, private=True)
+        _say(events, "secret.dr.public", f"{SIDE_NAMES[side]} make a secret dr ({x['purpose']})", "9")
 
 
 def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
@@ -138,6 +158,7 @@ def _store_seals(state: dict, side: str, items: list, events: list) -> None:
 def _setup(state: dict, answers: dict, dice, events: list) -> None:
     for side in SIDES:
         _store_seals(state, side, answers[side].get("seal", []), events)
+        _secret_drs(state, side, answers[side].get("secret_drs", []), dice, events)
     sc = state["scenario"]
     _say(events, "scenario.start", f"{state['date']}: the Initial Scenario begins: {SIDE_NAMES[sc['sets_up_first']]}"
                                    f" set up first, {SIDE_NAMES[sc['moves_first']]} move first", "8.5")
@@ -154,6 +175,7 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
         state["opened"][r["side"]].append({"id": r["id"], "kind": item["kind"], "value": r["value"]})
         _say(events, "opened", f"{SIDE_NAMES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
+    _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     ended = bool(choice.get("end"))
     for r in choice.get("rolls", []):
         from .scenario_rolls import make_roll

@@ -117,6 +117,7 @@ class Kgp:
             "roster": [], "cg_lvp": {s: 0 for s in SIDES},
             "sealed": {s: [] for s in SIDES}, "opened": {s: [] for s in SIDES},
             "purchases": {s: [] for s in SIDES}, "rolls": [], "refit": [], "weather": None,
+            "secret_rolls": {s: [] for s in SIDES},
             "report_round": 1, "result": None,
         }
 
@@ -124,10 +125,13 @@ class Kgp:
     def decisions(self, state: dict) -> list[Decision]:
         st, d = state["stage"], state["date"]
         seal = Field("list", "sealed secrets: {id, kind, commitment} (`hxref kgp seal`)", optional=True)
+        secret = Field("list", "secret drs the rules call for, rolled for you alone: {purpose} (e.g. 7.2 dummy "
+                               "minefields, I.3 AT Gun CA)", optional=True)
         if st == "setup":
-            return [Decision(id=f"d{d}.setup", sides=SIDES, kind="setup", rule="8.5",
+            return [Decision(id=f"d{d}.setup", sides=SIDES, kind="setup", rule="8.5", dice=True,
                              prompt=f"{d} Initial Scenario: seal your secret set-up items (objective hexes, HIP, "
-                                    "dummies), or send an empty list", schema={"seal": seal}, example={"seal": []})]
+                                    "dummies), or send an empty list",
+                             schema={"seal": seal, "secret_drs": secret}, example={"seal": []})]
         if st == "play":
             sc = state["scenario"]
             keeper = sc["moves_first"]
@@ -141,6 +145,7 @@ class Kgp:
                         "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True),
                         "end": Field("bool", "the scenario has ended (a Game End dr, or its last turn)",
                                      optional=True),
+                        "secret_drs": secret,
                         "bridge_destroyed_by": Field("str", "CG-II: who destroyed the NN6 bridge", optional=True)},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
@@ -190,7 +195,7 @@ class Kgp:
         v = copy.deepcopy(state)
         v["viewer"] = side
         if mode == "umpired":                # 8.14/8.15: purchases, CPP, secrets are each side's own
-            for key in ("purchases", "opened", "cpp"):
+            for key in ("purchases", "opened", "cpp", "secret_rolls"):
                 v[key] = {s: x for s, x in state[key].items() if s == side}
             v["sealed"] = {s: [{"id": x["id"], "kind": x["kind"]} if s != side else x for x in items]
                            for s, items in state["sealed"].items()}
