@@ -90,7 +90,7 @@ def map_units(view: dict) -> list[dict]:
     for uid, u in sorted(view.get("units", {}).items()):
         if u.get("hex") is None or int(u.get("steps", 0)) <= 0:
             continue
-        label = str(u.get("name", uid)).split("/")[0]
+        label = str(u.get("name", uid))          # Third/1, Third/2: the formation tells them apart
         if u.get("disrupted"):
             label += "*"
         out.append({"id": uid, "side": u["side"], "hex": u["hex"], "label": label, "kind": u.get("type", "unit")})
