@@ -696,11 +696,12 @@ def _report_map(game: str, side: str | None) -> str | None:
     from .report.mapsvg import render_svg
 
     try:
-        map_path, units = map_view(game, side)
+        map_path, units, *extra = map_view(game, side)
     except InvalidInput:
         return None
     m = load_map(map_path)
-    return render_svg(m, units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"))
+    return render_svg(m, units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
+                      shots=extra[0] if extra else ())
 
 
 @main.command()

@@ -77,6 +77,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
     if not path.exists():
         raise InvalidInput("no such file", code="E100", file=file)
     units: list[dict] = []
+    shots: tuple = ()
     title = None
     if is_map_file(path):
         if side is not None:
@@ -91,13 +92,14 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
                 code="E504",
                 file=file,
             ) from None
-        map_path, units = map_view(str(path), side)
+        map_path, units, *extra = map_view(str(path), side)
+        shots = extra[0] if extra else ()
         m = load_map(map_path)
         title = f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view")
     if svg_out:
         from .report.mapsvg import render_svg
 
-        Path(svg_out).write_text(render_svg(m, units, title=title), encoding="utf-8")
+        Path(svg_out).write_text(render_svg(m, units, title=title, shots=shots), encoding="utf-8")
         click.echo(f"wrote {svg_out}")
         return
     from rich.console import Console

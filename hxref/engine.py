@@ -685,7 +685,8 @@ def _short(data: dict) -> str:
 def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict]]:
     """The map file and the unit markers ``side`` may see (None = public), for ``hxref map show GAME``.
 
-    A game system with a map provides ``map_view(view) -> (map_path, units)``;
+    A game system with a map provides ``map_view(view) -> (map_path, units)``, or
+    ``(map_path, units, shots)`` to draw the last shots on a table (:func:`hxref.report.mapsvg.render_svg`);
     units are computed from the side's view, never from the full state.
     """
     eng = Engine.load(path)

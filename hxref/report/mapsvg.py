@@ -139,13 +139,17 @@ def _svg_open(width: float, height: float, title: str) -> list[str]:
     ]
 
 
-def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None) -> str:
-    """An SVG picture of the map with ``units`` drawn as counters (see the module text)."""
+def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None, shots: Sequence[dict] = ()) -> str:
+    """An SVG picture of the map with ``units`` drawn as counters (see the module text).
+
+    ``shots`` (tables only): the last shots to draw, each ``{"from": unit id, "to": unit id,
+    "range": inches, "arc": degrees either side of the front, "label": text}``: the shooter's
+    field of fire out to its range, and a line to the target with the label."""
     placed = place_units(m, units)
     title = title or m.title or m.id
     if m.kind == "hex":
         return _hex_svg(m, placed, title)
-    return _table_svg(m, placed, title)
+    return _table_svg(m, placed, title, shots)
 
 
 # --------------------------------------------------------------------------
@@ -333,7 +337,7 @@ def _legend(types: list[Any], x0: float, y0: float, width: float) -> list[str]:
 # tables
 
 
-def _table_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
+def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict] = ()) -> str:
     t = m.table
     k = INCH
     legend_types = _used_types(m)
@@ -396,6 +400,7 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
         out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2.5" fill="#1b1b1b" stroke="none"/><text x="{_f(px)}" y="{_f(py - 5)}">{_esc(name)}</text>')
     out.append("</g>")
     colours = side_colours([{"side": u.side} for u in units])
+    out.extend(_shots_svg(t, {u.id: u for u in units}, shots, colours, p, poly))
     out.append('<g id="units" font-size="8" text-anchor="middle">')
     for u in sorted(units, key=lambda u: (u.side, u.id)):
         b = u.base
@@ -415,6 +420,39 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
     out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p, poly) -> list[str]:
+    """The last shots: each shooter's field of fire clipped to its range, and the line of the shot."""
+    if not shots:
+        return []
+    from ..geometry.table import fire_zone
+
+    out = ['<g id="shots" font-size="8" font-weight="bold" text-anchor="middle">']
+    board = table.edge
+    for s in shots:
+        a, b = by_id.get(s.get("from")), by_id.get(s.get("to"))
+        if a is None or a.base is None:
+            continue
+        reach = float(s.get("range", 12))
+        zone = fire_zone(a.base, reach, float(s.get("arc", 45))).intersection(a.base.polygon.buffer(reach))
+        if board is not None:
+            zone = zone.intersection(board)
+        ink = colours.get(a.side, "#333")
+        for pts in poly(zone):
+            out.append(f'<polygon points="{pts}" fill="{ink}" fill-opacity="0.10" stroke="{ink}" stroke-opacity="0.6" '
+                       f'stroke-dasharray="4 3" stroke-width="1"><title>{_esc(a.label)}: field of fire, {_f(reach)}" '
+                       'range</title></polygon>')
+        if b is not None and b.base is not None:
+            (x0, y0), (x1, y1) = p(a.base.x, a.base.y), p(b.base.x, b.base.y)
+            out.append(f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="#c0392b" '
+                       'stroke-width="1.6"/>'
+                       f'<circle cx="{_f(x1)}" cy="{_f(y1)}" r="3" fill="#c0392b"/>')
+            if s.get("label"):
+                out.append(f'<text x="{_f((x0 + x1) / 2)}" y="{_f((y0 + y1) / 2 - 3)}" fill="#c0392b" stroke="#fbfaf5" '
+                           f'stroke-width="2.5" paint-order="stroke">{_esc(str(s["label"]))}</text>')
+    out.append("</g>")
+    return out
 
 
 def _upright(facing: float) -> float:

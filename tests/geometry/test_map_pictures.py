@@ -95,3 +95,18 @@ def test_shipped_maps_draw(path):
     m = load_map(path)
     ET.fromstring(render_svg(m))
     assert m.title in as_text(render_terminal(m))
+
+
+def test_table_picture_draws_the_last_shots_field_of_fire_and_line():
+    # issue 8 scope 6: fire arcs and ranges drawn for the last shots
+    from hxref.report.mapsvg import render_svg
+
+    from hxref.paths import games_dir
+
+    m = load_map(games_dir() / "acw_minis" / "maps" / "sample-table.yaml")
+    units = [{"id": "a", "side": "union", "x": 20, "y": 20, "facing": 0, "frontage": 5, "label": "1st Minn"},
+             {"id": "b", "side": "confederate", "x": 24, "y": 29, "facing": 180, "frontage": 5, "label": "4th Ala"}]
+    svg = render_svg(m, units, "t", shots=[{"from": "a", "to": "b", "range": 12, "arc": 45, "label": "4 hits"}])
+    shots = svg[svg.index('<g id="shots"'):svg.index('<g id="units"')]
+    assert 'field of fire, 12" range' in shots and "<line" in shots and ">4 hits<" in shots
+    assert render_svg(m, units, "t").count('id="shots"') == 0
