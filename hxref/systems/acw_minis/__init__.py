@@ -1,0 +1,1 @@
+"""ACW miniatures on a measured table (issue 8)."""
