@@ -13,6 +13,7 @@ REGISTRY: dict[str, str] = {
     "heartland": "hxref.systems.heartland:SYSTEM",
     "salem-church": "hxref.systems.salem_church:SYSTEM",
     "kgp": "hxref.systems.kgp.system:SYSTEM",
+    "acw-minis": "hxref.systems.acw_minis.system:SYSTEM",
 }
 
 

@@ -1,0 +1,256 @@
+"""ACW miniatures on a measured table (issue 8): the game-system object.
+
+One signed orders file per player turn (digest E1): the phasing side's moves and shots
+together; the referee checks every move, then every shot against the state after the
+moves, and rejects the whole file at the first broken rule (exit 2, the rule and where).
+Resolution: movement, shooting (one d6 per shooting unit, rolled with the verifiable
+dice), eliminating units (A2); then the scenario's victory: 4 of the 6 enemy units
+eliminated at once, else the side holding the town at the end of turn 15, else a draw.
+
+Orders (a choice)::
+
+    moves:  [{unit, pivot_start?, advance?, pivot_end?}]   one straight advance (C8); or {unit, to: [x, y], facing}
+    shots:  [{shooter, target}]                           units that did not move, one target each (C15)
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ...errors import InvalidInput
+from ...paths import games_dir
+from ..base import Decision, Field, Problem, Section
+
+NAME = "acw-minis"
+DATA = "acw_minis"
+SIDES = ("union", "confederate")
+MOVE_KEYS = {"unit", "pivot_start", "advance", "pivot_end", "to", "facing", "path"}
+
+
+@lru_cache(maxsize=None)
+def table_map(name: str):
+    from ...maps import load_map
+
+    return load_map(games_dir() / DATA / "maps" / f"{name}.yaml")
+
+
+def _units(state: dict):
+    from .rules import Unit
+
+    return {uid: Unit.from_dict({k: v for k, v in u.items() if k not in ("eliminated",)}, uid)
+            for uid, u in state["units"].items() if not u.get("eliminated")}
+
+
+def _options(state: dict):
+    from .rules import Options
+
+    return Options(road_following=bool((state.get("options") or {}).get("road_following")))
+
+
+def _orders(choice: dict) -> dict:
+    return {m["unit"]: {k: v for k, v in m.items() if k != "unit"} for m in choice.get("moves", [])}
+
+
+class AcwMinis:
+    name = NAME
+    title = "ACW miniatures on a measured table"
+    sides = SIDES
+    optional_rules = {"road_following": "C8: a move may follow one road in several straight segments"}
+
+    def scenarios(self) -> list[str]:
+        return sorted(p.stem for p in (games_dir() / DATA / "scenarios").glob("*.yaml"))
+
+    def load_scenario(self, name: str) -> dict:
+        from ...yamlio import load_data, to_plain
+
+        path = games_dir() / DATA / "scenarios" / f"{name}.yaml"
+        if not path.is_file():
+            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}", code="E503")
+        return to_plain(load_data(path))
+
+    def setup(self, scenario: dict) -> dict:
+        from .rules import Unit, check_setup
+
+        units = {u["id"]: Unit.from_dict({k: v for k, v in u.items() if k != "id"}, u["id"]).to_dict()
+                 for u in scenario["units"]}
+        found = check_setup(table_map(scenario["map"]), {k: Unit.from_dict(v, k) for k, v in units.items()})
+        if found:
+            raise InvalidInput(f"scenario set-up: {found[0].message}", code="E503", rule=found[0].rule)
+        return {"scenario": scenario["scenario"], "title": scenario["title"], "map": scenario["map"], "turn": 1,
+                "turns": int(scenario["turns"]), "order": list(scenario["player_turn_order"]), "phasing_index": 0,
+                "mode": scenario.get("table_mode", "umpired"), "units": units,
+                "options": dict(scenario.get("options") or {}), "victory_rule": scenario["victory"],
+                "last": {"moves": [], "shots": [], "eliminated": []}, "history": [], "result": None,
+                "eliminated": {s: [] for s in SIDES}}
+
+    def decisions(self, state: dict) -> list[Decision]:
+        if state.get("result"):
+            return []
+        side = state["order"][state["phasing_index"]]
+        t = state["turn"]
+        return [Decision(
+            id=f"t{t}.{side}", sides=(side,), kind="orders", rule="A2", dice=True,
+            prompt=f"turn {t} of {state['turns']}, the {side} player turn: moves, then shots by units that did not move",
+            schema={"moves": Field("list", "{unit, pivot_start?, advance?, pivot_end?} (one straight advance, C8)"),
+                    "shots": Field("list", "{shooter, target}: one target per unit that did not move", optional=True)},
+            example={"moves": [], "shots": []})]
+
+    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        from .rules import movement_step, shooting_step, start_player_turn
+
+        extra = set(choice) - {"moves", "shots"}
+        if extra:
+            return [Problem(f"unknown key `{sorted(extra)[0]}` (allowed: moves, shots)", "A2", [sorted(extra)[0]])]
+        moves = choice.get("moves", [])
+        if not isinstance(moves, list):
+            return [Problem("`moves` is a list of {unit, pivot_start, advance, pivot_end}", "A3", ["moves"])]
+        seen = set()
+        for i, m in enumerate(moves):
+            if not isinstance(m, dict) or "unit" not in m or set(m) - MOVE_KEYS:
+                return [Problem("each move is {unit, pivot_start?, advance?, pivot_end?}", "A3; C8", ["moves", i])]
+            if m["unit"] not in state["units"] or state["units"][m["unit"]].get("eliminated"):
+                return [Problem(f"`{m['unit']}` is not a unit on the table", "A3", ["moves", i, "unit"])]
+            if state["units"][m["unit"]]["side"] != side:
+                return [Problem(f"{m['unit']} is not yours: only the phasing player moves (C17)", "A2; C17",
+                                ["moves", i, "unit"])]
+            if m["unit"] in seen:
+                return [Problem(f"{m['unit']} has two move orders: one move per player turn (A2)", "A2",
+                                ["moves", i, "unit"])]
+            seen.add(m["unit"])
+        tm = table_map(state["map"])
+        units = start_player_turn(_units(state), side)
+        ms = movement_step(tm, units, _orders(choice), phasing=side, options=_options(state))
+        if ms.problems:
+            p = ms.problems[0]
+            idx = next((i for i, m in enumerate(moves) if p.path and m["unit"] == p.path[0]), 0)
+            return [Problem(p.message, p.rule, ["moves", idx, *p.path[1:]])]
+        shots = choice.get("shots", [])
+        if not isinstance(shots, list) or not all(isinstance(s, dict) and set(s) == {"shooter", "target"}
+                                                  for s in shots):
+            return [Problem("`shots` is a list of {shooter, target}", "A4", ["shots"])]
+        st = shooting_step(tm, ms.units, shots, {s["shooter"]: 1 for s in shots}, phasing=side,
+                           options=_options(state))
+        if st.problems:
+            p = st.problems[0]
+            idx = next((i for i, s in enumerate(shots) if p.path and s["shooter"] == p.path[0]), 0)
+            return [Problem(p.message, p.rule, ["shots", idx, *p.path[1:]])]
+        return []
+
+    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        from .rules import eliminating_step, movement_step, shooting_step, start_player_turn
+
+        side = state["order"][state["phasing_index"]]
+        choice = answers[side]
+        tm = table_map(state["map"])
+        events: list[dict] = []
+        units = start_player_turn(_units(state), side)
+        ms = movement_step(tm, units, _orders(choice), phasing=side, options=_options(state))
+        for m in ms.moves:
+            if m.moved:
+                events.append({"type": "move", "side": side, "rule": "A3", "text": m.why})
+        shots = choice.get("shots", [])
+        faces = {s["shooter"]: dice.d6(f"shot {s['shooter']} at {s['target']} (A4)", by=side) for s in shots}
+        st = shooting_step(tm, ms.units, shots, faces, phasing=side, options=_options(state))
+        last_shots = []
+        for o in st.shots:
+            c, r = o.check, o.roll
+            events.append({"type": "shot", "side": side, "rule": "A4",
+                           "text": f"{o.shooter} shoots at {o.target}: {c.why}; {r.why if r else ''}"})
+            last_shots.append({"from": o.shooter, "to": o.target, "range": c.max_range, "arc": 45,
+                               "label": f"{r.hits if r else 0} hits (d6 {r.die if r else '-'})",
+                               "distance": round(c.range, 1) if c.range is not None else None,
+                               "hits": r.hits if r else 0, "die": r.die if r else None, "cover": c.target_in_cover})
+        for w in st.warnings:
+            events.append({"type": "shot.warning", "side": side, "rule": "C16", "text": w})
+        el = eliminating_step(st.units, phasing=side)
+        events.append({"type": "eliminate", "side": side, "rule": el.rule, "text": el.why})
+        new_units = {k: u.to_dict() for k, u in st.units.items()}
+        for uid in el.removed:
+            new_units[uid]["eliminated"] = True
+            state["eliminated"][new_units[uid]["side"]].append(uid)
+        for uid, u in state["units"].items():          # already eliminated before this turn
+            if u.get("eliminated") and uid not in new_units:
+                new_units[uid] = u
+        state["units"] = new_units
+        state["last"] = {"side": side, "turn": state["turn"], "moves": [m.why for m in ms.moves if m.moved],
+                         "shots": last_shots, "eliminated": list(el.removed)}
+        state["history"].append({"turn": state["turn"], "side": side, "shots": last_shots,
+                                 "eliminated": list(el.removed)})
+        self._victory(state, side, events)
+        if not state.get("result"):
+            if state["phasing_index"] == 0:
+                state["phasing_index"] = 1
+            else:
+                state["phasing_index"] = 0
+                state["turn"] += 1
+        return state, events
+
+    def _victory(self, state: dict, side: str, events: list[dict]) -> None:
+        rule = state["victory_rule"]
+        need = int(rule["elimination"]["enemy_units"])
+        enemy = "confederate" if side == "union" else "union"
+        if len(state["eliminated"][enemy]) >= need:
+            state["result"] = {"winner": side, "why": f"{side} has eliminated {need} enemy units "
+                                                      f"({', '.join(state['eliminated'][enemy])}): it wins at once"}
+        elif state["turn"] >= int(rule["town"]["at_end_of_turn"]) and state["phasing_index"] == 1:
+            holder = self.town_holder(state)
+            state["result"] = ({"winner": holder, "why": f"the end of turn {state['turn']}: {holder} alone holds "
+                                                         f"{rule['town']['area']}"} if holder else
+                               {"winner": None, "why": f"the end of turn {state['turn']}: nobody alone holds "
+                                                       f"{rule['town']['area']}: a draw"})
+        if state.get("result"):
+            events.append({"type": "victory", "rule": "scenario", "text": state["result"]["why"]})
+
+    def town_holder(self, state: dict) -> str | None:
+        from shapely.geometry import Point
+
+        tm = table_map(state["map"])
+        area = next(a for a in tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
+        sides = {u["side"] for u in state["units"].values() if not u.get("eliminated")
+                 and area.polygon.intersects(Point(u["x"], u["y"]))}
+        return sides.pop() if len(sides) == 1 else None
+
+    # --- views and reports ---------------------------------------------------------------------
+    def view(self, state: dict, side: str | None, mode: str) -> dict:
+        import copy
+
+        v = copy.deepcopy(state)          # E: nothing on the table is secret
+        v["viewer"] = side
+        return v
+
+    def report(self, view: dict) -> list[Section]:
+        out = []
+        head = Section(f"Turn {view['turn']} of {view['turns']}" if not view.get("result") else "Game over")
+        if view.get("result"):
+            r = view["result"]
+            head.lines.append(f"Result: {(r['winner'] or 'nobody').upper()} -- {r['why']}")
+        else:
+            head.lines.append(f"Phasing: the {view['order'][view['phasing_index']]} player turn")
+        head.lines.append("Eliminated: " + "; ".join(f"{s} {len(v)} ({', '.join(v) or '-'})"
+                                                      for s, v in view["eliminated"].items()))
+        out.append(head)
+        s = Section("Units (positions in inches from the south-west corner; facing 0 = north, clockwise)",
+                    columns=["unit", "side", "type", "x", "y", "facing", "frontage", "hits", "state"])
+        for uid, u in sorted(view["units"].items(), key=lambda kv: (kv[1]["side"], kv[0])):
+            s.rows.append([f"{uid} {u.get('name', '')}".strip(), u["side"], u["type"], f"{u['x']:.1f}", f"{u['y']:.1f}",
+                           f"{u['facing']:.0f}", f"{u['frontage']:g}\"", str(u["hits"]),
+                           "eliminated" if u.get("eliminated") else "on the table"])
+        out.append(s)
+        last = view.get("last") or {}
+        if last.get("shots"):
+            t = Section(f"Shots of the {last['side']} player turn {last['turn']} (A4)",
+                        columns=["shooter", "target", "range", "cover", "d6", "hits"])
+            for x in last["shots"]:
+                t.rows.append([x["from"], x["to"], f"{x['distance']}\"" if x.get("distance") is not None else "-",
+                               "yes (halved)" if x.get("cover") else "no", str(x.get("die")), str(x.get("hits"))])
+            out.append(t)
+        return out
+
+    def map_view(self, view: dict):
+        units = [{"id": uid, "side": u["side"], "x": u["x"], "y": u["y"], "facing": u["facing"],
+                  "frontage": u["frontage"], "depth": u.get("depth", 1.0), "kind": u["type"],
+                  "label": (u.get("name") or uid).split("'")[0][:14]}
+                 for uid, u in view["units"].items() if not u.get("eliminated")]
+        return games_dir() / DATA / "maps" / f"{view['map']}.yaml", units, (view.get("last") or {}).get("shots", [])
+
+
+SYSTEM = AcwMinis()
