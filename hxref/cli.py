@@ -384,6 +384,47 @@ def answer(game, side, key_path, choice, decision, out_dir):
 
 @main.command()
 @game_argument
+@click.option("--side", default=None, help="the side to play (default: the side awaited)")
+@click.option("--choice", required=True,
+              help="the answer as YAML or JSON, or @FILE to read it from a file")
+def play(game, side, choice):
+    """Solo games: answer the awaited decision and resolve it at once, then show what happened.
+
+    Example: hxref play g.yaml --choice '{moves: [{unit: us-3, advance: 6}], shots: []}'
+    """
+    from . import orders
+    from .game import locked
+    from .report.turn import _event_line
+
+    value = orders.parse_choice(choice)
+    with locked(game):
+        eng = _load(game)
+        if eng.mode != "solo":
+            raise InvalidInput(f"hxref play is for solo games; this is a {eng.mode} game: use answer, submit "
+                               "and resolve", code="E504", file=game)
+        waiting = eng.awaiting
+        if not waiting:
+            raise InvalidInput("the game is over", code="E309", file=game)
+        dec = waiting[0]
+        if side is None:
+            if len(dec.sides) != 1:
+                raise InvalidInput(f"{dec.id} awaits {', '.join(dec.sides)}: give --side", code="E504")
+            side = dec.sides[0]
+        _side_check(eng, side)
+        eng.answer_solo(side, dec.id, value)
+        done = eng.resolve()
+        eng.save()
+    for r in done:
+        click.echo(f"resolved {r.decision}")
+        for roll_ in r.rolls:
+            click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
+        for ev in r.events:
+            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+    click.echo(f"next: {eng.waiting_text()}")
+
+
+@main.command()
+@game_argument
 @side_option()
 @decision_option
 @click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),

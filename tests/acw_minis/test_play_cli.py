@@ -1,0 +1,17 @@
+"""`hxref play`: solo games answer and resolve in one command (issue 8 scope 6)."""
+from pathlib import Path
+
+
+def test_play_answers_and_resolves_a_solo_player_turn(cli):
+    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo")
+    out = cli("play", "g.yaml", "--choice", "{moves: [{unit: us-3, advance: 6}], shots: []}").output
+    assert "resolved t1.union" in out and "now at (34.0, 10.0)" in out and "t1.confederate" in out
+    before = Path("g.yaml").read_bytes()
+    err = cli.fails("play", "g.yaml", "--choice", "{moves: [{unit: cs-6, advance: 13}]}")
+    assert "Cavalry may not enter Hollins Wood" in err and "A3" in err
+    assert Path("g.yaml").read_bytes() == before
+
+
+def test_play_is_for_solo_games_only(cli, game):
+    err = cli.fails("play", game, "--choice", "bid: 1")
+    assert "solo games" in err and "[E504]" in err
