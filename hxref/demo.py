@@ -24,7 +24,7 @@ FOLDERS = {"heartland": "heartland", "salem-church": "salem_church", "kgp": "kgp
 
 
 #: the demo each system plays when no --scenario is given
-DEFAULT = {"heartland": "heartland-demo", "salem-church": "salem-church"}
+DEFAULT = {"heartland": "heartland-demo", "salem-church": "salem-church", "kgp": "cg-ii"}
 
 
 def manifest_path(system: str, scenario: str | None = None) -> Path:

@@ -63,8 +63,9 @@ def test_golden_reports(demo_run, who):
 
 
 def test_unknown_demo_system_is_a_clear_error():
-    res = CliRunner().invoke(main, ["demo", "--system", "kgp"])
-    assert res.exit_code == 2 and "no demo game is shipped for 'kgp' yet" in res.stderr
+    res = CliRunner().invoke(main, ["demo", "--system", "nosuch"])
+    assert res.exit_code == 2 and "no demo game is shipped for 'nosuch' yet" in res.stderr
+    assert "heartland" in res.stderr and "kgp" in res.stderr and "salem-church" in res.stderr
 
 
 def test_every_command_has_help_with_an_example():

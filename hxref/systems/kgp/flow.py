@@ -1,16 +1,24 @@
 """KGP campaign flow: checking each decision's answers and resolving them (see :mod:`.system`).
 
-Readings (pinned by ``tests/kgp/test_flow.py``):
+Readings (pinned by ``tests/kgp/test_flow.py`` and ``tests/kgp/test_play.py``):
 
 * two reports agree when every shared fact is equal (LVP, CVP, hexes, buildings, the
   bridge, the Refit facts); a side's own losses and notes are its own;
 * a Refit step that needs a fact the reports deny is skipped, and the reason logged;
 * the CPP a side reports for 8.616 is added before its purchases are paid for;
 * an Idle Date's roster row keeps the CG-LVP Total (reading of 8.603);
-* the scenario turn's keeper is the side that moves first; turn 1 follows the set-up.
+* the scenario turn's keeper is the side that moves first; turn 1 follows the set-up;
+* a turn report's rolls are made in order; once one ends the scenario at once (a Game End
+  dr), the rest are not made (the rest of that turn is not played), and the log says so;
+* a Refit Phase's checklist rows carry the new CG Date (8.612), the date they prepare;
+* a report is checked against what the victory determination will read (hexes of the map
+  group, buildings, the bridge) when it is sent, not when both are in;
+* a sealed item's id is unique for its side over the whole CG; the Objective Hexes sealed
+  with a purchase are logged for their side alone (they tell which RGs were bought).
 """
 from __future__ import annotations
 
+from ...errors import InvalidInput
 from ..base import Decision, Problem
 from .system import FACT_KEYS, SHARED_FACTS, SIDE_NAMES, SIDES, _seal_problems, campaign, opens, other, refit_chart
 
@@ -96,6 +104,20 @@ def _report_problems(state: dict, choice: dict) -> list[Problem]:
     facts = choice.get("facts", {})
     if not isinstance(facts, dict) or set(facts) - set(FACT_KEYS):
         return [Problem(f"`facts` takes true/false for {', '.join(FACT_KEYS)}", "8.6", ["facts"])]
+    hexes = choice.get("hexes") or {}
+    if not isinstance(hexes, dict) or set(hexes) - set(SIDES) or not all(
+            isinstance(v, list) and all(isinstance(h, str) for h in v) for v in hexes.values()):
+        return [Problem("`hexes` gives the LVP hexes each side holds: {us: [ChNN6, ...], german: [...]}", "8.603",
+                        ["hexes"])]
+    b = choice.get("bridge_destroyed_by")
+    if b is not None and b not in SIDES:
+        return [Problem("bridge_destroyed_by is us or german", "8.52", ["bridge_destroyed_by"])]
+    # what the victory determination reads must be readable now, not fail when both reports are in
+    try:
+        _victory(state, {k: choice.get(k) for k in SHARED_FACTS}, "scenario_end")
+    except InvalidInput as exc:
+        where = [x for x in (exc.where.path or "").split(".") if x] or ["hexes"]
+        return [Problem(exc.message, exc.rule or "8.603", where)]
     return []
 
 
@@ -109,10 +131,16 @@ def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
         return [Problem(f"{SIDE_NAMES[side]} have used all {state['chit_limits'][side]} Attack chits "
                         f"{cg.id.upper()} allows: choose idle", f"{cg.rule} Attack Chit limits", ["chit"])]
-    cpp = state["cpp"][side] + int(choice.get("cpp_replenishment", 0) or 0)
+    rep = choice.get("cpp_replenishment", 0) or 0
+    if not isinstance(rep, int) or isinstance(rep, bool) or rep < 0:
+        return [Problem("`cpp_replenishment` is the CPP your side receives: a whole number, 0 or more", "8.616",
+                        ["cpp_replenishment"])]
+    cpp = state["cpp"][side] + rep
     chart = load_rg_chart()
     cost = 0
     bought = list(choice.get("purchase", []))
+    if not all(isinstance(x, str) for x in bought):
+        return [Problem("`purchase` lists RG ids, e.g. [I2, V5] (games/kgp/charts/rg.yaml)", "8.619", ["purchase"])]
     sealed_ids = {x["id"] for x in choice.get("seal", []) if isinstance(x, dict)}
     for i, rg_id in enumerate(bought):
         try:
@@ -132,7 +160,18 @@ def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
         cost += rg.cpp
     if cost > cpp:
         return [Problem(f"the RGs cost {cost} CPP; {SIDE_NAMES[side]} have {cpp}", "8.619", ["purchase"])]
-    return _seal_problems(choice.get("seal", []))
+    return _seal_problems(choice.get("seal", [])) or _seal_id_problems(state, side, choice.get("seal", []))
+
+
+def _seal_id_problems(state: dict, side: str, items: list) -> list[Problem]:
+    """A sealed item's id names one secret for the whole CG (``reveal`` opens it by id)."""
+    used = {x["id"] for x in state["sealed"][side]}
+    for i, s in enumerate(items):
+        if s["id"] in used:
+            return [Problem(f"{SIDE_NAMES[side]} already sealed a secret called {s['id']!r} on "
+                            f"{next(x['date'] for x in state['sealed'][side] if x['id'] == s['id'])}: "
+                            "give this one another id", "9", ["seal", i, "id"])]
+    return []
 
 
 # --- resolution -----------------------------------------------------------------------------------
@@ -146,13 +185,14 @@ def _say(events: list, kind: str, text: str, rule: str, side: str | None = None,
     events.append({"type": kind, "rule": rule, "text": text, **({"side": side} if side else {}), **extra})
 
 
-def _store_seals(state: dict, side: str, items: list, events: list) -> None:
+def _store_seals(state: dict, side: str, items: list, events: list, private: bool = False) -> None:
     for s in items:
         state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
                                       "date": state["date"]})
     if items:
         _say(events, "sealed", f"{SIDE_NAMES[side]} seal {len(items)} secret item(s): "
-                               + ", ".join(f"{s['kind']} {s['commitment'][:12]}..." for s in items), "9", side)
+                               + ", ".join(f"{s['kind']} {s['commitment'][:12]}..." for s in items), "9", side,
+             **({"private": True} if private else {}))
 
 
 def _setup(state: dict, answers: dict, dice, events: list) -> None:
@@ -176,16 +216,24 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
         _say(events, "opened", f"{SIDE_NAMES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
-    ended = bool(choice.get("end"))
-    for r in choice.get("rolls", []):
+    ended = False
+    rolls = choice.get("rolls", [])
+    for i, r in enumerate(rolls):
         from .scenario_rolls import make_roll
 
         side = r.get("side", keeper)
         res = make_roll(r, state, side, dice)
         state["rolls"].append({"date": state["date"], "turn": state["turn"], "roll": r["roll"], "side": side,
-                               "faces": res.faces, "why": res.why, "releases": res.releases})
+                               "faces": res.faces, "why": res.why, "releases": res.releases, "enters": res.enters,
+                               **({"rg": r["rg"]} if r.get("rg") else {})})
         _say(events, f"roll.{r['roll']}", res.why, res.rule, side)
-        ended = ended or res.ends_scenario
+        if res.ends_scenario:
+            ended = True
+            if rolls[i + 1:]:        # the scenario ended at once: the rest of the turn is not played
+                _say(events, "roll.not_made", "the scenario has ended: not made: " + ", ".join(
+                    f"{x['roll']} ({SIDE_NAMES[x.get('side', keeper)]})" for x in rolls[i + 1:]), "CG Game End")
+            break
+    ended = ended or bool(choice.get("end"))
     if choice.get("bridge_destroyed_by"):
         state["bridge_destroyed_by"] = choice["bridge_destroyed_by"]
         if _victory_now(state, events, "during_play"):
@@ -271,6 +319,7 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
     """Walk the Refit checklist up to the sealed choices (8.619-8.623): computed steps now,
     recorded steps noted, steps that do not apply skipped with the reason."""
     chart = refit_chart()
+    rows: list[dict] = []          # dated when the phase is done: a RePh's steps go with the new CG Date
     for step in chart["steps"]:
         num = step["step"]
         if not first and not step.get("repeat"):
@@ -285,6 +334,7 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
             cg = campaign(state["cg"])
             nxt = cg.next_date(state["date"])
             if nxt is None:
+                state["refit"] += rows
                 _finish(state, _victory(state, state.get("last_report") or _empty(), "cg_end"), events)
                 return
             state["date"] = nxt.label
@@ -303,9 +353,11 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
                                        "compute it; the sides' notes go with their Refit orders" if num > "8.604"
                                        else "done at the table under the ASL rules; the reports' facts decide "
                                             "which steps apply")
-        state["refit"].append({"date": state["date"], "step": num, "title": step["title"], "status": status,
-                               "why": why})
+        rows.append({"date": state["date"], "step": num, "title": step["title"], "status": status, "why": why})
         _say(events, "refit.step", f"{num} {step['title']}: {status} -- {why}", num)
+    for row in rows:                # 8.601-8.611 were walked before 8.612 set the new CG Date
+        row["date"] = state["date"]
+    state["refit"] += rows
     state["stage"] = "refit"
 
 
@@ -325,7 +377,7 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
             rg = chart.get(side, rg_id)
             state["cpp"][side] -= rg.cpp
             state["purchases"][side].append({"rg": rg_id, "date": state["date"], "cpp": rg.cpp, "name": rg.name})
-        _store_seals(state, side, a.get("seal", []), events)
+        _store_seals(state, side, a.get("seal", []), events, private=True)   # the Objective Hexes of its RGs
         _say(events, "refit.purchase", f"{SIDE_NAMES[side]}: +{rep} CPP (8.616, as reported); bought "
                                        f"{', '.join(a.get('purchase', [])) or 'nothing'} (8.619); CPP left "
                                        f"{state['cpp'][side]}", "8.619", side, private=True)
@@ -336,7 +388,7 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
     out = chit_outcome(us, ge, date=state["date"])
     if out.needs_dr:
         out = chit_outcome(us, ge, date=state["date"], dr=dice.d6(f"Scenario Attacker {state['date']} (8.623)"))
-    _say(events, "initiative", f"{state['date']}: US {us}, German {ge}: {out.why}", out.rule)
+    _say(events, "initiative", f"{state['date']}: {out.why}", out.rule)     # out.why begins "US idle, German .."
     if out.idle_date:
         state["roster"].append({"date": state["date"], "scenario": False, "lvp": None, "cg_lvp": dict(state["cg_lvp"]),
                                 "winner": None, "idle": True})

@@ -60,6 +60,9 @@ def sections(view: dict) -> list[Section]:
             value = x.get("opened", {}).get("value") if isinstance(x.get("opened"), dict) else None
             s.rows.append([f"sealed {x['kind']} {x['id']}", "opened: " + str(value) if value is not None
                            else (x.get("commitment", "")[:16] + "..." if x.get("commitment") else "sealed")])
+        for r in (view.get("secret_rolls") or {}).get(side, []):
+            s.rows.append([f"secret dr {r['date']}" + (f" turn {r['turn']}" if r.get("turn") else " set-up"),
+                           f"{r['dr']} ({r['purpose']})"])
         out.append(s)
     rolls = [r for r in view.get("rolls", []) if r["date"] == view["date"]]
     if rolls:

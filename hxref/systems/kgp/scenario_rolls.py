@@ -25,6 +25,7 @@ class Made:
     rule: str
     ends_scenario: bool = False
     releases: bool = False              # III.6: a Reserve Cloaking counter is released
+    enters: bool = False                # CG5, I.2, III.5: the reinforcements may enter
 
 
 def _count(state: dict, name: str, side: str, **match) -> int:
@@ -38,10 +39,17 @@ def request_problems(name: str, turn: int, side: str, state: dict, request: dict
     if q is None:
         return [Problem(f"there is no roll {name!r}; the KGP scenario rolls are {', '.join(NAMES)}", "9", ["roll"])]
     cg = campaign(state["cg"])
-    per_turn = dict(turn=turn) if q.per in ("Player Turn", "RPh") else {}
+    per_turn = dict(turn=turn) if q.per in ("Player Turn", "RPh", "RPh and RG") else {}
+    rg = (request or {}).get("rg")
+    if name.startswith("reinforcement"):        # III.5 (and CG5 when given per RG): one dr a RPh for each RG
+        per_turn["rg"] = rg
     already = _count(state, name, side, **per_turn) > 0 if q.per != "Sniper attack" else False
-    return rl.check_request(name, turn=turn, phase=q.phase or None, side=side, phasing=side, night=sc["night"],
-                            cg=cg.id, initial=sc["initial"], already_rolled=already,
+    # once they may enter, no further dr for them (rl.check_request `entered`)
+    entered = name.startswith("reinforcement") and _count(state, name, side, rg=rg, enters=True) > 0
+    # CG5: the Night reinforcement dr is the Scenario Defender's, in his own RPh
+    phasing = sc["defender"] if name == "reinforcement" else side
+    return rl.check_request(name, turn=turn, phase=q.phase or None, side=side, phasing=phasing, night=sc["night"],
+                            cg=cg.id, initial=sc["initial"], already_rolled=already, entered=entered,
                             counters=rl.sniper_counters(cg.map_group) if name == "sniper_selection" else None)
 
 
@@ -58,7 +66,7 @@ def make_roll(request: dict, state: dict, side: str, dice) -> Made:
         variant = {"reinforcement": "standard", "reinforcement_i2": "cg1_i2", "reinforcement_iii5": "cg3_iii5"}[name]
         dr = dice.d6(q.purpose, by=side)
         r = rl.reinforcement(t, dr, rule_variant=variant, rg=request.get("rg"))
-        return Made([dr], r.why, r.rule)
+        return Made([dr], r.why, r.rule, enters=r.enters)
     if name == "reserve_release":
         faces = dice.roll(q.purpose, count=2, by=side)
         released = sum(1 for x in state.get("rolls", []) if x["roll"] == name and x["date"] == state["date"]

@@ -197,7 +197,11 @@ class Kgp:
         if mode == "umpired":                # 8.14/8.15: purchases, CPP, secrets are each side's own
             for key in ("purchases", "opened", "cpp", "secret_rolls"):
                 v[key] = {s: x for s, x in state[key].items() if s == side}
-            v["sealed"] = {s: [{"id": x["id"], "kind": x["kind"]} if s != side else x for x in items]
+            # the other side's secrets: that one was sealed, and once opened its id and kind (the opening
+            # is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)
+            v["sealed"] = {s: [x if s == side else
+                               {"id": x["id"], "kind": x["kind"], "opened": True} if x.get("opened") else
+                               {"sealed_on": x["date"]} for x in items]
                            for s, items in state["sealed"].items()}
             v["rolls"] = [r for r in state["rolls"] if not r.get("private") or r.get("side") == side]
         return v
