@@ -25,6 +25,7 @@ FOLDERS = {"heartland": "heartland", "salem-church": "salem_church", "kgp": "kgp
 
 #: the demo each system plays when no --scenario is given
 DEFAULT = {"heartland": "heartland-demo", "salem-church": "salem-church", "kgp": "cg-ii"}
+DEFAULT["acw-minis"] = "mercers-mill"
 
 
 def manifest_path(system: str, scenario: str | None = None) -> Path:

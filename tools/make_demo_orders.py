@@ -2,6 +2,8 @@
 
     python tools/make_demo_orders.py heartland
     python tools/make_demo_orders.py salem-church
+    python tools/make_demo_orders.py acw-minis
+    python tools/make_demo_orders.py kgp
 
 It plays the scripted game below through the real command line in a scratch
 folder (so every shipped file was accepted by hxref when it was made) and
@@ -769,6 +771,549 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
                           + yamlio.dump_rt(body), encoding="utf-8")
 
 
+# ---------------------------------------------------------------------------------------------
+# KGP CG-II "The Bridge at Cheneux" (issue 7): the campaign around the ASL scenarios
+
+KGP_PLAN = {
+    # dD.setup: what each side seals with `hxref kgp seal` (id, kind, value) and its secret drs
+    "setup": {
+        "us": {"seal": [("objective-initial", "objective_hex", "ChW8")]},
+        "german": {"secret_drs": ["7.2 dummy minefields"]},
+    },
+    # each CG scenario played: the turn a secret is opened, the last turn (if no Game End dr ended it),
+    # the Night reinforcement dr of the Scenario Defender, and the reports (round 1 may disagree)
+    "scenarios": {
+        "20PM": {
+            "open": {3: [("us", "objective-initial")]},
+            "last_turn": 10,
+            "report": {"lvp": {"us": 4, "german": 8}, "cvp": {"us": 6, "german": 9},
+                       "hexes": {"us": ["ChW8", "ChX9"], "german": ["ChNN6", "ChKK5", "ChJJ7", "ChII6"]},
+                       "facts": {"prisoners": True, "wounded_leaders": True}},
+            "lost": {"us": ["2 x 7-4-7 squad", "1 x 2-4-7 HS"], "german": ["1 x 6-5-8 squad", "1 x 37L AA HT"]},
+            "disagree": {"german": {"lvp": {"us": 3, "german": 9}}},
+        },
+        "20N": {
+            "last_turn": 8,
+            "reinforcements": True,
+            "report": {"lvp": {"us": 5, "german": 9}, "cvp": {"us": 8, "german": 7},
+                       "hexes": {"us": ["ChW8", "ChX9", "ChII6"], "german": ["ChNN6", "ChKK5", "ChJJ7"]},
+                       "facts": {"fires": True, "melee": True}},
+            "lost": {"us": ["1 x 7-4-7 squad"], "german": ["2 x 6-5-8 squad", "1 x LMG"]},
+        },
+        "21PM": {
+            "last_turn": 10,
+            "report": {"lvp": {"us": 11, "german": 2}, "cvp": {"us": 14, "german": 6},
+                       "hexes": {"us": ["ChNN6", "ChKK5", "ChJJ7", "ChII6", "ChW8", "ChX9"],
+                                 "german": ["ChQQ4"]},
+                       "facts": {"prisoners": True, "encircled_or_mined": True}},
+            "lost": {"us": ["1 x 7-4-7 squad", "1 x 8-1 leader"], "german": ["3 x 6-5-8 squad", "1 x HMG"]},
+        },
+    },
+    # dD.refit, sealed with `hxref commit`: seal = (id, kind, value) sealed with `hxref kgp seal` first
+    "refits": {
+        "20N": {
+            "us": {"chit": "idle", "cpp_replenishment": 4, "purchase": ["I2"],
+                   "seal": [("objective-I2-1", "objective_hex", "ChLL9")],
+                   "notes": "8.620: the paratroop platoon is at Full Strength (8.6193)"},
+            "german": {"chit": "attack", "cpp_replenishment": 2, "purchase": ["V4"]},
+        },
+        "21AM": {
+            "us": {"chit": "idle", "cpp_replenishment": 3, "purchase": ["V5"]},
+            "german": {"chit": "idle", "cpp_replenishment": 2, "purchase": []},
+        },
+        "21PM": {
+            "us": {"chit": "attack", "cpp_replenishment": 3, "purchase": ["O1"]},
+            "german": {"chit": "idle", "cpp_replenishment": 2, "purchase": ["HW2"],
+                       "seal": [("objective-HW2-1", "objective_hex", "ChPP3")]},
+        },
+    },
+}
+
+KGP_SAY = {
+    "setup": "20PM, the Initial Scenario (8.52): the Germans set up first, the US moves first. Each side sends "
+             "its set-up orders: the US seals the Objective Hex of its paratroopers with `hxref kgp seal` (the "
+             "commitment goes in the orders; the hex and its salt stay in its private file "
+             "game-us-secrets.yaml); the German asks for a secret dr for his dummy minefields, rolled with the "
+             "verifiable dice and shown to him alone.",
+    "turns": "ASL is played at the table (or by VASL). Each scenario turn the side moving first sends one turn "
+             "report: the rolls the rules call for -- a Game End dr by each phasing player from Turn 6 (+1 at "
+             "Night), the Night Scenario Defender's reinforcement dr (SSR CG5) -- the secrets opened, and the "
+             "end. No Sniper selection dr is ever asked: the Ch map group has 1 Sniper counter (SSR CG16), "
+             "and hxref refuses one.",
+    "open": "Turn {turn}: the paratroopers reach their Objective Hex. The US opens it with `hxref kgp open` "
+            "(value and salt from its private file); hxref checks them against the commitment sealed at set-up.",
+    "disagree": "{date} is over. Both sides report its outcome (8.603). The German counts one building of "
+                "Cheneux as his: the two reports disagree on the LVP, so both sides report again.",
+    "again": "{date}, report round {round}: the sides check the map together; the German accepts the US "
+             "count, and both send the same report again (d{date}.report.{round}).",
+    "agree": "{date}: the reports agree. hxref writes the CG Roster and the CG-LVP Totals (8.603){initial}, then "
+             "walks the Refit Phase checklist up to the sealed choices: each step computed, recorded or skipped "
+             "with its reason (8.6).",
+    "refit": {
+        "20N": "The 20N Refit Phase: each side seals its CPP replenishment (8.616), RG purchases (8.619) and "
+               "Idle/Attack chit (8.623) with `hxref commit`, and sends the reveal once both have committed. "
+               "The US buys RG I2, an infantry RG, and seals its Objective Hex in the same orders; the Germans "
+               "buy an RG and play their only Attack chit (CG-II allows them 1): a night counter-attack.",
+        "21AM": "The 21AM Refit Phase: both sides choose Idle. 21AM is an Idle Date (8.2): no scenario, and the "
+                "'*' steps of the Refit Phase are done again for 21PM (8.612-8.623).",
+        "21PM": "The 21PM Refit Phase: the Germans have used their one Attack chit, so hxref would refuse "
+                "another (`hxref check` says so): they choose Idle and buy an MG platoon, with its Objective "
+                "Hex. The US attacks (its first Attack chit of the 3 CG-II allows it).",
+    },
+    "scenario": {
+        "20N": "20N, a Night CG scenario: the Germans attack and move first, so they send the turn reports; the "
+               "US, the Night Scenario Defender, rolls for its reinforcements (SSR CG5: dr < the turn).",
+        "21PM": "21PM, the last CG Date: the US attacks the bridge at Cheneux and moves first.",
+    },
+    "end": "21PM is over: the last CG Date's scenario has ended, so the CG ends (8.2 CG End) and hxref makes "
+           "the victory determination (8.52): the US needs 10 LVP hexes, the NN6 bridge counting 5.",
+}
+
+
+def _kgp_seal(side: str, item: tuple) -> dict:
+    """`hxref kgp seal`: the commitment for the orders (the value and salt stay in GAME-SIDE-secrets.yaml)."""
+    import json
+
+    item_id, kind, value = item
+    out = run(["kgp", "seal", "game.yaml", "--side", side, "--id", item_id, "--kind", kind, "--value", value])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _kgp_open(side: str, item_id: str) -> dict:
+    """`hxref kgp open`: the `reveal` entry for a sealed secret."""
+    import json
+
+    return json.loads(run(["kgp", "open", "game.yaml", "--side", side, "--id", item_id]).strip().splitlines()[-1])
+
+
+def _kgp_turn(state: dict, plan: dict) -> dict:
+    """The keeper's turn report: the rolls the rules allow now (checked by hxref before it is written)."""
+    from hxref.systems.kgp.scenario_rolls import request_problems
+
+    sc, t = state["scenario"], state["turn"]
+    keeper = sc["moves_first"]
+    other = "german" if keeper == "us" else "us"
+    choice: dict = {}
+    reveal = [_kgp_open(side, item_id) for side, item_id in plan.get("open", {}).get(t, [])]
+    if reveal:
+        choice["reveal"] = reveal
+    if t >= plan["last_turn"]:
+        choice["end"] = True
+        return choice
+    wanted = [{"roll": "game_end", "side": keeper}]                    # the first Player Turn's end
+    if plan.get("reinforcements") and t >= 2:       # CG5, the Defender's own RPh: dr < turn (none on Turn 1)
+        wanted.append({"roll": "reinforcement", "side": sc["defender"]})
+    wanted.append({"roll": "game_end", "side": other})                  # the second Player Turn's end
+    rolls = [r for r in wanted if not request_problems(r["roll"], t, r["side"], state, r)]
+    if rolls:
+        choice["rolls"] = rolls
+    return choice
+
+
+def play_kgp(plan: dict, keys: dict, submit, resolve, steps: list) -> None:
+    """Every KGP decision to the end of the CG, answered from ``plan`` through the real command line."""
+    import json
+
+    from hxref.engine import Engine
+
+    def answer(side: str, choice: dict) -> str:
+        dec = _awaiting()["id"]
+        run(["answer", "game.yaml", "--side", side, "--key", keys[side], "--choice", json.dumps(choice)])
+        return f"{side}-{dec}.yaml"
+
+    while (dec := _awaiting()):
+        state = Engine.load("game.yaml").state
+        date, kind = state["date"], dec["kind"]
+        if kind == "setup":
+            steps.append({"say": KGP_SAY["setup"]})
+            files = []
+            for side in keys:
+                p = plan["setup"].get(side, {})
+                choice = {"seal": [_kgp_seal(side, s) for s in p.get("seal", [])]}
+                if p.get("secret_drs"):
+                    choice["secret_drs"] = [{"purpose": x} for x in p["secret_drs"]]
+                files.append(answer(side, choice))
+            submit(files)
+            resolve()
+            steps.append({"say": "Each side's report shows its own secrets: the US its sealed Objective Hex, "
+                                 "the German his secret dr; neither sees the other's."})
+            steps += [{"report": "us"}, {"report": "german"}]
+            steps.append({"say": KGP_SAY["turns"]})
+        elif kind == "turn":
+            sp = plan["scenarios"][date]
+            t = state["turn"]
+            if t == 1 and date in KGP_SAY["scenario"]:
+                steps.append({"say": KGP_SAY["scenario"][date]})
+            if t in sp.get("open", {}):
+                steps.append({"say": KGP_SAY["open"].format(turn=t)})
+            keeper = dec["sides"][0]
+            submit([answer(keeper, _kgp_turn(state, sp))])
+            resolve()
+            if t in sp.get("open", {}):
+                steps.append({"report": "public"})
+        elif kind == "report":
+            sp = plan["scenarios"][date]
+            rnd = state["report_round"]
+            if rnd == 1:
+                now = Engine.load("game.yaml").state
+                ended = [r for r in now["rolls"] if r["date"] == date and "scenario ends" in r["why"]]
+                steps.append({"say": f"{date} ended after turn {now['turn']}"
+                                     + (" on a Game End dr." if ended else ", its last turn.")})
+            files = []
+            for side in keys:
+                choice = json.loads(json.dumps(sp["report"]))
+                if rnd == 1:
+                    choice.update(sp.get("disagree", {}).get(side, {}))
+                if sp.get("lost", {}).get(side):
+                    choice["lost"] = sp["lost"][side]
+                files.append(answer(side, choice))
+            if rnd == 1 and sp.get("disagree"):
+                steps.append({"say": KGP_SAY["disagree"].format(date=date)})
+            elif rnd > 1:
+                steps.append({"say": KGP_SAY["again"].format(date=date, round=rnd)})
+            if date == state["dates"][-1]:
+                steps.append({"say": KGP_SAY["end"]})
+            submit(files)
+            resolve()
+            if _awaiting() and _awaiting()["kind"] == "report":
+                steps.append({"report": "public"})
+                continue
+            initial = " -- the US wins the Initial Scenario: its Current LVP Total is 1 or more" \
+                if state["scenario"].get("initial") else ""
+            if _awaiting():
+                steps.append({"say": KGP_SAY["agree"].format(date=date, initial=initial)})
+                steps.append({"report": "public"})
+        elif kind == "refit":
+            steps.append({"say": KGP_SAY["refit"][date]})
+            rp = plan["refits"][date]
+            for side in keys:
+                p = dict(rp[side])
+                p["seal"] = [_kgp_seal(side, s) for s in p.get("seal", [])]
+                if not p["seal"]:
+                    del p["seal"]
+                run(["commit", "game.yaml", "--side", side, "--key", keys[side], "--choice", json.dumps(p)])
+            for side in keys:
+                submit([f"{side}-{dec['id']}-commit.yaml"])
+            submit([f"{side}-{dec['id']}-reveal.yaml" for side in keys])
+            resolve()
+            steps.append({"say": "Each side's report: its own CPP, RGs and sealed Objective Hexes; the chits are "
+                                 "public."})
+            steps += [{"report": "us"}, {"report": "german"}]
+        else:
+            raise SystemExit(f"the KGP demo does not know the decision {dec['id']} ({kind})")
+
+
+KGP_DEMO = {
+    "system": "kgp",
+    "scenario": "cg-ii",
+    "game_id": "kgp-cg-ii-demo",
+    "created": "2026-11-29T12:00:00Z",
+    "mode": "umpired",
+    "players": {"us": "us", "german": "german"},
+    "umpire": "umpire",
+    "script": [
+        ("say", "KGP CG-II, The Bridge at Cheneux, 20-21 December 1944 (8.52): Co. B and part of Co. C of the "
+                "1st Bn/504th PIR against the II/2nd SS PzGren Rgt, 4 CG Dates (20PM, 20N, 21AM, 21PM). hxref "
+                "does not play ASL's turns; it referees what the campaign needs around them. The umpire holds "
+                "the game file and resolves each decision with his key, so each side's purchases, CPP and "
+                "secrets stay its own."),
+        ("kgp", KGP_PLAN),
+    ],
+}
+GAMES["kgp"] = KGP_DEMO
+
+
+# ---------------------------------------------------------------------------------------------
+# ACW miniatures, The Fight for Mercer's Mill (issue 8): the scripted players
+
+#: where each unit heads: a list of legs, each (waypoint, done-when); the first leg not done is the
+#: one it follows.  "west": while the unit's centre is west of Tolley Creek; "south"/"north"/"east":
+#: while its centre is south of / north of / east of the given coordinate.
+ACW_ROUTES = {
+    # Union.  The west-bank brigades cross at the Stone Bridge; the battery comes up the Valley Road
+    # to a knoll short of the town (artillery may not end in a town, A3); the cavalry rides round
+    # the Mill Pond to the town's east side.
+    "us-1": [((29.0, 24.0), "west"), ((38.0, 24.0), None)],
+    "us-2": [((29.0, 24.0), "west"), ((38.0, 23.0), None)],
+    "us-3": [((40.0, 22.0), None)],
+    "us-4": [((42.0, 13.0), None)],
+    "us-5": [((44.5, 22.5), None)],
+    "us-6": [((68.0, 19.0), ("south", 17.5)), ((51.5, 22.0), None)],
+    # Confederates.  The west-bank brigades cross at Cobb's Ford; the battery comes down the
+    # Valley Road; the cavalry rides round Hollins Wood (cavalry may not enter woods, A3).
+    "cs-1": [((27.6, 31.6), "west"), ((40.0, 27.0), None)],
+    "cs-2": [((27.6, 31.6), "west"), ((38.5, 25.5), None)],
+    "cs-3": [((40.0, 26.0), None)],
+    "cs-4": [((42.0, 35.0), None)],
+    "cs-5": [((44.5, 25.5), None)],
+    "cs-6": [((66.0, 27.0), ("north", 28.5)), ((52.0, 26.0), None)],
+}
+#: the crossings: a unit at a crossing's near side heads for its far side next
+ACW_CROSSINGS = {(29.0, 24.0): (36.0, 24.0), (27.6, 31.6): (33.5, 34.5)}
+ACW_OFFSETS = (0, 8, -8, 16, -16, 25, -25, 35, -35, 50, -50, 70, -70, 90, -90)
+ACW_FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+
+
+class AcwPlanner:
+    """One side's orders for its ACW player turn, planned from the state (re-planned every turn).
+
+    Units that have an enemy in their field of fire and range stay and shoot (the nearest such
+    enemy, as the rules module measures it).  The others follow their route (ACW_ROUTES) with one
+    legal straight move (pivot, advance, pivot): among headings near the straight line to the
+    waypoint and shorter advances, the one that ends nearest the waypoint without crowding a
+    friend, each checked by :func:`rules.check_move` against the units as moved so far.  A unit
+    at the end of its route seeks the nearest enemy (to just inside its range), except infantry
+    in the town, which hold it.  A unit ends its move facing the nearest enemy, so it may shoot
+    next turn; one that cannot move usefully pivots to face an enemy in range but out of its arc.
+    """
+
+    def __init__(self, state: dict, side: str):
+        from hxref.systems.acw_minis import rules, system
+
+        self.r, self.side = rules, side
+        self.tm = system.table_map(state["map"])
+        self.opts = system._options(state)
+        self.units = rules.start_player_turn(system._units(state), side)
+        self.town = next(a for a in self.tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
+        self.river = self.tm.table.rivers[0].line
+
+    # --- geometry -----------------------------------------------------------------------------
+    def west_of_creek(self, xy) -> bool:
+        from shapely.geometry import LineString
+
+        cut = self.river.intersection(LineString([(-1, xy[1]), (200, xy[1])]))
+        xs = [p.x for p in getattr(cut, "geoms", [cut]) if not p.is_empty]
+        return bool(xs) and xy[0] < min(xs)
+
+    def goal(self, uid: str, u=None) -> tuple[int, tuple[float, float], bool]:
+        """(progress along the route, the waypoint now, whether it is the route's last)."""
+        import math
+
+        u = u or self.units[uid]
+        route = ACW_ROUTES[uid]
+        for i, (point, done) in enumerate(route):
+            if done == "west":
+                if not self.west_of_creek(u.centre):
+                    continue
+                if math.dist(u.centre, point) < 1.0:
+                    return 2 * i + 1, ACW_CROSSINGS[point], False
+                return 2 * i, point, False
+            if isinstance(done, tuple):
+                how, v = done
+                if (how == "south" and u.y >= v) or (how == "north" and u.y <= v):
+                    continue
+            return 2 * i, point, i == len(route) - 1
+        return 2 * len(route), route[-1][0], True
+
+    def enemies(self) -> list[str]:
+        return sorted(k for k, u in self.units.items() if u.side != self.side)
+
+    def targets(self, work, uid: str) -> list[tuple[float, str]]:
+        """The enemies ``uid`` may shoot now, nearest first (range as the rules measure it)."""
+        out = []
+        for e in self.enemies():
+            chk = self.r.check_shot(self.tm, work, uid, e, phasing=self.side, options=self.opts)
+            if chk.ok:
+                out.append((chk.range, e))
+        return sorted(out)
+
+    def nearest_enemy(self, xy):
+        import math
+
+        return min(((math.dist(xy, self.units[e].centre), e) for e in self.enemies()), default=(None, None))
+
+    def holds_town(self, u) -> bool:
+        return u.type in ("infantry", "zouaves") and self.town.contains_point(u.centre)
+
+    def crowding(self, work, uid: str, unit) -> float:
+        """How much a base at ``unit`` crowds its friends (room to pivot: 2.5" apart costs nothing)."""
+        poly = unit.base.polygon
+        gaps = [poly.distance(o.base.polygon) for k, o in work.items() if k != uid and o.side == self.side]
+        return 3.0 * max(0.0, 2.5 - min(gaps, default=9.0))
+
+    # --- orders -------------------------------------------------------------------------------
+    def best_move(self, work, uid: str, score, lengths_to: float):
+        """The legal straight move with the least ``score(end unit)``, if it gains half an inch."""
+        from hxref.geometry.table import bearing
+
+        u = work[uid]
+        allowance = self.r.MOVE_ALLOWANCE[u.type]
+        lengths = sorted({round(min(lengths_to, allowance + self.r.ROAD_BONUS), 1)}
+                         | {round(min(lengths_to, allowance * f), 1) for f in ACW_FRACTIONS}, reverse=True)
+        want = bearing(u.centre, self._aim)
+        now = score(u)
+        best = None
+        for off in ACW_OFFSETS:
+            pivot = round(self.r._turn(u.facing, want + off), 1)
+            for adv in lengths:
+                if adv <= 0.05:
+                    continue
+                order = {"pivot_start": pivot, "advance": adv} if pivot else {"advance": adv}
+                m = self.r.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
+                if not m.ok:
+                    continue
+                sc = score(m.end)
+                if best is None or sc < best[0] - 1e-6:
+                    best = (sc, order, m)
+                break               # the longest legal advance on this heading
+        if best is None or best[0] > now - 0.5:
+            return None
+        return best[1], best[2]
+
+    def route_move(self, work, uid: str):
+        import math
+
+        u = work[uid]
+        _, goal, last = self.goal(uid, u)
+        here = math.dist(u.centre, goal)
+        if here < 0.75 or (last and self.holds_town(u)):
+            return None
+        self._aim = goal
+        return self.best_move(work, uid, lambda v: math.dist(v.centre, goal) + self.crowding(work, uid, v), here)
+
+    def seek_move(self, work, uid: str):
+        """At the route's end and nothing to shoot: close on the nearest enemy to just inside range."""
+        import math
+
+        u = work[uid]
+        if self.holds_town(u):
+            return None
+        dist, e = self.nearest_enemy(u.centre)
+        if e is None:
+            return None
+        want = self.r.RANGE[u.type] - 1.0
+        if dist <= want + 0.5:
+            return None
+        self._aim = self.units[e].centre
+        return self.best_move(work, uid, lambda v: abs(math.dist(v.centre, self._aim) - want)
+                              + self.crowding(work, uid, v), dist - want)
+
+    def face_enemy(self, work, uid: str, order: dict, end):
+        """``order`` with an end pivot toward the nearest enemy, when that is legal."""
+        from hxref.geometry.table import bearing
+
+        dist, e = self.nearest_enemy(end.centre)
+        if e is None or dist > 30:
+            return order
+        turn = round(self.r._turn(end.facing, bearing(end.centre, self.units[e].centre)), 1)
+        if abs(turn) < 1:
+            return order
+        full = dict(order, pivot_end=turn)
+        m = self.r.check_move(self.tm, work, uid, full, phasing=self.side, options=self.opts)
+        return full if m.ok else order
+
+    def orders(self) -> dict:
+        import math
+
+        work = dict(self.units)
+
+        def first(k):           # the units furthest along their routes move first, out of the others' way
+            progress, goal, _ = self.goal(k)
+            return (-progress, math.dist(work[k].centre, goal), k)
+
+        moves, shots = [], []
+        for uid in sorted((k for k, u in work.items() if u.side == self.side), key=first):
+            tg = self.targets(work, uid)
+            if tg:
+                shots.append({"shooter": uid, "target": tg[0][1]})
+                continue
+            found = self.route_move(work, uid) or self.seek_move(work, uid)
+            if found:
+                order = self.face_enemy(work, uid, found[0], found[1].end)
+            else:
+                dist, _ = self.nearest_enemy(work[uid].centre)
+                if dist is None or dist > self.r.RANGE[work[uid].type] + 1:
+                    continue            # nothing to do: it stays put
+                order = self.face_enemy(work, uid, {}, work[uid])
+                if not order:
+                    continue
+            m = self.r.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
+            if m.ok:
+                moves.append({"unit": uid, **order})
+                work[uid] = m.end
+        return {"moves": moves, "shots": shots}
+
+
+def plan_acw(game: str, side: str) -> dict:
+    """Orders for ``side``'s awaited ACW player turn, checked by the system itself before answering."""
+    from hxref.engine import Engine
+
+    eng = Engine.load(game)
+    dec = eng.awaiting[0]
+    choice = AcwPlanner(eng.state, side).orders()
+    problems = eng.system.check(eng.state, dec, side, choice)
+    if problems:
+        raise SystemExit(f"the scripted {side} player wrote orders hxref refuses: {problems[0].message}")
+    return choice
+
+ACW_DEMO = {
+    "system": "acw-minis",
+    "scenario": "mercers-mill",
+    "game_id": "acw-mercers-mill-demo",
+    "created": "2026-11-29T12:00:00Z",
+    "mode": "open",
+    "players": {"union": "union", "confederate": "confederate"},
+    "script": [
+        ("say", "The Fight for Mercer's Mill (an original scenario on a 72 x 48 inch table): six Union and six "
+                "Confederate units make for the town at the crossroads, beyond the Stone Bridge and Cobb's Ford "
+                "over Tolley Creek. Nothing is secret in these rules, so the game is open: each player turn the "
+                "phasing player sends one signed orders file (moves, then shots by the units that did not move) "
+                "and the other player sends his dice link with `hxref roll`, so neither chooses the dice. "
+                "Victory (the scenario's own rule): 4 of the 6 enemy units eliminated at once; else the side "
+                "alone in Mercer's Mill at the end of turn 15; else a draw."),
+        ("acw", {}),
+    ],
+    "end_say": "The end of the game. The public report, each player's report (the same: nothing is secret in "
+               "these rules), and the audit that replays every signature and die:",
+}
+GAMES["acw-minis"] = ACW_DEMO
+
+
+def _acw_summary(side: str, events: list[dict]) -> str:
+    """One line on an ACW player turn just played: moves, shots and hits, eliminations, the result."""
+    n = sum(1 for e in events if e.get("type") == "move")
+    shots = [e for e in events if e.get("type") == "shot"]
+    hits = 0
+    for e in shots:
+        tail = e["text"].rsplit(":", 1)[-1]
+        hits += int(tail.split()[0]) if tail.split() and tail.split()[0].isdigit() else 0
+    out = [f"{n} move{'s' if n != 1 else ''}", f"{len(shots)} shot{'s' if len(shots) != 1 else ''} "
+           f"({hits} hit{'s' if hits != 1 else ''})"]
+    for e in events:
+        if e.get("type") == "eliminate" and " eliminated" in e["text"]:
+            out.append(e["text"].split(": ", 1)[-1])
+        elif e.get("type") == "victory":
+            out.append(e["text"])
+    return f"The {side} player turn: " + "; ".join(out) + "."
+
+
+def play_acw(sides: dict, submit, resolve, steps: list) -> None:
+    """Every ACW player turn to the end of the game: the phasing side answers with the scripted player's
+    orders (`hxref answer`, checked by hxref), the other side gives its dice link (`hxref roll`)."""
+    import json
+
+    from hxref.engine import Engine
+
+    while (dec := _awaiting()):
+        side = dec["sides"][0]
+        other = next(s for s in sides if s != side)
+        state = Engine.load("game.yaml").state
+        if side == state["order"][0]:
+            steps.append({"say": f"Turn {state['turn']} of {state['turns']}."})
+        choice = plan_acw("game.yaml", side)
+        run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice", json.dumps(choice)])
+        run(["roll", "game.yaml", "--side", other, "--key", sides[other]])
+        submit([f"{side}-{dec['id']}.yaml", f"{other}-{dec['id']}-roll.yaml"])
+        resolve()
+        log = Engine.load("game.yaml").gf.log
+        played = [e["data"] for e in log if e["kind"] == "rules" and e["data"].get("decision") == dec["id"]]
+        nxt = _awaiting()
+        steps.append({"say": _acw_summary(side, played) + (f" The {nxt['sides'][0]} player's report, for his "
+                                                           "orders:" if nxt else "")})
+        if nxt:
+            steps.append({"report": nxt["sides"][0]})
+
+
 def run(args: list[str]) -> str:
     res = CliRunner().invoke(main, args, catch_exceptions=False)
     if res.exit_code != 0:
@@ -872,6 +1417,8 @@ def build(name: str) -> Path:
                     run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice", f"level: {level}"])
                     submit([f"{side}-{dec}.yaml"])
                     resolve()
+                elif kind == "acw":            # ACW miniatures: every player turn to the end (issue 8)
+                    play_acw(sides, submit, resolve, steps)
                 elif kind == "salem":          # Salem Church: every player turn to the end, scripted players
                     from hxref.engine import Engine
 
@@ -899,6 +1446,8 @@ def build(name: str) -> Path:
                                                  + _salem_turn_summary(played) + f". The umpire e-mails the "
                                                  f"{who} player his report (what his army sees), for his orders:"})
                             steps.append({"report": who})
+                elif kind == "kgp":            # KGP: every campaign decision to the CG's end (issue 7)
+                    play_kgp(step[1], sides, submit, resolve, steps)
                 elif kind == "impulses":       # every impulse of the turn, each side heading for its goals
                     import json
 
@@ -918,8 +1467,8 @@ def build(name: str) -> Path:
                         submit([f"{side}-{dec['id']}.yaml"])
                         resolve()
             settle_reorganization()
-            steps.append({"say": "The end of the demo. The public report, each side's secret report, "
-                                 "and the audit that replays every signature, commitment and die:"})
+            steps.append({"say": spec.get("end_say", "The end of the demo. The public report, each side's secret "
+                                 "report, and the audit that replays every signature, commitment and die:")})
             steps.append({"report": "public", "full": True})
             for side in sides:
                 steps.append({"report": side, "full": True})

@@ -24,6 +24,8 @@ NAME = "acw-minis"
 DATA = "acw_minis"
 SIDES = ("union", "confederate")
 MOVE_KEYS = {"unit", "pivot_start", "advance", "pivot_end", "to", "facing", "path"}
+#: the table picture's colour for a unit eliminated by the shots it shows
+ELIMINATED_COLOUR = "#f0f0f0"
 
 
 @lru_cache(maxsize=None)
@@ -228,13 +230,18 @@ class AcwMinis:
         head.lines.append("Eliminated: " + "; ".join(f"{s} {len(v)} ({', '.join(v) or '-'})"
                                                       for s, v in view["eliminated"].items()))
         out.append(head)
-        s = Section("Units (positions in inches from the south-west corner; facing 0 = north, clockwise)",
-                    columns=["unit", "side", "type", "x", "y", "facing", "frontage", "hits", "state"])
-        for uid, u in sorted(view["units"].items(), key=lambda kv: (kv[1]["side"], kv[0])):
-            s.rows.append([f"{uid} {u.get('name', '')}".strip(), u["side"], u["type"], f"{u['x']:.1f}", f"{u['y']:.1f}",
-                           f"{u['facing']:.0f}", f"{u['frontage']:g}\"", str(u["hits"]),
-                           "eliminated" if u.get("eliminated") else "on the table"])
-        out.append(s)
+        # one table per side, so that the columns fit an 80-column terminal and e-mail (no cut words)
+        for side in SIDES:
+            s = Section(f"{side.capitalize()} units (positions in inches from the south-west corner; "
+                        "facing 0 = north, clockwise)",
+                        columns=["unit", "type", "x", "y", "facing", "frontage", "hits", "state"])
+            for uid, u in sorted(view["units"].items()):
+                if u["side"] != side:
+                    continue
+                s.rows.append([f"{uid} {u.get('name', '')}".strip(), u["type"], f"{u['x']:.1f}", f"{u['y']:.1f}",
+                               f"{u['facing']:.0f}", f"{u['frontage']:g}\"", str(u["hits"]),
+                               "eliminated" if u.get("eliminated") else "in play"])
+            out.append(s)
         last = view.get("last") or {}
         if last.get("shots"):
             t = Section(f"Shots of the {last['side']} player turn {last['turn']} (A4)",
@@ -246,10 +253,15 @@ class AcwMinis:
         return out
 
     def map_view(self, view: dict):
+        # the units on the table; and, greyed, those the last shots eliminated, where they stood, so that the
+        # lines of those shots have an end
+        just_out = set((view.get("last") or {}).get("eliminated") or [])
         units = [{"id": uid, "side": u["side"], "x": u["x"], "y": u["y"], "facing": u["facing"],
-                  "frontage": u["frontage"], "depth": u.get("depth", 1.0), "kind": u["type"],
-                  "label": (u.get("name") or uid).split("'")[0][:14]}
-                 for uid, u in view["units"].items() if not u.get("eliminated")]
+                  "frontage": u["frontage"], "depth": u.get("depth", 1.0),
+                  "kind": u["type"] + (", eliminated" if u.get("eliminated") else ""),
+                  "label": (u.get("name") or uid).split("'")[0][:14],
+                  **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
+                 for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
         return games_dir() / DATA / "maps" / f"{view['map']}.yaml", units, (view.get("last") or {}).get("shots", [])
 
 
