@@ -70,8 +70,10 @@ def build(engine, audience: str | None = None) -> Report:
     full = audience == "umpire"
     view = engine.system.view(h["state"], None if full else audience, "open" if full else mode) \
         if h.get("phase") != "setup" else {}
-    who = "public report" if audience is None else ("umpire's report (everything)" if full
-                                                    else f"{audience}'s report (secret: {audience} only)")
+    who = "public report" if audience is None else (
+        "umpire's report (everything)" if full else
+        f"{audience}'s report (secret: {audience} only)" if mode == "umpired" else
+        f"{audience}'s report (its sealed choices stay its own; in {mode} mode nothing else is secret)")
     header = [
         ("game", meta["game"]),
         ("system", f"{engine.system.title} -- {meta['scenario']}"),
