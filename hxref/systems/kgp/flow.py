@@ -349,10 +349,8 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
         elif num == "8.616":
             status, why = "recorded", "each side reports its CPP Replenishment with its sealed Refit orders"
         else:
-            status, why = "recorded", ("done at the table: the seed's text of this step is lost, so hxref does not "
-                                       "compute it; the sides' notes go with their Refit orders" if num > "8.604"
-                                       else "done at the table under the ASL rules; the reports' facts decide "
-                                            "which steps apply")
+            status, why = "recorded", ("at the table (its text is lost in the seed)" if num > "8.604"
+                                       else "at the table (ASL rules)")
         rows.append({"date": state["date"], "step": num, "title": step["title"], "status": status, "why": why})
         _say(events, "refit.step", f"{num} {step['title']}: {status} -- {why}", num)
     for row in rows:                # 8.601-8.611 were walked before 8.612 set the new CG Date
