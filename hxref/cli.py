@@ -748,15 +748,38 @@ def _report_map(game: str, side: str | None) -> str | None:
 @main.command()
 @game_argument
 @click.option("--json", "as_json", is_flag=True, help="machine-readable result")
-def audit(game, as_json):
+@click.option("--rerun", is_flag=True,
+              help="replay the inputs with the rules code of today and list every result that would differ")
+def audit(game, as_json, rerun):
     """Replay GAME's whole log: every hash, signature, commitment and die. Exit 0 if all hold, 1 if not.
 
-    Example: hxref audit g.yaml
+    With --rerun (after a rules fix) it says, decision by decision, where the rules of today
+    would give another result, so an umpire can decide to patch the game by replay; the game
+    file is not changed.
+
+    Example: hxref audit g.yaml --rerun
     """
     import json
 
     from .engine import audit as run_audit
 
+    if rerun:
+        from .engine import rerun as run_rerun
+
+        rr = run_rerun(game)
+        if as_json:
+            click.echo(json.dumps(rr.to_dict(), indent=2))
+        elif rr.ok:
+            click.echo(f"rerun: the rules of today give the same result for all {rr.decisions} resolutions")
+        else:
+            for d in rr.differences:
+                click.echo(f"{d['decision']} (event {d['event']}):\n  logged: {d['before']}\n  today:  {d['after']}")
+            for r in rr.refused:
+                click.echo(r)
+            if rr.state_differs:
+                click.echo(f"the game would now end differently: {', '.join(rr.state_differs)} differ")
+            click.echo(f"rerun: {len(rr.differences)} of {rr.decisions} resolutions differ")
+        sys.exit(0 if rr.ok else 1)
     res = run_audit(game)
     if as_json:
         click.echo(json.dumps(res.to_dict(), indent=2))

@@ -677,6 +677,77 @@ def audit(path: str | Path, workers: int | None = None) -> AuditResult:
     return res
 
 
+@dataclass
+class RerunResult:
+    """What the rules of today would make of a game's inputs (``hxref audit --rerun``)."""
+
+    ok: bool
+    decisions: int = 0
+    differences: list[dict] = field(default_factory=list)    # {decision, event, before, after}
+    refused: list[str] = field(default_factory=list)          # inputs the rules would now refuse
+    state_differs: list[str] = field(default_factory=list)    # header keys that end differently
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "decisions": self.decisions, "differences": self.differences,
+                "refused": self.refused, "state_differs": self.state_differs}
+
+
+def rerun(path: str | Path) -> RerunResult:
+    """Replay every input of the game (files, answers, links, resolutions) through the rules code
+    of today, and list each resolution whose produced events (dice and rules' events) would now
+    differ from the log, with the first differing line before and after.  Nothing is written."""
+    checked = audit(path)
+    gf = GameFile.load(path)
+    res = RerunResult(ok=False)
+    if any("hash" in p or "sequence" in p or "follow" in p for p in checked.problems):
+        res.refused.append("the log's hash chain is broken: " + "; ".join(checked.problems))
+        return res
+    replay = Engine.__new__(Engine)
+    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    replay.h = replay.gf.header
+    replay.system = systems.get(replay.h["meta"]["system"])
+    inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
+    for n, i in enumerate(inputs):
+        ev = gf.log[i]
+        stored = [e for e in gf.log[i + 1:inputs[n + 1] if n + 1 < len(inputs) else len(gf.log)]]
+        start = len(replay.gf.log)
+        try:
+            order = None
+            if ev["kind"] == "submission":
+                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+                if "sig" in ev["data"]:
+                    order.armored = ev["data"]["sig"]
+                replay._accept(order, "sig" in ev["data"])
+            replay._apply(ev["kind"], ev["by"], ev["data"], order)
+        except HxrefError as exc:
+            res.refused.append(f"event {ev['seq']} ({ev['kind']}): the rules of today refuse it: {exc.message}")
+            break
+        made = replay.gf.log[start + 1:]
+        if ev["kind"] == "resolve":
+            res.decisions += 1
+            before = [(e["kind"], e["by"], e["data"]) for e in stored]
+            after = [(e["kind"], e["by"], e["data"]) for e in made]
+            if before != after:
+                k = next((j for j, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))
+                res.differences.append({
+                    "decision": ev["data"].get("decision"), "event": stored[k]["seq"] if k < len(stored) else None,
+                    "before": _line(before[k]) if k < len(before) else "(nothing)",
+                    "after": _line(after[k]) if k < len(after) else "(nothing)"})
+    if not res.refused:
+        for key in ("state", "awaiting", "phase"):
+            if replay.h.get(key) != gf.header.get(key):
+                res.state_differs.append(key)
+    res.ok = not (res.differences or res.refused or res.state_differs)
+    return res
+
+
+def _line(item: tuple) -> str:
+    kind, by, data = item
+    if kind == "die":
+        return f"die {data.get('purpose')}: {data.get('faces')}"
+    return str(data.get("text") or _short(data))
+
+
 def _short(data: dict) -> str:
     text = str(data)
     return text if len(text) < 80 else text[:77] + "..."
