@@ -425,6 +425,25 @@ def play(game, side, choice):
 
 @main.command()
 @game_argument
+def undo(game):
+    """Solo games: step back over the last answer or resolution (the undo is logged, nothing is deleted).
+
+    Answering the same decision again rolls the same dice.
+
+    Example: hxref undo g.yaml
+    """
+    from .game import locked
+
+    with locked(game):
+        eng = _load(game)
+        ev = eng.undo()
+        eng.save()
+    click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
+               f"next: {eng.waiting_text()}")
+
+
+@main.command()
+@game_argument
 @side_option()
 @decision_option
 @click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),

@@ -31,7 +31,8 @@ from .systems.base import Decision
 MODES = ("open", "umpired", "solo")
 UMPIRE = "umpire"
 JOIN = "join"
-INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve")
+INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve", "undo")
+UNDOABLE = ("answer", "resolve")        # solo games: what `hxref undo` steps back over, one at a time
 
 
 @functools.lru_cache(maxsize=64)
@@ -482,6 +483,41 @@ class Engine:
         p["last"] = data["link"]
         p["used"] = p.get("used", 0) + 1
         self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})["links"].append([by, data["link"]])
+
+    # --- undo (solo games) -----------------------------------------------------------------
+    def undo(self) -> dict:
+        """Step back over the last answer or resolution (solo games): appends an ``undo`` event
+        and rebuilds the game from every input not undone.  Returns the event undone.
+
+        The dice of a decision depend only on the game and the decision, so answering it again
+        rolls the same dice: undo cannot be used to fish for better rolls."""
+        if self.mode != "solo":
+            raise InvalidInput(f"undo in a {self.mode} game needs the signed consent of every other side "
+                               "(or the umpire), which hxref does not take yet; nothing was changed", code="E504")
+        undone = set(self.h.get("undone", []))
+        target = next((ev for ev in reversed(self.gf.log) if ev["kind"] in UNDOABLE and ev["seq"] not in undone),
+                      None)
+        if target is None:
+            raise InvalidInput("nothing to undo: no answer or resolution is left", code="E308")
+        self._apply("undo", None, {"event": target["seq"], "kind": target["kind"],
+                                   "decision": target["data"].get("decision"), "at": now_iso()})
+        return target
+
+    def _on_undo(self, by, data: dict) -> None:
+        undone = set(self.h.get("undone", [])) | {int(data["event"])}
+        fresh = Engine.__new__(Engine)
+        fresh.gf = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
+        fresh.h = fresh.gf.header
+        fresh.system = self.system
+        for ev in self.gf.log:
+            if ev["kind"] in INPUT_KINDS and ev["kind"] != "undo" and ev["seq"] not in undone:
+                if ev["kind"] == "submission":
+                    raise InvalidInput("undo does not reach back over signed submissions", code="E504")
+                getattr(fresh, "_on_" + ev["kind"].replace(".", "_"))(ev["by"], ev["data"])
+        for key in ("state", "awaiting", "pending", "phase", "resolved", "commitments", "participants"):
+            if key in fresh.h:
+                self.h[key] = fresh.h[key]
+        self.h["undone"] = sorted(undone)
 
     def _on_resolve(self, by, data: dict) -> None:
         dec = self.decision(data["decision"])
