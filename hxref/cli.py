@@ -59,7 +59,8 @@ class Main(click.Group):
             sys.exit(3)
 
     #: command groups kept in their own modules, imported only when used
-    GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group")}
+    GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group"),
+              "decrypt": ("hxref.cli_crypt", "decrypt")}
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
@@ -710,19 +711,29 @@ def status(game, as_json):
 @click.option("--out", "-o", default=None, type=click.Path(dir_okay=False), help="write to a file")
 @click.option("--map", "map_out", default=None, type=click.Path(dir_okay=False),
               help="also write the map of what this side sees as an SVG picture")
-def report(game, side, fmt, out, map_out):
+@click.option("--encrypt", is_flag=True,
+              help="encrypt the side's report (and --map) to that side's key from the game, in the age "
+                   "format, writing OUT.age (default OUT: GAME-SIDE-report.txt beside GAME) and nothing in "
+                   "clear; the player opens it with `hxref decrypt` or `age -d -i KEY`")
+def report(game, side, fmt, out, map_out, encrypt):
     """Write the turn report: public, or one side's secret report.
 
     For a game on a map, an html report ends with the map of what the side
     sees, and --map writes that map as an SVG file as well.
 
     Example: hxref report g.yaml --side union --format html -o union.html --map union.svg
+
+    Encrypted, to post where everyone can see it: hxref report g.yaml --side union --encrypt
+    (writes g-union-report.txt.age, which only union's key opens)
     """
+    from .crypt import side_key, write_encrypted_report
     from .report import turn
 
     eng = _load(game)
     if side and side != "umpire":
         _side_check(eng, side)
+    if encrypt:
+        side_key(eng, side)         # no side, or a side without a key: refuse before writing anything
     rep = turn.build(eng, side)
     svg = _report_map(game, side) if (map_out or fmt == "html") else None
     if map_out:
@@ -730,9 +741,12 @@ def report(game, side, fmt, out, map_out):
             raise InvalidInput("this game has no map to draw", code="E503", file=game)
         from .game import atomic_write
 
-        atomic_write(Path(map_out), svg.encode("utf-8"))
-        click.echo(f"wrote {map_out}")
-    if fmt == "rich" and not out:
+        if encrypt:
+            click.echo(f"wrote {write_encrypted_report(eng, side, map_out, svg)}")
+        else:
+            atomic_write(Path(map_out), svg.encode("utf-8"))
+            click.echo(f"wrote {map_out}")
+    if fmt == "rich" and not out and not encrypt:
         from rich.console import Console
 
         Console().print(turn.renderables(rep))
@@ -740,7 +754,12 @@ def report(game, side, fmt, out, map_out):
     text = turn.render(rep, "text" if fmt == "rich" else fmt)
     if fmt == "html" and svg:
         text = text.replace("</body>", f'<div class="map">{svg}</div>\n</body>', 1)
-    if out:
+    if encrypt:
+        ext = fmt if fmt in ("md", "html", "json") else "txt"
+        default = _out_dir(game, None) / f"{Path(game).stem}-{side}-report.{ext}"
+        path = write_encrypted_report(eng, side, out or default, text)
+        click.echo(f"wrote {path} (encrypted to {side}'s key: hxref decrypt {path.name} --key KEY)")
+    elif out:
         from .game import atomic_write
 
         atomic_write(Path(out), text.encode("utf-8"))

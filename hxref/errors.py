@@ -35,6 +35,8 @@ CODES: dict[str, str] = {
     "E201": "signature does not verify",
     "E202": "signed by a key that is not the side's key",
     "E203": "key file cannot be read",
+    "E204": "file is encrypted to another key",
+    "E205": "encrypted file is damaged or is not an age file",
     # the game and its decisions
     "E300": "file is for another game",
     "E301": "no such decision is awaited",
