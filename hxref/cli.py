@@ -240,7 +240,14 @@ def verify(file, game, pub, sig):
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="switch on an optional rule, e.g. heartland: off_map_rail (8.74), sickness (8.13), "
                    "dense_fog (3.72), tactical_doctrine (10.32a); repeat for more")
-def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created, options):
+@click.option("--deadline-hours", type=float, default=None, metavar="H",
+              help="each awaited decision is due H hours after it opens (shown by status)")
+@click.option("--nmr", type=click.Choice(["hold", "stand-fast"]), default=None,
+              help="after a deadline, resolve holds, or answers for the late side with its stand-fast answer")
+@click.option("--forfeit-after", type=int, default=None, metavar="N",
+              help="a side that misses N decisions forfeits the game")
+def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created, options, deadline_hours, nmr,
+        forfeit_after):
     """Create a new game file GAME.
 
     Example: hxref new g.yaml --system heartland --scenario bidding-demo
@@ -266,7 +273,8 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created,
 
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
-                            umpire=ump, game_id=game_id, created=created, options=options)
+                            umpire=ump, game_id=game_id, created=created, options=options,
+                            policy={"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after})
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")
@@ -643,10 +651,28 @@ def resolve(game, key_path, fmt):
 
     from .game import locked
 
+    from .engine import now_iso
+
     key = _key(key_path) if key_path else None
     with locked(game):
         eng = _load(game)
-        done = eng.resolve(key)
+        late = eng.apply_nmr(now_iso())          # the game's deadline policy first (issue 9)
+        for item in late:
+            if item.get("applied"):
+                click.echo(f"missed {item['decision']}: {item['side']} stands fast (NMR policy stand-fast)")
+            else:
+                click.echo(f"missed {item['decision']}: {item['side']} is late; "
+                           + (item.get("why") or "the game holds (NMR policy hold)"))
+        if late and eng.finished:
+            eng.save()
+            click.echo(eng.waiting_text())
+            return
+        try:
+            done = eng.resolve(key)
+        except InvalidInput:
+            if any(i.get("applied") for i in late):
+                eng.save()
+            raise
         eng.save()
     if fmt == "json":
         click.echo(json.dumps({"resolved": [{"decision": r.decision, "dice": r.rolls, "events": r.events}

@@ -31,7 +31,8 @@ from .systems.base import Decision
 MODES = ("open", "umpired", "solo")
 UMPIRE = "umpire"
 JOIN = "join"
-INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve", "undo")
+INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve", "undo", "nmr")
+NMR_POLICIES = ("hold", "stand-fast")   # after a deadline: wait, or answer for the late side (issue 9)
 UNDOABLE = ("answer", "resolve")        # solo games: what `hxref undo` steps back over, one at a time
 
 
@@ -143,7 +144,7 @@ class Engine:
     @classmethod
     def create(cls, path: str | Path, *, system: str, scenario: str, sides: dict[str, Any], mode: str,
                umpire: Any = None, game_id: str | None = None, created: str | None = None,
-               title: str | None = None, options: Sequence[str] = ()) -> "Engine":
+               title: str | None = None, options: Sequence[str] = (), policy: dict | None = None) -> "Engine":
         """A new game; ``sides`` maps each side to its public key (None in solo mode); ``options``
         names the system's optional rules the players switch on (added to the scenario's own)."""
         if mode not in MODES:
@@ -180,6 +181,9 @@ class Engine:
         game_id = game_id or f"{system[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
         meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
                 "title": title or data.get("title", scenario)}
+        policy = _check_policy(policy or {})
+        if policy:
+            meta["policy"] = policy
         gf = GameFile(Path(path), new_header(meta, {}))
         eng = cls(gf)
         created_data = {"meta": meta, "participants": participants, "scenario": data}
@@ -231,11 +235,21 @@ class Engine:
         self.h["state"] = self.system.setup(scenario)
         self.h["phase"] = "playing"
         self._emit("game.started", None, {})
-        self._refresh_awaiting()
+        self._refresh_awaiting(self.meta.get("created"))
 
-    def _refresh_awaiting(self) -> None:
+    def _refresh_awaiting(self, at: str | None = None) -> None:
+        """What the rules await now; with a deadline policy, each newly awaited decision is due
+        ``deadline_hours`` after ``at`` (the time of the event that opened it)."""
         decisions = self.system.decisions(self.state)
-        self.h["awaiting"] = [d.to_dict() for d in decisions]
+        old = {d["id"]: d.get("deadline") for d in self.h.get("awaiting") or []}
+        hours = (self.meta.get("policy") or {}).get("deadline_hours")
+        out = []
+        for d in decisions:
+            dd = d.to_dict()
+            if dd.get("deadline") is None:
+                dd["deadline"] = old.get(d.id) or (_plus_hours(at, hours) if hours and at else None)
+            out.append(dd)
+        self.h["awaiting"] = out
         if not decisions:
             self.h["phase"] = "over"
 
@@ -440,6 +454,8 @@ class Engine:
 
     def missing_links(self, dec: Decision) -> list[str]:
         have = {who for who, _ in self.h["pending"].get(dec.id, {}).get("links", [])}
+        answers = self.h["pending"].get(dec.id, {}).get("answers", {})
+        have |= {s for s, a in answers.items() if a.get("nmr")}      # a late side sends no dice link
         return [w for w in self.dice_parties(dec) if w not in have]
 
     def ready(self) -> list[Decision]:
@@ -483,6 +499,48 @@ class Engine:
         p["last"] = data["link"]
         p["used"] = p.get("used", 0) + 1
         self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})["links"].append([by, data["link"]])
+
+    # --- deadlines and missed orders (issue 9) -----------------------------------------------
+    def apply_nmr(self, now: str) -> list[dict]:
+        """Apply the game's NMR policy to every decision past its deadline at ``now``: ``hold``
+        reports the late sides; ``stand-fast`` answers for them with the decision's own "stand
+        fast" answer (its example, when the rules accept it), logged as an ``nmr`` input event;
+        ``forfeit_after`` N missed decisions ends the game for that side."""
+        policy = self.meta.get("policy") or {}
+        if not policy or self.finished:
+            return []
+        out = []
+        for d in list(self.awaiting):
+            if not d.deadline or now <= d.deadline or self.finished:
+                continue
+            answers = self.h["pending"].get(d.id, {}).get("answers", {})
+            for side in d.sides:
+                if "choice" in answers.get(side, {}) or self.finished:
+                    continue
+                item = {"decision": d.id, "side": side, "policy": policy["nmr"], "applied": False}
+                if policy["nmr"] == "stand-fast":
+                    choice = dict(d.example)
+                    found = self.system.check(self.state, d, side, choice)
+                    if found:
+                        item["why"] = f"no stand-fast answer the rules accept ({found[0].message}): held"
+                    else:
+                        self._apply("nmr", None, {"decision": d.id, "side": side, "policy": "stand-fast",
+                                                  "deadline": d.deadline, "at": now, "choice": choice})
+                        item.update(applied=True, choice=choice, forfeit=bool(self.h.get("forfeit")))
+                out.append(item)
+        return out
+
+    def _on_nmr(self, by, data: dict) -> None:
+        side = data["side"]
+        pend = self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})
+        pend["answers"][side] = {"choice": data["choice"], "nmr": True}
+        missed = self.h.setdefault("missed", {})
+        missed[side] = missed.get(side, 0) + 1
+        limit = (self.meta.get("policy") or {}).get("forfeit_after")
+        if limit and missed[side] >= int(limit):
+            self.h["forfeit"] = {"side": side, "missed": missed[side]}
+            self.h["awaiting"] = []
+            self.h["phase"] = "over"
 
     # --- undo (solo games) -----------------------------------------------------------------
     def undo(self) -> dict:
@@ -540,7 +598,7 @@ class Engine:
             self._emit("rules", ev.get("side"), {"decision": dec.id, **ev})
         self.h["state"] = state
         self.h["resolved"].append(dec.id)
-        self._refresh_awaiting()
+        self._refresh_awaiting(data.get("at"))
 
     # --- writing files for a side ------------------------------------------------------------
     def next_link(self, who: str, key, ahead: int = 1) -> str:
@@ -595,12 +653,51 @@ class Engine:
 
     def waiting_text(self) -> str:
         if self.finished:
-            return "the game is over"
+            f = self.h.get("forfeit")
+            return (f"the game is over: {f['side']} forfeits after {f['missed']} missed decisions" if f
+                    else "the game is over")
         parts = []
         for w in self.waiting_for():
             owed = [f"{s} ({what})" for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
-            parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "resolution"))
+            due = f" (deadline {w['deadline']}, {_time_left(w['deadline'])})" if w.get("deadline") else ""
+            parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "resolution") + due)
         return "; ".join(parts) or "nothing"
+
+
+def _check_policy(policy: dict) -> dict:
+    """A game's deadline policy: ``deadline_hours`` (> 0), ``nmr`` (hold or stand-fast) and an
+    optional ``forfeit_after`` (missed decisions)."""
+    out = {k: v for k, v in policy.items() if v is not None}
+    if set(out) - {"deadline_hours", "nmr", "forfeit_after"}:
+        raise InvalidInput(f"unknown policy keys {sorted(set(out) - {'deadline_hours', 'nmr', 'forfeit_after'})}",
+                           code="E504")
+    if not out:
+        return {}
+    if not isinstance(out.get("deadline_hours"), (int, float)) or out["deadline_hours"] <= 0:
+        raise InvalidInput("an NMR policy needs --deadline-hours (a number of hours > 0)", code="E504")
+    out.setdefault("nmr", "hold")
+    if out["nmr"] not in NMR_POLICIES:
+        raise InvalidInput(f"--nmr is one of {', '.join(NMR_POLICIES)}", code="E504")
+    if "forfeit_after" in out and (not isinstance(out["forfeit_after"], int) or out["forfeit_after"] < 1):
+        raise InvalidInput("--forfeit-after is a number of missed decisions >= 1", code="E504")
+    return out
+
+
+def _parse_time(text: str) -> _dt.datetime:
+    return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _plus_hours(at: str, hours: float) -> str:
+    t = _parse_time(at) + _dt.timedelta(hours=hours)
+    return t.astimezone(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _time_left(deadline: str) -> str:
+    left = (_parse_time(deadline) - _parse_time(now_iso())).total_seconds()
+    if left <= 0:
+        return "LATE"
+    h, m = divmod(int(left) // 60, 60)
+    return f"time left {h}h" + (f"{m:02d}m" if m else "")
 
 
 # --- audit -----------------------------------------------------------------------------------
