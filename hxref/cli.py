@@ -60,7 +60,8 @@ class Main(click.Group):
 
     #: command groups kept in their own modules, imported only when used
     GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group"),
-              "decrypt": ("hxref.cli_crypt", "decrypt")}
+              "decrypt": ("hxref.cli_crypt", "decrypt"),
+              "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd")}
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)

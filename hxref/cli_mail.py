@@ -1,0 +1,147 @@
+"""``hxref inbox`` and ``hxref outbox``: e-mail in and out (issue 9, items 1, 2 and 4b).
+
+The main command line registers :data:`inbox_cmd` and :data:`outbox_cmd`; everything here is a
+thin shell over :mod:`hxref.mail`.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .errors import InvalidInput
+
+
+def _who(o) -> str:
+    bits = [b for b in (f"from {o.sender}" if o.sender else "", f'"{o.subject}"' if o.subject else "") if b]
+    return f"{o.source} ({', '.join(bits)})" if bits else o.source
+
+
+@click.command("inbox")
+@click.argument("target", metavar="GAME|DIR", type=click.Path(exists=True))
+@click.option("--maildir", default=None, type=click.Path(), help="read the messages of this Maildir "
+              "(new/ and cur/); done/ and rejected/ go beside it")
+@click.option("--mbox", default=None, type=click.Path(), help="read the messages of this mbox file "
+              "(locked while read); done/ and rejected/ go beside it")
+@click.option("--eml", "emls", multiple=True, type=click.Path(),
+              help="an .eml file, or a folder of them (done/ and rejected/ go inside it); repeat for more")
+@click.option("--archive", default=None, type=click.Path(file_okay=False),
+              help="put done/ and rejected/ here instead")
+@click.option("--dry-run", is_flag=True, help="check every message; store nothing, move nothing")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable result for scripts")
+def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
+    """Submit the order files found in e-mail messages to GAME, or to the games under DIR.
+
+    \b
+    An order file may be attached (.yaml, .yml, .txt or any text type; a
+    NAME.sig beside it is its detached signature) or pasted into the body,
+    plain or HTML; forwarded messages are searched too.  Each file goes to
+    the game its `game:` names.  A message is taken whole or not at all;
+    accepted ones move to done/, rejected ones to rejected/ with a .reason
+    file.  Each accepted file prints its receipt.
+
+    \b
+    Examples:
+      hxref inbox g.yaml --maildir ~/Maildir/.hxref
+      hxref inbox tournament/ --mbox ~/mail/orders.mbox
+      hxref inbox g.yaml --eml incoming/ --dry-run
+    """
+    from . import mail
+
+    given = [x for x in (maildir, mbox, emls) if x]
+    if len(given) != 1:
+        raise InvalidInput("say where the mail is: one of --maildir PATH, --mbox FILE, --eml FILE|DIR",
+                           code="E504")
+    if maildir:
+        source = mail.MaildirSource(maildir, archive)
+    elif mbox:
+        source = mail.MboxSource(mbox, archive)
+    else:
+        source = mail.EmlSource(emls, archive)
+    outcomes = mail.run_inbox(target, source, dry_run=dry_run)
+    accepted = [o for o in outcomes if o.accepted]
+    touched = sorted({g for o in accepted for g in o.games})
+    nxt = {}
+    if touched:
+        from .engine import Engine
+
+        for g in touched:
+            eng = Engine.load(g)
+            nxt[eng.meta["game"]] = eng.waiting_text()
+    if as_json:
+        click.echo(json.dumps({"messages": [o.to_dict() for o in outcomes], "accepted": len(accepted),
+                               "rejected": len(outcomes) - len(accepted), "next": nxt}, indent=2))
+        return
+    for o in outcomes:
+        where = f" -> {o.moved_to}" if o.moved_to else ""
+        click.echo(f"{_who(o)}: {o.status}{where}")
+        for r in o.receipts:
+            click.echo(f"  {r.line()}")
+        if o.reason:
+            click.echo(f"  {o.reason}")
+    files = sum(len(o.receipts) for o in accepted)
+    verb = "would be " if dry_run else ""
+    click.echo(f"inbox: {len(outcomes)} message{'s' if len(outcomes) != 1 else ''}: {len(accepted)} {verb}accepted "
+               f"({files} order file{'s' if files != 1 else ''}), {len(outcomes) - len(accepted)} {verb}rejected")
+    for game, text in nxt.items():
+        click.echo(f"next: {game}: {text}")
+
+
+@click.command("outbox")
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--addresses", default=None, type=click.Path(dir_okay=False),
+              help="the address book (default: GAME's name with .addresses.yaml, e.g. g.addresses.yaml)")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="write the .eml files here (default: outbox/ beside GAME; with --smtp only if given)")
+@click.option("--smtp", default=None, metavar="HOST[:PORT]", help="send through this SMTP server instead")
+@click.option("--starttls", is_flag=True, help="switch to TLS with STARTTLS (port 587 by default)")
+@click.option("--ssl", "use_ssl", is_flag=True, help="connect with TLS from the start (port 465 by default)")
+@click.option("--smtp-user", default=None, help="log in as this user; the password is read from "
+              "$HXREF_SMTP_PASSWORD")
+@click.option("--from", "sender", default=None, help="the sender (default: the book's `from:`, else its "
+              "`umpire:`, else hxref@localhost)")
+@click.option("--since", default=None, type=int, metavar="EVENT",
+              help="mail the receipts of every submission after this event number (default: the last round's)")
+def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since):
+    """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
+
+    \b
+    Each side in GAME's address book gets the public report and its own
+    report, the umpire (if listed) the umpire's report, all with the
+    receipts of the last submissions and the head hash, as plain text and
+    HTML.  The address book, GAME.addresses.yaml:
+      union: Alice Player <alice@example.org>
+      confederate: [bob@example.org, bob@work.example]
+      umpire: referee@example.org       (optional)
+      from: referee@example.org         (optional: the sender)
+
+    \b
+    Examples:
+      hxref outbox g.yaml                        (writes outbox/*.eml)
+      hxref outbox g.yaml --smtp smtp.example.org:587 --starttls --smtp-user ref
+    """
+    from . import mail
+    from .engine import Engine
+
+    if starttls and use_ssl:
+        raise InvalidInput("--starttls and --ssl exclude each other", code="E504")
+    if (starttls or use_ssl or smtp_user) and not smtp:
+        raise InvalidInput("--starttls, --ssl and --smtp-user go with --smtp HOST[:PORT]", code="E504")
+    host, port = mail.parse_smtp(smtp) if smtp else (None, None)
+    eng = Engine.load(game)
+    book = mail.load_address_book(addresses or mail.address_book_path(game), eng)
+    messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since)
+    for side in missing:
+        click.echo(f"note: no address for {side} in {book.path}: not mailed", err=True)
+    to = {a: str(m["To"]) for a, m in messages}
+    if out_dir or not smtp:
+        folder = Path(out_dir) if out_dir else Path(game).parent / "outbox"
+        for (audience, _), path in zip(messages, mail.write_outbox(messages, folder)):
+            click.echo(f"wrote {path} for {audience} ({to[audience]})")
+    if smtp:
+        mail.send(messages, host, port, starttls=starttls, use_ssl=use_ssl, user=smtp_user)
+        for audience, _ in messages:
+            click.echo(f"sent to {audience} ({to[audience]}) through {smtp}")
+    click.echo(f"outbox: {len(messages)} message{'s' if len(messages) != 1 else ''} for game {eng.meta['game']}, "
+               f"head {eng.gf.head[:16]} (event {len(eng.gf.log)})")

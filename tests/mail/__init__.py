@@ -1,0 +1,85 @@
+"""Helpers for the e-mail tests (issue 9, items 1, 2 and 4b).
+
+Every message here is a real one: built with the standard library's ``email``
+package and written with its generator (``as_bytes``), or read from the
+hand-written MTA-style fixture under ``fixtures/``.
+"""
+from __future__ import annotations
+
+import json
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ALICE = "Alice Player <alice@example.org>"
+BOB = "Bob Player <bob@example.org>"
+REFEREE = "hxref referee <referee@example.org>"
+
+
+def register(monkeypatch) -> None:
+    """Put the mail commands in the main command table, as cli.py registers them (a no-op once it does)."""
+    from hxref.cli import Main
+
+    monkeypatch.setitem(Main.GROUPS, "inbox", ("hxref.cli_mail", "inbox_cmd"))
+    monkeypatch.setitem(Main.GROUPS, "outbox", ("hxref.cli_mail", "outbox_cmd"))
+
+
+def message(frm: str = ALICE, subject: str = "orders", body: str | None = "Orders attached.\n", *,
+            to: str = REFEREE, cte: str | None = None, date: str = "Sun, 29 Nov 2026 12:00:00 +0000",
+            msgid: str | None = None) -> EmailMessage:
+    """A message with a plain-text body (``cte`` forces its transfer encoding)."""
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Date"] = frm, to, subject, date
+    m["Message-ID"] = msgid or f"<{abs(hash((frm, subject, body)))}@example.org>"
+    if body is not None:
+        if cte:
+            m.set_content(body, cte=cte)
+        else:
+            m.set_content(body)
+    return m
+
+
+def attach(m: EmailMessage, text: str, filename: str, *, binary: bool = False, cte: str = "base64") -> None:
+    """Attach an order file: as text/plain with ``cte``, or as application/octet-stream bytes."""
+    if binary:
+        m.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=filename)
+    else:
+        m.add_attachment(text, subtype="plain", filename=filename, cte=cte)
+
+
+def save(m: EmailMessage, path: Path | str, *, smtp: bool = False) -> Path:
+    """Write a message as the generator makes it (``smtp``: CRLF line ends, as on the wire)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(m.as_bytes(policy=policy.SMTP if smtp else policy.default))
+    return path
+
+
+def read(name: str) -> str:
+    return Path(name).read_text(encoding="utf-8")
+
+
+def owed(cli, game: str) -> dict:
+    return json.loads(cli("status", game, "--json").stdout)["awaiting"][0]["owed"]
+
+
+def commits(cli, game: str, union: int = 4, confederate: int = 2) -> tuple[str, str]:
+    """Both sides' signed t1.bid commit files (their reveal files are kept beside the game)."""
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", f"bid: {union}")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", f"bid: {confederate}")
+    return read("union-t1.bid-commit.yaml"), read("confederate-t1.bid-commit.yaml")
+
+
+def flowed(text: str, width: int = 72) -> str:
+    """``text`` as a format=flowed; delsp=yes body (RFC 3676), as Thunderbird writes one: every
+    physical line at most ``width`` characters, a soft break marked by a trailing space (deleted again
+    when read), lines that begin with a space, ``>`` or ``From `` space-stuffed."""
+    out = []
+    for line in text.split("\n"):
+        chunks = [line[i:i + width] for i in range(0, len(line), width)] or [""]
+        for i, chunk in enumerate(chunks):
+            if chunk.startswith((" ", ">", "From ")):
+                chunk = " " + chunk
+            out.append(chunk + (" " if i < len(chunks) - 1 else ""))
+    return "\n".join(out)
