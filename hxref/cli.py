@@ -61,7 +61,8 @@ class Main(click.Group):
     #: command groups kept in their own modules, imported only when used
     GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group"),
               "decrypt": ("hxref.cli_crypt", "decrypt"),
-              "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd")}
+              "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd"),
+              "standings": ("hxref.cli_batch", "standings_cmd")}
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
@@ -639,16 +640,28 @@ def check(game, file, sig):
 
 
 @main.command()
-@game_argument
+@click.argument("game", type=click.Path(exists=True))
 @click.option("--key", "key_path", default=None, help="the umpire's key (umpired games roll with it)")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "json"]), default="rich",
               show_default=True, help="how to print what happened")
-def resolve(game, key_path, fmt):
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="GAME a folder: worker processes (default: one per core)")
+@click.option("--force-nmr", is_flag=True,
+              help="GAME a folder: apply the NMR policies even when most sides are late at once")
+def resolve(game, key_path, fmt, workers, force_nmr):
     """Resolve every decision whose answers are all in; roll its dice; log everything.
+
+    GAME may be a folder: every game under it whose answers are all in is resolved, in
+    parallel processes, with a progress bar.
 
     Example: hxref resolve g.yaml
     """
     import json
+
+    if os.path.isdir(game):
+        from .cli_batch import resolve_folder
+
+        return resolve_folder(game, key_path, fmt, workers, force_nmr)
 
     from .game import locked
 
@@ -692,14 +705,25 @@ def resolve(game, key_path, fmt):
 
 
 @main.command()
-@game_argument
+@click.argument("game", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
-def status(game, as_json):
+@click.option("--audit", "with_audit", is_flag=True, help="GAME a folder: also audit every game (in parallel)")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="GAME a folder: worker processes for --audit (default: one per core)")
+def status(game, as_json, with_audit, workers):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
 
-    Example: hxref status g.yaml --json
+    GAME may be a folder: a dashboard of every game under it (system, turn, awaited sides,
+    deadlines, last activity; --audit audits each).
+
+    Example: hxref status g.yaml --json; hxref status tournament/
     """
     import json
+
+    if os.path.isdir(game):
+        from .cli_batch import status_folder
+
+        return status_folder(game, as_json, with_audit, workers)
 
     eng = _load(game)
     facts = {"game": eng.meta["game"], "system": eng.meta["system"], "scenario": eng.meta["scenario"],

@@ -1,0 +1,254 @@
+"""The command line for many games at once (issue 9, scope 5): ``hxref status DIR``, ``hxref resolve DIR``
+and ``hxref standings DIR``.
+
+``status`` and ``resolve`` are the single-game commands of :mod:`hxref.cli`; given a folder they call
+:func:`status_folder` and :func:`resolve_folder` here.  ``standings`` is registered lazily in
+``Main.GROUPS``.  The work is done by :mod:`hxref.batch`; this module only renders.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+#: how a dashboard status looks
+STYLE = {"ready": "bold green", "blocked": "yellow", "late": "bold yellow", "waiting": "", "over": "dim",
+         "error": "bold red"}
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    import os
+
+    wide = None if os.environ.get("COLUMNS") else 160      # piped to a file or a mail: not 80 columns
+    # file names and errors are never markup
+    return Console(stderr=stderr, highlight=False, markup=False, width=None if _tty(stderr) else wide)
+
+
+def _tty(stderr: bool) -> bool:
+    stream = sys.stderr if stderr else sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def _short_time(text: str | None) -> str:
+    """``2026-11-29 12:00Z``: minutes are enough for a dashboard."""
+    if not text:
+        return "-"
+    from .batch import parse_time
+
+    t = parse_time(text)
+    return t.strftime("%Y-%m-%d %H:%MZ") if t else text
+
+
+def _awaited(row) -> str:
+    """What a game waits for, in a few words."""
+    if row.error:
+        return row.error
+    if row.finished:
+        return "the game is over"
+    parts = []
+    for w in row.awaiting:
+        if w["ready"]:
+            parts.append(f"{w['decision']}: all in" + (f" -- {row.blocked}" if row.blocked else ", resolve"))
+            continue
+        owed = [f"{s} ({what}{', LATE' if s in row.late and w.get('deadline') else ''})"
+                for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
+        parts.append(f"{w['decision']}: " + (", ".join(owed) or "-"))
+    return "; ".join(parts) or "-"
+
+
+def _summary(rows) -> str:
+    from collections import Counter
+
+    n = Counter(r.status for r in rows)
+    words = [f"{n['ready']} ready to resolve", f"{n['waiting']} waiting for players"]
+    if n["late"]:
+        words.append(f"{n['late']} with a side past its deadline")
+    if n["blocked"]:
+        words.append(f"{n['blocked']} waiting for dice links or the umpire")
+    words.append(f"{n['over']} over")
+    if n["error"]:
+        words.append(f"{n['error']} unreadable")
+    return f"{len(rows)} game{'s' if len(rows) != 1 else ''}: " + ", ".join(words)
+
+
+def _say(fmt: str):
+    """say(style, word, rest): one line, the word coloured in the terminal (nothing in ``rest`` is markup)."""
+    if fmt != "rich":
+        return lambda style, word, rest: click.echo(f"{word} {rest}")
+    from rich.text import Text
+
+    c = _console()
+    return lambda style, word, rest: c.print(Text.assemble((word, style), " " + rest), soft_wrap=True)
+
+
+def status_folder(folder: str, as_json: bool = False, audit: bool = False, workers: int | None = None) -> None:
+    """``hxref status DIR``: the dashboard of every game under DIR.
+
+    Exit status 0; with ``--audit``, 1 when a game fails its audit or cannot be read.
+    """
+    from . import batch
+
+    rows = batch.dashboard(folder, audit=audit, workers=workers)
+    failed = audit and any(r.error or (r.audit or "").startswith("FAILED") for r in rows)
+    if as_json:
+        from collections import Counter
+
+        click.echo(json.dumps({"folder": folder, "summary": dict(Counter(r.status for r in rows)),
+                               "games": [r.to_dict() for r in rows]}, indent=2))
+        sys.exit(1 if failed else 0)
+    from rich.table import Table
+    from rich.text import Text
+
+    c = _console()
+    if not rows:
+        c.print(f"no game files under {folder}")
+        return
+    t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for col in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"] \
+            + (["audit"] if audit else []):
+        t.add_column(col, overflow="fold", no_wrap=col in ("head", "status", "turn", "last activity"))
+    notes = []
+    for r in rows:
+        turn = "-" if r.turn is None else str(r.turn)
+        if r.stage and r.stage not in ("play", "over"):
+            turn += f" ({r.stage})"
+        deadline = f"{_short_time(r.deadline)}\n{batch.time_left(r.deadline)}" if r.deadline else "-"
+        name = Text(r.file) if r.game is None else Text.assemble(r.game, ("\n" + r.file, "dim"))
+        system = "?" if r.error else f"{r.system} {r.scenario}\n({r.mode})"
+        awaited = _awaited(r)
+        if r.error:
+            notes.append(Text.assemble(("unreadable", "bold red"), f" {r.file}: {r.error}"))
+            awaited = "cannot be read (below)"
+        when = _short_time(r.last_activity)
+        cells = [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
+                 deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
+        if audit:
+            verdict = r.audit or "-"
+            if verdict.startswith("FAILED"):
+                notes.append(Text.assemble(("audit FAILED", "bold red"), f" {r.file}: {verdict[8:]}"))
+                verdict = "FAILED"
+            cells.append(Text(verdict, style="green" if verdict == "ok" else "bold red"))
+        t.add_row(*(x if isinstance(x, Text) else Text(x) for x in cells))
+    c.print(t)
+    for note in notes:
+        c.print(note, soft_wrap=True)
+    c.print(_summary(rows))
+    if any(r.status == "ready" for r in rows):
+        c.print(f"next: hxref resolve {folder}")
+    sys.exit(1 if failed else 0)
+
+
+def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", workers: int | None = None,
+                   force_nmr: bool = False) -> None:
+    """``hxref resolve DIR``: resolve every game under DIR whose answers are all in, in parallel processes.
+
+    Each game's NMR policy applies first, as in ``hxref resolve GAME`` -- unless most sides due are late
+    at once (a mail outage), when none is applied and the output says so (``force_nmr``: apply them).
+    Exit status 0, or 1 when a game could not be read or resolved (the others are resolved all the same).
+    """
+    from . import batch
+
+    key = None
+    if key_path:
+        import os
+
+        from .signing import load_private_key
+
+        key = load_private_key(os.path.expanduser(key_path))
+    if fmt == "json":
+        res = batch.resolve_all(folder, umpire_key=key, workers=workers, force_nmr=force_nmr)
+        click.echo(json.dumps(res.to_dict(), indent=2))
+        sys.exit(1 if res.errors else 0)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = _console(stderr=True)
+    # no refresh thread: the bar is redrawn after each game (the workers are forked, and forking
+    # while another thread runs is unsafe)
+    bar = Progress(TextColumn("resolving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("{task.description}"), console=err, transient=True, auto_refresh=False,
+                   disable=fmt != "rich" or not err.is_terminal)
+    with bar:
+        task = bar.add_task("", total=None)
+
+        def step(done: int, total: int, out) -> None:
+            bar.update(task, completed=done, total=total, description=out.file, refresh=True)
+
+        res = batch.resolve_all(folder, umpire_key=key, workers=workers, progress=step, force_nmr=force_nmr)
+    say = _say(fmt)
+    if res.outage:
+        say("bold yellow", "warning:", res.outage)
+    for o in res.outcomes:
+        for line in o.nmr:
+            say("yellow", "nmr", f"{o.file} ({o.game}): {line}")
+        if o.status == "resolved":
+            say("green", "resolved", f"{o.file} ({o.game}): {', '.join(o.decisions)}; head {(o.head or '')[:16]}; "
+                f"next: {o.next}")
+        elif o.status == "nmr":
+            say("yellow", "updated", f"{o.file} ({o.game}): head {(o.head or '')[:16]}; next: {o.next}")
+        elif o.status == "error":
+            say("bold red", "error", f"{o.file}: {o.message}")
+    skipped = sum(1 for o in res.outcomes if o.status == "skipped")
+    updated = sum(1 for o in res.outcomes if o.status == "nmr")
+    summary = (f"{len(res.resolved)} game{'s' if len(res.resolved) != 1 else ''} resolved, "
+               + (f"{updated} updated by their NMR policy, " if updated else "")
+               + f"{skipped} not ready or over, {len(res.errors)} error{'s' if len(res.errors) != 1 else ''}"
+               + (f" ({res.workers} worker processes)" if res.workers > 1 else ""))
+    click.echo(summary if res.outcomes else f"no game files under {folder}")
+    sys.exit(1 if res.errors else 0)
+
+
+@click.command("standings")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
+@click.option("--games", "show_games", is_flag=True, help="also list every finished game and its result")
+def standings_cmd(folder, as_json, show_games):
+    """Tournament standings of the finished games under FOLDER.
+
+    \b
+    A player is the key a game records for a side (named by the key's
+    comment); in solo games, which record no keys, each side name counts as
+    a player.  Win 2 points, draw 1, loss 0; level players are ordered by
+    their total victory margin (won less lost), then by wins.  The margin is
+    the system's own: VP difference (heartland, salem-church), CG LVP
+    difference (kgp), units eliminated difference (acw-minis).
+
+    Example: hxref standings tournament/ --games
+    """
+    from . import batch
+
+    st = batch.standings(folder)
+    if as_json:
+        click.echo(json.dumps(st.to_dict(), indent=2))
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    c = _console()
+    if not st.rows:
+        c.print(f"no finished games under {folder} ({len(st.unfinished)} in progress)")
+    else:
+        t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+        for col in ("#", "player", "games", "won", "drawn", "lost", "points", "margin"):
+            t.add_column(col, justify="left" if col == "player" else "right")
+        prev = None
+        for s in st.rows:
+            who = s.name if s.player.startswith("side:") or s.name == s.player else f"{s.name} ({s.player[:19]})"
+            t.add_row("" if s.rank == prev else str(s.rank), Text(who), str(s.played), str(s.wins), str(s.draws),
+                      str(s.losses), str(s.points), f"{s.margin:+d}")
+            prev = s.rank
+        c.print(t)
+    if show_games and st.results:
+        g = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold", title_justify="left")
+        for col in ("file", "game", "system", "winner", "margin", "result"):
+            g.add_column(col, overflow="fold")
+        for r in st.results:
+            g.add_row(*(Text(x) for x in (r.file, r.game, f"{r.system}/{r.scenario}", r.winner or "draw",
+                                           str(r.margin), r.how)))
+        c.print(g)
+    c.print(f"{len(st.results)} finished game{'s' if len(st.results) != 1 else ''} counted, "
+            f"{len(st.unfinished)} in progress" + (f", {len(st.errors)} unreadable" if st.errors else ""))
+    for file, error in st.errors:
+        c.print(Text.assemble(("unreadable", "bold red"), f" {file}: {error}"), soft_wrap=True)

@@ -1,0 +1,526 @@
+"""Many games at once (issue 9, scope 5): the dashboard of a folder, resolving every ready game in
+parallel processes, and tournament standings -- on a 20-game tournament folder.
+
+The folder (built once per module, copied for each test) holds, under round-1/ and round-2/:
+
+* 7 finished games: four solo KGP CG-II campaigns whose results the players' reports decide (the
+  US wins at once when the Germans blow the NN6 bridge; otherwise the Germans win at CG End) with
+  CG LVP margins 4, 2, 4 and 0; a solo heartland bidding-demo (no victory conditions: a draw); and
+  two open bidding-demo games with keys, alice v bob and bob v carol (draws);
+* 5 games ready to resolve: three solo bidding-demo games with both t1 bids in, two solo ACW
+  miniatures games with the Union's t1 orders in;
+* 5 games waiting for players: two bidding-demo games with only the Union's bid in, fresh ACW and
+  KGP solo games, and an open game alice v carol waiting for the joins;
+* 1 open ACW game whose orders are in but whose dice link from the other player is missing;
+* 2 broken files: a game file cut inside its header, and a copy of a ready game with a damaged log
+  line (its header still says "ready"; loading it fails).
+
+Beside them lie files that are not games and must be skipped: a backup, a lock file, an order
+file, a hidden temporary file, a plain YAML file.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hxref import batch, orders, signing, systems
+from hxref import commit as commit_mod
+from hxref.cli import main
+from hxref.cli_batch import standings_cmd
+from hxref.engine import Engine, audit
+
+DAY = "2026-11-{:02d}T12:00:00Z"
+
+FINISHED = {"round-1/kgp-us-by-4.yaml", "round-1/kgp-us-by-2.yaml", "round-2/kgp-german-by-4.yaml",
+            "round-2/kgp-german-by-0.yaml", "round-1/heartland-solo-draw.yaml", "round-1/open-alice-bob.yaml",
+            "round-2/open-bob-carol.yaml"}
+READY = {"round-2/heartland-ready-1.yaml", "round-2/heartland-ready-2.yaml", "round-2/heartland-ready-3.yaml",
+         "round-2/acw-ready-1.yaml", "round-2/acw-ready-2.yaml"}
+WAITING = {"round-2/heartland-half-1.yaml", "round-2/heartland-half-2.yaml", "round-2/acw-fresh.yaml",
+           "round-2/kgp-fresh.yaml", "round-2/open-alice-carol.yaml"}
+BLOCKED = {"round-2/open-acw-alice-bob.yaml"}
+BROKEN_HEADER = "round-2/cut-header.yaml"
+BROKEN_LOG = "round-2/damaged-log.yaml"
+
+
+# --- building the tournament ---------------------------------------------------------------------
+
+def _solo(path: Path, system: str, scenario: str, game_id: str, mp: pytest.MonkeyPatch, day: int) -> Engine:
+    mp.setenv("HXREF_NOW", DAY.format(day))
+    sides = {s: None for s in systems.get(system).load_scenario(scenario)["sides"]}
+    with pytest.MonkeyPatch.context() as seed:      # a fixed solo seed (it is `secrets` itself: only here)
+        seed.setattr("hxref.engine._secrets.token_hex", lambda n=32: f"{day:02x}" * n)
+        return Engine.create(path, system=system, scenario=scenario, mode="solo", sides=sides, game_id=game_id)
+
+
+def _kgp_to_the_end(eng: Engine, us: int, german: int) -> None:
+    """Play a solo CG-II to its end: every turn ended at once, every report giving these Current LVP;
+    with more US LVP the Germans blow the NN6 bridge (the US wins at once, 8.52)."""
+    report = {"lvp": {"us": us, "german": german}, "cvp": {"us": 1, "german": 1}}
+    if us > german:
+        report["bridge_destroyed_by"] = "german"
+    while not eng.finished:
+        dec = eng.awaiting[0]
+        for side in dec.sides:
+            choice = report if dec.kind == "report" else ({"end": True} if "end" in dec.schema else dict(dec.example))
+            eng.answer_solo(side, dec.id, choice)
+        eng.resolve()
+
+
+def _heartland_solo_to_the_end(eng: Engine) -> None:
+    while not eng.finished:
+        dec = eng.awaiting[0]
+        for side in dec.sides:
+            eng.answer_solo(side, dec.id, {"bid": 1 if side == "union" else 2} if dec.kind == "bid"
+                            else dict(dec.example))
+        eng.resolve()
+
+
+class OpenPlayers:
+    """Signed files for an open game, made in-process as `hxref commit/answer/roll` make them."""
+
+    def __init__(self, eng: Engine, keys: dict):
+        self.eng, self.keys = eng, keys
+
+    def _file(self, side: str, fields: dict) -> str:
+        fields = {"game": self.eng.meta["game"], "decision": fields.pop("decision"), "side": side, **fields}
+        return signing.sign_text(orders.render(fields, "test"), self.keys[side])
+
+    def join(self) -> None:
+        for side, key in self.keys.items():
+            self.eng.submit(self._file(side, {"decision": "join", "kind": "join", "tip": self.eng.tip_for(key)}),
+                            f"{side}-join.yaml")
+
+    def answer(self, side: str, choice: dict) -> None:
+        eng, key = self.eng, self.keys[side]
+        dec = eng.open_decision_for(side, None, ("answer",))
+        eng.submit(self._file(side, {"decision": dec.id, "kind": "answer", "link": eng.next_link(side, key),
+                                     "choice": choice}), f"{side}-{dec.id}.yaml")
+
+    def play_to_the_end(self) -> None:
+        eng = self.eng
+        while not eng.finished:
+            dec = eng.awaiting[0]
+            reveals = []
+            for side in dec.sides:
+                key = self.keys[side]
+                choice = {"bid": 1 if side == "union" else 2} if dec.kind == "bid" else dict(dec.example)
+                if dec.secret:
+                    salt = commit_mod.new_salt()
+                    commitment = self._file(side, {"decision": dec.id, "kind": "commit",
+                                                   "link": eng.next_link(side, key),
+                                                   "commitment": commit_mod.commitment(choice, salt)})
+                    reveals.append(self._file(side, {"decision": dec.id, "kind": "reveal",
+                                                     "link": eng.next_link(side, key, 2),
+                                                     "choice": choice, "salt": salt}))
+                    eng.submit(commitment, f"{side}-commit.yaml")
+                else:
+                    self.answer(side, choice)
+            for text in reveals:
+                eng.submit(text, "reveal.yaml")
+            for side in (eng.missing_links(dec) if dec.dice else []):
+                eng.submit(self._file(side, {"decision": dec.id, "kind": "roll",
+                                             "link": eng.next_link(side, self.keys[side])}), "roll.yaml")
+            eng.resolve()
+
+
+def _open(path: Path, system: str, scenario: str, game_id: str, keys: dict, mp, day: int) -> Engine:
+    mp.setenv("HXREF_NOW", DAY.format(day))
+    return Engine.create(path, system=system, scenario=scenario, mode="open",
+                         sides={s: k.public for s, k in keys.items()}, game_id=game_id)
+
+
+def build_tournament(folder: Path, keydir: Path) -> None:
+    r1, r2 = folder / "round-1", folder / "round-2"
+    r1.mkdir(parents=True)
+    r2.mkdir()
+    key = {n: signing.load_private_key(keydir / n) for n in ("alice", "bob", "carol")}
+    with pytest.MonkeyPatch.context() as mp:
+        # finished: KGP results decided by the reports (margin: CG LVP difference)
+        for name, us, german, day in (("round-1/kgp-us-by-4", 9, 5, 1), ("round-1/kgp-us-by-2", 8, 6, 2),
+                                      ("round-2/kgp-german-by-4", 4, 8, 3), ("round-2/kgp-german-by-0", 7, 7, 4)):
+            eng = _solo(folder / f"{name}.yaml", "kgp", "cg-ii", name.split("/")[1], mp, day)
+            _kgp_to_the_end(eng, us, german)
+            eng.save()
+        eng = _solo(r1 / "heartland-solo-draw.yaml", "heartland", "bidding-demo", "hl-solo-draw", mp, 5)
+        _heartland_solo_to_the_end(eng)
+        eng.save()
+        for name, union, confederate, day in (("round-1/open-alice-bob", "alice", "bob", 6),
+                                              ("round-2/open-bob-carol", "bob", "carol", 7)):
+            eng = _open(folder / f"{name}.yaml", "heartland", "bidding-demo", name.split("/")[1],
+                        {"union": key[union], "confederate": key[confederate]}, mp, day)
+            players = OpenPlayers(eng, {"union": key[union], "confederate": key[confederate]})
+            players.join()
+            players.play_to_the_end()
+            eng.save()
+        # ready to resolve
+        for i in (1, 2, 3):
+            eng = _solo(r2 / f"heartland-ready-{i}.yaml", "heartland", "bidding-demo", f"hl-ready-{i}", mp, 10 + i)
+            eng.answer_solo("union", "t1.bid", {"bid": i})
+            eng.answer_solo("confederate", "t1.bid", {"bid": 2})
+            eng.save()
+        for i in (1, 2):
+            eng = _solo(r2 / f"acw-ready-{i}.yaml", "acw-minis", "mercers-mill", f"acw-ready-{i}", mp, 13 + i)
+            eng.answer_solo("union", "t1.union", {"moves": [{"unit": "us-3", "advance": 6}], "shots": []})
+            eng.save()
+        # waiting for players
+        for i in (1, 2):
+            eng = _solo(r2 / f"heartland-half-{i}.yaml", "heartland", "bidding-demo", f"hl-half-{i}", mp, 15 + i)
+            eng.answer_solo("union", "t1.bid", {"bid": 3})
+            eng.save()
+        _solo(r2 / "acw-fresh.yaml", "acw-minis", "mercers-mill", "acw-fresh", mp, 18).save()
+        _solo(r2 / "kgp-fresh.yaml", "kgp", "cg-ii", "kgp-fresh", mp, 19).save()
+        _open(r2 / "open-alice-carol.yaml", "heartland", "bidding-demo", "open-alice-carol",
+              {"union": key["alice"], "confederate": key["carol"]}, mp, 20).save()
+        # complete, but the dice need the Confederate player's link
+        keys = {"union": key["alice"], "confederate": key["bob"]}
+        eng = _open(r2 / "open-acw-alice-bob.yaml", "acw-minis", "mercers-mill", "open-acw", keys, mp, 21)
+        players = OpenPlayers(eng, keys)
+        players.join()
+        players.answer("union", {"moves": [], "shots": []})
+        eng.save()
+    # broken files
+    text = (r2 / "heartland-ready-1.yaml").read_text()
+    (r2 / "cut-header.yaml").write_text(text[: text.index("\nawaiting:")] + "\nawaiting: [\n")
+    first = next(line for line in text.splitlines() if line.startswith("- {"))
+    (r2 / "damaged-log.yaml").write_text(text.replace(first, first[:-5], 1))
+    # not games
+    shutil.copy(r1 / "kgp-us-by-4.yaml", r1 / "kgp-us-by-4.yaml.bak")
+    (r1 / "kgp-us-by-4.yaml.lock").write_text("")
+    (r1 / ".kgp-us-by-4.yaml.123.tmp").write_text(text)
+    (r1 / "union-t1.bid.yaml").write_text("hxref: 1\ngame: hl-solo-draw\ndecision: t1.bid\nside: union\n")
+    (r1 / "notes.yaml").write_text("meta: not a game\n")
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory, keydir) -> Path:
+    folder = tmp_path_factory.mktemp("tournament") / "t"
+    build_tournament(folder, keydir)
+    return folder
+
+
+@pytest.fixture
+def tournament(template, tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("HXREF_NOW", DAY.format(28))
+    folder = tmp_path / "t"
+    shutil.copytree(template, folder)
+    return folder
+
+
+def _files(rows, status: str) -> set[str]:
+    return {r.file for r in rows if r.status == status}
+
+
+# --- the dashboard ---------------------------------------------------------------------------------
+
+def test_find_games_skips_what_is_not_a_game(tournament):
+    found = [str(p.relative_to(tournament)) for p in batch.find_games(tournament)]
+    assert len(found) == 20 and found == sorted(found)
+    assert set(found) == FINISHED | READY | WAITING | BLOCKED | {BROKEN_HEADER, BROKEN_LOG}
+
+
+def test_dashboard_rows(tournament):
+    rows = batch.dashboard(tournament)
+    assert len(rows) == 20
+    assert _files(rows, "over") == FINISHED
+    assert _files(rows, "ready") == READY | {BROKEN_LOG}       # its header is fine: only loading it fails
+    assert _files(rows, "waiting") == WAITING
+    assert _files(rows, "blocked") == BLOCKED
+    assert _files(rows, "error") == {BROKEN_HEADER}
+    by = {r.file: r for r in rows}
+
+    r = by["round-2/heartland-ready-2.yaml"]
+    assert (r.game, r.system, r.scenario, r.mode, r.phase, r.turn) == \
+        ("hl-ready-2", "heartland", "bidding-demo", "solo", "playing", 1)
+    assert r.awaiting[0]["decision"] == "t1.bid" and r.awaiting[0]["ready"] and r.waiting_on == []
+    assert r.last_activity == DAY.format(12) and r.activity_from == "log"
+    assert len(r.head) == 64 and r.events == 4 and r.audit is None and r.deadline is None
+
+    half = by["round-2/heartland-half-1.yaml"]
+    assert half.awaiting[0]["owed"] == {"union": "done", "confederate": "commit"} and half.waiting_on == ["confederate"]
+    joins = by["round-2/open-alice-carol.yaml"]
+    assert joins.phase == "setup" and joins.awaiting[0]["decision"] == "join"
+    assert sorted(joins.waiting_on) == ["confederate", "union"]
+    blocked = by["round-2/open-acw-alice-bob.yaml"]
+    assert blocked.ready and not blocked.resolvable
+    assert "dice link of confederate" in blocked.blocked and "hxref roll" in blocked.blocked
+    kgp = by["round-2/kgp-fresh.yaml"]
+    assert kgp.system == "kgp" and kgp.stage == "setup" and kgp.turn == 0
+    over = by["round-1/kgp-us-by-4.yaml"]
+    assert over.finished and over.awaiting == [] and over.last_activity == DAY.format(1)
+    assert by[BROKEN_HEADER].error.endswith("[E500]") and "cut-header.yaml" in by[BROKEN_HEADER].error
+
+
+def test_the_fast_header_equals_the_full_parse(tournament):
+    from hxref.game import GameFile
+
+    for path in batch.find_games(tournament):
+        if path.name in ("cut-header.yaml", "damaged-log.yaml"):
+            continue
+        fast = batch.read_header(path).header
+        full = GameFile.load(path).header
+        state = fast.pop("state")
+        assert fast == {k: v for k, v in full.items() if k != "state"}, path
+        assert state == {k: full["state"][k] for k in batch._STATE_KEYS if k in full["state"]}, path
+
+
+def test_dashboard_audit_runs_every_game(tournament):
+    rows = batch.dashboard(tournament, audit=True, workers=2)
+    by = {r.file: r for r in rows}
+    assert {f for f, r in by.items() if r.audit == "ok"} == FINISHED | READY | WAITING | BLOCKED
+    assert by[BROKEN_LOG].audit.startswith("FAILED: ") and "E500" in by[BROKEN_LOG].audit
+    assert by[BROKEN_HEADER].audit is None and by[BROKEN_HEADER].error
+
+
+def test_a_deadline_is_shown_with_the_time_left(tournament):
+    # decisions carry a deadline once the NMR rules set one (issue 9 scope 4); here it is written by hand
+    path = tournament / "round-2/heartland-half-2.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("  deadline: null", "  deadline: '2026-11-30T18:00:00Z'", 1))
+    row = next(r for r in batch.dashboard(tournament) if r.file == "round-2/heartland-half-2.yaml")
+    assert row.deadline == "2026-11-30T18:00:00Z"
+    assert batch.time_left(row.deadline, "2026-11-28T12:00:00Z") == "2d 6h left"
+    assert batch.time_left(row.deadline, "2026-11-30T20:30:00Z") == "late by 2h 30m"
+
+
+def test_not_a_folder(tmp_path):
+    from hxref.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="not a folder"):
+        batch.dashboard(tmp_path / "nowhere")
+
+
+# --- resolving every ready game ----------------------------------------------------------------------
+
+def test_resolve_all_resolves_exactly_the_ready_games_in_worker_processes(tournament):
+    before = {p: p.read_bytes() for p in tournament.rglob("*.yaml")}
+    seen = []
+    res = batch.resolve_all(tournament, workers=2,
+                            progress=lambda done, total, out: seen.append((done, total, out.file)))
+    assert res.workers == 2
+    by = {o.file: o for o in res.outcomes}
+    assert len(by) == 20
+    assert {o.file for o in res.resolved} == READY
+    assert {o.file for o in res.errors} == {BROKEN_HEADER, BROKEN_LOG}
+    assert "a log line is not valid JSON" in by[BROKEN_LOG].message and by[BROKEN_LOG].message.endswith("[E500]")
+    assert {f for f, o in by.items() if o.status == "skipped"} == FINISHED | WAITING | BLOCKED
+    assert by["round-1/kgp-us-by-4.yaml"].message == "the game is over"
+    assert "dice link of confederate" in by["round-2/open-acw-alice-bob.yaml"].message
+    assert "confederate (commit)" in by["round-2/heartland-half-1.yaml"].message
+    # the progress callback saw every game sent to the workers, in this process
+    assert [d for d, _, _ in seen] == [1, 2, 3, 4, 5, 6] and {t for _, t, _ in seen} == {6}
+    assert {f for _, _, f in seen} == READY | {BROKEN_LOG}
+    assert all(o.pid != os.getpid() for o in res.resolved) and len({o.pid for o in res.resolved}) <= 2
+    for f in READY:
+        o = by[f]
+        assert o.decisions and o.decisions[0] == ("t1.bid" if "heartland" in f else "t1.union")
+        assert audit(tournament / f).ok
+        assert Engine.load(tournament / f).gf.head == o.head
+    # nothing else was touched
+    for p, data in before.items():
+        if str(p.relative_to(tournament)) not in READY:
+            assert p.read_bytes() == data, p
+    rows = {r.file: r for r in batch.dashboard(tournament)}
+    assert _files(rows.values(), "ready") == {BROKEN_LOG}
+    assert rows["round-2/acw-ready-1.yaml"].waiting_on == ["confederate"]
+    assert len(batch.find_games(tournament)) == 20                     # the new .bak files are no games
+    again = batch.resolve_all(tournament, workers=2)
+    assert again.resolved == [] and {o.file for o in again.errors} == {BROKEN_HEADER, BROKEN_LOG}
+
+
+def test_resolve_all_in_this_process_gives_the_same_outcomes(tournament):
+    res = batch.resolve_all(tournament, workers=1)
+    assert res.workers == 1 and {o.file for o in res.resolved} == READY
+    assert all(o.pid == os.getpid() for o in res.resolved)
+
+
+def test_resolve_all_with_the_umpires_key(tmp_path, keydir, monkeypatch):
+    """An umpired game rolls with the umpire's link: only the umpire's key resolves it."""
+    monkeypatch.setenv("HXREF_NOW", DAY.format(1))
+    key = {n: signing.load_private_key(keydir / n) for n in ("alice", "bob", "umpire")}
+    sides = {"union": key["alice"], "confederate": key["bob"]}
+    eng = Engine.create(tmp_path / "u.yaml", system="acw-minis", scenario="mercers-mill", mode="umpired",
+                        sides={s: k.public for s, k in sides.items()}, umpire=key["umpire"].public, game_id="ump")
+    players = OpenPlayers(eng, {**sides, "umpire": key["umpire"]})
+    players.join()
+    players.answer("union", {"moves": [], "shots": []})
+    eng.save()
+    row = batch.dashboard(tmp_path)[0]
+    assert row.status == "blocked" and "--key UMPIRE_KEY" in row.blocked
+    assert batch.resolve_all(tmp_path).resolved == []
+    wrong = batch.resolve_all(tmp_path, umpire_key=keydir / "alice")
+    assert wrong.resolved == [] and "not this game's umpire" in wrong.outcomes[0].message
+    done = batch.resolve_all(tmp_path, umpire_key=key["umpire"], workers=1)
+    assert [o.decisions for o in done.resolved] == [["t1.union"]]
+    assert audit(tmp_path / "u.yaml").ok
+
+
+# --- deadlines and missed orders in a batch ----------------------------------------------------------
+
+needs_policy = pytest.mark.skipif("policy" not in inspect.signature(Engine.create).parameters,
+                                  reason="the engine has no deadline policy yet (issue 9 scope 4)")
+T0 = "2026-11-29T12:00:00Z"
+
+
+def _due_game(folder: Path, name: str, created: str, nmr: str, monkeypatch) -> None:
+    """A solo ACW game whose first decision is due 24 hours after ``created``."""
+    monkeypatch.setenv("HXREF_NOW", created)
+    Engine.create(folder / f"{name}.yaml", system="acw-minis", scenario="mercers-mill", mode="solo",
+                  sides={"union": None, "confederate": None}, game_id=name,
+                  policy={"deadline_hours": 24, "nmr": nmr}).save()
+
+
+@needs_policy
+def test_a_late_side_stands_fast_in_a_batch_as_in_a_single_resolve(tmp_path, monkeypatch):
+    _due_game(tmp_path, "late", T0, "stand-fast", monkeypatch)
+    _due_game(tmp_path, "late-hold", T0, "hold", monkeypatch)
+    for i in (1, 2, 3):
+        _due_game(tmp_path, f"on-time-{i}", "2026-11-30T12:00:00Z", "stand-fast", monkeypatch)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T18:00:00Z")            # 2 of the 5 sides due are late
+    rows = {r.file: r for r in batch.dashboard(tmp_path)}
+    assert rows["late.yaml"].status == "late" and rows["late.yaml"].late == ["union"]
+    assert rows["late.yaml"].deadline == "2026-11-30T12:00:00Z" and rows["late.yaml"].nmr == "stand-fast"
+    assert rows["on-time-1.yaml"].status == "waiting" and rows["on-time-1.yaml"].late == []
+    res = batch.resolve_all(tmp_path, workers=2)
+    assert res.outage is None
+    by = {o.file: o for o in res.outcomes}
+    assert by["late.yaml"].status == "resolved" and by["late.yaml"].decisions == ["t1.union"]
+    assert by["late.yaml"].nmr == ["missed t1.union: union stands fast (NMR policy stand-fast)"]
+    assert by["late-hold.yaml"].status == "skipped" and "union late (NMR policy hold)" in by["late-hold.yaml"].message
+    assert {o.file for o in res.outcomes if o.status == "skipped"} == {"late-hold.yaml", "on-time-1.yaml",
+                                                                       "on-time-2.yaml", "on-time-3.yaml"}
+    assert audit(tmp_path / "late.yaml").ok
+
+
+@needs_policy
+def test_most_sides_late_at_once_is_an_outage_no_policy_applies(tmp_path, monkeypatch):
+    for i in (1, 2, 3):
+        _due_game(tmp_path, f"g{i}", T0, "stand-fast", monkeypatch)
+    _due_game(tmp_path, "on-time", "2026-11-30T12:00:00Z", "stand-fast", monkeypatch)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T18:00:00Z")            # 3 of the 4 sides due are late
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")}
+    res = batch.resolve_all(tmp_path)
+    assert res.outage.startswith("3 of the 4 sides due are late at once, in 3 games (a mail outage?)")
+    assert res.resolved == [] and all("not applied: most sides are late" in o.message
+                                      for o in res.outcomes if o.file != "on-time.yaml")
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")} == before
+    forced = batch.resolve_all(tmp_path, force_nmr=True)
+    assert forced.outage is None and {o.file for o in forced.resolved} == {"g1.yaml", "g2.yaml", "g3.yaml"}
+
+
+# --- standings -----------------------------------------------------------------------------------------
+
+def test_standings_wins_draws_losses_and_the_margin_tie_break(tournament, keydir):
+    st = batch.standings(tournament)
+    assert len(st.results) == 7 and len(st.unfinished) == 12
+    assert [f for f, _ in st.errors] == [BROKEN_HEADER]
+    res = {r.file: (r.winner, r.margin) for r in st.results}
+    assert res["round-1/kgp-us-by-4.yaml"] == ("us", 4) and res["round-1/kgp-us-by-2.yaml"] == ("us", 2)
+    assert res["round-2/kgp-german-by-4.yaml"] == ("german", 4)
+    assert res["round-2/kgp-german-by-0.yaml"] == ("german", 0)       # level CG LVP: the Germans win at CG End
+    assert res["round-1/heartland-solo-draw.yaml"] == (None, 0)
+    fp = {n: signing.load_private_key(keydir / n).public.fingerprint() for n in ("alice", "bob", "carol")}
+    table = [(s.rank, s.name, s.played, s.wins, s.draws, s.losses, s.points, s.margin) for s in st.rows]
+    # us and german are level on points (2 wins, 2 losses each): the margin puts the US first;
+    # bob played union in one game and confederate in the other: one player, two draws
+    assert table == [
+        (1, "us", 4, 2, 0, 2, 4, 2),
+        (2, "german", 4, 2, 0, 2, 4, -2),
+        (3, "bob", 2, 0, 2, 0, 2, 0),
+        (4, "alice", 1, 0, 1, 0, 1, 0),
+        (4, "carol", 1, 0, 1, 0, 1, 0),
+        (4, "confederate", 1, 0, 1, 0, 1, 0),
+        (4, "union", 1, 0, 1, 0, 1, 0),
+    ]
+    ids = {s.name: s.player for s in st.rows}
+    assert ids["bob"] == fp["bob"] and ids["alice"] == fp["alice"] and ids["us"] == "side:us"
+
+
+@pytest.mark.parametrize("system,state,expected", [
+    ("heartland", {"result": {"points": {"union": 22, "confederate": 25}, "winner": "confederate",
+                              "level": "marginal", "margin": 3}}, ("confederate", 3)),
+    ("heartland", {}, (None, 0)),
+    ("salem-church", {"victory_result": {"winner": "confederate", "result": "confederate marginal victory",
+                                         "score": {"points": {"union": 3, "confederate": 5}}}}, ("confederate", 2)),
+    ("salem-church", {"victory_result": {"winner": None, "result": "draw",
+                                         "score": {"points": {"union": 4, "confederate": 4}}}}, (None, 0)),
+    ("kgp", {"result": {"winner": "us", "rule": "8.52"}, "cg_lvp": {"us": 20, "german": 19}}, ("us", 1)),
+    ("kgp", {"result": {"winner": "german", "rule": "8.52"}, "cg_lvp": {"us": 9, "german": 5}}, ("german", 0)),
+    ("acw-minis", {"result": {"winner": "union", "why": "4 eliminated"},
+                   "eliminated": {"union": ["us-1", "us-2", "us-5"], "confederate": ["cs-2", "cs-3", "cs-5", "cs-6"]}},
+     ("union", 1)),
+    ("acw-minis", {"result": {"winner": None, "why": "a draw"}, "eliminated": {"union": [], "confederate": []}},
+     (None, 0)),
+])
+def test_each_systems_result_and_margin(system, state, expected):
+    sides = ["us", "german"] if system == "kgp" else ["union", "confederate"]
+    header = {"meta": {"game": "g", "system": system, "scenario": "s"},
+              "participants": {s: {"role": "side"} for s in sides}, "state": state}
+    r = batch.game_result(header)
+    assert (r.winner, r.margin) == expected
+    assert r.players == {s: f"side:{s}" for s in sides}
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+def _wired() -> bool:
+    """hxref.cli's status and resolve take a folder once cli_batch is wired in."""
+    return main.commands["status"].params[0].type.dir_okay
+
+
+needs_cli = pytest.mark.skipif(not _wired(), reason="cli.py's status/resolve do not take a folder yet")
+
+
+def test_standings_command(tournament):
+    res = CliRunner().invoke(standings_cmd, [str(tournament), "--games"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[1].split()[:2] == ["1", "us"] and lines[1].split()[-2:] == ["4", "+2"]
+    assert lines[2].split()[:2] == ["2", "german"] and lines[2].split()[-2:] == ["4", "-2"]
+    assert "bob (SHA256:" in res.output and "kgp/cg-ii" in res.output and "bridge" not in lines[0]
+    assert "7 finished games counted, 12 in progress, 1 unreadable" in res.output
+    data = json.loads(CliRunner().invoke(standings_cmd, [str(tournament), "--json"]).output)
+    assert data["standings"][0]["name"] == "us" and len(data["games"]) == 7
+
+
+@needs_cli
+def test_status_of_a_folder(tournament):
+    res = CliRunner().invoke(main, ["status", str(tournament)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "20 games: 6 ready to resolve, 5 waiting for players, 1 waiting for dice links or the umpire, " \
+           "7 over, 1 unreadable" in res.output
+    assert "next: hxref resolve" in res.output and "hl-ready-2" in res.output
+    assert "unreadable round-2/cut-header.yaml" in res.output
+    data = json.loads(CliRunner().invoke(main, ["status", str(tournament), "--json"]).output)
+    assert data["summary"] == {"over": 7, "ready": 6, "waiting": 5, "blocked": 1, "error": 1}
+    assert len(data["games"]) == 20
+    audited = CliRunner().invoke(main, ["status", str(tournament), "--audit", "--workers", "2"])
+    assert audited.exit_code == 1 and "audit FAILED round-2/damaged-log.yaml" in audited.output
+
+
+@needs_cli
+def test_resolve_a_folder_in_one_command(tournament):
+    res = CliRunner().invoke(main, ["resolve", str(tournament), "--workers", "2"], catch_exceptions=False)
+    assert res.exit_code == 1, res.output                            # two games could not be read
+    assert res.output.count("resolved round-2/") == 5
+    assert "error round-2/damaged-log.yaml" in res.output and "error round-2/cut-header.yaml" in res.output
+    assert "5 games resolved, 13 not ready or over, 2 errors (2 worker processes)" in res.output
+    data = json.loads(CliRunner().invoke(main, ["resolve", str(tournament), "--format", "json"]).output)
+    assert data["resolved"] == 0 and data["errors"] == 2
+    # a single game still works as before
+    one = CliRunner().invoke(main, ["status", str(tournament / "round-2/acw-ready-1.yaml")])
+    assert one.exit_code == 0 and "t1.confederate" in one.output
+
+
+def test_standings_is_registered_lazily():
+    from hxref.cli import Main
+
+    if "standings" not in Main.GROUPS:
+        pytest.skip("cli.py does not register standings yet")
+    assert Main.GROUPS["standings"] == ("hxref.cli_batch", "standings_cmd")
