@@ -178,7 +178,7 @@ class Engine:
         if umpire is not None:
             participants[UMPIRE] = {"role": "umpire", "key": umpire.line(), "fingerprint": umpire.fingerprint()}
         created = created or now_iso()
-        game_id = game_id or f"{system[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
+        game_id = game_id or f"{system.replace('-', '')[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
         meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
                 "title": title or data.get("title", scenario)}
         policy = _check_policy(policy or {})
