@@ -230,8 +230,11 @@ def verify(file, game, pub, sig):
 
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
-@click.option("--system", "system_name", required=True, help="the game system: heartland or salem-church")
-@click.option("--scenario", required=True, help="e.g. heartland-demo, river-line, bidding-demo (heartland) or salem-church")
+@click.option("--system", "system_name", required=True,
+              help="the game system: heartland, salem-church, kgp or acw-minis")
+@click.option("--scenario", required=True,
+              help="heartland: heartland-demo, river-line, bidding-demo; salem-church: salem-church; "
+                   "kgp: cg-i, cg-ii, cg-iii; acw-minis: mercers-mill")
 @click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
               help="each side and its player's public key; in solo mode just SIDE")
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
@@ -882,12 +885,12 @@ def audit(game, as_json, rerun):
 
 @main.command()
 @click.option("--system", "system_name", default="heartland", show_default=True,
-              help="which system's demo game to play: heartland or salem-church")
+              help="which system's demo game to play: heartland, salem-church, kgp or acw-minis")
 @click.option("--keep", default=None, type=click.Path(file_okay=False),
               help="play in this folder and keep the files (default: a temporary folder)")
 @click.option("--scenario", default=None,
               help="which of the system's demos (heartland: heartland-demo, the default, or bidding-demo; "
-                   "salem-church: salem-church)")
+                   "salem-church: salem-church; kgp: cg-ii; acw-minis: mercers-mill)")
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
               help="how to print the reports")
 def demo(system_name, keep, scenario, fmt):
