@@ -545,6 +545,9 @@ class Turn:
                     if dest:
                         st["units"][uid]["hex"] = dest
                         notes.append(f"{self.name(uid)} goes with his men to {dest}")
+                    else:                # no unit of his left to go with: the enemy takes him
+                        st["units"][uid].update(steps=0, hex=None, captured=True)
+                        notes.append(f"{self.name(uid)} is left alone with the enemy and captured")
         return notes
 
     def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[str]) -> None:

@@ -1,0 +1,30 @@
+"""A leader whose last unit in the hex is captured or eliminated does not stay alone with the
+enemy: he is captured too (reading, README)."""
+from hxref.systems.salem_church import SYSTEM, hexmap
+from hxref.systems.salem_church import combat as cb
+from hxref.systems.salem_church.turn import Turn
+
+
+class NoDice:
+    def d6(self, purpose, by=None, private=False):
+        raise AssertionError("no die is needed here")
+
+
+def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
+    st = SYSTEM.setup(SYSTEM.load_scenario("salem-church"))
+    hm = hexmap(st)
+    corner = "0101"
+    st["units"]["wilcox-m"]["hex"] = corner
+    st["units"]["mclaws-m"]["hex"] = corner                      # the Confederate leader with him
+    around = [hm.label(n) for n in hm.parse(corner).neighbours() if n in hm.grid]
+    union = ["first-1", "second-1", "third-1", "first-3", "second-3", "third-3"]
+    for uid, label in zip(union, around):                       # every way out is held by the enemy
+        st["units"][uid]["hex"] = label
+    st["stage"] = "play"
+    t = Turn(st, st["rules"], hm, "union", {}, NoDice())
+    effect = cb.SideEffect("defender", cb.Outcome.DISRUPT_OR_RETREAT)
+    notes = t._settle(effect, ["wilcox-m", "mclaws-m"], "confederate", {"choice": "retreat", "hexes": 1},
+                      corner, attackers=union[:1])
+    assert st["units"]["wilcox-m"].get("captured") and st["units"]["wilcox-m"]["hex"] is None
+    assert st["units"]["mclaws-m"].get("captured") and st["units"]["mclaws-m"]["hex"] is None
+    assert any("left alone with the enemy and captured" in n for n in notes)
