@@ -103,7 +103,10 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
               "`umpire:`, else hxref@localhost)")
 @click.option("--since", default=None, type=int, metavar="EVENT",
               help="mail the receipts of every submission after this event number (default: the last round's)")
-def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since):
+@click.option("--remind", default=None, type=float, metavar="HOURS",
+              help="instead, remind each side that owes an answer due within HOURS (deadlines in its own "
+                   "time zone: `tz: {side: Europe/Berlin}` in the address book)")
+def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since, remind):
     """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
 
     \b
@@ -131,7 +134,13 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     host, port = mail.parse_smtp(smtp) if smtp else (None, None)
     eng = Engine.load(game)
     book = mail.load_address_book(addresses or mail.address_book_path(game), eng)
-    messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since)
+    if remind is not None:
+        messages, missing = mail.reminder_messages(eng, book, within_hours=remind, sender=sender), []
+        if not messages:
+            click.echo(f"outbox: no side owes an answer due within {remind:g} hours")
+            return
+    else:
+        messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since)
     for side in missing:
         click.echo(f"note: no address for {side} in {book.path}: not mailed", err=True)
     to = {a: str(m["To"]) for a, m in messages}

@@ -738,6 +738,7 @@ class AddressBook:
     path: Path
     recipients: dict[str, list[str]]       # audience (a side or "umpire") -> addresses as written
     sender: str | None = None
+    timezones: dict[str, str] = field(default_factory=dict)    # audience -> IANA zone (deadlines shown in it)
 
 
 def address_book_path(game: str | Path) -> Path:
@@ -778,10 +779,13 @@ def load_address_book(path: str | Path, engine) -> AddressBook:
     if not isinstance(data, dict):
         raise InvalidInput(f"an address book is a mapping of `side: address` lines, e.g. {example}", code="E112",
                            file=str(path), line=yamlio.line_of(root) or 1)
-    allowed = [*sides, "umpire", "from"]
+    allowed = [*sides, "umpire", "from", "tz"]
     book = AddressBook(path, {})
     for key, value in data.items():
         line = yamlio.line_of(root, key)
+        if key == "tz":
+            book.timezones = _timezones(value, [*sides, "umpire"], path, line)
+            continue
         if key not in allowed:
             raise InvalidInput(f"no side {key!r} in game {engine.meta['game']} (the keys are its sides "
                                f"{', '.join(sides)}, and umpire and from)", code="E110", file=str(path), line=line,
@@ -799,6 +803,85 @@ def load_address_book(path: str | Path, engine) -> AddressBook:
         else:
             book.recipients[key] = [str(v) for v in values]
     return book
+
+
+def _timezones(value, audiences: list[str], path: Path, line) -> dict[str, str]:
+    """The book's ``tz: {side: Area/City}``: each player's own time zone for deadlines."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not isinstance(value, dict):
+        raise InvalidInput("`tz` maps each side to its time zone, e.g. {union: Europe/Berlin}", code="E112",
+                           file=str(path), line=line, path="tz")
+    out = {}
+    for who, zone in value.items():
+        if who not in audiences:
+            raise InvalidInput(f"`tz`: no side {who!r} (the keys are {', '.join(audiences)})", code="E110",
+                               file=str(path), line=line, path=f"tz.{who}")
+        try:
+            ZoneInfo(str(zone))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise InvalidInput(f"`tz`: {zone!r} is not a time zone (an IANA name like Europe/Berlin)",
+                               code="E112", file=str(path), line=line, path=f"tz.{who}") from None
+        out[str(who)] = str(zone)
+    return out
+
+
+def local_time(utc: str, zone: str | None) -> str:
+    """A UTC deadline as ``2026-12-01 13:00 CET`` in ``zone`` (UTC when None)."""
+    import datetime as _dt
+    from zoneinfo import ZoneInfo
+
+    t = _dt.datetime.fromisoformat(utc.replace("Z", "+00:00"))
+    t = t.astimezone(ZoneInfo(zone)) if zone else t.astimezone(_dt.timezone.utc)
+    return t.strftime("%Y-%m-%d %H:%M ") + (t.tzname() or "UTC")
+
+
+def deadline_lines(engine, audience: str, zone: str | None) -> list[str]:
+    """The awaited decisions' deadlines, in the recipient's own time zone."""
+    out = []
+    for w in engine.waiting_for():
+        if w.get("deadline"):
+            out.append(f"Deadline of {w['decision']}: {local_time(w['deadline'], zone)} ({w['deadline']})")
+    return out
+
+
+def reminder_messages(engine, book: AddressBook, *, within_hours: float,
+                      sender: str | None = None) -> list[tuple[str, EmailMessage]]:
+    """A reminder to each side that still owes an answer to a decision due within ``within_hours``."""
+    import datetime as _dt
+
+    from email.utils import format_datetime
+
+    from .engine import _time_left, now_iso
+
+    now = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
+    frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
+    out = []
+    for w in engine.waiting_for():
+        if not w.get("deadline"):
+            continue
+        due = _dt.datetime.fromisoformat(w["deadline"].replace("Z", "+00:00"))
+        if (due - now).total_seconds() > within_hours * 3600:
+            continue
+        for side, owed in w["owed"].items():
+            if owed in ("done",) or owed.startswith("wait") or side not in book.recipients:
+                continue
+            zone = book.timezones.get(side)
+            msg = EmailMessage()
+            msg["From"] = frm
+            msg["To"] = ", ".join(book.recipients[side])
+            msg["Subject"] = (f"[hxref] reminder: {engine.meta['game']}: {w['decision']} is due "
+                              f"{local_time(w['deadline'], zone)} ({_time_left(w['deadline'])})")
+            msg["X-Hxref-Game"] = engine.meta["game"]
+            msg["X-Hxref-Head"] = engine.gf.head
+            msg["X-Hxref-Audience"] = f"{side}-reminder"
+            msg["Date"] = format_datetime(now, usegmt=True)
+            msg.set_content(f"hxref -- game {engine.meta['game']}: {side} still owes {owed} for {w['decision']} "
+                            f"({w['prompt']}).\nDeadline: {local_time(w['deadline'], zone)} ({w['deadline']}); "
+                            f"{_time_left(w['deadline'])}.\nAfter it the game's policy applies: "
+                            f"{(engine.meta.get('policy') or {}).get('nmr', 'hold')}.\n")
+            out.append((side, msg))
+    return out
 
 
 def _produced_after(log: list[dict], i: int) -> int:
@@ -878,8 +961,10 @@ def _sections(engine, audience: str) -> list[tuple[str, object]]:
     return [("The public report", turn.build(engine, None)), (f"{audience}'s own report", turn.build(engine, audience))]
 
 
-def compose(engine, audience: str, to: list[str], sender: str, receipts: list) -> EmailMessage:
-    """The message for one recipient: plain text and HTML alternatives with the same content."""
+def compose(engine, audience: str, to: list[str], sender: str, receipts: list, zone: str | None = None
+            ) -> EmailMessage:
+    """The message for one recipient: plain text and HTML alternatives with the same content; the
+    deadlines are given in the recipient's time ``zone`` too."""
     import datetime as _dt
     from email.utils import format_datetime
 
@@ -892,10 +977,11 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list) -
              f"mail for {who}.")
     head_line = f"Head hash {head} (event {seq}): keep it, it proves this history later."
     next_line = f"Next: {engine.waiting_text()}."
+    due = deadline_lines(engine, audience, zone)
     r_lines = [r.line() for r in receipts]
     sections = _sections(engine, audience)
 
-    plain = [intro, "", head_line, next_line, ""]
+    plain = [intro, "", head_line, next_line, *due, ""]
     if r_lines:
         plain += ["Receipts of the last submissions (each player keeps its own as proof):"]
         plain += ["  " + line for line in r_lines] + [""]
@@ -905,7 +991,7 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list) -
     html = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
             f"<title>{esc(subject(engine))}</title></head>", "<body>",
             f"<p>{esc(intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
-            "this history later.</p>", f"<p>{esc(next_line)}</p>"]
+            "this history later.</p>", f"<p>{esc(next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in due)]
     if r_lines:
         html += ["<h2>Receipts of the last submissions</h2>",
                  "<pre>" + "\n".join(esc(line) for line in r_lines) + "</pre>"]
@@ -940,7 +1026,8 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None,
     out = []
     for audience in [*engine.sides(), "umpire"]:
         if audience in book.recipients:
-            out.append((audience, compose(engine, audience, book.recipients[audience], frm, receipts)))
+            out.append((audience, compose(engine, audience, book.recipients[audience], frm, receipts,
+                                          book.timezones.get(audience))))
     missing = [s for s in engine.sides() if s not in book.recipients]
     if not out:
         raise InvalidInput("the address book names nobody to mail", code="E111", file=str(book.path))
