@@ -439,21 +439,48 @@ def play(game, side, choice):
 
 @main.command()
 @game_argument
-def undo(game):
-    """Solo games: step back over the last answer or resolution (the undo is logged, nothing is deleted).
+@click.option("--side", default=None, help="open and umpired games: who signs (every side; the umpire in "
+                                           "an umpired game)")
+@click.option("--key", "key_path", default=None, help="open and umpired games: your private key file")
+@dir_option
+def undo(game, side, key_path, out_dir):
+    """Step back: in a solo game over the last answer or resolution, at once; in an open or
+    umpired game over the last submission after the last die or reveal, by signed files.
 
-    Answering the same decision again rolls the same dice.
+    Every undo is in the log; nothing is deleted. In a solo game answering the same decision
+    again rolls the same dice. In an open game every side signs an undo file (one asks, the
+    others consent); in an umpired game the umpire's alone is enough.
 
-    Example: hxref undo g.yaml
+    Examples: hxref undo g.yaml (solo); hxref undo g.yaml --side union --key alice (then submit it)
     """
     from .game import locked
 
-    with locked(game):
-        eng = _load(game)
-        ev = eng.undo()
-        eng.save()
-    click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
-               f"next: {eng.waiting_text()}")
+    eng = _load(game)
+    if eng.mode == "solo":
+        with locked(game):
+            eng = _load(game)
+            ev = eng.undo()
+            eng.save()
+        click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
+                   f"next: {eng.waiting_text()}")
+        return
+    if not side or not key_path:
+        raise InvalidInput(f"in a {eng.mode} game an undo is a signed file: give --side and --key "
+                           f"(signed by {', '.join(eng.undo_voters())})", code="E504")
+    target = eng.undo_target()
+    if target is None:
+        raise InvalidInput("nothing can be undone: the last die or reveal is final", code="E308", file=game)
+    if side != "umpire":
+        _side_check(eng, side)
+    key = _key(key_path)
+    seq = target["seq"]
+    path = _out_dir(game, out_dir) / f"{side}-undo-{seq}.yaml"
+    _sign_and_write(eng, side, key, {"decision": target["data"]["decision"], "kind": "undo", "event": seq}, path,
+                    f"hxref undo of event {seq} ({target['data']['kind']} of {target['data']['side']} for "
+                    f"{target['data']['decision']}), signed by {side}.")
+    click.echo(f"wrote {path.name}: the undo of event {seq} ({target['data']['kind']} of {target['data']['side']} "
+               f"for {target['data']['decision']}); submit it: hxref submit {game} {path.name}; it takes effect "
+               f"when {', '.join(eng.undo_voters())} have all signed")
 
 
 @main.command()

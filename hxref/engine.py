@@ -309,6 +309,9 @@ class Engine:
                         detached=order.armored if detached else None)
         if self.finished:
             raise order.error(IllegalOrder, "the game is over; nothing more is accepted", code="E309")
+        if order.kind == "undo":
+            self._check_undo_vote(order)
+            return
         dec = self.decision(order.decision)
         if dec is None:
             if order.decision in self.h.get("resolved", []):
@@ -399,6 +402,11 @@ class Engine:
                 self.h["pending"].pop(JOIN)
                 self.h["resolved"].append(JOIN)
                 self._start()
+            return
+        if order.kind == "undo":
+            if not pend["answers"] and not pend["links"]:
+                self.h["pending"].pop(order.decision, None)
+            self._undo_vote(order)
             return
         p["last"] = d["link"]
         p["used"] = p.get("used", 0) + 1
@@ -541,6 +549,65 @@ class Engine:
             self.h["forfeit"] = {"side": side, "missed": missed[side]}
             self.h["awaiting"] = []
             self.h["phase"] = "over"
+
+    # --- undo by consent (open and umpired games) --------------------------------------------
+    def undo_target(self) -> dict | None:
+        """The submission an undo may reach: the last one not undone, after the last die or reveal."""
+        undone = set(self.h.get("undone", []))
+        for ev in reversed(self.gf.log):
+            if ev["kind"] == "die" or (ev["kind"] == "submission" and ev["data"].get("kind") == "reveal"):
+                return None
+            if ev["kind"] == "resolve":
+                return None
+            if ev["kind"] == "submission" and ev["data"].get("kind") in ("answer", "commit", "roll") \
+                    and ev["seq"] not in undone:
+                return ev
+        return None
+
+    def undo_voters(self) -> list[str]:
+        """Who must sign an undo: every side in an open game; the umpire alone in an umpired one."""
+        return [UMPIRE] if self.mode == "umpired" else self.sides()
+
+    def _check_undo_vote(self, order: orders.Order) -> None:
+        target = self.undo_target()
+        seq = order.data["event"]
+        if target is None or target["seq"] != seq:
+            what = f"event {target['seq']}" if target else "nothing (the last die or reveal is final)"
+            raise order.error(IllegalOrder, f"event {seq} cannot be undone: an undo reaches only the last "
+                              f"submission after the last die or reveal, now {what}", code="E304", path=("event",))
+        if order.side not in self.undo_voters():
+            raise order.error(IllegalOrder, f"in a {self.mode} game the undo is signed by "
+                              f"{', '.join(self.undo_voters())}", code="E302", path=("side",))
+        if order.side in self.h.get("undo_votes", {}).get(str(seq), []):
+            raise order.error(IllegalOrder, f"{order.side} has already signed the undo of event {seq}",
+                              code="E303")
+
+    def _undo_vote(self, order: orders.Order) -> None:
+        seq = order.data["event"]
+        votes = self.h.setdefault("undo_votes", {}).setdefault(str(seq), [])
+        votes.append(order.side)
+        if set(votes) >= set(self.undo_voters()):
+            self._rebuild_without(seq)
+            self.h["undo_votes"].pop(str(seq))
+
+    def _rebuild_without(self, seq: int) -> None:
+        """Rebuild the game from its inputs without event ``seq`` and the undo files; the dice
+        chains stay where they are (a revealed link is never used again)."""
+        undone = set(self.h.get("undone", [])) | {seq}
+        fresh = Engine.__new__(Engine)
+        fresh.gf = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
+        fresh.h = fresh.gf.header
+        fresh.system = self.system
+        for ev in self.gf.log:
+            if ev["kind"] not in INPUT_KINDS or ev["kind"] == "undo" or ev["seq"] in undone:
+                continue
+            if ev["kind"] == "submission" and ev["data"].get("kind") == "undo":
+                continue
+            getattr(fresh, "_on_" + ev["kind"].replace(".", "_"))(ev["by"], ev["data"])
+        for key in ("state", "awaiting", "pending", "phase", "resolved", "commitments"):
+            if key in fresh.h:
+                self.h[key] = fresh.h[key]
+        self.h["undone"] = sorted(undone)
 
     # --- undo (solo games) -----------------------------------------------------------------
     def undo(self) -> dict:

@@ -32,7 +32,7 @@ from .errors import InvalidInput
 from .systems.base import Decision, Problem
 
 FORMAT = 1
-KINDS = ("join", "commit", "reveal", "answer", "roll")
+KINDS = ("join", "commit", "reveal", "answer", "roll", "undo")
 COMMON = ("hxref", "game", "decision", "side", "kind")
 BY_KIND: dict[str, tuple[str, ...]] = {
     "join": ("tip",),
@@ -40,6 +40,7 @@ BY_KIND: dict[str, tuple[str, ...]] = {
     "reveal": ("link", "choice", "salt"),
     "answer": ("link", "choice"),
     "roll": ("link",),
+    "undo": ("event",),       # open/umpired games: a request or consent to undo a submission (issue 9)
 }
 
 
@@ -131,6 +132,8 @@ def check_envelope(order: Order) -> None:
     for key in ("link", "commitment", "salt", "tip"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
+    if "event" in d and (isinstance(d["event"], bool) or not isinstance(d["event"], int) or d["event"] < 1):
+        raise order.error(InvalidInput, "`event` is the number of the event to undo", code="E112", path=("event",))
     if "choice" in d and not isinstance(d["choice"], dict):
         raise order.error(InvalidInput, "`choice` must be a mapping, e.g. `choice: {bid: 4}`", code="E112",
                           path=("choice",))

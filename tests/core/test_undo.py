@@ -48,12 +48,61 @@ def test_undo_with_nothing_left_to_undo_is_refused(tmp_path, monkeypatch):
     assert "nothing to undo" in e.value.render()
 
 
-def test_undo_needs_consent_outside_solo_games(cli, game_file=None):
+@pytest.fixture
+def open_game(cli) -> str:
+    """An open bidding-demo game that both sides have joined (as tests/conftest.py's `game`)."""
     cli("new", "o.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    before = Path("o.yaml").read_bytes()
-    err = cli.fails("undo", "o.yaml")
-    assert "consent" in err and Path("o.yaml").read_bytes() == before
+        "--game-id", "undo-open", "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    cli("join", "o.yaml", "--side", "union", "--key", "alice")
+    cli("join", "o.yaml", "--side", "confederate", "--key", "bob")
+    cli("submit", "o.yaml", "union-join.yaml", "confederate-join.yaml")
+    return "o.yaml"
+
+
+def test_undo_outside_solo_games_is_a_signed_file(cli, open_game):
+    game = open_game
+    before = Path(game).read_bytes()
+    err = cli.fails("undo", game)
+    assert "signed file" in err and "--side" in err and Path(game).read_bytes() == before
+
+
+def test_undo_by_consent_in_an_open_game(cli, open_game):
+    game = open_game
+    # alice seals a bid of 3, thinks better of it; both sign the undo; she seals 4 instead
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
+    cli("submit", game, "union-t1.bid-commit.yaml")
+    target = [e for e in Engine.load(game).gf.log if e["kind"] == "submission"][-1]["seq"]
+    cli("undo", game, "--side", "union", "--key", "alice")
+    cli("submit", game, f"union-undo-{target}.yaml")
+    assert Engine.load(game).h["pending"]["t1.bid"]["answers"]["union"]["commitment"]     # not yet: bob must sign
+    err = cli.fails("submit", game, f"union-undo-{target}.yaml")                        # no double vote
+    assert "[E303]" in err or "already" in err
+    cli("undo", game, "--side", "confederate", "--key", "bob")
+    cli("submit", game, f"confederate-undo-{target}.yaml")
+    eng = Engine.load(game)
+    assert "union" not in eng.h["pending"].get("t1.bid", {}).get("answers", {}) and target in eng.h["undone"]
+    Path("union-t1.bid-commit.yaml").unlink()
+    Path("union-t1.bid-reveal.yaml").unlink()
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 4")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml")
+    cli("submit", game, "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
+    cli("resolve", game)
+    eng = Engine.load(game)
+    assert "t1.bid" in eng.h["resolved"]
+    reveals = [e["data"]["file"] for e in eng.gf.log if e["kind"] == "submission" and e["data"]["kind"] == "reveal"
+               and e["data"]["side"] == "union"]
+    assert len(reveals) == 1 and "bid: 4" in reveals[0]
+    assert "audit OK" in cli("audit", game).output
+
+
+def test_undo_cannot_reach_back_past_a_resolution(cli, open_game):
+    game = open_game
+    from tests.conftest import bid_round
+
+    bid_round(cli, game, 3, 1)
+    err = cli.fails("undo", game, "--side", "union", "--key", "alice")
+    assert "last die or reveal is final" in err
 
 
 def test_cli_undo(cli):
