@@ -43,7 +43,7 @@ class Main(click.Group):
             click.echo(f"hxref: error: {exc.render()}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
-            click.echo("hxref: interrupted; nothing was saved", err=True)
+            click.echo("hxref: interrupted; what was in progress was not saved", err=True)
             sys.exit(130)
         except BrokenPipeError:     # `hxref report ... | head`: the reader left; say nothing more
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -398,14 +398,25 @@ def answer(game, side, key_path, choice, decision, out_dir):
 
 @main.command()
 @game_argument
-@click.option("--side", default=None, help="the side to play (default: the side awaited)")
-@click.option("--choice", required=True,
-              help="the answer as YAML or JSON, or @FILE to read it from a file")
+@click.option("--side", default=None, help="with --choice: the side to play (default: the side awaited)")
+@click.option("--choice", default=None,
+              help="the answer as YAML or JSON, or @FILE to read it from a file "
+                   "(default: ask for every awaited decision at the terminal)")
 def play(game, side, choice):
-    """Solo games: answer the awaited decision and resolve it at once, then show what happened.
+    """Solo games: play at the terminal (hotseat: every side at this keyboard), or with --choice
+    answer the awaited decision and resolve it at once, then show what happened.
 
-    Example: hxref play g.yaml --choice '{moves: [{unit: us-3, advance: 6}], shots: []}'
+    Examples: hxref play g.yaml
+              hxref play g.yaml --choice '{moves: [{unit: us-3, advance: 6}], shots: []}'
     """
+    if choice is None:
+        if side is not None:
+            raise InvalidInput("--side goes with --choice; without it each awaited side is asked in turn",
+                               code="E504")
+        from .play import play_loop
+
+        play_loop(game)          # refuses non-solo games itself (E504)
+        return
     from . import orders
     from .game import locked
     from .report.turn import _event_line

@@ -1,0 +1,404 @@
+"""Solo and hotseat play at the terminal: ``hxref play GAME`` without ``--choice`` (issue 9 item 6).
+
+:func:`play_loop` asks for every awaited decision in turn, for whichever side
+is awaited (in a solo game every side sits at this keyboard: hotseat), shows
+the side's map and the system's notes, offers a menu of the legal values when
+the answer is a single number or word, and otherwise reads YAML (several
+lines, ended by an empty line).  An answer is checked with the rules before
+anything is stored; a decision's answers are stored and resolved together,
+under the game's lock, so quitting half-way through a decision leaves the
+game file as it was.
+
+Input is injectable: ``input_fn(prompt) -> str`` replaces the keyboard (tests
+drive the loop with a script); end of input is the same as ``q``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.prompt import Prompt
+from rich.text import Text
+
+from .errors import HxrefError, InvalidInput
+
+COMMANDS = {"?": "help: what this decision asks and how to answer",
+            "m": "redraw the map", "r": "show the last report", "q": "quit (nothing half-done is saved)"}
+#: a number field with at most this many legal values gets a menu of them
+MENU_MAX = 30
+
+
+class Quit(Exception):
+    """The user typed ``q`` (or the input ended)."""
+
+
+@dataclass
+class _Menu:
+    """A single-field answer chosen from a list of legal values (a bid, a level, a chit)."""
+
+    key: str
+    type: str
+    values: list | None            # None: any int within minimum..maximum (an open range)
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, text: str) -> Any:
+        if self.type == "int":
+            try:
+                value = int(text)
+            except ValueError:
+                raise InvalidInput(f"{text!r} is not a whole number", code="E112") from None
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidInput(f"{value} is below the minimum {self.minimum}", code="E112")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidInput(f"{value} is above the maximum {self.maximum}", code="E112")
+        else:
+            value = text
+        if self.values is not None and value not in self.values:
+            raise InvalidInput(f"{text!r} is not one of {', '.join(map(str, self.values))}", code="E112")
+        return value
+
+
+def menu_for(dec) -> _Menu | None:
+    """A menu when the decision's schema is one int/str field with choices or a range, else None."""
+    required = {k: f for k, f in dec.schema.items() if not f.optional}
+    if len(dec.schema) != 1 or len(required) != 1:
+        return None
+    (key, f), = dec.schema.items()
+    if f.type not in ("int", "str"):
+        return None
+    if f.choices:
+        return _Menu(key, f.type, list(f.choices), f.minimum, f.maximum)
+    if f.type == "int" and (f.minimum is not None or f.maximum is not None):
+        if f.minimum is not None and f.maximum is not None and f.maximum - f.minimum < MENU_MAX:
+            return _Menu(key, "int", list(range(f.minimum, f.maximum + 1)), f.minimum, f.maximum)
+        return _Menu(key, "int", None, f.minimum, f.maximum)
+    return None
+
+
+def _probe(eng, dec, side: str, menu: _Menu | None) -> _Menu | None:
+    """An open number range (a bid of 0 or more) narrowed to the values the rules accept now, when
+    they are few: each candidate is checked with the system's ``check`` (nothing is stored)."""
+    if menu is None or menu.values is not None or menu.type != "int":
+        return menu
+    lo = menu.minimum if menu.minimum is not None else (menu.maximum or 0) - MENU_MAX
+    hi = min(menu.maximum if menu.maximum is not None else lo + MENU_MAX, lo + MENU_MAX)
+    try:
+        legal = [v for v in range(lo, hi + 1) if not eng.system.check(eng.state, dec, side, {menu.key: v})]
+    except Exception:       # a system that cannot judge a bare value: keep the open prompt
+        return menu
+    if legal and legal[-1] < hi:
+        return _Menu(menu.key, "int", legal, menu.minimum, menu.maximum)
+    return menu
+
+
+class _Keyboard:
+    """rich prompts whose input may come from ``input_fn`` (tests) instead of the terminal."""
+
+    def __init__(self, console: Console, input_fn: Callable[[str], str] | None):
+        self.console = console
+        self.input_fn = input_fn
+        outer = self
+
+        class _Prompt(Prompt):
+            @classmethod
+            def get_input(cls, console, prompt, password, stream=None):   # noqa: ARG003
+                return outer.line(prompt)
+
+        self.prompt_class = _Prompt
+
+    def line(self, prompt: Any = "") -> str:
+        """One line; EOF or Ctrl-D is :class:`Quit`."""
+        try:
+            if self.input_fn is None:
+                return self.console.input(prompt)
+            self.console.print(prompt, end="")
+            text = self.input_fn(str(prompt))
+        except EOFError:
+            raise Quit() from None
+        self.console.print(Text(text), highlight=False)       # the transcript shows what was typed
+        return text
+
+    def ask(self, prompt: str, choices: list[str] | None = None) -> str:
+        try:
+            return self.prompt_class.ask(Text.from_markup(prompt), console=self.console, choices=choices,
+                                         show_choices=bool(choices)).strip()
+        except EOFError:
+            raise Quit() from None
+
+
+class Session:
+    """One sitting at the keyboard: the game file, the console, the input."""
+
+    def __init__(self, game_path: str | Path, console: Console | None = None,
+                 input_fn: Callable[[str], str] | None = None):
+        self.path = str(game_path)
+        self.console = console or Console(highlight=False)
+        self.keys = _Keyboard(self.console, input_fn)
+
+    # --- what the game awaits ---------------------------------------------------------------
+    def load(self):
+        from .engine import Engine
+
+        return Engine.load(self.path)
+
+    def next_decision(self, eng):
+        """The first awaited decision and the sides that still owe it an answer (in solo order)."""
+        for dec in eng.awaiting:
+            answers = eng.h["pending"].get(dec.id, {}).get("answers", {})
+            owed = [s for s in dec.sides if "choice" not in answers.get(s, {})]
+            return dec, owed
+        return None, []
+
+    # --- showing things -----------------------------------------------------------------------
+    def show_decision(self, eng, dec, side: str, owed: list[str]) -> None:
+        whose = f"[bold]{side}[/bold] to play"
+        others = [s for s in owed if s != side]
+        if len(dec.sides) > 1:
+            whose += f" ({', '.join(others)} next)" if others else " (last of " + ", ".join(dec.sides) + ")"
+        body = Text.assemble((f"{dec.prompt}", ""), (f"  [rule {dec.rule}]", "dim"))
+        if dec.secret and len(dec.sides) > 1:
+            body.append("\nsecret: the other sides must not look at the screen now", style="yellow")
+        self.console.print(Panel(body, title=Text.from_markup(f"{dec.id} -- {whose}"),
+                                 subtitle=f"game {eng.meta['game']}", expand=True))
+
+    def show_map(self, eng, side: str) -> bool:
+        """The side's map in the terminal; False when the system or scenario has none."""
+        if getattr(eng.system, "map_view", None) is None:
+            return False
+        from .engine import map_view
+        from .maps import load_map
+        from .report.mapterm import render_terminal
+
+        try:
+            map_path, units, *_ = map_view(self.path, side)
+            m = load_map(map_path)
+        except HxrefError:
+            return False
+        title = f"{m.title or m.id}: what {side} sees"
+        self.console.print(render_terminal(m, units, max_width=max(40, self.console.width - 2), title=title))
+        return True
+
+    def show_report(self, eng, side: str) -> None:
+        from .report import turn
+
+        self.console.print(turn.renderables(turn.build(eng, side)))
+
+    def notes_and_skeleton(self, eng, dec, side: str) -> tuple[list[str], dict]:
+        hook = getattr(eng.system, "template", None)
+        if hook is None:
+            return self._unit_notes(side), dict(dec.example)
+        view = eng.system.view(eng.state, side, eng.mode)
+        try:
+            return hook(view, dec, side)
+        except HxrefError:
+            return [], dict(dec.example)
+
+    def _unit_notes(self, side: str) -> list[str]:
+        """Without a system ``template``: the side's units on the map (their ids are what orders name)."""
+        from .engine import map_view
+
+        try:
+            _, units, *_ = map_view(self.path, side)
+        except HxrefError:
+            return []
+        mine = [u for u in units if u.get("side") == side and u.get("id")]
+        if not mine:
+            return []
+        return ["Your units (id: name, kind):"] + [
+            f"  {u['id']}: {u.get('label', '')}, {u.get('kind', '')}".rstrip(", ") for u in mine]
+
+    def show_help(self, dec, notes: list[str], skeleton: dict, menu: _Menu | None) -> None:
+        lines = [f"{dec.id}: {dec.prompt} [rule {dec.rule}]", ""]
+        for key, spec in dec.schema.items():
+            extra = []
+            if spec.choices:
+                extra.append("one of " + ", ".join(map(str, spec.choices)))
+            if spec.minimum is not None:
+                extra.append(f"min {spec.minimum}")
+            if spec.maximum is not None:
+                extra.append(f"max {spec.maximum}")
+            lines.append(f"  {key} ({spec.type}{', optional' if spec.optional else ''}): {spec.help}"
+                         + (f" [{'; '.join(extra)}]" if extra else ""))
+        if notes:
+            lines += [""] + notes
+        if menu is None:
+            lines += ["", "Type or paste the answer as YAML, ended by an empty line, e.g.:", ""]
+            lines += ["  " + line for line in _yaml(skeleton).splitlines()]
+            lines += ["", "or @FILE to read it from a file."]
+        else:
+            lines += ["", f"Type the {menu.key}."]
+        lines += ["", "Commands: " + "; ".join(f"{k} {v}" for k, v in COMMANDS.items())]
+        self.console.print(Panel(Text("\n".join(lines)), title="help", expand=True))
+
+    def show_resolutions(self, done) -> None:
+        from .report.turn import _event_line
+
+        for r in done:
+            self.console.print(Text(f"resolved {r.decision}", style="bold green"))
+            for roll_ in r.rolls:
+                self.console.print(Text(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: "
+                                        f"{' '.join(map(str, roll_['faces']))}"))
+            for ev in r.events:
+                self.console.print(Text("  " + _event_line({"data": ev}, "umpire", "open")))
+
+    def error(self, exc: HxrefError) -> None:
+        if exc.where.file == "--choice":     # the engine's name for an answer given on the command line
+            exc.where.file = None
+        self.console.print(Text(f"refused: {exc.render()}", style="bold red"))
+
+    # --- asking ---------------------------------------------------------------------------------
+    def ask_answer(self, eng, dec, side: str, check: Callable[[dict], None]) -> dict:
+        """Ask ``side`` until it gives an answer ``check`` accepts; commands are handled here."""
+        from . import orders
+
+        notes, skeleton = self.notes_and_skeleton(eng, dec, side)
+        menu = _probe(eng, dec, side, menu_for(dec))
+        if notes:
+            self.console.print(Text("\n".join(notes), style="dim"))
+        while True:
+            if menu is not None:
+                values = [str(v) for v in menu.values] if menu.values is not None else None
+                rng = "" if values else " (" + "..".join(
+                    "" if x is None else str(x) for x in (menu.minimum, menu.maximum)) + ")"
+                text = self.keys.ask(f"{side}: {menu.key}{rng}",
+                                     choices=(values + list(COMMANDS)) if values else None)
+            else:
+                self.console.print(Text(f"{side}: your answer as YAML, ended by an empty line "
+                                        "(? help, m map, r report, q quit); e.g. " + _flow(skeleton), style="cyan"))
+                text = self.read_yaml()
+            if text in COMMANDS:
+                if text == "q":
+                    raise Quit()
+                if text == "?":
+                    self.show_help(dec, notes, skeleton, menu)
+                elif text == "m":
+                    if not self.show_map(eng, side):
+                        self.console.print("this game has no map")
+                elif text == "r":
+                    self.show_report(eng, side)
+                continue
+            if not text:
+                continue
+            try:
+                choice = ({menu.key: menu.parse(text)} if menu is not None
+                          else orders.parse_choice(text, "your answer"))
+                check(choice)
+            except HxrefError as exc:
+                self.error(exc)
+                continue
+            return choice
+
+    def read_yaml(self) -> str:
+        lines: list[str] = []
+        while True:
+            line = self.keys.line("... " if lines else "> ")
+            if not line.strip():
+                if lines:
+                    return "\n".join(lines)
+                continue
+            if not lines and (line.strip() in COMMANDS or line.strip().startswith("@")):
+                return line.strip()
+            lines.append(line.rstrip("\n"))
+
+    # --- the loop ---------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game is over or the user quits; the number of decisions resolved."""
+        from .game import locked
+
+        eng = self.load()
+        if eng.mode != "solo":
+            raise InvalidInput(f"interactive play is for solo games; this is a {eng.mode} game: use answer, "
+                               "submit and resolve (or give --choice)", code="E504", file=self.path)
+        resolved = 0
+        shown_map: set[tuple[str, str]] = set()
+        try:
+            while True:
+                eng = self.load()
+                if eng.finished:
+                    self.console.print(Text(eng.waiting_text(), style="bold"))
+                    return resolved
+                dec, owed = self.next_decision(eng)
+                if dec is None:
+                    self.console.print(Text(f"nothing to play: {eng.waiting_text()}"))
+                    return resolved
+                answers: list[tuple[str, dict]] = []
+                for side in owed:
+                    if len(owed) > 1 and answers and dec.secret and self.console.is_terminal:
+                        self.console.clear()     # hotseat: the next side must not see the sealed answer
+                    self.show_decision(eng, dec, side, owed[len(answers):])
+                    if (dec.id, side) not in shown_map and self.show_map(eng, side):
+                        shown_map.add((dec.id, side))
+                    choice = self.ask_answer(eng, dec, side, _checker(self.path, dec.id, side))
+                    answers.append((side, choice))
+                    if len(owed) > 1 and side != owed[-1]:
+                        self.console.print(Text(f"{side}'s answer is kept (sealed until every side has "
+                                                f"answered); pass the keyboard to {owed[len(answers)]}",
+                                                style="green"))
+                with locked(self.path):
+                    eng = self.load()
+                    for side, choice in answers:
+                        eng.answer_solo(side, dec.id, choice)
+                    done = eng.resolve() if eng.ready() else []
+                    eng.save()
+                resolved += len(done)
+                self.show_resolutions(done)
+                self.console.print(Text(f"next: {eng.waiting_text()}", style="bold"))
+        except Quit:
+            self.console.print(Text("quit; the game file keeps every decision resolved so far "
+                                    f"(resume with: hxref play {self.path})", style="yellow"))
+            return resolved
+
+
+def _checker(path: str, decision_id: str, side: str) -> Callable[[dict], None]:
+    """Check an answer with the rules (shape and the system's ``check``) on a throwaway copy of the game."""
+    def check(choice: dict) -> None:
+        from .engine import Engine
+
+        Engine.load(path).answer_solo(side, decision_id, choice)    # raises; the copy is never saved
+    return check
+
+
+def _yaml(data: dict) -> str:
+    from .yamlio import dump_fast
+
+    return dump_fast(data)
+
+
+def _flow(data: dict) -> str:
+    import json
+
+    text = json.dumps(data, ensure_ascii=False)
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+def play_loop(game_path: str | Path, console: Console | None = None,
+              input_fn: Callable[[str], str] | None = None) -> int:
+    """Play the solo game at ``game_path`` interactively; returns the number of decisions resolved."""
+    return Session(game_path, console, input_fn).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m hxref.play GAME``: the same loop as ``hxref play GAME``."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m hxref.play GAME", file=sys.stderr)
+        return 2
+    try:
+        play_loop(args[0])
+    except HxrefError as exc:
+        print(f"hxref: error: {exc.render()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("hxref: interrupted; nothing half-done was saved", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

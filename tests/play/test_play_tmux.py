@@ -1,0 +1,115 @@
+"""End to end: `hxref play GAME` in a real terminal (tmux), driven by send-keys, read by capture-pane."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from hxref.engine import Engine, audit
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)")
+
+
+def _command(game: str) -> str:
+    """`hxref play GAME` once the command takes no --choice; until then the same loop via the module."""
+    from hxref import cli
+
+    choice = next(p for p in cli.play.params if p.name == "choice")
+    bindir = Path(sys.executable).parent
+    if not choice.required:
+        return f"{bindir / 'hxref'} play {game}"
+    return f"{sys.executable} -m hxref.play {game}"
+
+
+class Tmux:
+    def __init__(self, folder: Path):
+        self.socket = f"hxref-test-{uuid.uuid4().hex[:8]}"     # a private server: never touch the user's
+        self.name = "play"
+        self.folder = folder
+
+    def run(self, *args: str) -> str:
+        return subprocess.run([TMUX, "-L", self.socket, *args], check=True, capture_output=True,
+                              text=True, timeout=20).stdout
+
+    def start(self, command: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        subprocess.run([TMUX, "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
+                        "-x", "160", "-y", "50", "-c", str(self.folder),
+                        f"{command}; echo EXIT=$?; sleep 60"], check=True, env=env, timeout=20)
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", self.name, *keys)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.name)
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} did not appear on the screen:\n{screen}")
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=20)
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    t = Tmux(tmp_path)
+    yield t
+    t.close()
+
+
+def test_play_heartland_bids_in_tmux(cli, tmux):
+    cli("new", "g.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "solo",
+        "--side", "union", "--side", "confederate")
+    tmux.start(_command("g.yaml"))
+    tmux.wait_for("union: bid [0/1/2/3/4/?/m/r/q]:")
+    tmux.keys("9", "Enter")                                   # not a legal bid: asked again
+    tmux.wait_for("Please select one of the available options")
+    tmux.keys("3", "Enter")
+    screen = tmux.wait_for("confederate: bid [0/1/2/3/4/5/?/m/r/q]:")
+    assert "bid [0/1/2/3/4/?/m/r/q]: 3" not in screen          # hotseat: union's sealed bid was cleared
+    tmux.keys("2", "Enter")
+    screen = tmux.wait_for("union: level [1/?/m/r/q]:")
+    assert "bids revealed: union 3, confederate 2" in screen
+    assert "t1.i3.level -- union to play" in screen
+    tmux.keys("1", "Enter")
+    tmux.wait_for("confederate: level [1/2/3/?/m/r/q]:")
+    tmux.keys("?", "Enter")
+    tmux.wait_for("Commands: ? help")
+    tmux.keys("q", "Enter")
+    screen = tmux.wait_for("EXIT=")
+    assert "quit;" in screen and "EXIT=0" in screen
+    path = str(cli.folder / "g.yaml")
+    assert Engine.load(path).h["resolved"] == ["t1.bid", "t1.i3.level"]
+    assert audit(path).ok
+
+
+def test_play_acw_minis_yaml_answer_in_tmux(cli, tmux):
+    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
+        "--side", "union", "--side", "confederate")
+    tmux.start(_command("g.yaml"))
+    screen = tmux.wait_for("union: your answer as YAML")
+    assert "Harlan" in screen                                  # the map's unit list, at the foot of the map
+    tmux.keys("moves: [{unit: nope, advance: 3}]", "Enter", "Enter")
+    tmux.wait_for("is not a unit on the table")
+    tmux.keys("moves: [{unit: us-1, advance: 3}]", "Enter", "shots: []", "Enter", "Enter")
+    tmux.wait_for("confederate: your answer as YAML")
+    tmux.keys("q", "Enter")
+    screen = tmux.wait_for("EXIT=")
+    assert "EXIT=0" in screen
+    path = str(cli.folder / "g.yaml")
+    assert Engine.load(path).h["resolved"] == ["t1.union"]
+    assert audit(path).ok
