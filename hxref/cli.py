@@ -249,10 +249,12 @@ def verify(file, game, pub, sig):
               help="each awaited decision is due H hours after it opens (shown by status)")
 @click.option("--nmr", type=click.Choice(["hold", "stand-fast"]), default=None,
               help="after a deadline, resolve holds, or answers for the late side with its stand-fast answer")
+@click.option("--grace-hours", type=float, default=None, metavar="G",
+              help="the NMR policy applies only G hours after a deadline")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
               help="a side that misses N decisions forfeits the game")
 def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created, options, deadline_hours, nmr,
-        forfeit_after):
+        grace_hours, forfeit_after):
     """Create a new game file GAME.
 
     Example: hxref new g.yaml --system heartland --scenario bidding-demo
@@ -279,7 +281,8 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created,
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created, options=options,
-                            policy={"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after})
+                            policy={"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after,
+                                    "grace_hours": grace_hours})
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")

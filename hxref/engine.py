@@ -518,8 +518,9 @@ class Engine:
         if not policy or self.finished:
             return []
         out = []
+        grace = float(policy.get("grace_hours", 0) or 0)
         for d in list(self.awaiting):
-            if not d.deadline or now <= d.deadline or self.finished:
+            if not d.deadline or self.finished or now <= (_plus_hours(d.deadline, grace) if grace else d.deadline):
                 continue
             answers = self.h["pending"].get(d.id, {}).get("answers", {})
             for side in d.sides:
@@ -735,9 +736,9 @@ def _check_policy(policy: dict) -> dict:
     """A game's deadline policy: ``deadline_hours`` (> 0), ``nmr`` (hold or stand-fast) and an
     optional ``forfeit_after`` (missed decisions)."""
     out = {k: v for k, v in policy.items() if v is not None}
-    if set(out) - {"deadline_hours", "nmr", "forfeit_after"}:
-        raise InvalidInput(f"unknown policy keys {sorted(set(out) - {'deadline_hours', 'nmr', 'forfeit_after'})}",
-                           code="E504")
+    keys = {"deadline_hours", "nmr", "forfeit_after", "grace_hours"}
+    if set(out) - keys:
+        raise InvalidInput(f"unknown policy keys {sorted(set(out) - keys)}", code="E504")
     if not out:
         return {}
     if not isinstance(out.get("deadline_hours"), (int, float)) or out["deadline_hours"] <= 0:
@@ -745,6 +746,8 @@ def _check_policy(policy: dict) -> dict:
     out.setdefault("nmr", "hold")
     if out["nmr"] not in NMR_POLICIES:
         raise InvalidInput(f"--nmr is one of {', '.join(NMR_POLICIES)}", code="E504")
+    if "grace_hours" in out and (not isinstance(out["grace_hours"], (int, float)) or out["grace_hours"] < 0):
+        raise InvalidInput("--grace-hours is a number of hours >= 0", code="E504")
     if "forfeit_after" in out and (not isinstance(out["forfeit_after"], int) or out["forfeit_after"] < 1):
         raise InvalidInput("--forfeit-after is a number of missed decisions >= 1", code="E504")
     return out

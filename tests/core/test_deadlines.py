@@ -73,3 +73,9 @@ def test_cli_new_with_a_deadline_and_resolve_applies_the_policy(cli, monkeypatch
     bad = cli.fails("new", "h.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
                     "--nmr", "stand-fast")
     assert "--deadline-hours" in bad
+
+
+def test_grace_period_delays_the_policy(tmp_path, monkeypatch):
+    eng = make(tmp_path, monkeypatch, deadline_hours=24, nmr="stand-fast", grace_hours=6)
+    assert eng.apply_nmr("2026-11-30T17:59:00Z") == []                 # late, but within the grace period
+    assert eng.apply_nmr("2026-11-30T18:00:01Z")[0]["applied"]
