@@ -15,3 +15,10 @@ def test_play_answers_and_resolves_a_solo_player_turn(cli):
 def test_play_is_for_solo_games_only(cli, game):
     err = cli.fails("play", game, "--choice", "bid: 1")
     assert "solo games" in err and "[E504]" in err
+
+
+def test_template_lists_units_with_allowances_and_a_skeleton(cli):
+    cli("new", "t.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo")
+    out = cli("template", "t.yaml", "--side", "union").output
+    assert "us-6 Lyle's Cavalry: cavalry at (62.0, 4.0) facing 0, 0 hits; moves up to 12\"" in out
+    assert "Enemy units:" in out and "cs-4" in out and "unit: us-1" in out

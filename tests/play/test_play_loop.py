@@ -51,7 +51,7 @@ def test_acw_minis_bad_answer_refused_then_good_one(cli):
     out = con.export_text()
     assert "t1.union -- union to play" in out
     assert "what union sees" in out                                  # the map in the terminal
-    assert "us-1: Harlan, infantry" in out                           # the unit ids orders name
+    assert "us-1 Harlan's Brigade: infantry at (10.0, 4.0)" in out                           # the unit ids orders name
     assert "help" in out and "moves (list)" in out
     assert "refused:" in out and "`nope` is not a unit on the table" in out and "[rule A3]" in out
     assert "--choice" not in out

@@ -252,6 +252,27 @@ class AcwMinis:
             out.append(t)
         return out
 
+    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+        """Notes and a skeleton for the side's player turn (``hxref template``, ``hxref play``)."""
+        from .rules import MOVE_ALLOWANCE, RANGE
+
+        notes = [f"Your units ({side}): id, position (x, y inches), facing, hits; move allowance and range:"]
+        moves = []
+        for uid, u in sorted(view["units"].items()):
+            if u["side"] != side or u.get("eliminated"):
+                continue
+            notes.append(f"  {uid} {u.get('name', '')}: {u['type']} at ({u['x']:.1f}, {u['y']:.1f}) facing "
+                         f"{u['facing']:.0f}, {u['hits']} hits; moves up to {MOVE_ALLOWANCE[u['type']]:g}\" "
+                         f"(+3\" all on a road), shoots {RANGE[u['type']]:g}\"")
+            moves.append({"unit": uid, "pivot_start": 0, "advance": 0, "pivot_end": 0})
+        notes += ["Enemy units:"] + [f"  {uid} {u.get('name', '')}: {u['type']} at ({u['x']:.1f}, {u['y']:.1f}) "
+                                      f"facing {u['facing']:.0f}, {u['hits']} hits"
+                                      for uid, u in sorted(view["units"].items())
+                                      if u["side"] != side and not u.get("eliminated")]
+        notes += ["A move: pivot_start (degrees, clockwise +), one straight advance (inches), pivot_end (C8);",
+                  "leave out the units that stay. shots: [{shooter, target}] for units that did not move (A4)."]
+        return notes, {"moves": moves, "shots": []}
+
     def map_view(self, view: dict):
         # the units on the table; and, greyed, those the last shots eliminated, where they stood, so that the
         # lines of those shots have an end
