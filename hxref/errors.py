@@ -120,10 +120,18 @@ class HxrefError(Exception):
             text += f" [rule {self.rule}]"
         if self.hint:
             text += f"; {self.hint}"
-        return f"{text} [{self.code}]"
+        return _one_line(f"{text} [{self.code}]")
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _one_line(text: str) -> str:
+    """Quoted input may hold newlines or control characters: show them escaped, so an error
+    stays one line whatever a file contained."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class InvalidInput(HxrefError):

@@ -123,8 +123,9 @@ def check_envelope(order: Order) -> None:
     allowed = set(COMMON) | set(BY_KIND[kind])
     for key in d:
         if key not in allowed:
-            raise order.error(InvalidInput, f"unknown key `{key}` in {_article(kind)} {kind} file", code="E110",
-                              path=(key,), hint=f"{_article(kind)} {kind} file has: {', '.join(sorted(allowed))}")
+            shown = key if isinstance(key, str) and key.isprintable() else repr(key)   # one line, whatever the key
+            raise order.error(InvalidInput, f"unknown key `{shown}` in {_article(kind)} {kind} file", code="E110",
+                              path=(shown,), hint=f"{_article(kind)} {kind} file has: {', '.join(sorted(allowed))}")
     for key in BY_KIND[kind]:
         if key not in d:
             raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",

@@ -145,6 +145,9 @@ def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bo
         raise _mark_error(exc, source, code) from None
     except RecursionError:
         raise InvalidInput("nested too deeply", code="E103", file=source) from None
+    except ValueError as exc:      # e.g. an integer of thousands of digits (Python refuses to convert it)
+        raise InvalidInput(f"a value cannot be read: {str(exc).splitlines()[0][:120]}", code="E103",
+                           file=source) from None
 
 
 def to_plain(node: Any) -> Any:

@@ -240,3 +240,19 @@ def test_report_html_carries_the_sides_map_and_map_writes_it(cli):
 def test_report_map_of_a_game_without_a_map_is_refused(cli, game):
     err = cli.fails("report", game, "--map", "x.svg")
     assert "[E503]" in err and "no map" in err and not Path("x.svg").exists()
+
+
+def test_an_integer_of_thousands_of_digits_is_a_one_line_error(cli, game):
+    # found by tests/security/test_fuzz.py: Python refuses to convert a 4,301-digit integer
+    Path("huge.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
+                                 "choice: {bid: " + "9" * 4301 + "}\n")
+    err = cli.fails("check", game, "huge.yaml")
+    assert "[E103]" in err and "huge.yaml" in err
+
+
+def test_a_key_with_newlines_is_shown_on_one_line(cli, game):
+    # found by tests/security/test_fuzz.py: a key holding newlines used to break the one-line error
+    Path("nl.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
+                               "? '\n\n  '\n: null\n")
+    err = cli.fails("check", game, "nl.yaml")
+    assert "[E110]" in err and "\\n" in err
