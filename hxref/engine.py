@@ -872,10 +872,13 @@ def audit(path: str | Path, workers: int | None = None) -> AuditResult:
             return res
         res.dice += sum(1 for e in made if e["kind"] == "die")
         pos = start + len(made)
-    for key in ("meta", "participants", "scenario", "state", "awaiting", "pending", "phase", "commitments",
-                "resolved", "solo_seed"):
+    # every key of the header, known or not, must be what the replay gives (an added key is an edit)
+    for key in sorted((set(replay.h) | set(gf.header)) - {"head"}):
         if replay.h.get(key) != gf.header.get(key):
-            res.problems.append(f"the header's {key} differs from the replayed game (edited snapshot)")
+            what = "is not made by the game" if key not in replay.h else "differs from the replayed game"
+            res.problems.append(f"the header's {key} {what} (edited snapshot)")
+    if gf.header.get("head", {}).get("seq") != len(gf.log):
+        res.problems.append("the header's head event number is not the log's length (edited snapshot)")
     res.ok = not res.problems
     return res
 

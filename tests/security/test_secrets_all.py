@@ -1,0 +1,201 @@
+"""Issue 10 item 6: no enemy secret in any report of any shipped demo game, byte for byte.
+
+The four shipped demos (heartland-demo, salem-church, cg-ii, mercers-mill) are replayed from their
+signed order files, as `hxref demo` does. After every resolution, and after every reveal file is
+stored (its decision not yet resolved), every side's report and the public report are rendered in
+every format (text, Markdown, HTML, JSON, the turn report's SVG map, and the SVG of
+`hxref map show GAME --side S --svg`) and searched for the other side's secrets:
+
+* heartland: every enemy unit id and name and led supply id (the views' fog, as in
+  tests/heartland/test_impulse_e2e.py), and the enemy's WEP (3.71);
+* salem-church: the enemy units the side does not see (:func:`views.seen_units`, as in
+  tests/salem_church/test_play.py);
+* kgp: purchases, CPP, secret drs, unopened sealed values (as in tests/kgp/test_play.py);
+* every system: the values of a commitment not yet revealed -- each reveal file's salt, dice link
+  and chosen text values, until its decision is resolved (acw-minis is an open game: none).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hxref import yamlio
+from hxref.cli import main
+from hxref.engine import Engine
+from hxref.paths import orders_dir
+from hxref.report import turn
+
+DEMOS = {
+    "heartland": orders_dir() / "heartland" / "heartland-demo",
+    "salem-church": orders_dir() / "salem_church" / "salem-church",
+    "kgp": orders_dir() / "kgp" / "cg-ii",
+    "acw-minis": orders_dir() / "acw_minis" / "mercers-mill",
+}
+FORMATS = ("text", "md", "html", "json", "svg", "map-show-svg")
+
+
+# --- replaying a shipped demo (shared with test_fuzz) ----------------------------------------------
+def replay(demo: Path, work: Path):
+    """Replay the demo in ``demo`` into ``work``: yield ``(what, names, eng)`` after each submit
+    (``what`` = "submit", names = the files) and each resolve ("resolve", the decisions)."""
+    from hxref.signing import load_private_key, load_public_key
+
+    man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
+    for f in demo.glob("*.yaml"):
+        shutil.copy(f, work / f.name)
+    old = os.environ.get("HXREF_NOW")
+    os.environ["HXREF_NOW"] = man["created"]
+    try:
+        eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
+                            sides={s: load_public_key(demo / k) for s, k in man["keys"].items()},
+                            umpire=load_public_key(demo / man["umpire"]) if man.get("umpire") else None,
+                            game_id=man["game_id"], created=man["created"])
+        ump = load_private_key(demo / man["umpire_key"]) if man.get("umpire_key") else None
+        for step in man["steps"]:
+            if step.get("submit"):
+                for name in step["submit"]:
+                    eng.submit((work / name).read_text(), name)
+                yield "submit", list(step["submit"]), eng
+            if "resolve" in step:
+                yield "resolve", [r.decision for r in eng.resolve(ump)], eng
+        eng.save()
+    finally:
+        if old is None:
+            os.environ.pop("HXREF_NOW", None)
+        else:
+            os.environ["HXREF_NOW"] = old
+
+
+# --- the secrets ---------------------------------------------------------------------------------
+def _leaves(x) -> list[str]:
+    if isinstance(x, dict):
+        # `kind` names the sort of a sealed value (objective_hex): public, not the value
+        return [v for key, k in x.items() if key != "kind" for v in _leaves(k)]
+    if isinstance(x, list):
+        return [v for k in x for v in _leaves(k)]
+    return [x] if isinstance(x, str) else []
+
+
+def _reveals(demo: Path) -> list[dict]:
+    """Every shipped reveal file: its decision, side, salt, link and chosen text values."""
+    out = []
+    for f in sorted(demo.glob("*-reveal.yaml")):
+        d = yamlio.to_plain(yamlio.load_data(f))
+        words = [d["salt"], d["link"]] + [w for w in _leaves(d.get("choice") or {}) if len(w) >= 8]
+        out.append({"file": f.name, "decision": d["decision"], "side": d["side"], "words": words})
+    return out
+
+
+def _resolved(eng) -> set[str]:
+    return {e["data"].get("decision") for e in eng.gf.log if e["kind"] in ("rules", "resolve", "resolution")} | {
+        e["data"].get("decision") for e in eng.gf.log if e["kind"] == "die"}
+
+
+def _heartland(eng, side: str) -> tuple[list[str], list[str]]:
+    from tests.heartland.test_impulse_e2e import _secrets_of
+
+    enemy = "confederate" if side == "union" else "union"
+    wep = eng.state["wep"][enemy]
+    # the enemy's WEP: in the "WEP left" line and the Sides table / JSON view
+    patterns = [rf"WEP left:[^\n]*\b{enemy} {wep}\b", rf"\|\s*{enemy}\s*\|[^|\n]*\|[^|\n]*\|\s*{wep}\s*\|",
+                rf'"wep":\s*\{{[^}}]*"{enemy}"']
+    return _secrets_of(eng.state, enemy), patterns
+
+
+def _salem(eng, side: str) -> tuple[list[str], list[str]]:
+    from tests.salem_church.test_play import _unseen
+
+    return _unseen(eng.state, side), []
+
+
+def _kgp(eng, side: str) -> tuple[list[str], list[str]]:
+    from tests.kgp.test_play import _secrets
+
+    return _secrets(eng, "german" if side == "us" else "us"), []
+
+
+def _none(eng, side: str) -> tuple[list[str], list[str]]:
+    return [], []
+
+
+SECRETS = {"heartland": _heartland, "salem-church": _salem, "kgp": _kgp, "acw-minis": _none}
+
+
+def _found(text: str, words: list[str], patterns: list[str]) -> list[str]:
+    out = {w for w in words if re.search(r"(?<![\w'-])" + re.escape(w) + r"(?![\w'-])", text)}
+    out |= {p for p in patterns if re.search(p, text)}
+    return sorted(out)
+
+
+def _reports(eng, audience, game: Path) -> dict[str, str]:
+    rep = turn.build(eng, audience)
+    out = {fmt: turn.render(rep, fmt) for fmt in ("text", "md", "html", "json")}
+    try:
+        from hxref.maps import load_map
+        from hxref.report.mapsvg import render_svg
+
+        mv = eng.system.map_view(rep.facts["view"])
+        out["svg"] = render_svg(load_map(mv[0]), mv[1])
+    except (AttributeError, NotImplementedError, TypeError):
+        pass                                    # a system without a hex map (its map show is checked below)
+    if audience is not None:
+        eng.save()
+        svg = game.parent / f"map-{audience}.svg"
+        res = CliRunner().invoke(main, ["map", "show", str(game), "--side", audience, "--svg", str(svg)],
+                                 catch_exceptions=False)
+        if res.exit_code == 2 and "has no map to show" in res.output:     # kgp: a campaign referee, no map
+            return out
+        assert res.exit_code == 0, res.output
+        out["map-show-svg"] = svg.read_text()
+    return out
+
+
+# --- the test ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("system", list(DEMOS))
+def test_no_report_shows_an_enemy_secret(system, tmp_path):
+    demo = DEMOS[system]
+    reveals = _reveals(demo)
+    game = tmp_path / "game.yaml"
+    checked, searched, leaks, moments = 0, 0, [], 0
+    for what, names, eng in replay(demo, tmp_path):
+        # check after every resolution, and after a reveal is stored but not yet resolved
+        if what == "submit" and not any(n.endswith("-reveal.yaml") for n in names):
+            continue
+        moments += 1
+        done = _resolved(eng)
+        sides = list(eng.sides())
+        secret = {}
+        for side in sides:
+            words, patterns = SECRETS[system](eng, side)
+            # the other sides' commitments not yet revealed (decision not resolved)
+            words = words + [w for r in reveals if r["side"] != side and r["decision"] not in done
+                             for w in r["words"]]
+            secret[side] = (sorted(set(words)), patterns)
+        for side in sides:
+            words, patterns = secret[side]
+            for fmt, text in _reports(eng, side, game).items():
+                found = _found(text, words, patterns)
+                if found:
+                    leaks.append((names, side, fmt, found[:5]))
+                checked += 1
+                searched += len(words) + len(patterns)
+        # the public report: no side's secret (the patterns are per viewer: the WEP shown to one
+        # side is hidden from the other, so both are searched)
+        allw = sorted({w for s in sides for w in secret[s][0]})
+        allp = [p for s in sides for p in secret[s][1]]
+        for fmt, text in _reports(eng, None, game).items():
+            found = _found(text, allw, allp)
+            if found:
+                leaks.append((names, "public", fmt, found[:5]))
+            checked += 1
+            searched += len(allw) + len(allp)
+    print(f"\n[secrets] {system}: {moments} moments, {checked} reports checked, {searched} secrets searched, "
+          f"{len(leaks)} leaks")
+    assert moments > 0 and checked > 0
+    assert leaks == [], leaks[:10]
