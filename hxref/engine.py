@@ -286,7 +286,7 @@ class Engine:
         ``signer`` is the raw key of a signature already verified (the audit's parallel pre-pass): then
         only its owner is checked here.
         """
-        from .signing import PublicKey, sshsig_verify, verify_text
+        from .signing import sshsig_verify, verify_text
 
         meta = self.meta
         if order.game != meta["game"]:

@@ -9,10 +9,7 @@ any other exception is a bug. The number of inputs tried is printed.
 """
 from __future__ import annotations
 
-import math
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

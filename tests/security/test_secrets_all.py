@@ -16,7 +16,6 @@ every format (text, Markdown, HTML, JSON, the turn report's SVG map, and the SVG
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil

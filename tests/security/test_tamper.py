@@ -20,7 +20,6 @@ import copy
 import importlib.util
 import itertools
 import random
-import shutil
 from pathlib import Path
 
 import pytest
