@@ -164,6 +164,8 @@ def visible(data: dict, audience: str | None, mode: str) -> bool:
     ``data["side"]`` / ``data["by"]``; ``only`` lists the sides that may see it.
     In open and solo games every player holds the game file, so nothing is hidden.
     """
+    if audience == "umpire" and data.get("redacted"):
+        return False            # the umpire reads the whole event; its redacted copies are for the sides
     if mode != "umpired" or audience == "umpire":
         return True
     owner = data.get("side") if "side" in data else data.get("by")

@@ -28,3 +28,14 @@ def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
     assert st["units"]["wilcox-m"].get("captured") and st["units"]["wilcox-m"]["hex"] is None
     assert st["units"]["mclaws-m"].get("captured") and st["units"]["mclaws-m"]["hex"] is None
     assert any("left alone with the enemy and captured" in n for n in notes)
+
+
+def test_the_umpire_reads_each_fogged_event_once():
+    # the redacted copies of an event are for the sides that cannot see every unit it names
+    from hxref.report.turn import visible
+
+    whole = {"type": "combat", "text": "attack on 0609 by first-1", "only": ["union"]}
+    copy = {"type": "combat", "text": "attack on 0609 by an unseen Union unit", "only": ["confederate"],
+            "redacted": True}
+    assert visible(whole, "umpire", "umpired") and not visible(copy, "umpire", "umpired")
+    assert visible(copy, "confederate", "umpired") and not visible(whole, "confederate", "umpired")
