@@ -143,7 +143,7 @@ def _level(text: str | None, arg: str, given: str | None = None) -> int:
 
 @click.group("kgp")
 def kgp_group() -> None:
-    """KGP (ASL Kampfgruppe Peiper) terrain calculators: MF, slope TEM, LOS, wire.
+    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope TEM, LOS, wire) and sealed secrets.
 
     Each answer lists its parts with their reasons and KGP rules (digest
     rules/kgp.md, sections 1-5); numbers the rules seed does not print are
