@@ -47,6 +47,7 @@ The address book::
 from __future__ import annotations
 
 import contextlib
+from abc import ABC, abstractmethod
 import hashlib
 import html as _html
 import os
@@ -510,16 +511,19 @@ class Item:
     key: object = None
 
 
-class Source:
-    """Where messages come from; ``archive`` is where done/ and rejected/ go."""
+class Source(ABC):
+    """Where messages come from; ``archive`` is where done/ and rejected/ go.  The three kinds
+    below (.eml files, a Maildir, an mbox) each say how to list and remove their messages."""
 
     archive: Path
 
+    @abstractmethod
     def items(self) -> list[Item]:
-        raise NotImplementedError
+        """Every message of the source, in the order they arrived."""
 
+    @abstractmethod
     def remove(self, item: Item) -> None:
-        raise NotImplementedError
+        """Take ``item`` out of the source (after it was archived)."""
 
     def close(self) -> None:
         pass
