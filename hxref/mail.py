@@ -47,11 +47,11 @@ The address book::
 from __future__ import annotations
 
 import contextlib
-from abc import ABC, abstractmethod
 import hashlib
 import html as _html
 import os
 import re
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
