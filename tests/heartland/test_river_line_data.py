@@ -26,14 +26,25 @@ of the set-up state, so the data and the code agree.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from hxref.maps import check_map, load_map
 from hxref.yamlio import load_data, to_plain
-from tests.heartland.mapchecks import col_row, sides_with, hexes_with, hexes_of, share_corner, components, line_steps, bank, check_leader_records, check_stacks_3_22a, check_command_limits_3_23  # noqa: F401,E501
+from tests.heartland.mapchecks import (
+    bank,
+    check_command_limits_3_23,
+    check_leader_records,
+    check_stacks_3_22a,
+    col_row,
+    components,
+    hexes_of,
+    hexes_with,
+    line_steps,
+    share_corner,
+    sides_with,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "heartland"
@@ -41,7 +52,6 @@ MAP = GAME / "maps" / "river-line.yaml"
 SCENARIO = GAME / "scenarios" / "river-line.yaml"
 CHART = GAME / "charts" / "detachment.yaml"
 SIDES = ("union", "confederate")
-DIVISION = {"union": {"division": 1}, "confederate": {"division": 1, "brigade": Fraction(1, 4)}}  # 3.23
 
 
 # --------------------------------------------------------------------------
