@@ -16,7 +16,6 @@ The shipped game is made by `python tools/make_demo_orders.py kgp` (scripted pla
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -30,6 +29,7 @@ from hxref.cli import main
 from hxref.engine import Engine, audit
 from hxref.paths import orders_dir
 from hxref.report import turn
+from tests.demo_sweep import leaks, report_formats
 
 DEMO = orders_dir() / "kgp" / "cg-ii"
 SIDES = ("us", "german")
@@ -47,17 +47,7 @@ def _other(side: str) -> str:
     return "german" if side == "us" else "us"
 
 
-def _reports(eng, audience) -> dict[str, str]:
-    """The report of ``audience`` in every format, as `hxref report --format ...` makes them."""
-    from rich.console import Console
-
-    rep = turn.build(eng, audience)
-    c = Console(record=True, width=turn.WIDTH, file=io.StringIO(), color_system="truecolor", force_terminal=True,
-                legacy_windows=False)
-    c.print(turn.renderables(rep))
-    return {"rich": c.file.getvalue(), "text": c.export_text(styles=False, clear=False),
-            "html": c.export_html(inline_styles=True, theme=None),
-            "md": turn.render(rep, "md"), "json": turn.render(rep, "json")}
+_reports = report_formats
 
 
 def _secrets(eng, side: str) -> list[str]:
@@ -82,8 +72,7 @@ def _secrets(eng, side: str) -> list[str]:
     return sorted(set(out))
 
 
-def _leaks(text: str, words: list[str]) -> list[str]:
-    return sorted({w for w in words if re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", text)})
+_leaks = leaks
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ The shipped game is made by `python tools/make_demo_orders.py salem-church` (scr
 from __future__ import annotations
 
 import functools
-import io
 import json
 import os
 import re
@@ -32,6 +31,7 @@ from hxref.report import turn
 from hxref.report.mapsvg import render_svg
 from hxref.systems.salem_church import hexmap, victory
 from hxref.systems.salem_church.views import seen_units
+from tests.demo_sweep import leaks, report_formats
 
 DEMO = orders_dir() / "salem_church" / "salem-church"
 SIDES = ("union", "confederate")
@@ -65,8 +65,7 @@ def _unseen(state: dict, side: str) -> list[str]:
     return out
 
 
-def _leaks(text: str, words: list[str]) -> list[str]:
-    return sorted({w for w in words if re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", text)})
+_leaks = leaks
 
 
 @functools.lru_cache(maxsize=None)
@@ -79,15 +78,8 @@ def _map(path):
 def _reports(eng, audience) -> dict[str, str]:
     """The report of ``audience`` in every format; rich, text and html from one recording console,
     as :func:`hxref.report.turn.to_text` and ``to_html`` make them."""
-    from rich.console import Console
-
     rep = turn.build(eng, audience)
-    c = Console(record=True, width=turn.WIDTH, file=io.StringIO(), color_system="truecolor", force_terminal=True,
-                legacy_windows=False)
-    c.print(turn.renderables(rep))
-    out = {"rich": c.file.getvalue(), "text": c.export_text(styles=False, clear=False),
-           "html": c.export_html(inline_styles=True, theme=None),
-           "md": turn.render(rep, "md"), "json": turn.render(rep, "json")}
+    out = report_formats(eng, audience, rep)
     path, units = eng.system.map_view(rep.facts["view"])          # the map `hxref report --format html` ends with
     out["svg"] = render_svg(_map(path), units)
     return out
