@@ -44,7 +44,7 @@ def test_a_good_order_is_accepted_and_moves(cli, hgame):
     cli("sign", "o.yaml", "--key", "bob", "--game", hgame, "--side", "confederate")
     cli("submit", hgame, "o.yaml")
     # open mode: the dice of a decision answered by one side need the other side's link too
-    assert "needs a dice link from union" in cli.fails("resolve", hgame)
+    assert "needs the dice link of union" in cli.fails("resolve", hgame)
     cli("roll", hgame, "--side", "union", "--key", "alice")
     cli("submit", hgame, "union-t1.i1.orders-roll.yaml")
     out = cli("resolve", hgame).stdout
@@ -62,7 +62,7 @@ def test_moving_a_force_twice(cli, hgame):
 
 
 def test_an_order_for_an_enemy_force(cli, hgame):
-    refuse(cli, hgame, '  moves:\n    - {force: whitcomb, path: ["1110"]}\n', "8.21", "an enemy force")
+    refuse(cli, hgame, '  moves:\n    - {force: whitcomb, path: ["1110"]}\n', "8.21", "not one of your forces")
 
 
 def test_a_path_that_jumps(cli, hgame):

@@ -217,7 +217,7 @@ class Reveal:
     side: str
     hex: str
     units: int
-    reason: str                 # "left screen" | "enemy zoc" | "recon" | "screen ended"
+    reason: str                 # "left screen" | "enemy zoc" | "recon" | "screen ended" | "contact"
     rule: str = "8.62a"
     why: str = ""
 
@@ -340,13 +340,10 @@ class Concealment:
     why: str = ""
 
 
-def concealment(state: dict, side: str) -> Concealment:
-    """What :func:`redact_view` removes from an enemy's view of ``side``."""
-    from .views import top_counters
-
-    hidden = hidden_forces(state, side)
+def _off_the_map(state: dict, forces: Iterable[str]) -> dict:
+    """A copy of ``state`` with ``forces`` taken off the map (8.62a: removed, their hex plotted)."""
     work = copy.deepcopy(state)
-    for f in hidden:
+    for f in forces:
         if model.is_unled(f):
             for u in model.units_of(state, f):
                 work["units"][u]["hex"] = None
@@ -356,6 +353,21 @@ def concealment(state: dict, side: str) -> Concealment:
                 work["leaders"][lid]["hex"] = None
             for sid in model.force_logistics(state, f):
                 work["logistics"][sid]["hex"] = None
+    return work
+
+
+def without_hidden(state: dict, side: str) -> dict:
+    """The state with ``side``'s hidden forces off the map: the map as the enemy sees it (3.71,
+    8.62a), the same picture :func:`concealment` gives the enemy's view."""
+    return _off_the_map(state, hidden_forces(state, side))
+
+
+def concealment(state: dict, side: str) -> Concealment:
+    """What :func:`redact_view` removes from an enemy's view of ``side``."""
+    from .views import top_counters
+
+    hidden = hidden_forces(state, side)
+    work = _off_the_map(state, hidden)
     masked = _screened_leaders(state, side) - {lid for f in hidden if not model.is_unled(f)
                                                for lid in model.force_leaders(state, f)}
     why = f"{side} hides {len(hidden)} force(s) and the ratings of {len(masked)} leader(s)"

@@ -44,7 +44,11 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             for r in choice["reveal"]:
                 ho.apply_reveal(state, hm, r["force"], ho.open_plots(state, r["force"], r["plots"]).hexes[-1]
                                 if r["plots"] else state[ho.KEY][r["force"]]["from"])
-    return _check_orders(state, side, choice)
+    # 3.71, 8.62a: in an umpired game the orders are checked against the side's own map (the
+    # enemy's hidden forces off it); running into them is settled at resolution (.fog)
+    from .fog import checked_state
+
+    return _check_orders(checked_state(state, side), side, choice)
 
 
 def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
@@ -104,11 +108,9 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             if found is not None:
                 problems += found
                 continue
-        if force not in mine:
-            enemy_ids = set(model.forces(state, model.other_side(side)))
-            why = "an enemy force" if force in enemy_ids else "not one of your forces on the map"
-            return problems + [Problem(f"`{force}` is {why}; your forces: {', '.join(sorted(mine))}",
-                                       "8.21", ["moves", i, "force"])]
+        if force not in mine:       # 3.71: one answer for any id, an enemy's (hidden or not) or none
+            return problems + [Problem(f"`{force}` is not one of your forces on the map; your forces: "
+                                       f"{', '.join(sorted(mine))}", "8.21", ["moves", i, "force"])]
         if force in seen:
             return problems + [Problem(f"{force} is ordered to move twice; each force moves once per impulse",
                                        "8.21", ["moves", i, "force"])]
@@ -309,10 +311,21 @@ def _special_order_problems(state: dict, side: str, choice: dict) -> list[Proble
                         "each naval order is {embark: {...}} or {assault: {...}}", "8.92", [])
                     return [Problem(p.message, p.rule, [key, i])]
             else:
+                if not _own_screener(state, side, item.get("who")):     # 3.71: no word on enemy ids
+                    return [Problem(f"`{item.get('who')}` is not one of your corps leaders or cavalry units",
+                                    "8.62", [key, i])]
                 sc = cavalry.screen(state, item.get("who"), bool(item.get("on", True)))
                 if sc.problems:
                     return [Problem(sc.problems[0].message, sc.problems[0].rule, [key, i])]
     return []
+
+
+def _own_screener(state: dict, side: str, who) -> bool:
+    """8.62: a screen is ordered for one of the side's own leaders or cavalry units."""
+    if not isinstance(who, str):
+        return False
+    rec = state["leaders"].get(who) or state["units"].get(who)
+    return rec is not None and rec.get("side") == side
 
 
 def _naval_order(state: dict, hm, item: dict):

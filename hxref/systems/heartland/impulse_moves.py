@@ -9,6 +9,7 @@ from ...paths import games_dir
 from . import model
 from .impulse_combat import _attack_check
 from .impulse_common import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
+from .fog import contact_made, contact_on_path, fog_of_war, reveal_mover, reveal_on_contact
 from .movement import walk
 
 
@@ -52,12 +53,22 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
 
         cost = with_cuts(cost, cuts, hm)
     path = mv.get("path", [])
+    active = model.is_unled(force) or state["leaders"][force]["active"]
+    contact = contact_on_path(state, side, path, start=start_hex, hexmap=hm, cost=cost,
+                              active=bool(active) and not (march is not None and march.deactivate))
+    if contact is not None:                         # 8.62a: the path runs into a hidden enemy force
+        path = path[:contact.stop]
     if march is not None and march.deactivate:      # 8.31b: no entry into enemy ZOC with this move
         from .forced_march import truncate_at_zoc
 
         path = truncate_at_zoc(path, zoc)
     w = walk(path, start=start_hex, mp=mp, hexmap=hm, cost=cost, enemy_zoc=zoc)
     w = _legal_stop(state, side, force, w)
+    if contact is not None and contact_made(contact, w.hexes, mp):
+        met = ", ".join(sorted({model.force_hex(state, f) for f in contact.hidden}))
+        w.stopped = f"stopped by contact: a hidden {model.other_side(side)} force in {met} appears ({contact.why})"
+        w.rule = contact.rule
+        reveal_on_contact(state, side, force, contact, w.end, events)
     _relocate(state, force, w.end)
     imp["mp"][force] = {"rolled": mp, "spent": w.spent}
     _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events)
@@ -75,12 +86,16 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         if loss.hits:
             apply_blizzard_loss(state, loss)
             events.append({"type": "blizzard", "side": side, "private": True, "rule": "5.29", "text": loss.why})
+    hidden = _is_hidden(state, force)               # 8.62a: a hidden force's moves are its side's secret
     if len(w.hexes) > 1:
         events.append({"type": "move", "side": side, "force": force, "path": w.hexes, "rule": w.rule,
+                       **({"private": True} if hidden else {}),
                        "text": f"{_name(state, force)} moves {' > '.join(w.hexes)} ({w.stopped})"})
         events.append({"type": "move.mp", "side": side, "private": True, "force": force, "mp": mp,
                        "spent": w.spent, "rule": "8.22",
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
+    if hidden:                                      # [translator] 8.62a: in enemy ZOC it appears at once
+        reveal_mover(state, hm, force, events)
     here = model.force_hex(state, force)
     if mv.get("recon"):
         _recon(state, side, force, mv["recon"], dice, events)
@@ -90,6 +105,12 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         _merge(state, side, force, mv["merge"], events)
     if here in zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
+
+
+def _is_hidden(state: dict, force: str) -> bool:
+    from .cavalry import hidden_forces
+
+    return fog_of_war(state) and force in hidden_forces(state, model.force_side(state, force))
 
 
 def _relocate(state: dict, force: str, label: str) -> None:

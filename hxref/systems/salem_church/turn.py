@@ -139,7 +139,9 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
     moves = choice.get("moves", [])
     if not isinstance(moves, list):
         return [Problem("`moves` is a list of {unit, path}", "D3", ["moves"])]
-    work = _copy_units(state)
+    # umpired line-of-sight play (views): the moves are checked against the side's own view, the
+    # enemy units it does not see off the map; contact with them is settled at resolution
+    work = _copy_units(sighted(state, side, unseen_enemy(state, side)))
     arriving = {uid for g in groups for uid in g["units"]}
     entries = {}
     seen: set[str] = set()
@@ -207,6 +209,41 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
         if mv.is_night(turn):
             return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
     return _standing_problems(state, side, choice.get("standing"))
+
+
+def unseen_enemy(state: dict, side: str) -> set[str]:
+    """The enemy units on the map ``side`` does not see (umpired line-of-sight play, :mod:`.views`)."""
+    from . import _fogged, _seen_units
+
+    if not _fogged(state):
+        return set()
+    seen = _seen_units(state, side)
+    return {uid for uid, u in state["units"].items() if u.get("side") != side and on_map(u) and uid not in seen}
+
+
+def sighted(state: dict, side: str, unseen: set[str]) -> dict:
+    """The state as ``side`` sees it: the ``unseen`` enemy units off the map (a shallow copy)."""
+    if not unseen:
+        return state
+    units = {uid: ({**u, "hex": None} if uid in unseen else u) for uid, u in state["units"].items()}
+    return {**state, "units": units}
+
+
+def contact_cut(state: dict, hexmap, uid: str, path: list[str], leader, unseen: set[str]):
+    """Where a path checked on the side's view runs into enemy units it did not see: the path
+    cut there (before an occupied hex, D3; at the first hex of their ZOC, or before a step their
+    nearness forbids: 16.0, 18.0) and the problem the true map gives, or (path, None)."""
+    if not unseen or not path:
+        return path, None
+    view = sighted(state, state["units"][uid]["side"], unseen)
+    full = mv.check_path(state, hexmap, uid, path, leader=leader)
+    if not full.problems:
+        return path, None
+    p = full.problems[0]
+    i = p.path[-1] if p.path and isinstance(p.path[-1], int) else None
+    if i is None or mv.check_path(view, hexmap, uid, path[:i + 1], leader=leader).problems:
+        return path, None          # not caused by the unseen units: the move is void as before
+    return path[:i], p
 
 
 def _copy_units(state: dict) -> dict:
@@ -364,6 +401,7 @@ class Turn:
         arriving += sorted(uid for uid, u in st["units"].items() if u.get("delayed") and u["side"] == self.side
                            and uid not in arriving and uid in ordered)
         order = list(ordered) + [uid for uid in arriving if uid not in ordered]
+        unseen = unseen_enemy(st, self.side)          # the side's view when it wrote its orders
         for uid in order:
             m = ordered.get(uid, {"unit": uid})
             u = st["units"][uid]
@@ -374,6 +412,10 @@ class Turn:
                     continue
                 path = path if path and path[0] == start else [start] + path
             if not path:
+                continue
+            path, contact = contact_cut(st, self.hm, uid, path, m.get("leader"), unseen)
+            if contact is not None and not path:
+                self._contact(uid, path, contact)
                 continue
             mc = mv.check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.roll)
             if mc.problems:
@@ -395,6 +437,8 @@ class Turn:
                     + f" {' > '.join([start_hex] if start_hex else []) + (' > ' if start_hex else '')}"
                     + " > ".join(x for x in mc.hexes) + f" ({mc.stopped})")
             self.say("move", text, mc.rule, unit=uid, path=mc.hexes)
+            if contact is not None:
+                self._contact(uid, path, contact)
             if mc.exit:
                 st["wagon"].update(exited=mc.exit, hex=mc.hexes[-1] if mc.hexes else start_hex)
                 u["hex"] = None
@@ -403,6 +447,14 @@ class Turn:
                          "16.0")
             if mc.captures or (self.side == "confederate" and self._wagon_here(mc.hexes)):
                 self._capture_wagon(uid)
+
+    def _contact(self, uid: str, path: list[str], p) -> None:
+        """A move runs into enemy units its side did not see: it stops short; they are in sight now
+        (contact: a unit sees the hexes next to it, :mod:`.views`)."""
+        end = path[-1] if path else self.state["units"][uid].get("hex")
+        self.events.append({"type": "contact", "side": self.side, "only": [self.side], "rule": p.rule,
+                            "text": f"{self.name(uid)} runs into enemy units it had not seen: its move stops "
+                                    f"in {end} ({p.rule})"})
 
     def _wagon_here(self, hexes) -> bool:
         w = self.state["units"].get(self.rules.get("wagon_unit", "wagon-train"))
