@@ -53,14 +53,8 @@ def decrypt(file, key_path, out):
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` atomically, mode 0600: a decrypted report is secret."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InvalidInput(f"cannot write the report ({exc.strerror}); choose another --out",
-                           code="E100", file=str(path)) from None
+    """Write ``data`` atomically, mode 0600 from the first byte (a random temporary file, no
+    symlink followed): a decrypted report is secret."""
+    from .game import atomic_write
+
+    atomic_write(path, data, private=True)

@@ -520,10 +520,11 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
     salt = commit.new_salt()
     c = commit.commitment(seal_choice(item_id, kind, value), salt)
     book[item_id] = {"kind": kind, "value": value, "salt": salt, "commitment": c}
-    tmp = book_path.with_suffix(".tmp")
-    tmp.write_text("# PRIVATE: your sealed KGP secrets and their salts. Never send this file.\n" + yamlio.dump_fast(book))
-    tmp.chmod(0o600)
-    tmp.replace(book_path)
+    from .game import atomic_write
+
+    # 0600 from the first byte, through a random temporary file (no symlink is followed)
+    atomic_write(book_path, ("# PRIVATE: your sealed KGP secrets and their salts. Never send this file.\n"
+                             + yamlio.dump_fast(book)).encode("utf-8"), private=True)
     click.echo(f"kept in {book_path.name} (private); put this in your orders' `seal` list:")
     click.echo(json.dumps({"id": item_id, "kind": kind, "commitment": c}))
 

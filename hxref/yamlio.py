@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidInput
+from .errors import InvalidInput, os_reason
 
 
 @dataclass(frozen=True)
@@ -40,23 +42,37 @@ DATA_LIMITS = Limits(max_bytes=16 * 1024 * 1024, max_depth=64, max_nodes=5_000_0
 
 
 def read_text(path: str | Path, limits: Limits = ORDER_LIMITS) -> str:
-    """Read a text file, refusing it before reading when it is too large."""
+    """Read a text file, refusing it before reading when it is too large or not a regular file.
+
+    A FIFO or a device would block ``open`` or ``read`` (or never end), so only a regular file is
+    read: checked before opening, and again on what was opened (without blocking), as the name may
+    have been swapped in between.
+    """
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > limits.max_bytes:
-            raise InvalidInput(
-                f"file is {size:,} bytes; at most {limits.max_bytes:,} are accepted",
-                code="E103",
-                file=str(path),
-            )
-        with p.open("rb") as fh:
+        _regular(os.stat(p), path)
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            size = _regular(os.fstat(fh.fileno()), path).st_size
+            if size > limits.max_bytes:
+                raise InvalidInput(
+                    f"file is {size:,} bytes; at most {limits.max_bytes:,} are accepted",
+                    code="E103",
+                    file=str(path),
+                )
             raw = fh.read(limits.max_bytes + 1)
     except OSError as exc:
-        raise InvalidInput(f"cannot read the file: {exc.strerror or exc}", code="E100", file=str(path)) from None
+        raise InvalidInput(f"cannot read the file: {os_reason(exc)}", code="E100", file=str(path)) from None
     if len(raw) > limits.max_bytes:
         raise InvalidInput(f"file is larger than {limits.max_bytes:,} bytes", code="E103", file=str(path))
     return decode(raw, str(path))
+
+
+def _regular(st: os.stat_result, path) -> os.stat_result:
+    if not stat.S_ISREG(st.st_mode):
+        raise InvalidInput("not a regular file (a pipe, device or folder is never read)", code="E100",
+                           file=str(path))
+    return st
 
 
 def decode(raw: bytes, source: str) -> str:
