@@ -17,6 +17,11 @@ What is timed, all as subprocesses of the command a user types (interpreter star
   --sample N times N games spread over both systems and scales the sum to all games (default:
   every game).
 
+Each run works on a fresh copy of the folder at a new path, with the heads this machine has seen
+(``$HXREF_HOME``, :mod:`hxref.heads`) kept in a temporary folder: a copy put back where a game
+was already resolved would be refused as a rollback (E506), and the user's own record is never
+touched.
+
 Target (issue 9): batch under 0.3x the sum of the single runs, on 2 cores.  For reference it also
 times the same work in-process: the library calls of the single-game commands in a loop, and
 hxref.batch.dashboard / resolve_all.
@@ -24,6 +29,7 @@ hxref.batch.dashboard / resolve_all.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import subprocess
@@ -77,11 +83,17 @@ def run(cmd: list[str], check: bool = True) -> float:
     return t
 
 
+_RUNS = itertools.count(1)
+
+
 def fresh(template: Path, work: Path) -> Path:
+    """A new copy of ``template`` under ``work``, at a path no run used before (the heads this machine
+    saw are kept per path: the same games copied back over a resolved folder would be a rollback)."""
     if work.exists():
         shutil.rmtree(work)
-    shutil.copytree(template, work)
-    return work
+    folder = work / f"run-{next(_RUNS)}"
+    shutil.copytree(template, folder)
+    return folder
 
 
 def pick(games: list[Path], sample: int | None) -> list[Path]:
@@ -122,6 +134,7 @@ def main() -> int:
     launch = launcher(args.module)
     cores = batch._cores()
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["HXREF_HOME"] = str(Path(tmp) / "home")       # inherited by every hxref subprocess
         template = Path(args.keep or tmp) / "games"
         work = Path(tmp) / "work"
         print(f"== {args.games} games at once (python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
@@ -146,7 +159,7 @@ def main() -> int:
             folder = fresh(template, work)
             t = run([*launch, "resolve", str(folder)])
             t_bresolve = min(t_bresolve, t)
-        rows = batch.dashboard(work)
+        rows = batch.dashboard(folder)
         assert not any(r.status == "ready" for r in rows), "resolve DIR left a ready game"
         assert all(r.events > 4 for r in rows), "resolve DIR did not resolve every game"
 

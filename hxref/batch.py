@@ -7,16 +7,19 @@
 * :func:`dashboard` -- one :class:`Row` per game, read from the file's *header* only: the log is
   not parsed, and even the header's ``state`` block (the bulk of it) is skipped except for a few
   scalars (``turn``, ``stage``, ``date``), so a folder of hundreds of games is read in a fraction
-  of a second.  The last activity is the time of the last input event that records one (read
-  from the end of the file), else the file's modification time.  ``audit=True`` also runs
+  of a second.  Each row lists every party that owes something now (an answer, a commitment, a
+  reveal, a dice link, the umpire's resolution) and the deadlines; a party past the deadline of a
+  decision it owes is *late*, and once the grace is over too a signed claim (``hxref claim``) can
+  be made against it.  The last activity is the latest signed time of the files the game holds
+  (those kept for its open decisions, else those of the last block of the log, else its
+  creation), else the file's modification time.  ``audit=True`` also runs
   :func:`hxref.engine.audit` on every game, in parallel processes.
 * :func:`resolve_all` -- resolves every game whose awaited decision has all its answers (and the
   dice links it needs), each in a worker process that takes the game's lock, loads, resolves and
-  saves it exactly as ``hxref resolve GAME`` does: the game's NMR policy first (issue 9 scope 4: a
-  side past its deadline stands fast, or the game holds), then every complete decision.  A game that
-  fails is reported with its one-line error and never stops the others.  When most of the sides due
-  in the folder are late at once (a mail outage, not a tournament of sleepers), no NMR policy is
-  applied anywhere and the result says so; ``force_nmr`` applies it all the same.
+  saves it exactly as ``hxref resolve GAME`` does.  A game that fails is reported with its one-line
+  error and never stops the others.  No clock applies a deadline (SECURITY.md, "Attested time"): a
+  late game is never changed by ``resolve``; only a signed claim, submitted to the game, gives the
+  late side its default answer or forfeits it, and after that the game is resolved as any other.
 * :func:`standings` -- a tournament table over the finished games.
 
 Who is a player in the standings?  A tournament pairs *players*, and the same side name (``union``)
@@ -98,7 +101,9 @@ class Peek:
 
     header: dict               # the header; its ``state`` holds only _STATE_KEYS unless read in full
     last_activity: str         # ISO 8601 UTC
-    activity_from: str         # "log" (the last event that records a time) or "mtime"
+    #: "pending" (the latest signed time of the files kept for the open decisions), "log" (of the
+    #: last block's files, or the creation), or "mtime"
+    activity_from: str
 
 
 def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
@@ -122,6 +127,9 @@ def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
     except UnicodeDecodeError:
         raise damaged(p, "the header is not UTF-8 text") from None
     header = _parse_header(text, p, full_state)
+    kept = _pending_time(header)
+    if kept is not None and (at is None or _sort_time(kept) >= _sort_time(at)):
+        return Peek(header, kept, "pending")
     if at is None:
         at = _dt.datetime.fromtimestamp(mtime, _dt.timezone.utc).replace(microsecond=0).isoformat()
         return Peek(header, at.replace("+00:00", "Z"), "mtime")
@@ -173,46 +181,94 @@ def _parse_header(text: str, path: Path, full_state: bool) -> dict:
     return header
 
 
+#: the signed time in the text of an order file (``at: '2026-11-29T12:00:00Z'``)
+_FILE_AT = re.compile(r"^at: *['\"]?([^'\"\n#]+?)['\"]? *$", re.M)
+#: a log line that may record a time: a signed file of a block, or the game's creation
+_TIMED = (b'"kind":"submission"', b'"kind":"game.created"')
+#: how much of the end of the log is read for the last activity, first and at most
+_WINDOWS = (16 * 1024, 1024 * 1024)
+
+
 def _last_event_time(fh, head_end: int, size: int) -> str | None:
-    """The time of the last event that records one, read from the end of the log."""
-    for window in (16 * 1024, 1024 * 1024):
+    """The latest signed time of the last block of the log that records one (its files' ``at``),
+    or the time the game was created; read from the end of the log."""
+    for window in _WINDOWS:
         start = max(head_end, size - window)
         fh.seek(start)
         lines = fh.read(size - start).split(b"\n")
         if start > head_end:
             lines = lines[1:]            # the first line may be cut
+        latest = None
+        in_block = False
         for line in reversed(lines):
-            if line.startswith(b"- {") and (b'"at":"' in line or b'"created":"' in line):
-                try:
-                    ev = json.loads(line[2:])
-                except ValueError:
-                    continue             # damage is the audit's business, not the dashboard's
-                t = _event_time(ev)
-                if t:
-                    return t
-        if start == head_end:
-            break
+            if not line.startswith(b"- {"):
+                continue
+            timed = any(k in line for k in _TIMED)
+            if in_block and b'"kind":"submission"' not in line:
+                return latest            # the files of the last block with a time are all read
+            if not timed:
+                continue
+            try:
+                ev = json.loads(line[2:])
+            except ValueError:
+                continue                 # damage is the audit's business, not the dashboard's
+            t = _event_time(ev)
+            if ev.get("kind") == "game.created":
+                return _later(latest, t)
+            if t:
+                latest = _later(latest, t)
+                in_block = True
+        if start == head_end or window == _WINDOWS[-1]:
+            return latest                # (a block longer than the last window: the times of its end)
     return None
 
 
 def _event_time(ev: Any) -> str | None:
-    from .engine import INPUT_KINDS
-
+    """The time an event records: the creation time, or the signed ``at`` of a block's file."""
     if not isinstance(ev, dict) or not isinstance(ev.get("data"), dict):
         return None
     data = ev["data"]
     if ev.get("kind") == "game.created":
         t = (data.get("meta") or {}).get("created")
-    elif ev.get("kind") in INPUT_KINDS or ev.get("kind") == "undo":
-        t = data.get("at")
+    elif ev.get("kind") == "submission":
+        t = _file_time(data.get("file"))
     else:
         t = None
-    return t if isinstance(t, str) else None
+    return t if isinstance(t, str) and parse_time(t) is not None else None
+
+
+def _file_time(text: Any) -> str | None:
+    """The signed ``at`` of an order file's text (None: it has none that reads as a time)."""
+    if not isinstance(text, str):
+        return None
+    m = _FILE_AT.search(text)
+    return m.group(1).strip() if m and parse_time(m.group(1).strip()) is not None else None
+
+
+def _pending_time(header: dict) -> str | None:
+    """The latest signed time of the files kept for the open decisions (outside the log)."""
+    latest = None
+    pending = header.get("pending")
+    for entry in (pending.values() if isinstance(pending, dict) else ()):
+        files = entry.get("files") if isinstance(entry, dict) else None
+        for f in files if isinstance(files, list) else ():
+            latest = _later(latest, _file_time(f.get("file")) if isinstance(f, dict) else None)
+    return latest
+
+
+def _later(a: str | None, b: str | None) -> str | None:
+    if a is None or b is None:
+        return a or b
+    return a if _sort_time(a) >= _sort_time(b) else b
 
 
 def _shell(path: Path, header: dict):
-    """An :class:`~hxref.engine.Engine` over a header alone: enough for ``waiting_for``, ``ready`` and
-    ``missing_links`` (which read only the header), without loading the game system or the log."""
+    """An :class:`~hxref.engine.Engine` over a header alone: enough for ``waiting_for``, ``ready``,
+    ``missing_links``, ``owed_by``, ``due`` and ``claim_command``, which read only the header
+    (``meta``, ``participants``, ``awaiting`` and ``pending``: per open decision its kept
+    ``files``, the ``answers`` and ``links`` they give, and any ``claims`` and ``undo`` votes),
+    without loading the game system or the log.  Nothing that applies a file or rules may be called
+    on it (it has no ``system``)."""
     from .engine import Engine
 
     eng = Engine.__new__(Engine)
@@ -236,16 +292,21 @@ class Row:
     phase: str | None = None               # setup, playing, over
     turn: Any = None
     stage: str | None = None               # the system's own phase (kgp: stage)
-    awaiting: list[dict] = field(default_factory=list)   # [{decision, kind, owed: {side: what}, ready, deadline}]
-    waiting_on: list[str] = field(default_factory=list)  # the sides that owe something
+    #: [{decision, kind, rule, owed: {party: what}, commands: {party: command}, ready, deadline, due,
+    #: late: [party] (only when someone is)}] (``Engine.waiting_for``; ``due``: the deadline plus the
+    #: grace, from when a claim can be signed)
+    awaiting: list[dict] = field(default_factory=list)
+    waiting_on: list[str] = field(default_factory=list)  # the parties that owe something now (the umpire too)
     ready: bool = False                    # a decision has all its answers
     blocked: str | None = None             # why a ready game cannot be resolved now
     deadline: str | None = None            # the earliest deadline among the decisions still owed
-    late: list[str] = field(default_factory=list)        # sides past the deadline of a decision they owe
-    due: int = 0                           # (decision, side) pairs owed under a deadline
-    nmr: str | None = None                 # the game's NMR policy (hold, stand-fast), if it has one
+    late: list[str] = field(default_factory=list)        # parties past the deadline of a decision they owe
+    #: what a signed claim may be made against now (past the deadline and its grace):
+    #: [{decision, against, owed, due, gives (stand-fast | forfeit), command}]
+    claimable: list[dict] = field(default_factory=list)
+    nmr: str | None = None                 # what a claim gives under the game's policy (stand-fast, forfeit)
     last_activity: str | None = None
-    activity_from: str | None = None       # log | mtime
+    activity_from: str | None = None       # pending | log | mtime (see Peek)
     head: str | None = None
     events: int = 0
     audit: str | None = None               # None: not run; "ok"; "FAILED: why"
@@ -261,14 +322,17 @@ class Row:
 
     @property
     def status(self) -> str:
-        """error | over | ready | blocked | late | waiting"""
+        """error | over | ready | late | blocked | waiting (late: a party owes something past its deadline,
+        be it an answer or only a dice link)"""
         if self.error:
             return "error"
         if self.finished:
             return "over"
-        if self.ready:
-            return "blocked" if self.blocked else "ready"
-        return "late" if self.late else "waiting"
+        if self.ready and not self.blocked:
+            return "ready"
+        if self.late:
+            return "late"
+        return "blocked" if self.ready else "waiting"
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -294,31 +358,66 @@ def _row(path: Path, folder: Path, umpire_fp: str | None, now: _dt.datetime | No
     row.nmr = (meta.get("policy") or {}).get("nmr") if isinstance(meta.get("policy"), dict) else None
     row.head = (h.get("head") or {}).get("hash")
     row.events = int((h.get("head") or {}).get("seq") or 0)
+    now = now or parse_time(_now())
     try:
         eng = _shell(path, h)
-        row.awaiting = [{k: w[k] for k in ("decision", "kind", "owed", "ready", "deadline", "rule")}
-                        for w in eng.waiting_for()]
+        row.awaiting = [{k: w.get(k) for k in ("decision", "kind", "rule", "owed", "commands", "ready", "deadline",
+                                               "due")} for w in eng.waiting_for()]
         ready = eng.ready()
         row.ready = bool(ready)
         if ready:
             row.blocked = _blocked(eng, ready[0], umpire_fp)
+        deadlines = []
+        for w in row.awaiting:
+            owing = owes_now(w["owed"])
+            row.waiting_on += [s for s in owing if s not in row.waiting_on]
+            if not owing or not w.get("deadline") or row.finished:
+                continue
+            deadlines.append(w["deadline"])
+            if now and _sort_time(w["deadline"]) < now:
+                w["late"] = owing
+                row.late += [s for s in owing if s not in row.late]
+            if now and row.mode != "solo" and row.nmr and _sort_time(w.get("due") or w["deadline"]) <= now:
+                dec = eng.decision(w["decision"])
+                row.claimable += [{"decision": w["decision"], "against": s, "owed": w["owed"][s],
+                                   "due": w.get("due") or w["deadline"], "gives": _claim_gives(h, s, w["owed"][s]),
+                                   "command": _claim_command(eng, s, dec, path)}
+                                  for s in owing if s in eng.sides()]
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         row.error = damaged(path, f"the header's awaited decisions cannot be read ({exc!r})").render()
         return row
-    owed = []
-    deadlines = []
-    now = now or parse_time(_now())
-    for w in row.awaiting:
-        due = [s for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
-        owed += [s for s in due if s not in owed]
-        if due and w.get("deadline"):
-            deadlines.append(w["deadline"])
-            row.due += len(due)
-            if not row.finished and now and _sort_time(w["deadline"]) < now:
-                row.late += [s for s in due if s not in row.late]
-    row.waiting_on = owed
     row.deadline = min(deadlines, key=_sort_time) if deadlines else None
     return row
+
+
+def _claim_gives(header: dict, against: str, owed: str) -> str:
+    """What a claim against ``against`` would give now (as :meth:`ClaimsMixin._apply_claim` decides
+    it): ``forfeit`` for a withheld reveal or dice link, under ``--nmr forfeit``, or at the policy's
+    ``forfeit_after`` missed deadlines; else ``stand-fast`` (the decision's default answer)."""
+    policy = header["meta"].get("policy") or {}
+    missed = (header.get("missed") or {}).get(against, 0) + 1
+    if owed in ("reveal", "link") or policy.get("nmr") == "forfeit" \
+            or (policy.get("forfeit_after") and missed >= int(policy["forfeit_after"])):
+        return "forfeit"
+    return "stand-fast"
+
+
+def _claim_command(eng, against: str, dec, path: Path) -> str:
+    """The command that writes a claim against ``against``, for this game file (in an open game of two
+    sides, signed by the other side)."""
+    cmd = eng.claim_command(against, dec).strip("`").replace("GAME", str(path))
+    others = [s for s in eng.sides() if s != against]
+    if eng.mode == "open" and len(others) == 1:
+        cmd = cmd.replace("--side SIDE", f"--side {others[0]}")
+    return cmd
+
+
+def owes_now(owed: dict) -> list[str]:
+    """The parties of a ``waiting_for`` entry that owe something now: an answer, a commitment, a
+    reveal, a dice link, or the umpire's resolution -- not those done, claimed against, or waiting
+    for others first (a reveal before every commitment, a dice link before every answer)."""
+    return [s for s, what in owed.items()
+            if what not in ("done", "missed (claimed)") and not what.startswith(("wait", "link (after"))]
 
 
 def _blocked(eng, dec, umpire_fp: str | None) -> str | None:
@@ -379,12 +478,12 @@ class Outcome:
     path: str
     file: str
     game: str | None
-    status: str                            # resolved | nmr (the policy answered, nothing resolved) | skipped | error
+    status: str                            # resolved | skipped | error
     decisions: list[str] = field(default_factory=list)
     head: str | None = None
     next: str | None = None                # what the game awaits now
     message: str | None = None             # why it was skipped, or the error (one line)
-    nmr: list[str] = field(default_factory=list)         # what the NMR policy did (one line each)
+    late: list[str] = field(default_factory=list)        # parties past a deadline (skipped games)
     pid: int = 0                           # the process that resolved it
 
     def to_dict(self) -> dict:
@@ -393,9 +492,8 @@ class Outcome:
 
 @dataclass
 class BatchResult:
-    outcomes: list[Outcome]                # every game of the folder: resolved, nmr, skipped, or error
+    outcomes: list[Outcome]                # every game of the folder: resolved, skipped, or error
     workers: int                           # worker processes used (1: this process)
-    outage: str | None = None              # why no NMR policy was applied (most sides late at once)
 
     @property
     def resolved(self) -> list[Outcome]:
@@ -405,14 +503,18 @@ class BatchResult:
     def errors(self) -> list[Outcome]:
         return [o for o in self.outcomes if o.status == "error"]
 
+    @property
+    def late(self) -> list[Outcome]:
+        """The skipped games with a party past a deadline (resolve never changes them)."""
+        return [o for o in self.outcomes if o.status == "skipped" and o.late]
+
     def to_dict(self) -> dict:
         return {"workers": self.workers, "resolved": len(self.resolved), "errors": len(self.errors),
-                "outage": self.outage, "games": [o.to_dict() for o in self.outcomes]}
+                "late": len(self.late), "games": [o.to_dict() for o in self.outcomes]}
 
 
 def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None = None,
-                progress: Callable[[int, int, Outcome], None] | None = None,
-                force_nmr: bool = False) -> BatchResult:
+                progress: Callable[[int, int, Outcome], None] | None = None) -> BatchResult:
     """Resolve every game under ``folder`` whose awaited decision has all its answers.
 
     Each game is resolved in a worker process (``workers``; default: one per core, and none below
@@ -422,34 +524,28 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
     after each game.  Games that are not ready are listed as skipped with what they await; a game
     that cannot be read or resolved is listed as an error, and the others go on.
 
-    Late sides: a game whose policy is ``stand-fast`` is sent to a worker, which applies the policy
-    as ``hxref resolve GAME`` does.  If more than :data:`OUTAGE_SHARE` of the sides due under a
-    deadline are late, in at least two games, no policy is applied (``outage`` says why) unless
-    ``force_nmr``.
+    Late parties: no clock applies a deadline, so a game waiting for a late party is skipped and
+    left as it is; its outcome names who is late and the claim that may be signed against them
+    (``hxref claim``).  Once a claim is submitted, the game is resolved here as any other.
     """
     root = Path(folder)
     key_blob = _key_blob(umpire_key)
     fp = _key_fingerprint(umpire_key)
-    now_text = _now()
-    now = parse_time(now_text)
+    now = parse_time(_now())
     rows = [_row(p, root, fp, now) for p in find_games(root)]
-    outage = None if force_nmr else _outage(rows)
     outcomes: dict[str, Outcome] = {}
     todo: list[Row] = []
     for r in rows:
-        late_fast = r.late and r.nmr == "stand-fast" and not outage
         if r.error:
             outcomes[r.file] = Outcome(str(r.path), r.file, r.game, "error", message=r.error)
-        elif r.resolvable or (late_fast and not r.ready):
+        elif r.resolvable:
             todo.append(r)
         else:
             why = "the game is over" if r.finished else (r.blocked or "waiting: " + _waiting_text(r))
-            if r.late and not r.ready:
-                policy = f"NMR policy {r.nmr}" if r.nmr else "no NMR policy"
-                if outage and r.nmr == "stand-fast":
-                    policy += ", not applied: most sides are late"
-                why = f"{', '.join(r.late)} late ({policy}); {why}"
-            outcomes[r.file] = Outcome(str(r.path), r.file, r.game, "skipped", head=r.head, message=why)
+            if r.late and not r.finished:
+                why = f"{_late_text(r)}; {why}"
+            outcomes[r.file] = Outcome(str(r.path), r.file, r.game, "skipped", head=r.head, message=why,
+                                       late=list(r.late) if not r.finished else [])
     used = _workers(workers, len(todo))
     if used > 1:
         # import the games' systems once here: the forked workers inherit them instead of importing each
@@ -460,33 +556,33 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
                 systems.get(name)
             except HxrefError:
                 pass                     # that game's worker reports it
-    jobs = [(str(r.path), r.file, key_blob, now_text if not outage else None) for r in todo]
+    jobs = [(str(r.path), r.file, key_blob) for r in todo]
     for done, (i, out) in enumerate(_run(_resolve_one, jobs, used), 1):
         outcomes[todo[i].file] = out
         if progress:
             progress(done, len(todo), out)
-    return BatchResult([outcomes[r.file] for r in rows], used, outage)
+    return BatchResult([outcomes[r.file] for r in rows], used)
 
 
-#: more than this share of the sides due under a deadline late at once is a mail outage
-OUTAGE_SHARE = 0.5
+def _late_text(r: Row) -> str:
+    """Who is late in a game, and what settles it (a signed claim, never the clock)."""
+    words = f"{', '.join(r.late)} late (deadline {r.deadline})"
+    if r.claimable:
+        words += "; " + "; ".join(f"a signed claim against {c['against']} gives {claim_gives_text(c)}: {c['command']}"
+                                  for c in r.claimable)
+    elif r.mode == "solo":
+        words += "; a solo game has no claims"
+    else:
+        words += "; no claim can be signed yet (within the grace)" if r.nmr else ""
+    return words
 
 
-def _outage(rows: list[Row]) -> str | None:
-    """Why the NMR policies must wait (most sides late at once), or None."""
-    running = [r for r in rows if not r.error and not r.finished and r.nmr]
-    due = sum(r.due for r in running)
-    late = sum(len(r.late) for r in running)
-    games = sum(1 for r in running if r.late)
-    if games >= 2 and due and late > OUTAGE_SHARE * due:
-        return (f"{late} of the {due} sides due are late at once, in {games} games (a mail outage?): "
-                "no NMR policy was applied; resolve with --force-nmr to apply them")
-    return None
+def claim_gives_text(claim: dict) -> str:
+    return "a forfeit" if claim["gives"] == "forfeit" else "stand-fast (the default answer)"
 
 
-def _resolve_one(path: str, file: str, key_blob: bytes | None, now: str | None = None) -> Outcome:
-    """A worker's job: resolve one game under its lock and save it (as ``hxref resolve GAME``): the
-    game's NMR policy at ``now`` first (None: not applied), then every complete decision."""
+def _resolve_one(path: str, file: str, key_blob: bytes | None) -> Outcome:
+    """A worker's job: resolve one game under its lock and save it (as ``hxref resolve GAME``)."""
     from .engine import Engine
     from .game import locked
 
@@ -495,37 +591,17 @@ def _resolve_one(path: str, file: str, key_blob: bytes | None, now: str | None =
         with locked(path):
             eng = Engine.load(path)
             game = eng.meta.get("game")
-            late = eng.apply_nmr(now) if now and hasattr(eng, "apply_nmr") else []
-            said = [_nmr_line(item) for item in late]
-            try:
-                if eng.finished:         # a side forfeited
-                    raise InvalidInput(eng.waiting_text(), code="E308")
-                key = _key_from_blob(key_blob) if key_blob and eng.mode == "umpired" else None
-                done = eng.resolve(key)
-            except HxrefError:
-                if not any(item.get("applied") for item in late):
-                    raise
-                eng.save()               # the policy's answers are kept, as `hxref resolve GAME` keeps them
-                return Outcome(path, file, game, "nmr", [], eng.gf.head, eng.waiting_text(), nmr=said,
-                               pid=os.getpid())
+            key = _key_from_blob(key_blob) if key_blob and eng.mode == "umpired" else None
+            done = eng.resolve(key)
             eng.save()
         return Outcome(path, file, game, "resolved", [r.decision for r in done], eng.gf.head, eng.waiting_text(),
-                       nmr=said, pid=os.getpid())
+                       pid=os.getpid())
     except HxrefError as exc:
         status = "skipped" if exc.code == "E308" else "error"
         return Outcome(path, file, game, status, message=exc.render(), pid=os.getpid())
     except Exception as exc:  # a bug or damage in one game must not stop the batch
         return Outcome(path, file, game, "error", message=f"{path}: internal error {exc!r} (a bug in hxref)",
                        pid=os.getpid())
-
-
-def _nmr_line(item: dict) -> str:
-    """One line for what the NMR policy did, in the words of ``hxref resolve GAME``."""
-    if item.get("applied"):
-        return f"missed {item['decision']}: {item['side']} stands fast (NMR policy stand-fast)" \
-            + (", and forfeits" if item.get("forfeit") else "")
-    why = item.get("why") or "the game holds (NMR policy hold)"
-    return f"missed {item['decision']}: {item['side']} is late; {why}"
 
 
 def _now() -> str:
@@ -537,8 +613,8 @@ def _now() -> str:
 def _waiting_text(r: Row) -> str:
     parts = []
     for w in r.awaiting:
-        owed = [f"{s} ({what})" for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
-        parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "resolution"))
+        owed = [f"{s} ({w['owed'][s]})" for s in owes_now(w["owed"])]
+        parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "the decisions before it"))
     return "; ".join(parts) or "nothing"
 
 

@@ -48,13 +48,22 @@ def _awaited(row) -> str:
         return row.error
     if row.finished:
         return "the game is over"
+    from .batch import owes_now
+
+    claimable = {(c["decision"], c["against"]) for c in row.claimable}
     parts = []
     for w in row.awaiting:
         if w["ready"]:
             parts.append(f"{w['decision']}: all in" + (f" -- {row.blocked}" if row.blocked else ", resolve"))
             continue
-        owed = [f"{s} ({what}{', LATE' if s in row.late and w.get('deadline') else ''})"
-                for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
+        owed = []
+        for s in owes_now(w["owed"]):
+            late = ""
+            if (w["decision"], s) in claimable:
+                late = ", LATE: claim"
+            elif s in w.get("late", ()):
+                late = ", LATE"
+            owed.append(f"{s} ({w['owed'][s]}{late})")
         parts.append(f"{w['decision']}: " + (", ".join(owed) or "-"))
     return "; ".join(parts) or "-"
 
@@ -65,7 +74,7 @@ def _summary(rows) -> str:
     n = Counter(r.status for r in rows)
     words = [f"{n['ready']} ready to resolve", f"{n['waiting']} waiting for players"]
     if n["late"]:
-        words.append(f"{n['late']} with a side past its deadline")
+        words.append(f"{n['late']} with a party past its deadline")
     if n["blocked"]:
         words.append(f"{n['blocked']} waiting for dice links or the umpire")
     words.append(f"{n['over']} over")
@@ -122,6 +131,11 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
         if r.error:
             notes.append(Text.assemble(("unreadable", "bold red"), f" {r.file}: {r.error}"))
             awaited = "cannot be read (below)"
+        for cl in r.claimable:
+            notes.append(Text.assemble(("late", "bold yellow"),
+                                       f" {r.file}: {cl['against']} owes its {cl['owed']} for {cl['decision']}, "
+                                       f"due {_short_time(cl['due'])}; a signed claim gives "
+                                       f"{batch.claim_gives_text(cl)}: {cl['command']}"))
         when = _short_time(r.last_activity)
         cells = [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
                  deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
@@ -138,15 +152,17 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
     c.print(_summary(rows))
     if any(r.status == "ready" for r in rows):
         c.print(f"next: hxref resolve {folder}")
+    if any(r.claimable for r in rows):
+        c.print("no clock applies a deadline: a late party's game waits until a claim is signed and submitted "
+                "(hxref claim, then hxref submit)")
     sys.exit(1 if failed else 0)
 
 
-def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", workers: int | None = None,
-                   force_nmr: bool = False) -> None:
+def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", workers: int | None = None) -> None:
     """``hxref resolve DIR``: resolve every game under DIR whose answers are all in, in parallel processes.
 
-    Each game's NMR policy applies first, as in ``hxref resolve GAME`` -- unless most sides due are late
-    at once (a mail outage), when none is applied and the output says so (``force_nmr``: apply them).
+    No deadline is applied by the clock: a game waiting for a late party is left as it is, and the
+    output names who is late and the claim that settles it (``hxref claim``).
     Exit status 0, or 1 when a game could not be read or resolved (the others are resolved all the same).
     """
     from . import batch
@@ -159,7 +175,7 @@ def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", 
 
         key = load_private_key(os.path.expanduser(key_path))
     if fmt == "json":
-        res = batch.resolve_all(folder, umpire_key=key, workers=workers, force_nmr=force_nmr)
+        res = batch.resolve_all(folder, umpire_key=key, workers=workers)
         click.echo(json.dumps(res.to_dict(), indent=2))
         sys.exit(1 if res.errors else 0)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -176,25 +192,22 @@ def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", 
         def step(done: int, total: int, out) -> None:
             bar.update(task, completed=done, total=total, description=out.file, refresh=True)
 
-        res = batch.resolve_all(folder, umpire_key=key, workers=workers, progress=step, force_nmr=force_nmr)
+        res = batch.resolve_all(folder, umpire_key=key, workers=workers, progress=step)
     say = _say(fmt)
-    if res.outage:
-        say("bold yellow", "warning:", res.outage)
     for o in res.outcomes:
-        for line in o.nmr:
-            say("yellow", "nmr", f"{o.file} ({o.game}): {line}")
         if o.status == "resolved":
             say("green", "resolved", f"{o.file} ({o.game}): {', '.join(o.decisions)}; head {(o.head or '')[:16]}; "
                 f"next: {o.next}")
-        elif o.status == "nmr":
-            say("yellow", "updated", f"{o.file} ({o.game}): head {(o.head or '')[:16]}; next: {o.next}")
         elif o.status == "error":
             say("bold red", "error", f"{o.file}: {o.message}")
+        elif o.late:
+            say("yellow", "late", f"{o.file} ({o.game}), not changed: {o.message}")
     skipped = sum(1 for o in res.outcomes if o.status == "skipped")
-    updated = sum(1 for o in res.outcomes if o.status == "nmr")
+    late = len(res.late)
     summary = (f"{len(res.resolved)} game{'s' if len(res.resolved) != 1 else ''} resolved, "
-               + (f"{updated} updated by their NMR policy, " if updated else "")
-               + f"{skipped} not ready or over, {len(res.errors)} error{'s' if len(res.errors) != 1 else ''}"
+               + f"{skipped} not ready or over"
+               + (f" ({late} with a late party, left for a signed claim)" if late else "")
+               + f", {len(res.errors)} error{'s' if len(res.errors) != 1 else ''}"
                + (f" ({res.workers} worker processes)" if res.workers > 1 else ""))
     click.echo(summary if res.outcomes else f"no game files under {folder}")
     sys.exit(1 if res.errors else 0)

@@ -39,7 +39,8 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
     plain or HTML; forwarded messages are searched too.  Each file goes to
     the game its `game:` names.  A message is taken whole or not at all;
     accepted ones move to done/, rejected ones to rejected/ with a .reason
-    file.  Each accepted file prints its receipt.
+    file.  Each accepted file prints its receipt: "pending" while it is
+    kept for its open decision, with the head once its decision closes.
 
     \b
     Examples:
@@ -102,9 +103,13 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
 @click.option("--from", "sender", default=None, help="the sender (default: the book's `from:`, else its "
               "`umpire:`, else hxref@localhost)")
 @click.option("--since", default=None, type=int, metavar="EVENT",
-              help="mail the receipts of every submission after this event number (default: the last round's)")
+              help="mail the receipts of the files pending now and of every block appended after this event "
+                   "number, e.g. the event of the last mail's head (default: since the oldest head the "
+                   "current round's files were written against)")
 @click.option("--remind", default=None, type=float, metavar="HOURS",
-              help="instead, remind each side that owes an answer due within HOURS (deadlines in its own "
+              help="instead, remind every party that owes anything (an answer, commitment, reveal or dice "
+                   "link; the umpire's resolution) for a decision due within HOURS, with the command to "
+                   "send it and who may claim the deadline after its grace (deadlines in the party's own "
                    "time zone: `tz: {side: Europe/Berlin}` in the address book)")
 def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since, remind):
     """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
@@ -112,8 +117,9 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     \b
     Each side in GAME's address book gets the public report and its own
     report, the umpire (if listed) the umpire's report, all with the
-    receipts of the last submissions and the head hash, as plain text and
-    HTML.  The address book, GAME.addresses.yaml:
+    receipts of the files accepted since the last mail (those pending for
+    an open decision, and those of the decisions closed since) and the head
+    hash, as plain text and HTML.  The address book, GAME.addresses.yaml:
       union: Alice Player <alice@example.org>
       confederate: [bob@example.org, bob@work.example]
       umpire: referee@example.org       (optional)
@@ -123,6 +129,7 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     Examples:
       hxref outbox g.yaml                        (writes outbox/*.eml)
       hxref outbox g.yaml --smtp smtp.example.org:587 --starttls --smtp-user ref
+      hxref outbox g.yaml --remind 24            (reminders of deadlines within a day)
     """
     from . import mail
     from .engine import Engine
@@ -137,7 +144,7 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     if remind is not None:
         messages, missing = mail.reminder_messages(eng, book, within_hours=remind, sender=sender), []
         if not messages:
-            click.echo(f"outbox: no side owes an answer due within {remind:g} hours")
+            click.echo(f"outbox: nobody owes anything for a decision due within {remind:g} hours")
             return
     else:
         messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since)

@@ -32,8 +32,11 @@ not live there).  Messages are copied to the archive before they are removed fro
 
 **Out** (:func:`outbox_messages`): for each recipient in the game's address book
 (``GAME.addresses.yaml``, :func:`load_address_book`) a ``multipart/alternative`` message with a
-plain-text and an HTML part: the receipts of the last submissions (:func:`recent_receipts`), the
-public report and that side's own report (the umpire gets the umpire's report), and the head hash.
+plain-text and an HTML part: the receipts of the files accepted since the last mail
+(:func:`recent_receipts`: those now pending for an open decision, and those of the blocks appended
+since), the public report and that side's own report (the umpire gets the umpire's report), and
+the head hash.  ``--remind`` mails (:func:`reminder_messages`) tell every party that owes anything
+for a decision due soon what to send, and who may claim the deadline once its grace is over.
 They are written as ``.eml`` files (:func:`write_outbox`) or sent through SMTP (:func:`send`).
 
 The address book::
@@ -841,22 +844,117 @@ def local_time(utc: str, zone: str | None) -> str:
 
 
 def deadline_lines(engine, audience: str, zone: str | None) -> list[str]:
-    """The awaited decisions' deadlines, in the recipient's own time zone."""
+    """The awaited decisions' deadlines, in the recipient's own time zone (and the end of the grace,
+    from which a missed file can be claimed, when the game gives one)."""
     out = []
     for w in engine.waiting_for():
         if w.get("deadline"):
-            out.append(f"Deadline of {w['decision']}: {local_time(w['deadline'], zone)} ({w['deadline']})")
+            line = f"Deadline of {w['decision']}: {local_time(w['deadline'], zone)} ({w['deadline']})"
+            if w.get("due") and w["due"] != w["deadline"]:
+                line += f"; with the grace until {local_time(w['due'], zone)} ({w['due']})"
+            out.append(line)
     return out
+
+
+# --- reminders ------------------------------------------------------------------------------------
+
+#: what a party owes, as a reminder says it
+_OWES = {"join": "its join file", "commit": "its sealed commitment", "reveal": "its reveal",
+         "answer": "its answer", "link": "its dice link (a roll file)", "resolve": "the resolution"}
+
+
+def _command(engine, text: str) -> str:
+    """A command of :meth:`waiting_for`, with GAME replaced by the game file's name."""
+    return re.sub(r"\bGAME\b", engine.gf.path.name, text)
+
+
+def _owed_parts(party: str, what: str) -> tuple[str, str]:
+    """An entry of ``waiting_for()["owed"]`` in words, and when it can be sent (``reveal``: its
+    reveal; ``link (after the answers)``: its dice link, after the answers); the umpire gives its
+    dice link by resolving the decision."""
+    from .engine import UMPIRE
+
+    if what == "wait (others commit)":
+        return "its reveal", "once the others have committed"
+    base, _, rest = what.partition(" (")
+    if party == UMPIRE and base == "link":
+        base = "resolve"
+    return _OWES.get(base, base), rest.rstrip(")")
+
+
+def _owed_text(party: str, what: str) -> str:
+    owes, when = _owed_parts(party, what)
+    return f"{owes}, {when}" if when else owes
+
+
+def _owing(w: dict) -> dict[str, str]:
+    """The parties that still owe something for a waiting decision, and what."""
+    return {p: what for p, what in w["owed"].items() if what not in ("done", "missed (claimed)")}
+
+
+def _claim_lines(engine, w: dict, party: str, owed: str, zone: str | None) -> list[str]:
+    """What happens after the deadline: who may claim it, with which command, and what a claim gives
+    under the game's policy (no clock applies a deadline: a signed claim does)."""
+    from .engine import UMPIRE
+
+    due = w.get("due") or w["deadline"]
+    when = f"{local_time(due, zone)} ({due})"
+    if engine.mode == "solo":
+        return [_fill(f"A solo game has no claims: the deadline ({when}) only reminds you.")]
+    if party == UMPIRE:
+        return [_fill(f"The deadline and its grace end {when}; nobody can claim a missed deadline against "
+                      "the umpire, but every report shows the delay.")]
+    if engine.mode == "umpired":
+        who, side = "the umpire", UMPIRE
+    else:
+        others = [s for s in engine.sides() if s != party]
+        who = f"the other side ({', '.join(others)})" if others else "another side"
+        side = others[0] if len(others) == 1 else "SIDE"
+    policy = engine.meta.get("policy") or {}
+    if owed.startswith(("reveal", "link", "wait")):
+        outcome = (f"{party} forfeits the game (a withheld {'dice link' if owed.startswith('link') else 'reveal'} "
+                   "is never replaced by another)")
+    elif policy.get("nmr") == "forfeit":
+        outcome = f"{party} forfeits the game (policy forfeit)"
+    else:
+        outcome = f"{party} stands fast with the decision's default answer (policy stand-fast)"
+        if policy.get("forfeit_after"):
+            outcome += f", and forfeits after {policy['forfeit_after']} missed deadlines"
+    cmd = _command(engine, f"hxref claim GAME --side {side} --key KEY --against {party} --decision {w['decision']}")
+    return [_fill(f"After the deadline and its grace, from {when}, {who} may claim that {party} missed it:"),
+            f"    {cmd}",
+            _fill(f"A claim counts only if it is signed after that time; then {outcome}.")]
+
+
+def _fill(text: str) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False)
+
+
+def _later_command(engine, w: dict, party: str, owed: str) -> str | None:
+    """The command for a file that follows the others' (a reveal, a dice link), to run once they are in."""
+    from .engine import UMPIRE
+
+    if owed == "wait (others commit)":
+        return _command(engine, f"hxref submit GAME {party}-{w['decision']}-reveal.yaml")
+    if owed.startswith("link"):
+        return _command(engine, "hxref resolve GAME --key UMPIRE_KEY" if party == UMPIRE else
+                        f"hxref roll GAME --side {party} --key KEY --decision {w['decision']}")
+    return None
 
 
 def reminder_messages(engine, book: AddressBook, *, within_hours: float,
                       sender: str | None = None) -> list[tuple[str, EmailMessage]]:
-    """A reminder to each side that still owes an answer to a decision due within ``within_hours``."""
+    """A reminder to every party that owes anything for a decision whose deadline falls within
+    ``within_hours`` (or is past): a side's file (answer, commitment, reveal, dice link), also one
+    it owes only once the others' files are in, or the umpire's resolution.  Each names what every
+    party still owes, with the command to send it, and who may claim the deadline after its grace."""
     import datetime as _dt
 
     from email.utils import format_datetime
 
-    from .engine import _time_left, now_iso
+    from .engine import UMPIRE, _time_left, now_iso
 
     now = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
     frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
@@ -867,26 +965,53 @@ def reminder_messages(engine, book: AddressBook, *, within_hours: float,
         due = _dt.datetime.fromisoformat(w["deadline"].replace("Z", "+00:00"))
         if (due - now).total_seconds() > within_hours * 3600:
             continue
-        for side, owed in w["owed"].items():
-            if owed in ("done",) or owed.startswith("wait") or side not in book.recipients:
+        owing = _owing(w)
+        for party, owed in owing.items():
+            if party not in book.recipients:
                 continue
-            zone = book.timezones.get(side)
+            zone = book.timezones.get(party)
+            who = "the umpire" if party == UMPIRE else party
+            cmd = w["commands"].get(party)
+            later = None if cmd else _later_command(engine, w, party, owed)
+            owes, when = _owed_parts(party, owed)
+            lines = [f"hxref -- game {engine.meta['game']}: a reminder for {who}.", "",
+                     _fill(f"{who[0].upper() + who[1:]} still owes {owes} for {w['decision']}"
+                           + (f", {when}" if when else "") + f" ({w['prompt']})."),
+                     f"Deadline: {local_time(w['deadline'], zone)} ({w['deadline']}); {_time_left(w['deadline'])}."]
+            if cmd:
+                lines += ["Send it with:", f"    {_command(engine, cmd)}"]
+            elif later:
+                lines += ["Send it as soon as the others' files are in, with:", f"    {later}"]
+            lines += ["", f"Still owed for {w['decision']}:"]
+            for p, what in owing.items():
+                c = _command(engine, w["commands"][p]) if p in w["commands"] else _later_command(engine, w, p, what)
+                lines.append(f"  {p}: {_owed_text(p, what)}")
+                if c:
+                    lines.append(f"    {c}")
+            lines += ["", *_claim_lines(engine, w, party, owed, zone)]
             msg = EmailMessage()
             msg["From"] = frm
-            msg["To"] = ", ".join(book.recipients[side])
+            msg["To"] = ", ".join(book.recipients[party])
             msg["Subject"] = (f"[hxref] reminder: {engine.meta['game']}: {w['decision']} is due "
                               f"{local_time(w['deadline'], zone)} ({_time_left(w['deadline'])})")
             msg["X-Hxref-Game"] = engine.meta["game"]
             msg["X-Hxref-Head"] = engine.gf.head
-            msg["X-Hxref-Audience"] = f"{side}-reminder"
+            msg["X-Hxref-Audience"] = f"{party}-reminder"
             msg["Date"] = format_datetime(now, usegmt=True)
-            msg.set_content(f"hxref -- game {engine.meta['game']}: {side} still owes {owed} for {w['decision']} "
-                            f"({w['prompt']}).\nDeadline: {local_time(w['deadline'], zone)} ({w['deadline']}); "
-                            f"{_time_left(w['deadline'])}.\nAfter it the game's policy applies: "
-                            f"{(engine.meta.get('policy') or {}).get('nmr', 'hold')}.\n")
-            out.append((side, msg))
+            msg.set_content("\n".join(lines) + "\n")
+            out.append((party, msg))
     return out
 
+
+# --- receipts -------------------------------------------------------------------------------------
+#
+# A file for an open decision is kept in the game's header (``pending``), outside the hash chain;
+# when the decision closes, its files are appended as one block (``submission`` events, then the
+# ``resolve`` and what it produced).  A mail gives the receipts of the files accepted since the
+# last mail: the files pending now, and those of the blocks appended since.  Without --since, "the
+# last mail" is the oldest head that the files of the current round were written against (a
+# player writes against the head of the last mail or report it got): the pending files', or when
+# nothing is pending, those of the last block.
 
 def _produced_after(log: list[dict], i: int) -> int:
     from .engine import INPUT_KINDS
@@ -897,51 +1022,99 @@ def _produced_after(log: list[dict], i: int) -> int:
     return j
 
 
+def _block_end(log: list[dict], i: int) -> int:
+    """The last event of the block holding the submission at ``i``: its ``resolve`` and what that
+    produced (the head a receipt of a closed block names, as ``hxref submit`` printed it)."""
+    j = i
+    while j < len(log) and log[j]["kind"] in ("submission", "link"):
+        j += 1
+    return _produced_after(log, j if j < len(log) and log[j]["kind"] == "resolve" else i)
+
+
 def _receipt(engine, log: list[dict], i: int):
     from .engine import Receipt
 
     d = log[i]["data"]
-    j = _produced_after(log, i)
+    j = _block_end(log, i)
     return Receipt(engine.meta["game"], d["decision"], d["side"], d["kind"], d["sha256"], log[j]["hash"], j + 1)
 
 
-def recent_receipts(engine, since: int | None = None) -> list:
-    """Receipts of submissions: after event ``since``, or (default) those of the last round -- the run
-    of submissions that ends the log or that the last resolution(s) consumed."""
+def _pending_files(engine) -> list[tuple[str, dict]]:
+    """(decision, file) of every file kept for an open decision: in the awaited order, each
+    decision's files in canonical order."""
+    pending = engine.h.get("pending") or {}
+    order = [d.id for d in engine.awaiting if d.id in pending] + \
+        [k for k in pending if k not in {d.id for d in engine.awaiting}]
+    return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
+
+
+def pending_receipts(engine) -> list:
+    """Receipts of the files kept for open decisions: each waits on top of the current head."""
+    from .engine import Receipt
+
+    head, seq = engine.gf.head, len(engine.gf.log)
+    return [Receipt(engine.meta["game"], dec, f["party"], f["kind"], f["sha256"], head, seq, pending=True)
+            for dec, f in _pending_files(engine)]
+
+
+def _written_against(text: str) -> int | None:
+    """The event number of the head a kept file names (None if it names none)."""
+    from . import orders, protocol
+
+    try:
+        head = protocol.parse_head(orders.parse(text, "kept file", fast=True).data.get("head"))
+    except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one names no head
+        return None
+    return head[1] if head else None
+
+
+def last_mail_event(engine) -> int:
+    """Where the current round starts: the oldest head its files were written against -- the
+    pending files, or when none is pending, the files of the last block in the log (in a game
+    without files, the event before the resolutions that end the log)."""
     log = engine.gf.log
-    if since is not None:
-        return [_receipt(engine, log, i) for i, ev in enumerate(log) if ev["kind"] == "submission" and ev["seq"] > since]
-    i = len(log) - 1
-    while i >= 0 and log[i]["kind"] != "submission":
-        i -= 1
-    picked = []
-    while i >= 0 and log[i]["kind"] in ("submission", "link", "game.started"):
-        if log[i]["kind"] == "submission":
-            picked.append(i)
-        elif log[i]["kind"] == "game.started" and picked:
-            break       # the joins that started the game are a round of their own
-        i -= 1
-    return [_receipt(engine, log, k) for k in reversed(picked)]
-
-
-def _resolved_last(log: list[dict]) -> list[str]:
-    """Decisions resolved by the events that end the log (none if a submission came after)."""
+    texts = [f["file"] for _, f in _pending_files(engine)]
+    if not texts:
+        i = len(log) - 1
+        while i >= 0 and log[i]["kind"] != "submission":
+            i -= 1
+        while i >= 0 and log[i]["kind"] == "submission":
+            texts.append(log[i]["data"]["file"])
+            i -= 1
+    seqs = [s for s in map(_written_against, texts) if s is not None]
+    if seqs:
+        return min(seqs)
+    # no files (a solo game: its answers are events of the log): the resolutions that end the log
     from .engine import INPUT_KINDS
 
-    out = []
-    for ev in reversed(log):
-        if ev["kind"] not in INPUT_KINDS or ev["kind"] == "link":
-            continue
-        if ev["kind"] != "resolve":
-            break
-        out.append(ev["data"]["decision"])
-    return list(reversed(out))
+    i = len(log) - 1
+    while i >= 0 and (log[i]["kind"] not in INPUT_KINDS or log[i]["kind"] in ("resolve", "link")):
+        i -= 1
+    return i + 1
+
+
+def recent_receipts(engine, since: int | None = None) -> list:
+    """Receipts of the files accepted since the last mail: those of the blocks appended after event
+    ``since`` (default: :func:`last_mail_event`), in log order, then those of the files pending now."""
+    log = engine.gf.log
+    since = last_mail_event(engine) if since is None else since
+    logged = [_receipt(engine, log, i) for i, ev in enumerate(log) if ev["kind"] == "submission" and ev["seq"] > since]
+    return logged + pending_receipts(engine)
+
+
+def _resolved_last(engine) -> list[str]:
+    """The decisions closed in the current round (the blocks after :func:`last_mail_event`; a
+    withdrawal by consent closes no decision)."""
+    since = last_mail_event(engine)
+    out = [ev["data"]["decision"] for ev in engine.gf.log
+           if ev["kind"] == "resolve" and ev["seq"] > since and not ev["data"].get("withdraw")]
+    return list(dict.fromkeys(out))
 
 
 def subject(engine) -> str:
     game, head = engine.meta["game"], engine.gf.head
     parts = []
-    resolved = _resolved_last(engine.gf.log)
+    resolved = _resolved_last(engine)
     if resolved:
         parts.append(", ".join(resolved) + " resolved")
     if engine.finished:
@@ -986,9 +1159,14 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     sections = _sections(engine, audience)
 
     plain = [intro, "", head_line, next_line, *due, ""]
+    pending_note = ("A pending file is kept for its open decision, outside the log; when the decision "
+                    "closes, its files go into the log as one block, and the next mail gives their "
+                    "receipts with the head of that block.") if any(r.pending for r in receipts) else None
     if r_lines:
-        plain += ["Receipts of the last submissions (each player keeps its own as proof):"]
+        plain += ["Receipts of the files accepted since the last mail (each player keeps its own as proof):"]
         plain += ["  " + line for line in r_lines] + [""]
+        if pending_note:
+            plain += [pending_note, ""]
     for title, rep in sections:
         plain += [f"==== {title} ====", "", turn.to_text(rep).rstrip("\n"), ""]
     esc = _html.escape
@@ -997,8 +1175,10 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
             f"<p>{esc(intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
             "this history later.</p>", f"<p>{esc(next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in due)]
     if r_lines:
-        html += ["<h2>Receipts of the last submissions</h2>",
+        html += ["<h2>Receipts of the files accepted since the last mail</h2>",
                  "<pre>" + "\n".join(esc(line) for line in r_lines) + "</pre>"]
+        if pending_note:
+            html += [f"<p>{esc(pending_note)}</p>"]
     for title, rep in sections:
         html += [f"<h2>{esc(title)}</h2>", _html_body(turn.to_html(rep))]
     html += ["</body></html>"]

@@ -17,10 +17,14 @@ The folder (built once per module, copied for each test) holds, under round-1/ a
 
 Beside them lie files that are not games and must be skipped: a backup, a lock file, an order
 file, a hidden temporary file, a plain YAML file.
+
+The deadline tests build small folders of their own (ACW games under a deadline policy): under
+protocol v2 no clock applies a deadline, so ``resolve DIR`` never changes a late game; the
+dashboard shows who is late (an answer or only a dice link) and the claim that settles it, and
+once a signed claim is submitted the game resolves as any other.
 """
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import shutil
@@ -29,11 +33,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import batch, orders, signing, systems
+from hxref import batch, orders, protocol, signing, systems
 from hxref import commit as commit_mod
 from hxref.cli import main
 from hxref.cli_batch import standings_cmd
-from hxref.engine import Engine, audit
+from hxref.engine import UMPIRE, Engine, audit
 
 DAY = "2026-11-{:02d}T12:00:00Z"
 
@@ -83,14 +87,23 @@ def _heartland_solo_to_the_end(eng: Engine) -> None:
 
 
 class OpenPlayers:
-    """Signed files for an open game, made in-process as `hxref commit/answer/roll` make them."""
+    """Signed files for an open (or umpired) game, made in-process as `hxref commit/answer/roll` make
+    them: the v2 envelope (:meth:`Engine.envelope`), links bound to their decision, a lone answering
+    side's link in its answer, and a roll file from the other dice parties once the answers are in."""
 
     def __init__(self, eng: Engine, keys: dict):
         self.eng, self.keys = eng, keys
 
     def _file(self, side: str, fields: dict) -> str:
-        fields = {"game": self.eng.meta["game"], "decision": fields.pop("decision"), "side": side, **fields}
-        return signing.sign_text(orders.render(fields, "test"), self.keys[side])
+        fields = dict(fields)
+        env = self.eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+        return signing.sign_text(orders.render({**env, **fields}, "test"), self.keys[side])
+
+    def _own_link(self, side: str, dec) -> dict:
+        eng = self.eng
+        if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
+            return {"link": eng.next_link(side, self.keys[side], dec)}
+        return {}
 
     def join(self) -> None:
         for side, key in self.keys.items():
@@ -98,10 +111,18 @@ class OpenPlayers:
                             f"{side}-join.yaml")
 
     def answer(self, side: str, choice: dict) -> None:
-        eng, key = self.eng, self.keys[side]
+        eng = self.eng
         dec = eng.open_decision_for(side, None, ("answer",))
-        eng.submit(self._file(side, {"decision": dec.id, "kind": "answer", "link": eng.next_link(side, key),
+        eng.submit(self._file(side, {"decision": dec.id, "kind": "answer", **self._own_link(side, dec),
                                      "choice": choice}), f"{side}-{dec.id}.yaml")
+
+    def roll(self, side: str, dec) -> None:
+        """``side``'s dice link for ``dec`` in a roll file, naming the answers it follows."""
+        eng = self.eng
+        eng.submit(self._file(side, {"decision": dec.id, "kind": "roll",
+                                     "link": eng.next_link(side, self.keys[side], dec),
+                                     "answers": protocol.answers_hash(dec.id, eng.pending(dec.id)["files"])}),
+                   f"{side}-{dec.id}-roll.yaml")
 
     def play_to_the_end(self) -> None:
         eng = self.eng
@@ -109,25 +130,21 @@ class OpenPlayers:
             dec = eng.awaiting[0]
             reveals = []
             for side in dec.sides:
-                key = self.keys[side]
                 choice = {"bid": 1 if side == "union" else 2} if dec.kind == "bid" else dict(dec.example)
                 if dec.secret:
                     salt = commit_mod.new_salt()
                     commitment = self._file(side, {"decision": dec.id, "kind": "commit",
-                                                   "link": eng.next_link(side, key),
                                                    "commitment": commit_mod.commitment(choice, salt)})
                     reveals.append(self._file(side, {"decision": dec.id, "kind": "reveal",
-                                                     "link": eng.next_link(side, key, 2),
-                                                     "choice": choice, "salt": salt}))
+                                                     **self._own_link(side, dec), "choice": choice, "salt": salt}))
                     eng.submit(commitment, f"{side}-commit.yaml")
                 else:
                     self.answer(side, choice)
             for text in reveals:
                 eng.submit(text, "reveal.yaml")
-            for side in (eng.missing_links(dec) if dec.dice else []):
-                eng.submit(self._file(side, {"decision": dec.id, "kind": "roll",
-                                             "link": eng.next_link(side, self.keys[side])}), "roll.yaml")
-            eng.resolve()
+            for side in [w for w in eng.missing_links(dec) if w in self.keys and w != UMPIRE]:
+                self.roll(side, dec)
+            eng.resolve(self.keys.get(UMPIRE))
 
 
 def _open(path: Path, system: str, scenario: str, game_id: str, keys: dict, mp, day: int) -> Engine:
@@ -250,6 +267,9 @@ def test_dashboard_rows(tournament):
     blocked = by["round-2/open-acw-alice-bob.yaml"]
     assert blocked.ready and not blocked.resolvable
     assert "dice link of confederate" in blocked.blocked and "hxref roll" in blocked.blocked
+    assert blocked.awaiting[0]["owed"] == {"union": "done", "confederate": "link"}
+    assert blocked.waiting_on == ["confederate"] and blocked.late == [] and blocked.deadline is None
+    assert "hxref roll" in blocked.awaiting[0]["commands"]["confederate"]
     kgp = by["round-2/kgp-fresh.yaml"]
     assert kgp.system == "kgp" and kgp.stage == "setup" and kgp.turn == 0
     over = by["round-1/kgp-us-by-4.yaml"]
@@ -353,6 +373,7 @@ def test_resolve_all_with_the_umpires_key(tmp_path, keydir, monkeypatch):
     eng.save()
     row = batch.dashboard(tmp_path)[0]
     assert row.status == "blocked" and "--key UMPIRE_KEY" in row.blocked
+    assert row.awaiting[0]["owed"] == {"union": "done", "umpire": "resolve"} and row.waiting_on == ["umpire"]
     assert batch.resolve_all(tmp_path).resolved == []
     wrong = batch.resolve_all(tmp_path, umpire_key=keydir / "alice")
     assert wrong.resolved == [] and "not this game's umpire" in wrong.outcomes[0].message
@@ -361,57 +382,123 @@ def test_resolve_all_with_the_umpires_key(tmp_path, keydir, monkeypatch):
     assert audit(tmp_path / "u.yaml").ok
 
 
-# --- deadlines and missed orders in a batch ----------------------------------------------------------
+# --- deadlines, late parties and signed claims in a batch ---------------------------------------------
 
-needs_policy = pytest.mark.skipif("policy" not in inspect.signature(Engine.create).parameters,
-                                  reason="the engine has no deadline policy yet (issue 9 scope 4)")
 T0 = "2026-11-29T12:00:00Z"
+DUE = "2026-11-30T12:00:00Z"          # T0 + 24 h: the deadline of the first decision of a _due_game
+NOOP = {"moves": [], "shots": []}
 
 
-def _due_game(folder: Path, name: str, created: str, nmr: str, monkeypatch) -> None:
-    """A solo ACW game whose first decision is due 24 hours after ``created``."""
+def _due_game(folder: Path, name: str, keydir: Path, monkeypatch, created: str = T0, mode: str = "open",
+              grace: float = 6) -> OpenPlayers | None:
+    """An ACW game whose first decision (t1.union, the Union alone, with dice) is due 24 hours after
+    ``created`` (a claim may be signed 6 hours later); open games are joined at ``created``."""
     monkeypatch.setenv("HXREF_NOW", created)
-    Engine.create(folder / f"{name}.yaml", system="acw-minis", scenario="mercers-mill", mode="solo",
-                  sides={"union": None, "confederate": None}, game_id=name,
-                  policy={"deadline_hours": 24, "nmr": nmr}).save()
+    policy = {"deadline_hours": 24, "nmr": "stand-fast", "grace_hours": grace}
+    if mode == "solo":
+        Engine.create(folder / f"{name}.yaml", system="acw-minis", scenario="mercers-mill", mode="solo",
+                      sides={"union": None, "confederate": None}, game_id=name, policy=policy).save()
+        return None
+    keys = {side: signing.load_private_key(keydir / who) for side, who in (("union", "alice"), ("confederate", "bob"))}
+    eng = Engine.create(folder / f"{name}.yaml", system="acw-minis", scenario="mercers-mill", mode="open",
+                        sides={s: k.public for s, k in keys.items()}, game_id=name, policy=policy)
+    players = OpenPlayers(eng, keys)
+    players.join()
+    eng.save()
+    return players
 
 
-@needs_policy
-def test_a_late_side_stands_fast_in_a_batch_as_in_a_single_resolve(tmp_path, monkeypatch):
-    _due_game(tmp_path, "late", T0, "stand-fast", monkeypatch)
-    _due_game(tmp_path, "late-hold", T0, "hold", monkeypatch)
-    for i in (1, 2, 3):
-        _due_game(tmp_path, f"on-time-{i}", "2026-11-30T12:00:00Z", "stand-fast", monkeypatch)
-    monkeypatch.setenv("HXREF_NOW", "2026-11-30T18:00:00Z")            # 2 of the 5 sides due are late
-    rows = {r.file: r for r in batch.dashboard(tmp_path)}
-    assert rows["late.yaml"].status == "late" and rows["late.yaml"].late == ["union"]
-    assert rows["late.yaml"].deadline == "2026-11-30T12:00:00Z" and rows["late.yaml"].nmr == "stand-fast"
-    assert rows["on-time-1.yaml"].status == "waiting" and rows["on-time-1.yaml"].late == []
-    res = batch.resolve_all(tmp_path, workers=2)
-    assert res.outage is None
-    by = {o.file: o for o in res.outcomes}
-    assert by["late.yaml"].status == "resolved" and by["late.yaml"].decisions == ["t1.union"]
-    assert by["late.yaml"].nmr == ["missed t1.union: union stands fast (NMR policy stand-fast)"]
-    assert by["late-hold.yaml"].status == "skipped" and "union late (NMR policy hold)" in by["late-hold.yaml"].message
-    assert {o.file for o in res.outcomes if o.status == "skipped"} == {"late-hold.yaml", "on-time-1.yaml",
-                                                                       "on-time-2.yaml", "on-time-3.yaml"}
-    assert audit(tmp_path / "late.yaml").ok
+def _late_folder(folder: Path, keydir: Path, monkeypatch) -> dict:
+    """late: the Union has not answered; no-link: the Union answered, the Confederate owes its dice
+    link; solo: a solo game past its deadline; on-time: due a day later."""
+    players = {"late": _due_game(folder, "late", keydir, monkeypatch)}
+    players["no-link"] = _due_game(folder, "no-link", keydir, monkeypatch)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T13:00:00Z")
+    players["no-link"].answer("union", NOOP)
+    players["no-link"].eng.save()
+    _due_game(folder, "solo", keydir, monkeypatch, mode="solo")
+    players["on-time"] = _due_game(folder, "on-time", keydir, monkeypatch, created="2026-11-30T12:00:00Z")
+    return players
 
 
-@needs_policy
-def test_most_sides_late_at_once_is_an_outage_no_policy_applies(tmp_path, monkeypatch):
-    for i in (1, 2, 3):
-        _due_game(tmp_path, f"g{i}", T0, "stand-fast", monkeypatch)
-    _due_game(tmp_path, "on-time", "2026-11-30T12:00:00Z", "stand-fast", monkeypatch)
-    monkeypatch.setenv("HXREF_NOW", "2026-11-30T18:00:00Z")            # 3 of the 4 sides due are late
+def test_status_shows_who_is_late_and_resolve_never_applies_a_deadline(tmp_path, keydir, monkeypatch):
+    _late_folder(tmp_path, keydir, monkeypatch)
     before = {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")}
+
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T15:00:00Z")           # past the deadline, within the grace
+    rows = {r.file: r for r in batch.dashboard(tmp_path)}
+    late = rows["late.yaml"]
+    assert late.status == "late" and late.late == ["union"] and late.waiting_on == ["union"]
+    assert late.deadline == DUE and late.nmr == "stand-fast" and late.claimable == []
+    assert late.awaiting[0]["due"] == "2026-11-30T18:00:00Z" and late.awaiting[0]["owed"]["union"] == "answer"
+    assert late.last_activity == T0 and late.activity_from == "log"     # the signed times of the joins
+    # a party that owes only its dice link owes something, and is late like any other
+    nolink = rows["no-link.yaml"]
+    assert nolink.awaiting[0]["owed"] == {"union": "done", "confederate": "link"}
+    assert nolink.status == "late" and nolink.waiting_on == ["confederate"] and nolink.late == ["confederate"]
+    assert nolink.activity_from == "pending" and nolink.last_activity == "2026-11-29T13:00:00Z"
+    assert rows["solo.yaml"].status == "late" and rows["solo.yaml"].late == ["union"]
+    on_time = rows["on-time.yaml"]
+    assert on_time.status == "waiting" and on_time.late == [] and on_time.deadline == "2026-12-01T12:00:00Z"
+
+    res = batch.resolve_all(tmp_path, workers=2)
+    assert res.resolved == [] and res.errors == [] and not hasattr(res, "outage")
+    by = {o.file: o for o in res.outcomes}
+    assert all(o.status == "skipped" for o in res.outcomes)
+    assert by["late.yaml"].late == ["union"] and "union late (deadline 2026-11-30T12:00:00Z)" in by["late.yaml"].message
+    assert "within the grace" in by["late.yaml"].message
+    assert "a solo game has no claims" in by["solo.yaml"].message
+    assert by["on-time.yaml"].late == [] and {o.file for o in res.late} == {"late.yaml", "no-link.yaml", "solo.yaml"}
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")} == before   # the clock changed nothing
+
+    monkeypatch.setenv("HXREF_NOW", "2026-12-05T12:00:00Z")           # days late: still nothing is applied
+    rows = {r.file: r for r in batch.dashboard(tmp_path)}
+    assert [(c["decision"], c["against"], c["owed"], c["gives"]) for c in rows["late.yaml"].claimable] == \
+        [("t1.union", "union", "answer", "stand-fast")]
+    cmd = rows["late.yaml"].claimable[0]["command"]
+    assert cmd == f"hxref claim {tmp_path / 'late.yaml'} --side confederate --key KEY --against union " \
+        "--decision t1.union"
+    assert [(c["against"], c["gives"]) for c in rows["no-link.yaml"].claimable] == [("confederate", "forfeit")]
+    assert rows["solo.yaml"].claimable == [] and rows["on-time.yaml"].status == "late"
     res = batch.resolve_all(tmp_path)
-    assert res.outage.startswith("3 of the 4 sides due are late at once, in 3 games (a mail outage?)")
-    assert res.resolved == [] and all("not applied: most sides are late" in o.message
-                                      for o in res.outcomes if o.file != "on-time.yaml")
+    assert res.resolved == [] and "a signed claim against union gives stand-fast (the default answer): hxref claim" in \
+        {o.file: o for o in res.outcomes}["late.yaml"].message
     assert {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")} == before
-    forced = batch.resolve_all(tmp_path, force_nmr=True)
-    assert forced.outage is None and {o.file for o in forced.resolved} == {"g1.yaml", "g2.yaml", "g3.yaml"}
+
+
+def test_after_a_signed_claim_resolve_dir_resolves_the_late_game(tmp_path, keydir, monkeypatch):
+    players = _late_folder(tmp_path, keydir, monkeypatch)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T19:00:00Z")           # past the deadline and the grace
+    for name, against, by in (("late", "union", "confederate"), ("no-link", "confederate", "union")):
+        p = players[name]
+        p.eng = Engine.load(tmp_path / f"{name}.yaml")
+        p.eng.submit(p._file(by, {"decision": "t1.union", "kind": "claim", "against": against}), "claim.yaml")
+        p.eng.save()
+    rows = {r.file: r for r in batch.dashboard(tmp_path)}
+    # the Union stands fast with the default answer; the Confederate's dice link now follows it
+    late = rows["late.yaml"]
+    assert late.awaiting[0]["owed"] == {"union": "missed (claimed)", "confederate": "link"}
+    assert late.waiting_on == ["confederate"] and late.status == "late"
+    # a withheld dice link forfeits the game at once
+    assert rows["no-link.yaml"].status == "over"
+    p = players["late"]
+    p.eng = Engine.load(tmp_path / "late.yaml")
+    p.roll("confederate", p.eng.awaiting[0])
+    p.eng.save()
+    res = batch.resolve_all(tmp_path)
+    by = {o.file: o for o in res.outcomes}
+    assert {o.file for o in res.resolved} == {"late.yaml"} and by["late.yaml"].decisions == ["t1.union"]
+    assert by["no-link.yaml"].message == "the game is over"
+    eng = Engine.load(tmp_path / "late.yaml")
+    assert any(e["kind"] == "rules" and e["data"].get("nmr") and e["data"].get("against") == "union"
+               for e in eng.gf.log)
+    assert audit(tmp_path / "late.yaml").ok and audit(tmp_path / "no-link.yaml").ok
+    assert Engine.load(tmp_path / "no-link.yaml").h["forfeit"]["side"] == "confederate"
+    # the last activity is the latest signed time of the block's files; the next deadline runs from it
+    row = {r.file: r for r in batch.dashboard(tmp_path)}["late.yaml"]
+    assert (row.last_activity, row.activity_from) == ("2026-11-30T19:00:00Z", "log")
+    assert row.awaiting[0]["decision"] == "t1.confederate" and row.deadline == "2026-12-01T19:00:00Z"
+    assert row.waiting_on == ["confederate"] and row.status == "waiting"
 
 
 # --- standings -----------------------------------------------------------------------------------------
@@ -516,6 +603,36 @@ def test_resolve_a_folder_in_one_command(tournament):
     # a single game still works as before
     one = CliRunner().invoke(main, ["status", str(tournament / "round-2/acw-ready-1.yaml")])
     assert one.exit_code == 0 and "t1.confederate" in one.output
+
+
+@needs_cli
+def test_status_and_resolve_of_a_folder_with_late_parties(tmp_path, keydir, monkeypatch):
+    _late_folder(tmp_path, keydir, monkeypatch)
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")}
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T19:00:00Z")
+    res = CliRunner().invoke(main, ["status", str(tmp_path)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "4 games: 0 ready to resolve, 1 waiting for players, 3 with a party past its deadline" in res.output
+    assert "union (answer, LATE: claim)" in res.output and "confederate (link, LATE: claim)" in res.output
+    assert "late late.yaml: union owes its answer for t1.union, due 2026-11-30 18:00Z; a signed claim gives " \
+           "stand-fast (the default answer): hxref claim" in res.output
+    assert "no-link.yaml: confederate owes its link for t1.union, due 2026-11-30 18:00Z; a signed claim gives " \
+           "a forfeit" in res.output
+    assert "no clock applies a deadline" in res.output
+    data = json.loads(CliRunner().invoke(main, ["status", str(tmp_path), "--json"]).output)
+    assert data["summary"] == {"late": 3, "waiting": 1}
+    games = {g["file"]: g for g in data["games"]}
+    assert games["no-link.yaml"]["waiting_on"] == ["confederate"] and games["no-link.yaml"]["late"] == ["confederate"]
+    assert games["late.yaml"]["claimable"][0]["against"] == "union"
+    out = CliRunner().invoke(main, ["resolve", str(tmp_path)], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    said = [line for line in out.output.splitlines() if line.startswith("late ")]
+    assert len(said) == 3 and "late late.yaml (late), not changed: union late" in out.output
+    assert "0 games resolved, 4 not ready or over (3 with a late party, left for a signed claim), 0 errors" \
+        in out.output
+    data = json.loads(CliRunner().invoke(main, ["resolve", str(tmp_path), "--format", "json"]).output)
+    assert data["resolved"] == 0 and data["late"] == 3 and "outage" not in data
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.yaml")} == before
 
 
 def test_standings_is_registered_lazily():

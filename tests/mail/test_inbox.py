@@ -18,8 +18,10 @@ from hxref.signing import load_private_key, sign_text, split_signed_text, sshsig
 from tests.mail import (ALICE, BOB, FIXTURES, REFEREE, attach, commits, flowed, message, owed, read,
                         register, save)
 
+#: a receipt: for a file kept for its open decision ("pending, extends" the head), or for one that
+#: closed its decision's block ("head": the block's last event)
 RECEIPT = re.compile(r"accepted: game (\S+) decision (\S+) side (\S+) \((\w+)\) file sha256:([0-9a-f]{16}) "
-                     r"head ([0-9a-f]{16}) \(event (\d+)\)")
+                     r"(?:pending, extends|head) ([0-9a-f]{16}) \(event (\d+)\)")
 
 
 @pytest.fixture(autouse=True)
@@ -32,10 +34,13 @@ def sha(text: str) -> str:
 
 
 def stored_files(game: str) -> list[str]:
-    """The order files the game's log holds, in order."""
+    """The order files the game holds: those in its log (closed blocks), in order, then those kept
+    for its open decisions (pending, outside the hash chain, in canonical order)."""
     from hxref.game import GameFile
 
-    return [ev["data"]["file"] for ev in GameFile.load(game).log if ev["kind"] == "submission"]
+    gf = GameFile.load(game)
+    logged = [ev["data"]["file"] for ev in gf.log if ev["kind"] == "submission"]
+    return logged + [f["file"] for p in (gf.header.get("pending") or {}).values() for f in p["files"]]
 
 
 def inbox(cli, *args, code=0):
@@ -57,7 +62,7 @@ def test_several_attachments_all_accepted_with_receipts(cli, game):
                      filename="flag.png")
     attach(m, "A note, not an order file.\n", "notes.txt")
     raw = save(m, "incoming/0001.eml").read_bytes()
-    assert b"Content-Transfer-Encoding: base64" in raw and b"hxref: 1" not in raw
+    assert b"Content-Transfer-Encoding: base64" in raw and b"hxref: 2" not in raw
 
     out = inbox(cli, game, "--eml", "incoming").stdout
     receipts = RECEIPT.findall(out)
@@ -67,7 +72,7 @@ def test_several_attachments_all_accepted_with_receipts(cli, game):
     assert "incoming/done/0001.eml" in out and "1 accepted" in out
     assert Path("incoming/done/0001.eml").read_bytes() == raw and not Path("incoming/0001.eml").exists()
     assert owed(cli, game) == {"union": "reveal", "confederate": "reveal"}
-    assert stored_files(game)[-2:] == [union, confederate]
+    assert stored_files(game)[-2:] == [confederate, union]     # kept in canonical order (by party)
     assert cli("audit", game).stdout.startswith("audit OK")
 
 
@@ -322,7 +327,7 @@ def test_duplicate_submission_is_rejected(cli, game):
     out = inbox(cli, game, "--eml", "incoming").stdout
     assert len(RECEIPT.findall(out)) == 1 and "1 accepted" in out and "1 rejected" in out
     why = reason(Path("incoming/rejected/2.eml"))
-    assert "already committed" in why and "[E303]" in why
+    assert "this very file was accepted already" in why and "[E303]" in why
 
 
 def test_out_of_order_arrival_is_sorted_out(cli, game):
@@ -337,6 +342,36 @@ def test_out_of_order_arrival_is_sorted_out(cli, game):
     assert "4 accepted" in out and len(RECEIPT.findall(out)) == 4, out
     assert sorted(p.name for p in Path("incoming/done").iterdir()) == ["1.eml", "2.eml", "3.eml", "4.eml"]
     assert "resolved t1.bid" in cli("resolve", game).stdout
+
+
+def test_a_roll_read_before_the_answer_it_follows(cli):
+    """Open games: the side that does not answer gives its dice link in a roll file, written only
+    after the answer is in (it names the answers' hash).  A mailbox may still deliver the roll
+    first: it is refused on the first pass and accepted on the retry, after the answer."""
+    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "open",
+        "--game-id", "acw", "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    cli("join", "g.yaml", "--side", "union", "--key", "alice")
+    cli("join", "g.yaml", "--side", "confederate", "--key", "bob")
+    cli("submit", "g.yaml", "union-join.yaml", "confederate-join.yaml")
+    err = cli.fails("roll", "g.yaml", "--side", "confederate", "--key", "bob")
+    assert "a dice link follows them" in err and "[E311]" in err
+    cli("answer", "g.yaml", "--side", "union", "--key", "alice", "--choice", "{moves: [], shots: []}")
+    # confederate reads union's answer in its own copy of the game, then rolls
+    Path("bobs").mkdir()
+    shutil.copy("g.yaml", "bobs/g.yaml")
+    cli("submit", "bobs/g.yaml", "union-t1.union.yaml")
+    cli("roll", "bobs/g.yaml", "--side", "confederate", "--key", "bob")
+    for name, frm, text in (("1", BOB, read("bobs/confederate-t1.union-roll.yaml")),
+                            ("2", ALICE, read("union-t1.union.yaml"))):
+        m = message(frm, f"file {name}")
+        attach(m, text, f"file{name}.yaml")
+        save(m, f"incoming/{name}.eml")
+    out = inbox(cli, "g.yaml", "--eml", "incoming").stdout
+    assert "2 accepted" in out, out
+    assert [r[2:4] for r in RECEIPT.findall(out)] == [("confederate", "roll"), ("union", "answer")]
+    assert "t1.union is ready" in out
+    assert "resolved t1.union" in cli("resolve", "g.yaml").stdout
+    assert cli("audit", "g.yaml").stdout.startswith("audit OK")
 
 
 def test_dry_run_changes_nothing(cli, game):

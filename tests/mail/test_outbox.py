@@ -74,10 +74,16 @@ def test_one_message_per_recipient_with_both_parts(cli, committed):
         plain, html = parts(msg)
         assert h in plain and h in html
         assert "<html" in html and "<pre" in html
-        # the receipts of the last submissions, one line each, in both parts
+        # the receipts of the files accepted since the last mail, one line each, in both parts: the two
+        # commitments, kept for t1.bid (pending, on top of the head), in canonical order (by party);
+        # not the joins, which were the round before
         for text in (plain, html):
-            lines = re.findall(r"accepted: game test-game decision t1\.bid side (\w+) \(commit\)", text)
-            assert lines == ["union", "confederate"], (audience, text[:400])
+            lines = re.findall(r"accepted: game test-game decision (\S+) side (\w+) \(commit\) file sha256:\w+ "
+                               r"pending, extends (\w+) \(event (\d+)\)", text)
+            assert lines == [("t1.bid", "confederate", h[:16], "5"), ("t1.bid", "union", h[:16], "5")], \
+                (audience, text[:400])
+            assert "decision join" not in text
+        assert "outside the log" in plain
     assert str(got["union"][1]["To"]) == "Alice Player <alice@example.org>"
     assert [a.addr_spec for a in got["confederate"][1]["To"].addresses] == ["bob@example.org", "bob@work.example"]
     assert str(got["umpire"][1]["To"]) == "referee@example.org"
@@ -99,8 +105,14 @@ def test_each_side_gets_its_own_secrets_and_nobody_elses(cli, committed):
 def test_receipts_since_an_event(cli, committed):
     cli("outbox", committed, "--since", "0", "--out", "all")
     plain, _ = parts(outbox_files("all")["union"][1])
-    sides = re.findall(r"accepted: game test-game decision (\S+) side (\w+)", plain)
-    assert sides == [("join", "union"), ("join", "confederate"), ("t1.bid", "union"), ("t1.bid", "confederate")]
+    got = RECEIPT.findall(plain)
+    h = head(cli, committed)
+    # the joins' block (closed by the last join: its receipts name the block's end, event 5, the head
+    # now), then the commitments kept for t1.bid on top of it; each in canonical order (by party)
+    assert [(r[0], r[1], r[4]) for r in got] == [
+        ("join", "confederate", "head"), ("join", "union", "head"),
+        ("t1.bid", "confederate", "pending, extends"), ("t1.bid", "union", "pending, extends")]
+    assert [r[5:] for r in got] == [(h[:16], "5")] * 4
 
 
 def test_after_a_resolution_the_subject_says_so(cli, committed):
@@ -110,7 +122,57 @@ def test_after_a_resolution_the_subject_says_so(cli, committed):
     msg = outbox_files()["union"][1]
     assert "t1.bid resolved" in msg["Subject"], msg["Subject"]
     plain, _ = parts(msg)
-    assert len(re.findall(r"accepted: game test-game decision t1\.bid", plain)) == 4   # commits and reveals
+    assert len(re.findall(r"accepted: game test-game decision t1\.bid .* head ", plain)) == 4  # commits, reveals
+    assert "pending" not in plain.split("====")[0]
+
+
+RECEIPT = re.compile(r"accepted: game test-game decision (\S+) side (\w+) \((\w+)\) file sha256:(\w+) "
+                     r"(pending, extends|head) (\w+) \(event (\d+)\)")
+
+
+def receipts(audience="union", folder="outbox") -> list[tuple]:
+    plain, html = parts(outbox_files(folder)[audience][1])
+    got = RECEIPT.findall(plain)
+    assert got == RECEIPT.findall(html.replace("&quot;", '"'))
+    return got
+
+
+def test_each_mail_gives_the_receipts_since_the_last_one(cli, committed):
+    """Files kept for an open decision are pending (outside the log): their receipts say so, on top
+    of the head.  Once the decision closes, the next mail gives the receipts of its block, with the
+    block's head; a mail after that gives only what came in since."""
+    h = head(cli, committed)
+    cli("outbox", committed, "--out", "m1")
+    assert [(r[0], r[1], r[2], r[4], r[5]) for r in receipts(folder="m1")] == [
+        ("t1.bid", "confederate", "commit", "pending, extends", h[:16]),
+        ("t1.bid", "union", "commit", "pending, extends", h[:16])]
+    cli("submit", committed, "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
+    assert head(cli, committed) == h                        # pending files do not move the head
+    cli("outbox", committed, "--out", "m2")
+    assert [(r[1], r[2], r[4]) for r in receipts(folder="m2")] == [
+        ("confederate", "commit", "pending, extends"), ("union", "commit", "pending, extends"),
+        ("confederate", "reveal", "pending, extends"), ("union", "reveal", "pending, extends")]
+    cli("resolve", committed)
+    h2 = head(cli, committed)
+    events = json.loads(cli("status", committed, "--json").stdout)["events"]
+    cli("outbox", committed, "--out", "m3")
+    got = receipts(folder="m3")
+    # the block of t1.bid: its four files in canonical order, each receipt naming the block's end
+    assert [(r[0], r[1], r[2], r[4]) for r in got] == [
+        ("t1.bid", "confederate", "commit", "head"), ("t1.bid", "union", "commit", "head"),
+        ("t1.bid", "confederate", "reveal", "head"), ("t1.bid", "union", "reveal", "head")]
+    assert {(r[5], r[6]) for r in got} == {(h2[:16], str(events))}
+    assert "t1.bid resolved" in outbox_files("m3")["union"][1]["Subject"]
+    # the next round: union's commitment for t2.bid, written against the head of the last mail
+    cli("commit", committed, "--side", "union", "--key", "alice", "--choice", "bid: 3")
+    res = cli("submit", committed, "union-t2.bid-commit.yaml").stdout
+    cli("outbox", committed, "--out", "m4")
+    got = receipts(folder="m4")
+    assert [(r[0], r[1], r[4], r[5], r[6]) for r in got] == [("t2.bid", "union", "pending, extends", h2[:16],
+                                                               str(events))]
+    line = next(x.strip() for x in res.splitlines() if x.startswith("accepted:"))
+    assert line in parts(outbox_files("m4")["union"][1])[0]       # the very receipt `hxref submit` printed
+    assert "resolved" not in outbox_files("m4")["union"][1]["Subject"]
 
 
 def test_a_side_without_an_address_is_skipped_with_a_note(cli, committed):
