@@ -80,9 +80,16 @@ def pick_bids(rng: random.Random, counts: dict, rebid: bool) -> dict:
 
 
 def signed(eng: Engine, side: str, key, fields: dict, comment: str) -> str:
-    """What cli._sign_and_write writes: the rendered order file, signed."""
-    fields = {"game": eng.meta["game"], "decision": fields.pop("decision"), "side": side, **fields}
-    return signing.sign_text(orders.render(fields, comment), key)
+    """What cli._sign_and_write writes: the envelope and the fields, rendered and signed."""
+    head = eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+    return signing.sign_text(orders.render({**head, **fields}, comment), key)
+
+
+def own_link(eng: Engine, side: str, key, dec) -> dict:
+    """The side's bound link where the decision takes it in the side's own file (cli._own_link)."""
+    if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
+        return {"link": eng.next_link(side, key, dec)}
+    return {}
 
 
 def generate(folder: Path, target: int, seed: int = 1) -> tuple[Path, dict]:
@@ -108,11 +115,10 @@ def generate(folder: Path, target: int, seed: int = 1) -> tuple[Path, dict]:
                 # as `hxref commit`: both files are written at once, before either is submitted
                 choice, salt, key = {"bid": bid}, commit_mod.new_salt(), keys[side]
                 commit_text = signed(eng, side, key, {"decision": dec.id, "kind": "commit",
-                                                      "link": eng.next_link(side, key),
                                                       "commitment": commit_mod.commitment(choice, salt)},
                                      f"commitment of {side} for {dec.id}")
                 reveals.append(signed(eng, side, key, {"decision": dec.id, "kind": "reveal",
-                                                       "link": eng.next_link(side, key, 2),
+                                                       **own_link(eng, side, key, dec),
                                                        "choice": choice, "salt": salt},
                                       f"reveal of {side} for {dec.id}"))
                 eng.submit(commit_text, f"{side}-{dec.id}-commit.yaml")
@@ -122,7 +128,7 @@ def generate(folder: Path, target: int, seed: int = 1) -> tuple[Path, dict]:
             side = dec.sides[0]
             level = rng.randint(1, eng.state["current"]["remaining"][side])
             eng.submit(signed(eng, side, keys[side], {"decision": dec.id, "kind": "answer",
-                                                      "link": eng.next_link(side, keys[side]),
+                                                      **own_link(eng, side, keys[side], dec),
                                                       "choice": {"level": level}},
                               f"answer of {side} for {dec.id}"), f"{side}-{dec.id}.yaml")
             counts["level"] += 1
@@ -195,6 +201,8 @@ def run_times(cmd: list[str], n: int) -> list[float]:
 
 
 def main() -> int:
+    # this machine's record of game heads (hxref.heads) stays the user's own
+    os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-bench-home-")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", type=int, default=2000, help="log events to generate (default 2000)")
     ap.add_argument("--profile", action="store_true", help="cProfile the in-process audit (top 15)")

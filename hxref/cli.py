@@ -49,6 +49,12 @@ class Main(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
+        except OSError as exc:      # the system refused a file where no command expected it: not a bug
+            from .errors import os_reason
+
+            err = InvalidInput(f"cannot use the file: {os_reason(exc)}", code="E510", file=exc.filename)
+            click.echo(f"hxref: error: {err.render()}", err=True)
+            sys.exit(2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception as exc:  # a bug: say so in one line unless debugging
@@ -114,15 +120,6 @@ def _key(path):
     return load_private_key(os.path.expanduser(path))
 
 
-def _write_new(path: Path, text: str) -> None:
-    from .game import atomic_write
-
-    if path.exists():
-        raise InvalidInput("file exists already; move it away or use another --dir/--out", code="E502",
-                           file=str(path))
-    atomic_write(path, text.encode("utf-8"))
-
-
 def _out_dir(game: str, out_dir: str | None) -> Path:
     return Path(out_dir) if out_dir else (Path(game).resolve().parent)
 
@@ -130,15 +127,6 @@ def _out_dir(game: str, out_dir: str | None) -> Path:
 def _side_check(eng, side: str) -> None:
     if side not in eng.participants:
         raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
-
-
-def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str) -> None:
-    from . import orders
-    from .signing import sign_text
-
-    fields = {"game": eng.meta["game"], "decision": fields.pop("decision"), "side": side, **fields}
-    text = orders.render(fields, comment)
-    _write_new(path, sign_text(text, key))
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -160,37 +148,6 @@ def keygen(name, comment):
     click.echo(key.public.line())
     click.echo(f"wrote {name} (keep it secret) and {name}.pub (send it to the game's creator); "
                f"fingerprint {key.public.fingerprint()}", err=True)
-
-
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--key", "key_path", required=True, help="your private key file")
-@click.option("--game", default=None, type=click.Path(exists=True, dir_okay=False),
-              help="fill in the next dice-chain `link:` for --side from this game first")
-@click.option("--side", default=None, help=SIDE_HELP + " (with --game)")
-def sign(file, key_path, game, side):
-    """Sign an order file in place (the signature is appended as comment lines).
-
-    Example: hxref sign orders.yaml --key alice --game g.yaml --side union
-    """
-    from . import yamlio
-    from .game import atomic_write
-    from .signing import sign_text, split_signed_text
-
-    key = _key(key_path)
-    text = yamlio.read_text(file)
-    body, _ = split_signed_text(text)
-    if game:
-        if not side:
-            raise InvalidInput("--game needs --side", code="E504")
-        eng = _load(game)
-        _side_check(eng, side)
-        root = yamlio.load_rt(body, file)
-        if isinstance(root, dict) and root.get("kind") != "join":
-            root["link"] = eng.next_link(side, key)
-            body = yamlio.dump_rt(root)
-    atomic_write(Path(file), sign_text(body, key).encode("utf-8"))
-    click.echo(f"signed {file} with {key.public.fingerprint()}")
 
 
 @main.command()
@@ -240,20 +197,24 @@ def verify(file, game, pub, sig):
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
 @click.option("--mode", type=click.Choice(["open", "umpired", "solo"]), default="open", show_default=True,
               help="open: players pass the file; umpired: a neutral umpire runs hxref; solo: one terminal")
-@click.option("--game-id", default=None, help="the id order files name (default: generated)")
+@click.option("--game-id", default=None, help="the game's label, for people (default: generated); the "
+                                             "game's identity is the hash of its first event")
+@click.option("--nonce", default=None, hidden=True, metavar="HEX",
+              help="re-create a published game (a shipped demo) with its recorded nonce")
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="switch on an optional rule, e.g. heartland: off_map_rail (8.74), sickness (8.13), "
                    "dense_fog (3.72), tactical_doctrine (10.32a); repeat for more")
 @click.option("--deadline-hours", type=float, default=None, metavar="H",
               help="each awaited decision is due H hours after it opens (shown by status)")
-@click.option("--nmr", type=click.Choice(["hold", "stand-fast"]), default=None,
-              help="after a deadline, resolve holds, or answers for the late side with its stand-fast answer")
+@click.option("--nmr", type=click.Choice(["stand-fast", "forfeit"]), default=None,
+              help="after a signed claim of a missed deadline (`hxref claim`): the late side's decision gets its "
+                   "stand-fast default, or the late side forfeits; a withheld reveal or dice link always forfeits")
 @click.option("--grace-hours", type=float, default=None, metavar="G",
               help="the NMR policy applies only G hours after a deadline")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
               help="a side that misses N decisions forfeits the game")
-def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created, options, deadline_hours, nmr,
+def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, created, options, deadline_hours, nmr,
         grace_hours, forfeit_after):
     """Create a new game file GAME.
 
@@ -280,123 +241,12 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, created,
 
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
-                            umpire=ump, game_id=game_id, created=created, options=options,
+                            umpire=ump, game_id=game_id, created=created, options=options, nonce=nonce,
                             policy={"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after,
                                     "grace_hours": grace_hours})
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")
-
-
-@main.command()
-@game_argument
-@side_option(", or umpire")
-@key_option()
-@dir_option
-def join(game, side, key_path, out_dir):
-    """Write your signed join file: the tip of your dice chain for this game.
-
-    Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
-    """
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
-    p = eng.participants[side]
-    if p.get("fingerprint") != key.public.fingerprint():
-        raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
-                           code="E202")
-    path = _out_dir(game, out_dir) / f"{side}-join.yaml"
-    _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
-                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
-    click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
-
-
-@main.command()
-@game_argument
-@side_option()
-@key_option()
-@click.option("--choice", required=True,
-              help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file")
-@decision_option
-@dir_option
-def commit(game, side, key_path, choice, decision, out_dir):
-    """Seal a secret choice: write the signed commitment and keep the reveal.
-
-    Writes SIDE-DECISION-commit.yaml (send it now) and SIDE-DECISION-reveal.yaml
-    (keep it; send it once every side has committed).
-
-    Example: hxref commit g.yaml --side union --key alice --choice 'bid: 4'
-    """
-    from . import commit as commit_mod
-    from . import orders
-
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
-    dec = eng.open_decision_for(side, decision, ("commit",))
-    if not dec.secret:
-        raise InvalidInput(f"decision {dec.id} is not secret: use `hxref answer`", code="E304")
-    value = orders.parse_choice(choice)
-    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
-    orders.check_choice(probe, dec)
-    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
-    salt = commit_mod.new_salt()
-    folder = _out_dir(game, out_dir)
-    cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
-    for p in (cpath, rpath):
-        if p.exists():
-            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
-                               code="E502", file=str(p))
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit", "link": eng.next_link(side, key),
-                                     "commitment": commit_mod.commitment(value, salt)}, cpath,
-                    f"hxref commitment of {side} for {dec.id}: send this file now.")
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", "link": eng.next_link(side, key, 2),
-                                     "choice": value, "salt": salt}, rpath,
-                    f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
-                    "committed, then send it.")
-    click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until every side "
-               "has committed)")
-
-
-@main.command()
-@game_argument
-@side_option()
-@key_option(required=False, extra=" (not in solo mode)")
-@click.option("--choice", required=True,
-              help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file")
-@decision_option
-@dir_option
-def answer(game, side, key_path, choice, decision, out_dir):
-    """Answer an open (not secret) decision: write a signed order file.
-
-    In a solo game no key is needed and the answer is stored at once.
-
-    Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
-    """
-    from . import orders
-    from .game import locked
-
-    value = orders.parse_choice(choice)
-    eng = _load(game)
-    _side_check(eng, side)
-    if eng.mode == "solo":
-        with locked(game):
-            eng = _load(game)
-            eng.answer_solo(side, decision, value)
-            eng.save()
-        click.echo(f"stored {side}'s answer; {eng.waiting_text()}")
-        return
-    if not key_path:
-        raise InvalidInput("--key is needed to sign the answer", code="E504")
-    key = _key(key_path)
-    dec = eng.open_decision_for(side, decision, ("answer",))
-    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
-    orders.check_choice(probe, dec)
-    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
-    path = _out_dir(game, out_dir) / f"{side}-{dec.id}.yaml"
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", "link": eng.next_link(side, key),
-                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
-    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
 
 @main.command()
@@ -453,194 +303,6 @@ def play(game, side, choice):
 
 @main.command()
 @game_argument
-@click.option("--side", default=None, help="open and umpired games: who signs (every side; the umpire in "
-                                           "an umpired game)")
-@click.option("--key", "key_path", default=None, help="open and umpired games: your private key file")
-@dir_option
-def undo(game, side, key_path, out_dir):
-    """Step back: in a solo game over the last answer or resolution, at once; in an open or
-    umpired game over the last submission after the last die or reveal, by signed files.
-
-    Every undo is in the log; nothing is deleted. In a solo game answering the same decision
-    again rolls the same dice. In an open game every side signs an undo file (one asks, the
-    others consent); in an umpired game the umpire's alone is enough.
-
-    Examples: hxref undo g.yaml (solo); hxref undo g.yaml --side union --key alice (then submit it)
-    """
-    from .game import locked
-
-    eng = _load(game)
-    if eng.mode == "solo":
-        with locked(game):
-            eng = _load(game)
-            ev = eng.undo()
-            eng.save()
-        click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
-                   f"next: {eng.waiting_text()}")
-        return
-    if not side or not key_path:
-        raise InvalidInput(f"in a {eng.mode} game an undo is a signed file: give --side and --key "
-                           f"(signed by {', '.join(eng.undo_voters())})", code="E504")
-    target = eng.undo_target()
-    if target is None:
-        raise InvalidInput("nothing can be undone: the last die or reveal is final", code="E308", file=game)
-    if side != "umpire":
-        _side_check(eng, side)
-    key = _key(key_path)
-    seq = target["seq"]
-    path = _out_dir(game, out_dir) / f"{side}-undo-{seq}.yaml"
-    _sign_and_write(eng, side, key, {"decision": target["data"]["decision"], "kind": "undo", "event": seq}, path,
-                    f"hxref undo of event {seq} ({target['data']['kind']} of {target['data']['side']} for "
-                    f"{target['data']['decision']}), signed by {side}.")
-    click.echo(f"wrote {path.name}: the undo of event {seq} ({target['data']['kind']} of {target['data']['side']} "
-               f"for {target['data']['decision']}); submit it: hxref submit {game} {path.name}; it takes effect "
-               f"when {', '.join(eng.undo_voters())} have all signed")
-
-
-@main.command()
-@game_argument
-@side_option()
-@decision_option
-@click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),
-              help="write the skeleton here (default: print it)")
-def template(game, side, decision, out):
-    """Write a commented skeleton of the order file awaited from SIDE.
-
-    It lists what you may order now (your forces, their positions, what the
-    rules allow); fill in `choice`, then `hxref sign FILE --key K --game GAME
-    --side SIDE` adds the dice link and the signature.
-
-    Example: hxref template g.yaml --side union -o union-orders.yaml
-    """
-    from . import orders
-
-    eng = _load(game)
-    _side_check(eng, side)
-    dec = eng.open_decision_for(side, decision, ("answer",))
-    view = eng.system.view(eng.state, side, eng.mode)
-    hook = getattr(eng.system, "template", None)
-    notes, choice = hook(view, dec, side) if hook else ([], dict(dec.example))
-    lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
-             f"{dec.prompt} [rule {dec.rule}]", ""]
-    for key, spec in dec.schema.items():
-        lines.append(f"choice.{key}: {spec.help}" + (" (optional)" if spec.optional else ""))
-    lines += [""] + notes + ["", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE;"
-                                 " hxref check GAME THIS_FILE; send it."]
-    if dec.secret:
-        import json as _json
-
-        example = ", ".join(f"{k}: {_json.dumps(v)}" for k, v in choice.items())
-        click.echo("\n".join("# " + line if line else "#" for line in lines[:-1]))
-        click.echo(f"# {dec.id} is secret: seal your choice with\n"
-                   f"hxref commit {game} --side {side} --key YOUR_KEY --choice '{example}'")
-        return
-    text = orders.render({"game": eng.meta["game"], "decision": dec.id, "side": side, "kind": "answer",
-                          "choice": choice}, "\n".join(lines))
-    if out:
-        _write_new(Path(out), text)
-        click.echo(f"wrote {out}")
-    else:
-        click.echo(text, nl=False)
-
-
-@main.command()
-@game_argument
-@side_option(", or umpire")
-@key_option()
-@decision_option
-@dir_option
-def roll(game, side, key_path, decision, out_dir):
-    """Give your next dice link to a decision you do not answer (so its dice are joint).
-
-    Example: hxref roll g.yaml --side confederate --key bob
-    """
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
-    dec = eng.open_decision_for(side, decision, ("roll",))
-    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-roll.yaml"
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "roll", "link": eng.next_link(side, key)},
-                    path, f"hxref dice link of {side} for {dec.id}.")
-    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
-
-
-@main.command()
-@game_argument
-@side_option()
-@click.option("--force", default=None, help="the hidden force to plot this impulse")
-@click.option("--hex", "label", default=None, help="the hex you plot it in (quote four-digit labels)")
-@click.option("--reveal", "reveal_force", default=None, metavar="FORCE",
-              help="print the reveal of FORCE's plots instead")
-@dir_option
-def plot(game, side, force, label, reveal_force, out_dir):
-    """Plot a hidden force's hex on paper, as a commitment (open games, 8.62a).
-
-    With --force/--hex it commits to the force's hex for the impulse you are
-    writing orders for, keeps the hex and the salt in your private file
-    GAME-SIDE-plots.yaml (never send it), and prints the line for your orders:
-    `plot: [{force, commitment}]`.  With --reveal it prints the orders line that
-    opens every plot of the force so it appears: `reveal: [{force, plots}]`.
-
-    Example: hxref plot g.yaml --side union --force royce --hex 1514
-    """
-    import json
-
-    from . import commit, yamlio
-    from .systems.heartland import hidden_open as ho
-    from .systems.heartland.cavalry import plot_choice, plot_commitment
-
-    eng = _load(game)
-    _side_check(eng, side)
-    state = eng.state
-    mine = _out_dir(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
-    book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
-    if reveal_force:
-        rec = ho.records(state, side).get(reveal_force)
-        if rec is None:
-            raise InvalidInput(f"{reveal_force} is not one of {side}'s hidden forces", code="E400", file=game)
-        kept = {x["commitment"]: x for x in (book or {}).get(reveal_force, [])}
-        missing = [e["impulse"] for e in rec["entries"] if e["commitment"] not in kept]
-        if missing:
-            raise InvalidInput(f"{mine.name} has no plot of {reveal_force} for impulse {missing[0]}: "
-                               "the salt is lost; the force cannot appear lawfully", code="E305", file=str(mine))
-        plots = [{"hex": kept[e["commitment"]]["hex"], "salt": kept[e["commitment"]]["salt"]} for e in rec["entries"]]
-        click.echo("reveal: " + json.dumps([{"force": reveal_force, "plots": plots}]))
-        return
-    if not force or not label:
-        raise InvalidInput("give --force and --hex to plot, or --reveal FORCE", code="E504")
-    if force not in ho.records(state, side):
-        raise InvalidInput(f"{force} is not one of {side}'s hidden forces (hide it first with `hide: true`)",
-                           code="E400", file=game)
-    dec = eng.open_decision_for(side, None, ("answer",))
-    if dec.kind != "orders":
-        raise InvalidInput(f"{dec.id} is not an orders decision: plots go with your impulse's orders", code="E301")
-    from .systems.heartland.impulse import hexmap
-
-    label = str(label)
-    try:
-        hexmap(state).parse(label)
-    except Exception as exc:
-        raise InvalidInput(f"--hex {label}: {exc}", code="E504") from None
-    impulse = ho.impulse_number(state)
-    salt = commit.new_salt()
-    c = plot_commitment(plot_choice(force, label, impulse), salt)
-    entries = [x for x in (book or {}).get(force, []) if x.get("impulse") != impulse]
-    book = dict(book or {}, **{force: entries + [{"impulse": impulse, "hex": label, "salt": salt, "commitment": c}]})
-    _write_private(mine, "# PRIVATE: your hidden forces' plotted hexes and salts (8.62a). Never send this file.\n"
-                   + yamlio.dump_fast(book))
-    click.echo(f"kept in {mine.name} (private); put this in your orders for {dec.id}:")
-    click.echo("plot: " + json.dumps([{"force": force, "commitment": c}]))
-
-
-def _write_private(path: Path, text: str) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.chmod(0o600)
-    tmp.replace(path)
-
-
-@main.command()
-@game_argument
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False),
               help="a detached signature for a single FILE (.sig from ssh-keygen -Y sign)")
@@ -690,9 +352,7 @@ def check(game, file, sig):
               show_default=True, help="how to print what happened")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="GAME a folder: worker processes (default: one per core)")
-@click.option("--force-nmr", is_flag=True,
-              help="GAME a folder: apply the NMR policies even when most sides are late at once")
-def resolve(game, key_path, fmt, workers, force_nmr):
+def resolve(game, key_path, fmt, workers):
     """Resolve every decision whose answers are all in; roll its dice; log everything.
 
     GAME may be a folder: every game under it whose answers are all in is resolved, in
@@ -705,32 +365,18 @@ def resolve(game, key_path, fmt, workers, force_nmr):
     if os.path.isdir(game):
         from .cli_batch import resolve_folder
 
-        return resolve_folder(game, key_path, fmt, workers, force_nmr)
+        return resolve_folder(game, key_path, fmt, workers)
 
     from .game import locked
-
-    from .engine import now_iso
 
     key = _key(key_path) if key_path else None
     with locked(game):
         eng = _load(game)
-        late = eng.apply_nmr(now_iso())          # the game's deadline policy first (issue 9)
-        for item in late:
-            if item.get("applied"):
-                click.echo(f"missed {item['decision']}: {item['side']} stands fast (NMR policy stand-fast)")
-            else:
-                click.echo(f"missed {item['decision']}: {item['side']} is late; "
-                           + (item.get("why") or "the game holds (NMR policy hold)"))
-        if late and eng.finished:
-            eng.save()
-            click.echo(eng.waiting_text())
-            return
-        try:
-            done = eng.resolve(key)
-        except InvalidInput:
-            if any(i.get("applied") for i in late):
-                eng.save()
-            raise
+        if key is not None and eng.mode == "umpired":
+            from .engine import UMPIRE
+
+            eng.check_key(UMPIRE, key)
+        done = eng.resolve(key)
         eng.save()
     if fmt == "json":
         click.echo(json.dumps({"resolved": [{"decision": r.decision, "dice": r.rolls, "events": r.events}
@@ -770,9 +416,9 @@ def status(game, as_json, with_audit, workers):
         return status_folder(game, as_json, with_audit, workers)
 
     eng = _load(game)
-    facts = {"game": eng.meta["game"], "system": eng.meta["system"], "scenario": eng.meta["scenario"],
-             "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head, "events": len(eng.gf.log),
-             "awaiting": eng.waiting_for()}
+    facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
+             "scenario": eng.meta["scenario"], "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head,
+             "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy")}
     state = eng.state
     if "turn" in state:
         facts["turn"] = state["turn"]
@@ -786,15 +432,21 @@ def status(game, as_json, with_audit, workers):
     c.print(f"[bold]{eng.meta['game']}[/] -- {eng.system.title}, {eng.meta['scenario']} "
             f"({eng.mode}); phase {facts['phase']}" + (f", turn {facts['turn']}" if "turn" in facts else ""))
     t = Table(show_edge=False, box=None, padding=(0, 2))
-    for col in ("decision", "side", "owes", "rule"):
-        t.add_column(col, style="bold" if col == "decision" else None)
+    for col in ("decision", "party", "owes", "command", "due"):
+        t.add_column(col, style="bold" if col == "decision" else None, overflow="fold")
     for w in facts["awaiting"]:
         for s, what in w["owed"].items():
-            t.add_row(w["decision"], s, what, w["rule"])
+            cmd = w["commands"].get(s, "")
+            t.add_row(w["decision"], s, what, cmd.replace("GAME", game), w.get("due") or "")
     if facts["awaiting"]:
         c.print(t)
-    c.print(eng.waiting_text() if eng.ready() == [] else "all answers are in: run `hxref resolve`")
-    c.print(f"head {eng.gf.head} (event {len(eng.gf.log)})")
+    c.print(eng.waiting_text())
+    policy = eng.meta.get("policy")
+    if eng.mode != "solo" and not eng.finished:
+        c.print(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a signed "
+                f"claim (`hxref claim`) gives {policy['nmr']}" if policy else
+                "no deadlines: a party that stops sending can stall this game")
+    c.print(f"head {eng.head_text()}")
 
 
 @main.command()
@@ -883,8 +535,20 @@ def _report_map(game: str, side: str | None) -> str | None:
 @click.option("--json", "as_json", is_flag=True, help="machine-readable result")
 @click.option("--rerun", is_flag=True,
               help="replay the inputs with the rules code of today and list every result that would differ")
-def audit(game, as_json, rerun):
+@click.option("--as", "as_side", default=None, metavar="SIDE",
+              help="check as SIDE's player: the side's key in the game must be yours (--key or --pub)")
+@click.option("--key", "key_path", default=None, help="with --as: your private key (or give --pub)")
+@click.option("--pub", default=None, help="with --as: your public key")
+@click.option("--since", default=None, metavar="HEAD@SEQ",
+              help="the last head you kept (from a receipt or report): the log must extend it")
+@click.option("--accept-head", is_flag=True,
+              help="after a clean audit, keep this file's head as the one this machine knows (after "
+                   "restoring a backup on purpose)")
+def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
     """Replay GAME's whole log: every hash, signature, commitment and die. Exit 0 if all hold, 1 if not.
+
+    A player checks a game for himself with --as SIDE --key MY_KEY --since HEAD@SEQ: his own
+    key is the side's key, and the history extends the last head he kept.
 
     With --rerun (after a rules fix) it says, decision by decision, where the rules of today
     would give another result, so an umpire can decide to patch the game by replay; the game
@@ -913,12 +577,31 @@ def audit(game, as_json, rerun):
                 click.echo(f"the game would now end differently: {', '.join(rr.state_differs)} differ")
             click.echo(f"rerun: {len(rr.differences)} of {rr.decisions} resolutions differ")
         sys.exit(0 if rr.ok else 1)
-    res = run_audit(game)
+    res = run_audit(game, known_head=not accept_head)
+    if since and not as_side:
+        raise InvalidInput("--since goes with --as SIDE", code="E504")
+    if as_side:
+        from .engine import audit_as
+        from .signing import load_public_key
+
+        if not (key_path or pub):
+            raise InvalidInput("--as needs your key: --key MY_KEY or --pub MY_KEY.pub", code="E504")
+        mine = _key(key_path).public if key_path else load_public_key(os.path.expanduser(pub))
+        res.problems += audit_as(game, as_side, mine, since)
+        res.ok = not res.problems
+    if accept_head and res.ok:
+        from . import heads
+        from .game import GameFile
+
+        gf = GameFile.load(game)
+        heads.remember(gf.log[0]["hash"], gf.path, len(gf.log), gf.head)
     if as_json:
         click.echo(json.dumps(res.to_dict(), indent=2))
     elif res.ok:
         click.echo(f"audit OK: {res.events} events replayed; {res.signatures} signatures verified, "
-                   f"{res.commitments} commitments opened, {res.dice} dice re-derived; head {res.head}")
+                   f"{res.commitments} commitments opened, {res.dice} dice re-derived"
+                   + (f", {res.pending} pending files accepted" if res.pending else "")
+                   + f"; head {res.head}@{res.events}" + (f"; {as_side}'s key and history check out" if as_side else ""))
     else:
         click.echo("audit FAILED: " + "; ".join(res.problems))
     sys.exit(0 if res.ok else 1)
@@ -946,3 +629,8 @@ def demo(system_name, keep, scenario, fmt):
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+# the commands that write a player's signed files (join, commit, answer, roll, claim, undo,
+# sign, template, plot) are in their own module; importing it registers them
+from . import cli_files  # noqa: E402,F401

@@ -93,6 +93,7 @@ def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) ->
         with _env(HXREF_NOW=man["created"]):
             _hxref(["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
                     "--game-id", man["game_id"], "--created", man["created"],
+                    *(["--nonce", man["nonce"]] if man.get("nonce") else []),
                     *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
                     *(["--umpire", man["umpire"]] if man.get("umpire") else [])])
             for step in man["steps"]:

@@ -4,13 +4,14 @@ Protocol (design section 5):
 
 * Every participant commits at the start of a game to the *tip* of a private
   hash chain, ``tip = H^N(s)``.  The secret ``s`` is derived from the
-  participant's own key and the game id (:func:`chain_seed`), so nothing has
-  to be kept besides the key.
-* Every submission reveals the participant's next link: ``link_k`` with
-  ``H(link_k) == link_(k-1)``.  Links are fixed in advance, so nobody can
-  grind them; a link is revealed only with (or after) the orders it affects.
+  participant's own key and the game's identity (:func:`chain_seed`), so
+  nothing has to be kept besides the key.
+* Each dice decision takes one link of each dice party, bound to the decision
+  (:meth:`hxref.engine.Engine.link_index`): ``link_k`` with ``H(link_k) ==
+  link_(k-1)``.  Links are fixed in advance, so nobody can grind them; a link
+  is revealed only once every choice it affects is fixed.
 * The dice for a decision come from
-  ``sha256("hxref-dice/1" || game id || decision id || the links revealed for it)``
+  ``sha256("hxref-dice/1" || identity || decision id || the links, in party order)``
   expanded by a counter-mode generator (sha256 of seed || counter), with
   rejection sampling: no modulo bias, no floats.
 * Solo games have no keys: their dice come from a seed recorded at creation.
@@ -67,7 +68,7 @@ def link_follows(link_hex: str, previous_hex: str) -> bool:
 # --- seeds ---------------------------------------------------------------------------------
 
 def dice_seed(game_id: str, decision_id: str, links: Iterable[tuple[str, str]]) -> bytes:
-    """The seed of a decision's dice from the links revealed for it, in log order."""
+    """The seed of a decision's dice from its links, given in party order (never arrival order)."""
     h = hashlib.sha256()
     h.update(DICE_DOMAIN)
     for part in (game_id, decision_id):

@@ -1,38 +1,48 @@
-"""The PBEM core: creating games, accepting signed submissions, resolving
-decisions with verifiable dice, and replaying the log for ``hxref audit``.
+"""The PBEM core: creating games, accepting signed files, resolving decisions with verifiable
+dice, and the log that ``hxref audit`` replays (the protocol: SECURITY.md, "The protocol").
 
-The log holds *input* events (``game.created``, ``submission``, ``link``,
-``resolve``) and the events they *produce* (``game.started``, ``die``,
-``rules``).  Live commands and the audit replay go through the same
-``_apply`` functions: the audit re-applies every input event to a fresh game
-and checks that every produced event, hash for hash, is the one stored, and
-that the header snapshot equals the replayed state.
+A game's identity is the hash of its first event, ``game.created``, which holds a random
+nonce, every participant's key, the scenario, the options and the policy.  Every signed file
+names it and the head it was written against.
+
+Files for an open decision wait in the header's *pending* area, canonically sorted, outside the
+hash chain.  When the decision closes (every answer, reveal and dice link in, or a claim that
+settles it), one *block* is appended: its files as ``submission`` events in canonical order
+(:func:`hxref.protocol.canonical`), the umpire's ``link`` in umpired games, a ``resolve`` event,
+then what the rules produced (``die``, ``rules``).  Nothing local (clock, arrival order, file
+name) enters the chain, so two honest copies that received the same files hold the same bytes.
+
+Live commands and the audit's replay go through the same ``_apply`` handlers; the audit
+re-applies every input event to a fresh game and checks every produced event, hash for hash.
 """
 from __future__ import annotations
 
 import copy
-import datetime as _dt
 import functools
 import json
-import os
 import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import commit as commit_mod
 from . import dice as dice_mod
-from . import orders, systems
+from . import orders, protocol, systems
 from .canon import canonical_json, sha256_hex
-from .errors import HxrefError, IllegalOrder, InvalidInput
-from .game import GENESIS, GameFile, event_hash, new_header
+from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
+from .errors import IllegalOrder, InvalidInput
+from .game import GENESIS, GameFile, new_header
+from .protocol import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from .systems.base import Decision
 
 MODES = ("open", "umpired", "solo")
 UMPIRE = "umpire"
 JOIN = "join"
-INPUT_KINDS = ("game.created", "submission", "answer", "link", "resolve", "undo", "nmr")
-NMR_POLICIES = ("hold", "stand-fast")   # after a deadline: wait, or answer for the late side (issue 9)
+#: input events, by mode: in open and umpired games every input that speaks for a participant
+#: is a signed file (``submission``); ``link`` is the umpire's bound link (self-authenticating:
+#: only the chain's owner knows it); ``resolve`` closes a block and chooses nothing
+SIGNED_INPUTS = ("game.created", "submission", "link", "resolve")
+SOLO_INPUTS = ("game.created", "answer", "resolve", "undo")
+INPUT_KINDS = tuple(dict.fromkeys(SIGNED_INPUTS + SOLO_INPUTS))
 UNDOABLE = ("answer", "resolve")        # solo games: what `hxref undo` steps back over, one at a time
 
 
@@ -43,24 +53,17 @@ def _public_key(line: str):
     return PublicKey.from_line(line)
 
 
-def now_iso() -> str:
-    """The current UTC time; ``HXREF_NOW`` fixes it (reproducible demos and tests)."""
-    fixed = os.environ.get("HXREF_NOW")
-    if fixed:
-        return fixed
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 def join_decision(names: list[str]) -> Decision:
     return Decision(
-        id=JOIN, sides=tuple(names), kind="join", rule="design 5",
-        prompt="send the tip of your dice chain (`hxref join`); the game starts when everyone has joined",
+        id=JOIN, sides=tuple(names), kind="join", rule="protocol: join",
+        prompt="send your join file: it signs the game's identity and the tip of your dice chain "
+               "(`hxref join`); the game starts when everyone has joined",
     )
 
 
 @dataclass
 class Receipt:
-    """What a player keeps as proof that a submission was accepted (issue 9 item 4b)."""
+    """What a player keeps as proof that a file was accepted: its hash and the head it extends."""
 
     game: str
     decision: str
@@ -69,10 +72,12 @@ class Receipt:
     file_sha256: str
     head: str
     seq: int
+    pending: bool = False
 
     def line(self) -> str:
+        where = "pending, extends" if self.pending else "head"
         return (f"accepted: game {self.game} decision {self.decision} side {self.side} ({self.kind}) "
-                f"file sha256:{self.file_sha256[:16]} head {self.head[:16]} (event {self.seq})")
+                f"file sha256:{self.file_sha256[:16]} {where} {self.head[:16]} (event {self.seq})")
 
 
 @dataclass
@@ -82,8 +87,14 @@ class Resolution:
     events: list[dict] = field(default_factory=list)
 
 
-class Engine:
-    """One game, in memory; :meth:`save` writes it back atomically."""
+def _empty_pending() -> dict:
+    return {"files": [], "answers": {}, "links": {}}
+
+
+class Engine(ClaimsMixin):
+    """One game, in memory; :meth:`save` writes it back atomically.
+
+    Deadlines, claims, withdrawals by consent and what is owed: :class:`hxref.claims.ClaimsMixin`."""
 
     def __init__(self, gf: GameFile):
         self.gf = gf
@@ -100,6 +111,11 @@ class Engine:
         return self.meta["mode"]
 
     @property
+    def identity(self) -> str:
+        """The game's identity: the hash of its ``game.created`` event."""
+        return self.h.get("identity") or (self.gf.log[0]["hash"] if self.gf.log else GENESIS)
+
+    @property
     def participants(self) -> dict:
         return self.h["participants"]
 
@@ -112,7 +128,7 @@ class Engine:
         raw = self.h["awaiting"]
         cached = getattr(self, "_awaiting_cache", None)
         if cached is None or cached[0] is not raw:
-            cached = (raw, [Decision.from_dict(d) for d in raw])
+            cached = (raw, [Decision.from_dict({k: v for k, v in d.items() if k != "opened"}) for d in raw])
             self._awaiting_cache = cached
         return cached[1]
 
@@ -129,24 +145,51 @@ class Engine:
                 return d
         return None
 
+    def opened(self, decision_id: str) -> dict:
+        """Where ``decision_id`` opened: ``{seq, at}`` (the head, and the latest signed time of the
+        block that opened it)."""
+        for d in self.h["awaiting"]:
+            if d["id"] == decision_id:
+                return d.get("opened") or {"seq": 1, "at": self.meta.get("created")}
+        return {"seq": 1, "at": self.meta.get("created")}
+
+    def pending(self, decision_id: str) -> dict:
+        return self.h["pending"].get(decision_id) or _empty_pending()
+
+    def head_text(self) -> str:
+        return protocol.format_head(self.gf.head, len(self.gf.log))
+
     @classmethod
     def load(cls, path: str | Path) -> "Engine":
+        from . import heads
+
         gf = GameFile.load(path)
         try:
-            return cls(gf)
+            eng = cls(gf)
         except KeyError as exc:
             raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
+        heads.check_extends(eng.identity, gf.path, gf.log)
+        from .audit import check_loaded
+
+        check_loaded(eng)
+        return eng
 
     def save(self) -> None:
+        from . import heads
+
         self.gf.save()
+        heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head)
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod
     def create(cls, path: str | Path, *, system: str, scenario: str, sides: dict[str, Any], mode: str,
                umpire: Any = None, game_id: str | None = None, created: str | None = None,
-               title: str | None = None, options: Sequence[str] = (), policy: dict | None = None) -> "Engine":
+               title: str | None = None, options: Sequence[str] = (), policy: dict | None = None,
+               nonce: str | None = None) -> "Engine":
         """A new game; ``sides`` maps each side to its public key (None in solo mode); ``options``
-        names the system's optional rules the players switch on (added to the scenario's own)."""
+        names the system's optional rules the players switch on (added to the scenario's own).
+        ``nonce`` (64 hex digits) is for re-creating a published game such as a shipped demo; a
+        new game draws a fresh random one, so its identity is new even with a reused label."""
         if mode not in MODES:
             raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
         sysobj = systems.get(system)
@@ -169,6 +212,9 @@ class Engine:
             raise InvalidInput("an umpired game needs the umpire's public key (--umpire KEY.pub)", code="E504")
         if mode != "umpired" and umpire is not None:
             raise InvalidInput("--umpire is only for --mode umpired", code="E504")
+        if nonce is not None and not (isinstance(nonce, str) and len(nonce) == 64
+                                      and all(c in "0123456789abcdef" for c in nonce)):
+            raise InvalidInput("--nonce is 64 lower-case hex digits", code="E504")
         participants: dict[str, dict] = {}
         for name in expected:
             key = sides[name]
@@ -177,16 +223,20 @@ class Engine:
                 participants[name].update(key=key.line(), fingerprint=key.fingerprint())
         if umpire is not None:
             participants[UMPIRE] = {"role": "umpire", "key": umpire.line(), "fingerprint": umpire.fingerprint()}
+        keys = [p["fingerprint"] for p in participants.values() if "fingerprint" in p]
+        if len(set(keys)) != len(keys):
+            raise InvalidInput("two participants have the same key; each needs its own", code="E504")
         created = created or now_iso()
         game_id = game_id or f"{system.replace('-', '')[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
         meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
                 "title": title or data.get("title", scenario)}
-        policy = _check_policy(policy or {})
+        policy = check_policy(policy or {})
         if policy:
             meta["policy"] = policy
         gf = GameFile(Path(path), new_header(meta, {}))
         eng = cls(gf)
-        created_data = {"meta": meta, "participants": participants, "scenario": data}
+        created_data = {"meta": meta, "participants": participants, "scenario": data,
+                        "nonce": nonce or _secrets.token_hex(32)}
         if mode == "solo":
             created_data["solo_seed"] = _secrets.token_hex(32)
         eng._apply("game.created", None, created_data)
@@ -214,8 +264,11 @@ class Engine:
         return self.gf.append(kind, by, data)
 
     def _on_game_created(self, by, data: dict) -> None:
+        if len(self.gf.log) != 1:
+            raise InvalidInput("game.created is only the first event of a game", code="E500")
         self.h["meta"] = copy.deepcopy(data["meta"])
         self.h["participants"] = copy.deepcopy(data["participants"])
+        self.h["identity"] = self.gf.log[0]["hash"]
         self.h["scenario"] = data["scenario"]
         self.h["phase"] = "setup"
         self.h["commitments"] = []
@@ -224,32 +277,38 @@ class Engine:
             self.h["solo_seed"] = data["solo_seed"]
         chain_holders = [n for n, p in self.participants.items() if "key" in p]
         if self.meta["mode"] == "solo" or not chain_holders:
-            self._start()
+            self._start(self.meta.get("created"))
         else:
-            self.h["awaiting"] = [join_decision(chain_holders).to_dict()]
+            self.h["awaiting"] = [dict(join_decision(chain_holders).to_dict(),
+                                       opened={"seq": 1, "at": self.meta.get("created")})]
 
-    def _start(self) -> None:
+    def _start(self, at: str | None) -> None:
         # the scenario is kept in the log's first event; the snapshot needs it only until the start
         scenario = copy.deepcopy(self.h.pop("scenario"))
         scenario["table_mode"] = self.meta["mode"]        # open / umpired / solo: who may hold secrets
         self.h["state"] = self.system.setup(scenario)
         self.h["phase"] = "playing"
         self._emit("game.started", None, {})
-        self._refresh_awaiting(self.meta.get("created"))
+        self._refresh_awaiting(at)
 
     def _refresh_awaiting(self, at: str | None = None) -> None:
-        """What the rules await now; with a deadline policy, each newly awaited decision is due
-        ``deadline_hours`` after ``at`` (the time of the event that opened it)."""
+        """What the rules await now.  A newly awaited decision opens at the current head and at
+        ``at``, the latest signed time of the block that opened it; with a deadline policy it is
+        due ``deadline_hours`` after that."""
         decisions = self.system.decisions(self.state)
-        old = {d["id"]: d.get("deadline") for d in self.h.get("awaiting") or []}
+        old = {d["id"]: d for d in self.h.get("awaiting") or []}
         hours = (self.meta.get("policy") or {}).get("deadline_hours")
         out = []
         for d in decisions:
             dd = d.to_dict()
+            prev = old.get(d.id)
+            dd["opened"] = prev["opened"] if prev and prev.get("opened") else {"seq": len(self.gf.log), "at": at}
             if dd.get("deadline") is None:
-                dd["deadline"] = old.get(d.id) or (_plus_hours(at, hours) if hours and at else None)
+                dd["deadline"] = (prev or {}).get("deadline") or (plus_hours(at, hours) if hours and at else None)
             out.append(dd)
         self.h["awaiting"] = out
+        for stale in set(self.h["pending"]) - {d.id for d in decisions}:
+            self.h["pending"].pop(stale)
         if not decisions:
             self.h["phase"] = "over"
 
@@ -263,35 +322,83 @@ class Engine:
         return order
 
     def submit(self, text: str, source: str, detached: str | None = None) -> Receipt:
-        """Check a signed order file and store it; raise an HxrefError and change nothing if it is bad."""
+        """Check a signed file and keep it with its decision; raise an HxrefError and change nothing if
+        it is bad.  A join that completes the joins, and a claim that settles the game, close their
+        block at once; everything else waits for :meth:`resolve`."""
         order = self.check(text, source, detached)
-        data = {"decision": order.decision, "side": order.side, "kind": order.kind, "file": order.text,
-                "sha256": sha256_hex(order.text.encode("utf-8")), "at": now_iso()}
-        if detached is not None:
-            data["sig"] = detached
-        self._apply("submission", order.side, data, order)
-        return Receipt(self.meta["game"], order.decision, order.side, order.kind, data["sha256"],
-                       self.gf.head, len(self.gf.log))
+        entry = self._pend(order, detached)
+        if order.kind == "join" and self._joined_all():
+            self._close(JOIN)
+        elif order.kind == "undo" and self._undo_agreed(order.decision, order.data["target"]):
+            self._close(order.decision, undo=order.data["target"])
+        elif order.kind == "claim" and self._claim_forfeits(order.decision, order.data["against"]):
+            self._close(order.decision)
+        closed = order.decision not in self.h["pending"] or entry not in self.pending(order.decision)["files"]
+        return Receipt(self.meta["game"], order.decision, order.side, order.kind, entry["sha256"],
+                       self.gf.head, len(self.gf.log), pending=not closed)
 
     def _on_submission(self, by, data: dict, order: orders.Order | None = None) -> None:
+        """A file of a block: in replay, accept it again and keep it with its decision (live,
+        :meth:`_close` logs files that were kept already)."""
+        if getattr(self, "_closing", False):
+            return
         if order is None:
             order = orders.parse(data["file"], f"event {len(self.gf.log)}", fast=True)
             if "sig" in data:
                 order.armored = data["sig"]
-        self._store(order)
+        self._pend(order, data.get("sig"))
+
+    def _pend(self, order: orders.Order, detached: str | None = None) -> dict:
+        """Keep an accepted file with its decision, and derive what it says (answers, links)."""
+        d = order.data
+        pend = self.h["pending"].setdefault(order.decision, _empty_pending())
+        text = stored_text(order, detached is not None)
+        entry = {"party": order.side, "kind": order.kind, "sha256": sha256_hex(text.encode("utf-8")), "file": text}
+        if detached is not None:
+            entry["sig"] = detached
+        pend["files"] = protocol.canonical(pend["files"] + [entry])
+        answers = pend["answers"]
+        mine = answers.setdefault(order.side, {}) if order.kind in ("join", "commit", "reveal", "answer") else None
+        if order.kind == "join":
+            mine["joined"] = True
+            p = self.participants[order.side]
+            p["tip"] = p["last"] = d["tip"]
+            p["used"] = 0
+        elif order.kind == "commit":
+            mine["commitment"] = d["commitment"]
+            self.h["commitments"] = sorted(self.h["commitments"] + [d["commitment"]])   # a set, kept canonical
+        elif order.kind in ("reveal", "answer"):
+            mine["choice"] = d["choice"]
+            if order.kind == "reveal":
+                mine["salt"] = d["salt"]
+        elif order.kind == "claim":
+            self._apply_claim(order.decision, order.side, d)
+        elif order.kind == "undo":
+            votes = pend.setdefault("undo", {}).setdefault(d["target"], [])
+            votes.append(order.side)
+            votes.sort()
+        if "link" in d:
+            pend["links"][order.side] = d["link"]
+        return entry
+
+    def _joined_all(self) -> bool:
+        dec = self.decision(JOIN)
+        answers = self.pending(JOIN)["answers"]
+        return dec is not None and all(s in answers for s in dec.sides)
 
     def _accept(self, order: orders.Order, detached: bool = False, signer: bytes | None = None) -> None:
-        """All checks of a submission against the game (signature, decision, chain, commit-reveal, rules).
-
-        ``signer`` is the raw key of a signature already verified (the audit's parallel pre-pass): then
-        only its owner is checked here.
-        """
+        """All checks of a file against the game (identity, signature, head, decision, chain,
+        commit-reveal, rules).  ``signer`` is the raw key of a signature already verified (the
+        audit's parallel pre-pass): then only its owner is checked here."""
         from .signing import sshsig_verify, verify_text
 
-        meta = self.meta
-        if order.game != meta["game"]:
-            raise order.error(InvalidInput, f"this file is for game {order.game!r}, not {meta['game']!r}",
-                              code="E300", path=("game",))
+        if order.identity != self.identity:
+            raise order.error(InvalidInput, f"this file is for another game (identity {order.identity[:16]}, "
+                              f"labelled {order.game!r}); this game is {self.identity[:16]} ({self.meta['game']!r})",
+                              code="E300", path=("identity",))
+        if order.game != self.meta["game"]:
+            raise order.error(InvalidInput, f"this file is labelled for game {order.game!r}, not "
+                              f"{self.meta['game']!r}", code="E300", path=("game",))
         p = self.participants.get(order.side)
         if p is None or "key" not in p:
             known = ", ".join(n for n, q in self.participants.items() if "key" in q) or "none with keys"
@@ -305,13 +412,10 @@ class Engine:
         elif order.armored is not None and not detached:
             sshsig_verify(order.armored, order.body.encode("utf-8"), expected=expected, source=order.source)
         else:   # unsigned (a clear error) or a detached signature over the whole file
-            verify_text(order.text, source=order.source, expected=expected,
-                        detached=order.armored if detached else None)
+            verify_text(order.raw if detached and order.raw is not None else order.text, source=order.source,
+                        expected=expected, detached=order.armored if detached else None)
         if self.finished:
             raise order.error(IllegalOrder, "the game is over; nothing more is accepted", code="E309")
-        if order.kind == "undo":
-            self._check_undo_vote(order)
-            return
         dec = self.decision(order.decision)
         if dec is None:
             if order.decision in self.h.get("resolved", []):
@@ -320,106 +424,205 @@ class Engine:
             now = ", ".join(d.id for d in self.awaiting) or "nothing"
             raise order.error(IllegalOrder, f"no decision {order.decision!r} is awaited (awaited now: {now})",
                               code="E301", path=("decision",))
-        pend = self.h["pending"].get(dec.id, {"answers": {}, "links": []})
-        mine = pend["answers"].get(order.side, {})
-        kind = order.kind
-        if kind in ("reveal", "answer"):
-            orders.check_choice(order, dec)     # the shape first: keys and types
-        asked = order.side in dec.sides
-        if kind == "join":
-            if dec.id != JOIN or not asked:
-                raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
-            if mine:
-                raise order.error(IllegalOrder, f"{order.side} has already joined", code="E303")
-            return
-        if dec.id == JOIN:
-            raise order.error(IllegalOrder, "the game waits for every participant to join first (`hxref join`)",
-                              code="E304", path=("kind",))
-        if kind == "roll":
-            if any(who == order.side for who, _ in pend["links"]):
-                raise order.error(IllegalOrder, f"{order.side} has already given a dice link for {dec.id}",
-                                  code="E303")
-        elif not asked:
-            raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {order.side}",
-                              code="E302", path=("side",))
-        elif kind == "commit":
-            if not dec.secret:
-                raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
-                                  code="E304", path=("kind",))
-            if "commitment" in mine:
-                raise order.error(IllegalOrder, f"{order.side} has already committed for {dec.id}; "
-                                  "a second commitment is not accepted", code="E303", rule=dec.rule)
-            c = order.data["commitment"]
-            if c in self.h["commitments"]:
-                raise order.error(IllegalOrder, "this commitment was used before in this game "
-                                  "(replayed or copied); make a new one with `hxref commit`",
-                                  code="E306", path=("commitment",))
-        elif kind == "reveal":
-            if not dec.secret:
-                raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
-                                  code="E304", path=("kind",))
-            if "commitment" not in mine:
-                raise order.error(IllegalOrder, f"{order.side} has not committed for {dec.id}: "
-                                  "send the commit file first", code="E304")
-            if "choice" in mine:
-                raise order.error(IllegalOrder, f"{order.side} has already revealed for {dec.id}", code="E303")
-            missing = [s for s in dec.sides if "commitment" not in pend["answers"].get(s, {})]
-            if missing:
-                raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
-                                  f"(waiting for {', '.join(missing)}); keep it and send it later",
-                                  code="E304", rule=dec.rule)
-            if not commit_mod.matches(mine["commitment"], order.data["choice"], order.data["salt"]):
-                raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
-                                  code="E305", path=("choice",))
-        elif kind == "answer":
-            if dec.secret:
-                raise order.error(IllegalOrder, f"decision {dec.id} is secret: send a commitment "
-                                  "(`hxref commit`), then the reveal", code="E304", path=("kind",))
-            if "choice" in mine:
-                raise order.error(IllegalOrder, f"{order.side} has already answered {dec.id}", code="E303")
-        # the dice chain
-        if not p.get("last"):
-            raise order.error(IllegalOrder, f"{order.side} has not joined the game", code="E307")
-        if not dice_mod.link_follows(order.data["link"], p["last"]):
-            raise order.error(IllegalOrder, f"the dice link is not {order.side}'s next link (link "
-                              f"{p.get('used', 0) + 1}); the file is stale or was written before another of "
-                              f"{order.side}'s files was accepted: write it again", code="E307", path=("link",))
-        if kind in ("reveal", "answer"):
-            orders.raise_problems(order, self.system.check(self.state, dec, order.side, order.data["choice"]))
+        self._check_head(order, dec)
+        pend = self.pending(dec.id)
+        sha = sha256_hex(stored_text(order, detached).encode("utf-8"))
+        if any(f["sha256"] == sha for f in pend["files"]):
+            raise order.error(IllegalOrder, "this very file was accepted already", code="E303")
+        if sha in self.h.get("withdrawn", []):
+            raise order.error(IllegalOrder, "this file was withdrawn by consent; it cannot come back",
+                              code="E301")
+        from . import acceptance
 
-    def _store(self, order: orders.Order) -> None:
-        """Record an accepted submission in the header (the log event is already appended)."""
-        p = self.participants[order.side]
-        pend = self.h["pending"].setdefault(order.decision, {"answers": {}, "links": []})
-        answers = pend["answers"]
-        d = order.data
-        if order.kind == "join":
-            p["tip"] = p["last"] = d["tip"]
-            p["used"] = 0
-            answers[order.side] = {"joined": True}
-            dec = self.decision(JOIN)
-            if dec and all(s in answers for s in dec.sides):
-                self.h["pending"].pop(JOIN)
-                self.h["resolved"].append(JOIN)
-                self._start()
-            return
-        if order.kind == "undo":
-            if not pend["answers"] and not pend["links"]:
-                self.h["pending"].pop(order.decision, None)
-            self._undo_vote(order)
-            return
-        p["last"] = d["link"]
-        p["used"] = p.get("used", 0) + 1
-        pend["links"].append([order.side, d["link"]])
-        mine = answers.setdefault(order.side, {}) if order.kind != "roll" else None
-        if order.kind == "commit":
-            mine["commitment"] = d["commitment"]
-            self.h["commitments"].append(d["commitment"])
-        elif order.kind == "reveal":
-            mine["choice"] = d["choice"]
-            mine["salt"] = d["salt"]
-        elif order.kind == "answer":
-            mine["choice"] = d["choice"]
+        acceptance.check_kind(self, order, dec, pend)
+
+    def _check_head(self, order: orders.Order, dec: Decision) -> None:
+        """A file names the head it was written against: it must be in this game's history, and
+        not older than the head at which its decision opened (a signature pins the history)."""
+        head = protocol.parse_head(order.data.get("head"))
+        assert head is not None     # the envelope check made sure
+        h, seq = head
+        log = self.gf.log
+        if seq < 1 or seq > len(log) or not log[seq - 1]["hash"].startswith(h) or len(h) != 64:
+            raise order.error(IllegalOrder, f"this file was written against head {h[:16]}@{seq}, which is not "
+                              f"in this game's history (now {self.gf.head[:16]}@{len(log)}): another history "
+                              "(a fork or a rollback), or another game", code="E310", path=("head",))
+        opened = self.opened(dec.id)["seq"]
+        if seq < opened:
+            raise order.error(IllegalOrder, f"this file was written against head {h[:16]}@{seq}, before "
+                              f"decision {dec.id} opened (event {opened}): write it again against the "
+                              "game as it is now", code="E310", path=("head",))
+
+    # --- dice links ------------------------------------------------------------------------
+    def dice_parties(self, dec: Decision) -> list[str]:
+        """Whose links the dice of ``dec`` take, in canonical order: in open games every side; in
+        umpired games the umpire and the sides that answer it (SECURITY.md: the umpire's choice)."""
+        if self.mode == "solo" or not dec.dice:
+            return []
+        if self.mode == "umpired":
+            return sorted({UMPIRE, *dec.sides})
+        return sorted(self.sides())
+
+    def links_in_answers(self, dec: Decision) -> bool:
+        """Whether the answering sides give their links inside their own answer (or reveal) files.
+
+        A link may be shown only once every choice it affects is fixed.  A reveal follows every
+        commitment, and a lone answering side fixes its choice in the same file; but when several
+        sides answer in the open, a later answerer would see an earlier one's link, so there every
+        link comes in a roll file after all the answers.  In umpired games the sides never see
+        each other's files."""
+        return dec.secret or len(dec.sides) == 1 or self.mode == "umpired"
+
+    def link_index(self, who: str, dec: Decision) -> int:
+        """Which link of ``who``'s chain goes to ``dec``: bound to the decision, not to the next
+        file ``who`` sends.  Links are given in the order decisions resolve (the awaited order),
+        so it is the count of dice decisions ``who`` took part in before, plus those awaited
+        before ``dec``, plus one."""
+        p = self.participants[who]
+        before = 0
+        for d in self.awaiting:
+            if d.id == dec.id:
+                break
+            if who in self.dice_parties(d):
+                before += 1
+        return p.get("used", 0) + before + 1
+
+    def link_fits(self, who: str, dec: Decision, link: str) -> bool:
+        """True when ``link`` is ``who``'s bound link for ``dec``: hashed forward to the last link
+        given, it lands there in exactly the right number of steps."""
+        p = self.participants[who]
+        steps = self.link_index(who, dec) - p.get("used", 0)
+        value = link
+        for _ in range(steps):
+            try:
+                value = sha256_hex(bytes.fromhex(value))
+            except ValueError:
+                return False
+        return value == p.get("last")
+
+    def owes_link(self, who: str, dec: Decision) -> bool:
+        return who in self.dice_parties(dec) and who not in self.pending(dec.id)["links"] \
+            and not self.pending(dec.id)["answers"].get(who, {}).get("nmr")
+
+    # --- resolution ------------------------------------------------------------------------
+    def complete(self, dec: Decision) -> bool:
+        answers = self.pending(dec.id)["answers"]
+        return dec.id != JOIN and all("choice" in answers.get(s, {}) for s in dec.sides)
+
+    def missing_links(self, dec: Decision) -> list[str]:
+        return [w for w in self.dice_parties(dec) if self.owes_link(w, dec)]
+
+    def ready(self) -> list[Decision]:
+        """The decision that can close now: the first awaited one, once its answers are in (a block
+        is closed in the awaited order, so every copy closes the same blocks in the same order)."""
+        first = next((d for d in self.awaiting if d.id != JOIN), None)
+        return [first] if first is not None and self.complete(first) else []
+
+    def resolve(self, umpire_key=None) -> list[Resolution]:
+        """Close every decision whose answers and links are all in, in the awaited order; raise E308
+        when none is."""
+        done: list[Resolution] = []
+        while not self.finished:
+            ready = self.ready()
+            if not ready:
+                break
+            dec = ready[0]
+            missing = self.missing_links(dec)
+            umpire_owes = UMPIRE in missing
+            others = [w for w in missing if w != UMPIRE]
+            if others or (umpire_owes and umpire_key is None):
+                if done:
+                    break   # keep what was resolved; the next decision waits for its dice links
+                if others:
+                    raise InvalidInput(f"decision {dec.id} rolls dice and needs the dice link of "
+                                       f"{', '.join(others)}: " + "; ".join(self.link_command(w, dec) for w in others),
+                                       code="E308")
+                raise InvalidInput(f"decision {dec.id} rolls dice: the umpire resolves it with "
+                                   "`hxref resolve GAME --key UMPIRE_KEY`", code="E308")
+            start = len(self.gf.log)
+            self._close(dec.id, umpire_key=umpire_key if umpire_owes else None)
+            produced = self.gf.log[start:]
+            done.append(Resolution(dec.id, [e["data"] for e in produced if e["kind"] == "die"],
+                                   [e["data"] for e in produced if e["kind"] == "rules"]))
+        if not done:
+            raise InvalidInput("nothing to resolve yet: " + self.waiting_text(), code="E308")
+        return done
+
+    def _close(self, decision_id: str, umpire_key=None, undo: str | None = None) -> None:
+        """Append a decision's block: its kept files in canonical order, the umpire's link, then the
+        event that closes it (whose handler resolves the decision or withdraws a file)."""
+        files = self.pending(decision_id)["files"]
+        if undo is not None:
+            votes = {f["sha256"] for f in files if f["kind"] == "undo" and _undo_target(f) == undo}
+            files = [f for f in files if f["sha256"] == undo or f["sha256"] in votes]
+        self._closing = True
+        try:
+            for f in files:
+                data = {"decision": decision_id, "side": f["party"], "kind": f["kind"], "file": f["file"],
+                        "sha256": f["sha256"]}
+                if "sig" in f:
+                    data["sig"] = f["sig"]
+                self._apply("submission", f["party"], data)
+        finally:
+            self._closing = False
+        if umpire_key is not None:
+            dec = self.decision(decision_id)
+            self._apply("link", UMPIRE, {"decision": decision_id,
+                                          "link": self.next_link(UMPIRE, umpire_key, dec)})
+        self._apply("resolve", None, {"decision": decision_id, **({"withdraw": undo} if undo else {})})
+
+    def _on_link(self, by, data: dict) -> None:
+        dec = self.decision(data["decision"])
+        if self.mode != "umpired" or by != UMPIRE or dec is None or UMPIRE not in self.dice_parties(dec):
+            raise InvalidInput("only the umpire's link for an awaited dice decision is an input event", code="E307")
+        if not self.link_fits(UMPIRE, dec, data["link"]):
+            raise InvalidInput(f"the umpire's dice link is not its bound link for {dec.id}", code="E307")
+        self.h["pending"].setdefault(dec.id, _empty_pending())["links"][UMPIRE] = data["link"]
+
+    def _on_resolve(self, by, data: dict) -> None:
+        if data.get("withdraw"):
+            return self._withdraw(data["decision"], data["withdraw"])
+        if data["decision"] == JOIN:
+            if not self._joined_all():
+                raise InvalidInput("the joins are not all in", code="E308")
+            pend = self.h["pending"].pop(JOIN)
+            self.h["resolved"].append(JOIN)
+            return self._start(_latest_at(pend["files"]))
+        dec = self.decision(data["decision"])
+        if dec is None:
+            raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
+        pend = self.pending(dec.id)
+        forfeit = self._claim_forfeits(dec.id)
+        if forfeit:
+            return self._forfeit(dec, forfeit, pend)
+        if self.ready() != [dec] or self.missing_links(dec):
+            raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
+        self.h["pending"].pop(dec.id, None)
+        answers = {s: pend["answers"][s]["choice"] for s in dec.sides}
+        if self.mode == "solo":
+            seed = dice_mod.solo_seed(self.h["solo_seed"], self.meta["game"], dec.id)
+        else:
+            seed = dice_mod.dice_seed(self.identity, dec.id, sorted(pend["links"].items()))
+        dice = dice_mod.Dice(seed)
+        for claim in pend.get("claims", []):
+            self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim,
+                                       "text": _claim_text(claim)})
+        # the engine keeps no other reference to the state, so the system may update it in place
+        state, events = self.system.resolve(self.state, dec, answers, dice)
+        if dice.rolls and not dec.dice:
+            raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
+        for roll in dice.rolls:
+            self._emit("die", roll.by, {"decision": dec.id, **roll.to_dict()})
+        for ev in events:
+            self._emit("rules", ev.get("side"), {"decision": dec.id, **ev})
+        for who in self.dice_parties(dec):
+            if who in pend["links"]:
+                p = self.participants[who]
+                p["last"] = pend["links"][who]
+                p["used"] = p.get("used", 0) + 1
+        self.h["state"] = state
+        self.h["resolved"].append(dec.id)
+        self._refresh_awaiting(_latest_at(pend["files"]) or self.opened(dec.id).get("at"))
 
     # --- solo games: answers typed at the terminal, no files, no keys -------------------------
     def answer_solo(self, side: str, decision_id: str | None, choice: dict) -> None:
@@ -428,7 +631,7 @@ class Engine:
             raise InvalidInput(f"a {self.mode} game takes signed files: `hxref answer --key` or `hxref commit`",
                                code="E304")
         dec = self.open_decision_for(side, decision_id, ("answer",))
-        data = {"decision": dec.id, "side": side, "choice": choice, "at": now_iso()}
+        data = {"decision": dec.id, "side": side, "choice": choice}
         self._check_answer(side, data)
         self._apply("answer", side, data)
 
@@ -436,7 +639,7 @@ class Engine:
         dec = self.decision(data["decision"])
         if dec is None or side not in dec.sides:
             raise InvalidInput(f"nothing is awaited from {side} for {data['decision']}", code="E301")
-        if "choice" in self.h["pending"].get(dec.id, {}).get("answers", {}).get(side, {}):
+        if "choice" in self.pending(dec.id)["answers"].get(side, {}):
             raise InvalidInput(f"{side} has already answered {dec.id}", code="E303")
         order = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": data["choice"]})
         orders.check_choice(order, dec)
@@ -444,171 +647,11 @@ class Engine:
         return dec
 
     def _on_answer(self, by, data: dict) -> None:
+        if self.mode != "solo":
+            raise InvalidInput(f"an unsigned answer speaks for {by}; a {self.mode} game takes only signed files",
+                               code="E200")
         dec = self._check_answer(by, data)
-        self.h["pending"].setdefault(dec.id, {"answers": {}, "links": []})["answers"][by] = {"choice": data["choice"]}
-
-    # --- resolution ------------------------------------------------------------------------
-    def complete(self, dec: Decision) -> bool:
-        answers = self.h["pending"].get(dec.id, {}).get("answers", {})
-        return dec.id != JOIN and all("choice" in answers.get(s, {}) for s in dec.sides)
-
-    def dice_parties(self, dec: Decision) -> list[str]:
-        """Whose links the dice of ``dec`` need (design section 4)."""
-        if self.mode == "solo":
-            return []
-        if self.mode == "umpired":
-            return [UMPIRE] + [s for s in dec.sides]
-        return self.sides()
-
-    def missing_links(self, dec: Decision) -> list[str]:
-        have = {who for who, _ in self.h["pending"].get(dec.id, {}).get("links", [])}
-        answers = self.h["pending"].get(dec.id, {}).get("answers", {})
-        have |= {s for s, a in answers.items() if a.get("nmr")}      # a late side sends no dice link
-        return [w for w in self.dice_parties(dec) if w not in have]
-
-    def ready(self) -> list[Decision]:
-        return [d for d in self.awaiting if self.complete(d)]
-
-    def resolve(self, umpire_key=None) -> list[Resolution]:
-        """Resolve every decision whose answers are all in; raise E308 when none is."""
-        done: list[Resolution] = []
-        while True:
-            ready = self.ready()
-            if not ready:
-                break
-            dec = ready[0]
-            blocked = dec.dice and (
-                (self.mode == "umpired" and UMPIRE in self.missing_links(dec) and umpire_key is None)
-                or [w for w in self.missing_links(dec) if w != UMPIRE])
-            if blocked and done:
-                break   # keep what was resolved; the next decision waits for its dice links
-            if dec.dice and self.mode == "umpired" and UMPIRE in self.missing_links(dec):
-                if umpire_key is None:
-                    raise InvalidInput(f"decision {dec.id} rolls dice: the umpire resolves it with "
-                                       "`hxref resolve GAME --key UMPIRE_KEY`", code="E308")
-                self._apply("link", UMPIRE, {"decision": dec.id, "link": self.next_link(UMPIRE, umpire_key)})
-            missing = self.missing_links(dec) if dec.dice else []
-            if missing:
-                raise InvalidInput(f"decision {dec.id} rolls dice and needs a dice link from "
-                                   f"{', '.join(missing)}: each sends `hxref roll`", code="E308")
-            start = len(self.gf.log)
-            self._apply("resolve", None, {"decision": dec.id, "at": now_iso()})
-            produced = self.gf.log[start + 1:]
-            done.append(Resolution(dec.id, [e["data"] for e in produced if e["kind"] == "die"],
-                                   [e["data"] for e in produced if e["kind"] == "rules"]))
-        if not done:
-            raise InvalidInput("nothing to resolve yet: " + self.waiting_text(), code="E308")
-        return done
-
-    def _on_link(self, by, data: dict) -> None:
-        p = self.participants[by]
-        if not dice_mod.link_follows(data["link"], p["last"]):
-            raise InvalidInput(f"{by}'s dice link does not follow its chain", code="E307")
-        p["last"] = data["link"]
-        p["used"] = p.get("used", 0) + 1
-        self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})["links"].append([by, data["link"]])
-
-    # --- deadlines and missed orders (issue 9) -----------------------------------------------
-    def apply_nmr(self, now: str) -> list[dict]:
-        """Apply the game's NMR policy to every decision past its deadline at ``now``: ``hold``
-        reports the late sides; ``stand-fast`` answers for them with the decision's own "stand
-        fast" answer (its example, when the rules accept it), logged as an ``nmr`` input event;
-        ``forfeit_after`` N missed decisions ends the game for that side."""
-        policy = self.meta.get("policy") or {}
-        if not policy or self.finished:
-            return []
-        out = []
-        grace = float(policy.get("grace_hours", 0) or 0)
-        for d in list(self.awaiting):
-            if not d.deadline or self.finished or now <= (_plus_hours(d.deadline, grace) if grace else d.deadline):
-                continue
-            answers = self.h["pending"].get(d.id, {}).get("answers", {})
-            for side in d.sides:
-                if "choice" in answers.get(side, {}) or self.finished:
-                    continue
-                item = {"decision": d.id, "side": side, "policy": policy["nmr"], "applied": False}
-                if policy["nmr"] == "stand-fast":
-                    choice = dict(d.example)
-                    found = self.system.check(self.state, d, side, choice)
-                    if found:
-                        item["why"] = f"no stand-fast answer the rules accept ({found[0].message}): held"
-                    else:
-                        self._apply("nmr", None, {"decision": d.id, "side": side, "policy": "stand-fast",
-                                                  "deadline": d.deadline, "at": now, "choice": choice})
-                        item.update(applied=True, choice=choice, forfeit=bool(self.h.get("forfeit")))
-                out.append(item)
-        return out
-
-    def _on_nmr(self, by, data: dict) -> None:
-        side = data["side"]
-        pend = self.h["pending"].setdefault(data["decision"], {"answers": {}, "links": []})
-        pend["answers"][side] = {"choice": data["choice"], "nmr": True}
-        missed = self.h.setdefault("missed", {})
-        missed[side] = missed.get(side, 0) + 1
-        limit = (self.meta.get("policy") or {}).get("forfeit_after")
-        if limit and missed[side] >= int(limit):
-            self.h["forfeit"] = {"side": side, "missed": missed[side]}
-            self.h["awaiting"] = []
-            self.h["phase"] = "over"
-
-    # --- undo by consent (open and umpired games) --------------------------------------------
-    def undo_target(self) -> dict | None:
-        """The submission an undo may reach: the last one not undone, after the last die or reveal."""
-        undone = set(self.h.get("undone", []))
-        for ev in reversed(self.gf.log):
-            if ev["kind"] == "die" or (ev["kind"] == "submission" and ev["data"].get("kind") == "reveal"):
-                return None
-            if ev["kind"] == "resolve":
-                return None
-            if ev["kind"] == "submission" and ev["data"].get("kind") in ("answer", "commit", "roll") \
-                    and ev["seq"] not in undone:
-                return ev
-        return None
-
-    def undo_voters(self) -> list[str]:
-        """Who must sign an undo: every side in an open game; the umpire alone in an umpired one."""
-        return [UMPIRE] if self.mode == "umpired" else self.sides()
-
-    def _check_undo_vote(self, order: orders.Order) -> None:
-        target = self.undo_target()
-        seq = order.data["event"]
-        if target is None or target["seq"] != seq:
-            what = f"event {target['seq']}" if target else "nothing (the last die or reveal is final)"
-            raise order.error(IllegalOrder, f"event {seq} cannot be undone: an undo reaches only the last "
-                              f"submission after the last die or reveal, now {what}", code="E304", path=("event",))
-        if order.side not in self.undo_voters():
-            raise order.error(IllegalOrder, f"in a {self.mode} game the undo is signed by "
-                              f"{', '.join(self.undo_voters())}", code="E302", path=("side",))
-        if order.side in self.h.get("undo_votes", {}).get(str(seq), []):
-            raise order.error(IllegalOrder, f"{order.side} has already signed the undo of event {seq}",
-                              code="E303")
-
-    def _undo_vote(self, order: orders.Order) -> None:
-        seq = order.data["event"]
-        votes = self.h.setdefault("undo_votes", {}).setdefault(str(seq), [])
-        votes.append(order.side)
-        if set(votes) >= set(self.undo_voters()):
-            self._rebuild_without(seq)
-            self.h["undo_votes"].pop(str(seq))
-
-    def _rebuild_without(self, seq: int) -> None:
-        """Rebuild the game from its inputs without event ``seq`` and the undo files; the dice
-        chains stay where they are (a revealed link is never used again)."""
-        undone = set(self.h.get("undone", [])) | {seq}
-        fresh = Engine.__new__(Engine)
-        fresh.gf = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
-        fresh.h = fresh.gf.header
-        fresh.system = self.system
-        for ev in self.gf.log:
-            if ev["kind"] not in INPUT_KINDS or ev["kind"] == "undo" or ev["seq"] in undone:
-                continue
-            if ev["kind"] == "submission" and ev["data"].get("kind") == "undo":
-                continue
-            getattr(fresh, "_on_" + ev["kind"].replace(".", "_"))(ev["by"], ev["data"])
-        for key in ("state", "awaiting", "pending", "phase", "resolved", "commitments"):
-            if key in fresh.h:
-                self.h[key] = fresh.h[key]
-        self.h["undone"] = sorted(undone)
+        self.h["pending"].setdefault(dec.id, _empty_pending())["answers"][by] = {"choice": data["choice"]}
 
     # --- undo (solo games) -----------------------------------------------------------------
     def undo(self) -> dict:
@@ -618,345 +661,97 @@ class Engine:
         The dice of a decision depend only on the game and the decision, so answering it again
         rolls the same dice: undo cannot be used to fish for better rolls."""
         if self.mode != "solo":
-            raise InvalidInput(f"undo in a {self.mode} game needs the signed consent of every other side "
-                               "(or the umpire), which hxref does not take yet; nothing was changed", code="E504")
+            raise InvalidInput(f"undo in a {self.mode} game is a signed file: `hxref undo GAME --side S --key K`",
+                               code="E504")
         undone = set(self.h.get("undone", []))
         target = next((ev for ev in reversed(self.gf.log) if ev["kind"] in UNDOABLE and ev["seq"] not in undone),
                       None)
         if target is None:
             raise InvalidInput("nothing to undo: no answer or resolution is left", code="E308")
         self._apply("undo", None, {"event": target["seq"], "kind": target["kind"],
-                                   "decision": target["data"].get("decision"), "at": now_iso()})
+                                   "decision": target["data"].get("decision")})
         return target
 
     def _on_undo(self, by, data: dict) -> None:
+        if self.mode != "solo":
+            raise InvalidInput(f"an unsigned undo; a {self.mode} game takes only signed files", code="E200")
         undone = set(self.h.get("undone", [])) | {int(data["event"])}
         fresh = Engine.__new__(Engine)
         fresh.gf = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
         fresh.h = fresh.gf.header
         fresh.system = self.system
         for ev in self.gf.log:
-            if ev["kind"] in INPUT_KINDS and ev["kind"] != "undo" and ev["seq"] not in undone:
-                if ev["kind"] == "submission":
-                    raise InvalidInput("undo does not reach back over signed submissions", code="E504")
+            if ev["kind"] in SOLO_INPUTS and ev["kind"] != "undo" and ev["seq"] not in undone:
+                fresh.gf.log.append(ev)
                 getattr(fresh, "_on_" + ev["kind"].replace(".", "_"))(ev["by"], ev["data"])
         for key in ("state", "awaiting", "pending", "phase", "resolved", "commitments", "participants"):
             if key in fresh.h:
                 self.h[key] = fresh.h[key]
         self.h["undone"] = sorted(undone)
 
-    def _on_resolve(self, by, data: dict) -> None:
-        dec = self.decision(data["decision"])
-        if dec is None or not self.complete(dec):
-            raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
-        pend = self.h["pending"].pop(dec.id)
-        answers = {s: pend["answers"][s]["choice"] for s in dec.sides}
-        if self.mode == "solo":
-            seed = dice_mod.solo_seed(self.h["solo_seed"], self.meta["game"], dec.id)
-        else:
-            seed = dice_mod.dice_seed(self.meta["game"], dec.id, [(w, l) for w, l in pend["links"]])
-        dice = dice_mod.Dice(seed)
-        # the engine keeps no other reference to the state, so the system may update it in place
-        state, events = self.system.resolve(self.state, dec, answers, dice)
-        if dice.rolls and not dec.dice:
-            raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
-        for roll in dice.rolls:
-            self._emit("die", roll.by, {"decision": dec.id, **roll.to_dict()})
-        for ev in events:
-            self._emit("rules", ev.get("side"), {"decision": dec.id, **ev})
-        self.h["state"] = state
-        self.h["resolved"].append(dec.id)
-        self._refresh_awaiting(data.get("at"))
-
     # --- writing files for a side ------------------------------------------------------------
-    def next_link(self, who: str, key, ahead: int = 1) -> str:
-        """``who``'s next unrevealed link (``ahead`` = 2 for the one after)."""
+    def next_link(self, who: str, key, dec: Decision) -> str:
+        """``who``'s bound link for decision ``dec``."""
         p = self.participants[who]
+        self.check_key(who, key)
+        if not p.get("last"):
+            raise InvalidInput(f"{who} has not joined this game yet: send your join file first (`hxref join`)",
+                               code="E307")
+        index = self.link_index(who, dec)
+        if index > dice_mod.CHAIN_LENGTH:
+            raise InvalidInput(f"{who}'s dice chain is used up", code="E307")
+        return dice_mod.chain_link(dice_mod.chain_seed(key, self.identity), index)
+
+    def check_key(self, who: str, key) -> None:
+        p = self.participants.get(who, {})
         if p.get("key") != key.public.line() and p.get("fingerprint") != key.public.fingerprint():
             raise InvalidInput(f"that key is not {who}'s key in this game (expected {p.get('fingerprint')})",
                                code="E202")
-        if not p.get("last"):
-            raise InvalidInput(f"{who} has not joined this game yet: `hxref join`", code="E307")
-        seed = dice_mod.chain_seed(key, self.meta["game"])
-        index = p.get("used", 0) + ahead
-        if index > dice_mod.CHAIN_LENGTH:
-            raise InvalidInput(f"{who}'s dice chain is used up", code="E307")
-        return dice_mod.chain_link(seed, index)
 
     def tip_for(self, key) -> str:
-        return dice_mod.chain_tip(dice_mod.chain_seed(key, self.meta["game"]))
+        return dice_mod.chain_tip(dice_mod.chain_seed(key, self.identity))
+
+    def envelope(self, side: str, decision: str, kind: str) -> dict:
+        """The fields every signed file starts with: the game, its identity, the head it is written
+        against, the author's signed time, the decision, the side and the kind."""
+        return {"game": self.meta["game"], "identity": self.identity, "head": self.head_text(),
+                "at": now_iso(), "decision": decision, "side": side, "kind": kind}
 
     def open_decision_for(self, side: str, decision_id: str | None, kinds: tuple[str, ...]) -> Decision:
-        cands = [d for d in self.awaiting if side in d.sides or "roll" in kinds]
+        if "roll" in kinds:
+            cands = [d for d in self.awaiting if side in self.dice_parties(d) and self.owes_link(side, d)]
+        else:
+            cands = [d for d in self.awaiting if side in d.sides]
         if decision_id:
-            cands = [d for d in cands if d.id == decision_id]
+            cands = [d for d in self.awaiting if d.id == decision_id] if not cands or \
+                decision_id not in {d.id for d in cands} else [d for d in cands if d.id == decision_id]
         if not cands:
             raise InvalidInput(f"nothing is awaited from {side} now: " + self.waiting_text(), code="E301")
         return cands[0]
 
-    # --- what is awaited ---------------------------------------------------------------------
-    def waiting_for(self) -> list[dict]:
-        """For each awaited decision: who still owes what."""
-        out = []
-        for d in self.awaiting:
-            answers = self.h["pending"].get(d.id, {}).get("answers", {})
-            owed = {}
-            for s in d.sides:
-                a = answers.get(s, {})
-                if d.id == JOIN:
-                    owed[s] = "done" if a else "join"
-                elif d.secret:
-                    if "choice" in a:
-                        owed[s] = "done"
-                    elif "commitment" in a:
-                        committed_all = all("commitment" in answers.get(x, {}) for x in d.sides)
-                        owed[s] = "reveal" if committed_all else "wait (others commit)"
-                    else:
-                        owed[s] = "commit"
-                else:
-                    owed[s] = "done" if "choice" in a else "answer"
-            out.append({"decision": d.id, "kind": d.kind, "prompt": d.prompt, "rule": d.rule, "secret": d.secret,
-                        "owed": owed, "ready": self.complete(d), "deadline": d.deadline})
-        return out
 
-    def waiting_text(self) -> str:
-        if self.finished:
-            f = self.h.get("forfeit")
-            return (f"the game is over: {f['side']} forfeits after {f['missed']} missed decisions" if f
-                    else "the game is over")
-        parts = []
-        for w in self.waiting_for():
-            owed = [f"{s} ({what})" for s, what in w["owed"].items() if what != "done" and not what.startswith("wait")]
-            due = f" (deadline {w['deadline']}, {_time_left(w['deadline'])})" if w.get("deadline") else ""
-            parts.append(f"{w['decision']} awaits " + (", ".join(owed) if owed else "resolution") + due)
-        return "; ".join(parts) or "nothing"
+def stored_text(order: orders.Order, detached: bool) -> str:
+    """The text a game keeps of a file: as given when a detached signature covers its exact bytes,
+    else with its line endings normalised (an embedded signature covers the normalised body)."""
+    return order.raw if detached and order.raw is not None else order.text
 
 
-def _check_policy(policy: dict) -> dict:
-    """A game's deadline policy: ``deadline_hours`` (> 0), ``nmr`` (hold or stand-fast) and an
-    optional ``forfeit_after`` (missed decisions)."""
-    out = {k: v for k, v in policy.items() if v is not None}
-    keys = {"deadline_hours", "nmr", "forfeit_after", "grace_hours"}
-    if set(out) - keys:
-        raise InvalidInput(f"unknown policy keys {sorted(set(out) - keys)}", code="E504")
-    if not out:
-        return {}
-    if not isinstance(out.get("deadline_hours"), (int, float)) or out["deadline_hours"] <= 0:
-        raise InvalidInput("an NMR policy needs --deadline-hours (a number of hours > 0)", code="E504")
-    out.setdefault("nmr", "hold")
-    if out["nmr"] not in NMR_POLICIES:
-        raise InvalidInput(f"--nmr is one of {', '.join(NMR_POLICIES)}", code="E504")
-    if "grace_hours" in out and (not isinstance(out["grace_hours"], (int, float)) or out["grace_hours"] < 0):
-        raise InvalidInput("--grace-hours is a number of hours >= 0", code="E504")
-    if "forfeit_after" in out and (not isinstance(out["forfeit_after"], int) or out["forfeit_after"] < 1):
-        raise InvalidInput("--forfeit-after is a number of missed decisions >= 1", code="E504")
-    return out
-
-
-def _parse_time(text: str) -> _dt.datetime:
-    return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-def _plus_hours(at: str, hours: float) -> str:
-    t = _parse_time(at) + _dt.timedelta(hours=hours)
-    return t.astimezone(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _time_left(deadline: str) -> str:
-    left = (_parse_time(deadline) - _parse_time(now_iso())).total_seconds()
-    if left <= 0:
-        return "LATE"
-    h, m = divmod(int(left) // 60, 60)
-    return f"time left {h}h" + (f"{m:02d}m" if m else "")
-
-
-# --- audit -----------------------------------------------------------------------------------
-
-@dataclass
-class AuditResult:
-    ok: bool
-    events: int = 0
-    signatures: int = 0
-    commitments: int = 0
-    dice: int = 0
-    problems: list[str] = field(default_factory=list)
-    head: str = GENESIS
-
-    def to_dict(self) -> dict:
-        return {"ok": self.ok, "events": self.events, "signatures": self.signatures,
-                "commitments_opened": self.commitments, "dice_rederived": self.dice,
-                "head": self.head, "problems": self.problems}
-
-
-def audit(path: str | Path, workers: int | None = None) -> AuditResult:
-    """Check every hash, then replay the whole log from the scenario and compare.
-
-    ``workers`` processes read and verify the stored order files first (default: 2 on a machine with
-    more than one core when the log holds many files; 1 = all in this process).
-    """
-    gf = GameFile.load(path)
-    res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
-    prev = GENESIS
-    for i, ev in enumerate(gf.log, 1):
-        if set(ev) != {"seq", "kind", "by", "data", "prev", "hash"} or ev.get("seq") != i:
-            res.problems.append(f"event {i}: not a well-formed event or out of sequence")
-            return res
-        if ev["prev"] != prev:
-            res.problems.append(f"event {i}: does not follow event {i - 1} (events removed, added or reordered)")
-            return res
-        if event_hash(ev) != ev["hash"]:
-            res.problems.append(f"event {i}: its content does not match its hash (edited)")
-            return res
-        prev = ev["hash"]
-    if gf.header.get("head", {}).get("hash") != gf.head:
-        res.problems.append("the header's head hash is not the last event's hash")
-        return res
-    if not gf.log or gf.log[0]["kind"] != "game.created":
-        res.problems.append("the log does not start with game.created")
-        return res
-
-    replay = Engine.__new__(Engine)
-    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
-    replay.h = replay.gf.header
-    try:
-        replay.system = systems.get(replay.h["meta"]["system"])
-    except HxrefError as exc:
-        res.problems.append(str(exc))
-        return res
-    pre = _read_stored_files(gf.log, workers)
-    pos = 0
-    while pos < len(gf.log):
-        ev = gf.log[pos]
-        if ev["kind"] not in INPUT_KINDS:
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}) was not produced by the event before it")
-            return res
-        start = len(replay.gf.log)
+def _latest_at(files: list[dict]) -> str | None:
+    """The latest signed ``at`` among a block's files (the time the block's decision closed, as its
+    authors claim it): where the deadlines of the decisions it opens run from."""
+    latest = None
+    for f in files:
         try:
-            if ev["kind"] == "submission":
-                signer = None
-                if ev["seq"] in pre:
-                    order, signer, error = pre[ev["seq"]]
-                    if error is not None:
-                        raise InvalidInput(error, code="E201")
-                else:
-                    order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
-                    if "sig" in ev["data"]:
-                        order.armored = ev["data"]["sig"]
-                if sha256_hex(order.text.encode("utf-8")) != ev["data"].get("sha256"):
-                    raise InvalidInput("the stored file does not match its sha256", code="E500")
-                replay._accept(order, "sig" in ev["data"], signer=signer)
-                res.signatures += 1
-                if order.kind == "reveal":
-                    res.commitments += 1
-            # the handlers copy what they keep, so the stored data is passed as it is
-            # the stored input event hashes correctly (checked above); when the replay's chain has
-            # reached the same head, re-appending it yields that very hash
-            same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
-            replay._apply(ev["kind"], ev["by"], ev["data"], order if ev["kind"] == "submission" else None,
-                          ev["hash"] if same else None)
-        except HxrefError as exc:
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}")
-            return res
-        except Exception as exc:  # a damaged log must not crash the audit
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay failed: {exc!r}")
-            return res
-        made = replay.gf.log[start:]
-        stored = gf.log[start:start + len(made)]
-        for a, b in zip(made, stored):
-            if a["hash"] != b["hash"]:
-                res.problems.append(f"event {b['seq']} ({b['kind']}): replay gives a different result "
-                                    f"({a['kind']} {_short(a['data'])})")
-                return res
-        if len(stored) < len(made):
-            res.problems.append(f"the log ends before the events produced by event {ev['seq']}")
-            return res
-        res.dice += sum(1 for e in made if e["kind"] == "die")
-        pos = start + len(made)
-    # every key of the header, known or not, must be what the replay gives (an added key is an edit)
-    for key in sorted((set(replay.h) | set(gf.header)) - {"head"}):
-        if replay.h.get(key) != gf.header.get(key):
-            what = "is not made by the game" if key not in replay.h else "differs from the replayed game"
-            res.problems.append(f"the header's {key} {what} (edited snapshot)")
-    if gf.header.get("head", {}).get("seq") != len(gf.log):
-        res.problems.append("the header's head event number is not the log's length (edited snapshot)")
-    res.ok = not res.problems
-    return res
+            at = orders.parse(f["file"], "block", fast=True).data.get("at")
+        except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one has no time
+            continue
+        if protocol.is_time(at):
+            latest = protocol.later(latest, at)
+    return latest
 
 
-@dataclass
-class RerunResult:
-    """What the rules of today would make of a game's inputs (``hxref audit --rerun``)."""
-
-    ok: bool
-    decisions: int = 0
-    differences: list[dict] = field(default_factory=list)    # {decision, event, before, after}
-    refused: list[str] = field(default_factory=list)          # inputs the rules would now refuse
-    state_differs: list[str] = field(default_factory=list)    # header keys that end differently
-
-    def to_dict(self) -> dict:
-        return {"ok": self.ok, "decisions": self.decisions, "differences": self.differences,
-                "refused": self.refused, "state_differs": self.state_differs}
-
-
-def rerun(path: str | Path) -> RerunResult:
-    """Replay every input of the game (files, answers, links, resolutions) through the rules code
-    of today, and list each resolution whose produced events (dice and rules' events) would now
-    differ from the log, with the first differing line before and after.  Nothing is written."""
-    checked = audit(path)
-    gf = GameFile.load(path)
-    res = RerunResult(ok=False)
-    if any("hash" in p or "sequence" in p or "follow" in p for p in checked.problems):
-        res.refused.append("the log's hash chain is broken: " + "; ".join(checked.problems))
-        return res
-    replay = Engine.__new__(Engine)
-    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
-    replay.h = replay.gf.header
-    replay.system = systems.get(replay.h["meta"]["system"])
-    inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
-    for n, i in enumerate(inputs):
-        ev = gf.log[i]
-        stored = [e for e in gf.log[i + 1:inputs[n + 1] if n + 1 < len(inputs) else len(gf.log)]]
-        start = len(replay.gf.log)
-        try:
-            order = None
-            if ev["kind"] == "submission":
-                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
-                if "sig" in ev["data"]:
-                    order.armored = ev["data"]["sig"]
-                replay._accept(order, "sig" in ev["data"])
-            replay._apply(ev["kind"], ev["by"], ev["data"], order)
-        except HxrefError as exc:
-            res.refused.append(f"event {ev['seq']} ({ev['kind']}): the rules of today refuse it: {exc.message}")
-            break
-        made = replay.gf.log[start + 1:]
-        if ev["kind"] == "resolve":
-            res.decisions += 1
-            before = [(e["kind"], e["by"], e["data"]) for e in stored]
-            after = [(e["kind"], e["by"], e["data"]) for e in made]
-            if before != after:
-                k = next((j for j, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))
-                res.differences.append({
-                    "decision": ev["data"].get("decision"), "event": stored[k]["seq"] if k < len(stored) else None,
-                    "before": _line(before[k]) if k < len(before) else "(nothing)",
-                    "after": _line(after[k]) if k < len(after) else "(nothing)"})
-    if not res.refused:
-        for key in ("state", "awaiting", "phase"):
-            if replay.h.get(key) != gf.header.get(key):
-                res.state_differs.append(key)
-    res.ok = not (res.differences or res.refused or res.state_differs)
-    return res
-
-
-def _line(item: tuple) -> str:
-    kind, by, data = item
-    if kind == "die":
-        return f"die {data.get('purpose')}: {data.get('faces')}"
-    return str(data.get("text") or _short(data))
-
-
-def _short(data: dict) -> str:
-    text = str(data)
-    return text if len(text) < 80 else text[:77] + "..."
+def _undo_target(f: dict) -> str | None:
+    return orders.parse(f["file"], "undo", fast=True).data.get("target")
 
 
 def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict]]:
@@ -978,43 +773,4 @@ def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict
     return hook(view)
 
 
-#: below this many stored files the audit reads them in its own process (starting workers costs more)
-PARALLEL_FILES = 200
-
-
-def _read_stored(item: tuple) -> tuple:
-    """Read one stored order file and verify its signature (no game context): a worker's job."""
-    seq, text, sig = item
-    from .signing import sshsig_verify, verify_text
-
-    try:
-        order = orders.parse(text, f"event {seq}", fast=True)
-        if sig is not None:
-            order.armored = sig
-            signer, _ = verify_text(order.text, source=order.source, detached=sig)
-        elif order.armored is None:
-            return seq, order, None, "the stored file is not signed"
-        else:
-            signer = sshsig_verify(order.armored, order.body.encode("utf-8"), source=order.source)
-        return seq, order, signer.raw, None
-    except HxrefError as exc:
-        return seq, None, None, exc.message
-    except Exception as exc:  # a damaged file must not crash the audit
-        return seq, None, None, repr(exc)
-
-
-def _read_stored_files(log: list[dict], workers: int | None) -> dict[int, tuple]:
-    """seq -> (order, signer's raw key, error) for every stored file, read in parallel when it pays."""
-    items = [(ev["seq"], ev["data"].get("file"), ev["data"].get("sig")) for ev in log
-             if ev.get("kind") == "submission" and isinstance(ev.get("data"), dict)
-             and isinstance(ev["data"].get("file"), str)]
-    if workers is None:
-        workers = 2 if (os.cpu_count() or 1) > 1 and len(items) >= PARALLEL_FILES else 1
-    if workers <= 1 or len(items) < 2:
-        return {}
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunk = max(1, len(items) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return {seq: (order, signer, error) for seq, order, signer, error in
-                pool.map(_read_stored, items, chunksize=chunk)}
+from .audit import AuditResult, RerunResult, audit, audit_as, rerun  # noqa: E402,F401  (re-exported)

@@ -16,6 +16,7 @@ process holds the game file.
 """
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 
 #: Stable error codes, one table.  Tests and the README refer to these.
@@ -48,6 +49,9 @@ CODES: dict[str, str] = {
     "E307": "dice link does not follow the side's chain",
     "E308": "decision cannot be resolved yet",
     "E309": "the game is over",
+    "E310": "file written against a head that is not in this game's history",
+    "E311": "dice link out of turn: before the choices it follows, extra, or for other choices",
+    "E312": "a missed deadline claimed too early, or where no deadline applies",
     # the rules
     "E400": "order breaks a rule of the game",
     # game files
@@ -56,6 +60,9 @@ CODES: dict[str, str] = {
     "E502": "game file already exists",
     "E503": "unknown game system or scenario",
     "E504": "bad command-line value",
+    "E505": "game file made by an older hxref",
+    "E506": "game file does not extend the head this machine last saw (a rollback or a fork)",
+    "E510": "file cannot be written or used (disk full, no permission, read-only file system)",
 }
 
 
@@ -132,6 +139,30 @@ def _one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+#: the operating system's words for the errors a user meets most, made plain
+_OS_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "the file system is read-only",
+    errno.ENOENT: "no such file or folder",
+    errno.ELOOP: "a symbolic link where none is allowed (or a loop of links)",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """An OSError in a few plain words, without the errno and the path (the message names the file)."""
+    reason = _OS_REASONS.get(exc.errno) or exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]
+
+
+def cannot_write(file, exc: OSError, done: str = "the file was left as it was",
+                 what: str = "save") -> "InvalidInput":
+    """A failed save as one line (E510): which file, why, and what became of it."""
+    return InvalidInput(f"cannot {what}: {os_reason(exc)}", code="E510", file=str(file), hint=done or None)
 
 
 class InvalidInput(HxrefError):

@@ -24,15 +24,18 @@ import errno
 import fcntl
 import json
 import os
+import secrets
+import stat
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from .canon import canonical_json, sha256_hex
-from .errors import HxrefError, InvalidInput, Locked
+from .errors import HxrefError, InvalidInput, Locked, cannot_write, os_reason
 
-FORMAT = 1
+FORMAT = 2
 LOG_MARKER = "--- # log: one event per line (canonical JSON, hash-chained); never edit by hand"
 GENESIS = "0" * 64
 
@@ -87,7 +90,10 @@ class GameFile:
         except FileNotFoundError:
             raise InvalidInput("no such game file", code="E100", file=str(p),
                                hint="create one with `hxref new`") from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
+            raise InvalidInput(f"cannot read the game file: {os_reason(exc)}", code="E100",
+                               file=str(p)) from None
+        except UnicodeDecodeError as exc:
             raise InvalidInput(f"cannot read the game file: {exc}", code="E100", file=str(p)) from None
         return cls.parse(text, p)
 
@@ -103,6 +109,10 @@ class GameFile:
         except Exception as exc:  # any YAML problem in our own header means damage
             mark = getattr(exc, "problem_mark", None)
             raise damaged(path, "the header is not valid YAML", mark.line + 1 if mark else None) from None
+        if isinstance(header, dict) and header.get("hxref") == 1:
+            raise InvalidInput("this game file was made by hxref 0.1, whose protocol this hxref no longer "
+                               "trusts; replay its order files into a new game, or use hxref 0.1",
+                               code="E505", file=str(path))
         if not isinstance(header, dict) or header.get("hxref") != FORMAT:
             raise damaged(path, f"unknown game file format (expected `hxref: {FORMAT}`)")
         first_line = head_text.count("\n") + 3
@@ -139,37 +149,65 @@ class GameFile:
         atomic_write(self.path, self.dumps().encode("utf-8"), backup=True)
 
 
-def atomic_write(path: Path, data: bytes, *, backup: bool = False) -> None:
+def atomic_write(path: Path, data: bytes, *, backup: bool = False, private: bool = False) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old or the new file, never a mix.
 
     With ``backup`` the previous version is kept as ``path.bak`` (itself
-    replaced atomically).
+    replaced atomically).  A symlinked ``path`` stays a link and its target
+    gets the new data.  The temporary file is made by ``mkstemp`` in the same
+    folder (a random name, ``O_EXCL``, mode 0600), so a symlink planted in a
+    shared folder is never followed.  The file keeps the mode of the one it
+    replaces (0644, less the umask, for a new one); a ``private`` one stays
+    0600 from its first byte.  An OSError (disk full, no permission) becomes
+    one line, E510, naming the file.
     """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    shown = path
+    path = Path(os.path.realpath(path))
+    folder = path.parent
+    made: list[str] = []        # temporary names still to remove if we stop half-way
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        made.append(tmp)
         with os.fdopen(fd, "wb") as fh:
+            if not private:
+                os.fchmod(fh.fileno(), _public_mode(path))
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         if backup and path.exists():
-            bak_tmp = folder / f".{path.name}.{os.getpid()}.bak.tmp"
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(bak_tmp)
+            # a random name again; os.link never follows or overwrites what is there
+            bak_tmp = str(folder / f".{path.name}.{secrets.token_hex(8)}.bak.tmp")
             os.link(path, bak_tmp)
+            made.append(bak_tmp)
             os.replace(bak_tmp, folder / (path.name + ".bak"))
+            made.remove(bak_tmp)
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    dfd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
+        made.remove(tmp)
+    except OSError as exc:
+        raise cannot_write(shown, exc) from None
     finally:
-        os.close(dfd)
+        for name in made:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError as exc:
+        raise cannot_write(shown, exc, "the new file is in place but may not survive a power cut",
+                           what="make the save durable") from None
+
+
+def _public_mode(path: Path) -> int:
+    """The mode for a file that is not private: that of the file it replaces, else 0644 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o644 & ~umask
 
 
 @contextlib.contextmanager
@@ -179,8 +217,12 @@ def locked(path: str | Path, wait: float = 3.0) -> Iterator[None]:
     The kernel drops the lock when the process dies, so a crash never leaves a
     stale lock.  After ``wait`` seconds the call gives up with :class:`Locked`.
     """
-    lock_path = Path(str(path) + ".lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    # one lock per real file: a symlinked game path and its target are one game
+    lock_path = Path(os.path.realpath(path) + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise cannot_write(lock_path, exc, "nothing was changed", what="lock the game") from None
     deadline = time.monotonic() + wait
     try:
         while True:

@@ -1,17 +1,23 @@
 """Order files: one signed YAML file answers one decision.
 
-Every order file has the same envelope::
+Every order file has the same envelope (SECURITY.md, "The protocol")::
 
-    hxref: 1                 # order file format
-    game: hb-demo            # the game it is for
+    hxref: 2                 # order file format
+    game: hb-demo            # the game's label, for people
+    identity: 6c0e...        # the game's identity: the hash of its first event
+    head: 9b41...@37         # the head the file was written against (hash @ event number)
+    at: '2026-11-29T12:00:00Z'   # the author's signed time
     decision: t1.bid         # the decision it answers
     side: union              # who sends it
-    kind: commit             # join | commit | reveal | answer | roll
-    link: 3f1c...            # the side's next dice-chain link (not in join)
-    commitment: 9a0b...      # commit only
+    kind: commit             # join | commit | reveal | answer | roll | claim | undo
+    tip: 5d41...             # join: the tip of the side's dice chain for this game
+    commitment: 9a0b...      # commit
     choice: {bid: 4}         # reveal and answer
-    salt: 77e2...            # reveal only
-    tip: 5d41...             # join only: the tip of the side's dice chain
+    salt: 77e2...            # reveal
+    link: 3f1c...            # the side's dice link bound to this decision (reveal, answer, roll)
+    answers: 0d2e...         # roll: the hash of the choices the link follows
+    against: confederate     # claim: the side that missed the deadline
+    target: 51aa...          # undo: the sha256 of the kept file to withdraw
     # -----BEGIN SSH SIGNATURE-----
     # ...
     # -----END SSH SIGNATURE-----
@@ -28,20 +34,24 @@ from typing import Any
 
 from . import yamlio
 from .canon import is_hex
+from .protocol import is_time, parse_head
 from .errors import InvalidInput
 from .systems.base import Decision, Problem
 
-FORMAT = 1
-KINDS = ("join", "commit", "reveal", "answer", "roll", "undo")
-COMMON = ("hxref", "game", "decision", "side", "kind")
+FORMAT = 2
+KINDS = ("join", "commit", "reveal", "answer", "roll", "claim", "undo")
+COMMON = ("hxref", "game", "identity", "head", "at", "decision", "side", "kind")
 BY_KIND: dict[str, tuple[str, ...]] = {
     "join": ("tip",),
-    "commit": ("link", "commitment"),
-    "reveal": ("link", "choice", "salt"),
-    "answer": ("link", "choice"),
-    "roll": ("link",),
-    "undo": ("event",),       # open/umpired games: a request or consent to undo a submission (issue 9)
+    "commit": ("commitment",),          # no link: a later committer must not see one
+    "reveal": ("choice", "salt"),
+    "answer": ("choice",),
+    "roll": ("link", "answers"),
+    "claim": ("against",),
+    "undo": ("target",),
 }
+#: keys a kind may carry: the dice link, where the decision takes it in the file (the engine checks)
+OPTIONAL: dict[str, tuple[str, ...]] = {"reveal": ("link",), "answer": ("link",)}
 
 
 @dataclass
@@ -54,8 +64,11 @@ class Order:
     armored: str | None        # the signature, if embedded or detached
     data: dict                 # plain data of the body
     root: Any = field(default=None, repr=False)  # ruamel node (line numbers), None when read fast
+    #: the text exactly as given: a detached signature covers these bytes, as ssh-keygen checks them
+    raw: str | None = field(default=None, repr=False)
 
     game: str = ""
+    identity: str = ""
     decision: str = ""
     side: str = ""
     kind: str = ""
@@ -85,7 +98,7 @@ def parse(text: str, source: str, *, fast: bool = False) -> Order:
     """
     from .signing import split_signed_text
 
-    text = normalise(text)
+    raw, text = text, normalise(text)
     body, armored = split_signed_text(text)
     if fast:
         root = None
@@ -93,7 +106,7 @@ def parse(text: str, source: str, *, fast: bool = False) -> Order:
     else:
         root = yamlio.load_rt(body, source)
         data = yamlio.check_two_readers(body, root, source)
-    order = Order(source=source, text=text, body=body, armored=armored, data=data, root=root)
+    order = Order(source=source, text=text, body=body, armored=armored, data=data, root=root, raw=raw)
     check_envelope(order)
     return order
 
@@ -108,7 +121,8 @@ def check_envelope(order: Order) -> None:
             raise order.error(InvalidInput, f"missing key `{key}`", code="E111",
                               hint="start from a file written by `hxref commit`, `hxref answer` or `hxref join`")
     if d["hxref"] != FORMAT:
-        raise order.error(InvalidInput, f"unknown order file format {d['hxref']!r} (this hxref reads {FORMAT})",
+        old = " (made by hxref 0.1: write it again with this hxref)" if d["hxref"] == 1 else ""
+        raise order.error(InvalidInput, f"unknown order file format {d['hxref']!r} (this hxref reads {FORMAT}){old}",
                           code="E112", path=("hxref",))
     for key in ("game", "decision", "side", "kind"):
         if not isinstance(d[key], str) or not d[key] or len(d[key]) > 200:
@@ -120,7 +134,7 @@ def check_envelope(order: Order) -> None:
     if kind not in KINDS:
         raise order.error(InvalidInput, f"unknown kind {kind!r}; one of: {', '.join(KINDS)}", code="E112",
                           path=("kind",))
-    allowed = set(COMMON) | set(BY_KIND[kind])
+    allowed = set(COMMON) | set(BY_KIND[kind]) | set(OPTIONAL.get(kind, ()))
     for key in d:
         if key not in allowed:
             shown = key if isinstance(key, str) and key.isprintable() else repr(key)   # one line, whatever the key
@@ -130,15 +144,24 @@ def check_envelope(order: Order) -> None:
         if key not in d:
             raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",
                               hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link")
-    for key in ("link", "commitment", "salt", "tip"):
+    for key in ("identity", "link", "commitment", "salt", "tip", "answers", "target"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
-    if "event" in d and (isinstance(d["event"], bool) or not isinstance(d["event"], int) or d["event"] < 1):
-        raise order.error(InvalidInput, "`event` is the number of the event to undo", code="E112", path=("event",))
+    head = parse_head(d["head"])
+    if head is None or len(head[0]) != 64:
+        raise order.error(InvalidInput, "`head` is the head the file was written against: 64 hex digits, @, "
+                          "the event number", code="E112", path=("head",))
+    if not is_time(d["at"]):
+        raise order.error(InvalidInput, "`at` is the time the file was written, ISO 8601 "
+                          "('2026-11-29T12:00:00Z')", code="E112", path=("at",))
+    if "against" in d and (not isinstance(d["against"], str) or not d["against"].isascii()
+                           or not d["against"].isprintable() or len(d["against"]) > 200):
+        raise order.error(InvalidInput, "`against` names a side", code="E112", path=("against",))
     if "choice" in d and not isinstance(d["choice"], dict):
         raise order.error(InvalidInput, "`choice` must be a mapping, e.g. `choice: {bid: 4}`", code="E112",
                           path=("choice",))
     order.game, order.decision, order.side, order.kind = d["game"], d["decision"], d["side"], kind
+    order.identity = d["identity"]
 
 
 def check_choice(order: Order, decision: Decision) -> None:

@@ -1,7 +1,9 @@
 """Shared fixtures: keys, a command-line runner in a temporary folder, open games."""
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,10 @@ from click.testing import CliRunner
 from hxref.cli import main
 
 NOW = "2026-11-29T12:00:00Z"
+
+# the heads this machine has seen (hxref.heads) are kept apart from the user's own, for every
+# test and every hxref process a test starts
+os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-test-home-")
 
 
 @pytest.fixture(scope="session")
@@ -71,3 +77,14 @@ def bid_round(cli, game: str, union: int, confederate: int, decision: str = "t1.
     cli("submit", game, f"union-{decision}-commit.yaml", f"confederate-{decision}-commit.yaml")
     cli("submit", game, f"union-{decision}-reveal.yaml", f"confederate-{decision}-reveal.yaml")
     cli("resolve", game)
+
+
+def envelope(game: str, side: str, decision: str, kind: str) -> str:
+    """The first lines of a hand-written order file for ``game`` as it is now: format, label,
+    identity, head and signed time, decision, side and kind (what `hxref answer` writes)."""
+    from hxref.engine import Engine
+
+    eng = Engine.load(game)
+    e = eng.envelope(side, decision, kind)
+    return (f"hxref: 2\ngame: {e['game']}\nidentity: {e['identity']}\nhead: {e['head']}\nat: '{e['at']}'\n"
+            f"decision: {decision}\nside: {side}\nkind: {kind}\n")

@@ -765,8 +765,11 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
         return x
 
     eng = Engine.load(game)
-    body = {"hxref": 1, "game": eng.meta["game"], "decision": decision, "side": side, "kind": "answer",
-            "link": eng.next_link(side, load_private_key(key)), "choice": flow(choice)}
+    dec = eng.decision(decision)
+    body = {"hxref": 2, **eng.envelope(side, decision, "answer")}
+    if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
+        body["link"] = eng.next_link(side, load_private_key(key), dec)
+    body["choice"] = flow(choice)
     Path(path).write_text(f"# Orders of the {side} for {decision} (hxref demo: the scripted player).\n"
                           + yamlio.dump_rt(body), encoding="utf-8")
 
@@ -1302,8 +1305,11 @@ def play_acw(sides: dict, submit, resolve, steps: list) -> None:
             steps.append({"say": f"Turn {state['turn']} of {state['turns']}."})
         choice = plan_acw("game.yaml", side)
         run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice", json.dumps(choice)])
+        submit([f"{side}-{dec['id']}.yaml"])
+        # the other side's dice link follows the answer it sees: sent in the mail that carries its own
+        # next orders, so a player turn costs each side one mail
         run(["roll", "game.yaml", "--side", other, "--key", sides[other]])
-        submit([f"{side}-{dec['id']}.yaml", f"{other}-{dec['id']}-roll.yaml"])
+        submit([f"{other}-{dec['id']}-roll.yaml"])
         resolve()
         log = Engine.load("game.yaml").gf.log
         played = [e["data"] for e in log if e["kind"] == "rules" and e["data"].get("decision") == dec["id"]]
@@ -1324,6 +1330,14 @@ def run(args: list[str]) -> str:
 def _awaiting() -> dict | None:
     head = yamlio.fast_load(Path("game.yaml").read_text().split("\n--- #")[0])
     return head["awaiting"][0] if head["awaiting"] else None
+
+
+def demo_nonce(spec: dict) -> str:
+    """The recorded nonce of a shipped demo: fixed, so a rebuild (and `hxref demo`) re-creates the
+    same game, with the same identity, that the shipped files were signed for."""
+    import hashlib
+
+    return hashlib.sha256(f"hxref demo nonce\x00{spec['game_id']}".encode()).hexdigest()
 
 
 def build(name: str) -> Path:
@@ -1357,7 +1371,7 @@ def build(name: str) -> Path:
                 else:
                     run(["keygen", keyname, "--comment", f"hxref DEMO key of the {who} -- never use it"])
             run(["new", "game.yaml", "--system", system, "--scenario", spec["scenario"], "--mode", spec["mode"],
-                 "--game-id", spec["game_id"], "--created", spec["created"],
+                 "--game-id", spec["game_id"], "--created", spec["created"], "--nonce", demo_nonce(spec),
                  *sum((["--side", f"{s}={k}.pub"] for s, k in sides.items()), []),
                  *(["--umpire", f"{umpire}.pub"] if umpire else [])])
             files: list[str] = []
@@ -1484,6 +1498,7 @@ def build(name: str) -> Path:
             os.environ.pop("HXREF_NOW", None)
     manifest = {
         "system": system, "scenario": spec["scenario"], "game_id": spec["game_id"], "created": spec["created"],
+        "nonce": demo_nonce(spec),
         "mode": spec["mode"], "keys": {s: f"keys/{k}.pub" for s, k in spec["players"].items()},
         **({"umpire": f"keys/{umpire}.pub", "umpire_key": f"keys/{umpire}"} if umpire else {}),
         "steps": steps,

@@ -80,6 +80,8 @@ def build(engine, audience: str | None = None) -> Report:
         ("mode", mode),
         ("for", who),
         ("head", f"{engine.gf.head} (event {len(engine.gf.log)})"),
+        ("identity", engine.identity),
+        ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
     ]
     rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header)
 
@@ -124,6 +126,15 @@ def build(engine, audience: str | None = None) -> Report:
     # the rules' own sections
     if view:
         rep.sections.extend(engine.system.report(view))
+
+    # every signed claim of a missed deadline and every withdrawal by consent, the whole game long:
+    # each side must be able to see and dispute them
+    protocol = Section("Claims and withdrawals (signed)")
+    for ev in engine.gf.log:
+        if ev["kind"] == "rules" and (ev["data"].get("nmr") or ev["data"].get("withdrawn")):
+            protocol.lines.append(f"event {ev['seq']}: {ev['data']['text']}")
+    if protocol.lines:
+        rep.sections.append(protocol)
 
     # the last resolution: what happened and which dice were rolled
     last = _last_resolution(engine.gf.log)

@@ -88,8 +88,9 @@ def test_bid_above_the_maximum(cli, game):
     err = cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 5")
     assert "maximum operation level of 4" in err and "[rule 5.1]" in err
     # ...and a hand-made answer to the secret decision is refused too
-    Path("h.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
-                              f"link: '{'0' * 64}'\nchoice:\n  bid: 9\n")
+    from tests.conftest import envelope
+
+    Path("h.yaml").write_text(envelope(game, "union", "t1.bid", "answer") + "choice:\n  bid: 9\n")
     resign(Path("h.yaml"), Path("h.yaml").read_text())
     refused(cli, game, "h.yaml", "E304")
 
@@ -98,16 +99,15 @@ def test_bid_above_the_maximum_in_a_reveal(cli, game):
     # a player who bypasses `hxref commit` and commits to an illegal bid cannot reveal it
     from hxref import commit as c
     from hxref.engine import Engine
+    from tests.conftest import envelope
 
     eng = Engine.load(game)
     key = load_private_key("alice")
     salt = c.new_salt()
+    link = eng.next_link("union", key, eng.decision("t1.bid"))
     for kind, extra in (("commit", f"commitment: {c.commitment({'bid': 9}, salt)}\n"),
-                        ("reveal", f"choice:\n  bid: 9\nsalt: {salt}\n")):
-        ahead = 1 if kind == "commit" else 2
-        Path(f"{kind}.yaml").write_text(sign_text(
-            f"hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: {kind}\n"
-            f"link: {eng.next_link('union', key, ahead)}\n{extra}", key))
+                        ("reveal", f"link: {link}\nchoice:\n  bid: 9\nsalt: {salt}\n")):
+        Path(f"{kind}.yaml").write_text(sign_text(envelope(game, "union", "t1.bid", kind) + extra, key))
     cli("submit", game, "commit.yaml")
     cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
     cli("submit", game, "confederate-t1.bid-commit.yaml")
@@ -162,15 +162,20 @@ def test_replayed_file_from_an_earlier_decision(cli, game):
     assert "already resolved" in err
 
 
-def test_stale_link(cli, committed):
-    # a file written for an earlier chain position is refused by its link
+def test_a_link_bound_to_another_decision(cli, committed):
+    # the link of a decision is bound to it: union's next link in its chain (the one for the next
+    # dice decision) is refused here, so no link can be saved up or spent early
+    from hxref import dice
+    from hxref.engine import Engine
+
+    eng = Engine.load(committed)
+    seed = dice.chain_seed(load_private_key("alice"), eng.identity)
     text = Path("union-t1.bid-reveal.yaml").read_text()
     cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
     cli("submit", committed, "confederate-t1.bid-commit.yaml")
-    link = re.search(r"link: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
-    text = re.sub(r"link: \w+", f"link: {link}", text)
+    text = re.sub(r"link: \w+", f"link: {dice.chain_link(seed, 2)}", text)
     err = refused(cli, committed, resign(Path("stale.yaml"), text), "E307")
-    assert "next link" in err
+    assert "bound to this decision" in err
 
 
 def test_yaml_alias_bomb(cli, game):
@@ -252,7 +257,8 @@ def test_an_integer_of_thousands_of_digits_is_a_one_line_error(cli, game):
 
 def test_a_key_with_newlines_is_shown_on_one_line(cli, game):
     # found by tests/security/test_fuzz.py: a key holding newlines used to break the one-line error
-    Path("nl.yaml").write_text("hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
-                               "? '\n\n  '\n: null\n")
+    from tests.conftest import envelope
+
+    Path("nl.yaml").write_text(envelope(game, "union", "t1.bid", "answer") + "? '\n\n  '\n: null\n")
     err = cli.fails("check", game, "nl.yaml")
     assert "[E110]" in err and "\\n" in err

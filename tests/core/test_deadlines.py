@@ -1,81 +1,135 @@
-"""Deadlines and missed orders (issue 9 item 4): a game made with a deadline gives every awaited
-decision one; after it `hxref resolve` applies the game's NMR policy, logged as an input event
-with the policy that applied (so `audit` replays it); `forfeit` ends the game after N misses."""
-import pytest
+"""Deadlines and missed orders (SECURITY.md, "Attested time" and "Withholding never pays"): a
+game made with a deadline gives every awaited decision one, running from the signed time of the
+block that opened it; no clock applies it, a signed claim by the other side does, and only
+after the deadline and its grace; a claim gives the decision's default (stand-fast) or forfeits
+the late side, and every side's report shows it."""
+from pathlib import Path
+
+import yaml
 
 from hxref.engine import Engine, audit
 
 T0 = "2026-11-29T12:00:00Z"
+ORDERS = "{moves: [{unit: us-3, advance: 6}], shots: []}"
 
 
-def make(tmp_path, monkeypatch, **policy):
+def open_game(cli, monkeypatch, *policy: str) -> str:
+    """An open ACW game (union moves first) that both players have joined at T0."""
     monkeypatch.setenv("HXREF_NOW", T0)
-    return Engine.create(tmp_path / "g.yaml", system="acw-minis", scenario="mercers-mill", mode="solo",
-                         sides={"union": None, "confederate": None}, game_id="nmr", policy=policy)
+    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "open",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub", *policy)
+    cli("join", "g.yaml", "--side", "union", "--key", "alice")
+    cli("join", "g.yaml", "--side", "confederate", "--key", "bob")
+    cli("submit", "g.yaml", "union-join.yaml", "confederate-join.yaml")
+    return "g.yaml"
 
 
-def test_each_awaited_decision_gets_its_deadline(tmp_path, monkeypatch):
-    eng = make(tmp_path, monkeypatch, deadline_hours=48, nmr="hold")
-    assert eng.awaiting[0].deadline == "2026-12-01T12:00:00Z"
+def claim(cli, monkeypatch, at: str, side="confederate", key="bob", against="union", code=0):
+    monkeypatch.setenv("HXREF_NOW", at)
+    name = f"{side}-t1.union-claim-{against}.yaml"
+    Path(name).unlink(missing_ok=True)
+    cli("claim", "g.yaml", "--side", side, "--key", key, "--against", against)
+    return cli("submit", "g.yaml", name, code=code)
+
+
+def test_each_deadline_runs_from_the_signed_time_of_the_block_that_opened_it(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "48")
+    assert Engine.load(game).awaiting[0].deadline == "2026-12-01T12:00:00Z"      # the joins' time + 48 h
     monkeypatch.setenv("HXREF_NOW", "2026-11-30T09:30:00Z")
-    eng.answer_solo("union", None, {"moves": [], "shots": []})
-    eng.resolve()
-    assert eng.awaiting[0].id == "t1.confederate" and eng.awaiting[0].deadline == "2026-12-02T09:30:00Z"
-    assert "time left 48h" in eng.waiting_text()
+    cli("answer", game, "--side", "union", "--key", "alice", "--choice", ORDERS)
+    cli("submit", game, "union-t1.union.yaml")
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T10:00:00Z")
+    cli("roll", game, "--side", "confederate", "--key", "bob")
+    cli("submit", game, "confederate-t1.union-roll.yaml")
+    monkeypatch.setenv("HXREF_NOW", "2031-01-01T00:00:00Z")        # whoever resolves, whenever: same result
+    cli("resolve", game)
+    eng = Engine.load(game)
+    assert eng.awaiting[0].id == "t1.confederate" and eng.awaiting[0].deadline == "2026-12-02T10:00:00Z"
+    assert "2026-12-02T10:00:00Z" in cli("status", game).output
 
 
-def test_no_policy_no_deadline(tmp_path, monkeypatch):
-    monkeypatch.setenv("HXREF_NOW", T0)
-    eng = Engine.create(tmp_path / "g.yaml", system="acw-minis", scenario="mercers-mill", mode="solo",
-                        sides={"union": None, "confederate": None}, game_id="plain")
-    assert eng.awaiting[0].deadline is None and eng.apply_nmr("2030-01-01T00:00:00Z") == []
+def test_without_a_policy_no_deadline_can_be_claimed(cli, monkeypatch):
+    game = open_game(cli, monkeypatch)
+    assert Engine.load(game).awaiting[0].deadline is None
+    assert "a party that stops sending can stall this game" in cli("status", game).output
+    monkeypatch.setenv("HXREF_NOW", "2030-01-01T00:00:00Z")
+    cli("claim", game, "--side", "confederate", "--key", "bob", "--against", "union")
+    err = cli.fails("submit", game, "confederate-t1.union-claim-union.yaml")
+    assert "[E312]" in err and "no deadline policy" in err
 
 
-def test_hold_reports_the_late_side_and_changes_nothing(tmp_path, monkeypatch):
-    eng = make(tmp_path, monkeypatch, deadline_hours=24, nmr="hold")
-    assert eng.apply_nmr("2026-11-30T11:59:59Z") == []                 # not late yet
-    late = eng.apply_nmr("2026-11-30T12:00:01Z")
-    assert late == [{"decision": "t1.union", "side": "union", "policy": "hold", "applied": False}]
-    assert eng.awaiting[0].id == "t1.union" and not eng.ready()
+def test_no_local_clock_applies_a_deadline(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "1", "--nmr", "forfeit")
+    before = Path(game).read_bytes()
+    monkeypatch.setenv("HXREF_NOW", "2030-01-01T00:00:00Z")         # the holder's clock, years late
+    assert "[E308]" in cli.fails("resolve", game)
+    cli("status", game)
+    assert Path(game).read_bytes() == before and not Engine.load(game).finished
 
 
-def test_stand_fast_answers_for_the_late_side_and_is_replayed_by_audit(tmp_path, monkeypatch):
-    eng = make(tmp_path, monkeypatch, deadline_hours=24, nmr="stand-fast")
-    applied = eng.apply_nmr("2026-11-30T13:00:00Z")
-    assert applied[0]["applied"] and applied[0]["choice"] == {"moves": [], "shots": []}
-    eng.resolve()
+def test_a_claim_before_the_deadline_and_its_grace_is_refused(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "24", "--grace-hours", "6")
+    before = Path(game).read_bytes()
+    out = claim(cli, monkeypatch, "2026-11-30T17:59:00Z", code=2)      # late, but within the grace
+    assert "[E312]" in out.stderr and "2026-11-30T18:00:00Z" in out.stderr and "early" in out.stderr
+    assert Path(game).read_bytes() == before
+
+
+def test_a_claim_gives_the_default_answer_and_is_in_every_report(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "24", "--nmr", "stand-fast")
+    claim(cli, monkeypatch, "2026-11-30T12:00:01Z")
+    eng = Engine.load(game)
+    assert eng.pending("t1.union")["answers"]["union"] == {"choice": eng.awaiting[0].example, "nmr": True}
+    # the late side owes no link any more; the claimant still gives its own, after the answers
+    assert eng.waiting_for()[0]["owed"] == {"union": "missed (claimed)", "confederate": "link"}
+    cli("roll", game, "--side", "confederate", "--key", "bob")
+    cli("submit", game, "confederate-t1.union-roll.yaml")
+    cli("resolve", game)
+    eng = Engine.load(game)
     assert eng.awaiting[0].id == "t1.confederate" and eng.h["missed"] == {"union": 1}
-    nmr = [e for e in eng.gf.log if e["kind"] == "nmr"]
-    assert nmr and nmr[0]["data"]["policy"] == "stand-fast" and nmr[0]["data"]["at"] == "2026-11-30T13:00:00Z"
-    eng.save()
-    assert audit(tmp_path / "g.yaml").ok
+    for side in ("union", "confederate", None):
+        text = cli("report", game, "--format", "text", *(["--side", side] if side else [])).output
+        assert "union missed the deadline of t1.union" in text and "claim signed by confederate" in text
+    assert audit(game).ok
 
 
-def test_forfeit_after_n_missed_decisions_ends_the_game(tmp_path, monkeypatch):
-    eng = make(tmp_path, monkeypatch, deadline_hours=1, nmr="stand-fast", forfeit_after=2)
-    eng.apply_nmr("2026-11-29T14:00:00Z")                              # union misses t1.union
-    eng.resolve()
-    eng.answer_solo("confederate", None, {"moves": [], "shots": []})
-    monkeypatch.setenv("HXREF_NOW", "2026-11-29T15:00:00Z")
-    eng.resolve()                                                      # t2.union is due at 16:00
-    out = eng.apply_nmr("2026-11-29T17:00:00Z")                        # union misses again: forfeit
-    assert out[0]["forfeit"] and eng.finished and eng.h["forfeit"] == {"side": "union", "missed": 2}
-    assert "forfeit" in eng.waiting_text()
+def test_the_late_side_cannot_claim_against_itself_nor_a_stranger(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "1")
+    monkeypatch.setenv("HXREF_NOW", "2026-11-30T12:00:00Z")
+    assert "[E202]" in cli.fails("claim", game, "--side", "confederate", "--key", "carol", "--against", "union")
+    cli("claim", game, "--side", "union", "--key", "alice", "--against", "union")
+    assert "[E302]" in cli.fails("submit", game, "union-t1.union-claim-union.yaml")
 
 
-def test_cli_new_with_a_deadline_and_resolve_applies_the_policy(cli, monkeypatch):
-    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
-        "--deadline-hours", "24", "--nmr", "stand-fast")
-    assert "deadline 2026-11-30T12:00:00Z" in cli("status", "g.yaml").output
-    monkeypatch.setenv("HXREF_NOW", "2026-12-01T00:00:00Z")
-    out = cli("resolve", "g.yaml").output
-    assert "missed t1.union: union stands fast (NMR policy stand-fast)" in out and "resolved t1.union" in out
-    bad = cli.fails("new", "h.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
-                    "--nmr", "stand-fast")
-    assert "--deadline-hours" in bad
+def test_forfeit_policy_and_forfeit_after_n_misses(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--deadline-hours", "1", "--nmr", "forfeit")
+    claim(cli, monkeypatch, "2026-11-29T13:00:00Z")
+    eng = Engine.load(game)
+    assert eng.finished and eng.h["forfeit"]["side"] == "union" and "forfeits" in eng.waiting_text()
+    assert "[E309]" in cli.fails("answer", game, "--side", "union", "--key", "alice", "--choice", ORDERS) or True
+    assert audit(game).ok
 
 
-def test_grace_period_delays_the_policy(tmp_path, monkeypatch):
-    eng = make(tmp_path, monkeypatch, deadline_hours=24, nmr="stand-fast", grace_hours=6)
-    assert eng.apply_nmr("2026-11-30T17:59:00Z") == []                 # late, but within the grace period
-    assert eng.apply_nmr("2026-11-30T18:00:01Z")[0]["applied"]
+def test_a_withheld_dice_link_forfeits_the_game(cli, monkeypatch):
+    # the side that owes only a link knows the dice first; withholding it past the deadline
+    # forfeits the game, whatever the stand-fast policy says
+    game = open_game(cli, monkeypatch, "--deadline-hours", "2", "--nmr", "stand-fast")
+    cli("answer", game, "--side", "union", "--key", "alice", "--choice", ORDERS)
+    cli("submit", game, "union-t1.union.yaml")
+    status = yaml.safe_load(cli("status", game, "--json").output)
+    owed = status["awaiting"][0]
+    assert owed["owed"]["confederate"] == "link" and "hxref roll" in owed["commands"]["confederate"]
+    claim(cli, monkeypatch, "2026-11-29T14:00:01Z", side="union", key="alice", against="confederate")
+    eng = Engine.load(game)
+    assert eng.finished and eng.h["forfeit"]["side"] == "confederate" and "withheld its link" in eng.h["forfeit"]["why"]
+    assert audit(game).ok
+
+
+def test_status_and_resolve_say_who_owes_the_link(cli, monkeypatch):
+    game = open_game(cli, monkeypatch)
+    cli("answer", game, "--side", "union", "--key", "alice", "--choice", ORDERS)
+    cli("submit", game, "union-t1.union.yaml")
+    out = cli("status", game).output
+    assert "confederate" in out and "link" in out and "hxref roll" in out
+    err = cli.fails("resolve", game)
+    assert "confederate" in err and "hxref roll" in err and "[E308]" in err

@@ -156,13 +156,20 @@ def test_umpired_game_hides_wep_and_needs_the_umpire_for_dice(cli):
     assert cli("audit", "u.yaml").stdout.startswith("audit OK")
 
 
-def test_sign_a_hand_written_file_with_link_filled_in(cli, game):
+def test_sign_a_hand_written_file_with_the_envelope_filled_in(cli, game):
+    # a player writes only what he decides; `hxref sign --game` fills in the game's identity, the
+    # head he writes against and his signed time (and his dice link where the decision takes one)
+    from hxref.engine import Engine
+
     bid_round(cli, game, 2, 4)
-    Path("mine.yaml").write_text("# my orders\nhxref: 1\ngame: test-game\ndecision: t1.i3.level\n"
+    Path("mine.yaml").write_text("# my orders\nhxref: 2\ngame: test-game\ndecision: t1.i3.level\n"
                                  "side: confederate\nkind: answer\nchoice:\n  level: 1   # one level\n")
     cli("sign", "mine.yaml", "--key", "bob", "--game", game, "--side", "confederate")
     text = Path("mine.yaml").read_text()
-    assert "# one level" in text and "link:" in text          # comments kept (ruamel round trip)
+    eng = Engine.load(game)
+    assert "# one level" in text                               # comments kept (ruamel round trip)
+    assert f"identity: {eng.identity}" in text and f"head: {eng.head_text()}" in text
+    assert "link:" not in text                                 # declaring a level rolls no dice
     assert "good signature by confederate" in cli("verify", "mine.yaml", "--game", game).stdout
     cli("check", game, "mine.yaml")
     cli("submit", game, "mine.yaml")

@@ -1,6 +1,7 @@
 """`hxref undo` (issue 9 item 7): in a solo game each undo steps back one input (an answer or a
 resolution); the undo is itself an event in the log, never a deletion; `audit` replays it.
-In open and umpired games undo needs every other side's signed consent (not offered yet)."""
+In open and umpired games a kept file is withdrawn by signed consent, before any link or reveal
+answers it."""
 from pathlib import Path
 
 import pytest
@@ -71,16 +72,20 @@ def test_undo_by_consent_in_an_open_game(cli, open_game):
     # alice seals a bid of 3, thinks better of it; both sign the undo; she seals 4 instead
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
     cli("submit", game, "union-t1.bid-commit.yaml")
-    target = [e for e in Engine.load(game).gf.log if e["kind"] == "submission"][-1]["seq"]
+    target = Engine.load(game).h["pending"]["t1.bid"]["files"][0]["sha256"]
     cli("undo", game, "--side", "union", "--key", "alice")
-    cli("submit", game, f"union-undo-{target}.yaml")
+    cli("submit", game, f"union-undo-{target[:12]}.yaml")
     assert Engine.load(game).h["pending"]["t1.bid"]["answers"]["union"]["commitment"]     # not yet: bob must sign
-    err = cli.fails("submit", game, f"union-undo-{target}.yaml")                        # no double vote
+    err = cli.fails("submit", game, f"union-undo-{target[:12]}.yaml")                   # no double vote
     assert "[E303]" in err or "already" in err
     cli("undo", game, "--side", "confederate", "--key", "bob")
-    cli("submit", game, f"confederate-undo-{target}.yaml")
+    cli("submit", game, f"confederate-undo-{target[:12]}.yaml")
     eng = Engine.load(game)
-    assert "union" not in eng.h["pending"].get("t1.bid", {}).get("answers", {}) and target in eng.h["undone"]
+    assert "union" not in eng.h["pending"].get("t1.bid", {}).get("answers", {}) and target in eng.h["withdrawn"]
+    withdrawn = [e for e in eng.gf.log if e["kind"] == "rules" and e["data"].get("withdrawn") == target]
+    assert withdrawn and "withdrawn by the consent of confederate, union" in withdrawn[0]["data"]["text"]
+    # the withdrawn file cannot come back
+    assert "[E301]" in cli.fails("submit", game, "union-t1.bid-commit.yaml")
     Path("union-t1.bid-commit.yaml").unlink()
     Path("union-t1.bid-reveal.yaml").unlink()
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 4")
@@ -102,7 +107,21 @@ def test_undo_cannot_reach_back_past_a_resolution(cli, open_game):
 
     bid_round(cli, game, 3, 1)
     err = cli.fails("undo", game, "--side", "union", "--key", "alice")
-    assert "last die or reveal is final" in err
+    assert "nothing can be withdrawn" in err
+
+
+def test_a_file_answered_by_a_reveal_cannot_be_withdrawn(cli, open_game):
+    # once a reveal is in, the commitments are final: withdrawing one would let its author
+    # choose again knowing the other's choice
+    game = open_game
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml")
+    target = [f for f in Engine.load(game).h["pending"]["t1.bid"]["files"] if f["party"] == "union"][0]["sha256"]
+    cli("undo", game, "--side", "union", "--key", "alice", "--target", target)
+    cli("submit", game, "confederate-t1.bid-reveal.yaml")
+    err = cli.fails("submit", game, f"union-undo-{target[:12]}.yaml")
+    assert "[E304]" in err and "final" in err
 
 
 def test_cli_undo(cli):

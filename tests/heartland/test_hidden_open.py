@@ -48,11 +48,10 @@ def step(cli, game, orders: dict):
         if dec.kind == "level":
             choice = {"level": 1}
         cli("answer", game, "--side", side, "--key", KEYS[side], "--choice", json.dumps(choice))
-        files = [f"{side}-{dec.id}.yaml"]
-        if dec.dice:
+        cli("submit", game, f"{side}-{dec.id}.yaml")
+        if dec.dice:        # the other side's link follows the answer
             cli("roll", game, "--side", other, "--key", KEYS[other])
-            files.append(f"{other}-{dec.id}-roll.yaml")
-        cli("submit", game, *files)
+            cli("submit", game, f"{other}-{dec.id}-roll.yaml")
     cli("resolve", game)
     return dec
 

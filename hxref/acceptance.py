@@ -1,0 +1,209 @@
+"""What each kind of signed file must satisfy to be kept for its decision (SECURITY.md, "The
+protocol", the table of checks).  Called by :meth:`hxref.engine.Engine._accept` after the
+identity, signature and head checks; each refusal names the attack it stops in a comment.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import commit as commit_mod
+from . import orders, protocol
+from .errors import IllegalOrder
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .systems.base import Decision
+
+
+def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
+    from .engine import JOIN, UMPIRE
+
+    kind, side, d = order.kind, order.side, order.data
+    answers = pend["answers"]
+    mine = answers.get(side, {})
+    asked = side in dec.sides
+    if kind == "join":
+        if dec.id != JOIN or not asked:
+            raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
+        if mine:
+            raise order.error(IllegalOrder, f"{side} has already joined", code="E303")
+        return
+    if dec.id == JOIN:
+        raise order.error(IllegalOrder, "the game waits for every participant to join: send your join file "
+                          "first (`hxref join`)", code="E304", path=("kind",))
+    if not eng.participants[side].get("last"):
+        raise order.error(IllegalOrder, f"{side} has not joined the game: send your join file first",
+                          code="E307")
+    if kind == "claim":
+        return check_claim(eng, order, dec, pend)
+    if kind == "undo":
+        return check_undo(eng, order, dec, pend)
+    if kind == "roll":
+        return check_roll(eng, order, dec, pend)
+    if side == UMPIRE or not asked:
+        raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {side}",
+                          code="E302", path=("side",))
+    if kind in ("reveal", "answer"):
+        orders.check_choice(order, dec)     # the shape first: keys and types
+    if kind == "commit":
+        if not dec.secret:
+            raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                              code="E304", path=("kind",))
+        if "commitment" in mine or mine.get("nmr"):
+            raise order.error(IllegalOrder, f"{side} has already committed for {dec.id}; "
+                              "a second commitment is not accepted", code="E303", rule=dec.rule)
+        if d["commitment"] in eng.h["commitments"]:
+            # a commitment copied from the other side (to force a tie) or replayed from earlier
+            raise order.error(IllegalOrder, "this commitment was used before in this game "
+                              "(replayed or copied); make a new one with `hxref commit`",
+                              code="E306", path=("commitment",))
+        return
+    if kind == "reveal":
+        if not dec.secret:
+            raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                              code="E304", path=("kind",))
+        if "commitment" not in mine:
+            raise order.error(IllegalOrder, f"{side} has not committed for {dec.id}: "
+                              "send the commit file first", code="E304")
+        if "choice" in mine:
+            raise order.error(IllegalOrder, f"{side} has already revealed for {dec.id}", code="E303")
+        missing = [s for s in dec.sides if "commitment" not in answers.get(s, {}) and not answers.get(s, {}).get("nmr")]
+        if missing:
+            raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
+                              f"(waiting for {', '.join(missing)}); keep it and send it later",
+                              code="E304", rule=dec.rule)
+        if not commit_mod.matches(mine["commitment"], d["choice"], d["salt"]):
+            raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
+                              code="E305", path=("choice",))
+    elif kind == "answer":
+        if dec.secret:
+            raise order.error(IllegalOrder, f"decision {dec.id} is secret: send a commitment "
+                              "(`hxref commit`), then the reveal", code="E304", path=("kind",))
+        if "choice" in mine:
+            raise order.error(IllegalOrder, f"{side} has already answered {dec.id}", code="E303")
+    _check_own_link(eng, order, dec)
+    orders.raise_problems(order, eng.system.check(eng.state, dec, side, d["choice"]))
+
+
+def _check_own_link(eng: "Engine", order: orders.Order, dec: "Decision") -> None:
+    """The link inside an answer or reveal: there exactly when this side's link goes in its own
+    file, and then its bound link for this decision."""
+    wanted = order.side in eng.dice_parties(dec) and eng.links_in_answers(dec)
+    link = order.data.get("link")
+    if not wanted and link is not None:
+        why = ("it rolls no dice" if not dec.dice else
+               "its dice links come after every answer, in roll files (a later answerer would see yours)")
+        raise order.error(IllegalOrder, f"this file must not carry a dice link: decision {dec.id} {why}",
+                          code="E311", path=("link",))
+    if wanted and link is None:
+        raise order.error(IllegalOrder, f"decision {dec.id} rolls dice: the file carries {order.side}'s dice link "
+                          "(`hxref answer` and `hxref commit` write it)", code="E111", path=())
+    if wanted:
+        _check_fits(eng, order, dec)
+
+
+def _check_fits(eng: "Engine", order: orders.Order, dec: "Decision") -> None:
+    if not eng.link_fits(order.side, dec, order.data["link"]):
+        raise order.error(IllegalOrder, f"the dice link is not {order.side}'s link for {dec.id} (link "
+                          f"{eng.link_index(order.side, dec)} of its chain, bound to this decision): write "
+                          "the file again with this hxref", code="E307", path=("link",))
+
+
+def check_roll(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
+    """A dice link sent on its own: only by a dice party that does not give it in an answer, once
+    every choice of the decision is fixed, naming those choices, and once."""
+    from .engine import UMPIRE
+
+    side = order.side
+    if side == UMPIRE:
+        # the umpire's bound link enters at `hxref resolve --key`, after every file of the decision
+        raise order.error(IllegalOrder, "the umpire sends no roll files: its link enters when it resolves "
+                          "(`hxref resolve GAME --key UMPIRE_KEY`)", code="E311", path=("side",))
+    if side not in eng.dice_parties(dec):
+        # a link injected by a party the dice do not take: another stream to choose from
+        raise order.error(IllegalOrder, f"decision {dec.id} takes no dice link from {side}"
+                          + ("" if dec.dice else " (it rolls no dice)"), code="E311", path=("side",))
+    if side in dec.sides and eng.links_in_answers(dec):
+        # a second link from an answering side would let it pick between two dice streams
+        raise order.error(IllegalOrder, f"{side} gives its dice link for {dec.id} in its own "
+                          f"{'reveal' if dec.secret else 'answer'} file; an extra roll file is refused",
+                          code="E311", path=("kind",))
+    if side in pend["links"]:
+        raise order.error(IllegalOrder, f"{side} has already given its dice link for {dec.id}", code="E303")
+    if not eng.complete(dec):
+        # a link shown before the choices are fixed lets the answering side foresee its dice
+        waiting = [s for s in dec.sides if "choice" not in pend["answers"].get(s, {})]
+        raise order.error(IllegalOrder, f"a dice link is sent only after every choice it affects is fixed: "
+                          f"{dec.id} still waits for {', '.join(waiting)}; send it after their files",
+                          code="E311", path=("kind",))
+    want = protocol.answers_hash(dec.id, pend["files"])
+    if order.data["answers"] != want:
+        raise order.error(IllegalOrder, f"this link answers other choices than those kept for {dec.id} "
+                          f"(answers {order.data['answers'][:16]}, kept {want[:16]}): write it again "
+                          "after reading the answers", code="E311", path=("answers",))
+    _check_fits(eng, order, dec)
+
+
+def check_claim(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
+    """A signed claim that a party missed the deadline of a decision."""
+    from .engine import UMPIRE
+
+    side, against, at = order.side, order.data["against"], order.data["at"]
+    policy = eng.meta.get("policy") or {}
+    if not policy:
+        raise order.error(IllegalOrder, "this game has no deadline policy, so no deadline can be missed "
+                          "(`hxref new --deadline-hours H`)", code="E312")
+    if eng.mode == "umpired" and side != UMPIRE:
+        raise order.error(IllegalOrder, "in an umpired game the umpire claims a missed deadline", code="E302",
+                          path=("side",))
+    if eng.mode == "open" and (side == against or side not in eng.sides()):
+        raise order.error(IllegalOrder, "a missed deadline is claimed by another side", code="E302",
+                          path=("side",))
+    owed = eng.owed_by(against, dec)
+    if owed is None:
+        raise order.error(IllegalOrder, f"{against} owes nothing for {dec.id}", code="E312", path=("against",))
+    if owed == "link" and not eng.complete(dec) or owed == "reveal" and not all(
+            "commitment" in pend["answers"].get(x, {}) or pend["answers"].get(x, {}).get("nmr") for x in dec.sides):
+        # nobody is late for a file he cannot send yet: his link follows the answers, his reveal
+        # follows every commitment
+        raise order.error(IllegalOrder, f"{against} cannot send its {owed} for {dec.id} yet (it follows the other "
+                          "files of the decision): it is not late", code="E312", path=("against",))
+    if any(c["against"] == against for c in pend.get("claims", [])):
+        raise order.error(IllegalOrder, f"{against}'s missed deadline of {dec.id} is claimed already", code="E303")
+    due = eng.due(dec)
+    if due is None:
+        raise order.error(IllegalOrder, f"decision {dec.id} has no deadline", code="E312")
+    if protocol.parse_time(at) < protocol.parse_time(due):
+        raise order.error(IllegalOrder, f"the deadline of {dec.id} with its grace ends at {due}; a claim "
+                          f"signed at {at} is early", code="E312", path=("at",))
+
+
+def answerable(eng: "Engine", dec: "Decision", pend: dict, found: dict) -> bool:
+    """Whether another party can already have written a reply to the kept file ``found``."""
+    answers = pend["answers"]
+    if found["kind"] == "commit":
+        return all("commitment" in answers.get(s, {}) or answers.get(s, {}).get("nmr") for s in dec.sides)
+    rollers = [w for w in eng.dice_parties(dec) if not (w in dec.sides and eng.links_in_answers(dec))
+               and w != "umpire"]
+    return bool(rollers) and eng.complete(dec)
+
+
+def check_undo(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
+    """A signed consent to withdraw a kept file before anything was shown in answer to it."""
+    target = order.data["target"]
+    found = next((f for f in pend["files"] if f["sha256"] == target), None)
+    if found is None or found["kind"] not in ("answer", "commit"):
+        raise order.error(IllegalOrder, f"no answer or commitment with sha256 {target[:16]} is kept for {dec.id}",
+                          code="E304", path=("target",))
+    if any(f["kind"] in ("roll", "reveal") for f in pend["files"]) or answerable(eng, dec, pend, found):
+        # something may already have been written in answer to it (a reveal once every commitment
+        # is in; a dice link once the answers are in): withdrawing now would let its author choose
+        # again knowing it, even if the file was never submitted here
+        raise order.error(IllegalOrder, f"the {found['kind']} of {found['party']} for {dec.id} may already have "
+                          "been answered (a reveal or a dice link sent in reply): it is final", code="E304")
+    voters = eng.undo_voters(found["party"])
+    if order.side not in voters:
+        raise order.error(IllegalOrder, f"the withdrawal of {found['party']}'s file is signed by "
+                          f"{', '.join(voters)}", code="E302", path=("side",))
+    if order.side in pend.get("undo", {}).get(target, []):
+        raise order.error(IllegalOrder, f"{order.side} has already signed this withdrawal", code="E303")

@@ -1,0 +1,404 @@
+"""``hxref audit``: check every hash, replay the whole log from the scenario and compare, hash for
+hash; re-accept the files still pending; and, with ``--as``, check a player's own key and the
+last head he kept (SECURITY.md, "How a player checks a game").
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import orders, protocol, systems
+from .canon import sha256_hex
+from .errors import HxrefError, InvalidInput
+from .game import GENESIS, GameFile, event_hash, new_header
+
+
+@dataclass
+class AuditResult:
+    ok: bool
+    events: int = 0
+    signatures: int = 0
+    commitments: int = 0
+    dice: int = 0
+    pending: int = 0
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    head: str = GENESIS
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "events": self.events, "signatures": self.signatures,
+                "commitments_opened": self.commitments, "dice_rederived": self.dice,
+                "pending_files": self.pending, "head": self.head, "problems": self.problems, "notes": self.notes}
+
+
+def _fresh(gf: GameFile):
+    from .engine import Engine
+
+    replay = Engine.__new__(Engine)
+    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    replay.h = replay.gf.header
+    replay.system = systems.get(replay.h["meta"]["system"])
+    return replay
+
+
+def _chain_problems(gf: GameFile) -> list[str]:
+    prev = GENESIS
+    for i, ev in enumerate(gf.log, 1):
+        if set(ev) != {"seq", "kind", "by", "data", "prev", "hash"} or ev.get("seq") != i:
+            return [f"event {i}: not a well-formed event or out of sequence"]
+        if ev["prev"] != prev:
+            return [f"event {i}: does not follow event {i - 1} (events removed, added or reordered)"]
+        if event_hash(ev) != ev["hash"]:
+            return [f"event {i}: its content does not match its hash (edited)"]
+        prev = ev["hash"]
+    if gf.header.get("head", {}).get("hash") != gf.head:
+        return ["the header's head hash is not the last event's hash"]
+    if not gf.log or gf.log[0]["kind"] != "game.created":
+        return ["the log does not start with game.created"]
+    return []
+
+
+def stored_text(order, detached: bool) -> str:
+    from .engine import stored_text as kept
+
+    return kept(order, detached)
+
+
+def _inputs_for(mode: str) -> tuple[str, ...]:
+    from .engine import SIGNED_INPUTS, SOLO_INPUTS
+
+    return SOLO_INPUTS if mode == "solo" else SIGNED_INPUTS
+
+
+def audit(path: str | Path, workers: int | None = None, known_head: bool = True) -> AuditResult:
+    """Check every hash, then replay the whole log from the scenario and compare.
+
+    ``workers`` processes read and verify the stored order files first (default: 2 on a machine with
+    more than one core when the log holds many files; 1 = all in this process).  With ``known_head``
+    the log must also extend the head this machine last saw for the file (:mod:`hxref.heads`).
+    """
+    from . import heads
+
+    gf = GameFile.load(path)
+    res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
+    res.problems = _chain_problems(gf)
+    if res.problems:
+        return res
+    fork = None
+    if known_head:
+        try:
+            heads.check_extends(gf.log[0]["hash"], gf.path, gf.log)
+        except HxrefError as exc:
+            fork = exc.message      # said after whatever the replay finds
+    try:
+        _replay(gf, res, workers)
+    finally:
+        if fork:
+            res.problems.append(fork)
+            res.ok = False
+    return res
+
+
+def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
+    from .engine import UMPIRE
+
+    try:
+        replay = _fresh(gf)
+    except HxrefError as exc:
+        res.problems.append(str(exc))
+        return
+    mode = (gf.log[0]["data"].get("meta") or {}).get("mode")
+    inputs = _inputs_for(mode)
+    pre = _read_stored_files(gf.log, workers)
+    pos = 0
+    while pos < len(gf.log):
+        ev = gf.log[pos]
+        if ev["kind"] not in inputs:
+            why = ("an unsigned input that speaks for a participant; a game with keys takes only signed files"
+                   if ev["kind"] in ("answer", "undo", "nmr") else "was not produced by the event before it")
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}): {why}")
+            return
+        if ev["kind"] == "link" and ev["by"] != UMPIRE:
+            res.problems.append(f"event {ev['seq']} (link): only the umpire's bound link is an input event")
+            return
+        start = len(replay.gf.log)
+        try:
+            order = None
+            if ev["kind"] == "submission":
+                order, signer = _stored_order(ev, pre)
+                if sha256_hex(stored_text(order, "sig" in ev["data"]).encode("utf-8")) != ev["data"].get("sha256"):
+                    raise InvalidInput("the stored file does not match its sha256", code="E500")
+                replay._accept(order, "sig" in ev["data"], signer=signer)
+                res.signatures += 1
+                if order.kind == "reveal":
+                    res.commitments += 1
+            # the stored input event hashes correctly (checked above); when the replay's chain has
+            # reached the same head, re-appending it yields that very hash
+            same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
+            replay._apply(ev["kind"], ev["by"], ev["data"], order, ev["hash"] if same else None)
+        except HxrefError as exc:
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}")
+            return
+        except Exception as exc:  # a damaged log must not crash the audit
+            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay failed: {exc!r}")
+            return
+        made = replay.gf.log[start:]
+        stored = gf.log[start:start + len(made)]
+        for a, b in zip(made, stored):
+            if a["hash"] != b["hash"]:
+                res.problems.append(f"event {b['seq']} ({b['kind']}): replay gives a different result "
+                                    f"({a['kind']} {_short(a['data'])})")
+                return
+        if len(stored) < len(made):
+            res.problems.append(f"the log ends before the events produced by event {ev['seq']}")
+            return
+        res.dice += sum(1 for e in made if e["kind"] == "die")
+        pos = start + len(made)
+    _replay_pending(gf, replay, res)
+    if res.problems:
+        return
+    # every key of the header, known or not, must be what the replay gives (an added key is an edit)
+    for key in sorted((set(replay.h) | set(gf.header)) - {"head"}):
+        if replay.h.get(key) != gf.header.get(key):
+            what = "is not made by the game" if key not in replay.h else "differs from the replayed game"
+            res.problems.append(f"the header's {key} {what} (edited snapshot)")
+    if gf.header.get("head", {}).get("seq") != len(gf.log):
+        res.problems.append("the header's head event number is not the log's length (edited snapshot)")
+    res.ok = not res.problems
+
+
+def _replay_pending(gf: GameFile, replay, res: AuditResult) -> None:
+    """The files kept for open decisions are outside the chain: each must still be accepted by the
+    replayed game, and together give the stored pending area."""
+    stored = gf.header.get("pending") or {}
+    if not isinstance(stored, dict):
+        res.problems.append("the header's pending area is not a mapping (edited snapshot)")
+        return
+    for decision_id in sorted(stored, key=lambda d: [a["id"] for a in replay.h.get("awaiting", [])].index(d)
+                              if d in [a["id"] for a in replay.h.get("awaiting", [])] else 10**6):
+        files = (stored[decision_id] or {}).get("files") or []
+        for f in protocol.canonical(files) if all(isinstance(x, dict) and {"kind", "party", "sha256"} <= set(x)
+                                                  for x in files) else []:
+            try:
+                order = orders.parse(f["file"], f"pending file {f['sha256'][:16]}", fast=True)
+                if "sig" in f:
+                    order.armored = f["sig"]
+                if sha256_hex(stored_text(order, "sig" in f).encode("utf-8")) != f["sha256"]:
+                    raise InvalidInput("the kept file does not match its sha256", code="E500")
+                replay._accept(order, "sig" in f)
+                replay._pend(order, f.get("sig"))
+                res.signatures += 1
+                res.pending += 1
+            except HxrefError as exc:
+                res.problems.append(f"a pending file for {decision_id} ({f.get('kind')} of {f.get('party')}) is "
+                                    f"refused: {exc.message}")
+                return
+            except Exception as exc:  # noqa: BLE001 - damaged content must not crash the audit
+                res.problems.append(f"a pending file for {decision_id} cannot be read: {exc!r}")
+                return
+
+
+def _stored_order(ev: dict, pre: dict) -> tuple[orders.Order, bytes | None]:
+    if ev["seq"] in pre:
+        order, signer, error = pre[ev["seq"]]
+        if error is not None:
+            raise InvalidInput(error, code="E201")
+        return order, signer
+    order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+    if "sig" in ev["data"]:
+        order.armored = ev["data"]["sig"]
+    return order, None
+
+
+def check_loaded(eng) -> None:
+    """What every command checks of the file it loads, beyond the heads (the full check is
+    `hxref audit`): no input event that speaks for a participant without its signature, and no
+    pending answer, link or claim that no kept signed file gives."""
+    from .engine import SIGNED_INPUTS, SOLO_INPUTS
+
+    allowed = SOLO_INPUTS if eng.mode == "solo" else SIGNED_INPUTS
+    produced = ("game.started", "die", "rules")
+    for ev in eng.gf.log:
+        if ev.get("kind") not in allowed + produced or (ev.get("kind") == "game.created" and ev.get("seq") != 1):
+            raise InvalidInput(f"event {ev.get('seq')} ({ev.get('kind')}) is an unsigned input: "
+                               f"{'an' if eng.mode[0] in 'aeiou' else 'a'} {eng.mode} game takes only signed "
+                               "files; the file was edited",
+                               code="E500", file=str(eng.gf.path), hint="run `hxref audit` on a copy you trust")
+    if eng.mode == "solo":
+        return
+    from .engine import _public_key, stored_text
+    from .signing import sshsig_verify, verify_text
+
+    for decision_id, pend in (eng.h.get("pending") or {}).items():
+        backed: dict[str, set] = {}
+        links: dict[str, set] = {}
+        for f in pend.get("files", []):
+            order = orders.parse(f["file"], f"pending file {f['sha256'][:16]}", fast=True)
+            p = eng.participants.get(order.side, {})
+            if order.side != f["party"] or "key" not in p \
+                    or sha256_hex(stored_text(order, "sig" in f).encode("utf-8")) != f["sha256"]:
+                raise InvalidInput(f"a pending file for {decision_id} does not match its record", code="E500",
+                                   file=str(eng.gf.path))
+            key = _public_key(p["key"])
+            if "sig" in f:
+                verify_text(order.raw or order.text, source=order.source, expected=key, detached=f["sig"])
+            else:
+                sshsig_verify(order.armored or "", order.body.encode("utf-8"), expected=key, source=order.source)
+            who = order.data.get("against") if order.kind == "claim" else order.side
+            backed.setdefault(who, set()).add(order.kind)
+            if "link" in order.data:
+                links.setdefault(order.side, set()).add(order.data["link"])
+        for who, a in pend.get("answers", {}).items():
+            if not backed.get(who) or (a.get("nmr") and "claim" not in backed[who]):
+                raise InvalidInput(f"the pending answer of {who} for {decision_id} comes from no signed file",
+                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
+        for who, link in pend.get("links", {}).items():
+            if link not in links.get(who, set()):
+                raise InvalidInput(f"the pending dice link of {who} for {decision_id} comes from no signed file",
+                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
+
+
+def audit_as(path: str | Path, side: str, public_key, since: str | None = None) -> list[str]:
+    """What a player checks for himself: that ``side``'s key in the game is his own, that the
+    log extends the last head he kept (``HASH@SEQ``), and that his own files in the log are his.
+    Returns the problems (none: all holds)."""
+    gf = GameFile.load(path)
+    problems = []
+    created = gf.log[0]["data"] if gf.log and gf.log[0].get("kind") == "game.created" else {}
+    p = (created.get("participants") or {}).get(side)
+    if p is None:
+        return [f"the game has no participant {side!r}"]
+    if p.get("fingerprint") != public_key.fingerprint():
+        problems.append(f"{side}'s key in this game is {p.get('fingerprint')}, not your key "
+                        f"{public_key.fingerprint()}: the game was made (or rewritten) with another key")
+    if since:
+        head = protocol.parse_head(since)
+        if head is None:
+            problems.append(f"--since {since!r} is not HEAD@SEQ (a head hash, an @ and its event number)")
+        else:
+            h, seq = head
+            if seq > len(gf.log):
+                problems.append(f"the log has only {len(gf.log)} events: it does not reach your head {h[:16]}@{seq} "
+                                "(a rollback)")
+            elif not gf.log[seq - 1]["hash"].startswith(h):
+                problems.append(f"event {seq} is {gf.log[seq - 1]['hash'][:16]}, not your head {h[:16]}: "
+                                "this history is not the one you saw (a fork)")
+    return problems
+
+
+@dataclass
+class RerunResult:
+    """What the rules of today would make of a game's inputs (``hxref audit --rerun``)."""
+
+    ok: bool
+    decisions: int = 0
+    differences: list[dict] = field(default_factory=list)    # {decision, event, before, after}
+    refused: list[str] = field(default_factory=list)          # inputs the rules would now refuse
+    state_differs: list[str] = field(default_factory=list)    # header keys that end differently
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "decisions": self.decisions, "differences": self.differences,
+                "refused": self.refused, "state_differs": self.state_differs}
+
+
+def rerun(path: str | Path) -> RerunResult:
+    """Replay every input of the game (files, answers, links, resolutions) through the rules code
+    of today, and list each resolution whose produced events (dice and rules' events) would now
+    differ from the log, with the first differing line before and after.  Nothing is written."""
+    from .engine import INPUT_KINDS
+
+    checked = audit(path)
+    gf = GameFile.load(path)
+    res = RerunResult(ok=False)
+    if any("hash" in p or "sequence" in p or "follow" in p for p in checked.problems):
+        res.refused.append("the log's hash chain is broken: " + "; ".join(checked.problems))
+        return res
+    replay = _fresh(gf)
+    inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
+    for n, i in enumerate(inputs):
+        ev = gf.log[i]
+        stored = [e for e in gf.log[i + 1:inputs[n + 1] if n + 1 < len(inputs) else len(gf.log)]]
+        start = len(replay.gf.log)
+        try:
+            order = None
+            if ev["kind"] == "submission":
+                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+                if "sig" in ev["data"]:
+                    order.armored = ev["data"]["sig"]
+                replay._accept(order, "sig" in ev["data"])
+            replay._apply(ev["kind"], ev["by"], ev["data"], order)
+        except HxrefError as exc:
+            res.refused.append(f"event {ev['seq']} ({ev['kind']}): the rules of today refuse it: {exc.message}")
+            break
+        made = replay.gf.log[start + 1:]
+        if ev["kind"] == "resolve":
+            res.decisions += 1
+            before = [(e["kind"], e["by"], e["data"]) for e in stored]
+            after = [(e["kind"], e["by"], e["data"]) for e in made]
+            if before != after:
+                k = next((j for j, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))
+                res.differences.append({
+                    "decision": ev["data"].get("decision"), "event": stored[k]["seq"] if k < len(stored) else None,
+                    "before": _line(before[k]) if k < len(before) else "(nothing)",
+                    "after": _line(after[k]) if k < len(after) else "(nothing)"})
+    if not res.refused:
+        for key in ("state", "awaiting", "phase"):
+            if replay.h.get(key) != gf.header.get(key):
+                res.state_differs.append(key)
+    res.ok = not (res.differences or res.refused or res.state_differs)
+    return res
+
+
+def _line(item: tuple) -> str:
+    kind, by, data = item
+    if kind == "die":
+        return f"die {data.get('purpose')}: {data.get('faces')}"
+    return str(data.get("text") or _short(data))
+
+
+def _short(data: dict) -> str:
+    text = str(data)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+#: below this many stored files the audit reads them in its own process (starting workers costs more)
+PARALLEL_FILES = 200
+
+
+def _read_stored(item: tuple) -> tuple:
+    """Read one stored order file and verify its signature (no game context): a worker's job."""
+    seq, text, sig = item
+    from .signing import sshsig_verify, verify_text
+
+    try:
+        order = orders.parse(text, f"event {seq}", fast=True)
+        if sig is not None:
+            order.armored = sig
+            signer, _ = verify_text(order.raw or order.text, source=order.source, detached=sig)
+        elif order.armored is None:
+            return seq, order, None, "the stored file is not signed"
+        else:
+            signer = sshsig_verify(order.armored, order.body.encode("utf-8"), source=order.source)
+        return seq, order, signer.raw, None
+    except HxrefError as exc:
+        return seq, None, None, exc.message
+    except Exception as exc:  # a damaged file must not crash the audit
+        return seq, None, None, repr(exc)
+
+
+def _read_stored_files(log: list[dict], workers: int | None) -> dict[int, tuple]:
+    """seq -> (order, signer's raw key, error) for every stored file, read in parallel when it pays."""
+    items = [(ev["seq"], ev["data"].get("file"), ev["data"].get("sig")) for ev in log
+             if ev.get("kind") == "submission" and isinstance(ev.get("data"), dict)
+             and isinstance(ev["data"].get("file"), str)]
+    if workers is None:
+        workers = 2 if (os.cpu_count() or 1) > 1 and len(items) >= PARALLEL_FILES else 1
+    if workers <= 1 or len(items) < 2:
+        return {}
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, len(items) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return {seq: (order, signer, error) for seq, order, signer, error in
+                pool.map(_read_stored, items, chunksize=chunk)}

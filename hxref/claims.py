@@ -1,0 +1,262 @@
+"""Deadlines, signed claims of a missed deadline, withdrawals by consent, and what every party
+owes: a part of :class:`hxref.engine.Engine` (SECURITY.md, "Withholding never pays" and
+"Attested time").
+
+A deadline runs from the latest signed time of the block that opened the decision.  No clock
+applies it: a *claim* does, a file signed by the other side (open games) or by the umpire
+(umpired games) at a signed time past the deadline and its grace.  A claim against a side that
+has not answered gives the decision's declared default (its stand-fast example) under
+``--nmr stand-fast``; a claim against a withheld reveal or dice link, or under ``--nmr
+forfeit``, forfeits the game: a committed choice is never replaced by another, and withholding
+is never better than the worst reveal.
+"""
+from __future__ import annotations
+
+from . import protocol
+from .errors import InvalidInput
+
+#: after a signed claim of a missed deadline: the late side's unanswered decision gets its
+#: declared default (stand-fast), or the late side forfeits the game (forfeit)
+NMR_POLICIES = ("stand-fast", "forfeit")
+
+
+def _claim_text(claim: dict) -> str:
+    return (f"{claim['against']} missed the deadline of {claim['decision']} ({claim['deadline']}); "
+            f"claim signed by {claim['by']} at {claim['at']}: {claim['outcome']}")
+
+
+def check_policy(policy: dict) -> dict:
+    """A game's deadline policy: ``deadline_hours`` (> 0), ``nmr`` (stand-fast or forfeit), an
+    optional ``grace_hours`` and ``forfeit_after`` (missed decisions)."""
+    out = {k: v for k, v in policy.items() if v is not None}
+    keys = {"deadline_hours", "nmr", "forfeit_after", "grace_hours"}
+    if set(out) - keys:
+        raise InvalidInput(f"unknown policy keys {sorted(set(out) - keys)}", code="E504")
+    if not out:
+        return {}
+    if not isinstance(out.get("deadline_hours"), (int, float)) or out["deadline_hours"] <= 0:
+        raise InvalidInput("a deadline policy needs --deadline-hours (a number of hours > 0)", code="E504")
+    out.setdefault("nmr", "stand-fast")
+    if out["nmr"] not in NMR_POLICIES:
+        raise InvalidInput(f"--nmr is one of {', '.join(NMR_POLICIES)} (a policy that waits for ever would let "
+                           "a side stall the game)", code="E504")
+    if "grace_hours" in out and (not isinstance(out["grace_hours"], (int, float)) or out["grace_hours"] < 0):
+        raise InvalidInput("--grace-hours is a number of hours >= 0", code="E504")
+    if "forfeit_after" in out and (not isinstance(out["forfeit_after"], int) or out["forfeit_after"] < 1):
+        raise InvalidInput("--forfeit-after is a number of missed decisions >= 1", code="E504")
+    return out
+
+
+
+class ClaimsMixin:
+    # --- what is owed ------------------------------------------------------------------------
+    def owed_by(self, who: str, dec) -> str | None:
+        """What ``who`` still owes for ``dec``: answer, commit, reveal, link, or None."""
+        from .engine import JOIN
+
+        pend = self.pending(dec.id)
+        a = pend["answers"].get(who, {})
+        if a.get("nmr"):
+            return None
+        if dec.id == JOIN:
+            return None if a else ("join" if who in dec.sides else None)
+        if who in dec.sides:
+            if dec.secret:
+                if "choice" in a:
+                    pass
+                elif "commitment" in a:
+                    return "reveal"
+                else:
+                    return "commit"
+            elif "choice" not in a:
+                return "answer"
+        if self.owes_link(who, dec):
+            in_file = who in dec.sides and self.links_in_answers(dec)
+            if not in_file:
+                return "link"
+        return None
+
+    def due(self, dec) -> str | None:
+        """The deadline of ``dec`` plus the grace: from then on a claim can be signed."""
+        if not dec.deadline:
+            return None
+        grace = float((self.meta.get("policy") or {}).get("grace_hours", 0) or 0)
+        return protocol.plus_hours(dec.deadline, grace) if grace else dec.deadline
+
+    def link_command(self, who: str, dec) -> str:
+        from .engine import UMPIRE
+
+        if who == UMPIRE:
+            return "the umpire: `hxref resolve GAME --key UMPIRE_KEY`"
+        return f"{who}: `hxref roll GAME --side {who} --key KEY --decision {dec.id}`"
+
+    def claim_command(self, against: str, dec) -> str:
+        from .engine import UMPIRE
+
+        who = UMPIRE if self.mode == "umpired" else "SIDE"
+        return f"`hxref claim GAME --side {who} --key KEY --against {against} --decision {dec.id}`"
+
+    def waiting_for(self) -> list[dict]:
+        """For each awaited decision: who still owes what, and the command to send it."""
+        from .engine import JOIN, UMPIRE
+
+        out = []
+        for d in self.awaiting:
+            pend = self.pending(d.id)
+            owed, commands = {}, {}
+            parties = list(d.sides) + [w for w in self.dice_parties(d) if w not in d.sides]
+            for s in parties:
+                what = self.owed_by(s, d)
+                a = pend["answers"].get(s, {})
+                if what is None:
+                    owed[s] = "missed (claimed)" if a.get("nmr") else "done"
+                    continue
+                if what == "reveal" and not all("commitment" in pend["answers"].get(x, {})
+                                                or pend["answers"].get(x, {}).get("nmr") for x in d.sides):
+                    owed[s] = "wait (others commit)"
+                    continue
+                if what == "link" and not self.complete(d):
+                    owed[s] = "link (after the answers)"
+                    continue
+                if s == UMPIRE and what == "link":
+                    owed[s] = "resolve"
+                    commands[s] = "hxref resolve GAME --key UMPIRE_KEY"
+                    continue
+                owed[s] = what
+                if self.mode == "solo":
+                    commands[s] = f"hxref play GAME --side {s}"
+                    continue
+                commands[s] = {
+                    "join": f"hxref join GAME --side {s} --key KEY",
+                    "commit": f"hxref commit GAME --side {s} --key KEY --choice ...",
+                    "reveal": f"hxref submit GAME {s}-{d.id}-reveal.yaml",
+                    "answer": f"hxref answer GAME --side {s} --key KEY --choice ...",
+                    "link": f"hxref roll GAME --side {s} --key KEY --decision {d.id}",
+                }[what]
+            ready = self.complete(d) and not [w for w in self.missing_links(d) if w != UMPIRE] \
+                and d.id != JOIN and self.ready() == [d]
+            out.append({"decision": d.id, "kind": d.kind, "prompt": d.prompt, "rule": d.rule, "secret": d.secret,
+                        "owed": owed, "commands": commands, "ready": ready, "deadline": d.deadline,
+                        "due": self.due(d), "opened": self.opened(d.id)})
+        return out
+
+    def waiting_text(self) -> str:
+        if self.finished:
+            f = self.h.get("forfeit")
+            return (f"the game is over: {f['side']} forfeits ({f.get('why', 'missed deadlines')})" if f
+                    else "the game is over")
+        parts = []
+        for w in self.waiting_for():
+            owed = [f"{s} ({what})" for s, what in w["owed"].items()
+                    if what not in ("done", "missed (claimed)") and not what.startswith("wait")
+                    and not what.startswith("link (after")]
+            due = f" (deadline {w['deadline']}, {protocol.time_left(w['deadline'])})" if w.get("deadline") else ""
+            if w["ready"]:
+                parts.append(f"{w['decision']} is ready: run `hxref resolve`")
+            else:
+                parts.append(f"{w['decision']} awaits " + (", ".join(owed) or "the decisions before it") + due)
+        return "; ".join(parts) or "nothing"
+
+    # --- claims --------------------------------------------------------------------------------
+    def _apply_claim(self, decision_id: str, by: str, data: dict) -> None:
+        """Record a claim (already checked) and what it gives: the default, or a forfeit."""
+        dec = self.decision(decision_id)
+        pend = self.h["pending"][decision_id]
+        against = data["against"]
+        owed = self.owed_by(against, dec)
+        policy = self.meta.get("policy") or {}
+        claim = {"by": by, "against": against, "at": data["at"], "deadline": self.due(dec), "owed": owed,
+                 "decision": decision_id}
+        missed = self.h.setdefault("missed", {})
+        missed[against] = missed.get(against, 0) + 1
+        limit = policy.get("forfeit_after")
+        forfeit = None
+        if owed in ("reveal", "link"):
+            forfeit = f"withheld its {owed} for {decision_id}"
+        elif policy.get("nmr") == "forfeit":
+            forfeit = f"missed the deadline of {decision_id} (policy forfeit)"
+        elif limit and missed[against] >= int(limit):
+            forfeit = f"missed {missed[against]} deadlines (policy forfeit after {limit})"
+        else:
+            default = dict(dec.example)
+            found = self.system.check(self.state, dec, against, default)
+            if found:
+                forfeit = f"missed the deadline of {decision_id}, and its default is not legal ({found[0].message})"
+            else:
+                pend["answers"][against] = {"choice": default, "nmr": True}
+                pend["links"].pop(against, None)
+                claim["outcome"] = f"{against} stands fast with the default answer {default}"
+        if forfeit:
+            claim["outcome"] = f"{against} forfeits the game: {forfeit}"
+            claim["forfeit"] = forfeit
+        pend.setdefault("claims", []).append(claim)
+        pend["claims"].sort(key=lambda c: c["against"])
+
+    def _claim_forfeits(self, decision_id: str, against: str | None = None) -> dict | None:
+        for c in self.pending(decision_id).get("claims", []):
+            if c.get("forfeit") and (against is None or c["against"] == against):
+                return c
+        return None
+
+    def _forfeit(self, dec, claim: dict, pend: dict) -> None:
+        self.h["pending"].pop(dec.id, None)
+        self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim, "text": _claim_text(claim)})
+        self.h["forfeit"] = {"side": claim["against"], "decision": dec.id, "by": claim["by"],
+                             "why": claim["forfeit"], "missed": self.h.get("missed", {}).get(claim["against"], 1)}
+        self.h["awaiting"] = []
+        self.h["phase"] = "over"
+
+    # --- withdrawal by consent ----------------------------------------------------------------
+    def undo_voters(self, author: str | None = None) -> list[str]:
+        """Who signs the withdrawal of ``author``'s file: every side in an open game; the author and
+        the umpire in an umpired one."""
+        from .engine import UMPIRE
+
+        if self.mode == "umpired":
+            return sorted({UMPIRE, *([author] if author else [])})
+        return sorted(self.sides())
+
+    def undo_target(self, side: str | None = None) -> dict | None:
+        """The kept files that may still be withdrawn (an answer or commitment that no link or
+        reveal answered yet): the first of ``side``'s, or of anyone's."""
+        for d in self.awaiting:
+            files = self.pending(d.id)["files"]
+            if any(f["kind"] in ("roll", "reveal") for f in files):
+                continue
+            for f in files:
+                if f["kind"] in ("answer", "commit") and (side is None or f["party"] == side
+                                                         or side in self.undo_voters(f["party"])):
+                    return {"decision": d.id, **f}
+        return None
+
+    def _undo_agreed(self, decision_id: str, target: str) -> bool:
+        pend = self.pending(decision_id)
+        found = next((f for f in pend["files"] if f["sha256"] == target), None)
+        return found is not None and set(pend.get("undo", {}).get(target, [])) >= set(self.undo_voters(found["party"]))
+
+    def _withdraw(self, decision_id: str, target: str) -> None:
+        """Withdraw a kept file by consent: it leaves the decision, and the block says so."""
+        from . import orders
+
+        pend = self.h["pending"][decision_id]
+        found = next(f for f in pend["files"] if f["sha256"] == target)
+        order = orders.parse(found["file"], "withdrawn", fast=True)
+        voters = pend.get("undo", {}).pop(target, [])
+        pend["files"] = [f for f in pend["files"] if f["sha256"] != target
+                         and not (f["kind"] == "undo" and f["sha256"] in {
+                             x["sha256"] for x in pend["files"] if x["kind"] == "undo"
+                             and orders.parse(x["file"], "undo", fast=True).data.get("target") == target})]
+        who = found["party"]
+        pend["answers"].pop(who, None)
+        if order.data.get("link") == pend["links"].get(who):
+            pend["links"].pop(who, None)
+        # the withdrawn file stays spent: submitted again (by whoever holds it) it is refused, and its
+        # commitment stays used
+        self.h["withdrawn"] = sorted(set(self.h.get("withdrawn", [])) | {target})
+        if not pend.get("undo"):
+            pend.pop("undo", None)
+        self._emit("rules", None, {"decision": decision_id, "withdrawn": target, "side": None,
+                                   "text": f"{who}'s {found['kind']} for {decision_id} (file sha256:{target[:16]}) "
+                                           f"was withdrawn by the consent of {', '.join(voters)}"})
+        if not pend["files"]:
+            self.h["pending"].pop(decision_id)

@@ -1,0 +1,432 @@
+"""The commands that write a player's signed files: join, commit, answer, roll, claim, undo,
+sign, template and plot.  Each file carries the envelope of the protocol (the game's identity,
+the head it is written against, the author's signed time) and, where the decision takes it in
+the author's own file, the author's dice link bound to the decision (SECURITY.md, "The
+protocol")."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from .cli import (SIDE_HELP, _key, _load, _out_dir, _side_check, decision_option, dir_option, game_argument,
+                  key_option, main, side_option)
+from .errors import InvalidInput
+
+
+def _write_new(path: Path, text: str, private: bool = False) -> None:
+    from .game import atomic_write
+
+    if os.path.lexists(path):      # a dangling symlink too: a new file is never written through a link
+        raise InvalidInput("file exists already; move it away or use another --dir/--out", code="E502",
+                           file=str(path))
+    atomic_write(path, text.encode("utf-8"), private=private)
+
+
+def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str, private: bool = False) -> None:
+    """Sign and write a file for ``side``: the envelope (game, identity, head, signed time,
+    decision, side, kind) and then ``fields``."""
+    from . import orders
+    from .signing import sign_text
+
+    fields = dict(fields)
+    head = eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+    text = orders.render({**head, **fields}, comment)
+    _write_new(path, sign_text(text, key), private=private)
+
+
+def _own_link(eng, side: str, key, dec) -> dict:
+    """``{link: ...}`` when ``side``'s dice link for ``dec`` goes in its own answer or reveal."""
+    if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
+        return {"link": eng.next_link(side, key, dec)}
+    return {}
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", required=True, help="your private key file")
+@click.option("--game", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="fill in the envelope first from this game: identity, head, time, and --side's dice "
+                   "link where the decision takes it")
+@click.option("--side", default=None, help=SIDE_HELP + " (with --game)")
+def sign(file, key_path, game, side):
+    """Sign an order file in place (the signature is appended as comment lines).
+
+    Example: hxref sign orders.yaml --key alice --game g.yaml --side union
+    """
+    from . import yamlio
+    from .game import atomic_write
+    from .signing import sign_text, split_signed_text
+
+    key = _key(key_path)
+    text = yamlio.read_text(file)
+    body, _ = split_signed_text(text)
+    if game:
+        if not side:
+            raise InvalidInput("--game needs --side", code="E504")
+        eng = _load(game)
+        _side_check(eng, side)
+        root = yamlio.load_rt(body, file)
+        if isinstance(root, dict):
+            from . import orders
+
+            dec = eng.decision(str(root.get("decision"))) if root.get("decision") else None
+            if dec is None:
+                dec = eng.open_decision_for(side, None, ("answer",))
+            kind = str(root.get("kind") or "answer")
+            for k, v in eng.envelope(side, dec.id, kind).items():
+                root[k] = v
+            root["hxref"] = orders.FORMAT
+            if kind in ("answer", "reveal"):
+                root.pop("link", None)
+                root.update(_own_link(eng, side, key, dec))
+            body = yamlio.dump_rt(root)
+    atomic_write(Path(file), sign_text(body, key).encode("utf-8"))
+    click.echo(f"signed {file} with {key.public.fingerprint()}")
+
+
+@main.command()
+@game_argument
+@side_option(", or umpire")
+@key_option()
+@dir_option
+def join(game, side, key_path, out_dir):
+    """Write your signed join file: the tip of your dice chain for this game.
+
+    Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
+    """
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    p = eng.participants[side]
+    if p.get("fingerprint") != key.public.fingerprint():
+        raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
+                           code="E202")
+    path = _out_dir(game, out_dir) / f"{side}-join.yaml"
+    _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
+                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@game_argument
+@side_option()
+@key_option()
+@click.option("--choice", required=True,
+              help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file")
+@decision_option
+@dir_option
+def commit(game, side, key_path, choice, decision, out_dir):
+    """Seal a secret choice: write the signed commitment and keep the reveal.
+
+    Writes SIDE-DECISION-commit.yaml (send it now) and SIDE-DECISION-reveal.yaml
+    (keep it; send it once every side has committed).
+
+    Example: hxref commit g.yaml --side union --key alice --choice 'bid: 4'
+    """
+    from . import commit as commit_mod
+    from . import orders
+
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("commit",))
+    if not dec.secret:
+        raise InvalidInput(f"decision {dec.id} is not secret: use `hxref answer`", code="E304")
+    value = orders.parse_choice(choice)
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    salt = commit_mod.new_salt()
+    folder = _out_dir(game, out_dir)
+    cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
+    for p in (cpath, rpath):
+        if p.exists():
+            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
+                               code="E502", file=str(p))
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit",
+                                     "commitment": commit_mod.commitment(value, salt)}, cpath,
+                    f"hxref commitment of {side} for {dec.id}: send this file now.")
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", **_own_link(eng, side, key, dec),
+                                     "choice": value, "salt": salt}, rpath,
+                    f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
+                    "committed, then send it.", private=True)
+    click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until every side "
+               "has committed)")
+
+
+@main.command()
+@game_argument
+@side_option()
+@key_option(required=False, extra=" (not in solo mode)")
+@click.option("--choice", required=True,
+              help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file")
+@decision_option
+@dir_option
+def answer(game, side, key_path, choice, decision, out_dir):
+    """Answer an open (not secret) decision: write a signed order file.
+
+    In a solo game no key is needed and the answer is stored at once.
+
+    Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
+    """
+    from . import orders
+    from .game import locked
+
+    value = orders.parse_choice(choice)
+    eng = _load(game)
+    _side_check(eng, side)
+    if eng.mode == "solo":
+        with locked(game):
+            eng = _load(game)
+            eng.answer_solo(side, decision, value)
+            eng.save()
+        click.echo(f"stored {side}'s answer; {eng.waiting_text()}")
+        return
+    if not key_path:
+        raise InvalidInput("--key is needed to sign the answer", code="E504")
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("answer",))
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    path = _out_dir(game, out_dir) / f"{side}-{dec.id}.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", **_own_link(eng, side, key, dec),
+                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@game_argument
+@click.option("--side", default=None, help="open and umpired games: who signs (every side; in an umpired "
+                                           "game the author and the umpire)")
+@click.option("--key", "key_path", default=None, help="open and umpired games: your private key file")
+@click.option("--target", default=None, metavar="SHA256",
+              help="open and umpired games: the kept file to withdraw (its sha256 or a prefix; default: "
+                   "the first one you may withdraw)")
+@dir_option
+def undo(game, side, key_path, target, out_dir):
+    """Step back: in a solo game over the last answer or resolution, at once; in an open or
+    umpired game withdraw a kept answer or commitment by signed consent.
+
+    Every undo is in the log and in every side's report; nothing is deleted. In a solo game
+    answering the same decision again rolls the same dice. In an open game every side signs
+    (one asks, the others consent); in an umpired game the file's author and the umpire. A
+    file that a dice link or a reveal has answered is final, and an undo never changes the
+    dice of a decision: its links are bound to it.
+
+    Examples: hxref undo g.yaml (solo); hxref undo g.yaml --side union --key alice (then submit it)
+    """
+    from .game import locked
+
+    eng = _load(game)
+    if eng.mode == "solo":
+        with locked(game):
+            eng = _load(game)
+            ev = eng.undo()
+            eng.save()
+        click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
+                   f"next: {eng.waiting_text()}")
+        return
+    if not side or not key_path:
+        raise InvalidInput(f"in a {eng.mode} game an undo is a signed file: give --side and --key", code="E504")
+    if side != "umpire":
+        _side_check(eng, side)
+    found = eng.undo_target(side) if target is None else next(
+        ({"decision": d.id, **f} for d in eng.awaiting for f in eng.pending(d.id)["files"]
+         if f["sha256"].startswith(target)), None)
+    if found is None:
+        raise InvalidInput("nothing can be withdrawn: no kept answer or commitment that a link or a reveal has "
+                           "not answered yet", code="E308", file=game)
+    key = _key(key_path)
+    eng.check_key(side, key)
+    path = _out_dir(game, out_dir) / f"{side}-undo-{found['sha256'][:12]}.yaml"
+    what = f"{found['kind']} of {found['party']} for {found['decision']}"
+    _sign_and_write(eng, side, key, {"decision": found["decision"], "kind": "undo", "target": found["sha256"]},
+                    path, f"hxref withdrawal of the {what} (sha256 {found['sha256'][:16]}), signed by {side}.")
+    click.echo(f"wrote {path.name}: the withdrawal of the {what}; submit it: hxref submit {game} {path.name}; "
+               f"it takes effect when {', '.join(eng.undo_voters(found['party']))} have all signed")
+
+
+@main.command()
+@game_argument
+@side_option()
+@decision_option
+@click.option("--out", "-o", default=None, type=click.Path(dir_okay=False),
+              help="write the skeleton here (default: print it)")
+def template(game, side, decision, out):
+    """Write a commented skeleton of the order file awaited from SIDE.
+
+    It lists what you may order now (your forces, their positions, what the
+    rules allow); fill in `choice`, then `hxref sign FILE --key K --game GAME
+    --side SIDE` adds the dice link and the signature.
+
+    Example: hxref template g.yaml --side union -o union-orders.yaml
+    """
+    from . import orders
+
+    eng = _load(game)
+    _side_check(eng, side)
+    dec = eng.open_decision_for(side, decision, ("answer",))
+    view = eng.system.view(eng.state, side, eng.mode)
+    hook = getattr(eng.system, "template", None)
+    notes, choice = hook(view, dec, side) if hook else ([], dict(dec.example))
+    lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
+             f"{dec.prompt} [rule {dec.rule}]", ""]
+    for key, spec in dec.schema.items():
+        lines.append(f"choice.{key}: {spec.help}" + (" (optional)" if spec.optional else ""))
+    lines += [""] + notes + ["", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE;"
+                                 " hxref check GAME THIS_FILE; send it."]
+    if dec.secret:
+        import json as _json
+
+        example = ", ".join(f"{k}: {_json.dumps(v)}" for k, v in choice.items())
+        click.echo("\n".join("# " + line if line else "#" for line in lines[:-1]))
+        click.echo(f"# {dec.id} is secret: seal your choice with\n"
+                   f"hxref commit {game} --side {side} --key YOUR_KEY --choice '{example}'")
+        return
+    text = orders.render({**eng.envelope(side, dec.id, "answer"), "choice": choice}, "\n".join(lines))
+    if out:
+        _write_new(Path(out), text)
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@game_argument
+@side_option(", or umpire")
+@key_option()
+@decision_option
+@dir_option
+def roll(game, side, key_path, decision, out_dir):
+    """Give your dice link to a decision you do not answer, once its answers are in.
+
+    The link is the one of your chain bound to that decision, and the file names the
+    answers it follows: it cannot be sent before them, twice, or for other answers.
+
+    Example: hxref roll g.yaml --side confederate --key bob
+    """
+    from . import protocol
+
+    eng = _load(game)
+    _side_check(eng, side)
+    key = _key(key_path)
+    dec = eng.open_decision_for(side, decision, ("roll",))
+    if not eng.complete(dec):
+        raise InvalidInput(f"{dec.id} still waits for its answers: a dice link follows them "
+                           f"({eng.waiting_text()})", code="E311")
+    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-roll.yaml"
+    answers = protocol.answers_hash(dec.id, eng.pending(dec.id)["files"])
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "roll", "link": eng.next_link(side, key, dec),
+                                     "answers": answers}, path, f"hxref dice link of {side} for {dec.id}.")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
+
+
+@main.command()
+@game_argument
+@side_option()
+@click.option("--force", default=None, help="the hidden force to plot this impulse")
+@click.option("--hex", "label", default=None, help="the hex you plot it in (quote four-digit labels)")
+@click.option("--reveal", "reveal_force", default=None, metavar="FORCE",
+              help="print the reveal of FORCE's plots instead")
+@dir_option
+def plot(game, side, force, label, reveal_force, out_dir):
+    """Plot a hidden force's hex on paper, as a commitment (open games, 8.62a).
+
+    With --force/--hex it commits to the force's hex for the impulse you are
+    writing orders for, keeps the hex and the salt in your private file
+    GAME-SIDE-plots.yaml (never send it), and prints the line for your orders:
+    `plot: [{force, commitment}]`.  With --reveal it prints the orders line that
+    opens every plot of the force so it appears: `reveal: [{force, plots}]`.
+
+    Example: hxref plot g.yaml --side union --force royce --hex 1514
+    """
+    import json
+
+    from . import commit, yamlio
+    from .systems.heartland import hidden_open as ho
+    from .systems.heartland.cavalry import plot_choice, plot_commitment
+
+    eng = _load(game)
+    _side_check(eng, side)
+    state = eng.state
+    mine = _out_dir(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
+    book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
+    if reveal_force:
+        rec = ho.records(state, side).get(reveal_force)
+        if rec is None:
+            raise InvalidInput(f"{reveal_force} is not one of {side}'s hidden forces", code="E400", file=game)
+        kept = {x["commitment"]: x for x in (book or {}).get(reveal_force, [])}
+        missing = [e["impulse"] for e in rec["entries"] if e["commitment"] not in kept]
+        if missing:
+            raise InvalidInput(f"{mine.name} has no plot of {reveal_force} for impulse {missing[0]}: "
+                               "the salt is lost; the force cannot appear lawfully", code="E305", file=str(mine))
+        plots = [{"hex": kept[e["commitment"]]["hex"], "salt": kept[e["commitment"]]["salt"]} for e in rec["entries"]]
+        click.echo("reveal: " + json.dumps([{"force": reveal_force, "plots": plots}]))
+        return
+    if not force or not label:
+        raise InvalidInput("give --force and --hex to plot, or --reveal FORCE", code="E504")
+    if force not in ho.records(state, side):
+        raise InvalidInput(f"{force} is not one of {side}'s hidden forces (hide it first with `hide: true`)",
+                           code="E400", file=game)
+    dec = eng.open_decision_for(side, None, ("answer",))
+    if dec.kind != "orders":
+        raise InvalidInput(f"{dec.id} is not an orders decision: plots go with your impulse's orders", code="E301")
+    from .systems.heartland.impulse import hexmap
+
+    label = str(label)
+    try:
+        hexmap(state).parse(label)
+    except Exception as exc:
+        raise InvalidInput(f"--hex {label}: {exc}", code="E504") from None
+    impulse = ho.impulse_number(state)
+    salt = commit.new_salt()
+    c = plot_commitment(plot_choice(force, label, impulse), salt)
+    entries = [x for x in (book or {}).get(force, []) if x.get("impulse") != impulse]
+    book = dict(book or {}, **{force: entries + [{"impulse": impulse, "hex": label, "salt": salt, "commitment": c}]})
+    _write_private(mine, "# PRIVATE: your hidden forces' plotted hexes and salts (8.62a). Never send this file.\n"
+                   + yamlio.dump_fast(book))
+    click.echo(f"kept in {mine.name} (private); put this in your orders for {dec.id}:")
+    click.echo("plot: " + json.dumps([{"force": force, "commitment": c}]))
+
+
+@main.command()
+@game_argument
+@side_option(", or umpire (umpired games)")
+@key_option()
+@click.option("--against", required=True, help="the side that missed the deadline")
+@decision_option
+@dir_option
+def claim(game, side, key_path, against, decision, out_dir):
+    """Claim, signed, that AGAINST missed the deadline of a decision.
+
+    A claim is accepted only when its signed time is past the deadline and its grace. It
+    gives the late side's decision its declared default answer (--nmr stand-fast) or
+    forfeits the game (--nmr forfeit, or a withheld reveal or dice link); it is in every
+    side's report. In an umpired game the umpire signs claims; in an open game the other side.
+
+    Example: hxref claim g.yaml --side union --key alice --against confederate
+    """
+    eng = _load(game)
+    if side != "umpire":
+        _side_check(eng, side)
+    _side_check(eng, against)
+    key = _key(key_path)
+    eng.check_key(side, key)
+    cands = [d for d in eng.awaiting if eng.owed_by(against, d) and (decision is None or d.id == decision)]
+    if not cands:
+        raise InvalidInput(f"{against} owes nothing now: " + eng.waiting_text(), code="E312")
+    dec = cands[0]
+    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-claim-{against}.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "claim", "against": against}, path,
+                    f"hxref claim of {side}: {against} missed the deadline of {dec.id} ({eng.due(dec)}).")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """A secret file (hidden plots and their salts): mode 0600 from its first byte, written atomically."""
+    from .game import atomic_write
+
+    atomic_write(path, text.encode("utf-8"), private=True)

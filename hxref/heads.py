@@ -1,0 +1,104 @@
+"""The heads this machine has seen: a game file that does not extend the last head kept for it
+is refused, so a rollback or a rewritten history cannot slip in unnoticed (SECURITY.md, "Signed
+history").
+
+One small JSON file per game file under ``$HXREF_HOME/heads/`` (default
+``~/.local/state/hxref``), named by the hash of the file's real path and holding the game's
+identity and the last head saved there: ``{"path", "identity", "seq", "hash"}``.  It is this
+user's own record, outside the game's folder, so whoever holds or edits the game file cannot
+edit it along with the game; and a game rewritten from its first event (a new identity) put at
+the same path is refused like a rollback.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import InvalidInput
+
+
+#: how many of the last saved heads a record keeps, to say where a fork leaves the history
+RECENT = 64
+
+
+def home() -> Path:
+    return Path(os.environ.get("HXREF_HOME") or Path.home() / ".local" / "state" / "hxref")
+
+
+def _record(path: str | Path) -> Path:
+    real = os.path.realpath(path)
+    return home() / "heads" / f"{hashlib.sha256(real.encode('utf-8')).hexdigest()[:32]}.json"
+
+
+def known(path: str | Path) -> dict | None:
+    """The record kept for the game file at ``path``: {path, identity, seq, hash}, or None."""
+    try:
+        data = json.loads(_record(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(data, dict) and isinstance(data.get("seq"), int) and isinstance(data.get("hash"), str)
+    return data if ok else None
+
+
+def check_extends(identity: str, path: str | Path, log: list[dict]) -> None:
+    """Refuse a log that does not extend the head kept for ``path``: name both heads and where
+    the file's history leaves the kept one."""
+    kept = known(path)
+    if not kept:
+        return
+    if kept.get("identity") != identity:
+        raise InvalidInput(f"this file holds another game (identity {identity[:16]}) than the one this machine "
+                           f"kept here (identity {str(kept.get('identity'))[:16]}, head {kept['hash'][:16]}@"
+                           f"{kept['seq']}): a game rewritten from its start, or another game put in its place",
+                           code="E506", file=str(path),
+                           hint="compare with the copy you trust; `hxref audit GAME --accept-head` records it "
+                                "after a clean audit if you replaced it on purpose")
+    seq, want = kept["seq"], kept.get("hash")
+    if seq <= len(log) and log[seq - 1].get("hash") == want:
+        return
+    recent = [(s, h) for s, h in kept.get("recent", []) if isinstance(s, int) and s > 0]
+    agreed = [s for s, h in recent if s <= len(log) and log[s - 1].get("hash") == h]
+    since = ""
+    if agreed:
+        last = max(agreed)
+        parted = min([s for s, _ in recent if s > last] or [seq])
+        since = (f"; the two histories agree up to event {last} and part at or before event {parted}"
+                 if parted > last + 1 else f"; the two histories part at event {parted}")
+    if seq > len(log):
+        where = (f"the file has only {len(log)} events, head {log[-1]['hash'][:16]}@{len(log)}" if log
+                 else "the file has no events")
+    else:
+        where = f"the file's event {seq} is {str(log[seq - 1].get('hash'))[:16]}@{seq}"
+    where += since
+    raise InvalidInput(f"this game file does not extend the head this machine last saw, "
+                       f"{want[:16]}@{seq}: {where}; a rollback or another history (a fork)",
+                       code="E506", file=str(path),
+                       hint="compare with the copy you trust; if you restored a backup on purpose, "
+                            "`hxref audit GAME --accept-head` records its head after a clean audit")
+
+
+def remember(identity: str, path: str | Path, seq: int, hash_hex: str) -> None:
+    """Keep ``hash_hex@seq`` as the head of the game file at ``path`` (best effort: a machine
+    where the record cannot be written still plays, it only keeps no history)."""
+    rec = _record(path)
+    old = known(path) or {}
+    recent = old.get("recent", []) if old.get("identity") == identity else []
+    # the last heads saved here, so a fork can be placed: where the file leaves this history
+    recent = [x for x in recent if isinstance(x, list) and len(x) == 2 and x[0] < seq][-(RECENT - 1):] + [[seq, hash_hex]]
+    data = {"path": os.path.realpath(path), "identity": identity, "seq": seq, "hash": hash_hex, "recent": recent}
+    with contextlib.suppress(OSError):
+        rec.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=rec.parent, prefix=f".{rec.name}.")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, sort_keys=True)
+        os.replace(tmp, rec)
+
+
+def forget(path: str | Path) -> None:
+    """Drop the record of ``path`` (a new game is made there)."""
+    with contextlib.suppress(OSError):
+        _record(path).unlink()
