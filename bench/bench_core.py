@@ -115,7 +115,7 @@ def generate(folder: Path, target: int, seed: int = 1) -> tuple[Path, dict]:
                 # as `hxref commit`: both files are written at once, before either is submitted
                 choice, salt, key = {"bid": bid}, commit_mod.new_salt(), keys[side]
                 commit_text = signed(eng, side, key, {"decision": dec.id, "kind": "commit",
-                                                      "commitment": commit_mod.commitment(choice, salt)},
+                                                      "commitment": commit_mod.commitment(choice, salt, (eng.identity, dec.id, side))},
                                      f"commitment of {side} for {dec.id}")
                 reveals.append(signed(eng, side, key, {"decision": dec.id, "kind": "reveal",
                                                        **own_link(eng, side, key, dec),

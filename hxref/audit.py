@@ -111,9 +111,20 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
     mode = (gf.log[0]["data"].get("meta") or {}).get("mode")
     inputs = _inputs_for(mode)
     pre = _read_stored_files(gf.log, workers)
+    block: list[dict] = []      # the files of the block being read, to check their canonical order
     pos = 0
     while pos < len(gf.log):
         ev = gf.log[pos]
+        if ev["kind"] == "submission" and isinstance(ev.get("data"), dict):
+            block.append({"party": ev["data"].get("side"), "kind": ev["data"].get("kind"),
+                          "sha256": ev["data"].get("sha256")})
+        elif ev["kind"] == "resolve":
+            if block != protocol.canonical(block):
+                # two copies holding the same files must hold the same bytes
+                res.problems.append(f"event {ev['seq']} (resolve): the files of its block are not in the "
+                                    "canonical order (by kind, party and hash)")
+                return
+            block = []
         if ev["kind"] not in inputs:
             why = ("an unsigned input that speaks for a participant; a game with keys takes only signed files"
                    if ev["kind"] in ("answer", "undo", "nmr") else "was not produced by the event before it")

@@ -29,6 +29,11 @@ def check_policy(policy: dict) -> dict:
     """A game's deadline policy: ``deadline_hours`` (> 0), ``nmr`` (stand-fast or forfeit), an
     optional ``grace_hours`` and ``forfeit_after`` (missed decisions)."""
     out = {k: v for k, v in policy.items() if v is not None}
+    for k in ("deadline_hours", "grace_hours"):
+        # one form for one value: 168 and 168.0 would make two different games (the policy is part
+        # of the game's identity)
+        if isinstance(out.get(k), float) and out[k].is_integer():
+            out[k] = int(out[k])
     keys = {"deadline_hours", "nmr", "forfeit_after", "grace_hours"}
     if set(out) - keys:
         raise InvalidInput(f"unknown policy keys {sorted(set(out) - keys)}", code="E504")

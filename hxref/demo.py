@@ -94,6 +94,7 @@ def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) ->
             _hxref(["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
                     "--game-id", man["game_id"], "--created", man["created"],
                     *(["--nonce", man["nonce"]] if man.get("nonce") else []),
+                    *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in (man.get("policy") or {}).items()), []),
                     *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
                     *(["--umpire", man["umpire"]] if man.get("umpire") else [])])
             for step in man["steps"]:

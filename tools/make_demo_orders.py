@@ -81,6 +81,28 @@ def plan_moves(game: str, side: str, goals: dict[str, str], attack: bool = True)
     return {"moves": moves}
 
 
+def legal_orders(game: str, side: str, choice: dict) -> dict:
+    """``choice`` with every move the rules refuse cut short, one hex at a time (its attack
+    dropped first), until the rules accept it: the scripted player's orders stay legal whatever
+    the dice did before (a path too long for the best IMC roll, 8.22)."""
+    from hxref.engine import Engine
+
+    eng = Engine.load(game)
+    dec = next(d for d in eng.awaiting if side in d.sides)
+    for _ in range(200):
+        problems = eng.system.check(eng.state, dec, side, choice)
+        bad = next((p for p in problems if len(p.path) >= 2 and p.path[0] == "moves"), None)
+        if bad is None:
+            return choice
+        mv = choice["moves"][bad.path[1]]
+        if mv.pop("attack", None) is None:
+            if not mv.get("path"):
+                choice["moves"].pop(bad.path[1])
+            else:
+                mv["path"] = mv["path"][:-1]
+    return choice
+
+
 # ---------------------------------------------------------------------------------------------
 # Salem Church: the scripted players (issue 6)
 
@@ -1332,6 +1354,15 @@ def _awaiting() -> dict | None:
     return head["awaiting"][0] if head["awaiting"] else None
 
 
+#: every demo is made with hxref's default deadline policy, written out so that the demo does not
+#: change when the default does
+DEMO_POLICY = {"deadline_hours": 168, "grace_hours": 48, "nmr": "stand-fast"}
+
+
+def policy_args(policy: dict) -> list[str]:
+    return sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in policy.items()), [])
+
+
 def demo_nonce(spec: dict) -> str:
     """The recorded nonce of a shipped demo: fixed, so a rebuild (and `hxref demo`) re-creates the
     same game, with the same identity, that the shipped files were signed for."""
@@ -1372,6 +1403,7 @@ def build(name: str) -> Path:
                     run(["keygen", keyname, "--comment", f"hxref DEMO key of the {who} -- never use it"])
             run(["new", "game.yaml", "--system", system, "--scenario", spec["scenario"], "--mode", spec["mode"],
                  "--game-id", spec["game_id"], "--created", spec["created"], "--nonce", demo_nonce(spec),
+                 *policy_args(DEMO_POLICY),
                  *sum((["--side", f"{s}={k}.pub"] for s, k in sides.items()), []),
                  *(["--umpire", f"{umpire}.pub"] if umpire else [])])
             files: list[str] = []
@@ -1476,6 +1508,7 @@ def build(name: str) -> Path:
                                     "state"]["current"]["remaining"][side]
                                 choice = {"level": left, **choice}
                             choice["standing"] = {"defence": {}}
+                            choice = legal_orders("game.yaml", side, choice)
                         run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice",
                              json.dumps(choice)])
                         submit([f"{side}-{dec['id']}.yaml"])
@@ -1498,7 +1531,7 @@ def build(name: str) -> Path:
             os.environ.pop("HXREF_NOW", None)
     manifest = {
         "system": system, "scenario": spec["scenario"], "game_id": spec["game_id"], "created": spec["created"],
-        "nonce": demo_nonce(spec),
+        "nonce": demo_nonce(spec), "policy": DEMO_POLICY,
         "mode": spec["mode"], "keys": {s: f"keys/{k}.pub" for s, k in spec["players"].items()},
         **({"umpire": f"keys/{umpire}.pub", "umpire_key": f"keys/{umpire}"} if umpire else {}),
         "steps": steps,

@@ -134,7 +134,7 @@ class OpenPlayers:
                 if dec.secret:
                     salt = commit_mod.new_salt()
                     commitment = self._file(side, {"decision": dec.id, "kind": "commit",
-                                                   "commitment": commit_mod.commitment(choice, salt)})
+                                                   "commitment": commit_mod.commitment(choice, salt, (eng.identity, dec.id, side))})
                     reveals.append(self._file(side, {"decision": dec.id, "kind": "reveal",
                                                      **self._own_link(side, dec), "choice": choice, "salt": salt}))
                     eng.submit(commitment, f"{side}-commit.yaml")

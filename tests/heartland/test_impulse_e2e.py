@@ -60,7 +60,7 @@ def played(tmp_path_factory):
         eng = Engine.create(work / "game.yaml", system="heartland", scenario=man["scenario"], mode="umpired",
                             sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},
                             umpire=load_public_key(DEMO / man["umpire"]), game_id=man["game_id"],
-                            created=man["created"], nonce=man.get("nonce"))
+                            created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
         ump = load_private_key(DEMO / man["umpire_key"])
         checks = 0
         for step in man["steps"]:

@@ -39,8 +39,8 @@ FORMATS = ("rich", "text", "md", "html", "json")
 SEALED = {"us": {"objective-initial": "ChW8", "objective-I2-1": "ChLL9"}, "german": {"objective-HW2-1": "ChPP3"}}
 #: the decisions resolved, in order (the dice come from the shipped join files and the umpire's key)
 RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 7)] + ["d20PM.report", "d20PM.report.2",
-               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 8)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
-               + [f"d21PM.t{t}" for t in range(1, 7)] + ["d21PM.report"])
+               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 7)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
+               + [f"d21PM.t{t}" for t in range(1, 8)] + ["d21PM.report"])
 
 
 def _other(side: str) -> str:
@@ -92,7 +92,7 @@ def played(tmp_path_factory):
         eng = Engine.create(work / "game.yaml", system="kgp", scenario=man["scenario"], mode="umpired",
                             sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},
                             umpire=load_public_key(DEMO / man["umpire"]), game_id=man["game_id"],
-                            created=man["created"], nonce=man.get("nonce"))
+                            created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
         ump = load_private_key(DEMO / man["umpire_key"])
         for step in man["steps"]:
             for name in step.get("submit", []):

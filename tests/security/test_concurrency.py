@@ -1,26 +1,32 @@
 """Concurrency (issue 10, item 3): two to eight processes submit to the same game at once.
 
-For N = 2..8 the first N files of a game's signed files (both joins, both dice
-links for t1.bid, both commitments, both reveals) are submitted by N real
-processes that start at the same instant: each is a Python process that imports
-``hxref.cli`` first, sleeps until a common start time (the barrier), then runs
-``hxref submit GAME FILE`` exactly as the ``hxref`` console script does.
+For N = 2..8 the first N steps of a game (both joins, both commitments for
+t1.bid, both reveals -- under protocol v2 the bid's dice links are in the reveals
+--, ``hxref resolve``, and union's answer to the next decision, t1.i3.level,
+written against the head that resolution makes) are run by N real processes that
+start at the same instant: each is a Python process that imports ``hxref.cli``
+first, sleeps until a common start time (the barrier), then runs ``hxref submit
+GAME FILE`` (or ``hxref resolve GAME``) exactly as the ``hxref`` console script
+does.  A block's files are logged in canonical order whatever order they arrive
+in, so the head after the resolution, and the answer written against it, are the
+same in every run.
 
 A process whose submission is refused is run again in the next wave until its
 file is stored.  Two refusals are allowed, nothing else:
 
 * ``game is locked ... try again`` (E501): another process held the lock too long;
 * the file is not acceptable *yet* (E301 its decision is not open yet, E304
-  join/commit/reveal first, E307 the side's dice chain has an earlier link still
-  to come): files sent out of order.  (E301 "already resolved" would be a replay
-  and fails the test.)
+  join/commit/reveal first): files sent out of order; for the resolver, E308
+  nothing to resolve yet.  (E301 "already resolved" would be a replay and fails
+  the test.)
 
 In some rounds an extra process holds the game's lock for longer than hxref
 waits, so that every submitter of that wave is refused with the lock message and
 the game file must be left unchanged.
 
-At the end the game must hold every file exactly once, no temporary file may be
-left, and ``audit`` must pass.  Printed per N: submissions, stored, refused then
+At the end the game must hold every file exactly once -- in a logged block, or
+kept in the header's pending area for its open decision --, no temporary file may
+be left, and ``audit`` must pass (which re-accepts the pending files).  Printed per N: submissions, stored, refused then
 retried (locked / out of order).
 """
 from __future__ import annotations
@@ -40,7 +46,8 @@ from hxref.game import GameFile
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 GAME = "g.yaml"
-NOT_YET = {"E301", "E304", "E307"}   # out-of-order refusals: the file becomes acceptable later
+NOT_YET = {"E301", "E304"}      # out-of-order refusals: the file becomes acceptable later
+RESOLVE = "resolve"             # the step that runs `hxref resolve GAME` instead of a submit
 HOLD_ROUNDS = {2, 8}            # N for which a lock holder forces a wave of "locked" refusals
 HOLD_SECONDS = 4.5              # longer than hxref's 3 s wait for the lock
 
@@ -80,17 +87,21 @@ def _make_files(cli) -> tuple[bytes, list[str]]:
     cli("join", GAME, "--side", "union", "--key", "alice")
     cli("join", GAME, "--side", "confederate", "--key", "bob")
     cli("submit", GAME, "union-join.yaml", "confederate-join.yaml")
-    cli("roll", GAME, "--side", "union", "--key", "alice")
-    cli("roll", GAME, "--side", "confederate", "--key", "bob")
-    cli("submit", GAME, "union-t1.bid-roll.yaml", "confederate-t1.bid-roll.yaml")
     cli("commit", GAME, "--side", "union", "--key", "alice", "--choice", "bid: 3")
     cli("commit", GAME, "--side", "confederate", "--key", "bob", "--choice", "bid: 2")
-    files = ["union-join.yaml", "confederate-join.yaml", "union-t1.bid-roll.yaml",
-             "confederate-t1.bid-roll.yaml", "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml",
-             "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml"]
+    cli("submit", GAME, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml")
+    cli("submit", GAME, "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
+    cli("resolve", GAME)
+    cli("answer", GAME, "--side", "union", "--key", "alice", "--choice", "level: 1")   # written at the new head
+    files = ["union-join.yaml", "confederate-join.yaml", "union-t1.bid-commit.yaml",
+             "confederate-t1.bid-commit.yaml", "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml",
+             RESOLVE, "union-t1.i3.level.yaml"]
     for p in folder.glob(GAME + "*"):
         p.unlink()
     (folder / GAME).write_bytes(start)
+    # this machine saw the game further on (hxref.heads): taking it back to the start is a rollback
+    # on purpose, recorded as `hxref audit --accept-head` does after a clean audit
+    cli("audit", GAME, "--accept-head")
     return start, files
 
 
@@ -106,14 +117,18 @@ def test_concurrent_submissions(cli, n):
     while pending:
         waves += 1
         assert waves <= 40, f"still pending after 40 waves: {pending}"
-        start_at = time.time() + 0.6
+        hold = waves == 1 and n in HOLD_ROUNDS
+        # the barrier leaves every process time to start (more with a lock holder to start first: a
+        # submitter that reached the barrier late could outwait the holder)
+        start_at = time.time() + (2.0 if hold else 0.6)
         holder = None
-        if waves == 1 and n in HOLD_ROUNDS:
+        if hold:
             holder = subprocess.Popen([sys.executable, "-c", HOLDER, GAME, str(start_at), str(HOLD_SECONDS)],
                                       cwd=folder, env=_env(), stdout=subprocess.PIPE, text=True)
             assert holder.stdout.readline().strip() == "holding"
         before = (folder / GAME).read_bytes()
-        procs = {f: subprocess.Popen([sys.executable, "-c", DRIVER, str(start_at), "submit", GAME, f],
+        procs = {f: subprocess.Popen([sys.executable, "-c", DRIVER, str(start_at),
+                                      *(("resolve", GAME) if f == RESOLVE else ("submit", GAME, f))],
                                      cwd=folder, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
                  for f in pending}
@@ -124,7 +139,7 @@ def test_concurrent_submissions(cli, n):
         for f, ((out, err), rc) in results.items():
             assert "Traceback" not in out + err, f"{f}: {out}{err}"
             if rc == 0:
-                assert out.startswith("accepted: game race-game"), out
+                assert out.startswith("resolved t1.bid" if f == RESOLVE else "accepted: game race-game"), out
                 stored[f] = out.splitlines()[0]
                 continue
             assert rc == 2, f"{f}: exit {rc}: {out}{err}"
@@ -136,7 +151,7 @@ def test_concurrent_submissions(cli, n):
                 lock_messages.add(re.sub(r"\s+", " ", msg))
             else:
                 codes = set(re.findall(r"\bE\d{3}\b", msg))
-                assert codes & NOT_YET and "already" not in msg, \
+                assert codes & (NOT_YET | ({"E308"} if f == RESOLVE else set())) and "already" not in msg, \
                     f"{f}: refused for another reason than the lock or the order: {msg}"
                 order_refusals += 1
             still.append(f)
@@ -147,15 +162,20 @@ def test_concurrent_submissions(cli, n):
         pending = still
 
     gf = GameFile.load(folder / GAME)
-    subs = [ev for ev in gf.log if ev["kind"] == "submission"]
-    want = {hashlib.sha256((folder / f).read_bytes()).hexdigest() for f in files}
-    got = [ev["data"]["sha256"] for ev in subs]
+    logged = [ev["data"]["sha256"] for ev in gf.log if ev["kind"] == "submission"]
+    kept = [f["sha256"] for p in gf.header.get("pending", {}).values() for f in p["files"]]
+    want = {hashlib.sha256((folder / f).read_bytes()).hexdigest() for f in files if f != RESOLVE}
+    got = logged + kept
     assert sorted(got) == sorted(want), "a submission is missing or stored twice"
     assert len(stored) == n
+    assert (RESOLVE in files) == any(ev["kind"] == "resolve" and ev["data"]["decision"] == "t1.bid"
+                                     for ev in gf.log)
     assert not list(folder.glob(f".{GAME}.*")), "a temporary file was left behind"
     res = audit(folder / GAME)
     assert res.ok, res.problems
-    print(f"\nconcurrency N={n}: concurrent submissions {n}, stored {len(stored)}, refused then retried: "
+    print(f"\nconcurrency N={n}: concurrent commands {n} ({len(want)} submissions"
+          + (" and a resolve" if RESOLVE in files else "") + f"), stored {len(want)} ({len(logged)} in the log, "
+          f"{len(kept)} pending), refused then retried: "
           f"locked {locked_refusals}, out of order {order_refusals}; waves {waves}; lost 0; "
           f"audit OK ({res.events} events)"
           + (f"; lock message: {sorted(lock_messages)[0]}" if lock_messages else ""))

@@ -9,7 +9,10 @@ command's measured duration, and then checks that
 * that version passes ``audit``,
 * ``GAME.bak``, if there, is also a complete known version,
 * a leftover ``.GAME.<pid>.tmp`` (the kill landed in the middle of a write) never
-  replaced the game file.
+  replaced the game file,
+* the version left still loads on this machine: its record of the last head seen
+  (:mod:`hxref.heads`, written after the game file) is that version's head or an
+  earlier one, never a head the file does not reach.
 
 Only trials where the process was still running when the signal arrived count as
 kills.  The figure printed: kills tried and files lost (must be 0).
@@ -29,7 +32,10 @@ import sys
 import time
 from pathlib import Path
 
-from hxref.engine import audit
+from hxref import heads
+from hxref.engine import Engine, audit
+from hxref.errors import HxrefError
+from hxref.game import GameFile
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 
@@ -107,6 +113,10 @@ def _reset(folder: Path, start: str) -> None:
         p.unlink()
     shutil.copy(folder / (start + ".bak"), folder / (GAME + ".bak"))
     shutil.copy(folder / start, folder / GAME)
+    # the heads this machine saw (hxref.heads): the last one is the start version's, as when it was saved
+    # (else the command would refuse the game put back as a rollback, E506)
+    gf = GameFile.load(folder / GAME)
+    heads.remember(gf.log[0]["hash"], folder / GAME, len(gf.log), gf.head)
 
 
 def _run_to_end(folder: Path, sc: dict) -> float:
@@ -166,6 +176,12 @@ def test_sigkill_submit_and_resolve(cli):
         data = (folder / GAME).read_bytes() if (folder / GAME).exists() else b""
         version = sc["versions"].get(_digest(data))
         ok = version is not None and audit_ok(data)
+        if ok:
+            try:
+                Engine.load(folder / GAME)          # the heads record: the version left extends it
+            except HxrefError as exc:
+                ok = False
+                lost_detail.append(f"{name} kill after {delay:.3f}s: the version left does not load: {exc}")
         bak = folder / (GAME + ".bak")
         if bak.exists() and _digest(bak.read_bytes()) not in known:
             ok = False

@@ -154,8 +154,17 @@ random_yaml = st.one_of(
     weird.map(lambda v: yamlio.dump_fast(v) if not isinstance(v, float) else repr(v)),
     st.text(alphabet=st.sampled_from(list("abc:-[]{}&*!|>'\"#%@`, \n\t?0123456789.~")), max_size=300),
     st.builds(nested, st.integers(1, 3000), st.sampled_from(["flow-list", "flow-map", "block"])),
-    st.builds(lambda n, d: f"hxref: 1\ngame: g\ndecision: t1.bid\nside: union\nkind: answer\nlink: {'0' * 64}\n"
+    st.builds(lambda n, d: f"hxref: 2\ngame: g\nidentity: {'0' * 64}\nhead: {'0' * 64}@5\nat: '2026-11-29T12:00:00Z'\n"
+              f"decision: t1.bid\nside: union\nkind: answer\nlink: {'0' * 64}\n"
               f"choice: {{bid: {'9' * n}{d}}}\n", st.integers(1, 20_000), st.sampled_from(["", ".5", "e999", "e-999"])),
+    # v2 envelope values: heads, times and identities of every shape
+    st.builds(lambda i, h, a: f"hxref: 2\ngame: g\nidentity: {i}\nhead: {h}\nat: {a}\ndecision: t1.bid\n"
+              "side: union\nkind: answer\nchoice: {bid: 1}\n",
+              st.one_of(st.just("0" * 64), st.text(alphabet="0123456789abcdefABCDEF", max_size=70)),
+              st.one_of(st.builds(lambda x, n: f"{x}@{n}", st.text(alphabet="0123456789abcdef", max_size=70),
+                                  st.one_of(st.integers(-5, 10 ** 12), st.just("x"))), st.text(max_size=20)),
+              st.one_of(st.just("'2026-11-29T12:00:00Z'"), st.just("2026-11-29"), st.just("'9999-99-99T99:99:99Z'"),
+                        st.just("'2026-11-29T12:00:00+99:00'"), st.text(max_size=30).map(repr))),
     st.builds(lambda n: "a: &x [" + ",".join(["*x"] * 3) + "]\n" + "".join(f"b{i}: &x{i} [*x,*x]\n" for i in range(n)),
               st.integers(0, 30)),
     st.just("!!python/object/apply:os.system ['true']\n"),

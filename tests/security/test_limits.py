@@ -11,7 +11,11 @@ import pytest
 
 from hxref.yamlio import ORDER_LIMITS
 
-HEAD = "hxref: 1\ngame: test-game\ndecision: t1.bid\nside: union\nkind: answer\n"
+from tests.conftest import envelope
+
+#: a v2 envelope (tests/conftest.py's `envelope` gives the game's own identity and head, used below)
+HEAD = (f"hxref: 2\ngame: test-game\nidentity: {'0' * 64}\nhead: {'0' * 64}@5\nat: '2026-11-29T12:00:00Z'\n"
+        "decision: t1.bid\nside: union\nkind: answer\n")
 
 
 def alias_bomb() -> str:
@@ -36,7 +40,7 @@ def long_string(n: int) -> str:
 
 
 def big_document(n: int) -> str:
-    body = HEAD + "choice:\n"
+    body = HEAD + "choice: {}\n"
     line = "  # " + "p" * 95 + "\n"
     return body + line * (n // len(line) + 1)
 
@@ -81,8 +85,11 @@ UNDER = [
 
 @pytest.mark.parametrize("name,text", UNDER, ids=[u[0] for u in UNDER])
 def test_just_under_the_limit_is_not_refused_for_the_limit(cli, game, name, text):
-    # unsigned, so refused -- but for the missing signature, not for its size
+    # with the game's own envelope (identity, head, time) and unsigned, so refused -- but for the
+    # missing signature, not for its size
+    text = text.replace(HEAD, envelope(game, "union", "t1.bid", "answer"), 1)
     assert len(text.encode()) <= ORDER_LIMITS.max_bytes
     Path("edge.yaml").write_text(text)
     err = cli.fails("check", game, "edge.yaml")
     assert "[E103]" not in err and "[E102]" not in err, err
+    assert "[E200]" in err and "not signed" in err, err

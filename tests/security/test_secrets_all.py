@@ -54,7 +54,7 @@ def replay(demo: Path, work: Path):
         eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
                             sides={s: load_public_key(demo / k) for s, k in man["keys"].items()},
                             umpire=load_public_key(demo / man["umpire"]) if man.get("umpire") else None,
-                            game_id=man["game_id"], created=man["created"])
+                            game_id=man["game_id"], created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
         ump = load_private_key(demo / man["umpire_key"]) if man.get("umpire_key") else None
         for step in man["steps"]:
             if step.get("submit"):

@@ -13,6 +13,14 @@ an order file; the same parsed header and log for a game file (a flip in a comme
 signature) -- changes nothing anyone could act on: it is counted separately as a *no-op*, and
 `tried == rejected + no-op` must hold with zero accepted changes.  Any other exception is a crash and
 fails the test.
+
+Under protocol v2 the log holds *blocks* (a decision's files as ``submission`` events in canonical order,
+then its ``resolve`` and what the rules produced), and the files of an open decision wait in the header's
+``pending`` area, outside the hash chain.  So the pending area is tampered with too: sampled byte flips,
+each pending file removed, files added (forged, replayed, duplicated, for another decision, or a genuine
+file not received yet).  There an accepted change must be a game that really received the files it names:
+the one that has not received a removed file yet ("not received yet"), or the one that received an added
+genuine file (what `hxref submit` of that file gives).
 """
 from __future__ import annotations
 
@@ -25,9 +33,10 @@ from pathlib import Path
 import pytest
 
 from hxref import commit as commit_mod
-from hxref import signing, yamlio
+from hxref import orders, protocol, signing, yamlio
 from hxref.engine import Engine, audit
 from hxref.errors import HxrefError
+from hxref.canon import sha256_hex
 from hxref.game import GameFile, event_hash
 
 SEED = 20261129
@@ -52,6 +61,28 @@ def clear(exc: HxrefError) -> str:
     return line
 
 
+def signed(eng: Engine, side: str, key, fields: dict, comment: str) -> str:
+    """What the command line writes (cli._sign_and_write): the v2 envelope, the fields, signed."""
+    fields = dict(fields)
+    env = eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+    return signing.sign_text(orders.render({**env, **fields}, comment), key)
+
+
+def own_link(eng: Engine, side: str, key, dec) -> dict:
+    """The side's bound dice link, when it goes in its own answer or reveal (cli._own_link)."""
+    if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
+        return {"link": eng.next_link(side, key, dec)}
+    return {}
+
+
+def roll_files(eng: Engine, keys: dict, dec) -> list[str]:
+    """The roll files still owed for ``dec`` once its answers are in (as `hxref roll`)."""
+    answers = protocol.answers_hash(dec.id, eng.pending(dec.id)["files"])
+    return [signed(eng, w, keys[w], {"decision": dec.id, "kind": "roll", "link": eng.next_link(w, keys[w], dec),
+                                     "answers": answers}, f"dice link of {w} for {dec.id}")
+            for w in eng.missing_links(dec)]
+
+
 def step(eng: Engine, keys: dict, rng: random.Random) -> None:
     """One decision of the benchmark's game, answered and resolved in memory."""
     dec = eng.awaiting[0]
@@ -61,21 +92,23 @@ def step(eng: Engine, keys: dict, rng: random.Random) -> None:
             eng.submit(t, "f.yaml")
     else:
         eng.submit(answer_file(eng, keys, rng), "f.yaml")
+    for t in roll_files(eng, keys, dec):
+        eng.submit(t, "roll.yaml")
     eng.resolve()
 
 
 def bid_files(eng, keys, dec_id, bids):
+    """Both files of each side, written at once before either is submitted (as `hxref commit`)."""
     commits, reveals = [], []
+    dec = eng.decision(dec_id)
     for side, bid in bids.items():
         choice, salt, key = {"bid": bid}, commit_mod.new_salt(), keys[side]
-        commits.append(bench.signed(eng, side, key, {"decision": dec_id, "kind": "commit",
-                                                     "link": eng.next_link(side, key),
-                                                     "commitment": commit_mod.commitment(choice, salt)},
-                                    f"commitment of {side} for {dec_id}"))
-        reveals.append(bench.signed(eng, side, key, {"decision": dec_id, "kind": "reveal",
-                                                     "link": eng.next_link(side, key, 2),
-                                                     "choice": choice, "salt": salt},
-                                    f"reveal of {side} for {dec_id}"))
+        commits.append(signed(eng, side, key, {"decision": dec_id, "kind": "commit",
+                                               "commitment": commit_mod.commitment(choice, salt, (eng.identity, dec_id, side))},
+                              f"commitment of {side} for {dec_id}"))
+        reveals.append(signed(eng, side, key, {"decision": dec_id, "kind": "reveal", **own_link(eng, side, key, dec),
+                                               "choice": choice, "salt": salt},
+                              f"reveal of {side} for {dec_id}"))
     return commits, reveals
 
 
@@ -83,19 +116,39 @@ def answer_file(eng, keys, rng):
     dec = eng.awaiting[0]
     side = dec.sides[0]
     level = rng.randint(1, eng.state["current"]["remaining"][side])
-    return bench.signed(eng, side, keys[side], {"decision": dec.id, "kind": "answer",
-                                                "link": eng.next_link(side, keys[side]),
-                                                "choice": {"level": level}}, f"answer of {side} for {dec.id}")
+    return signed(eng, side, keys[side], {"decision": dec.id, "kind": "answer", **own_link(eng, side, keys[side], dec),
+                                          "choice": {"level": level}}, f"answer of {side} for {dec.id}")
+
+
+def generate(folder: Path, target: int, seed: int) -> Path:
+    """A game of at least ``target`` events (or finished), written with the library as the command line
+    would (bench/bench_core.py's long bidding scenario: commit/reveal bids and level declarations)."""
+    rng = random.Random(seed)
+    keys = {s: signing.generate_key(folder / s, comment=f"bench {s}") for s in bench.SIDES}
+    scen = folder / "long.yaml"
+    scen.write_text(bench.scenario_text(max(10, round(target / 17))))
+    path = folder / "game.yaml"
+    eng = Engine.create(path, system="heartland", scenario=str(scen), mode="open",
+                        sides={s: k.public for s, k in keys.items()}, game_id="bench-long")
+    for s in bench.SIDES:
+        eng.submit(signed(eng, s, keys[s], {"decision": "join", "kind": "join", "tip": eng.tip_for(keys[s])},
+                          f"join of {s}"), f"{s}-join.yaml")
+    while len(eng.gf.log) < target and not eng.finished:
+        step(eng, keys, rng)
+    eng.save()
+    return path
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    """A finished ~200-event game on disk, and three live order files with the engines that await them."""
+    """A finished ~200-event game on disk, three live order files with the engines that await them, and a
+    saved game whose open decision keeps three files in the header's pending area."""
     d = tmp_path_factory.mktemp("tamper")
-    saved, _ = bench.generate(d / "saved" if (d / "saved").mkdir() is None else d, 215, seed=SEED)
+    (d / "saved").mkdir()
+    saved = generate(d / "saved", 215, seed=SEED)
     live_dir = d / "live"
     live_dir.mkdir()
-    live, _ = bench.generate(live_dir, 30, seed=SEED + 1)
+    live = generate(live_dir, 30, seed=SEED + 1)
     keys = {s: signing.load_private_key(live_dir / s) for s in bench.SIDES}
     carol = signing.generate_key(d / "carol", "carol")
     rng = random.Random(SEED)
@@ -121,8 +174,27 @@ def world(tmp_path_factory):
                "reveal": (reveal_eng, reveals[0])}
     for name, (e, text) in targets.items():
         e.check(text, "x.yaml")          # the untouched file is accepted
+    # the pending game: both commitments and union's reveal are kept for the open bid, confederate's
+    # reveal is not received yet
+    pend_eng = copy.deepcopy(reveal_eng)
+    pend_eng.submit(reveals[0], "r.yaml")
+    pend_eng.gf.path = d / "pending.yaml"
+    pend_eng.save()
+
+    def receive(texts: list[str]) -> Engine | None:
+        """The game before the bid's files, after receiving ``texts`` (None: it refuses one)."""
+        e = copy.deepcopy(commit_eng)
+        order = {"commit": 0, "reveal": 1}
+        try:
+            for t in sorted(texts, key=lambda t: order.get(orders.parse(t, "x", fast=True).kind, 2)):
+                e.submit(t, "x.yaml")
+        except HxrefError:
+            return None
+        return e
+
     return {"dir": d, "saved": saved, "keys": keys, "carol": carol, "targets": targets,
-            "other_commit": commits[1]}
+            "other_commit": commits[1], "pending": d / "pending.yaml", "receive": receive,
+            "kept": commits + reveals[:1], "unsent": reveals[1]}
 
 
 def check_bytes(eng: Engine, raw: bytes):
@@ -229,10 +301,25 @@ def rewrite(src: Path, dst: Path, log: list[dict], rehash: bool) -> None:
 
 
 def simultaneous(a: dict, b: dict) -> bool:
+    """Two sides' files of the same step of the same decision (both joins, both commitments, both
+    reveals): the files of one block, whose order does not change what the block gives."""
     if a["kind"] != "submission" or b["kind"] != "submission":
         return False
     da, db = a["data"], b["data"]
     return da["decision"] == db["decision"] and da["kind"] == db["kind"] and da["side"] != db["side"]
+
+
+def canonical_blocks(log: list[dict]) -> bool:
+    """Every block's files in the canonical order (hxref.protocol.canonical)."""
+    run: list[dict] = []
+    for ev in log + [{"kind": "end"}]:
+        if ev["kind"] == "submission":
+            run.append({"kind": ev["data"]["kind"], "party": ev["data"]["side"], "sha256": ev["data"]["sha256"]})
+            continue
+        if run and protocol.canonical(run) != run:
+            return False
+        run = []
+    return True
 
 
 def test_swapped_and_dropped_events_are_refused(world, tmp_path):
@@ -243,8 +330,9 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path):
     pairs = [(i, i + 1) for i in range(n - 1)]                       # every adjacent swap
     pairs += rng.sample([p for p in itertools.combinations(range(n), 2) if p[1] - p[0] > 1], 150)
     path = tmp_path / "g.yaml"
-    tried = rejected = identical = commuting = 0
+    tried = rejected = identical = commuting = noncanonical = 0
     accepted = []
+    assert canonical_blocks(log)
     cases = [("swap", p) for p in pairs] + [("drop", (i,)) for i in range(n)]
     for (what, idx), rehash in itertools.product(cases, (False, True)):
         new = copy.deepcopy(log)
@@ -268,17 +356,35 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path):
             rejected += 1
         elif what == "swap" and rehash and simultaneous(log[idx[0]], log[idx[1]]):
             # two sides' files for the same step of the same decision (both joins, both commitments,
-            # both reveals), whose order the referee does not use: the swapped log replays to exactly the
-            # stored header, so nothing changes; counted apart
+            # both reveals) inside one block, whose order the referee does not use: the swapped log
+            # replays to exactly the stored header, so nothing changes; counted apart
             commuting += 1
+            if canonical_blocks(log) and not canonical_blocks(new):
+                noncanonical += 1
         else:
             accepted.append((what, idx, rehash))
     print(f"\ntamper: saved game log, {len(pairs)} swaps and {n} drops, each with the chain kept and "
           f"re-hashed: {tried:,} tried, {rejected:,} rejected, {commuting} rehashed swaps of two sides' "
-          f"simultaneous files accepted as equivalent (same replayed game), {len(accepted)} accepted changes "
+          f"simultaneous files accepted as equivalent (same replayed game; {noncanonical} of them leave a "
+          f"block out of canonical order), {len(accepted)} accepted changes "
           f"({identical} swaps of identical events skipped)")
     assert not accepted, accepted[:10]
     assert tried == rejected + commuting
+
+
+@pytest.mark.xfail(strict=True, reason="hxref bug: the audit does not check that a block's files are in "
+                   "canonical order (hxref.protocol.canonical); a block swapped and re-hashed is refused only when "
+                   "a later file names the head it changed (E310), so the last block is accepted in either order "
+                   "and two copies holding the same files can hold different bytes")
+def test_a_block_out_of_canonical_order_is_refused(world, tmp_path):
+    src = world["saved"]
+    log = GameFile.load(src).log
+    last = max(i for i in range(len(log) - 1) if simultaneous(log[i], log[i + 1]))
+    new = copy.deepcopy(log)
+    new[last], new[last + 1] = new[last + 1], new[last]
+    assert not canonical_blocks(new)
+    rewrite(src, tmp_path / "g.yaml", new, True)
+    assert not audit(tmp_path / "g.yaml", workers=1).ok
 
 
 def resign(text: str, key, **changes) -> str:
@@ -329,7 +435,8 @@ def test_replays_and_foreign_signatures_are_refused(world, tmp_path):
         dec = eng.awaiting[0].id
         expect_refused(f"{name} for another decision", eng, resign(text, keys[side], decision=dec + ".r9"))
         expect_refused(f"{name} for another side", eng, resign(text, keys[side], side=other))
-        expect_refused(f"{name} for another side, its key", eng, resign(text, keys[other], side=other))
+        if name != "commitment":     # a commitment copied before its original: see the test below
+            expect_refused(f"{name} for another side, its key", eng, resign(text, keys[other], side=other))
         expect_refused(f"{name} re-signed by carol", eng, resign(text, carol))
         expect_refused(f"{name} re-signed by the other side", eng, resign(text, keys[other]))
         expect_refused(f"{name} for another game", eng, resign(text, keys[side], game="other-game"))
@@ -355,3 +462,149 @@ def test_a_key_added_to_the_header_is_found(world, tmp_path):
     path.write_bytes(bytes(b))
     assert set(GameFile.load(path).header) != set(GameFile.load(world["saved"]).header)
     assert not audit(path, workers=1).ok
+
+
+# --- the header's pending area (outside the hash chain) ----------------------------------------------
+def _entry(text: str) -> dict:
+    order = orders.parse(text, "x.yaml", fast=True)
+    return {"party": order.side, "kind": order.kind, "sha256": sha256_hex(order.text.encode("utf-8")),
+            "file": order.text}
+
+
+def _with(src: Path, edit) -> bytes:
+    """The saved game with its header edited by ``edit(header)`` (the log untouched)."""
+    gf = GameFile.load(src)
+    edit(gf.header)
+    return gf.dumps().encode("utf-8")
+
+
+def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
+    src = world["pending"]
+    raw = src.read_bytes()
+    orig = GameFile.load(src)
+    first = audit(src, workers=1)
+    assert first.ok and first.pending == 3, first.problems
+    (dec_id,) = orig.header["pending"]
+    kept = {f["sha256"] for f in orig.header["pending"][dec_id]["files"]}
+    receive, keys = world["receive"], world["keys"]
+    path = tmp_path / "g.yaml"
+    counts = {"tried": 0, "rejected": 0, "no-op": 0, "not received yet": 0, "as if submitted": 0}
+    how: dict[str, int] = {}
+    accepted = []
+
+    def judge(label, data: bytes) -> str:
+        path.write_bytes(data)
+        counts["tried"] += 1
+        try:
+            res = audit(path, workers=1)
+        except HxrefError as exc:
+            clear(exc)
+            how[exc.code] = how.get(exc.code, 0) + 1
+            counts["rejected"] += 1
+            return "rejected"
+        if not res.ok:
+            assert res.problems and all("\n" not in p and "Traceback" not in p for p in res.problems)
+            how["audit"] = how.get("audit", 0) + 1
+            counts["rejected"] += 1
+            return "rejected"
+        gf = GameFile.load(path)
+        if gf.header == orig.header and gf.log == orig.log:
+            counts["no-op"] += 1
+            return "no-op"
+        # accepted and different: it must be the very game that received the files it keeps
+        files = [f for p in gf.header.get("pending", {}).values() for f in p["files"]]
+        real = receive([f["file"] for f in files])
+        if real is not None and gf.log == orig.log and gf.header == real.h:
+            got = {f["sha256"] for f in files}
+            what = "not received yet" if got < kept else "as if submitted"
+            counts[what] += 1
+            return what
+        accepted.append(label)
+        return "accepted"
+
+    # 1. sampled byte flips inside the pending area
+    start = raw.index(b"\npending:\n") + 1
+    end = raw.index(b"\n--- # log")
+    rng = random.Random(SEED)
+    positions = sorted(rng.sample(range(start, end), min(1200, end - start)))
+    flips = 0
+    for k, pos in enumerate(positions):
+        b = bytearray(raw)
+        mask = 0x01 if k % 2 else rng.randrange(1, 256)
+        b[pos] ^= mask
+        judge(f"flip {pos} ^{mask:#x}", bytes(b))
+        flips += 1
+    # 2. each kept file removed: its entry alone, and with all it says (the game that has not received it)
+    files = orig.header["pending"][dec_id]["files"]
+    for i, f in enumerate(files):
+        def drop(h, i=i):
+            del h["pending"][dec_id]["files"][i]
+        assert judge(f"remove entry {f['kind']} of {f['party']}", _with(src, drop)) == "rejected"
+        others = [g["file"] for j, g in enumerate(files) if j != i]
+        real = receive(others)
+        if real is not None:
+            assert judge(f"remove {f['kind']} of {f['party']} with what it says",
+                         _with(src, lambda h, real=real: h.update(copy.deepcopy(real.h)))) == "not received yet"
+    assert judge("all files of the decision removed, alone", _with(src, lambda h: h["pending"].clear())) == "rejected"
+    base = receive([])
+    assert judge("all files removed with what they say",
+                 _with(src, lambda h: h.update(copy.deepcopy(base.h)))) == "not received yet"
+    # 3. files added
+    unsent = world["unsent"]                    # confederate's reveal: genuine, acceptable, not received
+    union_reveal = next(g["file"] for g in files if g["kind"] == "reveal")
+
+    def add(text, decision=dec_id, entry=None):
+        def edit(h):
+            p = h["pending"].setdefault(decision, {"files": [], "answers": {}, "links": {}})
+            p["files"] = protocol.canonical(p["files"] + [entry or _entry(text)])
+        return edit
+
+    assert judge("genuine file, entry alone", _with(src, add(unsent))) == "rejected"
+    real = receive([g["file"] for g in files] + [unsent])
+    assert real is not None
+    assert judge("genuine file with what it says", _with(src, lambda h: h.update(copy.deepcopy(real.h)))) \
+        == "as if submitted"
+    assert judge("a kept file twice", _with(src, add(None, entry=copy.deepcopy(files[0])))) == "rejected"
+    assert judge("under another decision", _with(src, add(unsent, decision=dec_id + ".r9"))) == "rejected"
+    forged = [
+        ("re-signed by carol", resign(unsent, world["carol"])),
+        ("re-signed by the other side", resign(unsent, keys["union"])),
+        ("for the other side", resign(unsent, keys["confederate"], side="union")),
+    ]
+    body, _ = signing.split_signed_text(unsent)
+    edited = unsent.replace("side: confederate", "side: union")
+    forged.append(("edited after signing", edited))
+    forged.append(("unsigned", body))
+    forged.append(("union's reveal again, re-signed", resign(union_reveal, keys["union"])))
+    saved_files = [ev["data"]["file"] for ev in GameFile.load(world["saved"]).log if ev["kind"] == "submission"]
+    forged += [(f"stored file #{i} of another game", t) for i, t in enumerate(saved_files[:20])]
+    forged += [(f"stored file #{i} of this game", ev["data"]["file"])
+               for i, ev in enumerate(orig.log) if ev["kind"] == "submission"]
+    for label, text in forged:
+        try:
+            entry = _entry(text)
+        except HxrefError:
+            entry = {"party": "confederate", "kind": "reveal", "sha256": sha256_hex(text.encode()), "file": text}
+        decision = orders.parse(text, "x", fast=True).decision if entry["file"] == text else dec_id
+        for where in {decision, dec_id}:
+            assert judge(f"added: {label} (under {where})", _with(src, add(text, where, entry))) == "rejected", label
+        # the same with all it would say: the header of a game that took it
+        def said(h, text=text):
+            e = copy.deepcopy(GameFile.load(src))
+            eng = Engine.__new__(Engine)
+            eng.gf, eng.h = e, e.header
+            eng.system = Engine.load(src).system
+            try:
+                eng._pend(orders.parse(text, "x", fast=True))
+            except Exception:   # noqa: BLE001 - a file too damaged to say anything: entry alone
+                return
+            h.update(eng.h)
+        assert judge(f"added with what it says: {label}", _with(src, said)) == "rejected", label
+    print(f"\ntamper: pending area of a saved game ({len(files)} files kept for {dec_id}, {end - start:,} bytes): "
+          f"{counts['tried']:,} tried ({flips:,} byte flips, removals, additions), {counts['rejected']:,} rejected, "
+          f"{counts['no-op']} no-op (same parsed header), {counts['not received yet']} not received yet "
+          f"(the game before that file), {counts['as if submitted']} as if submitted (a genuine acceptable file "
+          f"with what it says), {len(accepted)} accepted changes; by {dict(sorted(how.items()))}")
+    assert not accepted, accepted[:5]
+    assert counts["tried"] == counts["rejected"] + counts["no-op"] + counts["not received yet"] + \
+        counts["as if submitted"]
