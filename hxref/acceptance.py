@@ -44,7 +44,8 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
         raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {side}",
                           code="E302", path=("side",))
     if kind in ("reveal", "answer"):
-        orders.check_choice(order, dec)     # the shape first: keys and types
+        # the shape first: keys and types (with the rules' problems too, where the shape allows)
+        orders.check_choice(order, dec, lambda choice: eng.system.check(eng.state, dec, side, choice))
     if kind == "commit":
         if not dec.secret:
             raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
@@ -53,7 +54,10 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
             raise order.error(IllegalOrder, f"{side} has already committed for {dec.id}; "
                               "a second commitment is not accepted", code="E303", rule=dec.rule)
         if d["commitment"] in eng.h["commitments"]:
-            # a commitment copied from the other side (to force a tie) or replayed from earlier
+            # a commitment replayed from a closed decision.  One copied from the other side's
+            # pending commitment is let in (refusing whichever came second would let the copier
+            # block the genuine one): it is bound to its game, decision and side, so the copier
+            # cannot open it, and his withheld reveal forfeits
             raise order.error(IllegalOrder, "this commitment was used before in this game "
                               "(replayed or copied); make a new one with `hxref commit`",
                               code="E306", path=("commitment",))
@@ -72,7 +76,7 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
             raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
                               f"(waiting for {', '.join(missing)}); keep it and send it later",
                               code="E304", rule=dec.rule)
-        if not commit_mod.matches(mine["commitment"], d["choice"], d["salt"]):
+        if not commit_mod.matches(mine["commitment"], d["choice"], d["salt"], (eng.identity, dec.id, side)):
             raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
                               code="E305", path=("choice",))
     elif kind == "answer":

@@ -186,9 +186,13 @@ def _replay_pending(gf: GameFile, replay, res: AuditResult) -> None:
     if not isinstance(stored, dict):
         res.problems.append("the header's pending area is not a mapping (edited snapshot)")
         return
-    for decision_id in sorted(stored, key=lambda d: [a["id"] for a in replay.h.get("awaiting", [])].index(d)
-                              if d in [a["id"] for a in replay.h.get("awaiting", [])] else 10**6):
-        files = (stored[decision_id] or {}).get("files") or []
+    order = [a["id"] for a in replay.h.get("awaiting", [])]
+    for decision_id in sorted(stored, key=lambda d: order.index(d) if d in order else 10**6):
+        entry = stored[decision_id]
+        if not isinstance(entry, dict) or not isinstance(entry.get("files", []), list):
+            res.problems.append(f"the header's pending area for {decision_id} is damaged (edited snapshot)")
+            return
+        files = entry.get("files") or []
         for f in protocol.canonical(files) if all(isinstance(x, dict) and {"kind", "party", "sha256"} <= set(x)
                                                   for x in files) else []:
             try:

