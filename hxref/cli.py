@@ -16,6 +16,9 @@ from . import __version__
 from .errors import HxrefError, InvalidInput
 
 SIDE_HELP = "the side you play (e.g. union)"
+#: the deadline policy of a game made without one: a week a decision and two days' grace
+DEFAULT_DEADLINE_HOURS = 7 * 24
+DEFAULT_GRACE_HOURS = 2 * 24
 
 # --- options shared by several commands (one place, style habit 10) ------------------------------
 game_argument = click.argument("game", type=click.Path(exists=True, dir_okay=False))
@@ -214,14 +217,22 @@ def verify(file, game, pub, sig):
               help="the NMR policy applies only G hours after a deadline")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
               help="a side that misses N decisions forfeits the game")
+@click.option("--no-deadlines", is_flag=True,
+              help="no deadline policy: then a side that stops sending can stall the game for ever")
 def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, created, options, deadline_hours, nmr,
-        grace_hours, forfeit_after):
+        grace_hours, forfeit_after, no_deadlines):
     """Create a new game file GAME.
 
     Example: hxref new g.yaml --system heartland --scenario bidding-demo
     --side union=alice.pub --side confederate=bob.pub --mode open
 
     Optional rules the players agree on: --option off_map_rail --option sickness
+
+    \b
+    Deadlines: an open or umpired game gets, unless told otherwise, 7 days for each
+    decision and 2 days' grace; then the other side (the umpire) may claim the miss
+    (`hxref claim`): the late side stands fast with the decision's default, and a withheld
+    reveal or dice link forfeits the game.  --no-deadlines turns this off.
     """
     from . import systems
     from .engine import Engine
@@ -237,13 +248,23 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     if mode == "solo" and not sides:
         sides = {s: None for s in sysobj.load_scenario(scenario)["sides"]}
     ump = load_public_key(os.path.expanduser(umpire)) if umpire else None
+    policy = {"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after, "grace_hours": grace_hours}
+    if no_deadlines:
+        if any(v is not None for v in policy.values()):
+            raise InvalidInput("--no-deadlines goes with none of --deadline-hours, --grace-hours, --nmr and "
+                               "--forfeit-after", code="E504")
+        policy = {}
+    elif mode != "solo" and deadline_hours is None:
+        # a game nobody can stall unless the players choose so (a side that stops sending is
+        # claimed against after the deadline and the grace)
+        policy = dict(policy, deadline_hours=DEFAULT_DEADLINE_HOURS,
+                      grace_hours=DEFAULT_GRACE_HOURS if grace_hours is None else grace_hours)
     from .game import locked
 
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created, options=options, nonce=nonce,
-                            policy={"deadline_hours": deadline_hours, "nmr": nmr, "forfeit_after": forfeit_after,
-                                    "grace_hours": grace_hours})
+                            policy=policy)
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")
@@ -301,6 +322,15 @@ def play(game, side, choice):
     click.echo(f"next: {eng.waiting_text()}")
 
 
+def _resolve_open(eng) -> bool:
+    """In an open game, resolve what is ready (it needs no key); True when something was."""
+    if eng.mode != "open" or not eng.ready() or eng.missing_links(eng.ready()[0]):
+        return False
+    for r in eng.resolve(None):
+        click.echo(f"resolved {r.decision}")
+    return True
+
+
 @main.command()
 @game_argument
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -309,22 +339,41 @@ def play(game, side, choice):
 def submit(game, files, sig):
     """Check signed order FILES and store them in GAME, printing a receipt for each.
 
-    A bad file is refused with the reason (file:line, rule) and changes nothing.
+    A bad file is refused with every problem it has, one line each (file:line, path, rule,
+    code), and changes nothing.
+
+    In an open game the files of one mail go in one command: a dice link that completes
+    a decision, then the orders of the next (the decision it completes is resolved first).
 
     Example: hxref submit g.yaml union-t1.bid-commit.yaml
     """
     from . import yamlio
     from .game import locked
 
+    from .errors import Problems
+
     if sig and len(files) != 1:
         raise InvalidInput("--sig goes with exactly one FILE", code="E504")
     for f in files:
         text = yamlio.read_text(f)
         detached = yamlio.read_text(sig) if sig else None
-        with locked(game):
-            eng = _load(game)
-            receipt = eng.submit(text, f, detached)
-            eng.save()
+        try:
+            with locked(game):
+                eng = _load(game)
+                try:
+                    receipt = eng.submit(text, f, detached)
+                except HxrefError as exc:
+                    # one mail in an open game carries a side's dice link for the decision before
+                    # and its orders for the next: the link completes the first, which any copy
+                    # resolves (no key, the same result everywhere), then the orders are awaited
+                    if exc.code != "E301" or not _resolve_open(eng):
+                        raise
+                    receipt = eng.submit(text, f, detached)
+                eng.save()
+        except Problems as exc:         # every problem of the file, one line each; nothing was stored
+            for line in exc.lines():
+                click.echo(f"hxref: error: {line}", err=True)
+            sys.exit(2)
         click.echo(receipt.line())
     click.echo(f"next: {eng.waiting_text()}")
 
@@ -339,9 +388,15 @@ def check(game, file, sig):
     Example: hxref check g.yaml union-t1.bid-reveal.yaml
     """
     from . import yamlio
+    from .errors import Problems
 
     eng = _load(game)
-    order = eng.check(yamlio.read_text(file), file, yamlio.read_text(sig) if sig else None)
+    try:
+        order = eng.check(yamlio.read_text(file), file, yamlio.read_text(sig) if sig else None)
+    except Problems as exc:             # every problem of the file, one line each
+        for line in exc.lines():
+            click.echo(f"hxref: error: {line}", err=True)
+        sys.exit(2)
     click.echo(f"{file}: OK -- {order.kind} of {order.side} for {order.decision} would be accepted")
 
 

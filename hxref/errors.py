@@ -132,6 +132,43 @@ class HxrefError(Exception):
     def __str__(self) -> str:
         return self.render()
 
+    def lines(self) -> list[str]:
+        """The lines shown by a command that lists every problem (one here; :class:`Problems`)."""
+        return [self.render()]
+
+
+class Problems(HxrefError):
+    """Several problems of one file at once, each an :class:`HxrefError` with its own line, path,
+    rule and code.  ``hxref check`` and ``hxref submit`` print one line a problem
+    (:meth:`lines`); :meth:`render` gives them all on one line (mail replies, dashboards).  The
+    code, place and rule are the first problem's.  Make one with :func:`gather`."""
+
+    def __init__(self, problems: list[HxrefError]) -> None:
+        first = problems[0]
+        w = first.where
+        super().__init__(first.message, code=first.code, file=w.file, line=w.line, col=w.col, path=w.path,
+                         rule=first.rule, hint=first.hint)
+        self.problems = list(problems)
+
+    def render(self) -> str:
+        return "; ".join(p.render() for p in self.problems)
+
+    def lines(self) -> list[str]:
+        return [p.render() for p in self.problems]
+
+
+def gather(problems: list[HxrefError]) -> HxrefError | None:
+    """One error for ``problems``: None for none, the problem itself for one (shown exactly as
+    always), else a :class:`Problems` that is also of the first problem's class (so code that
+    catches an :class:`IllegalOrder` still catches it)."""
+    if not problems:
+        return None
+    if len(problems) == 1:
+        return problems[0]
+    first = problems[0]
+    cls = next((c for base, c in _SEVERAL if isinstance(first, base)), Problems)
+    return cls(problems)
+
 
 def _one_line(text: str) -> str:
     """Quoted input may hold newlines or control characters: show them escaped, so an error
@@ -187,3 +224,14 @@ class Locked(HxrefError):
     """Another hxref process is writing the same game."""
 
     default_code = "E501"
+
+
+class InvalidProblems(Problems, InvalidInput):
+    """Several problems, the first of which is an :class:`InvalidInput`."""
+
+
+class IllegalProblems(Problems, IllegalOrder):
+    """Several problems, the first of which is an :class:`IllegalOrder`."""
+
+
+_SEVERAL = ((IllegalOrder, IllegalProblems), (InvalidInput, InvalidProblems))

@@ -164,20 +164,23 @@ def check_envelope(order: Order) -> None:
     order.identity = d["identity"]
 
 
-def check_choice(order: Order, decision: Decision) -> None:
-    """Check ``choice`` against the decision's schema: keys and types, with line numbers."""
+def choice_problems(order: Order, decision: Decision) -> list[InvalidInput]:
+    """Every problem of ``choice`` against the decision's schema (keys and types), in the order of
+    the file, each at its line."""
     choice = order.data.get("choice", {})
     schema = decision.schema
+    found: list[InvalidInput] = []
     for key in choice:
         if key not in schema:
-            raise order.error(InvalidInput, f"unknown key `{key}` for decision {decision.id}", code="E110",
-                              path=("choice", key), hint=f"expected: {', '.join(schema) or 'nothing'}")
+            found.append(order.error(InvalidInput, f"unknown key `{key}` for decision {decision.id}", code="E110",
+                                     path=("choice", key), hint=f"expected: {', '.join(schema) or 'nothing'}"))
     for key, spec in schema.items():
         if key not in choice and spec.optional:
             continue
         if key not in choice:
-            raise order.error(InvalidInput, f"missing `{key}` for decision {decision.id}", code="E111",
-                              path=("choice",), rule=decision.rule)
+            found.append(order.error(InvalidInput, f"missing `{key}` for decision {decision.id}", code="E111",
+                                     path=("choice",), rule=decision.rule))
+            continue
         value = choice[key]
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
@@ -188,30 +191,67 @@ def check_choice(order: Order, decision: Decision) -> None:
         }.get(spec.type, True)
         if not ok:
             kind = {"int": "a whole number", "list": "a list", "dict": "a mapping"}.get(spec.type, spec.type)
-            raise order.error(InvalidInput, f"`{key}` must be {kind}"
-                              f" (got {value!r})", code="E112", path=("choice", key), rule=decision.rule)
-        if spec.choices and value not in spec.choices:
-            raise order.error(InvalidInput, f"`{key}` must be one of {', '.join(map(str, spec.choices))}",
-                              code="E112", path=("choice", key), rule=decision.rule)
+            found.append(order.error(InvalidInput, f"`{key}` must be {kind}"
+                                     f" (got {value!r})", code="E112", path=("choice", key), rule=decision.rule))
+        elif spec.choices and value not in spec.choices:
+            found.append(order.error(InvalidInput, f"`{key}` must be one of {', '.join(map(str, spec.choices))}",
+                                     code="E112", path=("choice", key), rule=decision.rule))
+    found.sort(key=lambda e: e.where.line or 0)          # stable: the file's order, top to bottom
+    return found
+
+
+def check_choice(order: Order, decision: Decision, rules=None) -> None:
+    """Check ``choice`` against the decision's schema: keys and types, with line numbers; raise one
+    error carrying every problem (:func:`hxref.errors.gather`).
+
+    ``rules`` (a function of a choice, returning the rules' :class:`Problem` list) is asked too
+    when the schema's only problems are unknown keys, with those keys left out: the choice is then
+    well formed, and the file's rules problems are listed with its schema problems."""
+    from .errors import gather
+
+    found = choice_problems(order, decision)
+    if not found:
+        return
+    if rules is not None and all(e.code == "E110" for e in found):
+        known = {k: v for k, v in order.data.get("choice", {}).items() if k in decision.schema}
+        found += rules_errors(order, rules(known))
+    raise gather(found)
+
+
+def rules_errors(order: Order, problems: list[Problem]) -> list:
+    """The rules' problems as errors, each at its line."""
+    from .errors import IllegalOrder
+
+    return [order.error(IllegalOrder, p.message, code="E400", path=("choice", *p.path), rule=p.rule)
+            for p in problems]
 
 
 def raise_problems(order: Order, problems: list[Problem]) -> None:
-    """Turn the first rules problem into an error at the right line (the rest are listed in the hint)."""
-    from .errors import IllegalOrder
+    """Raise one error carrying every rules problem, each at its line (none: nothing)."""
+    from .errors import gather
 
-    if not problems:
-        return
-    first = problems[0]
-    more = f"{len(problems) - 1} more problem(s) after this one" if len(problems) > 1 else None
-    raise order.error(IllegalOrder, first.message, code="E400", path=("choice", *first.path), rule=first.rule,
-                      hint=more)
+    if problems:
+        raise gather(rules_errors(order, problems))
 
 
 def render(fields: dict, comment: str = "") -> str:
-    """The text of an order file (before signing), with a comment header for people."""
-    lines = [f"# {line}" if line else "#" for line in comment.strip().splitlines()] if comment else []
+    """The text of an order file (before signing), with a comment header for people.
+
+    Every line is at most :data:`hxref.yamlio.COLUMNS` (72) characters, so the file survives a
+    mail client that hard-wraps a pasted body: the comment is wrapped on word boundaries, and a
+    longer value (an identity, a head, a commitment) is written as a double-quoted string
+    continued with a trailing backslash, which both YAML readers join with nothing between
+    (:func:`hxref.yamlio.fold_long_lines`).  The signature block appended by
+    :func:`hxref.signing.sign_text` is within 72 columns too."""
+    lines = yamlio.wrap_comment(comment.strip()) if comment else []
     head = "\n".join(lines) + ("\n" if lines else "")
-    return head + yamlio.dump_fast({"hxref": FORMAT, **fields})
+    # one scalar a line (no soft wrapping by the emitter), then each long line folded exactly
+    return head + yamlio.fold_long_lines(yamlio.dump_fast({"hxref": FORMAT, **fields}, width=1_000_000))
+
+
+def comment_lines(text: str) -> list[str]:
+    """``text`` as ``# `` comment lines within 72 columns (for a file or output meant to be mailed)."""
+    return yamlio.wrap_comment(text)
 
 
 def parse_choice(text: str, source: str = "--choice") -> dict:

@@ -356,7 +356,7 @@ def sshsig_sign(key: Key, message: bytes, namespace: str = NAMESPACE) -> str:
     blob = (_MAGIC + struct.pack(">I", 1) + _string(key.public.blob) + _string(ns) + _string(b"")
             + _string(b"sha512") + _string(_string(_KEY_TYPE) + _string(signature)))
     b64 = base64.b64encode(blob).decode("ascii")
-    lines = [b64[i:i + 76] for i in range(0, len(b64), 76)]
+    lines = [b64[i:i + 70] for i in range(0, len(b64), 70)]     # as ssh-keygen: "# " + 70 fits 72 columns
     return "\n".join([_BEGIN, *lines, _END]) + "\n"
 
 

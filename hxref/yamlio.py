@@ -95,12 +95,93 @@ def _rt():
     return y
 
 
-def _mark_error(exc: Exception, source: str, code: str = "E101") -> InvalidInput:
+def _mark_error(exc: Exception, source: str, code: str = "E101", text: str | None = None) -> InvalidInput:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc).splitlines()[0]
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
-    return InvalidInput(f"YAML error: {problem}", code=code, file=source, line=line, col=col)
+    hint = None
+    if text is not None and code == "E101":
+        try:
+            hint = syntax_hint(text, str(problem), str(getattr(exc, "context", None) or ""),
+                               mark, getattr(exc, "context_mark", None))
+        except Exception:  # noqa: BLE001 - a hint is a courtesy: never let it hide the error
+            hint = None
+    return InvalidInput(f"YAML error: {problem}", code=code, file=source, line=line, col=col, hint=hint)
+
+
+def _lead(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _key_column(line: str) -> int:
+    """Where the first key (or item) of a line begins, past its indentation and ``- `` marks."""
+    m = re.match(r"( *(?:- +)*)", line)
+    return len(m.group(1)) if m else 0
+
+
+#: ``key:value`` with no space after the colon (a plain key, outside quotes)
+_NO_SPACE = re.compile(r"^\s*(?:- +)*([A-Za-z_][\w.-]*):(?=[^\s:/])")
+
+
+def syntax_hint(text: str, problem: str, context: str, mark, context_mark=None) -> str | None:
+    """A plain hint for a YAML syntax error, drawn from the line it was found on: indentation,
+    tabs, an unclosed quote or bracket, a missing space after a colon."""
+    lines = text.split("\n")
+    n = mark.line if mark is not None else None
+    here = lines[n] if n is not None and n < len(lines) else ""
+    cn = context_mark.line if context_mark is not None else None
+    there = lines[cn] if cn is not None and cn < len(lines) else ""
+
+    def above(k: int | None) -> tuple[int, str] | None:
+        """The nearest line above line index ``k`` with something on it (not a comment)."""
+        while k is not None and k > 0:
+            k -= 1
+            if lines[k].strip() and not lines[k].lstrip().startswith("#"):
+                return k, lines[k]
+        return None
+
+    if "'\\t'" in problem or "\t" in here[:len(here) - len(here.lstrip(" \t"))]:
+        return "YAML does not allow tabs: indent with spaces"
+    if "quoted scalar" in context:
+        where = f" on line {cn + 1}" if cn is not None else ""
+        return f"a quote opened{where} is not closed: end the value with the same quote on that line"
+    if "flow sequence" in context or "flow mapping" in context:
+        opening, closing = ("[", "]") if "sequence" in context else ("{", "}")
+        where = f" on line {cn + 1}" if cn is not None else ""
+        return (f"a `{opening}` opened{where} is not closed with `{closing}` on that line, "
+                "or a comma is missing between its items")
+    if "expected ':'" in problem or "simple key" in context:
+        line = there or here
+        ln = (cn if there else n)
+        if _NO_SPACE.match(line):
+            return f"put a space after the colon on line {ln + 1} (`key: value`)"
+        return (f"line {ln + 1} is not `key: value`: add the colon, or put a text that goes on over "
+                "several lines in quotes")
+    if "mapping values are not allowed" in problem:
+        prev = above(n)
+        if prev is not None and _lead(here) > _key_column(prev[1]) and ":" in prev[1]:
+            return (f"indentation: this line is indented deeper than the key above it (line {prev[0] + 1}); "
+                    "line it up with that key, or indent it under a key that ends with `:`")
+        col = mark.column if mark is not None else len(here)
+        if ": " in here[:col]:
+            return "a value that holds `: ` must be quoted, e.g. 'a: b'"
+        return "indentation: check how far this line is indented, and quote a value that holds `: `"
+    if "expected <block end>" in problem or "expected key" in problem or "expected '-'" in problem:
+        found = problem.rsplit("found", 1)[-1].strip()
+        if found in ("']'", "'}'"):
+            return f"a closing {found} without its opening bracket"
+        if found == "'-'":
+            return ("indentation: this `-` item is not lined up with the items above it; the items "
+                    "of one list start in the same column")
+        prev = above(n)
+        if prev is not None and _lead(here) < _key_column(prev[1]):
+            return ("indentation: this line is indented less than the line above it, but not lined up "
+                    "with the keys it belongs with")
+        return "indentation: line this line up with the keys (or `-` items) it belongs with"
+    if _NO_SPACE.match(here):
+        return "put a space after the colon (`key: value`)"
+    return None
 
 
 def check_events(text: str, source: str, limits: Limits) -> None:
@@ -140,7 +221,7 @@ def check_events(text: str, source: str, limits: Limits) -> None:
             elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
                 depth -= 1
     except YAMLError as exc:
-        raise _mark_error(exc, source) from None
+        raise _mark_error(exc, source, text=text) from None
 
 
 def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bool = True) -> Any:
@@ -158,7 +239,7 @@ def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bo
         return _rt().load(text)
     except YAMLError as exc:
         code = "E104" if type(exc).__name__ == "DuplicateKeyError" else "E101"
-        raise _mark_error(exc, source, code) from None
+        raise _mark_error(exc, source, code, text) from None
     except RecursionError:
         raise InvalidInput("nested too deeply", code="E103", file=source) from None
     except ValueError as exc:      # e.g. an integer of thousands of digits (Python refuses to convert it)
@@ -314,19 +395,149 @@ _YAML12_NOT_STR = re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
-def dump_fast(data: Any) -> str:
+def dump_fast(data: Any, width: int = 100) -> str:
     """YAML text for hxref's own files: block style, key order kept, no anchors."""
     import yaml
 
     return yaml.dump(data, Dumper=_plain_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False,
-                     width=100)
+                     width=width)
 
 
 def dump_rt(data: Any) -> str:
-    """YAML text through ruamel (used where comments are kept or written)."""
+    """YAML text through ruamel (used where comments are kept or written, e.g. `hxref sign --game`,
+    which writes an order file: so its lines are kept within :data:`COLUMNS`, see
+    :func:`fold_long_lines`)."""
     y = _rt()
-    y.width = 100
+    y.width = COLUMNS - 8         # the emitter's width is a soft limit: leave room for one more item
     y.indent(mapping=2, sequence=4, offset=2)
     buf = io.StringIO()
     y.dump(data, buf)
-    return buf.getvalue()
+    return fold_long_lines(buf.getvalue())
+
+
+# --- 72 columns: order files survive a mail client that hard-wraps what it sends -----------------
+
+#: the widest line of a file hxref writes for people to mail (clients hard-wrap at 72)
+COLUMNS = 72
+
+#: ``INDENT [- ]... [KEY: ]VALUE`` on one line, KEY plain or single-quoted
+_SCALAR_LINE = re.compile(r"^(?P<lead>(?P<indent> *)(?:- +)*)(?:(?P<key>[A-Za-z_][A-Za-z0-9_.-]*|'[^'\n]*'): +)?"
+                          r"(?P<value>\S.*)$")
+
+
+def wrap_comment(text: str, width: int = COLUMNS) -> list[str]:
+    """``text`` as ``# `` comment lines of at most ``width`` characters, wrapped on word
+    boundaries (a word longer than a line is cut); a wrapped line's continuation is indented
+    two spaces more than the line itself.  An empty line becomes a bare ``#``."""
+    import textwrap
+
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if not line:
+            out.append("#")
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(line.strip(), width=width, initial_indent="# " + lead,
+                             subsequent_indent="# " + lead + "  ", break_long_words=True,
+                             break_on_hyphens=False) or ["#"]
+    return out
+
+
+def _quoted_chunks(value: str, first: int, rest: int) -> list[str] | None:
+    """``value`` as the pieces of a double-quoted scalar continued with ``\\`` line ends: the
+    first piece at most ``first`` characters, the others at most ``rest``.  A piece breaks after
+    a space where it can (a space before the ``\\`` is kept), never before one (a continuation
+    line's leading spaces are not part of the value) and never inside an escape.  None when it
+    cannot be done."""
+    if not value.isprintable() or first < 8 or rest < 8:
+        return None
+    tokens = ["\\\\" if c == "\\" else '\\"' if c == '"' else c for c in value]
+    chunks: list[str] = []
+    i, limit = 0, first
+    while i < len(tokens):
+        size, j = 0, i
+        while j < len(tokens) and size + len(tokens[j]) <= limit:
+            size += len(tokens[j])
+            j += 1
+        if j < len(tokens):
+            # the last break in reach after a space; else the last one not before a space
+            cut = next((k for k in range(j, i, -1) if tokens[k - 1] == " " and tokens[k] != " "), None)
+            if cut is None:
+                cut = next((k for k in range(j, i, -1) if tokens[k] != " "), None)
+            if cut is None:
+                return None
+            j = cut
+        chunks.append("".join(tokens[i:j]))
+        i, limit = j, rest
+    return chunks or [""]
+
+
+def fold_long_lines(text: str, width: int = COLUMNS) -> str:
+    """Rewrite each line of a YAML text longer than ``width`` that holds one scalar (``key:
+    value`` or ``- value``) so that it fits: the value moves whole to the next line, indented
+    (a hash or a head stays in one piece, to copy and compare)::
+
+        identity:
+          6c0e8f...
+
+    and a value longer than a line becomes a double-quoted scalar continued with a trailing
+    backslash on the next lines, which every YAML reader joins with nothing between::
+
+        note: "a long text \\
+          goes on here"
+
+    Spaces at the end of a line (an emitter leaves one after ``key:``) are dropped too: a mail
+    client may drop them, and the signature with them.  The value is unchanged for both readers
+    (YAML 1.1 and 1.2); the result is checked with both, and a line that cannot be folded safely
+    is left as it was."""
+    lines = [line.rstrip(" ") for line in text.split("\n")]    # a client may strip them, and break the signature
+    if all(len(line) <= width for line in lines) and "\n".join(lines) == text:
+        return text
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        folded = _fold_line(line, lines[n + 1] if n + 1 < len(lines) else "", width)
+        out.extend(folded or [line])
+    result = "\n".join(out)
+    return result if _reads_the_same(text, result) else text
+
+
+def _fold_line(line: str, after: str, width: int) -> list[str] | None:
+    if len(line) <= width or line.lstrip().startswith("#"):
+        return None
+    m = _SCALAR_LINE.match(line)
+    if m is None:
+        return None
+    lead, key, value = m["lead"], m["key"], m["value"]
+    column = len(lead)              # where the key (or the item's value) begins
+    # the next line must not continue this value (a plain or quoted scalar over several lines)
+    nxt = after[:len(after) - len(after.lstrip(" "))] if after.strip() else None
+    if nxt is not None and not after.lstrip().startswith("#") and (
+            len(nxt) > column or (key is None and len(nxt) >= column)):
+        return None
+    try:
+        data = fast_load(f"v: {value}\n")
+    except Exception:  # noqa: BLE001 - not a one-line scalar: leave the line alone
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("v"), str):
+        return None
+    start = line[:m.start("value")]
+    indent = " " * (column + 2)
+    if key is not None and len(indent) + len(value) <= width:
+        return [start.rstrip(), indent + value]      # the value whole on the next line: easy to copy
+    chunks = _quoted_chunks(data["v"], width - len(start) - 2, width - len(indent) - 1)
+    if chunks is None:
+        return None
+    pieces = [start + '"' + chunks[0]] + [indent + c for c in chunks[1:]]
+    return [p + "\\" for p in pieces[:-1]] + [pieces[-1] + '"']
+
+
+def _reads_the_same(before: str, after: str) -> bool:
+    """Both readers read ``after`` as they read ``before`` (comments aside)."""
+    try:
+        if to_plain(fast_load(after)) != to_plain(fast_load(before)):
+            return False
+        y = _rt()
+        return to_plain(y.load(after)) == to_plain(y.load(before))
+    except Exception:  # noqa: BLE001 - a text that does not read is not the same
+        return False

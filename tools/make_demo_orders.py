@@ -792,7 +792,7 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
     if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
         body["link"] = eng.next_link(side, load_private_key(key), dec)
     body["choice"] = flow(choice)
-    Path(path).write_text(f"# Orders of the {side} for {decision} (hxref demo: the scripted player).\n"
+    Path(path).write_text(f"# Orders of the {side} for {decision} (hxref demo).\n"
                           + yamlio.dump_rt(body), encoding="utf-8")
 
 

@@ -20,5 +20,7 @@ def test_play_is_for_solo_games_only(cli, game):
 def test_template_lists_units_with_allowances_and_a_skeleton(cli):
     cli("new", "t.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo")
     out = cli("template", "t.yaml", "--side", "union").output
-    assert "us-6 Lyle's Cavalry: cavalry at (62.0, 4.0) facing 0, 0 hits; moves up to 12\"" in out
+    assert all(len(line) <= 72 for line in out.splitlines())          # pasted into a mail, it stays whole
+    joined = " ".join(line.lstrip("# ").strip() for line in out.splitlines())
+    assert "us-6 Lyle's Cavalry: cavalry at (62.0, 4.0) facing 0, 0 hits; moves up to 12\"" in joined
     assert "Enemy units:" in out and "cs-4" in out and "unit: us-1" in out

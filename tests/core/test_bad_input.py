@@ -148,14 +148,14 @@ def test_second_commitment_for_the_same_decision(cli, committed):
 def test_commitment_copied_from_the_other_side_cannot_be_opened(cli, committed):
     # a commitment is bound to its game, decision and side: bob may copy alice's, but cannot open
     # it even when he learns her choice and salt from her reveal, so he cannot force a tie
-    theirs = re.search(r"commitment: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
+    theirs = re.search(r"commitment:\s+(\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
     cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
-    text = re.sub(r"commitment: \w+", f"commitment: {theirs}", Path("confederate-t1.bid-commit.yaml").read_text())
+    text = re.sub(r"commitment:\s+\w+", f"commitment: {theirs}", Path("confederate-t1.bid-commit.yaml").read_text())
     cli("submit", committed, str(resign(Path("copy.yaml"), text, "bob")))
     cli("submit", committed, "union-t1.bid-reveal.yaml")
     hers = Path("union-t1.bid-reveal.yaml").read_text()
     mine = Path("confederate-t1.bid-reveal.yaml").read_text()
-    for key in ("choice:\n  bid: \d+", "salt: \w+"):
+    for key in (r"choice:\n  bid: \d+", r"salt:\s+\w+"):
         mine = re.sub(key, re.search(key, hers).group(0), mine)
     err = refused(cli, committed, resign(Path("opened.yaml"), mine, "bob"), "E305")
     assert "do not match the commitment" in err
@@ -163,9 +163,9 @@ def test_commitment_copied_from_the_other_side_cannot_be_opened(cli, committed):
 
 def test_a_copy_that_arrives_first_does_not_block_the_original(cli, game):
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
-    theirs = re.search(r"commitment: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
+    theirs = re.search(r"commitment:\s+(\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
     cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
-    text = re.sub(r"commitment: \w+", f"commitment: {theirs}", Path("confederate-t1.bid-commit.yaml").read_text())
+    text = re.sub(r"commitment:\s+\w+", f"commitment: {theirs}", Path("confederate-t1.bid-commit.yaml").read_text())
     cli("submit", game, str(resign(Path("copy.yaml"), text, "bob")))
     cli("submit", game, "union-t1.bid-commit.yaml")        # accepted: the copy blocks nothing
 
@@ -174,9 +174,9 @@ def test_a_commitment_of_a_closed_decision_is_refused(cli, game):
     from tests.conftest import bid_round
 
     bid_round(cli, game, 3, 3)                             # a tie: the bid is made again (t1.bid.r2)
-    old = re.search(r"commitment: (\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
+    old = re.search(r"commitment:\s+(\w+)", Path("union-t1.bid-commit.yaml").read_text()).group(1)
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 2")
-    text = re.sub(r"commitment: \w+", f"commitment: {old}", Path("union-t1.bid.r2-commit.yaml").read_text())
+    text = re.sub(r"commitment:\s+\w+", f"commitment: {old}", Path("union-t1.bid.r2-commit.yaml").read_text())
     err = refused(cli, game, resign(Path("again.yaml"), text), "E306")
     assert "used before" in err
 

@@ -48,8 +48,16 @@ def test_each_deadline_runs_from_the_signed_time_of_the_block_that_opened_it(cli
     assert "2026-12-02T10:00:00Z" in cli("status", game).output
 
 
-def test_without_a_policy_no_deadline_can_be_claimed(cli, monkeypatch):
+def test_a_game_gets_the_default_deadlines_unless_told_otherwise(cli, monkeypatch):
     game = open_game(cli, monkeypatch)
+    eng = Engine.load(game)
+    assert eng.meta["policy"] == {"deadline_hours": 168, "grace_hours": 48, "nmr": "stand-fast"}
+    assert eng.awaiting[0].deadline == "2026-12-06T12:00:00Z"
+    assert "deadlines: 168 h, grace 48 h" in cli("status", game).output
+
+
+def test_without_a_policy_no_deadline_can_be_claimed(cli, monkeypatch):
+    game = open_game(cli, monkeypatch, "--no-deadlines")
     assert Engine.load(game).awaiting[0].deadline is None
     assert "a party that stops sending can stall this game" in cli("status", game).output
     monkeypatch.setenv("HXREF_NOW", "2030-01-01T00:00:00Z")
@@ -126,7 +134,7 @@ def test_a_withheld_dice_link_forfeits_the_game(cli, monkeypatch):
 
 
 def test_status_and_resolve_say_who_owes_the_link(cli, monkeypatch):
-    game = open_game(cli, monkeypatch)
+    game = open_game(cli, monkeypatch, "--no-deadlines")
     cli("answer", game, "--side", "union", "--key", "alice", "--choice", ORDERS)
     cli("submit", game, "union-t1.union.yaml")
     out = cli("status", game).output
