@@ -36,6 +36,73 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     _write_new(path, sign_text(text, key), private=private)
 
 
+#: ``hxref join/answer/commit --template FILE`` (umpired games): the player holds no game file
+template_option = click.option("--template", "template_path", default=None, type=click.Path(exists=True, dir_okay=False),
+                               help="umpired games: the template the umpire's mail attached, instead of GAME "
+                                    "(the envelope and your dice link's index come from it)")
+optional_game = click.argument("game", required=False, type=click.Path(exists=True, dir_okay=False))
+optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GAME; a template names it)")
+
+
+class _Template:
+    """What an umpire's template (:func:`hxref.mail.umpired_templates`) gives a player who holds no
+    game file: the envelope of the file he owes, and the index of his dice link for its decision.
+    Nothing else can be checked without the game: the umpire checks the file when it arrives."""
+
+    def __init__(self, path: str, kind: str, side: str | None):
+        from . import orders, yamlio
+        from .mail import LINK_MARK
+        from .signing import split_signed_text
+
+        text = yamlio.read_text(path)
+        body = split_signed_text(text)[0]
+        data = yamlio.check_two_readers(body, yamlio.load_rt(body, path), path)
+        missing = [k for k in orders.COMMON if not isinstance(data, dict) or k not in data]
+        if missing:
+            raise InvalidInput(f"not a template with the envelope (no `{missing[0]}`): give the template the "
+                               "umpire's mail attached", code="E111", file=path)
+        if data["kind"] != kind:
+            raise InvalidInput(f"this template is for {data['kind']} {data['decision']}: use `hxref "
+                               f"{data['kind']} --template`", code="E304", file=path)
+        if side and side != data["side"]:
+            raise InvalidInput(f"this template is for {data['side']}, not {side}", code="E504", file=path)
+        self.path, self.data, self.side = Path(path), data, str(data["side"])
+        m = LINK_MARK.search(text)
+        self.link_index = int(m[1]) if m else None
+
+    def write(self, key, kind: str, fields: dict, path: Path, comment: str, private: bool = False) -> None:
+        from . import orders
+        from .engine import now_iso
+        from .signing import sign_text
+
+        env = {k: self.data[k] for k in ("game", "identity", "head", "decision", "side")}
+        text = orders.render({**env, "at": now_iso(), "kind": kind, **fields}, comment)
+        _write_new(path, sign_text(text, key), private=private)
+
+    def seed(self, key) -> bytes:
+        from . import dice
+
+        return dice.chain_seed(key, self.data["identity"])
+
+    def link(self, key) -> dict:
+        from . import dice
+
+        return {} if self.link_index is None else {"link": dice.chain_link(self.seed(key), self.link_index)}
+
+
+def _game_or_template(game, template_path, side, kind: str):
+    """The template (umpired games, no game file), or None after checking GAME and --side are given."""
+    if template_path:
+        if game:
+            raise InvalidInput("give GAME or --template FILE, not both", code="E504")
+        return _Template(template_path, kind, side)
+    if not game:
+        raise InvalidInput("give GAME, or --template FILE (the template the umpire's mail attached)", code="E504")
+    if not side:
+        raise InvalidInput("--side is needed with GAME", code="E504")
+    return None
+
+
 def _own_link(eng, side: str, key, dec) -> dict:
     """``{link: ...}`` when ``side``'s dice link for ``dec`` goes in its own answer or reveal."""
     if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
@@ -87,15 +154,27 @@ def sign(file, key_path, game, side):
 
 
 @main.command()
-@game_argument
-@side_option(", or umpire")
+@optional_game
+@optional_side
 @key_option()
 @dir_option
-def join(game, side, key_path, out_dir):
+@template_option
+def join(game, side, key_path, out_dir, template_path):
     """Write your signed join file: the tip of your dice chain for this game.
 
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
+    Umpired, without the game: hxref join --template union-join-template.yaml --key alice
     """
+    t = _game_or_template(game, template_path, side, "join")
+    if t is not None:
+        from . import dice
+
+        key = _key(key_path)
+        path = _out_dir(str(t.path), out_dir) / f"{t.side}-join.yaml"
+        t.write(key, "join", {"tip": dice.chain_tip(t.seed(key))}, path,
+                f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
+        click.echo(f"wrote {path}; send it to the umpire")
+        return
     eng = _load(game)
     _side_check(eng, side)
     key = _key(key_path)
@@ -110,24 +189,45 @@ def join(game, side, key_path, out_dir):
 
 
 @main.command()
-@game_argument
-@side_option()
+@optional_game
+@optional_side
 @key_option()
 @click.option("--choice", required=True,
               help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file")
 @decision_option
 @dir_option
-def commit(game, side, key_path, choice, decision, out_dir):
+@template_option
+def commit(game, side, key_path, choice, decision, out_dir, template_path):
     """Seal a secret choice: write the signed commitment and keep the reveal.
 
     Writes SIDE-DECISION-commit.yaml (send it now) and SIDE-DECISION-reveal.yaml
     (keep it; send it once every side has committed).
 
     Example: hxref commit g.yaml --side union --key alice --choice 'bid: 4'
+    Umpired, without the game: hxref commit --template union-t1.bid-template.txt --key alice --choice 'bid: 4'
     """
     from . import commit as commit_mod
     from . import orders
 
+    t = _game_or_template(game, template_path, side, "commit")
+    if t is not None:
+        key, value, salt = _key(key_path), orders.parse_choice(choice), commit_mod.new_salt()
+        dec_id, me = t.data["decision"], t.side
+        folder = _out_dir(str(t.path), out_dir)
+        cpath, rpath = folder / f"{me}-{dec_id}-commit.yaml", folder / f"{me}-{dec_id}-reveal.yaml"
+        for p in (cpath, rpath):
+            if os.path.lexists(p):
+                raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
+                                   code="E502", file=str(p))
+        bound = (t.data["identity"], dec_id, me)
+        t.write(key, "commit", {"commitment": commit_mod.commitment(value, salt, bound)}, cpath,
+                f"hxref commitment of {me} for {dec_id}: send this file now.")
+        t.write(key, "reveal", {**t.link(key), "choice": value, "salt": salt}, rpath,
+                f"hxref reveal of {me} for {dec_id}: SECRET. Keep it until every side has\n"
+                "committed, then send it.", private=True)
+        click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until the umpire "
+                   "asks for it)")
+        return
     eng = _load(game)
     _side_check(eng, side)
     key = _key(key_path)
@@ -146,7 +246,7 @@ def commit(game, side, key_path, choice, decision, out_dir):
             raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
                                code="E502", file=str(p))
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit",
-                                     "commitment": commit_mod.commitment(value, salt)}, cpath,
+                                     "commitment": commit_mod.commitment(value, salt, (eng.identity, dec.id, side))}, cpath,
                     f"hxref commitment of {side} for {dec.id}: send this file now.")
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", **_own_link(eng, side, key, dec),
                                      "choice": value, "salt": salt}, rpath,
@@ -157,24 +257,36 @@ def commit(game, side, key_path, choice, decision, out_dir):
 
 
 @main.command()
-@game_argument
-@side_option()
+@optional_game
+@optional_side
 @key_option(required=False, extra=" (not in solo mode)")
 @click.option("--choice", required=True,
               help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file")
 @decision_option
 @dir_option
-def answer(game, side, key_path, choice, decision, out_dir):
+@template_option
+def answer(game, side, key_path, choice, decision, out_dir, template_path):
     """Answer an open (not secret) decision: write a signed order file.
 
     In a solo game no key is needed and the answer is stored at once.
 
     Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
+    Umpired, without the game: hxref answer --template union-t1.i1.orders-template.yaml --key alice --choice ...
     """
     from . import orders
     from .game import locked
 
     value = orders.parse_choice(choice)
+    t = _game_or_template(game, template_path, side, "answer")
+    if t is not None:
+        if not key_path:
+            raise InvalidInput("--key is needed to sign the answer", code="E504")
+        key = _key(key_path)
+        path = _out_dir(str(t.path), out_dir) / f"{t.side}-{t.data['decision']}.yaml"
+        t.write(key, "answer", {**t.link(key), "choice": value}, path,
+                f"hxref answer of {t.side} for {t.data['decision']}.")
+        click.echo(f"wrote {path.name}; send it to the umpire")
+        return
     eng = _load(game)
     _side_check(eng, side)
     if eng.mode == "solo":
@@ -274,10 +386,18 @@ def template(game, side, decision, out):
     notes, choice = hook(view, dec, side) if hook else ([], dict(dec.example))
     lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
              f"{dec.prompt} [rule {dec.rule}]", ""]
-    for key, spec in dec.schema.items():
-        lines.append(f"choice.{key}: {spec.help}" + (" (optional)" if spec.optional else ""))
-    lines += [""] + notes + ["", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE;"
-                                 " hxref check GAME THIS_FILE; send it."]
+    # the system's notes name the keys its checker accepts here (`choice.KEY: ...` lines, a key it
+    # refuses in this game left out); without them the schema's one-line help is all there is
+    told = [line for line in notes if line.startswith("choice.") and ":" in line]
+    if not told:
+        for key, spec in dec.schema.items():
+            lines.append(f"choice.{key}: {spec.help}" + (" (optional)" if spec.optional else ""))
+    notes = [f"choice.{line[7:].split(':', 1)[0]}: (optional){line.split(':', 1)[1]}"
+             if line.startswith("choice.") and line[7:].split(":", 1)[0] in dec.schema
+             and dec.schema[line[7:].split(":", 1)[0]].optional else line for line in notes]
+    lines += ([""] if len(lines) > 3 else []) + notes + [
+        "", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE; hxref check GAME THIS_FILE; "
+            "send it."]
     if dec.secret:
         import json as _json
 

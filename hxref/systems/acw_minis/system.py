@@ -1,4 +1,4 @@
-"""ACW miniatures on a measured table (issue 8): the game-system object.
+"""ACW miniatures on a measured table: the game-system object.
 
 One signed orders file per player turn (digest E1): the phasing side's moves and shots
 together; the referee checks every move, then every shot against the state after the
@@ -269,9 +269,24 @@ class AcwMinis:
                                       f"facing {u['facing']:.0f}, {u['hits']} hits"
                                       for uid, u in sorted(view["units"].items())
                                       if u["side"] != side and not u.get("eliminated")]
-        notes += ["A move: pivot_start (degrees, clockwise +), one straight advance (inches), pivot_end (C8);",
-                  "leave out the units that stay. shots: [{shooter, target}] for units that did not move (A4)."]
-        return notes, {"moves": moves, "shots": []}
+        road = bool((view.get("options") or {}).get("road_following"))
+        keys = [
+            "choice.moves: the phasing side's moves, one per unit (A2, A3); leave out the units that stay; "
+            "each {unit, pivot_start?, advance?, pivot_end?} or {unit, to?, path?, facing?}:",
+            "choice.moves[].unit: your unit's id (C17)",
+            "choice.moves[].pivot_start: degrees pivoted before the advance, clockwise + (A3 Turning; C8)",
+            "choice.moves[].advance: inches straight ahead, within the move allowance (A3; C8, C11)",
+            "choice.moves[].pivot_end: degrees pivoted after the advance, clockwise + (A3 Turning; C8)",
+            "choice.moves[].to: instead of the pivots, the point [x, y] in inches to move to straight (C8, C9)",
+            "choice.moves[].path: instead of to, the points [[x, y], ...] to pass through: one straight segment"
+            + (", or a road move along one road (C8 scenario option)" if road else "") + " (C8, C9)",
+            "choice.moves[].facing: with to or path, the facing in degrees at the end (C8, C9)",
+            "choice.shots: shots by your units that did not move, one target each (A4; C10, C15), "
+            "a list of {shooter, target}:",
+            "choice.shots[].shooter: your unit that shoots (A4)",
+            "choice.shots[].target: the enemy unit it shoots at, in its field of fire and range (A4; C6, C7)",
+        ]
+        return keys + [""] + notes, {"moves": moves, "shots": []}
 
     def map_view(self, view: dict):
         # the units on the table; and, greyed, those the last shots eliminated, where they stood, so that the

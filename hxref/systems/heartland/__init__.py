@@ -372,41 +372,11 @@ class Heartland:
         return v
 
     def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
-        """Notes and a choice skeleton for ``hxref template`` (the side's view only)."""
-        if decision.kind != "orders":
-            return [], dict(decision.example)
-        from .report import describe_top
+        """Notes and a choice skeleton for ``hxref template`` (the side's view only): the keys the
+        checker accepts, what the side may do now, a skeleton accepted as it stands."""
+        from .template_notes import template
 
-        notes = ["Your forces (force id: where, leader, state):"]
-        moves = []
-        for fid in sorted(f for f in _forces_in_view(view, side)):
-            here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
-            if fid in view["leaders"]:
-                ld = view["leaders"][fid]
-                r = ld["ratings"]["active" if ld["active"] else "inactive"]
-                notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
-                             f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {r['ar']}-{r['br']}-{r['mr']}, "
-                             f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, r["mr"]))
-            else:
-                notes.append(f"  {fid}: unled units")
-            targets = _adjacent_enemies(view, side, here)
-            if targets:
-                notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away")
-            moves.append({"force": fid, "path": []})
-        notes.append("Enemy stacks you see (3.71):")
-        for label, entry in sorted(view.get("seen", {}).get("confederate" if side == "union" else "union",
-                                                            {}).items()):
-            notes.append(f"  {label}: {describe_top(entry['top'])}" + (f" +{entry['under']}" if entry["under"] else ""))
-        notes += ["Each move: path = the hexes to enter, in order; the force goes as far as its IMC roll allows",
-                  "(8.21-8.23) and stops on entering enemy ZOC (3.61). Optional: attack (the enemy hex to check",
-                  "against, 8.41), retreat (where to go if the check fails), step_loss (which unit), detach",
-                  "(leaders or units left behind, 1 AP, 8.25), ml_reduction (3.54), reactivate (roll, order, wdo, imc).",
-                  "Leave a force out to keep it still. standing: {defence: {react: [...], retreat: [...]}} answers",
-                  "the enemy's next assaults without another e-mail (9.0)."]
-        choice: dict = {"moves": moves}
-        if "level" in decision.schema:
-            choice = {"level": 1, **choice}
-        return notes, choice
+        return template(view, decision, side)
 
     def map_view(self, view: dict):
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``)."""

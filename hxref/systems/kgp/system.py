@@ -1,4 +1,4 @@
-"""The KGP campaign referee (issue 7): the game-system object.
+"""The KGP campaign referee: the game-system object.
 
 hxref does not play ASL's turns.  It referees what a KGP Campaign Game needs around them:
 
@@ -210,6 +210,60 @@ class Kgp:
         from .report import sections
 
         return sections(view)
+
+    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+        """Notes and a skeleton for ``hxref template``: the keys :func:`.flow.check` accepts, each with its
+        meaning and rule (``choice.KEY[].SUB`` a key of KEY's entries, ``?`` an optional one)."""
+        secret_drs = ("choice.secret_drs: secret drs rolled for you alone and shown to you only (9), a list of "
+                      "{purpose}, e.g. [{purpose: dummy minefields}]")
+        seal = (f"choice.seal: sealed secrets (9), a list of {{id, kind, commitment}} as `hxref kgp seal` writes "
+                f"them; kind is one of {', '.join(SEAL_KINDS)}; the value and salt stay in your secrets file")
+        example = dict(decision.example)
+        if decision.kind == "setup":
+            return [seal, secret_drs], example
+        if decision.kind == "turn":
+            from .rolls import REQUESTS
+            from .scenario_rolls import NAMES, request_problems
+
+            t = view.get("turn", 0)
+            notes = [f"choice.rolls: the rolls the rules call for this turn, made in order (9), a list of "
+                     f"{{roll, side?, rg?}}:",
+                     f"choice.rolls[].roll: one of {', '.join(NAMES)}",
+                     "choice.rolls[].side: us or german, who rolls (default: you)",
+                     "choice.rolls[].rg: the RG a per-RG reinforcement dr is for (III.5)",
+                     "choice.reveal: secrets opened as the rules say (9), a list of {side, id, value, salt}: the "
+                     "id sealed, its value and salt from the owner's secrets file",
+                     "choice.end: true when the scenario has ended (a Game End dr, or its last turn) (CG Game End)",
+                     secret_drs,
+                     f"choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)", "",
+                     f"Rolls the rules allow now (turn {t}):"]
+            allowed = []
+            for name in NAMES:
+                for who in SIDES:
+                    try:
+                        ok = not request_problems(name, t, who, view, {"roll": name, "side": who})
+                    except Exception:              # noqa: BLE001 -- a hint only; the checker decides
+                        ok = False
+                    if ok:
+                        q = REQUESTS[name]
+                        allowed.append({"roll": name, "side": who})
+                        notes.append(f"  {name}, side {who}: {q.label}, {q.when} ({q.rule})")
+            if not allowed:
+                notes.append("  none")
+            rolls = [r for r in example.get("rolls", []) if r in allowed]
+            return notes, {**example, "rolls": rolls}
+        if decision.kind == "report":
+            return [f"choice.lvp: the Current LVP Total per side, {{us, german}}, whole numbers (8.603)",
+                    "choice.cvp: the CVP each side gained, {us, german}, whole numbers (8.603)",
+                    "choice.hexes: the LVP hexes each side holds, {us?, german?}, lists of hexes (8.603)",
+                    "choice.buildings: a mapping building: the side holding all its hexes (8.603)",
+                    "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
+                    f"choice.facts: what the Refit Phase needs, true or false: "
+                    f"{{{', '.join(k + '?' for k in FACT_KEYS)}}} (8.6)",
+                    "choice.lost: your units eliminated, for your record (8.6)",
+                    "choice.notes: anything else for the record",
+                    "Both reports must agree on lvp, cvp, hexes, buildings, the bridge and the facts."], example
+        return [decision.prompt], example
 
 
 SYSTEM = Kgp()

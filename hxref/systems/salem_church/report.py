@@ -97,11 +97,77 @@ def map_units(view: dict) -> list[dict]:
     return out
 
 
+#: the keys :func:`.turn.check_orders` accepts (ORDER_KEYS, MOVE_KEYS, ATTACK_KEYS, STANDING_KEYS), each with
+#: its meaning and rule; ``choice.KEY[].SUB`` is a key of KEY's entries, ``?`` an optional one
+ORDER_DOCS = [
+    "choice.entry: the hex all of this turn's arrivals enter by, one of their entry hexes (13.3)",
+    "choice.replacements: at most 2 steps a turn (13.2, 13.3), a list of {unit, hex?}:",
+    "choice.replacements[].unit: your reduced combat unit back to full, or eliminated one back reduced",
+    "choice.replacements[].hex: where an eliminated unit returns, one of its entry hexes (13.2, 13.3)",
+    "choice.moves: your units' moves, in the order they move (D3, 13.4), a list of {unit, path, leader?}:",
+    "choice.moves[].unit: your unit's id",
+    "choice.moves[].path: the hexes entered, in order, at the TEC's costs (D3, TEC); an arriving unit's "
+    "first hex is the entry hex; the wagon train may end it with \"off\" (16.0)",
+    "choice.moves[].leader: the Union leader whose stack the unit moves with, for his initiative check (17.2)",
+    "choice.attacks: your attacks, in the order they are fought (B1), a list of "
+    "{attackers, target, first?, advance?, choice?, hexes?}:",
+    "choice.attacks[].attackers: your attacking units, next to the target (B1)",
+    "choice.attacks[].target: the enemy hex attacked (B1)",
+    "choice.attacks[].first: the attacking unit that takes a loss first and advances first (B2)",
+    "choice.attacks[].advance: true: advance into the hex if the defenders retreat (B2)",
+    "choice.attacks[].choice: retreat, disrupt or loss: your answer if the result hits you (B2)",
+    "choice.attacks[].hexes: 1, 2 or 3: how far you retreat if you do (B2)",
+    "choice.standing: your answers during the enemy's next player turn (digest F2), "
+    "{choice?, loss?, hexes?, losses?, counter_attacks?}:",
+    "choice.standing.choice: retreat or disrupt, on an Ar/Dr result (B2)",
+    "choice.standing.loss: loss or retreat, on an Ax/Dx result when a check is passed (B2)",
+    "choice.standing.hexes: 1, 2 or 3: how far you retreat (B2)",
+    "choice.standing.losses: your units, first to lose a step (B2)",
+    "choice.standing.counter_attacks: a list of {units, target, first?}: counter-attacks by your units "
+    "next to an enemy unit, not attacked this phase (7.2)",
+]
+
+
+def _arrival_paths(view: dict, units: list[str], entry: str) -> list[tuple[str, list[str]]]:
+    """Paths for the units arriving by ``entry`` that the checker accepts on the side's view: the entry hex,
+    or on to a neighbouring hex when the entry hex is full (D3 stacking), one unit after another."""
+    import copy
+
+    from . import hexmap
+    from . import movement as mv
+
+    work = {**view, "units": copy.deepcopy(view.get("units", {}))}
+    out = []
+    try:
+        hm = hexmap(view)
+        around = [hm.label(n) for n in hm.parse(entry).neighbours() if n in hm.grid]
+    except Exception:                       # noqa: BLE001 -- a hint only: the plain entry hex
+        return [(uid, [entry]) for uid in units]
+    for uid in units:
+        path = [entry]
+        for cand in [[entry]] + [[entry, n] for n in around]:
+            try:
+                mc = mv.check_path(work, hm, uid, cand)
+            except Exception:               # noqa: BLE001
+                continue
+            if not mc.problems:
+                path = cand
+                work["units"][uid] = {**work["units"][uid], "hex": mc.end}
+                break
+        out.append((uid, path))
+    return out
+
+
 def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    if decision.kind == "setup":
+        spec = ((view.get("rules") or {}).get("setup") or [{}])[0]
+        cols = spec.get("area", {}).get("columns", [1, 15])
+        return [f"choice.place: a mapping unit id: hex, a hex for each of {', '.join(spec.get('units', []))}, "
+                f"in columns {cols[0]:02d}-{cols[1]:02d} ({spec.get('rule', '13.3')})"], dict(decision.example)
     if decision.kind != "orders":
         return [decision.prompt], dict(decision.example)
     rules = view.get("rules", {})
-    notes = [f"Your units ({side}): id, hex, steps, MP"]
+    notes = list(ORDER_DOCS) + ["", f"Your units ({side}): id, hex, steps, MP"]
     moves = []
     for uid, u in sorted(view.get("units", {}).items()):
         if u.get("side") != side or int(u.get("steps", 0)) <= 0 or u.get("exited"):
@@ -115,8 +181,7 @@ def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
         notes.append(f"  arriving this turn ({g['rule']}): {', '.join(g['units'])} by "
                      f"{' or '.join(g['entry_hexes'])}: give `entry` and their paths (first hex = the entry hex)")
         choice["entry"] = g["entry_hexes"][0]
-        moves += [{"unit": uid, "path": [g["entry_hexes"][0]]} for uid in g["units"]]
-    notes += ["Each path lists the hexes entered in order (13.x, TEC). attacks: [{attackers, target, advance}].",
-              "standing: your answers during the enemy's turn (retreat or disrupt, hexes 1-3, counter_attacks)."]
+        moves += [{"unit": uid, "path": path} for uid, path in _arrival_paths(view, g["units"],
+                                                                              str(g["entry_hexes"][0]))]
     choice.update(attacks=[], standing={"choice": "disrupt", "hexes": 1})
     return notes, choice

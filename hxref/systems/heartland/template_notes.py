@@ -1,0 +1,267 @@
+"""What ``hxref template`` writes for a Heartland decision answered with ``hxref answer``: the keys
+the checker accepts (``choice.KEY`` lines, with their meaning and rule; ``{a, b?}`` names the keys of
+a list's entries, ``?`` marks the optional ones), what the side may do now, and a skeleton that is
+accepted as it stands.
+
+Everything here is read from the side's own view (3.71): in an umpired game the enemy's forces are
+only the top counters the side sees, so the reactions listed are those its map allows; the referee
+checks the answer against the true map.
+"""
+from __future__ import annotations
+
+from ..base import Decision
+
+# the keys of the checker (impulse_check.ORDER_KEYS, MOVE_KEYS, SPECIAL_ORDERS, impulse_combat.COMBAT_KEYS,
+# impulse_combat._defence_problems), each with its meaning and rule
+MOVE_DOCS = [
+    ("force", "an independent leader's id, or unled@HEX (8.21)"),
+    ("path", "the hexes to enter, in order; the force goes as far as its IMC roll allows and stops on "
+             "entering enemy ZOC (8.21-8.23, 3.61); [] stays put"),
+    ("attack", "the enemy hex to check against if the force ends next to it (8.41)"),
+    ("retreat", "the hex to retreat to if the attack check fails (8.41a)"),
+    ("step_loss", "the unit that loses the step a failed check costs (8.41a)"),
+    ("detach", "leaders or units left behind where the move starts, 1 AP (8.25)"),
+    ("merge", "a force met at the end of the move, taken along, 1 AP (8.25a)"),
+    ("detachments", "detachments from the Detachment Chart, [{unit: U, by: step_loss or removal}] (8.51)"),
+    ("ml_reduction", "levels of ML given up, -1 IMC DRM each (3.54)"),
+    ("reactivate", "an inactive leader reactivates first by roll, order, wdo or imc (8.12)"),
+    ("forced_march", "true: roll on the Forced March Table after the IMC (8.3)"),
+    ("rail", "by train instead of a path: [boarding station, ..., destination] (8.72)"),
+    ("cut_rail", "rail hexes cut on the way, +3 MP each (8.63)"),
+    ("recon", "a cavalry force's recon after its move, {target: HEX} (8.61)"),
+    ("hide", "true: vanish under a friendly screen (8.62a)"),
+    ("off_map", "leave or enter, with rail: off-map rail movement (8.74, optional rule)"),
+]
+COMBAT_DOCS = [
+    ("order", "the assaulted hexes in the order they are fought (10.11)"),
+    ("losses", "your units, first to lose steps (10.63a)"),
+    ("artillery", "true or false: fire your artillery, paying ASP (10.12)"),
+    ("advance", "the force that advances after combat (10.61d)"),
+    ("refuse_retreat", "the commander who gives up 1 ML to refuse a retreat (3.54b)"),
+    ("extended_battle", "true: fight on in an extended battle (10.7)"),
+]
+REACT_DOCS = [
+    ("force", "your force that reacts (9.1)"),
+    ("against", "the assaulted hex it reacts to (9.0, 9.1)"),
+    ("to", "where it goes: the assaulted hex (the default) or a support position, a hex next to both "
+           "the assaulted hex and the attacker (9.13, 9.14)"),
+    ("commander", "the army commander (a leader with an HQ) who orders it; leave it out for a "
+                  "reaction on the force's own initiative, only a cavalry corps (9.1)"),
+    ("lend_mr", "true: the commander lends his MR for the roll and the distance, 1 AP (9.11)"),
+]
+RETREAT_DOCS = [
+    ("force", "your assaulted force that retreats 1 hex before combat (9.2, 9.21)"),
+    ("to", "the hex it retreats to: next to it, free of enemy units and enemy ZOC (9.21)"),
+    ("rear_guard", "your units left behind in the hex as its rear guard (9.22)"),
+    ("rear_guard_leader", "an SL who stays with the rear guard, with his whole box (9.22)"),
+]
+
+
+def _keys(docs: list[tuple[str, str]], required: tuple[str, ...] = ()) -> str:
+    return "{" + ", ".join(k if k in required else k + "?" for k, _ in docs) + "}"
+
+
+def _entry_lines(prefix: str, docs: list[tuple[str, str]]) -> list[str]:
+    return [f"{prefix}.{k}: {text}" for k, text in docs]
+
+
+def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    if decision.kind == "orders":
+        return _orders(view, decision, side)
+    if decision.kind == "defence":
+        return _defence(view, decision, side)
+    if decision.kind == "level":
+        left = (view.get("current", {}).get("remaining") or {}).get(side)
+        limit = view.get("impulse_level_limit")
+        return [f"choice.level: how many of your {left if left is not None else ''} remaining operation "
+                "levels this impulse uses, at least 1" + (f" and at most {limit}" if limit else "") + " (5.15)"], \
+            dict(decision.example)
+    return [], dict(decision.example)
+
+
+# --- the phasing side's orders (8.21) ---------------------------------------------------------------
+
+def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    from . import _adjacent_enemies, _forces_in_view, _mp_range
+    from .report import describe_top
+
+    keys: list[str] = []
+    if "level" in decision.schema:
+        left = (view.get("current", {}).get("remaining") or {}).get(side)
+        keys.append(f"choice.level: operation levels for this impulse, 1 to your {left} remaining (5.15)")
+    keys.append(f"choice.moves: the forces' moves, in the order they move (8.21), each "
+                f"{_keys(MOVE_DOCS, ('force',))}; leave a force out to keep it still:")
+    keys += _entry_lines("choice.moves[]", MOVE_DOCS)
+    keys += [f"choice.combat: this impulse's combat choices {_keys(COMBAT_DOCS)} (10.x):"]
+    keys += _entry_lines("choice.combat", COMBAT_DOCS)
+    keys += ["choice.standing: {defence?, combat?}: answers to the enemy's next assaults without another "
+             "e-mail (9.0):",
+             f"choice.standing.defence: {{react?, retreat?}}: react {_keys(REACT_DOCS, ('force', 'against'))} "
+             f"and retreat {_keys(RETREAT_DOCS, ('force',))} lists, as in a defence answer (9.1, 9.2)",
+             "choice.standing.combat: your combat choices as a defender, the keys of choice.combat (10.x)",
+             "choice.emergency: a mapping force: the wagon or depot it consumes for emergency supply (7.35)",
+             "choice.screen: a list of {who, on?}: a corps leader or cavalry unit whose screen goes on "
+             "(on: true) or off (8.62)",
+             "choice.engineers: a list of {engineer, lay?, take_up?, hexside?}: lay a pontoon across a "
+             "hexside or take one up (8.81)"]
+    if view.get("naval"):
+        keys.append("choice.gunboats: a list of {gunboat, to}: each gunboat's move to a hexside (8.91)")
+        if side == "union":
+            keys.append("choice.naval: a list of {embark?, assault?}: the Union naval assault, embark "
+                        "{gunboat, port, units} or assault {gunboat, target, hexside} (8.92)")
+    if view.get("mode") == "open":
+        keys += ["choice.plot: a list of {force, commitment}: hidden forces moved this impulse, from "
+                 "`hxref plot` (8.62a, open games)",
+                 "choice.reveal: a list of {force, plots}: hidden forces that appear, from `hxref plot "
+                 "--reveal` (8.62a)",
+                 "choice.searched: a list of {search, found}: your answers to enemy searches (8.61c)"]
+    notes = keys + ["", "Your forces (force id: where, leader, state):"]
+    moves = []
+    for fid in sorted(_forces_in_view(view, side)):
+        here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
+        if fid in view["leaders"]:
+            ld = view["leaders"][fid]
+            r = ld["ratings"]["active" if ld["active"] else "inactive"]
+            notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
+                         f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {r['ar']}-{r['br']}-{r['mr']}, "
+                         f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, r["mr"]))
+        else:
+            notes.append(f"  {fid}: unled units")
+        targets = _adjacent_enemies(view, side, here)
+        if targets:
+            notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away")
+        moves.append({"force": fid, "path": []})
+    notes.append("Enemy stacks you see (3.71):")
+    enemy = "confederate" if side == "union" else "union"
+    for label, entry in sorted(view.get("seen", {}).get(enemy, {}).items()):
+        notes.append(f"  {label}: {describe_top(entry['top'])}" + (f" +{entry['under']}" if entry["under"] else ""))
+    choice: dict = {"moves": moves}
+    if "level" in decision.schema:
+        choice = {"level": 1, **choice}
+    return notes, choice
+
+
+# --- the defender's answer (9.0-9.2) ----------------------------------------------------------------
+
+def _defence(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    from . import model
+    from .report import describe_top
+
+    enemy = model.other_side(side)
+    imp = view.get("current", {}).get("active_impulse") or {}
+    assaults = imp.get("assaults") or []
+    seen = view.get("seen", {}).get(enemy, {})
+    notes = [f"choice.react: reactions (9.1), a list of {_keys(REACT_DOCS, ('force', 'against'))}; [] for none:"]
+    notes += _entry_lines("choice.react[]", REACT_DOCS)
+    notes += [f"choice.retreat: pre-combat retreats (9.2), a list of {_keys(RETREAT_DOCS, ('force',))}; "
+              "[] for none:"]
+    notes += _entry_lines("choice.retreat[]", RETREAT_DOCS)
+    notes += ["Leave both lists empty to stand and fight.", "",
+              f"Assaulted hexes ({enemy} attacks, 8.42, 9.0):"]
+    targets = sorted({a["target"] for a in assaults})
+    for a in assaults:
+        top = seen.get(a["source"], {}).get("top")
+        who = describe_top(top) if top else a.get("force", "an enemy force")
+        mine = [f for f in _own_forces(view, side) if _force_hex(view, f) == a["target"]]
+        notes.append(f"  {a['target']}: assaulted by {who} from {a['source']}"
+                     + (" (hasty)" if a.get("hasty") else "") + "; your forces there: "
+                     + (", ".join(mine) or "none"))
+    if not assaults:
+        notes.append("  none")
+    notes += _reaction_notes(view, side, assaults, targets)
+    return notes, {"react": [], "retreat": []}
+
+
+def _own_forces(view: dict, side: str) -> list[str]:
+    from . import _forces_in_view
+
+    return sorted(_forces_in_view(view, side))
+
+
+def _force_hex(view: dict, fid: str) -> str | None:
+    if fid.startswith("unled@"):
+        return fid.split("@")[1]
+    return view["leaders"].get(fid, {}).get("hex")
+
+
+def _as_state(view: dict, side: str) -> dict:
+    """The view as a state the rules can read: in an umpired game the enemy's stacks are only the top
+    counters the side sees, so each seen stack with a leader or a combat unit on top stands in as one
+    unled unit (it blocks a reaction's way and exerts ZOC, 3.61, 9.13)."""
+    import copy
+
+    from . import model
+
+    st = copy.deepcopy({**view, "logistics": view.get("logistics", {})})
+    enemy = model.other_side(side)
+    if any(u.get("side") == enemy for u in st["units"].values()):
+        return st                           # an open game: the whole map is known
+    for label, entry in view.get("seen", {}).get(enemy, {}).items():
+        top = entry.get("top") or {}
+        if top.get("kind") not in ("leader", "unit") or top.get("arm") == "detachment":
+            continue
+        st["units"][f"seen@{label}"] = {"side": enemy, "name": "seen stack", "arm": top.get("arm", "infantry"),
+                                        "size": top.get("size", "division"), "cf": [1, 1], "ml": [1, 1],
+                                        "steps": 1, "leader": None, "hex": label}
+    zero = {"ar": 0, "br": 0, "mr": 0}
+    for a in (view.get("current", {}).get("active_impulse") or {}).get("assaults") or []:
+        if not a["force"].startswith("unled@") and a["force"] not in st["leaders"]:
+            st["leaders"][a["force"]] = {"side": enemy, "name": a["force"], "hex": a["source"], "superior": None,
+                                         "pool": False, "stars": 1, "active": True, "hq": False, "ml": 0, "ap": 0,
+                                         "ratings": {"active": dict(zero), "inactive": dict(zero)}}
+    return st
+
+
+def _reaction_notes(view: dict, side: str, assaults: list[dict], targets: list[str]) -> list[str]:
+    """Which forces may react, to which hexes and on whose order, and which may retreat (9.1, 9.2)."""
+    try:
+        from .attack import Assault
+        from .impulse_combat import _Probe, _ProbeDice
+        from .impulse_common import hexmap
+        from .reaction import reaction, retreat_options, support_positions
+
+        st = _as_state(view, side)
+        hm = hexmap(st)
+        commanders = sorted(lid for lid, ld in st["leaders"].items()
+                            if ld["side"] == side and ld.get("hq") and ld.get("hex") and not ld.get("pool"))
+        react_lines, cannot, retreat_lines = [], [], []
+        for fid in _own_forces(view, side):
+            here = _force_hex(view, fid)
+            if here in targets:
+                try:
+                    opts = retreat_options(st, hm, fid)
+                except Exception:           # noqa: BLE001 -- a hint only; the checker decides
+                    opts = []
+                retreat_lines.append(f"  {fid} in {here}: retreat to " + (" or ".join(opts) if opts else
+                                                                          "no open hex (none free of enemy ZOC)"))
+                continue
+            if fid.startswith("unled@"):
+                continue                    # 9.1: a reaction is a leader's order
+            ways: dict[str, list[str]] = {}
+            first_why = None
+            for a in assaults:
+                attack = Assault(a["force"], a["source"], a["target"], a.get("hasty", False))
+                for dest in [a["target"]] + support_positions(hm, attack):
+                    for cmd in [None] + commanders:
+                        try:
+                            r = reaction(st, hm, fid, attack, _ProbeDice(), commander=cmd, destination=dest)
+                        except _Probe:
+                            ways.setdefault(a["target"], []).append(
+                                f"to {dest} ({'join' if dest == a['target'] else 'support'}, "
+                                + (f"commander: {cmd})" if cmd else "own initiative)"))
+                            break
+                        if first_why is None and r.problems and (cmd is not None or not commanders):
+                            first_why = r.problems[0].message
+            if ways:
+                react_lines += [f"  {fid} in {here}, against {t}: " + " or ".join(w) for t, w in ways.items()]
+            else:
+                cannot.append(f"  {fid} in {here}: " + (first_why or "no reaction is possible"))
+        lines = ["Your forces that may react (9.1, 9.13), from what your map shows:"]
+        lines += react_lines or ["  none"]
+        if cannot:
+            lines += ["Your forces that cannot react now:"] + cannot
+        lines += ["Your assaulted forces, which may retreat before combat if 9.21 allows:"]
+        lines += retreat_lines or ["  none"]
+        return lines
+    except Exception:                       # noqa: BLE001 -- a view the rules cannot read: the keys suffice
+        return ["Your forces: " + ", ".join(_own_forces(view, side))]
