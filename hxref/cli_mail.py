@@ -1,4 +1,4 @@
-"""``hxref inbox`` and ``hxref outbox``: e-mail in and out (issue 9, items 1, 2 and 4b).
+"""``hxref inbox`` and ``hxref outbox``: e-mail in and out.
 
 The main command line registers :data:`inbox_cmd` and :data:`outbox_cmd`; everything here is a
 thin shell over :mod:`hxref.mail`.
@@ -19,7 +19,7 @@ def _who(o) -> str:
 
 
 @click.command("inbox")
-@click.argument("target", metavar="GAME|DIR", type=click.Path(exists=True))
+@click.argument("target", metavar="GAME|DIR", type=click.Path())
 @click.option("--maildir", default=None, type=click.Path(), help="read the messages of this Maildir "
               "(new/ and cur/); done/ and rejected/ go beside it")
 @click.option("--mbox", default=None, type=click.Path(), help="read the messages of this mbox file "
@@ -28,9 +28,13 @@ def _who(o) -> str:
               help="an .eml file, or a folder of them (done/ and rejected/ go inside it); repeat for more")
 @click.option("--archive", default=None, type=click.Path(file_okay=False),
               help="put done/ and rejected/ here instead")
+@click.option("--key", "key_path", default=None, type=click.Path(dir_okay=False),
+              help="your key (or its .pub): accept a new game that arrives by mail when this key is in it "
+                   "(saved as GAME, or under its own name in DIR)")
+@click.option("--no-resolve", is_flag=True, help="do not resolve open games as their files arrive")
 @click.option("--dry-run", is_flag=True, help="check every message; store nothing, move nothing")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable result for scripts")
-def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
+def inbox_cmd(target, maildir, mbox, emls, archive, key_path, no_resolve, dry_run, as_json):
     """Submit the order files found in e-mail messages to GAME, or to the games under DIR.
 
     \b
@@ -43,25 +47,48 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
     kept for its open decision, with the head once its decision closes.
 
     \b
+    Open games travel (each player keeps his own copy): files this copy
+    holds already are skipped, not rejected; decisions resolve as soon as
+    their files are in; an attached game file is taken only when it
+    extends this copy (a fast-forward) and audits clean, else refused with
+    both heads and the first event where they differ.  hxref's own report
+    mails without files are left alone.  Exit status: 0 when no message
+    was rejected, 1 when any was, 2 on a usage error.
+
+    \b
     Examples:
       hxref inbox g.yaml --maildir ~/Maildir/.hxref
       hxref inbox tournament/ --mbox ~/mail/orders.mbox
       hxref inbox g.yaml --eml incoming/ --dry-run
+      hxref inbox games/ --maildir ~/Maildir --key ~/.ssh/id_ed25519   (a new game arrives)
     """
+    import sys
+
     from . import mail
 
     given = [x for x in (maildir, mbox, emls) if x]
     if len(given) != 1:
         raise InvalidInput("say where the mail is: one of --maildir PATH, --mbox FILE, --eml FILE|DIR",
                            code="E504")
+    tpath = Path(target)
+    if not tpath.exists() and (key_path is None or tpath.suffix not in (".yaml", ".yml")):
+        raise InvalidInput("no such game file or folder" + ("; to receive a new game, give --key YOUR_KEY and "
+                           "a GAME.yaml path or a folder" if key_path is None else ""), code="E100", file=target)
+    key = None
+    if key_path:
+        from .signing import load_public_key
+
+        key = load_public_key(key_path)
     if maildir:
         source = mail.MaildirSource(maildir, archive)
     elif mbox:
         source = mail.MboxSource(mbox, archive)
     else:
         source = mail.EmlSource(emls, archive)
-    outcomes = mail.run_inbox(target, source, dry_run=dry_run)
+    outcomes = mail.run_inbox(target, source, dry_run=dry_run, key=key, resolve=not no_resolve)
     accepted = [o for o in outcomes if o.accepted]
+    rejected = [o for o in outcomes if o.rejected]
+    alone = [o for o in outcomes if not o.accepted and not o.rejected]
     touched = sorted({g for o in accepted for g in o.games})
     nxt = {}
     if touched:
@@ -72,21 +99,34 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
             nxt[eng.meta["game"]] = eng.waiting_text()
     if as_json:
         click.echo(json.dumps({"messages": [o.to_dict() for o in outcomes], "accepted": len(accepted),
-                               "rejected": len(outcomes) - len(accepted), "next": nxt}, indent=2))
-        return
+                               "rejected": len(rejected), "left_alone": len(alone), "next": nxt}, indent=2))
+        sys.exit(1 if rejected else 0)
     for o in outcomes:
         where = f" -> {o.moved_to}" if o.moved_to else ""
         click.echo(f"{_who(o)}: {o.status}{where}")
+        for n in o.notes:
+            click.echo(f"  {n}")
         for r in o.receipts:
             click.echo(f"  {r.line()}")
-        if o.reason:
+        if o.skipped:
+            click.echo(f"  held already (skipped): {', '.join(o.skipped)}")
+        for _, decision, head in o.resolved:
+            click.echo(f"  resolved {decision}: head {head}")
+        if o.reason and not o.accepted:
             click.echo(f"  {o.reason}")
     files = sum(len(o.receipts) for o in accepted)
+    skipped = sum(len(o.skipped) for o in accepted)
     verb = "would be " if dry_run else ""
+    alone_text = f", {len(alone)} hxref report{'s' if len(alone) != 1 else ''} left alone" if alone else ""
     click.echo(f"inbox: {len(outcomes)} message{'s' if len(outcomes) != 1 else ''}: {len(accepted)} {verb}accepted "
-               f"({files} order file{'s' if files != 1 else ''}), {len(outcomes) - len(accepted)} {verb}rejected")
+               f"({files} order file{'s' if files != 1 else ''}"
+               + (f", {skipped} held already" if skipped else "") + f"), {len(rejected)} {verb}rejected" + alone_text)
     for game, text in nxt.items():
         click.echo(f"next: {game}: {text}")
+    if rejected:
+        click.echo(f"inbox: {len(rejected)} message{'s' if len(rejected) != 1 else ''} rejected: see the .reason "
+                   "files beside them", err=True)
+        sys.exit(1)
 
 
 @click.command("outbox")
@@ -111,8 +151,29 @@ def inbox_cmd(target, maildir, mbox, emls, archive, dry_run, as_json):
                    "link; the umpire's resolution) for a decision due within HOURS, with the command to "
                    "send it and who may claim the deadline after its grace (deadlines in the party's own "
                    "time zone: `tz: {side: Europe/Berlin}` in the address book)")
-def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since, remind):
+@click.option("--attach-game", is_flag=True, help="open games: attach the game file itself to every side's mail "
+              "(the \"one host holds the file\" flow) instead of the signed files it may lack")
+@click.option("--no-files", is_flag=True, help="open games: attach no signed files (nor the game file)")
+@click.option("--no-templates", is_flag=True, help="attach no templates (`hxref template` skeletons; in "
+              "umpired games with the envelope, for `hxref answer/commit/join --template`)")
+@click.option("--encrypt", is_flag=True, help="send each recipient's own report (and templates) only as .age "
+              "attachments encrypted to his key in the game (hxref decrypt, or age -d); the public report "
+              "stays in clear")
+def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since, remind,
+               attach_game, no_files, no_templates, encrypt):
     """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
+
+    \b
+    Every mail names each party that owes anything, with the exact command
+    and the deadline in the recipient's time zone.  In open games each
+    player keeps his own copy, and a side's mail carries what its copy may
+    lack: the signed files after the newest head its own files named (the
+    game file itself while it has signed nothing in the game yet, or always
+    with --attach-game), and the template of each answer it owes.  In
+    umpired games the players hold no game file: a side's mail attaches the
+    template of each join, answer or commitment it owes with the envelope
+    (hxref join/answer/commit --template FILE), and the game file once the
+    game is over (--attach-game), for each side's own audit.
 
     \b
     Each side in GAME's address book gets the public report and its own
@@ -130,6 +191,7 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
       hxref outbox g.yaml                        (writes outbox/*.eml)
       hxref outbox g.yaml --smtp smtp.example.org:587 --starttls --smtp-user ref
       hxref outbox g.yaml --remind 24            (reminders of deadlines within a day)
+      hxref outbox g.yaml --smtp HOST --encrypt  (umpired: each side's report as an .age file)
     """
     from . import mail
     from .engine import Engine
@@ -147,7 +209,9 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
             click.echo(f"outbox: nobody owes anything for a decision due within {remind:g} hours")
             return
     else:
-        messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since)
+        messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since, files=not no_files,
+                                                 attach_game=attach_game, templates=not no_templates,
+                                                 encrypt=encrypt)
     for side in missing:
         click.echo(f"note: no address for {side} in {book.path}: not mailed", err=True)
     to = {a: str(m["To"]) for a, m in messages}
@@ -157,7 +221,8 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
             click.echo(f"wrote {path} for {audience} ({to[audience]})")
     if smtp:
         mail.send(messages, host, port, starttls=starttls, use_ssl=use_ssl, user=smtp_user)
-        for audience, _ in messages:
-            click.echo(f"sent to {audience} ({to[audience]}) through {smtp}")
+        for audience, m in messages:
+            files = f", {m['X-Hxref-Files']} file(s)" if m.get("X-Hxref-Files") else ""
+            click.echo(f"sent to {audience} ({to[audience]}) through {smtp}: {len(m.as_bytes()):,} bytes{files}")
     click.echo(f"outbox: {len(messages)} message{'s' if len(messages) != 1 else ''} for game {eng.meta['game']}, "
                f"head {eng.gf.head[:16]} (event {len(eng.gf.log)})")

@@ -1,0 +1,478 @@
+"""The outbox (:func:`outbox_messages`): the mail of a game to each recipient, written or sent.
+
+For each recipient in the game's address book (:mod:`hxref.mail_addresses`) a
+``multipart/alternative`` message (:func:`compose`) with a plain-text and an HTML part: the receipts
+of the files accepted since the last mail (:func:`recent_receipts`: those now pending for an open
+decision, and those of the blocks appended since), the public report and that side's own report
+(the umpire gets the umpire's report), who owes what (:mod:`hxref.mail_remind`), and the head hash.
+They are written as ``.eml`` files (:func:`write_outbox`) or sent through SMTP (:func:`send`).
+What an open game's mail carries so that each player's copy of the game travels is
+:mod:`hxref.bundle`'s.
+"""
+from __future__ import annotations
+
+import hashlib
+import html as _html
+import os
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+from .errors import HxrefError, InvalidInput
+from .mail_addresses import AddressBook, _valid_address
+from .mail_remind import deadline_lines, owed_lines
+
+# --- receipts -------------------------------------------------------------------------------------
+#
+# A file for an open decision is kept in the game's header (``pending``), outside the hash chain;
+# when the decision closes, its files are appended as one block (``submission`` events, then the
+# ``resolve`` and what it produced).  A mail gives the receipts of the files accepted since the
+# last mail: the files pending now, and those of the blocks appended since.  Without --since, "the
+# last mail" is the oldest head that the files of the current round were written against (a
+# player writes against the head of the last mail or report it got): the pending files', or when
+# nothing is pending, those of the last block.
+
+def _produced_after(log: list[dict], i: int) -> int:
+    from .engine import INPUT_KINDS
+
+    j = i
+    while j + 1 < len(log) and log[j + 1]["kind"] not in INPUT_KINDS:
+        j += 1
+    return j
+
+
+def _block_end(log: list[dict], i: int) -> int:
+    """The last event of the block holding the submission at ``i``: its ``resolve`` and what that
+    produced (the head a receipt of a closed block names, as ``hxref submit`` printed it)."""
+    j = i
+    while j < len(log) and log[j]["kind"] in ("submission", "link"):
+        j += 1
+    return _produced_after(log, j if j < len(log) and log[j]["kind"] == "resolve" else i)
+
+
+def _receipt(engine, log: list[dict], i: int):
+    from .engine import Receipt
+
+    d = log[i]["data"]
+    j = _block_end(log, i)
+    return Receipt(engine.meta["game"], d["decision"], d["side"], d["kind"], d["sha256"], log[j]["hash"], j + 1)
+
+
+def _pending_files(engine) -> list[tuple[str, dict]]:
+    """(decision, file) of every file kept for an open decision: in the awaited order, each
+    decision's files in canonical order."""
+    pending = engine.h.get("pending") or {}
+    order = [d.id for d in engine.awaiting if d.id in pending] + \
+        [k for k in pending if k not in {d.id for d in engine.awaiting}]
+    return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
+
+
+def pending_receipts(engine) -> list:
+    """Receipts of the files kept for open decisions: each waits on top of the current head."""
+    from .engine import Receipt
+
+    head, seq = engine.gf.head, len(engine.gf.log)
+    return [Receipt(engine.meta["game"], dec, f["party"], f["kind"], f["sha256"], head, seq, pending=True)
+            for dec, f in _pending_files(engine)]
+
+
+def _written_against(text: str) -> int | None:
+    """The event number of the head a kept file names (None if it names none)."""
+    from . import orders, protocol
+
+    try:
+        head = protocol.parse_head(orders.parse(text, "kept file", fast=True).data.get("head"))
+    except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one names no head
+        return None
+    return head[1] if head else None
+
+
+def last_mail_event(engine) -> int:
+    """Where the current round starts: the oldest head its files were written against -- the
+    pending files, or when none is pending, the files of the last block in the log (in a game
+    without files, the event before the resolutions that end the log)."""
+    log = engine.gf.log
+    texts = [f["file"] for _, f in _pending_files(engine)]
+    if not texts:
+        i = len(log) - 1
+        while i >= 0 and log[i]["kind"] != "submission":
+            i -= 1
+        while i >= 0 and log[i]["kind"] == "submission":
+            texts.append(log[i]["data"]["file"])
+            i -= 1
+    seqs = [s for s in map(_written_against, texts) if s is not None]
+    if seqs:
+        return min(seqs)
+    # no files (a solo game: its answers are events of the log): the resolutions that end the log
+    from .engine import INPUT_KINDS
+
+    i = len(log) - 1
+    while i >= 0 and (log[i]["kind"] not in INPUT_KINDS or log[i]["kind"] in ("resolve", "link")):
+        i -= 1
+    return i + 1
+
+
+def recent_receipts(engine, since: int | None = None) -> list:
+    """Receipts of the files accepted since the last mail: those of the blocks appended after event
+    ``since`` (default: :func:`last_mail_event`), in log order, then those of the files pending now."""
+    log = engine.gf.log
+    since = last_mail_event(engine) if since is None else since
+    logged = [_receipt(engine, log, i) for i, ev in enumerate(log) if ev["kind"] == "submission" and ev["seq"] > since]
+    return logged + pending_receipts(engine)
+
+
+def _resolved_last(engine) -> list[str]:
+    """The decisions closed in the current round (the blocks after :func:`last_mail_event`; a
+    withdrawal by consent closes no decision)."""
+    since = last_mail_event(engine)
+    out = [ev["data"]["decision"] for ev in engine.gf.log
+           if ev["kind"] == "resolve" and ev["seq"] > since and not ev["data"].get("withdraw")]
+    return list(dict.fromkeys(out))
+
+
+def subject(engine) -> str:
+    game, head = engine.meta["game"], engine.gf.head
+    parts = []
+    resolved = _resolved_last(engine)
+    if resolved:
+        parts.append(", ".join(resolved) + " resolved")
+    if engine.finished:
+        parts.append("game over")
+    else:
+        ids = [d.id for d in engine.awaiting]
+        parts.append("awaiting " + (", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "") if ids else "nothing"))
+    return f"[hxref] {game}: {'; '.join(parts)} -- head {head[:12]}"
+
+
+def _html_body(document: str) -> str:
+    m = re.search(r"<body[^>]*>(.*)</body>", document, re.S | re.I)
+    return (m.group(1) if m else document).strip()
+
+
+def _sections(engine, audience: str) -> list[tuple[str, object]]:
+    from .report import turn
+
+    if audience == "umpire":
+        return [("The umpire's report", turn.build(engine, "umpire"))]
+    return [("The public report", turn.build(engine, None)), (f"{audience}'s own report", turn.build(engine, audience))]
+
+
+def templates_for(engine, audience: str) -> list[tuple[str, str]]:
+    """(name, text) of ``hxref template GAME --side AUDIENCE`` for each decision awaiting its answer
+    or commitment now."""
+    import io
+    from contextlib import redirect_stdout
+
+    from .cli_files import template
+
+    out = []
+    for w in engine.waiting_for():
+        if w["owed"].get(audience) not in ("answer", "commit") or audience not in w["commands"]:
+            continue
+        buf = io.StringIO()
+        try:
+            with redirect_stdout(buf):
+                template.callback(game=str(engine.gf.path), side=audience, decision=w["decision"], out=None)
+        except (HxrefError, SystemExit):
+            continue
+        suffix = "txt" if w["owed"][audience] == "commit" else "yaml"
+        out.append((f"{audience}-{w['decision']}-template.{suffix}", buf.getvalue()))
+    return out
+
+
+#: the comment line of an umpired game's template that names the side's dice link for its decision
+LINK_MARK = re.compile(r"^# dice link: index (\d+) of your chain", re.M)
+
+
+def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
+    """(name, text) of a template for each join, answer or commitment ``audience`` owes in an
+    umpired game, where the player holds no game file: the envelope (game, identity, head, signed
+    time, decision, side, kind) and the ``choice`` skeleton of the side's own view, and, where the
+    decision takes the side's dice link in its file, the link's index in a comment line.  ``hxref
+    join/answer/commit --template FILE --key KEY`` write the signed files from it; an answer that
+    takes no link can also be filled in and signed as it is (``hxref sign FILE --key KEY``)."""
+    from . import orders
+
+    out = []
+    for w in engine.waiting_for():
+        kind = w["owed"].get(audience)
+        if kind not in ("join", "answer", "commit"):
+            continue
+        dec = next(d for d in engine.awaiting if d.id == w["decision"])
+        fields: dict = engine.envelope(audience, dec.id, kind)
+        lines = [f"hxref template for game {engine.meta['game']}, decision {dec.id} ({audience}), "
+                 "from the umpire's mail.", f"{dec.prompt} [rule {dec.rule}]" if dec.rule else dec.prompt, ""]
+        if kind == "join":
+            lines.append("Then: hxref join --template THIS_FILE --key YOUR_KEY; send the file it writes.")
+        else:
+            view = engine.system.view(engine.state, audience, engine.mode)
+            hook = getattr(engine.system, "template", None)
+            notes, choice = hook(view, dec, audience) if hook else ([], dict(dec.example))
+            fields["choice"] = choice
+            lines += [*notes, ""]
+            cmd = "commit" if kind == "commit" else "answer"
+            lines.append(f"Then: hxref {cmd} --template THIS_FILE --key YOUR_KEY --choice '...'; send "
+                         + ("the commitment now, the reveal once the umpire asks for it." if kind == "commit"
+                            else "the file it writes."))
+            if audience in engine.dice_parties(dec) and engine.links_in_answers(dec):
+                lines += ["", f"dice link: index {engine.link_index(audience, dec)} of your chain (hxref "
+                          f"{cmd} --template puts the link in)"]
+            elif kind == "answer":
+                lines.append("Or fill in `choice` here and sign it as it is: hxref sign THIS_FILE --key YOUR_KEY")
+        suffix = "txt" if kind == "commit" else "yaml"
+        out.append((f"{audience}-{dec.id}-template.{suffix}", orders.render(fields, "\n".join(lines))))
+    return out
+
+
+def compose(engine, audience: str, to: list[str], sender: str, receipts: list, zone: str | None = None,
+            *, attachments: list | None = None, acknowledged: int | None = None,
+            game_file: Path | None = None, templates: list[tuple[str, str]] | None = None,
+            encrypt: bool = False) -> EmailMessage:
+    """The message for one recipient: plain text and HTML alternatives with the same content; the
+    deadlines are given in the recipient's time ``zone`` too.  In open games the mail carries what
+    the recipient needs to keep his own copy in step (:mod:`hxref.bundle`): ``attachments`` (the
+    signed files after the head he ``acknowledged``) or the ``game_file`` itself, and the
+    ``templates`` of the answers he owes.  With ``encrypt`` the recipient's own report (the umpire's
+    report, for the umpire) and his templates go only as ``.age`` attachments encrypted to his key
+    in the game (:mod:`hxref.crypt`), nothing of them in clear; the public report stays in the body."""
+    import datetime as _dt
+    from email.utils import format_datetime
+
+    from .engine import now_iso
+    from .report import turn
+
+    meta, head, seq = engine.meta, engine.gf.head, len(engine.gf.log)
+    who = "the umpire" if audience == "umpire" else audience
+    intro = (f"hxref -- game {meta['game']} ({engine.system.title}, {meta['scenario']}), "
+             f"mail for {who}.")
+    head_line = f"Head hash {head} (event {seq}): keep it, it proves this history later."
+    next_line = f"Next: {engine.waiting_text()}."
+    due = deadline_lines(engine, audience, zone)
+    r_lines = [r.line() for r in receipts]
+    sections = _sections(engine, audience)
+    sealed: list[tuple[str, bytes]] = []
+    if encrypt:
+        from . import crypt
+
+        secret = sections if audience == "umpire" else sections[1:]
+        sections = [] if audience == "umpire" else sections[:1]
+        stem = "umpire" if audience == "umpire" else audience
+        sealed.append((f"{stem}-report.txt.age", crypt.encrypt_report(
+            engine, audience, "\n\n".join(f"==== {t} ====\n\n{turn.to_text(r).rstrip()}" for t, r in secret) + "\n")))
+        sealed += [(name + crypt.SUFFIX, crypt.encrypt_report(engine, audience, text)) for name, text in templates or []]
+        templates = []
+
+    owed = owed_lines(engine, audience, zone)
+    attachments = attachments or []
+    templates = templates or []
+    carried = []
+    if game_file is not None:
+        carried.append(f"Attached: the game file {game_file.name}; `hxref inbox` takes it when it extends your "
+                       "copy (or, with --key, as your new copy).")
+    if attachments:
+        since = f"after event {acknowledged}, the head your last file named" if acknowledged else "of the game"
+        carried.append(f"Attached: {len(attachments)} signed file{'s' if len(attachments) != 1 else ''} {since} "
+                       f"({', '.join(a.name for a in attachments)}); `hxref inbox` applies them to your copy.")
+    if sealed:
+        carried.append("Attached, encrypted to your key: " + ", ".join(n for n, _ in sealed) + "; open each with "
+                       f"`hxref decrypt {sealed[0][0]} --key YOUR_KEY` (or `age -d -i YOUR_KEY {sealed[0][0]}`).")
+    if templates:
+        carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
+                       + ", ".join(n for n, _ in templates) + "): fill in `choice`, sign, send.")
+    plain = [intro, "", head_line, next_line, *due, ""]
+    if owed:
+        plain += ["Who owes what" + (f" (times in {zone})" if zone else " (times in UTC)") + ":", *owed, ""]
+    if carried:
+        plain += [*carried, ""]
+    pending_note = ("A pending file is kept for its open decision, outside the log; when the decision "
+                    "closes, its files go into the log as one block, and the next mail gives their "
+                    "receipts with the head of that block.") if any(r.pending for r in receipts) else None
+    if r_lines:
+        plain += ["Receipts of the files accepted since the last mail (each player keeps its own as proof):"]
+        plain += ["  " + line for line in r_lines] + [""]
+        if pending_note:
+            plain += [pending_note, ""]
+    for title, rep in sections:
+        plain += [f"==== {title} ====", "", turn.to_text(rep).rstrip("\n"), ""]
+    esc = _html.escape
+    html = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
+            f"<title>{esc(subject(engine))}</title></head>", "<body>",
+            f"<p>{esc(intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
+            "this history later.</p>", f"<p>{esc(next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in due)]
+    if owed:
+        html += ["<h2>Who owes what</h2>", "<pre>" + "\n".join(esc(line) for line in owed) + "</pre>"]
+    html += [f"<p>{esc(c)}</p>" for c in carried]
+    if r_lines:
+        html += ["<h2>Receipts of the files accepted since the last mail</h2>",
+                 "<pre>" + "\n".join(esc(line) for line in r_lines) + "</pre>"]
+        if pending_note:
+            html += [f"<p>{esc(pending_note)}</p>"]
+    for title, rep in sections:
+        html += [f"<h2>{esc(title)}</h2>", _html_body(turn.to_html(rep))]
+    html += ["</body></html>"]
+
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = ", ".join(to)
+    msg["Subject"] = subject(engine)
+    when = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
+    msg["Date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=_dt.timezone.utc), usegmt=True)
+    safe = re.sub(r"[^A-Za-z0-9.-]", "-", f"{meta['game']}.{audience}")
+    carried_id = hashlib.sha256("".join(sorted(f["sha256"] for _, f in _pending_files(engine))).encode()).hexdigest()
+    msg["Message-ID"] = f"<{head[:32]}.{carried_id[:8]}.{safe}@hxref.invalid>"
+    msg["X-Hxref-Game"] = meta["game"]
+    msg["X-Hxref-Head"] = head
+    msg["X-Hxref-Event"] = str(seq)
+    msg["X-Hxref-Audience"] = audience
+    msg.set_content("\n".join(plain) + "\n")
+    msg.add_alternative("\n".join(html) + "\n", subtype="html")
+    if game_file is not None:
+        msg.add_attachment(game_file.read_bytes(), maintype="application", subtype="yaml", filename=game_file.name)
+    for a in attachments:
+        msg.add_attachment(a.text.encode("utf-8"), maintype="application", subtype="yaml", filename=a.name)
+        if a.sig:
+            msg.add_attachment(a.sig.encode("utf-8"), maintype="application", subtype="octet-stream",
+                               filename=a.name + ".sig")
+    for name, text in templates:
+        msg.add_attachment(text, subtype="plain", filename=name)
+        msg.get_payload()[-1]["X-Hxref-Part"] = "template"
+    for name, data in sealed:
+        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
+        msg.get_payload()[-1]["X-Hxref-Part"] = "encrypted"
+    if attachments or game_file is not None:
+        msg["X-Hxref-Files"] = str(len(attachments)) + (" +game" if game_file is not None else "")
+    return msg
+
+
+def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, since: int | None = None,
+                    files: bool = True, attach_game: bool = False, templates: bool = True,
+                    encrypt: bool = False) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
+    """(audience, message) for every recipient in the book, and the sides the book has no address for.
+
+    In open games each side's mail carries what it may lack (:mod:`hxref.bundle`; ``files``): the
+    signed files after the head it acknowledged, or the game file itself when it has signed nothing
+    in the game yet, or always with ``attach_game`` (the "one host holds the file" flow); and the
+    templates of the answers it owes (``templates``).  In umpired games a side's mail attaches the
+    templates of what it owes, with the envelope (:func:`umpired_templates`: the player holds no
+    game file), and, once the game is over, the game file with ``attach_game``; ``encrypt`` sends
+    each recipient's own report and templates encrypted to his key (:func:`compose`)."""
+    from . import bundle
+
+    if encrypt and engine.mode == "solo":
+        raise InvalidInput("--encrypt: a solo game has no keys to encrypt to", code="E504")
+    if attach_game and engine.mode != "open" and not (engine.mode == "umpired" and engine.finished):
+        raise InvalidInput(f"--attach-game: only an open game file travels, or an umpired one once the game is "
+                           f"over (this game is {engine.mode}: its file holds what the sides may not see)",
+                           code="E504")
+    receipts = recent_receipts(engine, since)
+    frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
+    if _valid_address(frm) is None:
+        raise InvalidInput(f"not an e-mail address: {frm!r}", code="E504")
+    out = []
+    for audience in [*engine.sides(), "umpire"]:
+        if audience not in book.recipients:
+            continue
+        extra: dict = {}
+        if engine.mode == "open" and audience != "umpire":
+            if templates:
+                extra["templates"] = templates_for(engine, audience)
+            if files or attach_game:
+                ack, atts = bundle.files_for(engine, audience)
+                if attach_game or ack == 0:
+                    extra["game_file"] = engine.gf.path
+                else:
+                    extra.update(attachments=atts, acknowledged=ack)
+        elif engine.mode == "umpired" and audience != "umpire":
+            if templates:
+                extra["templates"] = umpired_templates(engine, audience)
+            if attach_game:         # the game is over: the umpire publishes the file for every side's audit
+                extra["game_file"] = engine.gf.path
+        out.append((audience, compose(engine, audience, book.recipients[audience], frm, receipts,
+                                      book.timezones.get(audience), encrypt=encrypt, **extra)))
+    missing = [s for s in engine.sides() if s not in book.recipients]
+    if not out:
+        raise InvalidInput("the address book names nobody to mail", code="E111", file=str(book.path))
+    return out, missing
+
+
+def outbox_name(msg: EmailMessage) -> str:
+    game = re.sub(r"[^A-Za-z0-9._-]", "-", msg["X-Hxref-Game"])
+    carried = str(msg.get("Message-ID", "")).split(".")
+    tag = f"-{carried[1]}" if len(carried) > 2 and re.fullmatch(r"[0-9a-f]{8}", carried[1]) else ""
+    return f"{game}-{msg['X-Hxref-Head'][:12]}{tag}-{msg['X-Hxref-Audience']}.eml"
+
+
+def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path) -> list[Path]:
+    """Write each message as a ready ``.eml`` file (``X-Unsent: 1``: mail clients open it as a draft)."""
+    from .game import atomic_write
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for _, msg in messages:
+        msg["X-Unsent"] = "1"
+        try:
+            data = msg.as_bytes()
+        finally:
+            del msg["X-Unsent"]
+        path = folder / outbox_name(msg)
+        atomic_write(path, data)
+        paths.append(path)
+    return paths
+
+
+def parse_smtp(spec: str) -> tuple[str, int | None]:
+    host, _, port = spec.rpartition(":") if ":" in spec and not spec.endswith("]") else (spec, "", "")
+    host = host.strip("[]")
+    if not host or (port and not port.isdigit()):
+        raise InvalidInput(f"--smtp {spec!r}: give HOST or HOST:PORT, e.g. smtp.example.org:587", code="E504")
+    return host, int(port) if port else None
+
+
+def send(messages: list[tuple[str, EmailMessage]], host: str, port: int | None = None, *,
+         starttls: bool = False, use_ssl: bool = False, user: str | None = None,
+         password: str | None = None, timeout: float = 30.0) -> int:
+    """Send every message through one SMTP connection; raise an HxrefError naming the server if it fails."""
+    import smtplib
+    import ssl
+
+    port = port or (465 if use_ssl else 587 if starttls else 25)
+    where = f"{host}:{port}"
+    sent = 0
+    if user and password is None:
+        password = os.environ.get("HXREF_SMTP_PASSWORD")
+        if password is None:
+            raise InvalidInput("--smtp-user needs the password in $HXREF_SMTP_PASSWORD", code="E504")
+    try:
+        context = ssl.create_default_context()
+        server = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=context) if use_ssl
+                  else smtplib.SMTP(host, port, timeout=timeout))
+        with server:
+            if starttls:
+                server.starttls(context=context)
+            if user:
+                server.login(user, password)
+            for _, msg in messages:
+                server.send_message(msg)
+                sent += 1
+    except smtplib.SMTPAuthenticationError as exc:
+        raise InvalidInput(f"cannot send through {where}: the server refused the login of {user!r} "
+                           f"({exc.smtp_code} {_smtp_text(exc.smtp_error)})", code="E504") from None
+    except (OSError, smtplib.SMTPException) as exc:
+        done = f" after {sent} of {len(messages)} messages" if sent else ""
+        raise InvalidInput(f"cannot send through {where}{done}: {_smtp_error(exc)}", code="E504") from None
+    return sent
+
+
+def _smtp_text(data) -> str:
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data)
+
+
+def _smtp_error(exc: Exception) -> str:
+    code = getattr(exc, "smtp_code", None)
+    if code is not None:
+        return f"{code} {_smtp_text(getattr(exc, 'smtp_error', ''))}".strip()
+    recipients = getattr(exc, "recipients", None)
+    if recipients:
+        return "; ".join(f"{r}: {c} {_smtp_text(e)}" for r, (c, e) in recipients.items())
+    return str(exc) or exc.__class__.__name__

@@ -1,0 +1,353 @@
+"""An umpired game by e-mail, end to end: the umpire holds the only game file; each player has only
+his key, his Maildir and his own folder.
+
+The post office is :mod:`tests.mail.test_travel`'s (aiosmtpd on 127.0.0.1, one Maildir per
+recipient).  Each round the umpire runs ``hxref inbox --maildir`` (the players' files),
+``hxref resolve --key umpire`` and ``hxref outbox --smtp ... --encrypt``: each side's own report,
+and the template of each file it owes (the envelope: identity, head, signed time; the index of
+its dice link), go as ``.age`` attachments encrypted to the side's key, nothing of them in clear;
+the public report stays in the body.  Each player decrypts them (``hxref decrypt``, or the age
+tool when installed), checks that his report shows nothing of the other side's secrets (its WEP,
+rule 3.71), writes his files from the template (``hxref join/answer/commit --template``; a
+reveal he kept since his commitment, when the mail asks for it) and mails them to the umpire as
+attachments, as any mail client would.  At the end the umpire mails the game file
+(``--attach-game``, allowed once an umpired game is over) and each player audits it as his side
+from the head of his last report.
+
+The players' choices are the shipped (umpired) demo's, as in test_travel: the choice of the shipped
+file of the same decision and side; when the rules refuse it (the dice differ), the entries they
+name are dropped, then the decision's example answer, the template's skeleton, an empty one.  The
+players cannot check a choice without the game, so the test asks the umpire's copy (an oracle of
+the test, standing for a player who reads his report and the rules).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import mailbox
+import os
+import re
+import shutil
+import smtplib
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from hxref import orders
+from hxref.cli import main
+from hxref.engine import Engine
+from hxref.errors import HxrefError
+
+from .test_travel import NOW, make_key, parse, post, shipped_choices  # noqa: F401 (post: the fixture)
+
+SIDES = ("union", "confederate")
+ADDRESS = {"union": "alice@example.org", "confederate": "bob@example.org", "umpire": "referee@example.org"}
+
+
+def _run(runner: CliRunner, home: Path, args, code: int | None = 0, who: str = ""):
+    env = {"HXREF_NOW": NOW, "HXREF_HOME": str(home)}
+    res = runner.invoke(main, [str(a) for a in args], env=env, catch_exceptions=False)
+    if code is not None:
+        assert res.exit_code == code, f"{who}: hxref {' '.join(map(str, args))} -> {res.exit_code}\n{res.output}"
+    return res
+
+
+@dataclass
+class Umpire:
+    folder: Path
+    post: object
+    runner: CliRunner = field(default_factory=CliRunner)
+
+    def __post_init__(self):
+        self.folder.mkdir(parents=True)
+        self.key = make_key(self.folder / "umpire", "umpire")
+        self.maildir = self.post.maildir("referee")
+        self.game = self.folder / "g.yaml"
+        (self.folder / "g.addresses.yaml").write_text(
+            f"union: {ADDRESS['union']}\nconfederate: {ADDRESS['confederate']}\nfrom: {ADDRESS['umpire']}\n")
+
+    def hxref(self, *args, code: int | None = 0):
+        return _run(self.runner, self.folder / "home", args, code, "umpire")
+
+    def eng(self) -> Engine:
+        return Engine.load(self.game)
+
+    def outbox(self, *extra) -> list:
+        before = len(self.post.sent)
+        self.hxref("outbox", self.game, "--smtp", f"127.0.0.1:{self.post.port}", *extra)
+        return self.post.sent[before:]
+
+    def resolve_all(self) -> int:
+        n = 0
+        while True:
+            eng = self.eng()
+            ready = eng.ready()
+            if eng.finished or not ready or [w for w in eng.missing_links(ready[0]) if w != "umpire"]:
+                return n
+            self.hxref("resolve", self.game, "--key", self.key)
+            n += 1
+
+
+@dataclass
+class Player:
+    side: str
+    folder: Path
+    post: object
+    runner: CliRunner = field(default_factory=CliRunner)
+    kept: dict = field(default_factory=dict)        # reveal file name -> path, kept since the commitment
+    heads: list = field(default_factory=list)       # HEAD@SEQ of every mail read
+    got: list = field(default_factory=list)         # (bytes, attachment names) of every mail read
+    checked: int = 0                                # reports decrypted and checked
+
+    def __post_init__(self):
+        self.folder.mkdir(parents=True)
+        self.key = make_key(self.folder / "key", f"{self.side}-player")
+        self.maildir = self.post.maildir(ADDRESS[self.side].split("@")[0])
+        self.other = next(s for s in SIDES if s != self.side)
+
+    def hxref(self, *args, code: int | None = 0):
+        return _run(self.runner, self.folder / "home", args, code, self.side)
+
+    def decrypt(self, path: Path, tool: bool = True) -> str:
+        out = path.with_suffix("")                  # NAME.txt.age -> NAME.txt
+        if tool and shutil.which("age"):
+            subprocess.run(["age", "-d", "-i", str(self.key), "-o", str(out), str(path)], check=True)
+        else:
+            self.hxref("decrypt", path, "--key", self.key, "-o", out)
+        return out.read_text(encoding="utf-8")
+
+    def read_mail(self, n: int) -> list[dict]:
+        """Every new message: saved, its attachments kept in mail/N/, the encrypted ones decrypted."""
+        box = mailbox.Maildir(str(self.maildir), factory=None, create=False)
+        out = []
+        for key in sorted(box.keys()):
+            raw = box.get_bytes(key)
+            box.discard(key)
+            msg = parse(raw)
+            where = self.folder / "mail" / f"{n}-{len(out)}"
+            where.mkdir(parents=True)
+            (where / "message.eml").write_bytes(raw)
+            names, plain = [], msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+            for part in msg.iter_attachments():
+                name = part.get_filename()
+                (where / name).write_bytes(part.get_payload(decode=True))
+                names.append(name)
+            assert f"{self.side}-report.txt.age" in names, names
+            mail = {"raw": raw, "plain": plain, "dir": where, "names": names,
+                    "head": f"{msg['X-Hxref-Head']}@{msg['X-Hxref-Event']}"}
+            mail["report"] = self.decrypt(where / f"{self.side}-report.txt.age")
+            mail["templates"] = []
+            for name in names:
+                if name.endswith("-template.yaml.age") or name.endswith("-template.txt.age"):
+                    self.decrypt(where / name, tool=False)
+                    mail["templates"].append(where / name[:-4])
+            self.heads.append(mail["head"])
+            self.got.append((len(raw), names))
+            out.append(mail)
+        return out
+
+    def send(self, files: list[Path]) -> int:
+        """Mail ``files`` to the umpire as attachments (any mail client would do); the bytes sent."""
+        m = EmailMessage()
+        m["From"], m["To"] = ADDRESS[self.side], ADDRESS["umpire"]
+        m["Subject"] = f"{self.side}: {', '.join(p.name for p in files)}"
+        m.set_content("My files are attached.\n")
+        for p in files:
+            m.add_attachment(p.read_bytes(), maintype="application", subtype="yaml", filename=p.name)
+        with smtplib.SMTP("127.0.0.1", self.post.port) as s:
+            s.send_message(m)
+        return len(m.as_bytes())
+
+
+def _problem(eng: Engine, dec, side: str, choice: dict) -> str | None:
+    """Why the rules refuse ``choice`` now (the umpire's copy, the test's oracle), or None."""
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": choice})
+    try:
+        orders.check_choice(probe, dec)
+        orders.raise_problems(probe, eng.system.check(eng.state, dec, side, choice))
+    except HxrefError as exc:
+        return exc.render()
+    return None
+
+
+def pick(eng: Engine, dec, side: str, shipped: dict | None, skeleton: dict, fallbacks: list) -> dict:
+    empty = {k: ([] if isinstance(v, list) else v) for k, v in dec.example.items()}
+    tries = ([("shipped", shipped)] if shipped is not None else []) + [
+        ("example", dec.example), ("template skeleton", skeleton), ("empty example", empty)]
+    why = None
+    for what, choice in tries:
+        choice = copy.deepcopy(choice)
+        for _ in range(30):
+            why = _problem(eng, dec, side, choice)
+            if why is None:
+                if what != "shipped":
+                    fallbacks.append((dec.id, side, what))
+                return choice
+            m = re.search(r"\(at choice\.(\w+)\[(\d+)\]", why)
+            if what != "shipped" or not m or not isinstance(choice.get(m[1]), list) or int(m[2]) >= len(choice[m[1]]):
+                break
+            del choice[m[1]][int(m[2])]
+    raise AssertionError(f"no answer accepted for {dec.id} ({side}): {why}")
+
+
+def sides_rows(report: str) -> dict[str, list[str]]:
+    """Each side's row of the report's "Sides" table (maximum, levels left, WEP, leaders)."""
+    return {s: line.split() for s in SIDES for line in report.splitlines()
+            if re.match(rf"^{s}\s+\d+\s+\d+\s+", line)}
+
+
+def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
+    t0 = time.time()
+    ump = Umpire(tmp_path / "umpire", post)
+    players = {s: Player(s, tmp_path / s, post) for s in SIDES}
+    for s, p in players.items():                                   # exchanged beforehand
+        shutil.copy(p.key.with_suffix(".pub"), ump.folder / f"{s}.pub")
+    ump.hxref("new", ump.game, "--system", "heartland", "--scenario", "heartland-demo", "--mode", "umpired",
+              "--game-id", "umpired-mail", "--side", f"union={ump.folder}/union.pub",
+              "--side", f"confederate={ump.folder}/confederate.pub", "--umpire", f"{ump.key}.pub")
+    ump.hxref("join", ump.game, "--side", "umpire", "--key", ump.key)
+    ump.hxref("submit", ump.game, ump.folder / "umpire-join.yaml")
+    choices, _ = shipped_choices()
+    fallbacks: list = []
+    log: list[dict] = []            # every mail: round, who, to whom, bytes, what it carried
+    rounds: list[float] = []
+    signed_as_is = 0
+
+    def umpire_mails(n: int, *extra) -> None:
+        for frm, rcpts, raw in ump.outbox("--encrypt", *extra):
+            msg = parse(raw)
+            aud = msg["X-Hxref-Audience"]
+            log.append({"round": n, "from": "umpire", "to": aud, "bytes": len(raw),
+                        "files": [p.get_filename() for p in msg.iter_attachments()]})
+            plain = msg.get_body(("plain",)).get_content()
+            html = msg.get_body(("html",)).get_content()
+            assert "==== The public report ====" in plain and "own report ====" not in plain
+            assert "own report" not in html and "-template" not in plain.split("==== The public report")[1]
+            for part in msg.iter_attachments():         # nothing of the side's own in clear
+                name = part.get_filename()
+                assert name.endswith(".age") or name == "g.yaml", name
+                if name.endswith(".age"):
+                    assert part.get_payload(decode=True).startswith(b"-----BEGIN AGE ENCRYPTED FILE-----")
+
+    n = 0
+    umpire_mails(n)
+    while True:
+        n += 1
+        start = time.time()
+        eng = ump.eng()
+        for side, p in players.items():
+            sent: list[Path] = []
+            for mail in p.read_mail(n):
+                report = mail["report"]
+                rows, wep = sides_rows(report), eng.state.get("wep")
+                if wep and rows:                # the game has started (the joins are in)
+                    p.checked += 1
+                    # fog of war (3.71): his own WEP shows, the other side's is hidden -- and is not there
+                    assert rows[side][3] == str(wep[side]), rows
+                    assert rows[p.other][3:5] == ["hidden", "(3.71)"] and str(wep[p.other]) not in rows[p.other], rows
+                    assert f"==== {side}'s own report ====" in report and f"{p.other}'s own report" not in report
+                    public = sides_rows(mail["plain"])     # the body: the public report, both sides hidden
+                    assert public[side][3:5] == public[p.other][3:5] == ["hidden", "(3.71)"], public
+                    if p.checked == 1 and shutil.which("age"):      # both tools read the same file
+                        assert p.decrypt(mail["dir"] / f"{side}-report.txt.age", tool=False) == report
+                for tpath in mail["templates"]:
+                    data = orders.yamlio.fast_load(tpath.read_text())
+                    dec = eng.decision(data["decision"])
+                    assert data["identity"] == eng.identity and data["side"] == side
+                    if data["kind"] == "join":
+                        p.hxref("join", "--template", tpath, "--key", p.key, "--dir", p.folder)
+                        sent.append(p.folder / f"{side}-join.yaml")
+                        continue
+                    choice = pick(eng, dec, side, choices.get((dec.id, side)), data.get("choice") or {}, fallbacks)
+                    if data["kind"] == "commit":
+                        p.hxref("commit", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
+                                "--dir", p.folder)
+                        sent.append(p.folder / f"{side}-{dec.id}-commit.yaml")
+                        p.kept[f"{side}-{dec.id}-reveal.yaml"] = p.folder / f"{side}-{dec.id}-reveal.yaml"
+                    elif "# dice link: index" not in tpath.read_text():
+                        # no dice link to put in: fill in the template and sign it as it is
+                        out = p.folder / f"{side}-{dec.id}.yaml"
+                        data["choice"] = choice
+                        out.write_text(orders.render({k: v for k, v in data.items() if k != "hxref"}))
+                        p.hxref("sign", out, "--key", p.key)
+                        sent.append(out)
+                        signed_as_is += 1
+                    else:
+                        p.hxref("answer", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
+                                "--dir", p.folder)
+                        sent.append(p.folder / f"{side}-{dec.id}.yaml")
+                for name in re.findall(rf"^  {side} \(you\): its reveal: hxref submit \S+ (\S+)$", mail["plain"], re.M):
+                    sent.append(p.kept.pop(name))
+            if sent:
+                size = p.send(sent)
+                log.append({"round": n, "from": side, "to": "umpire", "bytes": size, "files": [f.name for f in sent]})
+        if not any(m["from"] != "umpire" and m["round"] == n for m in log):
+            break                               # nobody had anything to send
+        res = ump.hxref("inbox", ump.game, "--maildir", ump.maildir)
+        assert " 0 rejected" in res.output, res.output
+        ump.resolve_all()
+        finished = ump.eng().finished
+        if not finished:
+            umpire_mails(n)
+        rounds.append(time.time() - start)
+        if finished:
+            break
+        assert n < 200, "the game does not end"
+    eng = ump.eng()
+    assert eng.finished, eng.waiting_text()
+    assert ump.hxref("audit", ump.game).output.startswith("audit OK")
+    # the game is over: the umpire mails the game file; each player audits it as his side
+    for p in players.values():
+        p.read_mail(n)          # nothing left unread
+    umpire_mails(n + 1, "--attach-game")
+    for side, p in players.items():
+        since = p.heads[-1]
+        (mail,) = p.read_mail(n + 1)
+        assert "g.yaml" in mail["names"]
+        game = mail["dir"] / "g.yaml"
+        res = p.hxref("audit", game, "--as", side, "--key", p.key, "--since", since)
+        assert res.output.startswith("audit OK"), res.output
+        assert not any(f.read_bytes().startswith(b"# hxref game file.") for f in p.folder.rglob("*.yaml")
+                       if f != game), "a player held a game file before the end"
+    assert not (ump.maildir.parent / "rejected").exists()
+    assert all(not p.kept for p in players.values()), {s: list(p.kept) for s, p in players.items()}
+    assert all(p.checked > n // 2 for p in players.values()), ({s: p.checked for s, p in players.items()}, n)
+
+    with capsys.disabled():
+        print(f"\n== an umpired heartland-demo game by mail, {len(eng.gf.log)} events, game over after "
+              f"{n} rounds; {len(log)} mails; {len(fallbacks)} example answers instead of the shipped choice; "
+              f"{signed_as_is} answers signed as they were (no dice link); reports decrypted with "
+              f"{'age' if shutil.which('age') else 'hxref decrypt'}")
+        for who in (*SIDES, "umpire"):
+            sent = [m for m in log if m["from"] == who]
+            got = [m for m in log if m["to"] == who]
+            per_round = {}
+            for m in sent:
+                per_round[m["round"]] = per_round.get(m["round"], 0) + 1
+            if who == "umpire":
+                print(f"  umpire: {len(sent)} mails sent ({len(sent) / max(1, n):.1f} per round), "
+                      f"{len(got)} received")
+                continue
+            to_me = [m for m in log if m["to"] == who]
+            print(f"  {who}: sent {len(sent)} mails in {len(per_round)} of {n} rounds (at most "
+                  f"{max(per_round.values(), default=0)} per round), median {statistics.median([m['bytes'] for m in sent]):,.0f} B, "
+                  f"max {max(m['bytes'] for m in sent):,} B; got {len(to_me)} mails (one per round), "
+                  f"median {statistics.median([m['bytes'] for m in to_me]):,.0f} B, "
+                  f"max {max(m['bytes'] for m in to_me):,} B")
+        print("  per round (union sent / confederate sent / umpire sent, bytes):")
+        for r in range(0, n + 2):
+            bits = []
+            for who in (*SIDES, "umpire"):
+                ms = [m for m in log if m["from"] == who and m["round"] == r]
+                sizes = ", ".join(f"{m['bytes']:,}" for m in ms)
+                bits.append(f"{who} {len(ms)}" + (f" ({sizes} B)" if ms else ""))
+            files = [f for m in log if m["round"] == r and m["from"] != "umpire" for f in m["files"]]
+            print(f"    round {r}: {'; '.join(bits)}" + (f"  [{', '.join(files)}]" if files else ""))
+        last = log[-1]
+        print(f"  the last mail (with the game file): {last['bytes']:,} B; one round at the end "
+              f"{rounds[-1]:.2f} s, median {statistics.median(rounds):.2f} s; whole test {time.time() - t0:.1f} s")
