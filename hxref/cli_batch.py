@@ -1,4 +1,4 @@
-"""The command line for many games at once (issue 9, scope 5): ``hxref status DIR``, ``hxref resolve DIR``
+"""The command line for many games at once: ``hxref status DIR``, ``hxref resolve DIR``
 and ``hxref standings DIR``.
 
 ``status`` and ``resolve`` are the single-game commands of :mod:`hxref.cli`; given a folder they call

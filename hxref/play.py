@@ -1,4 +1,4 @@
-"""Solo and hotseat play at the terminal: ``hxref play GAME`` without ``--choice`` (issue 9 item 6).
+"""Solo and hotseat play at the terminal: ``hxref play GAME`` without ``--choice``.
 
 :func:`play_loop` asks for every awaited decision in turn, for whichever side
 is awaited (in a solo game every side sits at this keyboard: hotseat), shows

@@ -1,1 +1,1 @@
-"""ACW miniatures on a measured table (issue 8)."""
+"""ACW miniatures on a measured table."""

@@ -1,4 +1,4 @@
-"""ACW miniatures rules on a measured table: units, movement, shooting, elimination (issue 8, scope 1-4).
+"""ACW miniatures rules on a measured table: units, movement, shooting, elimination.
 
 Rules: the digest ``rules/acw-miniatures.md`` (sections A1-A5 restate the seed; B fills
 its silences; C settles its ambiguities, each as the digest recommends), and the seed

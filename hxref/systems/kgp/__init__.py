@@ -1,1 +1,1 @@
-"""ASL Kampfgruppe Peiper: the campaign referee and terrain calculators (issue 7)."""
+"""ASL Kampfgruppe Peiper: the campaign referee and terrain calculators."""

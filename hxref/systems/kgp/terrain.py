@@ -1,4 +1,4 @@
-"""ASL Kampfgruppe Peiper terrain calculators: KGP rules 1-5 (issue 7, scope item 6).
+"""ASL Kampfgruppe Peiper terrain calculators: KGP rules 1-5.
 
 Pure functions over a loaded map (:func:`hxref.maps.load_map`); each returns
 a frozen result with the total, every part with its reason and rule, and a

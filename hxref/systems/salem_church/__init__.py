@@ -1,4 +1,4 @@
-"""Musket & Sabre: Salem Church (issue 6) -- the game-system object.
+"""Musket & Sabre: Salem Church -- the game-system object.
 
 The sequence (13.4): before turn 1 the Confederates place Wilcox/M (13.3); then 14 turns,
 each a Union player turn and a Confederate player turn, one signed orders file each

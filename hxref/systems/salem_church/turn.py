@@ -1,6 +1,6 @@
 """A Salem Church player turn: checking a side's orders and resolving them (13.x-18.0, B, C).
 
-One signed orders file per side per turn (issue 6 scope 5).  The Union plays first (13.4);
+One signed orders file per side per turn.  The Union plays first (13.4);
 each player turn is, in order (the sequence of the missing standard rules, digest D2/E):
 
 1. the Union initiative roll from turn 7 (17.1);

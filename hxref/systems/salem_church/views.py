@@ -1,4 +1,4 @@
-"""What each side of Salem Church may see (issue 6, scope item 5; digest C and F).
+"""What each side of Salem Church may see (digest C and F).
 
 The scenario hides nothing (digest F): all counters are on an open map.  Line-of-sight
 fog of war is the umpire's house option: **in umpired mode each side sees enemy units
