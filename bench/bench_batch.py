@@ -132,7 +132,9 @@ def main() -> int:
                     help="run `python -m hxref.cli` instead of the console script (hxref from the current folder)")
     args = ap.parse_args()
     launch = launcher(args.module)
-    cores = batch._cores()
+    from hxref import batch_workers
+
+    cores = batch_workers._cores()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["HXREF_HOME"] = str(Path(tmp) / "home")       # inherited by every hxref subprocess
         template = Path(args.keep or tmp) / "games"

@@ -73,7 +73,7 @@ def _head_of(text: str) -> tuple[str, int] | None:
 
 
 def pending_files(engine) -> list[tuple[str, dict]]:
-    from .mail import _pending_files
+    from .mail_outbox import _pending_files
 
     return _pending_files(engine)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import batch, orders, protocol, signing, systems
+from hxref import batch, batch_scan, orders, protocol, signing, systems
 from hxref import commit as commit_mod
 from hxref.cli import main
 from hxref.cli_batch import standings_cmd
@@ -287,7 +287,7 @@ def test_the_fast_header_equals_the_full_parse(tournament):
         full = GameFile.load(path).header
         state = fast.pop("state")
         assert fast == {k: v for k, v in full.items() if k != "state"}, path
-        assert state == {k: full["state"][k] for k in batch._STATE_KEYS if k in full["state"]}, path
+        assert state == {k: full["state"][k] for k in batch_scan._STATE_KEYS if k in full["state"]}, path
 
 
 def test_dashboard_audit_runs_every_game(tournament):

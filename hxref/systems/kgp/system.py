@@ -226,8 +226,8 @@ class Kgp:
             from .scenario_rolls import NAMES, request_problems
 
             t = view.get("turn", 0)
-            notes = [f"choice.rolls: the rolls the rules call for this turn, made in order (9), a list of "
-                     f"{{roll, side?, rg?}}:",
+            notes = ["choice.rolls: the rolls the rules call for this turn, made in order (9), a list of "
+                     "{roll, side?, rg?}:",
                      f"choice.rolls[].roll: one of {', '.join(NAMES)}",
                      "choice.rolls[].side: us or german, who rolls (default: you)",
                      "choice.rolls[].rg: the RG a per-RG reinforcement dr is for (III.5)",
@@ -235,7 +235,7 @@ class Kgp:
                      "id sealed, its value and salt from the owner's secrets file",
                      "choice.end: true when the scenario has ended (a Game End dr, or its last turn) (CG Game End)",
                      secret_drs,
-                     f"choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)", "",
+                     "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)", "",
                      f"Rolls the rules allow now (turn {t}):"]
             allowed = []
             for name in NAMES:
@@ -253,7 +253,7 @@ class Kgp:
             rolls = [r for r in example.get("rolls", []) if r in allowed]
             return notes, {**example, "rolls": rolls}
         if decision.kind == "report":
-            return [f"choice.lvp: the Current LVP Total per side, {{us, german}}, whole numbers (8.603)",
+            return ["choice.lvp: the Current LVP Total per side, {us, german}, whole numbers (8.603)",
                     "choice.cvp: the CVP each side gained, {us, german}, whole numbers (8.603)",
                     "choice.hexes: the LVP hexes each side holds, {us?, german?}, lists of hexes (8.603)",
                     "choice.buildings: a mapping building: the side holding all its hexes (8.603)",
