@@ -94,10 +94,14 @@ def defence_decision(state: dict) -> Decision:
 
 
 def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
+    from . import fog
+
     for key in choice:
         if key not in DEFENCE_KEYS:
             return [Problem(f"unknown key `{key}` (allowed: react, retreat)", "9.0", [key])]
-    return _defence_problems(state, side, choice)
+    # 3.71, 8.62a: in umpired games the defender's reactions and retreats are checked against what
+    # it sees, so a refusal never confirms an enemy force hidden from it
+    return _defence_problems(fog.checked_state(state, side), side, choice)
 
 
 # --- the impulse's life -------------------------------------------------------------------
