@@ -289,3 +289,13 @@ def test_a_key_with_newlines_is_shown_on_one_line(cli, game):
     Path("nl.yaml").write_text(envelope(game, "union", "t1.bid", "answer") + "? '\n\n  '\n: null\n")
     err = cli.fails("check", game, "nl.yaml")
     assert "[E110]" in err and "\\n" in err
+
+
+def test_commit_or_answer_before_joining_says_to_join_first(cli):
+    cli("new", "j.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    before = Path("j.yaml").read_bytes()
+    for command in ("commit", "answer"):
+        err = cli.fails(command, "j.yaml", "--side", "union", "--key", "alice", "--choice", "bid: 1")
+        assert "[E304]" in err and "send your join file first" in err and "hxref join" in err, err
+    assert Path("j.yaml").read_bytes() == before
