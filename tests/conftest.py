@@ -70,6 +70,22 @@ def game(cli) -> str:
     return "g.yaml"
 
 
+@pytest.fixture
+def hgame(cli):
+    """An open heartland-demo game at the Confederates' first orders (they bid their full 5)."""
+    cli("new", "h.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "hd-test",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    for side, key in (("union", "alice"), ("confederate", "bob")):
+        cli("join", "h.yaml", "--side", side, "--key", key)
+        cli("submit", "h.yaml", f"{side}-join.yaml")
+    bid_round(cli, "h.yaml", 2, 5)
+    import json
+
+    st = json.loads(cli("status", "h.yaml", "--json").stdout)
+    assert st["awaiting"][0]["decision"] == "t1.i1.orders"
+    return "h.yaml"
+
+
 def bid_round(cli, game: str, union: int, confederate: int, decision: str = "t1.bid") -> None:
     """Both sides commit, submit, reveal; then resolve."""
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", f"bid: {union}")

@@ -1,30 +1,15 @@
 """`hxref check` and `hxref submit` list every problem of a file at once (schema and rules), one
 line each with its line, path, rule and code; a single problem reads exactly as before; and a
 YAML syntax error comes with a hint drawn from the line (newcomer review, points 10 and 11)."""
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import bid_round, envelope
+from tests.conftest import envelope
 
 #: one problem line: FILE:LINE: message [(at PATH)] [rule R] [CODE]
 LINE = re.compile(r"^hxref: error: o\.yaml:(\d+): .+ \[E\d{3}\]$")
-
-
-@pytest.fixture
-def hgame(cli):
-    """An open heartland-demo game at the Confederates' first orders (they bid their full 5)."""
-    cli("new", "h.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "hd-test",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    for side, key in (("union", "alice"), ("confederate", "bob")):
-        cli("join", "h.yaml", "--side", side, "--key", key)
-        cli("submit", "h.yaml", f"{side}-join.yaml")
-    bid_round(cli, "h.yaml", 2, 5)
-    st = json.loads(cli("status", "h.yaml", "--json").stdout)
-    assert st["awaiting"][0]["decision"] == "t1.i1.orders"
-    return "h.yaml"
 
 
 def orders_file(cli, game: str, choice: str) -> str:

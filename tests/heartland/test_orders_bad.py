@@ -1,29 +1,12 @@
 """Bad orders for a Heartland impulse (issue: Heartland part 1, "Bad input"): each file is refused
 with its rule, exit 2, and the game file is byte-identical afterwards."""
-import copy
 import json
 from pathlib import Path
 
-import pytest
 
 from hxref.systems import get
 from hxref.systems.heartland import impulse, model
 from hxref.systems.heartland.movement import path_problems, walk
-from tests.conftest import bid_round
-
-
-@pytest.fixture
-def hgame(cli):
-    """An open heartland-demo game at the Confederates' first orders (they bid their full 5)."""
-    cli("new", "h.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "hd-test",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    for side, key in (("union", "alice"), ("confederate", "bob")):
-        cli("join", "h.yaml", "--side", side, "--key", key)
-        cli("submit", "h.yaml", f"{side}-join.yaml")
-    bid_round(cli, "h.yaml", 2, 5)
-    st = json.loads(cli("status", "h.yaml", "--json").stdout)
-    assert st["awaiting"][0]["decision"] == "t1.i1.orders"
-    return "h.yaml"
 
 
 def refuse(cli, game, choice: str, rule: str, words: str) -> str:

@@ -68,11 +68,6 @@ def truncate_last_block(src, out) -> GameFile:
     consistent file, hash for hash, from the inputs before it."""
     gf = GameFile.load(src)
     inputs = [copy.deepcopy(ev) for ev in gf.log if ev["kind"] in INPUT_KINDS]
-    reveals = {}
-    for ev in gf.log:
-        if ev["kind"] == "submission" and ev["data"].get("kind") == "reveal":
-            r = orders.parse(ev["data"]["file"], "reveal", fast=True).data
-            reveals[(r["decision"], r["side"])] = r
     last = max(i for i, ev in enumerate(inputs) if ev["kind"] == "resolve")
     start = last
     while start > 0 and inputs[start - 1]["kind"] in ("submission", "link"):
