@@ -152,7 +152,8 @@ class SalemPlanner:
     def __init__(self, state: dict, side: str):
         import copy
 
-        from hxref.systems.salem_church import hexmap, movement, turn
+        from hxref.systems.salem_church import movement, turn
+        from hxref.systems.salem_church.system import hexmap
 
         self.st, self.side = state, side
         self.enemy = "confederate" if side == "union" else "union"

@@ -1,6 +1,6 @@
 """A leader whose last unit in the hex is captured or eliminated does not stay alone with the
 enemy: he is captured too (reading, README)."""
-from hxref.systems.salem_church import SYSTEM, hexmap
+from hxref.systems.salem_church.system import SYSTEM, hexmap
 from hxref.systems.salem_church import combat as cb
 from hxref.systems.salem_church.turn import Turn
 

@@ -29,7 +29,8 @@ from hxref.engine import Engine, audit
 from hxref.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg
-from hxref.systems.salem_church import hexmap, victory
+from hxref.systems.salem_church import victory
+from hxref.systems.salem_church.system import hexmap
 from hxref.systems.salem_church.views import seen_units
 from tests.demo_sweep import leaks, report_formats
 

@@ -221,7 +221,7 @@ SALEM_PATH = ["0809", "0810", "0811", "0812", "0713"]
 
 
 def test_salem_umpired_the_check_never_names_an_unseen_unit():
-    from hxref.systems.salem_church import hexmap
+    from hxref.systems.salem_church.system import hexmap
     from hxref.systems.salem_church import views as vw
 
     S, st = salem()

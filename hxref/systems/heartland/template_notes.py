@@ -82,7 +82,7 @@ def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
 # --- the phasing side's orders (8.21) ---------------------------------------------------------------
 
 def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
-    from . import _adjacent_enemies, _forces_in_view, _mp_range
+    from .system import _adjacent_enemies, _forces_in_view, _mp_range
     from .report import describe_top
 
     keys: list[str] = []
@@ -173,7 +173,7 @@ def _defence(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
 
 
 def _own_forces(view: dict, side: str) -> list[str]:
-    from . import _forces_in_view
+    from .system import _forces_in_view
 
     return sorted(_forces_in_view(view, side))
 

@@ -133,7 +133,7 @@ def _arrival_paths(view: dict, units: list[str], entry: str) -> list[tuple[str, 
     or on to a neighbouring hex when the entry hex is full (D3 stacking), one unit after another."""
     import copy
 
-    from . import hexmap
+    from .system import hexmap
     from . import movement as mv
 
     work = {**view, "units": copy.deepcopy(view.get("units", {}))}

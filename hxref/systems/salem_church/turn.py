@@ -213,7 +213,7 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
 
 def unseen_enemy(state: dict, side: str) -> set[str]:
     """The enemy units on the map ``side`` does not see (umpired line-of-sight play, :mod:`.views`)."""
-    from . import _fogged, _seen_units
+    from .system import _fogged, _seen_units
 
     if not _fogged(state):
         return set()

@@ -1,0 +1,269 @@
+"""The game-system protocol: everything the core may ask of a game system, declared once.
+
+A game system is one package under ``hxref/systems/<name>/`` (or any importable package
+registered with :func:`hxref.kit.registry.register`) with two modules:
+
+- ``info.py`` holds ``INFO``, a :class:`SystemInfo`: its name, title, sides, optional rules,
+  data folder, demo and command group.  It imports no rules, so the CLI can list the systems,
+  their help and their command groups without loading any of them;
+- ``system.py`` holds ``SYSTEM``, an instance of a :class:`GameSystem` subclass.
+
+The core (engine, game file, CLI, batch, demo, mail, play, report) calls a system only through
+the methods below and never looks a hook up by name.  Every method a system may leave out has
+its default here.  ``check``, ``view``, ``report``, ``result``, ``template`` and ``map_view``
+take the state read-only; ``resolve`` returns a new state and leaves its argument as it was.
+A system never imports :mod:`random`, never prints and never reads a file during play: dice
+come in as an object and charts through :mod:`hxref.kit.data`.
+"""
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: the audience of a view or report that is no side: the umpire sees everything
+UMPIRE = "umpire"
+#: the audience of the public view (what every side and any onlooker may see)
+PUBLIC = None
+
+State = dict[str, Any]
+ReadOnlyState = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why an order is illegal: message, rule number, data path inside the choice."""
+
+    message: str
+    rule: str
+    path: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a choice: its type and, for numbers, the allowed range."""
+
+    type: str                  # "int", "str", "bool", "list", "dict"
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple = ()
+    optional: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if value not in (None, "", ()) and value is not False:
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the engine waits for.
+
+    ``secret`` decisions are answered by commit-reveal; ``simultaneous`` ones
+    are asked of several sides at once; ``dice`` says the resolution may roll.
+    """
+
+    id: str
+    sides: tuple[str, ...]
+    kind: str
+    prompt: str
+    rule: str
+    secret: bool = False
+    simultaneous: bool = False
+    dice: bool = False
+    schema: dict[str, Field] = field(default_factory=dict)
+    example: dict = field(default_factory=dict)
+    deadline: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        d["sides"] = list(self.sides)
+        d["schema"] = {k: v.to_dict() for k, v in self.schema.items()}
+        d["example"] = dict(self.example)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Decision:
+        schema = {k: Field(**{kk: (tuple(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()})
+                  for k, v in d.get("schema", {}).items()}
+        return cls(**{**d, "sides": tuple(d["sides"]), "schema": schema})
+
+
+@dataclass
+class Section:
+    """A part of a report: a title, lines of text and an optional table (plain strings)."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class MapView:
+    """What a map picture shows one audience: the map file, the unit markers, and (on a
+    measured table) the last shots.  Built from the audience's view, never from the full state."""
+
+    map_path: Path
+    units: list = field(default_factory=list)
+    shots: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: the winning side (None for a draw), the margin in the
+    system's own measure (victory points, units, ...), and one line saying how."""
+
+    winner: str | None
+    margin: int
+    how: str
+
+
+@dataclass(frozen=True)
+class Template:
+    """An order file's skeleton for one decision: comment lines (the notes a player reads
+    before he fills it in) and the choice to fill in."""
+
+    notes: list[str]
+    choice: dict
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    """What the core knows of a system without importing its rules.
+
+    ``data_folder`` names ``games/<data_folder>/`` (charts, maps, scenarios, case book) and
+    ``orders/<data_folder>/`` (the shipped demo games); ``root``, when set, holds both
+    (``root/games``, ``root/orders``) for a system shipped outside hxref.  ``cli`` is the
+    ``"module:attribute"`` of a click group mounted as ``hxref <name>``.  ``secret_kinds`` names
+    the state fields that hold a side's secrets (the conformance suite looks for their values in
+    every other audience's reports).  ``dashboard`` names the state scalars a dashboard shows.
+    """
+
+    name: str
+    title: str
+    sides: tuple[str, ...]
+    data_folder: str
+    summary: str = ""
+    scenarios_help: str = ""
+    optional_rules: Mapping[str, str] = field(default_factory=dict)
+    has_map: bool = False
+    simultaneous: bool = False
+    secret_kinds: tuple[str, ...] = ()
+    demo: str | None = None
+    cli: str | None = None
+    dashboard: tuple[str, ...] = ("turn", "turns", "stage", "date")
+    root: Path | None = None
+
+    def games_path(self) -> Path:
+        if self.root is not None:
+            return self.root / "games"
+        from ..paths import games_dir
+
+        return games_dir() / self.data_folder
+
+    def orders_path(self) -> Path:
+        if self.root is not None:
+            return self.root / "orders"
+        from ..paths import orders_dir
+
+        return orders_dir() / self.data_folder
+
+
+class GameSystem(ABC):
+    """The base of every game system.  Subclasses set ``info`` and implement the abstract
+    methods; the others have working defaults."""
+
+    info: SystemInfo
+
+    # the metadata the core reads often, from ``info``
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.info.sides
+
+    @property
+    def optional_rules(self) -> Mapping[str, str]:
+        return self.info.optional_rules
+
+    # --- scenarios -------------------------------------------------------------------------
+    def scenarios(self) -> list[str]:
+        """The scenario names: the YAML files of ``games/<data_folder>/scenarios/``."""
+        return sorted(p.stem for p in (self.info.games_path() / "scenarios").glob("*.yaml"))
+
+    def load_scenario(self, name: str) -> dict:
+        """The scenario called ``name`` as plain data (E503 when there is none)."""
+        from ..errors import InvalidInput
+        from ..yamlio import load_data, to_plain
+
+        path = self.info.games_path() / "scenarios" / f"{name}.yaml"
+        if not path.is_file():
+            raise InvalidInput(f"no scenario {name!r} for {self.info.name}; known: {', '.join(self.scenarios())}",
+                               code="E503")
+        return to_plain(load_data(path))
+
+    # --- the sequence of play --------------------------------------------------------------
+    @abstractmethod
+    def setup(self, scenario: dict) -> State:
+        """The state at the start of play, from the scenario's plain data."""
+
+    @abstractmethod
+    def decisions(self, state: ReadOnlyState) -> list[Decision]:
+        """What is awaited now, in the order the decisions close."""
+
+    @abstractmethod
+    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        """Why ``choice`` is illegal for ``side`` (empty when it is legal).  Changes nothing."""
+
+    @abstractmethod
+    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[State, list[dict]]:
+        """The new state and the events of resolving ``decision`` with every side's answer.
+        A pure function of its arguments and the game's charts; ``state`` is left as it was."""
+
+    @abstractmethod
+    def view(self, state: ReadOnlyState, audience: str | None, mode: str) -> dict:
+        """What ``audience`` may see: a side, :data:`PUBLIC` or :data:`UMPIRE` (everything).
+        Built by allow-list: a field is shown because the rules say it may be."""
+
+    @abstractmethod
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
+        """The rules' part of a report, from a view."""
+
+    # --- optional, with defaults -----------------------------------------------------------
+    def result(self, state: ReadOnlyState) -> Result | None:
+        """How the game ended, or None while it goes on (or when the scenario names no winner)."""
+        return None
+
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
+        """The skeleton of ``side``'s order file for ``decision``: by default the decision's example."""
+        return Template(notes=[], choice=copy.deepcopy(dict(decision.example)))
+
+    def map_view(self, view: Mapping[str, Any]) -> MapView | None:
+        """The map picture of a view; None for a system (or scenario) without a map."""
+        return None
+
+    def dashboard(self, state: ReadOnlyState) -> dict[str, Any]:
+        """The scalars a dashboard line shows (turn, stage, date, ...), from ``info.dashboard``."""
+        return {k: state[k] for k in self.info.dashboard if k in state and not isinstance(state[k], (dict, list))}
+
+
+def other_side(sides: Sequence[str], side: str) -> str:
+    """The other side of a two-sided game."""
+    a, b = sides
+    return b if side == a else a

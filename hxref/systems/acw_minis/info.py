@@ -1,0 +1,15 @@
+"""What the core knows of the ACW miniatures rules without loading them."""
+from __future__ import annotations
+
+from ...kit.protocol import SystemInfo
+
+INFO = SystemInfo(
+    name="acw-minis",
+    title="ACW miniatures on a measured table",
+    sides=("union", "confederate"),
+    data_folder="acw_minis",
+    summary="miniatures on a measured table: straight advances, pivots and one d6 a shot",
+    optional_rules={"road_following": "C8: a move may follow one road in several straight segments"},
+    has_map=True,
+    demo="mercers-mill",
+)

@@ -1,0 +1,19 @@
+"""What the core knows of The Army of the Heartland without loading its rules."""
+from __future__ import annotations
+
+from ...kit.protocol import SystemInfo
+
+INFO = SystemInfo(
+    name="heartland",
+    title="The Army of the Heartland",
+    sides=("union", "confederate"),
+    data_folder="heartland",
+    summary="operational ACW in the West: hidden forces, impulses, supply and rail",
+    # the optional rules (1.12) the players may switch on with ``hxref new --option NAME``
+    optional_rules={"dense_fog": "3.72 dense fog of war", "sickness": "8.13 illness",
+                    "off_map_rail": "8.74 off-map rail movement",
+                    "tactical_doctrine": "10.32a tactical doctrine"},
+    has_map=True,
+    simultaneous=True,
+    demo="heartland-demo",
+)

@@ -1,0 +1,524 @@
+"""The Army of the Heartland: the game-system object the core calls.
+
+The sequence of play (2.0): each game turn opens with the Initiative Determination Segment
+(:mod:`.initiative`: bids, weather, leader pay), then the impulses of the Operations Segment
+(:mod:`.impulse`: movement, attacks, reactions, naval and rail movement), then the
+Reorganisation Segment (:mod:`.reorganization`: supply, attrition, foraging, replacements) and
+the end of the turn (:mod:`.victory`).  Each rules module names the sections it applies.
+"""
+from __future__ import annotations
+
+from ...errors import InvalidInput
+from ...paths import games_dir
+from ..base import Decision, Field, Problem, Section
+from . import impulse
+from . import initiative as ini
+from .initiative import Outcome
+
+NAME = "heartland"
+SIDES = ("union", "confederate")
+MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def _other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+class Heartland:
+    name = NAME
+    title = "The Army of the Heartland"
+    #: the optional rules (1.12) the players may switch on with ``hxref new --option NAME``
+    optional_rules = {"dense_fog": "3.72 dense fog of war", "sickness": "8.13 illness",
+                      "off_map_rail": "8.74 off-map rail movement", "tactical_doctrine": "10.32a tactical doctrine"}
+    sides = SIDES
+
+    # --- scenarios -----------------------------------------------------------------------
+    def scenarios(self) -> list[str]:
+        return sorted(p.stem for p in (games_dir() / NAME / "scenarios").glob("*.yaml"))
+
+    def load_scenario(self, name: str) -> dict:
+        from ...yamlio import load_data, to_plain
+
+        from pathlib import Path
+
+        path = Path(name) if name.endswith((".yaml", ".yml")) else games_dir() / NAME / "scenarios" / f"{name}.yaml"
+        if not path.is_file():
+            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}",
+                               code="E503")
+        data = to_plain(load_data(path))
+        for key in ("sides", "maximum", "wep", "leaders", "calendar"):
+            if key not in data:
+                raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
+        chart = ini.WeatherChart.load()
+        data["charts"] = {"weather": {"stand_in": chart.stand_in, "note": chart.note}}
+        return data
+
+    def setup(self, scenario: dict) -> dict:
+        state = self._setup_initiative(scenario)
+        if "map" in scenario:   # the full game: armies on a map (bidding-demo has none)
+            state["full"] = True
+            state["map"] = scenario["map"]
+            state["fert_offset"] = scenario.get("fert_offset")
+            # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
+            state["options"] = dict(scenario.get("options", {}))
+            state["mode"] = scenario.get("table_mode", "umpired")   # 8.62a: open games plot hidden forces
+            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
+                        "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments"):
+                if key in scenario:
+                    state[key] = scenario[key]
+            for key in ("leaders", "units", "logistics", "sources"):
+                state[key] = scenario.get(key, {})
+            for ld in state["leaders"].values():
+                ld.setdefault("superior", None)
+                ld.setdefault("pool", False)
+                ld.setdefault("brevet", 0)
+                ld.setdefault("hq", False)
+                ld.setdefault("active", True)
+                ld.setdefault("ap", ld["ratings"]["active"]["ar"])
+            if "victory" in state:          # the VP record starts with the set-up (3.16)
+                state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
+                state["control_vp"] = dict(state["victory"].get("initial_control", {}))
+        return state
+
+    def _setup_initiative(self, scenario: dict) -> dict:
+        return {
+            "scenario": scenario["name"],
+            "turn": 1,
+            "calendar": scenario["calendar"],
+            "maximum": dict(scenario["maximum"]),
+            "wep": dict(scenario["wep"]),
+            "leaders": dict(scenario["leaders"]),
+            "impulse_level_limit": scenario.get("impulse_level_limit"),
+            "weather_stand_in": scenario["charts"]["weather"]["stand_in"],
+            "phase": "bid",
+            "current": self._new_turn(),
+            "history": [],
+        }
+
+    @staticmethod
+    def _new_turn() -> dict:
+        return {"bid_round": 1, "bids": [], "outcome": None, "initiative": None, "fee": 0,
+                "weather": None, "impulses": [], "remaining": {}, "declare": None}
+
+    # --- decisions -----------------------------------------------------------------------
+    def decisions(self, state: dict) -> list[Decision]:
+        t = state["turn"]
+        cur = state["current"]
+        if state["phase"] == "bid":
+            rnd = cur["bid_round"]
+            return [Decision(
+                id=f"t{t}.bid" + (f".r{rnd}" if rnd > 1 else ""),
+                sides=SIDES, kind="bid", secret=True, simultaneous=True, dice=True, rule="5.1",
+                prompt=(f"turn {t}: bid operation levels for the first impulse, 0 (Pass) to your maximum"
+                        + (f" (re-bid {rnd} of {ini.BID_ROUNDS} after a tie)" if rnd > 1 else "")),
+                schema={"bid": Field("int", "operation levels bid; 0 = Pass", minimum=0)},
+                example={"bid": 2},
+            )]
+        if state["phase"] == "reorg":
+            return [Decision(
+                id=f"t{t}.reorg", sides=SIDES, kind="reorg", secret=True, simultaneous=True, dice=True,
+                rule="12.0",
+                prompt=f"turn {t}: your Reorganization Segment orders, sealed (12.0-13.x, 4.32); {{}} for none",
+                schema={"destruction": Field("list", "bridge, town or landing burning (13.1)", optional=True),
+                        "foraging": Field("list", "leaders who forage (13.2)", optional=True),
+                        "attrition": Field("dict", "emergency supply, ML given up, loss order (4.31)",
+                                           optional=True),
+                        "administration": Field("dict", "replacements, leaders, WDO, ammo, training, "
+                                                        "entrenchment ... (4.32)", optional=True),
+                        "naval": Field("dict", "Union Naval Sequence: {transport: [...], announce: false} (4.33)",
+                                       optional=True)},
+                example={},
+            )]
+        if state["phase"] == "impulse" and cur.get("active_impulse"):
+            stage = cur["active_impulse"]["stage"]
+            return [impulse.orders_decision(state) if stage == "orders" else impulse.defence_decision(state)]
+        if state["phase"] == "impulse" and cur["declare"]:
+            side = cur["declare"]
+            n = len(cur["impulses"]) + 1
+            return [Decision(
+                id=f"t{t}.i{n}.level", sides=(side,), kind="level", rule="5.15",
+                prompt=(f"turn {t}, impulse {n}: declare how many of your {cur['remaining'][side]} "
+                        "remaining operation levels this impulse uses"),
+                schema={"level": Field("int", "operation levels for this impulse (at least 1)", minimum=1)},
+                example={"level": 1},
+            )]
+        return []
+
+    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        if decision.kind == "bid":
+            return ini.bid_problems(choice["bid"], state["maximum"][side])
+        if decision.kind == "orders":
+            return impulse.check_orders(state, side, choice)
+        if decision.kind == "reorg":
+            from . import reorganization as ro
+
+            hm = impulse.hexmap(state)
+            return (ro.check_destruction(state, side, choice, hm) + ro.check_foraging(state, side, choice, hm)
+                    + ro.check_supply_recheck(state, side, choice, hm)
+                    + ro.check_administration(state, side, choice, hm))
+        if decision.kind == "defence":
+            return impulse.check_defence(state, side, choice)
+        if decision.kind == "level":
+            return ini.level_problems(choice["level"], state["current"]["remaining"][side],
+                                      state.get("impulse_level_limit"))
+        return [Problem(f"unknown decision kind {decision.kind}", "-")]
+
+    # --- resolution ----------------------------------------------------------------------
+    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        state, events = self._resolve(state, decision, answers, dice)
+        if state.get("victory"):
+            from .victory import update_control
+
+            update_control(state)
+        return state, events
+
+    def _resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        events: list[dict] = []
+        cur = state["current"]
+        if decision.kind == "bid":
+            self._resolve_bid(state, answers, dice, events)
+        elif decision.kind == "orders":
+            if impulse.resolve_orders(state, answers, dice, events):
+                impulse.finish(state, events, dice)
+                self._advance(state, events)
+        elif decision.kind == "defence":
+            impulse.resolve_defence(state, answers, dice, events)
+            impulse.finish(state, events, dice)
+            self._advance(state, events)
+        elif decision.kind == "reorg":
+            self._resolve_reorganization(state, answers, dice, events)
+        elif decision.kind == "level":
+            side = cur["declare"]
+            level = answers[side]["level"]
+            cur["remaining"][side] -= level
+            cur["declare"] = None
+            self._play(state, ini.Impulse(side, level, False, "5.15"), events)
+            self._advance(state, events)
+        return state, events
+
+    def _resolve_bid(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+        cur = state["current"]
+        bids = {s: answers[s]["bid"] for s in SIDES}
+        rnd = cur["bid_round"]
+        cur["bids"].append({"round": rnd, **bids})
+        events.append({"type": "bids.revealed", "round": rnd, "bids": bids, "rule": "5.1"})
+        o = ini.resolve_bids(bids, state["maximum"], rnd, state["wep"], dice)
+        if o.kind == Outcome.REBID:
+            cur["bid_round"] += 1
+            events.append({"type": "bid.tied", "round": rnd, "rule": o.rule, "text": o.why})
+            return
+        cur["outcome"] = o.kind.value
+        if o.kind == Outcome.NO_ACTIVITY:
+            events.append({"type": "no.activity", "rule": o.rule, "text": o.why})
+            self._end_turn(state, events)
+            return
+        winner = o.winner
+        cur["initiative"], cur["fee"] = winner, o.fee
+        state["wep"][winner] -= o.fee
+        events.append({"type": "initiative", "side": winner, "fee": o.fee, "outcome": o.kind.value,
+                       "rule": o.rule, "text": o.why, "private_wep": state["wep"][winner]})
+        month = self._month(state)
+        w = ini.WeatherChart.load().roll(month, dice, by=winner)
+        cur["weather"] = {"result": w.result, "roll": w.roll, "stand_in": w.stand_in}
+        events.append({"type": "weather", "side": winner, "result": w.result, "roll": w.roll,
+                       "stand_in": w.stand_in, "rule": "5.2",
+                       "text": (f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
+                                else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}")})
+        if state.get("full"):
+            from .weather import start_of_turn
+
+            mud, ts = start_of_turn(state)      # 5.24 Mud, 5.21 Clear after Mud/Blizzard, 5.26 Cold
+            if mud is not None and mud.mud:
+                events.append({"type": "weather.mud", "rule": mud.rule, "text": mud.why})
+            if ts.changes or ts.recoveries:
+                events.append({"type": "weather.effects", "rule": ts.rule, "text": ts.why})
+        cur["remaining"] = dict(o.remaining)
+        cur["schedule"] = [{"side": i.side, "level": i.level, "rule": i.rule} for i in o.impulses]
+        cur["queue"] = [{"side": i.side, "level": i.level, "fixed": True, "rule": i.rule} for i in o.impulses]
+        state["phase"] = "impulse"
+        self._advance(state, events)
+
+    def _play(self, state: dict, imp: ini.Impulse, events: list[dict]) -> None:
+        cur = state["current"]
+        pay = ini.leader_pay(state["leaders"][imp.side])
+        state["wep"][imp.side] -= pay
+        n = len(cur["impulses"]) + 1
+        cur["impulses"].append({"n": n, "side": imp.side, "level": imp.level, "fixed": imp.fixed,
+                                "rule": imp.rule, "pay": pay})
+        events.append({"type": "impulse", "n": n, "side": imp.side, "level": imp.level,
+                       "how": "set by the bid" if imp.fixed else "declared", "rule": imp.rule,
+                       "pay": pay, "private_wep": state["wep"][imp.side]})
+
+    def _advance(self, state: dict, events: list[dict]) -> None:
+        """Start the next impulse: those the bid set first (5.15), then declared ones (5.15, 5.17)."""
+        cur = state["current"]
+        while cur.get("queue"):
+            imp = cur["queue"].pop(0)
+            if state.get("full"):
+                impulse.start(state, imp, events)      # waits for the phasing side's orders
+                return
+            self._play(state, ini.Impulse(imp["side"], imp["level"], True, imp["rule"]), events)
+        last = cur["impulses"][-1]["side"]
+        nxt = ini.next_declarer(last, cur["remaining"], cur["initiative"])
+        if nxt is None:
+            self._end_turn(state, events)
+        elif state.get("full"):
+            impulse.start(state, {"side": nxt, "level": None, "fixed": False, "rule": "5.15"}, events)
+        else:
+            cur["declare"] = nxt
+
+    def _end_turn(self, state: dict, events: list[dict]) -> None:
+        """After the last impulse (or none): the Reorganization Segment (4.3), then the turn's end."""
+        if state.get("full"):
+            state["phase"] = "reorg"          # both sides' sealed orders (D-15), then 12.0-13.x and 4.4
+            events.append({"type": "reorganization.start", "turn": state["turn"], "rule": "4.3, 12.0",
+                           "text": f"turn {state['turn']}: the Reorganization Segment; both sides send their "
+                                   "orders (destruction, foraging, attrition, administration)"})
+            return
+        self._close_turn(state, events)
+
+    def _resolve_reorganization(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+        from .impulse import hexmap
+        from .reorganization import reorganization
+
+        for r in reorganization(state, answers, dice, hexmap(state)):
+            public = r.step in ("destruction", "end_of_turn")
+            for line in r.lines():
+                events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
+                               **({} if public or not r.side else {"side": r.side, "private": True}),
+                               "text": line.strip()})
+        if state.get("naval"):
+            self._naval_sequence(state, answers.get("union", {}).get("naval") or {}, events)
+        self._close_turn(state, events)
+
+    @staticmethod
+    def _naval_sequence(state: dict, orders: dict, events: list[dict]) -> None:
+        """4.33, Union only: river transport, then every group on the Naval Assault Display moves one box;
+        an announcement that a naval assault may occur is public (8.92a(5)), nothing else is."""
+        from . import naval
+        from .impulse import hexmap
+
+        hm = hexmap(state)
+        for t in orders.get("transport", []):
+            r = naval.river_transport(state, hm, t.get("gunboat"), t.get("origin"), t.get("destination"),
+                                      t.get("units", []), leaders=t.get("leaders", []), wagon=t.get("wagon"))
+            if not r.problems:
+                naval.apply_river_transport(state, r)
+            events.append({"type": "naval.transport", "side": "union", "private": True, "rule": r.rule,
+                           "text": r.why})
+        adv = naval.advance_display(state, announce=bool(orders.get("announce")))
+        naval.apply_advance_display(state, adv)
+        if adv.notice:
+            events.append({"type": "naval.notice", "rule": "8.92a", "text": adv.notice})
+        if adv.moves:
+            events.append({"type": "naval.display", "side": "union", "private": True, "rule": "4.33",
+                           "text": adv.why})
+
+    def _close_turn(self, state: dict, events: list[dict]) -> None:
+        cur = state["current"]
+        t = state["turn"]
+        state["history"].append({"turn": t, "month": self._month_label(state), **{
+            k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}})
+        if state.get("full"):
+            events.append({"type": "turn.end", "turn": t, "rule": "4.4",
+                           "text": f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)"})
+        else:
+            events.append({"type": "turn.end", "turn": t, "rule": "4.3",
+                           "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
+        if t >= len(state["calendar"]):
+            state["phase"] = "over"
+            events.append({"type": "game.end", "rule": "-", "text": f"the scenario ends after turn {t}"})
+            if state.get("victory"):
+                from .victory import score, update_control
+
+                update_control(state)
+                sc = score(state)
+                state["result"] = {"points": sc.points, "winner": sc.winner, "level": sc.level, "margin": sc.margin}
+                events.append({"type": "victory", "rule": "3.16", "points": sc.points, "winner": sc.winner,
+                               "text": sc.why + (" (stand-in VP schedule)" if sc.stand_in else "")})
+        else:
+            state["turn"] = t + 1
+            state["phase"] = "bid"
+            state["current"] = self._new_turn()
+
+    @staticmethod
+    def _month(state: dict) -> int:
+        return state["calendar"][state["turn"] - 1]["month"]
+
+    @staticmethod
+    def _month_label(state: dict) -> str:
+        c = state["calendar"][state["turn"] - 1]
+        return f"{MONTHS[c['month']]} {c['year']}"
+
+    # --- views and reports ---------------------------------------------------------------
+    def view(self, state: dict, side: str | None, mode: str) -> dict:
+        """What ``side`` may see (None = the public).
+
+        The Number Track (WEP) is on the hidden Army Organization Display
+        (3.16, 3.71): in an umpired game a side sees only its own WEP and the
+        public none.  In open and solo games both players hold the game file,
+        so nothing of the rules state is hidden.
+        """
+        import copy
+
+        from .views import army_view
+
+        v = army_view(state, side, mode) if state.get("full") else copy.deepcopy(state)
+        v["open_view"] = mode != "umpired"
+        v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
+        if mode == "umpired":
+            v["wep"] = {s: w for s, w in state["wep"].items() if s == side}
+        v["viewer"] = side
+        return v
+
+    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+        """Notes and a choice skeleton for ``hxref template`` (the side's view only): the keys the
+        checker accepts, what the side may do now, a skeleton accepted as it stands."""
+        from .template_notes import template
+
+        return template(view, decision, side)
+
+    def map_view(self, view: dict):
+        """The map file and the markers ``view``'s side may see (``hxref map show GAME``)."""
+        if not view.get("full"):
+            raise InvalidInput(f"the {view.get('scenario')} scenario is played without a map", code="E503")
+        return _map_view(view)
+
+    def report(self, view: dict) -> list[Section]:
+        sections: list[Section] = []
+        cur = view["current"]
+        over = view["phase"] == "over"
+        head = Section(f"Turn {view['turn']} -- {view['month_label']}" if not over
+                       else f"Game over after turn {view['history'][-1]['turn']}")
+        if not over:
+            w = cur.get("weather")
+            head.lines.append("Weather: " + (f"{w['result']}" + (f" (2d6 = {sum(w['roll'])})" if w["roll"] else "")
+                                               if w else "not rolled yet (the initiative winner rolls, 5.2)"))
+            head.lines.append("Initiative: " + (f"{cur['initiative']} (paid {cur['fee']} WEP)" if cur["initiative"]
+                                                else "not decided yet"))
+            phase = {"bid": f"bidding, bid {cur['bid_round']} of {ini.BID_ROUNDS} (5.1, 5.12)",
+                     "impulse": "activity impulses (5.15)"}.get(view["phase"], view["phase"])
+            head.lines.append(f"Segment: {phase}")
+        sections.append(head)
+        if cur["bids"] and not over:
+            sections.append(self._bids_section(cur["bids"], "Bids this turn"))
+        if cur["impulses"] and not over:
+            sections.append(self._impulses_section(cur))
+        sections.append(self._sides_section(view))
+        if over:
+            wep = "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + "."
+            head.lines.append(wep if view.get("victory") else
+                              "The scenario has no victory conditions: it plays the initiative segment only. " + wep)
+        if view["history"]:
+            s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
+                                                   "weather", "impulses"])
+            for h in view["history"]:
+                bids = ", ".join(f"{b['union']}-{b['confederate']}" for b in h["bids"])
+                imps = " ".join(f"{i['side'][0].upper()}{i['level']}" for i in h["impulses"]) or "none"
+                w = h["weather"]["result"] if h["weather"] else "-"
+                s.rows.append([str(h["turn"]), h["month"], bids, (h["outcome"] or "").replace("_", " "),
+                               h["initiative"] or "-", w, imps])
+            sections.append(s)
+        if view.get("full"):
+            from .report import army_sections
+
+            sections.extend(army_sections(view))
+        if view.get("full") and view.get("victory"):
+            from .victory import score
+
+            sc = score(view) if view.get("open_view") or view.get("viewer") is None else None
+            res = view.get("result")
+            lines = [f"Result: {res['winner'] or 'draw'}"
+                     + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
+                     + f" ({', '.join(f'{s} {p}' for s, p in res['points'].items())} VP)"] if res else []
+            held = view.get("control_vp", {})
+            lines.append("Places held: " + ", ".join(f"{h} {held.get(h, '-')} ({vp} VP)"
+                                                       for h, vp in view["victory"].get("places", {}).items()))
+            if sc is not None and not res:
+                lines.append("Score now: " + sc.why)
+            lines.append("The VP schedule is the scenario's stand-in (the rules seed has none).")
+            sections.append(Section("Victory points (3.16)", lines))
+        if view.get("full"):
+            sections.append(Section("Stand-in charts", [
+                "The IMC (games/heartland/charts/imc.yaml), the Terrain Effects Chart (games/heartland/"
+                "terrain.yaml) and the Detachment Chart (games/heartland/charts/detachment.yaml) are stand-ins: "
+                "the rules seed does not print them."]))
+        if view.get("weather_stand_in"):
+            sections.append(Section("Charts", ["The Weather Table is a stand-in chart "
+                                               "(games/heartland/charts/weather.yaml, stand_in: true); the seed "
+                                               "does not print it."]))
+        return sections
+
+    @staticmethod
+    def _bids_section(bids: list[dict], title: str) -> Section:
+        s = Section(title, columns=["bid", "union", "confederate"])
+        for b in bids:
+            s.rows.append([str(b["round"]), _bid(b["union"]), _bid(b["confederate"])])
+        return s
+
+    @staticmethod
+    def _impulses_section(cur: dict) -> Section:
+        s = Section("Impulses this turn", columns=["#", "side", "level", "set by", "rule", "leader pay"])
+        for i in cur["impulses"]:
+            s.rows.append([str(i["n"]), i["side"], str(i["level"]), "bid" if i["fixed"] else "declared",
+                           i["rule"], f"{i['pay']} WEP"])
+        if cur.get("declare"):
+            s.rows.append([str(len(cur["impulses"]) + 1), cur["declare"], "?", "to declare", "5.15", ""])
+        return s
+
+    @staticmethod
+    def _sides_section(view: dict) -> Section:
+        cur = view["current"]
+        s = Section("Sides", columns=["side", "maximum", "levels left", "WEP", "leaders"])
+        for side in SIDES:
+            left = cur["remaining"].get(side)
+            count = view["leaders"][side] if not view.get("full") else sum(
+                1 for ld in view["leaders"].values() if ld["side"] == side and not ld.get("pool"))
+            s.rows.append([side, str(view["maximum"][side]), "-" if left is None else str(left),
+                           str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
+                           str(count) if side in view["wep"] or view.get("open_view") else "hidden (3.71)"])
+        return s
+
+
+def _mp_range(view: dict, force: str, mr: int) -> str:
+    """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
+    from .imc import IMCChart
+
+    imp = view.get("current", {}).get("active_impulse") or {}
+    level = imp.get("level")
+    if not level:
+        return ""
+    chart = IMCChart.load()
+    units = [u for u in view["units"].values() if u.get("leader") == force and u["steps"] > 0]
+    table = min(level + 1, 6) if units and all(u["arm"] == "cavalry" for u in units) else level
+    lo, hi = chart.lookup(table, mr, max(chart.rows)), chart.lookup(table, mr, min(chart.rows))
+    return f"; IMC at level {level}: {lo}-{hi} MP"
+
+
+def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
+    from .impulse import load_map
+
+    hm = load_map(view["map"])
+    near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
+    enemy = "confederate" if side == "union" else "union"
+    return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
+
+
+def _forces_in_view(view: dict, side: str) -> list[str]:
+    from . import model
+
+    return model.forces({**view, "logistics": view.get("logistics", {})}, side)
+
+
+def _map_view(view: dict):
+    from .report import map_units
+
+    return games_dir() / NAME / "maps" / f"{view['map']}.yaml", map_units(view)
+
+
+def _bid(b: int) -> str:
+    return "Pass" if b == 0 else str(b)
+
+
+SYSTEM = Heartland()

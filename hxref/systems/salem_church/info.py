@@ -1,0 +1,15 @@
+"""What the core knows of Musket & Sabre: Salem Church without loading its rules."""
+from __future__ import annotations
+
+from ...kit.protocol import SystemInfo
+
+INFO = SystemInfo(
+    name="salem-church",
+    title="Musket & Sabre: Salem Church",
+    sides=("union", "confederate"),
+    data_folder="salem_church",
+    summary="tactical hex-and-counter, 3 May 1863; line-of-sight fog in umpired games",
+    optional_rules={"open_map": "F: no line-of-sight fog in umpired games (every unit shown to both sides)"},
+    has_map=True,
+    demo="salem-church",
+)
