@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import orders, protocol, systems
+from . import orders, protocol
 from .canon import sha256_hex
 from .errors import HxrefError, InvalidInput
 from .game import GENESIS, GameFile, event_hash, new_header
@@ -25,11 +25,13 @@ class AuditResult:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     head: str = GENESIS
+    charts_changed: list[dict] = field(default_factory=list)   # {chart, how}: pinned, but not the file today
 
     def to_dict(self) -> dict:
         return {"ok": self.ok, "events": self.events, "signatures": self.signatures,
                 "commitments_opened": self.commitments, "dice_rederived": self.dice,
-                "pending_files": self.pending, "head": self.head, "problems": self.problems, "notes": self.notes}
+                "pending_files": self.pending, "head": self.head, "problems": self.problems, "notes": self.notes,
+                "charts_changed": self.charts_changed}
 
 
 def _fresh(gf: GameFile):
@@ -38,7 +40,7 @@ def _fresh(gf: GameFile):
     replay = Engine.__new__(Engine)
     replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
     replay.h = replay.gf.header
-    replay.system = systems.get(replay.h["meta"]["system"])
+    replay.system = replay.bind(replay.h["meta"]["system"])
     return replay
 
 
@@ -97,7 +99,38 @@ def audit(path: str | Path, workers: int | None = None, known_head: bool = True)
         if fork:
             res.problems.append(fork)
             res.ok = False
+    _chart_notices(gf, res)
     return res
+
+
+def _pinned(gf: GameFile) -> tuple[str, dict]:
+    """The system and the charts pinned in the game's ``game.created`` (E500 when damaged)."""
+    from .kit import data
+
+    created = gf.log[0]["data"] if isinstance(gf.log[0].get("data"), dict) else {}
+    system = (created.get("meta") or {}).get("system")
+    return system, data.prepare(system, created.get("charts"))
+
+
+def _chart_notices(gf: GameFile, res: AuditResult) -> None:
+    """The replay used the charts the game pinned; say which of them the files of today differ from
+    (the game's owner replaced them): a notice, not a failure."""
+    from .kit import data
+
+    try:
+        system, charts = _pinned(gf)
+        found = data.changed(system, charts)
+    except HxrefError as exc:
+        # a damaged game.created: the replay said so when it read a chart; a crafted chart no rules
+        # call has read yet (a game still awaiting its joins) is refused here
+        if not res.problems:
+            res.problems.append(f"event 1 (game.created): {exc.message}")
+            res.ok = False
+        return
+    for rel, how in found:
+        res.charts_changed.append({"chart": rel, "how": how})
+        res.notes.append(f"NOTICE: the game was played with its pinned {rel}, which {how}; the replay used "
+                         "the pinned one (`hxref audit --rerun` shows what today's would change)")
 
 
 def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
@@ -311,16 +344,18 @@ class RerunResult:
     differences: list[dict] = field(default_factory=list)    # {decision, event, before, after}
     refused: list[str] = field(default_factory=list)          # inputs the rules would now refuse
     state_differs: list[str] = field(default_factory=list)    # header keys that end differently
+    charts: list[str] = field(default_factory=list)           # pinned charts replaced by today's files
 
     def to_dict(self) -> dict:
         return {"ok": self.ok, "decisions": self.decisions, "differences": self.differences,
-                "refused": self.refused, "state_differs": self.state_differs}
+                "refused": self.refused, "state_differs": self.state_differs, "charts": self.charts}
 
 
 def rerun(path: str | Path) -> RerunResult:
     """Replay every input of the game (files, answers, links, resolutions) through the rules code
-    of today, and list each resolution whose produced events (dice and rules' events) would now
-    differ from the log, with the first differing line before and after.  Nothing is written."""
+    and the charts of today (each chart the game pinned is read as its file is now), and list each
+    resolution whose produced events (dice and rules' events) would now differ from the log, with
+    the first differing line before and after.  Nothing is written."""
     from .engine import INPUT_KINDS
 
     checked = audit(path)
@@ -330,6 +365,8 @@ def rerun(path: str | Path) -> RerunResult:
         res.refused.append("the log's hash chain is broken: " + "; ".join(checked.problems))
         return res
     replay = _fresh(gf)
+    replay.system.today = True
+    res.charts = [c["chart"] for c in checked.charts_changed]
     inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
     for n, i in enumerate(inputs):
         ev = gf.log[i]

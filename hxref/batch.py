@@ -20,13 +20,13 @@ from __future__ import annotations
 from .batch_dashboard import Row, dashboard, owes_now, time_left
 from .batch_resolve import BatchResult, claim_gives_text, resolve_all
 from .batch_scan import GAME_SUFFIXES, SNIFF, Peek, find_games, is_game_file, parse_time, read_header
-from .batch_standings import POINTS, RESULTS, GameResult, Standing, Standings, game_result, standings
+from .batch_standings import POINTS, GameResult, Standing, Standings, game_result, standings
 from .batch_workers import PARALLEL_GAMES, Outcome
 
 __all__ = [
     "Row", "dashboard", "owes_now", "time_left",
     "BatchResult", "claim_gives_text", "resolve_all",
     "GAME_SUFFIXES", "SNIFF", "Peek", "find_games", "is_game_file", "parse_time", "read_header",
-    "POINTS", "RESULTS", "GameResult", "Standing", "Standings", "game_result", "standings",
+    "POINTS", "GameResult", "Standing", "Standings", "game_result", "standings",
     "PARALLEL_GAMES", "Outcome",
 ]

@@ -80,7 +80,7 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
         # import the games' systems once here: the forked workers inherit them instead of importing each
         from . import systems
 
-        for name in {r.system for r in todo}:
+        for name in {r.system for r in todo if r.system is not None}:
             try:
                 systems.get(name)
             except HxrefError:

@@ -6,8 +6,10 @@ file``, or ``hxref: 1`` followed by ``meta:``); backups (``.bak``), lock files, 
 files, order files and every other YAML file are skipped.
 
 :func:`read_header` reads a game file's *header* only: the log is not parsed, and even the
-header's ``state`` block (the bulk of it) is skipped except for a few scalars (``turn``, ``stage``,
-``date``), so a folder of hundreds of games is read in a fraction of a second.  The last activity
+header's ``state`` block (the bulk of it) is skipped except for the scalars the game's system
+names in its :attr:`~hxref.kit.protocol.SystemInfo.dashboard` (``turn``, ``stage``, ``date``, ...: read
+from its ``info.py``, without loading its rules), so a folder of hundreds of games is read in a
+fraction of a second.  The last activity
 it reports is the latest signed time of the files the game holds (those kept for its open
 decisions, else those of the last block of the log, else its creation), else the file's
 modification time.
@@ -19,11 +21,13 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .errors import InvalidInput
 from .game import FORMAT, LOG_MARKER, damaged
+from .kit.protocol import SystemInfo
 
 #: the first bytes of every game file hxref writes
 SNIFF = b"# hxref game file"
@@ -32,9 +36,24 @@ GAME_SUFFIXES = (".yaml", ".yml")
 _MARK = ("\n" + LOG_MARKER + "\n").encode("utf-8")
 #: a top-level key of the header (PyYAML block style: keys at column 0, everything else indented)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w.-]*):", re.M)
-#: the scalars of the state a dashboard shows (direct children of ``state:``, indented two spaces)
-_STATE_KEYS = ("turn", "turns", "stage", "date")
-_STATE_SCALAR = re.compile(r"^  (" + "|".join(_STATE_KEYS) + r"): (.*)$", re.M)
+#: the scalars of the state a dashboard shows of a game whose system is not registered
+_STATE_KEYS: tuple[str, ...] = SystemInfo.__dataclass_fields__["dashboard"].default
+
+
+def state_keys(system: object) -> tuple[str, ...]:
+    """The scalars of the state a dashboard shows for ``system`` (its ``SystemInfo.dashboard``)."""
+    from .kit import registry
+
+    try:
+        return registry.info(system).dashboard if isinstance(system, str) else _STATE_KEYS
+    except InvalidInput:
+        return _STATE_KEYS
+
+
+@lru_cache(maxsize=None)
+def _state_scalar(keys: tuple[str, ...]) -> re.Pattern:
+    """The lines of ``keys`` among the direct children of ``state:`` (PyYAML block style: indented two spaces)."""
+    return re.compile(r"^  (" + "|".join(map(re.escape, keys)) + r"): (.*)$", re.M)
 
 
 # --- finding and reading game files ------------------------------------------------------------
@@ -72,7 +91,7 @@ def is_game_file(path: str | Path) -> bool:
 class Peek:
     """What a dashboard needs from one game file, read without parsing its log."""
 
-    header: dict               # the header; its ``state`` holds only _STATE_KEYS unless read in full
+    header: dict               # the header; its ``state`` holds only the state_keys() unless read in full
     last_activity: str         # ISO 8601 UTC
     #: "pending" (the latest signed time of the files kept for the open decisions), "log" (of the
     #: last block's files, or the creation), or "mtime"
@@ -135,7 +154,9 @@ def _parse_header(text: str, path: Path, full_state: bool) -> dict:
             state_text = blocks.pop("state")
             try:
                 header = yamlio.fast_load("".join(blocks.values()))
-                state = yamlio.fast_load("\n".join(m.group(0)[2:] for m in _STATE_SCALAR.finditer(state_text)))
+                meta = header.get("meta") if isinstance(header, dict) else None
+                wanted = _state_scalar(state_keys(meta.get("system") if isinstance(meta, dict) else None))
+                state = yamlio.fast_load("\n".join(m.group(0)[2:] for m in wanted.finditer(state_text)))
                 if isinstance(header, dict):
                     header["state"] = state if isinstance(state, dict) else {}
             except Exception:

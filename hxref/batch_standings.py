@@ -8,21 +8,22 @@ a player.  A win is worth 2 points, a draw 1, a loss 0; players level on points 
 total victory margin (the margin of each game won, less the margin of each game lost), then by wins;
 players level on all three share a rank.
 
-The margin of a game is the system's own measure of how much the winner won by (see
-:data:`RESULTS`): heartland and salem-church the VP difference, kgp the difference in CG LVP, ACW
-miniatures the difference in units eliminated -- never below 0 (a KGP campaign can be won by its
-conditions with fewer CG LVP than the loser: a win by 0).  A finished game that declares no winner is a draw
-(margin 0) -- that includes a heartland scenario with no victory conditions (``bidding-demo``).
+The margin of a game is the system's own measure of how much the winner won by (its
+:meth:`~hxref.kit.protocol.GameSystem.result`: the VP difference, the difference in campaign
+victory points or in units eliminated, ...) -- never below 0 (a campaign can be won by its
+conditions with fewer points than the loser: a win by 0).  A finished game that declares no winner is a draw
+(margin 0) -- that includes a scenario with no victory conditions.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 from .batch_scan import _rel, find_games, read_header
-from .errors import HxrefError
+from .errors import HxrefError, InvalidInput
 from .game import damaged
+from .kit import registry
+from .kit.protocol import Result
 
 POINTS = {"win": 2, "draw": 1, "loss": 0}
 
@@ -70,72 +71,27 @@ class Standings:
                 "unfinished": self.unfinished, "errors": [{"file": f, "error": e} for f, e in self.errors]}
 
 
-def _lead(counts: dict, winner: str, sides: list[str]) -> int:
-    """How far ``winner`` is ahead of the best other side on ``counts`` (side -> number)."""
-    return counts.get(winner, 0) - max((counts.get(s, 0) for s in sides if s != winner), default=0)
-
-
-def _heartland(state: dict, sides: list[str]) -> tuple[str | None, int, str]:
-    r = state.get("result")
-    if not r:
-        return None, 0, "no victory conditions in the scenario: a draw"
-    vp = ", ".join(f"{s} {n}" for s, n in (r.get("points") or {}).items())
-    return r.get("winner"), int(r.get("margin") or 0), f"{r.get('level') or 'a'} victory; VP {vp}"
-
-
-def _salem_church(state: dict, sides: list[str]) -> tuple[str | None, int, str]:
-    v = state.get("victory_result") or {}
-    points = (v.get("score") or {}).get("points") or {}
-    winner = v.get("winner")
-    margin = 0
-    if winner and points:
-        margin = _lead(points, winner, sides)
-    return winner, margin, str(v.get("result") or "no result")
-
-
-def _kgp(state: dict, sides: list[str]) -> tuple[str | None, int, str]:
-    r = state.get("result") or {}
-    winner = r.get("winner")
-    lvp = state.get("cg_lvp") or {}
-    margin = 0
-    if winner and lvp:
-        margin = _lead(lvp, winner, sides)
-    lvps = ", ".join(f"{s} {n}" for s, n in lvp.items())
-    return winner, margin, f"rule {r.get('rule')}; CG LVP {lvps}" if r else "no result"
-
-
-def _acw_minis(state: dict, sides: list[str]) -> tuple[str | None, int, str]:
-    r = state.get("result") or {}
-    winner = r.get("winner")
-    lost = {s: len(v) for s, v in (state.get("eliminated") or {}).items()}
-    margin = 0
-    if winner and lost:
-        margin = -_lead(lost, winner, sides)         # the winner lost fewer units
-    return winner, margin, str(r.get("why") or "no result")
-
-
-def _generic(state: dict, sides: list[str]) -> tuple[str | None, int, str]:
-    r = state.get("result") or state.get("victory_result") or {}
-    margin = r.get("margin") if isinstance(r.get("margin"), int) else 0
-    return r.get("winner"), margin, str(r.get("why") or r.get("result") or "result")
-
-
-#: system -> (state, sides) -> (winning side or None for a draw, margin, how); margin: heartland and
-#: salem-church VP difference, kgp CG LVP difference, acw-minis units eliminated difference
-RESULTS: dict[str, Callable[[dict, list[str]], tuple[str | None, int, str]]] = {
-    "heartland": _heartland, "salem-church": _salem_church, "kgp": _kgp, "acw-minis": _acw_minis}
+def _result(system: str, state: dict) -> Result:
+    """How a finished game of ``system`` ended: the system's :meth:`~hxref.kit.protocol.GameSystem.result`,
+    or a draw when it names none (an unknown system, a game that ended before any victory)."""
+    try:
+        sysobj = registry.get(system)
+    except InvalidInput:
+        sysobj = None
+    return (sysobj.result(state) if sysobj else None) or Result(None, 0, "no result")
 
 
 def game_result(header: dict, path: str | Path = "", file: str = "") -> GameResult:
     """The result of a finished game from its header (the full state)."""
     meta, parts = header["meta"], header["participants"]
     sides = [s for s, p in parts.items() if p.get("role") == "side"]
-    winner, margin, how = RESULTS.get(meta["system"], _generic)(header.get("state") or {}, sides)
+    res = _result(meta["system"], header.get("state") or {})
+    winner, margin, how = res.winner, res.margin, res.how
     if winner is not None and winner not in sides:
         raise damaged(Path(path), f"the result names a winner {winner!r} that is no side of the game")
     players = {s: _player(s, parts[s])[0] for s in sides}
-    # a margin counts only in the winner's favour: a KGP campaign won by its conditions with fewer CG LVP
-    # than the loser is a win by 0
+    # a margin counts only in the winner's favour: a campaign won by its conditions with fewer victory
+    # points than the loser is a win by 0
     return GameResult(str(path), file, meta["game"], meta["system"], meta["scenario"], players, winner,
                       max(0, int(margin)) if winner else 0, how)
 

@@ -35,12 +35,17 @@ success, so files may arrive in any order within a message.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import orders, protocol
 from .canon import sha256_hex
 from .errors import HxrefError, InvalidInput
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 
 @dataclass
@@ -126,7 +131,7 @@ def files_for(engine, party: str) -> tuple[int, list[Attachment]]:
 
 # --- comparing two histories ---------------------------------------------------------------------
 
-def first_difference(a: list[dict], b: list[dict]) -> int | None:
+def first_difference(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> int | None:
     """The index of the first event where two logs differ, or None when one is a prefix of the other."""
     for i, (x, y) in enumerate(zip(a, b)):
         if x.get("hash") != y.get("hash"):
@@ -134,10 +139,11 @@ def first_difference(a: list[dict], b: list[dict]) -> int | None:
     return None
 
 
-def _event(log: list[dict], i: int) -> str:
+def _event(log: Sequence[Mapping[str, Any]], i: int) -> str:
     ev = log[i]
     what = ev.get("kind", "?")
-    d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+    data = ev.get("data")
+    d = data if isinstance(data, dict) else {}
     if d.get("decision"):
         what += f" of {d['decision']}"
     if d.get("side"):
@@ -145,11 +151,11 @@ def _event(log: list[dict], i: int) -> str:
     return f"{what} {str(ev.get('hash'))[:16]}"
 
 
-def _head(log: list[dict]) -> str:
+def _head(log: Sequence[Mapping[str, Any]]) -> str:
     return f"{log[-1]['hash'][:16]}@{len(log)}" if log else "no events"
 
 
-def describe_divergence(local: list[dict], incoming: list[dict]) -> str | None:
+def describe_divergence(local: Sequence[Mapping[str, Any]], incoming: Sequence[Mapping[str, Any]]) -> str | None:
     """Why ``incoming`` does not extend ``local`` (None when it does): both heads, and the first
     event where they differ."""
     i = first_difference(local, incoming)
@@ -171,7 +177,7 @@ class Received:
 
     path: Path
     action: str
-    engine: object
+    engine: Engine
     head: str
     note: str = ""
     kept: list[str] = field(default_factory=list)     # local pending files put back on top

@@ -12,8 +12,13 @@ is never better than the worst reveal.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from . import protocol
-from .errors import InvalidInput
+from .errors import IllegalOrder, InvalidInput
+
+if TYPE_CHECKING:
+    from .systems.base import Decision
 
 #: after a signed claim of a missed deadline: the late side's unanswered decision gets its
 #: declared default (stand-fast), or the late side forfeits the game (forfeit)
@@ -53,9 +58,46 @@ def check_policy(policy: dict) -> dict:
 
 
 
+class _Engine(Protocol):
+    """What the claims read of :class:`hxref.engine.Engine`: its header, decisions and system."""
+
+    h: dict
+    system: Any
+
+    @property
+    def meta(self) -> dict: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def state(self) -> dict: ...
+    @property
+    def awaiting(self) -> list[Decision]: ...
+    @property
+    def finished(self) -> bool: ...
+    def sides(self) -> list[str]: ...
+    def decision(self, decision_id: str) -> Decision | None: ...
+    def opened(self, decision_id: str) -> dict: ...
+    def pending(self, decision_id: str) -> dict: ...
+    def dice_parties(self, dec: Decision) -> list[str]: ...
+    def links_in_answers(self, dec: Decision) -> bool: ...
+    def owes_link(self, who: str, dec: Decision) -> bool: ...
+    def complete(self, dec: Decision) -> bool: ...
+    def missing_links(self, dec: Decision) -> list[str]: ...
+    def ready(self) -> list[Decision]: ...
+    def _emit(self, kind: str, by: str | None, data: dict) -> dict: ...
+    # the mixin's own methods that others of it call
+    def owed_by(self, who: str, dec: Decision) -> str | None: ...
+    def due(self, dec: Decision) -> str | None: ...
+    def waiting_for(self) -> list[dict]: ...
+    def undo_voters(self, author: str | None = None) -> list[str]: ...
+
+
 class ClaimsMixin:
+    """The part of :class:`hxref.engine.Engine` that deals with deadlines, claims and withdrawals;
+    its methods read the engine through :class:`_Engine`."""
+
     # --- what is owed ------------------------------------------------------------------------
-    def owed_by(self, who: str, dec) -> str | None:
+    def owed_by(self: _Engine, who: str, dec: Decision) -> str | None:
         """What ``who`` still owes for ``dec``: answer, commit, reveal, link, or None."""
         from .engine import JOIN
 
@@ -81,27 +123,27 @@ class ClaimsMixin:
                 return "link"
         return None
 
-    def due(self, dec) -> str | None:
+    def due(self: _Engine, dec: Decision) -> str | None:
         """The deadline of ``dec`` plus the grace: from then on a claim can be signed."""
         if not dec.deadline:
             return None
         grace = float((self.meta.get("policy") or {}).get("grace_hours", 0) or 0)
         return protocol.plus_hours(dec.deadline, grace) if grace else dec.deadline
 
-    def link_command(self, who: str, dec) -> str:
+    def link_command(self: _Engine, who: str, dec: Decision) -> str:
         from .engine import UMPIRE
 
         if who == UMPIRE:
             return "the umpire: `hxref resolve GAME --key UMPIRE_KEY`"
         return f"{who}: `hxref roll GAME --side {who} --key KEY --decision {dec.id}`"
 
-    def claim_command(self, against: str, dec) -> str:
+    def claim_command(self: _Engine, against: str, dec: Decision) -> str:
         from .engine import UMPIRE
 
         who = UMPIRE if self.mode == "umpired" else "SIDE"
         return f"`hxref claim GAME --side {who} --key KEY --against {against} --decision {dec.id}`"
 
-    def waiting_for(self) -> list[dict]:
+    def waiting_for(self: _Engine) -> list[dict]:
         """For each awaited decision: who still owes what, and the command to send it."""
         from .engine import JOIN, UMPIRE
 
@@ -145,7 +187,7 @@ class ClaimsMixin:
                         "due": self.due(d), "opened": self.opened(d.id)})
         return out
 
-    def waiting_text(self) -> str:
+    def waiting_text(self: _Engine) -> str:
         if self.finished:
             f = self.h.get("forfeit")
             return (f"the game is over: {f['side']} forfeits ({f.get('why', 'missed deadlines')})" if f
@@ -163,9 +205,11 @@ class ClaimsMixin:
         return "; ".join(parts) or "nothing"
 
     # --- claims --------------------------------------------------------------------------------
-    def _apply_claim(self, decision_id: str, by: str, data: dict) -> None:
+    def _apply_claim(self: _Engine, decision_id: str, by: str, data: dict) -> None:
         """Record a claim (already checked) and what it gives: the default, or a forfeit."""
         dec = self.decision(decision_id)
+        if dec is None:     # the claim's file was kept for this decision, so it is awaited
+            raise IllegalOrder(f"no decision {decision_id} is awaited", code="E301")
         pend = self.h["pending"][decision_id]
         against = data["against"]
         owed = self.owed_by(against, dec)
@@ -197,13 +241,13 @@ class ClaimsMixin:
         pend.setdefault("claims", []).append(claim)
         pend["claims"].sort(key=lambda c: c["against"])
 
-    def _claim_forfeits(self, decision_id: str, against: str | None = None) -> dict | None:
+    def _claim_forfeits(self: _Engine, decision_id: str, against: str | None = None) -> dict | None:
         for c in self.pending(decision_id).get("claims", []):
             if c.get("forfeit") and (against is None or c["against"] == against):
                 return c
         return None
 
-    def _forfeit(self, dec, claim: dict, pend: dict) -> None:
+    def _forfeit(self: _Engine, dec: Decision, claim: dict, pend: dict) -> None:
         self.h["pending"].pop(dec.id, None)
         self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim, "text": _claim_text(claim)})
         self.h["forfeit"] = {"side": claim["against"], "decision": dec.id, "by": claim["by"],
@@ -212,7 +256,7 @@ class ClaimsMixin:
         self.h["phase"] = "over"
 
     # --- withdrawal by consent ----------------------------------------------------------------
-    def undo_voters(self, author: str | None = None) -> list[str]:
+    def undo_voters(self: _Engine, author: str | None = None) -> list[str]:
         """Who signs the withdrawal of ``author``'s file: every side in an open game; the author and
         the umpire in an umpired one."""
         from .engine import UMPIRE
@@ -221,7 +265,7 @@ class ClaimsMixin:
             return sorted({UMPIRE, *([author] if author else [])})
         return sorted(self.sides())
 
-    def undo_target(self, side: str | None = None) -> dict | None:
+    def undo_target(self: _Engine, side: str | None = None) -> dict | None:
         """The kept files that may still be withdrawn (an answer or commitment that no link or
         reveal answered yet): the first of ``side``'s, or of anyone's."""
         for d in self.awaiting:
@@ -234,12 +278,12 @@ class ClaimsMixin:
                     return {"decision": d.id, **f}
         return None
 
-    def _undo_agreed(self, decision_id: str, target: str) -> bool:
+    def _undo_agreed(self: _Engine, decision_id: str, target: str) -> bool:
         pend = self.pending(decision_id)
         found = next((f for f in pend["files"] if f["sha256"] == target), None)
         return found is not None and set(pend.get("undo", {}).get(target, [])) >= set(self.undo_voters(found["party"]))
 
-    def _withdraw(self, decision_id: str, target: str) -> None:
+    def _withdraw(self: _Engine, decision_id: str, target: str) -> None:
         """Withdraw a kept file by consent: it leaves the decision, and the block says so."""
         from . import orders
 

@@ -67,26 +67,97 @@ class Main(click.Group):
                        "for details and report it)", err=True)
             sys.exit(3)
 
-    #: command groups kept in their own modules, imported only when used
-    GROUPS = {"map": ("hxref.cli_map", "map_group"), "kgp": ("hxref.cli_kgp", "kgp_group"),
+    #: command groups kept in their own modules, imported only when used; a game system's own
+    #: group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
+    GROUPS = {"map": ("hxref.cli_map", "map_group"),
               "decrypt": ("hxref.cli_crypt", "decrypt"),
               "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd"),
               "standings": ("hxref.cli_batch", "standings_cmd")}
 
+    @staticmethod
+    def system_groups() -> dict[str, tuple[str, str]]:
+        """name -> (module, attribute) of each registered system's command group (from its info.py)."""
+        from .kit import registry
+
+        return {i.name: tuple(i.cli.split(":", 1)) for i in registry.infos() if i.cli}  # type: ignore[misc]
+
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
-        if cmd is None and name in self.GROUPS:
-            from importlib import import_module
+        if cmd is not None:
+            return cmd
+        where = self.GROUPS.get(name) or self.system_groups().get(name)
+        if where is None:
+            return None
+        from importlib import import_module
 
-            module, attr = self.GROUPS[name]
-            return getattr(import_module(module), attr)
-        return cmd
+        module, attr = where
+        return getattr(import_module(module), attr)
 
     def list_commands(self, ctx):
         from importlib.util import find_spec
 
         extra = {name for name, (module, _) in self.GROUPS.items() if find_spec(module)}
-        return sorted(set(super().list_commands(ctx)) | extra)
+        return sorted(set(super().list_commands(ctx)) | extra | set(self.system_groups()))
+
+
+class RegistryHelp(click.Option):
+    """An option whose help names the registered systems (their scenarios, optional rules or
+    demos), built only when the help is shown: ``hxref --version`` and every other command load
+    no system for it."""
+
+    def __init__(self, *args, help_from, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.help_from = help_from
+
+    def get_help_record(self, ctx):
+        self.help = self.help_from()
+        return super().get_help_record(ctx)
+
+
+def _or(words: list[str]) -> str:
+    """``a, b or c``."""
+    return " or ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else "none"
+
+
+def _systems_help(lead: str) -> str:
+    from .kit import registry
+
+    return f"{lead}: {_or(registry.names())}"
+
+
+def _scenarios_help() -> str:
+    from .kit import registry
+
+    return "; ".join(f"{n}: {', '.join(registry.get(n).scenarios())}" for n in registry.names())
+
+
+def _options_help() -> str:
+    from .kit import registry
+
+    rules = [f"{i.name}: " + ", ".join(f"{k} ({v.split(':')[0].split()[0]})" for k, v in i.optional_rules.items())
+             for i in registry.infos() if i.optional_rules]
+    return f"switch on an optional rule, e.g. {'; '.join(rules)}; repeat for more"
+
+
+def _demo_system_help() -> str:
+    from .kit import registry
+
+    return _systems_help("which system's demo game to play") + f" (default: {registry.default()})"
+
+
+def _demos_help() -> str:
+    from .demo import demos
+    from .kit import registry
+
+    parts = []
+    for n in registry.names():
+        found = list(demos(n))
+        first = registry.info(n).demo if registry.info(n).demo in found else (found or [None])[0]
+        if first is None:
+            continue
+        others = [d for d in found if d != first]
+        parts.append(f"{n}: {first}" + (f", the default, or {_or(others)}" if others else ""))
+    return f"which of the system's demos ({'; '.join(parts)})"
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -190,11 +261,9 @@ def verify(file, game, pub, sig):
 
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
-@click.option("--system", "system_name", required=True,
-              help="the game system: heartland, salem-church, kgp or acw-minis")
-@click.option("--scenario", required=True,
-              help="heartland: heartland-demo, river-line, bidding-demo; salem-church: salem-church; "
-                   "kgp: cg-i, cg-ii, cg-iii; acw-minis: mercers-mill")
+@click.option("--system", "system_name", required=True, cls=RegistryHelp,
+              help_from=lambda: _systems_help("the game system"))
+@click.option("--scenario", required=True, cls=RegistryHelp, help_from=_scenarios_help)
 @click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
               help="each side and its player's public key; in solo mode just SIDE")
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
@@ -205,9 +274,7 @@ def verify(file, game, pub, sig):
 @click.option("--nonce", default=None, hidden=True, metavar="HEX",
               help="re-create a published game (a shipped demo) with its recorded nonce")
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
-@click.option("--option", "options", multiple=True, metavar="NAME",
-              help="switch on an optional rule, e.g. heartland: off_map_rail (8.74), sickness (8.13), "
-                   "dense_fog (3.72), tactical_doctrine (10.32a); repeat for more")
+@click.option("--option", "options", multiple=True, metavar="NAME", cls=RegistryHelp, help_from=_options_help)
 @click.option("--deadline-hours", type=float, default=None, metavar="H",
               help="each awaited decision is due H hours after it opens (shown by status)")
 @click.option("--nmr", type=click.Choice(["stand-fast", "forfeit"]), default=None,
@@ -375,7 +442,19 @@ def submit(game, files, sig):
                 click.echo(f"hxref: error: {line}", err=True)
             sys.exit(2)
         click.echo(receipt.line())
+        if receipt.kind == "join":
+            _charts_warning(eng)
     click.echo(f"next: {eng.waiting_text()}")
+
+
+def _charts_warning(eng) -> None:
+    """The receiving side's check of a join: it signs charts that differ from this machine's."""
+    from .kit import data
+
+    differ = data.unpublished(eng.meta["system"], eng.pinned_charts())
+    if differ:
+        click.echo(f"hxref: warning: this game is played with charts that differ from the published ones "
+                   f"(your hxref's): {'; '.join(differ)}", err=True)
 
 
 @main.command()
@@ -473,7 +552,8 @@ def status(game, as_json, with_audit, workers):
     eng = _load(game)
     facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
              "scenario": eng.meta["scenario"], "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head,
-             "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy")}
+             "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy"),
+             "charts_differ": _charts_differ(eng)}
     state = eng.state
     if "turn" in state:
         facts["turn"] = state["turn"]
@@ -501,7 +581,16 @@ def status(game, as_json, with_audit, workers):
         c.print(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a signed "
                 f"claim (`hxref claim`) gives {policy['nmr']}" if policy else
                 "no deadlines: a party that stops sending can stall this game")
+    if facts["charts_differ"]:
+        c.print("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]),
+                markup=False)
     c.print(f"head {eng.head_text()}")
+
+
+def _charts_differ(eng) -> list[str]:
+    from .kit import data
+
+    return data.unpublished(eng.meta["system"], eng.pinned_charts())
 
 
 @main.command()
@@ -577,12 +666,12 @@ def _report_map(game: str, side: str | None) -> str | None:
     from .report.mapsvg import render_svg
 
     try:
-        map_path, units, *extra = map_view(game, side)
+        mv = map_view(game, side)
     except InvalidInput:
         return None
-    m = load_map(map_path)
-    return render_svg(m, units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
-                      shots=extra[0] if extra else ())
+    m = load_map(mv.map_path)
+    return render_svg(m, mv.units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
+                      shots=mv.shots)
 
 
 @main.command()
@@ -619,6 +708,8 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
         from .engine import rerun as run_rerun
 
         rr = run_rerun(game)
+        if rr.charts and not as_json:
+            click.echo(f"rerun with today's {', '.join(rr.charts)} (not the game's pinned ones)")
         if as_json:
             click.echo(json.dumps(rr.to_dict(), indent=2))
         elif rr.ok:
@@ -659,17 +750,17 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
                    + f"; head {res.head}@{res.events}" + (f"; {as_side}'s key and history check out" if as_side else ""))
     else:
         click.echo("audit FAILED: " + "; ".join(res.problems))
+    if not as_json:
+        for note in res.notes:
+            click.echo(note)
     sys.exit(0 if res.ok else 1)
 
 
 @main.command()
-@click.option("--system", "system_name", default="heartland", show_default=True,
-              help="which system's demo game to play: heartland, salem-church, kgp or acw-minis")
+@click.option("--system", "system_name", default=None, cls=RegistryHelp, help_from=_demo_system_help)
 @click.option("--keep", default=None, type=click.Path(file_okay=False),
               help="play in this folder and keep the files (default: a temporary folder)")
-@click.option("--scenario", default=None,
-              help="which of the system's demos (heartland: heartland-demo, the default, or bidding-demo; "
-                   "salem-church: salem-church; kgp: cg-ii; acw-minis: mercers-mill)")
+@click.option("--scenario", default=None, cls=RegistryHelp, help_from=_demos_help)
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
               help="how to print the reports")
 def demo(system_name, keep, scenario, fmt):
@@ -678,8 +769,9 @@ def demo(system_name, keep, scenario, fmt):
     Example: hxref demo --system heartland --scenario bidding-demo
     """
     from .demo import run
+    from .kit import registry
 
-    run(system_name, keep, fmt, scenario)
+    run(system_name or registry.default(), keep, fmt, scenario)
 
 
 if __name__ == "__main__":  # pragma: no cover
@@ -687,5 +779,5 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 # the commands that write a player's signed files (join, commit, answer, roll, claim, undo,
-# sign, template, plot) are in their own module; importing it registers them
+# sign, template) are in their own module; importing it registers them
 from . import cli_files  # noqa: E402,F401

@@ -137,7 +137,7 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
                                        f"due {_short_time(cl['due'])}; a signed claim gives "
                                        f"{batch.claim_gives_text(cl)}: {cl['command']}"))
         when = _short_time(r.last_activity)
-        cells = [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
+        cells: list[str | Text] = [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
                  deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
         if audit:
             verdict = r.audit or "-"

@@ -1,5 +1,5 @@
 """The commands that write a player's signed files: join, commit, answer, roll, claim, undo,
-sign, template and plot.  Each file carries the envelope of the protocol (the game's identity,
+sign and template.  Each file carries the envelope of the protocol (the game's identity,
 the head it is written against, the author's signed time) and, where the decision takes it in
 the author's own file, the author's dice link bound to the decision (SECURITY.md, "The
 protocol")."""
@@ -103,6 +103,29 @@ def _game_or_template(game, template_path, side, kind: str):
     return None
 
 
+def _check_charts(eng, game: str, side: str, show: bool, accept: bool) -> None:
+    """The joining player's own check, on his machine, before he signs: the charts the game
+    pins (its creator's, covered by every join) against the ones his hxref publishes.  A
+    friendlier chart slipped in by whoever made the game is named here, not found in play."""
+    from .kit import data
+
+    system = eng.meta["system"]
+    differ = data.unpublished(system, eng.pinned_charts())
+    if show:
+        text = data.differences(system, eng.pinned_charts()) if differ else ""
+        click.echo(text or "the game's pinned charts are your hxref's", nl=not text)
+        for line in differ:
+            click.echo(f"differs: {line}")
+        return
+    if not differ:
+        return
+    if not accept:
+        raise InvalidInput(f"not signed: this game's charts differ from your hxref's: {'; '.join(differ)}; read "
+                           f"them (hxref join {game} --side {side} --key KEY --show-charts) and join with "
+                           "--accept-charts only if you agree to play with them", code="E507", file=game)
+    click.echo(f"accepted charts that differ from the published ones: {'; '.join(differ)}")
+
+
 def _own_link(eng, side: str, key, dec) -> dict:
     """``{link: ...}`` when ``side``'s dice link for ``dec`` goes in its own answer or reveal."""
     if side in eng.dice_parties(dec) and eng.links_in_answers(dec):
@@ -159,12 +182,25 @@ def sign(file, key_path, game, side):
 @key_option()
 @dir_option
 @template_option
-def join(game, side, key_path, out_dir, template_path):
+@click.option("--show-charts", is_flag=True,
+              help="print how the game's pinned charts differ from your hxref's (a unified diff) and stop")
+@click.option("--accept-charts", is_flag=True,
+              help="join although the game's pinned charts differ from your hxref's (read them first: "
+                   "--show-charts)")
+def join(game, side, key_path, out_dir, template_path, show_charts, accept_charts):
     """Write your signed join file: the tip of your dice chain for this game.
+
+    Your join signs the game's identity, which covers the charts pinned in the game: so hxref
+    first compares them with your own hxref's charts (games/<system>/), and refuses to sign
+    when they differ, naming each chart, unless you give --accept-charts after reading them
+    (--show-charts).
 
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
     Umpired, without the game: hxref join --template union-join-template.yaml --key alice
     """
+    if template_path and (show_charts or accept_charts):
+        raise InvalidInput("a template holds no charts to compare: --show-charts and --accept-charts need GAME",
+                           code="E504")
     t = _game_or_template(game, template_path, side, "join")
     if t is not None:
         from . import dice
@@ -182,6 +218,9 @@ def join(game, side, key_path, out_dir, template_path):
     if p.get("fingerprint") != key.public.fingerprint():
         raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
                            code="E202")
+    _check_charts(eng, game, side, show_charts, accept_charts)
+    if show_charts:
+        return
     path = _out_dir(game, out_dir) / f"{side}-join.yaml"
     _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
                     f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
@@ -382,8 +421,8 @@ def template(game, side, decision, out):
     _side_check(eng, side)
     dec = eng.open_decision_for(side, decision, ("answer",))
     view = eng.system.view(eng.state, side, eng.mode)
-    hook = getattr(eng.system, "template", None)
-    notes, choice = hook(view, dec, side) if hook else ([], dict(dec.example))
+    tpl = eng.system.template(view, dec, side)
+    notes, choice = tpl.notes, tpl.choice
     lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
              f"{dec.prompt} [rule {dec.rule}]", ""]
     # the system's notes name the keys its checker accepts here (`choice.KEY: ...` lines, a key it
@@ -446,74 +485,6 @@ def roll(game, side, key_path, decision, out_dir):
 
 @main.command()
 @game_argument
-@side_option()
-@click.option("--force", default=None, help="the hidden force to plot this impulse")
-@click.option("--hex", "label", default=None, help="the hex you plot it in (quote four-digit labels)")
-@click.option("--reveal", "reveal_force", default=None, metavar="FORCE",
-              help="print the reveal of FORCE's plots instead")
-@dir_option
-def plot(game, side, force, label, reveal_force, out_dir):
-    """Plot a hidden force's hex on paper, as a commitment (open games, 8.62a).
-
-    With --force/--hex it commits to the force's hex for the impulse you are
-    writing orders for, keeps the hex and the salt in your private file
-    GAME-SIDE-plots.yaml (never send it), and prints the line for your orders:
-    `plot: [{force, commitment}]`.  With --reveal it prints the orders line that
-    opens every plot of the force so it appears: `reveal: [{force, plots}]`.
-
-    Example: hxref plot g.yaml --side union --force royce --hex 1514
-    """
-    import json
-
-    from . import commit, yamlio
-    from .systems.heartland import hidden_open as ho
-    from .systems.heartland.cavalry import plot_choice, plot_commitment
-
-    eng = _load(game)
-    _side_check(eng, side)
-    state = eng.state
-    mine = _out_dir(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
-    book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
-    if reveal_force:
-        rec = ho.records(state, side).get(reveal_force)
-        if rec is None:
-            raise InvalidInput(f"{reveal_force} is not one of {side}'s hidden forces", code="E400", file=game)
-        kept = {x["commitment"]: x for x in (book or {}).get(reveal_force, [])}
-        missing = [e["impulse"] for e in rec["entries"] if e["commitment"] not in kept]
-        if missing:
-            raise InvalidInput(f"{mine.name} has no plot of {reveal_force} for impulse {missing[0]}: "
-                               "the salt is lost; the force cannot appear lawfully", code="E305", file=str(mine))
-        plots = [{"hex": kept[e["commitment"]]["hex"], "salt": kept[e["commitment"]]["salt"]} for e in rec["entries"]]
-        click.echo("reveal: " + json.dumps([{"force": reveal_force, "plots": plots}]))
-        return
-    if not force or not label:
-        raise InvalidInput("give --force and --hex to plot, or --reveal FORCE", code="E504")
-    if force not in ho.records(state, side):
-        raise InvalidInput(f"{force} is not one of {side}'s hidden forces (hide it first with `hide: true`)",
-                           code="E400", file=game)
-    dec = eng.open_decision_for(side, None, ("answer",))
-    if dec.kind != "orders":
-        raise InvalidInput(f"{dec.id} is not an orders decision: plots go with your impulse's orders", code="E301")
-    from .systems.heartland.impulse import hexmap
-
-    label = str(label)
-    try:
-        hexmap(state).parse(label)
-    except Exception as exc:
-        raise InvalidInput(f"--hex {label}: {exc}", code="E504") from None
-    impulse = ho.impulse_number(state)
-    salt = commit.new_salt()
-    c = plot_commitment(plot_choice(force, label, impulse), salt)
-    entries = [x for x in (book or {}).get(force, []) if x.get("impulse") != impulse]
-    book = dict(book or {}, **{force: entries + [{"impulse": impulse, "hex": label, "salt": salt, "commitment": c}]})
-    _write_private(mine, "# PRIVATE: your hidden forces' plotted hexes and salts (8.62a). Never send this file.\n"
-                   + yamlio.dump_fast(book))
-    click.echo(f"kept in {mine.name} (private); put this in your orders for {dec.id}:")
-    click.echo("plot: " + json.dumps([{"force": force, "commitment": c}]))
-
-
-@main.command()
-@game_argument
 @side_option(", or umpire (umpired games)")
 @key_option()
 @click.option("--against", required=True, help="the side that missed the deadline")
@@ -544,9 +515,3 @@ def claim(game, side, key_path, against, decision, out_dir):
                     f"hxref claim of {side}: {against} missed the deadline of {dec.id} ({eng.due(dec)}).")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
-
-def _write_private(path: Path, text: str) -> None:
-    """A secret file (hidden plots and their salts): mode 0600 from its first byte, written atomically."""
-    from .game import atomic_write
-
-    atomic_write(path, text.encode("utf-8"), private=True)

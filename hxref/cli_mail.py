@@ -79,6 +79,7 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, no_resolve, dry_ru
         from .signing import load_public_key
 
         key = load_public_key(key_path)
+    source: mail.Source
     if maildir:
         source = mail.MaildirSource(maildir, archive)
     elif mbox:
@@ -200,11 +201,12 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
         raise InvalidInput("--starttls and --ssl exclude each other", code="E504")
     if (starttls or use_ssl or smtp_user) and not smtp:
         raise InvalidInput("--starttls, --ssl and --smtp-user go with --smtp HOST[:PORT]", code="E504")
-    host, port = mail.parse_smtp(smtp) if smtp else (None, None)
+    server = mail.parse_smtp(smtp) if smtp else None       # (host, port), checked before anything is sent
     eng = Engine.load(game)
     book = mail.load_address_book(addresses or mail.address_book_path(game), eng)
+    missing: list[str] = []
     if remind is not None:
-        messages, missing = mail.reminder_messages(eng, book, within_hours=remind, sender=sender), []
+        messages = mail.reminder_messages(eng, book, within_hours=remind, sender=sender)
         if not messages:
             click.echo(f"outbox: nobody owes anything for a decision due within {remind:g} hours")
             return
@@ -219,8 +221,8 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
         folder = Path(out_dir) if out_dir else Path(game).parent / "outbox"
         for (audience, _), path in zip(messages, mail.write_outbox(messages, folder)):
             click.echo(f"wrote {path} for {audience} ({to[audience]})")
-    if smtp:
-        mail.send(messages, host, port, starttls=starttls, use_ssl=use_ssl, user=smtp_user)
+    if server is not None:
+        mail.send(messages, *server, starttls=starttls, use_ssl=use_ssl, user=smtp_user)
         for audience, m in messages:
             files = f", {m['X-Hxref-Files']} file(s)" if m.get("X-Hxref-Files") else ""
             click.echo(f"sent to {audience} ({to[audience]}) through {smtp}: {len(m.as_bytes()):,} bytes{files}")

@@ -6,6 +6,7 @@ shell over :mod:`hxref.maps` and :mod:`hxref.report.mapsvg` /
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -77,7 +78,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
     if not path.exists():
         raise InvalidInput("no such file", code="E100", file=file)
     units: list[dict] = []
-    shots: tuple = ()
+    shots: Sequence[dict] = ()
     title = None
     if is_map_file(path):
         if side is not None:
@@ -85,16 +86,16 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
         m = load_map(path)
     else:
         try:
-            from .engine import map_view  # type: ignore[attr-defined]
+            from .engine import map_view
         except ImportError:
             raise HxrefError(
                 "this file is not a map file, and drawing a game's map needs hxref.engine.map_view, which this installation lacks",
                 code="E504",
                 file=file,
             ) from None
-        map_path, units, *extra = map_view(str(path), side)
-        shots = extra[0] if extra else ()
-        m = load_map(map_path)
+        mv = map_view(str(path), side)
+        units, shots = mv.units, mv.shots
+        m = load_map(mv.map_path)
         title = f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view")
     if svg_out:
         from .report.mapsvg import render_svg

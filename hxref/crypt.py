@@ -68,7 +68,7 @@ def _ssh_line(public_key) -> str:
 
 # -- encrypting -------------------------------------------------------------------------------
 
-def encrypt_for(public_key_line, data: bytes, armor: bool = True) -> bytes:
+def encrypt_for(public_key_line, data: bytes | str, armor: bool = True) -> bytes:
     """Encrypt ``data`` to one SSH Ed25519 public key, as ``age -R key.pub [-a]`` would.
 
     ``public_key_line`` is a ``.pub`` line (``ssh-ed25519 AAAA... comment``),

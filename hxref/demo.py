@@ -1,6 +1,7 @@
 """``hxref demo``: replay a system's shipped demo game and print every report.
 
-Each system ships one folder ``orders/<system>/<scenario>/`` with the players'
+Each system ships one folder ``orders/<data_folder>/<scenario>/`` (its
+:meth:`~hxref.kit.protocol.SystemInfo.orders_path`) with the players'
 public keys, the signed order files and a ``demo.yaml`` manifest of steps
 (``say``, ``submit``, ``resolve``, ``report``, ``audit``).  The runner copies
 the folder to a work folder and runs the real commands there, printing each
@@ -17,24 +18,24 @@ from pathlib import Path
 import click
 
 from .errors import InvalidInput
-from .paths import orders_dir
+from .kit import registry
 
 GAME = "game.yaml"
-FOLDERS = {"heartland": "heartland", "salem-church": "salem_church", "kgp": "kgp", "acw-minis": "acw_minis"}
 
 
-#: the demo each system plays when no --scenario is given
-DEFAULT = {"heartland": "heartland-demo", "salem-church": "salem-church", "kgp": "cg-ii"}
-DEFAULT["acw-minis"] = "mercers-mill"
+def demos(system: str) -> dict[str, Path]:
+    """The shipped demos of a registered system: scenario -> its ``demo.yaml``."""
+    folder = registry.info(system).orders_path()
+    return {p.parent.name: p for p in sorted(folder.glob("*/demo.yaml"))}
 
 
 def manifest_path(system: str, scenario: str | None = None) -> Path:
-    folder = orders_dir() / FOLDERS.get(system, system)
-    found = {p.parent.name: p for p in sorted(folder.glob("*/demo.yaml"))}
+    """The manifest of ``system``'s demo ``scenario`` (default: the one its ``SystemInfo.demo`` names)."""
+    found = demos(system) if system in registry.names() else {}
     if not found:
-        ready = sorted(s for s, f in FOLDERS.items() if list((orders_dir() / f).glob("*/demo.yaml")))
+        ready = [s for s in registry.names() if demos(s)]
         raise InvalidInput(f"no demo game is shipped for {system!r} yet; demos: {', '.join(ready)}", code="E503")
-    name = scenario or DEFAULT.get(system) or next(iter(found))
+    name = scenario or registry.info(system).demo or next(iter(found))
     if name not in found:
         raise InvalidInput(f"no {system} demo called {name!r}; demos: {', '.join(found)}", code="E503")
     return found[name]

@@ -98,14 +98,15 @@ class Roll:
     sides: int
     faces: list[int]
     by: str | None = None
-    private: bool = False      #: shown only to ``by`` (and the umpire) until the rules reveal it
+    #: the sides that may see the roll (and the umpire); None: everyone (hxref.kit.events)
+    visible_to: list[str] | None = None
 
     def to_dict(self) -> dict:
-        out = {"purpose": self.purpose, "sides": self.sides, "faces": list(self.faces)}
+        out: dict = {"purpose": self.purpose, "sides": self.sides, "faces": list(self.faces)}
         if self.by:
             out["by"] = self.by
-        if self.private:
-            out["private"] = True
+        if self.visible_to is not None:
+            out["visible_to"] = sorted(set(self.visible_to))
         return out
 
     @property
@@ -139,16 +140,17 @@ class Dice:
                 return value % sides + 1
 
     def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
-             private: bool = False) -> list[int]:
-        """Roll ``count`` dice of ``sides`` faces for ``purpose``; recorded (``private``: seen by ``by`` only)."""
+             visible_to: list[str] | None = None) -> list[int]:
+        """Roll ``count`` dice of ``sides`` faces for ``purpose``; recorded (``visible_to``: the sides
+        that may see it, None for everyone)."""
         if sides < 2 or count < 1:
             raise ValueError("a roll needs at least one die of at least two sides")
         faces = [self._face(sides) for _ in range(count)]
-        self.rolls.append(Roll(purpose, sides, faces, by, private))
+        self.rolls.append(Roll(purpose, sides, faces, by, None if visible_to is None else list(visible_to)))
         return faces
 
-    def d6(self, purpose: str, *, by: str | None = None, private: bool = False) -> int:
-        return self.roll(purpose, by=by, private=private)[0]
+    def d6(self, purpose: str, *, by: str | None = None, visible_to: list[str] | None = None) -> int:
+        return self.roll(purpose, by=by, visible_to=visible_to)[0]
 
 
 class FixedDice(Dice):

@@ -2,8 +2,9 @@
 dice, and the log that ``hxref audit`` replays (the protocol: SECURITY.md, "The protocol").
 
 A game's identity is the hash of its first event, ``game.created``, which holds a random
-nonce, every participant's key, the scenario, the options and the policy.  Every signed file
-names it and the head it was written against.
+nonce, every participant's key, the scenario, the charts the rules read during play
+(:mod:`hxref.kit.data`: every system call runs with them, live and in replay), the options and the
+policy.  Every signed file names it and the head it was written against.
 
 Files for an open decision wait in the header's *pending* area, canonically sorted, outside the
 hash chain.  When the decision closes (every answer, reveal and dice link in, or a claim that
@@ -31,6 +32,8 @@ from .canon import canonical_json, sha256_hex
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, GameFile, new_header
+from .kit import data as data_mod
+from .kit.protocol import MapView
 from .protocol import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from .systems.base import Decision
 
@@ -99,7 +102,20 @@ class Engine(ClaimsMixin):
     def __init__(self, gf: GameFile):
         self.gf = gf
         self.h = gf.header
-        self.system = systems.get(self.h["meta"]["system"])
+        self.system = self.bind(self.h["meta"]["system"])
+
+    def bind(self, system: str) -> data_mod.PinnedSystem:
+        """The system as this game sees it: every call runs with the charts pinned in its
+        ``game.created`` (:mod:`hxref.kit.data`)."""
+        return data_mod.PinnedSystem(systems.get(system), self.pinned_charts)
+
+    def pinned_charts(self) -> dict | None:
+        """The charts pinned in ``game.created``; None for a game made before charts were pinned
+        (its rules read them from the disk)."""
+        log = self.gf.log
+        if not log or log[0].get("kind") != "game.created" or not isinstance(log[0].get("data"), dict):
+            return None
+        return log[0]["data"].get("charts")
 
     # --- accessors -------------------------------------------------------------------------
     @property
@@ -194,7 +210,7 @@ class Engine(ClaimsMixin):
             raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
         sysobj = systems.get(system)
         data = sysobj.load_scenario(scenario)
-        known = getattr(sysobj, "optional_rules", {})
+        known = sysobj.optional_rules
         for name in options:
             if name not in known:
                 raise InvalidInput(f"{system} has no optional rule {name!r}; "
@@ -236,7 +252,9 @@ class Engine(ClaimsMixin):
         gf = GameFile(Path(path), new_header(meta, {}))
         eng = cls(gf)
         created_data = {"meta": meta, "participants": participants, "scenario": data,
-                        "nonce": nonce or _secrets.token_hex(32)}
+                        "nonce": nonce or _secrets.token_hex(32),
+                        # the charts the game is played with, covered by its identity (kit.data)
+                        "charts": data_mod.pin(system)}
         if mode == "solo":
             created_data["solo_seed"] = _secrets.token_hex(32)
         eng._apply("game.created", None, created_data)
@@ -756,23 +774,22 @@ def _undo_target(f: dict) -> str | None:
     return orders.parse(f["file"], "undo", fast=True).data.get("target")
 
 
-def map_view(path: str | Path, side: str | None = None) -> tuple[Path, list[dict]]:
-    """The map file and the unit markers ``side`` may see (None = public), for ``hxref map show GAME``.
-
-    A game system with a map provides ``map_view(view) -> (map_path, units)``, or
-    ``(map_path, units, shots)`` to draw the last shots on a table (:func:`hxref.report.mapsvg.render_svg`);
-    units are computed from the side's view, never from the full state.
+def map_view(path: str | Path, side: str | None = None) -> MapView:
+    """The map file, the unit markers and the last shots ``side`` may see (None = public), for
+    ``hxref map show GAME``: the system's :meth:`~hxref.kit.protocol.GameSystem.map_view` of the
+    side's view, never of the full state.  E503 when the system or scenario has no map.
     """
     eng = Engine.load(path)
     if side is not None and side not in eng.participants:
         raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
-    hook = getattr(eng.system, "map_view", None)
-    if hook is None or eng.h.get("phase") == "setup":
+    found = None
+    if eng.h.get("phase") != "setup":
+        full = side == UMPIRE
+        found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.mode))
+    if found is None:
         raise InvalidInput(f"this {eng.system.title} game ({eng.meta['scenario']}) has no map to show",
                            code="E503", file=str(path))
-    full = side == UMPIRE
-    view = eng.system.view(eng.state, None if full else side, "open" if full else eng.mode)
-    return hook(view)
+    return found
 
 
 from .audit import AuditResult, RerunResult, audit, audit_as, rerun  # noqa: E402,F401  (re-exported)

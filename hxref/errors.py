@@ -17,6 +17,7 @@ process holds the game file.
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: Stable error codes, one table.  Tests and the README refer to these.
@@ -62,6 +63,7 @@ CODES: dict[str, str] = {
     "E504": "bad command-line value",
     "E505": "game file made by an older hxref",
     "E506": "game file does not extend the head this machine last saw (a rollback or a fork)",
+    "E507": "the game's pinned charts differ from this hxref's: join refused unless accepted",
     "E510": "file cannot be written or used (disk full, no permission, read-only file system)",
 }
 
@@ -143,7 +145,7 @@ class Problems(HxrefError):
     (:meth:`lines`); :meth:`render` gives them all on one line (mail replies, dashboards).  The
     code, place and rule are the first problem's.  Make one with :func:`gather`."""
 
-    def __init__(self, problems: list[HxrefError]) -> None:
+    def __init__(self, problems: Sequence[HxrefError]) -> None:
         first = problems[0]
         w = first.where
         super().__init__(first.message, code=first.code, file=w.file, line=w.line, col=w.col, path=w.path,
@@ -157,12 +159,12 @@ class Problems(HxrefError):
         return [p.render() for p in self.problems]
 
 
-def gather(problems: list[HxrefError]) -> HxrefError | None:
-    """One error for ``problems``: None for none, the problem itself for one (shown exactly as
+def gather(problems: Sequence[HxrefError]) -> HxrefError:
+    """One error for one or more ``problems``: the problem itself for one (shown exactly as
     always), else a :class:`Problems` that is also of the first problem's class (so code that
     catches an :class:`IllegalOrder` still catches it)."""
     if not problems:
-        return None
+        raise ValueError("gather needs at least one problem")
     if len(problems) == 1:
         return problems[0]
     first = problems[0]
@@ -179,7 +181,7 @@ def _one_line(text: str) -> str:
 
 
 #: the operating system's words for the errors a user meets most, made plain
-_OS_REASONS = {
+_OS_REASONS: dict[int | None, str] = {
     errno.ENOSPC: "no space left on the device",
     errno.EDQUOT: "the disk quota is used up",
     errno.EACCES: "permission denied",

@@ -28,9 +28,10 @@ import secrets
 import stat
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, TypedDict, cast
 
 from .canon import canonical_json, sha256_hex
 from .errors import HxrefError, InvalidInput, Locked, cannot_write, os_reason
@@ -40,7 +41,19 @@ LOG_MARKER = "--- # log: one event per line (canonical JSON, hash-chained); neve
 GENESIS = "0" * 64
 
 
-def event_hash(event: dict) -> str:
+class Event(TypedDict):
+    """One event of the log, as saved: its number, kind, author (None for the rules), data, the
+    hash of the event before it and its own hash."""
+
+    seq: int
+    kind: str
+    by: str | None
+    data: dict[str, Any]
+    prev: str
+    hash: str
+
+
+def event_hash(event: Mapping[str, Any]) -> str:
     """sha256 of the canonical JSON of an event without its ``hash`` field."""
     body = {k: v for k, v in event.items() if k != "hash"}
     return sha256_hex(canonical_json(body))
@@ -62,20 +75,21 @@ class GameFile:
 
     path: Path
     header: dict
-    log: list[dict] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
 
     # --- the log -------------------------------------------------------------------------
     @property
     def head(self) -> str:
         return self.log[-1]["hash"] if self.log else GENESIS
 
-    def append(self, kind: str, by: str | None, data: dict, known_hash: str | None = None) -> dict:
+    def append(self, kind: str, by: str | None, data: dict, known_hash: str | None = None) -> Event:
         """Add an event at the end of the hash chain and return it.
 
         ``known_hash`` is for the audit's replay of an input event whose stored
         copy was already checked to hash to exactly this (same seq, prev and data).
         """
-        event = {"seq": len(self.log) + 1, "kind": kind, "by": by, "data": data, "prev": self.head}
+        event: Event = {"seq": len(self.log) + 1, "kind": kind, "by": by, "data": data, "prev": self.head,
+                        "hash": ""}
         event["hash"] = known_hash or event_hash(event)
         self.log.append(event)
         self.header["head"] = {"seq": event["seq"], "hash": event["hash"]}
@@ -116,7 +130,7 @@ class GameFile:
         if not isinstance(header, dict) or header.get("hxref") != FORMAT:
             raise damaged(path, f"unknown game file format (expected `hxref: {FORMAT}`)")
         first_line = head_text.count("\n") + 3
-        log: list[dict] = []
+        log: list[Event] = []
         for offset, line in enumerate(log_text.splitlines()):
             if not line.strip():
                 continue
@@ -128,7 +142,7 @@ class GameFile:
                 raise damaged(path, "a log line is not valid JSON", first_line + offset) from None
             if not isinstance(event, dict):
                 raise damaged(path, "a log line does not hold an event", first_line + offset)
-            log.append(event)
+            log.append(cast(Event, event))      # its fields: checked by `hxref audit` (hxref.audit)
         return cls(path=path, header=header, log=log)
 
     # --- writing -------------------------------------------------------------------------

@@ -16,7 +16,9 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from .errors import InvalidInput
 
@@ -44,7 +46,7 @@ def known(path: str | Path) -> dict | None:
     return data if ok else None
 
 
-def check_extends(identity: str, path: str | Path, log: list[dict]) -> None:
+def check_extends(identity: str, path: str | Path, log: Sequence[Mapping[str, Any]]) -> None:
     """Refuse a log that does not extend the head kept for ``path``: name both heads and where
     the file's history leaves the kept one."""
     kept = known(path)
@@ -57,7 +59,7 @@ def check_extends(identity: str, path: str | Path, log: list[dict]) -> None:
                            code="E506", file=str(path),
                            hint="compare with the copy you trust; `hxref audit GAME --accept-head` records it "
                                 "after a clean audit if you replaced it on purpose")
-    seq, want = kept["seq"], kept.get("hash")
+    seq, want = kept["seq"], kept["hash"]          # both checked by known()
     if seq <= len(log) and log[seq - 1].get("hash") == want:
         return
     recent = [(s, h) for s, h in kept.get("recent", []) if isinstance(s, int) and s > 0]

@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import HxrefError, InvalidInput
 from .mail_read import GAME_MARK, Found, best_reading, find_orders, is_hxref_mail, read_message
@@ -214,10 +214,10 @@ def process_message(msg: EmailMessage, games: Games, *, dry_run: bool = False, k
             return Result(False, reason=exc.render(), games=list(engines))
         paths = sorted(engines, key=str)
         if done.refused:
-            name, exc = done.refused[0]
+            name, refusal = done.refused[0]
             f = next(by_item[i] for i, it in enumerate(items) if it[1] == name)
             more = f" (and {len(done.refused) - 1} more file(s))" if len(done.refused) > 1 else ""
-            return Result(False, reason=_refusal(f, exc) + more, games=paths)
+            return Result(False, reason=_refusal(f, refusal) + more, games=paths)
         if not dry_run:
             for eng in engines.values():
                 eng.save()
@@ -234,7 +234,9 @@ class Item:
     label: str          # shown to the user
     raw: bytes
     stem: str           # its name in the archive, without .eml
-    key: object = None
+    #: the source's own handle for the message: the file's Path (.eml), the Maildir key (a str), the
+    #: mbox key (an int, though the standard library's stubs say str): only its source reads it
+    key: Any = None
 
 
 class Source(ABC):
@@ -251,7 +253,7 @@ class Source(ABC):
     def remove(self, item: Item) -> None:
         """Take ``item`` out of the source (after it was archived)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (a hook, not abstract: only an mbox holds a lock to let go)
         pass
 
 
@@ -409,8 +411,8 @@ def _archive(folder: Path, stem: str, raw: bytes, reason: str | None = None) -> 
     return path
 
 
-def _reason_text(reason: str, item: Item, msg: EmailMessage | None) -> str:
-    lines = [reason, "", f"message: {item.label}"]
+def _reason_text(reason: str | None, item: Item, msg: EmailMessage | None) -> str:
+    lines = [reason or "the message was refused", "", f"message: {item.label}"]
     for h in ("From", "Date", "Subject", "Message-ID"):
         value = _header(msg, h)
         if value:

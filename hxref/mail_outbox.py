@@ -206,10 +206,9 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
             lines.append("Then: hxref join --template THIS_FILE --key YOUR_KEY; send the file it writes.")
         else:
             view = engine.system.view(engine.state, audience, engine.mode)
-            hook = getattr(engine.system, "template", None)
-            notes, choice = hook(view, dec, audience) if hook else ([], dict(dec.example))
-            fields["choice"] = choice
-            lines += [*notes, ""]
+            tpl = engine.system.template(view, dec, audience)
+            fields["choice"] = tpl.choice
+            lines += [*tpl.notes, ""]
             cmd = "commit" if kind == "commit" else "answer"
             lines.append(f"Then: hxref {cmd} --template THIS_FILE --key YOUR_KEY --choice '...'; send "
                          + ("the commitment now, the reveal once the umpire asks for it." if kind == "commit"

@@ -125,7 +125,7 @@ def _walk(part, prefix: str, found: list[Found], sigs: dict[str, str], depth: in
     attachment = bool(filename) or part.is_attachment()
     if attachment and _game_file_part(part, name or prefix + "attachment", found):
         return
-    if lower.endswith(".sig"):
+    if lower.endswith(".sig") and name is not None:     # (a name ending in .sig has a name)
         text, error = _part_text(part, name)
         if error is None:
             sigs[name] = text
@@ -231,7 +231,7 @@ class _HTMLText(HTMLParser):
               "h5", "h6", "hr", "section", "article", "header", "footer", "dd", "dt", "dl"}
     HIDDEN = {"head", "style", "script", "title", "template"}
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.pre = 0
@@ -341,9 +341,9 @@ def repaired(text: str) -> list[str]:
     if begin is not None and end is not None:
         b64 = "".join("".join(line.replace("#", " ").split()) for line in lines[begin + 1:end])
         if b64 and _B64.fullmatch(b64):
-            armored = "\n".join([_BEGIN, *(b64[i:i + 70] for i in range(0, len(b64), 70)), _END]) + "\n"
-            body = "".join(line + "\n" for line in lines[:begin])
-            readings.append(embed_signature(body, armored))
+            # the signature block rewrapped at 70 columns, as ssh-keygen writes it
+            rewrapped = "\n".join([_BEGIN, *(b64[i:i + 70] for i in range(0, len(b64), 70)), _END]) + "\n"
+            readings.append(embed_signature("".join(line + "\n" for line in lines[:begin]), rewrapped))
     if len(readings) > 1 or split_signed_text(norm)[1] is not None:
         body, armored = split_signed_text(readings[-1])
         if armored is not None:

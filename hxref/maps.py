@@ -322,10 +322,11 @@ def _grid(root: Any, probs: _Problems) -> HexGrid | None:
     ranges = []
     for key in ("columns", "rows"):
         v = g.get(key)
-        ok = isinstance(v, list) and len(v) == 2
-        nums = []
-        if ok:
-            for x in v:
+        pair = v if isinstance(v, list) and len(v) == 2 else None
+        ok = pair is not None
+        nums: list[int] = []
+        if pair is not None:
+            for x in pair:
                 if key == "columns" and isinstance(fmt, AslLabels) and isinstance(x, str):
                     try:
                         nums.append(column_number(x))
@@ -345,7 +346,7 @@ def _grid(root: Any, probs: _Problems) -> HexGrid | None:
 def _label(grid: HexGrid, raw: Any, node: Any, key: Any, probs: _Problems, what: str) -> Hex | None:
     try:
         if isinstance(raw, int) and not isinstance(raw, bool) and isinstance(grid.labels, FourDigit):
-            return grid.parse(raw)  # type: ignore[arg-type]
+            return grid.parse(raw)  # type: ignore[arg-type]  # four-digit labels also read YAML's integers (0305)
         return grid.parse(str(raw))
     except InvalidInput as exc:
         probs.add(f"{what}: {exc.message}", node, key)
@@ -466,7 +467,8 @@ def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap |
         chain: list[Hex] = []
         ok = True
         for j, lab in enumerate(raw_hexes):
-            node, key = (raw_hexes, j) if hasattr(raw_hexes, "lc") else (item, "hexes")
+            where: tuple[Any, Any] = (raw_hexes, j) if hasattr(raw_hexes, "lc") else (item, "hexes")
+            node, key = where
             h = _label(grid, lab, node, key, probs, f"{t} {item.get('name', '')}".strip())
             if h is None:
                 ok = False
@@ -508,7 +510,8 @@ def _points(raw: Any, n_min: int) -> list[tuple[float, float]] | None:
     if not isinstance(raw, list) or len(raw) < n_min:
         return None
     pts = [_xy(p) for p in raw]
-    return None if any(p is None for p in pts) else pts  # type: ignore[return-value]
+    good = [p for p in pts if p is not None]
+    return good if len(good) == len(pts) else None
 
 
 def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableMap | None:
@@ -517,10 +520,11 @@ def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableM
     t = root.get("table")
     w = t.get("width") if isinstance(t, dict) else None
     h = t.get("height") if isinstance(t, dict) else None
-    if not all(isinstance(v, _NUMBER) and not isinstance(v, bool) and v > 0 for v in (w, h)):
+    size = [v for v in (w, h) if isinstance(v, _NUMBER) and not isinstance(v, bool) and v > 0]
+    if len(size) != 2:
         probs.add("a table map needs table: {width: W, height: H} in inches", root, "table" if "table" in root else None, "E111")
         return None
-    table = Table(float(w), float(h))
+    table = Table(float(size[0]), float(size[1]))
 
     def inside(pts: list[tuple[float, float]], node: Any, key: Any, what: str) -> None:
         for x, y in pts:
@@ -528,6 +532,7 @@ def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableM
                 probs.add(f"{what}: point ({x:g}, {y:g}) is off the {table.width:g} x {table.height:g} inch table", node, key)
                 return
 
+    pts: list[tuple[float, float]] | None
     for i, item in enumerate(root.get("areas") or []):
         if not isinstance(item, dict):
             probs.add("each area is a mapping {terrain, polygon or rect}", root["areas"], i)

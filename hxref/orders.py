@@ -34,8 +34,9 @@ from typing import Any
 
 from . import yamlio
 from .canon import is_hex
+from .kit import schema
 from .protocol import is_time, parse_head
-from .errors import InvalidInput
+from .errors import IllegalOrder, InvalidInput
 from .systems.base import Decision, Problem
 
 FORMAT = 2
@@ -165,63 +166,35 @@ def check_envelope(order: Order) -> None:
 
 
 def choice_problems(order: Order, decision: Decision) -> list[InvalidInput]:
-    """Every problem of ``choice`` against the decision's schema (keys and types), in the order of
-    the file, each at its line."""
-    choice = order.data.get("choice", {})
-    schema = decision.schema
-    found: list[InvalidInput] = []
-    for key in choice:
-        if key not in schema:
-            found.append(order.error(InvalidInput, f"unknown key `{key}` for decision {decision.id}", code="E110",
-                                     path=("choice", key), hint=f"expected: {', '.join(schema) or 'nothing'}"))
-    for key, spec in schema.items():
-        if key not in choice and spec.optional:
-            continue
-        if key not in choice:
-            found.append(order.error(InvalidInput, f"missing `{key}` for decision {decision.id}", code="E111",
-                                     path=("choice",), rule=decision.rule))
-            continue
-        value = choice[key]
-        ok = {
-            "int": isinstance(value, int) and not isinstance(value, bool),
-            "str": isinstance(value, str),
-            "bool": isinstance(value, bool),
-            "list": isinstance(value, list),
-            "dict": isinstance(value, dict),
-        }.get(spec.type, True)
-        if not ok:
-            kind = {"int": "a whole number", "list": "a list", "dict": "a mapping"}.get(spec.type, spec.type)
-            found.append(order.error(InvalidInput, f"`{key}` must be {kind}"
-                                     f" (got {value!r})", code="E112", path=("choice", key), rule=decision.rule))
-        elif spec.choices and value not in spec.choices:
-            found.append(order.error(InvalidInput, f"`{key}` must be one of {', '.join(map(str, spec.choices))}",
-                                     code="E112", path=("choice", key), rule=decision.rule))
+    """Every problem of ``choice`` against the decision's schema (:func:`hxref.kit.schema.check`:
+    keys, types, values, at every depth), in the order of the file, each at its line."""
+    found = [order.error(InvalidInput, p.message, code=p.code, path=("choice", *p.path), rule=p.rule or None)
+             for p in schema.check(decision.schema, order.data.get("choice", {}), decision.rule)]
     found.sort(key=lambda e: e.where.line or 0)          # stable: the file's order, top to bottom
     return found
 
 
 def check_choice(order: Order, decision: Decision, rules=None) -> None:
-    """Check ``choice`` against the decision's schema: keys and types, with line numbers; raise one
-    error carrying every problem (:func:`hxref.errors.gather`).
+    """Check ``choice`` against the decision's schema, once for every system: keys, types and
+    values at every depth, with line numbers; raise one error carrying every problem
+    (:func:`hxref.errors.gather`).  A system's ``check`` is asked only of a well-formed choice.
 
     ``rules`` (a function of a choice, returning the rules' :class:`Problem` list) is asked too
-    when the schema's only problems are unknown keys, with those keys left out: the choice is then
-    well formed, and the file's rules problems are listed with its schema problems."""
-    from .errors import gather
+    when the schema's only problems are unknown keys, with those keys left out (at every depth):
+    the choice is then well formed, and the file's rules problems are listed with its schema
+    problems."""
+    from .errors import HxrefError, gather
 
-    found = choice_problems(order, decision)
+    found: list[HxrefError] = list(choice_problems(order, decision))
     if not found:
         return
     if rules is not None and all(e.code == "E110" for e in found):
-        known = {k: v for k, v in order.data.get("choice", {}).items() if k in decision.schema}
-        found += rules_errors(order, rules(known))
+        found += rules_errors(order, rules(schema.known(decision.schema, order.data.get("choice", {}))))
     raise gather(found)
 
 
-def rules_errors(order: Order, problems: list[Problem]) -> list:
+def rules_errors(order: Order, problems: list[Problem]) -> list[IllegalOrder]:
     """The rules' problems as errors, each at its line."""
-    from .errors import IllegalOrder
-
     return [order.error(IllegalOrder, p.message, code="E400", path=("choice", *p.path), rule=p.rule)
             for p in problems]
 

@@ -167,19 +167,17 @@ class Session:
 
     def show_map(self, eng, side: str) -> bool:
         """The side's map in the terminal; False when the system or scenario has none."""
-        if getattr(eng.system, "map_view", None) is None:
-            return False
         from .engine import map_view
         from .maps import load_map
         from .report.mapterm import render_terminal
 
         try:
-            map_path, units, *_ = map_view(self.path, side)
-            m = load_map(map_path)
+            mv = map_view(self.path, side)
+            m = load_map(mv.map_path)
         except HxrefError:
             return False
         title = f"{m.title or m.id}: what {side} sees"
-        self.console.print(render_terminal(m, units, max_width=max(40, self.console.width - 2), title=title))
+        self.console.print(render_terminal(m, mv.units, max_width=max(40, self.console.width - 2), title=title))
         return True
 
     def show_report(self, eng, side: str) -> None:
@@ -188,21 +186,21 @@ class Session:
         self.console.print(turn.renderables(turn.build(eng, side)))
 
     def notes_and_skeleton(self, eng, dec, side: str) -> tuple[list[str], dict]:
-        hook = getattr(eng.system, "template", None)
-        if hook is None:
-            return self._unit_notes(side), dict(dec.example)
         view = eng.system.view(eng.state, side, eng.mode)
         try:
-            return hook(view, dec, side)
+            tpl = eng.system.template(view, dec, side)
         except HxrefError:
             return [], dict(dec.example)
+        # a system whose template has no notes (the protocol's default): the units orders may name
+        return (tpl.notes or self._unit_notes(side)), tpl.choice
 
     def _unit_notes(self, side: str) -> list[str]:
-        """Without a system ``template``: the side's units on the map (their ids are what orders name)."""
+        """Without notes from the system's ``template``: the side's units on the map (their ids are
+        what orders name)."""
         from .engine import map_view
 
         try:
-            _, units, *_ = map_view(self.path, side)
+            units = map_view(self.path, side).units
         except HxrefError:
             return []
         mine = [u for u in units if u.get("side") == side and u.get("id")]

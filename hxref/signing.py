@@ -372,7 +372,6 @@ def sshsig_verify(armored: str, message: bytes, namespace: str = NAMESPACE,
                   expected: PublicKey | None = None, source: str = "<input>") -> PublicKey:
     """Check an armored SSHSIG signature of ``message``; return the signer's key."""
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     def bad(why: str) -> InvalidInput:
         return InvalidInput(why, code="E201", file=source)
@@ -443,7 +442,8 @@ def split_signed_text(text: str) -> tuple[str, str | None]:
     if begin < 0 or begin == end - 1 or _payload(lines[begin]) != _BEGIN:
         return text, None
     body = "".join(line + "\n" for line in lines[:begin])
-    armored = "\n".join(_payload(line) for line in lines[begin:end + 1]) + "\n"
+    block = [_payload(line) for line in lines[begin:end + 1]]      # each one a "#" line (checked above)
+    armored = "\n".join(p for p in block if p is not None) + "\n"
     return body, armored
 
 

@@ -153,7 +153,9 @@ def syntax_hint(text: str, problem: str, context: str, mark, context_mark=None) 
                 "or a comma is missing between its items")
     if "expected ':'" in problem or "simple key" in context:
         line = there or here
-        ln = (cn if there else n)
+        ln = cn if there else n
+        if ln is None:          # the parser named no line: no hint to give
+            return None
         if _NO_SPACE.match(line):
             return f"put a space after the colon on line {ln + 1} (`key: value`)"
         return (f"line {ln + 1} is not `key: value`: add the colon, or put a text that goes on over "
@@ -368,18 +370,18 @@ def load_data_fast(path: str | Path) -> Any:
     return to_plain(fast_load(read_text(path, DATA_LIMITS)))
 
 
-def _plain_dumper():
+def _plain_dumper() -> type:
     import yaml
 
-    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    base: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)     # the C dumper where libyaml is built in
 
-    class PlainDumper(base):  # type: ignore[misc, valid-type]
+    class PlainDumper(base):
         """No anchors or aliases: a shared list is written out again, so people read plain YAML."""
 
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: Any) -> bool:
             return True
 
-    def str_representer(dumper, data: str):
+    def str_representer(dumper: Any, data: str) -> Any:
         # PyYAML quotes what YAML 1.1 would read as another type; quote what YAML 1.2 would too
         # ('0609', '1e3', '0o17'), so both readers of an order file read the same string
         style = "'" if _YAML12_NOT_STR.match(data) else None

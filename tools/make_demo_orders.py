@@ -9,7 +9,7 @@ It plays the scripted game below through the real command line in a scratch
 folder (so every shipped file was accepted by hxref when it was made) and
 copies the keys, the order files and a ``demo.yaml`` manifest that
 ``hxref demo`` replays into ``orders/<system folder>/<scenario>/`` (the folder
-names of ``hxref.demo.FOLDERS``: ``orders/salem_church/salem-church/``).
+the system's ``SystemInfo.data_folder``: ``orders/salem_church/salem-church/``).
 
 The keys in ``keys/`` are DEMO KEYS, published on purpose: never use them
 for a real game.
@@ -1375,9 +1375,9 @@ def demo_nonce(spec: dict) -> str:
 def build(name: str) -> Path:
     spec = GAMES[name]
     system = spec.get("system", name)
-    from hxref.demo import FOLDERS
+    from hxref.kit import registry
 
-    out = ROOT / "orders" / FOLDERS.get(system, system) / spec["scenario"]
+    out = ROOT / "orders" / registry.info(system).data_folder / spec["scenario"]
     old_keys = out / "keys"
     keep = {}
     if old_keys.is_dir():    # the same keys give the same dice chains: rebuilds replay the same game

@@ -4,7 +4,7 @@
   rings, exact hex lines; printed labels :class:`FourDigit` (``2114``) and
   :class:`AslLabels` (``StJ14``); :class:`HexGrid`, the printed rectangle.
 * :mod:`.paths` -- movement: :class:`MoveRules` (step-cost, stop and ZOC
-  callbacks), :class:`MoveGraph` (Dijkstra), :func:`check_move`.
+  callbacks), :class:`MoveGraph` (Dijkstra); a move order is walked by :mod:`hxref.kit.walk`.
 * :mod:`.los` -- line of sight with elevations, obstacles, hexside features
   and system adjustments.
 * :mod:`.table` -- inches, facings, bases, fire arcs, terrain polygons
@@ -28,7 +28,7 @@ from .hex import (
     ring,
 )
 from .los import LosResult, SightTerrain, line_of_sight, upslope_bonus
-from .paths import MoveCheck, MoveGraph, MoveRules, Prohibited, check_move, cheapest_path, reachable
+from .paths import MoveGraph, MoveRules, Prohibited, cheapest_path, reachable
 
 __all__ = [
     "DIRECTIONS",
@@ -39,13 +39,11 @@ __all__ = [
     "HexGrid",
     "HexSide",
     "LosResult",
-    "MoveCheck",
     "MoveGraph",
     "MoveRules",
     "Prohibited",
     "SightTerrain",
     "are_adjacent",
-    "check_move",
     "cheapest_path",
     "direction_to",
     "distance",

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Iterator, NamedTuple, Protocol
@@ -327,7 +328,7 @@ class LabelFormat(Protocol):
     def format(self, h: Hex) -> str: ...
 
 
-class _OffsetLabels:
+class _OffsetLabels(ABC):
     """Shared part of the label formats: printed column/row <-> axial."""
 
     parity: str = "even"
@@ -353,6 +354,14 @@ class _OffsetLabels:
     def is_low(self, col: int) -> bool:
         """True when printed column ``col`` sits half a hex lower."""
         return (col % 2 == 0) == (self.parity == "even")
+
+    @abstractmethod
+    def parse(self, label: str) -> Hex:
+        """The hex a printed label names (each format reads its own labels)."""
+
+    @abstractmethod
+    def format(self, h: Hex) -> str:
+        """The printed label of ``h``."""
 
     # hexsides: "2114/2115", "2114-2115", "StG9-F8"
     def parse_hexside(self, text: str) -> HexSide:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, ClassVar, Iterable, Literal
 
 from ..errors import InvalidInput
 from .hex import Hex, HexGrid, HexSide
@@ -92,7 +92,7 @@ class HexMap:
     places: dict[str, Hex]
     stand_in: bool = False
     note: str = ""
-    kind = "hex"
+    kind: ClassVar[Literal["hex"]] = "hex"
 
     def __post_init__(self) -> None:
         self.line_sides: dict[HexSide, set[str]] = {}
@@ -231,7 +231,7 @@ class TableMap:
     places: dict[str, tuple[float, float]]
     stand_in: bool = False
     note: str = ""
-    kind = "table"
+    kind: ClassVar[Literal["table"]] = "table"
 
     @property
     def width(self) -> float:

@@ -1,4 +1,4 @@
-"""Movement on a hex map: cheapest paths, reachable hexes, and move-order checks.
+"""Movement on a hex map: cheapest paths and reachable hexes.
 
 The rules module supplies the terrain as callables (nothing here knows a
 terrain chart):
@@ -15,8 +15,8 @@ terrain chart):
 
 :class:`MoveGraph` compiles those callables once for a set of hexes into
 integer neighbour and cost arrays, and :meth:`MoveGraph.search` is a plain
-heapq Dijkstra over them.  :func:`check_move` walks a move order given as a
-list of hexes and names the first illegal step and why.
+heapq Dijkstra over them.  A move order given hex by hex is walked by
+:func:`hxref.kit.walk.walk`.
 
 Costs may be any non-negative numbers; halves and quarters (1.5 MF, 0.5 MP)
 add up exactly in floating point.
@@ -29,11 +29,11 @@ add up exactly in floating point.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Callable, Iterable, Union
 
-from .hex import Hex, distance
+from .hex import Hex
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class MoveGraph:
         adj = self.adj
         stop = self.stop
         dist[s] = 0
-        heap = [(0, s)]
+        heap: list[tuple[float, int]] = [(0, s)]
         pop, push = heappop, heappush
         # the start hex never stops the unit; a goal ends the search when it is settled
         stop = list(stop)
@@ -215,92 +215,3 @@ def cheapest_path(rules: MoveRules, hexes: Iterable[Hex], start: Hex, goal: Hex)
 def reachable(rules: MoveRules, hexes: Iterable[Hex], start: Hex, mp: float) -> dict[Hex, float]:
     """Every hex a unit at ``start`` can reach with ``mp`` movement points, with its cost."""
     return MoveGraph(hexes, rules).search(start, max_cost=mp).costs()
-
-
-# --------------------------------------------------------------------------
-# checking a move order
-
-
-@dataclass(frozen=True)
-class Step:
-    """One legal step of a checked move."""
-
-    frm: Hex
-    to: Hex
-    cost: float
-    total: float
-
-
-@dataclass(frozen=True)
-class MoveCheck:
-    """The verdict on a move order given hex by hex.
-
-    ``bad_index`` is the index in the order of the hex that could not be
-    entered (None when the whole move is legal); ``reason`` says why.
-    """
-
-    legal: bool
-    cost: float
-    steps: tuple[Step, ...] = ()
-    bad_index: int | None = None
-    reason: str | None = None
-    stopped_at: Hex | None = field(default=None)
-
-    def __bool__(self) -> bool:
-        return self.legal
-
-
-def check_move(
-    rules: MoveRules,
-    path: list[Hex],
-    mp: float | None = None,
-    on_map: Callable[[Hex], bool] | None = None,
-    name: Callable[[Hex], str] = repr,
-) -> MoveCheck:
-    """Check a move given as the list of hexes entered, the start hex first.
-
-    Returns the cost of the legal part and, at the first illegal step, its
-    index and the reason: not adjacent, off the map, prohibited terrain or
-    hexside (with the reason the rules gave), continuing after a hex where
-    the unit had to stop, or not enough movement points.  ``name`` turns a
-    hex into its printed label for the messages.
-    """
-    if not path:
-        return MoveCheck(False, 0, (), 0, "the move names no hexes")
-    start = path[0]
-    if on_map is not None and not on_map(start):
-        return MoveCheck(False, 0, (), 0, f"{name(start)} is not on the map")
-    total: float = 0
-    steps: list[Step] = []
-    stopped: Hex | None = None
-    stop_why = None
-    for i in range(1, len(path)):
-        a, b = path[i - 1], path[i]
-
-        def bad(reason: str) -> MoveCheck:
-            return MoveCheck(False, total, tuple(steps), i, reason, stopped)
-
-        if stopped is not None:
-            return bad(f"the unit must stop in {name(stopped)} ({stop_why}) and cannot go on to {name(b)}")
-        if distance(a, b) != 1:
-            return bad(f"{name(b)} is not adjacent to {name(a)}")
-        if on_map is not None and not on_map(b):
-            return bad(f"{name(b)} is not on the map")
-        c = rules.cost(a, b)
-        if c is None:
-            return bad(f"{name(a)} to {name(b)} is prohibited")
-        if isinstance(c, Prohibited):
-            return bad(f"{name(a)} to {name(b)}: {c.reason}")
-        if mp is not None and total + c > mp:
-            left = mp - total
-            return bad(f"entering {name(b)} costs {_num(c)} MP but only {_num(left)} of {_num(mp)} MP are left")
-        total += c
-        steps.append(Step(a, b, c, total))
-        why = rules.stop_reason(b)
-        if why:
-            stopped, stop_why = b, why
-    return MoveCheck(True, total, tuple(steps), None, None, stopped)
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"

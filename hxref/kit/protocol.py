@@ -44,22 +44,47 @@ class Problem:
 
 @dataclass(frozen=True)
 class Field:
-    """One key of a choice: its type and, for numbers, the allowed range."""
+    """One key of a choice: its type and, for numbers, the allowed range.
 
-    type: str                  # "int", "str", "bool", "list", "dict"
+    Fields nest (:mod:`hxref.kit.schema`): a ``"dict"`` has ``fields`` (its own schema, the only
+    keys it may have) or ``values`` (the field of every value); a ``"list"`` has ``items`` (the
+    field of every item).  ``rule`` is the rule the shape comes from (default: the enclosing
+    field's, at the top the decision's); ``nullable`` lets the value be ``null``."""
+
+    type: str                  # "int", "number", "str", "bool", "list", "dict", "any"
     help: str = ""
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     choices: tuple = ()
     optional: bool = False
+    fields: Mapping[str, Field] | None = None
+    items: Field | None = None
+    values: Field | None = None
+    rule: str = ""
+    nullable: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if value not in (None, "", ()) and value is not False:
+            if isinstance(value, Field):
+                out[name] = value.to_dict()
+            elif name == "fields" and value is not None:
+                out[name] = {k: v.to_dict() for k, v in value.items()}
+            elif value not in (None, "", ()) and value is not False:
                 out[name] = list(value) if isinstance(value, tuple) else value
         return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Field:
+        """A field from :meth:`to_dict` (or from a game file written before fields nested)."""
+        kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
+        if kw.get("fields") is not None:
+            kw["fields"] = {k: cls.from_dict(v) for k, v in kw["fields"].items()}
+        for name in ("items", "values"):
+            if kw.get(name) is not None:
+                kw[name] = cls.from_dict(kw[name])
+        return cls(**kw)
 
 
 @dataclass(frozen=True)
@@ -91,8 +116,7 @@ class Decision:
 
     @classmethod
     def from_dict(cls, d: dict) -> Decision:
-        schema = {k: Field(**{kk: (tuple(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()})
-                  for k, v in d.get("schema", {}).items()}
+        schema = {k: Field.from_dict(v) for k, v in d.get("schema", {}).items()}
         return cls(**{**d, "sides": tuple(d["sides"]), "schema": schema})
 
 
@@ -144,8 +168,9 @@ class SystemInfo:
     ``orders/<data_folder>/`` (the shipped demo games); ``root``, when set, holds both
     (``root/games``, ``root/orders``) for a system shipped outside hxref.  ``cli`` is the
     ``"module:attribute"`` of a click group mounted as ``hxref <name>``.  ``secret_kinds`` names
-    the state fields that hold a side's secrets (the conformance suite looks for their values in
-    every other audience's reports).  ``dashboard`` names the state scalars a dashboard shows.
+    where in the state a side's secrets lie, as paths or rules functions
+    (:mod:`hxref.kit.secret_kinds`); the conformance suite looks for their values in every other
+    audience's reports.  ``dashboard`` names the state scalars a dashboard shows.
     """
 
     name: str
@@ -208,14 +233,9 @@ class GameSystem(ABC):
 
     def load_scenario(self, name: str) -> dict:
         """The scenario called ``name`` as plain data (E503 when there is none)."""
-        from ..errors import InvalidInput
-        from ..yamlio import load_data, to_plain
+        from .data import scenario
 
-        path = self.info.games_path() / "scenarios" / f"{name}.yaml"
-        if not path.is_file():
-            raise InvalidInput(f"no scenario {name!r} for {self.info.name}; known: {', '.join(self.scenarios())}",
-                               code="E503")
-        return to_plain(load_data(path))
+        return scenario(self.info.name, name, self.info.games_path())
 
     # --- the sequence of play --------------------------------------------------------------
     @abstractmethod
@@ -261,6 +281,13 @@ class GameSystem(ABC):
     def dashboard(self, state: ReadOnlyState) -> dict[str, Any]:
         """The scalars a dashboard line shows (turn, stage, date, ...), from ``info.dashboard``."""
         return {k: state[k] for k in self.info.dashboard if k in state and not isinstance(state[k], (dict, list))}
+
+    def secrets(self, state: ReadOnlyState, side: str) -> set[str]:
+        """The text values of ``side``'s secrets in an umpired game: what no other audience's
+        report may show.  By default read from ``info.secret_kinds`` (:mod:`hxref.kit.secret_kinds`)."""
+        from .secret_kinds import values
+
+        return values(state, side, self.info.secret_kinds, type(self).__module__.rpartition(".")[0])
 
 
 def other_side(sides: Sequence[str], side: str) -> str:

@@ -48,8 +48,15 @@ def infos() -> list[SystemInfo]:
 
 def get(name: str) -> GameSystem:
     """The system called ``name`` (one of :func:`names`)."""
-    found: GameSystem = import_module(_package(name) + ".system").SYSTEM
+    found = import_module(_package(name) + ".system").SYSTEM
+    if not isinstance(found, GameSystem):
+        raise TypeError(f"{_package(name)}.system.SYSTEM is not a GameSystem (hxref.kit.protocol)")
     return found
+
+
+def default() -> str:
+    """The system ``hxref demo`` plays when none is named: the first line of :data:`REGISTRY`."""
+    return next(iter(REGISTRY))
 
 
 def register(name: str, package: str) -> None:

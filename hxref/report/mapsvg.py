@@ -73,13 +73,25 @@ class PlacedUnit:
     base: Base | None = None
     colour: str | None = None
 
+    def in_hex(self) -> Hex:
+        """The unit's hex: every unit on a hex map has one (:func:`place_units`)."""
+        if self.hex is None:
+            raise ValueError(f"unit {self.id} stands on a table, not in a hex")
+        return self.hex
+
+    def on_table(self) -> Base:
+        """The unit's base: every unit on a table has one (:func:`place_units`)."""
+        if self.base is None:
+            raise ValueError(f"unit {self.id} stands in a hex, not on a table")
+        return self.base
+
 
 def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
     """Check unit dicts against the map; InvalidInput naming the unit if one is off the map."""
     out = []
     for u in units:
         uid = str(u.get("id", "?"))
-        common = dict(id=uid, side=str(u.get("side", "")), label=str(u.get("label", uid)), kind=str(u.get("kind", "")), colour=u.get("colour"))
+        side, label, kind, colour = str(u.get("side", "")), str(u.get("label", uid)), str(u.get("kind", "")), u.get("colour")
         if m.kind == "hex":
             if "hex" not in u:
                 raise InvalidInput(f"unit {uid} has no hex to be drawn in")
@@ -87,13 +99,13 @@ def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
                 h = m.parse(u["hex"])
             except InvalidInput as exc:
                 raise InvalidInput(f"unit {uid}: {exc.message}") from None
-            out.append(PlacedUnit(hex=h, **common))
+            out.append(PlacedUnit(uid, side, label, kind, hex=h, colour=colour))
         else:
             try:
                 base = Base(float(u["x"]), float(u["y"]), float(u.get("facing", 0)), float(u.get("frontage", 4)), float(u.get("depth", 1)))
             except (KeyError, TypeError, ValueError):
                 raise InvalidInput(f"unit {uid} needs x and y in inches (and facing, frontage, depth) to be drawn on a table") from None
-            out.append(PlacedUnit(base=base, **common))
+            out.append(PlacedUnit(uid, side, label, kind, base=base, colour=colour))
     return out
 
 
@@ -257,9 +269,10 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
     stacks: dict[Hex, int] = {}
     out.append('<g id="units" font-size="7" text-anchor="middle">')
     for u in sorted(units, key=lambda u: (u.hex, u.side, u.id)):
-        k = stacks.get(u.hex, 0)
-        stacks[u.hex] = k + 1
-        x, y = at(u.hex)
+        h = u.in_hex()
+        k = stacks.get(h, 0)
+        stacks[h] = k + 1
+        x, y = at(h)
         x, y = x + 3 * k, y - 3 * k
         w = s * 0.95
         fill = u.colour or colours[u.side]
@@ -403,7 +416,7 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict
     out.extend(_shots_svg(t, {u.id: u for u in units}, shots, colours, p, poly))
     out.append('<g id="units" font-size="8" text-anchor="middle">')
     for u in sorted(units, key=lambda u: (u.side, u.id)):
-        b = u.base
+        b = u.on_table()
         fill = u.colour or colours[u.side]
         corners = [p(x, y) for x, y in b.corners()]
         (fx0, fy0), (fx1, fy1) = corners[0], corners[1]

@@ -72,7 +72,7 @@ def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
     colours = side_colours([{"side": u.side} for u in units])
     stacks: dict[Hex, list[PlacedUnit]] = {}
     for u in sorted(units, key=lambda u: (u.side, u.id)):
-        stacks.setdefault(u.hex, []).append(u)
+        stacks.setdefault(u.in_hex(), []).append(u)
     short = getattr(fmt, "format_short", fmt.format)
     line_symbol = {}
     for ln in m.lines:
@@ -175,14 +175,15 @@ def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:
     for u in sorted(units, key=lambda u: (u.side, u.id)):
         fill = u.colour or colours[u.side]
         st = Style(color=_text_colour(fill), bgcolor=fill, bold=True)
-        inside = shapely.contains_xy(u.base.polygon, xs, ys)
+        b = u.on_table()
+        inside = shapely.contains_xy(b.polygon, xs, ys)
         ch = (u.label.strip() or u.id)[0]
         for i in np.nonzero(inside)[0]:
             cell_char[i] = ch
             cell_style[i] = st
-        ci = min(max(int(u.base.x / per_col), 0), ncols - 1)
-        li = min(max(int((t.height - u.base.y) / per_line), 0), nlines - 1)
-        cell_char[li * ncols + ci] = ARROWS[int(((u.base.facing % 360) + 22.5) // 45) % 8]
+        ci = min(max(int(b.x / per_col), 0), ncols - 1)
+        li = min(max(int((t.height - b.y) / per_line), 0), nlines - 1)
+        cell_char[li * ncols + ci] = ARROWS[int(((b.facing % 360) + 22.5) // 45) % 8]
         cell_style[li * ncols + ci] = st
     text = Text()
     ruler = [" "] * ncols
@@ -193,8 +194,8 @@ def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:
             ruler[pos + k] = ch
     text.append("".join(ruler) + "\n", Style(color="#777777"))
     for j in range(nlines):
-        for i in range(ncols):
-            text.append(cell_char[j * ncols + i], cell_style[j * ncols + i])
+        for c in range(ncols):
+            text.append(cell_char[j * ncols + c], cell_style[j * ncols + c])
         text.append("\n")
     text.append(f"1 character = {per_col:g}\" across, {per_line:g}\" down; north is up", Style(dim=True))
     return text
@@ -222,7 +223,7 @@ def _unit_table(m: Any, units: list[PlacedUnit]) -> RichTable:
         if u.hex is not None:
             where = m.label(u.hex)
         else:
-            b = u.base
+            b = u.on_table()
             where = f"({b.x:g}, {b.y:g}) facing {b.facing:g}, {b.frontage:g}\"x{b.depth:g}\""
         tab.add_row(Text(u.label, Style(color=_text_colour(fill), bgcolor=fill, bold=True)), u.side, u.kind, where)
     return tab

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..kit.events import restricted, visible
 from ..systems.base import Section
 
 FORMATS = ("rich", "text", "md", "html", "json")
@@ -41,8 +42,8 @@ def _event_line(ev: dict, audience: str | None, mode: str) -> str:
         text = (f"impulse {d['n']}: {d['side']} at operation level {d['level']} ({d['how']}); "
                 f"leader pay {d['pay']} WEP")
     line = f"{text} [rule {d['rule']}]" if d.get("rule") not in (None, "-") else str(text)
-    if "private_wep" in d and (mode != "umpired" or audience in (d.get("side"), "umpire")):
-        line += f" -- {d['side']} WEP now {d['private_wep']}"
+    if audience == "umpire" and mode == "umpired" and restricted(d):
+        line += f" (told to {', '.join(d['visible_to']) or 'no side'} only)"     # the umpire reads every copy
     return line
 
 
@@ -83,6 +84,11 @@ def build(engine, audience: str | None = None) -> Report:
         ("identity", engine.identity),
         ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
     ]
+    from ..kit import data
+
+    differ = data.unpublished(meta["system"], engine.pinned_charts())
+    if differ:      # a chart the creator slipped in, or one replaced since: each reader should know
+        header.append(("charts", "played with charts that differ from the published ones: " + "; ".join(differ)))
     rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header)
 
     # what is awaited
@@ -141,10 +147,10 @@ def build(engine, audience: str | None = None) -> Report:
     if last:
         happened = Section(f"Last resolution: {last[0]['data']['decision']}")
         for ev in last[1:]:
-            if ev["kind"] == "rules" and visible(ev["data"], audience, mode):
+            if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
                 happened.lines.append(_event_line(ev, audience, mode))
         rep.sections.append(happened)
-        rolls = [ev["data"] for ev in last if ev["kind"] == "die" and visible(ev["data"], audience, mode)]
+        rolls = [ev["data"] for ev in last if ev["kind"] == "die" and shown(ev["data"], audience, mode)]
         if rolls:
             dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
                            columns=["purpose", "rolled by", "faces"])
@@ -157,40 +163,18 @@ def build(engine, audience: str | None = None) -> Report:
         "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
         "phase": h.get("phase"), "awaiting": waiting, "view": view,
         "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")
-                            and visible(ev["data"], audience, mode)] if last else [],
+                            and shown(ev["data"], audience, mode)] if last else [],
     }
     if mine is not None and mine.lines:
         rep.facts["secrets"] = mine.lines
-    if mode == "umpired" and audience not in (None, "umpire"):
-        rep.facts["last_resolution"] = [_strip_private(d, audience) for d in rep.facts["last_resolution"]]
-    elif mode == "umpired" and audience is None:
-        rep.facts["last_resolution"] = [_strip_private(d, None) for d in rep.facts["last_resolution"]]
     return rep
 
 
-def visible(data: dict, audience: str | None, mode: str) -> bool:
-    """May ``audience`` see this rules event or die?  Private ones only by their own side in umpired games.
-
-    An event marked ``private`` (or a die rolled with ``private``) belongs to
-    ``data["side"]`` / ``data["by"]``; ``only`` lists the sides that may see it.
-    In open and solo games every player holds the game file, so nothing is hidden.
-    """
-    if audience == "umpire" and data.get("redacted"):
-        return False            # the umpire reads the whole event; its redacted copies are for the sides
-    if mode != "umpired" or audience == "umpire":
-        return True
-    owner = data.get("side") if "side" in data else data.get("by")
-    if "only" in data:
-        return audience in data["only"]
-    if data.get("private"):
-        return audience is not None and audience == owner
-    return True
-
-
-def _strip_private(d: dict, audience: str | None) -> dict:
-    if "private_wep" in d and d.get("side") != audience:
-        return {k: v for k, v in d.items() if k != "private_wep"}
-    return d
+def shown(data: dict, audience: str | None, mode: str) -> bool:
+    """Does ``audience``'s report show this rules event or die?  In umpired games what
+    :func:`hxref.kit.events.visible` says; in open and solo games every player holds the game
+    file, so nothing is hidden."""
+    return mode != "umpired" or visible(data, audience)
 
 
 def _last_resolution(log: list[dict]) -> list[dict]:

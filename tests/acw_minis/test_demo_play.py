@@ -35,7 +35,7 @@ DEMO = orders_dir() / "acw_minis" / "mercers-mill"
 SIDES = ("union", "confederate")
 #: what the shipped game comes to (the dice come from the shipped join, answer and roll files)
 WINNER = "confederate"
-WHY = "confederate has eliminated 4 enemy units (us-5, us-2, us-6, us-3): it wins at once"
+WHY = "confederate has eliminated 4 enemy units (us-5, us-2, us-1, us-6): it wins at once"
 LAST = "t10.confederate"
 PLAYER_TURNS = [f"t{t}.{s}" for t in range(1, 11) for s in SIDES]        # t1.union .. t10.confederate
 
@@ -130,9 +130,9 @@ def test_the_game_ends_with_the_exact_result_of_the_scenario_rule(played):
     assert st["result"] == {"winner": WINNER, "why": WHY}
     assert st["turn"] == 10 and st["last"]["side"] == "confederate"
     again = _rule_result(st)
-    assert again == {"winner": WINNER, "eliminated": ["us-2", "us-3", "us-5", "us-6"]}
+    assert again == {"winner": WINNER, "eliminated": ["us-1", "us-2", "us-5", "us-6"]}
     assert sorted(st["eliminated"]["union"]) == again["eliminated"]
-    assert sorted(st["eliminated"]["confederate"]) == ["cs-2", "cs-5"]        # the Confederates won with two to spare
+    assert sorted(st["eliminated"]["confederate"]) == ["cs-3", "cs-5"]        # the Confederates won with two to spare
     # before the last player turn the rule gave nothing: no side had 4, and turn 15 was not reached
     decs = list(before)
     for prev, dec in zip(decs, decs[1:]):
@@ -207,17 +207,17 @@ def test_the_final_table_picture_draws_the_last_shots(played, tmp_path):
     assert "<svg" in text[:200]
     group = text.split('<g id="shots"', 1)[1].split("</g>", 1)[0]
     last = eng.state["last"]["shots"]
-    assert [s["from"] for s in last] == ["cs-6", "cs-3", "cs-4"] and {s["to"] for s in last} == {"us-3"}
+    assert [s["from"] for s in last] == ["cs-6", "cs-4"] and [s["to"] for s in last] == ["us-6", "us-3"]
     names = {uid: (u.get("name") or uid).split("'")[0] for uid, u in eng.state["units"].items()}
     for s in last:
         # the shooter's field of fire out to its range, and the line to the target with the hits and die
         assert f'{names[s["from"]]}: field of fire, {s["range"]}" range' in group
         assert f'{s["hits"]} hits (d6 {s["die"]})' in group
     assert group.count("<line ") == len(last)
-    # the units still on the table, and (greyed) us-3, which these shots eliminated, where it stood
+    # the units still on the table, and (greyed) us-6, which these shots eliminated, where it stood
     drawn = re.findall(r'class="unit" data-id="([^"]+)"', text)
-    assert sorted(drawn) == sorted([u for u, x in eng.state["units"].items() if not x.get("eliminated")] + ["us-3"])
-    assert "infantry, eliminated" in text
+    assert sorted(drawn) == sorted([u for u, x in eng.state["units"].items() if not x.get("eliminated")] + ["us-6"])
+    assert "cavalry, eliminated" in text              # us-6 is Lyle's Cavalry
 
 
 def test_hxref_demo_plays_the_acw_game(tmp_path):

@@ -117,7 +117,7 @@ def test_bid_above_the_maximum_in_a_reveal(cli, game):
 
 def test_negative_bid(cli, game):
     err = cli.fails("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: -1")
-    assert "negative" in err and "5.1" in err
+    assert "`bid` must be 0 or more (got -1)" in err and "[rule 5.1]" in err
 
 
 def test_reveal_that_does_not_match(cli, committed):

@@ -4,7 +4,6 @@ is folded so that both YAML readers (YAML 1.2 and 1.1) still read exactly the sa
 import json
 import re
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from ruamel.yaml import YAML
 
 from hxref import orders, yamlio
 from hxref.signing import sign_text
-from tests.conftest import bid_round
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMOS = sorted(ROOT.glob("orders/*/*/demo.yaml"))

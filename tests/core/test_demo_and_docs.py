@@ -22,7 +22,7 @@ def demo_run(tmp_path_factory):
 def test_demo_plays_the_whole_game(demo_run):
     folder, out = demo_run
     assert "$ hxref submit game.yaml union-t1.bid-commit.yaml" in out
-    assert re.search(r"audit OK: 58 events replayed; 21 signatures verified, 8 commitments opened", out)
+    assert re.search(r"audit OK: 71 events replayed; 21 signatures verified, 8 commitments opened", out)
     assert "Game over after turn 3" in out
     for who in ("public", "union", "confederate"):
         for ext in ("md", "html"):

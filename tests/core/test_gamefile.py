@@ -1,7 +1,6 @@
 """The game file: hash chain, atomic save with backup, lock (design section 3)."""
 import multiprocessing
 import time
-from pathlib import Path
 
 import pytest
 

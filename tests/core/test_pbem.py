@@ -147,8 +147,9 @@ def test_umpired_game_hides_wep_and_needs_the_umpire_for_dice(cli):
     assert view["wep"] == {"confederate": 160 - 6}   # own WEP after its impulse's pay; union's hidden (3.71)
     union_wep = json.loads(cli("report", "u.yaml", "--side", "union", "--format", "json").stdout)["view"]["wep"]
     # the union's WEP appears nowhere in what the confederate is told, not even in an event
-    assert all("private_wep" not in d or d.get("side") == "confederate" for d in conf["last_resolution"])
-    assert union_wep["union"] not in [d.get("private_wep") for d in conf["last_resolution"]]
+    weps = [d for d in conf["last_resolution"] if d.get("type") == "wep"]
+    assert weps and all(d["visible_to"] == ["confederate"] for d in weps)     # its own WEP event, no other
+    assert union_wep["union"] not in [d.get("wep") for d in conf["last_resolution"]]
     text = cli("report", "u.yaml", "--side", "confederate", "--format", "text").stdout
     assert "hidden (3.71)" in text
     ump = json.loads(cli("report", "u.yaml", "--side", "umpire", "--format", "json").stdout)

@@ -224,7 +224,8 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     assert dec.kind == "defence" and eng.mode == "umpired"
     view = system.view(st, "confederate", eng.mode)
     assert "royce" not in view["leaders"]                  # the enemy's display is not in the view
-    notes, skeleton = system.template(view, dec, "confederate")
+    tpl = system.template(view, dec, "confederate")
+    notes, skeleton = tpl.notes, tpl.choice
     text = "\n".join(notes)
     assert f"1610: assaulted by Silas K. Royce * (active, 2-2-4) from {src}; your forces there: calloway" in text
     assert "leader, to" not in text and "choice.react[].against" in text and "choice.react[].force" in text
@@ -238,12 +239,17 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
             assert system.check(st, dec, "confederate", {"react": [react]}) == [], react
     assert "calloway in 1610: retreat to" in text
     # every key named is one the checker accepts: unlike an unknown key, it is not refused as one
+    # (the decision's schema first, as hxref.orders checks it, then the rules)
+    from hxref.kit import schema
+
+    def problems(choice):
+        return schema.check(dec.schema, choice, dec.rule) or system.check(st, dec, "confederate", choice)
+
     for key in ("force", "against", "to", "commander", "lend_mr"):
         entry = {"force": "duvall", key: {"force": "duvall"}.get(key, "1610" if key != "lend_mr" else True)}
-        found = system.check(st, dec, "confederate", {"react": [entry]})
+        found = problems({"react": [entry]})
         assert not any("unknown key" in p.message for p in found), (key, found)
     for key in ("force", "to", "rear_guard", "rear_guard_leader"):
-        found = system.check(st, dec, "confederate", {"retreat": [{"force": "calloway", key: []}]})
+        found = problems({"retreat": [{"force": "calloway", key: []}]})
         assert not any("unknown key" in p.message for p in found), (key, found)
-    assert any("unknown key" in p.message for p in system.check(st, dec, "confederate",
-                                                                 {"react": [{"force": "duvall", "leader": "x"}]}))
+    assert any("unknown key `leader`" in p.message for p in problems({"react": [{"force": "duvall", "leader": "x"}]}))

@@ -10,11 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hxref.geometry.hex import FourDigit, Hex, HexGrid, HexSide
-from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited, check_move, cheapest_path, is_prohibited, reachable
+from hxref.geometry.paths import MoveGraph, MoveRules, cheapest_path, is_prohibited, reachable
+from hxref.kit.walk import WalkRules, walk
 from hxref.maps import load_map
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = yaml.safe_load((Path(__file__).parent / "movement_cases.yaml").read_text(encoding="utf-8"))["cases"]
+REACH = [c for c in CASES if "reach" in c]
 
 
 # --------------------------------------------------------------------------
@@ -32,29 +34,21 @@ def _setup(case):
     return m.label, m.parse, m.hexes(), step
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"].split()[0] for c in CASES])
+@pytest.mark.parametrize("case", REACH, ids=[c["id"].split()[0] for c in REACH])
 def test_movement_case_book(case):
     label, parse, hexes, step = _setup(case)
     zoc_hexes = {parse(x) for x in case.get("zoc", [])}
     rules = MoveRules(step, stops=(lambda h: "enemy ZOC" if h in zoc_hexes else False), zoc=zoc_hexes.__contains__)
-    if "reach" in case:
-        got = reachable(rules, hexes, parse(case["start"]), case["mp"])
-        want = {parse(k): v for k, v in case["reach"].items()}
-        named = {label(h): c for h, c in got.items()}
-        for h, c in want.items():
-            assert got.get(h) == c, f"{case['id']}: {label(h)} costs {got.get(h)}, expected {c}; reached {named}"
-        if case.get("exact"):
-            assert set(got) == set(want), f"{case['id']}: reached {sorted(named)}"
-    else:
-        order = [parse(x) for x in case["order"]]
-        res = check_move(rules, order, mp=case.get("mp"), name=label)
-        assert res.legal == case["legal"], f"{case['id']}: {res.reason}"
-        if "cost" in case:
-            assert res.cost == case["cost"]
-        if "bad_index" in case:
-            assert res.bad_index == case["bad_index"]
-        if "reason" in case:
-            assert case["reason"] in res.reason
+    got = reachable(rules, hexes, parse(case["start"]), case["mp"])
+    want = {parse(k): v for k, v in case["reach"].items()}
+    named = {label(h): c for h, c in got.items()}
+    for h, c in want.items():
+        assert got.get(h) == c, f"{case['id']}: {label(h)} costs {got.get(h)}, expected {c}; reached {named}"
+    if case.get("exact"):
+        assert set(got) == set(want), f"{case['id']}: reached {sorted(named)}"
+
+
+# the "order" cases (a move given hex by hex) are walked by kit.walk: tests/kit/test_kit_walk.py
 
 
 # --------------------------------------------------------------------------
@@ -119,7 +113,8 @@ def test_path_cost_is_the_sum_of_its_steps(m):
         assert sum(steps) == cost
         # only the last hex may be a stop hex
         assert not any(rules.stop_reason(x) for x in path[1:-1])
-        assert check_move(rules, path).legal
+        assert walk(path[1:], rules.cost, start=start, rules=WalkRules(move="M"), hex_of=lambda x: x,
+                    stops=rules.stop_reason).legal
 
 
 @settings(max_examples=150, deadline=None)
@@ -157,21 +152,8 @@ def test_cheapest_path_and_goal():
     assert cheapest_path(MoveRules(lambda a, b: None), grid.hexes(), grid.parse("0101"), grid.parse("0401")) is None
 
 
-def test_prohibited_reasons_and_off_map():
-    grid, cells = parse_art(". .\n. .")
-    rules = MoveRules(lambda a, b: Prohibited("the river is in flood") if grid.label(b) == "0201" else 1)
-    res = check_move(rules, [grid.parse("0101"), grid.parse("0201")], name=grid.label)
-    assert not res and res.reason == "0101 to 0201: the river is in flood" and res.bad_index == 1
-    res = check_move(MoveRules(lambda a, b: 1), [grid.parse("0202"), grid.labels.parse("0302")], on_map=grid.contains, name=grid.label)
-    assert res.reason == "0302 is not on the map"
-    assert check_move(MoveRules(lambda a, b: 1), []).reason == "the move names no hexes"
-
-
-def test_stop_hex_at_start_does_not_stop():
-    rules = MoveRules(lambda a, b: 1, stops=lambda h: h == Hex(0, 0))
-    assert check_move(rules, [Hex(0, 0), Hex(1, 0), Hex(2, 0)]).legal
-    res = check_move(rules, [Hex(1, 0), Hex(0, 0), Hex(-1, 0)], name=repr)
-    assert not res and res.stopped_at == Hex(0, 0) and "must stop" in res.reason
+# the move-order checks (prohibited reasons, off the map, a stop hex at the start) are in
+# tests/kit/test_kit_walk.py
 
 
 def test_negative_costs_are_refused():

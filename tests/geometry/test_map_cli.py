@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from hxref.cli_map import map_group
 from hxref.errors import HxrefError, InvalidInput
+from hxref.kit.protocol import MapView
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -73,7 +74,7 @@ def test_show_a_game_uses_map_view(tmp_path, monkeypatch):
     def map_view(path, side):
         calls.append((path, side))
         units = [{"id": "u1", "side": "union", "label": "Rosecrans", "kind": "army", "hex": "0705"}]
-        return SAMPLE, units if side == "union" else []
+        return MapView(Path(SAMPLE), units if side == "union" else [])
 
     fake = types.ModuleType("hxref.engine")
     fake.map_view = map_view

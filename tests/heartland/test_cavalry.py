@@ -134,6 +134,20 @@ def test_3_12_corps_only_cavalry_and_limits():
     assert any("at most 2 artillery" in m or "at most 2" in m for m in msgs) and len(msgs) == 2
 
 
+def test_3_12_a_scenario_with_a_third_cavalry_corps_is_refused_at_set_up():
+    from hxref.errors import InvalidInput
+    from hxref.kit import registry
+
+    system = registry.get("heartland")
+    scenario = system.load_scenario("river-line")
+    system.setup(scenario)                      # its one corps (kerr) is legal
+    flagged = [lid for lid, ld in scenario["leaders"].items() if ld["side"] == U and not ld.get("cavalry_corps")]
+    for lid in flagged[:2]:                     # two more flags: not cavalry-only forces, and three corps
+        scenario["leaders"][lid]["cavalry_corps"] = True
+    with pytest.raises(InvalidInput, match=r"cavalry corps.*\(3\.12\)"):
+        system.setup(scenario)
+
+
 # --- 8.6 recon and screen exclude each other ----------------------------------------------------
 
 def test_8_6_screening_corps_cannot_recon_unless_it_ends_the_screen():

@@ -47,13 +47,12 @@ def test_3_72_umpired_view_still_shows_own_and_top_counters():
 
 
 def test_3_72_2_enemy_attrition_faces_hidden_own_kept():
-    rolls = [{"purpose": "attrition grant", "sides": 6, "faces": [5], "by": U, "private": True},
-             {"purpose": "attrition bragg", "sides": 6, "faces": [2], "by": C, "private": True},
+    rolls = [{"purpose": "attrition grant", "sides": 6, "faces": [5], "by": U, "visible_to": [U]},
+             {"purpose": "attrition bragg", "sides": 6, "faces": [2], "by": C, "visible_to": [C]},
              {"purpose": "IMC grant", "sides": 6, "faces": [3], "by": U}]
     out = df.redact_rolls(rolls, C, ON)
     assert out[0]["faces"] is None and out[1]["faces"] == [2] and out[2]["faces"] == [3]
     assert df.redact_rolls(rolls, C, {})[0]["faces"] == [5]
-    assert df.attrition_private(ON) and not df.attrition_private({})
     v = df.redact({"rolls": rolls}, C, ON)
     assert v["rolls"][0]["faces"] is None
 

@@ -87,9 +87,9 @@ def test_8_62a_open_game_hide_plot_reveal_and_audit(cli, open_game):
     assert st["leaders"]["harrow"]["hex"] is None and st["leaders"]["pell"]["hex"] is None
     assert "harrow" not in json.dumps(turn.build(Engine.load(game), "confederate").facts["view"].get("seen", {}))
 
-    # next Union impulse: plot Harrow (staying in 1309, always within his MP) with `hxref plot`
+    # next Union impulse: plot Harrow (staying in 1309, always within his MP) with `hxref heartland plot`
     dec = union_orders_decision(cli, game)
-    out = cli("plot", game, "--side", "union", "--force", "harrow", "--hex", "1309").output
+    out = cli("heartland", "plot", game, "--side", "union", "--force", "harrow", "--hex", "1309").output
     plot_line = out.strip().splitlines()[-1]
     assert plot_line.startswith("plot: ")
     plots = json.loads(plot_line[len("plot: "):])
@@ -114,7 +114,7 @@ def test_8_62a_open_game_hide_plot_reveal_and_audit(cli, open_game):
                     json.dumps({**bad, "moves": [], **({"level": 1} if "level" in dec.schema else {})}))
     assert "does not open the commitment" in err and "8.62a" in err and Path(game).read_bytes() == before
     # the real reveal: Harrow appears in 1309 and moves on in the same orders
-    out = cli("plot", game, "--side", "union", "--reveal", "harrow").output
+    out = cli("heartland", "plot", game, "--side", "union", "--reveal", "harrow").output
     reveal = json.loads(out.strip()[len("reveal: "):])
     step(cli, game, {"union": {"reveal": reveal}})
     eng = Engine.load(game)

@@ -3,7 +3,6 @@ fog of war in every report after every resolution, and bad orders refused with t
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -30,7 +29,8 @@ def _secrets_of(state: dict, side: str) -> list[str]:
 def _reports(eng, audience) -> dict[str, str]:
     rep = turn.build(eng, audience)
     out = {fmt: turn.render(rep, fmt) for fmt in ("text", "md", "html", "json")}
-    path, units = eng.system.map_view(eng.system.view(eng.state, audience, eng.mode))
+    mv = eng.system.map_view(eng.system.view(eng.state, audience, eng.mode))
+    path, units = mv.map_path, mv.units
     from hxref.maps import load_map
 
     out["svg"] = render_svg(load_map(path), units)
@@ -102,7 +102,7 @@ def test_demo_had_moves_attack_checks_and_assaults(played):
         assert t in kinds, t
     # the IMC dice are private to the side that rolled them (3.71)
     imc = [e["data"] for e in eng.gf.log if e["kind"] == "die" and e["data"]["purpose"].startswith("IMC")]
-    assert imc and all(d.get("private") for d in imc)
+    assert imc and all(d.get("visible_to") == [d["by"]] for d in imc)
 
 
 def test_each_side_sees_its_own_display_and_only_top_counters_of_the_enemy(played):

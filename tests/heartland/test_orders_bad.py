@@ -66,13 +66,21 @@ def test_a_stack_over_its_limit(cli, hgame):
 
 
 def test_detaching_a_piece_that_is_not_his(cli, hgame):
-    refuse(cli, hgame, '  moves:\n    - {force: strother, detach: [gaskins], path: ["1804"]}\n', "8.25",
-           "not part of strother")
+    refuse(cli, hgame, '  moves:\n    - {force: strother, detach: [gaskins], path: ["1804"]}\n', "8.25b",
+           "not a leader or unit of strother's force")
 
 
 def test_unknown_keys_and_bad_shapes(cli, hgame):
-    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: ["1910"], teleport: 1}\n', "8.21", "unknown key")
-    refuse(cli, hgame, '  moves:\n    - {force: calloway, path: "1910"}\n', "8.2", "list of hex labels")
+    err = refuse(cli, hgame, '  moves:\n    - {force: calloway, path: ["1910"], teleport: 1}\n', "8.21",
+                 "unknown key `teleport` in moves[0] (allowed: attack,")
+    assert "(at choice.moves[0].teleport)" in err and err.endswith("[E110]"), err
+    err = refuse(cli, hgame, '  moves:\n    - {force: calloway, path: "1910"}\n', "8.2",
+                 "`moves[0].path` must be a list: hex labels in quotes")
+    assert err.endswith("[E112]"), err
+    # the path's rule, at the line of the bad item inside it
+    err = refuse(cli, hgame, '  moves:\n    - force: calloway\n      path:\n      - "1910"\n      - 1810\n', "8.2",
+                 "`moves[0].path[1]` must be a text")
+    assert "o.yaml:11:" in err and "(at choice.moves[0].path[1])" in err, err
 
 
 def _state_at_orders():
@@ -88,7 +96,8 @@ def test_detaching_without_ap():
     st["leaders"]["calloway"]["ap"] = 0
     probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "calloway", "detach": ["gaskins"],
                                                                 "path": ["1910"]}]})
-    assert probs and probs[0].rule == "8.25" and "no AP left" in probs[0].message
+    # 8.25c: the detach costs the OC 1 AP (3.24: he must have it)
+    assert probs and probs[0].rule == "3.24" and "must pay 1 AP but has 0" in probs[0].message
 
 
 def test_inactive_leader_may_not_enter_enemy_zoc():
@@ -161,7 +170,10 @@ def test_8_51_detachments_from_the_chart(cli, hgame):
 
 def test_8_51_refusals(cli, hgame):
     refuse(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c1, by: step_loss}]}\n', "8.51",
-           "names one of the force's units")
+           "c1 is not one of strother's units: c10, c9")
+    err = refuse(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c9, by: magic}]}\n', "8.51",
+                 "`moves[0].detachments[0].by` must be one of step_loss, removal (got 'magic')")
+    assert err.endswith("[E112]"), err
     refuse(cli, hgame, '  moves:\n    - {force: strother, detachments: [{unit: c9, by: step_loss}, '
                        '{unit: c10, by: step_loss}]}\n', "8.51", "each detachment order costs 1 AP")
 
@@ -200,9 +212,12 @@ def test_special_orders_are_checked_before_any_die():
     p = impulse.check_orders(st, "confederate", {"moves": [], "engineers": [
         {"engineer": "c9", "lay": "p1", "hexside": "1510/1610"}]})
     assert p and p[0].rule.startswith("8.8")
-    # unknown keys in a special order
-    p = impulse.check_orders(st, "confederate", {"moves": [], "gunboats": [{"gunboat": "g9", "speed": 3}]})
-    assert p and "unknown key `speed`" in p[0].message
+    # unknown keys in a special order: refused by the orders' schema, before the rules are asked
+    from hxref.kit import schema
+
+    p = schema.check(impulse.orders_decision(st).schema, {"moves": [], "gunboats": [{"gunboat": "g9", "speed": 3}]})
+    assert [(x.message, x.rule, x.path, x.code) for x in p] == [
+        ("unknown key `speed` in gunboats[0] (allowed: gunboat, to)", "8.6", ["gunboats", 0, "speed"], "E110")]
 
 
 def test_recon_move_reports_only_to_the_reconning_side():
@@ -215,8 +230,8 @@ def test_recon_move_reports_only_to_the_reconning_side():
     st["leaders"]["duvall"]["hex"] = next_to_royce          # Duvall's cavalry stands next to Royce
     events: list = []
     impulse._recon(st, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
-    public = [e for e in events if not e.get("private")]
-    private = [e for e in events if e.get("private")]
+    public = [e for e in events if "visible_to" not in e]
+    private = [e for e in events if "visible_to" in e]
     assert [e["type"] for e in public] == ["recon"] and "1113" in public[0]["text"]
-    assert private and private[0]["type"] == "recon.report" and private[0]["side"] == "confederate"
+    assert private and private[0]["type"] == "recon.report" and private[0]["visible_to"] == ["confederate"]
     assert not any(ch.isdigit() for ch in public[0]["text"].replace("1113", ""))   # no count in public

@@ -138,9 +138,9 @@ def test_river_line_naval_assault_by_orders(game, tmp_path):
     assert st["leaders"]["dorsey"]["hex"] == "0909" and st["naval"]["gunboats"]["gb1"]["hexside"] == "0909/0910"
     rules = [e["data"] for e in eng.gf.log if e["kind"] == "rules"]
     embark = [d for d in rules if "embark on gb1 in 1309" in d.get("text", "")]
-    assert embark and embark[0]["private"] is True and embark[0]["side"] == "union"      # 3.17
-    assert any(d.get("type") == "naval.notice" and not d.get("private") for d in rules)   # 8.92a(5)
+    assert embark and embark[0]["visible_to"] == ["union"] and embark[0]["side"] == "union"   # 3.17
+    assert any(d.get("type") == "naval.notice" and "visible_to" not in d for d in rules)   # 8.92a(5)
     landing = [d for d in rules if "land in 0909" in d.get("text", "")]
-    assert landing and not landing[0].get("private")                                      # the landing reveals them
+    assert landing and "visible_to" not in landing[0]                                      # the landing reveals them
     eng.save()
     assert audit(tmp_path / "r.yaml").ok

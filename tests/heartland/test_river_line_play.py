@@ -33,7 +33,8 @@ def test_river_line_plays_an_impulse_with_gunboats_and_audits(tmp_path, monkeypa
     # reports and the side's map picture render from the views
     for who in (None, "union", "confederate"):
         json.loads(turn.render(turn.build(eng, who), "json"))
-    path, units = eng.system.map_view(eng.system.view(eng.state, "union", "solo"))
+    mv = eng.system.map_view(eng.system.view(eng.state, "union", "solo"))
+    path, units = mv.map_path, mv.units
     assert path.name == "river-line.yaml" and units
 
 

@@ -1,7 +1,7 @@
 """Deactivation and sickness, optional (8.13; H-14; 10.67 wounds).  Readings: ``hxref/systems/heartland/sickness.py``."""
 import pytest
 
-from factory import C, U, FixedDice, World
+from factory import U, FixedDice, World
 from hxref.systems.heartland import sickness as sk
 from hxref.systems.heartland.sickness import Outcome
 

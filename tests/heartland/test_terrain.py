@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from hxref.geometry.paths import MoveRules, Prohibited, check_move
+from hxref.geometry.paths import Prohibited
+from hxref.kit.walk import WalkRules, walk
 from hxref.maps import load_map
 from hxref.paths import games_dir
 from hxref.systems.heartland.terrain import WEATHERS, step_cost
@@ -172,11 +173,11 @@ def test_8_24_mountain_hexside_by_road_only(tmp_path):
     assert refused(cost(m, "0201", "0301"), "Mountain hexside", "road or rail", "8.24")
 
 
-def test_8_24_mountain_check_move_names_the_rule(tmp_path):
+def test_8_24_mountain_walk_names_the_rule(tmp_path):
     m = art_map(tmp_path, ". M .")
-    rules = MoveRules(step_cost(m, weather="Clear", side="union"))
-    verdict = check_move(rules, [m.parse("0101"), m.parse("0201")], name=m.label)
-    assert not verdict and "8.24" in verdict.reason
+    verdict = walk([m.parse("0201")], step_cost(m, weather="Clear", side="union"), start=m.parse("0101"),
+                   rules=WalkRules(move="8.21"), hex_of=lambda h: h, name=m.label)
+    assert not verdict and "8.24" in verdict.why
 
 
 # --------------------------------------------------------------------------

@@ -1,6 +1,4 @@
 """Victory points of the demo scenario (stand-in schedule in the scenario file; the seed has none)."""
-import copy
-
 from hxref.systems import get
 from hxref.systems.heartland import victory
 

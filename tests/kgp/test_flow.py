@@ -200,8 +200,8 @@ def test_9_secret_drs_are_the_owners_alone(game):
     us_view = game.system.view(st, "us", "umpired")
     assert "german" not in us_view["secret_rolls"]
     die = [e["data"] for e in game.gf.log if e["kind"] == "die" and "dummy minefields" in e["data"]["purpose"]]
-    assert die and die[0]["private"] is True and die[0]["by"] == "german"
-    from hxref.report.turn import visible
+    assert die and die[0]["visible_to"] == ["german"] and die[0]["by"] == "german"
+    from hxref.kit.events import visible
 
     secret = [e["data"] for e in game.gf.log if e["kind"] == "rules" and e["data"].get("type") == "secret.dr"]
-    assert not visible(secret[0], "us", "umpired") and visible(secret[0], "german", "umpired")
+    assert not visible(secret[0], "us") and visible(secret[0], "german")

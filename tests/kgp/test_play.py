@@ -38,9 +38,9 @@ FORMATS = ("rich", "text", "md", "html", "json")
 #: the values the scripted players sealed with `hxref kgp seal` (kept in their private files, not shipped)
 SEALED = {"us": {"objective-initial": "ChW8", "objective-I2-1": "ChLL9"}, "german": {"objective-HW2-1": "ChPP3"}}
 #: the decisions resolved, in order (the dice come from the shipped join files and the umpire's key)
-RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 7)] + ["d20PM.report", "d20PM.report.2",
-               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 7)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
-               + [f"d21PM.t{t}" for t in range(1, 8)] + ["d21PM.report"])
+RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 8)] + ["d20PM.report", "d20PM.report.2",
+               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 8)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
+               + [f"d21PM.t{t}" for t in range(1, 9)] + ["d21PM.report"])
 
 
 def _other(side: str) -> str:
@@ -67,7 +67,7 @@ def _secrets(eng, side: str) -> list[str]:
     out.append(f"{NAMES[side]} side")                           # the section with its CPP
     for e in eng.gf.log:
         d = e["data"]
-        if e["kind"] in ("rules", "die") and d.get("private") and (d.get("side") or d.get("by")) == side:
+        if e["kind"] in ("rules", "die") and d.get("visible_to") == [side]:
             out.append(d.get("text") or d["purpose"])
     return sorted(set(out))
 
@@ -137,7 +137,7 @@ def test_the_campaign_is_played_from_the_shipped_order_files(played):
     assert resolutions == RESOLUTIONS
     assert eng.finished and eng.awaiting == [] and eng.state["stage"] == "over"
     files = [n for s in yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))["steps"] for n in s.get("submit", [])]
-    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 44
+    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 47
     # the private files of `hxref kgp seal` are never shipped
     assert not list(DEMO.glob("*secrets*"))
 
@@ -217,7 +217,7 @@ def test_audit_replays_the_whole_campaign(played):
     work, _, _, _, _, _ = played
     res = audit(work / "game.yaml")
     assert res.ok, res.problems
-    assert res.signatures == 44 and res.commitments == 6
+    assert res.signatures == 47 and res.commitments == 6
 
 
 def test_no_report_shows_the_other_sides_secrets(played):
@@ -265,7 +265,7 @@ def test_hxref_demo_plays_the_kgp_campaign(tmp_path):
     assert out.count("$ hxref report game.yaml") == 15
     assert "## Campaign result: US (8.52)" in out
     assert "| 21AM | Idle Date | - | - | 9 | 17 | - |" in out
-    assert re.search(r"audit OK: \d+ events replayed; 44 signatures verified", out)
+    assert re.search(r"audit OK: \d+ events replayed; 47 signatures verified", out)
     assert out.rindex("Campaign result") < out.index("audit OK")
     for who in ("public", "us", "german"):
         assert (folder / f"report-{who}.html").stat().st_size > 1000
@@ -289,8 +289,12 @@ def _answer(eng, choices: dict):
 
 
 def _problems(eng, side, choice):
+    """The problems the engine finds: the schema's (hxref.orders) first, then the rules'."""
+    from hxref.kit import schema
+
     dec = eng.awaiting[0]
-    return [p.message for p in eng.system.check(eng.state, dec, side, choice)]
+    found = schema.check(dec.schema, choice, dec.rule) or eng.system.check(eng.state, dec, side, choice)
+    return [p.message for p in found]
 
 
 def _to_report(eng):
@@ -305,8 +309,9 @@ def test_a_report_naming_no_hex_of_the_map_group_is_refused_when_sent(solo):
     """Before: accepted, then every resolution failed and the game was stuck with both answers in."""
     _to_report(solo)
     assert _problems(solo, "us", {**REP, "hexes": {"us": ["Zz99"]}}) == ["'Zz99' is not a hex of the Ch map group"]
-    assert _problems(solo, "us", {**REP, "hexes": ["ChNN6"]})[0].startswith("`hexes` gives the LVP hexes")
-    assert _problems(solo, "us", {**REP, "bridge_destroyed_by": "nobody"}) == ["bridge_destroyed_by is us or german"]
+    assert _problems(solo, "us", {**REP, "hexes": ["ChNN6"]})[0].startswith("`hexes` must be a mapping: the LVP hexes each side holds")
+    assert _problems(solo, "us", {**REP, "bridge_destroyed_by": "nobody"}) \
+        == ["`bridge_destroyed_by` must be one of us, german (got 'nobody')"]
     assert _problems(solo, "us", {**REP, "hexes": {"us": ["NN6"]}}) == []          # the prefix is optional
 
 
@@ -323,8 +328,9 @@ def test_refit_orders_need_a_whole_replenishment_and_a_fresh_seal_id(solo):
     solo.resolve()
     _answer(solo, {"us": REP, "german": REP})
     assert solo.awaiting[0].id == "d20N.refit"
-    assert _problems(solo, "us", {"chit": "idle", "cpp_replenishment": -5})[0].startswith("`cpp_replenishment`")
-    assert _problems(solo, "us", {"chit": "idle", "purchase": [2]})[0].startswith("`purchase` lists RG ids")
+    assert _problems(solo, "us", {"chit": "idle", "cpp_replenishment": -5}) \
+        == ["`cpp_replenishment` must be 0 or more (got -5)"]
+    assert _problems(solo, "us", {"chit": "idle", "purchase": [2]}) == ["`purchase[0]` must be a text (got 2)"]
     # the set-up secret took the id the I2 purchase's Objective Hex would have: refused, not shadowed
     assert _problems(solo, "us", {"chit": "idle", "purchase": ["I2"], "seal": [sealed("objective-I2-1", "ChLL9")]}) \
         == ["US already sealed a secret called 'objective-I2-1' on 20PM: give this one another id"]

@@ -224,10 +224,9 @@ class Game:
         shipped = self.choices.get((d.id, p.side))
         empty = {k: ([] if isinstance(v, list) else v) for k, v in d.example.items()}
         tries = ([("shipped", shipped)] if shipped is not None else []) + [("example", d.example)]
-        hook = getattr(p.eng().system, "template", None)
-        if hook:        # the skeleton `hxref template` offers, "accepted as it stands"
-            eng = p.eng()
-            tries.append(("template skeleton", hook(eng.system.view(eng.state, p.side, eng.mode), d, p.side)[1]))
+        eng = p.eng()       # the skeleton `hxref template` offers, "accepted as it stands"
+        tries.append(("template skeleton", eng.system.template(eng.system.view(eng.state, p.side, eng.mode), d,
+                                                               p.side).choice))
         tries.append(("empty example", empty))
         res = None
         for what, choice in tries:

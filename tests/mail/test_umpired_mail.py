@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import json
 import mailbox
-import os
 import re
 import shutil
 import smtplib
@@ -201,7 +200,7 @@ def sides_rows(report: str) -> dict[str, list[str]]:
             if re.match(rf"^{s}\s+\d+\s+\d+\s+", line)}
 
 
-def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
+def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):  # noqa: F811  (post: the fixture)
     t0 = time.time()
     ump = Umpire(tmp_path / "umpire", post)
     players = {s: Player(s, tmp_path / s, post) for s in SIDES}

@@ -2,11 +2,12 @@
 enemy: he is captured too (reading, README)."""
 from hxref.systems.salem_church.system import SYSTEM, hexmap
 from hxref.systems.salem_church import combat as cb
+from hxref.systems.salem_church.narration import everyone
 from hxref.systems.salem_church.turn import Turn
 
 
 class NoDice:
-    def d6(self, purpose, by=None, private=False):
+    def d6(self, purpose, by=None, visible_to=None):
         raise AssertionError("no die is needed here")
 
 
@@ -27,15 +28,21 @@ def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
                       corner, attackers=union[:1])
     assert st["units"]["wilcox-m"].get("captured") and st["units"]["wilcox-m"]["hex"] is None
     assert st["units"]["mclaws-m"].get("captured") and st["units"]["mclaws-m"]["hex"] is None
-    assert any("left alone with the enemy and captured" in n for n in notes)
+    told = [n.told(everyone(st)) for n in notes]
+    assert "McLaws/M is left alone with the enemy and captured" in told, told
 
 
-def test_the_umpire_reads_each_fogged_event_once():
-    # the redacted copies of an event are for the sides that cannot see every unit it names
-    from hxref.report.turn import visible
+def test_the_umpire_reads_each_fogged_event_and_what_each_side_was_told():
+    # the copy of an event without the unseen units is for the side that cannot see every unit it
+    # names; the umpire reads both, each marked with the sides it was told to
+    from hxref.kit.events import visible
+    from hxref.report.turn import _event_line
 
-    whole = {"type": "combat", "text": "attack on 0609 by first-1", "only": ["union"]}
-    copy = {"type": "combat", "text": "attack on 0609 by an unseen Union unit", "only": ["confederate"],
-            "redacted": True}
-    assert visible(whole, "umpire", "umpired") and not visible(copy, "umpire", "umpired")
-    assert visible(copy, "confederate", "umpired") and not visible(whole, "confederate", "umpired")
+    whole = {"type": "combat", "text": "attack on 0609 by first-1", "rule": "B1", "visible_to": ["union"]}
+    copy = {"type": "combat", "text": "attack on 0609 by an unseen Union unit", "rule": "B1",
+            "visible_to": ["confederate"]}
+    assert visible(whole, "umpire") and visible(copy, "umpire")
+    assert visible(copy, "confederate") and not visible(whole, "confederate")
+    assert not visible(copy, None) and not visible(whole, None)
+    assert _event_line({"data": copy}, "umpire", "umpired").endswith("(told to confederate only)")
+    assert _event_line({"data": copy}, "confederate", "umpired") == "attack on 0609 by an unseen Union unit [rule B1]"

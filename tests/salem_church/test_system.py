@@ -222,15 +222,25 @@ def test_unknown_keys_are_refused(game):
         game.answer_solo("union", None, {"moves": T1, "entry": "2114", "orders": []})
     assert "unknown key `orders`" in exc.value.message
     dec = game.awaiting[0]
-    check = game.system.check
-    assert [p.rule for p in check(game.state, dec, "union", {"moves": T1, "entry": "2114", "orders": []})] == ["D3"]
+    from hxref.kit import schema
+
+    def check(state, dec, side, choice):       # as hxref.orders checks: the schema, then the rules
+        return schema.check(dec.schema, choice, dec.rule) or game.system.check(state, dec, side, choice)
+
+    # a key the orders do not have: the decision's rule (13.4)
+    assert [(p.rule, p.path) for p in check(game.state, dec, "union", {"moves": T1, "entry": "2114", "orders": []})] \
+        == [("13.4", ["orders"])]
     bad_move = [dict(T1[0], speed=2)] + T1[1:]
-    assert [p.rule for p in check(game.state, dec, "union", {"moves": bad_move, "entry": "2114"})] == ["D3"]
+    assert [(p.rule, p.path) for p in check(game.state, dec, "union", {"moves": bad_move, "entry": "2114"})] \
+        == [("D3", ["moves", 0, "speed"])]
     bad_attack = {"attackers": ["first-1"], "target": "0609", "odds": 3}
     assert [p.rule for p in check(game.state, dec, "union", {"moves": T1, "entry": "2114",
                                                              "attacks": [bad_attack]})] == ["B1"]
     assert [p.rule for p in check(game.state, dec, "union", {"moves": T1, "entry": "2114",
                                                              "standing": {"retreat": 2}})] == ["B2"]
+    assert [p.message for p in check(game.state, dec, "union", {"moves": T1, "entry": "2114", "attacks": [
+        {"attackers": ["first-1"], "target": "0609", "hexes": 4}]})] \
+        == ["`attacks[0].hexes` must be one of 1, 2, 3 (got 4)"]
     assert check(game.state, dec, "union", {"moves": T1, "entry": "2114", "standing": STANDING}) == []
 
 

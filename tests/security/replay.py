@@ -27,7 +27,7 @@ from hxref.game import LOG_MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "orders"
-#: the four systems' shipped demos (the default demo of each system, hxref.demo.DEFAULT)
+#: the four systems' shipped demos (the default demo of each system, its SystemInfo.demo)
 DEMOS = {
     "heartland": ORDERS / "heartland" / "heartland-demo",
     "salem-church": ORDERS / "salem_church" / "salem-church",

@@ -63,10 +63,10 @@ def resolve(st: dict, moves: list[dict], faces=(1,) * 12):
 
 
 def seen_by(events: list[dict], side: str) -> list[str]:
-    """The event texts ``side``'s report shows (hxref.report.turn.visible, umpired)."""
-    from hxref.report.turn import visible
+    """The event texts ``side``'s report shows (hxref.kit.events.visible, umpired)."""
+    from hxref.kit.events import visible
 
-    return [e.get("text", "") for e in events if visible(e, side, "umpired")]
+    return [e.get("text", "") for e in events if visible(e, side)]
 
 
 # --- the check: the side's own view -----------------------------------------------------------
@@ -176,7 +176,7 @@ def test_8_62a_a_hidden_force_moving_keeps_its_path_to_its_side():
     st, events = H.resolve(st, dec, {"union": {"moves": [{"force": "dunning", "path": ["1403"]}]}},
                            FixedDice([1] * 12))
     moves = [e for e in events if e.get("type") == "move" and e.get("force") == "dunning"]
-    assert moves and all(e.get("private") for e in moves)
+    assert moves and all(e.get("visible_to") == ["union"] for e in moves)
     assert not any("1403" in t for t in seen_by(events, "confederate"))
 
 

@@ -132,7 +132,7 @@ def test_a_saved_file_keeps_the_mode_of_the_one_it_replaces(tmp_path):
 
 def test_private_files_are_never_wider_than_0600(tmp_path, monkeypatch):
     """Every mode the file has from creation to rename: 0600 at mkstemp, and no fchmod/chmod after."""
-    from hxref.cli_files import _write_private
+    from hxref.systems.heartland.cli import _write_private
 
     seen = []
     real_mkstemp = tempfile.mkstemp

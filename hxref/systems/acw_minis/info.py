@@ -11,5 +11,6 @@ INFO = SystemInfo(
     summary="miniatures on a measured table: straight advances, pivots and one d6 a shot",
     optional_rules={"road_following": "C8: a move may follow one road in several straight segments"},
     has_map=True,
+    secret_kinds=(),            # nothing is secret in these rules: the game is open
     demo="mercers-mill",
 )

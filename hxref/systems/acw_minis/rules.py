@@ -108,7 +108,8 @@ from hxref.geometry.table import (
     overlap,
     swept_area,
 )
-from hxref.systems.base import Problem
+from hxref.kit import schema
+from hxref.systems.base import Field, Problem
 
 # --------------------------------------------------------------------------
 # the numbers of the rules
@@ -132,8 +133,6 @@ RANGE = {INFANTRY: 12, ZOUAVES: 12, CAVALRY: 12, ARTILLERY: 48}
 MODIFIER = {INFANTRY: 0, ZOUAVES: 2, CAVALRY: -2, ARTILLERY: -2}
 #: A4 Field of fire: degrees either side of the front facing (C6).
 FIRE_ARC = 45
-#: A4: units in towns fire all round.
-ALL_ROUND = 360
 #: A5: eliminated upon 15 hits.
 ELIMINATION_HITS = 15
 #: C1: one six-sided die.
@@ -418,6 +417,16 @@ class MoveCheck:
 
 
 ORDER_KEYS = ("pivot_start", "advance", "pivot_end", "to", "path", "facing")
+#: the shape of a move order (A3 Turning; C8, C9): the decision's schema for each move, and the
+#: check of an order given to :func:`check_move` directly
+ORDER_FIELDS: dict[str, Field] = {
+    "pivot_start": Field("number", "degrees, clockwise (negative: anticlockwise)", optional=True, nullable=True),
+    "advance": Field("number", "inches straight ahead", optional=True, nullable=True),
+    "pivot_end": Field("number", "degrees, clockwise (negative: anticlockwise)", optional=True, nullable=True),
+    "to": Field("list", "[x, y] in inches", optional=True),
+    "path": Field("list", "[x, y] points in inches", optional=True),
+    "facing": Field("number", "degrees", optional=True, nullable=True),
+}
 
 
 def _turn(frm: float, to: float) -> float:
@@ -437,10 +446,7 @@ def _parse_order(unit: Unit, order: Any, options: Options) -> tuple[list[tuple[s
     if not isinstance(order, Mapping):
         return [], [Problem("a move order is a mapping: {pivot_start, advance, pivot_end} or {to: [x, y], facing}",
                             R_ORDER, [])], False
-    probs: list[Problem] = []
-    for k in order:
-        if k not in ORDER_KEYS:
-            probs.append(Problem(f"unknown key {k!r} in the move order; the keys are {', '.join(ORDER_KEYS)}", R_ORDER, [k]))
+    probs: list[Problem] = list(schema.check(ORDER_FIELDS, order, R_ORDER))
     pivot_form = [k for k in ("pivot_start", "advance", "pivot_end") if k in order]
     dest_form = [k for k in ("to", "path") if k in order]
     if pivot_form and (dest_form or "facing" in order):
@@ -453,14 +459,9 @@ def _parse_order(unit: Unit, order: Any, options: Options) -> tuple[list[tuple[s
     if probs:
         return [], probs, False
     if not dest_form:
-        vals = {k: order.get(k, 0) for k in ("pivot_start", "advance", "pivot_end")}
+        vals = {k: order.get(k) or 0 for k in ("pivot_start", "advance", "pivot_end")}
         for k, v in vals.items():
-            if v is None:
-                vals[k] = v = 0
-            if not _num(v):
-                unit_of = "inches" if k == "advance" else "degrees"
-                probs.append(Problem(f"{k} must be a number of {unit_of}, not {v!r}", R_ORDER, [k]))
-            elif k != "advance" and not -360.0 < v < 360.0:
+            if k != "advance" and not -360.0 < v < 360.0:
                 probs.append(Problem(f"{k} is a pivot in degrees, clockwise (negative: anticlockwise), "
                                      f"more than -360 and less than 360, not {v:g}", R_ORDER, [k]))
             elif k == "advance" and v < 0:
@@ -482,8 +483,6 @@ def _parse_order(unit: Unit, order: Any, options: Options) -> tuple[list[tuple[s
             return [], [Problem(f"{key} must give [x, y] points in inches, not {v!r}", R_ORDER, where)], False
         pts.append(p)
     facing = order.get("facing")
-    if facing is not None and not _num(facing):
-        return [], [Problem(f"facing must be a number of degrees, not {facing!r}", R_ORDER, ["facing"])], False
     cur, cur_f = unit.centre, unit.facing
     segs: list[tuple[XY, XY]] = []
     for p in pts:

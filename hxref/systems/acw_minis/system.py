@@ -18,12 +18,13 @@ from functools import lru_cache
 
 from ...errors import InvalidInput
 from ...paths import games_dir
+from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
+from .info import INFO
 
 NAME = "acw-minis"
 DATA = "acw_minis"
 SIDES = ("union", "confederate")
-MOVE_KEYS = {"unit", "pivot_start", "advance", "pivot_end", "to", "facing", "path"}
 #: the table picture's colour for a unit eliminated by the shots it shows
 ELIMINATED_COLOUR = "#f0f0f0"
 
@@ -52,22 +53,10 @@ def _orders(choice: dict) -> dict:
     return {m["unit"]: {k: v for k, v in m.items() if k != "unit"} for m in choice.get("moves", [])}
 
 
-class AcwMinis:
-    name = NAME
-    title = "ACW miniatures on a measured table"
-    sides = SIDES
-    optional_rules = {"road_following": "C8: a move may follow one road in several straight segments"}
-
-    def scenarios(self) -> list[str]:
-        return sorted(p.stem for p in (games_dir() / DATA / "scenarios").glob("*.yaml"))
-
-    def load_scenario(self, name: str) -> dict:
-        from ...yamlio import load_data, to_plain
-
-        path = games_dir() / DATA / "scenarios" / f"{name}.yaml"
-        if not path.is_file():
-            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}", code="E503")
-        return to_plain(load_data(path))
+class AcwMinis(GameSystem):
+    # name, title, sides and the optional rules come from INFO; the scenarios are the base's
+    # (games/acw_minis/scenarios/*.yaml)
+    info = INFO
 
     def setup(self, scenario: dict) -> dict:
         from .rules import Unit, check_setup
@@ -87,28 +76,29 @@ class AcwMinis:
     def decisions(self, state: dict) -> list[Decision]:
         if state.get("result"):
             return []
+        from .rules import ORDER_FIELDS
+
         side = state["order"][state["phasing_index"]]
         t = state["turn"]
         return [Decision(
             id=f"t{t}.{side}", sides=(side,), kind="orders", rule="A2", dice=True,
             prompt=f"turn {t} of {state['turns']}, the {side} player turn: moves, then shots by units that did not move",
-            schema={"moves": Field("list", "{unit, pivot_start?, advance?, pivot_end?} (one straight advance, C8)"),
-                    "shots": Field("list", "{shooter, target}: one target per unit that did not move", optional=True)},
+            schema={"moves": Field("list", "{unit, pivot_start?, advance?, pivot_end?} (one straight advance, C8)",
+                                   rule="A3; C8", items=Field("dict", fields={
+                                       "unit": Field("str", "the unit's id"), **ORDER_FIELDS})),
+                    "shots": Field("list", "{shooter, target}: one target per unit that did not move", optional=True,
+                                   rule="A4", items=Field("dict", fields={"shooter": Field("str"),
+                                                                          "target": Field("str")}))},
             example={"moves": [], "shots": []})]
 
     def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        """The rules' problems of orders whose shape fits the decision's schema (checked first, in
+        :mod:`hxref.orders`)."""
         from .rules import movement_step, shooting_step, start_player_turn
 
-        extra = set(choice) - {"moves", "shots"}
-        if extra:
-            return [Problem(f"unknown key `{sorted(extra)[0]}` (allowed: moves, shots)", "A2", [sorted(extra)[0]])]
         moves = choice.get("moves", [])
-        if not isinstance(moves, list):
-            return [Problem("`moves` is a list of {unit, pivot_start, advance, pivot_end}", "A3", ["moves"])]
         seen = set()
         for i, m in enumerate(moves):
-            if not isinstance(m, dict) or "unit" not in m or set(m) - MOVE_KEYS:
-                return [Problem("each move is {unit, pivot_start?, advance?, pivot_end?}", "A3; C8", ["moves", i])]
             if m["unit"] not in state["units"] or state["units"][m["unit"]].get("eliminated"):
                 return [Problem(f"`{m['unit']}` is not a unit on the table", "A3", ["moves", i, "unit"])]
             if state["units"][m["unit"]]["side"] != side:
@@ -126,9 +116,6 @@ class AcwMinis:
             idx = next((i for i, m in enumerate(moves) if p.path and m["unit"] == p.path[0]), 0)
             return [Problem(p.message, p.rule, ["moves", idx, *p.path[1:]])]
         shots = choice.get("shots", [])
-        if not isinstance(shots, list) or not all(isinstance(s, dict) and set(s) == {"shooter", "target"}
-                                                  for s in shots):
-            return [Problem("`shots` is a list of {shooter, target}", "A4", ["shots"])]
         st = shooting_step(tm, ms.units, shots, {s["shooter"]: 1 for s in shots}, phasing=side,
                            options=_options(state))
         if st.problems:
@@ -213,6 +200,11 @@ class AcwMinis:
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, state: dict, side: str | None, mode: str) -> dict:
+        """Every side, the public and the umpire see the whole state, in every mode: on a
+        miniatures table both players see every figure, every order is carried out in the
+        open and every die is rolled in the open (digest E), so the rules keep no secret.
+        This is the allow-list of a game without secrets: all of it.  A rule that made
+        something secret would build this view field by field, as the other systems do."""
         import copy
 
         v = copy.deepcopy(state)          # E: nothing on the table is secret
@@ -252,7 +244,20 @@ class AcwMinis:
             out.append(t)
         return out
 
-    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    def result(self, state: dict) -> Result | None:
+        """The scenario's victory: the margin is how many fewer units the winner lost than the other
+        side.  None while the game goes on."""
+        r = state.get("result")
+        if not r:
+            return None
+        winner = r.get("winner")
+        lost = {s: len(v) for s, v in (state.get("eliminated") or {}).items()}
+        margin = 0
+        if winner and lost:
+            margin = max((lost.get(s, 0) for s in SIDES if s != winner), default=0) - lost.get(winner, 0)
+        return Result(winner, margin, str(r.get("why") or "no result"))
+
+    def template(self, view: dict, decision: Decision, side: str) -> Template:
         """Notes and a skeleton for the side's player turn (``hxref template``, ``hxref play``)."""
         from .rules import MOVE_ALLOWANCE, RANGE
 
@@ -286,9 +291,9 @@ class AcwMinis:
             "choice.shots[].shooter: your unit that shoots (A4)",
             "choice.shots[].target: the enemy unit it shoots at, in its field of fire and range (A4; C6, C7)",
         ]
-        return keys + [""] + notes, {"moves": moves, "shots": []}
+        return Template(keys + [""] + notes, {"moves": moves, "shots": []})
 
-    def map_view(self, view: dict):
+    def map_view(self, view: dict) -> MapView:
         # the units on the table; and, greyed, those the last shots eliminated, where they stood, so that the
         # lines of those shots have an end
         just_out = set((view.get("last") or {}).get("eliminated") or [])
@@ -298,7 +303,8 @@ class AcwMinis:
                   "label": (u.get("name") or uid).split("'")[0][:14],
                   **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
                  for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
-        return games_dir() / DATA / "maps" / f"{view['map']}.yaml", units, (view.get("last") or {}).get("shots", [])
+        return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", units,
+                       (view.get("last") or {}).get("shots", []))
 
 
 SYSTEM = AcwMinis()

@@ -5,7 +5,8 @@
 * 4.32 / 3.24a administration (:func:`administration`, :func:`check_administration`), in the
   order of :data:`ADMIN_ORDER`: replacements (4.32(1), 7.34), relieving and appointing leaders
   (4.32(2), 3.41(2), 3.31b), WDOs (3.41(3), 3.41(4)), chiefs of staff (3.32), detachments (8.51),
-  ammo (4.32(5), 7.34), training (3.53(2), 14.52) and entrenchment (3.24a, 14.8x).
+  ammo (4.32(5), 7.34), training (3.53(2), 14.52), entrenchment (3.24a, 14.8x) and the extra
+  train (8.72, 14.14).
 * 3.53-3.55 leader ML: :class:`MLCause`, :func:`ml_change`, :func:`apply_ml_change`.
 * 4.4 end of turn: :func:`end_of_turn` (wounds heal, 10.67a, 8.13; AP reset with the COS's,
   :func:`cos_bonus`, 3.32; Own Use lapses, 7.35a).
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Mapping
 
+from ...errors import InvalidInput
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -71,12 +72,11 @@ def wdo_problems(state: dict, side: str, *, for_death: bool = False, extra_used:
 # 4.32 administration
 
 
-@cache
 def _detachment_chart() -> dict:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    """The Detachment Chart's data (the game's pinned chart, or the disk's); read-only."""
+    from ...kit import data
 
-    return load_data_fast(games_dir() / "heartland" / "charts" / "detachment.yaml")
+    return data.chart("heartland", "detachment")
 
 
 def detachment_yield(unit: dict, by: str) -> int:
@@ -550,8 +550,38 @@ class _Admin:
             self.work.set(("entrenchments", here), {"side": self.side, "level": level})
             self.act("entrench", lid, here, 1, 0, "3.24a", f"{lid} entrenches {here}: level {level} (1 AP)")
 
+    # an extra train (8.72, 14.14): at most one a scenario, in a friendly major city
+    def train(self, items: list) -> None:
+        from .rail import apply_buy_train, buy_train
 
-ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "detachments", "ammo", "training", "entrench")
+        for i, o in enumerate(items):
+            path = ["administration", "train", i]
+            label = o.get("hex") if isinstance(o, Mapping) else o
+            if self.hexmap is None or not _on_map(self.hexmap, label):
+                self.bad(f"`hex` names the major city where the new train is placed, not {label!r}", "8.72",
+                         path + ["hex"])
+                continue
+            n = buy_train(self.st, self.hexmap, self.side, label)
+            if n.problems:
+                self.problems += [Problem(p.message, p.rule, path + p.path) for p in n.problems]
+                continue
+            tid = apply_buy_train(self.st, n)           # on the working copy; recorded as its changes
+            self.work.set(("trains", tid), self.st["trains"][tid])
+            self.work.set(("wep", self.side), self.st["wep"][self.side])
+            self.act("train", None, label, 0, n.wep, "8.72", f"{self.side} adds a train in {label} for {n.wep} WEP "
+                     "(8.72; the price list of 14.14 is missing: the scenario's `prices.train`, else 0)")
+
+
+def _on_map(hexmap, label) -> bool:
+    try:
+        hexmap.parse(label)
+    except (InvalidInput, ValueError, TypeError, AttributeError):
+        return False
+    return isinstance(label, str)
+
+
+ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "detachments", "ammo", "training", "entrench",
+               "train")
 
 
 def _supply_record(state: dict, side: str, supply, hexmap) -> dict | None:
@@ -596,7 +626,7 @@ def administration(state: dict, side: str, orders: Mapping | None, hexmap=None, 
             continue
         {"replacements": adm.replacements, "leaders": adm.leaders, "wdo": adm.wdos,
          "chief_of_staff": adm.chiefs_of_staff, "detachments": adm.detachments, "ammo": adm.ammo,
-         "training": adm.training, "entrench": adm.entrench}[key](items)
+         "training": adm.training, "entrench": adm.entrench, "train": adm.train}[key](items)
     if adm.problems:
         return _refused("administration", side, adm.problems, "4.32")
     return StepResult("administration", side, adm.actions, [], adm.work.changes, "4.32",

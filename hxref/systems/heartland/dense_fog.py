@@ -90,15 +90,9 @@ def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) 
     for r in rolls:
         r = dict(r)
         if enabled(options) and is_attrition(r) and r.get("by") != side:
-            r["faces"] = None
-            r["private"] = True
+            r["faces"] = None           # the roll is shown, its faces are the roller's (3.72(2))
         out.append(r)
     return out
-
-
-def attrition_private(options: dict | None) -> bool:
-    """3.72(2): the ``private`` flag an attrition roll is made with."""
-    return enabled(options)
 
 
 def combat_disclosure(state: dict, units: Iterable[str]) -> dict:
@@ -108,14 +102,6 @@ def combat_disclosure(state: dict, units: Iterable[str]) -> dict:
     return {uid: {"side": state["units"][uid]["side"], "arm": state["units"][uid]["arm"],
                   "cf": unit_cf(state["units"][uid]), "steps": state["units"][uid]["steps"], "rule": "3.72(1)"}
             for uid in units}
-
-
-DEFERRED_KINDS = {
-    "river_transport": "river transport carried out",
-    "pontoon": "pontoon laid",
-    "train": "new train",
-    "engineer_brigade": "new Union engineer brigade",
-}
 
 
 def deferred_kind(event) -> str | None:

@@ -40,7 +40,6 @@ from .rail import impulse_key
 from .zoc import zoc_hexes
 
 MAJOR_RIVER = "major_river"
-PONTOON_MP = 8           # 8.81: an unbridged pontoon moves 8 MP on its own, like a wagon
 WORK_AP = 1              # 8.81a, 8.81b: 1 AP of a Union army commander
 SIDE = "union"           # 8.8: only Union engineers bridge
 

@@ -242,13 +242,16 @@ class Fert:
         return _load(str(path) if path else None)
 
 
-@cache
 def _load(path: str | None) -> Fert:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    p = Path(path) if path else games_dir() / "heartland" / "charts" / "fert.yaml"
-    return Fert.from_data(load_data_fast(p), str(p))
+    return _build(data.chart_source("heartland", "fert", path))
+
+
+@cache
+def _build(src) -> Fert:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return Fert.from_data(src.data(), src.file)
 
 
 def monotonic_problems(fert: Fert) -> list[str]:

@@ -145,11 +145,11 @@ def reveal_on_contact(state: dict, side: str, mover: str, contact: Contact, end:
                                    f"{f} in {where} is met by an enemy move and appears"))
         events.append({"type": "reveal", "side": enemy, "force": f, "rule": "8.62a",
                        "text": f"a hidden {enemy} force appears at {where} (contact)"})
-        events.append({"type": "contact", "side": enemy, "only": [enemy], "rule": "8.62a",
+        events.append({"type": "contact", "side": enemy, "visible_to": [enemy], "rule": "8.62a",
                        "text": f"{_name(state, f)}, hidden in {where}, is met by an enemy force moving to "
                                f"{end} and appears (8.62a)"})
     hexes = ", ".join(sorted({model.force_hex(state, f) for f in contact.hidden}))
-    events.append({"type": "contact", "side": side, "only": [side], "rule": contact.rule,
+    events.append({"type": "contact", "side": side, "visible_to": [side], "rule": contact.rule,
                    "text": f"{_name(state, mover)} runs into a hidden {enemy} force in {hexes}, which appears: "
                            f"the move stops in {end} ({contact.why}; {contact.rule}, 8.62a)"})
 

@@ -326,13 +326,16 @@ class ForcedMarchChart:
         return self.results[self.table[self.row_for(modified)][col]]
 
 
-@cache
 def _load_chart(path: str | None) -> ForcedMarchChart:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    return ForcedMarchChart.from_data(load_data_fast(path or games_dir() / "heartland" / "charts" /
-                                                     "forced_march.yaml"))
+    return _build_chart(data.chart_source("heartland", "forced_march", path))
+
+
+@cache
+def _build_chart(src) -> ForcedMarchChart:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return ForcedMarchChart.from_data(src.data())
 
 
 # --------------------------------------------------------------------------
@@ -479,7 +482,7 @@ def forced_march(state: dict, force_id: str, mp: int, dice, *, supply=None, weat
     mr = rating(oc, "mr")
     drms.append(DRM(-mr, f"{fm.oc}'s MR", "8.31a"))
     side = oc["side"]
-    fm.roll = dice.d6(f"forced march {force_id}", by=side, private=True)   # like the IMC roll (3.71)
+    fm.roll = dice.d6(f"forced march {force_id}", by=side, visible_to=[side])   # like the IMC roll (3.71)
     fm.modified = fm.roll + sum(d.value for d in drms)
     res = chart.lookup(mp, fm.modified)
     fm.code, fm.success, fm.step_losses, fm.deactivate = res.code, res.success, res.step_losses, res.deactivate

@@ -47,7 +47,6 @@ from ..base import Problem
 from . import model
 
 UNLED_LIMIT = Fraction(1)        # 3.23b: one infantry division (Confederate: 4 brigades) per hex
-NOT_COUNTED_ARMS = {"cavalry", "engineer", "detachment"}   # 3.23
 INVERT_FROM = 6                  # 3.52b: 0 -> 6, 1 -> 5, 2 -> 4
 
 

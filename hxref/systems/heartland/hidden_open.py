@@ -11,7 +11,7 @@ The protocol, impulse by impulse::
                 where it stands; that hex is public (``from``).
     plot        in each later impulse of its side the owner may move it hidden:
                 ``plot: [{force, commitment}]`` with the commitment to
-                {force, hex, impulse} (:func:`.cavalry.plot_commitment`; ``hxref plot``
+                {force, hex, impulse} (:func:`.cavalry.plot_commitment`; ``hxref heartland plot``
                 makes it).  The referee rolls its IMC in public (the MP are no secret)
                 and records, with the MP, the screens and the enemy's units and ZOC of
                 that moment.
@@ -130,7 +130,7 @@ def plot_problems(state: dict, side: str, specs, where: str = "plot") -> list[Pr
     seen: set[str] = set()
     for i, s in enumerate(specs):
         if not isinstance(s, dict) or set(s) != {"force", "commitment"}:
-            return [Problem("each plot is {force, commitment} (`hxref plot` writes it)", "8.62a", [where, i])]
+            return [Problem("each plot is {force, commitment} (`hxref heartland plot` writes it)", "8.62a", [where, i])]
         if s["force"] not in mine:
             return [Problem(f"`{s['force']}` is not one of your hidden forces"
                             + (f" ({', '.join(sorted(mine))})" if mine else " (you have none)"), "8.62a",
@@ -235,8 +235,8 @@ def reveal_problems(state: dict, side: str, specs) -> list[Problem]:
     mine = records(state, side)
     for i, s in enumerate(specs):
         if not isinstance(s, dict) or set(s) != {"force", "plots"} or not isinstance(s["plots"], list):
-            return [Problem("each reveal is {force, plots: [{hex, salt}, ...]} (`hxref plot --reveal` writes it)",
-                            "8.62a", ["reveal", i])]
+            return [Problem("each reveal is {force, plots: [{hex, salt}, ...]} "
+                            "(`hxref heartland plot --reveal` writes it)", "8.62a", ["reveal", i])]
         if s["force"] not in mine:
             return [Problem(f"`{s['force']}` is not one of your hidden forces", "8.62a", ["reveal", i, "force"])]
         found = open_plots(state, s["force"], s["plots"]).problems

@@ -88,13 +88,16 @@ class IMCChart:
         return row[self.columns.index(self.column_for(mr))]
 
 
-@cache
 def _load_chart(path: str | None) -> IMCChart:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    data = load_data_fast(path or games_dir() / "heartland" / "charts" / "imc.yaml")
-    return IMCChart.from_data(data)
+    return _build_chart(data.chart_source("heartland", "imc", path))
+
+
+@cache
+def _build_chart(src) -> IMCChart:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return IMCChart.from_data(src.data())
 
 
 @dataclass(frozen=True)
@@ -187,8 +190,7 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
                                     "8.22b", ["force"]))
             mr, mr_src = 1, "unled"
         else:
-            arms = {state["units"][u]["arm"] for u in moving}
-            mr = 2 if arms == {"cavalry"} else 1
+            mr = min(UNLED_MR.get(state["units"][u]["arm"], 1) for u in moving)   # the slowest arm sets it
             mr_src = "unled cavalry" if mr == 2 else "unled infantry/engineers"
         if voluntary_ml:
             problems.append(Problem("only an OC may lower his ML (an unled force has none)", "3.54",
@@ -205,7 +207,9 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
         mr_src = oc + (" (inactive side)" if inactive_oc else "")
         if mr_from and mr_from != oc:
             order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
-            problems += order.problems if not mr_paid else [x for x in order.problems if x.rule != "3.24"]
+            # a detach order that paid for the loan was given where both stood (8.25b): the lender
+            # may have moved on since, the loan stands
+            problems += [x for x in order.problems if not mr_paid or x.rule not in ("3.24", "3.31a")]
             charges += [] if mr_paid else order.charges
             mr = model.current_rating(state["leaders"][mr_from], "mr")
             mr_src = f"{mr_from} (lent, 1 AP)"
@@ -233,11 +237,11 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
                      + (" (no level 7 table: stays at 6)" if level == max(LEVELS) else "") + " (8.22c)")
     res = IMCResult(force_id, oc, level, table, mr, mr_src, drms, supply=supply, voluntary_ml=voluntary_ml,
                     ml_after=ml_after, charges=charges, left_behind=left_behind, stand_in=chart.stand_in,
-                    problems=problems)
+                    problems=problems, rule="8.22, 3.24b" if oc is not None and mr_from and mr_from != oc else "8.22")
     if problems:
         res.why = "not rolled: " + "; ".join(p.message for p in problems)
         return res
-    res.roll = dice.d6(f"IMC {force_id} (level {level})", by=side, private=True)   # the MP are a secret (3.71)
+    res.roll = dice.d6(f"IMC {force_id} (level {level})", by=side, visible_to=[side])   # the MP are a secret (3.71)
     res.modified = res.roll + sum(d.value for d in drms)
     res.chart_mp = chart.lookup(table, mr, res.modified)
     res.halved = supply in ("combat", "out")

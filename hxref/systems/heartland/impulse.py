@@ -23,12 +23,15 @@ Combat Preparation and Combat Sequences) and :mod:`.impulse_common` (the map and
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..base import Decision, Field, Problem
 from . import model
 from .impulse_check import (DEFENCE_KEYS, MOVE_KEYS, OFF_MAP_VALUES, ORDER_KEYS, SPECIAL_ORDERS, _army_commander,
                             _naval_order, check_must_attack, check_orders, forces_in_enemy_zoc)
 from .impulse_combat import COMBAT_KEYS, WDO_COST, _defence_problems, _naval_combats, combat_sequence, resolve_defence
 from .impulse_common import _supply_states, cost_fn, enemy_zoc, hexmap, load_map, weather_of
+from .views import wep_event
 from .impulse_moves import (REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move, _recon,
                             detachment_chart)
 
@@ -47,24 +50,26 @@ def orders_decision(state: dict) -> Decision:
     imp = cur["active_impulse"]
     t, n, side = state["turn"], imp["n"], imp["side"]
     need_level = imp.get("level") is None
-    schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)"),
-              "standing": Field("dict", "standing orders for the enemy's next assaults: "
-                                        "{defence: {react: [...], retreat: [...]}} (9.0)", optional=True),
+    from . import order_schema as osc
+
+    schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)", items=osc.MOVE),
+              "standing": osc.STANDING,
               "emergency": Field("dict", "emergency supply: {force: wagon or depot to consume} (7.35)",
-                                 optional=True),
-              "combat": Field("dict", "combat choices: {order: [target hexes], losses: [your units, first to "
-                                      "lose], artillery: true, extended_battle: false} (10.x)", optional=True),
-              "engineers": Field("list", "pontoon work: {engineer, lay: PONTOON, hexside} or "
-                                         "{engineer, take_up: PONTOON} (8.81)", optional=True),
-              "gunboats": Field("list", "gunboat moves: {gunboat, to: HEXSIDE} (8.91)", optional=True),
-              "screen": Field("list", "screens on or off: {who: corps leader or cavalry unit, on: true} (8.62)",
-                              optional=True),
-              "naval": Field("list", "Union naval assault: {embark: {gunboat, port, units}} at the start, "
-                                     "{assault: {gunboat, target, hexside}} (8.92)", optional=True),
+                                 optional=True, rule="7.35"),
+              "remove": Field("list", "your wagons and depots taken off the map so that the enemy cannot "
+                                      "capture them (7.21, 7.22)", optional=True),
+              "combat": osc.COMBAT,
+              "engineers": replace(osc.SPECIAL["engineers"], help="pontoon work: {engineer, lay: PONTOON, hexside} "
+                                                                  "or {engineer, take_up: PONTOON} (8.81)"),
+              "gunboats": replace(osc.SPECIAL["gunboats"], help="gunboat moves: {gunboat, to: HEXSIDE} (8.91)"),
+              "screen": replace(osc.SPECIAL["screen"], help="screens on or off: {who: corps leader or cavalry "
+                                                            "unit, on: true} (8.62)"),
+              "naval": replace(osc.SPECIAL["naval"], help="Union naval assault: {embark: {gunboat, port, units}} "
+                                                          "at the start, {assault: {gunboat, target, hexside}} (8.92)"),
               "plot": Field("list", "open games: hidden forces moved this impulse, {force, commitment} "
-                                    "(`hxref plot`, 8.62a)", optional=True),
+                                    "(`hxref heartland plot`, 8.62a)", optional=True),
               "reveal": Field("list", "open games: hidden forces that appear, {force, plots: [{hex, salt}]} "
-                                      "(`hxref plot --reveal`, 8.62a)", optional=True),
+                                      "(`hxref heartland plot --reveal`, 8.62a)", optional=True),
               "searched": Field("list", "open games: answers to enemy searches, {search, found: [forces]} "
                                         "(8.61c)", optional=True)}
     if need_level:
@@ -81,24 +86,23 @@ def orders_decision(state: dict) -> Decision:
 
 
 def defence_decision(state: dict) -> Decision:
+    from .order_schema import DEFENCE
+
     imp = state["current"]["active_impulse"]
     side = model.other_side(imp["side"])
     return Decision(
         id=f"t{state['turn']}.i{imp['n']}.defence", sides=(side,), kind="defence", rule="9.0", dice=True,
         prompt=("assaults are declared against you: give reactions (9.1) and pre-combat retreats (9.2), "
                 "or an empty answer to stand"),
-        schema={"react": Field("list", "reaction moves: leader, to (the attacked hex)", optional=True),
-                "retreat": Field("list", "pre-combat retreats: force, to, rear_guard", optional=True)},
+        schema=dict(DEFENCE),
         example={"react": [], "retreat": []},
     )
 
 
 def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
+    """The rules' problems of a defence whose shape fits its schema (checked first, in :mod:`hxref.orders`)."""
     from . import fog
 
-    for key in choice:
-        if key not in DEFENCE_KEYS:
-            return [Problem(f"unknown key `{key}` (allowed: react, retreat)", "9.0", [key])]
     # 3.71, 8.62a: in umpired games the defender's reactions and retreats are checked against what
     # it sees, so a refusal never confirms an enemy force hidden from it
     return _defence_problems(fog.checked_state(state, side), side, choice)
@@ -133,14 +137,15 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
         imp["combat"] = choice["combat"]
     if "standing" in choice:
         state.setdefault("standing", {})[side] = choice["standing"]
-        events.append({"type": "standing", "side": side, "private": True, "rule": "9.0",
+        events.append({"type": "standing", "side": side, "visible_to": [side], "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
     _impulse_start(state, side, events)
     _hidden_orders(state, side, choice, dice, events)
     _special_orders(state, side, choice, dice, events)
+    _removals(state, side, choice.get("remove", []), events)
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
     imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
-    events.append({"type": "supply", "side": side, "private": True, "rule": "7.34",
+    events.append({"type": "supply", "side": side, "visible_to": [side], "rule": "7.34",
                    "states": imp["supply"],
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
     imp["mp"] = {}
@@ -183,8 +188,8 @@ def finish(state: dict, events: list[dict], dice=None) -> None:
     cur["impulses"].append({"n": imp["n"], "side": side, "level": imp["level"], "fixed": imp["fixed"],
                             "rule": imp["rule"], "pay": pay, "assaults": imp["assaults"]})
     events.append({"type": "impulse", "n": imp["n"], "side": side, "level": imp["level"],
-                   "how": "set by the bid" if imp["fixed"] else "declared", "rule": "4.25", "pay": pay,
-                   "private_wep": state["wep"][side]})
+                   "how": "set by the bid" if imp["fixed"] else "declared", "rule": "4.25", "pay": pay})
+    events.append(wep_event(state, side, "4.25"))
 
 
 def _leader_pay(state: dict, side: str, involuntary: list[str]) -> int:
@@ -221,7 +226,7 @@ def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dic
         sc = cavalry.screen(state, item["who"], bool(item.get("on", True)))
         if not sc.problems:
             cavalry.apply_screen(state, sc)
-            events.append({"type": "screen", "side": side, "private": True, "rule": sc.rule, "text": sc.why})
+            events.append({"type": "screen", "side": side, "visible_to": [side], "rule": sc.rule, "text": sc.why})
     for item in choice.get("engineers", []):
         w = (engineers.lay_pontoon(state, hm, item["engineer"], item["lay"], item.get("hexside"), cmd)
              if "lay" in item else engineers.take_up_pontoon(state, hm, item["engineer"], item["take_up"], cmd))
@@ -234,12 +239,29 @@ def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dic
             (naval.apply_embark if "embark" in item else naval.apply_naval_assault)(state, r)
             private = "embark" in item                  # 3.17: the display is on the Union AOD
             events.append({"type": "naval.order", "side": side, "rule": r.rule, "text": r.why,
-                           **({"private": True} if private else {})})
+                           **({"visible_to": [side]} if private else {})})
     for item in choice.get("gunboats", []):
         m = naval.gunboat_move(state, hm, item["gunboat"], item.get("to"))
         if not m.problems:
             naval.apply_gunboat_move(state, m)
             events.append({"type": "gunboat", "side": side, "rule": m.rule, "text": m.why})
+
+
+def _removals(state: dict, side: str, remove: list[str], events: list[dict]) -> None:
+    """7.21, 7.22: the owner takes his wagons and depots off the map in his own impulse, before the
+    supply states are set, to deny them to the enemy."""
+    from .capture import apply_removal, voluntary_removal
+
+    for sid in remove:
+        r = voluntary_removal(state, side, sid)
+        if r.problems:
+            continue
+        s = state["logistics"][sid]
+        where, kind = s.get("hex"), s["kind"]
+        apply_removal(state, r)
+        # what the enemy sees of it is the counter gone from its map (3.71)
+        events.append({"type": "logistics.removed", "side": side, "id": sid, "hex": where, "rule": r.rule,
+                       "visible_to": [side], "text": f"{side} removes its {kind} {sid} in {where} from the map"})
 
 
 def _impulse_end(state: dict, events: list[dict]) -> None:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from ..base import Problem
 from . import model
-from .impulse_combat import COMBAT_KEYS
 from .impulse_common import _stacking_problems, cost_fn, enemy_zoc, hexmap
+from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems
 
-ORDER_KEYS = {"level", "moves", "standing", "emergency", "combat", "engineers", "gunboats", "screen", "naval",
-              "plot", "reveal", "searched"}
-MOVE_KEYS = {"force", "detach", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss", "merge",
-             "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map"}
+ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
+              "naval", "plot", "reveal", "searched"}
+MOVE_KEYS = {"force", "detach", "lend_mr", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss",
+             "merge", "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map"}
 OFF_MAP_VALUES = ("leave", "enter")        # 8.74: ride off the map at an edge / come back onto it
 DEFENCE_KEYS = {"react", "retreat"}
 
@@ -57,52 +57,32 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
     cur = state["current"]
     imp = cur["active_impulse"]
     problems: list[Problem] = []
-    for key in choice:
-        if key not in ORDER_KEYS:
-            return [Problem(f"unknown key `{key}` in orders (allowed: {', '.join(sorted(ORDER_KEYS))})", "8.21", [key])]
     if imp.get("level") is None:
         if "level" not in choice:
             return [Problem("this impulse's level is declared: give `level`", "5.15", [])]
         problems += level_problems(choice["level"], cur["remaining"][side], state.get("impulse_level_limit"))
     elif "level" in choice and choice["level"] != imp["level"]:
         return [Problem(f"this impulse's level was set by the bid: {imp['level']}", "5.15", ["level"])]
-    standing = choice.get("standing", {})
-    if not isinstance(standing, dict) or set(standing) - {"defence", "combat"}:
-        return [Problem("`standing` takes `defence: {react: [...], retreat: [...]}` and `combat: {...}`", "9.0",
-                        ["standing"])]
-    for where, spec in (("combat", choice.get("combat", {})), ("standing.combat", standing.get("combat", {}))):
-        if not isinstance(spec, dict) or set(spec) - COMBAT_KEYS:
-            return [Problem(f"`{where}` takes {', '.join(sorted(COMBAT_KEYS))}", "10.11", where.split("."))]
-    if "defence" in standing:
-        d = standing["defence"]
-        if not isinstance(d, dict) or set(d) - DEFENCE_KEYS:
-            return [Problem("`standing.defence` has `react` and `retreat` lists", "9.0", ["standing", "defence"])]
+    # the shapes of the orders (keys, types) are checked first, in hxref.orders: .order_schema
     emergency = choice.get("emergency", {})
-    if not isinstance(emergency, dict):
-        return [Problem("`emergency` maps a force to the wagon or depot it consumes", "7.35", ["emergency"])]
     if emergency:
         from .supply import supply_status
 
         found = supply_status(state, side, hexmap(state), emergency=emergency).problems
         if found:
             return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
+    found = _removal_problems(state, side, choice.get("remove", []))
+    if found:
+        return found
     problems += _special_order_problems(state, side, choice)
     moves = choice.get("moves", [])
-    if not isinstance(moves, list):
-        return [Problem("`moves` must be a list of moves", "8.21", ["moves"])]
     zoc = enemy_zoc(state, side)
     enemy = model.occupied_hexes(state, model.other_side(side))
     cost = cost_fn(state, side)
     seen: set[str] = set()
     mine = set(model.forces(state, side))
     for i, mv in enumerate(moves):
-        if not isinstance(mv, dict):
-            return problems + [Problem("each move is a mapping with `force` and `path`", "8.21", ["moves", i])]
-        bad = set(mv) - MOVE_KEYS
-        if bad:
-            return problems + [Problem(f"unknown key `{sorted(bad)[0]}` in a move (allowed: "
-                                       f"{', '.join(sorted(MOVE_KEYS))})", "8.21", ["moves", i, sorted(bad)[0]])]
-        force = mv.get("force")
+        force = mv["force"]
         if "off_map" in mv:
             found = _off_map_move_problems(state, side, mv, i, seen)
             if found is not None:
@@ -116,9 +96,6 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
                                        "8.21", ["moves", i, "force"])]
         seen.add(force)
         path = mv.get("path", [])
-        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            return problems + [Problem("`path` is a list of hex labels in quotes, e.g. [\"0512\", \"0613\"]",
-                                       "8.2", ["moves", i, "path"])]
         active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
         found = path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
                               enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
@@ -146,13 +123,33 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
                 problems += march_path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state),
                                                 index=i)
         if not model.is_unled(force):
-            problems += _detach_problems(state, force, mv, i)
-            problems += _detachment_problems(state, force, mv, i)
+            found = _detach_problems(state, force, mv, i)
+            problems += found + _detachment_problems(state, force, mv, i)
+            if mv.get("detach") and not found:      # 8.25b, H-19: what is detached moves on its own,
+                state = _after_detach(state, force, mv)     # later in this impulse
+                mine = set(model.forces(state, side))
         merge = mv.get("merge")
         if merge is not None and (merge not in mine or merge == force):
             problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",
                                     "8.25a", ["moves", i, "merge"]))
     return problems + check_must_attack(state, side, moves)
+
+
+def _removal_problems(state: dict, side: str, remove) -> list[Problem]:
+    """7.21, 7.22: the wagons and depots the side removes from the map in its own impulse."""
+    from .capture import voluntary_removal
+
+    if not isinstance(remove, list):
+        return [Problem("`remove` is a list of your wagons and depots", "7.21, 7.22", ["remove"])]
+    for i, sid in enumerate(remove):
+        s = (state.get("logistics") or {}).get(sid) if isinstance(sid, str) else None
+        if s is None or s.get("side") != side or not s.get("hex") and not s.get("leader"):
+            # 3.71: one answer for any id, the enemy's or none
+            return [Problem(f"`{sid}` is not one of your wagons or depots on the map", "7.21, 7.22", ["remove", i])]
+        found = voluntary_removal(state, side, sid).problems
+        if found:
+            return [Problem(found[0].message, found[0].rule, ["remove", i])]
+    return []
 
 
 def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
@@ -169,7 +166,7 @@ def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i
         units = model.units_of(state, force)
         cavalry = bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
         if model.is_unled(force):
-            mr = 2 if cavalry else 1
+            mr = UNLED_MR["cavalry"] if cavalry else UNLED_MR["infantry"]     # 8.22b
         else:
             mr = model.current_rating(state["leaders"][force], "mr")
         table = min(level + 1, 6) if cavalry else level
@@ -185,16 +182,35 @@ def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i
 
 
 def _detach_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
-    detach = mv.get("detach", [])
-    if not isinstance(detach, list):
+    """8.25b/c, 3.23b: the detach order of a move, as :func:`.forces.detach_order` reads it: only
+    parts of the OC's force, 1 AP for all of them, and no more unled infantry in the hex than
+    3.23b allows."""
+    from .forces import detach_order
+
+    detach, lend = mv.get("detach", []), mv.get("lend_mr", [])
+    if not isinstance(detach, list) or not all(isinstance(d, str) for d in detach):
         return [Problem("`detach` is a list of leaders or units", "8.25", ["moves", i, "detach"])]
-    members = set(model.force_leaders(state, force)[1:]) | set(model.force_units(state, force))
-    for j, d in enumerate(detach):
-        if d not in members:
-            return [Problem(f"`{d}` is not part of {force}'s force", "8.25", ["moves", i, "detach", j])]
-    if detach and state["leaders"][force]["ap"] < 1:
-        return [Problem(f"{force} has no AP left to detach (1 AP)", "8.25", ["moves", i, "detach"])]
-    return []
+    if not isinstance(lend, list) or not all(isinstance(d, str) for d in lend):
+        return [Problem("`lend_mr` is a list of the leaders this move detaches", "3.24b", ["moves", i, "lend_mr"])]
+    if not detach:
+        return [Problem("`lend_mr` names leaders detached by this move's `detach`", "3.24b",
+                        ["moves", i, "lend_mr"])] if lend else []
+    order = detach_order(state, force, detach, lend_mr_to=lend)
+    return [Problem(p.message, p.rule, ["moves", i, "lend_mr" if p.path[:1] == ["lend_mr_to"] else "detach",
+                                        *p.path[1:]])
+            for p in order.problems]
+
+
+def _after_detach(state: dict, force: str, mv: dict) -> dict:
+    """The position after ``force``'s legal detach order (a copy): its detached leaders and units are
+    forces of their own, which the moves after it may move (8.25b)."""
+    import copy
+
+    from .forces import apply_detach, detach_order
+
+    state = copy.deepcopy(state)
+    apply_detach(state, detach_order(state, force, mv["detach"], lend_mr_to=mv.get("lend_mr", [])))
+    return state
 
 
 def forces_in_enemy_zoc(state: dict, side: str) -> list[str]:
@@ -245,17 +261,13 @@ def _off_map_move_problems(state: dict, side: str, mv: dict, i: int, seen: set[s
 
 
 def _detachment_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
-    specs = mv.get("detachments", [])
-    if not isinstance(specs, list):
-        return [Problem("`detachments` is a list of {unit, by: step_loss or removal}", "8.51",
-                        ["moves", i, "detachments"])]
+    specs = mv.get("detachments", [])          # each {unit, by}: .order_schema.DETACHMENT
     units = set(model.force_units(state, force))
     for j, spec in enumerate(specs):
         where = ["moves", i, "detachments", j]
-        if not isinstance(spec, dict) or spec.get("unit") not in units or spec.get("by") not in ("step_loss",
-                                                                                               "removal"):
-            return [Problem("each detachment names one of the force's units and `by: step_loss` or "
-                            "`by: removal`", "8.51", where)]
+        if spec["unit"] not in units:
+            return [Problem(f"{spec['unit']} is not one of {force}'s units: "
+                            f"{', '.join(sorted(units))}", "8.51", where + ["unit"])]
         if _yield(state["units"][spec["unit"]], spec["by"]) < 1:
             return [Problem(f"{spec['unit']} yields no detachments by {spec['by']} (Detachment Chart)", "8.51",
                             where)]
@@ -280,15 +292,8 @@ def _special_order_problems(state: dict, side: str, choice: dict) -> list[Proble
     from . import cavalry, engineers, naval
 
     hm = hexmap(state)
-    for key, fields in SPECIAL_ORDERS.items():
-        items = choice.get(key, [])
-        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
-            return [Problem(f"`{key}` is a list of mappings", "8.6", [key])]
-        for i, item in enumerate(items):
-            bad = set(item) - fields
-            if bad:
-                return [Problem(f"unknown key `{sorted(bad)[0]}` (allowed: {', '.join(sorted(fields))})", "8.6",
-                                [key, i])]
+    for key in SPECIAL_ORDERS:                 # their shapes: .order_schema.SPECIAL
+        for i, item in enumerate(choice.get(key, [])):
             if key == "engineers":
                 cmd = _army_commander(state, side)
                 w = (engineers.lay_pontoon(state, hm, item.get("engineer"), item.get("lay"), item.get("hexside"), cmd)

@@ -35,7 +35,7 @@ def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: li
     if r.problems:
         r = attack_check(state, hm, force, target, dice)
     if r.problems:
-        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule, "private": True,
+        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule, "visible_to": [side],
                        "text": f"{_name(state, force)}: {r.why}"})
         return
     new_id = apply_attack_check(state, r)
@@ -47,11 +47,40 @@ def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: li
                  else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
     events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
                    "rule": r.rule, "text": public})
-    events.append({"type": "attack.check.detail", "side": side, "private": True, "rule": r.rule,
+    events.append({"type": "attack.check.detail", "side": side, "visible_to": [side], "rule": r.rule,
                    "text": f"{_name(state, new_id)}: {r.why}"})
     if r.passed and r.assault is not None:
         a = r.assault
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
+
+
+def _join_assault(state: dict, side: str, force: str, events: list[dict]) -> bool:
+    """8.42: a force that enters a hex whose force already passed its attack check makes no check:
+    it joins that attack, its OC paying 1 AP for the stack merge (8.25a).  False when there is
+    no such assault in the hex, or the merge is not possible (then the force checks as usual)."""
+    from .attack import Assault, apply_join, join_assault
+
+    imp = state["current"]["active_impulse"]
+    here = model.force_hex(state, force)
+    passed = [Assault(a["force"], a["source"], a["target"], a.get("hasty", False)) for a in imp["assaults"]]
+    if not any(a.source == here and a.attacker != force for a in passed):
+        return False
+    j = join_assault(state, force, passed)
+    if j.problems or j.assault is None:
+        events.append({"type": "attack.join.void", "side": side, "force": force, "rule": "8.42",
+                       "visible_to": [side], "text": f"{_name(state, force)} cannot join the attack from {here}: "
+                                                     f"{j.why}; it checks as usual (8.41)"})
+        return False
+    old = next(a for a in imp["assaults"] if a["source"] == here and a["force"] != force)
+    apply_join(state, j)
+    old["force"] = j.assault.attacker            # the merged force's head (the senior leader)
+    events.append({"type": "attack.join", "side": side, "force": force, "target": old["target"],
+                   "attacker": old["force"], "rule": "8.42",
+                   "text": f"{_name(state, force)} enters {here}, where the attack on {old['target']} has passed "
+                           "its check, and joins it without a check (8.42)"})
+    events.append({"type": "attack.join.detail", "side": side, "visible_to": [side], "rule": "8.42, 8.25a",
+                   "ap": j.order.ap if j.order is not None else 0, "text": j.why})
+    return True
 
 
 # --- the defender's decision (9.0-9.2) ----------------------------------------------------
@@ -86,18 +115,8 @@ def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
 
     hm = hexmap(state)
     targets = {a.target for a in _assaults(state)}
-    for key, fields in (("react", {"force", "against", "to", "commander", "lend_mr"}),
-                        ("retreat", {"force", "to", "rear_guard", "rear_guard_leader"})):
-        items = choice.get(key, [])
-        if not isinstance(items, list):
-            return [Problem(f"`{key}` is a list", "9.0", [key])]
-        for i, item in enumerate(items):
-            if not isinstance(item, dict) or "force" not in item:
-                return [Problem(f"each `{key}` entry is a mapping with `force`", "9.0", [key, i])]
-            bad = set(item) - fields
-            if bad:
-                return [Problem(f"unknown key `{sorted(bad)[0]}` (allowed: {', '.join(sorted(fields))})", "9.0",
-                                [key, i, sorted(bad)[0]])]
+    for key in ("react", "retreat"):        # their shapes: .order_schema.DEFENCE
+        for i, item in enumerate(choice.get(key, [])):
             if item["force"] not in model.forces(state, side):
                 return [Problem(f"`{item['force']}` is not one of your forces on the map", "9.0", [key, i, "force"])]
             against = item.get("against") if key == "react" else model.force_hex(state, item["force"])
@@ -137,14 +156,14 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                      lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
         if r.problems:
             events.append({"type": "reaction.void", "side": side, "force": item["force"], "rule": r.rule,
-                           "private": True,
+                           "visible_to": [side],
                            "text": f"{_name(state, item['force'])}: no reaction: {r.why}"})
             continue
         apply_reaction(state, r)
         events.append({"type": "reaction", "side": side, "force": item["force"], "success": r.success,
                        "rule": r.rule, "text": f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
                        + (f"moves to {r.destination}" if r.success else "fails")})
-        events.append({"type": "reaction.detail", "side": side, "private": True, "rule": r.rule,
+        events.append({"type": "reaction.detail", "side": side, "visible_to": [side], "rule": r.rule,
                        "text": f"{_name(state, item['force'])}: {r.why}"})
     for item in choice.get("retreat", []):
         if item["force"] not in model.forces(state, side):
@@ -156,7 +175,7 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                                rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
         if r.problems:
             events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": r.rule,
-                           "private": True,
+                           "visible_to": [side],
                            "text": f"{_name(state, item['force'])}: no pre-combat retreat: {r.why}"})
             continue
         apply_pre_combat_retreat(state, r)
@@ -164,7 +183,7 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
                        "rule": r.rule, "text": f"{_name(state, item['force'])} retreats before combat to {r.to}"
                        + (" leaving a rear guard" if r.rear_guard else "")
                        + ("; the rear guard is overrun" if r.overrun is not None and r.overrun.overrun else "")})
-        events.append({"type": "retreat.detail", "side": side, "private": True, "rule": r.rule,
+        events.append({"type": "retreat.detail", "side": side, "visible_to": [side], "rule": r.rule,
                        "text": f"{_name(state, item['force'])}: {r.why}"})
         if r.overrun is not None or r.attacker_advances or r.next_assault is not None:
             for a in imp["assaults"]:
@@ -213,7 +232,7 @@ def _combat_events(state: dict, c, events: list[dict]) -> None:
     for side in (c.attacker_side, c.defender_side):
         mine = [e.why for e in c.effects if isinstance(e, StepLoss) and state["units"][e.unit]["side"] == side]
         if mine:
-            events.append({"type": "combat.losses", "side": side, "private": True, "rule": "10.63",
+            events.append({"type": "combat.losses", "side": side, "visible_to": [side], "rule": "10.63",
                            "text": f"{side} losses at {c.target}: " + "; ".join(mine)})
 
 

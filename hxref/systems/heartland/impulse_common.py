@@ -75,7 +75,7 @@ def _supply_states(state: dict, side: str, emergency: dict | None = None,
     for lid in own_use:
         state["leaders"][lid].pop("own_use", None)
         if events is not None:
-            events.append({"type": "own.use", "side": side, "private": True, "rule": "7.35a",
+            events.append({"type": "own.use", "side": side, "visible_to": [side], "rule": "7.35a",
                            "text": f"{state['leaders'][lid]['name']} spends an Own Use marker: full supply"})
     for sid in result.consumed:                     # 7.35: the wagon or depot is used up
         kind = state["logistics"][sid]["kind"]

@@ -3,11 +3,8 @@
 and what a force may do during its move: recon, hiding and, in open games, hidden plots and reveals."""
 from __future__ import annotations
 
-from functools import cache
-
-from ...paths import games_dir
 from . import model
-from .impulse_combat import _attack_check
+from .impulse_combat import _attack_check, _join_assault
 from .impulse_common import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
 from .fog import contact_made, contact_on_path, fog_of_war, reveal_mover, reveal_on_contact
 from .movement import walk
@@ -19,8 +16,8 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     imp = state["current"]["active_impulse"]
     hm = hexmap(state)
     start_hex = model.force_hex(state, force)
-    for piece in mv.get("detach", []):
-        _detach(state, force, piece, events)
+    if mv.get("detach"):
+        _detach(state, force, mv["detach"], events, mv.get("lend_mr", []))
     for spec in mv.get("detachments", []):
         _create_detachments(state, force, spec, events)
     if not model.is_unled(force) and not state["leaders"][force]["active"]:
@@ -85,13 +82,13 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         loss = blizzard_loss(state, force)
         if loss.hits:
             apply_blizzard_loss(state, loss)
-            events.append({"type": "blizzard", "side": side, "private": True, "rule": "5.29", "text": loss.why})
+            events.append({"type": "blizzard", "side": side, "visible_to": [side], "rule": "5.29", "text": loss.why})
     hidden = _is_hidden(state, force)               # 8.62a: a hidden force's moves are its side's secret
     if len(w.hexes) > 1:
         events.append({"type": "move", "side": side, "force": force, "path": w.hexes, "rule": w.rule,
-                       **({"private": True} if hidden else {}),
+                       **({"visible_to": [side]} if hidden else {}),
                        "text": f"{_name(state, force)} moves {' > '.join(w.hexes)} ({w.stopped})"})
-        events.append({"type": "move.mp", "side": side, "private": True, "force": force, "mp": mp,
+        events.append({"type": "move.mp", "side": side, "visible_to": [side], "force": force, "mp": mp,
                        "spent": w.spent, "rule": "8.22",
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
     if hidden:                                      # [translator] 8.62a: in enemy ZOC it appears at once
@@ -103,6 +100,9 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         _hide(state, side, force, events)
     if mv.get("merge"):
         _merge(state, side, force, mv["merge"], events)
+    if len(w.hexes) > 1 and _join_assault(state, side, f"unled@{w.end}" if model.is_unled(force) else force,
+                                          events):
+        return                                      # 8.42: it joins a passed check, it makes none
     if here in zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
 
@@ -138,18 +138,31 @@ def _legal_stop(state: dict, side: str, force: str, w):
     return w
 
 
-def _detach(state: dict, force: str, piece: str, events: list[dict]) -> None:
+def _detach(state: dict, force: str, parts: list[str], events: list[dict], lend: list[str] = ()) -> None:
+    """8.25b/c: the OC detaches the leaders and units named, all at once in his hex: 1 AP in
+    total (:func:`.forces.detach_order`), and 1 AP more for each detached leader who is to roll
+    his IMC with the OC's MR (3.24b, H-18).  An order no longer legal when its turn comes (an
+    earlier move changed the force) detaches nothing, and says why."""
+    from .forces import apply_detach, detach_order
+
     ld = state["leaders"][force]
-    if ld["ap"] < 1:
+    order = detach_order(state, force, parts, lend_mr_to=lend)
+    if order.problems:
+        p = order.problems[0]
+        events.append({"type": "detach.void", "side": ld["side"], "force": force, "rule": p.rule,
+                       "visible_to": [ld["side"]],
+                       "text": f"{ld['name']} detaches nothing: {p.message}"})
         return
-    ld["ap"] -= 1
-    if piece in state["leaders"]:
-        state["leaders"][piece]["superior"] = None
-    elif piece in state["units"]:
-        u = state["units"][piece]
-        u["leader"], u["hex"] = None, ld["hex"]
-    events.append({"type": "detach", "side": ld["side"], "force": force, "piece": piece, "rule": "8.25",
-                   "private": True, "text": f"{ld['name']} detaches {piece} (1 AP)"})
+    apply_detach(state, order)
+    lent = state["current"]["active_impulse"].setdefault("mr_lent", {})
+    for b in lend:                                  # 3.24b: paid now; the borrower's IMC uses it later
+        lent[b] = force
+    events.append({"type": "detach", "side": ld["side"], "force": force, "parts": list(order.parts),
+                   "ap": order.ap, "stacks": order.stacks, "lend_mr": list(lend), "rule": "8.25c",
+                   "visible_to": [ld["side"]],
+                   "text": f"{ld['name']} detaches {', '.join(order.parts)} (1 AP for all, 8.25c"
+                           + (f"; 1 AP each for lending his MR to {', '.join(lend)}, 3.24b" if lend else "")
+                           + f"); {order.hex} now holds {order.stacks} stack(s)"})
 
 
 # --- 8.12, 8.21/8.22: reactivation and the IMC roll ---------------------------------------
@@ -173,7 +186,7 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
                      hexmap=hexmap(state), wep=state["wep"][side], wdo_used=wdo_used(state, side) > 0,
                      level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"))
     if r.problems:
-        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "private": True,
+        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "visible_to": [side],
                        "text": f"{_name(state, force)}: reactivation not possible: {r.why}"})
         return False
     apply_reactivation(state, r)
@@ -183,7 +196,7 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
         wdo[side] = wdo.get(side, 0) + 1             # 3.41a: one limited WDO a turn per side
     events.append({"type": "reactivation", "side": side, "force": force, "success": r.success, "rule": "8.12",
                    "text": f"{_name(state, force)} " + ("reactivates" if r.success else "stays inactive")})
-    events.append({"type": "reactivation.detail", "side": side, "private": True, "rule": "8.12",
+    events.append({"type": "reactivation.detail", "side": side, "visible_to": [side], "rule": "8.12",
                    "text": f"{_name(state, force)}: {r.why}"})
     if r.success and r.imc is not None:      # method 4: he moves with the MP obtained
         imp.setdefault("mp_from_reactivation", {})[force] = r.imc.mp
@@ -198,14 +211,16 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
     known = imp.get("mp_from_reactivation", {}).pop(force, None)
     if known is not None:
         return known
+    lender = imp.get("mr_lent", {}).get(force)     # 3.24b: the MR his detaching OC paid to lend him
     res = imc_roll(state, force, imp["level"], dice, supply=imp["supply"].get(force, {}).get("state", "full"),
-                   voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state))
+                   voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state),
+                   mr_from=lender, mr_paid=lender is not None)
     if res.problems:
-        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule, "private": True,
+        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule, "visible_to": [side],
                        "text": f"{_name(state, force)} does not move: {res.why}"})
         return None
     apply_imc(state, res)
-    events.append({"type": "imc", "side": side, "force": force, "private": True, "mp": res.mp, "rule": res.rule,
+    events.append({"type": "imc", "side": side, "force": force, "visible_to": [side], "mp": res.mp, "rule": res.rule,
                    "text": f"{_name(state, force)}: {res.why}"})
     if res.deactivates:
         imp["involuntary"].append(res.oc)
@@ -217,7 +232,7 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
             sick = sickness_check(state, res.oc, dice)
             if not sick.problems:
                 apply_sickness(state, sick)
-                events.append({"type": "sickness", "side": side, "private": True, "rule": sick.rule,
+                events.append({"type": "sickness", "side": side, "visible_to": [side], "rule": sick.rule,
                                "text": sick.why})
         return None
     return res.mp
@@ -229,24 +244,24 @@ def _merge(state: dict, side: str, force: str, other: str, events: list[dict]) -
     from .forces import apply_merge, merge_order
 
     if other not in model.forces(state, side) or model.force_hex(state, other) != model.force_hex(state, force):
-        events.append({"type": "merge.void", "side": side, "private": True, "rule": "8.25a",
+        events.append({"type": "merge.void", "side": side, "visible_to": [side], "rule": "8.25a",
                        "text": f"{_name(state, force)} does not meet {other}: no merge"})
         return
     order = merge_order(state, force, other)
     if order.problems:
-        events.append({"type": "merge.void", "side": side, "private": True, "rule": "8.25a",
+        events.append({"type": "merge.void", "side": side, "visible_to": [side], "rule": "8.25a",
                        "text": f"{_name(state, force)} cannot take {other} along: {order.problems[0].message}"})
         return
     apply_merge(state, order)
-    events.append({"type": "merge", "side": side, "private": True, "rule": "8.25a",
+    events.append({"type": "merge", "side": side, "visible_to": [side], "rule": "8.25a",
                    "text": f"{_name(state, force)} takes {other} along (1 AP)"})
 
 
-@cache
 def detachment_chart() -> dict:
-    from ...yamlio import load_data_fast
+    """The Detachment Chart's data (the game's pinned chart, or the disk's); read-only."""
+    from ...kit import data
 
-    return load_data_fast(games_dir() / "heartland" / "charts" / "detachment.yaml")
+    return data.chart("heartland", "detachment")
 
 
 def _yield(unit: dict, by: str) -> int:
@@ -278,7 +293,7 @@ def _create_detachments(state: dict, force: str, spec: dict, events: list[dict])
                                "size": counter["size"], "cf": list(counter["cf"]), "ml": list(counter["ml"]),
                                "steps": counter["steps"], "leader": force, "hex": None}
         made.append(uid)
-    events.append({"type": "detachments", "side": unit["side"], "private": True, "rule": "8.51",
+    events.append({"type": "detachments", "side": unit["side"], "visible_to": [unit["side"]], "rule": "8.51",
                    "text": f"{ld['name']} breaks {unit['name']} down by {spec['by'].replace('_', ' ')} into "
                            f"{count} detachment(s): {', '.join(made)} (1 AP; stand-in Detachment Chart)"})
 
@@ -293,13 +308,13 @@ def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, e
     fm = forced_march(state, force, mp, dice, supply=imp["supply"].get(force, {}).get("state", "full"),
                       imc_ml=int(mv.get("ml_reduction", 0) or 0), loss_unit=mv.get("step_loss"))
     if fm.problems:
-        events.append({"type": "forced.march.void", "side": side, "private": True, "rule": fm.rule,
+        events.append({"type": "forced.march.void", "side": side, "visible_to": [side], "rule": fm.rule,
                        "text": f"{_name(state, force)}: no forced march: {fm.why}"})
         return None
     apply_forced_march(state, fm)
     if fm.success:
         imp.setdefault("forced_march", []).append(force)
-    events.append({"type": "forced.march", "side": side, "private": True, "rule": fm.rule,
+    events.append({"type": "forced.march", "side": side, "visible_to": [side], "rule": fm.rule,
                    "text": f"{_name(state, force)}: {fm.why}"})
     return fm
 
@@ -312,7 +327,7 @@ def _rail_move(state: dict, side: str, force: str, stations: list[str], events: 
 
     m = rail_move(state, hexmap(state), force, stations, off_map=off_map == "leave", entering=off_map == "enter")
     if m.problems:
-        events.append({"type": "rail.void", "side": side, "private": True, "rule": m.rule,
+        events.append({"type": "rail.void", "side": side, "visible_to": [side], "rule": m.rule,
                        "text": f"{_name(state, force)}: no rail move: {m.why}"})
         return
     start = model.force_hex(state, force)
@@ -325,7 +340,7 @@ def _rail_move(state: dict, side: str, force: str, stations: list[str], events: 
         text = f"{_name(state, force)} moves by rail from {start} to {m.end}"
     events.append({"type": "rail", "side": side, "force": force, "rule": "8.74" if off_map else m.rule,
                    "text": text})
-    events.append({"type": "rail.detail", "side": side, "private": True, "rule": m.rule,
+    events.append({"type": "rail.detail", "side": side, "visible_to": [side], "rule": m.rule,
                    "text": f"{_name(state, force)}: {m.why}"})
 
 
@@ -360,7 +375,7 @@ def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -
     units = spec.get("units") or [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
     r = recon(state, hexmap(state), force, dice, target=target, units=units, search=bool(spec.get("search")))
     if r.problems:
-        events.append({"type": "recon.void", "side": side, "private": True, "rule": r.rule,
+        events.append({"type": "recon.void", "side": side, "visible_to": [side], "rule": r.rule,
                        "text": f"{_name(state, force)}: no recon: {r.why}"})
         return
     apply_recon(state, r)
@@ -376,7 +391,7 @@ def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -
             events.append({"type": "search", "side": side, "rule": "8.61c",
                            "text": f"search {s['id']}: {model.other_side(side)} must say in its next orders which "
                                    f"hidden forces are within {s['range']} of {s['center']} and reveal them"})
-    events.append({"type": "recon.report", "side": side, "private": True, "rule": r.rule, "text": str(r.report())})
+    events.append({"type": "recon.report", "side": side, "visible_to": [side], "rule": r.rule, "text": str(r.report())})
 
 
 def _hidden_orders(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
@@ -437,5 +452,5 @@ def _hide(state: dict, side: str, force: str, events: list[dict]) -> None:
         return
     if not h.problems:
         apply_hide(state, h)
-        events.append({"type": "hide", "side": side, "private": True, "rule": h.rule,
+        events.append({"type": "hide", "side": side, "visible_to": [side], "rule": h.rule,
                        "text": f"{_name(state, force)} moves hidden under the screen (8.62a)"})

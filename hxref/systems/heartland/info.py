@@ -15,5 +15,8 @@ INFO = SystemInfo(
                     "tactical_doctrine": "10.32a tactical doctrine"},
     has_map=True,
     simultaneous=True,
+    # 3.71: in umpired play a side's units (ids, names) and led supplies are its own to know
+    secret_kinds=("units/&[side={side}]", "units/*[side={side}]/name", "logistics/&[side={side}][leader]"),
     demo="heartland-demo",
+    cli="hxref.systems.heartland.cli:heartland_group",
 )

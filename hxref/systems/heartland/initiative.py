@@ -27,7 +27,6 @@ from ..base import Problem
 INITIATIVE_FEE = 5          # 5.11
 TIEBREAK_FEE = 10           # 5.12
 BID_ROUNDS = 3              # 5.12: first bid + two re-bids
-MONOPOLY_IMPULSES = 2       # 5.13a
 PAY_PER_LEADER = 1          # 4.25
 
 
@@ -201,12 +200,14 @@ class WeatherChart:
     note: str
 
     @classmethod
-    @cache
     def load(cls) -> "WeatherChart":
-        from ...paths import games_dir
-        from ...yamlio import load_data_fast
+        """The Weather Chart: the game's pinned chart, or the disk's."""
+        from ...kit import data
 
-        data = load_data_fast(games_dir() / "heartland" / "charts" / "weather.yaml")
+        return _build_weather(data.chart_source("heartland", "weather"))
+
+    @classmethod
+    def from_data(cls, data: dict) -> "WeatherChart":
         return cls(
             clear_months=tuple(data["clear_months"]),
             seasons={k: tuple(v) for k, v in data["seasons"].items()},
@@ -227,3 +228,9 @@ class WeatherChart:
             return Weather("Clear", None, False)
         faces = dice.roll("weather (2d6)", count=2, by=by)
         return Weather(self.lookup(month, sum(faces)), faces, self.stand_in)
+
+
+@cache
+def _build_weather(src) -> WeatherChart:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return WeatherChart.from_data(src.data())

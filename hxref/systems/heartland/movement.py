@@ -12,12 +12,33 @@ at resolution (:func:`walk`): the MP run out, or the force stops.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ...geometry.hex import are_adjacent
-from ...geometry.paths import Prohibited, is_prohibited
+from ...kit.walk import Refusal, Rule, WalkRules
+from ...kit.walk import walk as walk_path
 from ..base import Problem
+
+#: checking an order before the dice (8.2, 8.24, 8.26, 3.61)
+CHECK = WalkRules(
+    move="8.21",
+    not_a_hex=Rule("8.2", "{to!r} is not a hex of this map"),
+    not_adjacent=Rule("8.2", "{to} is not adjacent to {frm}: a path goes hex by hex"),
+    prohibited=Rule("8.24", "cannot enter {to} from {frm}: {why}"),
+    go_on=Rule("8.26", "the path goes on after {at}, which is in enemy ZOC: a force entering enemy ZOC stops there"),
+    zoc_stop=Rule("3.61", "entered enemy ZOC in {to}"),
+    zoc_to_zoc=Rule("3.61", "{frm} to {to} moves from one enemy ZOC hex to another (ZOC to ZOC)"),
+)
+#: an inactive leader's force (3.61)
+CHECK_INACTIVE = replace(CHECK, zoc_entry=Rule("3.61", "an inactive leader's force may not enter enemy ZOC ({to})"))
+#: moving at resolution along a checked path while the rolled MP last (8.21, 8.23, 3.61)
+RESOLVE = WalkRules(
+    move="8.21",
+    done="end of the ordered path",
+    prohibited=Rule("8.21", "{to} cannot be entered"),
+    out_of_mp=Rule("8.21", "out of movement points ({spent} of {mp} used; {to} costs {cost})"),
+    zoc_stop=Rule("3.61", "entered enemy ZOC in {to}"),
+)
 
 
 @dataclass
@@ -37,67 +58,39 @@ class Walk:
         return self.hexes[-1]
 
 
+def _hex_of(hexmap) -> Callable:
+    def hex_of(label: str):
+        try:
+            return hexmap.parse(label)
+        except Exception:
+            return None
+
+    return hex_of
+
+
 def path_problems(path: list[str], *, start: str, hexmap, cost: Callable, enemy_zoc: set[str],
                   enemy_occupied: set[str], active: bool, index: int = 0) -> list[Problem]:
     """Everything wrong with an ordered path that is known before the dice (8.24, 8.26, 3.61)."""
-    problems: list[Problem] = []
-    here = start
-    where = ["moves", index, "path"]
-    for i, label in enumerate(path):
-        try:
-            nxt = hexmap.parse(label)
-        except Exception:
-            return [Problem(f"{label!r} is not a hex of this map", "8.2", where + [i])]
-        cur = hexmap.parse(here)
-        if not are_adjacent(cur, nxt):
-            return [Problem(f"{label} is not adjacent to {here}: a path goes hex by hex", "8.2", where + [i])]
-        c = cost(cur, nxt)
-        if is_prohibited(c):
-            reason = c.reason if isinstance(c, Prohibited) else "prohibited"
-            return [Problem(f"cannot enter {label} from {here}: {reason}", "8.24", where + [i])]
+    def enters(i: int, label: str) -> Refusal | None:
         if label in enemy_occupied:
-            return [Problem(f"{label} holds enemy units; a force attacks them from an adjacent hex instead",
-                            "8.26", where + [i])]
-        if here in enemy_zoc and label in enemy_zoc:
-            return [Problem(f"{here} to {label} moves from one enemy ZOC hex to another (ZOC to ZOC)",
-                            "3.61", where + [i])]
-        if label in enemy_zoc:
-            if not active:
-                return [Problem(f"an inactive leader's force may not enter enemy ZOC ({label})", "3.61",
-                                where + [i])]
-            if i != len(path) - 1:
-                return [Problem(f"the path goes on after {label}, which is in enemy ZOC: "
-                                "a force entering enemy ZOC stops there", "8.26", where + [i + 1])]
-        here = label
-    return problems
+            return Refusal(f"{label} holds enemy units; a force attacks them from an adjacent hex instead", "8.26")
+        return None
+
+    w = walk_path(path, cost, start=start, rules=CHECK if active else CHECK_INACTIVE, hex_of=_hex_of(hexmap),
+                  zoc=enemy_zoc.__contains__, enters=enters)
+    if w.legal:
+        return []
+    return [Problem(w.why, w.rule, ["moves", index, "path", w.at])]
 
 
 def walk(path: list[str], *, start: str, mp: float, hexmap, cost: Callable, enemy_zoc: set[str]) -> Walk:
     """Move along an already checked path while the MP last; stop on entering enemy ZOC (3.61)."""
-    w = Walk(hexes=[start], spent=0, mp=mp, stopped="end of the ordered path")
     if mp < 1 and path:
-        w.stopped = "no movement points"
-        return w
-    here = start
-    for label in path:
-        c = cost(hexmap.parse(here), hexmap.parse(label))
-        if is_prohibited(c):    # cannot happen for a checked path; stop safely
-            w.stopped = f"{label} cannot be entered"
-            return w
-        if w.spent + c > mp:
-            w.stopped = f"out of movement points ({_num(w.spent)} of {_num(mp)} used; {label} costs {_num(c)})"
-            return w
-        w.spent += c
-        w.hexes.append(label)
-        w.steps.append((label, c))
-        here = label
-        if label in enemy_zoc:
-            w.stopped = f"entered enemy ZOC in {label}"
-            w.in_enemy_zoc = True
-            w.rule = "3.61"
-            return w
-    return w
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+        return Walk(hexes=[start], spent=0, mp=mp, stopped="no movement points")
+    w = walk_path(path, cost, start=start, rules=RESOLVE, hex_of=_hex_of(hexmap), mp=mp, zoc=enemy_zoc.__contains__)
+    if w.halt is not None:          # the ZOC stop, even were the path to go on (3.61)
+        stopped, rule = w.halt.why, w.halt.rule
+    else:
+        stopped, rule = w.why, w.rule
+    return Walk(hexes=w.hexes, spent=w.spent, mp=mp, stopped=stopped, in_enemy_zoc=w.halt is not None, rule=rule,
+                steps=[(s.to, s.cost) for s in w.steps])

@@ -132,7 +132,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Mapping, Sequence
 
-from ...geometry.hex import Hex, HexSide
+from ...geometry.hex import HexSide
 from ..base import Problem
 from . import model
 from .combat_fire import Drm
@@ -209,12 +209,16 @@ class Ncrt:
         return self.results[row][self.columns.index(column)]
 
 
-@cache
 def _load_ncrt(path: str | None) -> Ncrt:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    return Ncrt.from_data(load_data_fast(path or games_dir() / "heartland" / "charts" / "ncrt.yaml"))
+    return _build_ncrt(data.chart_source("heartland", "ncrt", path))
+
+
+@cache
+def _build_ncrt(src) -> Ncrt:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return Ncrt.from_data(src.data())
 
 
 # --------------------------------------------------------------------------

@@ -298,51 +298,6 @@ def open_to(state: dict, side: str) -> set[str] | None:
     return {str(x) for x in raw.get(side, [])}
 
 
-@dataclass
-class OpenStretch:
-    side: str
-    hexes: list[str]
-    problems: list[Problem] = field(default_factory=list)
-    rule: str = "8.71"
-    why: str = ""
-
-
-def open_stretch(state: dict, hexmap, side: str, a: str, b: str) -> OpenStretch:
-    """8.71: ``side`` opens the track from station ``a`` to the next station ``b`` (one stretch a
-    turn; its units must have last occupied every rail hex of it: ``state["rail_last"]``)."""
-    r = OpenStretch(side, [])
-    p = r.problems
-    for x in (a, b):
-        if not is_station(hexmap, x):
-            p.append(Problem(f"{x} is not a station (a town or major city on a rail line)", "8.71", ["stations"]))
-    if not p:
-        route = rail_path(hexmap, a, b, blocked=rail_cuts(state))
-        if route is None:
-            p.append(Problem(f"no unbroken rail line from {a} to {b}", "8.71", ["stations"]))
-        else:
-            r.hexes = route
-            between = [x for x in route[1:-1] if is_station(hexmap, x)]
-            if between:
-                p.append(Problem(f"{a} and {b} are not next stations: {', '.join(between)} lie between",
-                                 "8.71", ["stations"]))
-            last = state.get("rail_last") or {}
-            missing = [x for x in route if last.get(x) != side]
-            if missing:
-                p.append(Problem(f"{side} units did not last occupy {', '.join(missing)}", "8.71", ["stations"]))
-    if state.get("turn") is not None and (state.get("rail_opened") or {}).get(side) == state.get("turn"):
-        p.append(Problem(f"{side} has already opened a stretch this turn (one a turn)", "8.71", ["stations"]))
-    r.why = ("illegal: " + "; ".join(x.message for x in p)) if p else f"{side} opens {a}-{b} ({len(r.hexes)} hexes)"
-    return r
-
-
-def apply_open_stretch(state: dict, o: OpenStretch) -> None:
-    if o.problems:
-        raise ValueError("cannot open the stretch: " + o.why)
-    opened = state.setdefault("rail_open", {}).setdefault(o.side, [])
-    opened += [x for x in o.hexes if x not in opened]
-    state.setdefault("rail_opened", {})[o.side] = state.get("turn")
-
-
 # --------------------------------------------------------------------------
 # 8.72 trains
 

@@ -49,12 +49,14 @@ problems start with that key)::
       ammo: [{leader: grant, asp: 3}]    # 3.24a, 7.34: 1 AP, in-communication full-supply forces only
       training: [{leader: grant}]        # 3.53(2), 14.52: 1 AP, ML +1
       entrench: [{leader: grant}]        # 3.24a, 14.8x: 1 AP, one level
+      train: [{hex: "0705"}]             # 8.72: the one extra train, in a friendly major city, prices.train WEP
 
 State keys this module reads or adds (all optional; absent = none)::
 
     wep: {union: 120, ...}                 War Effort Points (3.16), changed by raids, foraging, income, WDOs
     replacements: {union: 4, ...}          replacement steps on the Number Track (3.16, 4.32)
-    prices: {asp: 1}                       WEP per ammo point bought (4.32(5); the price list is missing: 0)
+    prices: {asp: 1, train: 6}             WEP per ammo point bought (4.32(5)) and for the extra train (8.72,
+                                           14.14); the price list is missing: 0
     income: {"0705": 5 | {wep: 5, owner: union}}   WEP per friendly major city (4.31; amounts missing: 0)
     control: {"0705": union}               who holds a city now (overrides the income entry's owner)
     foraging: true                         the scenario allows foraging (4.31); default true
@@ -404,12 +406,15 @@ class ForagingChart:
         return self.table[min(max(roll, min(self.table)), max(self.table))][col]
 
 
-@cache
 def _load_foraging(path: str | None) -> ForagingChart:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    d = load_data_fast(path or games_dir() / "heartland" / "charts" / "foraging.yaml")
+    return _build_foraging(data.chart_source("heartland", "foraging", path))
+
+
+@cache
+def _build_foraging(src) -> ForagingChart:
+    d = src.data()
     return ForagingChart(tuple(int(c) for c in d["columns"]), {int(r): tuple(v) for r, v in d["table"].items()},
                          bool(d.get("stand_in")), str(d.get("note", "")))
 
@@ -566,12 +571,15 @@ class AttritionChart:
         return int(row["steps"]), bool(row["deactivate"])
 
 
-@cache
 def _load_attrition(path: str | None) -> AttritionChart:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    d = load_data_fast(path or games_dir() / "heartland" / "charts" / "attrition.yaml")
+    return _build_attrition(data.chart_source("heartland", "attrition", path))
+
+
+@cache
+def _build_attrition(src) -> AttritionChart:
+    d = src.data()
     return AttritionChart(tuple(int(r) for r in d["rows"]), {int(k): v for k, v in d["table"].items()},
                           {str(k): int(v) for k, v in d["supply_drm"].items()}, bool(d.get("stand_in")),
                           str(d.get("note", "")))
@@ -727,7 +735,7 @@ def supply_recheck(state: dict, side: str, orders: Mapping | None, dice, hexmap,
         if ml:
             chk.drms.append(DRM(-ml, f"{oc} gives up {ml} ML", "3.54c"))
             work.set(("leaders", oc, "ml"), int(work.state["leaders"][oc]["ml"]) - ml)
-        chk.roll = dice.d6(f"attrition {f}", by=side, private=True)
+        chk.roll = dice.d6(f"attrition {f}", by=side, visible_to=[side])
         chk.modified = chk.roll + sum(d.value for d in chk.drms)
         chk.steps, chk.deactivate = chart.lookup(chk.modified)
         chosen = (o.get("losses") or {}).get(f) or []

@@ -9,11 +9,13 @@ the end of the turn (:mod:`.victory`).  Each rules module names the sections it 
 from __future__ import annotations
 
 from ...errors import InvalidInput
-from ...paths import games_dir
+from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from . import impulse
 from . import initiative as ini
+from .info import INFO
 from .initiative import Outcome
+from .views import wep_event
 
 NAME = "heartland"
 SIDES = ("union", "confederate")
@@ -25,24 +27,18 @@ def _other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
-class Heartland:
-    name = NAME
-    title = "The Army of the Heartland"
-    #: the optional rules (1.12) the players may switch on with ``hxref new --option NAME``
-    optional_rules = {"dense_fog": "3.72 dense fog of war", "sickness": "8.13 illness",
-                      "off_map_rail": "8.74 off-map rail movement", "tactical_doctrine": "10.32a tactical doctrine"}
-    sides = SIDES
+class Heartland(GameSystem):
+    # name, title, sides and the optional rules (1.12) come from INFO
+    info = INFO
 
     # --- scenarios -----------------------------------------------------------------------
-    def scenarios(self) -> list[str]:
-        return sorted(p.stem for p in (games_dir() / NAME / "scenarios").glob("*.yaml"))
-
     def load_scenario(self, name: str) -> dict:
+        """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
         from ...yamlio import load_data, to_plain
 
         from pathlib import Path
 
-        path = Path(name) if name.endswith((".yaml", ".yml")) else games_dir() / NAME / "scenarios" / f"{name}.yaml"
+        path = Path(name) if name.endswith((".yaml", ".yml")) else self.info.games_path() / "scenarios" / f"{name}.yaml"
         if not path.is_file():
             raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}",
                                code="E503")
@@ -76,6 +72,7 @@ class Heartland:
                 ld.setdefault("hq", False)
                 ld.setdefault("active", True)
                 ld.setdefault("ap", ld["ratings"]["active"]["ar"])
+            _corps_limits(state, scenario)
             if "victory" in state:          # the VP record starts with the set-up (3.16)
                 state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
                 state["control_vp"] = dict(state["victory"].get("initial_control", {}))
@@ -217,7 +214,8 @@ class Heartland:
         cur["initiative"], cur["fee"] = winner, o.fee
         state["wep"][winner] -= o.fee
         events.append({"type": "initiative", "side": winner, "fee": o.fee, "outcome": o.kind.value,
-                       "rule": o.rule, "text": o.why, "private_wep": state["wep"][winner]})
+                       "rule": o.rule, "text": o.why})
+        events.append(wep_event(state, winner, o.rule))
         month = self._month(state)
         w = ini.WeatherChart.load().roll(month, dice, by=winner)
         cur["weather"] = {"result": w.result, "roll": w.roll, "stand_in": w.stand_in}
@@ -248,7 +246,8 @@ class Heartland:
                                 "rule": imp.rule, "pay": pay})
         events.append({"type": "impulse", "n": n, "side": imp.side, "level": imp.level,
                        "how": "set by the bid" if imp.fixed else "declared", "rule": imp.rule,
-                       "pay": pay, "private_wep": state["wep"][imp.side]})
+                       "pay": pay})
+        events.append(wep_event(state, imp.side, imp.rule))
 
     def _advance(self, state: dict, events: list[dict]) -> None:
         """Start the next impulse: those the bid set first (5.15), then declared ones (5.15, 5.17)."""
@@ -286,7 +285,7 @@ class Heartland:
             public = r.step in ("destruction", "end_of_turn")
             for line in r.lines():
                 events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
-                               **({} if public or not r.side else {"side": r.side, "private": True}),
+                               **({} if public or not r.side else {"side": r.side, "visible_to": [r.side]}),
                                "text": line.strip()})
         if state.get("naval"):
             self._naval_sequence(state, answers.get("union", {}).get("naval") or {}, events)
@@ -305,14 +304,14 @@ class Heartland:
                                       t.get("units", []), leaders=t.get("leaders", []), wagon=t.get("wagon"))
             if not r.problems:
                 naval.apply_river_transport(state, r)
-            events.append({"type": "naval.transport", "side": "union", "private": True, "rule": r.rule,
+            events.append({"type": "naval.transport", "side": "union", "visible_to": ["union"], "rule": r.rule,
                            "text": r.why})
         adv = naval.advance_display(state, announce=bool(orders.get("announce")))
         naval.apply_advance_display(state, adv)
         if adv.notice:
             events.append({"type": "naval.notice", "rule": "8.92a", "text": adv.notice})
         if adv.moves:
-            events.append({"type": "naval.display", "side": "union", "private": True, "rule": "4.33",
+            events.append({"type": "naval.display", "side": "union", "visible_to": ["union"], "rule": "4.33",
                            "text": adv.why})
 
     def _close_turn(self, state: dict, events: list[dict]) -> None:
@@ -358,32 +357,41 @@ class Heartland:
         The Number Track (WEP) is on the hidden Army Organization Display
         (3.16, 3.71): in an umpired game a side sees only its own WEP and the
         public none.  In open and solo games both players hold the game file,
-        so nothing of the rules state is hidden.
+        so nothing of the rules state is hidden.  Built by allow-list
+        (:func:`.views.army_view`).
         """
-        import copy
-
         from .views import army_view
 
-        v = army_view(state, side, mode) if state.get("full") else copy.deepcopy(state)
+        v = army_view(state, side, mode)
         v["open_view"] = mode != "umpired"
         v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
-        if mode == "umpired":
-            v["wep"] = {s: w for s, w in state["wep"].items() if s == side}
         v["viewer"] = side
         return v
 
-    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    def template(self, view: dict, decision: Decision, side: str) -> Template:
         """Notes and a choice skeleton for ``hxref template`` (the side's view only): the keys the
         checker accepts, what the side may do now, a skeleton accepted as it stands."""
         from .template_notes import template
 
-        return template(view, decision, side)
+        notes, choice = template(view, decision, side)
+        return Template(notes, choice)
 
-    def map_view(self, view: dict):
-        """The map file and the markers ``view``'s side may see (``hxref map show GAME``)."""
+    def map_view(self, view: dict) -> MapView | None:
+        """The map file and the markers ``view``'s side may see (``hxref map show GAME``); None for a
+        scenario played without a map (bidding-demo)."""
         if not view.get("full"):
-            raise InvalidInput(f"the {view.get('scenario')} scenario is played without a map", code="E503")
+            return None
         return _map_view(view)
+
+    def result(self, state: dict) -> Result | None:
+        """The victory (14.0) of a finished game: the VP difference; a scenario without victory
+        conditions (bidding-demo) ends in a draw.  None while the game goes on."""
+        r = state.get("result")
+        if not r:
+            return Result(None, 0, "no victory conditions in the scenario: a draw") if state.get("phase") == "over" \
+                else None
+        vp = ", ".join(f"{s} {n}" for s, n in (r.get("points") or {}).items())
+        return Result(r.get("winner"), int(r.get("margin") or 0), f"{r.get('level') or 'a'} victory; VP {vp}")
 
     def report(self, view: dict) -> list[Section]:
         sections: list[Section] = []
@@ -511,10 +519,21 @@ def _forces_in_view(view: dict, side: str) -> list[str]:
     return model.forces({**view, "logistics": view.get("logistics", {})}, side)
 
 
-def _map_view(view: dict):
+def _map_view(view: dict) -> MapView:
     from .report import map_units
 
-    return games_dir() / NAME / "maps" / f"{view['map']}.yaml", map_units(view)
+    return MapView(INFO.games_path() / "maps" / f"{view['map']}.yaml", map_units(view))
+
+
+def _corps_limits(state: dict, scenario: dict) -> None:
+    """3.12: the cavalry corps a scenario sets up (no order makes one): at most two a side, each an
+    independent force of cavalry only with at most two artillery."""
+    from .cavalry import corps_check
+
+    for side in scenario["sides"]:
+        found = corps_check(state, side).problems
+        if found:
+            raise InvalidInput(f"scenario {scenario.get('name')}: {found[0].message} ({found[0].rule})", code="E503")
 
 
 def _bid(b: int) -> str:

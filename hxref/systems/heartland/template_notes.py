@@ -20,7 +20,9 @@ MOVE_DOCS = [
     ("attack", "the enemy hex to check against if the force ends next to it (8.41)"),
     ("retreat", "the hex to retreat to if the attack check fails (8.41a)"),
     ("step_loss", "the unit that loses the step a failed check costs (8.41a)"),
-    ("detach", "leaders or units left behind where the move starts, 1 AP (8.25)"),
+    ("detach", "leaders or units left behind where the move starts, 1 AP for all of them (8.25c); each "
+               "detached leader is a force that may move later in this impulse"),
+    ("lend_mr", "detached leaders who roll their IMC with this OC's MR, 1 AP more each (3.24b, 8.25b)"),
     ("merge", "a force met at the end of the move, taken along, 1 AP (8.25a)"),
     ("detachments", "detachments from the Detachment Chart, [{unit: U, by: step_loss or removal}] (8.51)"),
     ("ml_reduction", "levels of ML given up, -1 IMC DRM each (3.54)"),
@@ -100,6 +102,8 @@ def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]
              f"and retreat {_keys(RETREAT_DOCS, ('force',))} lists, as in a defence answer (9.1, 9.2)",
              "choice.standing.combat: your combat choices as a defender, the keys of choice.combat (10.x)",
              "choice.emergency: a mapping force: the wagon or depot it consumes for emergency supply (7.35)",
+             "choice.remove: a list of your wagons and depots taken off the map at the start of the impulse, "
+             "so that the enemy cannot capture them (7.21, 7.22)",
              "choice.screen: a list of {who, on?}: a corps leader or cavalry unit whose screen goes on "
              "(on: true) or off (8.62)",
              "choice.engineers: a list of {engineer, lay?, take_up?, hexside?}: lay a pontoon across a "
@@ -111,8 +115,8 @@ def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]
                         "{gunboat, port, units} or assault {gunboat, target, hexside} (8.92)")
     if view.get("mode") == "open":
         keys += ["choice.plot: a list of {force, commitment}: hidden forces moved this impulse, from "
-                 "`hxref plot` (8.62a, open games)",
-                 "choice.reveal: a list of {force, plots}: hidden forces that appear, from `hxref plot "
+                 "`hxref heartland plot` (8.62a, open games)",
+                 "choice.reveal: a list of {force, plots}: hidden forces that appear, from `hxref heartland plot "
                  "--reveal` (8.62a)",
                  "choice.searched: a list of {search, found}: your answers to enemy searches (8.61c)"]
     notes = keys + ["", "Your forces (force id: where, leader, state):"]

@@ -382,11 +382,3 @@ def _name(hexmap, h: Hex) -> str:
         return hexmap.label(h)
     except ValueError:
         return repr(h)
-
-
-def supply_step_cost(hexmap, *, weather: str, side: str, enemy_occupied: Collection[str],
-                     enemy_zoc: Collection[str], friendly_occupied: Collection[str],
-                     pontoons: Iterable = ()) -> StepCost:
-    """The step cost of a supply line (7.12b, 7.12c): :func:`step_cost` with ``for_supply``."""
-    return step_cost(hexmap, weather=weather, side=side, enemy_occupied=enemy_occupied, enemy_zoc=enemy_zoc,
-                     friendly_occupied=friendly_occupied, pontoons=pontoons, for_supply=True)

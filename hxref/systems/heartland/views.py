@@ -16,7 +16,13 @@ import copy
 
 from . import model
 
-ARMY_KEYS = ("leaders", "units", "logistics", "sources")
+
+
+def wep_event(state: dict, side: str, rule: str) -> dict:
+    """The event telling ``side`` its WEP after a payment: the Number Track is on its hidden
+    Army Organization Display (3.16, 3.71), so the event is its own."""
+    return {"type": "wep", "side": side, "visible_to": [side], "rule": rule, "wep": state["wep"][side],
+            "text": f"{side} WEP now {state['wep'][side]}"}
 
 
 def _oc(state: dict, label: str, side: str) -> str | None:
@@ -59,59 +65,111 @@ def top_counters(state: dict, side: str) -> dict[str, dict]:
     return out
 
 
+#: the state fields every side sees: the calendar and the phase, the map and what stands on it
+#: for all to see (trains, pontoons, entrenchments, cuts, devastation), the VP record (3.16)
+PUBLIC_KEYS = ("scenario", "turn", "calendar", "maximum", "impulse_level_limit", "weather_stand_in", "phase",
+               "history", "full", "map", "fert_offset", "options", "mode", "victory", "control_vp", "result",
+               "year", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
+               "trains", "pontoons", "rail_cuts", "entrenchments", "rail_opened", "rail_open", "rail_last",
+               "devastated", "burned_bridges", "chief_engineer", "pending_searches")
+#: the per-side records ({side: ...}) of which a side sees its own part (3.71): its WEP (the Number
+#: Track is on its AOD, 3.16), standing defence orders, replacements, HQs in the pool
+OWN_KEYS = ("wep", "standing", "replacements", "hq_pool")
+#: the fields of the turn record (``current``) every side sees: the bids once revealed, the
+#: initiative, the weather, the impulses played and to come, the recon attempts counted (8.61b)
+CURRENT_PUBLIC = ("bid_round", "bids", "outcome", "initiative", "fee", "weather", "impulses", "remaining",
+                  "declare", "schedule", "queue", "recon", "reconned")
+#: the per-side parts of the turn record: limited WDOs (3.41a)
+CURRENT_OWN = ("wdo", "wdo_used")
+#: what the side not phasing sees of the active impulse; its supply states, MP and plans are the
+#: phasing side's own secrets (3.71)
+IMPULSE_PUBLIC = ("n", "side", "level", "fixed", "rule", "stage", "assaults", "involuntary", "rail")
+SIDES = ("union", "confederate")
+
+
+def _own(record, mine: str | None) -> dict:
+    return {s: copy.deepcopy(x) for s, x in record.items() if s == mine} if isinstance(record, dict) else {}
+
+
+def _current(state: dict, mine: str | None) -> dict:
+    """The turn record as ``mine`` may see it (3.71)."""
+    cur = state.get("current") or {}
+    out = {k: copy.deepcopy(cur[k]) for k in CURRENT_PUBLIC if k in cur}
+    for key in CURRENT_OWN:
+        if key in cur:
+            out[key] = _own(cur[key], mine)
+    reorg = cur.get("reorganization")
+    if isinstance(reorg, dict):        # each step's per-side records: the side's own part
+        out["reorganization"] = {k: (_own(r, mine) if isinstance(r, dict) and set(r) <= set(SIDES)
+                                     else copy.deepcopy(r)) for k, r in reorg.items()}
+    imp = cur.get("active_impulse")
+    if isinstance(imp, dict):
+        out["active_impulse"] = copy.deepcopy(imp) if imp.get("side") == mine else \
+            {k: copy.deepcopy(imp[k]) for k in IMPULSE_PUBLIC if k in imp}
+    return out
+
+
+def _naval(state: dict, mine: str | None) -> dict:
+    """3.17: the Naval Assault Display is on the Union AOD: the enemy's gunboats in a box are off
+    the map, those on the map carry no cargo the enemy sees; the phasing side's missions this
+    impulse are its own."""
+    nv = copy.deepcopy(state["naval"])
+    if not isinstance(nv, dict) or not mine:
+        return nv
+    for gid, gb in list((nv.get("gunboats") or {}).items()):
+        if gb.get("side") != mine:
+            if gb.get("box"):
+                del nv["gunboats"][gid]          # off the map, on the enemy's display
+            else:
+                gb.pop("cargo", None)
+    active = (state.get("current") or {}).get("active_impulse") or {}
+    if active.get("side") != mine:
+        nv.pop("current", None)
+    return nv
+
+
 def army_view(state: dict, side: str | None, mode: str) -> dict:
-    """The state as ``side`` may see it (None: the public)."""
-    v = copy.deepcopy({k: v for k, v in state.items() if k not in ARMY_KEYS})
-    if "leaders" not in state or not isinstance(state["leaders"], dict):
-        return v
-    sides = ("union", "confederate")
+    """The state as ``side`` may see it (None: the public), built by allow-list (3.71).
+
+    In open and solo games both players hold the game file: the view is the whole state.  In
+    an umpired game it is the fields of :data:`PUBLIC_KEYS`, the side's own part of
+    :data:`OWN_KEYS`, its own army (leaders, units, wagons and depots, supply sources), what it
+    sees of the enemy on the map (:func:`top_counters`) and the turn record as :func:`_current`
+    shows it.  A state field named nowhere here is the umpire's alone until a rule says who
+    may see it.
+    """
     if mode != "umpired":
-        v.update(copy.deepcopy({k: state[k] for k in ARMY_KEYS if k in state}))
-        v["seen"] = {s: top_counters(state, s) for s in sides}
+        v = copy.deepcopy(state)
+        if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
+            v["seen"] = {s: top_counters(state, s) for s in SIDES}
         return v
-    mine = side if side in sides else None
+    mine = side if side in SIDES else None
+    v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
+    for key in OWN_KEYS:
+        if key in state:
+            v[key] = _own(state[key], mine)
+    if "current" in state:
+        v["current"] = _current(state, mine)
+    if not isinstance(state.get("units"), dict):   # the initiative segment only (bidding-demo): no armies
+        if "leaders" in state:
+            v["leaders"] = copy.deepcopy(state["leaders"])
+        return v
     v["leaders"] = {k: copy.deepcopy(ld) for k, ld in state["leaders"].items() if ld["side"] == mine}
     v["units"] = {k: copy.deepcopy(u) for k, u in state["units"].items() if u["side"] == mine}
     v["logistics"] = {k: copy.deepcopy(s) for k, s in state.get("logistics", {}).items() if s["side"] == mine}
     v["sources"] = {mine: list(state.get("sources", {}).get(mine, []))} if mine else {}
-    v["seen"] = {s: top_counters(state, s) for s in sides}
-    # per-side records kept in the shared state: only the viewer's own part (3.71)
-    for key in ("standing", "replacements", "hq_pool"):
-        if isinstance(v.get(key), dict):
-            v[key] = {s: x for s, x in v[key].items() if s == mine}
-    if isinstance(v.get("off_map"), list):      # 8.74: where each force went is its side's to know
-        v["off_map"] = [x for x in v["off_map"] if x.get("side") == mine]
-    nv = v.get("naval")
-    if isinstance(nv, dict) and mine:        # 3.17: the Naval Assault Display is on the Union AOD
-        for gid, gb in list((nv.get("gunboats") or {}).items()):
-            if gb.get("side") != mine:
-                if gb.get("box"):
-                    del nv["gunboats"][gid]          # off the map, on the enemy's display
-                else:
-                    gb.pop("cargo", None)
-        active = (state.get("current") or {}).get("active_impulse") or {}
-        if active.get("side") != mine:
-            nv.pop("current", None)                  # the phasing side's gunboat missions this impulse
-    if "initial_steps" in v:
-        v["initial_steps"] = {u: n for u, n in v["initial_steps"].items() if state["units"].get(u, {}).get("side") == mine}
-    cur = v.get("current", {})
-    for key in ("wdo", "wdo_used"):
-        if isinstance(cur.get(key), dict):
-            cur[key] = {s: x for s, x in cur[key].items() if s == mine}
-    reorg = cur.get("reorganization")
-    if isinstance(reorg, dict):
-        cur["reorganization"] = {k: ({s: x for s, x in r.items() if s == mine} if isinstance(r, dict) and set(r) <= {
-            "union", "confederate"} else r) for k, r in reorg.items()}
+    v["seen"] = {s: top_counters(state, s) for s in SIDES}
+    if isinstance(state.get("off_map"), list):      # 8.74: where each force went is its side's to know
+        v["off_map"] = [copy.deepcopy(x) for x in state["off_map"] if x.get("side") == mine]
+    if "naval" in state:
+        v["naval"] = _naval(state, mine)
+    if "initial_steps" in state:
+        v["initial_steps"] = {u: n for u, n in state["initial_steps"].items()
+                              if state["units"].get(u, {}).get("side") == mine}
     if state.get("options", {}).get("dense_fog"):       # 3.72 (optional): strengths and markers hidden
         from .dense_fog import redact
 
         v = redact(v, mine, state.get("options"))
-        cur = v.get("current", {})
-    imp = cur.get("active_impulse")
-    if imp and mine != imp.get("side"):
-        # the enemy's supply states, MP and plans are its own secrets
-        for key in ("supply", "mp", "combat", "forced_march", "mp_from_reactivation"):
-            imp.pop(key, None)
     if mine:     # 8.62a/c: forces hidden under the enemy's cavalry screen are off this side's map
         from .cavalry import concealment, redact_view
 

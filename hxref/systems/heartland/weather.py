@@ -454,7 +454,7 @@ def blizzard_loss(state: dict, force_id: str, *, weather: str | None = None) -> 
                 ml = unit_ml(rec)
                 out.hits.append(BlizzardHit(kind, x, ml, min(UNIT_ML_MAX, ml + 1)))
     parts = [f"{h.id} {h.before}->{h.after}" for h in out.hits]
-    out.why = (f"moving in a Blizzard: 1 ML level lost by " + (", ".join(parts) or "nobody")
+    out.why = ("moving in a Blizzard: 1 ML level lost by " + (", ".join(parts) or "nobody")
                + (f"; {', '.join(out.spared)} already lost it this turn" if out.spared else "") + " (5.29)")
     return out
 

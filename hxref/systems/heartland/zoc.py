@@ -7,7 +7,8 @@ hexside.
 """
 from __future__ import annotations
 
-from ...geometry.hex import HexSide
+from ...geometry.hex import Hex, HexSide
+from ...kit.zoc import zoc
 from . import model
 
 NO_ZOC_ARMS = {"detachment"}                    # 3.6: detachment regiments exert no ZOC
@@ -18,33 +19,27 @@ def exerts_zoc(unit: dict) -> bool:
     return unit["steps"] > 0 and unit["arm"] not in NO_ZOC_ARMS and model.unit_cf(unit) > 0
 
 
+def _source(state: dict, u: dict) -> str | None:
+    """The hex a unit exerts its ZOC from: its leader's hex (none while he is in the pool), or its own."""
+    if u.get("leader"):
+        ld = state["leaders"][u["leader"]]
+        return None if ld.get("pool") or not ld.get("hex") else ld["hex"]
+    return u.get("hex") or None
+
+
 def zoc_sources(state: dict, side: str) -> set[str]:
     """Hexes from which ``side`` exerts ZOC: those holding at least one ZOC-exerting unit."""
-    out: set[str] = set()
-    for u in state["units"].values():
-        if u["side"] != side or not exerts_zoc(u):
-            continue
-        if u.get("leader"):
-            ld = state["leaders"][u["leader"]]
-            if ld.get("pool") or not ld.get("hex"):
-                continue
-            out.add(ld["hex"])
-        elif u.get("hex"):
-            out.add(u["hex"])
-    return out
+    return {src for u in state["units"].values()
+            if u["side"] == side and exerts_zoc(u) and (src := _source(state, u)) is not None}
 
 
 def zoc_hexes(state: dict, side: str, hexmap) -> dict[str, set[str]]:
-    """Every hex in ``side``'s ZOC -> the source hexes exerting ZOC into it."""
-    out: dict[str, set[str]] = {}
-    for src in zoc_sources(state, side):
-        h = hexmap.parse(src)
-        out.setdefault(src, set()).add(src)
-        for n in h.neighbours():
-            if n not in hexmap.grid:
-                continue
-            raw = set(hexmap.side_features(HexSide(h, n), effective=False))
-            if raw & BLOCKING_HEXSIDES:
-                continue
-            out.setdefault(hexmap.label(n), set()).add(src)
-    return out
+    """Every hex in ``side``'s ZOC -> the source hexes exerting ZOC into it (3.6, 3.61)."""
+    sources = zoc_sources(state, side)
+
+    def blocks(a: Hex, b: Hex) -> bool:
+        return bool(set(hexmap.side_features(HexSide(a, b), effective=False)) & BLOCKING_HEXSIDES)
+
+    found = zoc({src: src for src in sources}, hexmap.parse, on_map=hexmap.grid.__contains__, blocks=blocks,
+                own_hex=True)
+    return {hexmap.label(h): srcs for h, srcs in found.items()}

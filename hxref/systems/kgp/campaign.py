@@ -29,8 +29,8 @@ from functools import cache, total_ordering
 from pathlib import Path
 from typing import Any
 
-from ...errors import IllegalOrder, InvalidInput
-from ...yamlio import format_path, line_of_path, load_data
+from ...errors import InvalidInput
+from ...yamlio import format_path, line_of_path
 
 SIDES = ("us", "german")
 SIDE_NAMES = {"us": "the US", "german": "the Germans"}
@@ -212,10 +212,6 @@ def _kind(node: Any) -> str:
     return type(node).__name__
 
 
-def _read(path: str | Path) -> _Reader:
-    return _Reader(load_data(path), str(path))
-
-
 # --------------------------------------------------------------------------
 # the RG chart (8.619; stand-in data)
 
@@ -240,11 +236,6 @@ class Rg:
         """8.2 Objective Hex: every RG whose ID begins with I or HW gets one."""
         return self.id.startswith(("I", "HW"))
 
-    @property
-    def reserve_on_purchase(self) -> bool:
-        """SSR CG7a: a German I, V or HW RG enters play on its purchase date only as a Reserve."""
-        return self.side == "german" and self.id.startswith(("I", "V", "HW"))
-
 
 @dataclass(frozen=True)
 class RgChart:
@@ -266,12 +257,21 @@ class RgChart:
 
 def load_rg_chart(path: str | Path | None = None) -> RgChart:
     """The RG charts (``games/kgp/charts/rg.yaml``, stand-in), or another file of that shape."""
-    return _load_rg(str(path) if path else str(_games() / "charts" / "rg.yaml"))
+    return _load_rg(_chart_source("rg", path))
+
+
+def _chart_source(name: str, path: str | Path | None):
+    """The chart: the game's pinned copy while a game is played, else the disk's (or ``path``)."""
+    from ...kit import data
+
+    return data.chart_source("kgp", name, path)
 
 
 @cache
-def _load_rg(path: str) -> RgChart:
-    r = _read(path)
+def _load_rg(src) -> RgChart:
+    """Once per chart content."""
+    path = src.file
+    r = _Reader(src.rt(), path)
     root = r.mapping(r.root, [], ("rule", "id_prefixes", *SIDES), ("stand_in", "note"))
     prefixes = root["id_prefixes"]
     if not isinstance(prefixes, dict) or not prefixes:
@@ -465,15 +465,16 @@ class Campaign:
 
 def load_campaign(name: str | Path, *, rg_chart: RgChart | None = None) -> Campaign:
     """A CG by name (``"cg-ii"``) or by path; Initial-OB RGs are checked against ``rg_chart``."""
+    from ...kit import data
+
     s = str(name)
-    if s in CAMPAIGNS:
-        path = str(_games() / "campaigns" / f"{s}.yaml")
+    if s in CAMPAIGNS:      # re-read at every stage: the game's pinned file, else the disk's
+        src = data.source("kgp", f"campaigns/{s}.yaml")
     elif s.endswith((".yaml", ".yml")) or "/" in s or "\\" in s:
-        path = s
+        src = data.file("kgp", s)
     else:
         raise InvalidInput(f"unknown KGP campaign {s!r}", code="E503", hint=f"one of {', '.join(CAMPAIGNS)}")
-    chart = rg_chart or load_rg_chart()
-    return _load_campaign(path, chart.path)
+    return _load_campaign(src, _chart_source("rg", rg_chart.path if rg_chart else None))
 
 
 def campaigns() -> dict[str, Campaign]:
@@ -481,9 +482,11 @@ def campaigns() -> dict[str, Campaign]:
 
 
 @cache
-def _load_campaign(path: str, chart_path: str) -> Campaign:
-    chart = _load_rg(chart_path)
-    r = _read(path)
+def _load_campaign(src, chart_src) -> Campaign:
+    """Once per content of the campaign file and of the RG chart."""
+    chart = _load_rg(chart_src)
+    path = src.file
+    r = _Reader(src.rt(), path)
     top = ("cg", "title", "rule", "map_group", "map_sections", "lvp_total", "year", "month", "dates", "date_count",
            "attack_chits", "entry_areas", "victory", "initial")
     root = r.mapping(r.root, [], top, ("quotas", "hq_hex", "stand_in", "note"))
@@ -646,12 +649,6 @@ def _initial(r: _Reader, node: Any, cg: Campaign, chart: RgChart) -> InitialScen
                            _victory(r, node["victory"], p + ["victory"], cg, initial=True), sides, tuple(ssr))
 
 
-def _games() -> Path:
-    from ...paths import games_dir
-
-    return games_dir() / "kgp"
-
-
 # --------------------------------------------------------------------------
 # Initiative (8.623): chit limits and the outcome of each chit pair
 
@@ -704,12 +701,14 @@ class InitiativeChart:
 
 def load_initiative_chart(path: str | Path | None = None) -> InitiativeChart:
     """The chit-pair outcomes (``games/kgp/charts/initiative.yaml``), or another file of that shape."""
-    return _load_initiative(str(path) if path else str(_games() / "charts" / "initiative.yaml"))
+    return _load_initiative(_chart_source("initiative", path))
 
 
 @cache
-def _load_initiative(path: str) -> InitiativeChart:
-    r = _read(path)
+def _load_initiative(src) -> InitiativeChart:
+    """Once per chart content."""
+    path = src.file
+    r = _Reader(src.rt(), path)
     root = r.mapping(r.root, [], ("rule", "chits", "limits", "tie_break", "outcomes"), ("stand_in", "note"))
     chits = [r.str(c, ["chits", i]) for i, c in enumerate(r.seq(root["chits"], ["chits"]))]
     if sorted(chits) != sorted(CHITS):
@@ -821,15 +820,6 @@ def chit_limit(cg: Campaign, side: str) -> int:
 
 def attack_chits_left(cg: Campaign, side: str, used: int) -> int:
     return max(0, chit_limit(cg, side) - used)
-
-
-def check_chit(cg: Campaign, side: str, chit: str, used: int) -> None:
-    """Refuse an Attack chit beyond the CG's limit (``used`` = Attack chits already chosen this CG)."""
-    if chit not in CHITS:
-        raise InvalidInput(f"{chit!r} is not a chit (idle or attack)", rule="8.623")
-    if chit == "attack" and used >= chit_limit(cg, side):
-        raise IllegalOrder(f"{SIDE_NAMES[side]} have used all the Attack chits {cg.id.upper()} allows them "
-                           f"({chit_limit(cg, side)})", rule=f"{cg.rule} Attack Chit limits", hint="choose idle")
 
 
 # --------------------------------------------------------------------------

@@ -20,17 +20,15 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ..base import Decision, Problem
-from .system import FACT_KEYS, SHARED_FACTS, SIDE_NAMES, SIDES, _seal_problems, campaign, opens, other, refit_chart
+from .system import SHARED_FACTS, SIDE_NAMES, SIDES, _seal_problems, campaign, opens, other, refit_chart
 
 
 
 # --- checks ---------------------------------------------------------------------------------------
 
 def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
-    extra = set(choice) - set(decision.schema)
-    if extra:
-        k = sorted(extra)[0]
-        return [Problem(f"unknown key `{k}` (allowed: {', '.join(sorted(decision.schema))})", decision.rule, [k])]
+    """The rules' problems of a choice whose shape fits the decision's schema (checked first, in
+    :mod:`hxref.orders`)."""
     found = _secret_dr_problems(choice.get("secret_drs", []))
     if found:
         return found
@@ -45,38 +43,30 @@ def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Prob
     return []
 
 
-def _secret_dr_problems(items) -> list[Problem]:
-    if not isinstance(items, list) or not all(isinstance(x, dict) and set(x) == {"purpose"}
-                                              and isinstance(x["purpose"], str) and x["purpose"] for x in items):
-        return [Problem("`secret_drs` is a list of {purpose: text}", "9", ["secret_drs"])]
-    return []
+def _secret_dr_problems(items: list) -> list[Problem]:
+    return [Problem("a secret dr names its purpose", "9", ["secret_drs", i, "purpose"])
+            for i, x in enumerate(items) if not x["purpose"]][:1]
 
 
 def _secret_drs(state: dict, side: str, items: list, dice, events: list) -> None:
     """9 (S7, S18): a secret dr is rolled with the verifiable dice and shown only to its owner."""
     for x in items:
-        dr = dice.d6(f"secret dr: {x['purpose']}", by=side, private=True)
+        dr = dice.d6(f"secret dr: {x['purpose']}", by=side, visible_to=[side])
         state["secret_rolls"][side].append({"date": state["date"], "turn": state["turn"], "purpose": x["purpose"],
                                             "dr": dr})
-        _say(events, "secret.dr", f"{SIDE_NAMES[side]}'s secret dr for {x['purpose']}: {dr}", "9", side, private=True)
+        _say(events, "secret.dr", f"{SIDE_NAMES[side]}'s secret dr for {x['purpose']}: {dr}", "9", side, visible_to=[side])
         _say(events, "secret.dr.public", f"{SIDE_NAMES[side]} make a secret dr ({x['purpose']})", "9")
 
 
 def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     t = state["turn"]
     for i, r in enumerate(choice.get("rolls", [])):
-        from .scenario_rolls import NAMES, request_problems
+        from .scenario_rolls import request_problems
 
-        if not isinstance(r, dict) or r.get("roll") not in NAMES or set(r) - {"roll", "side", "rg"}:
-            return [Problem(f"each roll is {{roll: {'|'.join(NAMES)}, side, rg?}}", "9", ["rolls", i])]
-        if r.get("side", side) not in SIDES:
-            return [Problem("side is us or german", "9", ["rolls", i, "side"])]
         found = request_problems(r["roll"], t, r.get("side", side), state, r)
         if found:
             return [Problem(p.message, p.rule, ["rolls", i, *p.path]) for p in found]
     for i, r in enumerate(choice.get("reveal", [])):
-        if not isinstance(r, dict) or set(r) != {"side", "id", "value", "salt"}:
-            return [Problem("each opened secret is {side, id, value, salt}", "9", ["reveal", i])]
         item = next((x for x in state["sealed"].get(r["side"], []) if x["id"] == r["id"]), None)
         if item is None:
             return [Problem(f"{SIDE_NAMES.get(r['side'], r['side'])} sealed nothing called {r['id']!r}", "9",
@@ -86,32 +76,14 @@ def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
         if not opens(item, r["value"], str(r["salt"])):
             return [Problem(f"{r['id']}: the value and salt do not open the commitment sealed for it", "9",
                             ["reveal", i])]
-    b = choice.get("bridge_destroyed_by")
-    if b is not None and b not in SIDES:
-        return [Problem("bridge_destroyed_by is us or german", "8.52", ["bridge_destroyed_by"])]
     return []
 
 
 def _report_problems(state: dict, choice: dict) -> list[Problem]:
     cg = campaign(state["cg"])
-    for key in ("lvp", "cvp"):
-        v = choice.get(key)
-        if not isinstance(v, dict) or set(v) != set(SIDES) or not all(isinstance(x, int) and x >= 0 for x in v.values()):
-            return [Problem(f"`{key}` gives a whole number for us and german", "8.603", [key])]
     if sum(choice["lvp"].values()) > cg.lvp_total:
         return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
                         f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
-    facts = choice.get("facts", {})
-    if not isinstance(facts, dict) or set(facts) - set(FACT_KEYS):
-        return [Problem(f"`facts` takes true/false for {', '.join(FACT_KEYS)}", "8.6", ["facts"])]
-    hexes = choice.get("hexes") or {}
-    if not isinstance(hexes, dict) or set(hexes) - set(SIDES) or not all(
-            isinstance(v, list) and all(isinstance(h, str) for h in v) for v in hexes.values()):
-        return [Problem("`hexes` gives the LVP hexes each side holds: {us: [ChNN6, ...], german: [...]}", "8.603",
-                        ["hexes"])]
-    b = choice.get("bridge_destroyed_by")
-    if b is not None and b not in SIDES:
-        return [Problem("bridge_destroyed_by is us or german", "8.52", ["bridge_destroyed_by"])]
     # what the victory determination reads must be readable now, not fail when both reports are in
     try:
         _victory(state, {k: choice.get(k) for k in SHARED_FACTS}, "scenario_end")
@@ -125,23 +97,16 @@ def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     from .campaign import load_rg_chart
 
     cg = campaign(state["cg"])
-    chit = choice.get("chit")
-    if chit not in ("idle", "attack"):
-        return [Problem("`chit` is idle or attack", "8.623", ["chit"])]
+    chit = choice["chit"]
     if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
         return [Problem(f"{SIDE_NAMES[side]} have used all {state['chit_limits'][side]} Attack chits "
                         f"{cg.id.upper()} allows: choose idle", f"{cg.rule} Attack Chit limits", ["chit"])]
     rep = choice.get("cpp_replenishment", 0) or 0
-    if not isinstance(rep, int) or isinstance(rep, bool) or rep < 0:
-        return [Problem("`cpp_replenishment` is the CPP your side receives: a whole number, 0 or more", "8.616",
-                        ["cpp_replenishment"])]
     cpp = state["cpp"][side] + rep
     chart = load_rg_chart()
     cost = 0
     bought = list(choice.get("purchase", []))
-    if not all(isinstance(x, str) for x in bought):
-        return [Problem("`purchase` lists RG ids, e.g. [I2, V5] (games/kgp/charts/rg.yaml)", "8.619", ["purchase"])]
-    sealed_ids = {x["id"] for x in choice.get("seal", []) if isinstance(x, dict)}
+    sealed_ids = {x["id"] for x in choice.get("seal", [])}
     for i, rg_id in enumerate(bought):
         try:
             rg = chart.get(side, str(rg_id))
@@ -185,14 +150,14 @@ def _say(events: list, kind: str, text: str, rule: str, side: str | None = None,
     events.append({"type": kind, "rule": rule, "text": text, **({"side": side} if side else {}), **extra})
 
 
-def _store_seals(state: dict, side: str, items: list, events: list, private: bool = False) -> None:
+def _store_seals(state: dict, side: str, items: list, events: list, secret: bool = False) -> None:
     for s in items:
         state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
                                       "date": state["date"]})
     if items:
         _say(events, "sealed", f"{SIDE_NAMES[side]} seal {len(items)} secret item(s): "
                                + ", ".join(f"{s['kind']} {s['commitment'][:12]}..." for s in items), "9", side,
-             **({"private": True} if private else {}))
+             **({"visible_to": [side]} if secret else {}))
 
 
 def _setup(state: dict, answers: dict, dice, events: list) -> None:
@@ -375,10 +340,10 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
             rg = chart.get(side, rg_id)
             state["cpp"][side] -= rg.cpp
             state["purchases"][side].append({"rg": rg_id, "date": state["date"], "cpp": rg.cpp, "name": rg.name})
-        _store_seals(state, side, a.get("seal", []), events, private=True)   # the Objective Hexes of its RGs
+        _store_seals(state, side, a.get("seal", []), events, secret=True)   # the Objective Hexes of its RGs
         _say(events, "refit.purchase", f"{SIDE_NAMES[side]}: +{rep} CPP (8.616, as reported); bought "
                                        f"{', '.join(a.get('purchase', [])) or 'nothing'} (8.619); CPP left "
-                                       f"{state['cpp'][side]}", "8.619", side, private=True)
+                                       f"{state['cpp'][side]}", "8.619", side, visible_to=[side])
     us, ge = answers["us"]["chit"], answers["german"]["chit"]
     for side, chit in (("us", us), ("german", ge)):
         if chit == "attack":

@@ -10,6 +10,9 @@ INFO = SystemInfo(
     data_folder="kgp",
     summary="the campaign game between scenarios: sealed purchases, chits and refits",
     simultaneous=True,
+    # 8.14/8.15: a side's purchases and its unopened sealed values are its own (its CPP and secret
+    # drs too, but they are numbers, which no report search can tell from a turn or a die)
+    secret_kinds=("purchases/{side}/*/name", "sealed/{side}/*[!opened]/id"),
     demo="cg-ii",
-    cli="hxref.cli_kgp:kgp_group",
+    cli="hxref.systems.kgp.cli:kgp_group",
 )

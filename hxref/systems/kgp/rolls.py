@@ -75,8 +75,7 @@ RESERVE_RELEASE_DRM = 1         # III.6: +1 DRM per Reserve Cloaking counter alr
 I2_ENTRY_HEX = "StHH0"          # I.2: "enter from off-map at HH0"
 I2_HOLDING_BOX = "Targnon"      # I.2: Retained in the Targnon Entry Area Holding Box (seed "Targon")
 SNIPERS = {"St": 2, "Ch": 1, "Lg": 2}    # CG16: 2 Sniper counters a side; EXC the Ch map group, 1
-SNIPER_FIRST = (1, 2, 3)        # CG16 reading: dr 1-3 the first counter,
-SNIPER_SECOND = (4, 5, 6)       #               dr 4-6 the second ("equal probability")
+SNIPER_FIRST = (1, 2, 3)        # CG16 reading: dr 1-3 the first counter, 4-6 the second ("equal probability")
 DIE_FACES = range(1, 7)
 
 #: ASL phases of a Player Turn, and "end": the end of the Player Turn (after the CCPh).
@@ -320,12 +319,14 @@ _SOURCES = ("seed", "map", "public", "stand-in")
 
 def load_game_end_chart(path: str | Path | None = None) -> GameEndChart:
     """The circled Game End numbers (``games/kgp/charts/game_end.yaml``), or another file of that shape."""
-    return _load_game_end(str(path) if path else str(C._games() / "charts" / "game_end.yaml"))
+    return _load_game_end(C._chart_source("game_end", path))
 
 
 @cache
-def _load_game_end(path: str) -> GameEndChart:
-    r = C._read(path)
+def _load_game_end(src) -> GameEndChart:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    path = src.file
+    r = C._Reader(src.rt(), path)
     root = r.mapping(r.root, [], ("rule", "turns"), ("stand_in", "note", "map_groups"))
     rule = r.str(root["rule"], ["rule"])
 

@@ -31,12 +31,13 @@ game file both players hold); the scenario's roles come from the chit outcome
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from dataclasses import replace
 
 from ... import commit
 from ...errors import InvalidInput
-from ...paths import games_dir
+from ...kit.protocol import GameSystem, Result, Template
 from ..base import Decision, Field, Problem, Section
+from .info import INFO
 
 NAME = "kgp"
 SIDES = ("us", "german")
@@ -50,31 +51,26 @@ def other(side: str) -> str:
     return "german" if side == "us" else "us"
 
 
-@lru_cache(maxsize=None)
 def refit_chart() -> dict:
-    from ...yamlio import load_data_fast
+    """The refit chart's data (the game's pinned chart, or the disk's); read-only."""
+    from ...kit import data
 
-    return load_data_fast(games_dir() / "kgp" / "charts" / "refit.yaml")
+    return data.chart("kgp", "refit")
 
 
-@lru_cache(maxsize=None)
 def campaign(name: str):
+    """The CG (cached by content in :func:`.campaign.load_campaign`: the game's pinned file, or the disk's)."""
     from .campaign import load_campaign
 
     return load_campaign(name)
 
 
-def _seal_problems(items, where: str = "seal") -> list[Problem]:
-    if not isinstance(items, list):
-        return [Problem("`seal` is a list of {id, kind, commitment} (`hxref kgp seal` writes them)", "9", [where])]
+def _seal_problems(items: list, where: str = "seal") -> list[Problem]:
+    """9: each sealed item's commitment and id (its shape is the decision's schema)."""
     ids = set()
     for i, s in enumerate(items):
-        if not isinstance(s, dict) or set(s) != {"id", "kind", "commitment"}:
-            return [Problem("each sealed item is {id, kind, commitment}", "9", [where, i])]
-        if s["kind"] not in SEAL_KINDS:
-            return [Problem(f"kind is one of {', '.join(SEAL_KINDS)}", "9", [where, i, "kind"])]
         c = s["commitment"]
-        if not (isinstance(c, str) and len(c) == 64 and all(x in "0123456789abcdef" for x in c)):
+        if not (len(c) == 64 and all(x in "0123456789abcdef" for x in c)):
             return [Problem("a commitment is 64 lower-case hex digits", "9", [where, i, "commitment"])]
         if s["id"] in ids:
             return [Problem(f"sealed item {s['id']!r} given twice", "9", [where, i, "id"])]
@@ -87,14 +83,21 @@ def seal_choice(item_id: str, kind: str, value) -> dict:
     return {"id": item_id, "kind": kind, "value": value}
 
 
-class Kgp:
-    name = NAME
-    title = "ASL Kampfgruppe Peiper: the campaign referee"
-    sides = SIDES
+#: the state fields both sides see in an umpired game (the campaign's calendar, the roster on the
+#: map, the public rolls, victory points, the report rounds)
+PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "fpp", "chits",
+               "chit_limits", "roster", "cg_lvp", "rolls", "refit", "weather", "report_round", "result",
+               "last_report")
+#: the state fields kept per side ({side: ...}) of which a side sees its own part only (8.14, 8.15, 9)
+OWN_KEYS = ("purchases", "opened", "cpp", "secret_rolls")
 
-    # --- scenarios -----------------------------------------------------------------------------
+class Kgp(GameSystem):
+    # name, title and sides come from INFO; no map (map_view's default None)
+    info = INFO
+
+    # --- scenarios: the Campaign Games -------------------------------------------------------
     def scenarios(self) -> list[str]:
-        return sorted(p.stem for p in (games_dir() / NAME / "campaigns").glob("*.yaml"))
+        return sorted(p.stem for p in (self.info.games_path() / "campaigns").glob("*.yaml"))
 
     def load_scenario(self, name: str) -> dict:
         if name not in self.scenarios():
@@ -124,9 +127,21 @@ class Kgp:
     # --- decisions -----------------------------------------------------------------------------
     def decisions(self, state: dict) -> list[Decision]:
         st, d = state["stage"], state["date"]
-        seal = Field("list", "sealed secrets: {id, kind, commitment} (`hxref kgp seal`)", optional=True)
+        from .scenario_rolls import NAMES
+
+        # 9: the shapes of sealed items, secret drs and opened secrets
+        seal = Field("list", "sealed secrets: {id, kind, commitment} (`hxref kgp seal`)", optional=True, rule="9",
+                     items=Field("dict", "{id, kind, commitment}", fields={
+                         "id": Field("str"), "kind": Field("str", choices=SEAL_KINDS),
+                         "commitment": Field("str", "64 lower-case hex digits")}))
         secret = Field("list", "secret drs the rules call for, rolled for you alone: {purpose} (e.g. 7.2 dummy "
-                               "minefields, I.3 AT Gun CA)", optional=True)
+                               "minefields, I.3 AT Gun CA)", optional=True, rule="9",
+                       items=Field("dict", "{purpose: text}", fields={"purpose": Field("str", "what the dr is for")}))
+        side_f = Field("str", "us or german", choices=SIDES)
+        bridge = Field("str", "CG-II: who destroyed the NN6 bridge", choices=SIDES, optional=True, nullable=True,
+                       rule="8.52")
+        per_side = Field("dict", "a whole number for us and german", rule="8.603",
+                         fields={s: Field("int", minimum=0) for s in SIDES})
         if st == "setup":
             return [Decision(id=f"d{d}.setup", sides=SIDES, kind="setup", rule="8.5", dice=True,
                              prompt=f"{d} Initial Scenario: seal your secret set-up items (objective hexes, HIP, "
@@ -141,12 +156,16 @@ class Kgp:
                 prompt=f"{d}, scenario turn {t}: the rolls the rules call for this turn, secrets opened, "
                        "and whether the scenario has ended",
                 schema={"rolls": Field("list", "{roll: game_end|reinforcement|reserve_release|sniper, side, ...}",
-                                       optional=True),
-                        "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True),
+                                       optional=True, rule="9", items=Field("dict", fields={
+                                           "roll": Field("str", choices=NAMES), "side": replace(side_f, optional=True),
+                                           "rg": Field("any", "the RG that enters", optional=True)})),
+                        "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True, rule="9",
+                                        items=Field("dict", fields={"side": side_f, "id": Field("any"),
+                                                                    "value": Field("any"), "salt": Field("any")})),
                         "end": Field("bool", "the scenario has ended (a Game End dr, or its last turn)",
                                      optional=True),
                         "secret_drs": secret,
-                        "bridge_destroyed_by": Field("str", "CG-II: who destroyed the NN6 bridge", optional=True)},
+                        "bridge_destroyed_by": bridge},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
             r = state["report_round"]
@@ -154,12 +173,15 @@ class Kgp:
                 id=f"d{d}.report" + (f".{r}" if r > 1 else ""), sides=SIDES, kind="report", rule="8.603", dice=True,
                 prompt=f"{d}: your signed report of the scenario's outcome (LVP, CVP, hexes held, facts for the "
                        "Refit Phase); both reports must agree",
-                schema={"lvp": Field("dict", "Current LVP Total per side {us: N, german: N}"),
-                        "cvp": Field("dict", "CVP gained per side"),
-                        "hexes": Field("dict", "LVP hexes held per side", optional=True),
+                schema={"lvp": replace(per_side, help="Current LVP Total per side {us: N, german: N}"),
+                        "cvp": replace(per_side, help="CVP gained per side"),
+                        "hexes": Field("dict", "the LVP hexes each side holds: {us: [ChNN6, ...], german: [...]}",
+                                       optional=True, nullable=True, fields={
+                                           s: Field("list", optional=True, items=Field("str")) for s in SIDES}),
                         "buildings": Field("dict", "building -> the side holding all its hexes", optional=True),
-                        "bridge_destroyed_by": Field("str", "CG-II bridge", optional=True),
-                        "facts": Field("dict", f"true/false: {', '.join(FACT_KEYS)}", optional=True),
+                        "bridge_destroyed_by": bridge,
+                        "facts": Field("dict", f"true/false: {', '.join(FACT_KEYS)}", optional=True, rule="8.6",
+                                       fields={k: Field("bool", optional=True) for k in FACT_KEYS}),
                         "lost": Field("list", "your units eliminated (your own)", optional=True),
                         "notes": Field("str", "anything else for the record", optional=True)},
                 example={"lvp": {"us": 0, "german": 0}, "cvp": {"us": 0, "german": 0}, "facts": {}})]
@@ -168,10 +190,11 @@ class Kgp:
                 id=f"d{d}.refit", sides=SIDES, kind="refit", rule="8.6", secret=True, simultaneous=True, dice=True,
                 prompt=f"{d} Refit Phase: your CPP replenishment (8.616), RG purchases (8.619), fortifications "
                        "(8.621) and your Idle/Attack chit (8.623), sealed",
-                schema={"chit": Field("str", "idle or attack (8.623)", choices=("idle", "attack")),
+                schema={"chit": Field("str", "idle or attack (8.623)", choices=("idle", "attack"), rule="8.623"),
                         "cpp_replenishment": Field("int", "CPP your side receives (8.616, recorded)", minimum=0,
-                                                   optional=True),
-                        "purchase": Field("list", "RG ids bought (8.619; games/kgp/charts/rg.yaml)", optional=True),
+                                                   optional=True, nullable=True, rule="8.616"),
+                        "purchase": Field("list", "RG ids bought, e.g. [I2, V5] (8.619; games/kgp/charts/rg.yaml)",
+                                          optional=True, rule="8.619", items=Field("str")),
                         "fpp": Field("list", "fortifications bought (8.621)", optional=True),
                         "seal": seal,
                         "notes": Field("str", "your record of the recorded steps", optional=True)},
@@ -192,18 +215,23 @@ class Kgp:
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, state: dict, side: str | None, mode: str) -> dict:
-        v = copy.deepcopy(state)
+        """What ``side`` may see (None: the public), built by allow-list: a state field not named
+        in :data:`PUBLIC_KEYS` or :data:`OWN_KEYS` is nobody's but the umpire's.  In open and solo
+        games every player holds the game file, so the view is the whole state."""
+        if mode != "umpired":
+            return {**copy.deepcopy(state), "viewer": side}
+        v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
+        # 8.14/8.15: purchases, CPP, opened secrets and secret drs are each side's own
+        for key in OWN_KEYS:
+            if key in state:
+                v[key] = {s: copy.deepcopy(x) for s, x in state[key].items() if s == side}
+        # the other side's secrets: that one was sealed, and once opened its id and kind (the opening
+        # is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)
+        v["sealed"] = {s: [copy.deepcopy(x) if s == side else
+                           {"id": x["id"], "kind": x["kind"], "opened": True} if x.get("opened") else
+                           {"sealed_on": x["date"]} for x in items]
+                       for s, items in state["sealed"].items()}
         v["viewer"] = side
-        if mode == "umpired":                # 8.14/8.15: purchases, CPP, secrets are each side's own
-            for key in ("purchases", "opened", "cpp", "secret_rolls"):
-                v[key] = {s: x for s, x in state[key].items() if s == side}
-            # the other side's secrets: that one was sealed, and once opened its id and kind (the opening
-            # is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)
-            v["sealed"] = {s: [x if s == side else
-                               {"id": x["id"], "kind": x["kind"], "opened": True} if x.get("opened") else
-                               {"sealed_on": x["date"]} for x in items]
-                           for s, items in state["sealed"].items()}
-            v["rolls"] = [r for r in state["rolls"] if not r.get("private") or r.get("side") == side]
         return v
 
     def report(self, view: dict) -> list[Section]:
@@ -211,9 +239,27 @@ class Kgp:
 
         return sections(view)
 
-    def template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    def result(self, state: dict) -> Result | None:
+        """The CG victory: the winner's lead in CG LVP over the other side (below 0 when a CG Victory
+        Condition gave the win to the side with fewer).  None while the campaign goes on."""
+        r = state.get("result")
+        if not r:
+            return None
+        winner = r.get("winner")
+        lvp = state.get("cg_lvp") or {}
+        margin = 0
+        if winner and lvp:
+            margin = lvp.get(winner, 0) - max((lvp.get(s, 0) for s in SIDES if s != winner), default=0)
+        lvps = ", ".join(f"{s} {n}" for s, n in lvp.items())
+        return Result(winner, margin, f"rule {r.get('rule')}; CG LVP {lvps}")
+
+    def template(self, view: dict, decision: Decision, side: str) -> Template:
         """Notes and a skeleton for ``hxref template``: the keys :func:`.flow.check` accepts, each with its
         meaning and rule (``choice.KEY[].SUB`` a key of KEY's entries, ``?`` an optional one)."""
+        notes, choice = self._template(view, decision, side)
+        return Template(notes, choice)
+
+    def _template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
         secret_drs = ("choice.secret_drs: secret drs rolled for you alone and shown to you only (9), a list of "
                       "{purpose}, e.g. [{purpose: dummy minefields}]")
         seal = (f"choice.seal: sealed secrets (9), a list of {{id, kind, commitment}} as `hxref kgp seal` writes "

@@ -273,13 +273,16 @@ class TerrainChart:
         return _load(str(path) if path else None)
 
 
-@cache
 def _load(path: str | None) -> TerrainChart:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    p = Path(path) if path else games_dir() / "kgp" / "charts" / "terrain_costs.yaml"
-    return TerrainChart.from_data(load_data_fast(p), str(p))
+    return _build(data.chart_source("kgp", "terrain_costs", path))
+
+
+@cache
+def _build(src) -> TerrainChart:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return TerrainChart.from_data(src.data(), src.file)
 
 
 # --------------------------------------------------------------------------

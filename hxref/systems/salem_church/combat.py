@@ -57,6 +57,13 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ...errors import IllegalOrder, InvalidInput
 from .crt import Crt, Kind, Reading, Result, _face
 
+
+def die_purpose(roll: Callable, what: str, unit: str, detail: str = "") -> str:
+    """A die's purpose: what it is for, the unit it is for, and a detail.  A roller whose
+    ``names_units`` is False (umpired line-of-sight play: a die is read by sides that may not see
+    the unit, :mod:`.views`) gets a purpose without the unit."""
+    return " ".join(x for x in (what, unit if getattr(roll, "names_units", True) else "", detail) if x)
+
 SIDES = ("union", "confederate")
 ARMS = ("infantry", "artillery", "leader", "wagon_train")
 COMBAT_ARMS = ("infantry", "artillery")
@@ -72,6 +79,24 @@ DISRUPTED = "halve"                           # stand-in: the disruption rule is
 ROUNDING = "down"                             # stand-in: a side's total with halves, rounded down (terrain.yaml)
 
 Roll = Callable[[str], int]
+#: how a reader names a unit (its id, or "an unseen Confederate unit" in line-of-sight play,
+#: :mod:`.narration`): every text here that names a unit is a function of it
+Ids = Callable[[str], str]
+#: the placeholder for the checked unit in an MC's purpose (named as its reader names it)
+UNIT = "{unit}"
+
+
+def _same(uid: str) -> str:
+    return uid
+
+
+class CombatRefused(IllegalOrder):
+    """A combat the rules forbid, naming units: ``told(ids)`` the message with each unit named as
+    the reader names it, ``units`` the units it names (:mod:`.narration`)."""
+
+    def __init__(self, told: Callable[[Ids], str], units: Iterable[str], **kw: Any) -> None:
+        super().__init__(told(_same), **kw)
+        self.told, self.units = told, frozenset(units)
 
 
 class Outcome(str, Enum):
@@ -162,8 +187,8 @@ class Modifier:
     reason: str
     rule: str
 
-    def as_dict(self) -> dict:
-        return {"side": self.side, "unit": self.unit, "effect": self.effect, "rule": self.rule,
+    def as_dict(self, ids: Ids = _same) -> dict:
+        return {"side": self.side, "unit": ids(self.unit), "effect": self.effect, "rule": self.rule,
                 "reason": self.reason}
 
     def text(self) -> str:
@@ -178,9 +203,9 @@ class UnitStrength:
     cf: Fraction
     modifiers: tuple[Modifier, ...]
 
-    def text(self) -> str:
+    def text(self, ids: Ids = _same) -> str:
         mods = "".join(f" {m.text()}" for m in self.modifiers)
-        return f"{self.unit} {self.printed}{mods}" + (f" = {_num(self.cf)}" if self.modifiers else "")
+        return f"{ids(self.unit)} {self.printed}{mods}" + (f" = {_num(self.cf)}" if self.modifiers else "")
 
 
 @dataclass(frozen=True)
@@ -199,16 +224,19 @@ class SideStrength:
 
     @property
     def why(self) -> str:
-        parts = ", ".join(u.text() for u in self.units) or "no combat units"
+        return self.told()
+
+    def told(self, ids: Ids = _same) -> str:
+        parts = ", ".join(u.text(ids) for u in self.units) or "no combat units"
         out = f"{self.role} ({self.side}) {self.total} CF: {parts}"
         if self.exact != self.total:
             out += f"; {_num(self.exact)} rounded {ROUNDING} (stand-in)"
         return out
 
-    def as_dict(self) -> dict:
+    def as_dict(self, ids: Ids = _same) -> dict:
         return {"side": self.side, "total": self.total, "exact": _num(self.exact),
-                "units": [{"unit": u.unit, "arm": u.arm, "printed": u.printed, "cf": _num(u.cf),
-                           "modifiers": [m.as_dict() for m in u.modifiers]} for u in self.units]}
+                "units": [{"unit": ids(u.unit), "arm": u.arm, "printed": u.printed, "cf": _num(u.cf),
+                           "modifiers": [m.as_dict(ids) for m in u.modifiers]} for u in self.units]}
 
 
 def _num(x: Fraction) -> int | float:
@@ -258,8 +286,8 @@ def attack_strength(attackers: Sequence[Unit], target_terrain: str | Iterable[st
             ms.append(Modifier("attacker", u.id, "/2", f"attacking from clear {u.hex} into light woods", "TEC"))
         if u.disrupted:
             if disrupted == "no_attack":
-                raise IllegalOrder(f"{u.id} is disrupted and may not attack (stand-in reading)",
-                                   rule="D2 stand-in", path=u.id)
+                raise CombatRefused(lambda ids: f"{ids(u.id)} is disrupted and may not attack (stand-in reading)",
+                                    [u.id], rule="D2 stand-in", path=u.id)
             if disrupted == "halve":
                 cf /= 2
                 ms.append(Modifier("attacker", u.id, "/2", "disrupted", "D2 stand-in"))
@@ -303,17 +331,18 @@ def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: 
         raise IllegalOrder("a combat needs attacking and defending units")
     for role, units in (("attacking", attackers), ("defending", defenders)):
         if len({u.side for u in units}) != 1:
-            raise IllegalOrder(f"the {role} units are not all of one side: "
-                               + ", ".join(f"{u.id} ({u.side})" for u in units))
+            raise CombatRefused(lambda ids, role=role, units=units: f"the {role} units are not all of one side: "
+                                + ", ".join(f"{ids(u.id)} ({u.side})" for u in units), [u.id for u in units])
     if attackers[0].side == defenders[0].side:
         raise IllegalOrder(f"attacker and defender are both {attackers[0].side}")
     for u in attackers:
         if u.arm == "wagon_train":
-            raise IllegalOrder(f"{u.id}: the wagon train has no CF and does not attack (reading)", rule="16.0")
+            raise CombatRefused(lambda ids, u=u: f"{ids(u.id)}: the wagon train has no CF and does not attack "
+                                "(reading)", [u.id], rule="16.0")
     for u in defenders:
         if u.arm == "wagon_train":
-            raise IllegalOrder(f"{u.id}: the Union wagon train is never attacked", rule="16.0",
-                               hint="a Confederate unit entering its hex captures it (16.0)")
+            raise CombatRefused(lambda ids, u=u: f"{ids(u.id)}: the Union wagon train is never attacked", [u.id],
+                                rule="16.0", hint="a Confederate unit entering its hex captures it (16.0)")
     hexes = sorted({u.hex for u in defenders})
     if len(hexes) != 1:
         raise IllegalOrder(f"the defending units are in {', '.join(hexes)}: a combat is against one hex "
@@ -327,19 +356,20 @@ def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: 
     if _woods(defenders[0].terrain) == "heavy":
         others = [u.id for u in attackers if u.fights and u.arm != "infantry"]
         if others:
-            raise IllegalOrder(f"only infantry may attack into heavy woods ({hexes[0]}): {', '.join(others)}",
-                               rule="TEC")
+            raise CombatRefused(lambda ids: f"only infantry may attack into heavy woods ({hexes[0]}): "
+                                + ", ".join(map(ids, others)), others, rule="TEC")
     if disrupted == "no_attack":
         bad = [u.id for u in attackers if u.fights and u.disrupted]
         if bad:
-            raise IllegalOrder(f"disrupted units may not attack (stand-in reading): {', '.join(bad)}",
-                               rule="D2 stand-in")
+            raise CombatRefused(lambda ids: "disrupted units may not attack (stand-in reading): "
+                                + ", ".join(map(ids, bad)), bad, rule="D2 stand-in")
 
 
 # --- morale checks and leader casualties ------------------------------------------------------
 @dataclass(frozen=True)
 class MoraleCheck:
-    """An MC: pass on die <= rating, the unit's morale plus a stacked leader's modification."""
+    """An MC: pass on die <= rating, the unit's morale plus a stacked leader's modification.
+    ``purpose`` may name the unit by :data:`UNIT` (written as its reader names it)."""
 
     unit: str
     purpose: str
@@ -359,14 +389,24 @@ class MoraleCheck:
 
     @property
     def why(self) -> str:
-        mod = f" {self.modifier:+d} ({self.leader})" if self.leader else ""
-        return (f"{self.purpose}: {self.die} against morale {self.morale}{mod} = {self.rating}: "
+        return self.told()
+
+    def purpose_for(self, ids: Ids = _same) -> str:
+        return self.purpose.replace(UNIT, ids(self.unit))
+
+    def told(self, ids: Ids = _same) -> str:
+        mod = f" {self.modifier:+d} ({ids(self.leader)})" if self.leader else ""
+        return (f"{self.purpose_for(ids)}: {self.die} against morale {self.morale}{mod} = {self.rating}: "
                 f"{'passes' if self.passed else 'fails'}")
 
-    def as_dict(self) -> dict:
-        return {"unit": self.unit, "purpose": self.purpose, "rule": self.rule, "morale": self.morale,
-                "modifier": self.modifier, "leader": self.leader, "rating": self.rating, "die": self.die,
-                "passed": self.passed}
+    @property
+    def units(self) -> set[str]:
+        return {self.unit} | ({self.leader} if self.leader else set())
+
+    def as_dict(self, ids: Ids = _same) -> dict:
+        return {"unit": ids(self.unit), "purpose": self.purpose_for(ids), "rule": self.rule, "morale": self.morale,
+                "modifier": self.modifier, "leader": ids(self.leader) if self.leader else None,
+                "rating": self.rating, "die": self.die, "passed": self.passed}
 
 
 def _stacked_leader(unit: Unit, leaders: Iterable[Unit]) -> Unit | None:
@@ -394,13 +434,14 @@ def first_unit(units: Sequence[Unit], designated: str | None = None) -> Unit:
     for u in fighting:
         if u.id == designated:
             return u
-    raise IllegalOrder(f"first unit {designated!r} is not a combat unit of this combat; "
-                       f"choose one of {', '.join(u.id for u in fighting)}", path="first_unit")
+    raise CombatRefused(lambda ids: f"first unit {ids(designated)!r} is not a combat unit of this combat; "
+                        f"choose one of {', '.join(ids(u.id) for u in fighting)}",
+                        [designated, *(u.id for u in fighting)], path="first_unit")
 
 
 def low_initiative_check(first: Unit, die: int, leaders: Iterable[Unit] = ()) -> MoraleCheck:
     """17.3: the MC of the attacker's first unit before a Union attack at Low Initiative."""
-    return morale_check(first, die, purpose=f"low initiative MC {first.id} (17.3)", rule="17.3", leaders=leaders)
+    return morale_check(first, die, purpose=f"low initiative MC {UNIT} (17.3)", rule="17.3", leaders=leaders)
 
 
 @dataclass(frozen=True)
@@ -413,10 +454,14 @@ class LeaderCheck:
 
     @property
     def why(self) -> str:
-        return f"leader casualty {self.leader}: {self.die}: {'killed' if self.killed else 'survives'}"
+        return self.told()
 
-    def as_dict(self) -> dict:
-        return {"leader": self.leader, "side": self.side, "die": self.die, "killed": self.killed, "rule": self.rule}
+    def told(self, ids: Ids = _same) -> str:
+        return f"leader casualty {ids(self.leader)}: {self.die}: {'killed' if self.killed else 'survives'}"
+
+    def as_dict(self, ids: Ids = _same) -> dict:
+        return {"leader": ids(self.leader), "side": self.side, "die": self.die, "killed": self.killed,
+                "rule": self.rule}
 
 
 def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = None) -> tuple[LeaderCheck, ...]:
@@ -426,7 +471,7 @@ def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = Non
     for x in leaders:
         if x.arm != "leader":
             continue
-        d = _face(roll(f"leader casualty {x.id}"))
+        d = _face(roll(die_purpose(roll, "leader casualty", x.id)))
         out.append(LeaderCheck(x.id, x.side, d, d in kills))
     return tuple(out)
 
@@ -434,13 +479,21 @@ def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = Non
 # --- the effects of a result ------------------------------------------------------------------
 @dataclass(frozen=True)
 class SideEffect:
-    """What a result leaves one side: certain step losses, an outcome with its owner's choices, the MCs."""
+    """What a result leaves one side: certain step losses, an outcome with its owner's choices, the MCs.
+    ``notes`` say why, in order: text and the MCs (which name their units as the reader does)."""
 
     role: str
     outcome: Outcome = Outcome.NONE
     steps: int = 0
     checks: tuple[MoraleCheck, ...] = ()
-    why: str = ""
+    notes: tuple[str | MoraleCheck, ...] = ()
+
+    @property
+    def why(self) -> str:
+        return self.told()
+
+    def told(self, ids: Ids = _same) -> str:
+        return "; ".join(n if isinstance(n, str) else n.told(ids) for n in self.notes)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -451,10 +504,10 @@ class SideEffect:
         """The retreat range on offer (1-3 hexes), or None."""
         return RETREAT_HEXES if "retreat" in self.choices else None
 
-    def as_dict(self) -> dict:
+    def as_dict(self, ids: Ids = _same) -> dict:
         return {"outcome": self.outcome.value, "steps": self.steps, "choices": list(self.choices),
                 "retreat": list(self.retreat) if self.retreat else None,
-                "checks": [c.as_dict() for c in self.checks], "why": self.why}
+                "checks": [c.as_dict(ids) for c in self.checks], "why": self.told(ids)}
 
 
 @dataclass(frozen=True)
@@ -470,13 +523,16 @@ class EffectPlan:
 
     @property
     def why(self) -> str:
-        parts = [f"{e.role}: {e.why}" for e in (self.attacker, self.defender) if e.why]
-        parts += [k.why for k in self.leaders]
+        return self.told()
+
+    def told(self, ids: Ids = _same) -> str:
+        parts = [f"{e.role}: {e.told(ids)}" for e in (self.attacker, self.defender) if e.notes]
+        parts += [k.told(ids) for k in self.leaders]
         return "; ".join(parts) or "no effect"
 
-    def as_dict(self) -> dict:
-        return {"result": self.result.text, "attacker": self.attacker.as_dict(),
-                "defender": self.defender.as_dict(), "leaders": [k.as_dict() for k in self.leaders]}
+    def as_dict(self, ids: Ids = _same) -> dict:
+        return {"result": self.result.text, "attacker": self.attacker.as_dict(ids),
+                "defender": self.defender.as_dict(ids), "leaders": [k.as_dict(ids) for k in self.leaders]}
 
 
 @dataclass
@@ -486,7 +542,7 @@ class _Side:
     outcome: Outcome = Outcome.NONE
     steps: int = 0
     checks: list[MoraleCheck] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str | MoraleCheck] = field(default_factory=list)
 
 
 _OUTCOME_TEXT = {
@@ -515,10 +571,10 @@ def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[
 
     def mc(role: str, code: str) -> MoraleCheck:
         s = sides[role]
-        c = morale_check(s.first, roll(f"MC {s.first.id} ({role}, {code})"), purpose=f"MC {s.first.id} ({code})",
+        c = morale_check(s.first, roll(die_purpose(roll, "MC", s.first.id, f"({role}, {code})")), purpose=f"MC {UNIT} ({code})",
                          rule="B2", leaders=leaders)
         s.checks.append(c)
-        s.notes.append(c.why)
+        s.notes.append(c)
         return c
 
     def apply(r: Result) -> None:
@@ -551,7 +607,7 @@ def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[
 
     apply(result)
     kills = leader_casualties(leaders, roll, crt) if result.leader else ()
-    effects = [SideEffect(s.role, s.outcome, s.steps, tuple(s.checks), "; ".join(s.notes)) for s in sides.values()]
+    effects = [SideEffect(s.role, s.outcome, s.steps, tuple(s.checks), tuple(s.notes)) for s in sides.values()]
     return EffectPlan(result, effects[0], effects[1], kills)
 
 
@@ -628,11 +684,6 @@ def settle(effect: SideEffect, units: Sequence[Unit], *, choice: str | None = No
     return Settlement(effect.role, steps, disrupted, fates, n, "; ".join(why) or "no effect")
 
 
-def advance_allowed(defender: Settlement) -> bool:
-    """CRT key: if the defender retreats, the attacker may advance."""
-    return defender.role == "defender" and Fate.RETREAT in defender.fates.values()
-
-
 # --- one combat -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Combat:
@@ -664,11 +715,24 @@ class Combat:
 
     @property
     def why(self) -> str:
-        parts = [c.why for c in self.checks]
+        return self.told()
+
+    @property
+    def units(self) -> frozenset[str]:
+        """Every unit the combat's narration names."""
+        out = {u.unit for u in (*self.attack.units, *self.defence.units)}
+        for c in (*self.checks, *(self.effects.checks if self.effects else ())):
+            out |= c.units
+        out |= {k.leader for k in (self.effects.leaders if self.effects else ())}
+        return frozenset(out)
+
+    def told(self, ids: Ids = _same) -> str:
+        """:attr:`why` with each unit named by ``ids`` (:mod:`.narration`)."""
+        parts = [c.told(ids) for c in self.checks]
         if self.cancelled:
             parts.append("the attack is cancelled; the defending units may counter-attack (17.3, 7.2)")
             return "; ".join(parts)
-        parts += [self.attack.why, self.defence.why]
+        parts += [self.attack.told(ids), self.defence.told(ids)]
         diff = f"differential {self.attack.total} - {self.defence.total} = {self.differential:+d} (B1)"
         r = self.reading
         if r:
@@ -677,11 +741,12 @@ class Combat:
                 diff += f" ({r.uncertain.text})"
         parts.append(diff)
         if self.effects:
-            parts.append(self.effects.why)
+            parts.append(self.effects.told(ids))
         return "; ".join(parts)
 
-    def explanation(self) -> dict:
-        """Habit 4: column, modifiers, die, cell and result, and why (no shifts or DRMs exist here)."""
+    def explanation(self, ids: Ids = _same) -> dict:
+        """Habit 4: column, modifiers, die, cell and result, and why (no shifts or DRMs exist here);
+        each unit named by ``ids`` (:mod:`.narration`)."""
         r = self.reading
         return {
             "rule": "B1",
@@ -689,9 +754,9 @@ class Combat:
             "counter_attack": self.counter_attack,
             "cancelled": self.cancelled,
             "counter_attack_allowed": self.counter_attack_allowed,
-            "attacker": self.attack.as_dict(),
-            "defender": self.defence.as_dict(),
-            "modifiers": [m.as_dict() for m in (*self.attack.modifiers, *self.defence.modifiers)],
+            "attacker": self.attack.as_dict(ids),
+            "defender": self.defence.as_dict(ids),
+            "modifiers": [m.as_dict(ids) for m in (*self.attack.modifiers, *self.defence.modifiers)],
             "differential": self.differential,
             "column": self.column,
             "column_clamped": bool(r and r.clamped),
@@ -702,10 +767,10 @@ class Combat:
             "result": r.result.code if r else None,
             "leader": bool(r and r.result.leader),
             "uncertain": r.uncertain.text if r and r.uncertain else None,
-            "checks": [c.as_dict() for c in (*self.checks, *(self.effects.checks if self.effects else ()))],
-            "effects": self.effects.as_dict() if self.effects else None,
+            "checks": [c.as_dict(ids) for c in (*self.checks, *(self.effects.checks if self.effects else ()))],
+            "effects": self.effects.as_dict(ids) if self.effects else None,
             "stand_in": self.stand_in,
-            "why": self.why,
+            "why": self.told(ids),
         }
 
 
@@ -726,7 +791,7 @@ def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *,
     checks: tuple[MoraleCheck, ...] = ()
     if union_low_initiative and side == "union" and not counter_attack:
         first = first_unit(attackers, first_attacker)
-        check = low_initiative_check(first, roll(f"low initiative MC {first.id} (17.3)"), attackers)
+        check = low_initiative_check(first, roll(die_purpose(roll, "low initiative MC", first.id, "(17.3)")), attackers)
         checks = (check,)
         if not check.passed:
             return Combat(**base, cancelled=True, counter_attack_allowed=True, checks=checks)

@@ -395,13 +395,16 @@ def _face(die: int) -> int:
     return die
 
 
-@cache
 def _load(path: str | None) -> Crt:
-    from ...paths import games_dir
-    from ...yamlio import load_data_fast
+    from ...kit import data
 
-    p = Path(path) if path else games_dir() / "salem_church" / "charts" / "crt.yaml"
-    return Crt.from_data(load_data_fast(p), str(p))
+    return _build(data.chart_source("salem-church", "crt", path))
+
+
+@cache
+def _build(src) -> Crt:
+    """Once per chart content (the game's pinned chart, or the disk's)."""
+    return Crt.from_data(src.data(), src.file)
 
 
 def column_for(differential: int) -> str:

@@ -110,8 +110,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...geometry.hex import Hex, are_adjacent
 from ...geometry.paths import Prohibited
+from ...kit.zoc import zoc
 from ..base import Problem
-from .combat import COMBAT_ARMS, NIGHT_TURNS, RETREAT_HEXES, SIDES, PathStatus
+from .combat import COMBAT_ARMS, NIGHT_TURNS, RETREAT_HEXES, SIDES, PathStatus, die_purpose
+from .narration import Line, ident, line, listing, plain
 
 Roll = Callable[[str], int]
 StepCost = Callable[[Hex, Hex], "float | Prohibited"]
@@ -289,17 +291,14 @@ def zoc_hexes(state: Mapping, hexmap, side: str) -> dict[str, set[str]]:
     D2/E stand-in: the 6 hexes adjacent to each ZOC-exerting unit (:func:`exerts_zoc`);
     TEC: no ZOC extends out of, nor into, heavy woods (terrain ``rules.zoc``).
     """
-    out: dict[str, set[str]] = {}
-    for uid, u in state["units"].items():
-        if u.get("side") != side or not exerts_zoc(u):
-            continue
-        h = _parse(hexmap, u["hex"])
-        if h is None or not _zoc_passes(hexmap, h, "extends_out_of"):
-            continue
-        for n in h.neighbours():
-            if n in hexmap.grid and _zoc_passes(hexmap, n, "extends_into"):
-                out.setdefault(hexmap.label(n), set()).add(uid)
-    return out
+    def source(u: Mapping) -> Hex | None:
+        return _parse(hexmap, u["hex"]) if u.get("side") == side and exerts_zoc(u) else None
+
+    def blocks(a: Hex, b: Hex) -> bool:
+        return not _zoc_passes(hexmap, a, "extends_out_of") or not _zoc_passes(hexmap, b, "extends_into")
+
+    found = zoc(state["units"], source, on_map=hexmap.grid.__contains__, blocks=blocks)
+    return {hexmap.label(h): uids for h, uids in found.items()}
 
 
 def _near(hexmap, label: str | None, hexes: Mapping | set) -> bool:
@@ -474,6 +473,16 @@ class MoveCheck:
     initiative: InitiativeCheck | None = None   # 17.2: the check rolled during this move
     pending: list[str] = field(default_factory=list)   # rolls still to make (no ``roll`` given)
     problems: list[Problem] = field(default_factory=list)
+    #: the problems and the stop, with the units they name as references (:mod:`.narration`)
+    said: list[Line] = field(default_factory=list)
+    stop_said: Line | None = None
+
+    def problem_line(self, i: int = 0) -> Line:
+        return self.said[i] if i < len(self.said) else line(self.problems[i].message)
+
+    @property
+    def stop_line(self) -> Line:
+        return self.stop_said if self.stop_said is not None else line(self.stopped)
 
     @property
     def legal(self) -> bool:
@@ -544,21 +553,23 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
     cost = step_cost(hexmap, arm)
     checks = state.get("initiative_checks") or {}
 
-    def bad(i: int, message: str, rule: str) -> MoveCheck:
-        mc.problems.append(Problem(message, rule, [*where, i]))
+    def bad(i: int, message: str | Line, rule: str) -> MoveCheck:
+        said = line(message)
+        mc.problems.append(Problem(plain(said), rule, [*where, i]))
+        mc.said.append(said)
         return mc
 
     here = start_hex
-    stop: tuple[str, str] | None = None
+    stop: tuple[str | Line, str] | None = None
     for i, label in enumerate(path):
         if mc.exit:
             return bad(i, "the wagon train has left the map: its move ends there (16.0)", "16.0")
         if stop is not None:
-            return bad(i, f"the path goes on after {mc.end}, where the unit must stop: {stop[0]}", stop[1])
+            return bad(i, line(f"the path goes on after {mc.end}, where the unit must stop: ", stop[0]), stop[1])
         if label == EXIT:
             if arm != WAGON:
-                return bad(i, f"{uid} may not leave the map: only the wagon train does (16.0; no exit rule for "
-                              "other units, stand-in)", "16.0")
+                return bad(i, line(ident(uid), " may not leave the map: only the wagon train does (16.0; no exit "
+                                   "rule for other units, stand-in)"), "16.0")
             kind = WAGON_EXITS.get(mc.end or "")
             if kind is None:
                 return bad(i, f"the wagon train leaves the map only from 0107 or 0903 (for victory) or from 1204 "
@@ -598,12 +609,12 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
             if train is not None and enemies == [train] and side == "confederate" and arm in COMBAT_ARMS:
                 captures = train                                    # 16.0
             else:
-                return bad(i, f"{label} holds enemy units ({', '.join(enemies)}): no unit may enter an "
-                              "enemy-occupied hex" + (" (16.0: only a Confederate combat unit captures the "
-                                                     "wagon train)" if train in enemies else ""), "D3")
+                return bad(i, line(f"{label} holds enemy units (", listing(map(ident, enemies)),
+                                   "): no unit may enter an enemy-occupied hex", " (16.0: only a Confederate combat "
+                                   "unit captures the wagon train)" if train in enemies else None), "D3")
         if arm == WAGON and others:
-            return bad(i, f"{label} holds {', '.join(others)}: no unit stacks with the wagon train, which may "
-                          "not enter or pass a hex holding another unit (16.0)", "16.0")
+            return bad(i, line(f"{label} holds ", listing(map(ident, others)), ": no unit stacks with the wagon "
+                               "train, which may not enter or pass a hex holding another unit (16.0)"), "16.0")
         if side == "union" and arm != WAGON and train is not None and label == train_hex:
             return bad(i, f"{label} holds the wagon train: no Union unit may enter its hex or stack with it (16.0)",
                        "16.0")
@@ -618,20 +629,22 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
                           f"{_num(mc.mp)} MP are left", "D3")
         into_ezoc = label in ezoc
         if into_ezoc and not allowance.may_enter_ezoc:
-            return bad(i, f"{uid} is disrupted and may not enter the enemy ZOC in {label} ({allowance.why})", "D3")
+            return bad(i, line(ident(uid), f" is disrupted and may not enter the enemy ZOC in {label} "
+                               f"({allowance.why})"), "D3")
         if into_ezoc and low:
             ldr_id = leader if leader is not None else (uid if arm == LEADER else None)
             if ldr_id is None:
-                return bad(i, f"the Union is at Low Initiative: {uid} may enter the enemy ZOC in {label} only "
-                              "stacked with a leader who passes an initiative check (17.2)", "17.2")
+                return bad(i, line("the Union is at Low Initiative: ", ident(uid), f" may enter the enemy ZOC in "
+                                   f"{label} only stacked with a leader who passes an initiative check (17.2)"), "17.2")
             ldr = units.get(ldr_id)
             if (ldr is None or ldr.get("type") != LEADER or ldr.get("side") != side
                     or _lab(ldr.get("hex")) != _lab(unit.get("hex"))):
-                return bad(i, f"{ldr_id} is not a Union leader stacked with {uid} at the start of its move: "
-                              "at Low Initiative only a leader's stack may enter an enemy ZOC (17.2)", "17.2")
+                return bad(i, line(ident(ldr_id), " is not a Union leader stacked with ", ident(uid), " at the start "
+                                   "of its move: at Low Initiative only a leader's stack may enter an enemy ZOC "
+                                   "(17.2)"), "17.2")
             done = checks.get(ldr_id) if ldr_id in checks else mc.initiative
             if done is None:
-                purpose = f"initiative check {ldr_id} (17.2)"
+                purpose = die_purpose(roll, "initiative check", ldr_id, "(17.2)")
                 if roll is None:
                     mc.pending.append(purpose)
                     passed = True
@@ -641,8 +654,9 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
             else:
                 passed = _check_passed(done)
             if not passed:
-                mc.stopped = (f"the initiative check of {ldr_id} failed: the stack may not enter the enemy ZOC in "
-                              f"{label} and stops in {mc.end or 'off the map'} (17.2)")
+                mc.stop_said = line("the initiative check of ", ident(ldr_id), " failed: the stack may not enter "
+                                    f"the enemy ZOC in {label} and stops in {mc.end or 'off the map'} (17.2)")
+                mc.stopped = plain(mc.stop_said)
                 mc.rule = "17.2"
                 break
         mc.spent += c
@@ -653,20 +667,22 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
             mc.captures = captures
         if into_ezoc:
             mc.entered_ezoc = True
-            stop = (f"entered the enemy ZOC in {label} ({', '.join(sorted(ezoc[label]))}): enemy ZOCs are "
-                    "locking, a unit entering one stops (D2)", "D2")
+            stop = (line(f"entered the enemy ZOC in {label} (", listing(map(ident, sorted(ezoc[label]))),
+                         "): enemy ZOCs are locking, a unit entering one stops (D2)"), "D2")
         else:
             why = stop_on_entry(hexmap, h)
             if why:
                 stop = (why, "TEC")
     if stop is not None:
-        mc.stopped, mc.rule = stop
+        mc.stop_said, mc.rule = line(stop[0]), stop[1]
+        mc.stopped = plain(mc.stop_said)
     # stacking at the end of the move (stand-in STACK_LIMIT, D3)
     if path and mc.end is not None and mc.end != start and arm in COMBAT_ARMS:
         friends = [u for u in occ.get(mc.end, []) if units[u]["side"] == side and units[u]["type"] in COMBAT_ARMS]
         if len(friends) + 1 > STACK_LIMIT:
-            bad(len(mc.hexes) - 1, f"{uid} would end in {mc.end} with {', '.join(friends)}: at most {STACK_LIMIT} "
-                                   "infantry or artillery units stack in a hex (stand-in, D3)", "D3")
+            bad(len(mc.hexes) - 1, line(ident(uid), f" would end in {mc.end} with ", listing(map(ident, friends)),
+                                        f": at most {STACK_LIMIT} infantry or artillery units stack in a hex "
+                                        "(stand-in, D3)"), "D3")
     return mc
 
 

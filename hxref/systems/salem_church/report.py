@@ -128,34 +128,99 @@ ORDER_DOCS = [
 ]
 
 
-def _arrival_paths(view: dict, units: list[str], entry: str) -> list[tuple[str, list[str]]]:
-    """Paths for the units arriving by ``entry`` that the checker accepts on the side's view: the entry hex,
-    or on to a neighbouring hex when the entry hex is full (D3 stacking), one unit after another."""
+def _first_legal(work: dict, hm, uid: str, candidates: list[list[str]]) -> list[str] | None:
+    """The first of ``candidates`` the checker accepts for ``uid`` on ``work``; the unit is then
+    moved there in ``work`` so that the next unit's check sees it (D3 stacking)."""
+    from . import movement as mv
+
+    for cand in candidates:
+        try:
+            mc = mv.check_path(work, hm, uid, cand)
+        except Exception:               # noqa: BLE001 -- a hint only: try the next path
+            continue
+        if not mc.problems:
+            work["units"][uid] = {**work["units"][uid], "hex": mc.end}
+            return cand
+    return None
+
+
+def _could_enter(work: dict, hm, uid: str, label: str, blockers: list[str]) -> bool:
+    """Whether ``uid`` could enter ``label`` were ``blockers`` gone from it."""
+    import copy
+
+    trial = {**work, "units": copy.deepcopy(work["units"])}
+    for b in blockers:
+        trial["units"][b] = {**trial["units"][b], "hex": None}
+    return _first_legal(trial, hm, uid, [[label]]) is not None
+
+
+def _arrival_moves(view: dict, moves: list[dict], units: list[str], entry: str) -> list[dict]:
+    """Moves for the units arriving by ``entry`` that the checker accepts on the side's view: the entry
+    hex, or on to a neighbouring hex when the entry hex is full (D3 stacking).  When an arrival finds
+    no such path (the wagon train may not enter a hex holding another unit, 16.0), the side's units
+    standing in the entry hex first step out to a neighbouring hex, and the arrivals are tried again."""
     import copy
 
     from .system import hexmap
-    from . import movement as mv
 
-    work = {**view, "units": copy.deepcopy(view.get("units", {}))}
-    out = []
     try:
         hm = hexmap(view)
         around = [hm.label(n) for n in hm.parse(entry).neighbours() if n in hm.grid]
+        beyond = {n: [hm.label(m) for m in hm.parse(n).neighbours() if m in hm.grid and hm.label(m) != entry]
+                  for n in around}
     except Exception:                       # noqa: BLE001 -- a hint only: the plain entry hex
-        return [(uid, [entry]) for uid in units]
-    for uid in units:
-        path = [entry]
-        for cand in [[entry]] + [[entry, n] for n in around]:
-            try:
-                mc = mv.check_path(work, hm, uid, cand)
-            except Exception:               # noqa: BLE001
-                continue
-            if not mc.problems:
-                path = cand
-                work["units"][uid] = {**work["units"][uid], "hex": mc.end}
-                break
-        out.append((uid, path))
-    return out
+        return [{"unit": uid, "path": [entry]} for uid in units]
+
+    def place(work: dict, move_on: bool) -> list[tuple[str, list[str] | None]]:
+        onward = [[entry, n] for n in around] + [[entry, n, m] for n in around for m in beyond[n]]
+        return [(uid, _first_legal(work, hm, uid, onward + [[entry]] if move_on else [[entry]] + onward))
+                for uid in units]
+
+    def fresh() -> dict:
+        return {**view, "units": copy.deepcopy(view.get("units", {}))}
+
+    for move_on in (False, True):
+        placed = place(fresh(), move_on)
+        if all(path is not None for _, path in placed):
+            return [{"unit": uid, "path": path} for uid, path in placed]
+    work = fresh()
+    by_unit = {m["unit"]: m for m in moves}
+    first: list[dict] = []                  # the moves that clear the way, in the order they move (D3)
+
+    def step_out(uid: str, targets: list[str], keep_clear: set[str]) -> bool:
+        """Move ``uid`` to one of ``targets`` (or one hex beyond), clearing a target of the side's
+        standing units first when it must (the wagon train enters no hex holding a unit, 16.0)."""
+        here = work["units"][uid]["hex"]
+        nexts = {n: [hm.label(m) for m in hm.parse(n).neighbours()
+                     if m in hm.grid and hm.label(m) not in keep_clear | {here}] for n in targets}
+        tries = [[n] for n in targets] + [[n, m] for n in targets for m in nexts[n]]
+        path = _first_legal(work, hm, uid, tries)
+        if path is None:
+            for n in targets:
+                blockers = [u for u, x in work["units"].items() if x.get("hex") == n and u in by_unit
+                            and not by_unit[u]["path"] and u != uid]
+                if not blockers or not _could_enter(work, hm, uid, n, blockers):
+                    continue
+                if all(step_out(b, nexts[n], keep_clear | {n, here}) for b in blockers):
+                    path = _first_legal(work, hm, uid, [[n]] + [[n, m] for m in nexts[n]])
+                    if path is not None:
+                        break
+        if path is None:
+            return False
+        by_unit[uid]["path"] = path
+        first.append(by_unit[uid])
+        return True
+
+    for uid, x in list(work["units"].items()):
+        if x.get("hex") == entry and uid in by_unit and not by_unit[uid]["path"]:
+            step_out(uid, around, {entry})
+    moves[:] = first + [m for m in moves if all(m is not f for f in first)]
+    for move_on in (False, True):
+        trial = copy.deepcopy(work)
+        placed = place(trial, move_on)
+        if all(path is not None for _, path in placed):
+            break
+    return [{"unit": uid, "path": path or [entry]} for uid, path in placed]
 
 
 def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
@@ -181,7 +246,6 @@ def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
         notes.append(f"  arriving this turn ({g['rule']}): {', '.join(g['units'])} by "
                      f"{' or '.join(g['entry_hexes'])}: give `entry` and their paths (first hex = the entry hex)")
         choice["entry"] = g["entry_hexes"][0]
-        moves += [{"unit": uid, "path": path} for uid, path in _arrival_paths(view, g["units"],
-                                                                              str(g["entry_hexes"][0]))]
+        moves += _arrival_moves(view, moves, g["units"], str(g["entry_hexes"][0]))
     choice.update(attacks=[], standing={"choice": "disrupt", "hexes": 1})
     return notes, choice

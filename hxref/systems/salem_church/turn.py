@@ -15,6 +15,10 @@ each player turn is, in order (the sequence of the missing standard rules, diges
    counter-attacks (7.2 stand-in) as its standing orders say;
 6. hex control by occupation or last passage (14.x).
 
+The events name units by reference (:mod:`.narration`: :meth:`Turn.say`, the effects notes of
+:meth:`Turn._settle`, the combat's own explanation); each is written for its audiences when the
+resolution ends (:func:`.system.tell_events`), never redacted afterwards.
+
 Orders (a choice)::
 
     entry: "0903"                      this turn's arrivals enter here (13.3: one hex for all)
@@ -53,6 +57,8 @@ from typing import Mapping
 from ..base import Problem
 from . import combat as cb
 from . import movement as mv
+from .narration import Line, Phrase, Ref, ident, joined, line, listing
+from .narration import name as named
 
 SIDES = ("union", "confederate")
 ORDER_KEYS = {"entry", "replacements", "moves", "attacks", "standing"}
@@ -120,10 +126,8 @@ def due(rules: Mapping, side: str, turn: int) -> list[dict]:
 # --- checking an orders file ----------------------------------------------------------------------
 
 def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
-    """What can be known to be wrong before the dice (the moves are walked in order)."""
-    for key in choice:
-        if key not in ORDER_KEYS:
-            return [Problem(f"unknown key `{key}` (allowed: {', '.join(sorted(ORDER_KEYS))})", "D3", [key])]
+    """What can be known to be wrong before the dice (the moves are walked in order), of orders
+    whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.orders`)."""
     turn = int(state["turn"])
     groups = due(rules, side, turn)
     entry = choice.get("entry")
@@ -137,8 +141,6 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
     if found:
         return found
     moves = choice.get("moves", [])
-    if not isinstance(moves, list):
-        return [Problem("`moves` is a list of {unit, path}", "D3", ["moves"])]
     # umpired line-of-sight play (views): the moves are checked against the side's own view, the
     # enemy units it does not see off the map; contact with them is settled at resolution
     work = _copy_units(sighted(state, side, unseen_enemy(state, side)))
@@ -146,8 +148,6 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
     entries = {}
     seen: set[str] = set()
     for i, m in enumerate(moves):
-        if not isinstance(m, dict) or "unit" not in m or set(m) - MOVE_KEYS:
-            return [Problem("each move is {unit, path: [hexes], leader?}", "D3", ["moves", i])]
         uid = m["unit"]
         u = work["units"].get(uid)
         if u is None or u["side"] != side:
@@ -191,33 +191,26 @@ def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -
                                     f"({mc.problems[0].message}): give it a path onward", mc.problems[0].rule,
                                     ["moves"])]
                 work["units"][uid]["hex"] = mc.end
-    attacks = choice.get("attacks", [])
-    if not isinstance(attacks, list):
-        return [Problem("`attacks` is a list of {attackers, target}", "B1", ["attacks"])]
-    for i, a in enumerate(attacks):
-        if not isinstance(a, dict) or set(a) - ATTACK_KEYS or not {"attackers", "target"} <= set(a):
-            return [Problem("each attack is {attackers: [units], target: HEX, first?, advance?}", "B1", ["attacks", i])]
-        if not isinstance(a["attackers"], list) or not a["attackers"]:
+    for i, a in enumerate(choice.get("attacks", [])):
+        if not a["attackers"]:
             return [Problem("name the attacking units", "B1", ["attacks", i, "attackers"])]
         for uid in a["attackers"]:
             if uid not in state["units"] or state["units"][uid]["side"] != side:
                 return [Problem(f"`{uid}` is not one of your units", "B1", ["attacks", i, "attackers"])]
-        if a.get("choice") not in (None, "retreat", "disrupt", "loss"):
-            return [Problem("`choice` is retreat, disrupt or loss", "B2", ["attacks", i, "choice"])]
-        if a.get("hexes") not in (None, 1, 2, 3):
-            return [Problem("`hexes` is 1, 2 or 3", "B2", ["attacks", i, "hexes"])]
         if mv.is_night(turn):
             return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
+        if not _is_hex(state, a["target"]):
+            return [Problem(f"attack target `{a['target']}` is not a hex of this map", "B1", ["attacks", i, "target"])]
     return _standing_problems(state, side, choice.get("standing"))
 
 
 def unseen_enemy(state: dict, side: str) -> set[str]:
     """The enemy units on the map ``side`` does not see (umpired line-of-sight play, :mod:`.views`)."""
-    from .system import _fogged, _seen_units
+    from .views import seen_now
 
-    if not _fogged(state):
+    if not fogged(state):
         return set()
-    seen = _seen_units(state, side)
+    seen = seen_now(state, side)
     return {uid for uid, u in state["units"].items() if u.get("side") != side and on_map(u) and uid not in seen}
 
 
@@ -318,10 +311,44 @@ def _standing_problems(state: dict, side: str, standing) -> list[Problem]:
         for uid in c["units"]:
             if uid not in state["units"] or state["units"][uid]["side"] != side:
                 return [Problem(f"`{uid}` is not one of your units", "7.2", ["standing", "counter_attacks", i])]
+        if not _is_hex(state, c["target"]):
+            return [Problem(f"counter-attack target `{c['target']}` is not a hex of this map", "7.2",
+                            ["standing", "counter_attacks", i, "target"])]
     return []
 
 
+def _is_hex(state: dict, label) -> bool:
+    """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
+    so a bad hex must be refused now, not when it is played)."""
+    from ...errors import InvalidInput
+    from .system import hexmap
+
+    try:
+        return hexmap(state).parse(str(label)) in hexmap(state).grid
+    except InvalidInput:
+        return False
+
+
 # --- resolving ------------------------------------------------------------------------------------
+
+def fogged(state: Mapping) -> bool:
+    """Umpired line-of-sight play: each side sees the enemy only in its units' sight (:mod:`.views`)."""
+    return state.get("mode") == "umpired" and not (state.get("options") or {}).get("open_map")
+
+
+class Roller:
+    """The ``roll(purpose) -> face`` the rules are handed: rolled by the phasing side, read by
+    ``visible_to`` (None: everyone); ``names_units`` tells :func:`.combat.die_purpose` whether a
+    purpose may name the unit it is for."""
+
+    def __init__(self, dice, by: str, *, names_units: bool = True, visible_to: list[str] | None = None) -> None:
+        self.dice, self.by, self.names_units, self.visible_to = dice, by, names_units, visible_to
+
+    def __call__(self, purpose: str) -> int:
+        if self.visible_to is None:
+            return self.dice.d6(purpose, by=self.by)
+        return self.dice.d6(purpose, by=self.by, visible_to=self.visible_to)
+
 
 class Turn:
     """One player turn being resolved: the state, the map, the dice and the events."""
@@ -331,15 +358,20 @@ class Turn:
         self.events: list[dict] = []
         self.paths: list[tuple[str, list[str]]] = []          # for hex control (14.x), in order
         self.attacked: set[str] = set()                       # 7.2: units attacked this phase
+        fog = fogged(state)
+        # in line-of-sight play a die names no unit (both sides read it, one may not see the unit), and
+        # the dice of a side's own moves are its own: the enemy learns of a move only by seeing it
+        self.roll = Roller(dice, side, names_units=not fog)
+        self.move_roll = Roller(dice, side, names_units=not fog, visible_to=[side] if fog else None)
 
-    def roll(self, purpose: str) -> int:
-        return self.dice.d6(purpose, by=self.side)
+    def say(self, kind: str, text: str | Line, rule: str, **extra) -> None:
+        """An event of this turn; ``text`` names units by reference (:mod:`.narration`), written for
+        each audience when the resolution ends."""
+        self.events.append({"type": kind, "side": self.side, "rule": rule, "text": line(text), **extra})
 
-    def say(self, kind: str, text: str, rule: str, **extra) -> None:
-        self.events.append({"type": kind, "side": self.side, "rule": rule, "text": text, **extra})
-
-    def name(self, uid: str) -> str:
-        return self.state["units"][uid].get("name", uid)
+    def name(self, uid: str) -> Ref:
+        """The unit named in narration: a reference its readers write as they see it."""
+        return named(uid)
 
     # --- the sequence ---------------------------------------------------------------------------
     def play(self) -> None:
@@ -362,7 +394,7 @@ class Turn:
         from .victory import update_control
 
         for ch in update_control(st, self.paths):
-            self.say("control", ch.why, ch.rule, hex=ch.hex, holder=ch.side)
+            self.say("control", _control_line(ch), ch.rule, hex=ch.hex, holder=ch.side)
 
     def recover(self) -> None:
         """Stand-in (digest E): the phasing side's disrupted units not in enemy ZOC recover."""
@@ -370,7 +402,7 @@ class Turn:
         for uid, u in sorted(self.state["units"].items()):
             if u["side"] == self.side and on_map(u) and u.get("disrupted") and u["hex"] not in zoc:
                 u["disrupted"] = False
-                self.say("recover", f"{self.name(uid)} recovers from disruption (stand-in: not in enemy ZOC)",
+                self.say("recover", line(self.name(uid), " recovers from disruption (stand-in: not in enemy ZOC)"),
                          "D3")
 
     def replace(self) -> None:
@@ -380,16 +412,16 @@ class Turn:
             if int(u["steps"]) == 0:
                 if str(r["hex"]) in {x["hex"] for x in self.state["units"].values()
                                      if on_map(x) and x["side"] != self.side}:
-                    self.say("replacement.void", f"{self.name(r['unit'])} cannot return at {r['hex']}: the enemy "
-                                                 "holds it", rule)
+                    self.say("replacement.void", line(self.name(r["unit"]), f" cannot return at {r['hex']}: the "
+                                                      "enemy holds it"), rule)
                     continue
                 u.update(steps=1, hex=str(r["hex"]), disrupted=False)
                 u.pop("eliminated", None)
                 self.paths.append((r["unit"], [str(r["hex"])]))
-                self.say("replacement", f"{self.name(r['unit'])} returns reduced at {r['hex']}", rule)
+                self.say("replacement", line(self.name(r["unit"]), f" returns reduced at {r['hex']}"), rule)
             elif int(u["steps"]) < int(u["full_steps"]):
                 u["steps"] = int(u["steps"]) + 1
-                self.say("replacement", f"{self.name(r['unit'])} is back to full strength", rule)
+                self.say("replacement", line(self.name(r["unit"]), " is back to full strength"), rule)
 
     def move(self) -> None:
         st, turn = self.state, int(self.state["turn"])
@@ -417,14 +449,15 @@ class Turn:
             if contact is not None and not path:
                 self._contact(uid, path, contact)
                 continue
-            mc = mv.check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.roll)
+            mc = mv.check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.move_roll)
             if mc.problems:
                 if u.get("hex") is None:       # stand-in: it could not come on; it may enter on a later turn
                     u["delayed"] = True
-                    self.say("entry.delayed", f"{self.name(uid)} cannot enter ({mc.problems[0].message}): it may "
-                                              "enter on a later turn (stand-in)", mc.problems[0].rule)
+                    self.say("entry.delayed", line(self.name(uid), " cannot enter (", mc.problem_line(), "): it may "
+                                                   "enter on a later turn (stand-in)"), mc.problems[0].rule)
                     continue
-                self.say("move.void", f"{self.name(uid)} does not move: {mc.problems[0].message}", mc.problems[0].rule)
+                self.say("move.void", line(self.name(uid), " does not move: ", mc.problem_line()),
+                         mc.problems[0].rule)
                 continue
             u.pop("delayed", None)
             if mc.initiative is not None:
@@ -433,9 +466,9 @@ class Turn:
             u["hex"] = mc.end
             if mc.hexes:
                 self.paths.append((uid, list(mc.hexes)))
-            text = (f"{self.name(uid)} " + (f"enters at {mc.hexes[0]} and moves" if start_hex is None else "moves")
-                    + f" {' > '.join([start_hex] if start_hex else []) + (' > ' if start_hex else '')}"
-                    + " > ".join(x for x in mc.hexes) + f" ({mc.stopped})")
+            text = line(self.name(uid), " " + (f"enters at {mc.hexes[0]} and moves" if start_hex is None else "moves")
+                        + f" {' > '.join([start_hex] if start_hex else []) + (' > ' if start_hex else '')}"
+                        + " > ".join(x for x in mc.hexes) + " (", mc.stop_line, ")")
             self.say("move", text, mc.rule, unit=uid, path=mc.hexes)
             if contact is not None:
                 self._contact(uid, path, contact)
@@ -452,9 +485,9 @@ class Turn:
         """A move runs into enemy units its side did not see: it stops short; they are in sight now
         (contact: a unit sees the hexes next to it, :mod:`.views`)."""
         end = path[-1] if path else self.state["units"][uid].get("hex")
-        self.events.append({"type": "contact", "side": self.side, "only": [self.side], "rule": p.rule,
-                            "text": f"{self.name(uid)} runs into enemy units it had not seen: its move stops "
-                                    f"in {end} ({p.rule})"})
+        self.events.append({"type": "contact", "side": self.side, "visible_to": [self.side], "rule": p.rule,
+                            "text": line(self.name(uid), " runs into enemy units it had not seen: its move stops "
+                                         f"in {end} ({p.rule})")})
 
     def _wagon_here(self, hexes) -> bool:
         w = self.state["units"].get(self.rules.get("wagon_unit", "wagon-train"))
@@ -465,7 +498,7 @@ class Turn:
         w = self.state["units"][wid]
         self.state["wagon"].update(captured=True, hex=w["hex"])
         w.update(hex=None, steps=0, captured=True)
-        self.say("wagon.captured", f"{self.name(by)} captures the Union wagon train (16.0)", "16.0")
+        self.say("wagon.captured", line(self.name(by), " captures the Union wagon train (16.0)"), "16.0")
 
     # --- combat ---------------------------------------------------------------------------------
     def attack(self, a: dict, *, counter: bool = False, side: str | None = None) -> None:
@@ -478,8 +511,8 @@ class Turn:
         rule = "7.2" if counter else "B1"
         if not combat_units(st, attackers) or not combat_units(st, defenders):
             self.events.append({"type": "attack.void", "side": side, "rule": rule,
-                                "text": f"attack on {target} void: no attacking unit next to it or no enemy combat "
-                                        "unit in it"})
+                                "text": line(f"attack on {target} void: no attacking unit next to it or no enemy "
+                                             "combat unit in it")})
             return
         self.attacked.update(defenders)
         low = side == "union" and not counter and mv.initiative_state(st) == "low"
@@ -488,22 +521,25 @@ class Turn:
                              self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
                              first_attacker=a.get("first"))
         except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
+            why = Phrase(exc.told, exc.units) if isinstance(exc, cb.CombatRefused) else str(exc)
             self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
-                                "text": f"attack on {target} void: {exc}"})
+                                "text": line(f"attack on {target} void: ", why)})
             return
         record = {"turn": st["turn"], "side": side, "counter": counter, "attackers": attackers, "target": target,
                   "defenders": defenders, "attack": res.attack.total, "defence": res.defence.total,
                   "differential": res.differential, "column": res.column, "die": res.die,
                   "result": res.result.code if res.result else ("cancelled" if res.cancelled else None)}
+        # the combat's narration, for each reader as he sees the units (:mod:`.narration`)
+        why, explain = Phrase(res.told, res.units), Phrase(res.explanation, res.units)
         if res.cancelled:
-            record["effects"] = "cancelled (17.3)"
+            record["effects"] = line("cancelled (17.3)").data()
             st.setdefault("combats", []).append(record)
-            self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": res.why,
-                                "explain": res.explanation()})
+            self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": line(why),
+                                "explain": explain})
             st.setdefault("cancelled_targets", []).append(target)
             return
         eff = res.effects
-        notes = []
+        notes: list[Line] = []
         notes += self._settle(eff.attacker, attackers, side, a, target)
         vacated = self._settle(eff.defender, defenders, other(side), self._standing(other(side)), target,
                                attackers=attackers)
@@ -513,7 +549,7 @@ class Turn:
                 lu = st["units"].get(lc.leader)
                 if lu is not None:
                     lu.update(steps=0, hex=None, killed=True)
-                    notes.append(f"{self.name(lc.leader)} killed")
+                    notes.append(line(self.name(lc.leader), " killed"))
         # advance after combat (CRT key): into the vacated hex
         if a.get("advance") and not counter and self._defender_retreated and not units_in(st, target, other(side)):
             live = [u for u in combat_units(st, attackers) if on_map(st["units"][u])]
@@ -521,12 +557,13 @@ class Turn:
             if lead is not None:
                 st["units"][lead]["hex"] = target
                 self.paths.append((lead, [target]))
-                notes.append(f"{self.name(lead)} advances into {target}")
-        record["effects"] = "; ".join(notes) or "no effect"
+                notes.append(line(self.name(lead), f" advances into {target}"))
+        effects = joined(notes) if notes else line("no effect")
+        record["effects"] = effects.data()
         st.setdefault("combats", []).append(record)
         self.events.append({"type": "combat", "side": side, "rule": rule,
-                            "text": f"{'counter-attack' if counter else 'attack'} on {target}: {res.why}; "
-                                    + record["effects"], "explain": res.explanation()})
+                            "text": line(f"{'counter-attack' if counter else 'attack'} on {target}: ", why, "; ",
+                                         effects), "explain": explain})
 
     _defender_retreated = False
 
@@ -534,7 +571,7 @@ class Turn:
         return {**DEFAULT_STANDING, **((self.state.get("standing_orders") or {}).get(side) or {})}
 
     def _settle(self, effect: cb.SideEffect, uids: list[str], side: str, answers: Mapping, target: str,
-                attackers: list[str] | None = None) -> list[str]:
+                attackers: list[str] | None = None) -> list[Line]:
         """Apply one side's effect: choice, retreats (paths chosen here), routs, captures, losses."""
         st, hm = self.state, self.hm
         if attackers is not None:
@@ -559,11 +596,11 @@ class Turn:
             return opts.status
 
         s = cb.settle(effect, units, choice=choice, hexes=hexes if choice == "retreat" else None, path=status)
-        notes = []
+        notes: list[Line] = []
         for uid in s.disrupted:
             st["units"][uid]["disrupted"] = True
         if s.disrupted:
-            notes.append(f"{', '.join(self.name(u) for u in s.disrupted)} disrupted")
+            notes.append(line(listing(self.name(u) for u in s.disrupted), " disrupted"))
         self._lose_steps(side, live, s.steps_lost, notes)
         for uid, fate in s.fates.items():
             u = st["units"][uid]
@@ -575,17 +612,17 @@ class Turn:
             path = paths.get(uid)
             if fate is cb.Fate.CAPTURED or not path:
                 u.update(steps=0, hex=None, captured=True)
-                notes.append(f"{self.name(uid)} captured (no retreat)")
+                notes.append(line(self.name(uid), " captured (no retreat)"))
                 continue
             u["hex"] = path[-1]
             self.paths.append((uid, list(path)))
             if fate is cb.Fate.ROUT:
                 u["disrupted"] = True
                 self._lose_steps(side, [uid], 1, notes)
-                notes.append(f"{self.name(uid)} routs to {u['hex'] if on_map(u) else 'destruction'} "
-                             "(stand-in: disrupted, one step lost)")
+                notes.append(line(self.name(uid), f" routs to {u['hex'] if on_map(u) else 'destruction'} "
+                                  "(stand-in: disrupted, one step lost)"))
             else:
-                notes.append(f"{self.name(uid)} retreats to {u['hex']}")
+                notes.append(line(self.name(uid), f" retreats to {u['hex']}"))
                 if attackers is not None:
                     self._defender_retreated = True
         # leaders and the wagon left alone with the enemy: follow, or are captured
@@ -596,13 +633,13 @@ class Turn:
                                  and st["units"][x]["hex"] != target), None)
                     if dest:
                         st["units"][uid]["hex"] = dest
-                        notes.append(f"{self.name(uid)} goes with his men to {dest}")
+                        notes.append(line(self.name(uid), f" goes with his men to {dest}"))
                     else:                # no unit of his left to go with: the enemy takes him
                         st["units"][uid].update(steps=0, hex=None, captured=True)
-                        notes.append(f"{self.name(uid)} is left alone with the enemy and captured")
+                        notes.append(line(self.name(uid), " is left alone with the enemy and captured"))
         return notes
 
-    def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[str]) -> None:
+    def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[Line]) -> None:
         st = self.state
         order = [u for u in ((st.get("standing_orders") or {}).get(side) or {}).get("losses", []) if u in uids]
         for _ in range(n):
@@ -615,9 +652,9 @@ class Turn:
             u["steps"] = int(u["steps"]) - 1
             if u["steps"] <= 0:
                 u.update(hex=None, eliminated=True)
-                notes.append(f"{self.name(pick)} eliminated")
+                notes.append(line(self.name(pick), " eliminated"))
             else:
-                notes.append(f"{self.name(pick)} loses a step")
+                notes.append(line(self.name(pick), " loses a step"))
 
     def counter_attacks(self) -> None:
         """7.2 (stand-in): the non-phasing side's standing counter-attacks, by units not attacked."""
@@ -629,6 +666,14 @@ class Turn:
                 continue
             self.attack({"attackers": units, "target": c["target"], "first": c.get("first")}, counter=True,
                         side=them)
+
+
+def _control_line(ch) -> Line:
+    """:attr:`.victory.ControlChange.why`, naming the unit by reference (14.1, 14.2)."""
+    from .victory import SIDE_NAMES
+
+    was = f"{SIDE_NAMES.get(ch.previous, ch.previous)}" if ch.previous else "nobody's"
+    return line(f"{ch.hex}: {SIDE_NAMES[ch.side]} (", ident(ch.unit), f" {ch.how} it; was {was}) [{ch.rule}]")
 
 
 def _best_path(hexmap, paths, away_from) -> list[str] | None:

@@ -61,8 +61,8 @@ Readings where the rules are silent (the README's "rules interpretations"):
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from ...errors import InvalidInput
@@ -70,10 +70,17 @@ from ...geometry.hex import Hex, distance
 from ...geometry.los import SightTerrain
 from ...geometry.los import line_of_sight as _framework_los
 from ...geometry.mapmodel import HexMap
+from .narration import Audience, Line
 
 SIDES = ("union", "confederate")
 #: 14.1, 14.2: the hexes whose holder every report shows (digest F5)
 PUBLIC_CONTROL_HEXES = ("1204", "1302", "2114", "2407")
+#: the state fields every view holds (the allow-list; a field named nowhere is the umpire's alone):
+#: the turn and its stage, the scenario's rules, the victory hexes' control, the wagon train, the
+#: turn's combats (their units named as the reader sees them, :func:`combat_record`)
+PUBLIC_KEYS = ("scenario", "map", "turn", "phasing", "stage", "mode", "options", "initiative",
+               "initiative_checks", "control", "wagon", "initial_steps", "combats", "rules", "wagon_unit",
+               "victory_result", "cancelled_targets")
 #: per-side records: each side sees only its own part (digest F1, F2)
 PRIVATE_KEYS = ("orders", "standing_orders", "secrets", "plans", "choices", "pending")
 #: what a counter in sight shows of an enemy unit (umpired LOS play)
@@ -235,6 +242,25 @@ def seen_units(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) 
             if u.get("side") == _other(side) and _on_map(u) and str(u["hex"]) in vis}
 
 
+@lru_cache(maxsize=None)
+def sight_from(map_name: str, label: str) -> frozenset:
+    """The hexes a unit in ``label`` sees (contact and the TEC's line of sight, as
+    :func:`visible_hexes`), worked out once per hex: the terrain never changes."""
+    from .system import load_map
+
+    hm = load_map(map_name)
+    o = hm.parse(label)
+    return frozenset(hm.label(h) for h in hm.hexes() if distance(o, h) <= 1 or line_of_sight(hm, o, h).visible)
+
+
+def seen_now(state: dict, side: str) -> set[str]:
+    """:func:`seen_units` on the scenario's own map, from the cached sight of each hex a unit of
+    ``side`` is in (what the rules ask at every resolution)."""
+    vis = set().union(*(sight_from(state["map"], h) for h in sorted(observers(state, side))))
+    return {uid for uid, u in state["units"].items() if u.get("side") != side and _on_map(u)
+            and str(u["hex"]) in vis}
+
+
 # --------------------------------------------------------------------------
 # views
 
@@ -255,38 +281,34 @@ def _private_keys(v: dict, keep: str | None) -> None:
             del v[key]          # not keyed by side: nobody's to see
 
 
-def _needles(state: dict, hidden: Iterable[str]) -> list[re.Pattern]:
-    words = set()
-    for uid in hidden:
-        words.add(uid)
-        name = state["units"][uid].get("name")
-        if name:
-            words.add(str(name))
-    return [re.compile(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])") for w in sorted(words) if w]
+def _named_units(v: dict, shown: set[str], units: set[str], viewer: str | None) -> None:
+    """The records of a view that name units, each cut to the units its reader sees (the places
+    are listed here, an allow-list: a record naming units that is not listed is the umpire's).
 
+    The scenario's schedule (``rules``: the reinforcements, the set-up, the wagon train's unit)
+    names only the units in the view; the 17.2 initiative checks only those of leaders in it;
+    the wagon train's id only when it is in the view; the VP breakdown (14.3) only the list of the
+    reader's own steps lost (``breakdown[enemy]``: the other lists name enemy units, seen or not)."""
+    def keep(uid: Any) -> bool:
+        return uid in shown or uid not in units
 
-def _mentions(x: Any, needles: list[re.Pattern]) -> bool:
-    return isinstance(x, str) and any(n.search(x) for n in needles)
-
-
-def _about(node: Any, needles: list[re.Pattern]) -> bool:
-    """A record names a hidden unit: one of its own scalar values does (a log line, a
-    combat record ``{"attacker": uid, ...}``).  Keys are checked entry by entry."""
-    if isinstance(node, dict):
-        return any(_mentions(v, needles) for v in node.values())
-    if isinstance(node, (list, tuple)):
-        return any(_mentions(v, needles) for v in node)
-    return _mentions(node, needles)
-
-
-def _scrub(node: Any, needles: list[re.Pattern]) -> Any:
-    """Drop every entry and record that names a hidden unit (logs, plans, references)."""
-    if isinstance(node, dict):
-        return {k: _scrub(v, needles) for k, v in node.items()
-                if not _mentions(k, needles) and not _about(v, needles)}
-    if isinstance(node, (list, tuple)):
-        return [_scrub(x, needles) for x in node if not _about(x, needles)]
-    return node
+    rules = v.get("rules")
+    if isinstance(rules, dict):
+        for key in ("reinforcements", "setup"):
+            for g in rules.get(key) or []:
+                if isinstance(g, dict) and isinstance(g.get("units"), list):
+                    g["units"] = [u for u in g["units"] if keep(u)]
+        wagon = rules.get("wagon_train")
+        if isinstance(wagon, dict) and not keep(wagon.get("unit")):
+            del wagon["unit"]
+    if "wagon_unit" in v and not keep(v["wagon_unit"]):
+        del v["wagon_unit"]
+    if isinstance(v.get("initiative_checks"), dict):
+        v["initiative_checks"] = {k: x for k, x in v["initiative_checks"].items() if keep(k)}
+    score = (v.get("victory_result") or {}).get("score")
+    if isinstance(score, dict) and isinstance(score.get("breakdown"), dict):
+        mine = _other(viewer) if viewer in SIDES else None
+        score["breakdown"] = {s: x for s, x in score["breakdown"].items() if s == mine}
 
 
 def _unit_view(u: dict, *, enemy: bool, fogged: bool) -> dict:
@@ -300,22 +322,37 @@ def _unit_view(u: dict, *, enemy: bool, fogged: bool) -> dict:
 def _build(state: dict, shown: set[str], viewer: str | None, fogged: bool,
            public_hexes: Iterable[str]) -> dict:
     units = state.get("units", {})
-    v = copy.deepcopy({k: x for k, x in state.items() if k != "units"})
+    # open play: every player holds the game file, so only the per-side plans are kept back (below)
+    keys = (*PUBLIC_KEYS, *PRIVATE_KEYS) if fogged else [k for k in state if k != "units"]
+    v = copy.deepcopy({k: state[k] for k in keys if k in state})
     v["units"] = {uid: _unit_view(u, enemy=u.get("side") != viewer, fogged=fogged)
                   for uid, u in units.items() if uid in shown}
     _private_keys(v, viewer)
     if isinstance(v.get("initial_steps"), dict):
         v["initial_steps"] = {uid: n for uid, n in v["initial_steps"].items() if uid in shown}
+    # the turn summary: every combat of the turn, its units named as the reader sees them now
+    say = Audience(units, shown if fogged else None)
+    v["combats"] = [combat_record(c, say) for c in state.get("combats") or []]
     if fogged and isinstance(v.get("control"), dict):
         keep = set(public_hexes)
         v["control"] = {h: s for h, s in v["control"].items() if h in keep}
-    hidden = [uid for uid in units if uid not in shown]
-    if hidden:
-        needles = _needles(state, hidden)
-        units_view = v.pop("units")
-        v = _scrub(v, needles)
-        v["units"] = units_view
+    if fogged:
+        _named_units(v, shown, set(units), viewer)
     return v
+
+
+#: the fields of a combat record of the turn summary that every reader sees as they are
+COMBAT_FIELDS = ("turn", "side", "counter", "target", "attack", "defence", "differential", "column", "die", "result")
+
+
+def combat_record(c: dict, say: Audience) -> dict:
+    """A combat record of the state (:meth:`.turn.Turn.attack`) as ``say`` reads it: its units, and
+    the effects, named as that reader sees them (:mod:`.narration`)."""
+    out = {k: copy.deepcopy(c[k]) for k in COMBAT_FIELDS if k in c}
+    out["attackers"] = [say.id(u) for u in c.get("attackers") or []]
+    out["defenders"] = [say.id(u) for u in c.get("defenders") or []]
+    out["effects"] = Line.from_data(c.get("effects") or []).told(say)
+    return out
 
 
 def side_view(state: dict, hexmap: HexMap, side: str, mode: str, los_option: bool = True, *,
@@ -358,3 +395,17 @@ def public_view(state: dict, hexmap: HexMap, mode: str, los_option: bool = True,
     v = _build(state, shown, None, fogged, public_hexes)
     v["view"] = {"side": None, "mode": mode, "los": fogged}
     return v
+
+
+def unseen_by_enemy(state: dict, side: str) -> list[str]:
+    """``side``'s secrets in umpired line-of-sight play (its declared secret kind): the ids and
+    names of its units on the map that the enemy does not see.  A unit off the map is in the
+    scenario's public schedule (13.3 names Wilcox/M's set-up); with ``--option open_map`` nothing
+    is hidden."""
+    from .system import hexmap
+
+    if (state.get("options") or {}).get("open_map"):
+        return []
+    seen = seen_units(state, hexmap(state), _other(side))
+    return [x for uid, u in state.get("units", {}).items() if u.get("side") == side and _on_map(u)
+            and uid not in seen for x in (uid, u.get("name") or uid)]

@@ -1,6 +1,6 @@
 """``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
 
-The main command line registers :data:`kgp_group`; everything here is a thin
+The main command line mounts :data:`kgp_group` as ``hxref kgp`` (``INFO.cli``); everything here is a thin
 shell over :mod:`hxref.systems.kgp.terrain` (the rules, their numbers and
 their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
 Each verb prints the answer with every part's reason and rule, or with
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from .errors import HxrefError, InvalidInput
+from ...errors import HxrefError, InvalidInput
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -53,7 +53,7 @@ def unit_options(f):
 
 def _unit(kind: str, status: str = "good_order", cx: bool = False, skis: bool = False, straying: bool = False,
           not_fully_tracked: bool = False, truck_mp: bool = False):
-    from .systems.kgp.terrain import STATUSES, Unit
+    from .terrain import STATUSES, Unit
 
     try:
         return Unit(kind, status=status, cx=cx, skis=skis, straying=straying, fully_tracked=not not_fully_tracked,
@@ -65,7 +65,7 @@ def _unit(kind: str, status: str = "good_order", cx: bool = False, skis: bool = 
 
 def _hexmap(path: str):
     """The KGP hex map in ``path`` (InvalidInput naming the file otherwise)."""
-    from .maps import load_map
+    from ...maps import load_map
 
     if not Path(path).exists():
         raise InvalidInput("no such file", code="E100", file=path)
@@ -110,14 +110,14 @@ def _num(x: Fraction | None) -> float | None:
 
 
 def _part(p) -> dict:
-    from .systems.kgp.terrain import mf_text
+    from .terrain import mf_text
 
     return {"value": _num(p.value), "text": mf_text(p.value), "reason": p.reason, "rule": p.rule,
             "stand_in": p.stand_in}
 
 
 def _part_line(p, sign: bool = False) -> str:
-    from .systems.kgp.terrain import mf_text
+    from .terrain import mf_text
 
     v = ("+" if sign and p.value >= 0 else "") + mf_text(p.value)
     return f"  {v:>5}  {p.reason} ({p.rule}{'; stand-in' if p.stand_in else ''})"
@@ -204,8 +204,8 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
       hxref kgp mf games/kgp/maps/sample.yaml StG10 StH10 --night --json
       hxref kgp mf games/kgp/maps/sample.yaml StK12 StK11 --unit cavalry --charging
     """
-    from .geometry.hex import distance
-    from .systems.kgp.terrain import STREAM, Location, mf_cost, vehicle_entry
+    from ...geometry.hex import distance
+    from .terrain import STREAM, Location, mf_cost, vehicle_entry
 
     u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
     m = _hexmap(map_file)
@@ -239,7 +239,7 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
 
 
 def _mf_out(c, as_json: bool) -> None:
-    from .systems.kgp.terrain import mf_text
+    from .terrain import mf_text
 
     if as_json:
         _echo_json({"from": c.start, "to": c.end, "unit": c.unit, "cost": "MF", "legal": c.legal,
@@ -272,7 +272,7 @@ def _bog_json(bog) -> dict | None:
 
 
 def _vehicle_out(v, as_json: bool) -> None:
-    from .systems.kgp.terrain import mf_text
+    from .terrain import mf_text
 
     if as_json:
         _echo_json({"from": v.start, "to": v.end, "unit": v.unit, "cost": "MP", "legal": v.legal,
@@ -301,7 +301,7 @@ def _vehicle_out(v, as_json: bool) -> None:
 
 def _firer(m, text: str, path: str):
     """``HEX`` or ``HEX:LEVEL`` (a firer at a building level)."""
-    from .systems.kgp.terrain import Location
+    from .terrain import Location
 
     label, _, lv = text.partition(":")
     h = _hex(m, label, "FIRER", path)
@@ -335,7 +335,7 @@ def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_te
       hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
       hxref kgp tem mymap.yaml StK14 StH12 StI14 --other-tem 1 --json
     """
-    from .systems.kgp.terrain import Location, slope_tem
+    from .terrain import Location, slope_tem
 
     u = _unit(kind)
     m = _hexmap(map_file)
@@ -383,9 +383,9 @@ def los_cmd(map_file, start, end, from_level, to_level, as_json):
       hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
       hxref kgp los games/kgp/maps/sample.yaml StF12 StI11 --json
     """
-    from .geometry.hex import Hex
-    from .geometry.los import line_of_sight
-    from .systems.kgp.terrain import Location, los_height, mf_text, sight_adjustments
+    from ...geometry.hex import Hex
+    from ...geometry.los import line_of_sight
+    from .terrain import Location, los_height, mf_text, sight_adjustments
 
     m = _hexmap(map_file)
     a, b = _hex(m, start, "FROM", map_file), _hex(m, end, "TO", map_file)
@@ -448,7 +448,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
       hxref kgp wire --unit squad
       hxref kgp wire --unit squad --status pinned --json
     """
-    from .systems.kgp.terrain import temporary_breach, wire_drms
+    from .terrain import temporary_breach, wire_drms
 
     u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
     if u.vehicle:
@@ -479,7 +479,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
             "legal": br.legal, "mf": _num(br.mf), "task_impossible": br.task_impossible,
             "concealment_loss": br.concealment_loss, "rule": br.rule, "why": br.why}})
         return
-    from .systems.kgp.terrain import TerrainChart, mf_text
+    from .terrain import TerrainChart, mf_text
 
     if not br.legal:
         click.echo(f"{u.kind}: may not create a Temporary Breach: {br.why.split(': ', 1)[1]}")
@@ -510,8 +510,8 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
 
     Example: hxref kgp seal cg.yaml --side us --id objective-I1-1 --kind objective_hex --value ChNN6
     """
-    from . import commit, yamlio
-    from .systems.kgp.system import seal_choice
+    from ... import commit, yamlio
+    from .system import seal_choice
 
     book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
     book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}
@@ -520,7 +520,7 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
     salt = commit.new_salt()
     c = commit.commitment(seal_choice(item_id, kind, value), salt)
     book[item_id] = {"kind": kind, "value": value, "salt": salt, "commitment": c}
-    from .game import atomic_write
+    from ...game import atomic_write
 
     # 0600 from the first byte, through a random temporary file (no symlink is followed)
     atomic_write(book_path, ("# PRIVATE: your sealed KGP secrets and their salts. Never send this file.\n"
@@ -538,7 +538,7 @@ def open_cmd(game: str, side: str, item_id: str) -> None:
 
     Example: hxref kgp open cg.yaml --side us --id objective-I1-1
     """
-    from . import yamlio
+    from ... import yamlio
 
     book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
     book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}

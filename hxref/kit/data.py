@@ -1,0 +1,433 @@
+"""The one code that reads ``games/<folder>/``: charts, scenarios, and the charts a game is
+played with, pinned in its first event.
+
+Numbers from a game's charts are data (design: a chart is updated by replacing its file,
+nothing in the code changes).  But a game begun with one chart must go on, and audit, with that
+chart: so :meth:`hxref.engine.Engine.create` pins the text of every chart in ``game.created``
+(:func:`pin`), keyed by its path inside the data folder with a sha256 each, and the game's
+identity, the hash of that event, covers them.  While the engine calls the system (every call
+goes through :class:`PinnedSystem`) the context :func:`pinned` holds the game's charts, and every
+chart read answers from them; with no game (a unit test calling the rules directly) or a game
+made before charts were pinned, charts are read from the disk.
+
+What is pinned: the files the rules read during play, ``charts/*.yaml`` and KGP's
+``campaigns/*.yaml`` (the campaign is re-read at every stage).  The scenario is in
+``game.created`` already; the maps and the terrain file they name are read from the disk.
+
+Caches are keyed by content (:class:`Source` compares by its sha256), never by name: two games
+with different charts in one process each see their own.
+
+A pinned text comes from a game file, which anyone may have crafted: before anything reads it,
+it must be one YAML mapping within the data limits, without aliases, anchors, tags or duplicate
+keys (:func:`problem`), so a chart cannot blow up when read, nor read differently in two readers.
+Whether a game's charts are the ones this hxref publishes is the joining player's question
+(:func:`unpublished`, asked by ``hxref join`` before he signs).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..canon import sha256_hex
+from ..errors import InvalidInput
+
+#: the folders of a data folder whose YAML files are pinned in a new game
+PINNED_FOLDERS = ("charts", "campaigns")
+#: a pinned file's key: a path inside the data folder (checked, as it comes from a game file); lower
+#: case only, so no two keys name one file on a file system that ignores case
+_KEY = re.compile(r"(?:charts|campaigns)/[a-z0-9_][a-z0-9_.-]*\.yaml")
+#: at most this many files pinned in one game (a system ships about ten)
+MAX_PINNED = 64
+
+
+@dataclass(frozen=True)
+class Source:
+    """The text of one data file: read from the disk or pinned in a game.
+
+    Equal (and hashed) by system, path, file and content hash, never by the text itself, so a
+    cache of what is built from it is a cache by content."""
+
+    system: str
+    path: str                       # inside the data folder: "charts/crt.yaml"
+    file: str                       # for messages: the file on disk it is (or was) read from
+    sha256: str
+    pinned: bool = False
+    text: str = field(default="", compare=False, repr=False)
+
+    def data(self) -> Any:
+        """The plain data (dicts, lists, scalars), read once per content; shared, so read-only."""
+        return _plain(self)
+
+    def rt(self) -> Any:
+        """The data with line numbers (ruamel), for readers whose errors name file:line."""
+        from ..yamlio import DATA_LIMITS, load_rt
+
+        bad = problem(self.text)
+        if bad is not None:
+            raise InvalidInput(f"this chart {bad[0]}", code=bad[1], file=self.file)
+        return load_rt(self.text, self.file, DATA_LIMITS, strict=False)
+
+    @property
+    def stand_in(self) -> bool:
+        """Whether the chart says its numbers are stand-ins (``stand_in: true``)."""
+        d = self.data()
+        return bool(d.get("stand_in")) if isinstance(d, dict) else False
+
+
+@lru_cache(maxsize=256)     # by content; bounded, as a batch may read many games' crafted charts
+def _plain(src: Source) -> Any:
+    from ..yamlio import fast_load, to_plain
+
+    bad = problem(src.text)         # a file on the disk too: an alias bomb is refused before it expands
+    if bad is not None:
+        raise InvalidInput(f"this chart {bad[0]}", code=bad[1], file=src.file)
+    try:
+        return to_plain(fast_load(src.text))
+    except Exception as exc:  # noqa: BLE001 - a syntax error names the file and line
+        mark = getattr(exc, "problem_mark", None)
+        raise InvalidInput(f"cannot read the chart: {getattr(exc, 'problem', None) or exc}", code="E101",
+                           file=src.file, line=mark.line + 1 if mark is not None else None) from None
+
+
+#: the digests of texts :func:`problem` found sound in this process (bounded: cleared when full)
+_SOUND: set[str] = set()
+
+
+def problem(text: str) -> tuple[str, str] | None:
+    """Why ``text`` cannot be a pinned chart, with the error code, or None: it must be one YAML
+    mapping within :data:`~hxref.yamlio.DATA_LIMITS`, without aliases or anchors (an alias bomb
+    would expand when read), tags, or duplicate keys (two readers would read it differently).
+    Walks the C parser's events, so nothing is composed before it is checked."""
+    import yaml
+
+    from ..yamlio import DATA_LIMITS as lim
+
+    if len(text.encode("utf-8")) > lim.max_bytes:
+        return f"is larger than {lim.max_bytes:,} bytes", "E103"
+    digest = sha256_hex(text.encode("utf-8"))
+    if digest in _SOUND:
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    nodes = docs = 0
+    stack: list[list | None] = []        # per open collection: [keys seen, next node is a key] or None
+    try:
+        for ev in yaml.parse(text, Loader=loader):
+            if isinstance(ev, yaml.DocumentStartEvent):
+                docs += 1
+                if docs > 1:
+                    return "holds more than one YAML document", "E102"
+            if not isinstance(ev, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+                continue
+            if isinstance(ev, yaml.AliasEvent):
+                return f"uses an alias (*{ev.anchor})", "E102"
+            if isinstance(ev, yaml.CollectionEndEvent):
+                stack.pop()
+                continue
+            nodes += 1
+            if ev.anchor:
+                return f"uses an anchor (&{ev.anchor})", "E102"
+            if ev.tag is not None and not (isinstance(ev, yaml.ScalarEvent) and ev.tag == "!"):
+                return f"uses a YAML tag ({ev.tag})", "E102"
+            if nodes > lim.max_nodes:
+                return f"holds more than {lim.max_nodes:,} values", "E103"
+            if not stack and not isinstance(ev, yaml.MappingStartEvent):
+                return "is not a mapping", "E101"
+            top = stack[-1] if stack else None
+            if top is not None:
+                if top[1] and isinstance(ev, yaml.ScalarEvent):
+                    if ev.value in top[0]:
+                        return f"has the key {ev.value[:40]!r} twice", "E104"
+                    top[0].add(ev.value)
+                top[1] = not top[1]
+            if isinstance(ev, yaml.ScalarEvent):
+                if len(ev.value) > lim.max_string:
+                    return f"holds a value longer than {lim.max_string:,} characters", "E103"
+            else:
+                stack.append([set(), True] if isinstance(ev, yaml.MappingStartEvent) else None)
+                if len(stack) > lim.max_depth:
+                    return f"is nested deeper than {lim.max_depth} levels", "E103"
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return (f"is not valid YAML ({getattr(exc, 'problem', None) or 'unreadable'}"
+                + (f", line {mark.line + 1})" if mark is not None else ")")), "E101"
+    if nodes == 0:
+        return "is empty", "E101"
+    if len(_SOUND) > 4096:
+        _SOUND.clear()
+    _SOUND.add(digest)
+    return None
+
+
+def canonical_text(text: str) -> str:
+    """The pinned form of a data file's text: line endings normalised to ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def folder(system: str) -> Path:
+    """``games/<folder>/`` of the system called ``system``."""
+    from .registry import info
+
+    return info(system).games_path()
+
+
+# --- reading from the disk ----------------------------------------------------------------------
+
+_DISK: dict[str, tuple[tuple, Source]] = {}
+#: a file changed less than this before it was read may change again within the same time stamp
+_RACY_NS = 2_000_000_000
+
+
+def _from_disk(system: str, rel: str, path: Path, what: str) -> Source:
+    """The file's text, read again only when the file changed (size, time or inode), or when it
+    had changed just before it was read (file times are coarse: a second write may keep them)."""
+    from ..yamlio import DATA_LIMITS, read_text
+
+    key = str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise InvalidInput(f"there is no {what} {rel!r} for {system}: the file is missing", code="E503",
+                           file=key) from None
+    stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    hit = _DISK.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    read_at = time.time_ns()
+    text = canonical_text(read_text(path, DATA_LIMITS))
+    src = Source(system, rel, key, sha256_hex(text.encode("utf-8")), False, text)
+    if read_at - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
+        _DISK[key] = (stamp, src)
+    return src
+
+
+def today(system: str, rel: str) -> Source:
+    """The file as it is on the disk now, whatever game is being played."""
+    return _from_disk(system, rel, folder(system) / rel, "data file")
+
+
+# --- the pinned charts of the game being played ---------------------------------------------------
+
+#: (system, {path: Source}) of the game being played, or None: no game, the disk
+_ACTIVE: ContextVar[tuple[str, Mapping[str, Source]] | None] = ContextVar("hxref_pinned_charts", default=None)
+
+
+def prepare(system: str, charts: Any) -> dict[str, Source]:
+    """A game's pinned charts (``game.created``'s ``charts``) as sources; E500 when the game file
+    holds them damaged (a key that is no chart path, a text that does not match its sha256)."""
+    if charts is None:
+        return {}
+    if not isinstance(charts, dict):
+        raise InvalidInput("game.created: the pinned charts are not a mapping (edited game file)", code="E500")
+    if len(charts) > MAX_PINNED:
+        raise InvalidInput(f"game.created: {len(charts)} pinned charts, at most {MAX_PINNED} (a crafted game file)",
+                           code="E500")
+    base = folder(system)
+    out = {}
+    for rel, entry in charts.items():
+        if not (isinstance(rel, str) and _KEY.fullmatch(rel)) or not isinstance(entry, dict) \
+                or set(entry) != {"sha256", "text"} or not isinstance(entry["text"], str):
+            raise InvalidInput(f"game.created: the pinned chart {str(rel)[:60]!r} is damaged (edited game file)",
+                               code="E500")
+        digest = sha256_hex(entry["text"].encode("utf-8"))
+        if digest != entry["sha256"]:
+            raise InvalidInput(f"game.created: the pinned chart {rel} does not match its sha256 (edited game file)",
+                               code="E500")
+        bad = problem(entry["text"])
+        if bad is not None:
+            raise InvalidInput(f"game.created: the pinned chart {rel} {bad[0]} (a crafted or edited game file)",
+                               code="E500")
+        out[rel] = Source(system, rel, str(base / rel), digest, True, entry["text"])
+    return out
+
+
+@contextlib.contextmanager
+def pinned(system: str, charts: Mapping[str, Source] | None) -> Iterator[None]:
+    """Within: every read of ``system``'s pinned files answers from ``charts`` (from :func:`prepare`);
+    a file the game did not pin, and any other system's file, is read from the disk."""
+    token = _ACTIVE.set((system, charts or {}))
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def source(system: str, rel: str) -> Source:
+    """The file ``rel`` of ``system``'s data folder: the game's pinned copy while a game is
+    played (:func:`pinned`), else the disk's."""
+    active = _ACTIVE.get()
+    if active is not None and active[0] == system:
+        hit = active[1].get(rel)
+        if hit is not None:
+            return hit
+    return _from_disk(system, rel, folder(system) / rel, "chart" if rel.startswith("charts/") else "data file")
+
+
+def chart_source(system: str, name: str, path: str | Path | None = None) -> Source:
+    """The chart ``charts/<name>.yaml`` (pinned or on disk, as :func:`source`), or, with ``path``,
+    another file of that shape (a test's, a user's), always read from the disk."""
+    rel = f"charts/{name}.yaml"
+    if path is not None:
+        p = Path(path)
+        if p.resolve() != (folder(system) / rel).resolve():
+            return file(system, p)
+    return source(system, rel)
+
+
+def file(system: str, path: str | Path) -> Source:
+    """Another file of a chart's (or campaign's) shape, a test's or a user's: always from the disk."""
+    return _from_disk(system, str(path), Path(path), "data file")
+
+
+def chart(system: str, name: str) -> Any:
+    """The plain data of ``system``'s chart ``name`` (``charts/<name>.yaml``), with its
+    ``stand_in`` flag as the file gives it.  Shared: read-only."""
+    return chart_source(system, name).data()
+
+
+def pin(system: str) -> dict[str, dict[str, str]]:
+    """What a new game pins: every file of :data:`PINNED_FOLDERS`, as ``{path: {sha256, text}}``."""
+    base = folder(system)
+    out = {}
+    for sub in PINNED_FOLDERS:
+        for p in sorted((base / sub).glob("*.yaml")):
+            rel = f"{sub}/{p.name}"
+            if _KEY.fullmatch(rel):
+                src = _from_disk(system, rel, p, "chart")
+                bad = problem(src.text)
+                if bad is not None:       # it would be refused in every copy of the game
+                    raise InvalidInput(f"this chart {bad[0]}: it cannot be pinned in a game", code=bad[1],
+                                       file=str(p))
+                out[rel] = {"sha256": src.sha256, "text": src.text}
+    return out
+
+
+def changed(system: str, charts: Mapping[str, Source]) -> list[tuple[str, str]]:
+    """The pinned files that differ from the disk today: ``(path, how)``."""
+    out = []
+    for rel, src in sorted(charts.items()):
+        try:
+            now = today(system, rel)
+        except InvalidInput:
+            out.append((rel, "is no longer in " + str(folder(system))))
+            continue
+        if now.sha256 != src.sha256:
+            out.append((rel, f"differs from the file today (pinned sha256 {src.sha256[:16]}, "
+                             f"today {now.sha256[:16]})"))
+    return out
+
+
+def unpublished(system: str, charts: Any) -> list[str]:
+    """How a game's pinned charts (``game.created``'s ``charts``, raw) differ from the ones this
+    hxref publishes (its ``games/<folder>/``): one line per file, none when they are the same.
+    The joining player's check before he signs (``hxref join``)."""
+    here = pin(system)
+    if charts is None:
+        return [f"the game pins no charts: each copy would read its own {folder(system)}"]
+    game = prepare(system, charts)
+    out = []
+    for rel in sorted(set(here) | set(game)):
+        if rel not in game:
+            out.append(f"{rel} is not pinned (each copy would read its own file)")
+        elif rel not in here:
+            out.append(f"{rel} is not one of the published charts in {folder(system)}")
+        elif game[rel].sha256 != here[rel]["sha256"]:
+            out.append(f"{rel} differs from {folder(system) / rel} (the game's sha256 {game[rel].sha256[:16]}, "
+                       f"yours {here[rel]['sha256'][:16]})")
+    return out
+
+
+def differences(system: str, charts: Any) -> str:
+    """The game's pinned charts against the published ones, as a unified diff (``hxref join
+    --show-charts``): what the player reads before he accepts them."""
+    import difflib
+
+    here = pin(system)
+    game = {rel: src.text for rel, src in prepare(system, charts).items()}
+    out: list[str] = []
+    for rel in sorted(set(here) | set(game)):
+        mine, theirs = here.get(rel, {}).get("text", ""), game.get(rel, "")
+        if mine != theirs:
+            out.extend(difflib.unified_diff(mine.splitlines(keepends=True), theirs.splitlines(keepends=True),
+                                            f"published/{rel}" if rel in here else "/dev/null",
+                                            f"game/{rel}" if rel in game else "/dev/null"))
+    return "".join(out)
+
+
+def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:
+    """``charts`` with each file that still exists replaced by today's (``hxref audit --rerun``)."""
+    out = dict(charts)
+    for rel in charts:
+        try:
+            out[rel] = today(system, rel)
+        except InvalidInput:
+            pass
+    return out
+
+
+def scenario(system: str, name: str, games: Path | None = None) -> dict:
+    """The scenario ``scenarios/<name>.yaml`` of ``system`` (or of the data folder ``games``) as
+    plain data (E503 when there is none).  The scenario is kept in ``game.created``: never pinned."""
+    from ..yamlio import load_data, to_plain
+
+    base = games if games is not None else folder(system)
+    path = base / "scenarios" / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in (base / "scenarios").glob("*.yaml"))
+        raise InvalidInput(f"no scenario {name!r} for {system}; known: {', '.join(known)}", code="E503")
+    return to_plain(load_data(path))
+
+
+# --- every call of a game's system runs with its charts -------------------------------------------
+
+
+class PinnedSystem:
+    """A game system as one game sees it: every method call runs within :func:`pinned` with the
+    game's charts (``charts()`` returns ``game.created``'s ``charts``, or None for a game made
+    before charts were pinned).  Any other attribute is the system's own."""
+
+    def __init__(self, system: Any, charts: Callable[[], Any]) -> None:
+        self._system = system
+        self._charts = charts
+        self._prepared: tuple[Any, dict[str, Source]] = (None, {})
+        self.today = False      # True: each pinned file that still exists is read as it is today
+
+    @property
+    def unpinned(self) -> Any:
+        """The system object itself."""
+        return self._system
+
+    def sources(self) -> dict[str, Source]:
+        """The game's pinned charts (prepared once per game.created)."""
+        raw = self._charts()
+        got, prepared = self._prepared
+        if got is not raw:
+            prepared = prepare(self._system.name, raw)
+            self._prepared = (raw, prepared)
+        return with_today(self._system.name, prepared) if self.today else prepared
+
+    def __getattr__(self, name: str) -> Any:
+        system = self.__dict__.get("_system")
+        if system is None or name.startswith("__"):     # copy and pickle look for hooks before __init__
+            raise AttributeError(name)
+        value = getattr(system, name)
+        if not callable(value) or isinstance(value, type):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with pinned(system.name, self.sources()):
+                return value(*args, **kwargs)
+
+        call.__name__ = getattr(value, "__name__", name)
+        call.__doc__ = getattr(value, "__doc__", None)
+        return call
+
+    def __repr__(self) -> str:
+        return f"PinnedSystem({self._system!r})"

@@ -1,0 +1,52 @@
+"""The shapes of an impulse's orders and of a defence (:mod:`hxref.kit.schema`), declared once.
+
+:mod:`hxref.orders` checks every answer against them before the rules are asked
+(:func:`.impulse_check.check_orders`, :func:`.impulse.check_defence`): an unknown key, a value of
+the wrong type or a missing ``force`` is refused there, at its line of the order file, with the
+rule the shape comes from.  The key sets themselves (``ORDER_KEYS``, ``MOVE_KEYS``,
+``SPECIAL_ORDERS``, ``COMBAT_KEYS``, ``DEFENCE_KEYS``) stay with the rules that read them.
+"""
+from __future__ import annotations
+
+from ..base import Field
+from .impulse_check import DEFENCE_KEYS, MOVE_KEYS, SPECIAL_ORDERS
+from .impulse_combat import COMBAT_KEYS
+
+_ANY = Field("any", optional=True)
+
+#: 10.11: the combat choices, in the orders and in the standing orders
+COMBAT = Field("dict", "combat choices: {order: [target hexes], losses: [your units, first to lose], "
+                       "artillery: true, extended_battle: false} (10.x)", optional=True, rule="10.11",
+               fields={k: _ANY for k in sorted(COMBAT_KEYS)})
+
+#: 8.51: a detachment order
+DETACHMENT = Field("dict", "{unit, by: step_loss or removal}", rule="8.51", fields={
+    "unit": Field("str", "one of the force's units"),
+    "by": Field("str", "how the unit yields its detachments", choices=("step_loss", "removal"))})
+
+#: 8.21: one move of a force (8.2 its path, 8.51 its detachments)
+MOVE = Field("dict", "a move: {force, path, ...}", fields={
+    **{k: _ANY for k in sorted(MOVE_KEYS)},
+    "force": Field("str", "the leader (or unled unit) that moves"),
+    "path": Field("list", "hex labels in quotes, e.g. [\"0512\", \"0613\"]", optional=True, rule="8.2",
+                  items=Field("str", "a hex label in quotes, e.g. \"0512\"")),
+    "detachments": Field("list", optional=True, items=DETACHMENT)})
+
+#: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders, each a list of mappings of its own keys
+SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={k: _ANY for k in sorted(keys)}))
+           for key, keys in SPECIAL_ORDERS.items()}
+
+#: 9.0: the reactions (9.1) and pre-combat retreats (9.2) of a defence, or of standing orders
+_DEFENCE_ITEMS = {"react": ("against", "to", "commander", "lend_mr"),
+                  "retreat": ("to", "rear_guard", "rear_guard_leader")}
+DEFENCE = {key: Field("list", help, optional=True, rule="9.0", items=Field("dict", fields={
+               "force": Field("str", "one of your forces"), **{k: _ANY for k in _DEFENCE_ITEMS[key]}}))
+           for key, help in (("react", "reaction moves: leader, to (the attacked hex)"),
+                             ("retreat", "pre-combat retreats: force, to, rear_guard"))}
+assert set(DEFENCE) == DEFENCE_KEYS
+
+#: 9.0: standing orders for the enemy's next assaults
+STANDING = Field("dict", "standing orders for the enemy's next assaults: {defence: {react: [...], retreat: [...]}} "
+                         "(9.0)", optional=True, rule="9.0",
+                 fields={"defence": Field("dict", "reactions and retreats", optional=True, fields=DEFENCE),
+                         "combat": COMBAT})

@@ -1,0 +1,212 @@
+"""Salem Church narration: what the rules say, with the units it names kept as references, and
+each event written once per audience when it is made (umpired line-of-sight play, :mod:`.views`).
+
+The rules code never writes a unit's name into its prose.  It writes a :class:`Line`: text
+with a :class:`Ref` wherever a unit is named (``line(name(uid), " retreats to 0311")``), or a
+:class:`Phrase`, another module's narration as a function of how the audience names units
+(the combat explanation of :mod:`.combat`).  :func:`tell` then writes each event of a
+resolution for its audiences (:mod:`hxref.kit.events`: ``visible_to`` is the one key):
+
+* a side names its own units, and the enemy units it sees when the resolution ends (the map
+  its report shows then), by their names or ids; any other unit -- out of its sight, or off
+  the map -- is "an unseen Union unit" / "an unseen Confederate unit";
+* an event whose text is the same for every audience is written once, for everyone;
+* otherwise the full text goes to the sides that see every unit it names (``visible_to``;
+  none: the umpire's alone), and each other side gets its own text, ``visible_to`` it --
+  except an event about a unit's own doings (a move, a recovery, a replacement): a side that
+  does not see every unit it names is told nothing of it;
+* control of a hex other than the four public victory hexes is told only to the side that
+  took it (the views show no other control either: where a side's units went is its own);
+* open games, and ``--option open_map``, tell everyone everything.
+
+The umpire reads every copy, each marked with the sides it was told to (the core's report).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+SIDES = ("union", "confederate")
+#: events about a unit's own doings: a side that does not see every unit they name gets nothing
+SUBJECT_EVENTS = ("setup", "move", "move.void", "entry.delayed", "recover", "replacement", "replacement.void")
+#: how an unseen unit is named to the enemy (digest F: the side knows an enemy unit is there, no more)
+UNSEEN = {"union": "an unseen Union unit", "confederate": "an unseen Confederate unit"}
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A unit named in narration: by its counter's name (``Wilcox/M``) or by its id (``wilcox-m``,
+    as the combat explanation and the move checks print units)."""
+
+    unit: str
+    as_name: bool = True
+
+
+def name(uid: str) -> Ref:
+    return Ref(uid, True)
+
+
+def ident(uid: str) -> Ref:
+    return Ref(uid, False)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Narration another module builds as a function of how the audience names units:
+    ``told(ids)`` with ``ids(uid) -> str`` (the id, or how an unseen unit is named);
+    ``units`` the units it names."""
+
+    told: Callable[[Callable[[str], str]], Any]
+    units: frozenset[str]
+
+
+class Line(tuple):
+    """Text and unit references, in order: ``str``, :class:`Ref` and :class:`Phrase` parts."""
+
+    @property
+    def units(self) -> set[str]:
+        return {p.unit for p in self if isinstance(p, Ref)} | {u for p in self if isinstance(p, Phrase)
+                                                                  for u in p.units}
+
+    def told(self, say: "Audience") -> str:
+        return "".join(p if isinstance(p, str) else say.ref(p) if isinstance(p, Ref) else str(p.told(say.id))
+                       for p in self)
+
+    def data(self) -> list:
+        """The line as plain data for the state (no :class:`Phrase` in it): text and
+        ``{"unit": uid, "as": "name" | "id"}``."""
+        return [p if isinstance(p, str) else {"unit": p.unit, "as": "name" if p.as_name else "id"} for p in self]
+
+    @classmethod
+    def from_data(cls, parts: Iterable) -> "Line":
+        if isinstance(parts, str):
+            return cls((parts,))
+        return cls(p if isinstance(p, str) else Ref(str(p["unit"]), p.get("as", "name") == "name") for p in parts)
+
+
+def line(*parts: Any) -> Line:
+    """A :class:`Line` of ``parts``: text, references, phrases, other lines (spliced in); None is left out."""
+    out: list = []
+    for p in parts:
+        if p is None:
+            continue
+        if isinstance(p, (Line, list)):
+            out.extend(line(*p))
+        elif isinstance(p, (Ref, Phrase)):
+            out.append(p)
+        else:
+            out.append(str(p))
+    return Line(out)
+
+
+def plain(said: Line) -> str:
+    """A line whose units are named by id (:func:`ident`), written out with the ids: the text of a
+    refusal a player reads about his own orders (:mod:`.movement`)."""
+    return "".join(p if isinstance(p, str) else p.unit if isinstance(p, Ref) else str(p.told(str)) for p in said)
+
+
+def listing(refs: Iterable[Any], sep: str = ", ") -> Line:
+    """``a, b, c`` of references (or lines)."""
+    out: list = []
+    for i, r in enumerate(refs):
+        out += [sep, r] if i else [r]
+    return line(*out)
+
+
+def joined(lines: Iterable[Any], sep: str = "; ") -> Line:
+    return listing(lines, sep)
+
+
+# --- audiences ------------------------------------------------------------------------------------
+
+class Audience:
+    """How one reader names units: ``known`` the units it may name (None: every unit)."""
+
+    def __init__(self, units: Mapping[str, Mapping], known: set[str] | None) -> None:
+        self.units, self.known = units, known
+
+    def sees(self, uid: str) -> bool:
+        return self.known is None or uid in self.known or uid not in self.units     # not a unit: as it is
+
+    def id(self, uid: str) -> str:
+        return uid if self.sees(uid) else self._unseen(uid)
+
+    def ref(self, r: Ref) -> str:
+        if not self.sees(r.unit):
+            return self._unseen(r.unit)
+        return str(self.units.get(r.unit, {}).get("name") or r.unit) if r.as_name else r.unit
+
+    def _unseen(self, uid: str) -> str:
+        return UNSEEN.get(str(self.units.get(uid, {}).get("side")), "an unseen unit")
+
+
+def everyone(state: Mapping) -> Audience:
+    """The umpire's naming, and everyone's in open play: every unit by name."""
+    return Audience(state["units"], None)
+
+
+def audience(state: Mapping, side: str, seen: set[str]) -> Audience:
+    """``side`` names its own units and the enemy units in ``seen``."""
+    return Audience(state["units"], {uid for uid, u in state["units"].items() if u.get("side") == side} | set(seen))
+
+
+def told(value: Any, say: Audience) -> Any:
+    """``value`` as ``say`` reads it: a line or phrase written out, anything else as it is."""
+    if isinstance(value, Line):
+        return value.told(say)
+    if isinstance(value, Phrase):
+        return value.told(say.id)
+    return value
+
+
+def named(event: Mapping) -> set[str]:
+    """The units an event names: in its lines and phrases, and the unit it is about (``unit``)."""
+    out: set[str] = set()
+    for k, v in event.items():
+        if isinstance(v, (Line, Phrase)):
+            out |= set(v.units)
+        elif k == "unit" and isinstance(v, str):
+            out.add(v)
+    return out
+
+
+def write(event: Mapping, say: Audience) -> dict:
+    return {k: told(v, say) for k, v in event.items()}
+
+
+def _for(ev: dict, sides: Iterable[str]) -> dict:
+    """``ev`` read by ``sides`` only (and by fewer when it was already restricted)."""
+    keep = [s for s in SIDES if s in sides and ("visible_to" not in ev or s in ev["visible_to"])]
+    return {**ev, "visible_to": keep}
+
+
+def tell(state: dict, events: list[dict], fogged: bool, seen: Callable[[str], set[str]],
+         public_hexes: Iterable[str]) -> list[dict]:
+    """Each event of a resolution written for its audiences (the module text); ``seen(side)`` the
+    enemy units ``side`` sees now.  The events returned are plain data."""
+    full = everyone(state)
+    if not fogged:
+        return [write(ev, full) for ev in events]
+    units = state["units"]
+    public = set(public_hexes)
+    says = {s: audience(state, s, seen(s)) for s in SIDES}
+    out: list[dict] = []
+    for ev in events:
+        whole = write(ev, full)
+        private_control = ev.get("type") == "control" and ev.get("hex") not in public
+        if private_control and ev.get("holder") in SIDES:
+            out.append(_for(whole, [ev["holder"]]))
+            continue
+        names = named(ev)
+        hid = {s: {u for u in names if u in units and not says[s].sees(u)} for s in SIDES}
+        if not any(hid.values()):
+            out.append(whole)
+            continue
+        out.append(_for(whole, [s for s in SIDES if not hid[s]]))
+        for s in SIDES:
+            if not hid[s] or ev.get("type") in SUBJECT_EVENTS or private_control:
+                continue
+            if "visible_to" in ev and s not in ev["visible_to"]:
+                continue
+            out.append(_for(write({k: v for k, v in ev.items() if k != "visible_to"}, says[s]), [s]))
+    return out

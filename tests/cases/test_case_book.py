@@ -1,0 +1,89 @@
+"""The rule case book of every registered system, replayed through the system's real rules.
+
+Every ``games/<data folder>/cases/*.yaml`` of every system in :func:`hxref.kit.registry.names`
+is a list of cases.  Each case is played as the engine plays a decision: the decision's schema
+(the order file's keys and types), then the system's ``check`` for every side, then its
+``resolve`` with the case's dice.  A case passes only when the game itself applies the rule:
+its problems (refused) or its events (resolved) must name the case's rule numbers.  The test id
+is ``<system>/<file>/<rule>/<title>``.
+
+The format, one YAML file per rule area::
+
+    cases:
+      - rule: "5.13a"                  # the rule the case is about (shown in the test id)
+        title: a bid of 4 of 5 against a Pass is a monopoly
+        example: heartland.md H-2      # the worked example of the rules digest it reproduces
+                                       # (/work/shared/rules/<file>, section); leave out if none
+        scenario: bidding-demo         # the position: a scenario of the system ...
+        setup:                         # ... with this fragment merged over the scenario's data
+          maximum: {union: 5}          #     before the system's setup (mappings merge, lists replace)
+        state:                         # ... and this patch of the state after setup:
+          wep.union: 100               #     dotted paths (list items by number) -> the new value
+        before:                        # decisions played first to reach the position, each
+          - decision: bid              #     {decision, orders, dice, state}: they must be accepted
+            orders: {union: {bid: 2}, confederate: {bid: 1}}
+            dice: {"weather*": [3, 4]}
+        decision: bid                  # the awaited decision to answer: its kind or its id
+        orders:                        # each side's choice, as the player writes it in his file
+          union: {bid: 4}
+          confederate: {bid: 0}
+        dice:                          # the faces by purpose: a glob of the roll's purpose (as
+          "weather*": [3, 4]           #     the game log shows it) -> faces, taken in order.
+                                       #     An unscripted roll or an unused face fails the case.
+        expect:                        # either refused ...
+          refused:
+            side: union                #     (default: the decision's first side)
+            rule: ["5.1"]              #     rule numbers some problem must name
+            text: ["at most"]          #     substrings some problem must say (case-insensitive)
+          # ... or what the resolution gives:
+          events:                      #     each must match some event: rule number (exact, one of
+            - {rule: "5.13a", text: [monopoly]}   # the event's rules) and text substrings
+          no_events:                   #     events that must not happen
+            - {rule: "5.12"}
+          state:                       #     dotted paths of the new state -> their values
+            current.remaining.union: 2
+          rolls: ["weather*"]          #     purposes the game must have rolled for
+
+The loader and runner are :mod:`tests.cases.book`.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.cases import book
+
+CASES = book.load_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_case(case: book.Case) -> None:
+    book.run(case)
+
+
+def test_every_system_has_a_case_book() -> None:
+    from hxref.kit import registry
+
+    have = {c.system for c in CASES}
+    assert have == set(registry.names()), f"no case book for {sorted(set(registry.names()) - have)}"
+
+
+def test_every_case_names_its_rule_and_title() -> None:
+    for c in CASES:
+        assert c.data.get("rule") and c.data.get("title"), c.id
+
+
+def test_examples_name_a_digest_section() -> None:
+    import re
+
+    for c in CASES:
+        if "example" in c.data:
+            assert re.fullmatch(r"[a-z-]+\.md [A-Z]+-?\d+[a-z]?|[a-z-]+\.md \d+(\.\d+)?", str(c.data["example"])), c.id
+
+
+def test_the_harness_fails_a_case_the_rules_do_not_hold() -> None:
+    # a case whose expectation is false must fail: the harness is not a rubber stamp
+    good = next(c for c in CASES if "events" in (c.data.get("expect") or {}))
+    bad = book.Case(good.system, good.file, good.index,
+                    {**good.data, "expect": {"events": [{"rule": "99.99", "text": ["no such event"]}]}})
+    with pytest.raises(book.CaseError, match="no event"):
+        book.run(bad)

@@ -1,0 +1,341 @@
+"""What the conformance suite does to a system, shared with ``tools/regen_playthroughs.py``.
+
+- :func:`replay_demo` replays a system's shipped demo (``info.orders_path()/<demo>/demo.yaml``)
+  through the real engine, yielding after every step;
+- :func:`moment_reports` renders every audience's report in every format at one moment;
+- :func:`playthrough_text` is the golden text of the demo: every audience's text report at
+  every step, written in full or as a sha256 per report (:data:`FULL_LIMIT`), the last step in full;
+- :func:`random_play` plays random legal answers in a solo game.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from hxref import yamlio
+from hxref.canon import canonical_json
+from hxref.engine import UMPIRE, Engine
+from hxref.errors import HxrefError
+from hxref.kit import registry, schema
+
+from tests.demo_sweep import report_formats
+
+#: the playthrough of a demo holds every report in full when they all come to less than this
+#: many bytes; else a sha256 per report and the last step in full (reviewable in a diff)
+FULL_LIMIT = 200_000
+
+
+@contextlib.contextmanager
+def fixed_now(when: str):
+    """Every signed time and every deadline read from ``HXREF_NOW``, as `hxref demo` does."""
+    old = os.environ.get("HXREF_NOW")
+    os.environ["HXREF_NOW"] = when
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("HXREF_NOW", None)
+        else:
+            os.environ["HXREF_NOW"] = old
+
+
+def demo_folder(system: str) -> Path | None:
+    info = registry.info(system)
+    return info.orders_path() / info.demo if info.demo else None
+
+
+def manifest(system: str) -> dict:
+    return yamlio.to_plain(yamlio.load_data(demo_folder(system) / "demo.yaml"))
+
+
+def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
+    """Replay ``system``'s demo into ``work``: yield ``(what, names, eng)`` after each submit
+    (the files) and each resolve (the decisions resolved)."""
+    from hxref.signing import load_private_key, load_public_key
+
+    demo = demo_folder(system)
+    man = manifest(system)
+    for f in demo.glob("*.yaml"):
+        if f.name != "demo.yaml":
+            shutil.copy(f, work / f.name)
+    with fixed_now(man["created"]):
+        eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
+                            sides={s: load_public_key(demo / k) for s, k in man["keys"].items()},
+                            umpire=load_public_key(demo / man["umpire"]) if man.get("umpire") else None,
+                            game_id=man["game_id"], created=man["created"], nonce=man.get("nonce"),
+                            policy=man.get("policy"))
+        ump = load_private_key(demo / man["umpire_key"]) if man.get("umpire_key") else None
+        for step in man["steps"]:
+            if step.get("submit"):
+                for name in step["submit"]:
+                    eng.submit((work / name).read_text(), name)
+                yield "submit", list(step["submit"]), eng
+            if "resolve" in step:
+                yield "resolve", [r.decision for r in eng.resolve(ump)], eng
+        eng.save()
+
+
+def audiences(eng: Engine) -> list[str | None]:
+    """The public, every side, and the umpire (who sees everything)."""
+    return [None, *eng.sides(), UMPIRE]
+
+
+def moment_reports(eng: Engine, audience: str | None) -> dict[str, str]:
+    """``audience``'s report in every format (text, md, html, json) and, for a system with a map,
+    the SVG picture of its view."""
+    from hxref.report import turn
+
+    rep = turn.build(eng, audience)
+    out = {k: v for k, v in report_formats(eng, audience, rep).items() if k != "rich"}
+    view = rep.facts["view"]
+    mv = eng.system.map_view(view) if view else None
+    if mv is not None:
+        from hxref.maps import load_map
+        from hxref.report.mapsvg import render_svg
+
+        out["svg"] = render_svg(load_map(mv.map_path), mv.units, shots=mv.shots)
+    return out
+
+
+# --- golden playthroughs ---------------------------------------------------------------------------
+def playthrough_path(system: str) -> Path:
+    info = registry.info(system)
+    return info.games_path() / "playthroughs" / f"{info.demo}.txt"
+
+
+def _name(audience: str | None) -> str:
+    return "public" if audience is None else audience
+
+
+def playthrough_steps(system: str, work: Path) -> list[tuple[str, dict[str, str]]]:
+    """Every step of the demo and every audience's text report after it."""
+    from hxref.report import turn
+
+    return [(f"{what} {' '.join(names)}", {_name(a): golden_text(turn.render(turn.build(eng, a), "text"))
+                                           for a in audiences(eng)})
+            for what, names, eng in replay_demo(system, work)]
+
+
+def golden_text(text: str) -> str:
+    """A text report as the playthrough keeps it: without the spaces that pad its lines to the
+    console's width."""
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def playthrough_text(system: str, steps: list[tuple[str, dict[str, str]]]) -> str:
+    """The golden text of ``system``'s demo from its steps: every report in full when they are
+    small (:data:`FULL_LIMIT`), else a sha256 and size per report and the last step in full."""
+    full = sum(len(t.encode()) for _, texts in steps for t in texts.values()) < FULL_LIMIT
+    info = registry.info(system)
+    out = [f"# The golden playthrough of the {system} demo {info.demo!r}: every audience's text report "
+           "after every step.",
+           f"# Regenerate: python tools/regen_playthroughs.py --system {system}",
+           "# " + ("every report in full" if full else
+                   "each report as its sha256 and size; the reports of the last step in full"), ""]
+    for i, (title, texts) in enumerate(steps, 1):
+        out.append(f"=== step {i}/{len(steps)}: {title}")
+        for who, text in texts.items():
+            if full or i == len(steps):
+                out += [f"--- {who}", text.rstrip("\n"), ""]
+            else:
+                out.append(f"--- {who} sha256:{hashlib.sha256(text.encode()).hexdigest()} {len(text.encode())} bytes")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# --- random legal play -----------------------------------------------------------------------------
+def state_bytes(eng_or_state) -> bytes:
+    state = eng_or_state.state if isinstance(eng_or_state, Engine) else eng_or_state
+    return canonical_json(state)
+
+
+def _vocabulary(view) -> list:
+    """The text and numbers of a view: what a random player may write in a choice."""
+    found: list = []
+
+    def walk(x, depth=0):
+        if depth > 6 or len(found) > 2000:
+            return
+        if isinstance(x, dict):
+            for k, v in x.items():
+                found.append(k)
+                walk(v, depth + 1)
+        elif isinstance(x, list):
+            for v in x[:50]:
+                walk(v, depth + 1)
+        elif isinstance(x, (str, int)) and not isinstance(x, bool):
+            found.append(x)
+
+    walk(view)
+    return sorted(set(map(str, found))) or ["x"]
+
+
+def random_value(rng: random.Random, spec, words: list):
+    """A random value for one schema field: of its type, often in range, sometimes not."""
+    if spec.choices:
+        return rng.choice(list(spec.choices))
+    if spec.type == "int":
+        lo = spec.minimum if spec.minimum is not None else -2
+        hi = spec.maximum if spec.maximum is not None else 20
+        return rng.randint(lo - 1, hi + 1) if rng.random() < 0.2 else rng.randint(lo, hi)
+    if spec.type == "str":
+        return rng.choice(words)
+    if spec.type == "bool":
+        return rng.random() < 0.5
+    if spec.type == "list":
+        if spec.items is not None:
+            return [random_value(rng, spec.items, words) for _ in range(rng.randint(0, 2))]
+        return [rng.choice(words) for _ in range(rng.randint(0, 2))]
+    if spec.type == "dict":
+        if spec.fields:
+            return {k: random_value(rng, f, words) for k, f in spec.fields.items()
+                    if not f.optional or rng.random() < .5}
+        return {}
+    return rng.choice(words)
+
+
+def candidates(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
+    """Choices to try, most random first: the schema's random values, the template with one
+    field drawn at random, the template, the decision's example."""
+    view = eng.system.view(eng.state, side, eng.mode)
+    template = eng.system.template(view, dec, side)
+    words = _vocabulary(view)
+    base = dict(template.choice)
+    out = []
+    for _ in range(3):
+        out.append({k: random_value(rng, f, words) for k, f in dec.schema.items() if not f.optional or rng.random() < .5})
+    for _ in range(3):
+        if dec.schema:
+            key = rng.choice(sorted(dec.schema))
+            out.append({**base, key: random_value(rng, dec.schema[key], words)})
+    out += [base, dict(dec.example)]
+    return out
+
+
+def repaired(system, state, dec, side: str, choice: dict, limit: int = 40) -> dict | None:
+    """``choice`` with the list items the rules refuse left out, one at a time (each problem names
+    its data path, e.g. ``moves[13].path[0]``), until the rules accept it; None if they never do."""
+    import copy
+
+    choice = copy.deepcopy(choice)
+    for _ in range(limit):
+        # the decision's schema first, as hxref.orders checks every order, then the rules
+        problems = schema.check(dec.schema, choice, dec.rule) or system.check(state, dec, side, choice)
+        if not problems:
+            return choice
+        bad = next((p for p in problems if len(p.path) >= 2 and isinstance(choice.get(p.path[0]), list)
+                    and isinstance(p.path[1], int) and p.path[1] < len(choice[p.path[0]])), None)
+        if bad is None:
+            return None
+        del choice[bad.path[0]][bad.path[1]]
+    return None
+
+
+class Stats:
+    """What a random play did: decisions resolved, answers tried, refused and accepted, games."""
+
+    def __init__(self):
+        self.decisions = self.answers = self.refused = self.games = self.finished = self.rolls = 0
+        self.stuck: list[str] = []
+        self.changed: list[str] = []
+
+
+def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) -> None:
+    """(c): check, view, report, template and map_view leave the state as it was (canonical JSON),
+    and report, template and map_view leave the view they are given as it was."""
+    system = eng.system
+    before = state_bytes(eng)
+
+    def same(what: str) -> None:
+        if state_bytes(eng) != before:
+            stats.changed.append(f"{what} changed the state at {dec.id}")
+
+    system.check(eng.state, dec, side, choice)
+    same(f"check({side})")
+    for audience, mode in ((side, eng.mode), (None, eng.mode), (None, "open"), (side, "umpired"), (None, "umpired")):
+        view = system.view(eng.state, audience, mode)
+        same(f"view({audience}, {mode})")
+        frozen = canonical_json(view)
+        system.report(view)
+        same(f"report(view of {audience}, {mode})")
+        if audience is not None:
+            system.template(view, dec, audience)
+            same(f"template(view of {audience}, {mode})")
+        system.map_view(view)
+        same(f"map_view(view of {audience}, {mode})")
+        if canonical_json(view) != frozen:
+            stats.changed.append(f"report, template or map_view changed the view of {audience} ({mode}) at {dec.id}")
+    system.result(eng.state)
+    system.dashboard(eng.state)
+    same("result or dashboard")
+
+
+def random_play(system: str, folder: Path, rng: random.Random, budget: int, check_every: int = 1) -> Stats:
+    """Random legal play in solo games of ``system``'s demo scenario until ``budget`` decisions are
+    resolved (a finished game is followed by a new one); every step through the engine's own API.
+    Raises whatever the engine raises that is not a refusal (an :class:`HxrefError`)."""
+    import hxref.engine as engine_mod
+
+    stats = Stats()
+    scenario = manifest(system)["scenario"]
+    sides = list(registry.info(system).sides)
+    while stats.decisions < budget:
+        stats.games += 1
+        path = folder / f"random-{stats.games}.yaml"
+        seed = rng.getrandbits(256).to_bytes(32, "big").hex()
+        old = engine_mod._secrets
+        # the solo seed and nonce from the test's own generator: a failing play can be replayed
+        engine_mod._secrets = _Seeded(rng)
+        try:
+            eng = Engine.create(path, system=system, scenario=scenario, mode="solo",
+                                sides={s: None for s in sides}, game_id=f"random-{seed[:8]}", nonce=seed)
+        finally:
+            engine_mod._secrets = old
+        while not eng.finished and stats.decisions < budget:
+            dec = next(d for d in eng.awaiting if d.id != "join")
+            for side in dec.sides:
+                if "choice" in eng.pending(dec.id)["answers"].get(side, {}):
+                    continue
+                tries = candidates(rng, eng, dec, side)
+                if stats.decisions % check_every == 0:
+                    shaped = next((c for c in tries if not schema.check(dec.schema, c, dec.rule)), tries[-1])
+                    read_only_checks(eng, dec, side, shaped, stats)
+                for choice in tries:
+                    choice = repaired(eng.system, eng.state, dec, side, choice)
+                    if choice is None:
+                        continue            # kept only when the rules accept it
+                    stats.answers += 1
+                    try:
+                        eng.answer_solo(side, dec.id, choice)
+                        break
+                    except HxrefError:
+                        stats.refused += 1
+                else:
+                    stats.stuck.append(f"{dec.id} ({dec.kind}) for {side}: no template, example or random "
+                                       "choice was legal")
+                    eng.save()
+                    return stats
+            try:
+                done = eng.resolve()
+            except RuntimeError as exc:     # the engine refuses dice on a decision declared without
+                raise AssertionError(f"{system}: {exc}") from None
+            stats.decisions += len(done)
+            stats.rolls += sum(len(r.rolls) for r in done)
+        stats.finished += eng.finished
+        eng.save()
+    return stats
+
+
+class _Seeded:
+    """Stands in for :mod:`secrets` in :mod:`hxref.engine` while a random game is made."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def token_hex(self, n: int = 32) -> str:
+        return self.rng.getrandbits(8 * n).to_bytes(n, "big").hex()

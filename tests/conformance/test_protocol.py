@@ -1,0 +1,234 @@
+"""The conformance suite: what every registered game system must do, checked the same way for each.
+
+Parametrised over :func:`hxref.kit.registry.names` (with Dice Duel, ``tests/conformance/duel/``,
+registered by the conftest), for every system:
+
+(a) it ships a demo (``info.demo``: ``info.orders_path()/<demo>/demo.yaml``), a case book
+    (``games/<folder>/cases/*.yaml``) and a golden playthrough;
+(b) random legal play in solo games, through the engine's own API, for
+    ``HXREF_CONFORMANCE_DECISIONS`` decisions (300): answers drawn from ``template``, the
+    decision's example and random values of its schema, kept only when ``check`` accepts them;
+    nothing is raised but a refusal, and no die is rolled on a decision declared without dice;
+(c) ``check``, ``view``, ``report``, ``template``, ``map_view``, ``result`` and ``dashboard``
+    leave the state as it was (canonical JSON), and report, template and map_view the view;
+(d) the replay of every log (``hxref audit``) gives the snapshot;
+(e) loading a game file and saving it elsewhere gives the same bytes;
+(f) in the umpired demo, no audience's report in any format (text, Markdown, HTML, JSON, the SVG
+    map) shows another side's declared secrets (``SystemInfo.secret_kinds``, read by
+    :meth:`GameSystem.secrets`) or the values of a commitment not yet revealed, at any step;
+(g) every audience's text report at every step of the demo is the stored golden playthrough
+    (``python tools/regen_playthroughs.py`` writes them again).
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+
+import pytest
+
+from hxref import yamlio
+from hxref.audit import audit
+from hxref.engine import Engine
+from hxref.kit import registry
+from hxref.kit.secret_kinds import values
+
+from tests.conformance import harness
+
+DECISIONS = int(os.environ.get("HXREF_CONFORMANCE_DECISIONS", "300"))
+
+
+# --- shared runs, one per system -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def random_games(system, tmp_path_factory):
+    folder = tmp_path_factory.mktemp(f"random-{system}")
+    t = time.perf_counter()
+    stats = harness.random_play(system, folder, random.Random(f"conformance {system}"), DECISIONS)
+    stats.seconds = time.perf_counter() - t
+    print(f"\n[conformance] {system}: random play {stats.decisions} decisions, {stats.answers} answers "
+          f"({stats.refused} refused), {stats.rolls} dice rolled, {stats.games} games ({stats.finished} "
+          f"finished) in {stats.seconds:.1f}s")
+    return stats, sorted(folder.glob("random-*.yaml"))
+
+
+def _words(text: str, words) -> list[str]:
+    return sorted({w for w in words if re.search(r"(?<![\w'-])" + re.escape(w) + r"(?![\w'-])", text)})
+
+
+def _leaves(x) -> list[str]:
+    if isinstance(x, dict):
+        # `kind` names the sort of a sealed value (objective_hex): public, not the value
+        return [v for key, k in x.items() if key != "kind" for v in _leaves(k)]
+    if isinstance(x, list):
+        return [v for k in x for v in _leaves(k)]
+    return [x] if isinstance(x, str) else []
+
+
+def _reveals(system: str) -> list[dict]:
+    """Every shipped reveal file of the demo: its decision, side, salt, link and chosen text values
+    (of 8 letters or more: shorter ones are words every report uses)."""
+    out = []
+    for f in sorted(harness.demo_folder(system).glob("*-reveal.yaml")):
+        d = yamlio.to_plain(yamlio.load_data(f))
+        texts = [w for w in _leaves(d.get("choice") or {}) if len(w) >= 8]
+        out.append({"decision": d["decision"], "side": d["side"], "words": [d["salt"], d.get("link"), *texts]})
+    return out
+
+
+class DemoRun:
+    def __init__(self):
+        self.steps: list[tuple[str, dict[str, str]]] = []
+        self.leaks: list[tuple] = []
+        self.moments = self.reports = self.searched = 0
+        self.own_found: set[str] = set()
+        self.kinds_found: dict[str, int] = {}
+        self.mode = None
+        self.game = None
+        self.error: BaseException | None = None
+
+
+@pytest.fixture(scope="module")
+def demo_run(system, tmp_path_factory) -> DemoRun:
+    """The demo replayed once: the golden texts of every step, and the secrets sweep (f) at every step."""
+    run = DemoRun()
+    info = registry.info(system)
+    if not info.demo or not (harness.demo_folder(system) / "demo.yaml").is_file():
+        run.error = AssertionError(f"{system} ships no demo")
+        return run
+    work = tmp_path_factory.mktemp(f"demo-{system}")
+    reveals = _reveals(system)
+    kinds = info.secret_kinds
+    package = type(registry.get(system)).__module__.rpartition(".")[0]     # where ".views:..." is read
+    try:
+        for what, names, eng in harness.replay_demo(system, work):
+            run.mode = eng.mode
+            done = set(eng.h.get("resolved", []))
+            texts = {}
+            secret = {}
+            for side in eng.sides():
+                words = set(eng.system.secrets(eng.state, side)) if eng.mode == "umpired" else set()
+                for k in kinds:
+                    found = values(eng.state, side, (k,), package) if eng.mode == "umpired" else set()
+                    run.kinds_found[k] = run.kinds_found.get(k, 0) + len(found)
+                # a commitment not yet revealed: its salt, link and chosen values are the side's own
+                words |= {w for r in reveals if r["side"] == side and r["decision"] not in done
+                          for w in r["words"] if w}
+                secret[side] = sorted(words)
+            run.moments += 1
+            for audience in harness.audiences(eng):
+                formats = harness.moment_reports(eng, audience)
+                texts[harness._name(audience)] = harness.golden_text(formats["text"])
+                if audience == "umpire":
+                    continue
+                others = [w for s, ws in secret.items() if s != audience for w in ws]
+                for fmt, text in formats.items():
+                    found = _words(text, others)
+                    if found:
+                        run.leaks.append((f"{what} {' '.join(names)}", harness._name(audience), fmt, found[:5]))
+                    run.reports += 1
+                    run.searched += len(others)
+                if audience is not None:
+                    run.own_found |= set(_words(formats["text"], secret[audience]))
+            run.steps.append((f"{what} {' '.join(names)}", texts))
+        run.game = work / "game.yaml"
+    except Exception as exc:            # noqa: BLE001 - reported by the tests that need the demo
+        run.error = exc
+    print(f"\n[conformance] {system}: demo {len(run.steps)} steps, {run.reports} reports searched for "
+          f"{run.searched} secrets, {len(run.leaks)} leaks")
+    return run
+
+
+def _need(run: DemoRun) -> None:
+    if run.error is not None:
+        pytest.fail(f"the demo does not replay: {type(run.error).__name__}: {run.error}")
+
+
+# --- (a) what every system ships -------------------------------------------------------------------
+def test_a_ships_a_demo(system):
+    info = registry.info(system)
+    assert info.demo, f"{system}: SystemInfo.demo names no demo"
+    man = harness.demo_folder(system) / "demo.yaml"
+    assert man.is_file(), f"{system}: no {man}"
+    data = harness.manifest(system)
+    assert data["system"] == system and data["scenario"] in registry.get(system).scenarios()
+    assert any("resolve" in s for s in data["steps"]), "the demo resolves nothing"
+
+
+def test_a_ships_a_case_book(system):
+    folder = registry.info(system).games_path() / "cases"
+    if not folder.is_dir():
+        pytest.skip(f"{system} has no case book folder {folder} yet (the case-book harness, tests/cases/, "
+                    "is being built)")
+    assert sorted(folder.glob("*.yaml")), f"{system}: {folder} holds no case file"
+
+
+def test_a_ships_a_golden_playthrough(system):
+    path = harness.playthrough_path(system)
+    assert path.is_file(), f"{system}: no golden playthrough {path}; run python tools/regen_playthroughs.py"
+
+
+# --- (b) random legal play -------------------------------------------------------------------------
+def test_b_random_legal_play(system, random_games):
+    stats, games = random_games
+    assert not stats.stuck, f"{system}: random play found no legal answer: {stats.stuck}"
+    assert stats.decisions >= DECISIONS and stats.answers >= stats.decisions, vars(stats)
+    assert games
+
+
+# --- (c) the read-only hooks change nothing --------------------------------------------------------
+def test_c_read_only_hooks_change_nothing(system, random_games):
+    stats, _ = random_games
+    assert stats.decisions > 0
+    assert stats.changed == [], stats.changed[:10]
+
+
+# --- (d) replay equals snapshot --------------------------------------------------------------------
+def test_d_replay_of_the_log_gives_the_snapshot(system, random_games, demo_run):
+    _, games = random_games
+    _need(demo_run)
+    for path in [*games, demo_run.game]:
+        res = audit(path)
+        assert res.ok, (path.name, res.problems)
+        assert res.events == len(Engine.load(path).gf.log)
+
+
+# --- (e) save and load ------------------------------------------------------------------------------
+def test_e_save_and_load_are_byte_identical(system, random_games, demo_run, tmp_path):
+    _, games = random_games
+    _need(demo_run)
+    for path in [*games, demo_run.game]:
+        eng = Engine.load(path)
+        eng.gf.path = tmp_path / f"again-{path.name}"
+        eng.gf.save()
+        assert eng.gf.path.read_bytes() == path.read_bytes(), path.name
+
+
+# --- (f) no secret in another side's reports -------------------------------------------------------
+def test_f_no_report_shows_another_sides_secret(system, demo_run):
+    _need(demo_run)
+    info = registry.info(system)
+    if info.secret_kinds:
+        assert demo_run.mode == "umpired", f"{system} declares secrets but its demo is a {demo_run.mode} game"
+        empty = [k for k, n in demo_run.kinds_found.items() if not n]
+        assert not empty, f"{system}: these secret kinds find nothing at any step of the demo: {empty}"
+        assert demo_run.own_found, f"{system}: no side's report shows its own secrets: the search is vacuous"
+    assert demo_run.moments > 0 and demo_run.reports > 0
+    assert demo_run.leaks == [], demo_run.leaks[:10]
+
+
+# --- (g) golden playthroughs ------------------------------------------------------------------------
+def test_g_golden_playthrough(system, demo_run):
+    _need(demo_run)
+    path = harness.playthrough_path(system)
+    if not path.is_file():
+        pytest.fail(f"no golden playthrough {path}; run python tools/regen_playthroughs.py --system {system}")
+    want = path.read_text(encoding="utf-8")
+    got = harness.playthrough_text(system, demo_run.steps)
+    if got != want:
+        a, b = want.splitlines(), got.splitlines()
+        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        pytest.fail(f"{system}: the demo's reports differ from {path.name} from line {first + 1}:\n"
+                    f"  stored: {a[first] if first < len(a) else '(end)'}\n  now:    "
+                    f"{b[first] if first < len(b) else '(end)'}\n"
+                    f"if the change is meant, run python tools/regen_playthroughs.py --system {system}")
