@@ -6,7 +6,7 @@
 1. audit: generates a heartland game of about --events log events (two keys,
    an open game on a long scenario, commit/reveal bids and level declarations
    turn after turn, written in-process with the library as `hxref commit` and
-   `hxref answer` would), then times `hxref.engine.audit` in-process and
+   `hxref answer` would), then times `hxref.audit.audit` in-process and
    `hxref audit GAME` as a subprocess against the floor: reading the file,
    parsing it (header with the package's YAML reader, log lines with
    json.loads) and verifying every stored signature with `cryptography`
@@ -31,7 +31,8 @@ from pathlib import Path
 
 from hxref import commit as commit_mod
 from hxref import orders, signing, yamlio
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.game import LOG_MARKER, event_hash
 
 SIDES = ("union", "confederate")
@@ -230,7 +231,7 @@ def main() -> int:
         t_floor, verified = best_of(3, lambda: floor(path, sigs))
         t_chain, _ = best_of(3, lambda: hash_chain(path))
 
-        rows = [("audit, in-process (hxref.engine.audit)", t_audit),
+        rows = [("audit, in-process (hxref.audit.audit)", t_audit),
                 ("audit, CLI subprocess (hxref audit GAME)", min(cli_times)),
                 ("floor: read + parse + Ed25519 verify", t_floor),
                 ("info: read + parse + re-hash the chain", t_chain)]

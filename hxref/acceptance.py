@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import commit as commit_mod
 from . import orders, protocol
 from .errors import IllegalOrder
+from .inputs import JOIN, UMPIRE
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -16,8 +17,6 @@ if TYPE_CHECKING:
 
 
 def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
-    from .engine import JOIN, UMPIRE
-
     kind, side, d = order.kind, order.side, order.data
     answers = pend["answers"]
     mine = answers.get(side, {})
@@ -116,8 +115,6 @@ def _check_fits(eng: "Engine", order: orders.Order, dec: "Decision") -> None:
 def check_roll(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
     """A dice link sent on its own: only by a dice party that does not give it in an answer, once
     every choice of the decision is fixed, naming those choices, and once."""
-    from .engine import UMPIRE
-
     side = order.side
     if side == UMPIRE:
         # the umpire's bound link enters at `hxref resolve --key`, after every file of the decision
@@ -150,8 +147,6 @@ def check_roll(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
 
 def check_claim(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
     """A signed claim that a party missed the deadline of a decision."""
-    from .engine import UMPIRE
-
     side, against, at = order.side, order.data["against"], order.data["at"]
     policy = eng.meta.get("policy") or {}
     if not policy:

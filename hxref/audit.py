@@ -8,10 +8,15 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import orders, protocol
 from .canon import sha256_hex
+from .engine import Engine
 from .errors import HxrefError, InvalidInput
-from .game import GENESIS, GameFile, event_hash, new_header
+from .game import GENESIS, Event, GameFile, event_hash, new_header
+from .inputs import INPUT_KINDS, UMPIRE, inputs_for, stored_text
 
 
 @dataclass
@@ -34,9 +39,7 @@ class AuditResult:
                 "charts_changed": self.charts_changed}
 
 
-def _fresh(gf: GameFile):
-    from .engine import Engine
-
+def _fresh(gf: GameFile) -> Engine:
     replay = Engine.__new__(Engine)
     replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
     replay.h = replay.gf.header
@@ -59,18 +62,6 @@ def _chain_problems(gf: GameFile) -> list[str]:
     if not gf.log or gf.log[0]["kind"] != "game.created":
         return ["the log does not start with game.created"]
     return []
-
-
-def stored_text(order, detached: bool) -> str:
-    from .engine import stored_text as kept
-
-    return kept(order, detached)
-
-
-def _inputs_for(mode: str) -> tuple[str, ...]:
-    from .engine import SIGNED_INPUTS, SOLO_INPUTS
-
-    return SOLO_INPUTS if mode == "solo" else SIGNED_INPUTS
 
 
 def audit(path: str | Path, workers: int | None = None, known_head: bool = True) -> AuditResult:
@@ -103,12 +94,14 @@ def audit(path: str | Path, workers: int | None = None, known_head: bool = True)
     return res
 
 
-def _pinned(gf: GameFile) -> tuple[str, dict]:
+def _pinned(gf: GameFile) -> tuple[str, dict[str, Any]]:
     """The system and the charts pinned in the game's ``game.created`` (E500 when damaged)."""
     from .kit import data
 
     created = gf.log[0]["data"] if isinstance(gf.log[0].get("data"), dict) else {}
     system = (created.get("meta") or {}).get("system")
+    if not isinstance(system, str):
+        raise InvalidInput("it names no game system", code="E500")
     return system, data.prepare(system, created.get("charts"))
 
 
@@ -134,15 +127,13 @@ def _chart_notices(gf: GameFile, res: AuditResult) -> None:
 
 
 def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
-    from .engine import UMPIRE
-
     try:
         replay = _fresh(gf)
     except HxrefError as exc:
         res.problems.append(str(exc))
         return
     mode = (gf.log[0]["data"].get("meta") or {}).get("mode")
-    inputs = _inputs_for(mode)
+    inputs = inputs_for(mode)
     pre = _read_stored_files(gf.log, workers)
     block: list[dict] = []      # the files of the block being read, to check their canonical order
     pos = 0
@@ -212,15 +203,15 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
     res.ok = not res.problems
 
 
-def _replay_pending(gf: GameFile, replay, res: AuditResult) -> None:
+def _replay_pending(gf: GameFile, replay: Engine, res: AuditResult) -> None:
     """The files kept for open decisions are outside the chain: each must still be accepted by the
     replayed game, and together give the stored pending area."""
     stored = gf.header.get("pending") or {}
     if not isinstance(stored, dict):
         res.problems.append("the header's pending area is not a mapping (edited snapshot)")
         return
-    order = [a["id"] for a in replay.h.get("awaiting", [])]
-    for decision_id in sorted(stored, key=lambda d: order.index(d) if d in order else 10**6):
+    awaited = [a["id"] for a in replay.h.get("awaiting", [])]
+    for decision_id in sorted(stored, key=lambda d: awaited.index(d) if d in awaited else 10**6):
         entry = stored[decision_id]
         if not isinstance(entry, dict) or not isinstance(entry.get("files", []), list):
             res.problems.append(f"the header's pending area for {decision_id} is damaged (edited snapshot)")
@@ -247,7 +238,7 @@ def _replay_pending(gf: GameFile, replay, res: AuditResult) -> None:
                 return
 
 
-def _stored_order(ev: dict, pre: dict) -> tuple[orders.Order, bytes | None]:
+def _stored_order(ev: Event, pre: dict[int, tuple]) -> tuple[orders.Order, bytes | None]:
     if ev["seq"] in pre:
         order, signer, error = pre[ev["seq"]]
         if error is not None:
@@ -257,54 +248,6 @@ def _stored_order(ev: dict, pre: dict) -> tuple[orders.Order, bytes | None]:
     if "sig" in ev["data"]:
         order.armored = ev["data"]["sig"]
     return order, None
-
-
-def check_loaded(eng) -> None:
-    """What every command checks of the file it loads, beyond the heads (the full check is
-    `hxref audit`): no input event that speaks for a participant without its signature, and no
-    pending answer, link or claim that no kept signed file gives."""
-    from .engine import SIGNED_INPUTS, SOLO_INPUTS
-
-    allowed = SOLO_INPUTS if eng.mode == "solo" else SIGNED_INPUTS
-    produced = ("game.started", "die", "rules")
-    for ev in eng.gf.log:
-        if ev.get("kind") not in allowed + produced or (ev.get("kind") == "game.created" and ev.get("seq") != 1):
-            raise InvalidInput(f"event {ev.get('seq')} ({ev.get('kind')}) is an unsigned input: "
-                               f"{'an' if eng.mode[0] in 'aeiou' else 'a'} {eng.mode} game takes only signed "
-                               "files; the file was edited",
-                               code="E500", file=str(eng.gf.path), hint="run `hxref audit` on a copy you trust")
-    if eng.mode == "solo":
-        return
-    from .engine import _public_key, stored_text
-    from .signing import sshsig_verify, verify_text
-
-    for decision_id, pend in (eng.h.get("pending") or {}).items():
-        backed: dict[str, set] = {}
-        links: dict[str, set] = {}
-        for f in pend.get("files", []):
-            order = orders.parse(f["file"], f"pending file {f['sha256'][:16]}", fast=True)
-            p = eng.participants.get(order.side, {})
-            if order.side != f["party"] or "key" not in p \
-                    or sha256_hex(stored_text(order, "sig" in f).encode("utf-8")) != f["sha256"]:
-                raise InvalidInput(f"a pending file for {decision_id} does not match its record", code="E500",
-                                   file=str(eng.gf.path))
-            key = _public_key(p["key"])
-            if "sig" in f:
-                verify_text(order.raw or order.text, source=order.source, expected=key, detached=f["sig"])
-            else:
-                sshsig_verify(order.armored or "", order.body.encode("utf-8"), expected=key, source=order.source)
-            who = order.data.get("against") if order.kind == "claim" else order.side
-            backed.setdefault(who, set()).add(order.kind)
-            if "link" in order.data:
-                links.setdefault(order.side, set()).add(order.data["link"])
-        for who, a in pend.get("answers", {}).items():
-            if not backed.get(who) or (a.get("nmr") and "claim" not in backed[who]):
-                raise InvalidInput(f"the pending answer of {who} for {decision_id} comes from no signed file",
-                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
-        for who, link in pend.get("links", {}).items():
-            if link not in links.get(who, set()):
-                raise InvalidInput(f"the pending dice link of {who} for {decision_id} comes from no signed file",
-                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
 
 
 def audit_as(path: str | Path, side: str, public_key, since: str | None = None) -> list[str]:
@@ -356,8 +299,6 @@ def rerun(path: str | Path) -> RerunResult:
     and the charts of today (each chart the game pinned is read as its file is now), and list each
     resolution whose produced events (dice and rules' events) would now differ from the log, with
     the first differing line before and after.  Nothing is written."""
-    from .engine import INPUT_KINDS
-
     checked = audit(path)
     gf = GameFile.load(path)
     res = RerunResult(ok=False)
@@ -439,7 +380,7 @@ def _read_stored(item: tuple) -> tuple:
         return seq, None, None, repr(exc)
 
 
-def _read_stored_files(log: list[dict], workers: int | None) -> dict[int, tuple]:
+def _read_stored_files(log: Sequence[Event], workers: int | None) -> dict[int, tuple]:
     """seq -> (order, signer's raw key, error) for every stored file, read in parallel when it pays."""
     items = [(ev["seq"], ev["data"].get("file"), ev["data"].get("sig")) for ev in log
              if ev.get("kind") == "submission" and isinstance(ev.get("data"), dict)

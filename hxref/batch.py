@@ -8,7 +8,7 @@ private ones the benchmark and the tests use), so ``from hxref import batch`` /
   :func:`read_header` (a game file's header only, fast), and the times they read.
 * :mod:`hxref.batch_dashboard` -- :func:`dashboard`: one :class:`Row` per game, with every party
   that owes something now, the deadlines and who is late; ``audit=True`` also runs
-  :func:`hxref.engine.audit` on every game, in parallel processes.
+  :func:`hxref.audit.audit` on every game, in parallel processes.
 * :mod:`hxref.batch_resolve` -- :func:`resolve_all`: resolves every game whose awaited decision has
   all its answers, each in a worker process, as ``hxref resolve GAME`` does.  No clock applies a
   deadline: only a signed claim settles a late game.

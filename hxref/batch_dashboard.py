@@ -4,7 +4,7 @@ Each row is read from the game file's header only (:func:`hxref.batch_scan.read_
 every party that owes something now (an answer, a commitment, a reveal, a dice link, the umpire's
 resolution) and the deadlines; a party past the deadline of a decision it owes is *late*, and once
 the grace is over too a signed claim (``hxref claim``) can be made against it.  ``audit=True`` also
-runs :func:`hxref.engine.audit` on every game, in parallel processes (:mod:`hxref.batch_workers`).
+runs :func:`hxref.audit.audit` on every game, in parallel processes (:mod:`hxref.batch_workers`).
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ _MARK = ("\n" + LOG_MARKER + "\n").encode("utf-8")
 #: a top-level key of the header (PyYAML block style: keys at column 0, everything else indented)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w.-]*):", re.M)
 #: the scalars of the state a dashboard shows of a game whose system is not registered
-_STATE_KEYS: tuple[str, ...] = SystemInfo.__dataclass_fields__["dashboard"].default
+_STATE_KEYS: tuple[str, ...] = SystemInfo.dashboard
 
 
 def state_keys(system: object) -> tuple[str, ...]:

@@ -63,7 +63,7 @@ def _resolve_one(path: str, file: str, key_blob: bytes | None) -> Outcome:
 
 def _audit_one(path: str) -> str:
     """A worker's job: audit one game; "ok" or "FAILED: the first problem"."""
-    from .engine import audit
+    from .audit import audit
 
     try:
         res = audit(path, workers=1)

@@ -77,12 +77,6 @@ def _head_of(text: str) -> tuple[str, int] | None:
         return None
 
 
-def pending_files(engine) -> list[tuple[str, dict]]:
-    from .mail_outbox import _pending_files
-
-    return _pending_files(engine)
-
-
 def acknowledged(engine, party: str) -> int:
     """The newest event of this copy's history that a file signed by ``party`` names as its head
     (0 when ``party`` has signed nothing here): ``party`` held the game up to that event."""
@@ -95,7 +89,7 @@ def acknowledged(engine, party: str) -> int:
         if head and best < head[1] <= len(log) and log[head[1] - 1]["hash"].startswith(head[0]):
             best = head[1]
 
-    for _, f in pending_files(engine):
+    for _, f in engine.pending_files():
         if f["party"] == party:
             see(f["file"])
     for i in range(len(log) - 1, -1, -1):
@@ -117,7 +111,7 @@ def files_for(engine, party: str) -> tuple[int, list[Attachment]]:
         if ev["kind"] == "submission" and d.get("side") != party:
             out.append(Attachment(file_name(d["side"], d["decision"], d["kind"]), d["file"], d.get("sig"),
                                   d["decision"], d["side"], d["kind"]))
-    for dec, f in pending_files(engine):
+    for dec, f in engine.pending_files():
         if f["party"] != party:
             out.append(Attachment(file_name(f["party"], dec, f["kind"]), f["file"], f.get("sig"), dec,
                                   f["party"], f["kind"]))
@@ -228,9 +222,9 @@ def receive_game(text: str, name: str, games, key, engine_for) -> Received:
     :class:`hxref.mail.Games`, ``engine_for(path)`` gives the locked local engine of a path.
     Nothing is written here: the caller saves the returned engine with the rest of its message."""
     from . import heads
-    from .audit import check_loaded
     from .engine import Engine
     from .game import GameFile
+    from .inputs import check_loaded
 
     try:
         incoming = GameFile.parse(text.replace("\r\n", "\n"), Path(name))
@@ -296,7 +290,7 @@ def _merge_pending(into, other) -> list[str]:
     stale ones, whose decision closed without them)."""
     have = known_files(into)
     out = []
-    for dec, f in pending_files(other):
+    for dec, f in other.pending_files():
         if f["sha256"] in have:
             continue
         try:
@@ -312,12 +306,12 @@ def _merge_pending(into, other) -> list[str]:
 def known_files(engine) -> set[str]:
     """The sha256 of every file this copy holds: in the log's blocks, and pending."""
     out = {ev["data"]["sha256"] for ev in engine.gf.log if ev["kind"] == "submission"}
-    out |= {f["sha256"] for _, f in pending_files(engine)}
+    out |= {f["sha256"] for _, f in engine.pending_files()}
     return out
 
 
 def stored_sha(text: str, name: str, sig: str | None) -> str | None:
-    from .engine import stored_text
+    from .inputs import stored_text
 
     try:
         order = orders.parse(text, name, fast=True)

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import protocol
 from .errors import IllegalOrder, InvalidInput
+from .inputs import JOIN, UMPIRE
 
 if TYPE_CHECKING:
+    from .game import Event
     from .systems.base import Decision
 
 #: after a signed claim of a missed deadline: the late side's unanswered decision gets its
@@ -84,7 +86,7 @@ class _Engine(Protocol):
     def complete(self, dec: Decision) -> bool: ...
     def missing_links(self, dec: Decision) -> list[str]: ...
     def ready(self) -> list[Decision]: ...
-    def _emit(self, kind: str, by: str | None, data: dict) -> dict: ...
+    def _emit(self, kind: str, by: str | None, data: dict) -> Event: ...
     # the mixin's own methods that others of it call
     def owed_by(self, who: str, dec: Decision) -> str | None: ...
     def due(self, dec: Decision) -> str | None: ...
@@ -99,8 +101,6 @@ class ClaimsMixin:
     # --- what is owed ------------------------------------------------------------------------
     def owed_by(self: _Engine, who: str, dec: Decision) -> str | None:
         """What ``who`` still owes for ``dec``: answer, commit, reveal, link, or None."""
-        from .engine import JOIN
-
         pend = self.pending(dec.id)
         a = pend["answers"].get(who, {})
         if a.get("nmr"):
@@ -131,22 +131,16 @@ class ClaimsMixin:
         return protocol.plus_hours(dec.deadline, grace) if grace else dec.deadline
 
     def link_command(self: _Engine, who: str, dec: Decision) -> str:
-        from .engine import UMPIRE
-
         if who == UMPIRE:
             return "the umpire: `hxref resolve GAME --key UMPIRE_KEY`"
         return f"{who}: `hxref roll GAME --side {who} --key KEY --decision {dec.id}`"
 
     def claim_command(self: _Engine, against: str, dec: Decision) -> str:
-        from .engine import UMPIRE
-
         who = UMPIRE if self.mode == "umpired" else "SIDE"
         return f"`hxref claim GAME --side {who} --key KEY --against {against} --decision {dec.id}`"
 
     def waiting_for(self: _Engine) -> list[dict]:
         """For each awaited decision: who still owes what, and the command to send it."""
-        from .engine import JOIN, UMPIRE
-
         out = []
         for d in self.awaiting:
             pend = self.pending(d.id)
@@ -259,8 +253,6 @@ class ClaimsMixin:
     def undo_voters(self: _Engine, author: str | None = None) -> list[str]:
         """Who signs the withdrawal of ``author``'s file: every side in an open game; the author and
         the umpire in an umpired one."""
-        from .engine import UMPIRE
-
         if self.mode == "umpired":
             return sorted({UMPIRE, *([author] if author else [])})
         return sorted(self.sides())

@@ -13,27 +13,15 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .cli_options import check_side, game_argument, load_game, out_dir_for, private_key
 from .errors import HxrefError, InvalidInput
 
-SIDE_HELP = "the side you play (e.g. union)"
 #: the deadline policy of a game made without one: a week a decision and two days' grace
 DEFAULT_DEADLINE_HOURS = 7 * 24
 DEFAULT_GRACE_HOURS = 2 * 24
 
-# --- options shared by several commands (one place, style habit 10) ------------------------------
-game_argument = click.argument("game", type=click.Path(exists=True, dir_okay=False))
-decision_option = click.option("--decision", default=None,
-                               help="the decision id (default: the one awaited from you)")
-dir_option = click.option("--dir", "out_dir", default=None, help="where to write the file(s) (default: beside GAME)")
-
-
-def side_option(extra: str = ""):
-    return click.option("--side", required=True, help=SIDE_HELP + extra)
-
-
-def key_option(required: bool = True, extra: str = ""):
-    return click.option("--key", "key_path", required=required, default=None,
-                        help="your private key file" + extra)
+#: the commands that write a player's signed files (:mod:`hxref.cli_files`)
+FILE_COMMANDS = ("join", "commit", "answer", "roll", "claim", "undo", "sign", "template")
 
 
 class Main(click.Group):
@@ -67,9 +55,10 @@ class Main(click.Group):
                        "for details and report it)", err=True)
             sys.exit(3)
 
-    #: command groups kept in their own modules, imported only when used; a game system's own
-    #: group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
-    GROUPS = {"map": ("hxref.cli_map", "map_group"),
+    #: commands and command groups kept in their own modules, imported only when used; a game
+    #: system's own group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
+    GROUPS = {**{name: ("hxref.cli_files", name) for name in FILE_COMMANDS},
+              "map": ("hxref.cli_map", "map_group"),
               "decrypt": ("hxref.cli_crypt", "decrypt"),
               "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd"),
               "standings": ("hxref.cli_batch", "standings_cmd")}
@@ -152,7 +141,7 @@ def _demos_help() -> str:
     parts = []
     for n in registry.names():
         found = list(demos(n))
-        first = registry.info(n).demo if registry.info(n).demo in found else (found or [None])[0]
+        first = registry.info(n).demo if registry.info(n).demo in found else next(iter(found), None)
         if first is None:
             continue
         others = [d for d in found if d != first]
@@ -178,29 +167,6 @@ def main():
                   hxref join g.yaml --side union --key alice   (then bob; submit both)
                   hxref status g.yaml
     """
-
-
-# --- helpers ---------------------------------------------------------------------------------
-
-def _load(game):
-    from .engine import Engine
-
-    return Engine.load(game)
-
-
-def _key(path):
-    from .signing import load_private_key
-
-    return load_private_key(os.path.expanduser(path))
-
-
-def _out_dir(game: str, out_dir: str | None) -> Path:
-    return Path(out_dir) if out_dir else (Path(game).resolve().parent)
-
-
-def _side_check(eng, side: str) -> None:
-    if side not in eng.participants:
-        raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -247,7 +213,7 @@ def verify(file, game, pub, sig):
         click.echo(f"{file}: good signature by {signer.fingerprint()}")
         return
     if game:
-        eng = _load(game)
+        eng = load_game(game)
         for name, p in eng.participants.items():
             if "key" in p and PublicKey.from_line(p["key"]) == signer:
                 click.echo(f"{file}: good signature by {name} ({signer.fingerprint()}) of game {eng.meta['game']}")
@@ -364,7 +330,7 @@ def play(game, side, choice):
 
     value = orders.parse_choice(choice)
     with locked(game):
-        eng = _load(game)
+        eng = load_game(game)
         if eng.mode != "solo":
             raise InvalidInput(f"hxref play is for solo games; this is a {eng.mode} game: use answer, submit "
                                "and resolve", code="E504", file=game)
@@ -376,7 +342,7 @@ def play(game, side, choice):
             if len(dec.sides) != 1:
                 raise InvalidInput(f"{dec.id} awaits {', '.join(dec.sides)}: give --side", code="E504")
             side = dec.sides[0]
-        _side_check(eng, side)
+        check_side(eng, side)
         eng.answer_solo(side, dec.id, value)
         done = eng.resolve()
         eng.save()
@@ -426,7 +392,7 @@ def submit(game, files, sig):
         detached = yamlio.read_text(sig) if sig else None
         try:
             with locked(game):
-                eng = _load(game)
+                eng = load_game(game)
                 try:
                     receipt = eng.submit(text, f, detached)
                 except HxrefError as exc:
@@ -469,7 +435,7 @@ def check(game, file, sig):
     from . import yamlio
     from .errors import Problems
 
-    eng = _load(game)
+    eng = load_game(game)
     try:
         order = eng.check(yamlio.read_text(file), file, yamlio.read_text(sig) if sig else None)
     except Problems as exc:             # every problem of the file, one line each
@@ -503,9 +469,9 @@ def resolve(game, key_path, fmt, workers):
 
     from .game import locked
 
-    key = _key(key_path) if key_path else None
+    key = private_key(key_path) if key_path else None
     with locked(game):
-        eng = _load(game)
+        eng = load_game(game)
         if key is not None and eng.mode == "umpired":
             from .engine import UMPIRE
 
@@ -549,7 +515,7 @@ def status(game, as_json, with_audit, workers):
 
         return status_folder(game, as_json, with_audit, workers)
 
-    eng = _load(game)
+    eng = load_game(game)
     facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
              "scenario": eng.meta["scenario"], "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head,
              "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy"),
@@ -620,9 +586,9 @@ def report(game, side, fmt, out, map_out, encrypt):
     from .crypt import side_key, write_encrypted_report
     from .report import turn
 
-    eng = _load(game)
+    eng = load_game(game)
     if side and side != "umpire":
-        _side_check(eng, side)
+        check_side(eng, side)
     if encrypt:
         side_key(eng, side)         # no side, or a side without a key: refuse before writing anything
     rep = turn.build(eng, side)
@@ -647,7 +613,7 @@ def report(game, side, fmt, out, map_out, encrypt):
         text = text.replace("</body>", f'<div class="map">{svg}</div>\n</body>', 1)
     if encrypt:
         ext = fmt if fmt in ("md", "html", "json") else "txt"
-        default = _out_dir(game, None) / f"{Path(game).stem}-{side}-report.{ext}"
+        default = out_dir_for(game, None) / f"{Path(game).stem}-{side}-report.{ext}"
         path = write_encrypted_report(eng, side, out or default, text)
         click.echo(f"wrote {path} (encrypted to {side}'s key: hxref decrypt {path.name} --key KEY)")
     elif out:
@@ -702,10 +668,10 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
     """
     import json
 
-    from .engine import audit as run_audit
+    from .audit import audit as run_audit
 
     if rerun:
-        from .engine import rerun as run_rerun
+        from .audit import rerun as run_rerun
 
         rr = run_rerun(game)
         if rr.charts and not as_json:
@@ -727,12 +693,12 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
     if since and not as_side:
         raise InvalidInput("--since goes with --as SIDE", code="E504")
     if as_side:
-        from .engine import audit_as
+        from .audit import audit_as
         from .signing import load_public_key
 
         if not (key_path or pub):
             raise InvalidInput("--as needs your key: --key MY_KEY or --pub MY_KEY.pub", code="E504")
-        mine = _key(key_path).public if key_path else load_public_key(os.path.expanduser(pub))
+        mine = private_key(key_path).public if key_path else load_public_key(os.path.expanduser(pub))
         res.problems += audit_as(game, as_side, mine, since)
         res.ok = not res.problems
     if accept_head and res.ok:
@@ -771,13 +737,9 @@ def demo(system_name, keep, scenario, fmt):
     from .demo import run
     from .kit import registry
 
-    run(system_name or registry.default(), keep, fmt, scenario)
+    run(main, system_name or registry.default(), keep, fmt, scenario)
 
 
 if __name__ == "__main__":  # pragma: no cover
     main()
 
-
-# the commands that write a player's signed files (join, commit, answer, roll, claim, undo,
-# sign, template) are in their own module; importing it registers them
-from . import cli_files  # noqa: E402,F401

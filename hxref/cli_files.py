@@ -2,17 +2,23 @@
 sign and template.  Each file carries the envelope of the protocol (the game's identity,
 the head it is written against, the author's signed time) and, where the decision takes it in
 the author's own file, the author's dice link bound to the decision (SECURITY.md, "The
-protocol")."""
+protocol").  :class:`hxref.cli.Main` mounts these commands (``FILE_COMMANDS``) and imports this
+module only when one of them runs."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
 
-from .cli import (SIDE_HELP, _key, _load, _out_dir, _side_check, decision_option, dir_option, game_argument,
-                  key_option, main, side_option)
+from .cli_options import (SIDE_HELP, check_side, decision_option, dir_option, game_argument, key_option,
+                          load_game, out_dir_for, private_key, side_option)
 from .errors import InvalidInput
+
+#: the comment line of an umpired game's template that names the side's dice link for its decision
+#: (the umpire's outbox writes it, :func:`hxref.mail_outbox.umpired_templates`)
+LINK_MARK = re.compile(r"^# dice link: index (\d+) of your chain", re.M)
 
 
 def _write_new(path: Path, text: str, private: bool = False) -> None:
@@ -51,7 +57,6 @@ class _Template:
 
     def __init__(self, path: str, kind: str, side: str | None):
         from . import orders, yamlio
-        from .mail import LINK_MARK
         from .signing import split_signed_text
 
         text = yamlio.read_text(path)
@@ -133,7 +138,7 @@ def _own_link(eng, side: str, key, dec) -> dict:
     return {}
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "key_path", required=True, help="your private key file")
 @click.option("--game", default=None, type=click.Path(exists=True, dir_okay=False),
@@ -149,14 +154,14 @@ def sign(file, key_path, game, side):
     from .game import atomic_write
     from .signing import sign_text, split_signed_text
 
-    key = _key(key_path)
+    key = private_key(key_path)
     text = yamlio.read_text(file)
     body, _ = split_signed_text(text)
     if game:
         if not side:
             raise InvalidInput("--game needs --side", code="E504")
-        eng = _load(game)
-        _side_check(eng, side)
+        eng = load_game(game)
+        check_side(eng, side)
         root = yamlio.load_rt(body, file)
         if isinstance(root, dict):
             from . import orders
@@ -176,7 +181,7 @@ def sign(file, key_path, game, side):
     click.echo(f"signed {file} with {key.public.fingerprint()}")
 
 
-@main.command()
+@click.command()
 @optional_game
 @optional_side
 @key_option()
@@ -205,15 +210,15 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     if t is not None:
         from . import dice
 
-        key = _key(key_path)
-        path = _out_dir(str(t.path), out_dir) / f"{t.side}-join.yaml"
+        key = private_key(key_path)
+        path = out_dir_for(str(t.path), out_dir) / f"{t.side}-join.yaml"
         t.write(key, "join", {"tip": dice.chain_tip(t.seed(key))}, path,
                 f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
         click.echo(f"wrote {path}; send it to the umpire")
         return
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
+    eng = load_game(game)
+    check_side(eng, side)
+    key = private_key(key_path)
     p = eng.participants[side]
     if p.get("fingerprint") != key.public.fingerprint():
         raise InvalidInput(f"that key is not {side}'s key in this game (expected {p.get('fingerprint')})",
@@ -221,13 +226,13 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     _check_charts(eng, game, side, show_charts, accept_charts)
     if show_charts:
         return
-    path = _out_dir(game, out_dir) / f"{side}-join.yaml"
+    path = out_dir_for(game, out_dir) / f"{side}-join.yaml"
     _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
                     f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
     click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
 
 
-@main.command()
+@click.command()
 @optional_game
 @optional_side
 @key_option()
@@ -250,9 +255,9 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
 
     t = _game_or_template(game, template_path, side, "commit")
     if t is not None:
-        key, value, salt = _key(key_path), orders.parse_choice(choice), commit_mod.new_salt()
+        key, value, salt = private_key(key_path), orders.parse_choice(choice), commit_mod.new_salt()
         dec_id, me = t.data["decision"], t.side
-        folder = _out_dir(str(t.path), out_dir)
+        folder = out_dir_for(str(t.path), out_dir)
         cpath, rpath = folder / f"{me}-{dec_id}-commit.yaml", folder / f"{me}-{dec_id}-reveal.yaml"
         for p in (cpath, rpath):
             if os.path.lexists(p):
@@ -267,9 +272,9 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
         click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until the umpire "
                    "asks for it)")
         return
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
+    eng = load_game(game)
+    check_side(eng, side)
+    key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("commit",))
     if not dec.secret:
         raise InvalidInput(f"decision {dec.id} is not secret: use `hxref answer`", code="E304")
@@ -278,7 +283,7 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
     orders.check_choice(probe, dec)
     orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
     salt = commit_mod.new_salt()
-    folder = _out_dir(game, out_dir)
+    folder = out_dir_for(game, out_dir)
     cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
     for p in (cpath, rpath):
         if p.exists():
@@ -295,7 +300,7 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
                "has committed)")
 
 
-@main.command()
+@click.command()
 @optional_game
 @optional_side
 @key_option(required=False, extra=" (not in solo mode)")
@@ -320,35 +325,35 @@ def answer(game, side, key_path, choice, decision, out_dir, template_path):
     if t is not None:
         if not key_path:
             raise InvalidInput("--key is needed to sign the answer", code="E504")
-        key = _key(key_path)
-        path = _out_dir(str(t.path), out_dir) / f"{t.side}-{t.data['decision']}.yaml"
+        key = private_key(key_path)
+        path = out_dir_for(str(t.path), out_dir) / f"{t.side}-{t.data['decision']}.yaml"
         t.write(key, "answer", {**t.link(key), "choice": value}, path,
                 f"hxref answer of {t.side} for {t.data['decision']}.")
         click.echo(f"wrote {path.name}; send it to the umpire")
         return
-    eng = _load(game)
-    _side_check(eng, side)
+    eng = load_game(game)
+    check_side(eng, side)
     if eng.mode == "solo":
         with locked(game):
-            eng = _load(game)
+            eng = load_game(game)
             eng.answer_solo(side, decision, value)
             eng.save()
         click.echo(f"stored {side}'s answer; {eng.waiting_text()}")
         return
     if not key_path:
         raise InvalidInput("--key is needed to sign the answer", code="E504")
-    key = _key(key_path)
+    key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("answer",))
     probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
     orders.check_choice(probe, dec)
     orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
-    path = _out_dir(game, out_dir) / f"{side}-{dec.id}.yaml"
+    path = out_dir_for(game, out_dir) / f"{side}-{dec.id}.yaml"
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", **_own_link(eng, side, key, dec),
                                      "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
 
-@main.command()
+@click.command()
 @game_argument
 @click.option("--side", default=None, help="open and umpired games: who signs (every side; in an umpired "
                                            "game the author and the umpire)")
@@ -371,10 +376,10 @@ def undo(game, side, key_path, target, out_dir):
     """
     from .game import locked
 
-    eng = _load(game)
+    eng = load_game(game)
     if eng.mode == "solo":
         with locked(game):
-            eng = _load(game)
+            eng = load_game(game)
             ev = eng.undo()
             eng.save()
         click.echo(f"undid event {ev['seq']} ({ev['kind']} {ev['data'].get('decision') or ''}); "
@@ -383,16 +388,16 @@ def undo(game, side, key_path, target, out_dir):
     if not side or not key_path:
         raise InvalidInput(f"in a {eng.mode} game an undo is a signed file: give --side and --key", code="E504")
     if side != "umpire":
-        _side_check(eng, side)
+        check_side(eng, side)
     found = eng.undo_target(side) if target is None else next(
         ({"decision": d.id, **f} for d in eng.awaiting for f in eng.pending(d.id)["files"]
          if f["sha256"].startswith(target)), None)
     if found is None:
         raise InvalidInput("nothing can be withdrawn: no kept answer or commitment that a link or a reveal has "
                            "not answered yet", code="E308", file=game)
-    key = _key(key_path)
+    key = private_key(key_path)
     eng.check_key(side, key)
-    path = _out_dir(game, out_dir) / f"{side}-undo-{found['sha256'][:12]}.yaml"
+    path = out_dir_for(game, out_dir) / f"{side}-undo-{found['sha256'][:12]}.yaml"
     what = f"{found['kind']} of {found['party']} for {found['decision']}"
     _sign_and_write(eng, side, key, {"decision": found["decision"], "kind": "undo", "target": found["sha256"]},
                     path, f"hxref withdrawal of the {what} (sha256 {found['sha256'][:16]}), signed by {side}.")
@@ -400,7 +405,7 @@ def undo(game, side, key_path, target, out_dir):
                f"it takes effect when {', '.join(eng.undo_voters(found['party']))} have all signed")
 
 
-@main.command()
+@click.command()
 @game_argument
 @side_option()
 @decision_option
@@ -417,8 +422,8 @@ def template(game, side, decision, out):
     """
     from . import orders
 
-    eng = _load(game)
-    _side_check(eng, side)
+    eng = load_game(game)
+    check_side(eng, side)
     dec = eng.open_decision_for(side, decision, ("answer",))
     view = eng.system.view(eng.state, side, eng.mode)
     tpl = eng.system.template(view, dec, side)
@@ -453,7 +458,7 @@ def template(game, side, decision, out):
         click.echo(text, nl=False)
 
 
-@main.command()
+@click.command()
 @game_argument
 @side_option(", or umpire")
 @key_option()
@@ -469,21 +474,21 @@ def roll(game, side, key_path, decision, out_dir):
     """
     from . import protocol
 
-    eng = _load(game)
-    _side_check(eng, side)
-    key = _key(key_path)
+    eng = load_game(game)
+    check_side(eng, side)
+    key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("roll",))
     if not eng.complete(dec):
         raise InvalidInput(f"{dec.id} still waits for its answers: a dice link follows them "
                            f"({eng.waiting_text()})", code="E311")
-    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-roll.yaml"
+    path = out_dir_for(game, out_dir) / f"{side}-{dec.id}-roll.yaml"
     answers = protocol.answers_hash(dec.id, eng.pending(dec.id)["files"])
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "roll", "link": eng.next_link(side, key, dec),
                                      "answers": answers}, path, f"hxref dice link of {side} for {dec.id}.")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
 
-@main.command()
+@click.command()
 @game_argument
 @side_option(", or umpire (umpired games)")
 @key_option()
@@ -500,17 +505,17 @@ def claim(game, side, key_path, against, decision, out_dir):
 
     Example: hxref claim g.yaml --side union --key alice --against confederate
     """
-    eng = _load(game)
+    eng = load_game(game)
     if side != "umpire":
-        _side_check(eng, side)
-    _side_check(eng, against)
-    key = _key(key_path)
+        check_side(eng, side)
+    check_side(eng, against)
+    key = private_key(key_path)
     eng.check_key(side, key)
     cands = [d for d in eng.awaiting if eng.owed_by(against, d) and (decision is None or d.id == decision)]
     if not cands:
         raise InvalidInput(f"{against} owes nothing now: " + eng.waiting_text(), code="E312")
     dec = cands[0]
-    path = _out_dir(game, out_dir) / f"{side}-{dec.id}-claim-{against}.yaml"
+    path = out_dir_for(game, out_dir) / f"{side}-{dec.id}-claim-{against}.yaml"
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "claim", "against": against}, path,
                     f"hxref claim of {side}: {against} missed the deadline of {dec.id} ({eng.due(dec)}).")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")

@@ -55,9 +55,7 @@ def _env(**values):
                 os.environ[k] = v
 
 
-def _hxref(args: list[str]) -> None:
-    from .cli import main
-
+def _hxref(main: click.Command, args: list[str]) -> None:
     click.secho("$ hxref " + " ".join(args), fg="green", bold=True)
     try:
         main.main(args, prog_name="hxref", standalone_mode=False)
@@ -67,7 +65,9 @@ def _hxref(args: list[str]) -> None:
     click.echo()
 
 
-def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) -> None:
+def run(main: click.Command, system: str, keep: str | None, fmt: str, scenario: str | None = None) -> None:
+    """Play ``system``'s demo ``scenario`` with ``main``, the ``hxref`` command line (:mod:`hxref.cli`
+    passes itself: the demo runs the very commands a user types)."""
     from . import yamlio
 
     src = manifest_path(system, scenario)
@@ -92,7 +92,7 @@ def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) ->
     os.chdir(work)
     try:
         with _env(HXREF_NOW=man["created"]):
-            _hxref(["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
+            _hxref(main, ["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
                     "--game-id", man["game_id"], "--created", man["created"],
                     *(["--nonce", man["nonce"]] if man.get("nonce") else []),
                     *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in (man.get("policy") or {}).items()), []),
@@ -102,20 +102,18 @@ def run(system: str, keep: str | None, fmt: str, scenario: str | None = None) ->
                 if "say" in step:
                     click.secho("# " + step["say"], fg="yellow")
                 elif "submit" in step:
-                    _hxref(["submit", GAME, *step["submit"]])
+                    _hxref(main, ["submit", GAME, *step["submit"]])
                 elif "resolve" in step:
-                    _hxref(["resolve", GAME] + (["--key", umpire_key] if umpire_key else []))
+                    _hxref(main, ["resolve", GAME] + (["--key", umpire_key] if umpire_key else []))
                 elif "report" in step:
                     who = step["report"]
                     args = ["report", GAME] + ([] if who == "public" else ["--side", who])
-                    _hxref(args + (["--format", fmt] if fmt != "rich" else []))
+                    _hxref(main, args + (["--format", fmt] if fmt != "rich" else []))
                 elif "audit" in step:
-                    _hxref(["audit", GAME])
+                    _hxref(main, ["audit", GAME])
         for who in ["public", *man["keys"]]:
             for ext in ("md", "html"):
                 args = ["report", GAME, "--format", ext, "-o", f"report-{who}.{ext}"]
-                from .cli import main
-
                 main.main(args + ([] if who == "public" else ["--side", who]), prog_name="hxref",
                           standalone_mode=False)
     finally:

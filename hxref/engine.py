@@ -19,7 +19,6 @@ re-applies every input event to a fresh game and checks every produced event, ha
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import secrets as _secrets
 from dataclasses import dataclass, field
@@ -31,29 +30,15 @@ from . import orders, protocol, systems
 from .canon import canonical_json, sha256_hex
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
-from .game import GENESIS, GameFile, new_header
+from .game import GENESIS, Event, GameFile, new_header
+from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
+from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, public_key, stored_text
 from .kit import data as data_mod
 from .kit.protocol import MapView
 from .protocol import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from .systems.base import Decision
 
-MODES = ("open", "umpired", "solo")
-UMPIRE = "umpire"
-JOIN = "join"
-#: input events, by mode: in open and umpired games every input that speaks for a participant
-#: is a signed file (``submission``); ``link`` is the umpire's bound link (self-authenticating:
-#: only the chain's owner knows it); ``resolve`` closes a block and chooses nothing
-SIGNED_INPUTS = ("game.created", "submission", "link", "resolve")
-SOLO_INPUTS = ("game.created", "answer", "resolve", "undo")
-INPUT_KINDS = tuple(dict.fromkeys(SIGNED_INPUTS + SOLO_INPUTS))
 UNDOABLE = ("answer", "resolve")        # solo games: what `hxref undo` steps back over, one at a time
-
-
-@functools.lru_cache(maxsize=64)
-def _public_key(line: str):
-    from .signing import PublicKey
-
-    return PublicKey.from_line(line)
 
 
 def join_decision(names: list[str]) -> Decision:
@@ -172,6 +157,14 @@ class Engine(ClaimsMixin):
     def pending(self, decision_id: str) -> dict:
         return self.h["pending"].get(decision_id) or _empty_pending()
 
+    def pending_files(self) -> list[tuple[str, dict]]:
+        """(decision, file) of every file kept for an open decision: in the awaited order, each
+        decision's files in canonical order."""
+        pending = self.h.get("pending") or {}
+        awaited = [d.id for d in self.awaiting]
+        order = [d for d in awaited if d in pending] + [k for k in pending if k not in set(awaited)]
+        return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
+
     def head_text(self) -> str:
         return protocol.format_head(self.gf.head, len(self.gf.log))
 
@@ -185,8 +178,6 @@ class Engine(ClaimsMixin):
         except KeyError as exc:
             raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
-        from .audit import check_loaded
-
         check_loaded(eng)
         return eng
 
@@ -277,7 +268,7 @@ class Engine(ClaimsMixin):
         else:
             handler(by, data)
 
-    def _emit(self, kind: str, by: str | None, data: dict) -> dict:
+    def _emit(self, kind: str, by: str | None, data: dict) -> Event:
         """A produced event: appended to the log, never applied from outside."""
         return self.gf.append(kind, by, data)
 
@@ -377,7 +368,7 @@ class Engine(ClaimsMixin):
             entry["sig"] = detached
         pend["files"] = protocol.canonical(pend["files"] + [entry])
         answers = pend["answers"]
-        mine = answers.setdefault(order.side, {}) if order.kind in ("join", "commit", "reveal", "answer") else None
+        mine: dict = answers.setdefault(order.side, {}) if order.kind in ("join", "commit", "reveal", "answer") else {}
         if order.kind == "join":
             mine["joined"] = True
             p = self.participants[order.side]
@@ -422,7 +413,7 @@ class Engine(ClaimsMixin):
             known = ", ".join(n for n, q in self.participants.items() if "key" in q) or "none with keys"
             raise order.error(InvalidInput, f"no participant {order.side!r} with a key in this game ({known})",
                               code="E302", path=("side",))
-        expected = _public_key(p["key"])
+        expected = public_key(p["key"])
         if signer is not None:
             if signer != expected.raw:
                 raise InvalidInput(f"signed by a key that is not {order.side}'s key", code="E202",
@@ -585,6 +576,8 @@ class Engine(ClaimsMixin):
             self._closing = False
         if umpire_key is not None:
             dec = self.decision(decision_id)
+            if dec is None:     # only an awaited decision closes
+                raise RuntimeError(f"decision {decision_id} is not awaited")
             self._apply("link", UMPIRE, {"decision": decision_id,
                                           "link": self.next_link(UMPIRE, umpire_key, dec)})
         self._apply("resolve", None, {"decision": decision_id, **({"withdraw": undo} if undo else {})})
@@ -625,8 +618,9 @@ class Engine(ClaimsMixin):
         for claim in pend.get("claims", []):
             self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim,
                                        "text": _claim_text(claim)})
-        # the engine keeps no other reference to the state, so the system may update it in place
-        state, events = self.system.resolve(self.state, dec, answers, dice)
+        # resolve works on a copy: the engine's state changes only when resolution has succeeded,
+        # whatever the rules do to what they are given (the protocol leaves the argument as it was)
+        state, events = self.system.resolve(copy.deepcopy(self.state), dec, answers, dice)
         if dice.rolls and not dec.dice:
             raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
         for roll in dice.rolls:
@@ -754,12 +748,6 @@ class Engine(ClaimsMixin):
         return cands[0]
 
 
-def stored_text(order: orders.Order, detached: bool) -> str:
-    """The text a game keeps of a file: as given when a detached signature covers its exact bytes,
-    else with its line endings normalised (an embedded signature covers the normalised body)."""
-    return order.raw if detached and order.raw is not None else order.text
-
-
 def _latest_at(files: list[dict]) -> str | None:
     """The latest signed ``at`` among a block's files (the time the block's decision closed, as its
     authors claim it): where the deadlines of the decisions it opens run from."""
@@ -791,5 +779,3 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
                            code="E503", file=str(path))
     return found
 
-
-from .audit import AuditResult, RerunResult, audit, audit_as, rerun  # noqa: E402,F401  (re-exported)

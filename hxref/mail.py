@@ -23,7 +23,7 @@ from __future__ import annotations
 from .mail_addresses import AddressBook, address_book_path, load_address_book, local_time
 from .mail_inbox import (NO_ORDERS, REWRAPPED, EmlSource, Games, Item, MaildirSource, MboxSource, Outcome,
                          Result, Source, game_id_of, looks_rewrapped, process_message, run_inbox)
-from .mail_outbox import (LINK_MARK, compose, last_mail_event, outbox_messages, outbox_name,
+from .mail_outbox import (compose, last_mail_event, outbox_messages, outbox_name,
                           parse_smtp, pending_receipts, recent_receipts, send, subject, templates_for,
                           umpired_templates, write_outbox)
 from .mail_read import (GAME_MARK, MAX_DEPTH, ORDER_SUFFIXES, YAML_SUFFIXES, YAML_TYPES, Found, best_reading,
@@ -34,7 +34,7 @@ __all__ = [
     "AddressBook", "address_book_path", "load_address_book", "local_time",
     "NO_ORDERS", "REWRAPPED", "EmlSource", "Games", "Item", "MaildirSource", "MboxSource", "Outcome", "Result",
     "Source", "game_id_of", "looks_rewrapped", "process_message", "run_inbox",
-    "LINK_MARK", "compose", "last_mail_event", "outbox_messages", "outbox_name", "parse_smtp",
+    "compose", "last_mail_event", "outbox_messages", "outbox_name", "parse_smtp",
     "pending_receipts", "recent_receipts", "send", "subject", "templates_for", "umpired_templates",
     "write_outbox",
     "GAME_MARK", "MAX_DEPTH", "ORDER_SUFFIXES", "YAML_SUFFIXES", "YAML_TYPES", "Found", "best_reading",

@@ -46,6 +46,7 @@ class _Menu:
     maximum: int | None = None
 
     def parse(self, text: str) -> Any:
+        value: int | str
         if self.type == "int":
             try:
                 value = int(text)

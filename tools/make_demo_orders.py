@@ -104,7 +104,7 @@ def legal_orders(game: str, side: str, choice: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# Salem Church: the scripted players (issue 6)
+# Salem Church: the scripted players
 
 SALEM_ROLES = {
     # Union.  salem: the push west along the Plank Road to Salem Church and the Schoolhouse;
@@ -798,7 +798,7 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
 
 
 # ---------------------------------------------------------------------------------------------
-# KGP CG-II "The Bridge at Cheneux" (issue 7): the campaign around the ASL scenarios
+# KGP CG-II "The Bridge at Cheneux": the campaign around the ASL scenarios
 
 KGP_PLAN = {
     # dD.setup: what each side seals with `hxref kgp seal` (id, kind, value) and its secret drs
@@ -1050,7 +1050,7 @@ GAMES["kgp"] = KGP_DEMO
 
 
 # ---------------------------------------------------------------------------------------------
-# ACW miniatures, The Fight for Mercer's Mill (issue 8): the scripted players
+# ACW miniatures, The Fight for Mercer's Mill: the scripted players
 
 #: where each unit heads: a list of legs, each (waypoint, done-when); the first leg not done is the
 #: one it follows.  "west": while the unit's centre is west of Tolley Creek; "south"/"north"/"east":
@@ -1087,19 +1087,20 @@ class AcwPlanner:
     enemy, as the rules module measures it).  The others follow their route (ACW_ROUTES) with one
     legal straight move (pivot, advance, pivot): among headings near the straight line to the
     waypoint and shorter advances, the one that ends nearest the waypoint without crowding a
-    friend, each checked by :func:`rules.check_move` against the units as moved so far.  A unit
+    friend, each checked by :func:`movement.check_move` against the units as moved so far.  A unit
     at the end of its route seeks the nearest enemy (to just inside its range), except infantry
     in the town, which hold it.  A unit ends its move facing the nearest enemy, so it may shoot
     next turn; one that cannot move usefully pivots to face an enemy in range but out of its arc.
     """
 
     def __init__(self, state: dict, side: str):
-        from hxref.systems.acw_minis import rules, system
+        from hxref.systems.acw_minis import movement, sequence, shooting, system, units
 
-        self.r, self.side = rules, side
+        self.r, self.side = units, side
+        self.check_move, self.check_shot = movement.check_move, shooting.check_shot
         self.tm = system.table_map(state["map"])
         self.opts = system._options(state)
-        self.units = rules.start_player_turn(system._units(state), side)
+        self.units = sequence.start_player_turn(system._units(state), side)
         self.town = next(a for a in self.tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
         self.river = self.tm.table.rivers[0].line
 
@@ -1138,7 +1139,7 @@ class AcwPlanner:
         """The enemies ``uid`` may shoot now, nearest first (range as the rules measure it)."""
         out = []
         for e in self.enemies():
-            chk = self.r.check_shot(self.tm, work, uid, e, phasing=self.side, options=self.opts)
+            chk = self.check_shot(self.tm, work, uid, e, phasing=self.side, options=self.opts)
             if chk.ok:
                 out.append((chk.range, e))
         return sorted(out)
@@ -1175,7 +1176,7 @@ class AcwPlanner:
                 if adv <= 0.05:
                     continue
                 order = {"pivot_start": pivot, "advance": adv} if pivot else {"advance": adv}
-                m = self.r.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
+                m = self.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
                 if not m.ok:
                     continue
                 sc = score(m.end)
@@ -1225,7 +1226,7 @@ class AcwPlanner:
         if abs(turn) < 1:
             return order
         full = dict(order, pivot_end=turn)
-        m = self.r.check_move(self.tm, work, uid, full, phasing=self.side, options=self.opts)
+        m = self.check_move(self.tm, work, uid, full, phasing=self.side, options=self.opts)
         return full if m.ok else order
 
     def orders(self) -> dict:
@@ -1253,7 +1254,7 @@ class AcwPlanner:
                 order = self.face_enemy(work, uid, {}, work[uid])
                 if not order:
                     continue
-            m = self.r.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
+            m = self.check_move(self.tm, work, uid, order, phasing=self.side, options=self.opts)
             if m.ok:
                 moves.append({"unit": uid, **order})
                 work[uid] = m.end
@@ -1464,7 +1465,7 @@ def build(name: str) -> Path:
                     run(["answer", "game.yaml", "--side", side, "--key", sides[side], "--choice", f"level: {level}"])
                     submit([f"{side}-{dec}.yaml"])
                     resolve()
-                elif kind == "acw":            # ACW miniatures: every player turn to the end (issue 8)
+                elif kind == "acw":            # ACW miniatures: every player turn to the end
                     play_acw(sides, submit, resolve, steps)
                 elif kind == "salem":          # Salem Church: every player turn to the end, scripted players
                     from hxref.engine import Engine
@@ -1493,7 +1494,7 @@ def build(name: str) -> Path:
                                                  + _salem_turn_summary(played) + f". The umpire e-mails the "
                                                  f"{who} player his report (what his army sees), for his orders:"})
                             steps.append({"report": who})
-                elif kind == "kgp":            # KGP: every campaign decision to the CG's end (issue 7)
+                elif kind == "kgp":            # KGP: every campaign decision to the CG's end
                     play_kgp(step[1], sides, submit, resolve, steps)
                 elif kind == "impulses":       # every impulse of the turn, each side heading for its goals
                     import json

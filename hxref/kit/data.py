@@ -1,5 +1,5 @@
-"""The one code that reads ``games/<folder>/``: charts, scenarios, and the charts a game is
-played with, pinned in its first event.
+"""The one code that reads the charts of ``games/<folder>/``, and the charts a game is played
+with, pinned in its first event.
 
 Numbers from a game's charts are data (design: a chart is updated by replacing its file,
 nothing in the code changes).  But a game begun with one chart must go on, and audit, with that
@@ -12,7 +12,8 @@ made before charts were pinned, charts are read from the disk.
 
 What is pinned: the files the rules read during play, ``charts/*.yaml`` and KGP's
 ``campaigns/*.yaml`` (the campaign is re-read at every stage).  The scenario is in
-``game.created`` already; the maps and the terrain file they name are read from the disk.
+``game.created`` already (read once, by the system's
+:meth:`~hxref.kit.protocol.GameSystem.load_scenario`); the maps and the terrain file they name are read from the disk.
 
 Caches are keyed by content (:class:`Source` compares by its sha256), never by name: two games
 with different charts in one process each see their own.
@@ -370,19 +371,6 @@ def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:
         except InvalidInput:
             pass
     return out
-
-
-def scenario(system: str, name: str, games: Path | None = None) -> dict:
-    """The scenario ``scenarios/<name>.yaml`` of ``system`` (or of the data folder ``games``) as
-    plain data (E503 when there is none).  The scenario is kept in ``game.created``: never pinned."""
-    from ..yamlio import load_data, to_plain
-
-    base = games if games is not None else folder(system)
-    path = base / "scenarios" / f"{name}.yaml"
-    if not path.is_file():
-        known = sorted(p.stem for p in (base / "scenarios").glob("*.yaml"))
-        raise InvalidInput(f"no scenario {name!r} for {system}; known: {', '.join(known)}", code="E503")
-    return to_plain(load_data(path))
 
 
 # --- every call of a game's system runs with its charts -------------------------------------------

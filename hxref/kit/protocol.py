@@ -11,7 +11,8 @@ registered with :func:`hxref.kit.registry.register`) with two modules:
 The core (engine, game file, CLI, batch, demo, mail, play, report) calls a system only through
 the methods below and never looks a hook up by name.  Every method a system may leave out has
 its default here.  ``check``, ``view``, ``report``, ``result``, ``template`` and ``map_view``
-take the state read-only; ``resolve`` returns a new state and leaves its argument as it was.
+take the state read-only; ``resolve`` returns the new state (the engine hands it a copy of its own,
+which the rules of the four shipped systems still update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object and charts through :mod:`hxref.kit.data`.
 """
@@ -232,10 +233,17 @@ class GameSystem(ABC):
         return sorted(p.stem for p in (self.info.games_path() / "scenarios").glob("*.yaml"))
 
     def load_scenario(self, name: str) -> dict:
-        """The scenario called ``name`` as plain data (E503 when there is none)."""
-        from .data import scenario
+        """The scenario called ``name`` as plain data (E503 when there is none).  Read once, when a
+        game is made, and kept in its ``game.created``: a scenario is never pinned as charts are
+        (:mod:`hxref.kit.data`)."""
+        from ..errors import InvalidInput
+        from ..yamlio import load_data, to_plain
 
-        return scenario(self.info.name, name, self.info.games_path())
+        path = self.info.games_path() / "scenarios" / f"{name}.yaml"
+        if not path.is_file():
+            raise InvalidInput(f"no scenario {name!r} for {self.info.name}; known: {', '.join(self.scenarios())}",
+                               code="E503")
+        return to_plain(load_data(path))
 
     # --- the sequence of play --------------------------------------------------------------
     @abstractmethod
@@ -254,7 +262,7 @@ class GameSystem(ABC):
     def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
                 dice: Any) -> tuple[State, list[dict]]:
         """The new state and the events of resolving ``decision`` with every side's answer.
-        A pure function of its arguments and the game's charts; ``state`` is left as it was."""
+        A pure function of its arguments and the game's charts; ``state`` is the engine's copy."""
 
     @abstractmethod
     def view(self, state: ReadOnlyState, audience: str | None, mode: str) -> dict:

@@ -1,4 +1,4 @@
-"""The ACW miniatures demo game played to its end (issue 8): the shipped open game in
+"""The ACW miniatures demo game played to its end: the shipped open game in
 orders/acw_minis/mercers-mill/ -- every player turn of The Fight for Mercer's Mill from the
 players' signed order files (the phasing player's orders, the other player's dice link) --
 replayed through the command line, with
@@ -26,9 +26,11 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.paths import orders_dir
-from hxref.systems.acw_minis import rules
+from hxref.systems.acw_minis import sequence, shooting
+from hxref.systems.acw_minis.units import ELIMINATION_HITS, TOLERANCE
 from hxref.systems.acw_minis.system import _units, table_map
 
 DEMO = orders_dir() / "acw_minis" / "mercers-mill"
@@ -54,8 +56,8 @@ def _rule_result(state: dict) -> dict | None:
     played = state["last"]["side"]
     out = {s: sorted(u for u, x in state["units"].items() if x["side"] == s and x.get("eliminated")) for s in SIDES}
     for s in SIDES:
-        assert all(state["units"][u]["hits"] >= rules.ELIMINATION_HITS for u in out[s])
-        assert all(x["hits"] < rules.ELIMINATION_HITS for x in state["units"].values() if not x.get("eliminated"))
+        assert all(state["units"][u]["hits"] >= ELIMINATION_HITS for u in out[s])
+        assert all(x["hits"] < ELIMINATION_HITS for x in state["units"].values() if not x.get("eliminated"))
     enemy = "confederate" if played == "union" else "union"
     if len(out[enemy]) >= need:
         return {"winner": played, "eliminated": out[enemy]}
@@ -149,7 +151,7 @@ def test_every_shot_has_its_range_arc_die_and_hits(played):
     for dec, state in before.items():
         side = dec.split(".")[1]
         tm = table_map(state["map"])
-        units = rules.start_player_turn(_units(state), side)
+        units = sequence.start_player_turn(_units(state), side)
         shots = _events(eng, dec, "shot")
         rolled = {d["purpose"]: d for d in dice if d["decision"] == dec}
         after = next(h for h in eng.state["history"] if f"t{h['turn']}.{h['side']}" == dec)
@@ -158,19 +160,19 @@ def test_every_shot_has_its_range_arc_die_and_hits(played):
             shooter, target = rec["from"], rec["to"]
             assert ev["text"].startswith(f"{shooter} shoots at {target}: ") and ev["side"] == side
             # the rules, on the state it was shot in (the shooter did not move; the target is the enemy's)
-            chk = rules.check_shot(tm, units, shooter, target, phasing=side)
+            chk = shooting.check_shot(tm, units, shooter, target, phasing=side)
             assert chk.ok, chk.problems
             arc = f"all round (centre in {chk.why.split('all round (centre in ')[1].split(')')[0]})" \
                 if chk.all_round else "within 45° of the front"
             assert arc in ev["text"]
             assert f'range {chk.range:.1f}" of {chk.max_range}"' in ev["text"]
             assert rec["distance"] == round(chk.range, 1) and rec["range"] == chk.max_range
-            assert chk.range <= chk.max_range + rules.TOLERANCE
+            assert chk.range <= chk.max_range + TOLERANCE
             assert rec["cover"] == chk.target_in_cover
             # the die: the verifiable roll, by the phasing side
             roll = rolled[f"shot {shooter} at {target} (A4)"]
             assert roll["by"] == side and roll["faces"] == [rec["die"]]
-            hit = rules.hits(units[shooter], chk.target_in_cover, rec["die"])
+            hit = shooting.hits(units[shooter], chk.target_in_cover, rec["die"])
             assert hit.hits == rec["hits"] and ev["text"].endswith(hit.why)
             assert re.search(r"d6 \d( [+-]\d \(\w+\))? = -?\d+(, floored at 0)?(, halved for cover \(rounded up\))?: "
                              r"\d+ hits?$", ev["text"])

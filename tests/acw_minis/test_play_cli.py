@@ -1,4 +1,4 @@
-"""`hxref play`: solo games answer and resolve in one command (issue 8 scope 6)."""
+"""`hxref play`: solo games answer and resolve in one command (open games send signed files instead)."""
 from pathlib import Path
 
 

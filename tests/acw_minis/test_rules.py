@@ -15,7 +15,24 @@ from shapely.geometry import box
 
 from hxref.geometry.table import Area, Crossing, Table, Watercourse
 from hxref.maps import load_map
-from hxref.systems.acw_minis.rules import (
+from hxref.systems.acw_minis.movement import (
+    check_move,
+    movement_step,
+)
+from hxref.systems.acw_minis.sequence import (
+    eliminating_step,
+    first_player,
+    player_turns,
+    start_player_turn,
+)
+from hxref.systems.acw_minis.shooting import (
+    check_shot,
+    cover_hits,
+    hits,
+    line_of_sight,
+    shooting_step,
+)
+from hxref.systems.acw_minis.units import (
     ARTILLERY,
     CAVALRY,
     DEFAULT_DEPTH,
@@ -34,19 +51,8 @@ from hxref.systems.acw_minis.rules import (
     Options,
     Unit,
     apply_hits,
-    check_move,
     check_setup,
-    check_shot,
-    cover_hits,
     eliminated,
-    eliminating_step,
-    first_player,
-    hits,
-    line_of_sight,
-    movement_step,
-    player_turns,
-    shooting_step,
-    start_player_turn,
     terrain_rules,
     unit_problems,
     unit_shape,

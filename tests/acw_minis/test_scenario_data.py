@@ -1,5 +1,5 @@
 """The ACW miniatures scenario data: ``games/acw_minis/scenarios/mercers-mill.yaml``
-and its table ``games/acw_minis/maps/mercers-mill.yaml`` (issue 8, scope item 5).
+and its table ``games/acw_minis/maps/mercers-mill.yaml``, checked against the rules digest.
 
 What is checked against the rules (digest rules/acw-miniatures.md), with the
 numbers copied from the digest, not read from the data:
@@ -11,7 +11,7 @@ numbers copied from the digest, not read from the data:
 * A5  hits start at 0 (eliminated at 15);
 * C14 a base is frontage x depth (the scenario gives depth; 1" by default).
 
-What is checked against the issue: a 6' x 4' table (72" x 48") with woods, a
+What is checked against the scenario's brief: a 6' x 4' table (72" x 48") with woods, a
 town, a river with a bridge and a ford, a road over the bridge and through
 the town, a marsh; 6 units a side; victory by eliminations or by holding the
 town at the end of turn 15, stated as the scenario's own rule.

@@ -1,4 +1,4 @@
-"""Many games at once (issue 9, scope 5): the dashboard of a folder, resolving every ready game in
+"""Many games at once (an umpire or a tournament runs dozens): the dashboard of a folder, resolving every ready game in
 parallel processes, and tournament standings -- on a 20-game tournament folder.
 
 The folder (built once per module, copied for each test) holds, under round-1/ and round-2/:
@@ -37,7 +37,8 @@ from hxref import batch, batch_scan, orders, protocol, signing, systems
 from hxref import commit as commit_mod
 from hxref.cli import main
 from hxref.cli_batch import standings_cmd
-from hxref.engine import UMPIRE, Engine, audit
+from hxref.audit import audit
+from hxref.engine import UMPIRE, Engine
 
 DAY = "2026-11-{:02d}T12:00:00Z"
 
@@ -300,7 +301,7 @@ def test_dashboard_audit_runs_every_game(tournament):
 
 
 def test_a_deadline_is_shown_with_the_time_left(tournament):
-    # decisions carry a deadline once the NMR rules set one (issue 9 scope 4); here it is written by hand
+    # decisions carry a deadline once a game's deadline policy sets one; here it is written by hand
     path = tournament / "round-2/heartland-half-2.yaml"
     text = path.read_text()
     path.write_text(text.replace("  deadline: null", "  deadline: '2026-11-30T18:00:00Z'", 1))

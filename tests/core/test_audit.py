@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hxref.canon import canonical_json
-from hxref.engine import audit
+from hxref.audit import audit
 from hxref.game import LOG_MARKER, GameFile, event_hash
 from tests.conftest import bid_round
 

@@ -261,7 +261,7 @@ def test_new_with_an_optional_rule_switches_it_on(cli):
 
 
 def test_report_html_carries_the_sides_map_and_map_writes_it(cli):
-    # issue 6 scope 6: reports with an SVG map per side
+    # a side's HTML report carries the SVG map of what that side sees, and --map writes it alone
     cli("new", "m.yaml", "--system", "heartland", "--scenario", "river-line", "--mode", "solo")
     cli("report", "m.yaml", "--side", "union", "--format", "html", "-o", "u.html", "--map", "u.svg")
     html, svg = Path("u.html").read_text(), Path("u.svg").read_text()

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from hxref import paths
 from hxref.cli import main
-from hxref.engine import Engine, audit, rerun
+from hxref.audit import audit, rerun
+from hxref.engine import Engine
 from hxref.errors import InvalidInput
 from hxref.kit import data
 

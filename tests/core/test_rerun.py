@@ -1,11 +1,12 @@
-"""`hxref audit --rerun` (issue 9 item 8): replay a game's log with the rules code of today and
+"""`hxref audit --rerun`: replay a game's log with the rules code of today and
 say every place where the outcome would now differ, so an umpire can decide to patch a game."""
 import json
 from pathlib import Path
 
 import pytest
 
-from hxref.engine import Engine, rerun
+from hxref.audit import rerun
+from hxref.engine import Engine
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def test_rerun_with_unchanged_rules_finds_no_difference(acw):
 
 
 def test_rerun_after_a_rules_change_lists_each_decision_that_differs(acw, monkeypatch):
-    from hxref.systems.acw_minis import rules
+    from hxref.systems.acw_minis import units as rules
 
     monkeypatch.setitem(rules.MODIFIER, "artillery", 0)        # a "rules fix": no -2 for artillery
     res = rerun(acw)
@@ -41,7 +42,7 @@ def test_cli_audit_rerun_prints_the_differences_and_exits_1(acw, monkeypatch):
     from click.testing import CliRunner
 
     from hxref.cli import main
-    from hxref.systems.acw_minis import rules
+    from hxref.systems.acw_minis import units as rules
 
     ok = CliRunner().invoke(main, ["audit", str(acw), "--rerun"])
     assert ok.exit_code == 0 and "rerun: the rules of today give the same result" in ok.output

@@ -203,7 +203,7 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     assaulted), so an assault is put into the state of its first Union impulse: royce, moved next to
     calloway, assaults 1610.  The template is built from the Confederate's umpired view."""
     from hxref.systems.heartland import model
-    from hxref.systems.heartland.impulse_common import hexmap
+    from hxref.systems.heartland.impulse_conditions import hexmap
 
     monkeypatch.chdir(tmp_path)
     folder = orders_dir() / DEMOS["heartland"]

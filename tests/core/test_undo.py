@@ -1,4 +1,4 @@
-"""`hxref undo` (issue 9 item 7): in a solo game each undo steps back one input (an answer or a
+"""`hxref undo`: in a solo game each undo steps back one input (an answer or a
 resolution); the undo is itself an event in the log, never a deletion; `audit` replays it.
 In open and umpired games a kept file is withdrawn by signed consent, before any link or reveal
 answers it."""
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.errors import HxrefError
 
 ORDERS = {"moves": [{"unit": "us-3", "advance": 6}], "shots": []}

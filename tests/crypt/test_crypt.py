@@ -1,4 +1,5 @@
-"""Encrypted side reports (issue 9, item 3): age files to SSH Ed25519 keys.
+"""Encrypted side reports (a side's secret report is read by that side alone): age files to SSH
+Ed25519 keys.
 
 Round trips with keys from ``hxref keygen`` and ``ssh-keygen`` (plain and
 passphrase-protected), armored and binary; every way a file can be wrong

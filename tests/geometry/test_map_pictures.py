@@ -98,7 +98,8 @@ def test_shipped_maps_draw(path):
 
 
 def test_table_picture_draws_the_last_shots_field_of_fire_and_line():
-    # issue 8 scope 6: fire arcs and ranges drawn for the last shots
+    # the table picture shows each of the last shots: the shooter's field of fire and the line to
+    # its target
     from hxref.report.mapsvg import render_svg
 
     from hxref.paths import games_dir

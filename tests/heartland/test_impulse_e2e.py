@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from hxref import yamlio
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg

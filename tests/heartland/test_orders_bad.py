@@ -6,6 +6,7 @@ from pathlib import Path
 
 from hxref.systems import get
 from hxref.systems.heartland import impulse, model
+from hxref.systems.heartland.impulse_moves import _recon
 from hxref.systems.heartland.movement import path_problems, walk
 
 
@@ -229,7 +230,7 @@ def test_recon_move_reports_only_to_the_reconning_side():
                          if hm.label(n) not in model.occupied_hexes(st, "union"))
     st["leaders"]["duvall"]["hex"] = next_to_royce          # Duvall's cavalry stands next to Royce
     events: list = []
-    impulse._recon(st, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
+    _recon(st, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
     public = [e for e in events if "visible_to" not in e]
     private = [e for e in events if "visible_to" in e]
     assert [e["type"] for e in public] == ["recon"] and "1113" in public[0]["text"]

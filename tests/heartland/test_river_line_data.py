@@ -468,8 +468,9 @@ def test_rail_stations_and_the_route_across_the_bridge(state, m):
 
 def test_naval_state_by_the_rules_code(state, m):
     from hxref.systems.heartland import naval as nv
+    from hxref.systems.heartland.naval_control import _sl
 
-    ferries = {nv._sl(m, s) for s in m.sides if nv.is_ferry_hexside(m, s)}
+    ferries = {_sl(m, s) for s in m.sides if nv.is_ferry_hexside(m, s)}
     assert len(ferries) == 2
     assert nv.contacts(state, m, "union") == [] and nv.contacts(state, m, "confederate") == []
     for gid in state["naval"]["gunboats"]:

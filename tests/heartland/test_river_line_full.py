@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.report import turn
 
 OUT = {"force": "dorsey", "rail": ["1204", "1301"], "off_map": "leave"}

@@ -1,7 +1,8 @@
 """The second scenario, river-line (rail, gunboats, a river line), played through the engine in solo mode."""
 import json
 
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.report import turn
 
 

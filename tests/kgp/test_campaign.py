@@ -1,4 +1,4 @@
-"""KGP campaign data and pure functions: CG calendar, chits, LVP and victory (issue 7, items 1, 3, 3b, 7).
+"""KGP campaign data and pure functions: CG calendar, chits, LVP and victory (8.51-8.53, 8.603).
 
 The expected numbers are the digest's (rules/kgp.md), written here before the
 data files were: CG-I 8 CG Dates (8.51), CG-II 4 (8.52), CG-III 13 (8.53);
@@ -14,6 +14,11 @@ import pytest
 
 from hxref.errors import InvalidInput
 from hxref.systems.kgp import campaign as C
+from hxref.systems.kgp import cg_calendar as cal
+from hxref.systems.kgp import chits
+from hxref.systems.kgp import lvp
+from hxref.systems.kgp import rg_chart
+from hxref.systems.kgp import victory as V
 
 ROOT = Path(__file__).resolve().parents[2]
 KGP = ROOT / "games" / "kgp"
@@ -39,7 +44,7 @@ def test_cg_dates_map_group_and_lvp_total_8_5x_8_603(cgs, name, count, first, la
     assert cg.dates[0].label == first and cg.dates[-1].label == last
     assert cg.map_group == group and cg.map_sections == sections
     assert cg.lvp_total == lvp
-    assert list(cg.dates) == list(C.date_range(first, last))
+    assert list(cg.dates) == list(cal.date_range(first, last))
     assert cg.initial.date == cg.dates[0]         # 8.5: the Initial Scenario is the first CG Date
 
 
@@ -47,7 +52,7 @@ def test_cg_dates_map_group_and_lvp_total_8_5x_8_603(cgs, name, count, first, la
 def test_attack_chit_limits_8_5x(cgs, name, us, german):
     cg = cgs[name]
     assert cg.attack_chits == {"us": us, "german": german}
-    assert C.chit_limit(cg, "us") == us and C.chit_limit(cg, "german") == german
+    assert chits.chit_limit(cg, "us") == us and chits.chit_limit(cg, "german") == german
 
 
 @pytest.mark.parametrize("name, us_cpp, german_cpp, first, moves", [
@@ -99,7 +104,7 @@ def test_counts_the_seed_lost_are_stand_ins_8_51_8_53(cgs):
 
 
 def test_initial_ob_rgs_name_rgs_of_the_stand_in_chart_8_619():
-    chart = C.load_rg_chart()
+    chart = rg_chart.load_rg_chart()
     assert chart.stand_in
     for name in C.CAMPAIGNS:
         cg = C.load_campaign(name)
@@ -112,13 +117,13 @@ def test_initial_ob_rgs_name_rgs_of_the_stand_in_chart_8_619():
 
 
 def test_rg_chart_shape_for_a_purchase_step_8_619():
-    chart = C.load_rg_chart()
+    chart = rg_chart.load_rg_chart()
     assert set(chart.rgs) == {"us", "german"}
     for side, rgs in chart.rgs.items():
         assert rgs, side
         for rg in rgs:
             assert rg.cpp > 0 and rg.units and rg.cg_max
-            assert rg.type in C.RG_TYPES
+            assert rg.type in rg_chart.RG_TYPES
             if side == "us":
                 assert rg.depleted == () and rg.entry_codes            # 8.6193 US always Full; 8.6197
             for cg in rg.cg_max:
@@ -150,14 +155,14 @@ def test_entry_areas_and_eligibility_dates_cg6(cgs):
 
 
 def test_calendar_cycle_8_2():
-    assert C.next_date("19AM").label == "19PM"
-    assert C.next_date("19PM").label == "19N"
-    assert C.next_date("19N").label == "20AM"
-    assert C.is_night("19N") and not C.is_night("19AM") and not C.is_night("20PM")
-    assert C.parse_date("20PM") == C.CGDate(20, "PM")
-    assert C.CGDate(20, "N").label == "20N"
-    assert C.parse_date("19AM") < C.parse_date("19PM") < C.parse_date("19N") < C.parse_date("20AM")
-    assert [d.label for d in C.date_range("20PM", "21PM")] == ["20PM", "20N", "21AM", "21PM"]
+    assert cal.next_date("19AM").label == "19PM"
+    assert cal.next_date("19PM").label == "19N"
+    assert cal.next_date("19N").label == "20AM"
+    assert cal.is_night("19N") and not cal.is_night("19AM") and not cal.is_night("20PM")
+    assert cal.parse_date("20PM") == cal.CGDate(20, "PM")
+    assert cal.CGDate(20, "N").label == "20N"
+    assert cal.parse_date("19AM") < cal.parse_date("19PM") < cal.parse_date("19N") < cal.parse_date("20AM")
+    assert [d.label for d in cal.date_range("20PM", "21PM")] == ["20PM", "20N", "21AM", "21PM"]
 
 
 def test_campaign_calendar_ends_at_the_last_cg_date_8_2(cgs):
@@ -170,7 +175,7 @@ def test_campaign_calendar_ends_at_the_last_cg_date_8_2(cgs):
 @pytest.mark.parametrize("bad", ["19M", "19", "AM", "19XM", "0AM", "19am "])
 def test_date_labels_refused_name_the_rule_8_2(bad):
     with pytest.raises(InvalidInput) as e:
-        C.parse_date(bad)
+        cal.parse_date(bad)
     assert e.value.rule == "8.2" and repr(bad) in e.value.message
 
 
@@ -179,7 +184,7 @@ def test_date_labels_refused_name_the_rule_8_2(bad):
 
 
 def test_initiative_chart_says_where_each_outcome_comes_from_8_623():
-    chart = C.load_initiative_chart()
+    chart = chits.load_initiative_chart()
     assert len(chart.outcomes) == 8                               # 2 x 2 chits x day/night
     for o in chart.outcomes:
         assert o.source in {"seed", "public", "reading"} and o.rule
@@ -191,43 +196,43 @@ def test_initiative_chart_says_where_each_outcome_comes_from_8_623():
 
 @pytest.mark.parametrize("night", [False, True])
 def test_both_idle_is_an_idle_date_8_2(night):
-    o = C.chit_outcome("idle", "idle", night=night)
+    o = chits.chit_outcome("idle", "idle", night=night)
     assert o.idle_date and not o.scenario and o.attacker is None and o.source == "seed"
 
 
 def test_attack_idle_by_day_attacker_moves_first_defender_sets_up_first_8_623():
-    o = C.chit_outcome("attack", "idle", night=False)
+    o = chits.chit_outcome("attack", "idle", night=False)
     assert (o.attacker, o.defender, o.sets_up_first, o.moves_first) == ("us", "german", "german", "us")
-    o = C.chit_outcome("idle", "attack", night=False)
+    o = chits.chit_outcome("idle", "attack", night=False)
     assert (o.attacker, o.defender, o.sets_up_first, o.moves_first) == ("german", "us", "us", "german")
     assert o.source == "reading" and o.scenario and not o.idle_date
 
 
 def test_night_roles_from_the_chits_cg5():
-    o = C.chit_outcome("idle", "attack", night=True)
+    o = chits.chit_outcome("idle", "attack", night=True)
     assert (o.attacker, o.defender) == ("german", "us") and o.source == "seed" and o.rule.startswith("CG5")
-    o = C.chit_outcome("attack", "idle", date="19N")
+    o = chits.chit_outcome("attack", "idle", date="19N")
     assert (o.attacker, o.defender) == ("us", "german") and o.night
 
 
 @pytest.mark.parametrize("night", [False, True])
 def test_both_attack_needs_a_dr_that_decides_the_attacker_8_623(night):
-    o = C.chit_outcome("attack", "attack", night=night)
+    o = chits.chit_outcome("attack", "attack", night=night)
     assert o.scenario and o.needs_dr and o.attacker is None
-    chart = C.load_initiative_chart()
+    chart = chits.load_initiative_chart()
     for dr in range(1, 7):
-        o = C.chit_outcome("attack", "attack", night=night, dr=dr)
+        o = chits.chit_outcome("attack", "attack", night=night, dr=dr)
         assert not o.needs_dr and o.attacker == chart.tie_break.side_for(dr)
         assert {o.attacker, o.defender} == {"us", "german"} and str(dr) in o.why
-    assert C.chit_outcome("attack", "attack", night=night, dr=1).attacker != \
-        C.chit_outcome("attack", "attack", night=night, dr=6).attacker
+    assert chits.chit_outcome("attack", "attack", night=night, dr=1).attacker != \
+        chits.chit_outcome("attack", "attack", night=night, dr=6).attacker
 
 
 def test_chit_outcome_refuses_unknown_chits_and_needs_the_period():
     with pytest.raises(InvalidInput):
-        C.chit_outcome("defend", "idle", night=False)
+        chits.chit_outcome("defend", "idle", night=False)
     with pytest.raises(ValueError):
-        C.chit_outcome("idle", "idle")
+        chits.chit_outcome("idle", "idle")
 
 
 @pytest.mark.parametrize("name, side, limit", [("cg-i", "us", 5), ("cg-i", "german", 3), ("cg-ii", "german", 1),
@@ -236,8 +241,8 @@ def test_attack_chits_left_8_5x(cgs, name, side, limit):
     # the limit itself is enforced by the Refit orders' check (flow.check; case book kgp/refit)
     cg = cgs[name]
     for used in range(limit):
-        assert C.attack_chits_left(cg, side, used) == limit - used
-    assert C.attack_chits_left(cg, side, limit) == 0
+        assert chits.attack_chits_left(cg, side, used) == limit - used
+    assert chits.attack_chits_left(cg, side, limit) == 0
 
 
 # --------------------------------------------------------------------------
@@ -245,44 +250,44 @@ def test_attack_chits_left_8_5x(cgs, name, side, limit):
 
 
 def test_cg_lvp_total_example_10_25_37_8_603():
-    assert C.cg_lv([10, 15, 12]) == (10, 25, 37)
+    assert lvp.cg_lv([10, 15, 12]) == (10, 25, 37)
 
 
 def test_cg_lvp_idle_date_adds_nothing_8_603_reading():
-    assert C.cg_lv([10, None, 15]) == (10, 10, 25)
-    assert C.cg_lv([12], start=25) == (37,)
+    assert lvp.cg_lv([10, None, 15]) == (10, 10, 25)
+    assert lvp.cg_lv([12], start=25) == (37,)
 
 
-SANATORIUM = C.LvpSite("StAA15", 2, {"StAA15": 2, "StAA16": 2, "StBB15": 2, "StBB16": 2, "StZ15": 2},
+SANATORIUM = lvp.LvpSite("StAA15", 2, {"StAA15": 2, "StAA16": 2, "StBB15": 2, "StBB16": 2, "StZ15": 2},
                        name="St. Edouard Sanatorium")   # hexes are a stand-in: the seed has no map
 
 
 def test_sanatorium_10_locations_x_2_is_20_lvp_8_2():
     assert SANATORIUM.locations() == 10
-    t = C.lv_total([SANATORIUM])
+    t = lvp.lv_total([SANATORIUM])
     assert t.total == 20 and "10 Locations x 2 = 20" in t.why
 
 
 def test_sanatorium_two_ground_levels_rubbled_is_16_lvp_8_2():
     assert SANATORIUM.locations(rubbled={"StAA15", "StBB16"}) == 8
-    t = C.lv_total([SANATORIUM], rubbled={"StAA15", "StBB16"})
+    t = lvp.lv_total([SANATORIUM], rubbled={"StAA15", "StBB16"})
     assert t.total == 16 and "8 Locations x 2 = 16" in t.why
 
 
 def test_lv_total_counts_only_controlled_locations_8_2():
-    church = C.LvpSite("StJ19", 3, {"StJ19": 3})
-    assert C.lv_total([SANATORIUM, church], controlled={"StAA15": 4, "StJ19": 3}).total == 4 * 2 + 3 * 3
+    church = lvp.LvpSite("StJ19", 3, {"StJ19": 3})
+    assert lvp.lv_total([SANATORIUM, church], controlled={"StAA15": 4, "StJ19": 3}).total == 4 * 2 + 3 * 3
     with pytest.raises(InvalidInput):
-        C.lv_total([SANATORIUM], controlled={"StAA15": 11})
+        lvp.lv_total([SANATORIUM], controlled={"StAA15": 11})
     with pytest.raises(InvalidInput):
-        C.lv_total([SANATORIUM], controlled={"StXX1": 1})
+        lvp.lv_total([SANATORIUM], controlled={"StXX1": 1})
 
 
 def test_lvp_hexes_bridge_counts_five_8_52(cgs):
     cg = cgs["cg-ii"]
     others = ["ChA1", "ChB2", "ChC3", "ChD4", "ChE5"]
-    assert C.lvp_hexes(cg, ["ChNN6"] + others) == 10
-    assert C.lvp_hexes(cg, ["NN6"] + others[:4]) == 9                      # prefix optional
+    assert lvp.lvp_hexes(cg, ["ChNN6"] + others) == 10
+    assert lvp.lvp_hexes(cg, ["NN6"] + others[:4]) == 9                      # prefix optional
 
 
 # --------------------------------------------------------------------------
@@ -298,13 +303,13 @@ def _state(**kw):
 
 
 def test_cg_i_us_wins_with_cg_lvp_130_at_any_scenario_end_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="20AM", cg_lvp={"us": 130, "german": 0}))
+    v = V.victory(cgs["cg-i"], _state(date="20AM", cg_lvp={"us": 130, "german": 0}))
     assert v.winner == "us" and v.cg_end
     assert v.check("cg_lvp").met and "130" in v.why
 
 
 def test_cg_i_129_is_not_enough_and_the_cg_goes_on_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="20AM", cg_lvp={"us": 129, "german": 0}))
+    v = V.victory(cgs["cg-i"], _state(date="20AM", cg_lvp={"us": 129, "german": 0}))
     assert v.winner is None and not v.cg_end
     assert not v.check("cg_lvp").met
     assert not v.check("buildings").checked                     # only at CG End
@@ -314,68 +319,68 @@ BUILDINGS = {"sanatorium": "us", "church": "us", "building-56": "us"}
 
 
 def test_cg_i_us_wins_with_all_three_buildings_at_cg_end_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="21PM", buildings=BUILDINGS))   # last CG Date: CG End
+    v = V.victory(cgs["cg-i"], _state(date="21PM", buildings=BUILDINGS))   # last CG Date: CG End
     assert v.cg_end and v.winner == "us" and v.check("buildings").met
 
 
 def test_cg_i_buildings_by_hex_and_the_lost_third_building_8_51(cgs):
     by_hex = {"StAA15": "us", "J19": "us", "P56": "us"}
-    v = C.victory(cgs["cg-i"], _state(date="21AM", moment="cg_end", buildings=by_hex))
+    v = V.victory(cgs["cg-i"], _state(date="21AM", moment="cg_end", buildings=by_hex))
     assert v.winner == "us"
-    v = C.victory(cgs["cg-i"], _state(date="21PM", buildings={**BUILDINGS, "church": "german"}))
+    v = V.victory(cgs["cg-i"], _state(date="21PM", buildings={**BUILDINGS, "church": "german"}))
     assert v.cg_end and not v.check("buildings").met and v.winner == "german"   # reading: German otherwise
 
 
 def test_cg_i_buildings_not_checked_before_cg_end_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="20AM", buildings=BUILDINGS))
+    v = V.victory(cgs["cg-i"], _state(date="20AM", buildings=BUILDINGS))
     assert v.winner is None and not v.check("buildings").checked
 
 
 def test_cg_ii_immediate_us_win_when_germans_destroy_the_bridge_8_52(cgs):
-    v = C.victory(cgs["cg-ii"], _state(date="20N", moment="during_play", bridge_destroyed_by="german"))
+    v = V.victory(cgs["cg-ii"], _state(date="20N", moment="during_play", bridge_destroyed_by="german"))
     assert v.winner == "us" and v.cg_end and v.check("bridge").met
     assert not v.check("lvp_hexes").checked
-    v = C.victory(cgs["cg-ii"], _state(date="20N", moment="during_play", bridge_destroyed_by=None))
+    v = V.victory(cgs["cg-ii"], _state(date="20N", moment="during_play", bridge_destroyed_by=None))
     assert v.winner is None and not v.check("bridge").met and not v.cg_end
 
 
 def test_cg_ii_ten_lvp_hexes_at_cg_end_bridge_counts_five_8_52(cgs):
     hexes = ["ChNN6", "ChA1", "ChB2", "ChC3", "ChD4", "ChE5"]
-    v = C.victory(cgs["cg-ii"], _state(date="21PM", lvp_hexes={"us": hexes}))
+    v = V.victory(cgs["cg-ii"], _state(date="21PM", lvp_hexes={"us": hexes}))
     assert v.winner == "us" and v.check("lvp_hexes").met and "10" in v.check("lvp_hexes").detail
-    v = C.victory(cgs["cg-ii"], _state(date="21PM", lvp_hexes={"us": hexes[:-1]}))
+    v = V.victory(cgs["cg-ii"], _state(date="21PM", lvp_hexes={"us": hexes[:-1]}))
     assert v.winner == "german" and not v.check("lvp_hexes").met and v.cg_end
 
 
 def test_cg_ii_lvp_hexes_not_checked_before_cg_end_8_52(cgs):
     hexes = ["ChNN6", "ChA1", "ChB2", "ChC3", "ChD4", "ChE5"]
-    v = C.victory(cgs["cg-ii"], _state(date="20N", lvp_hexes={"us": hexes}))
+    v = V.victory(cgs["cg-ii"], _state(date="20N", lvp_hexes={"us": hexes}))
     assert v.winner is None and not v.cg_end
 
 
 def test_cg_iii_cg_lvp_160_at_any_scenario_end_8_53(cgs):
-    v = C.victory(cgs["cg-iii"], _state(date="21AM", cg_lvp={"us": 160, "german": 0}))
+    v = V.victory(cgs["cg-iii"], _state(date="21AM", cg_lvp={"us": 160, "german": 0}))
     assert v.winner == "us" and v.check("cg_lvp").met
-    v = C.victory(cgs["cg-iii"], _state(date="21AM", cg_lvp={"us": 159, "german": 0}))
+    v = V.victory(cgs["cg-iii"], _state(date="21AM", cg_lvp={"us": 159, "german": 0}))
     assert v.winner is None and not v.check("cg_lvp").met
 
 
 def test_cg_iii_all_existing_lvp_locations_8_53(cgs):
-    v = C.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 34, "german": 0}))
+    v = V.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 34, "german": 0}))
     assert v.winner == "us" and v.check("all_lvp").met
-    v = C.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 30, "german": 0}, lvp_existing=30))
+    v = V.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 30, "german": 0}, lvp_existing=30))
     assert v.winner == "us"                                       # rubble lowered what exists (8.2 LVP EXC)
-    v = C.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 33, "german": 1}))
+    v = V.victory(cgs["cg-iii"], _state(date="21AM", current_lvp={"us": 33, "german": 1}))
     assert v.winner is None and not v.check("all_lvp").met
 
 
 def test_cg_iii_german_wins_at_cg_end_otherwise_reading(cgs):
-    v = C.victory(cgs["cg-iii"], _state(date="23PM", cg_lvp={"us": 100, "german": 20}))
+    v = V.victory(cgs["cg-iii"], _state(date="23PM", cg_lvp={"us": 100, "german": 20}))
     assert v.cg_end and v.winner == "german" and "otherwise" in v.why
 
 
 def test_every_condition_is_listed_met_or_not(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="19AM"))
+    v = V.victory(cgs["cg-i"], _state(date="19AM"))
     ids = [c.id for c in v.checks]
     assert ids == ["cg_lvp", "buildings"]
     assert [c.id for c in v.initial.checks] == ["cvp_margin", "current_lvp"]
@@ -387,53 +392,53 @@ def test_every_condition_is_listed_met_or_not(cgs):
 
 
 def test_cg_i_initial_german_win_by_cvp_margin_50_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 70, "us": 20}))
+    v = V.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 70, "us": 20}))
     assert v.initial.winner == "german" and v.initial.check("cvp_margin").met
     assert v.winner is None and not v.cg_end                      # the CG goes on
 
 
 def test_cg_i_initial_49_and_27_is_a_us_win_49_and_28_german_8_51(cgs):
-    v = C.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 69, "us": 20},
+    v = V.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 69, "us": 20},
                                         current_lvp={"german": 27, "us": 25}))
     assert v.initial.winner == "us" and not v.initial.check("cvp_margin").met
-    v = C.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 69, "us": 20},
+    v = V.victory(cgs["cg-i"], _state(date="19AM", cvp={"german": 69, "us": 20},
                                         current_lvp={"german": 28, "us": 24}))
     assert v.initial.winner == "german" and v.initial.check("current_lvp").met
 
 
 def test_cg_ii_initial_us_needs_1_lvp_8_52(cgs):
-    v = C.victory(cgs["cg-ii"], _state(date="20PM", current_lvp={"us": 1, "german": 13}))
+    v = V.victory(cgs["cg-ii"], _state(date="20PM", current_lvp={"us": 1, "german": 13}))
     assert v.initial.winner == "us"
-    v = C.victory(cgs["cg-ii"], _state(date="20PM", current_lvp={"us": 0, "german": 14}))
+    v = V.victory(cgs["cg-ii"], _state(date="20PM", current_lvp={"us": 0, "german": 14}))
     assert v.initial.winner == "german"
 
 
 def test_cg_iii_initial_us_by_cvp_10_or_s55_and_r46_8_53(cgs):
     cg = cgs["cg-iii"]
-    v = C.victory(cg, _state(date="19PM", cvp={"us": 3, "german": 0}, hexes={"us": ["LgS55", "R46"]}))
+    v = V.victory(cg, _state(date="19PM", cvp={"us": 3, "german": 0}, hexes={"us": ["LgS55", "R46"]}))
     assert v.initial.winner == "us" and v.initial.check("hexes").met
-    v = C.victory(cg, _state(date="19PM", cvp={"us": 10, "german": 0}))
+    v = V.victory(cg, _state(date="19PM", cvp={"us": 10, "german": 0}))
     assert v.initial.winner == "us" and v.initial.check("cvp").met
-    v = C.victory(cg, _state(date="19PM", cvp={"us": 9, "german": 0}, hexes={"us": ["LgS55"]}))
+    v = V.victory(cg, _state(date="19PM", cvp={"us": 9, "german": 0}, hexes={"us": ["LgS55"]}))
     assert v.initial.winner == "german"
     assert not v.initial.check("cvp").met and not v.initial.check("hexes").met
 
 
 def test_non_initial_scenarios_have_no_scenario_verdict_here(cgs):
-    v = C.victory(cgs["cg-ii"], _state(date="20N"))
+    v = V.victory(cgs["cg-ii"], _state(date="20N"))
     assert v.initial is None
 
 
 def test_impossible_lvp_reports_are_refused_8_603(cgs):
     with pytest.raises(InvalidInput) as e:
-        C.victory(cgs["cg-ii"], _state(date="20N", current_lvp={"us": 15, "german": 0}))
+        V.victory(cgs["cg-ii"], _state(date="20N", current_lvp={"us": 15, "german": 0}))
     assert "14" in e.value.message and e.value.where.path == "current_lvp.us"
     with pytest.raises(InvalidInput):
-        C.victory(cgs["cg-ii"], _state(date="20N", current_lvp={"us": 8, "german": 7}))
+        V.victory(cgs["cg-ii"], _state(date="20N", current_lvp={"us": 8, "german": 7}))
     with pytest.raises(InvalidInput):
-        C.victory(cgs["cg-ii"], _state(date="24AM"))
+        V.victory(cgs["cg-ii"], _state(date="24AM"))
     with pytest.raises(InvalidInput):
-        C.victory(cgs["cg-ii"], _state(date="20N", moment="teatime"))
+        V.victory(cgs["cg-ii"], _state(date="20N", moment="teatime"))
 
 
 # --------------------------------------------------------------------------
@@ -515,18 +520,18 @@ def test_chart_loader_errors_name_file_and_key(tmp_path):
     p = tmp_path / "initiative.yaml"
     p.write_text(text.replace("\n  source: reading", "\n  source: guess", 1), encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        C.load_initiative_chart(p)
+        chits.load_initiative_chart(p)
     assert e.value.where.file == str(p) and e.value.where.path.endswith(".source")
     text = (KGP / "charts" / "rg.yaml").read_text(encoding="utf-8")
     p = tmp_path / "rg.yaml"
     p.write_text(text.replace("cpp: ", "cpp: -", 1), encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        C.load_rg_chart(p)
+        rg_chart.load_rg_chart(p)
     assert e.value.where.file == str(p) and e.value.where.path.endswith(".cpp")
 
 
 def test_shipped_files_are_stand_in_where_the_seed_is_silent(cgs):
-    assert C.load_rg_chart().stand_in
+    assert rg_chart.load_rg_chart().stand_in
     for cg in cgs.values():
         assert any(ea.stand_in for ea in cg.entry_areas)           # sides/colours/dates are map data
         for s in cg.initial.sides.values():

@@ -6,10 +6,11 @@ import json
 import pytest
 
 from hxref import commit
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.errors import HxrefError
 from hxref.report import turn as rt
-from hxref.systems.kgp.system import seal_choice
+from hxref.systems.kgp.sealing import seal_choice
 
 SALT = "ab" * 32
 REPORT = {"lvp": {"us": 4, "german": 2}, "cvp": {"us": 3, "german": 5}, "facts": {"fires": True}}

@@ -1,4 +1,4 @@
-"""KGP CG-II played by e-mail to the end (issue 7): the shipped umpired campaign in orders/kgp/cg-ii/ --
+"""KGP CG-II played by e-mail to the end: the shipped umpired campaign in orders/kgp/cg-ii/ --
 4 CG Dates from the players' signed order files, resolved by the umpire's key -- replayed through
 the engine, with
 
@@ -26,7 +26,8 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.paths import orders_dir
 from hxref.report import turn
 from tests.demo_sweep import leaks, report_formats
@@ -317,7 +318,7 @@ def test_a_report_naming_no_hex_of_the_map_group_is_refused_when_sent(solo):
 
 def test_refit_orders_need_a_whole_replenishment_and_a_fresh_seal_id(solo):
     from hxref import commit
-    from hxref.systems.kgp.system import seal_choice
+    from hxref.systems.kgp.sealing import seal_choice
 
     def sealed(item_id, value):
         c = commit.commitment(seal_choice(item_id, "objective_hex", value), "ab" * 32)

@@ -1,4 +1,4 @@
-"""KGP scenario-time rolls (issue 7, scope item 5): hxref/systems/kgp/rolls.py.
+"""KGP scenario-time rolls (CG Game End, SSR CG5, CG16, I.2, III.5, III.6): hxref/systems/kgp/rolls.py.
 
 Written from the digest (rules/kgp.md: CG Game End, SSR CG5, CG16, 8.51
 I.2, 8.53 III.5 and III.6, section 9 "Public die rolls", section 12

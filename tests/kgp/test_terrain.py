@@ -1,4 +1,5 @@
-"""KGP terrain calculators (issue 7, scope item 6): hxref/systems/kgp/terrain.py.
+"""KGP terrain calculators (the digest's terrain rules, sections 1-5): hxref/systems/kgp/terrain.py, terrain_costs.py,
+slopes.py and narrow_streets.py.
 
 Every worked example of the KGP special rules on terrain (digest
 rules/kgp.md, sections 1-5 and 12) is a test here, named by its rule; each
@@ -17,25 +18,10 @@ import pytest
 
 from hxref.errors import InvalidInput
 from hxref.maps import load_map
-from hxref.systems.kgp.terrain import (
-    Location,
-    NotCovered,
-    TerrainChart,
-    Unit,
-    bypass_minefields,
-    down_slope_hexsides,
-    is_up_slope,
-    los_height,
-    mf_cost,
-    mf_text,
-    mines_must_be_revealed,
-    sight_adjustments,
-    slope_tem,
-    street_hexes,
-    temporary_breach,
-    vehicle_entry,
-    wire_drms,
-)
+from hxref.systems.kgp.narrow_streets import bypass_minefields, mines_must_be_revealed, street_hexes
+from hxref.systems.kgp.slopes import down_slope_hexsides, is_up_slope, los_height, sight_adjustments, slope_tem
+from hxref.systems.kgp.terrain import Location, NotCovered, TerrainChart, Unit, mf_text
+from hxref.systems.kgp.terrain_costs import mf_cost, temporary_breach, vehicle_entry, wire_drms
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "games" / "kgp" / "maps" / "sample.yaml"

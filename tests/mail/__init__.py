@@ -1,4 +1,4 @@
-"""Helpers for the e-mail tests (issue 9, items 1, 2 and 4b).
+"""Helpers for the e-mail tests (the inbox, the outbox and the umpire's mail).
 
 Every message here is a real one: built with the standard library's ``email``
 package and written with its generator (``as_bytes``), or read from the

@@ -1,4 +1,5 @@
-"""Deadlines in each player's own time zone, and reminders before a deadline (issue 9 item 4)."""
+"""Deadlines in each player's own time zone, and reminders before a deadline (every player reads
+the same instant on his own clock)."""
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,5 @@
 """``hxref inbox``: order files found in real e-mail messages, matched to games, submitted, and each
-message moved to ``done/`` or ``rejected/`` (issue 9, items 1 and 4b)."""
+message moved to ``done/`` or ``rejected/`` (a message is taken whole or not at all; a duplicate is skipped)."""
 from __future__ import annotations
 
 import base64

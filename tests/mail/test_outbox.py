@@ -1,6 +1,6 @@
 """``hxref outbox``: a ready message per recipient -- the public report, the side's secret report,
 the head hash and the receipts, as plain text and HTML -- written as ``.eml`` files or sent by SMTP
-to a local aiosmtpd server (issue 9, items 2 and 4b)."""
+to a local aiosmtpd server (each side gets its own secrets and nobody else's)."""
 from __future__ import annotations
 
 import datetime as dt

@@ -1,4 +1,5 @@
-"""hxref play GAME without --choice: the interactive solo/hotseat loop, driven by a script (issue 9 item 6)."""
+"""hxref play GAME without --choice: the interactive solo/hotseat loop, driven by a script (a menu
+of legal values, a refused answer asked again, q quits without saving a half answer)."""
 from __future__ import annotations
 
 import io
@@ -6,7 +7,8 @@ import io
 import pytest
 from rich.console import Console
 
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.play import menu_for, play_loop
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)")

@@ -13,7 +13,8 @@ import pytest
 
 from hxref.errors import IllegalOrder, InvalidInput
 from hxref.systems.salem_church import combat as cb
-from hxref.systems.salem_church.combat import Fate, Outcome, PathStatus, Unit
+from hxref.systems.salem_church import morale as mo
+from hxref.systems.salem_church.counters import Fate, Outcome, PathStatus, Unit
 from hxref.systems.salem_church.crt import Result
 
 
@@ -344,21 +345,21 @@ def test_17_3_union_counter_attack_does_not_check():
 
 
 def test_low_initiative_check_on_its_own():
-    assert cb.low_initiative_check(yank(morale=3), 3).passed
-    assert not cb.low_initiative_check(yank(morale=3), 4).passed
+    assert mo.low_initiative_check(yank(morale=3), 3).passed
+    assert not mo.low_initiative_check(yank(morale=3), 4).passed
 
 
 # --- B2: the MC -------------------------------------------------------------------------------
 def test_mc_passes_on_die_at_most_the_rating():
     # digest 0. (derived from 17.2): fails if the die is greater than the rating
     u = inf(morale=4)
-    assert cb.morale_check(u, 4, purpose="x", rule="B2").passed
-    assert not cb.morale_check(u, 5, purpose="x", rule="B2").passed
+    assert mo.morale_check(u, 4, purpose="x", rule="B2").passed
+    assert not mo.morale_check(u, 5, purpose="x", rule="B2").passed
 
 
 def test_mc_needs_a_morale_rating():
     with pytest.raises(InvalidInput, match="morale"):
-        cb.morale_check(Unit("u", "union", "infantry", cf=3), 2, purpose="x", rule="B2")
+        mo.morale_check(Unit("u", "union", "infantry", cf=3), 2, purpose="x", rule="B2")
 
 
 # --- B2: the result effects as a plan ----------------------------------------------------------
@@ -464,7 +465,7 @@ def test_b2_leader_line_rolls_every_leader_of_both_sides():
 
 
 def test_leader_casualties_kill_on_5_and_6():
-    got = cb.leader_casualties([ldr(f"L{i}") for i in range(1, 7)], Dice(1, 2, 3, 4, 5, 6))
+    got = mo.leader_casualties([ldr(f"L{i}") for i in range(1, 7)], Dice(1, 2, 3, 4, 5, 6))
     assert [k.killed for k in got] == [False, False, False, False, True, True]
     assert got[4].rule == "B2"
 

@@ -2,6 +2,7 @@
 enemy: he is captured too (reading, README)."""
 from hxref.systems.salem_church.system import SYSTEM, hexmap
 from hxref.systems.salem_church import combat as cb
+from hxref.systems.salem_church.counters import Outcome
 from hxref.systems.salem_church.narration import everyone
 from hxref.systems.salem_church.turn import Turn
 
@@ -23,7 +24,7 @@ def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
         st["units"][uid]["hex"] = label
     st["stage"] = "play"
     t = Turn(st, st["rules"], hm, "union", {}, NoDice())
-    effect = cb.SideEffect("defender", cb.Outcome.DISRUPT_OR_RETREAT)
+    effect = cb.SideEffect("defender", Outcome.DISRUPT_OR_RETREAT)
     notes = t._settle(effect, ["wilcox-m", "mclaws-m"], "confederate", {"choice": "retreat", "hexes": 1},
                       corner, attackers=union[:1])
     assert st["units"]["wilcox-m"].get("captured") and st["units"]["wilcox-m"]["hex"] is None

@@ -25,8 +25,10 @@ import pytest
 from hxref.geometry.mapmodel import MapLine
 from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited
 from hxref.maps import load_map
+from hxref.systems.salem_church import entry as en
 from hxref.systems.salem_church import movement as mv
-from hxref.systems.salem_church.combat import PathStatus
+from hxref.systems.salem_church import retreat as rt
+from hxref.systems.salem_church.counters import PathStatus
 from hxref.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -616,13 +618,13 @@ def test_disrupted_movement_reading_no_ezoc(sc, m):
 def test_13_2_union_t1_enters_at_2114(sc):
     st = make_state(sc, turn=1)
     entries = {u: "2114" for u in ("brooks-1", "first-1", "second-1", "art-1")}
-    assert mv.entry_problems(st, sc, "union", 1, entries) == []
+    assert en.entry_problems(st, sc, "union", 1, entries) == []
 
 
 def test_13_2_every_unit_due_must_enter(sc):
     st = make_state(sc, turn=1)
     entries = {u: "2114" for u in ("brooks-1", "first-1", "second-1")}
-    probs = mv.entry_problems(st, sc, "union", 1, entries)
+    probs = en.entry_problems(st, sc, "union", 1, entries)
     assert rules_of(probs) == ["13.2"] and "art-1" in probs[0].message
 
 
@@ -630,7 +632,7 @@ def test_13_3_units_enter_on_their_turn_only(sc):
     # 13.3: Mahone/A arrives T3
     st = make_state(sc, turn=2)
     entries = {u: "0107" for u in ("mclaws-m", "kershaw-m", "semmes-m", "wofford-m", "mahone-a")}
-    probs = mv.entry_problems(st, sc, "confederate", 2, entries)
+    probs = en.entry_problems(st, sc, "confederate", 2, entries)
     assert rules_of(probs) == ["13.3"] and "mahone-a" in probs[0].message and "3" in probs[0].message
 
 
@@ -638,7 +640,7 @@ def test_13_3_entry_hex_must_be_one_of_the_groups(sc):
     # 13.3: Formation M (T2) enters at 0107 only
     st = make_state(sc, turn=2)
     entries = {u: "0107" for u in ("mclaws-m", "semmes-m", "wofford-m")} | {"kershaw-m": "0903"}
-    probs = mv.entry_problems(st, sc, "confederate", 2, entries)
+    probs = en.entry_problems(st, sc, "confederate", 2, entries)
     assert "13.3" in rules_of(probs) and any("0903" in p.message for p in probs)
 
 
@@ -646,23 +648,23 @@ def test_13_3_all_units_of_a_turn_by_one_chosen_hex(sc):
     # 13.3: Formation A (T5) at 0107 or 0903 -- the player's choice, one hex for all
     st = make_state(sc, turn=5)
     group = ("anderson-a", "perry-a", "posey-a", "wright-a", "garnett-a")
-    assert mv.entry_problems(st, sc, "confederate", 5, {u: "0903" for u in group}) == []
-    assert mv.entry_problems(st, sc, "confederate", 5, {u: "0107" for u in group}) == []
+    assert en.entry_problems(st, sc, "confederate", 5, {u: "0903" for u in group}) == []
+    assert en.entry_problems(st, sc, "confederate", 5, {u: "0107" for u in group}) == []
     split = {u: "0903" for u in group} | {"anderson-a": "0107"}
-    probs = mv.entry_problems(st, sc, "confederate", 5, split)
+    probs = en.entry_problems(st, sc, "confederate", 5, split)
     assert rules_of(probs) == ["13.3"] and "same" in probs[0].message
 
 
 def test_13_3_formation_e_t7_may_use_2114(sc):
     st = make_state(sc, turn=7)
     group = ("early-e", "gordon-e", "hays-e", "hoke-e", "andrews-e")
-    assert mv.entry_problems(st, sc, "confederate", 7, {u: "2114" for u in group}) == []
-    assert rules_of(mv.entry_problems(st, sc, "confederate", 7, {u: "0107" for u in group})) == ["13.3"] * 5
+    assert en.entry_problems(st, sc, "confederate", 7, {u: "2114" for u in group}) == []
+    assert rules_of(en.entry_problems(st, sc, "confederate", 7, {u: "0107" for u in group})) == ["13.3"] * 5
 
 
 def test_13_x_wrong_side_and_units_already_on_the_map(sc):
     st = make_state(sc, turn=1, first_1="2114")
-    probs = mv.entry_problems(st, sc, "union", 1, {"brooks-1": "2114", "first-1": "2114", "second-1": "2114",
+    probs = en.entry_problems(st, sc, "union", 1, {"brooks-1": "2114", "first-1": "2114", "second-1": "2114",
                                                    "art-1": "2114", "kershaw-m": "2114"})
     msgs = " ".join(p.message for p in probs)
     assert "first-1" in msgs and "kershaw-m" in msgs and len(probs) == 2
@@ -672,15 +674,15 @@ def test_13_3_returning_units_at_their_formations_hexes(sc):
     # 13.3: returning Confederate units enter at any entry hex their formation may use (E: 0213 1013 2114)
     st = make_state(sc, turn=9)
     st["units"]["gordon-e"]["returning"] = True
-    assert mv.entry_problems(st, sc, "confederate", 9, {"gordon-e": "1013"}) == []
-    assert rules_of(mv.entry_problems(st, sc, "confederate", 9, {"gordon-e": "0107"})) == ["13.3"]
+    assert en.entry_problems(st, sc, "confederate", 9, {"gordon-e": "1013"}) == []
+    assert rules_of(en.entry_problems(st, sc, "confederate", 9, {"gordon-e": "0107"})) == ["13.3"]
 
 
 def test_13_2_returning_union_units_at_any_us_entry_hex(sc):
     st = make_state(sc, turn=9)
     st["units"]["first-3"]["returning"] = True
-    assert mv.entry_problems(st, sc, "union", 9, {"first-3": "2114"}) == []
-    assert rules_of(mv.entry_problems(st, sc, "union", 9, {"first-3": "0107"})) == ["13.2"]
+    assert en.entry_problems(st, sc, "union", 9, {"first-3": "2114"}) == []
+    assert rules_of(en.entry_problems(st, sc, "union", 9, {"first-3": "0107"})) == ["13.2"]
 
 
 def test_13_x_entering_units_pay_mp_from_the_entry_hex(sc, m):
@@ -696,27 +698,27 @@ def test_13_x_entry_paths_checked_with_the_map(sc, m):
     st = make_state(sc, turn=1)
     ok = {"brooks-1": ["2114", "2013"], "first-1": ["2114", "2013", "1913"], "second-1": ["2114", "2113"],
           "art-1": ["2114"]}
-    assert mv.entry_problems(st, sc, "union", 1, ok, hexmap=m) == []
+    assert en.entry_problems(st, sc, "union", 1, ok, hexmap=m) == []
     too_far = dict(ok, **{"first-1": ["2114", "2013", "1913", "1812", "1712", "1611"]})
-    probs = mv.entry_problems(st, sc, "union", 1, too_far, hexmap=m)
+    probs = en.entry_problems(st, sc, "union", 1, too_far, hexmap=m)
     assert len(probs) == 1 and probs[0].path[:2] == ["entries", "first-1"] and "MP" in probs[0].message
     # the entry hex must be the first hex of the path
     bad = dict(ok, **{"first-1": ["2013", "1913"]})
-    assert rules_of(mv.entry_problems(st, sc, "union", 1, bad, hexmap=m)) == ["13.2"]
+    assert rules_of(en.entry_problems(st, sc, "union", 1, bad, hexmap=m)) == ["13.2"]
 
 
 def test_13_x_entries_stack_one_after_another(sc, m):
     # D3 stand-in stacking: three combat units may not all stop in the entry hex
     st = make_state(sc, turn=1)
     entries = {"brooks-1": ["2114"], "first-1": ["2114"], "second-1": ["2114"], "art-1": ["2114"]}
-    probs = mv.entry_problems(st, sc, "union", 1, entries, hexmap=m)
+    probs = en.entry_problems(st, sc, "union", 1, entries, hexmap=m)
     assert len(probs) == 1 and "stack" in probs[0].message and probs[0].path[:2] == ["entries", "art-1"]
 
 
 def test_13_x_no_entry_into_an_enemy_occupied_hex(sc, m):
     st = make_state(sc, turn=9, gordon_e="2114")
     st["units"]["first-3"]["returning"] = True
-    probs = mv.entry_problems(st, sc, "union", 9, {"first-3": ["2114"]}, hexmap=m)
+    probs = en.entry_problems(st, sc, "union", 9, {"first-3": ["2114"]}, hexmap=m)
     assert probs and "enemy" in probs[0].message
 
 
@@ -724,20 +726,20 @@ def test_18_0_no_entry_adjacent_to_the_enemy_at_night(sc, m):
     # 18.0 reading: at night reinforcements may not enter adjacent to an enemy unit either
     st = make_state(sc, turn=6, gordon_e="2013")
     st["units"]["first-3"]["returning"] = True
-    assert rules_of(mv.entry_problems(st, sc, "union", 6, {"first-3": ["2114"]}, hexmap=m)) == ["18.0"]
+    assert rules_of(en.entry_problems(st, sc, "union", 6, {"first-3": ["2114"]}, hexmap=m)) == ["18.0"]
     st["turn"] = 8                       # a day turn with no Union arrivals due
-    assert mv.entry_problems(st, sc, "union", 8, {"first-3": ["2114"]}, hexmap=m) == []
+    assert en.entry_problems(st, sc, "union", 8, {"first-3": ["2114"]}, hexmap=m) == []
 
 
 def test_16_0_wagon_train_enters_by_road_at_2114(sc, m):
     st = make_state(sc, turn=4)
     entries = {"third-1": ["2114", "2013", "1913"], "guard-6": ["2114", "2113"],
                "wagon-train": ["2114", "2013", "1913", "1812"]}
-    probs = mv.entry_problems(st, sc, "union", 4, entries, hexmap=m)
+    probs = en.entry_problems(st, sc, "union", 4, entries, hexmap=m)
     assert rules_of(probs) == ["16.0"]                     # the train would pass Third/1 in 1913
     entries["wagon-train"] = ["2114", "2013"]
     entries["third-1"] = ["2114", "2013", "1913", "1812"]
-    assert mv.entry_problems(st, sc, "union", 4, entries, hexmap=m) == []
+    assert en.entry_problems(st, sc, "union", 4, entries, hexmap=m) == []
 
 
 # =====================================================================================
@@ -747,40 +749,40 @@ def test_16_0_wagon_train_enters_by_road_at_2114(sc, m):
 def test_crt_key_safe_retreat(sc, m):
     # Kershaw in 1511, attacked from 1611: 1410 and 1310 are out of Union ZOC and not next to a Union unit
     st = make_state(sc, kershaw_m="1511", first_1="1611")
-    r = mv.check_retreat(st, m, "kershaw-m", ["1410", "1310"])
+    r = rt.check_retreat(st, m, "kershaw-m", ["1410", "1310"])
     assert r.problems == [] and r.status is PathStatus.SAFE
 
 
 def test_e_unsafe_retreat_through_enemy_zoc(sc, m):
     # E stand-in: an unsafe path goes through an EZOC or next to an enemy unit (1512 is next to 1611)
     st = make_state(sc, kershaw_m="1511", first_1="1611")
-    r = mv.check_retreat(st, m, "kershaw-m", ["1512", "1412"])
+    r = rt.check_retreat(st, m, "kershaw-m", ["1512", "1412"])
     assert r.problems == [] and r.status is PathStatus.UNSAFE and "1512" in r.why
 
 
 def test_crt_key_retreat_is_1_to_3_hexes(sc, m):
     st = make_state(sc, kershaw_m="1511", first_1="1611")
-    assert mv.check_retreat(st, m, "kershaw-m", ["1410", "1310", "1209", "1109"]).problems
-    assert mv.check_retreat(st, m, "kershaw-m", []).problems
+    assert rt.check_retreat(st, m, "kershaw-m", ["1410", "1310", "1209", "1109"]).problems
+    assert rt.check_retreat(st, m, "kershaw-m", []).problems
 
 
 def test_retreat_cannot_enter_enemy_units_or_forbidden_terrain(sc, m):
     st = make_state(sc, kershaw_m="1511", first_1="1611", second_1="1410")
-    assert mv.check_retreat(st, m, "kershaw-m", ["1410"]).problems
+    assert rt.check_retreat(st, m, "kershaw-m", ["1410"]).problems
     st = make_state(sc, garnett_a="1003", first_1="0903")
-    assert mv.check_retreat(st, m, "garnett-a", ["1104"]).problems    # TEC heavy woods: infantry only
+    assert rt.check_retreat(st, m, "garnett-a", ["1104"]).problems    # TEC heavy woods: infantry only
 
 
 def test_16_0_no_union_retreat_into_the_trains_hex(sc, m):
     # 16.0: no Union unit may enter the train's hex, even when retreating
     st = make_state(sc, first_1="1611", kershaw_m="1511", wagon_train="1712")
-    r = mv.check_retreat(st, m, "first-1", ["1712", "1812"])
+    r = rt.check_retreat(st, m, "first-1", ["1712", "1812"])
     assert rules_of(r.problems) == ["16.0"]
 
 
 def test_crt_key_best_retreat_status(sc, m):
     st = make_state(sc, kershaw_m="1511", first_1="1611")
-    best = mv.retreat_status(st, m, "kershaw-m", 2)
+    best = rt.retreat_status(st, m, "kershaw-m", 2)
     assert best.status is PathStatus.SAFE and ["1410", "1310"] in best.safe
 
 
@@ -788,5 +790,5 @@ def test_crt_key_no_retreat_means_captured(sc, m):
     # CRT key: a unit that cannot retreat is captured -- train in 1712, Confederates all round 1611
     st = make_state(sc, first_1="1611", wagon_train="1712", kershaw_m="1511", semmes_m="1610",
                     wofford_m="1711", wilcox_m="1612", mahone_a="1512")
-    best = mv.retreat_status(st, m, "first-1", 1)
+    best = rt.retreat_status(st, m, "first-1", 1)
     assert best.status is PathStatus.NONE and best.safe == [] and best.unsafe == []

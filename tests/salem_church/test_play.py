@@ -1,4 +1,4 @@
-"""Salem Church played by e-mail to the end (issue 6): the shipped umpired game in
+"""Salem Church played by e-mail to the end: the shipped umpired game in
 orders/salem_church/salem-church/ -- 14 turns from the players' signed order files, resolved by
 the umpire's key -- replayed through the engine, with
 
@@ -25,7 +25,8 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg

@@ -1,4 +1,4 @@
-"""The Salem Church scenario rules at the orders level (issue 6), through the engine in solo mode:
+"""The Salem Church scenario rules at the orders level, through the engine in solo mode:
 for each rule a legal order that is resolved and an illegal one that is refused with its rule.
 
 * 13.3 set-up: Wilcox/M west of column 16;

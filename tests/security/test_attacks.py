@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 from hxref import orders, protocol
 from hxref.canon import sha256_hex
-from hxref.engine import Engine, audit as run_audit
+from hxref.audit import audit as run_audit
+from hxref.engine import Engine
 from hxref.errors import HxrefError
 from hxref.game import GameFile
 from hxref.cli import main

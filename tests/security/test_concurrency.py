@@ -1,4 +1,5 @@
-"""Concurrency (issue 10, item 3): two to eight processes submit to the same game at once.
+"""Concurrency (no file lost, no game file torn, the same head whatever the arrival order): two to
+eight processes submit to the same game at once.
 
 For N = 2..8 the first N steps of a game (both joins, both commitments for
 t1.bid, both reveals -- under protocol v2 the bid's dice links are in the reveals
@@ -41,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.engine import audit
+from hxref.audit import audit
 from hxref.game import GameFile
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py

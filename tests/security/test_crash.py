@@ -1,4 +1,4 @@
-"""Crash safety (issue 10, item 2): SIGKILL `hxref submit` and `hxref resolve` at random moments.
+"""Crash safety (a killed command leaves a complete game file, never a torn one): SIGKILL `hxref submit` and `hxref resolve` at random moments.
 
 Each trial copies a known starting game into place, starts the real command in a
 subprocess, kills it with SIGKILL after a delay drawn from a seeded RNG over the
@@ -33,7 +33,8 @@ import time
 from pathlib import Path
 
 from hxref import heads
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.errors import HxrefError
 from hxref.game import GameFile
 

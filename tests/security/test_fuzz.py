@@ -1,4 +1,5 @@
-"""Issue 10 item 4: fuzzing the order parser, `Engine.check` and `hxref check GAME FILE`.
+"""Fuzzing the order parser, `Engine.check` and `hxref check GAME FILE` (every bad input is one
+user error, never a crash).
 
 Hypothesis makes order files -- the shipped demo files with wrong values (re-signed with the
 right demo key, so the values reach the rules' checks), random YAML, random bytes, deep nesting,

@@ -1,4 +1,4 @@
-"""Limits on order files (issue 10, item 5): alias expansion, document size, nesting depth, number of
+"""Limits on order files (a crafted file must not exhaust memory or time): alias expansion, document size, nesting depth, number of
 orders per file, string length.  Each over-limit file is refused by `hxref submit` and `hxref check` with
 exit status 2, one line `hxref: error: FILE[:LINE]: ... [E10x]`, quickly, and the game file is unchanged.
 Just under each limit the limit itself does not fire (the file is refused later, for what it is)."""

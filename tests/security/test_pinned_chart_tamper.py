@@ -13,7 +13,7 @@ import re
 import pytest
 
 from hxref.canon import sha256_hex
-from hxref.engine import audit
+from hxref.audit import audit
 from hxref.game import GameFile, event_hash
 from tests.conftest import bid_round
 

@@ -1,4 +1,5 @@
-"""Issue 10 item 6: no enemy secret in any report of any shipped demo game, byte for byte.
+"""No enemy secret in any report of any shipped demo game, byte for byte (views are built per side
+by allow-list).
 
 Every registered system's shipped demo (SystemInfo.demo: heartland-demo, salem-church, cg-ii,
 mercers-mill) is replayed from its signed order files, as `hxref demo` does. After every

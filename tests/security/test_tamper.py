@@ -1,4 +1,4 @@
-"""Tamper suite (issue 10, item 1): every tampered input is refused with a clear error.
+"""Tamper suite (a signature and the hash chain cover every byte that matters): every tampered input is refused with a clear error.
 
 Targets: a signed order file (an `answer`), a commitment, a reveal -- each checked in-process exactly as
 `hxref check`/`hxref submit` do (UTF-8 decoding, then `Engine.check`) -- and a saved game of about 200
@@ -34,7 +34,8 @@ import pytest
 
 from hxref import commit as commit_mod
 from hxref import orders, protocol, signing, yamlio
-from hxref.engine import Engine, audit
+from hxref.audit import audit
+from hxref.engine import Engine
 from hxref.errors import HxrefError
 from hxref.canon import sha256_hex
 from hxref.game import GameFile, event_hash

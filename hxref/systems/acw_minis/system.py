@@ -37,14 +37,14 @@ def table_map(name: str):
 
 
 def _units(state: dict):
-    from .rules import Unit
+    from .units import Unit
 
     return {uid: Unit.from_dict({k: v for k, v in u.items() if k not in ("eliminated",)}, uid)
             for uid, u in state["units"].items() if not u.get("eliminated")}
 
 
 def _options(state: dict):
-    from .rules import Options
+    from .units import Options
 
     return Options(road_following=bool((state.get("options") or {}).get("road_following")))
 
@@ -59,7 +59,7 @@ class AcwMinis(GameSystem):
     info = INFO
 
     def setup(self, scenario: dict) -> dict:
-        from .rules import Unit, check_setup
+        from .units import Unit, check_setup
 
         units = {u["id"]: Unit.from_dict({k: v for k, v in u.items() if k != "id"}, u["id"]).to_dict()
                  for u in scenario["units"]}
@@ -76,7 +76,7 @@ class AcwMinis(GameSystem):
     def decisions(self, state: dict) -> list[Decision]:
         if state.get("result"):
             return []
-        from .rules import ORDER_FIELDS
+        from .movement import ORDER_FIELDS
 
         side = state["order"][state["phasing_index"]]
         t = state["turn"]
@@ -94,7 +94,9 @@ class AcwMinis(GameSystem):
     def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
         """The rules' problems of orders whose shape fits the decision's schema (checked first, in
         :mod:`hxref.orders`)."""
-        from .rules import movement_step, shooting_step, start_player_turn
+        from .movement import movement_step
+        from .sequence import start_player_turn
+        from .shooting import shooting_step
 
         moves = choice.get("moves", [])
         seen = set()
@@ -125,7 +127,9 @@ class AcwMinis(GameSystem):
         return []
 
     def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
-        from .rules import eliminating_step, movement_step, shooting_step, start_player_turn
+        from .movement import movement_step
+        from .sequence import eliminating_step, start_player_turn
+        from .shooting import shooting_step
 
         side = state["order"][state["phasing_index"]]
         choice = answers[side]
@@ -259,7 +263,7 @@ class AcwMinis(GameSystem):
 
     def template(self, view: dict, decision: Decision, side: str) -> Template:
         """Notes and a skeleton for the side's player turn (``hxref template``, ``hxref play``)."""
-        from .rules import MOVE_ALLOWANCE, RANGE
+        from .units import MOVE_ALLOWANCE, RANGE
 
         notes = [f"Your units ({side}): id, position (x, y inches), facing, hits; move allowance and range:"]
         moves = []

@@ -26,7 +26,7 @@ from . import forces as fc
 from . import model
 from . import supply as sp
 from .forced_march import Work, rating, send_to_pool
-from .reorg_common import (
+from .reorg_step import (
     Action, StepResult, _leader_problems, _record, _recorded, _refused, _summary, gone, reorg, turn_of, year_of)
 
 WDO_COST = 10                    # 3.41a

@@ -62,6 +62,7 @@ from ...geometry.hex import distance
 from ..base import Problem
 from . import model
 from . import zoc as zc
+from .counters import top_counters
 
 MAX_CORPS = 2                  # 3.12, 8.62
 MAX_CORPS_ARTILLERY = 2        # 3.12, 8.62
@@ -364,8 +365,6 @@ def without_hidden(state: dict, side: str) -> dict:
 
 def concealment(state: dict, side: str) -> Concealment:
     """What :func:`redact_view` removes from an enemy's view of ``side``."""
-    from .views import top_counters
-
     hidden = hidden_forces(state, side)
     work = _off_the_map(state, hidden)
     masked = _screened_leaders(state, side) - {lid for f in hidden if not model.is_unled(f)
@@ -456,6 +455,110 @@ def _attempts_used(state: dict, key: str) -> int:
     return int(state.get("current", {}).get("recon", {}).get(key, 0))
 
 
+def _corps_attempt_problems(state: dict, force_id: str, size: int, end_screen: bool) -> list[Problem]:
+    """8.61b, 8.6: a corps makes as many attempts as it has cavalry units, and none while screening."""
+    p = []
+    if _attempts_used(state, force_id) >= size:
+        p.append(Problem(f"{force_id}'s corps has made all its {size} recon attempts this impulse",
+                         "8.61b", ["force"]))
+    if state["leaders"][force_id].get("screen") and not end_screen:
+        p.append(Problem(f"{force_id}'s corps is screening: a screening corps cannot recon "
+                         "(end the screen first)", "8.6", ["force"]))
+    return p
+
+
+def _unit_attempt_problems(state: dict, force_id: str, trying: list[str], search: bool,
+                           end_screen: bool) -> list[Problem]:
+    """8.61a, 8.61c, 8.6: the force's own cavalry units try, once each, none of them screening;
+    only a corps searches."""
+    p = []
+    mine = set(model.units_of(state, force_id))
+    if search:
+        p.append(Problem("only a cavalry corps may search for hidden forces", "8.61c", ["search"]))
+    if not trying:
+        p.append(Problem("name the cavalry units making the attempt", "8.61a", ["units"]))
+    for u in trying:
+        if u not in mine:
+            p.append(Problem(f"{u} is not a unit of {force_id}", "8.61", ["units"]))
+        elif state["units"][u]["arm"] != "cavalry":
+            p.append(Problem(f"{u} is not cavalry: only cavalry units recon", "8.61", ["units"]))
+        elif _attempts_used(state, u) >= 1:
+            p.append(Problem(f"{u} has already tried recon this impulse (one attempt per unit)",
+                             "8.61", ["units"]))
+        elif state["units"][u].get("screening") and not end_screen:
+            p.append(Problem(f"{u} is screening its leader and cannot recon (end the screen first)",
+                             "8.6", ["units"]))
+    if len(set(trying)) != len(trying):
+        p.append(Problem("a unit is named twice in one attempt", "8.61", ["units"]))
+    return p
+
+
+def _target_problems(hexmap, here: str, target: str | None, corps: bool, size: int) -> list[Problem]:
+    """8.61, 8.61b: a cavalry unit recons an adjacent hex, a corps one within its recon range."""
+    if target is None:
+        return [Problem("a recon needs a target hex", "8.61", ["target"])]
+    try:
+        d = _dist(hexmap, here, target)
+    except Exception:
+        return [Problem(f"{target!r} is not a hex of this map", "8.61", ["target"])]
+    reach = size if corps else 1
+    if not 1 <= d <= reach:
+        return [Problem(f"{target} is {d} hexes from {here}; " +
+                        (f"the corps' recon range is {size}" if corps
+                         else "a cavalry unit recons an adjacent hex"),
+                        "8.61b" if corps else "8.61", ["target"])]
+    return []
+
+
+def _search_resistance(state: dict, hexmap, enemy: str, here: str, size: int) -> tuple[int, str]:
+    """8.61c, 8.62b: a search is resisted by the largest enemy screening corps whose screen
+    range reaches into the search range."""
+    covering = [c for c in screening_corps(state, enemy)
+                if _dist(hexmap, state["leaders"][c]["hex"], here) <= size + corps_size(state, c)]
+    best = max(covering, key=lambda c: corps_size(state, c), default=None)
+    bonus = corps_size(state, best) if best else 0
+    return bonus, (f"{best}'s screening corps ({bonus} units, 8.62b)" if best else "no screen")
+
+
+def _target_resistance(state: dict, enemy: str, target: str | None) -> tuple[int, str]:
+    """8.61a, 8.62b: the basic screening cavalry in the target hex and the size of any cavalry
+    corps there."""
+    parts = []
+    scr = [u for u, o in state["units"].items() if o["side"] == enemy and o.get("screening") and o["steps"] > 0
+           and o.get("leader") and state["leaders"][o["leader"]].get("hex") == target]
+    if scr:
+        parts.append(f"{len(scr)} screening cavalry (8.62)")
+    corps_here = [c for c in corps_of(state, enemy) if state["leaders"][c]["hex"] == target]
+    csum = sum(corps_size(state, c) for c in corps_here)
+    if corps_here:
+        parts.append(f"cavalry corps {', '.join(corps_here)} ({csum} units, 8.62b)")
+    return len(scr) + csum, "; ".join(parts) or "no screening cavalry"
+
+
+def _units_in(state: dict, side: str, target: str | None) -> int:
+    """8.61a "number of units": the side's living combat units in the hex, in boxes and unled."""
+    return sum(1 for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
+        (u.get("leader") and (state["leaders"][u["leader"]].get("hex") or
+                              state["leaders"][model.top_of(state, u["leader"])].get("hex")) == target)
+        or (not u.get("leader") and u.get("hex") == target)))
+
+
+def _search_finds(state: dict, hexmap, enemy: str, here: str, size: int) -> list[Found]:
+    """8.61c: every hidden enemy force within the corps' recon range."""
+    out = []
+    for f in sorted(hidden_forces(state, enemy)):
+        fh = model.force_hex(state, f)
+        if _dist(hexmap, here, fh) <= size:
+            out.append(Found(f, fh, len(model.units_of(state, f))))
+    return out
+
+
+def _hidden_in(state: dict, enemy: str, target: str | None) -> list[Found]:
+    """8.61a: a hidden force in the reconned hex is found (its presence revealed)."""
+    return [Found(f, target, len(model.units_of(state, f))) for f in sorted(hidden_forces(state, enemy))
+            if model.force_hex(state, f) == target]
+
+
 def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None, units: Iterable[str] = (),
           search: bool = False, end_screen: bool = False, at: str | None = None) -> Recon:
     """8.61: ``force_id`` (standing at ``at``, default its hex) tries recon.
@@ -474,75 +577,23 @@ def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None
         size = len(trying)
         r = Recon(side, force_id, trying, True, target, search, bonus=size, end_screen=end_screen,
                   rule="8.61c" if search else "8.61b")
-        if _attempts_used(state, force_id) >= size:
-            p.append(Problem(f"{force_id}'s corps has made all its {size} recon attempts this impulse",
-                             "8.61b", ["force"]))
-        if state["leaders"][force_id].get("screen") and not end_screen:
-            p.append(Problem(f"{force_id}'s corps is screening: a screening corps cannot recon "
-                             "(end the screen first)", "8.6", ["force"]))
+        p += _corps_attempt_problems(state, force_id, size, end_screen)
     else:
         trying = list(units)
         size = 0
         r = Recon(side, force_id, trying, False, target, search, bonus=len(trying), end_screen=end_screen)
-        mine = set(model.units_of(state, force_id))
-        if search:
-            p.append(Problem("only a cavalry corps may search for hidden forces", "8.61c", ["search"]))
-        if not trying:
-            p.append(Problem("name the cavalry units making the attempt", "8.61a", ["units"]))
-        for u in trying:
-            if u not in mine:
-                p.append(Problem(f"{u} is not a unit of {force_id}", "8.61", ["units"]))
-            elif state["units"][u]["arm"] != "cavalry":
-                p.append(Problem(f"{u} is not cavalry: only cavalry units recon", "8.61", ["units"]))
-            elif _attempts_used(state, u) >= 1:
-                p.append(Problem(f"{u} has already tried recon this impulse (one attempt per unit)",
-                                 "8.61", ["units"]))
-            elif state["units"][u].get("screening") and not end_screen:
-                p.append(Problem(f"{u} is screening its leader and cannot recon (end the screen first)",
-                                 "8.6", ["units"]))
-        if len(set(trying)) != len(trying):
-            p.append(Problem("a unit is named twice in one attempt", "8.61", ["units"]))
+        p += _unit_attempt_problems(state, force_id, trying, search, end_screen)
     if not model.is_unled(force_id) and not state["leaders"][force_id].get("active"):
         p.append(Problem(f"{force_id} is inactive: only active leaders take impulse actions", "8.1", ["force"]))
     if not search:
-        if target is None:
-            p.append(Problem("a recon needs a target hex", "8.61", ["target"]))
-        else:
-            try:
-                d = _dist(hexmap, here, target)
-            except Exception:
-                d = None
-                p.append(Problem(f"{target!r} is not a hex of this map", "8.61", ["target"]))
-            if d is not None:
-                reach = size if corps else 1
-                if not 1 <= d <= reach:
-                    p.append(Problem(f"{target} is {d} hexes from {here}; " +
-                                     (f"the corps' recon range is {size}" if corps
-                                      else "a cavalry unit recons an adjacent hex"),
-                                     "8.61b" if corps else "8.61", ["target"]))
+        p += _target_problems(hexmap, here, target, corps, size)
     r.problems = p
     if p:
         r.why = "not rolled: " + "; ".join(x.message for x in p)
         return r
     # the defender's bonus (8.61a, 8.62b)
-    if search:
-        covering = [c for c in screening_corps(state, enemy)
-                    if _dist(hexmap, state["leaders"][c]["hex"], here) <= size + corps_size(state, c)]
-        best = max(covering, key=lambda c: corps_size(state, c), default=None)
-        r.enemy_bonus = corps_size(state, best) if best else 0
-        r.enemy_bonus_why = f"{best}'s screening corps ({r.enemy_bonus} units, 8.62b)" if best else "no screen"
-    else:
-        parts = []
-        scr = [u for u, o in state["units"].items() if o["side"] == enemy and o.get("screening") and o["steps"] > 0
-               and o.get("leader") and state["leaders"][o["leader"]].get("hex") == target]
-        if scr:
-            parts.append(f"{len(scr)} screening cavalry (8.62)")
-        corps_here = [c for c in corps_of(state, enemy) if state["leaders"][c]["hex"] == target]
-        csum = sum(corps_size(state, c) for c in corps_here)
-        if corps_here:
-            parts.append(f"cavalry corps {', '.join(corps_here)} ({csum} units, 8.62b)")
-        r.enemy_bonus = len(scr) + csum
-        r.enemy_bonus_why = "; ".join(parts) or "no screening cavalry"
+    r.enemy_bonus, r.enemy_bonus_why = (_search_resistance(state, hexmap, enemy, here, size) if search
+                                        else _target_resistance(state, enemy, target))
     what = "search" if search else f"recon of {target}"
     r.roll = dice.d6(f"recon {force_id} {what}", by=side)
     r.enemy_roll = dice.d6(f"resist recon {what}", by=enemy)
@@ -553,22 +604,13 @@ def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None
         r.why = why + ("tie, the recon fails" if r.total == r.enemy_total else "the recon fails") + \
             "; no information (8.61a)"
         return r
-    hidden = hidden_forces(state, enemy)
     if search:
-        for f in sorted(hidden):
-            fh = model.force_hex(state, f)
-            if _dist(hexmap, here, fh) <= size:
-                r.found.append(Found(f, fh, len(model.units_of(state, f))))
+        r.found = _search_finds(state, hexmap, enemy, here, size)
         r.why = why + ("found " + ", ".join(f"{f.units} units in {f.hex}" for f in r.found) if r.found
                        else "none (nothing hidden in range, 8.61c)")
     else:
-        r.count = sum(1 for u in state["units"].values() if u["side"] == enemy and u["steps"] > 0 and (
-            (u.get("leader") and (state["leaders"][u["leader"]].get("hex") or
-                                  state["leaders"][model.top_of(state, u["leader"])].get("hex")) == target)
-            or (not u.get("leader") and u.get("hex") == target)))
-        for f in sorted(hidden):
-            if model.force_hex(state, f) == target:
-                r.found.append(Found(f, target, len(model.units_of(state, f))))
+        r.count = _units_in(state, enemy, target)
+        r.found = _hidden_in(state, enemy, target)
         r.why = why + (f"{r.count} units in {target}" if r.count else f"none in {target}")
     for f in r.found:
         r.reveals.append(Reveal(f.force, enemy, f.hex, f.units, "recon", r.rule,

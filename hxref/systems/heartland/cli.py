@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ...cli import _load, _out_dir, _side_check, dir_option, game_argument, side_option
+from ...cli_options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
 from ...errors import InvalidInput
 
 
@@ -50,10 +50,10 @@ def plot(game, side, force, label, reveal_force, out_dir):
     from . import hidden_open as ho
     from .cavalry import plot_choice, plot_commitment
 
-    eng = _load(game)
-    _side_check(eng, side)
+    eng = load_game(game)
+    check_side(eng, side)
     state = eng.state
-    mine = _out_dir(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
+    mine = out_dir_for(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
     book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
     if reveal_force:
         rec = ho.records(state, side).get(reveal_force)

@@ -95,9 +95,9 @@ def contact_on_path(state: dict, side: str, path: list[str], *, start: str, acti
                     cost) -> Contact | None:
     """Where the ordered ``path`` (checked on ``side``'s map) first meets a hidden enemy force.
 
-    ``cost`` is the true step cost (:func:`.impulse_common.cost_fn` on the state)."""
+    ``cost`` is the true step cost (:func:`.impulse_conditions.cost_fn` on the state)."""
     from .cavalry import hidden_forces
-    from .impulse_common import cost_fn
+    from .impulse_conditions import cost_fn
 
     enemy = model.other_side(side)
     hidden = sorted(hidden_forces(state, enemy)) if fog_of_war(state) else []
@@ -136,7 +136,7 @@ def reveal_on_contact(state: dict, side: str, mover: str, contact: Contact, end:
                       events: list[dict]) -> None:
     """8.62a: the hidden forces met appear; each side is told what it sees of it."""
     from .cavalry import Reveal, apply_reveal
-    from .impulse_common import _name
+    from .impulse_conditions import _name
 
     enemy = model.other_side(side)
     for f in contact.hidden:

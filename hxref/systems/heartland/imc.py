@@ -145,6 +145,142 @@ def _wagon_in_hex(state: dict, label: str, side: str) -> bool:
                and not s.get("leader") for s in state.get("logistics", {}).values())
 
 
+def _request_problems(state: dict, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
+    """8.21, 8.22, 7.3, 3.54: the operation level, the supply state, the ML given up, and a
+    force that moves on its own (not a leader inside another's force)."""
+    problems = []
+    if level not in LEVELS:
+        problems.append(Problem(f"operation level {level} is not 1-6", "8.22", ["level"]))
+    if supply not in SUPPLY_STATES:
+        problems.append(Problem(f"supply state {supply!r} is not one of {', '.join(SUPPLY_STATES)}",
+                                "7.3", ["supply"]))
+    if voluntary_ml < 0:
+        problems.append(Problem("a voluntary ML reduction cannot be negative", "3.54", ["voluntary_ml"]))
+    if not model.is_unled(force_id) and state["leaders"][force_id].get("superior"):
+        problems.append(Problem(f"{force_id} is part of {model.top_of(state, force_id)}'s force and moves "
+                                "with it unless detached first", "8.21", ["force"]))
+    return problems
+
+
+@dataclass
+class _Column:
+    """The MR column a force reads (8.22a, b) with the DRMs (8.22d), AP charges and notes that
+    come with it."""
+
+    mr: int
+    mr_from: str
+    cav_only: bool
+    inactive_oc: bool = False
+    drms: list[DRM] = field(default_factory=list)
+    charges: list[APCharge] = field(default_factory=list)
+    left_behind: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    ml_after: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _unled_column(state: dict, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
+    """8.22b: unled infantry and engineers read MR 1, unled cavalry MR 2 (the slowest arm sets
+    it); detachments move only with a wagon in their hex."""
+    side = model.force_side(state, force_id)
+    label = model.force_hex(state, force_id)
+    problems: list[Problem] = []
+    notes: list[str] = []
+    left_behind: list[str] = []
+    units = model.units_of(state, force_id)
+    moving = [u for u in units if state["units"][u]["arm"] != "detachment"]
+    dets = [u for u in units if state["units"][u]["arm"] == "detachment"]
+    if dets and _wagon_in_hex(state, label, side):
+        moving += dets
+        notes.append("detachments move with the wagon in their hex")
+    elif dets:
+        left_behind = dets
+    if not moving:
+        problems.append(Problem(f"the detachments in {label} cannot move without a leader or a wagon",
+                                "8.22b", ["force"]))
+        mr, mr_src = 1, "unled"
+    else:
+        mr = min(UNLED_MR.get(state["units"][u]["arm"], 1) for u in moving)   # the slowest arm sets it
+        mr_src = "unled cavalry" if mr == 2 else "unled infantry/engineers"
+    if voluntary_ml:
+        problems.append(Problem("only an OC may lower his ML (an unled force has none)", "3.54",
+                                ["voluntary_ml"]))
+    if mr_from:
+        problems.append(Problem("an unled force cannot borrow a leader's MR; merge it first",
+                                "8.22b", ["mr_from"]))
+    cav_only = bool(moving) and {state["units"][u]["arm"] for u in moving} == {"cavalry"}
+    return _Column(mr, mr_src, cav_only, left_behind=left_behind, notes=notes, problems=problems)
+
+
+def _lend_mr(state: dict, col: _Column, oc: str, mr_from: str, mr_paid: bool, hexmap) -> None:
+    """3.24b, 8.25b, 3.31a: a leader lends his MR to the OC for 1 AP of his."""
+    order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
+    # a detach order that paid for the loan was given where both stood (8.25b): the lender
+    # may have moved on since, the loan stands
+    col.problems += [x for x in order.problems if not mr_paid or x.rule not in ("3.24", "3.31a")]
+    col.charges += [] if mr_paid else order.charges
+    col.mr = model.current_rating(state["leaders"][mr_from], "mr")
+    col.mr_from = f"{mr_from} (lent, 1 AP)"
+
+
+def _led_column(state: dict, force_id: str, oc: str, voluntary_ml: int, mr_from: str | None, mr_paid: bool,
+                hexmap, cavalry_corps: bool | None) -> _Column:
+    """8.22a, c, d: the OC's MR (or one lent to him), +1 for 2 or more leaders, -1 for a cavalry
+    corps, -1 per ML level the OC gives up (3.54)."""
+    ld = state["leaders"][oc]
+    inactive_oc = not ld.get("active")
+    units = model.units_of(state, force_id)
+    cav_only = bool(units) and {state["units"][u]["arm"] for u in units} == {"cavalry"}
+    col = _Column(model.current_rating(ld, "mr"), oc + (" (inactive side)" if inactive_oc else ""), cav_only,
+                  inactive_oc)
+    if mr_from and mr_from != oc:
+        _lend_mr(state, col, oc, mr_from, mr_paid, hexmap)
+    leaders = model.force_leaders(state, force_id)
+    if len(leaders) >= 2:
+        col.drms.append(DRM(+1, f"{len(leaders)} leaders in the force", "8.22d"))
+    corps_flag = ld.get("cavalry_corps", False) if cavalry_corps is None else cavalry_corps
+    if corps_flag and not cav_only:
+        col.notes.append("not a cavalry corps: the force is not cavalry only (3.12)")
+    if corps_flag and cav_only:
+        col.drms.append(DRM(-1, "cavalry corps", "8.22d"))
+    if voluntary_ml > 0:
+        if voluntary_ml > ld["ml"]:
+            col.problems.append(Problem(f"{oc} has ML {ld['ml']}; he cannot give up {voluntary_ml} levels",
+                                        "3.54", ["voluntary_ml"]))
+        col.drms.append(DRM(-voluntary_ml, f"{oc} gives up {voluntary_ml} ML", "3.54, 8.22d"))
+        col.ml_after = ld["ml"] - voluntary_ml
+    return col
+
+
+def _table(level: int, cav_only: bool, notes: list[str]) -> int:
+    """8.22c: a cavalry-only force reads the table one level higher (none above level 6)."""
+    if not (cav_only and level in LEVELS):
+        return level
+    table = min(level + 1, max(LEVELS))
+    notes.append(f"cavalry only: reads the level {table} table"
+                 + (" (no level 7 table: stays at 6)" if level == max(LEVELS) else "") + " (8.22c)")
+    return table
+
+
+def _imc_why(res: IMCResult, notes: list[str]) -> str:
+    drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in res.drms)
+    why = (f"level {res.level}, MR {res.mr} ({res.mr_from}): rolled {res.roll}{drm_text} = {res.modified}"
+           f" -> {res.chart_mp} MP")
+    if res.halved:
+        why += f", halved for {res.supply} supply -> {res.mp}"
+    if notes:
+        why += "; " + "; ".join(notes)
+    if res.left_behind:
+        why += f"; {', '.join(res.left_behind)} stay behind (detachments, 8.22b)"
+    if res.deactivates:
+        why += f"; under 1 MP: {res.oc} is deactivated (8.11)"
+    if res.reactivates:
+        why += f"; {res.oc} obtains MP with his inactive MR and reactivates (8.12 method 4)"
+    if res.stand_in:
+        why += " [stand-in IMC]"
+    return why
+
+
 def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
              mr_from: str | None = None, mr_paid: bool = False, hexmap=None, cavalry_corps: bool | None = None,
              reactivation_tried: bool = False, chart: IMCChart | None = None) -> IMCResult:
@@ -156,116 +292,29 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
     ``supply`` the force's state for this impulse ("full", "combat", "out").
     Nothing is rolled when the request is illegal (see ``problems``)."""
     chart = chart or IMCChart.load()
-    problems: list[Problem] = []
     side = model.force_side(state, force_id)
-    label = model.force_hex(state, force_id)
-    drms: list[DRM] = []
-    charges: list[APCharge] = []
-    left_behind: list[str] = []
-    notes: list[str] = []
-    if level not in LEVELS:
-        problems.append(Problem(f"operation level {level} is not 1-6", "8.22", ["level"]))
-    if supply not in SUPPLY_STATES:
-        problems.append(Problem(f"supply state {supply!r} is not one of {', '.join(SUPPLY_STATES)}",
-                                "7.3", ["supply"]))
-    if voluntary_ml < 0:
-        problems.append(Problem("a voluntary ML reduction cannot be negative", "3.54", ["voluntary_ml"]))
-    if not model.is_unled(force_id) and state["leaders"][force_id].get("superior"):
-        problems.append(Problem(f"{force_id} is part of {model.top_of(state, force_id)}'s force and moves "
-                                "with it unless detached first", "8.21", ["force"]))
+    problems = _request_problems(state, force_id, level, supply, voluntary_ml)
     oc = fc.force_oc(state, force_id)
-    ml_after = None
-    inactive_oc = False
-    if oc is None:
-        units = model.units_of(state, force_id)
-        moving = [u for u in units if state["units"][u]["arm"] != "detachment"]
-        dets = [u for u in units if state["units"][u]["arm"] == "detachment"]
-        if dets and _wagon_in_hex(state, label, side):
-            moving += dets
-            notes.append("detachments move with the wagon in their hex")
-        elif dets:
-            left_behind = dets
-        if not moving:
-            problems.append(Problem(f"the detachments in {label} cannot move without a leader or a wagon",
-                                    "8.22b", ["force"]))
-            mr, mr_src = 1, "unled"
-        else:
-            mr = min(UNLED_MR.get(state["units"][u]["arm"], 1) for u in moving)   # the slowest arm sets it
-            mr_src = "unled cavalry" if mr == 2 else "unled infantry/engineers"
-        if voluntary_ml:
-            problems.append(Problem("only an OC may lower his ML (an unled force has none)", "3.54",
-                                    ["voluntary_ml"]))
-        if mr_from:
-            problems.append(Problem("an unled force cannot borrow a leader's MR; merge it first",
-                                    "8.22b", ["mr_from"]))
-        cav_only = bool(moving) and {state["units"][u]["arm"] for u in moving} == {"cavalry"}
-        corps = False
-    else:
-        ld = state["leaders"][oc]
-        inactive_oc = not ld.get("active")
-        mr = model.current_rating(ld, "mr")
-        mr_src = oc + (" (inactive side)" if inactive_oc else "")
-        if mr_from and mr_from != oc:
-            order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
-            # a detach order that paid for the loan was given where both stood (8.25b): the lender
-            # may have moved on since, the loan stands
-            problems += [x for x in order.problems if not mr_paid or x.rule not in ("3.24", "3.31a")]
-            charges += [] if mr_paid else order.charges
-            mr = model.current_rating(state["leaders"][mr_from], "mr")
-            mr_src = f"{mr_from} (lent, 1 AP)"
-        leaders = model.force_leaders(state, force_id)
-        if len(leaders) >= 2:
-            drms.append(DRM(+1, f"{len(leaders)} leaders in the force", "8.22d"))
-        units = model.units_of(state, force_id)
-        cav_only = bool(units) and {state["units"][u]["arm"] for u in units} == {"cavalry"}
-        corps_flag = ld.get("cavalry_corps", False) if cavalry_corps is None else cavalry_corps
-        corps = bool(corps_flag) and cav_only
-        if corps_flag and not cav_only:
-            notes.append("not a cavalry corps: the force is not cavalry only (3.12)")
-        if corps:
-            drms.append(DRM(-1, "cavalry corps", "8.22d"))
-        if voluntary_ml > 0:
-            if voluntary_ml > ld["ml"]:
-                problems.append(Problem(f"{oc} has ML {ld['ml']}; he cannot give up {voluntary_ml} levels",
-                                        "3.54", ["voluntary_ml"]))
-            drms.append(DRM(-voluntary_ml, f"{oc} gives up {voluntary_ml} ML", "3.54, 8.22d"))
-            ml_after = ld["ml"] - voluntary_ml
-    table = level
-    if cav_only and level in LEVELS:
-        table = min(level + 1, max(LEVELS))
-        notes.append(f"cavalry only: reads the level {table} table"
-                     + (" (no level 7 table: stays at 6)" if level == max(LEVELS) else "") + " (8.22c)")
-    res = IMCResult(force_id, oc, level, table, mr, mr_src, drms, supply=supply, voluntary_ml=voluntary_ml,
-                    ml_after=ml_after, charges=charges, left_behind=left_behind, stand_in=chart.stand_in,
-                    problems=problems, rule="8.22, 3.24b" if oc is not None and mr_from and mr_from != oc else "8.22")
+    col = (_unled_column(state, force_id, voluntary_ml, mr_from) if oc is None
+           else _led_column(state, force_id, oc, voluntary_ml, mr_from, mr_paid, hexmap, cavalry_corps))
+    problems += col.problems
+    table = _table(level, col.cav_only, col.notes)
+    res = IMCResult(force_id, oc, level, table, col.mr, col.mr_from, col.drms, supply=supply,
+                    voluntary_ml=voluntary_ml, ml_after=col.ml_after, charges=col.charges,
+                    left_behind=col.left_behind, stand_in=chart.stand_in, problems=problems,
+                    rule="8.22, 3.24b" if oc is not None and mr_from and mr_from != oc else "8.22")
     if problems:
         res.why = "not rolled: " + "; ".join(p.message for p in problems)
         return res
     res.roll = dice.d6(f"IMC {force_id} (level {level})", by=side, visible_to=[side])   # the MP are a secret (3.71)
-    res.modified = res.roll + sum(d.value for d in drms)
-    res.chart_mp = chart.lookup(table, mr, res.modified)
+    res.modified = res.roll + sum(d.value for d in col.drms)
+    res.chart_mp = chart.lookup(table, col.mr, res.modified)
     res.halved = supply in ("combat", "out")
     res.mp = half_up(res.chart_mp) if res.halved else res.chart_mp
-    if oc is not None and res.mp < 1 and not inactive_oc:
-        res.deactivates = True
-    if oc is not None and inactive_oc and res.mp >= 1 and not reactivation_tried:
-        res.reactivates = True
-    drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in drms)
-    why = (f"level {level}, MR {mr} ({mr_src}): rolled {res.roll}{drm_text} = {res.modified}"
-           f" -> {res.chart_mp} MP")
-    if res.halved:
-        why += f", halved for {supply} supply -> {res.mp}"
-    if notes:
-        why += "; " + "; ".join(notes)
-    if left_behind:
-        why += f"; {', '.join(left_behind)} stay behind (detachments, 8.22b)"
-    if res.deactivates:
-        why += f"; under 1 MP: {oc} is deactivated (8.11)"
-    if res.reactivates:
-        why += f"; {oc} obtains MP with his inactive MR and reactivates (8.12 method 4)"
-    if chart.stand_in:
-        why += " [stand-in IMC]"
-    res.why = why
+    # 8.11: under 1 MP deactivates the OC; 8.12 method 4: MP with his inactive MR reactivate him
+    res.deactivates = oc is not None and res.mp < 1 and not col.inactive_oc
+    res.reactivates = oc is not None and col.inactive_oc and res.mp >= 1 and not reactivation_tried
+    res.why = _imc_why(res, col.notes)
     return res
 
 

@@ -19,7 +19,8 @@ the reports.
 The module is the façade of the impulse and holds its life cycle (the decisions, start, resolution,
 finish); the layers live in :mod:`.impulse_check` (checking an orders file), :mod:`.impulse_moves`
 (moving the forces and what they do during a move), :mod:`.impulse_combat` (attack checks, the
-Combat Preparation and Combat Sequences) and :mod:`.impulse_common` (the map and helpers they share).
+Combat Preparation and Combat Sequences) and :mod:`.impulse_conditions` (the map, weather, ZOC,
+costs and supply they share).
 """
 from __future__ import annotations
 
@@ -30,14 +31,14 @@ from . import model
 from .impulse_check import (DEFENCE_KEYS, MOVE_KEYS, OFF_MAP_VALUES, ORDER_KEYS, SPECIAL_ORDERS, _army_commander,
                             _naval_order, check_must_attack, check_orders, forces_in_enemy_zoc)
 from .impulse_combat import COMBAT_KEYS, WDO_COST, _defence_problems, _naval_combats, combat_sequence, resolve_defence
-from .impulse_common import _supply_states, cost_fn, enemy_zoc, hexmap, load_map, weather_of
+from .impulse_conditions import _supply_states, cost_fn, enemy_zoc, hexmap, load_map, weather_of
 from .views import wep_event
-from .impulse_moves import (REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move, _recon,
+from .impulse_moves import (REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move,
                             detachment_chart)
 
 __all__ = [      # what other modules, tools and tests take from here (re-exported from the layers)
     "COMBAT_KEYS", "DEFENCE_KEYS", "MOVE_KEYS", "OFF_MAP_VALUES", "ORDER_KEYS", "REACTIVATION_METHODS",
-    "SPECIAL_ORDERS", "WDO_COST", "_recon", "check_defence", "check_must_attack", "check_orders", "combat_sequence",
+    "SPECIAL_ORDERS", "WDO_COST", "check_defence", "check_must_attack", "check_orders", "combat_sequence",
     "cost_fn", "defence_decision", "detachment_chart", "enemy_zoc", "finish", "forces_in_enemy_zoc", "hexmap",
     "load_map", "orders_decision", "resolve_defence", "resolve_orders", "start", "weather_of",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..base import Problem
 from . import model
-from .impulse_common import _stacking_problems, cost_fn, enemy_zoc, hexmap
+from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap
 from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems

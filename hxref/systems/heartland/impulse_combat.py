@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...geometry.hex import are_adjacent
 from ..base import Problem
 from . import model
-from .impulse_common import _name, _supply_states, hexmap
+from .impulse_conditions import _name, _supply_states, hexmap
 
 
 # --- 8.41/8.42: the attack check and its Assault marker -----------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import model
 from .impulse_combat import _attack_check, _join_assault
-from .impulse_common import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
+from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
 from .fog import contact_made, contact_on_path, fog_of_war, reveal_mover, reveal_on_contact
 from .movement import walk
 

@@ -1,8 +1,8 @@
 """Naval assault and river transport: rules 8.92, 3.17 and 4.33.
 
 Embarkation in a port (8.92a), the Union Naval Assault Display (3.17, 4.33),
-the landing (8.92b/c) and river transport (4.33).  Split from :mod:`.naval`,
-which re-exports every name here and holds the readings and state keys.
+the landing (8.92b/c) and river transport (4.33).  :mod:`.naval` re-exports
+its public names and holds the readings and state keys.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Sequence
 from ...geometry.hex import HexSide
 from ..base import Problem
 from . import model
-from .naval_common import (
+from .naval_control import (
     BOX_NAMES, LANDING_TARGETS, NOTICE, _current, _enemy_control, _entrenchment, _nv, _side, _sl, _step_refusal,
     _weather, is_major_river, mission_of, naval, river_steps,
 )
@@ -25,7 +25,7 @@ from .naval_common import (
 
 def is_port(state: dict, hexmap, label: str) -> bool:
     """8.92a: a major city on a major river, or a Union Naval Landing."""
-    from .reorganization import landing_hexes
+    from .reorg_step import landing_hexes
     if label in landing_hexes(state):
         return True
     h = hexmap.parse(label)

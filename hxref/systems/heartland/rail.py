@@ -376,49 +376,51 @@ def _choose_train(state: dict, side: str, board: str, train: str | None, key: st
     return (sorted(idle)[0] if idle else None), ""
 
 
-def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
-              off_map: bool = False, entering: bool = False) -> RailMove:
-    """8.72, 8.73 / H-28: move ``force`` by train through ``stations`` (its station first, the
-    station where it gets off last; stations between are waypoints).  ``train`` names the train;
-    by default one already running this impulse through the boarding station, else one in that
-    station, else any idle friendly train (which runs empty to the force first).
+def _illegal(r: RailMove) -> RailMove:
+    r.why = "illegal: " + "; ".join(x.message for x in r.problems)
+    return r
 
-    8.74: ``off_map`` rides on off the map at the last hex, a rail hex on a friendly edge;
-    ``entering`` brings a force back from off the map at the first hex, one on a friendly edge."""
-    side = model.force_side(state, force)
-    r = RailMove(force, side, stations=[str(s) for s in stations])
-    p = r.problems
-    stations = r.stations
-    key = impulse_key(state)
+
+def _weather_problems(state: dict) -> list[Problem]:
+    """5.28, 5.29, 8.73: no rail movement in Snow or a Blizzard."""
     weather = weather_of(state)
     if weather in NO_RAIL_WEATHER:
-        p.append(Problem(f"no rail movement in {weather} (5.28, 5.29, 8.73)", "8.73", ["stations"]))
-    if len(stations) < 2:
-        p.append(Problem("name the boarding station and the station to get off at", "8.72", ["stations"]))
-        r.why = "illegal: " + "; ".join(x.message for x in p)
-        return r
+        return [Problem(f"no rail movement in {weather} (5.28, 5.29, 8.73)", "8.73", ["stations"])]
+    return []
+
+
+def _boarding_problems(state: dict, hexmap, force: str, side: str, stations: list[str], *, off_map: bool,
+                       entering: bool, p: list[Problem]) -> tuple[str, str]:
+    """8.72, 8.74: the force boards where it stands (or at a friendly map edge coming back) and
+    gets on and off in stations; the off-map note for the ``why`` and the edge."""
     here = model.force_hex(state, force)
-    edge_note = ""
+    edge_note, edge = "", ""
     if off_map or entering:
-        edge_note, r.edge = _off_map_problems(state, hexmap, force, side, stations, entering, p)
+        edge_note, edge = _off_map_problems(state, hexmap, force, side, stations, entering, p)
     elif here is None:
         p.append(Problem(f"{force} is off the map: it comes back with a rail move marked `off_map: enter` (8.74)", "8.74", ["force"]))
     if stations[0] != here and not entering:
         p.append(Problem(f"{force} is in {here}: the first station must be where it boards", "8.72",
                          ["stations", 0]))
+    last = len(stations) - 1
     for i, s in enumerate(stations):
         try:
             ok = is_station(hexmap, s)
         except Exception as e:
             p.append(Problem(str(e), "8.72", ["stations", i]))
             continue
-        if (off_map and i == len(stations) - 1) or (entering and i == 0):
+        if (off_map and i == last) or (entering and i == 0):
             continue                  # 8.74: the map-edge rail hex, checked above
-        if not ok and i in (0, len(stations) - 1):
+        if not ok and i in (0, last):
             p.append(Problem(f"{s} is not a station: units board and leave trains in a town or major city on "
                              "a rail line", "8.72", ["stations", i]))
-    # who may ride (8.1, 8.72, 8.73)
-    units = model.units_of(state, force)
+    return edge_note, edge
+
+
+def _rider_problems(state: dict, force: str, units: list[str], load: Fraction) -> list[Problem]:
+    """8.1, 8.72, 8.73: who may ride: an active OC's force (or unled units) without wagons, that
+    has not moved this impulse, within the train's capacity."""
+    p: list[Problem] = []
     oc = fc.force_oc(state, force)
     if oc is not None and not state["leaders"][oc].get("active"):
         p.append(Problem(f"{oc} is inactive: forces of inactive leaders cannot board (8.1)", "8.73", ["force"]))
@@ -433,104 +435,177 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
                          ["force"]))
     if force in (imp.get("rail") or {}):
         p.append(Problem(f"{force} has already moved by rail this impulse", "8.72", ["force"]))
-    r.load = train_load(state, units)
-    if r.load > TRAIN_CAPACITY:
-        p.append(Problem(f"{force} is {r.load} division-equivalents; a train carries 1 division (Union) or "
+    if load > TRAIN_CAPACITY:
+        p.append(Problem(f"{force} is {load} division-equivalents; a train carries 1 division (Union) or "
                          "4 brigades (Confederate)", "8.72", ["force"]))
-    # the train
-    tid, note = _choose_train(state, side, stations[0], train, key)
-    if tid is None:
-        p.append(Problem(f"no {side} train" + (f" {train!r}" if train else " is free this impulse"), "8.72",
-                         ["train"]))
-    if p:
-        r.why = "illegal: " + "; ".join(x.message for x in p)
-        return r
-    r.train = tid
-    t = state["trains"][tid]
-    run = t.get("run") if (t.get("run") or {}).get("impulse") == key else None
-    enemy, zoc, cuts = _blocks(state, hexmap, side)
-    blocked = enemy | zoc | cuts
-    opened = open_to(state, side)
+    return p
 
-    if run is None:
-        r.wep = TRAIN_WEP
-        wep = (state.get("wep") or {}).get(side)
-        if wep is not None and wep < TRAIN_WEP:
-            p.append(Problem(f"{side} has {wep} WEP; a train costs {TRAIN_WEP} WEP an impulse", "8.72", ["train"]))
-        prefix = [t["hex"]]
-        legs_before: list = []
-    else:
-        prefix = list(run["route"])
-        legs_before = [list(x) for x in run["legs"]]
-    # where the force rides: inside the run, or the run extended
+
+@dataclass
+class _Run:
+    """The train's run this impulse before the force boards (8.72)."""
+
+    wep: int                  # what this ride pays for the train: 1 WEP when it starts the run
+    route: list[str]
+    legs: list
+    problems: list[Problem]
+
+
+def _run_so_far(state: dict, side: str, t: dict, key: str) -> _Run:
+    """8.72: a train that has not run this impulse starts from its hex for 1 WEP; one already
+    running goes on with the run it made (and the forces it carries)."""
+    run = t.get("run") if (t.get("run") or {}).get("impulse") == key else None
+    if run is not None:
+        return _Run(0, list(run["route"]), [list(x) for x in run["legs"]], [])
+    p = []
+    wep = (state.get("wep") or {}).get(side)
+    if wep is not None and wep < TRAIN_WEP:
+        p.append(Problem(f"{side} has {wep} WEP; a train costs {TRAIN_WEP} WEP an impulse", "8.72", ["train"]))
+    return _Run(TRAIN_WEP, [t["hex"]], [], p)
+
+
+@dataclass
+class _Ride:
+    """Where the force rides on the train's run: ``route`` is the train's whole run, the force
+    boards at ``route[board_at]`` and gets off at ``route[stop_at]``."""
+
+    route: list[str]
+    board_at: int
+    stop_at: int
+    stopped: str = ""
+
+
+def _ride(hexmap, prefix: list[str], stations: list[str], train_hex: str, blocked: set[str],
+          cuts: set[str]) -> _Ride | Problem:
+    """8.72, 8.73: a ride inside the train's run so far, or the run extended through the
+    ordered stations, avoiding enemy units, enemy ZOC and Rail Line Cuts; a line open but
+    blocked stops at the station before the block."""
     board_at = prefix.index(stations[0]) if stations[0] in prefix else None
     if board_at is not None and stations[-1] in prefix[board_at + 1:] and len(stations) == 2:
-        route, stop_i = prefix, prefix.index(stations[-1], board_at + 1)
-    else:
-        tail_stops = ([stations[0]] if board_at is None else []) + stations[1:]
-        ext, bad = _full_route(hexmap, [prefix[-1]] + tail_stops, blocked - {prefix[-1], t["hex"]})
-        raw, _ = _full_route(hexmap, [prefix[-1]] + tail_stops, cuts)
-        if ext is None and raw is None:
-            p.append(Problem(f"no unbroken rail line {bad}", "8.73", ["stations"]))
-            r.why = "illegal: " + "; ".join(x.message for x in p)
-            return r
-        full = prefix + (raw if ext is None else ext)[1:]
-        route = full
-        if board_at is None:
-            board_at = len(prefix) - 1 + (raw if ext is None else ext).index(stations[0])
-        stop_i = len(route) - 1
-        if ext is None:
-            # 8.73: blocked by enemy units or ZOC: as far as the station before the block
-            first_bad = next(i for i in range(len(prefix), len(route)) if route[i] in blocked)
-            if first_bad <= board_at:
-                p.append(Problem(f"the rail line to {stations[0]} is blocked at {route[first_bad]} (enemy units, "
-                                 "ZOC or a Rail Line Cut)", "8.73", ["stations"]))
-                r.why = "illegal: " + "; ".join(x.message for x in p)
-                return r
-            last_station = max((i for i in range(board_at + 1, first_bad) if is_station(hexmap, route[i])),
-                               default=None)
-            if last_station is None:
-                p.append(Problem(f"the rail line is blocked at {route[first_bad]} before any station beyond "
-                                 f"{stations[0]}", "8.73", ["stations"]))
-                r.why = "illegal: " + "; ".join(x.message for x in p)
-                return r
-            r.stopped = (f"blocked at {route[first_bad]} (enemy units or ZOC): stops at {route[last_station]}, "
-                         "the station before the block (8.73)")
-            route = route[:last_station + 1]
-            stop_i = last_station
-    if opened is not None:
-        shut = [x for x in route[1:] if x not in opened]
-        if shut:
-            p.append(Problem(f"the track through {', '.join(shut)} is not open to {side}", "8.71", ["stations"]))
-    r.counted = stations_on(hexmap, route)
-    if len(r.counted) > MAX_STATIONS:
-        p.append(Problem(f"the train would run through {len(r.counted)} stations ({', '.join(r.counted)}); at most "
-                         f"{MAX_STATIONS}", "8.72", ["stations"]))
-    # capacity per stretch of the run
-    legs = legs_before + [[force, board_at, stop_i, str(r.load)]]
+        return _Ride(prefix, board_at, prefix.index(stations[-1], board_at + 1))
+    tail_stops = ([stations[0]] if board_at is None else []) + stations[1:]
+    ext, bad = _full_route(hexmap, [prefix[-1]] + tail_stops, blocked - {prefix[-1], train_hex})
+    raw, _ = _full_route(hexmap, [prefix[-1]] + tail_stops, cuts)
+    leg = raw if ext is None else ext
+    if leg is None:
+        return Problem(f"no unbroken rail line {bad}", "8.73", ["stations"])
+    route = prefix + leg[1:]
+    if board_at is None:
+        board_at = len(prefix) - 1 + leg.index(stations[0])
+    if ext is not None:
+        return _Ride(route, board_at, len(route) - 1)
+    return _stop_before_block(hexmap, route, len(prefix), board_at, blocked, stations[0])
+
+
+def _stop_before_block(hexmap, route: list[str], start: int, board_at: int, blocked: set[str],
+                       board: str) -> _Ride | Problem:
+    """8.73: blocked by enemy units or ZOC: as far as the station before the block."""
+    first_bad = next(i for i in range(start, len(route)) if route[i] in blocked)
+    if first_bad <= board_at:
+        return Problem(f"the rail line to {board} is blocked at {route[first_bad]} (enemy units, "
+                       "ZOC or a Rail Line Cut)", "8.73", ["stations"])
+    last_station = max((i for i in range(board_at + 1, first_bad) if is_station(hexmap, route[i])),
+                       default=None)
+    if last_station is None:
+        return Problem(f"the rail line is blocked at {route[first_bad]} before any station beyond "
+                       f"{board}", "8.73", ["stations"])
+    stopped = (f"blocked at {route[first_bad]} (enemy units or ZOC): stops at {route[last_station]}, "
+               "the station before the block (8.73)")
+    return _Ride(route[:last_station + 1], board_at, last_station, stopped)
+
+
+def _open_track_problems(opened: set[str] | None, route: list[str], side: str) -> list[Problem]:
+    """8.71: the run keeps to track open to the side (checked when the state tracks it)."""
+    shut = [] if opened is None else [x for x in route[1:] if x not in opened]
+    if shut:
+        return [Problem(f"the track through {', '.join(shut)} is not open to {side}", "8.71", ["stations"])]
+    return []
+
+
+def _station_count_problems(counted: list[str]) -> list[Problem]:
+    """8.72: a train runs through at most 6 stations an impulse."""
+    if len(counted) > MAX_STATIONS:
+        return [Problem(f"the train would run through {len(counted)} stations ({', '.join(counted)}); at most "
+                        f"{MAX_STATIONS}", "8.72", ["stations"])]
+    return []
+
+
+def _capacity_problems(route: list[str], legs: list) -> list[Problem]:
+    """8.72: the forces aboard each stretch of the run within the train's capacity."""
     for i in range(len(route) - 1):
         aboard = sum((Fraction(x[3]) for x in legs if x[1] <= i < x[2]), Fraction(0))
         if aboard > TRAIN_CAPACITY:
-            p.append(Problem(f"the train would carry {aboard} division-equivalents between {route[i]} and "
-                             f"{route[i + 1]}; at most 1", "8.72", ["train"]))
-            break
-    r.route = route[board_at:stop_i + 1]
-    r.train_route = route
-    r.end = route[stop_i]
-    r.legs = legs
-    if p:
-        r.why = "illegal: " + "; ".join(x.message for x in p)
-        return r
-    why = (f"{force} rides train {tid} {' > '.join(r.route)} ({len(r.counted)} of {MAX_STATIONS} stations on "
+            return [Problem(f"the train would carry {aboard} division-equivalents between {route[i]} and "
+                            f"{route[i + 1]}; at most 1", "8.72", ["train"])]
+    return []
+
+
+def _ride_why(r: RailMove, note: str, edge_note: str) -> str:
+    why = (f"{r.force} rides train {r.train} {' > '.join(r.route)} ({len(r.counted)} of {MAX_STATIONS} stations on "
            f"the run)")
     why += f"; {TRAIN_WEP} WEP for the train this impulse" if r.wep else f"; {note or 'the train is already paid'}"
     if r.stopped:
         why += "; " + r.stopped
     if edge_note and not r.stopped:
         why += "; " + edge_note
+    return why + "; no other movement for it this impulse (8.72)"
+
+
+def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
+              off_map: bool = False, entering: bool = False) -> RailMove:
+    """8.72, 8.73 / H-28: move ``force`` by train through ``stations`` (its station first, the
+    station where it gets off last; stations between are waypoints).  ``train`` names the train;
+    by default one already running this impulse through the boarding station, else one in that
+    station, else any idle friendly train (which runs empty to the force first).
+
+    8.74: ``off_map`` rides on off the map at the last hex, a rail hex on a friendly edge;
+    ``entering`` brings a force back from off the map at the first hex, one on a friendly edge."""
+    side = model.force_side(state, force)
+    r = RailMove(force, side, stations=[str(s) for s in stations])
+    p = r.problems
+    stations = r.stations
+    key = impulse_key(state)
+    p += _weather_problems(state)
+    if len(stations) < 2:
+        p.append(Problem("name the boarding station and the station to get off at", "8.72", ["stations"]))
+        return _illegal(r)
+    edge_note, r.edge = _boarding_problems(state, hexmap, force, side, stations, off_map=off_map,
+                                           entering=entering, p=p)
+    units = model.units_of(state, force)
+    r.load = train_load(state, units)
+    p += _rider_problems(state, force, units, r.load)
+    tid, note = _choose_train(state, side, stations[0], train, key)
+    if tid is None:
+        p.append(Problem(f"no {side} train" + (f" {train!r}" if train else " is free this impulse"), "8.72",
+                         ["train"]))
+    if p:
+        return _illegal(r)
+    r.train = tid
+    t = state["trains"][tid]
+    run = _run_so_far(state, side, t, key)
+    r.wep = run.wep
+    p += run.problems
+    enemy, zoc, cuts = _blocks(state, hexmap, side)
+    ride = _ride(hexmap, run.route, stations, t["hex"], enemy | zoc | cuts, cuts)
+    if isinstance(ride, Problem):
+        p.append(ride)
+        return _illegal(r)
+    r.stopped = ride.stopped
+    route, board_at, stop_i = ride.route, ride.board_at, ride.stop_at
+    p += _open_track_problems(open_to(state, side), route, side)
+    r.counted = stations_on(hexmap, route)
+    p += _station_count_problems(r.counted)
+    legs = run.legs + [[force, board_at, stop_i, str(r.load)]]
+    p += _capacity_problems(route, legs)
+    r.route = route[board_at:stop_i + 1]
+    r.train_route = route
+    r.end = route[stop_i]
+    r.legs = legs
+    if p:
+        return _illegal(r)
     r.off_map = off_map and not r.stopped
     r.entering = entering
-    r.why = why + "; no other movement for it this impulse (8.72)"
+    r.why = _ride_why(r, note, edge_note)
     return r
 
 

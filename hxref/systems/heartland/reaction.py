@@ -460,6 +460,150 @@ def retreat_options(state: dict, hexmap, force_id: str, passable=None) -> list[s
             if n not in zoc and n not in enemy_units and passable(here, n)]
 
 
+def _condition_1(state: dict, force_id: str, attack: Assault, side: str) -> str:
+    """9.21(1): a stack led by an active leader, the target of the attack."""
+    oc = fc.force_oc(state, force_id)
+    c1 = []
+    if oc is None:
+        c1.append("the force has no leader")
+    elif not state["leaders"][oc].get("active"):
+        c1.append(f"its OC {oc} is inactive")
+    if model.force_hex(state, force_id) != attack.target:
+        c1.append(f"it is not the target of the attack on {attack.target}")
+    if model.force_side(state, force_id) != side:
+        c1.append("it is not a defending force")
+    return "met" if not c1 else "; ".join(c1)
+
+
+def _condition_3(state: dict, force_id: str, attack: Assault, side: str) -> str:
+    """9.21(3): the OC's ML above the attacking OC's, or the higher total cavalry CF."""
+    d_ml = force_ml(state, force_id) if fc.force_oc(state, force_id) else None
+    a_ml = force_ml(state, attack.attacker)
+    d_cav, a_cav = cavalry_cf(state, force_id, side), cavalry_cf(state, attack.attacker)
+    if d_ml is not None and d_ml > a_ml:
+        return "met"
+    if d_cav > a_cav:
+        return "met"
+    return (f"the OC's ML {d_ml} is not above the attacker's {a_ml} and its cavalry CF "
+            f"{d_cav} is not above the attacker's {a_cav}")
+
+
+def _condition_4(state: dict, oc: str | None, units: list[str], rear_guard_needed: bool, waive_ml: bool) -> str:
+    """9.21(4): the OC can lower his ML by 1 (not the 1862-63 Confederates) and a rear guard
+    can be left."""
+    c4 = []
+    if not waive_ml and oc is not None and state["leaders"][oc]["ml"] < 1:
+        c4.append(f"{oc} has ML 0 and cannot lower it")
+    if rear_guard_needed and not units:
+        c4.append("no combat unit can be left as a rear guard")
+    if c4:
+        return "; ".join(c4)
+    return "met (1862 Confederates: no ML loss, rear guard still required)" if waive_ml else "met"
+
+
+def _all_cavalry_against_none(state: dict, units: list[str], attack: Assault) -> bool:
+    """9.22 exception: an all-cavalry stack retreating from an attacker with no cavalry."""
+    attacker_units = model.units_of(state, attack.attacker)
+    return (bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
+            and not any(state["units"][u]["arm"] == "cavalry" for u in attacker_units))
+
+
+def _rear_guard_leaders(state: dict, force_id: str, oc: str | None, rear_guard_leader: str | None,
+                        p: list[Problem]) -> list[str]:
+    """9.22: the SL who stays with the rear guard, with his whole box."""
+    if rear_guard_leader is None:
+        return []
+    if oc is None or rear_guard_leader not in model.subordinates(state, oc):
+        p.append(Problem(f"{rear_guard_leader} is not an SL of {force_id}", "9.22", ["rear_guard_leader"]))
+        return []
+    return model.force_leaders(state, rear_guard_leader)
+
+
+def _rear_guard_size_problems(state: dict, units: list[str], rg: list[str], rg_all: list[str],
+                              staying: list[str]) -> list[Problem]:
+    """3.23: the rear guard's SL leads no more than his stars allow; an unled rear guard at most
+    1 infantry division (4 Confederate brigades)."""
+    if staying:
+        lead = state["leaders"][staying[0]]
+        led = fc.division_equivalents(state, [u for u in rg if state["units"][u].get("leader") not in staying]
+                                      + [u for u in units if state["units"][u].get("leader") == staying[0]])
+        if led > fc.command_capacity(lead):
+            return [Problem(f"{staying[0]} cannot lead a rear guard of {led} infantry divisions "
+                            f"(at most {fc.command_capacity(lead)})", "3.23", ["rear_guard"])]
+    elif fc.division_equivalents(state, rg_all) > fc.UNLED_LIMIT:
+        return [Problem("an unled rear guard may hold at most 1 infantry division (4 Confederate brigades)",
+                        "3.23b", ["rear_guard"])]
+    return []
+
+
+def _choose_rear_guard(state: dict, r: PreCombatRetreat, oc: str | None, units: list[str],
+                       rear_guard: Iterable[str], rear_guard_leader: str | None) -> None:
+    """9.22: the units (and the SL) left in the hex, their problems and the 1 AP for taking a
+    unit out of a box."""
+    p = r.problems
+    staying = _rear_guard_leaders(state, r.force, oc, rear_guard_leader, p)
+    rg = list(rear_guard)
+    for i, u in enumerate(rg):
+        if u not in units:
+            p.append(Problem(f"{u} is not a living unit of {r.force}", "9.22", ["rear_guard", i]))
+    boxed_with_leader = [u for u in units if state["units"][u].get("leader") in staying]
+    rg_all = rg + [u for u in boxed_with_leader if u not in rg]
+    r.rear_guard, r.rear_guard_leaders = rg_all, staying
+    if r.rear_guard_needed and not rg_all:
+        p.append(Problem("a rear guard of at least one combat unit must stay in the hex", "9.22", ["rear_guard"]))
+    p += _rear_guard_size_problems(state, units, rg, rg_all, staying)
+    if oc is not None and any(state["units"][u].get("leader") not in staying for u in rg):
+        r.charges.append(APCharge(oc, 1, "9.22", f"{oc} takes the rear guard out of its box"))
+
+
+def _overrun(state: dict, r: PreCombatRetreat, here: str, attacker_strength: int | None) -> Overrun:
+    """9.22-9.24: the attacker against the rear guard: overrun at 20 to 1 (the rear guard
+    eliminated, its leaders captured, the attacker advances and attacks the retreated force),
+    else the attacker must attack the rear guard."""
+    attack, staying = r.attack, r.rear_guard_leaders
+    a_str = force_strength(state, attack.attacker) if attacker_strength is None else attacker_strength
+    g_str = sum(model.unit_cf(state["units"][u]) for u in r.rear_guard)
+    over = a_str >= OVERRUN_RATIO * g_str
+    o = Overrun(a_str, g_str, over)
+    if not over:
+        o.why = (f"attacker {a_str} CF < {OVERRUN_RATIO} x rear guard {g_str}: no overrun; the attacker "
+                 f"must attack the rear guard in {here}")
+        r.next_assault = Assault(attack.attacker, attack.source, attack.target, attack.hasty, False, "9.22")
+        return o
+    o.eliminated = list(r.rear_guard)
+    o.captured = list(staying)
+    o.hq_returned = [x for x in staying if state["leaders"][x].get("hq")]
+    o.artillery_lost = sum(state["leaders"][x].get("artillery", 0) for x in staying)
+    o.asp_lost = sum(state["leaders"][x].get("asp", 0) for x in staying)
+    o.why = (f"attacker {a_str} CF >= {OVERRUN_RATIO} x rear guard {g_str}: overrun; the rear guard is "
+             "eliminated" + (f", {', '.join(staying)} captured (9.24)" if staying else "")
+             + f"; the attacker advances into {here} and must attack {r.to} with no AP and no check")
+    r.attacker_advances = True
+    r.next_assault = Assault(attack.attacker, here, r.to, False, True, "9.23")
+    return o
+
+
+def _what_follows(state: dict, r: PreCombatRetreat, here: str, attacker_strength: int | None,
+                  cav_exception: bool) -> list[str]:
+    """9.22, 9.23: the rear guard and the overrun test, or (no rear guard) the attacker's advance;
+    the parts of the ``why``."""
+    if not r.rear_guard:
+        r.attacker_advances = True
+        why_none = ("the retreating stack is all cavalry and the attacker has none (9.22)" if cav_exception
+                    else "1863 Confederates need no rear guard (9.21)")
+        return [f"no rear guard: {why_none}; the attacker advances into {here}, no combat"]
+    r.overrun = _overrun(state, r, here, attacker_strength)
+    staying = r.rear_guard_leaders
+    return [f"rear guard {', '.join(r.rear_guard)}" + (f" under {', '.join(staying)}" if staying else "")
+            + (" (1 AP to take it out of a box)" if r.charges else ""), r.overrun.why]
+
+
+def _unmet_conditions(conditions: dict[int, str]) -> list[Problem]:
+    """9.21a: if any condition is not met (nor waived), no pre-combat retreat is allowed."""
+    return [Problem(f"condition {n}: {conditions[n]}", "9.21", ["force"]) for n in (1, 2, 3, 4)
+            if not (conditions[n].startswith("met") or conditions[n].startswith("waived"))]
+
+
 def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, to: str | None = None,
                        rear_guard: Iterable[str] = (), rear_guard_leader: str | None = None,
                        year: int | None = None, passable=None,
@@ -475,87 +619,23 @@ def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, t
     r = PreCombatRetreat(force_id, attack, year, side)
     p = r.problems
     conf = side == "confederate"
-    waive_ml = conf and year in (1862, 1863)
-    waive_3_4 = conf and year == 1863
+    waive_ml = conf and year in (1862, 1863)        # 9.21 exceptions: no ML loss
+    waive_3_4 = conf and year == 1863               # 9.21 exceptions: conditions 3 and 4 waived
     if year == 1861:
         p.append(Problem("in 1861 neither side may retreat before combat", "9.21", ["force"]))
-    # condition 1
     oc = fc.force_oc(state, force_id)
     here = model.force_hex(state, force_id)
-    c1 = []
-    if oc is None:
-        c1.append("the force has no leader")
-    elif not state["leaders"][oc].get("active"):
-        c1.append(f"its OC {oc} is inactive")
-    if here != attack.target:
-        c1.append(f"it is not the target of the attack on {attack.target}")
-    if model.force_side(state, force_id) != side:
-        c1.append("it is not a defending force")
-    r.conditions[1] = "met" if not c1 else "; ".join(c1)
-    # condition 2
+    r.conditions[1] = _condition_1(state, force_id, attack, side)
     r.options = retreat_options(state, hexmap, force_id, passable)
     r.conditions[2] = "met" if r.options else "no adjacent hex out of enemy ZOC to retreat into"
-    # condition 3
-    if waive_3_4:
-        r.conditions[3] = "waived (1863 Confederates)"
-    else:
-        d_ml, a_ml = force_ml(state, force_id) if oc else None, force_ml(state, attack.attacker)
-        d_cav, a_cav = cavalry_cf(state, force_id, side), cavalry_cf(state, attack.attacker)
-        if d_ml is not None and d_ml > a_ml:
-            r.conditions[3] = "met"
-        elif d_cav > a_cav:
-            r.conditions[3] = "met"
-        else:
-            r.conditions[3] = (f"the OC's ML {d_ml} is not above the attacker's {a_ml} and its cavalry CF "
-                               f"{d_cav} is not above the attacker's {a_cav}")
-    # rear guard, cavalry exception (9.22)
+    r.conditions[3] = "waived (1863 Confederates)" if waive_3_4 else _condition_3(state, force_id, attack, side)
     units = model.units_of(state, force_id)
-    attacker_units = model.units_of(state, attack.attacker)
-    cav_exception = (bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
-                     and not any(state["units"][u]["arm"] == "cavalry" for u in attacker_units))
+    cav_exception = _all_cavalry_against_none(state, units, attack)
     r.rear_guard_needed = not (waive_3_4 or cav_exception)
-    staying: list[str] = []
-    if rear_guard_leader is not None:
-        if oc is None or rear_guard_leader not in model.subordinates(state, oc):
-            p.append(Problem(f"{rear_guard_leader} is not an SL of {force_id}", "9.22", ["rear_guard_leader"]))
-        else:
-            staying = model.force_leaders(state, rear_guard_leader)
-    rg = list(rear_guard)
-    for i, u in enumerate(rg):
-        if u not in units:
-            p.append(Problem(f"{u} is not a living unit of {force_id}", "9.22", ["rear_guard", i]))
-    boxed_with_leader = [u for u in units if state["units"][u].get("leader") in staying]
-    rg_all = rg + [u for u in boxed_with_leader if u not in rg]
-    r.rear_guard, r.rear_guard_leaders = rg_all, staying
-    if r.rear_guard_needed and not rg_all:
-        p.append(Problem("a rear guard of at least one combat unit must stay in the hex", "9.22", ["rear_guard"]))
-    if staying:
-        lead = state["leaders"][staying[0]]
-        led = fc.division_equivalents(state, [u for u in rg if state["units"][u].get("leader") not in staying]
-                                      + [u for u in units if state["units"][u].get("leader") == staying[0]])
-        if led > fc.command_capacity(lead):
-            p.append(Problem(f"{staying[0]} cannot lead a rear guard of {led} infantry divisions "
-                             f"(at most {fc.command_capacity(lead)})", "3.23", ["rear_guard"]))
-    elif fc.division_equivalents(state, rg_all) > fc.UNLED_LIMIT:
-        p.append(Problem("an unled rear guard may hold at most 1 infantry division (4 Confederate brigades)",
-                         "3.23b", ["rear_guard"]))
-    if oc is not None and any(state["units"][u].get("leader") not in staying for u in rg):
-        r.charges.append(APCharge(oc, 1, "9.22", f"{oc} takes the rear guard out of its box"))
-    # condition 4
-    if waive_3_4:
-        r.conditions[4] = "waived (1863 Confederates)"
-    else:
-        c4 = []
-        if not waive_ml and oc is not None and state["leaders"][oc]["ml"] < 1:
-            c4.append(f"{oc} has ML 0 and cannot lower it")
-        if r.rear_guard_needed and not units:
-            c4.append("no combat unit can be left as a rear guard")
-        r.conditions[4] = "met" if not c4 else "; ".join(c4)
-        if waive_ml and not c4:
-            r.conditions[4] = "met (1862 Confederates: no ML loss, rear guard still required)"
-    for n in (1, 2, 3, 4):
-        if not (r.conditions[n].startswith("met") or r.conditions[n].startswith("waived")):
-            p.append(Problem(f"condition {n}: {r.conditions[n]}", "9.21", ["force"]))
+    _choose_rear_guard(state, r, oc, units, rear_guard, rear_guard_leader)
+    r.conditions[4] = ("waived (1863 Confederates)" if waive_3_4
+                       else _condition_4(state, oc, units, r.rear_guard_needed, waive_ml))
+    p += _unmet_conditions(r.conditions)
     if to is None and r.options:
         to = r.options[0]
     if to is not None and to not in r.options:
@@ -574,36 +654,7 @@ def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, t
     parts = [f"{force_id} retreats from {here} to {to}"
              + (f"; {oc}'s ML {ld['ml']} -> {r.ml_after} (OC only)" if r.ml_loss
                 else f"; {side} in {year}: no ML loss")]
-    if rg_all:
-        a_str = force_strength(state, attack.attacker) if attacker_strength is None else attacker_strength
-        g_str = sum(model.unit_cf(state["units"][u]) for u in rg_all)
-        over = a_str >= OVERRUN_RATIO * g_str
-        o = Overrun(a_str, g_str, over)
-        if over:
-            o.eliminated = list(rg_all)
-            o.captured = list(staying)
-            o.hq_returned = [x for x in staying if state["leaders"][x].get("hq")]
-            o.artillery_lost = sum(state["leaders"][x].get("artillery", 0) for x in staying)
-            o.asp_lost = sum(state["leaders"][x].get("asp", 0) for x in staying)
-            o.why = (f"attacker {a_str} CF >= {OVERRUN_RATIO} x rear guard {g_str}: overrun; the rear guard is "
-                     "eliminated" + (f", {', '.join(staying)} captured (9.24)" if staying else "")
-                     + f"; the attacker advances into {here} and must attack {to} with no AP and no check")
-            r.attacker_advances = True
-            r.next_assault = Assault(attack.attacker, here, to, False, True, "9.23")
-        else:
-            o.why = (f"attacker {a_str} CF < {OVERRUN_RATIO} x rear guard {g_str}: no overrun; the attacker "
-                     f"must attack the rear guard in {here}")
-            r.next_assault = Assault(attack.attacker, attack.source, attack.target, attack.hasty, False, "9.22")
-        r.overrun = o
-        parts.append(f"rear guard {', '.join(rg_all)}" + (f" under {', '.join(staying)}" if staying else "")
-                     + (" (1 AP to take it out of a box)" if r.charges else ""))
-        parts.append(o.why)
-    else:
-        r.attacker_advances = True
-        why_none = ("the retreating stack is all cavalry and the attacker has none (9.22)" if cav_exception
-                    else "1863 Confederates need no rear guard (9.21)")
-        parts.append(f"no rear guard: {why_none}; the attacker advances into {here}, no combat")
-    r.why = "; ".join(parts)
+    r.why = "; ".join(parts + _what_follows(state, r, here, attacker_strength, cav_exception))
     return r
 
 

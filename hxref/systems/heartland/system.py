@@ -489,36 +489,6 @@ class Heartland(GameSystem):
         return s
 
 
-def _mp_range(view: dict, force: str, mr: int) -> str:
-    """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
-    from .imc import IMCChart
-
-    imp = view.get("current", {}).get("active_impulse") or {}
-    level = imp.get("level")
-    if not level:
-        return ""
-    chart = IMCChart.load()
-    units = [u for u in view["units"].values() if u.get("leader") == force and u["steps"] > 0]
-    table = min(level + 1, 6) if units and all(u["arm"] == "cavalry" for u in units) else level
-    lo, hi = chart.lookup(table, mr, max(chart.rows)), chart.lookup(table, mr, min(chart.rows))
-    return f"; IMC at level {level}: {lo}-{hi} MP"
-
-
-def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
-    from .impulse import load_map
-
-    hm = load_map(view["map"])
-    near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
-    enemy = "confederate" if side == "union" else "union"
-    return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
-
-
-def _forces_in_view(view: dict, side: str) -> list[str]:
-    from . import model
-
-    return model.forces({**view, "logistics": view.get("logistics", {})}, side)
-
-
 def _map_view(view: dict) -> MapView:
     from .report import map_units
 

@@ -83,8 +83,37 @@ def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
 
 # --- the phasing side's orders (8.21) ---------------------------------------------------------------
 
+def _mp_range(view: dict, force: str, mr: int) -> str:
+    """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
+    from .imc import IMCChart
+
+    imp = view.get("current", {}).get("active_impulse") or {}
+    level = imp.get("level")
+    if not level:
+        return ""
+    chart = IMCChart.load()
+    units = [u for u in view["units"].values() if u.get("leader") == force and u["steps"] > 0]
+    table = min(level + 1, 6) if units and all(u["arm"] == "cavalry" for u in units) else level
+    lo, hi = chart.lookup(table, mr, max(chart.rows)), chart.lookup(table, mr, min(chart.rows))
+    return f"; IMC at level {level}: {lo}-{hi} MP"
+
+
+def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
+    from .impulse import load_map
+
+    hm = load_map(view["map"])
+    near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
+    enemy = "confederate" if side == "union" else "union"
+    return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
+
+
+def _forces_in_view(view: dict, side: str) -> list[str]:
+    from . import model
+
+    return model.forces({**view, "logistics": view.get("logistics", {})}, side)
+
+
 def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
-    from .system import _adjacent_enemies, _forces_in_view, _mp_range
     from .report import describe_top
 
     keys: list[str] = []
@@ -177,8 +206,6 @@ def _defence(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
 
 
 def _own_forces(view: dict, side: str) -> list[str]:
-    from .system import _forces_in_view
-
     return sorted(_forces_in_view(view, side))
 
 
@@ -221,7 +248,7 @@ def _reaction_notes(view: dict, side: str, assaults: list[dict], targets: list[s
     try:
         from .attack import Assault
         from .impulse_combat import _Probe, _ProbeDice
-        from .impulse_common import hexmap
+        from .impulse_conditions import hexmap
         from .reaction import reaction, retreat_options, support_positions
 
         st = _as_state(view, side)

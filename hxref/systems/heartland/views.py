@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import copy
 
-from . import model
-
+from .cavalry import concealment, redact_view
+from .counters import top_counters
+from .dense_fog import redact
 
 
 def wep_event(state: dict, side: str, rule: str) -> dict:
@@ -23,46 +24,6 @@ def wep_event(state: dict, side: str, rule: str) -> dict:
     Army Organization Display (3.16, 3.71), so the event is its own."""
     return {"type": "wep", "side": side, "visible_to": [side], "rule": rule, "wep": state["wep"][side],
             "text": f"{side} WEP now {state['wep'][side]}"}
-
-
-def _oc(state: dict, label: str, side: str) -> str | None:
-    from .forces import overall_commander   # the rules of 3.22
-
-    leaders = model.leaders_in_hex(state, label, side)
-    return overall_commander(state, leaders) if leaders else None
-
-
-def top_counters(state: dict, side: str) -> dict[str, dict]:
-    """For each hex ``side`` occupies: what an enemy sees there (3.71)."""
-    out: dict[str, dict] = {}
-    hexes = set(model.occupied_hexes(state, side))
-    hexes |= {s["hex"] for s in state.get("logistics", {}).values()
-              if s["side"] == side and s.get("hex") and not s.get("leader")}
-    for label in sorted(hexes):
-        leaders = model.leaders_in_hex(state, label, side)
-        units = [u for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
-            (u.get("leader") in leaders) or (u.get("leader") is None and u.get("hex") == label))]
-        logi = [s for s in state.get("logistics", {}).values() if s["side"] == side and s.get("hex") == label]
-        # only counters that stand on the map count (3.1): leaders not inside an army commander's
-        # box, unled units, wagons and depots -- never the units kept on the AOD
-        in_boxes = {lid for lid in leaders if state["leaders"][lid].get("superior")
-                    and state["leaders"].get(state["leaders"][lid]["superior"], {}).get("hq")}
-        loose = [u for u in units if u.get("leader") is None]
-        count = len(leaders) - len(in_boxes) + len(loose) + len(logi)
-        oc = _oc(state, label, side)
-        if oc:
-            ld = state["leaders"][oc]
-            r = model.leader_ratings(ld)
-            top = {"kind": "leader", "id": oc, "name": ld["name"], "stars": ld["stars"],
-                   "active": ld["active"], "ratings": f"{r['ar']}-{r['br']}-{r['mr']}"}
-        elif units:
-            u = units[0]
-            top = {"kind": "unit", "arm": u["arm"], "size": u["size"]}
-        else:
-            s = logi[0]
-            top = {"kind": s["kind"]}
-        out[label] = {"side": side, "top": top, "under": count - 1}
-    return out
 
 
 #: the state fields every side sees: the calendar and the phase, the map and what stands on it
@@ -128,32 +89,18 @@ def _naval(state: dict, mine: str | None) -> dict:
     return nv
 
 
-def army_view(state: dict, side: str | None, mode: str) -> dict:
-    """The state as ``side`` may see it (None: the public), built by allow-list (3.71).
+def _whole_state(state: dict) -> dict:
+    """Open and solo games: both players hold the game file; the view is the whole state, with
+    what each side shows on the map."""
+    v = copy.deepcopy(state)
+    if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
+        v["seen"] = {s: top_counters(state, s) for s in SIDES}
+    return v
 
-    In open and solo games both players hold the game file: the view is the whole state.  In
-    an umpired game it is the fields of :data:`PUBLIC_KEYS`, the side's own part of
-    :data:`OWN_KEYS`, its own army (leaders, units, wagons and depots, supply sources), what it
-    sees of the enemy on the map (:func:`top_counters`) and the turn record as :func:`_current`
-    shows it.  A state field named nowhere here is the umpire's alone until a rule says who
-    may see it.
-    """
-    if mode != "umpired":
-        v = copy.deepcopy(state)
-        if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
-            v["seen"] = {s: top_counters(state, s) for s in SIDES}
-        return v
-    mine = side if side in SIDES else None
-    v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
-    for key in OWN_KEYS:
-        if key in state:
-            v[key] = _own(state[key], mine)
-    if "current" in state:
-        v["current"] = _current(state, mine)
-    if not isinstance(state.get("units"), dict):   # the initiative segment only (bidding-demo): no armies
-        if "leaders" in state:
-            v["leaders"] = copy.deepcopy(state["leaders"])
-        return v
+
+def _own_armies(state: dict, mine: str | None, v: dict) -> None:
+    """3.71: the side's own army (leaders, units, wagons and depots, supply sources, forces gone
+    off the map, gunboats, initial strengths) and what it sees of the enemy on the map."""
     v["leaders"] = {k: copy.deepcopy(ld) for k, ld in state["leaders"].items() if ld["side"] == mine}
     v["units"] = {k: copy.deepcopy(u) for k, u in state["units"].items() if u["side"] == mine}
     v["logistics"] = {k: copy.deepcopy(s) for k, s in state.get("logistics", {}).items() if s["side"] == mine}
@@ -166,14 +113,42 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     if "initial_steps" in state:
         v["initial_steps"] = {u: n for u, n in state["initial_steps"].items()
                               if state["units"].get(u, {}).get("side") == mine}
-    if state.get("options", {}).get("dense_fog"):       # 3.72 (optional): strengths and markers hidden
-        from .dense_fog import redact
 
+
+def _fogged(state: dict, mine: str | None, v: dict) -> dict:
+    """3.72 (optional) dense fog hides strengths and markers; 8.62a/c: forces hidden under the
+    enemy's cavalry screen are off this side's map, screened leaders lose their ratings."""
+    if state.get("options", {}).get("dense_fog"):
         v = redact(v, mine, state.get("options"))
-    if mine:     # 8.62a/c: forces hidden under the enemy's cavalry screen are off this side's map
-        from .cavalry import concealment, redact_view
-
+    if mine:
         hidden = concealment(state, "confederate" if mine == "union" else "union")
         if hidden.hidden or hidden.masked:
             v = redact_view(v, hidden)
     return v
+
+
+def army_view(state: dict, side: str | None, mode: str) -> dict:
+    """The state as ``side`` may see it (None: the public), built by allow-list (3.71).
+
+    In open and solo games both players hold the game file: the view is the whole state.  In
+    an umpired game it is the fields of :data:`PUBLIC_KEYS`, the side's own part of
+    :data:`OWN_KEYS`, its own army (leaders, units, wagons and depots, supply sources), what it
+    sees of the enemy on the map (:func:`.counters.top_counters`) and the turn record as
+    :func:`_current` shows it.  A state field named nowhere here is the umpire's alone until a
+    rule says who may see it.
+    """
+    if mode != "umpired":
+        return _whole_state(state)
+    mine = side if side in SIDES else None
+    v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
+    for key in OWN_KEYS:
+        if key in state:
+            v[key] = _own(state[key], mine)
+    if "current" in state:
+        v["current"] = _current(state, mine)
+    if not isinstance(state.get("units"), dict):   # the initiative segment only (bidding-demo): no armies
+        if "leaders" in state:
+            v["leaders"] = copy.deepcopy(state["leaders"])
+        return v
+    _own_armies(state, mine, v)
+    return _fogged(state, mine, v)

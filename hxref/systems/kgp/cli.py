@@ -1,8 +1,8 @@
 """``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
 
 The main command line mounts :data:`kgp_group` as ``hxref kgp`` (``INFO.cli``); everything here is a thin
-shell over :mod:`hxref.systems.kgp.terrain` (the rules, their numbers and
-their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
+shell over the terrain modules (:mod:`.terrain`, :mod:`.terrain_costs`, :mod:`.slopes`: the rules, their numbers
+and their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
 Each verb prints the answer with every part's reason and rule, or with
 ``--json`` the same facts for scripts.  A question that was answered exits 0,
 even when the answer is "not allowed" or "no TEM"; bad input, and questions
@@ -205,7 +205,8 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
       hxref kgp mf games/kgp/maps/sample.yaml StK12 StK11 --unit cavalry --charging
     """
     from ...geometry.hex import distance
-    from .terrain import STREAM, Location, mf_cost, vehicle_entry
+    from .terrain import STREAM, Location
+    from .terrain_costs import mf_cost, vehicle_entry
 
     u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
     m = _hexmap(map_file)
@@ -335,7 +336,8 @@ def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_te
       hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
       hxref kgp tem mymap.yaml StK14 StH12 StI14 --other-tem 1 --json
     """
-    from .terrain import Location, slope_tem
+    from .slopes import slope_tem
+    from .terrain import Location
 
     u = _unit(kind)
     m = _hexmap(map_file)
@@ -385,7 +387,8 @@ def los_cmd(map_file, start, end, from_level, to_level, as_json):
     """
     from ...geometry.hex import Hex
     from ...geometry.los import line_of_sight
-    from .terrain import Location, los_height, mf_text, sight_adjustments
+    from .slopes import los_height, sight_adjustments
+    from .terrain import Location, mf_text
 
     m = _hexmap(map_file)
     a, b = _hex(m, start, "FROM", map_file), _hex(m, end, "TO", map_file)
@@ -448,7 +451,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
       hxref kgp wire --unit squad
       hxref kgp wire --unit squad --status pinned --json
     """
-    from .terrain import temporary_breach, wire_drms
+    from .terrain_costs import temporary_breach, wire_drms
 
     u = _unit(kind, status, cx, skis, straying, not_fully_tracked, truck_mp)
     if u.vehicle:
@@ -511,7 +514,7 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
     Example: hxref kgp seal cg.yaml --side us --id objective-I1-1 --kind objective_hex --value ChNN6
     """
     from ... import commit, yamlio
-    from .system import seal_choice
+    from .sealing import seal_choice
 
     book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
     book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}

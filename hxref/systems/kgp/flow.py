@@ -20,8 +20,23 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ..base import Decision, Problem
-from .system import SHARED_FACTS, SIDE_NAMES, SIDES, _seal_problems, campaign, opens, other, refit_chart
+from .campaign import load_campaign
+from .chits import chit_outcome
+from .rg_chart import load_rg_chart
+from .scenario_rolls import make_roll, request_problems
+from .sealing import opens, seal_id_problems, seal_problems
+from .sides import SIDE_ADJECTIVES, SIDES, other
+from .victory import victory
 
+#: the facts both reports of a scenario must agree on (8.603; 8.6 the Refit facts)
+SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts")
+
+
+def refit_chart() -> dict:
+    """The refit chart's data (the game's pinned chart, or the disk's); read-only."""
+    from ...kit import data
+
+    return data.chart("kgp", "refit")
 
 
 # --- checks ---------------------------------------------------------------------------------------
@@ -33,7 +48,7 @@ def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Prob
     if found:
         return found
     if decision.kind == "setup":
-        return _seal_problems(choice.get("seal", []))
+        return seal_problems(choice.get("seal", []))
     if decision.kind == "turn":
         return _turn_problems(state, side, choice)
     if decision.kind == "report":
@@ -54,22 +69,21 @@ def _secret_drs(state: dict, side: str, items: list, dice, events: list) -> None
         dr = dice.d6(f"secret dr: {x['purpose']}", by=side, visible_to=[side])
         state["secret_rolls"][side].append({"date": state["date"], "turn": state["turn"], "purpose": x["purpose"],
                                             "dr": dr})
-        _say(events, "secret.dr", f"{SIDE_NAMES[side]}'s secret dr for {x['purpose']}: {dr}", "9", side, visible_to=[side])
-        _say(events, "secret.dr.public", f"{SIDE_NAMES[side]} make a secret dr ({x['purpose']})", "9")
+        _say(events, "secret.dr", f"{SIDE_ADJECTIVES[side]}'s secret dr for {x['purpose']}: {dr}", "9", side,
+             visible_to=[side])
+        _say(events, "secret.dr.public", f"{SIDE_ADJECTIVES[side]} make a secret dr ({x['purpose']})", "9")
 
 
 def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     t = state["turn"]
     for i, r in enumerate(choice.get("rolls", [])):
-        from .scenario_rolls import request_problems
-
         found = request_problems(r["roll"], t, r.get("side", side), state, r)
         if found:
             return [Problem(p.message, p.rule, ["rolls", i, *p.path]) for p in found]
     for i, r in enumerate(choice.get("reveal", [])):
         item = next((x for x in state["sealed"].get(r["side"], []) if x["id"] == r["id"]), None)
         if item is None:
-            return [Problem(f"{SIDE_NAMES.get(r['side'], r['side'])} sealed nothing called {r['id']!r}", "9",
+            return [Problem(f"{SIDE_ADJECTIVES.get(r['side'], r['side'])} sealed nothing called {r['id']!r}", "9",
                             ["reveal", i, "id"])]
         if item.get("opened"):
             return [Problem(f"{r['id']} is already open", "9", ["reveal", i, "id"])]
@@ -80,7 +94,7 @@ def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
 
 
 def _report_problems(state: dict, choice: dict) -> list[Problem]:
-    cg = campaign(state["cg"])
+    cg = load_campaign(state["cg"])
     if sum(choice["lvp"].values()) > cg.lvp_total:
         return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
                         f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
@@ -94,12 +108,10 @@ def _report_problems(state: dict, choice: dict) -> list[Problem]:
 
 
 def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
-    from .campaign import load_rg_chart
-
-    cg = campaign(state["cg"])
+    cg = load_campaign(state["cg"])
     chit = choice["chit"]
     if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
-        return [Problem(f"{SIDE_NAMES[side]} have used all {state['chit_limits'][side]} Attack chits "
+        return [Problem(f"{SIDE_ADJECTIVES[side]} have used all {state['chit_limits'][side]} Attack chits "
                         f"{cg.id.upper()} allows: choose idle", f"{cg.rule} Attack Chit limits", ["chit"])]
     rep = choice.get("cpp_replenishment", 0) or 0
     cpp = state["cpp"][side] + rep
@@ -124,19 +136,8 @@ def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
                             "(kind objective_hex) in the same orders", "8.2 Objective Hex", ["seal"])]
         cost += rg.cpp
     if cost > cpp:
-        return [Problem(f"the RGs cost {cost} CPP; {SIDE_NAMES[side]} have {cpp}", "8.619", ["purchase"])]
-    return _seal_problems(choice.get("seal", [])) or _seal_id_problems(state, side, choice.get("seal", []))
-
-
-def _seal_id_problems(state: dict, side: str, items: list) -> list[Problem]:
-    """A sealed item's id names one secret for the whole CG (``reveal`` opens it by id)."""
-    used = {x["id"] for x in state["sealed"][side]}
-    for i, s in enumerate(items):
-        if s["id"] in used:
-            return [Problem(f"{SIDE_NAMES[side]} already sealed a secret called {s['id']!r} on "
-                            f"{next(x['date'] for x in state['sealed'][side] if x['id'] == s['id'])}: "
-                            "give this one another id", "9", ["seal", i, "id"])]
-    return []
+        return [Problem(f"the RGs cost {cost} CPP; {SIDE_ADJECTIVES[side]} have {cpp}", "8.619", ["purchase"])]
+    return seal_problems(choice.get("seal", [])) or seal_id_problems(state, side, choice.get("seal", []))
 
 
 # --- resolution -----------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ def _store_seals(state: dict, side: str, items: list, events: list, secret: bool
         state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
                                       "date": state["date"]})
     if items:
-        _say(events, "sealed", f"{SIDE_NAMES[side]} seal {len(items)} secret item(s): "
+        _say(events, "sealed", f"{SIDE_ADJECTIVES[side]} seal {len(items)} secret item(s): "
                                + ", ".join(f"{s['kind']} {s['commitment'][:12]}..." for s in items), "9", side,
              **({"visible_to": [side]} if secret else {}))
 
@@ -165,8 +166,9 @@ def _setup(state: dict, answers: dict, dice, events: list) -> None:
         _store_seals(state, side, answers[side].get("seal", []), events)
         _secret_drs(state, side, answers[side].get("secret_drs", []), dice, events)
     sc = state["scenario"]
-    _say(events, "scenario.start", f"{state['date']}: the Initial Scenario begins: {SIDE_NAMES[sc['sets_up_first']]}"
-                                   f" set up first, {SIDE_NAMES[sc['moves_first']]} move first", "8.5")
+    _say(events, "scenario.start", f"{state['date']}: the Initial Scenario begins: "
+                                   f"{SIDE_ADJECTIVES[sc['sets_up_first']]} set up first, "
+                                   f"{SIDE_ADJECTIVES[sc['moves_first']]} move first", "8.5")
     state["stage"], state["turn"] = "play", 1
 
 
@@ -178,14 +180,12 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
         item = next(x for x in state["sealed"][r["side"]] if x["id"] == r["id"])
         item["opened"] = {"value": r["value"], "turn": state["turn"], "date": state["date"]}
         state["opened"][r["side"]].append({"id": r["id"], "kind": item["kind"], "value": r["value"]})
-        _say(events, "opened", f"{SIDE_NAMES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
+        _say(events, "opened", f"{SIDE_ADJECTIVES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     ended = False
     rolls = choice.get("rolls", [])
     for i, r in enumerate(rolls):
-        from .scenario_rolls import make_roll
-
         side = r.get("side", keeper)
         res = make_roll(r, state, side, dice)
         state["rolls"].append({"date": state["date"], "turn": state["turn"], "roll": r["roll"], "side": side,
@@ -196,7 +196,7 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
             ended = True
             if rolls[i + 1:]:        # the scenario ended at once: the rest of the turn is not played
                 _say(events, "roll.not_made", "the scenario has ended: not made: " + ", ".join(
-                    f"{x['roll']} ({SIDE_NAMES[x.get('side', keeper)]})" for x in rolls[i + 1:]), "CG Game End")
+                    f"{x['roll']} ({SIDE_ADJECTIVES[x.get('side', keeper)]})" for x in rolls[i + 1:]), "CG Game End")
             break
     ended = ended or bool(choice.get("end"))
     if choice.get("bridge_destroyed_by"):
@@ -225,7 +225,7 @@ def _report(state: dict, answers: dict, dice, events: list) -> None:
     rep = a
     for s in SIDES:
         if answers[s].get("lost"):
-            _say(events, "report.lost", f"{SIDE_NAMES[s]} report their losses: {', '.join(answers[s]['lost'])}",
+            _say(events, "report.lost", f"{SIDE_ADJECTIVES[s]} report their losses: {', '.join(answers[s]['lost'])}",
                  "8.603", s)
     state["last_report"] = rep
     # 8.603: the roster row, the CG-LVP Total and the scenario's winner
@@ -237,7 +237,7 @@ def _report(state: dict, answers: dict, dice, events: list) -> None:
                             "cg_lvp": dict(state["cg_lvp"]), "winner": winner})
     _say(events, "roster", f"{state['date']} CG Roster: Current LVP US {rep['lvp']['us']}, German "
                            f"{rep['lvp']['german']}; CG-LVP US {state['cg_lvp']['us']}, German "
-                           f"{state['cg_lvp']['german']}; winner {SIDE_NAMES.get(winner, winner)}"
+                           f"{state['cg_lvp']['german']}; winner {SIDE_ADJECTIVES.get(winner, winner)}"
                            + (f" ({v.initial.why})" if v.initial is not None else ""), "8.603")
     if v.cg_end or v.winner:
         _finish(state, v, events)
@@ -253,10 +253,8 @@ def _scenario_winner(rep: dict) -> str:
 
 
 def _victory(state: dict, rep: dict, moment: str):
-    from .campaign import victory
-
     hexes = rep.get("hexes") or {}
-    return victory(campaign(state["cg"]), {
+    return victory(load_campaign(state["cg"]), {
         "moment": moment, "date": state["scenario"]["date"], "cg_lvp": dict(state["cg_lvp"]),
         "current_lvp": dict(rep["lvp"]), "cvp": dict(rep["cvp"]), "buildings": dict(rep.get("buildings") or {}),
         "hexes": {s: list(hexes.get(s, [])) for s in SIDES}, "lvp_hexes": {s: list(hexes.get(s, [])) for s in SIDES},
@@ -296,7 +294,7 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
         if num == "8.603":
             status, why = "computed", "CG Roster and CG-LVP Totals written (above)"
         elif num == "8.612":
-            cg = campaign(state["cg"])
+            cg = load_campaign(state["cg"])
             nxt = cg.next_date(state["date"])
             if nxt is None:
                 state["refit"] += rows
@@ -329,8 +327,6 @@ def _empty() -> dict:
 
 
 def _refit(state: dict, answers: dict, dice, events: list) -> None:
-    from .campaign import chit_outcome, load_rg_chart
-
     chart = load_rg_chart()
     for side in SIDES:
         a = answers[side]
@@ -341,7 +337,7 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
             state["cpp"][side] -= rg.cpp
             state["purchases"][side].append({"rg": rg_id, "date": state["date"], "cpp": rg.cpp, "name": rg.name})
         _store_seals(state, side, a.get("seal", []), events, secret=True)   # the Objective Hexes of its RGs
-        _say(events, "refit.purchase", f"{SIDE_NAMES[side]}: +{rep} CPP (8.616, as reported); bought "
+        _say(events, "refit.purchase", f"{SIDE_ADJECTIVES[side]}: +{rep} CPP (8.616, as reported); bought "
                                        f"{', '.join(a.get('purchase', [])) or 'nothing'} (8.619); CPP left "
                                        f"{state['cpp'][side]}", "8.619", side, visible_to=[side])
     us, ge = answers["us"]["chit"], answers["german"]["chit"]
@@ -359,8 +355,9 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
         return
     state["scenario"] = {"date": state["date"], "initial": False, "attacker": out.attacker,
                          "defender": out.defender, "sets_up_first": out.sets_up_first or other(out.moves_first),
-                         "moves_first": out.moves_first, "night": campaign(state["cg"]).date(state["date"]).is_night}
-    _say(events, "scenario.start", f"{state['date']}: a CG scenario: {SIDE_NAMES[out.attacker]} attack; "
-                                   f"{SIDE_NAMES[state['scenario']['sets_up_first']]} set up first (8.624, 8.625)",
+                         "moves_first": out.moves_first,
+                         "night": load_campaign(state["cg"]).date(state["date"]).is_night}
+    _say(events, "scenario.start", f"{state['date']}: a CG scenario: {SIDE_ADJECTIVES[out.attacker]} attack; "
+                                   f"{SIDE_ADJECTIVES[state['scenario']['sets_up_first']]} set up first (8.624, 8.625)",
          "8.625")
     state["stage"], state["turn"] = "play", 1

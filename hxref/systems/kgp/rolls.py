@@ -63,7 +63,8 @@ from typing import Any
 
 from ...errors import IllegalOrder, InvalidInput
 from ..base import Problem
-from . import campaign as C
+from .chart_reader import Reader, chart_source
+from .sides import SIDE_NAMES, SIDES
 
 # --- the numbers the seed prints -----------------------------------------------------------------
 
@@ -218,13 +219,13 @@ def check_request(name: str, *, turn: int | None = None, phase: str | None = Non
             where = "the end of the Player Turn" if phase == "end" else f"the {phase}"
             out.append(Problem(f"the {q.label} is made {q.when}, not at {where}", r, ["phase"]))
     if side is not None:
-        if side not in C.SIDES:
-            out.append(Problem(f"{side!r} is not a side; one of {', '.join(C.SIDES)}", r, ["side"]))
+        if side not in SIDES:
+            out.append(Problem(f"{side!r} is not a side; one of {', '.join(SIDES)}", r, ["side"]))
         elif q.side and side != q.side:
-            out.append(Problem(f"the {q.label} is made by {C.SIDE_NAMES[q.side]}, not {C.SIDE_NAMES[side]}", r,
+            out.append(Problem(f"the {q.label} is made by {SIDE_NAMES[q.side]}, not {SIDE_NAMES[side]}", r,
                                ["side"]))
         elif q.phasing_only and phasing is not None and side != phasing:
-            out.append(Problem(f"the {q.label} is made by the phasing player ({C.SIDE_NAMES.get(phasing, phasing)})"
+            out.append(Problem(f"the {q.label} is made by the phasing player ({SIDE_NAMES.get(phasing, phasing)})"
                                f", {q.when}", r, ["side"]))
     if q.night_only and night is False:
         out.append(Problem(f"the {q.label} of SSR {r} is made only in a Night CG scenario", r, ["night"]))
@@ -319,14 +320,14 @@ _SOURCES = ("seed", "map", "public", "stand-in")
 
 def load_game_end_chart(path: str | Path | None = None) -> GameEndChart:
     """The circled Game End numbers (``games/kgp/charts/game_end.yaml``), or another file of that shape."""
-    return _load_game_end(C._chart_source("game_end", path))
+    return _load_game_end(chart_source("game_end", path))
 
 
 @cache
 def _load_game_end(src) -> GameEndChart:
     """Once per chart content (the game's pinned chart, or the disk's)."""
     path = src.file
-    r = C._Reader(src.rt(), path)
+    r = Reader(src.rt(), path)
     root = r.mapping(r.root, [], ("rule", "turns"), ("stand_in", "note", "map_groups"))
     rule = r.str(root["rule"], ["rule"])
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..base import Problem
 from . import rolls as rl
-from .system import campaign
+from .campaign import load_campaign
 
 NAMES = tuple(rl.REQUESTS)
 
@@ -38,7 +38,7 @@ def request_problems(name: str, turn: int, side: str, state: dict, request: dict
     q = rl.REQUESTS.get(name)
     if q is None:
         return [Problem(f"there is no roll {name!r}; the KGP scenario rolls are {', '.join(NAMES)}", "9", ["roll"])]
-    cg = campaign(state["cg"])
+    cg = load_campaign(state["cg"])
     per_turn = dict(turn=turn) if q.per in ("Player Turn", "RPh", "RPh and RG") else {}
     rg = (request or {}).get("rg")
     if name.startswith("reinforcement"):        # III.5 (and CG5 when given per RG): one dr a RPh for each RG
@@ -57,7 +57,7 @@ def make_roll(request: dict, state: dict, side: str, dice) -> Made:
     name = request["roll"]
     q = rl.REQUESTS[name]
     t, sc = state["turn"], state["scenario"]
-    cg = campaign(state["cg"])
+    cg = load_campaign(state["cg"])
     if name == "game_end":
         dr = dice.d6(q.purpose, by=side)
         r = rl.game_end(t, dr, night=sc["night"], map_group=cg.map_group)

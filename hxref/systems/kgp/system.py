@@ -26,61 +26,26 @@ Readings (the README's "rules interpretations"): in an umpired game each side's
 purchases, CPP, OB and opened secrets are its own (the views), in an open game the
 sealed refit choices are revealed to both when both have sealed (a limitation of a
 game file both players hold); the scenario's roles come from the chit outcome
-(:func:`.campaign.chit_outcome`); the Initial Scenario's roles from the CG file.
+(:func:`.chits.chit_outcome`); the Initial Scenario's roles from the CG file.
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import replace
 
-from ... import commit
 from ...errors import InvalidInput
 from ...kit.protocol import GameSystem, Result, Template
 from ..base import Decision, Field, Problem, Section
+from . import flow
+from .campaign import load_campaign
 from .info import INFO
+from .rolls import REQUESTS
+from .scenario_rolls import NAMES, request_problems
+from .sealing import SEAL_KINDS
+from .sides import SIDES, other
 
 NAME = "kgp"
-SIDES = ("us", "german")
-SIDE_NAMES = {"us": "US", "german": "German"}
-SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts")
 FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leaders")
-SEAL_KINDS = ("objective_hex", "hip", "minefield", "dummy_minefields", "reserve", "other")
-
-
-def other(side: str) -> str:
-    return "german" if side == "us" else "us"
-
-
-def refit_chart() -> dict:
-    """The refit chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("kgp", "refit")
-
-
-def campaign(name: str):
-    """The CG (cached by content in :func:`.campaign.load_campaign`: the game's pinned file, or the disk's)."""
-    from .campaign import load_campaign
-
-    return load_campaign(name)
-
-
-def _seal_problems(items: list, where: str = "seal") -> list[Problem]:
-    """9: each sealed item's commitment and id (its shape is the decision's schema)."""
-    ids = set()
-    for i, s in enumerate(items):
-        c = s["commitment"]
-        if not (len(c) == 64 and all(x in "0123456789abcdef" for x in c)):
-            return [Problem("a commitment is 64 lower-case hex digits", "9", [where, i, "commitment"])]
-        if s["id"] in ids:
-            return [Problem(f"sealed item {s['id']!r} given twice", "9", [where, i, "id"])]
-        ids.add(s["id"])
-    return []
-
-
-def seal_choice(item_id: str, kind: str, value) -> dict:
-    """What a sealed secret commits to (``hxref kgp seal``)."""
-    return {"id": item_id, "kind": kind, "value": value}
 
 
 #: the state fields both sides see in an umpired game (the campaign's calendar, the roster on the
@@ -102,11 +67,11 @@ class Kgp(GameSystem):
     def load_scenario(self, name: str) -> dict:
         if name not in self.scenarios():
             raise InvalidInput(f"no campaign {name!r} for {NAME}; known: {', '.join(self.scenarios())}", code="E503")
-        cg = campaign(name)
+        cg = load_campaign(name)
         return {"scenario": name, "sides": list(SIDES), "title": f"KGP {cg.id.upper()}: {cg.title}"}
 
     def setup(self, scenario: dict) -> dict:
-        cg = campaign(scenario["scenario"])
+        cg = load_campaign(scenario["scenario"])
         ini = cg.initial
         first = ini.date.label
         return {
@@ -127,7 +92,6 @@ class Kgp(GameSystem):
     # --- decisions -----------------------------------------------------------------------------
     def decisions(self, state: dict) -> list[Decision]:
         st, d = state["stage"], state["date"]
-        from .scenario_rolls import NAMES
 
         # 9: the shapes of sealed items, secret drs and opened secrets
         seal = Field("list", "sealed secrets: {id, kind, commitment} (`hxref kgp seal`)", optional=True, rule="9",
@@ -202,13 +166,9 @@ class Kgp(GameSystem):
         return []
 
     def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        from . import flow
-
         return flow.check(state, decision, side, choice)
 
     def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
-        from . import flow
-
         events: list[dict] = []
         flow.resolve(state, decision, answers, dice, events)
         return state, events
@@ -268,9 +228,6 @@ class Kgp(GameSystem):
         if decision.kind == "setup":
             return [seal, secret_drs], example
         if decision.kind == "turn":
-            from .rolls import REQUESTS
-            from .scenario_rolls import NAMES, request_problems
-
             t = view.get("turn", 0)
             notes = ["choice.rolls: the rolls the rules call for this turn, made in order (9), a list of "
                      "{roll, side?, rg?}:",
@@ -313,13 +270,3 @@ class Kgp(GameSystem):
 
 
 SYSTEM = Kgp()
-
-
-def opens(item: dict, value, salt: str) -> bool:
-    """Does (``value``, ``salt``) open the sealed ``item``?"""
-    try:
-        return commit.matches(item["commitment"], seal_choice(item["id"], item["kind"], value), salt)
-    except ValueError:
-        return False
-
-

@@ -9,7 +9,7 @@ brings its hex number (for 15.0) and the terrain names of its hex (for the TEC).
   every modifier, its reason and its rule; :func:`differential` (B1);
 * :func:`check_combat` -- what may not be fought at all (18.0 night, 16.0 the
   train, only infantry into heavy woods);
-* :func:`low_initiative_check` (17.3), :func:`morale_check` (the MC of the CRT key);
+* :func:`low_initiative_check` (17.3), :func:`morale_check` (the MC of the CRT key): :mod:`.morale`;
 * :func:`resolve` -- one combat, explained (:meth:`Combat.explanation`);
 * :func:`plan_effects` -- what the result does to each side, its MCs rolled and
   the Leader line's casualty rolls made; the owner's choices stay open;
@@ -50,130 +50,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ...errors import IllegalOrder, InvalidInput
+from .counters import (
+    COUNTER_ATTACK_FACTOR,
+    DEFENSIVE_POSITION_CF,
+    DEFENSIVE_POSITIONS,
+    DISRUPTED,
+    DISRUPTED_READINGS,
+    NIGHT_TURNS,
+    RETREAT_HEXES,
+    ROUNDING,
+    UNIT,
+    CombatRefused,
+    Fate,
+    Ids,
+    Outcome,
+    PathStatus,
+    Roll,
+    Unit,
+    _CHOICES,
+    _same,
+    _woods,
+    die_purpose,
+    terrain_names,
+)
 from .crt import Crt, Kind, Reading, Result, _face
+from .morale import LeaderCheck, MoraleCheck, first_unit, leader_casualties, low_initiative_check, morale_check
 
-
-def die_purpose(roll: Callable, what: str, unit: str, detail: str = "") -> str:
-    """A die's purpose: what it is for, the unit it is for, and a detail.  A roller whose
-    ``names_units`` is False (umpired line-of-sight play: a die is read by sides that may not see
-    the unit, :mod:`.views`) gets a purpose without the unit."""
-    return " ".join(x for x in (what, unit if getattr(roll, "names_units", True) else "", detail) if x)
-
-SIDES = ("union", "confederate")
-ARMS = ("infantry", "artillery", "leader", "wagon_train")
-COMBAT_ARMS = ("infantry", "artillery")
-#: terrain names a hex may carry (the TEC's rows); only the woods matter to combat
-TERRAIN = frozenset({"clear", "hill", "road", "defensive_position", "historic_site", "light_woods", "heavy_woods"})
-DEFENSIVE_POSITIONS = ("0609", "0610")        # 15.0: Salem Church, the Schoolhouse
-DEFENSIVE_POSITION_CF = 2                     # 15.0
-NIGHT_TURNS = frozenset({6})                  # 18.0
-RETREAT_HEXES = (1, 3)                        # CRT key: retreat 1-3 hexes
-COUNTER_ATTACK_FACTOR = 2                     # 7.2 per digest D2 (stand-in)
-DISRUPTED_READINGS = ("halve", "full", "no_attack")
-DISRUPTED = "halve"                           # stand-in: the disruption rule is missing (D3)
-ROUNDING = "down"                             # stand-in: a side's total with halves, rounded down (terrain.yaml)
-
-Roll = Callable[[str], int]
-#: how a reader names a unit (its id, or "an unseen Confederate unit" in line-of-sight play,
-#: :mod:`.narration`): every text here that names a unit is a function of it
-Ids = Callable[[str], str]
-#: the placeholder for the checked unit in an MC's purpose (named as its reader names it)
-UNIT = "{unit}"
-
-
-def _same(uid: str) -> str:
-    return uid
-
-
-class CombatRefused(IllegalOrder):
-    """A combat the rules forbid, naming units: ``told(ids)`` the message with each unit named as
-    the reader names it, ``units`` the units it names (:mod:`.narration`)."""
-
-    def __init__(self, told: Callable[[Ids], str], units: Iterable[str], **kw: Any) -> None:
-        super().__init__(told(_same), **kw)
-        self.told, self.units = told, frozenset(units)
-
-
-class Outcome(str, Enum):
-    """What a result leaves a side to do (B2)."""
-
-    NONE = "none"
-    DISRUPT_OR_RETREAT = "disrupt_or_retreat"                      #: Ar/Dr: all disrupted, or all retreat 1-3
-    LOSS_OR_DISRUPT_AND_RETREAT = "loss_or_disrupt_and_retreat"    #: Ax/Dx passed: a step loss, or as failed
-    DISRUPT_AND_RETREAT = "disrupt_and_retreat"                    #: Ax/Dx failed: disrupted and retreat 1-3
-    ROUT = "rout"                                                  #: Dm failed
-
-
-_CHOICES = {
-    Outcome.NONE: (),
-    Outcome.DISRUPT_OR_RETREAT: ("disrupt", "retreat"),
-    Outcome.LOSS_OR_DISRUPT_AND_RETREAT: ("loss", "retreat"),
-    Outcome.DISRUPT_AND_RETREAT: ("retreat",),
-    Outcome.ROUT: (),
-}
-
-
-class PathStatus(str, Enum):
-    """The caller's word on a unit's retreat path (the map is not read here)."""
-
-    SAFE = "safe"
-    UNSAFE = "unsafe"          #: only along an unsafe path: the unit routs (CRT key)
-    NONE = "none"              #: no retreat possible: the unit is captured (CRT key)
-
-
-class Fate(str, Enum):
-    RETREAT = "retreat"
-    ROUT = "rout"
-    CAPTURED = "captured"
-
-
-# --- units ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Unit:
-    """A counter in a combat: its printed CF and morale, its hex number and the terrain names there.
-
-    ``terrain`` may be one name or several (``{"hill", "light_woods"}``); ``morale_modifier``
-    is a leader's modification to the morale of a unit stacked with him (17.3; stand-in data)."""
-
-    id: str
-    side: str
-    arm: str
-    cf: int = 0
-    hex: str = ""
-    terrain: Any = "clear"
-    disrupted: bool = False
-    morale: int | None = None
-    morale_modifier: int = 0
-
-    def __post_init__(self) -> None:
-        if self.side not in SIDES:
-            raise InvalidInput(f"unit {self.id}: side {self.side!r}; use {' or '.join(SIDES)}", path=self.id)
-        if self.arm not in ARMS:
-            raise InvalidInput(f"unit {self.id}: arm {self.arm!r}; use one of {', '.join(ARMS)}", path=self.id)
-        object.__setattr__(self, "hex", f"{self.hex:04d}" if isinstance(self.hex, int) else str(self.hex))
-        object.__setattr__(self, "terrain", terrain_names(self.terrain, f"unit {self.id}"))
-
-    @property
-    def fights(self) -> bool:
-        return self.arm in COMBAT_ARMS
-
-
-def terrain_names(terrain: str | Iterable[str], what: str = "terrain") -> frozenset[str]:
-    names = frozenset([terrain] if isinstance(terrain, str) else terrain)
-    unknown = sorted(names - TERRAIN)
-    if unknown or not names:
-        raise InvalidInput(f"{what}: unknown terrain {', '.join(map(repr, unknown)) or '(none)'}; "
-                           f"known: {', '.join(sorted(TERRAIN))}", rule="TEC")
-    return names
-
-
-def _woods(terrain: frozenset[str]) -> str | None:
-    return "heavy" if "heavy_woods" in terrain else "light" if "light_woods" in terrain else None
 
 
 # --- strengths --------------------------------------------------------------------------------
@@ -363,117 +269,6 @@ def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: 
         if bad:
             raise CombatRefused(lambda ids: "disrupted units may not attack (stand-in reading): "
                                 + ", ".join(map(ids, bad)), bad, rule="D2 stand-in")
-
-
-# --- morale checks and leader casualties ------------------------------------------------------
-@dataclass(frozen=True)
-class MoraleCheck:
-    """An MC: pass on die <= rating, the unit's morale plus a stacked leader's modification.
-    ``purpose`` may name the unit by :data:`UNIT` (written as its reader names it)."""
-
-    unit: str
-    purpose: str
-    rule: str
-    morale: int
-    modifier: int
-    leader: str | None
-    die: int
-
-    @property
-    def rating(self) -> int:
-        return self.morale + self.modifier
-
-    @property
-    def passed(self) -> bool:
-        return self.die <= self.rating
-
-    @property
-    def why(self) -> str:
-        return self.told()
-
-    def purpose_for(self, ids: Ids = _same) -> str:
-        return self.purpose.replace(UNIT, ids(self.unit))
-
-    def told(self, ids: Ids = _same) -> str:
-        mod = f" {self.modifier:+d} ({ids(self.leader)})" if self.leader else ""
-        return (f"{self.purpose_for(ids)}: {self.die} against morale {self.morale}{mod} = {self.rating}: "
-                f"{'passes' if self.passed else 'fails'}")
-
-    @property
-    def units(self) -> set[str]:
-        return {self.unit} | ({self.leader} if self.leader else set())
-
-    def as_dict(self, ids: Ids = _same) -> dict:
-        return {"unit": ids(self.unit), "purpose": self.purpose_for(ids), "rule": self.rule, "morale": self.morale,
-                "modifier": self.modifier, "leader": ids(self.leader) if self.leader else None,
-                "rating": self.rating, "die": self.die, "passed": self.passed}
-
-
-def _stacked_leader(unit: Unit, leaders: Iterable[Unit]) -> Unit | None:
-    here = [x for x in leaders if x.arm == "leader" and x.side == unit.side and x.hex == unit.hex]
-    return max(here, key=lambda x: x.morale_modifier, default=None)
-
-
-def morale_check(unit: Unit, die: int, *, purpose: str, rule: str, leaders: Iterable[Unit] = ()) -> MoraleCheck:
-    """An MC of ``unit`` with the face ``die`` (digest 0.: fails if the die is greater than the rating)."""
-    if unit.morale is None:
-        raise InvalidInput(f"{unit.id} has no morale rating for its MC ({purpose})", rule=rule, path=unit.id)
-    ldr = _stacked_leader(unit, leaders)
-    mod = ldr.morale_modifier if ldr is not None else 0
-    return MoraleCheck(unit.id, purpose, rule, unit.morale, mod, ldr.id if ldr is not None and mod else None,
-                       _face(die))
-
-
-def first_unit(units: Sequence[Unit], designated: str | None = None) -> Unit:
-    """The "first unit" (第１ユニット) of a side: the designated one, else the first combat unit listed (G8)."""
-    fighting = [u for u in units if u.fights]
-    if designated is None:
-        if not fighting:
-            raise IllegalOrder("no combat unit to make the MC")
-        return fighting[0]
-    for u in fighting:
-        if u.id == designated:
-            return u
-    raise CombatRefused(lambda ids: f"first unit {ids(designated)!r} is not a combat unit of this combat; "
-                        f"choose one of {', '.join(ids(u.id) for u in fighting)}",
-                        [designated, *(u.id for u in fighting)], path="first_unit")
-
-
-def low_initiative_check(first: Unit, die: int, leaders: Iterable[Unit] = ()) -> MoraleCheck:
-    """17.3: the MC of the attacker's first unit before a Union attack at Low Initiative."""
-    return morale_check(first, die, purpose=f"low initiative MC {UNIT} (17.3)", rule="17.3", leaders=leaders)
-
-
-@dataclass(frozen=True)
-class LeaderCheck:
-    leader: str
-    side: str
-    die: int
-    killed: bool
-    rule: str = "B2"
-
-    @property
-    def why(self) -> str:
-        return self.told()
-
-    def told(self, ids: Ids = _same) -> str:
-        return f"leader casualty {ids(self.leader)}: {self.die}: {'killed' if self.killed else 'survives'}"
-
-    def as_dict(self, ids: Ids = _same) -> dict:
-        return {"leader": ids(self.leader), "side": self.side, "die": self.die, "killed": self.killed,
-                "rule": self.rule}
-
-
-def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = None) -> tuple[LeaderCheck, ...]:
-    """The Leader line (CRT key): 1d6 for each leader; the chart's faces (5-6) kill him."""
-    kills = (crt or Crt.load()).leader_kills
-    out = []
-    for x in leaders:
-        if x.arm != "leader":
-            continue
-        d = _face(roll(die_purpose(roll, "leader casualty", x.id)))
-        out.append(LeaderCheck(x.id, x.side, d, d in kills))
-    return tuple(out)
 
 
 # --- the effects of a result ------------------------------------------------------------------

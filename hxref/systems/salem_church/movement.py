@@ -1,6 +1,7 @@
-"""Salem Church movement: TEC step costs, ZOC, move checks, entry, the wagon train, Union
-initiative, night and retreat paths (digest rules/salem-church.md 13.x, 16.0, 17.1, 17.2,
-18.0, C, D2, D3, E, G).
+"""Salem Church movement: TEC step costs, ZOC, move checks, the wagon train, Union
+initiative and night (digest rules/salem-church.md 16.0, 17.1, 17.2, 18.0, C, D2, D3, E, G).
+The entry of reinforcements and returning units (13.x) is :mod:`.entry`, retreat paths
+(CRT key, E) :mod:`.retreat`; both check their hexes with the helpers here.
 
 Pure functions, no dice import: a die face, or a ``roll(purpose) -> face`` callable, is
 passed in.  Hexes are the map's four-digit labels (``"2114"``); the map is a
@@ -37,16 +38,16 @@ Functions:
   or out of heavy woods);
 * :func:`check_path` -- one unit's move, hex by hex: a :class:`MoveCheck` with the MP
   spent, where it stopped and why, or the :class:`~hxref.systems.base.Problem`\\ s;
-* :func:`entry_problems` -- reinforcements and returning units (13.2, 13.3);
+* :func:`.entry.entry_problems` -- reinforcements and returning units (13.2, 13.3);
 * :func:`wagon_capture` -- 16.0 capture; the train's own rules are in :func:`check_path`;
 * :func:`union_initiative` (17.1), :func:`initiative_check` (17.2), :func:`is_night` (18.0);
 * :func:`movement_allowance` -- MP and the disrupted stand-in;
-* :func:`check_retreat`, :func:`retreat_status` -- retreat paths for
+* :func:`.retreat.check_retreat`, :func:`.retreat.retreat_status` -- retreat paths for
   :func:`hxref.systems.salem_church.combat.settle` (CRT key; E "unsafe path"; 16.0).
 
 A path is the list of hexes entered, the start hex not included.  A unit off the map
 (``hex`` None) enters: the first hex of its path is the entry hex (which hex is allowed is
-:func:`entry_problems`' business).  The wagon train's path may end with :data:`EXIT`
+:func:`.entry.entry_problems`' business).  The wagon train's path may end with :data:`EXIT`
 (``"off"``) to leave the map.
 
 What is checked before the dice (a :class:`Problem` each, with its rule): every step
@@ -112,7 +113,7 @@ from ...geometry.hex import Hex, are_adjacent
 from ...geometry.paths import Prohibited
 from ...kit.zoc import zoc
 from ..base import Problem
-from .combat import COMBAT_ARMS, NIGHT_TURNS, RETREAT_HEXES, SIDES, PathStatus, die_purpose
+from .counters import COMBAT_ARMS, NIGHT_TURNS, die_purpose
 from .narration import Line, ident, line, listing, plain
 
 Roll = Callable[[str], int]
@@ -687,116 +688,6 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
 
 
 # --------------------------------------------------------------------------
-# 13.2 / 13.3 entry
-
-
-def _returning_hexes(scenario: Mapping, side: str, unit: Mapping) -> tuple[list[str], str]:
-    ru = (scenario.get("returning_units") or {}).get(side) or {}
-    rule = str(ru.get("rule", "13.2" if side == "union" else "13.3"))
-    hexes = ru.get("entry_hexes")
-    if hexes == "formation":
-        hexes = ((scenario.get("formations") or {}).get(unit.get("formation")) or {}).get("entry_hexes") or []
-    return [_lab(h) for h in hexes or []], rule
-
-
-def entry_problems(state: Mapping, scenario: Mapping, side: str, turn: int, entries: Mapping[str, Any], *,
-                   hexmap=None, roll: Roll | None = None, leaders: Mapping[str, str] | None = None) -> list[Problem]:
-    """What is wrong with ``side``'s entries on ``turn`` (13.2, 13.3).
-
-    ``entries`` maps a unit id to its entry hex, or to its path starting with the entry
-    hex.  Checked: the unit is ``side``'s and off the map; a reinforcement enters on its
-    turn (or later when ``delayed``) at one of its arrival's entry hexes, a returning unit
-    at its side's / formation's; all scheduled units of the turn by the same chosen hex
-    (13.3); every unit due this turn enters (unless each of its entry hexes holds an
-    enemy unit).  With ``hexmap`` every path is checked by :func:`check_path` in the
-    order given, each unit placed where it stopped before the next (stacking, 16.0),
-    paying MP from the entry hex; ``leaders`` maps a unit to the leader it moves with (17.2).
-    """
-    problems: list[Problem] = []
-    if side not in SIDES:
-        return [Problem(f"unknown side {side!r}; use {' or '.join(SIDES)}", "13.0", ["side"])]
-    side_rule = "13.2" if side == "union" else "13.3"
-    units = state["units"]
-    groups = [g for g in scenario.get("reinforcements") or [] if g.get("side") == side]
-    group_of = {uid: g for g in groups for uid in g.get("units", [])}
-    same_hex = (scenario.get("reinforcement_entry") or {}).get("same_hex_for_all_units_of_a_turn", True)
-    chosen: dict[int, dict[str, list[str]]] = {}
-    valid: dict[str, list[str]] = {}
-    occupied = {_lab(u.get("hex")): u.get("side") for u in units.values() if u.get("hex") is not None}
-
-    for uid, spec in entries.items():
-        where = ["entries", uid]
-        path = [_lab(spec)] if isinstance(spec, (str, int)) else [_lab(p) for p in spec]
-        if not path:
-            problems.append(Problem(f"{uid}: the entry names no hex", side_rule, where))
-            continue
-        entry = path[0]
-        u = units.get(uid)
-        if u is None:
-            problems.append(Problem(f"no unit {uid!r}", side_rule, where))
-            continue
-        if u.get("side") != side:
-            problems.append(Problem(f"{uid} is a {u.get('side')} unit, not {side}", side_rule, where))
-            continue
-        if u.get("hex") is not None:
-            problems.append(Problem(f"{uid} is already on the map in {_lab(u['hex'])}", side_rule, where))
-            continue
-        if u.get("returning"):
-            allowed, rule = _returning_hexes(scenario, side, u)
-            what = "returning units enter"
-        else:
-            g = group_of.get(uid)
-            if g is None:
-                problems.append(Problem(f"{uid} is not a reinforcement of the {side}", side_rule, where))
-                continue
-            rule = str(g.get("rule", side_rule))
-            if g["turn"] != turn and not (g["turn"] < turn and u.get("delayed")):
-                problems.append(Problem(f"{uid} arrives on turn {g['turn']}, not turn {turn} ({rule})", rule, where))
-                continue
-            allowed = [_lab(h) for h in g.get("entry_hexes") or []]
-            what = f"the turn-{g['turn']} arrivals enter"
-        if entry not in allowed:
-            problems.append(Problem(f"{uid} cannot enter at {entry}: {what} at {' or '.join(allowed)} ({rule})",
-                                    rule, where + ["path", 0]))
-            continue
-        if not u.get("returning"):
-            chosen.setdefault(group_of[uid]["turn"], {}).setdefault(entry, []).append(uid)
-        valid[uid] = path
-
-    if same_hex:
-        for t, by_hex in sorted(chosen.items()):
-            if len(by_hex) > 1:
-                listed = "; ".join(f"{h}: {', '.join(us)}" for h, us in by_hex.items())
-                problems.append(Problem(f"all units arriving on turn {t} must enter by the same chosen hex (13.3), "
-                                        f"not several ({listed})", "13.3", ["entries"]))
-
-    for g in groups:
-        if g["turn"] != turn:
-            continue
-        hexes = [_lab(h) for h in g.get("entry_hexes") or []]
-        blocked = all(occupied.get(h) == _other(side) for h in hexes)
-        for uid in g.get("units", []):
-            u = units.get(uid)
-            if u is not None and u.get("hex") is None and uid not in entries and not blocked:
-                rule = str(g.get("rule", side_rule))
-                problems.append(Problem(f"{uid} is due on turn {turn} at {' or '.join(hexes)} and is not entering "
-                                        f"({rule})", rule, ["entries", uid]))
-
-    if hexmap is not None:
-        sim: dict = {**state, "turn": turn, "units": {k: dict(v) for k, v in units.items()},
-                     "initiative_checks": dict(state.get("initiative_checks") or {})}
-        for uid, path in valid.items():
-            mc = check_path(sim, hexmap, uid, path, leader=(leaders or {}).get(uid), roll=roll,
-                            where=("entries", uid, "path"))
-            problems.extend(mc.problems)
-            if mc.initiative is not None:
-                sim["initiative_checks"][mc.initiative.leader] = mc.initiative
-            if mc.hexes:
-                sim["units"][uid]["hex"] = mc.end
-    return problems
-
-
-# --------------------------------------------------------------------------
 # 16.0 capture of the wagon train
 
 
@@ -835,135 +726,3 @@ def wagon_capture(state: Mapping, hexmap=None, *, moves: Iterable[MoveCheck] = (
                 and (hexmap.label(hexmap.parse(_lab(u["hex"]))) if hexmap is not None else _lab(u["hex"])) == lab):
             return WagonCapture(True, uid, lab, f"{uid} is in the wagon train's hex {lab}: captured (16.0)")
     return WagonCapture(False, None, lab, f"no Confederate combat unit has entered the wagon train's hex {lab}")
-
-
-# --------------------------------------------------------------------------
-# retreat paths (CRT key; E "unsafe path"; 16.0)
-
-
-@dataclass
-class RetreatCheck:
-    """One retreat path: safe, unsafe (the unit routs) or illegal (the problems)."""
-
-    unit: str
-    path: list[str]
-    status: PathStatus | None = None        # SAFE or UNSAFE; None when the path is illegal
-    unsafe_at: list[str] = field(default_factory=list)
-    rule: str = "CRT key"
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def why(self) -> str:
-        if self.problems:
-            return f"{self.unit}: no retreat along {' -> '.join(self.path) or '(nothing)'}: {self.problems[0].message}"
-        if self.status is PathStatus.UNSAFE:
-            return (f"{self.unit}: retreat {' -> '.join(self.path)} is unsafe at {', '.join(self.unsafe_at)} "
-                    "(in an enemy ZOC or next to an enemy unit, E stand-in): the unit routs (CRT key)")
-        return f"{self.unit}: retreat {' -> '.join(self.path)} is safe (CRT key)"
-
-
-def check_retreat(state: Mapping, hexmap, uid: str, path: Sequence) -> RetreatCheck:
-    """Check a retreat of ``uid`` along ``path`` (the hexes entered): legal, and safe or unsafe."""
-    return _check_retreat(state, hexmap, uid, path, partial=False)
-
-
-def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool) -> RetreatCheck:
-    units = state["units"]
-    path = [_lab(p) for p in path]
-    rc = RetreatCheck(uid, path)
-
-    def bad(i: int, message: str, rule: str = "CRT key") -> RetreatCheck:
-        rc.problems.append(Problem(message, rule, ["retreat", i]))
-        return rc
-
-    unit = units.get(uid)
-    if unit is None or unit.get("hex") is None:
-        return bad(0, f"{uid} is not a unit on the map")
-    lo, hi = RETREAT_HEXES
-    if not partial and not lo <= len(path) <= hi:
-        return bad(0, f"a retreat is {lo}-{hi} hexes, not {len(path)} (CRT key)")
-    side, arm = unit["side"], unit["type"]
-    enemy = _other(side)
-    here = _parse(hexmap, unit["hex"])
-    seen = {hexmap.label(here)}
-    occ = _occupants(state, hexmap, exclude=[uid])
-    ezoc = zoc_hexes(state, hexmap, enemy)
-    enemy_hexes = [lb for lb, us in occ.items() if any(units[u]["side"] == enemy for u in us)]
-    next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-    train = _wagon(state)
-    train_hex = _lab(units[train].get("hex")) if train else None
-    cost = step_cost(hexmap, arm)
-    for i, label in enumerate(path):
-        h = _parse(hexmap, label)
-        if h is None:
-            return bad(i, f"{label!r} is not a hex of this map")
-        label = hexmap.label(h)
-        if not are_adjacent(here, h):
-            return bad(i, f"{label} is not adjacent to {hexmap.label(here)}: a retreat goes hex by hex")
-        if label in seen:
-            return bad(i, f"a retreat may not go back into {label}")
-        c = cost(here, h)
-        if isinstance(c, Prohibited):
-            return bad(i, f"cannot retreat into {label}: {c.reason}", getattr(c, "rule", "TEC"))
-        if i > 0 and stop_on_entry(hexmap, here):
-            return bad(i, f"the retreat must stop in {hexmap.label(here)}: {stop_on_entry(hexmap, here)}", "TEC")
-        if any(units[u]["side"] == enemy for u in occ.get(label, [])):
-            return bad(i, f"{label} holds enemy units: a retreat may not enter it")
-        if side == "union" and train is not None and uid != train and label == train_hex:
-            return bad(i, f"{label} holds the wagon train: no Union unit may enter its hex, even when retreating "
-                          "(16.0)", "16.0")
-        if label in ezoc or label in next_to_enemy:
-            rc.unsafe_at.append(label)
-        seen.add(label)
-        here = h
-    rc.status = PathStatus.UNSAFE if rc.unsafe_at else PathStatus.SAFE
-    return rc
-
-
-@dataclass
-class RetreatOptions:
-    """Every legal retreat of a given length: the best status for ``combat.settle``."""
-
-    unit: str
-    hexes: int
-    status: PathStatus
-    safe: list[list[str]] = field(default_factory=list)
-    unsafe: list[list[str]] = field(default_factory=list)
-    rule: str = "CRT key"
-
-    @property
-    def why(self) -> str:
-        if self.status is PathStatus.SAFE:
-            return f"{self.unit}: {len(self.safe)} safe retreat path(s) of {self.hexes} hexes (CRT key)"
-        if self.status is PathStatus.UNSAFE:
-            return (f"{self.unit}: only unsafe retreat paths of {self.hexes} hexes ({len(self.unsafe)}): "
-                    "the unit routs (CRT key)")
-        return f"{self.unit}: no retreat path of {self.hexes} hexes: the unit is captured (CRT key)"
-
-
-def retreat_status(state: Mapping, hexmap, uid: str, hexes: int) -> RetreatOptions:
-    """All retreat paths of exactly ``hexes`` hexes for ``uid``: SAFE if one is safe, UNSAFE if
-    only unsafe ones exist (rout), NONE if there is none (captured) -- the CRT key."""
-    lo, hi = RETREAT_HEXES
-    if not lo <= hexes <= hi:
-        raise ValueError(f"a retreat is {lo}-{hi} hexes, not {hexes} (CRT key)")
-    unit = state["units"][uid]
-    start = _parse(hexmap, unit["hex"])
-    out = RetreatOptions(uid, hexes, PathStatus.NONE)
-
-    def grow(prefix: list[str], at: Hex) -> None:
-        for n in at.neighbours():
-            if n not in hexmap.grid:
-                continue
-            cand = prefix + [hexmap.label(n)]
-            rc = _check_retreat(state, hexmap, uid, cand, partial=len(cand) < hexes)
-            if rc.problems:
-                continue
-            if len(cand) < hexes:
-                grow(cand, n)
-            else:
-                (out.safe if rc.status is PathStatus.SAFE else out.unsafe).append(cand)
-
-    grow([], start)
-    out.status = PathStatus.SAFE if out.safe else PathStatus.UNSAFE if out.unsafe else PathStatus.NONE
-    return out

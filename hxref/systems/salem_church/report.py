@@ -161,7 +161,7 @@ def _arrival_moves(view: dict, moves: list[dict], units: list[str], entry: str) 
     standing in the entry hex first step out to a neighbouring hex, and the arrivals are tried again."""
     import copy
 
-    from .system import hexmap
+    from .board import hexmap
 
     try:
         hm = hexmap(view)

@@ -10,32 +10,18 @@ with ``--option open_map``.
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
 from pathlib import Path
 
 from ...errors import InvalidInput
-from ...paths import games_dir
 from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
+from .board import fogged, hexmap
 from .info import INFO
 
 NAME = "salem-church"
-DATA = "salem_church"                # the folder under games/
 SIDES = ("union", "confederate")
 RULE_KEYS = ("reinforcements", "reinforcement_entry", "formations", "returning_units", "replacements", "victory",
              "wagon_train", "defensive_positions", "night", "initiative", "setup", "turns")
-
-
-def hexmap(state: dict):
-    return load_map(state["map"])
-
-
-@lru_cache(maxsize=None)
-def load_map(name: str):
-    """The scenario's map, parsed once per process."""
-    from ...maps import load_map as _load
-
-    return _load(games_dir() / DATA / "maps" / f"{name}.yaml")
 
 
 class SalemChurch(GameSystem):
@@ -215,7 +201,6 @@ def tell_events(state: dict, events: list[dict]) -> list[dict]:
     as each side sees them when the resolution ends (:func:`.narration.tell`).  The dice name no
     unit in line-of-sight play (:class:`.turn.Roller`)."""
     from .narration import tell
-    from .turn import fogged
     from .views import PUBLIC_CONTROL_HEXES, seen_now
 
     return tell(state, events, fogged(state), lambda side: seen_now(state, side), PUBLIC_CONTROL_HEXES)

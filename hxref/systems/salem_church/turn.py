@@ -56,6 +56,9 @@ from typing import Mapping
 
 from ..base import Problem
 from . import combat as cb
+from . import counters as ct
+from . import retreat as rt
+from .board import fogged, hexmap
 from . import movement as mv
 from .narration import Line, Phrase, Ref, ident, joined, line, listing
 from .narration import name as named
@@ -86,7 +89,7 @@ def units_in(state: dict, label: str, side: str | None = None) -> list[str]:
 
 
 def combat_units(state: dict, uids) -> list[str]:
-    return [u for u in uids if state["units"][u]["type"] in cb.COMBAT_ARMS]
+    return [u for u in uids if state["units"][u]["type"] in ct.COMBAT_ARMS]
 
 
 def current_cf(u: Mapping) -> int:
@@ -99,17 +102,17 @@ def current_cf(u: Mapping) -> int:
 def terrain_names(hexmap, label: str) -> set[str]:
     h = hexmap.parse(label)
     names = {hexmap.terrain(h).name} | set(hexmap.features(h))
-    return {n for n in names if n in cb.TERRAIN} or {"clear"}
+    return {n for n in names if n in ct.TERRAIN} or {"clear"}
 
 
-def as_unit(state: dict, hexmap, uid: str) -> cb.Unit:
+def as_unit(state: dict, hexmap, uid: str) -> ct.Unit:
     u = state["units"][uid]
     mod = 0
     for lid in units_in(state, u["hex"], u["side"]):
         ld = state["units"][lid]
         if ld["type"] == "leader" and lid != uid:
             mod = max(mod, int(ld.get("leader_modifier") or 0))
-    return cb.Unit(uid, u["side"], u["type"], current_cf(u), u["hex"], terrain_names(hexmap, u["hex"]),
+    return ct.Unit(uid, u["side"], u["type"], current_cf(u), u["hex"], terrain_names(hexmap, u["hex"]),
                    bool(u.get("disrupted")), u.get("morale"), mod)
 
 
@@ -272,7 +275,7 @@ def _replacement_problems(state: dict, rules: Mapping, side: str, reps) -> list[
         if not isinstance(r, dict) or "unit" not in r or set(r) - {"unit", "hex"}:
             return [Problem("each replacement is {unit, hex?}", rule, ["replacements", i])]
         u = state["units"].get(r["unit"])
-        if u is None or u["side"] != side or u["type"] not in cb.COMBAT_ARMS:
+        if u is None or u["side"] != side or u["type"] not in ct.COMBAT_ARMS:
             return [Problem(f"`{r['unit']}` is not one of your combat units", rule, ["replacements", i, "unit"])]
         if r["unit"] in seen:
             return [Problem(f"{r['unit']} is replaced twice", rule, ["replacements", i, "unit"])]
@@ -321,7 +324,6 @@ def _is_hex(state: dict, label) -> bool:
     """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
     so a bad hex must be refused now, not when it is played)."""
     from ...errors import InvalidInput
-    from .system import hexmap
 
     try:
         return hexmap(state).parse(str(label)) in hexmap(state).grid
@@ -330,11 +332,6 @@ def _is_hex(state: dict, label) -> bool:
 
 
 # --- resolving ------------------------------------------------------------------------------------
-
-def fogged(state: Mapping) -> bool:
-    """Umpired line-of-sight play: each side sees the enemy only in its units' sight (:mod:`.views`)."""
-    return state.get("mode") == "umpired" and not (state.get("options") or {}).get("open_map")
-
 
 class Roller:
     """The ``roll(purpose) -> face`` the rules are handed: rolled by the phasing side, read by
@@ -521,7 +518,7 @@ class Turn:
                              self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
                              first_attacker=a.get("first"))
         except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
-            why = Phrase(exc.told, exc.units) if isinstance(exc, cb.CombatRefused) else str(exc)
+            why = Phrase(exc.told, exc.units) if isinstance(exc, ct.CombatRefused) else str(exc)
             self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
                                 "text": line(f"attack on {target} void: ", why)})
             return
@@ -590,7 +587,7 @@ class Turn:
         paths: dict[str, list[str] | None] = {}
 
         def status(uid: str, n: int):
-            opts = mv.retreat_status(st, hm, uid, n)
+            opts = rt.retreat_status(st, hm, uid, n)
             best = _best_path(hm, opts.safe or opts.unsafe, away_from)
             paths[uid] = best
             return opts.status
@@ -606,17 +603,17 @@ class Turn:
             u = st["units"][uid]
             if not on_map(u):
                 continue
-            if fate is cb.Fate.ROUT and uid not in paths:       # Dm failed: a rout, as far as it can
-                opts = mv.retreat_status(st, hm, uid, ROUT_HEXES)
+            if fate is ct.Fate.ROUT and uid not in paths:       # Dm failed: a rout, as far as it can
+                opts = rt.retreat_status(st, hm, uid, ROUT_HEXES)
                 paths[uid] = _best_path(hm, opts.safe or opts.unsafe, away_from)
             path = paths.get(uid)
-            if fate is cb.Fate.CAPTURED or not path:
+            if fate is ct.Fate.CAPTURED or not path:
                 u.update(steps=0, hex=None, captured=True)
                 notes.append(line(self.name(uid), " captured (no retreat)"))
                 continue
             u["hex"] = path[-1]
             self.paths.append((uid, list(path)))
-            if fate is cb.Fate.ROUT:
+            if fate is ct.Fate.ROUT:
                 u["disrupted"] = True
                 self._lose_steps(side, [uid], 1, notes)
                 notes.append(line(self.name(uid), f" routs to {u['hex'] if on_map(u) else 'destruction'} "

@@ -70,6 +70,7 @@ from ...geometry.hex import Hex, distance
 from ...geometry.los import SightTerrain
 from ...geometry.los import line_of_sight as _framework_los
 from ...geometry.mapmodel import HexMap
+from .board import hexmap, load_map
 from .narration import Audience, Line
 
 SIDES = ("union", "confederate")
@@ -246,8 +247,6 @@ def seen_units(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) 
 def sight_from(map_name: str, label: str) -> frozenset:
     """The hexes a unit in ``label`` sees (contact and the TEC's line of sight, as
     :func:`visible_hexes`), worked out once per hex: the terrain never changes."""
-    from .system import load_map
-
     hm = load_map(map_name)
     o = hm.parse(label)
     return frozenset(hm.label(h) for h in hm.hexes() if distance(o, h) <= 1 or line_of_sight(hm, o, h).visible)
@@ -402,8 +401,6 @@ def unseen_by_enemy(state: dict, side: str) -> list[str]:
     names of its units on the map that the enemy does not see.  A unit off the map is in the
     scenario's public schedule (13.3 names Wilcox/M's set-up); with ``--option open_map`` nothing
     is hidden."""
-    from .system import hexmap
-
     if (state.get("options") or {}).get("open_map"):
         return []
     seen = seen_units(state, hexmap(state), _other(side))

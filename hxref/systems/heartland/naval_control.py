@@ -1,10 +1,13 @@
-"""What :mod:`.naval` and :mod:`.naval_assault` share: rules 8.91a and 10.82.
+"""Gunboats and batteries on the rivers, and what they control: rules 8.91a, 8.91 and 10.82.
 
-The constants, access to ``state["naval"]``, the geometry of major-river
-hexsides, the control ranges of gunboats and batteries (8.91a, 10.82) and
-two helpers (:func:`_step_refusal`, :func:`_entrenchment`).  Split from
-:mod:`.naval`, which re-exports every name here and holds the readings and
-state keys.
+The navy's constants, access to ``state["naval"]``, the geometry of
+major-river hexsides, the control ranges of gunboats and batteries (8.91a,
+10.82) and the contacts they make (10.81), with two helpers the movement, the
+naval assault and the naval combat ask (:func:`_step_refusal`: may a gunboat
+enter this hexside; :func:`_entrenchment`).  The layer under
+:mod:`.naval_movement`, :mod:`.naval_assault` and :mod:`.naval_combat`;
+:mod:`.naval` re-exports its public names and holds the readings and state
+keys.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""What the impulse modules share (:mod:`.impulse`): the map, the weather, the enemy's ZOC, the
-movement cost function, a force's name, the stacking check and the supply states locked for the impulse."""
+"""The conditions an impulse is played under (:mod:`.impulse`): the map, the weather (5.2), the
+enemy's ZOC (6.0), the movement cost function (8.2, with pontoons 8.81 and blockades 8.93), a
+force's name, the stacking check (3.6) and the supply states locked for the impulse (4.21, 7.34)."""
 from __future__ import annotations
 
 from functools import cache
@@ -37,7 +38,7 @@ def cost_fn(state: dict, side: str):
     enemy = model.occupied_hexes(state, model.other_side(side))
     from .engineers import pontoon_hexsides
 
-    from .naval import blockaded_hexsides
+    from .naval_movement import blockaded_hexsides
 
     hm = hexmap(state)
     return step_cost(hm, weather=weather_of(state), side=side, enemy_occupied=enemy,

@@ -1,10 +1,10 @@
-"""Shared records and state questions of the Reorganization Segment (12.0, 13.0, 4.3-4.4).
+"""A step of the Reorganization Segment, its record and its bookkeeping (12.0, 13.0, 4.3-4.4).
 
 :class:`Action` and :class:`StepResult` (what a step did and why), the refusal and summary
 helpers, and the small questions about the state (turn, calendar, leaders, this turn's
-records, AP and WEP bookkeeping) used by both :mod:`.reorganization` and
-:mod:`.administration`.  Split out of :mod:`.reorganization` with no change in behaviour;
-that module re-exports every name here.
+records, AP and WEP bookkeeping) that every step asks: :mod:`.reorg_destruction`,
+:mod:`.reorg_foraging`, :mod:`.reorg_supply_recheck` and :mod:`.administration`.  The order
+of the steps is in :mod:`.reorganization`.
 """
 from __future__ import annotations
 
@@ -150,6 +150,12 @@ class _AP:
                             "already ordered", "3.24", path)]
         self.due[lid] = self.due.get(lid, 0) + n
         return []
+
+
+def _spend_ap(work: Work, lid: str, n: int) -> None:
+    """Spend ``n`` AP of a leader, down to 0 (3.24)."""
+    ap = int(work.state["leaders"][lid].get("ap", 0))
+    work.set(("leaders", lid, "ap"), max(0, ap - n))
 
 
 def _wep_change(work: Work, side: str, amount: int) -> int:

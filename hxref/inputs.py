@@ -1,0 +1,94 @@
+"""Who speaks in a game and which events of its log are inputs: the participants' roles, the
+input event kinds of each mode, the text a game keeps of a signed file, and the check every
+command makes of the game file it loads (the full check is ``hxref audit``, :mod:`hxref.audit`).
+
+The engine (:mod:`hxref.engine`), the acceptance of files (:mod:`hxref.acceptance`), the claims
+(:mod:`hxref.claims`) and the audit all read these; none of them is needed to say them.
+"""
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from . import orders
+from .canon import sha256_hex
+from .errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .signing import PublicKey
+
+MODES = ("open", "umpired", "solo")
+UMPIRE = "umpire"
+JOIN = "join"
+#: input events, by mode: in open and umpired games every input that speaks for a participant
+#: is a signed file (``submission``); ``link`` is the umpire's bound link (self-authenticating:
+#: only the chain's owner knows it); ``resolve`` closes a block and chooses nothing
+SIGNED_INPUTS = ("game.created", "submission", "link", "resolve")
+SOLO_INPUTS = ("game.created", "answer", "resolve", "undo")
+INPUT_KINDS = tuple(dict.fromkeys(SIGNED_INPUTS + SOLO_INPUTS))
+#: the events the rules and the engine produce from the inputs
+PRODUCED = ("game.started", "die", "rules")
+
+
+def inputs_for(mode: str | None) -> tuple[str, ...]:
+    """The input event kinds of a game in ``mode``."""
+    return SOLO_INPUTS if mode == "solo" else SIGNED_INPUTS
+
+
+@functools.lru_cache(maxsize=64)
+def public_key(line: str) -> PublicKey:
+    """A participant's key, from its line in ``game.created`` (parsed once per line)."""
+    from .signing import PublicKey
+
+    return PublicKey.from_line(line)
+
+
+def stored_text(order: orders.Order, detached: bool) -> str:
+    """The text a game keeps of a file: as given when a detached signature covers its exact bytes,
+    else with its line endings normalised (an embedded signature covers the normalised body)."""
+    return order.raw if detached and order.raw is not None else order.text
+
+
+def check_loaded(eng: Engine) -> None:
+    """What every command checks of the file it loads, beyond the heads (the full check is
+    `hxref audit`): no input event that speaks for a participant without its signature, and no
+    pending answer, link or claim that no kept signed file gives."""
+    allowed = inputs_for(eng.mode)
+    for ev in eng.gf.log:
+        if ev.get("kind") not in allowed + PRODUCED or (ev.get("kind") == "game.created" and ev.get("seq") != 1):
+            raise InvalidInput(f"event {ev.get('seq')} ({ev.get('kind')}) is an unsigned input: "
+                               f"{'an' if eng.mode[0] in 'aeiou' else 'a'} {eng.mode} game takes only signed "
+                               "files; the file was edited",
+                               code="E500", file=str(eng.gf.path), hint="run `hxref audit` on a copy you trust")
+    if eng.mode == "solo":
+        return
+    from .signing import sshsig_verify, verify_text
+
+    for decision_id, pend in (eng.h.get("pending") or {}).items():
+        backed: dict[str | None, set[str]] = {}
+        links: dict[str | None, set[str]] = {}
+        for f in pend.get("files", []):
+            order = orders.parse(f["file"], f"pending file {f['sha256'][:16]}", fast=True)
+            p = eng.participants.get(order.side, {})
+            if order.side != f["party"] or "key" not in p \
+                    or sha256_hex(stored_text(order, "sig" in f).encode("utf-8")) != f["sha256"]:
+                raise InvalidInput(f"a pending file for {decision_id} does not match its record", code="E500",
+                                   file=str(eng.gf.path))
+            key = public_key(p["key"])
+            if "sig" in f:
+                verify_text(order.raw or order.text, source=order.source, expected=key, detached=f["sig"])
+            else:
+                sshsig_verify(order.armored or "", order.body.encode("utf-8"), expected=key, source=order.source)
+            who = order.data.get("against") if order.kind == "claim" else order.side
+            backed.setdefault(who, set()).add(order.kind)
+            if "link" in order.data:
+                links.setdefault(order.side, set()).add(order.data["link"])
+        for who, a in pend.get("answers", {}).items():
+            if not backed.get(who) or (a.get("nmr") and "claim" not in backed[who]):
+                raise InvalidInput(f"the pending answer of {who} for {decision_id} comes from no signed file",
+                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
+        for who, link in pend.get("links", {}).items():
+            if link not in links.get(who, set()):
+                raise InvalidInput(f"the pending dice link of {who} for {decision_id} comes from no signed file",
+                                   code="E500", file=str(eng.gf.path), hint="run `hxref audit`")

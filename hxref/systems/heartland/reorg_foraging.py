@@ -1,0 +1,153 @@
+"""The Reorganization Segment's second step, foraging: rules 13.2, 13.21, 13.22 and 7.35a.
+
+June to September, a force forages the clear hexes around it on the
+Foraging Chart (``games/heartland/charts``) and takes WEP or Own Use markers
+(13.21, 13.22, 7.35a).  The step's orders, the readings and the order of the
+segment are in :mod:`.reorganization`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Mapping
+
+from ..base import Problem
+from .forced_march import Work
+from .reorg_step import (
+    Action, StepResult, _AP, _spend_ap, _leader_problems, _must_be_oc, _record, _recorded, _refused,
+    _summary, _wep_change, marked, month_of, turn_of)
+
+FORAGE_MONTHS = (6, 7, 8, 9)     # 13.21: June to September
+TOWN, MAJOR_CITY, CLEAR = "town", "major_city", "clear"
+
+
+# --------------------------------------------------------------------------
+# 13.2 foraging
+
+
+@dataclass(frozen=True)
+class ForagingChart:
+    columns: tuple[int, ...]
+    table: dict
+    stand_in: bool
+    note: str
+
+    @classmethod
+    def load(cls, path: str | None = None) -> "ForagingChart":
+        return _load_foraging(path)
+
+    def lookup(self, clear: int, roll: int):
+        col = self.columns.index(min(max(clear, self.columns[0]), self.columns[-1]))
+        return self.table[min(max(roll, min(self.table)), max(self.table))][col]
+
+
+def _load_foraging(path: str | None) -> ForagingChart:
+    from ...kit import data
+
+    return _build_foraging(data.chart_source("heartland", "foraging", path))
+
+
+@cache
+def _build_foraging(src) -> ForagingChart:
+    d = src.data()
+    return ForagingChart(tuple(int(c) for c in d["columns"]), {int(r): tuple(v) for r, v in d["table"].items()},
+                         bool(d.get("stand_in")), str(d.get("note", "")))
+
+
+def is_town(state: dict, hexmap, h) -> bool:
+    """A town hex whose town has not been burned (13.12)."""
+    return TOWN in hexmap.features(h) and hexmap.label(h) not in marked(state, "devastated")
+
+
+def clear_hexes(state: dict, hexmap, label: str) -> list[str]:
+    """13.22: the clear hexes among ``label`` and its six neighbours (on the map); towns count as clear."""
+    h = hexmap.parse(label)
+    out = []
+    for x in [h] + [n for n in h.neighbours() if n in hexmap.grid]:
+        if hexmap.terrain(x).name == CLEAR or is_town(state, hexmap, x):
+            out.append(hexmap.label(x))
+    return out
+
+
+def north_of_ohio(state: dict, label: str) -> bool:
+    """13.22: is ``label`` north of the Ohio River (``state["north_of_ohio"]``: hexes, or true)?"""
+    v = state.get("north_of_ohio")
+    if v is True:
+        return True
+    return bool(v) and label in set(map(str, v))
+
+
+def check_foraging(state: dict, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
+    return _foraging_plan(state, side, orders, hexmap)[1]
+
+
+def _foraging_plan(state: dict, side: str, orders: Mapping | None, hexmap):
+    items = list((orders or {}).get("foraging") or [])
+    plan, problems = [], []
+    if not items:
+        return plan, problems
+    month = month_of(state)
+    if month not in FORAGE_MONTHS:
+        return [], [Problem(f"foraging is possible only in June to September (this turn's month: {month})",
+                            "13.21", ["foraging"])]
+    if state.get("foraging", True) is False:
+        return [], [Problem("this scenario does not allow foraging", "4.31", ["foraging"])]
+    ap = _AP(state)
+    done = set(_recorded(state, "foraged", side))
+    for i, o in enumerate(items):
+        path = ["foraging", i]
+        lid = o.get("leader") if isinstance(o, Mapping) else o
+        ps = _leader_problems(state, side, lid, path + ["leader"], "13.21", active=True)
+        ps = ps or _must_be_oc(state, side, lid, path + ["leader"], "13.21")
+        if ps:
+            problems += ps
+            continue
+        here = state["leaders"][lid]["hex"]
+        h = hexmap.parse(here)
+        if not (is_town(state, hexmap, h) or MAJOR_CITY in hexmap.features(h)):
+            problems.append(Problem(f"{lid} is in {here}, which is not a town or major city", "13.21", path))
+            continue
+        if here in done:
+            problems.append(Problem(f"the stack in {here} has already foraged this turn", "13.21", path))
+            continue
+        ps = ap.take(lid, 1, path, "3.24a", "foraging")
+        if ps:
+            problems += ps
+            continue
+        done.add(here)
+        plan.append({"leader": lid, "hex": here})
+    return plan, problems
+
+
+def foraging(state: dict, side: str, orders: Mapping | None, dice, hexmap, *,
+             chart: ForagingChart | None = None) -> StepResult:
+    """13.2-13.22: forage for an Own Use marker or WEP (doubled for Confederates north of the Ohio)."""
+    plan, problems = _foraging_plan(state, side, orders, hexmap)
+    if problems:
+        return _refused("foraging", side, problems, "13.2")
+    chart = chart or ForagingChart.load()
+    work = Work(state)
+    actions = []
+    for p in plan:
+        lid, here = p["leader"], p["hex"]
+        clear = clear_hexes(work.state, hexmap, here)
+        _spend_ap(work, lid, 1)
+        roll = dice.d6(f"foraging {here} ({lid})", by=side)
+        res = chart.lookup(len(clear), roll)
+        _record(work, "foraged", side, here)
+        base = f"{lid} forages in {here} (1 AP): {len(clear)} clear hex(es), rolled {roll} -> {res}"
+        tag = " [stand-in Foraging Table]" if chart.stand_in else ""
+        if res == "OU":
+            work.set(("leaders", lid, "own_use"), turn_of(state) + 1)
+            actions.append(Action("forage", side, lid, here, 1, 0, None, [roll], True, "13.22",
+                                  base + f": an Own Use marker on {lid}, to spend in one impulse of turn "
+                                         f"{turn_of(state) + 1} (7.35a)" + tag))
+        elif isinstance(res, int) and res > 0:
+            double = side == "confederate" and north_of_ohio(state, here)
+            got = _wep_change(work, side, res * (2 if double else 1))
+            actions.append(Action("forage", side, lid, here, 1, got, None, [roll], True, "13.22",
+                                  base + f": {got} WEP" + (" (doubled north of the Ohio)" if double else "") + tag))
+        else:
+            actions.append(Action("forage", side, lid, here, 1, 0, None, [roll], False, "13.22",
+                                  base + ": nothing found" + tag))
+    return StepResult("foraging", side, actions, [], work.changes, "13.2", _summary(actions, "no foraging"))
