@@ -15,12 +15,17 @@ import hashlib
 import html as _html
 import os
 import re
-from email.message import EmailMessage
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import HxrefError, InvalidInput
 from .mail_addresses import AddressBook, _valid_address
 from .mail_remind import deadline_lines, owed_lines
+
+if TYPE_CHECKING:
+    from .report.turn import Report
 
 # --- receipts -------------------------------------------------------------------------------------
 #
@@ -149,7 +154,7 @@ def _html_body(document: str) -> str:
     return (m.group(1) if m else document).strip()
 
 
-def _sections(engine, audience: str) -> list[tuple[str, object]]:
+def _sections(engine, audience: str) -> list[tuple[str, Report]]:
     from .report import turn
 
     if audience == "umpire":
@@ -165,6 +170,8 @@ def templates_for(engine, audience: str) -> list[tuple[str, str]]:
 
     from .cli_files import template
 
+    write = template.callback       # the command's function: `hxref template` as a library call
+    assert write is not None
     out = []
     for w in engine.waiting_for():
         if w["owed"].get(audience) not in ("answer", "commit") or audience not in w["commands"]:
@@ -172,7 +179,7 @@ def templates_for(engine, audience: str) -> list[tuple[str, str]]:
         buf = io.StringIO()
         try:
             with redirect_stdout(buf):
-                template.callback(game=str(engine.gf.path), side=audience, decision=w["decision"], out=None)
+                write(game=str(engine.gf.path), side=audience, decision=w["decision"], out=None)
         except (HxrefError, SystemExit):
             continue
         suffix = "txt" if w["owed"][audience] == "commit" else "yaml"
@@ -234,36 +241,55 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     ``templates`` of the answers he owes.  With ``encrypt`` the recipient's own report (the umpire's
     report, for the umpire) and his templates go only as ``.age`` attachments encrypted to his key
     in the game (:mod:`hxref.crypt`), nothing of them in clear; the public report stays in the body."""
-    import datetime as _dt
-    from email.utils import format_datetime
-
-    from .engine import now_iso
-    from .report import turn
-
-    meta, head, seq = engine.meta, engine.gf.head, len(engine.gf.log)
     who = "the umpire" if audience == "umpire" else audience
-    intro = (f"hxref -- game {meta['game']} ({engine.system.title}, {meta['scenario']}), "
+    intro = (f"hxref -- game {engine.meta['game']} ({engine.system.title}, {engine.meta['scenario']}), "
              f"mail for {who}.")
-    head_line = f"Head hash {head} (event {seq}): keep it, it proves this history later."
     next_line = f"Next: {engine.waiting_text()}."
     due = deadline_lines(engine, audience, zone)
     r_lines = [r.line() for r in receipts]
     sections = _sections(engine, audience)
     sealed: list[tuple[str, bytes]] = []
     if encrypt:
-        from . import crypt
-
-        secret = sections if audience == "umpire" else sections[1:]
-        sections = [] if audience == "umpire" else sections[:1]
-        stem = "umpire" if audience == "umpire" else audience
-        sealed.append((f"{stem}-report.txt.age", crypt.encrypt_report(
-            engine, audience, "\n\n".join(f"==== {t} ====\n\n{turn.to_text(r).rstrip()}" for t, r in secret) + "\n")))
-        sealed += [(name + crypt.SUFFIX, crypt.encrypt_report(engine, audience, text)) for name, text in templates or []]
+        sections, sealed = _seal(engine, audience, sections, templates or [])
         templates = []
-
     owed = owed_lines(engine, audience, zone)
     attachments = attachments or []
     templates = templates or []
+    body = _Body(intro, next_line, due, owed, zone, _carried(game_file, attachments, acknowledged, sealed, templates),
+                 r_lines, sections, _PENDING_NOTE if any(r.pending for r in receipts) else None)
+    plain, html = body.plain(engine), body.html(engine)
+    msg = EmailMessage()
+    _headers(msg, engine, audience, to, sender)
+    msg.set_content(plain + "\n")
+    msg.add_alternative(html + "\n", subtype="html")
+    _attach(msg, attachments, game_file, templates, sealed)
+    return msg
+
+
+_PENDING_NOTE = ("A pending file is kept for its open decision, outside the log; when the decision "
+                 "closes, its files go into the log as one block, and the next mail gives their "
+                 "receipts with the head of that block.")
+
+
+def _seal(engine, audience: str, sections: list[tuple[str, Report]], templates: list[tuple[str, str]]
+          ) -> tuple[list[tuple[str, Report]], list[tuple[str, bytes]]]:
+    """``--encrypt``: the recipient's own report (all of it, for the umpire) and his templates as
+    ``.age`` attachments to his key; the sections left in clear (the public report, or none)."""
+    from . import crypt
+    from .report import turn
+
+    secret = sections if audience == "umpire" else sections[1:]
+    clear = [] if audience == "umpire" else sections[:1]
+    stem = "umpire" if audience == "umpire" else audience
+    sealed = [(f"{stem}-report.txt.age", crypt.encrypt_report(
+        engine, audience, "\n\n".join(f"==== {t} ====\n\n{turn.to_text(r).rstrip()}" for t, r in secret) + "\n"))]
+    sealed += [(name + crypt.SUFFIX, crypt.encrypt_report(engine, audience, text)) for name, text in templates]
+    return clear, sealed
+
+
+def _carried(game_file: Path | None, attachments: list, acknowledged: int | None,
+             sealed: list[tuple[str, bytes]], templates: list[tuple[str, str]]) -> list[str]:
+    """One line for each kind of file the mail carries: what it is and what to do with it."""
     carried = []
     if game_file is not None:
         carried.append(f"Attached: the game file {game_file.name}; `hxref inbox` takes it when it extends your "
@@ -278,53 +304,92 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     if templates:
         carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
                        + ", ".join(n for n, _ in templates) + "): fill in `choice`, sign, send.")
-    plain = [intro, "", head_line, next_line, *due, ""]
-    if owed:
-        plain += ["Who owes what" + (f" (times in {zone})" if zone else " (times in UTC)") + ":", *owed, ""]
-    if carried:
-        plain += [*carried, ""]
-    pending_note = ("A pending file is kept for its open decision, outside the log; when the decision "
-                    "closes, its files go into the log as one block, and the next mail gives their "
-                    "receipts with the head of that block.") if any(r.pending for r in receipts) else None
-    if r_lines:
-        plain += ["Receipts of the files accepted since the last mail (each player keeps its own as proof):"]
-        plain += ["  " + line for line in r_lines] + [""]
-        if pending_note:
-            plain += [pending_note, ""]
-    for title, rep in sections:
-        plain += [f"==== {title} ====", "", turn.to_text(rep).rstrip("\n"), ""]
-    esc = _html.escape
-    html = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
-            f"<title>{esc(subject(engine))}</title></head>", "<body>",
-            f"<p>{esc(intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
-            "this history later.</p>", f"<p>{esc(next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in due)]
-    if owed:
-        html += ["<h2>Who owes what</h2>", "<pre>" + "\n".join(esc(line) for line in owed) + "</pre>"]
-    html += [f"<p>{esc(c)}</p>" for c in carried]
-    if r_lines:
-        html += ["<h2>Receipts of the files accepted since the last mail</h2>",
-                 "<pre>" + "\n".join(esc(line) for line in r_lines) + "</pre>"]
-        if pending_note:
-            html += [f"<p>{esc(pending_note)}</p>"]
-    for title, rep in sections:
-        html += [f"<h2>{esc(title)}</h2>", _html_body(turn.to_html(rep))]
-    html += ["</body></html>"]
+    return carried
 
-    msg = EmailMessage()
+
+@dataclass
+class _Body:
+    """What a mail says, once: :meth:`plain` and :meth:`html` are its two alternatives."""
+
+    intro: str
+    next_line: str
+    due: list[str]
+    owed: list[str]
+    zone: str | None
+    carried: list[str]
+    receipts: list[str]
+    sections: list[tuple[str, Report]]
+    pending_note: str | None
+
+    def plain(self, engine) -> str:
+        from .report import turn
+
+        head, seq = engine.gf.head, len(engine.gf.log)
+        plain = [self.intro, "", f"Head hash {head} (event {seq}): keep it, it proves this history later.",
+                 self.next_line, *self.due, ""]
+        if self.owed:
+            plain += ["Who owes what" + (f" (times in {self.zone})" if self.zone else " (times in UTC)") + ":",
+                      *self.owed, ""]
+        if self.carried:
+            plain += [*self.carried, ""]
+        if self.receipts:
+            plain += ["Receipts of the files accepted since the last mail (each player keeps its own as proof):"]
+            plain += ["  " + line for line in self.receipts] + [""]
+            if self.pending_note:
+                plain += [self.pending_note, ""]
+        for title, rep in self.sections:
+            plain += [f"==== {title} ====", "", turn.to_text(rep).rstrip("\n"), ""]
+        return "\n".join(plain)
+
+    def html(self, engine) -> str:
+        from .report import turn
+
+        esc = _html.escape
+        head, seq = engine.gf.head, len(engine.gf.log)
+        html = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
+                f"<title>{esc(subject(engine))}</title></head>", "<body>",
+                f"<p>{esc(self.intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
+                "this history later.</p>", f"<p>{esc(self.next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in self.due)]
+        if self.owed:
+            html += ["<h2>Who owes what</h2>", "<pre>" + "\n".join(esc(line) for line in self.owed) + "</pre>"]
+        html += [f"<p>{esc(c)}</p>" for c in self.carried]
+        if self.receipts:
+            html += ["<h2>Receipts of the files accepted since the last mail</h2>",
+                     "<pre>" + "\n".join(esc(line) for line in self.receipts) + "</pre>"]
+            if self.pending_note:
+                html += [f"<p>{esc(self.pending_note)}</p>"]
+        for title, rep in self.sections:
+            html += [f"<h2>{esc(title)}</h2>", _html_body(turn.to_html(rep))]
+        html += ["</body></html>"]
+        return "\n".join(html)
+
+
+def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: str) -> None:
+    """From, To, Subject, Date, a Message-ID naming the head and the files it carries, and the
+    ``X-Hxref-*`` headers the inbox and the outbox's file names read."""
+    import datetime as _dt
+    from email.utils import format_datetime
+
+    from .engine import now_iso
+
+    game, head = engine.meta["game"], engine.gf.head
     msg["From"] = sender
     msg["To"] = ", ".join(to)
     msg["Subject"] = subject(engine)
     when = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
     msg["Date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=_dt.timezone.utc), usegmt=True)
-    safe = re.sub(r"[^A-Za-z0-9.-]", "-", f"{meta['game']}.{audience}")
+    safe = re.sub(r"[^A-Za-z0-9.-]", "-", f"{game}.{audience}")
     carried_id = hashlib.sha256("".join(sorted(f["sha256"] for _, f in _pending_files(engine))).encode()).hexdigest()
     msg["Message-ID"] = f"<{head[:32]}.{carried_id[:8]}.{safe}@hxref.invalid>"
-    msg["X-Hxref-Game"] = meta["game"]
+    msg["X-Hxref-Game"] = game
     msg["X-Hxref-Head"] = head
-    msg["X-Hxref-Event"] = str(seq)
+    msg["X-Hxref-Event"] = str(len(engine.gf.log))
     msg["X-Hxref-Audience"] = audience
-    msg.set_content("\n".join(plain) + "\n")
-    msg.add_alternative("\n".join(html) + "\n", subtype="html")
+
+
+def _attach(msg: EmailMessage, attachments: list, game_file: Path | None, templates: list[tuple[str, str]],
+            sealed: list[tuple[str, bytes]]) -> None:
+    """The files the mail carries, after its two alternatives (the inbox reads them back)."""
     if game_file is not None:
         msg.add_attachment(game_file.read_bytes(), maintype="application", subtype="yaml", filename=game_file.name)
     for a in attachments:
@@ -334,13 +399,20 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
                                filename=a.name + ".sig")
     for name, text in templates:
         msg.add_attachment(text, subtype="plain", filename=name)
-        msg.get_payload()[-1]["X-Hxref-Part"] = "template"
+        _last_part(msg)["X-Hxref-Part"] = "template"
     for name, data in sealed:
         msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
-        msg.get_payload()[-1]["X-Hxref-Part"] = "encrypted"
+        _last_part(msg)["X-Hxref-Part"] = "encrypted"
     if attachments or game_file is not None:
         msg["X-Hxref-Files"] = str(len(attachments)) + (" +game" if game_file is not None else "")
-    return msg
+
+
+def _last_part(msg: EmailMessage) -> Message:
+    """The part just attached (a message with attachments is multipart: its payload is a list)."""
+    parts = msg.get_payload()
+    assert isinstance(parts, list) and isinstance(parts[-1], Message)
+    return parts[-1]
+
 
 
 def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, since: int | None = None,
@@ -355,8 +427,6 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     templates of what it owes, with the envelope (:func:`umpired_templates`: the player holds no
     game file), and, once the game is over, the game file with ``attach_game``; ``encrypt`` sends
     each recipient's own report and templates encrypted to his key (:func:`compose`)."""
-    from . import bundle
-
     if encrypt and engine.mode == "solo":
         raise InvalidInput("--encrypt: a solo game has no keys to encrypt to", code="E504")
     if attach_game and engine.mode != "open" and not (engine.mode == "umpired" and engine.finished):
@@ -371,27 +441,37 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     for audience in [*engine.sides(), "umpire"]:
         if audience not in book.recipients:
             continue
-        extra: dict = {}
-        if engine.mode == "open" and audience != "umpire":
-            if templates:
-                extra["templates"] = templates_for(engine, audience)
-            if files or attach_game:
-                ack, atts = bundle.files_for(engine, audience)
-                if attach_game or ack == 0:
-                    extra["game_file"] = engine.gf.path
-                else:
-                    extra.update(attachments=atts, acknowledged=ack)
-        elif engine.mode == "umpired" and audience != "umpire":
-            if templates:
-                extra["templates"] = umpired_templates(engine, audience)
-            if attach_game:         # the game is over: the umpire publishes the file for every side's audit
-                extra["game_file"] = engine.gf.path
+        extra = _carried_for(engine, audience, files=files, attach_game=attach_game, templates=templates)
         out.append((audience, compose(engine, audience, book.recipients[audience], frm, receipts,
                                       book.timezones.get(audience), encrypt=encrypt, **extra)))
     missing = [s for s in engine.sides() if s not in book.recipients]
     if not out:
         raise InvalidInput("the address book names nobody to mail", code="E111", file=str(book.path))
     return out, missing
+
+
+def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templates: bool) -> dict:
+    """What a side's mail carries besides the reports (:func:`compose`'s keyword arguments): in open
+    games its templates and the signed files it lacks, or the game file; in umpired games its
+    templates, and the game file once the game is over (``attach_game``)."""
+    from . import bundle
+
+    extra: dict = {}
+    if engine.mode == "open" and audience != "umpire":
+        if templates:
+            extra["templates"] = templates_for(engine, audience)
+        if files or attach_game:
+            ack, atts = bundle.files_for(engine, audience)
+            if attach_game or ack == 0:
+                extra["game_file"] = engine.gf.path
+            else:
+                extra.update(attachments=atts, acknowledged=ack)
+    elif engine.mode == "umpired" and audience != "umpire":
+        if templates:
+            extra["templates"] = umpired_templates(engine, audience)
+        if attach_game:         # the game is over: the umpire publishes the file for every side's audit
+            extra["game_file"] = engine.gf.path
+    return extra
 
 
 def outbox_name(msg: EmailMessage) -> str:
@@ -450,6 +530,7 @@ def send(messages: list[tuple[str, EmailMessage]], host: str, port: int | None =
             if starttls:
                 server.starttls(context=context)
             if user:
+                assert password is not None     # given, or from $HXREF_SMTP_PASSWORD (checked above)
                 server.login(user, password)
             for _, msg in messages:
                 server.send_message(msg)

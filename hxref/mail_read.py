@@ -113,6 +113,12 @@ def _walk(part, prefix: str, found: list[Found], sigs: dict[str, str], depth: in
         for sub in subs:
             _walk(sub, prefix, found, sigs, depth + 1, own)
         return
+    _leaf(part, ctype, prefix, found, sigs, depth, own)
+
+
+def _leaf(part, ctype: str, prefix: str, found: list[Found], sigs: dict[str, str], depth: int, own: bool) -> None:
+    """A part that is no container: a forwarded ``.eml``, a game file, a detached signature, a
+    message body, or an attached file."""
     filename = part.get_filename()
     name = prefix + _display_name(filename) if filename else None
     lower = (filename or "").lower()
@@ -131,21 +137,30 @@ def _walk(part, prefix: str, found: list[Found], sigs: dict[str, str], depth: in
             sigs[name] = text
         return
     if not attachment:
-        if ctype not in ("text/plain", "text/html") or own:
-            return
-        text, error = _part_text(part, prefix + "message body")
-        if error is not None:
-            return          # an unreadable body holds no order file we could read
-        if ctype == "text/html":
-            text = html_to_text(text)
-        elif part.get_param("format", "").lower() == "flowed":
-            text = unflow(text, delsp=part.get_param("delsp", "").lower() == "yes")
-        pieces = extract(text)
-        for i, piece in enumerate(pieces, 1):
-            label = prefix + "message body" + (f" (file {i})" if len(pieces) > 1 else "")
-            found.append(Found(label, piece, pasted=True))
+        if ctype in ("text/plain", "text/html") and not own:
+            _body(part, ctype, prefix, found)
         return
-    name = name or prefix + "attachment"
+    _attached(part, ctype, name or prefix + "attachment", lower, found)
+
+
+def _body(part, ctype: str, prefix: str, found: list[Found]) -> None:
+    """A plain-text or HTML message body: the order files pasted into it."""
+    text, error = _part_text(part, prefix + "message body")
+    if error is not None:
+        return          # an unreadable body holds no order file we could read
+    if ctype == "text/html":
+        text = html_to_text(text)
+    elif part.get_param("format", "").lower() == "flowed":
+        text = unflow(text, delsp=part.get_param("delsp", "").lower() == "yes")
+    pieces = extract(text)
+    for i, piece in enumerate(pieces, 1):
+        label = prefix + "message body" + (f" (file {i})" if len(pieces) > 1 else "")
+        found.append(Found(label, piece, pasted=True))
+
+
+def _attached(part, ctype: str, name: str, lower: str, found: list[Found]) -> None:
+    """An attachment: a YAML file whole (when it looks like an order file), the order files in
+    any other text."""
     if not (part.get_content_maintype() == "text" or ctype in YAML_TYPES or lower.endswith(ORDER_SUFFIXES)):
         return
     text, error = _part_text(part, name)

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeGuard
 
 from .errors import InvalidInput
 from .geometry.hex import AslLabels, FourDigit, Hex, HexGrid, HexSide, column_number, label_format
@@ -104,6 +104,11 @@ _NUMBER = (int, float)
 
 
 _did_you_mean = did_you_mean
+
+
+def _number(value: Any) -> TypeGuard[int | float]:
+    """A YAML number (not a boolean, which Python counts as one)."""
+    return isinstance(value, _NUMBER) and not isinstance(value, bool)
 
 
 # --------------------------------------------------------------------------
@@ -216,55 +221,63 @@ def _types(node: Any, groups: tuple[str, ...], probs: _Problems, file: str) -> d
             if not isinstance(d, dict):
                 probs.add(f"terrain type {name!r} must be a mapping (colour, move, ...)", decls, name, file=file)
                 continue
-            for k in d:
-                if k not in _TYPE_KEYS:
-                    probs.add(f"unknown key {k!r} in terrain type {name!r}", d, k, "E110", _did_you_mean(k, _TYPE_KEYS), file=file)
-            colour = d.get("colour")
-            if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-                probs.add(f"terrain type {name!r} needs a colour like \"#6a9a4a\"", d, "colour" if "colour" in d else None, "E111" if colour is None else "E112", file=file)
-                colour = "#888888"
-            for k in ("move", "move_out", "move_in", "line_move"):
-                if k in d and not _cost_ok(d[k]):
-                    probs.add(f"{name}.{k} must be a number >= 0, null (prohibited) or a mapping of unit class to number", d, k, file=file)
-            if g == "hex" and "hex" in groups and "move" not in d:
-                probs.add(f"hex terrain {name!r} needs a move cost (null if it cannot be entered)", d if d else decls, "move" if d else name, "E111", file=file)
-            if g != "hexside" and any(k in d for k in ("move_out", "move_in", "line_move", "replaces")):
-                probs.add(f"move_out, move_in, line_move and replaces are for hexside features only ({name!r})", d, None, file=file)
-            height = d.get("height", 0)
-            if not isinstance(height, _NUMBER) or isinstance(height, bool):
-                probs.add(f"{name}.height must be a number of levels", d, "height", file=file)
-                height = 0
-            replaces = d.get("replaces", []) or []
-            if not isinstance(replaces, list):
-                probs.add(f"{name}.replaces must be a list of hexside features", d, "replaces", file=file)
-                replaces = []
-            symbol = str(d.get("symbol", name[:1]))
-            if len(symbol) != 1:
-                probs.add(f"{name}.symbol must be one character", d, "symbol", file=file)
-                symbol = symbol[:1] or "?"
-            rules = _plain(d.get("rules", {})) or {}
-            given = tuple(k for k in ("move_out", "move_in", "line_move") if k in d)
-            out[g][name] = TerrainType(
-                name=name,
-                group=g,
-                colour=colour,
-                symbol=symbol,
-                label=str(d.get("label", name.replace("_", " "))),
-                move=_plain(d.get("move")),
-                move_out=_plain(d.get("move_out")),
-                move_in=_plain(d.get("move_in")),
-                line_move=_plain(d.get("line_move")),
-                replaces=tuple(str(r) for r in replaces),
-                height=float(height),
-                rules=rules,
-                given=given,
-            )
+            out[g][name] = _terrain_type(g, name, d, decls, groups, probs, file)
     if "hexside" in out:
         for name, tt in out["hexside"].items():
             for r in tt.replaces:
                 if r not in out["hexside"]:
                     probs.add(f"{name}.replaces names {r!r}, which is no hexside feature", file=file, hint=_did_you_mean(r, out["hexside"]))
     return out
+
+
+def _terrain_type(g: str, name: str, d: dict, decls: dict, groups: tuple[str, ...], probs: _Problems, file: str) -> TerrainType:
+    """One declaration of terrain group ``g``; a bad value is reported and replaced by its default."""
+    for k in d:
+        if k not in _TYPE_KEYS:
+            probs.add(f"unknown key {k!r} in terrain type {name!r}", d, k, "E110", _did_you_mean(k, _TYPE_KEYS), file=file)
+    colour = d.get("colour")
+    if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+        probs.add(f"terrain type {name!r} needs a colour like \"#6a9a4a\"", d, "colour" if "colour" in d else None, "E111" if colour is None else "E112", file=file)
+        colour = "#888888"
+    _check_costs(g, name, d, decls, groups, probs, file)
+    height = d.get("height", 0)
+    if not _number(height):
+        probs.add(f"{name}.height must be a number of levels", d, "height", file=file)
+        height = 0
+    replaces = d.get("replaces", []) or []
+    if not isinstance(replaces, list):
+        probs.add(f"{name}.replaces must be a list of hexside features", d, "replaces", file=file)
+        replaces = []
+    symbol = str(d.get("symbol", name[:1]))
+    if len(symbol) != 1:
+        probs.add(f"{name}.symbol must be one character", d, "symbol", file=file)
+        symbol = symbol[:1] or "?"
+    return TerrainType(
+        name=name,
+        group=g,
+        colour=colour,
+        symbol=symbol,
+        label=str(d.get("label", name.replace("_", " "))),
+        move=_plain(d.get("move")),
+        move_out=_plain(d.get("move_out")),
+        move_in=_plain(d.get("move_in")),
+        line_move=_plain(d.get("line_move")),
+        replaces=tuple(str(r) for r in replaces),
+        height=float(height),
+        rules=_plain(d.get("rules", {})) or {},
+        given=tuple(k for k in ("move_out", "move_in", "line_move") if k in d),
+    )
+
+
+def _check_costs(g: str, name: str, d: dict, decls: dict, groups: tuple[str, ...], probs: _Problems, file: str) -> None:
+    """The movement costs of a declaration: numbers, null or per unit class; the hexside-only keys."""
+    for k in ("move", "move_out", "move_in", "line_move"):
+        if k in d and not _cost_ok(d[k]):
+            probs.add(f"{name}.{k} must be a number >= 0, null (prohibited) or a mapping of unit class to number", d, k, file=file)
+    if g == "hex" and "hex" in groups and "move" not in d:
+        probs.add(f"hex terrain {name!r} needs a move cost (null if it cannot be entered)", d if d else decls, "move" if d else name, "E111", file=file)
+    if g != "hexside" and any(k in d for k in ("move_out", "move_in", "line_move", "replaces")):
+        probs.add(f"move_out, move_in, line_move and replaces are for hexside features only ({name!r})", d, None, file=file)
 
 
 def _terrain(root: Any, base: Path, groups: tuple[str, ...], probs: _Problems, lenient: bool) -> tuple[dict[str, dict[str, TerrainType]], bool]:
@@ -366,20 +379,48 @@ def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap |
     types, _ = _terrain(root, path.parent, HEX_GROUPS, probs, lenient)
     if grid is None:
         return None
-    g = root["grid"]
+    default, default_elev = _grid_defaults(root["grid"], types, probs)
+    cells = _hex_cells(root, grid, types, default, default_elev, probs)
+    sides = _hex_sides(root, grid, types, probs)
+    lines = _hex_lines(root, grid, types, probs)
+    places = _places(root, probs, lambda raw, node, key: _label(grid, raw, node, key, probs, f"place {key}"))
+    meta = _meta(root)
+    return HexMap(
+        path=str(path), grid=grid, types=types, default_terrain=default, default_elevation=float(default_elev),
+        cells=cells, sides=sides, lines=lines, places=places, **meta,
+    )
+
+
+def _grid_defaults(g: dict, types: dict[str, dict[str, TerrainType]], probs: _Problems) -> tuple[str, Any]:
+    """The terrain and elevation of every hex the map does not list (``grid.terrain``, ``grid.elevation``)."""
     default = str(g.get("terrain", "clear"))
     if types["hex"]:
         _known(default, types["hex"], "terrain type", g, "terrain" if "terrain" in g else None, probs)
     default_elev = g.get("elevation", 0)
-    if not isinstance(default_elev, _NUMBER) or isinstance(default_elev, bool):
+    if not _number(default_elev):
         probs.add("grid.elevation must be a number", g, "elevation")
         default_elev = 0
+    return default, default_elev
+
+
+def _section(root: Any, key: str, kind: type, message: str, probs: _Problems) -> Any:
+    """``root[key]`` when it is a ``kind`` (absent: empty); otherwise a problem, and empty."""
+    node = root.get(key) or kind()
+    if not isinstance(node, kind):
+        probs.add(message, root, key)
+        return kind()
+    return node
+
+
+_HEX_SPEC_KEYS = ("terrain", "elevation", "features")
+
+
+def _hex_cells(root: Any, grid: HexGrid, types: dict[str, dict[str, TerrainType]], default: str,
+               default_elev: Any, probs: _Problems) -> dict[Hex, HexInfo]:
+    """The ``hexes:`` section: label -> terrain name, or a mapping (terrain, elevation, features)."""
     cells: dict[Hex, HexInfo] = {}
     first_line: dict[Hex, int | None] = {}
-    hexes = root.get("hexes") or {}
-    if not isinstance(hexes, dict):
-        probs.add("hexes must map hex labels to terrain", root, "hexes")
-        hexes = {}
+    hexes = _section(root, "hexes", dict, "hexes must map hex labels to terrain", probs)
     for raw, v in hexes.items():
         h = _label(grid, raw, hexes, raw, probs, "hexes")
         if h is None:
@@ -387,33 +428,43 @@ def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap |
         if h in cells:
             probs.add(f"hex {grid.label(h)} is given twice (first at line {first_line[h]})", hexes, raw, "E104")
             continue
-        spec = {"terrain": v} if isinstance(v, str) else v
-        if not isinstance(spec, dict):
-            probs.add(f"hex {raw}: give a terrain name or a mapping (terrain, elevation, features)", hexes, raw)
-            continue
-        for k in spec:
-            if k not in ("terrain", "elevation", "features"):
-                probs.add(f"unknown key {k!r} for hex {raw}", spec, k, "E110", _did_you_mean(k, ("terrain", "elevation", "features")))
-        terrain = str(spec.get("terrain", default))
-        node, key = (hexes, raw) if isinstance(v, str) else (spec, "terrain")
-        if types["hex"] and not _known(terrain, types["hex"], "terrain type", node, key, probs):
-            terrain = default
-        elev = spec.get("elevation", default_elev)
-        if not isinstance(elev, _NUMBER) or isinstance(elev, bool):
-            probs.add(f"hex {raw}: elevation must be a number", spec, "elevation")
-            elev = default_elev
-        feats = spec.get("features", []) or []
-        if isinstance(feats, str):
-            feats = [feats]
-        good = tuple(str(f) for f in feats if _known(f, types["features"], "hex feature", spec, "features", probs))
-        cells[h] = HexInfo(terrain, float(elev), good)
-        first_line[h] = line_of(hexes, raw)
+        info = _hex_cell(hexes, raw, v, types, default, default_elev, probs)
+        if info is not None:
+            cells[h] = info
+            first_line[h] = line_of(hexes, raw)
+    return cells
+
+
+def _hex_cell(hexes: dict, raw: Any, v: Any, types: dict[str, dict[str, TerrainType]], default: str,
+              default_elev: Any, probs: _Problems) -> HexInfo | None:
+    """One entry of ``hexes:``; None when it is neither a terrain name nor a mapping."""
+    spec = {"terrain": v} if isinstance(v, str) else v
+    if not isinstance(spec, dict):
+        probs.add(f"hex {raw}: give a terrain name or a mapping (terrain, elevation, features)", hexes, raw)
+        return None
+    for k in spec:
+        if k not in _HEX_SPEC_KEYS:
+            probs.add(f"unknown key {k!r} for hex {raw}", spec, k, "E110", _did_you_mean(k, _HEX_SPEC_KEYS))
+    terrain = str(spec.get("terrain", default))
+    node, key = (hexes, raw) if isinstance(v, str) else (spec, "terrain")
+    if types["hex"] and not _known(terrain, types["hex"], "terrain type", node, key, probs):
+        terrain = default
+    elev = spec.get("elevation", default_elev)
+    if not _number(elev):
+        probs.add(f"hex {raw}: elevation must be a number", spec, "elevation")
+        elev = default_elev
+    feats = spec.get("features", []) or []
+    if isinstance(feats, str):
+        feats = [feats]
+    good = tuple(str(f) for f in feats if _known(f, types["features"], "hex feature", spec, "features", probs))
+    return HexInfo(terrain, float(elev), good)
+
+
+def _hex_sides(root: Any, grid: HexGrid, types: dict[str, dict[str, TerrainType]], probs: _Problems) -> dict[HexSide, SideInfo]:
+    """The ``hexsides:`` section: "a/b" -> features, or a mapping (features, drawn_in)."""
     sides: dict[HexSide, SideInfo] = {}
     side_line: dict[HexSide, int | None] = {}
-    hexsides = root.get("hexsides") or {}
-    if not isinstance(hexsides, dict):
-        probs.add("hexsides must map hexsides (\"0305/0306\") to features", root, "hexsides")
-        hexsides = {}
+    hexsides = _section(root, "hexsides", dict, "hexsides must map hexsides (\"0305/0306\") to features", probs)
     for raw, v in hexsides.items():
         try:
             side = grid.parse_hexside(str(raw))
@@ -423,31 +474,48 @@ def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap |
         if side in sides:
             probs.add(f"hexside {grid.side_label(side)} is given twice (first at line {side_line[side]})", hexsides, raw, "E104")
             continue
-        spec = {"features": v} if isinstance(v, (list, str)) else v
-        if not isinstance(spec, dict):
-            probs.add(f"hexside {raw}: give a list of features or a mapping (features, drawn_in)", hexsides, raw)
-            continue
-        feats = spec.get("features", [])
-        feats = [feats] if isinstance(feats, str) else (feats or [])
-        node = hexsides if isinstance(v, (list, str)) else spec
-        key = raw if isinstance(v, (list, str)) else "features"
-        good = tuple(str(f) for f in feats if _known(f, types["hexside"], "hexside feature", node, key, probs))
-        drawn = None
-        if isinstance(v, dict) and "drawn_in" in v:
-            drawn = _label(grid, v["drawn_in"], v, "drawn_in", probs, f"hexside {raw} drawn_in")
-            if drawn is not None and drawn not in side.hexes:
-                probs.add(f"hexside {raw}: drawn_in {v['drawn_in']} is not one of its two hexes", v, "drawn_in")
-                drawn = None
-        directed = [f for f in good if types["hexside"][f].directed]
-        if directed and drawn is None:
-            probs.add(f"hexside {raw}: {directed[0]} costs depend on direction; say which hex it is drawn in (drawn_in: ...)", node, key, "E111")
-        sides[side] = SideInfo(good, drawn)
-        side_line[side] = line_of(hexsides, raw)
+        info = _hex_side(hexsides, raw, v, side, grid, types, probs)
+        if info is not None:
+            sides[side] = info
+            side_line[side] = line_of(hexsides, raw)
+    return sides
+
+
+def _hex_side(hexsides: dict, raw: Any, v: Any, side: HexSide, grid: HexGrid,
+              types: dict[str, dict[str, TerrainType]], probs: _Problems) -> SideInfo | None:
+    """One entry of ``hexsides:``; None when it is neither a list of features nor a mapping."""
+    short = isinstance(v, (list, str))
+    spec = {"features": v} if short else v
+    if not isinstance(spec, dict):
+        probs.add(f"hexside {raw}: give a list of features or a mapping (features, drawn_in)", hexsides, raw)
+        return None
+    feats = spec.get("features", [])
+    feats = [feats] if isinstance(feats, str) else (feats or [])
+    node = hexsides if short else spec
+    key = raw if short else "features"
+    good = tuple(str(f) for f in feats if _known(f, types["hexside"], "hexside feature", node, key, probs))
+    drawn = _drawn_in(v, raw, side, grid, probs)
+    directed = [f for f in good if types["hexside"][f].directed]
+    if directed and drawn is None:
+        probs.add(f"hexside {raw}: {directed[0]} costs depend on direction; say which hex it is drawn in (drawn_in: ...)", node, key, "E111")
+    return SideInfo(good, drawn)
+
+
+def _drawn_in(v: Any, raw: Any, side: HexSide, grid: HexGrid, probs: _Problems) -> Hex | None:
+    """The hex a hexside's directed features are drawn in (``drawn_in:``), one of its two hexes."""
+    if not (isinstance(v, dict) and "drawn_in" in v):
+        return None
+    drawn = _label(grid, v["drawn_in"], v, "drawn_in", probs, f"hexside {raw} drawn_in")
+    if drawn is not None and drawn not in side.hexes:
+        probs.add(f"hexside {raw}: drawn_in {v['drawn_in']} is not one of its two hexes", v, "drawn_in")
+        return None
+    return drawn
+
+
+def _hex_lines(root: Any, grid: HexGrid, types: dict[str, dict[str, TerrainType]], probs: _Problems) -> list[MapLine]:
+    """The ``lines:`` section: roads, railroads, each a chain of adjacent hexes."""
     lines: list[MapLine] = []
-    seq = root.get("lines") or []
-    if not isinstance(seq, list):
-        probs.add("lines must be a list of {type, hexes}", root, "lines")
-        seq = []
+    seq = _section(root, "lines", list, "lines must be a list of {type, hexes}", probs)
     for i, item in enumerate(seq):
         if not isinstance(item, dict):
             probs.add("each line is a mapping {type: road, hexes: [...]}", seq, i)
@@ -458,33 +526,34 @@ def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap |
             continue
         if not _known(t, types["lines"], "line type", item, "type", probs):
             continue
-        raw_hexes = item.get("hexes")
-        if isinstance(raw_hexes, str):
-            raw_hexes = raw_hexes.split()
-        if not isinstance(raw_hexes, list) or len(raw_hexes) < 2:
-            probs.add(f"{t} needs hexes: a list of at least two adjacent hexes", item, "hexes" if "hexes" in item else None)
-            continue
-        chain: list[Hex] = []
-        ok = True
-        for j, lab in enumerate(raw_hexes):
-            where: tuple[Any, Any] = (raw_hexes, j) if hasattr(raw_hexes, "lc") else (item, "hexes")
-            node, key = where
-            h = _label(grid, lab, node, key, probs, f"{t} {item.get('name', '')}".strip())
-            if h is None:
-                ok = False
-                continue
-            if chain and ok and h.distance(chain[-1]) != 1:
-                probs.add(f"{t} {item.get('name', '')} jumps from {grid.label(chain[-1])} to {grid.label(h)}: they are not adjacent".replace("  ", " "), node, key)
-                ok = False
-            chain.append(h)
-        if ok:
+        chain = _line_chain(item, t, grid, probs)
+        if chain is not None:
             lines.append(MapLine(str(t), tuple(chain), str(item.get("name", ""))))
-    places = _places(root, probs, lambda raw, node, key: _label(grid, raw, node, key, probs, f"place {key}"))
-    meta = _meta(root)
-    return HexMap(
-        path=str(path), grid=grid, types=types, default_terrain=default, default_elevation=float(default_elev),
-        cells=cells, sides=sides, lines=lines, places=places, **meta,
-    )
+    return lines
+
+
+def _line_chain(item: dict, t: Any, grid: HexGrid, probs: _Problems) -> list[Hex] | None:
+    """A line's hexes, each adjacent to the one before; None (and a problem) when they are not."""
+    raw_hexes = item.get("hexes")
+    if isinstance(raw_hexes, str):
+        raw_hexes = raw_hexes.split()
+    if not isinstance(raw_hexes, list) or len(raw_hexes) < 2:
+        probs.add(f"{t} needs hexes: a list of at least two adjacent hexes", item, "hexes" if "hexes" in item else None)
+        return None
+    chain: list[Hex] = []
+    ok = True
+    for j, lab in enumerate(raw_hexes):
+        where: tuple[Any, Any] = (raw_hexes, j) if hasattr(raw_hexes, "lc") else (item, "hexes")
+        node, key = where
+        h = _label(grid, lab, node, key, probs, f"{t} {item.get('name', '')}".strip())
+        if h is None:
+            ok = False
+            continue
+        if chain and ok and h.distance(chain[-1]) != 1:
+            probs.add(f"{t} {item.get('name', '')} jumps from {grid.label(chain[-1])} to {grid.label(h)}: they are not adjacent".replace("  ", " "), node, key)
+            ok = False
+        chain.append(h)
+    return chain if ok else None
 
 
 def _places(root: Any, probs: _Problems, parse: Callable[[Any, Any, Any], Any]) -> dict[str, Any]:
@@ -517,86 +586,15 @@ def _points(raw: Any, n_min: int) -> list[tuple[float, float]] | None:
 def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableMap | None:
     _unknown_keys(root, _TABLE_KEYS, "a table map", probs)
     types, _ = _terrain(root, path.parent, TABLE_GROUPS, probs, lenient)
-    t = root.get("table")
-    w = t.get("width") if isinstance(t, dict) else None
-    h = t.get("height") if isinstance(t, dict) else None
-    size = [v for v in (w, h) if isinstance(v, _NUMBER) and not isinstance(v, bool) and v > 0]
-    if len(size) != 2:
-        probs.add("a table map needs table: {width: W, height: H} in inches", root, "table" if "table" in root else None, "E111")
+    table = _table_size(root, probs)
+    if table is None:
         return None
-    table = Table(float(size[0]), float(size[1]))
-
-    def inside(pts: list[tuple[float, float]], node: Any, key: Any, what: str) -> None:
-        for x, y in pts:
-            if not (-1e-9 <= x <= table.width + 1e-9 and -1e-9 <= y <= table.height + 1e-9):
-                probs.add(f"{what}: point ({x:g}, {y:g}) is off the {table.width:g} x {table.height:g} inch table", node, key)
-                return
-
-    pts: list[tuple[float, float]] | None
-    for i, item in enumerate(root.get("areas") or []):
-        if not isinstance(item, dict):
-            probs.add("each area is a mapping {terrain, polygon or rect}", root["areas"], i)
-            continue
-        if not _known(item.get("terrain"), types["areas"], "area terrain", item, "terrain", probs):
-            continue
-        name = str(item.get("name", ""))
-        what = f"area {name or item.get('terrain')}"
-        if "rect" in item:
-            r = item["rect"]
-            if not (isinstance(r, list) and len(r) == 4 and all(isinstance(v, _NUMBER) for v in r) and r[0] < r[2] and r[1] < r[3]):
-                probs.add(f"{what}: rect must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1", item, "rect")
-                continue
-            pts = [(r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3])]
-            key = "rect"
-        else:
-            pts = _points(item.get("polygon"), 3)
-            key = "polygon"
-            if pts is None:
-                probs.add(f"{what}: polygon must be a list of at least three [x, y] points", item, key if key in item else None)
-                continue
-        poly = polygon_from(pts)
-        if not poly.is_valid or poly.area <= 0:
-            probs.add(f"{what}: the polygon crosses itself or has no area", item, key)
-            continue
-        inside(pts, item, key, what)
-        table.areas.append(Area(str(item["terrain"]), poly, name))
+    _table_areas(root, table, types, probs)
     for group, target in (("rivers", table.rivers), ("roads", table.roads)):
         for i, item in enumerate(root.get(group) or []):
-            if not isinstance(item, dict):
-                probs.add(f"each of {group} is a mapping {{terrain, width, points}}", root[group], i)
-                continue
-            if not _known(item.get("terrain"), types[group], group[:-1] + " terrain", item, "terrain", probs):
-                continue
-            what = f"{group[:-1]} {item.get('name') or item.get('terrain')}"
-            pts = _points(item.get("points"), 2)
-            if pts is None:
-                probs.add(f"{what}: points must be a list of at least two [x, y] points", item, "points" if "points" in item else None)
-                continue
-            inside(pts, item, "points", what)
-            width = item.get("width", 1.0)
-            if not isinstance(width, _NUMBER) or width <= 0:
-                probs.add(f"{what}: width must be a positive number of inches", item, "width")
-                width = 1.0
-            crossings = []
-            for j, c in enumerate(item.get("crossings") or []):
-                if group != "rivers":
-                    probs.add(f"{what}: only rivers have crossings", item, "crossings")
-                    break
-                if not isinstance(c, dict):
-                    probs.add(f"{what}: each crossing is a mapping {{terrain, at, width}}", item["crossings"], j)
-                    continue
-                if not _known(c.get("terrain"), types["crossings"], "crossing", c, "terrain", probs):
-                    continue
-                at, cw = _xy(c.get("at")), c.get("width", 2.0)
-                if at is None or not isinstance(cw, _NUMBER) or cw <= 0:
-                    probs.add(f"{what}: a crossing needs at: [x, y] and a positive width", c, "at")
-                    continue
-                crossings.append(Crossing(str(c["terrain"]), at, float(cw)))
-            wc = Watercourse(str(item["terrain"]), tuple(pts), float(width), tuple(crossings), str(item.get("name", "")))
-            for j, c in enumerate(crossings):
-                if wc.line.distance(_pt(c.at)) > float(width) / 2 + 1e-9:
-                    probs.add(f"{what}: the {c.terrain} at ({c.at[0]:g}, {c.at[1]:g}) is not on the river", item["crossings"], j)
-            target.append(wc)
+            wc = _watercourse(root, group, i, item, table, types, probs)
+            if wc is not None:
+                target.append(wc)
 
     def place(raw: Any, node: Any, key: Any) -> tuple[float, float] | None:
         p = _xy(raw)
@@ -606,6 +604,109 @@ def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableM
 
     places = _places(root, probs, place)
     return TableMap(path=str(path), table=table, types=types, places=places, **_meta(root))
+
+
+def _table_size(root: Any, probs: _Problems) -> Table | None:
+    """The empty table of ``table: {width, height}`` (inches); None (and a problem) without one."""
+    t = root.get("table")
+    w = t.get("width") if isinstance(t, dict) else None
+    h = t.get("height") if isinstance(t, dict) else None
+    size = [v for v in (w, h) if _number(v) and v > 0]
+    if len(size) != 2:
+        probs.add("a table map needs table: {width: W, height: H} in inches", root, "table" if "table" in root else None, "E111")
+        return None
+    return Table(float(size[0]), float(size[1]))
+
+
+def _on_table(table: Table, pts: list[tuple[float, float]], node: Any, key: Any, what: str, probs: _Problems) -> None:
+    """A problem for the first point off the table, if any."""
+    for x, y in pts:
+        if not (-1e-9 <= x <= table.width + 1e-9 and -1e-9 <= y <= table.height + 1e-9):
+            probs.add(f"{what}: point ({x:g}, {y:g}) is off the {table.width:g} x {table.height:g} inch table", node, key)
+            return
+
+
+def _table_areas(root: Any, table: Table, types: dict[str, dict[str, TerrainType]], probs: _Problems) -> None:
+    """The ``areas:`` section (woods, towns ...: a polygon or a rect each), added to ``table``."""
+    for i, item in enumerate(root.get("areas") or []):
+        if not isinstance(item, dict):
+            probs.add("each area is a mapping {terrain, polygon or rect}", root["areas"], i)
+            continue
+        if not _known(item.get("terrain"), types["areas"], "area terrain", item, "terrain", probs):
+            continue
+        name = str(item.get("name", ""))
+        what = f"area {name or item.get('terrain')}"
+        outline = _area_outline(item, what, probs)
+        if outline is None:
+            continue
+        pts, key = outline
+        poly = polygon_from(pts)
+        if not poly.is_valid or poly.area <= 0:
+            probs.add(f"{what}: the polygon crosses itself or has no area", item, key)
+            continue
+        _on_table(table, pts, item, key, what, probs)
+        table.areas.append(Area(str(item["terrain"]), poly, name))
+
+
+def _area_outline(item: dict, what: str, probs: _Problems) -> tuple[list[tuple[float, float]], str] | None:
+    """An area's corners and the key that gave them (``rect`` or ``polygon``); None when they are bad."""
+    if "rect" in item:
+        r = item["rect"]
+        if not (isinstance(r, list) and len(r) == 4 and all(isinstance(v, _NUMBER) for v in r) and r[0] < r[2] and r[1] < r[3]):
+            probs.add(f"{what}: rect must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1", item, "rect")
+            return None
+        return [(r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3])], "rect"
+    pts = _points(item.get("polygon"), 3)
+    if pts is None:
+        probs.add(f"{what}: polygon must be a list of at least three [x, y] points", item, "polygon" if "polygon" in item else None)
+        return None
+    return pts, "polygon"
+
+
+def _watercourse(root: Any, group: str, i: int, item: Any, table: Table, types: dict[str, dict[str, TerrainType]],
+                 probs: _Problems) -> Watercourse | None:
+    """Entry ``i`` of ``rivers:`` or ``roads:`` (``group``); None when it cannot be read."""
+    if not isinstance(item, dict):
+        probs.add(f"each of {group} is a mapping {{terrain, width, points}}", root[group], i)
+        return None
+    if not _known(item.get("terrain"), types[group], group[:-1] + " terrain", item, "terrain", probs):
+        return None
+    what = f"{group[:-1]} {item.get('name') or item.get('terrain')}"
+    pts = _points(item.get("points"), 2)
+    if pts is None:
+        probs.add(f"{what}: points must be a list of at least two [x, y] points", item, "points" if "points" in item else None)
+        return None
+    _on_table(table, pts, item, "points", what, probs)
+    width = item.get("width", 1.0)
+    if not isinstance(width, _NUMBER) or width <= 0:
+        probs.add(f"{what}: width must be a positive number of inches", item, "width")
+        width = 1.0
+    crossings = _crossings(item, group, what, types, probs)
+    wc = Watercourse(str(item["terrain"]), tuple(pts), float(width), tuple(crossings), str(item.get("name", "")))
+    for j, c in enumerate(crossings):
+        if wc.line.distance(_pt(c.at)) > float(width) / 2 + 1e-9:
+            probs.add(f"{what}: the {c.terrain} at ({c.at[0]:g}, {c.at[1]:g}) is not on the river", item["crossings"], j)
+    return wc
+
+
+def _crossings(item: dict, group: str, what: str, types: dict[str, dict[str, TerrainType]], probs: _Problems) -> list[Crossing]:
+    """A river's bridges and fords (``crossings:``); roads have none."""
+    crossings = []
+    for j, c in enumerate(item.get("crossings") or []):
+        if group != "rivers":
+            probs.add(f"{what}: only rivers have crossings", item, "crossings")
+            break
+        if not isinstance(c, dict):
+            probs.add(f"{what}: each crossing is a mapping {{terrain, at, width}}", item["crossings"], j)
+            continue
+        if not _known(c.get("terrain"), types["crossings"], "crossing", c, "terrain", probs):
+            continue
+        at, cw = _xy(c.get("at")), c.get("width", 2.0)
+        if at is None or not isinstance(cw, _NUMBER) or cw <= 0:
+            probs.add(f"{what}: a crossing needs at: [x, y] and a positive width", c, "at")
+            continue
+        crossings.append(Crossing(str(c["terrain"]), at, float(cw)))
+    return crossings
 
 
 def _pt(xy: tuple[float, float]):

@@ -71,93 +71,22 @@ def build(engine, audience: str | None = None) -> Report:
     full = audience == "umpire"
     view = engine.system.view(h["state"], None if full else audience, "open" if full else mode) \
         if h.get("phase") != "setup" else {}
-    who = "public report" if audience is None else (
-        "umpire's report (everything)" if full else
-        f"{audience}'s report (secret: {audience} only)" if mode == "umpired" else
-        f"{audience}'s report (its sealed choices stay its own; in {mode} mode nothing else is secret)")
-    header = [
-        ("game", meta["game"]),
-        ("system", f"{engine.system.title} -- {meta['scenario']}"),
-        ("mode", mode),
-        ("for", who),
-        ("head", f"{engine.gf.head} (event {len(engine.gf.log)})"),
-        ("identity", engine.identity),
-        ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
-    ]
-    from ..kit import data
-
-    differ = data.unpublished(meta["system"], engine.pinned_charts())
-    if differ:      # a chart the creator slipped in, or one replaced since: each reader should know
-        header.append(("charts", "played with charts that differ from the published ones: " + "; ".join(differ)))
-    rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header)
-
-    # what is awaited
+    rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public",
+                 header=_header(engine, audience, mode))
     waiting = engine.waiting_for()
-    aw = Section("Awaited", columns=["decision", "side", "owes", "rule", "what"])
-    for w in waiting:
-        for s, what in w["owed"].items():
-            aw.rows.append([w["decision"], s, what, w["rule"], w["prompt"]])
-    if engine.finished:
-        aw.lines.append("Nothing: the game is over.")
-    elif not waiting:
-        aw.lines.append("Nothing.")
-    elif any(w["ready"] for w in waiting):
-        aw.lines.append("All answers are in: run `hxref resolve`.")
-    rep.sections.append(aw)
-
-    # sealed choices: public facts, and the side's own secrets
-    sealed = Section("Sealed choices", columns=["decision", "side", "commitment", "state"])
-    mine = Section(f"Your secrets ({audience} only)", secret=True) if audience and not full else None
-    local = _local_reveals(engine.gf.path.parent, meta["game"], audience) if mine else {}
-    for dec_id, pend in h.get("pending", {}).items():
-        for s, a in pend.get("answers", {}).items():
-            if "commitment" in a:
-                state = "revealed" if "choice" in a else "sealed"
-                sealed.rows.append([dec_id, s, a["commitment"][:16] + "...", state])
-                if mine is not None and s == audience and "choice" not in a:
-                    if dec_id in local:
-                        path, choice = local[dec_id]
-                        mine.lines.append(f"{dec_id}: your sealed choice is {json.dumps(choice)}; the reveal "
-                                          f"file {path.name} is kept here until every side has committed")
-                    else:
-                        mine.lines.append(f"{dec_id}: you have committed; your reveal file was not found "
-                                          "next to the game file")
-                if full and "choice" not in a:
-                    sealed.rows[-1][3] = "sealed (umpire cannot see it either)"
+    rep.sections.append(_awaited(engine, waiting))
+    sealed, mine = _sealed(engine, audience)
     if sealed.rows:
         rep.sections.append(sealed)
     if mine is not None and mine.lines:
         rep.sections.append(mine)
-
-    # the rules' own sections
-    if view:
+    if view:        # the rules' own sections
         rep.sections.extend(engine.system.report(view))
-
-    # every signed claim of a missed deadline and every withdrawal by consent, the whole game long:
-    # each side must be able to see and dispute them
-    protocol = Section("Claims and withdrawals (signed)")
-    for ev in engine.gf.log:
-        if ev["kind"] == "rules" and (ev["data"].get("nmr") or ev["data"].get("withdrawn")):
-            protocol.lines.append(f"event {ev['seq']}: {ev['data']['text']}")
+    protocol = _claims(engine.gf.log)
     if protocol.lines:
         rep.sections.append(protocol)
-
-    # the last resolution: what happened and which dice were rolled
     last = _last_resolution(engine.gf.log)
-    if last:
-        happened = Section(f"Last resolution: {last[0]['data']['decision']}")
-        for ev in last[1:]:
-            if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
-                happened.lines.append(_event_line(ev, audience, mode))
-        rep.sections.append(happened)
-        rolls = [ev["data"] for ev in last if ev["kind"] == "die" and shown(ev["data"], audience, mode)]
-        if rolls:
-            dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
-                           columns=["purpose", "rolled by", "faces"])
-            for r in rolls:
-                dsec.rows.append([r["purpose"], r.get("by") or "-", " ".join(map(str, r["faces"]))])
-            rep.sections.append(dsec)
-
+    rep.sections.extend(_resolution_sections(last, audience, mode))
     rep.facts = {
         "game": meta["game"], "system": meta["system"], "scenario": meta["scenario"], "mode": mode,
         "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
@@ -168,6 +97,110 @@ def build(engine, audience: str | None = None) -> Report:
     if mine is not None and mine.lines:
         rep.facts["secrets"] = mine.lines
     return rep
+
+
+def _for_whom(audience: str | None, mode: str) -> str:
+    """The header's ``for`` line: whose report, and what in it is secret."""
+    if audience is None:
+        return "public report"
+    if audience == "umpire":
+        return "umpire's report (everything)"
+    if mode == "umpired":
+        return f"{audience}'s report (secret: {audience} only)"
+    return f"{audience}'s report (its sealed choices stay its own; in {mode} mode nothing else is secret)"
+
+
+def _header(engine, audience: str | None, mode: str) -> list[tuple[str, str]]:
+    from ..kit import data
+
+    meta = engine.h["meta"]
+    header = [
+        ("game", meta["game"]),
+        ("system", f"{engine.system.title} -- {meta['scenario']}"),
+        ("mode", mode),
+        ("for", _for_whom(audience, mode)),
+        ("head", f"{engine.gf.head} (event {len(engine.gf.log)})"),
+        ("identity", engine.identity),
+        ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
+    ]
+    differ = data.unpublished(meta["system"], engine.pinned_charts())
+    if differ:      # a chart the creator slipped in, or one replaced since: each reader should know
+        header.append(("charts", "played with charts that differ from the published ones: " + "; ".join(differ)))
+    return header
+
+
+def _awaited(engine, waiting: list[dict]) -> Section:
+    """What is awaited: each decision's owed answers, or why nothing is."""
+    aw = Section("Awaited", columns=["decision", "side", "owes", "rule", "what"])
+    for w in waiting:
+        for s, what in w["owed"].items():
+            aw.rows.append([w["decision"], s, what, w["rule"], w["prompt"]])
+    if engine.finished:
+        aw.lines.append("Nothing: the game is over.")
+    elif not waiting:
+        aw.lines.append("Nothing.")
+    elif any(w["ready"] for w in waiting):
+        aw.lines.append("All answers are in: run `hxref resolve`.")
+    return aw
+
+
+def _sealed(engine, audience: str | None) -> tuple[Section, Section | None]:
+    """Sealed choices: the public facts (who committed, what is revealed), and for a side's report
+    its own secrets (None in the public and the umpire's report)."""
+    h = engine.h
+    full = audience == "umpire"
+    sealed = Section("Sealed choices", columns=["decision", "side", "commitment", "state"])
+    side = audience if audience and not full else None
+    mine = Section(f"Your secrets ({side} only)", secret=True) if side else None
+    local = _local_reveals(engine.gf.path.parent, h["meta"]["game"], side) if side else {}
+    for dec_id, pend in h.get("pending", {}).items():
+        for s, a in pend.get("answers", {}).items():
+            if "commitment" not in a:
+                continue
+            state = "revealed" if "choice" in a else "sealed"
+            sealed.rows.append([dec_id, s, a["commitment"][:16] + "...", state])
+            if mine is not None and s == audience and "choice" not in a:
+                mine.lines.append(_own_sealed_line(dec_id, local))
+            if full and "choice" not in a:
+                sealed.rows[-1][3] = "sealed (umpire cannot see it either)"
+    return sealed, mine
+
+
+def _own_sealed_line(dec_id: str, local: dict[str, tuple[Path, dict]]) -> str:
+    if dec_id in local:
+        path, choice = local[dec_id]
+        return (f"{dec_id}: your sealed choice is {json.dumps(choice)}; the reveal "
+                f"file {path.name} is kept here until every side has committed")
+    return f"{dec_id}: you have committed; your reveal file was not found next to the game file"
+
+
+def _claims(log: list[dict]) -> Section:
+    """Every signed claim of a missed deadline and every withdrawal by consent, the whole game
+    long: each side must be able to see and dispute them."""
+    protocol = Section("Claims and withdrawals (signed)")
+    for ev in log:
+        if ev["kind"] == "rules" and (ev["data"].get("nmr") or ev["data"].get("withdrawn")):
+            protocol.lines.append(f"event {ev['seq']}: {ev['data']['text']}")
+    return protocol
+
+
+def _resolution_sections(last: list[dict], audience: str | None, mode: str) -> list[Section]:
+    """The last resolution: what happened and which dice were rolled (as far as ``audience`` sees)."""
+    if not last:
+        return []
+    happened = Section(f"Last resolution: {last[0]['data']['decision']}")
+    for ev in last[1:]:
+        if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
+            happened.lines.append(_event_line(ev, audience, mode))
+    out = [happened]
+    rolls = [ev["data"] for ev in last if ev["kind"] == "die" and shown(ev["data"], audience, mode)]
+    if rolls:
+        dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
+                       columns=["purpose", "rolled by", "faces"])
+        for r in rolls:
+            dsec.rows.append([r["purpose"], r.get("by") or "-", " ".join(map(str, r["faces"]))])
+        out.append(dsec)
+    return out
 
 
 def shown(data: dict, audience: str | None, mode: str) -> bool:

@@ -266,81 +266,104 @@ class Crt:
     # --- loading ---------------------------------------------------------------------------
     @classmethod
     def from_data(cls, data: Any, path: str = "") -> "Crt":
-        """Check and build the chart; a problem raises :class:`InvalidInput` naming the file and key."""
-        where = path or "crt.yaml"
+        """Check and build the chart; a problem raises :class:`InvalidInput` naming the file and key.
 
-        def bad(message: str, key: str, code: str = "E112") -> InvalidInput:
-            return InvalidInput(message, code=code, file=where, path=key, rule="B")
+        The chart is read in the order of the digest: the differential columns (B1), a row of cells
+        per die face (B4), the key of its codes (B2), the cells the reconstruction is unsure of,
+        and the Leader line."""
+        chart = _Chart(path or "crt.yaml")
+        columns = chart.columns(data)
+        rows = chart.rows(data, columns)
+        codes = chart.codes(data, rows)
+        uncertain = chart.uncertain(data, rows, columns)
+        kills = chart.leader_kills(data)
+        return cls(tuple(columns), rows, codes, tuple(uncertain), frozenset(kills),
+                   bool(data.get("stand_in", False)), str(data.get("source", "")).strip(),
+                   str(data.get("note", "")).strip(), tuple(str(n) for n in data.get("notes") or ()),
+                   dict(data.get("terms") or {}), chart.where)
 
-        def need(mapping: Any, key: str, at: str) -> Any:
-            if not isinstance(mapping, dict):
-                raise bad(f"{at or 'the chart'} must be a mapping", at or "(top)")
-            if key not in mapping:
-                raise bad(f"missing key `{key}`", f"{at}.{key}" if at else key, "E111")
-            return mapping[key]
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "Crt":
+        """The shipped chart (``games/salem_church/charts/crt.yaml``), or another file."""
+        return _load(str(path) if path else None)
 
-        # columns
-        labels = need(data, "columns", "")
+
+@dataclass(frozen=True)
+class _Chart:
+    """Reads the parts of a CRT file (:meth:`Crt.from_data`); each problem raises
+    :class:`InvalidInput` naming the file (``where``) and the key, under rule B."""
+
+    where: str
+
+    def bad(self, message: str, key: str, code: str = "E112") -> InvalidInput:
+        return InvalidInput(message, code=code, file=self.where, path=key, rule="B")
+
+    def need(self, mapping: Any, key: str, at: str) -> Any:
+        """``mapping[key]``; ``at`` is where the mapping is (``""``: the top of the file)."""
+        if not isinstance(mapping, dict):
+            raise self.bad(f"{at or 'the chart'} must be a mapping", at or "(top)")
+        if key not in mapping:
+            raise self.bad(f"missing key `{key}`", f"{at}.{key}" if at else key, "E111")
+        return mapping[key]
+
+    def columns(self, data: Any) -> list[Column]:
+        """B1: the differential bands, open at both ends, each following the one before."""
+        labels = self.need(data, "columns", "")
         if not isinstance(labels, list) or len(labels) < 2:
-            raise bad("`columns` must be a list of at least two differential bands", "columns")
+            raise self.bad("`columns` must be a list of at least two differential bands", "columns")
         columns: list[Column] = []
         for i, text in enumerate(labels):
-            m = _BAND.match(str(text))
             key = f"columns[{i}]"
-            if not m:
-                raise bad(f"column {text!r}: write '<=N', 'N..M' or '>=N' (e.g. '-4..-3', '+2..+3')", key)
-            if m.group("le") is not None:
-                col = Column(str(text), None, int(m.group("le")))
-            elif m.group("ge") is not None:
-                col = Column(str(text), int(m.group("ge")), None)
-            else:
-                col = Column(str(text), int(m.group("lo")), int(m.group("hi")))
-                if col.high < col.low:
-                    raise bad(f"column {text!r} ends before it starts", key)
+            col = self.column(text, key)
             first, last = i == 0, i == len(labels) - 1
             if (col.low is None) != first or (col.high is None) != last:
-                raise bad(f"column {text!r}: only the first column is '<=N' and only the last is '>=N'", key)
+                raise self.bad(f"column {text!r}: only the first column is '<=N' and only the last is '>=N'", key)
             if columns and col.low != columns[-1].high + 1:
-                raise bad(f"column {text!r} does not follow {columns[-1].label} without gap or overlap", key)
+                raise self.bad(f"column {text!r} does not follow {columns[-1].label} without gap or overlap", key)
             columns.append(col)
+        return columns
 
-        # rows
-        rows_in = need(data, "rows", "")
+    def column(self, text: Any, key: str) -> Column:
+        """One band: ``<=N``, ``N..M`` or ``>=N``."""
+        m = _BAND.match(str(text))
+        if not m:
+            raise self.bad(f"column {text!r}: write '<=N', 'N..M' or '>=N' (e.g. '-4..-3', '+2..+3')", key)
+        if m.group("le") is not None:
+            return Column(str(text), None, int(m.group("le")))
+        if m.group("ge") is not None:
+            return Column(str(text), int(m.group("ge")), None)
+        col = Column(str(text), int(m.group("lo")), int(m.group("hi")))
+        if col.high < col.low:
+            raise self.bad(f"column {text!r} ends before it starts", key)
+        return col
+
+    def rows(self, data: Any, columns: list[Column]) -> dict[int, tuple[Result, ...]]:
+        """B4: one row per die face, a result cell per column."""
+        rows_in = self.need(data, "rows", "")
         if not isinstance(rows_in, dict) or sorted(rows_in) != list(DIE_FACES):
             got = sorted(rows_in) if isinstance(rows_in, dict) else rows_in
-            raise bad(f"`rows` must have one row per die face 1-6, got {got!r}", "rows")
+            raise self.bad(f"`rows` must have one row per die face 1-6, got {got!r}", "rows")
         rows: dict[int, tuple[Result, ...]] = {}
         for die in DIE_FACES:
             row = rows_in[die]
             if not isinstance(row, list) or len(row) != len(columns):
                 n = len(row) if isinstance(row, list) else "no list of"
-                raise bad(f"row {die} has {n} cells for {len(columns)} columns", f"rows.{die}")
-            cells = []
-            for i, text in enumerate(row):
-                try:
-                    cells.append(Result.parse(text))
-                except ValueError as e:
-                    raise bad(str(e), f"rows.{die}[{i}]") from None
-            rows[die] = tuple(cells)
+                raise self.bad(f"row {die} has {n} cells for {len(columns)} columns", f"rows.{die}")
+            rows[die] = tuple(self.result(text, f"rows.{die}[{i}]") for i, text in enumerate(row))
+        return rows
 
-        # the key
-        codes_in = need(data, "codes", "")
+    def result(self, text: Any, key: str) -> Result:
+        try:
+            return Result.parse(text)
+        except ValueError as e:
+            raise self.bad(str(e), key) from None
+
+    def codes(self, data: Any, rows: Mapping[int, tuple[Result, ...]]) -> dict[str, CodeMeaning]:
+        """B2, the key: every code the table uses, read as its letters say (the grammar of B2)."""
+        codes_in = self.need(data, "codes", "")
         if not isinstance(codes_in, dict):
-            raise bad("`codes` must map each code to its meaning", "codes")
-        codes: dict[str, CodeMeaning] = {}
-        for code, entry in codes_in.items():
-            at = f"codes.{code}"
-            if code not in _GRAMMAR or code == "EX":
-                raise bad(f"unknown code {code!r} in the key", at, "E110")
-            affects, kind, takes = _GRAMMAR[code]
-            for field, want in (("affects", affects.value), ("kind", kind.value)):
-                if need(entry, field, at) != want:
-                    raise bad(f"{code}: {field} is {entry[field]!r}, but the code reads as {want!r} (B2)",
-                              f"{at}.{field}")
-            if bool(entry.get("bracket", False)) != takes:
-                raise bad(f"{code}: bracket must be {str(takes).lower()}", f"{at}.bracket")
-            codes[code] = CodeMeaning(code, affects, kind, str(need(entry, "name", at)), str(need(entry, "ja", at)),
-                                      str(need(entry, "meaning", at)), takes)
+            raise self.bad("`codes` must map each code to its meaning", "codes")
+        codes = {code: self.code(code, entry) for code, entry in codes_in.items()}
         used = {LEADER} if any(r.leader for row in rows.values() for r in row) else set()
         for row in rows.values():
             for r in row:
@@ -349,44 +372,51 @@ class Crt:
                     r = r.bracket
         missing = sorted(used - set(codes))
         if missing:
-            raise bad(f"codes used in the table have no meaning in `codes`: {', '.join(missing)}", "codes", "E111")
+            raise self.bad(f"codes used in the table have no meaning in `codes`: {', '.join(missing)}", "codes", "E111")
+        return codes
 
-        # the uncertain cells
-        uncertain: list[Uncertain] = []
+    def code(self, code: Any, entry: Any) -> CodeMeaning:
+        at = f"codes.{code}"
+        if code not in _GRAMMAR or code == "EX":
+            raise self.bad(f"unknown code {code!r} in the key", at, "E110")
+        affects, kind, takes = _GRAMMAR[code]
+        for field, want in (("affects", affects.value), ("kind", kind.value)):
+            if self.need(entry, field, at) != want:
+                raise self.bad(f"{code}: {field} is {entry[field]!r}, but the code reads as {want!r} (B2)",
+                               f"{at}.{field}")
+        if bool(entry.get("bracket", False)) != takes:
+            raise self.bad(f"{code}: bracket must be {str(takes).lower()}", f"{at}.bracket")
+        return CodeMeaning(code, affects, kind, str(self.need(entry, "name", at)), str(self.need(entry, "ja", at)),
+                           str(self.need(entry, "meaning", at)), takes)
+
+    def uncertain(self, data: Any, rows: Mapping[int, tuple[Result, ...]], columns: list[Column]) -> list[Uncertain]:
+        """The cells the reconstruction is unsure of: each names what the table prints there."""
+        labels = [c.label for c in columns]
+        out: list[Uncertain] = []
         for i, u in enumerate(data.get("uncertain") or []):
             at = f"uncertain[{i}]"
-            row, column = need(u, "row", at), str(need(u, "column", at))
+            row, column = self.need(u, "row", at), str(self.need(u, "column", at))
             if row not in rows:
-                raise bad(f"no row {row!r}", f"{at}.row")
-            if column not in [c.label for c in columns]:
-                raise bad(f"no column {column!r}", f"{at}.column")
-            printed = str(need(u, "printed", at))
-            actual = rows[row][[c.label for c in columns].index(column)]
+                raise self.bad(f"no row {row!r}", f"{at}.row")
+            if column not in labels:
+                raise self.bad(f"no column {column!r}", f"{at}.column")
+            printed = str(self.need(u, "printed", at))
+            actual = rows[row][labels.index(column)]
             if printed != actual.code:
-                raise bad(f"the table has {actual.code!r} at (die {row}, {column}), not {printed!r}",
-                          f"{at}.printed")
-            alternative = str(need(u, "alternative", at))
-            try:
-                Result.parse(alternative)
-            except ValueError as e:
-                raise bad(str(e), f"{at}.alternative") from None
-            uncertain.append(Uncertain(row, column, printed, alternative, str(need(u, "note", at)).strip()))
+                raise self.bad(f"the table has {actual.code!r} at (die {row}, {column}), not {printed!r}",
+                               f"{at}.printed")
+            alternative = str(self.need(u, "alternative", at))
+            self.result(alternative, f"{at}.alternative")
+            out.append(Uncertain(row, column, printed, alternative, str(self.need(u, "note", at)).strip()))
+        return out
 
-        # the Leader line
-        lc = need(data, "leader_casualty", "")
-        kills = need(lc, "killed_on", "leader_casualty")
+    def leader_kills(self, data: Any) -> list[int]:
+        """The Leader line: the die faces that kill a leader."""
+        lc = self.need(data, "leader_casualty", "")
+        kills = self.need(lc, "killed_on", "leader_casualty")
         if not isinstance(kills, list) or not kills or any(k not in DIE_FACES for k in kills):
-            raise bad(f"killed_on must list die faces 1-6, got {kills!r}", "leader_casualty.killed_on")
-
-        return cls(tuple(columns), rows, codes, tuple(uncertain), frozenset(kills),
-                   bool(data.get("stand_in", False)), str(data.get("source", "")).strip(),
-                   str(data.get("note", "")).strip(), tuple(str(n) for n in data.get("notes") or ()),
-                   dict(data.get("terms") or {}), where)
-
-    @classmethod
-    def load(cls, path: str | Path | None = None) -> "Crt":
-        """The shipped chart (``games/salem_church/charts/crt.yaml``), or another file."""
-        return _load(str(path) if path else None)
+            raise self.bad(f"killed_on must list die faces 1-6, got {kills!r}", "leader_casualty.killed_on")
+        return kills
 
 
 def _face(die: int) -> int:
