@@ -56,10 +56,16 @@ def manifest(system: str) -> dict:
 def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
     """Replay ``system``'s demo into ``work``: yield ``(what, names, eng)`` after each submit
     (the files) and each resolve (the decisions resolved)."""
+    demo = demo_folder(system)
+    assert demo is not None, f"{system} ships no demo"
+    return replay_folder(demo, work)
+
+
+def replay_folder(demo: Path, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
+    """Replay the demo game in the folder ``demo`` (its ``demo.yaml`` and signed files) into ``work``."""
     from hxref.signing import load_private_key, load_public_key
 
-    demo = demo_folder(system)
-    man = manifest(system)
+    man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
     for f in demo.glob("*.yaml"):
         if f.name != "demo.yaml":
             shutil.copy(f, work / f.name)

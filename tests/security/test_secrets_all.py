@@ -18,9 +18,7 @@ other side's secrets:
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -28,7 +26,6 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
 from hxref.kit import registry
 from hxref.report import turn
 
@@ -41,35 +38,11 @@ FORMATS = ("text", "md", "html", "json", "svg", "map-show-svg")
 def replay(demo: Path, work: Path):
     """Replay the demo in ``demo`` into ``work``: yield ``(what, names, eng)`` after each submit
     (``what`` = "submit", names = the files) and each resolve ("resolve", the decisions)."""
-    from hxref.signing import load_private_key, load_public_key
+    from tests.conformance.harness import replay_folder
 
-    man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
-    for f in demo.glob("*.yaml"):
-        shutil.copy(f, work / f.name)
-    old = os.environ.get("HXREF_NOW")
-    os.environ["HXREF_NOW"] = man["created"]
-    try:
-        eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
-                            sides={s: load_public_key(demo / k) for s, k in man["keys"].items()},
-                            umpire=load_public_key(demo / man["umpire"]) if man.get("umpire") else None,
-                            game_id=man["game_id"], created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
-        ump = load_private_key(demo / man["umpire_key"]) if man.get("umpire_key") else None
-        for step in man["steps"]:
-            if step.get("submit"):
-                for name in step["submit"]:
-                    eng.submit((work / name).read_text(), name)
-                yield "submit", list(step["submit"]), eng
-            if "resolve" in step:
-                yield "resolve", [r.decision for r in eng.resolve(ump)], eng
-        eng.save()
-    finally:
-        if old is None:
-            os.environ.pop("HXREF_NOW", None)
-        else:
-            os.environ["HXREF_NOW"] = old
+    return replay_folder(demo, work)
 
 
-# --- the secrets ---------------------------------------------------------------------------------
 def _leaves(x) -> list[str]:
     if isinstance(x, dict):
         # `kind` names the sort of a sealed value (objective_hex): public, not the value
