@@ -17,22 +17,17 @@ if TYPE_CHECKING:
 
 
 def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
+    """The checks of a file's kind, in the protocol's order: a join answers only the join decision;
+    every other file comes from a participant who joined; a claim, undo or roll has its own checks;
+    an answer, commitment or reveal comes from a side the decision asks, its choice's shape checked
+    first, then its kind's rules, then its own dice link, then the rules' problems."""
     kind, side, d = order.kind, order.side, order.data
     answers = pend["answers"]
     mine = answers.get(side, {})
     asked = side in dec.sides
     if kind == "join":
-        if dec.id != JOIN or not asked:
-            raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
-        if mine:
-            raise order.error(IllegalOrder, f"{side} has already joined", code="E303")
-        return
-    if dec.id == JOIN:
-        raise order.error(IllegalOrder, "the game waits for every participant to join: send your join file "
-                          "first (`hxref join`)", code="E304", path=("kind",))
-    if not eng.participants[side].get("last"):
-        raise order.error(IllegalOrder, f"{side} has not joined the game: send your join file first",
-                          code="E307")
+        return _check_join(order, dec, mine, asked)
+    _check_joined(eng, order, dec)
     if kind == "claim":
         return check_claim(eng, order, dec, pend)
     if kind == "undo":
@@ -46,46 +41,82 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
         # the shape first: keys and types (with the rules' problems too, where the shape allows)
         orders.check_choice(order, dec, lambda choice: eng.system.check(eng.state, dec, side, choice))
     if kind == "commit":
-        if not dec.secret:
-            raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
-                              code="E304", path=("kind",))
-        if "commitment" in mine or mine.get("nmr"):
-            raise order.error(IllegalOrder, f"{side} has already committed for {dec.id}; "
-                              "a second commitment is not accepted", code="E303", rule=dec.rule)
-        if d["commitment"] in eng.h["commitments"]:
-            # a commitment replayed from a closed decision.  One copied from the other side's
-            # pending commitment is let in (refusing whichever came second would let the copier
-            # block the genuine one): it is bound to its game, decision and side, so the copier
-            # cannot open it, and his withheld reveal forfeits
-            raise order.error(IllegalOrder, "this commitment was used before in this game "
-                              "(replayed or copied); make a new one with `hxref commit`",
-                              code="E306", path=("commitment",))
-        return
+        return _check_commit(eng, order, dec, mine)
     if kind == "reveal":
-        if not dec.secret:
-            raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
-                              code="E304", path=("kind",))
-        if "commitment" not in mine:
-            raise order.error(IllegalOrder, f"{side} has not committed for {dec.id}: "
-                              "send the commit file first", code="E304")
-        if "choice" in mine:
-            raise order.error(IllegalOrder, f"{side} has already revealed for {dec.id}", code="E303")
-        missing = [s for s in dec.sides if "commitment" not in answers.get(s, {}) and not answers.get(s, {}).get("nmr")]
-        if missing:
-            raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
-                              f"(waiting for {', '.join(missing)}); keep it and send it later",
-                              code="E304", rule=dec.rule)
-        if not commit_mod.matches(mine["commitment"], d["choice"], d["salt"], (eng.identity, dec.id, side)):
-            raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
-                              code="E305", path=("choice",))
+        _check_reveal(eng, order, dec, answers, mine)
     elif kind == "answer":
-        if dec.secret:
-            raise order.error(IllegalOrder, f"decision {dec.id} is secret: send a commitment "
-                              "(`hxref commit`), then the reveal", code="E304", path=("kind",))
-        if "choice" in mine:
-            raise order.error(IllegalOrder, f"{side} has already answered {dec.id}", code="E303")
+        _check_answer(order, dec, mine)
     _check_own_link(eng, order, dec)
     orders.raise_problems(order, eng.system.check(eng.state, dec, side, d["choice"]))
+
+
+def _check_join(order: orders.Order, dec: "Decision", mine: dict, asked: bool) -> None:
+    """A join answers only the join decision, by a participant it asks, and once."""
+    if dec.id != JOIN or not asked:
+        raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
+    if mine:
+        raise order.error(IllegalOrder, f"{order.side} has already joined", code="E303")
+
+
+def _check_joined(eng: "Engine", order: orders.Order, dec: "Decision") -> None:
+    """No file but a join while the game waits for its joins, and none from a participant who has not
+    joined (his chain's tip is unknown)."""
+    if dec.id == JOIN:
+        raise order.error(IllegalOrder, "the game waits for every participant to join: send your join file "
+                          "first (`hxref join`)", code="E304", path=("kind",))
+    if not eng.participants[order.side].get("last"):
+        raise order.error(IllegalOrder, f"{order.side} has not joined the game: send your join file first",
+                          code="E307")
+
+
+def _check_commit(eng: "Engine", order: orders.Order, dec: "Decision", mine: dict) -> None:
+    """A commitment: only for a secret decision, once per side, and never one used before in the game."""
+    side = order.side
+    if not dec.secret:
+        raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                          code="E304", path=("kind",))
+    if "commitment" in mine or mine.get("nmr"):
+        raise order.error(IllegalOrder, f"{side} has already committed for {dec.id}; "
+                          "a second commitment is not accepted", code="E303", rule=dec.rule)
+    if order.data["commitment"] in eng.h["commitments"]:
+        # a commitment replayed from a closed decision.  One copied from the other side's
+        # pending commitment is let in (refusing whichever came second would let the copier
+        # block the genuine one): it is bound to its game, decision and side, so the copier
+        # cannot open it, and his withheld reveal forfeits
+        raise order.error(IllegalOrder, "this commitment was used before in this game "
+                          "(replayed or copied); make a new one with `hxref commit`",
+                          code="E306", path=("commitment",))
+
+
+def _check_reveal(eng: "Engine", order: orders.Order, dec: "Decision", answers: dict, mine: dict) -> None:
+    """A reveal: only for a secret decision, after this side's commitment and every other's, once, and
+    matching the commitment (bound to the game, decision and side)."""
+    side, d = order.side, order.data
+    if not dec.secret:
+        raise order.error(IllegalOrder, f"decision {dec.id} is not secret: answer it with `hxref answer`",
+                          code="E304", path=("kind",))
+    if "commitment" not in mine:
+        raise order.error(IllegalOrder, f"{side} has not committed for {dec.id}: "
+                          "send the commit file first", code="E304")
+    if "choice" in mine:
+        raise order.error(IllegalOrder, f"{side} has already revealed for {dec.id}", code="E303")
+    missing = [s for s in dec.sides if "commitment" not in answers.get(s, {}) and not answers.get(s, {}).get("nmr")]
+    if missing:
+        raise order.error(IllegalOrder, f"reveal sent before all commitments are in "
+                          f"(waiting for {', '.join(missing)}); keep it and send it later",
+                          code="E304", rule=dec.rule)
+    if not commit_mod.matches(mine["commitment"], d["choice"], d["salt"], (eng.identity, dec.id, side)):
+        raise order.error(IllegalOrder, "the choice and salt do not match the commitment sent earlier",
+                          code="E305", path=("choice",))
+
+
+def _check_answer(order: orders.Order, dec: "Decision", mine: dict) -> None:
+    """An answer in the open: not for a secret decision, and once."""
+    if dec.secret:
+        raise order.error(IllegalOrder, f"decision {dec.id} is secret: send a commitment "
+                          "(`hxref commit`), then the reveal", code="E304", path=("kind",))
+    if "choice" in mine:
+        raise order.error(IllegalOrder, f"{order.side} has already answered {dec.id}", code="E303")
 
 
 def _check_own_link(eng: "Engine", order: orders.Order, dec: "Decision") -> None:

@@ -40,8 +40,13 @@ class AuditResult:
 
 
 def _fresh(gf: GameFile) -> Engine:
+    data = gf.log[0].get("data") if gf.log else None
+    meta = data.get("meta") if isinstance(data, dict) else None
+    if not isinstance(meta, dict) or not isinstance(meta.get("system"), str):
+        raise InvalidInput("event 1 (game.created) names no game system: a damaged or crafted game file",
+                           code="E500", file=str(gf.path))
     replay = Engine.__new__(Engine)
-    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    replay.gf = GameFile(gf.path, new_header({"system": meta["system"]}, {}))
     replay.h = replay.gf.header
     replay.system = replay.bind(replay.h["meta"]["system"])
     return replay
@@ -99,7 +104,8 @@ def _pinned(gf: GameFile) -> tuple[str, dict[str, Any]]:
     from .kit import data
 
     created = gf.log[0]["data"] if isinstance(gf.log[0].get("data"), dict) else {}
-    system = (created.get("meta") or {}).get("system")
+    meta = created.get("meta")
+    system = meta.get("system") if isinstance(meta, dict) else None
     if not isinstance(system, str):
         raise InvalidInput("it names no game system", code="E500")
     return system, data.prepare(system, created.get("charts"))
@@ -124,9 +130,28 @@ def _chart_notices(gf: GameFile, res: AuditResult) -> None:
         res.charts_changed.append({"chart": rel, "how": how})
         res.notes.append(f"NOTICE: the game was played with its pinned {rel}, which {how}; the replay used "
                          "the pinned one (`hxref audit --rerun` shows what today's would change)")
+    _scenario_notice(gf, system, res)
+
+
+def _scenario_notice(gf: GameFile, system: str, res: AuditResult) -> None:
+    """Say so when the game's scenario is not this hxref's published one of its name (a club's own
+    file, a doctored order of battle the players accepted at their joins): a notice, as for charts,
+    so a tournament director reading `audit OK` knows what was played."""
+    from .kit.data import scenario_differences
+
+    created = gf.log[0]["data"]
+    meta = created.get("meta")
+    if "scenario" not in created or not isinstance(meta, dict):
+        return
+    for line in scenario_differences(system, str(meta.get("scenario", "")), created["scenario"]):
+        res.notes.append(f"NOTICE: {line}; the replay used the game's own")
 
 
 def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
+    """Replay the log on a fresh game, event by event, and stop at the first problem: each block's
+    files in canonical order, only input events applied (a link only the umpire's), each stored
+    file re-accepted, each produced event equal to the log's, hash for hash; then the pending files
+    and the header."""
     try:
         replay = _fresh(gf)
     except HxrefError as exc:
@@ -139,68 +164,95 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
     pos = 0
     while pos < len(gf.log):
         ev = gf.log[pos]
-        if ev["kind"] == "submission" and isinstance(ev.get("data"), dict):
-            block.append({"party": ev["data"].get("side"), "kind": ev["data"].get("kind"),
-                          "sha256": ev["data"].get("sha256")})
-        elif ev["kind"] == "resolve":
-            if block != protocol.canonical(block):
-                # two copies holding the same files must hold the same bytes
-                res.problems.append(f"event {ev['seq']} (resolve): the files of its block are not in the "
-                                    "canonical order (by kind, party and hash)")
-                return
-            block = []
-        if ev["kind"] not in inputs:
-            why = ("an unsigned input that speaks for a participant; a game with keys takes only signed files"
-                   if ev["kind"] in ("answer", "undo", "nmr") else "was not produced by the event before it")
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}): {why}")
-            return
-        if ev["kind"] == "link" and ev["by"] != UMPIRE:
-            res.problems.append(f"event {ev['seq']} (link): only the umpire's bound link is an input event")
-            return
         start = len(replay.gf.log)
-        try:
-            order = None
-            if ev["kind"] == "submission":
-                order, signer = _stored_order(ev, pre)
-                if sha256_hex(stored_text(order, "sig" in ev["data"]).encode("utf-8")) != ev["data"].get("sha256"):
-                    raise InvalidInput("the stored file does not match its sha256", code="E500")
-                replay._accept(order, "sig" in ev["data"], signer=signer)
-                res.signatures += 1
-                if order.kind == "reveal":
-                    res.commitments += 1
-            # the stored input event hashes correctly (checked above); when the replay's chain has
-            # reached the same head, re-appending it yields that very hash
-            same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
-            replay._apply(ev["kind"], ev["by"], ev["data"], order, ev["hash"] if same else None)
-        except HxrefError as exc:
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}")
-            return
-        except Exception as exc:  # a damaged log must not crash the audit
-            res.problems.append(f"event {ev['seq']} ({ev['kind']}): replay failed: {exc!r}")
+        problem = (_block_order(ev, block) or _not_an_input(ev, inputs) or _replay_input(replay, ev, pre, res)
+                   or _produced_problem(gf, replay.gf.log[start:], start, ev))
+        if problem is not None:
+            res.problems.append(problem)
             return
         made = replay.gf.log[start:]
-        stored = gf.log[start:start + len(made)]
-        for a, b in zip(made, stored):
-            if a["hash"] != b["hash"]:
-                res.problems.append(f"event {b['seq']} ({b['kind']}): replay gives a different result "
-                                    f"({a['kind']} {_short(a['data'])})")
-                return
-        if len(stored) < len(made):
-            res.problems.append(f"the log ends before the events produced by event {ev['seq']}")
-            return
         res.dice += sum(1 for e in made if e["kind"] == "die")
         pos = start + len(made)
     _replay_pending(gf, replay, res)
     if res.problems:
         return
-    # every key of the header, known or not, must be what the replay gives (an added key is an edit)
+    res.problems += _snapshot_problems(gf, replay)
+    res.ok = not res.problems
+
+
+def _block_order(ev: Event, block: list[dict]) -> str | None:
+    """Collect a block's files as they come; at its ``resolve``, they must be in canonical order."""
+    if ev["kind"] == "submission" and isinstance(ev.get("data"), dict):
+        block.append({"party": ev["data"].get("side"), "kind": ev["data"].get("kind"),
+                      "sha256": ev["data"].get("sha256")})
+    elif ev["kind"] == "resolve":
+        if block != protocol.canonical(block):
+            # two copies holding the same files must hold the same bytes
+            return (f"event {ev['seq']} (resolve): the files of its block are not in the "
+                    "canonical order (by kind, party and hash)")
+        block.clear()
+    return None
+
+
+def _not_an_input(ev: Event, inputs: Any) -> str | None:
+    """Only the game's input events are applied: an unsigned one that speaks for a participant, or
+    one the event before should have produced, is refused; a link is the umpire's alone."""
+    if ev["kind"] not in inputs:
+        why = ("an unsigned input that speaks for a participant; a game with keys takes only signed files"
+               if ev["kind"] in ("answer", "undo", "nmr") else "was not produced by the event before it")
+        return f"event {ev['seq']} ({ev['kind']}): {why}"
+    if ev["kind"] == "link" and ev["by"] != UMPIRE:
+        return f"event {ev['seq']} (link): only the umpire's bound link is an input event"
+    return None
+
+
+def _replay_input(replay: Engine, ev: Event, pre: dict[int, tuple], res: AuditResult) -> str | None:
+    """Apply one input event to the replay: a stored file must match its sha256 and be accepted again
+    (its signature, head and rules), as when it was first submitted."""
+    try:
+        order = None
+        if ev["kind"] == "submission":
+            order, signer = _stored_order(ev, pre)
+            if sha256_hex(stored_text(order, "sig" in ev["data"]).encode("utf-8")) != ev["data"].get("sha256"):
+                raise InvalidInput("the stored file does not match its sha256", code="E500")
+            replay._accept(order, "sig" in ev["data"], signer=signer)
+            res.signatures += 1
+            if order.kind == "reveal":
+                res.commitments += 1
+        # the stored input event hashes correctly (checked above); when the replay's chain has
+        # reached the same head, re-appending it yields that very hash
+        same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
+        replay._apply(ev["kind"], ev["by"], ev["data"], order, ev["hash"] if same else None)
+    except HxrefError as exc:
+        return f"event {ev['seq']} ({ev['kind']}): replay refuses it: {exc.message}"
+    except Exception as exc:  # a damaged log must not crash the audit
+        return f"event {ev['seq']} ({ev['kind']}): replay failed: {exc!r}"
+    return None
+
+
+def _produced_problem(gf: GameFile, made: list, start: int, ev: Event) -> str | None:
+    """The events the replay produced from one input must be the log's next ones, hash for hash."""
+    stored = gf.log[start:start + len(made)]
+    for a, b in zip(made, stored):
+        if a["hash"] != b["hash"]:
+            return (f"event {b['seq']} ({b['kind']}): replay gives a different result "
+                    f"({a['kind']} {_short(a['data'])})")
+    if len(stored) < len(made):
+        return f"the log ends before the events produced by event {ev['seq']}"
+    return None
+
+
+def _snapshot_problems(gf: GameFile, replay: Engine) -> list[str]:
+    """The header is a snapshot: every key of it, known or not, must be what the replay gives (an
+    added key is an edit), and its head event number the log's length."""
+    problems = []
     for key in sorted((set(replay.h) | set(gf.header)) - {"head"}):
         if replay.h.get(key) != gf.header.get(key):
             what = "is not made by the game" if key not in replay.h else "differs from the replayed game"
-            res.problems.append(f"the header's {key} {what} (edited snapshot)")
+            problems.append(f"the header's {key} {what} (edited snapshot)")
     if gf.header.get("head", {}).get("seq") != len(gf.log):
-        res.problems.append("the header's head event number is not the log's length (edited snapshot)")
-    res.ok = not res.problems
+        problems.append("the header's head event number is not the log's length (edited snapshot)")
+    return problems
 
 
 def _replay_pending(gf: GameFile, replay: Engine, res: AuditResult) -> None:
@@ -311,36 +363,47 @@ def rerun(path: str | Path) -> RerunResult:
     inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
     for n, i in enumerate(inputs):
         ev = gf.log[i]
-        stored = [e for e in gf.log[i + 1:inputs[n + 1] if n + 1 < len(inputs) else len(gf.log)]]
+        stored = list(gf.log[i + 1:inputs[n + 1] if n + 1 < len(inputs) else len(gf.log)])
         start = len(replay.gf.log)
         try:
-            order = None
-            if ev["kind"] == "submission":
-                order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
-                if "sig" in ev["data"]:
-                    order.armored = ev["data"]["sig"]
-                replay._accept(order, "sig" in ev["data"])
-            replay._apply(ev["kind"], ev["by"], ev["data"], order)
+            _rerun_input(replay, ev)
         except HxrefError as exc:
             res.refused.append(f"event {ev['seq']} ({ev['kind']}): the rules of today refuse it: {exc.message}")
             break
-        made = replay.gf.log[start + 1:]
         if ev["kind"] == "resolve":
             res.decisions += 1
-            before = [(e["kind"], e["by"], e["data"]) for e in stored]
-            after = [(e["kind"], e["by"], e["data"]) for e in made]
-            if before != after:
-                k = next((j for j, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))
-                res.differences.append({
-                    "decision": ev["data"].get("decision"), "event": stored[k]["seq"] if k < len(stored) else None,
-                    "before": _line(before[k]) if k < len(before) else "(nothing)",
-                    "after": _line(after[k]) if k < len(after) else "(nothing)"})
+            diff = _resolution_difference(ev, stored, replay.gf.log[start + 1:])
+            if diff is not None:
+                res.differences.append(diff)
     if not res.refused:
-        for key in ("state", "awaiting", "phase"):
-            if replay.h.get(key) != gf.header.get(key):
-                res.state_differs.append(key)
+        res.state_differs += [key for key in ("state", "awaiting", "phase") if replay.h.get(key) != gf.header.get(key)]
     res.ok = not (res.differences or res.refused or res.state_differs)
     return res
+
+
+def _rerun_input(replay: Engine, ev: Event) -> None:
+    """Apply one input event with today's rules: a stored file is accepted again first (no signer
+    given: its signature is checked anew)."""
+    order = None
+    if ev["kind"] == "submission":
+        order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+        if "sig" in ev["data"]:
+            order.armored = ev["data"]["sig"]
+        replay._accept(order, "sig" in ev["data"])
+    replay._apply(ev["kind"], ev["by"], ev["data"], order)
+
+
+def _resolution_difference(ev: Event, stored: list, made: list) -> dict | None:
+    """Where a resolution's events of today first differ from the log's: the event, and the line
+    before and after (None: they are the same)."""
+    before = [(e["kind"], e["by"], e["data"]) for e in stored]
+    after = [(e["kind"], e["by"], e["data"]) for e in made]
+    if before == after:
+        return None
+    k = next((j for j, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))
+    return {"decision": ev["data"].get("decision"), "event": stored[k]["seq"] if k < len(stored) else None,
+            "before": _line(before[k]) if k < len(before) else "(nothing)",
+            "after": _line(after[k]) if k < len(after) else "(nothing)"}
 
 
 def _line(item: tuple) -> str:

@@ -96,6 +96,8 @@ class Row:
 
 
 def _row(path: Path, folder: Path, umpire_fp: str | None, now: _dt.datetime | None = None) -> Row:
+    """One game's row: the header's fields, then what the game awaits; a file or header that cannot be
+    read gives a row that holds the error."""
     row = Row(path, _rel(path, folder))
     try:
         peek = read_header(path)
@@ -103,6 +105,20 @@ def _row(path: Path, folder: Path, umpire_fp: str | None, now: _dt.datetime | No
         row.error = exc.render()
         return row
     h = peek.header
+    _header_fields(row, h, peek)
+    now = now or parse_time(_now())
+    try:
+        deadlines = _awaited_fields(row, path, h, umpire_fp, now)
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        row.error = damaged(path, f"the header's awaited decisions cannot be read ({exc!r})").render()
+        return row
+    row.deadline = min(deadlines, key=_sort_time) if deadlines else None
+    return row
+
+
+def _header_fields(row: Row, h: dict, peek) -> None:
+    """The row's fields read straight from the header: the game's names and mode, phase, turn and stage,
+    last activity, the no-move policy, the head."""
     meta = h["meta"]
     row.game, row.system, row.scenario, row.mode = (meta.get(k) for k in ("game", "system", "scenario", "mode"))
     row.phase = h.get("phase")
@@ -112,36 +128,41 @@ def _row(path: Path, folder: Path, umpire_fp: str | None, now: _dt.datetime | No
     row.nmr = (meta.get("policy") or {}).get("nmr") if isinstance(meta.get("policy"), dict) else None
     row.head = (h.get("head") or {}).get("hash")
     row.events = int((h.get("head") or {}).get("seq") or 0)
-    now = now or parse_time(_now())
-    try:
-        eng = _shell(path, h)
-        row.awaiting = [{k: w.get(k) for k in ("decision", "kind", "rule", "owed", "commands", "ready", "deadline",
-                                               "due")} for w in eng.waiting_for()]
-        ready = eng.ready()
-        row.ready = bool(ready)
-        if ready:
-            row.blocked = _blocked(eng, ready[0], umpire_fp)
-        deadlines = []
-        for w in row.awaiting:
-            owing = owes_now(w["owed"])
-            row.waiting_on += [s for s in owing if s not in row.waiting_on]
-            if not owing or not w.get("deadline") or row.finished:
-                continue
-            deadlines.append(w["deadline"])
-            if now and _sort_time(w["deadline"]) < now:
-                w["late"] = owing
-                row.late += [s for s in owing if s not in row.late]
-            if now and row.mode != "solo" and row.nmr and _sort_time(w.get("due") or w["deadline"]) <= now:
-                dec = eng.decision(w["decision"])
-                row.claimable += [{"decision": w["decision"], "against": s, "owed": w["owed"][s],
-                                   "due": w.get("due") or w["deadline"], "gives": _claim_gives(h, s, w["owed"][s]),
-                                   "command": _claim_command(eng, s, dec, path)}
-                                  for s in owing if s in eng.sides()]
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        row.error = damaged(path, f"the header's awaited decisions cannot be read ({exc!r})").render()
-        return row
-    row.deadline = min(deadlines, key=_sort_time) if deadlines else None
-    return row
+
+
+def _awaited_fields(row: Row, path: Path, h: dict, umpire_fp: str | None, now: _dt.datetime | None) -> list:
+    """What the game awaits: each decision and who owes it now, whether one is ready (and why we cannot
+    resolve it); returns the deadlines of the decisions still owed."""
+    eng = _shell(path, h)
+    row.awaiting = [{k: w.get(k) for k in ("decision", "kind", "rule", "owed", "commands", "ready", "deadline",
+                                           "due")} for w in eng.waiting_for()]
+    ready = eng.ready()
+    row.ready = bool(ready)
+    if ready:
+        row.blocked = _blocked(eng, ready[0], umpire_fp)
+    deadlines = []
+    for w in row.awaiting:
+        owing = owes_now(w["owed"])
+        row.waiting_on += [s for s in owing if s not in row.waiting_on]
+        if not owing or not w.get("deadline") or row.finished:
+            continue
+        deadlines.append(w["deadline"])
+        _lateness(row, eng, h, w, owing, now, path)
+    return deadlines
+
+
+def _lateness(row: Row, eng, h: dict, w: dict, owing: list[str], now: _dt.datetime | None, path: Path) -> None:
+    """Who owes the decision ``w`` past its deadline (late) and, once its grace is over too, the signed
+    claim that may be made against each side (not in solo games, nor without a no-move policy)."""
+    if now and _sort_time(w["deadline"]) < now:
+        w["late"] = owing
+        row.late += [s for s in owing if s not in row.late]
+    if now and row.mode != "solo" and row.nmr and _sort_time(w.get("due") or w["deadline"]) <= now:
+        dec = eng.decision(w["decision"])
+        row.claimable += [{"decision": w["decision"], "against": s, "owed": w["owed"][s],
+                           "due": w.get("due") or w["deadline"], "gives": _claim_gives(h, s, w["owed"][s]),
+                           "command": _claim_command(eng, s, dec, path)}
+                          for s in owing if s in eng.sides()]
 
 
 def _claim_gives(header: dict, against: str, owed: str) -> str:

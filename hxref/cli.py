@@ -250,10 +250,13 @@ def verify(file, game, pub, sig):
               help="the NMR policy applies only G hours after a deadline")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
               help="a side that misses N decisions forfeits the game")
+@click.option("--charts-from", "charts_from", default=None, metavar="GAME", type=click.Path(dir_okay=False),
+              help="play with the data files pinned in the earlier game GAME (its charts, terrain types "
+                   "and map) instead of this hxref's: a season's games on one set of charts, or a shipped demo")
 @click.option("--no-deadlines", is_flag=True,
               help="no deadline policy: then a side that stops sending can stall the game for ever")
 def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, created, options, deadline_hours, nmr,
-        grace_hours, forfeit_after, no_deadlines):
+        grace_hours, forfeit_after, charts_from, no_deadlines):
     """Create a new game file GAME.
 
     Example: hxref new g.yaml --system heartland --scenario bidding-demo
@@ -266,6 +269,11 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     decision and 2 days' grace; then the other side (the umpire) may claim the miss
     (`hxref claim`): the late side stands fast with the decision's default, and a withheld
     reveal or dice link forfeits the game.  --no-deadlines turns this off.
+
+    \b
+    The game pins the data it is played with (charts, terrain types, the scenario's map),
+    so it goes on and audits with them whatever later versions of hxref ship; each player's
+    `hxref join` compares them with his own before he signs.
     """
     from . import systems
     from .engine import Engine
@@ -297,7 +305,7 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created, options=options, nonce=nonce,
-                            policy=policy)
+                            policy=policy, charts=_charts_of(charts_from, system_name) if charts_from else None)
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")
@@ -415,9 +423,9 @@ def submit(game, files, sig):
 
 def _charts_warning(eng) -> None:
     """The receiving side's check of a join: it signs charts that differ from this machine's."""
-    from .kit import data
+    from .kit import published
 
-    differ = data.unpublished(eng.meta["system"], eng.pinned_charts())
+    differ = published.differences(eng)
     if differ:
         click.echo(f"hxref: warning: this game is played with charts that differ from the published ones "
                    f"(your hxref's): {'; '.join(differ)}", err=True)
@@ -554,9 +562,9 @@ def status(game, as_json, with_audit, workers):
 
 
 def _charts_differ(eng) -> list[str]:
-    from .kit import data
+    from .kit import published
 
-    return data.unpublished(eng.meta["system"], eng.pinned_charts())
+    return published.differences(eng)
 
 
 @main.command()
@@ -628,16 +636,36 @@ def report(game, side, fmt, out, map_out, encrypt):
 def _report_map(game: str, side: str | None) -> str | None:
     """The SVG map of what ``side`` sees (None: the game has no map yet)."""
     from .engine import map_view
-    from .maps import load_map
     from .report.mapsvg import render_svg
 
     try:
         mv = map_view(game, side)
     except InvalidInput:
         return None
-    m = load_map(mv.map_path)
+    m = mv.load()
     return render_svg(m, mv.units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
                       shots=mv.shots)
+
+
+def _charts_of(path: str, system: str) -> dict:
+    """The data files pinned in the earlier game ``path`` (``new --charts-from``), checked."""
+    from .game import GameFile
+    from .kit import data
+
+    log = GameFile.load(path).log
+    first = log[0].get("data") if log and log[0].get("kind") == "game.created" else None
+    if not isinstance(first, dict) or not isinstance(first.get("meta"), dict) \
+            or first["meta"].get("system") != system:
+        raise InvalidInput(f"--charts-from: this is no {system} game file", code="E504", file=path)
+    charts = first.get("charts")
+    if not charts:
+        raise InvalidInput("--charts-from: this game pins no charts (it was made before games pinned them)",
+                           code="E504", file=path)
+    try:
+        data.prepare(system, charts)
+    except InvalidInput as exc:
+        raise exc.at(file=path) from None
+    return charts
 
 
 @main.command()

@@ -108,45 +108,12 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
         click.echo(json.dumps({"folder": folder, "summary": dict(Counter(r.status for r in rows)),
                                "games": [r.to_dict() for r in rows]}, indent=2))
         sys.exit(1 if failed else 0)
-    from rich.table import Table
-    from rich.text import Text
-
     c = _console()
     if not rows:
         c.print(f"no game files under {folder}")
         return
-    t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
-    for col in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"] \
-            + (["audit"] if audit else []):
-        t.add_column(col, overflow="fold", no_wrap=col in ("head", "status", "turn", "last activity"))
-    notes = []
-    for r in rows:
-        turn = "-" if r.turn is None else str(r.turn)
-        if r.stage and r.stage not in ("play", "over"):
-            turn += f" ({r.stage})"
-        deadline = f"{_short_time(r.deadline)}\n{batch.time_left(r.deadline)}" if r.deadline else "-"
-        name = Text(r.file) if r.game is None else Text.assemble(r.game, ("\n" + r.file, "dim"))
-        system = "?" if r.error else f"{r.system} {r.scenario}\n({r.mode})"
-        awaited = _awaited(r)
-        if r.error:
-            notes.append(Text.assemble(("unreadable", "bold red"), f" {r.file}: {r.error}"))
-            awaited = "cannot be read (below)"
-        for cl in r.claimable:
-            notes.append(Text.assemble(("late", "bold yellow"),
-                                       f" {r.file}: {cl['against']} owes its {cl['owed']} for {cl['decision']}, "
-                                       f"due {_short_time(cl['due'])}; a signed claim gives "
-                                       f"{batch.claim_gives_text(cl)}: {cl['command']}"))
-        when = _short_time(r.last_activity)
-        cells: list[str | Text] = [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
-                 deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
-        if audit:
-            verdict = r.audit or "-"
-            if verdict.startswith("FAILED"):
-                notes.append(Text.assemble(("audit FAILED", "bold red"), f" {r.file}: {verdict[8:]}"))
-                verdict = "FAILED"
-            cells.append(Text(verdict, style="green" if verdict == "ok" else "bold red"))
-        t.add_row(*(x if isinstance(x, Text) else Text(x) for x in cells))
-    c.print(t)
+    table, notes = _status_table(rows, audit)
+    c.print(table)
     for note in notes:
         c.print(note, soft_wrap=True)
     c.print(_summary(rows))
@@ -156,6 +123,74 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
         c.print("no clock applies a deadline: a late party's game waits until a claim is signed and submitted "
                 "(hxref claim, then hxref submit)")
     sys.exit(1 if failed else 0)
+
+
+def _status_table(rows, audit: bool):
+    """The dashboard's table, one row a game, and the notes printed below it (unreadable files, late
+    parties, failed audits), in the rows' order."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for col in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"] \
+            + (["audit"] if audit else []):
+        t.add_column(col, overflow="fold", no_wrap=col in ("head", "status", "turn", "last activity"))
+    notes: list = []
+    for r in rows:
+        notes.extend(_row_notes(r))
+        cells = _status_cells(r)
+        if audit:
+            cells.append(_audit_cell(r, notes))
+        t.add_row(*(x if isinstance(x, Text) else Text(x) for x in cells))
+    return t, notes
+
+
+def _status_cells(r) -> list:
+    """One game's cells up to the head: name and file, system, turn and stage, status, what it awaits,
+    deadline and time left, last activity, head."""
+    from rich.text import Text
+
+    from . import batch
+
+    turn = "-" if r.turn is None else str(r.turn)
+    if r.stage and r.stage not in ("play", "over"):
+        turn += f" ({r.stage})"
+    deadline = f"{_short_time(r.deadline)}\n{batch.time_left(r.deadline)}" if r.deadline else "-"
+    name = Text(r.file) if r.game is None else Text.assemble(r.game, ("\n" + r.file, "dim"))
+    system = "?" if r.error else f"{r.system} {r.scenario}\n({r.mode})"
+    awaited = "cannot be read (below)" if r.error else _awaited(r)
+    when = _short_time(r.last_activity)
+    return [name, system, turn, Text(r.status, style=STYLE[r.status]), awaited,
+            deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
+
+
+def _row_notes(r) -> list:
+    """The notes one game's row earns: its file cannot be read; a party is late, with what a signed
+    claim gives."""
+    from rich.text import Text
+
+    from . import batch
+
+    notes = []
+    if r.error:
+        notes.append(Text.assemble(("unreadable", "bold red"), f" {r.file}: {r.error}"))
+    for cl in r.claimable:
+        notes.append(Text.assemble(("late", "bold yellow"),
+                                   f" {r.file}: {cl['against']} owes its {cl['owed']} for {cl['decision']}, "
+                                   f"due {_short_time(cl['due'])}; a signed claim gives "
+                                   f"{batch.claim_gives_text(cl)}: {cl['command']}"))
+    return notes
+
+
+def _audit_cell(r, notes: list):
+    """The audit column: ok, or FAILED with the reason added to the notes."""
+    from rich.text import Text
+
+    verdict = r.audit or "-"
+    if verdict.startswith("FAILED"):
+        notes.append(Text.assemble(("audit FAILED", "bold red"), f" {r.file}: {verdict[8:]}"))
+        verdict = "FAILED"
+    return Text(verdict, style="green" if verdict == "ok" else "bold red")
 
 
 def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", workers: int | None = None) -> None:

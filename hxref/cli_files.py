@@ -109,24 +109,24 @@ def _game_or_template(game, template_path, side, kind: str):
 
 
 def _check_charts(eng, game: str, side: str, show: bool, accept: bool) -> None:
-    """The joining player's own check, on his machine, before he signs: the charts the game
-    pins (its creator's, covered by every join) against the ones his hxref publishes.  A
-    friendlier chart slipped in by whoever made the game is named here, not found in play."""
-    from .kit import data
+    """The joining player's own check, on his machine, before he signs: the data files the game
+    pins and its scenario (its creator's, covered by every join) against the ones his hxref
+    publishes.  A friendlier chart, map or order of battle slipped in by whoever made the game is
+    named here, not found in play."""
+    from .kit import published
 
-    system = eng.meta["system"]
-    differ = data.unpublished(system, eng.pinned_charts())
+    differ = published.differences(eng)
     if show:
-        text = data.differences(system, eng.pinned_charts()) if differ else ""
-        click.echo(text or "the game's pinned charts are your hxref's", nl=not text)
+        text = published.diff_text(eng) if differ else ""
+        click.echo(text or "the game's pinned charts and scenario are your hxref's", nl=not text)
         for line in differ:
             click.echo(f"differs: {line}")
         return
     if not differ:
         return
     if not accept:
-        raise InvalidInput(f"not signed: this game's charts differ from your hxref's: {'; '.join(differ)}; read "
-                           f"them (hxref join {game} --side {side} --key KEY --show-charts) and join with "
+        raise InvalidInput(f"not signed: this game's charts or scenario differ from your hxref's: {'; '.join(differ)}; "
+                           f"read them (hxref join {game} --side {side} --key KEY --show-charts) and join with "
                            "--accept-charts only if you agree to play with them", code="E507", file=game)
     click.echo(f"accepted charts that differ from the published ones: {'; '.join(differ)}")
 
@@ -188,16 +188,18 @@ def sign(file, key_path, game, side):
 @dir_option
 @template_option
 @click.option("--show-charts", is_flag=True,
-              help="print how the game's pinned charts differ from your hxref's (a unified diff) and stop")
+              help="print how the game's pinned charts, terrain types, map and scenario differ from your "
+                   "hxref's (a unified diff) and stop")
 @click.option("--accept-charts", is_flag=True,
-              help="join although the game's pinned charts differ from your hxref's (read them first: "
-                   "--show-charts)")
+              help="join although the game's pinned charts, terrain, map or scenario differ from your "
+                   "hxref's (read them first: --show-charts)")
 def join(game, side, key_path, out_dir, template_path, show_charts, accept_charts):
     """Write your signed join file: the tip of your dice chain for this game.
 
-    Your join signs the game's identity, which covers the charts pinned in the game: so hxref
-    first compares them with your own hxref's charts (games/<system>/), and refuses to sign
-    when they differ, naming each chart, unless you give --accept-charts after reading them
+    Your join signs the game's identity, which covers what the game is played with: the charts,
+    terrain types and map pinned in it and its scenario.  So hxref first compares them with your
+    own hxref's (games/<system>/), and refuses to sign when they differ (or the scenario is the
+    creator's own file), naming each, unless you give --accept-charts after reading them
     (--show-charts).
 
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)

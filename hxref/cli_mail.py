@@ -66,6 +66,36 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, no_resolve, dry_ru
 
     from . import mail
 
+    key = _inbox_key(target, maildir, mbox, emls, key_path)
+    outcomes = mail.run_inbox(target, _inbox_source(maildir, mbox, emls, archive), dry_run=dry_run, key=key,
+                              resolve=not no_resolve)
+    accepted = [o for o in outcomes if o.accepted]
+    rejected = [o for o in outcomes if o.rejected]
+    alone = [o for o in outcomes if not o.accepted and not o.rejected]
+    nxt = _next_waiting(accepted)
+    if as_json:
+        click.echo(json.dumps({"messages": [o.to_dict() for o in outcomes], "accepted": len(accepted),
+                               "rejected": len(rejected), "left_alone": len(alone), "next": nxt}, indent=2))
+        sys.exit(1 if rejected else 0)
+    for o in outcomes:
+        _echo_outcome(o)
+    click.echo(_inbox_summary(outcomes, accepted, rejected, alone, dry_run))
+    for game, text in nxt.items():
+        click.echo(f"next: {game}: {text}")
+    if rejected:
+        click.echo(f"inbox: {len(rejected)} message{_s(len(rejected))} rejected: see the .reason "
+                   "files beside them", err=True)
+        sys.exit(1)
+
+
+def _s(n: int) -> str:
+    """The plural ending of a count in the inbox's lines."""
+    return "s" if n != 1 else ""
+
+
+def _inbox_key(target, maildir, mbox, emls, key_path):
+    """Check the usage (exactly one mail source; a TARGET that exists, or a new game's path with
+    --key) and load the key that lets a new game in, if given."""
     given = [x for x in (maildir, mbox, emls) if x]
     if len(given) != 1:
         raise InvalidInput("say where the mail is: one of --maildir PATH, --mbox FILE, --eml FILE|DIR",
@@ -74,60 +104,63 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, no_resolve, dry_ru
     if not tpath.exists() and (key_path is None or tpath.suffix not in (".yaml", ".yml")):
         raise InvalidInput("no such game file or folder" + ("; to receive a new game, give --key YOUR_KEY and "
                            "a GAME.yaml path or a folder" if key_path is None else ""), code="E100", file=target)
-    key = None
-    if key_path:
-        from .signing import load_public_key
+    if not key_path:
+        return None
+    from .signing import load_public_key
 
-        key = load_public_key(key_path)
-    source: mail.Source
+    return load_public_key(key_path)
+
+
+def _inbox_source(maildir, mbox, emls, archive):
+    """The mail source the one given option names."""
+    from . import mail
+
     if maildir:
-        source = mail.MaildirSource(maildir, archive)
-    elif mbox:
-        source = mail.MboxSource(mbox, archive)
-    else:
-        source = mail.EmlSource(emls, archive)
-    outcomes = mail.run_inbox(target, source, dry_run=dry_run, key=key, resolve=not no_resolve)
-    accepted = [o for o in outcomes if o.accepted]
-    rejected = [o for o in outcomes if o.rejected]
-    alone = [o for o in outcomes if not o.accepted and not o.rejected]
-    touched = sorted({g for o in accepted for g in o.games})
+        return mail.MaildirSource(maildir, archive)
+    if mbox:
+        return mail.MboxSource(mbox, archive)
+    return mail.EmlSource(emls, archive)
+
+
+def _next_waiting(accepted) -> dict:
+    """What each game an accepted message touched waits for now, by the game's name."""
     nxt = {}
+    touched = sorted({g for o in accepted for g in o.games})
     if touched:
         from .engine import Engine
 
         for g in touched:
             eng = Engine.load(g)
             nxt[eng.meta["game"]] = eng.waiting_text()
-    if as_json:
-        click.echo(json.dumps({"messages": [o.to_dict() for o in outcomes], "accepted": len(accepted),
-                               "rejected": len(rejected), "left_alone": len(alone), "next": nxt}, indent=2))
-        sys.exit(1 if rejected else 0)
-    for o in outcomes:
-        where = f" -> {o.moved_to}" if o.moved_to else ""
-        click.echo(f"{_who(o)}: {o.status}{where}")
-        for n in o.notes:
-            click.echo(f"  {n}")
-        for r in o.receipts:
-            click.echo(f"  {r.line()}")
-        if o.skipped:
-            click.echo(f"  held already (skipped): {', '.join(o.skipped)}")
-        for _, decision, head in o.resolved:
-            click.echo(f"  resolved {decision}: head {head}")
-        if o.reason and not o.accepted:
-            click.echo(f"  {o.reason}")
+    return nxt
+
+
+def _echo_outcome(o) -> None:
+    """Print one message's outcome: its status and move, notes, receipts, skipped files, the decisions it
+    resolved and, when not accepted, the reason."""
+    where = f" -> {o.moved_to}" if o.moved_to else ""
+    click.echo(f"{_who(o)}: {o.status}{where}")
+    for n in o.notes:
+        click.echo(f"  {n}")
+    for r in o.receipts:
+        click.echo(f"  {r.line()}")
+    if o.skipped:
+        click.echo(f"  held already (skipped): {', '.join(o.skipped)}")
+    for _, decision, head in o.resolved:
+        click.echo(f"  resolved {decision}: head {head}")
+    if o.reason and not o.accepted:
+        click.echo(f"  {o.reason}")
+
+
+def _inbox_summary(outcomes, accepted, rejected, alone, dry_run) -> str:
+    """The inbox's summary line: messages, accepted (with their files), rejected, reports left alone."""
     files = sum(len(o.receipts) for o in accepted)
     skipped = sum(len(o.skipped) for o in accepted)
     verb = "would be " if dry_run else ""
-    alone_text = f", {len(alone)} hxref report{'s' if len(alone) != 1 else ''} left alone" if alone else ""
-    click.echo(f"inbox: {len(outcomes)} message{'s' if len(outcomes) != 1 else ''}: {len(accepted)} {verb}accepted "
-               f"({files} order file{'s' if files != 1 else ''}"
-               + (f", {skipped} held already" if skipped else "") + f"), {len(rejected)} {verb}rejected" + alone_text)
-    for game, text in nxt.items():
-        click.echo(f"next: {game}: {text}")
-    if rejected:
-        click.echo(f"inbox: {len(rejected)} message{'s' if len(rejected) != 1 else ''} rejected: see the .reason "
-                   "files beside them", err=True)
-        sys.exit(1)
+    alone_text = f", {len(alone)} hxref report{_s(len(alone))} left alone" if alone else ""
+    return (f"inbox: {len(outcomes)} message{_s(len(outcomes))}: {len(accepted)} {verb}accepted "
+            f"({files} order file{_s(files)}"
+            + (f", {skipped} held already" if skipped else "") + f"), {len(rejected)} {verb}rejected" + alone_text)
 
 
 @click.command("outbox")

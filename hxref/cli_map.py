@@ -95,7 +95,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
             ) from None
         mv = map_view(str(path), side)
         units, shots = mv.units, mv.shots
-        m = load_map(mv.map_path)
+        m = mv.load()
         title = f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view")
     if svg_out:
         from .report.mapsvg import render_svg

@@ -72,14 +72,7 @@ def run(main: click.Command, system: str, keep: str | None, fmt: str, scenario: 
 
     src = manifest_path(system, scenario)
     man = yamlio.to_plain(yamlio.load_data(src))
-    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="hxref-demo-"))
-    work.mkdir(parents=True, exist_ok=True)
-    if (work / GAME).exists():
-        raise InvalidInput("the folder already holds a demo game; choose an empty --keep folder", code="E502",
-                           file=str(work / GAME))
-    for f in src.parent.iterdir():
-        if f.is_file() and f.suffix == ".yaml" and f.name != "demo.yaml":
-            shutil.copy(f, work / f.name)
+    work = _work_folder(src, keep)
     # the players' public keys; and in an umpired demo the umpire's (demo) key, to resolve
     umpire_key = man.get("umpire_key")
     shutil.copytree(src.parent / "keys", work / "keys", dirs_exist_ok=True,
@@ -92,31 +85,63 @@ def run(main: click.Command, system: str, keep: str | None, fmt: str, scenario: 
     os.chdir(work)
     try:
         with _env(HXREF_NOW=man["created"]):
-            _hxref(main, ["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
-                    "--game-id", man["game_id"], "--created", man["created"],
-                    *(["--nonce", man["nonce"]] if man.get("nonce") else []),
-                    *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in (man.get("policy") or {}).items()), []),
-                    *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
-                    *(["--umpire", man["umpire"]] if man.get("umpire") else [])])
+            _hxref(main, _new_args(man))
             for step in man["steps"]:
-                if "say" in step:
-                    click.secho("# " + step["say"], fg="yellow")
-                elif "submit" in step:
-                    _hxref(main, ["submit", GAME, *step["submit"]])
-                elif "resolve" in step:
-                    _hxref(main, ["resolve", GAME] + (["--key", umpire_key] if umpire_key else []))
-                elif "report" in step:
-                    who = step["report"]
-                    args = ["report", GAME] + ([] if who == "public" else ["--side", who])
-                    _hxref(main, args + (["--format", fmt] if fmt != "rich" else []))
-                elif "audit" in step:
-                    _hxref(main, ["audit", GAME])
-        for who in ["public", *man["keys"]]:
-            for ext in ("md", "html"):
-                args = ["report", GAME, "--format", ext, "-o", f"report-{who}.{ext}"]
-                main.main(args + ([] if who == "public" else ["--side", who]), prog_name="hxref",
-                          standalone_mode=False)
+                _play_step(main, step, umpire_key, fmt)
+        _write_reports(main, man)
     finally:
         os.chdir(cwd)
     click.secho(f"Done. The game file, the order files and the reports (Markdown and HTML for e-mail) are in "
                 f"{work}", bold=True)
+
+
+def _work_folder(src: Path, keep: str | None) -> Path:
+    """The folder the demo plays in (``--keep``, else a new temporary one), refused when it holds a
+    demo game already, with the demo's order files copied in."""
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="hxref-demo-"))
+    work.mkdir(parents=True, exist_ok=True)
+    if (work / GAME).exists():
+        raise InvalidInput("the folder already holds a demo game; choose an empty --keep folder", code="E502",
+                           file=str(work / GAME))
+    for f in src.parent.iterdir():
+        if f.is_file() and f.suffix == ".yaml" and f.name != "demo.yaml":
+            shutil.copy(f, work / f.name)
+    return work
+
+
+def _new_args(man: dict) -> list[str]:
+    """The ``hxref new`` command line that makes the manifest's game: system, scenario, mode, label,
+    time, nonce, the data files it pins, policy, the sides' keys and the umpire's."""
+    return ["new", GAME, "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
+            "--game-id", man["game_id"], "--created", man["created"],
+            *(["--nonce", man["nonce"]] if man.get("nonce") else []),
+            # the data the demo was made with, so a chart published since does not unmake it
+            *(["--charts-from", man["charts_from"]] if man.get("charts_from") else []),
+            *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in (man.get("policy") or {}).items()), []),
+            *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
+            *(["--umpire", man["umpire"]] if man.get("umpire") else [])]
+
+
+def _play_step(main: click.Command, step: dict, umpire_key: str | None, fmt: str) -> None:
+    """One step of the manifest: say a line, or run the command it names (submit, resolve, report, audit)."""
+    if "say" in step:
+        click.secho("# " + step["say"], fg="yellow")
+    elif "submit" in step:
+        _hxref(main, ["submit", GAME, *step["submit"]])
+    elif "resolve" in step:
+        _hxref(main, ["resolve", GAME] + (["--key", umpire_key] if umpire_key else []))
+    elif "report" in step:
+        who = step["report"]
+        args = ["report", GAME] + ([] if who == "public" else ["--side", who])
+        _hxref(main, args + (["--format", fmt] if fmt != "rich" else []))
+    elif "audit" in step:
+        _hxref(main, ["audit", GAME])
+
+
+def _write_reports(main: click.Command, man: dict) -> None:
+    """The public report and each side's, as Markdown and HTML files (for e-mail), beside the game."""
+    for who in ["public", *man["keys"]]:
+        for ext in ("md", "html"):
+            args = ["report", GAME, "--format", ext, "-o", f"report-{who}.{ext}"]
+            main.main(args + ([] if who == "public" else ["--side", who]), prog_name="hxref",
+                      standalone_mode=False)

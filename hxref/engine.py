@@ -23,7 +23,7 @@ import json
 import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from . import dice as dice_mod
 from . import orders, protocol, systems
@@ -32,7 +32,8 @@ from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
-from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, public_key, stored_text
+from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, check_table, participants_record, public_key
+from .inputs import stored_text
 from .kit import data as data_mod
 from .kit.protocol import MapView
 from .protocol import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
@@ -177,6 +178,9 @@ class Engine(ClaimsMixin):
             eng = cls(gf)
         except KeyError as exc:
             raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
+        except (TypeError, AttributeError):     # a header whose parts are not the mappings it holds
+            raise InvalidInput("the game file's header is damaged (its meta or state is not a mapping)",
+                               code="E500", file=str(path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
         check_loaded(eng)
         return eng
@@ -192,47 +196,19 @@ class Engine(ClaimsMixin):
     def create(cls, path: str | Path, *, system: str, scenario: str, sides: dict[str, Any], mode: str,
                umpire: Any = None, game_id: str | None = None, created: str | None = None,
                title: str | None = None, options: Sequence[str] = (), policy: dict | None = None,
-               nonce: str | None = None) -> "Engine":
+               nonce: str | None = None, charts: Mapping[str, Any] | None = None) -> "Engine":
         """A new game; ``sides`` maps each side to its public key (None in solo mode); ``options``
         names the system's optional rules the players switch on (added to the scenario's own).
         ``nonce`` (64 hex digits) is for re-creating a published game such as a shipped demo; a
-        new game draws a fresh random one, so its identity is new even with a reused label."""
+        new game draws a fresh random one, so its identity is new even with a reused label.
+        ``charts`` (an earlier game's pinned data files, ``game.created``'s ``charts``) is what to
+        play with instead of this hxref's files (``hxref new --charts-from``)."""
         if mode not in MODES:
             raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
-        sysobj = systems.get(system)
-        data = sysobj.load_scenario(scenario)
-        known = sysobj.optional_rules
-        for name in options:
-            if name not in known:
-                raise InvalidInput(f"{system} has no optional rule {name!r}; "
-                                   + (f"its optional rules: {', '.join(sorted(known))}" if known else "it has none"),
-                                   code="E504")
-        if options:
-            data = dict(data, options={**(data.get("options") or {}), **{n: True for n in options}})
+        data = _scenario_data(systems.get(system), system, scenario, options)
         expected = list(data["sides"])
-        if sorted(sides) != sorted(expected):
-            raise InvalidInput(f"scenario {scenario!r} has the sides {', '.join(expected)}; "
-                               f"give each with --side NAME=KEY.pub", code="E504")
-        if mode != "solo" and any(k is None for k in sides.values()):
-            raise InvalidInput(f"a {mode} game needs a public key for every side (--side NAME=KEY.pub)", code="E504")
-        if mode == "umpired" and umpire is None:
-            raise InvalidInput("an umpired game needs the umpire's public key (--umpire KEY.pub)", code="E504")
-        if mode != "umpired" and umpire is not None:
-            raise InvalidInput("--umpire is only for --mode umpired", code="E504")
-        if nonce is not None and not (isinstance(nonce, str) and len(nonce) == 64
-                                      and all(c in "0123456789abcdef" for c in nonce)):
-            raise InvalidInput("--nonce is 64 lower-case hex digits", code="E504")
-        participants: dict[str, dict] = {}
-        for name in expected:
-            key = sides[name]
-            participants[name] = {"role": "side"}
-            if key is not None:
-                participants[name].update(key=key.line(), fingerprint=key.fingerprint())
-        if umpire is not None:
-            participants[UMPIRE] = {"role": "umpire", "key": umpire.line(), "fingerprint": umpire.fingerprint()}
-        keys = [p["fingerprint"] for p in participants.values() if "fingerprint" in p]
-        if len(set(keys)) != len(keys):
-            raise InvalidInput("two participants have the same key; each needs its own", code="E504")
+        check_table(scenario, expected, sides, mode, umpire, nonce)
+        participants = participants_record(expected, sides, umpire)
         created = created or now_iso()
         game_id = game_id or f"{system.replace('-', '')[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
         meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
@@ -245,7 +221,7 @@ class Engine(ClaimsMixin):
         created_data = {"meta": meta, "participants": participants, "scenario": data,
                         "nonce": nonce or _secrets.token_hex(32),
                         # the charts the game is played with, covered by its identity (kit.data)
-                        "charts": data_mod.pin(system)}
+                        "charts": _charts_to_pin(system, charts, data)}
         if mode == "solo":
             created_data["solo_seed"] = _secrets.token_hex(32)
         eng._apply("game.created", None, created_data)
@@ -748,6 +724,39 @@ class Engine(ClaimsMixin):
         return cands[0]
 
 
+def _charts_to_pin(system: str, given: Mapping[str, Any] | None, scenario: Mapping[str, Any]) -> dict:
+    """What a new game pins: this hxref's data files for ``scenario`` (kit.data.pin), or exactly
+    an earlier game's (checked as a game file's pinned charts are: E500 when damaged), so a game
+    re-made from it, a shipped demo, has the same identity whatever this hxref publishes today;
+    only a scenario on a map the earlier game did not pin pins that map as this hxref has it, and
+    the earlier game's other maps are left out (a season's next scenario on another map would
+    pin one its players' hxref does not publish for it, and every join would be refused)."""
+    today = data_mod.pin(system, scenario)
+    if given is None:
+        return today
+    data_mod.prepare(system, given)
+    own = f"{data_mod.MAPS}/{scenario.get('map')}.yaml"
+    out = {rel: dict(entry) for rel, entry in given.items() if not rel.startswith(data_mod.MAPS + "/") or rel == own}
+    for rel, entry in today.items():
+        if rel.startswith(data_mod.MAPS + "/") and rel not in out:
+            out[rel] = entry
+    return out
+
+
+def _scenario_data(sysobj, system: str, scenario: str, options: Sequence[str]) -> dict:
+    """The scenario's data with the optional rules the players switch on (E504: a rule the system lacks)."""
+    data = sysobj.load_scenario(scenario)
+    known = sysobj.optional_rules
+    for name in options:
+        if name not in known:
+            raise InvalidInput(f"{system} has no optional rule {name!r}; "
+                               + (f"its optional rules: {', '.join(sorted(known))}" if known else "it has none"),
+                               code="E504")
+    if options:
+        data = dict(data, options={**(data.get("options") or {}), **{n: True for n in options}})
+    return data
+
+
 def _latest_at(files: list[dict]) -> str | None:
     """The latest signed ``at`` among a block's files (the time the block's decision closed, as its
     authors claim it): where the deadlines of the decisions it opens run from."""
@@ -777,5 +786,15 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     if found is None:
         raise InvalidInput(f"this {eng.system.title} game ({eng.meta['scenario']}) has no map to show",
                            code="E503", file=str(path))
-    return found
+    from dataclasses import replace
+
+    from .kit import data
+    from .maps import load_map
+
+    folder = data.folder(eng.meta["system"]).resolve()
+    if folder not in Path(found.map_path).resolve().parents:      # a crafted scenario's "map: ../../x"
+        raise InvalidInput("the scenario names no map of its system: a crafted game file", code="E500",
+                           file=str(path))
+    with data.pinned(eng.meta["system"], eng.system.sources()):     # the game's map, as its rules read it
+        return replace(found, hexmap=load_map(found.map_path))
 

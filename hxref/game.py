@@ -140,6 +140,8 @@ class GameFile:
                 event = json.loads(line[2:])
             except ValueError:
                 raise damaged(path, "a log line is not valid JSON", first_line + offset) from None
+            except RecursionError:      # a crafted line nested thousands deep
+                raise damaged(path, "a log line is nested too deeply", first_line + offset) from None
             if not isinstance(event, dict):
                 raise damaged(path, "a log line does not hold an event", first_line + offset)
             log.append(cast(Event, event))      # its fields: checked by `hxref audit` (hxref.audit)

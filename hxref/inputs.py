@@ -1,6 +1,7 @@
-"""Who speaks in a game and which events of its log are inputs: the participants' roles, the
-input event kinds of each mode, the text a game keeps of a signed file, and the check every
-command makes of the game file it loads (the full check is ``hxref audit``, :mod:`hxref.audit`).
+"""Who speaks in a game and which events of its log are inputs: the participants' roles (and the
+check of the table a new game is made with), the input event kinds of each mode, the text a game
+keeps of a signed file, and the check every command makes of the game file it loads (the full
+check is ``hxref audit``, :mod:`hxref.audit`).
 
 The engine (:mod:`hxref.engine`), the acceptance of files (:mod:`hxref.acceptance`), the claims
 (:mod:`hxref.claims`) and the audit all read these; none of them is needed to say them.
@@ -8,7 +9,7 @@ The engine (:mod:`hxref.engine`), the acceptance of files (:mod:`hxref.acceptanc
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import orders
 from .canon import sha256_hex
@@ -92,3 +93,37 @@ def check_loaded(eng: Engine) -> None:
             if link not in links.get(who, set()):
                 raise InvalidInput(f"the pending dice link of {who} for {decision_id} comes from no signed file",
                                    code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
+
+
+def check_table(scenario: str, expected: list[str], sides: dict[str, Any], mode: str, umpire: Any,
+                nonce: str | None) -> None:
+    """Who sits at the table (E504): every side of the scenario, each with a key outside solo games, an
+    umpire's key exactly in umpired games; and a nonce, if given, of 64 lower-case hex digits."""
+    if sorted(sides) != sorted(expected):
+        raise InvalidInput(f"scenario {scenario!r} has the sides {', '.join(expected)}; "
+                           f"give each with --side NAME=KEY.pub", code="E504")
+    if mode != "solo" and any(k is None for k in sides.values()):
+        raise InvalidInput(f"a {mode} game needs a public key for every side (--side NAME=KEY.pub)", code="E504")
+    if mode == "umpired" and umpire is None:
+        raise InvalidInput("an umpired game needs the umpire's public key (--umpire KEY.pub)", code="E504")
+    if mode != "umpired" and umpire is not None:
+        raise InvalidInput("--umpire is only for --mode umpired", code="E504")
+    if nonce is not None and not (isinstance(nonce, str) and len(nonce) == 64
+                                  and all(c in "0123456789abcdef" for c in nonce)):
+        raise InvalidInput("--nonce is 64 lower-case hex digits", code="E504")
+
+
+def participants_record(expected: list[str], sides: dict[str, Any], umpire: Any) -> dict[str, dict]:
+    """Each participant's role and key, as ``game.created`` records them; one key for two is refused (E504)."""
+    participants: dict[str, dict] = {}
+    for name in expected:
+        key = sides[name]
+        participants[name] = {"role": "side"}
+        if key is not None:
+            participants[name].update(key=key.line(), fingerprint=key.fingerprint())
+    if umpire is not None:
+        participants[UMPIRE] = {"role": "umpire", "key": umpire.line(), "fingerprint": umpire.fingerprint()}
+    keys = [p["fingerprint"] for p in participants.values() if "fingerprint" in p]
+    if len(set(keys)) != len(keys):
+        raise InvalidInput("two participants have the same key; each needs its own", code="E504")
+    return participants

@@ -94,7 +94,7 @@ from .errors import InvalidInput
 from .geometry.hex import AslLabels, FourDigit, Hex, HexGrid, HexSide, column_number, label_format
 from .geometry.mapmodel import HexInfo, HexMap, MapLine, SideInfo, TableMap, TerrainType, did_you_mean
 from .geometry.table import Area, Crossing, Table, Watercourse, polygon_from
-from .yamlio import DATA_LIMITS, line_of, load_data, read_text
+from .yamlio import DATA_LIMITS, line_of, load_rt, read_text
 
 HEX_GROUPS = ("hex", "features", "hexside", "lines")
 TABLE_GROUPS = ("areas", "rivers", "roads", "crossings")
@@ -162,13 +162,15 @@ def _duplicate_keys(text: str, file: str) -> list[InvalidInput]:
 
 
 def _read(path: str | Path, lenient: bool) -> tuple[Any, list[InvalidInput]]:
-    """The YAML data of a map or terrain file; lenient mode reports duplicate keys and goes on."""
-    if not lenient:
-        return load_data(path), []
-    text = read_text(path, DATA_LIMITS)
-    dups = _duplicate_keys(text, str(path))
+    """The YAML data of a map or terrain file; lenient mode reports duplicate keys and goes on.
+    While a game is played, a file it pinned (its map, its terrain types) is read from the game."""
+    from .kit.pins import pinned_file
+
+    held = pinned_file(path)
+    text = held.text if held is not None else read_text(path, DATA_LIMITS)
+    dups = _duplicate_keys(text, str(path)) if lenient else []
     if not dups:
-        return load_data(path), []
+        return load_rt(text, str(path), DATA_LIMITS, strict=False), []
     from ruamel.yaml import YAML
 
     y = YAML(typ="rt")

@@ -113,7 +113,21 @@ def parse(text: str, source: str, *, fast: bool = False) -> Order:
 
 
 def check_envelope(order: Order) -> None:
+    """Check the envelope every order file shares, in this order: a mapping in this format with the
+    common keys; the names; the keys of its kind; the values (hashes, head, time, against, choice).
+    Then record what the file names on ``order``."""
     d = order.data
+    _check_format(order, d)
+    _check_names(order, d)
+    kind = d["kind"]
+    _check_kind_keys(order, d, kind)
+    _check_values(order, d)
+    order.game, order.decision, order.side, order.kind = d["game"], d["decision"], d["side"], kind
+    order.identity = d["identity"]
+
+
+def _check_format(order: Order, d: Any) -> None:
+    """A YAML mapping (E112) with every common key (E111), in the format this hxref reads (E112)."""
     if not isinstance(d, dict):
         raise InvalidInput("an order file must be a YAML mapping (key: value lines)", code="E112",
                            file=order.source, line=1)
@@ -125,13 +139,20 @@ def check_envelope(order: Order) -> None:
         old = " (made by hxref 0.1: write it again with this hxref)" if d["hxref"] == 1 else ""
         raise order.error(InvalidInput, f"unknown order file format {d['hxref']!r} (this hxref reads {FORMAT}){old}",
                           code="E112", path=("hxref",))
+
+
+def _check_names(order: Order, d: dict) -> None:
+    """``game``, ``decision``, ``side`` and ``kind`` are short, printable ASCII texts (E112)."""
     for key in ("game", "decision", "side", "kind"):
         if not isinstance(d[key], str) or not d[key] or len(d[key]) > 200:
             raise order.error(InvalidInput, f"`{key}` must be a short text", code="E112", path=(key,))
         if not d[key].isascii() or not d[key].isprintable():
             raise order.error(InvalidInput, f"`{key}` must be plain ASCII letters, digits and punctuation",
                               code="E112", path=(key,))
-    kind = d["kind"]
+
+
+def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
+    """A known kind (E112); no key its kind does not allow (E110); every key its kind needs (E111)."""
     if kind not in KINDS:
         raise order.error(InvalidInput, f"unknown kind {kind!r}; one of: {', '.join(KINDS)}", code="E112",
                           path=("kind",))
@@ -145,6 +166,11 @@ def check_envelope(order: Order) -> None:
         if key not in d:
             raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",
                               hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link")
+
+
+def _check_values(order: Order, d: dict) -> None:
+    """The values' forms (E112): hashes of 64 hex digits, ``head`` as HASH@SEQ, ``at`` an ISO 8601 time,
+    ``against`` a side's name, ``choice`` a mapping."""
     for key in ("identity", "link", "commitment", "salt", "tip", "answers", "target"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
@@ -161,8 +187,6 @@ def check_envelope(order: Order) -> None:
     if "choice" in d and not isinstance(d["choice"], dict):
         raise order.error(InvalidInput, "`choice` must be a mapping, e.g. `choice: {bid: 4}`", code="E112",
                           path=("choice",))
-    order.game, order.decision, order.side, order.kind = d["game"], d["decision"], d["side"], kind
-    order.identity = d["identity"]
 
 
 def choice_problems(order: Order, decision: Decision) -> list[InvalidInput]:

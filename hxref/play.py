@@ -169,12 +169,11 @@ class Session:
     def show_map(self, eng, side: str) -> bool:
         """The side's map in the terminal; False when the system or scenario has none."""
         from .engine import map_view
-        from .maps import load_map
         from .report.mapterm import render_terminal
 
         try:
             mv = map_view(self.path, side)
-            m = load_map(mv.map_path)
+            m = mv.load()
         except HxrefError:
             return False
         title = f"{m.title or m.id}: what {side} sees"

@@ -128,62 +128,88 @@ def syntax_hint(text: str, problem: str, context: str, mark, context_mark=None) 
     """A plain hint for a YAML syntax error, drawn from the line it was found on: indentation,
     tabs, an unclosed quote or bracket, a missing space after a colon."""
     lines = text.split("\n")
-    n = mark.line if mark is not None else None
-    here = lines[n] if n is not None and n < len(lines) else ""
-    cn = context_mark.line if context_mark is not None else None
-    there = lines[cn] if cn is not None and cn < len(lines) else ""
-
-    def above(k: int | None) -> tuple[int, str] | None:
-        """The nearest line above line index ``k`` with something on it (not a comment)."""
-        while k is not None and k > 0:
-            k -= 1
-            if lines[k].strip() and not lines[k].lstrip().startswith("#"):
-                return k, lines[k]
-        return None
-
+    n, here = _line_at(lines, mark)
+    cn, there = _line_at(lines, context_mark)
     if "'\\t'" in problem or "\t" in here[:len(here) - len(here.lstrip(" \t"))]:
         return "YAML does not allow tabs: indent with spaces"
     if "quoted scalar" in context:
         where = f" on line {cn + 1}" if cn is not None else ""
         return f"a quote opened{where} is not closed: end the value with the same quote on that line"
     if "flow sequence" in context or "flow mapping" in context:
-        opening, closing = ("[", "]") if "sequence" in context else ("{", "}")
-        where = f" on line {cn + 1}" if cn is not None else ""
-        return (f"a `{opening}` opened{where} is not closed with `{closing}` on that line, "
-                "or a comma is missing between its items")
+        return _unclosed_bracket_hint(context, cn)
     if "expected ':'" in problem or "simple key" in context:
-        line = there or here
-        ln = cn if there else n
-        if ln is None:          # the parser named no line: no hint to give
-            return None
-        if _NO_SPACE.match(line):
-            return f"put a space after the colon on line {ln + 1} (`key: value`)"
-        return (f"line {ln + 1} is not `key: value`: add the colon, or put a text that goes on over "
-                "several lines in quotes")
+        return _missing_colon_hint(here, n, there, cn)
     if "mapping values are not allowed" in problem:
-        prev = above(n)
-        if prev is not None and _lead(here) > _key_column(prev[1]) and ":" in prev[1]:
-            return (f"indentation: this line is indented deeper than the key above it (line {prev[0] + 1}); "
-                    "line it up with that key, or indent it under a key that ends with `:`")
-        col = mark.column if mark is not None else len(here)
-        if ": " in here[:col]:
-            return "a value that holds `: ` must be quoted, e.g. 'a: b'"
-        return "indentation: check how far this line is indented, and quote a value that holds `: `"
+        return _mapping_values_hint(lines, here, n, mark)
     if "expected <block end>" in problem or "expected key" in problem or "expected '-'" in problem:
-        found = problem.rsplit("found", 1)[-1].strip()
-        if found in ("']'", "'}'"):
-            return f"a closing {found} without its opening bracket"
-        if found == "'-'":
-            return ("indentation: this `-` item is not lined up with the items above it; the items "
-                    "of one list start in the same column")
-        prev = above(n)
-        if prev is not None and _lead(here) < _key_column(prev[1]):
-            return ("indentation: this line is indented less than the line above it, but not lined up "
-                    "with the keys it belongs with")
-        return "indentation: line this line up with the keys (or `-` items) it belongs with"
+        return _block_end_hint(problem, lines, here, n)
     if _NO_SPACE.match(here):
         return "put a space after the colon (`key: value`)"
     return None
+
+
+def _line_at(lines: list[str], mark) -> tuple[int | None, str]:
+    """The line index a parser's mark names and that line's text ("" when there is none)."""
+    n = mark.line if mark is not None else None
+    return n, lines[n] if n is not None and n < len(lines) else ""
+
+
+def _above(lines: list[str], k: int | None) -> tuple[int, str] | None:
+    """The nearest line above line index ``k`` with something on it (not a comment)."""
+    while k is not None and k > 0:
+        k -= 1
+        if lines[k].strip() and not lines[k].lstrip().startswith("#"):
+            return k, lines[k]
+    return None
+
+
+def _unclosed_bracket_hint(context: str, cn: int | None) -> str:
+    """A flow sequence or mapping opened and not closed on its line (or an item without its comma)."""
+    opening, closing = ("[", "]") if "sequence" in context else ("{", "}")
+    where = f" on line {cn + 1}" if cn is not None else ""
+    return (f"a `{opening}` opened{where} is not closed with `{closing}` on that line, "
+            "or a comma is missing between its items")
+
+
+def _missing_colon_hint(here: str, n: int | None, there: str, cn: int | None) -> str | None:
+    """A line that should be ``key: value`` and is not: the colon lacks its space, or is missing."""
+    line = there or here
+    ln = cn if there else n
+    if ln is None:          # the parser named no line: no hint to give
+        return None
+    if _NO_SPACE.match(line):
+        return f"put a space after the colon on line {ln + 1} (`key: value`)"
+    return (f"line {ln + 1} is not `key: value`: add the colon, or put a text that goes on over "
+            "several lines in quotes")
+
+
+def _mapping_values_hint(lines: list[str], here: str, n: int | None, mark) -> str:
+    """The parser's "mapping values are not allowed here": a line indented under a key that has a
+    value, or a value holding ``: `` unquoted."""
+    prev = _above(lines, n)
+    if prev is not None and _lead(here) > _key_column(prev[1]) and ":" in prev[1]:
+        return (f"indentation: this line is indented deeper than the key above it (line {prev[0] + 1}); "
+                "line it up with that key, or indent it under a key that ends with `:`")
+    col = mark.column if mark is not None else len(here)
+    if ": " in here[:col]:
+        return "a value that holds `: ` must be quoted, e.g. 'a: b'"
+    return "indentation: check how far this line is indented, and quote a value that holds `: `"
+
+
+def _block_end_hint(problem: str, lines: list[str], here: str, n: int | None) -> str:
+    """A block that ends where the parser did not expect it: a stray closing bracket, a list item or
+    a key out of line with its fellows."""
+    found = problem.rsplit("found", 1)[-1].strip()
+    if found in ("']'", "'}'"):
+        return f"a closing {found} without its opening bracket"
+    if found == "'-'":
+        return ("indentation: this `-` item is not lined up with the items above it; the items "
+                "of one list start in the same column")
+    prev = _above(lines, n)
+    if prev is not None and _lead(here) < _key_column(prev[1]):
+        return ("indentation: this line is indented less than the line above it, but not lined up "
+                "with the keys it belongs with")
+    return "indentation: line this line up with the keys (or `-` items) it belongs with"
 
 
 def check_events(text: str, source: str, limits: Limits) -> None:
@@ -244,6 +270,9 @@ def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bo
         raise _mark_error(exc, source, code, text) from None
     except RecursionError:
         raise InvalidInput("nested too deeply", code="E103", file=source) from None
+    except TypeError:               # a key that is itself a list or mapping holding one (? [a, {b: 1}])
+        raise InvalidInput("a key must be a plain value, not a list or mapping", code="E101",
+                           file=source) from None
     except ValueError as exc:      # e.g. an integer of thousands of digits (Python refuses to convert it)
         raise InvalidInput(f"a value cannot be read: {str(exc).splitlines()[0][:120]}", code="E103",
                            file=source) from None

@@ -10,10 +10,12 @@ goes through :class:`PinnedSystem`) the context :func:`pinned` holds the game's 
 chart read answers from them; with no game (a unit test calling the rules directly) or a game
 made before charts were pinned, charts are read from the disk.
 
-What is pinned: the files the rules read during play, ``charts/*.yaml`` and KGP's
-``campaigns/*.yaml`` (the campaign is re-read at every stage).  The scenario is in
-``game.created`` already (read once, by the system's
-:meth:`~hxref.kit.protocol.GameSystem.load_scenario`); the maps and the terrain file they name are read from the disk.
+What is pinned: the files the rules read during play, ``charts/*.yaml``, KGP's
+``campaigns/*.yaml`` (the campaign is re-read at every stage), ``terrain.yaml`` (the terrain
+types: the terrain effects chart of the maps) and the map the scenario names, ``maps/<map>.yaml``
+(read through :func:`game_map`, and by :mod:`hxref.maps` whenever it reads a pinned path).  The
+scenario is in ``game.created`` already (read once, by the system's
+:meth:`~hxref.kit.protocol.GameSystem.load_scenario`).
 
 Caches are keyed by content (:class:`Source` compares by its sha256), never by name: two games
 with different charts in one process each see their own.
@@ -31,20 +33,25 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..canon import sha256_hex
+from ..canon import canonical_json, sha256_hex
 from ..errors import InvalidInput
+from . import pins
 
-#: the folders of a data folder whose YAML files are pinned in a new game
+#: the folders of a data folder whose YAML files are all pinned in a new game
 PINNED_FOLDERS = ("charts", "campaigns")
+#: the files at the top of a data folder pinned in a new game: the terrain types, which are the
+#: terrain effects chart (movement costs, combat effects) of the system's maps
+PINNED_TOP = ("terrain.yaml",)
+#: the folder of the maps: a new game pins the one its scenario names (``map:``)
+MAPS = "maps"
 #: a pinned file's key: a path inside the data folder (checked, as it comes from a game file); lower
 #: case only, so no two keys name one file on a file system that ignores case
-_KEY = re.compile(r"(?:charts|campaigns)/[a-z0-9_][a-z0-9_.-]*\.yaml")
+_KEY = re.compile(r"(?:(?:charts|campaigns|maps)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
 #: at most this many files pinned in one game (a system ships about ten)
 MAX_PINNED = 64
 
@@ -116,49 +123,14 @@ def problem(text: str) -> tuple[str, str] | None:
     digest = sha256_hex(text.encode("utf-8"))
     if digest in _SOUND:
         return None
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    nodes = docs = 0
-    stack: list[list | None] = []        # per open collection: [keys seen, next node is a key] or None
     try:
-        for ev in yaml.parse(text, Loader=loader):
-            if isinstance(ev, yaml.DocumentStartEvent):
-                docs += 1
-                if docs > 1:
-                    return "holds more than one YAML document", "E102"
-            if not isinstance(ev, (yaml.NodeEvent, yaml.CollectionEndEvent)):
-                continue
-            if isinstance(ev, yaml.AliasEvent):
-                return f"uses an alias (*{ev.anchor})", "E102"
-            if isinstance(ev, yaml.CollectionEndEvent):
-                stack.pop()
-                continue
-            nodes += 1
-            if ev.anchor:
-                return f"uses an anchor (&{ev.anchor})", "E102"
-            if ev.tag is not None and not (isinstance(ev, yaml.ScalarEvent) and ev.tag == "!"):
-                return f"uses a YAML tag ({ev.tag})", "E102"
-            if nodes > lim.max_nodes:
-                return f"holds more than {lim.max_nodes:,} values", "E103"
-            if not stack and not isinstance(ev, yaml.MappingStartEvent):
-                return "is not a mapping", "E101"
-            top = stack[-1] if stack else None
-            if top is not None:
-                if top[1] and isinstance(ev, yaml.ScalarEvent):
-                    if ev.value in top[0]:
-                        return f"has the key {ev.value[:40]!r} twice", "E104"
-                    top[0].add(ev.value)
-                top[1] = not top[1]
-            if isinstance(ev, yaml.ScalarEvent):
-                if len(ev.value) > lim.max_string:
-                    return f"holds a value longer than {lim.max_string:,} characters", "E103"
-            else:
-                stack.append([set(), True] if isinstance(ev, yaml.MappingStartEvent) else None)
-                if len(stack) > lim.max_depth:
-                    return f"is nested deeper than {lim.max_depth} levels", "E103"
+        found, nodes = _walk_events(text, lim)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return (f"is not valid YAML ({getattr(exc, 'problem', None) or 'unreadable'}"
                 + (f", line {mark.line + 1})" if mark is not None else ")")), "E101"
+    if found is not None:
+        return found
     if nodes == 0:
         return "is empty", "E101"
     if len(_SOUND) > 4096:
@@ -167,16 +139,97 @@ def problem(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _walk_events(text: str, lim: Any) -> tuple[tuple[str, str] | None, int]:
+    """Walk the C parser's events of ``text`` up to the first problem: one document, no alias, and each
+    node sound (:func:`_node_problem`).  Returns the problem (or None) and the nodes counted."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    nodes = docs = 0
+    stack: list[list | None] = []        # per open collection: [keys seen, next node is a key] or None
+    for ev in yaml.parse(text, Loader=loader):
+        if isinstance(ev, yaml.DocumentStartEvent):
+            docs += 1
+            if docs > 1:
+                return ("holds more than one YAML document", "E102"), nodes
+        if not isinstance(ev, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+            continue
+        if isinstance(ev, yaml.AliasEvent):
+            return (f"uses an alias (*{ev.anchor})", "E102"), nodes
+        if isinstance(ev, yaml.CollectionEndEvent):
+            stack.pop()
+            continue
+        nodes += 1
+        found = _node_problem(ev, nodes, stack, lim)
+        if found is not None:
+            return found, nodes
+    return None, nodes
+
+
+def _node_problem(ev: Any, nodes: int, stack: list[list | None], lim: Any) -> tuple[str, str] | None:
+    """One node of a pinned chart: no anchor or tag, within the limits (values, length, depth), inside
+    the one top mapping, and no key twice in its mapping; opens its collection on ``stack``."""
+    import yaml
+
+    if ev.anchor:
+        return f"uses an anchor (&{ev.anchor})", "E102"
+    if ev.tag is not None and not (isinstance(ev, yaml.ScalarEvent) and ev.tag == "!"):
+        return f"uses a YAML tag ({ev.tag})", "E102"
+    if nodes > lim.max_nodes:
+        return f"holds more than {lim.max_nodes:,} values", "E103"
+    if not stack and not isinstance(ev, yaml.MappingStartEvent):
+        return "is not a mapping", "E101"
+    top = stack[-1] if stack else None
+    if top is not None:
+        if top[1] and isinstance(ev, yaml.ScalarEvent):
+            if ev.value in top[0]:
+                return f"has the key {ev.value[:40]!r} twice", "E104"
+            top[0].add(ev.value)
+        top[1] = not top[1]
+    if isinstance(ev, yaml.ScalarEvent):
+        if len(ev.value) > lim.max_string:
+            return f"holds a value longer than {lim.max_string:,} characters", "E103"
+    else:
+        stack.append([set(), True] if isinstance(ev, yaml.MappingStartEvent) else None)
+        if len(stack) > lim.max_depth:
+            return f"is nested deeper than {lim.max_depth} levels", "E103"
+    return None
+
+
 def canonical_text(text: str) -> str:
     """The pinned form of a data file's text: line endings normalised to ``\\n``."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+#: (system, games folder, its package) -> its data folder, and (data folder, path) -> the file:
+#: the rules ask for charts and maps often, and building paths costs more than reading a stamp
+_FOLDERS: dict[tuple[str, Path, str | None], Path] = {}
+_FILES: dict[tuple[Path, str], Path] = {}
+
+
 def folder(system: str) -> Path:
     """``games/<folder>/`` of the system called ``system``."""
-    from .registry import info
+    from .. import paths
+    from .registry import REGISTRY, info
 
-    return info(system).games_path()
+    key = (system, paths.games_dir(), REGISTRY.get(system))
+    found = _FOLDERS.get(key)
+    if found is None:
+        if len(_FOLDERS) > 64:
+            _FOLDERS.clear()
+        found = _FOLDERS[key] = info(system).games_path()
+    return found
+
+
+def _path(system: str, rel: str) -> Path:
+    """The file ``rel`` of ``system``'s data folder on the disk."""
+    base = folder(system)
+    found = _FILES.get((base, rel))
+    if found is None:
+        if len(_FILES) > 1024:
+            _FILES.clear()
+        found = _FILES[(base, rel)] = base / rel
+    return found
 
 
 # --- reading from the disk ----------------------------------------------------------------------
@@ -211,18 +264,15 @@ def _from_disk(system: str, rel: str, path: Path, what: str) -> Source:
 
 def today(system: str, rel: str) -> Source:
     """The file as it is on the disk now, whatever game is being played."""
-    return _from_disk(system, rel, folder(system) / rel, "data file")
+    return _from_disk(system, rel, _path(system, rel), "data file")
 
 
 # --- the pinned charts of the game being played ---------------------------------------------------
 
-#: (system, {path: Source}) of the game being played, or None: no game, the disk
-_ACTIVE: ContextVar[tuple[str, Mapping[str, Source]] | None] = ContextVar("hxref_pinned_charts", default=None)
-
-
 def prepare(system: str, charts: Any) -> dict[str, Source]:
     """A game's pinned charts (``game.created``'s ``charts``) as sources; E500 when the game file
-    holds them damaged (a key that is no chart path, a text that does not match its sha256)."""
+    holds them damaged (a key that is no chart path, a text that does not match its sha256, a map
+    naming a terrain file the game does not pin)."""
     if charts is None:
         return {}
     if not isinstance(charts, dict):
@@ -246,6 +296,14 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
             raise InvalidInput(f"game.created: the pinned chart {rel} {bad[0]} (a crafted or edited game file)",
                                code="E500")
         out[rel] = Source(system, rel, str(base / rel), digest, True, entry["text"])
+    for rel, src in out.items():
+        # a pinned map reads its terrain types from the game too: a map naming a file the game does
+        # not pin (outside the data folder, another map, a scenario) would make each copy read its
+        # own disk; only the terrain types may be left out, which the joining player is told
+        ref = _terrain_ref(src) if rel.startswith(MAPS + "/") else None
+        if ref is not None and ref not in out and ref not in PINNED_TOP:
+            raise InvalidInput(f"game.created: the pinned map {rel} names the terrain file {ref[:80]!r}, which the "
+                               "game does not pin (a crafted game file)", code="E500")
     return out
 
 
@@ -253,22 +311,70 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
 def pinned(system: str, charts: Mapping[str, Source] | None) -> Iterator[None]:
     """Within: every read of ``system``'s pinned files answers from ``charts`` (from :func:`prepare`);
     a file the game did not pin, and any other system's file, is read from the disk."""
-    token = _ACTIVE.set((system, charts or {}))
+    token = pins.ACTIVE.set((system, charts or {}, folder(system).resolve()))
     try:
         yield
     finally:
-        _ACTIVE.reset(token)
+        pins.ACTIVE.reset(token)
 
 
 def source(system: str, rel: str) -> Source:
     """The file ``rel`` of ``system``'s data folder: the game's pinned copy while a game is
     played (:func:`pinned`), else the disk's."""
-    active = _ACTIVE.get()
-    if active is not None and active[0] == system:
-        hit = active[1].get(rel)
-        if hit is not None:
-            return hit
-    return _from_disk(system, rel, folder(system) / rel, "chart" if rel.startswith("charts/") else "data file")
+    hit = pins.held(system, rel)
+    if hit is not None:
+        return hit
+    return _from_disk(system, rel, _path(system, rel), "chart" if rel.startswith("charts/") else "data file")
+
+
+#: (system, map name) -> (the sha256 of the map file and of its terrain file, the map): a map is
+#: parsed once per content, as charts are; bounded, as a batch may read many games' crafted maps
+_MAPS: dict[tuple[str, str], tuple[tuple[str, str], Any]] = {}
+
+
+def game_map(system: str, name: str) -> Any:
+    """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.maps.HexMap` or
+    :class:`~hxref.maps.TableMap`): the game's pinned copy while a game is played, else the disk's,
+    with the terrain types it names read the same way.  Parsed once per content."""
+    from ..maps import load_map
+
+    rel = f"{MAPS}/{name}.yaml"
+    if not (isinstance(name, str) and _KEY.fullmatch(rel)):    # a crafted scenario's "../../x": no map of it
+        raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is no map name of {system}: a crafted scenario",
+                           code="E500")
+    src = source(system, rel)
+    ref = _terrain_ref(src)
+    if ref is None:
+        terrain = ""
+    elif ref.startswith("/"):             # a terrain file outside the data folder: never pinned
+        terrain = file(system, ref).sha256
+    else:
+        terrain = source(system, ref).sha256
+    key = (src.sha256, terrain)
+    hit = _MAPS.get((system, name))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    m = load_map(folder(system) / rel)
+    if len(_MAPS) > 64:
+        _MAPS.clear()
+    _MAPS[(system, name)] = (key, m)
+    return m
+
+
+@lru_cache(maxsize=64)
+def _terrain_ref(src: Source) -> str | None:
+    """The terrain file the map ``src`` names (``terrain: ../terrain.yaml``): its path inside the
+    data folder, or an absolute path when it lies outside; None when the terrain is inline."""
+    import posixpath
+
+    d = src.data()
+    ref = d.get("terrain") if isinstance(d, dict) else None
+    if not isinstance(ref, str):
+        return None
+    inside = posixpath.normpath(posixpath.join(posixpath.dirname(src.path), ref))
+    if inside.startswith("../") or inside.startswith("/"):
+        return str((Path(src.file).parent / ref).resolve())
+    return inside
 
 
 def chart_source(system: str, name: str, path: str | Path | None = None) -> Source:
@@ -293,20 +399,27 @@ def chart(system: str, name: str) -> Any:
     return chart_source(system, name).data()
 
 
-def pin(system: str) -> dict[str, dict[str, str]]:
-    """What a new game pins: every file of :data:`PINNED_FOLDERS`, as ``{path: {sha256, text}}``."""
+def pin(system: str, scenario: Any = None) -> dict[str, dict[str, str]]:
+    """What a new game pins, as ``{path: {sha256, text}}``: every file of :data:`PINNED_FOLDERS`,
+    the files of :data:`PINNED_TOP`, and the map the scenario names (its ``map:``; a scenario
+    played on no map, or no scenario, pins none)."""
     base = folder(system)
+    paths = [(f"{sub}/{p.name}", p) for sub in PINNED_FOLDERS for p in sorted((base / sub).glob("*.yaml"))]
+    paths += [(name, base / name) for name in PINNED_TOP if (base / name).is_file()]
+    name = scenario.get("map") if isinstance(scenario, Mapping) else None
+    # a name from a game file (the joining player's check): a plain file name, looked up only then
+    if isinstance(name, str) and len(name) <= 200 and _KEY.fullmatch(f"{MAPS}/{name}.yaml") \
+            and (base / MAPS / f"{name}.yaml").is_file():
+        paths.append((f"{MAPS}/{name}.yaml", base / MAPS / f"{name}.yaml"))
     out = {}
-    for sub in PINNED_FOLDERS:
-        for p in sorted((base / sub).glob("*.yaml")):
-            rel = f"{sub}/{p.name}"
-            if _KEY.fullmatch(rel):
-                src = _from_disk(system, rel, p, "chart")
-                bad = problem(src.text)
-                if bad is not None:       # it would be refused in every copy of the game
-                    raise InvalidInput(f"this chart {bad[0]}: it cannot be pinned in a game", code=bad[1],
-                                       file=str(p))
-                out[rel] = {"sha256": src.sha256, "text": src.text}
+    for rel, p in paths:
+        if _KEY.fullmatch(rel):
+            src = _from_disk(system, rel, p, "chart")
+            bad = problem(src.text)
+            if bad is not None:       # it would be refused in every copy of the game
+                raise InvalidInput(f"this chart {bad[0]}: it cannot be pinned in a game", code=bad[1],
+                                   file=str(p))
+            out[rel] = {"sha256": src.sha256, "text": src.text}
     return out
 
 
@@ -325,11 +438,11 @@ def changed(system: str, charts: Mapping[str, Source]) -> list[tuple[str, str]]:
     return out
 
 
-def unpublished(system: str, charts: Any) -> list[str]:
+def unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
     """How a game's pinned charts (``game.created``'s ``charts``, raw) differ from the ones this
-    hxref publishes (its ``games/<folder>/``): one line per file, none when they are the same.
-    The joining player's check before he signs (``hxref join``)."""
-    here = pin(system)
+    hxref publishes (its ``games/<folder>/``) for the game's ``scenario``: one line per file, none
+    when they are the same.  The joining player's check before he signs (``hxref join``)."""
+    here = pin(system, scenario)
     if charts is None:
         return [f"the game pins no charts: each copy would read its own {folder(system)}"]
     game = prepare(system, charts)
@@ -345,12 +458,12 @@ def unpublished(system: str, charts: Any) -> list[str]:
     return out
 
 
-def differences(system: str, charts: Any) -> str:
+def differences(system: str, charts: Any, scenario: Any = None) -> str:
     """The game's pinned charts against the published ones, as a unified diff (``hxref join
     --show-charts``): what the player reads before he accepts them."""
     import difflib
 
-    here = pin(system)
+    here = pin(system, scenario)
     game = {rel: src.text for rel, src in prepare(system, charts).items()}
     out: list[str] = []
     for rel in sorted(set(here) | set(game)):
@@ -360,6 +473,65 @@ def differences(system: str, charts: Any) -> str:
                                             f"published/{rel}" if rel in here else "/dev/null",
                                             f"game/{rel}" if rel in game else "/dev/null"))
     return "".join(out)
+
+
+# --- the scenario a game holds, against the published one of its name ----------------------------
+
+#: a published scenario's name: a file name in the system's scenarios folder, never a path
+_SCENARIO_NAME = re.compile(r"[a-z0-9_][a-z0-9_.-]*")
+
+
+def own_file(name: str) -> bool:
+    """Whether the scenario name is a file of one's own (``my-scenario.yaml``), not a published name."""
+    return name.endswith((".yaml", ".yml"))
+
+
+def published_scenario(system: str, name: str) -> Any:
+    """This hxref's scenario ``name`` as a new game would hold it, or None when it has none."""
+    from ..errors import HxrefError
+    from .registry import get
+
+    try:
+        sysobj = get(system)
+        return sysobj.load_scenario(name) if name in sysobj.scenarios() else None
+    except HxrefError:
+        return None
+
+
+def scenario_differences(system: str, name: str, scenario: Any) -> list[str]:
+    """How the game's scenario differs from this hxref's scenario of that name: one line, or none."""
+    where = folder(system) / "scenarios"
+    if own_file(name):
+        return [f"the scenario is the creator's own file {name}, not one of the published ones in {where}"]
+    # only a published name: a path ("../x", "/home/...") would compare with some other file
+    mine = published_scenario(system, name) if _SCENARIO_NAME.fullmatch(name) else None
+    if mine is None:
+        return [f"the scenario {name[:80]!r} is not one of the published ones in {where}"]
+    if not _same(_with_options(system, mine, scenario), scenario):
+        return [f"the scenario {name} differs from the published one in {where}"]
+    return []
+
+
+def _with_options(system: str, mine: dict, scenario: Any) -> dict:
+    """The published scenario with the optional rules the game's players switched on (``hxref new
+    --option``: each is one of the system's optional rules, set true in the scenario's ``options``,
+    as a new game made with them would hold it); a game with any other option differs."""
+    from .registry import info
+
+    given = scenario.get("options") if isinstance(scenario, dict) else None
+    if not isinstance(given, dict):
+        return mine
+    own = mine.get("options") or {}
+    chosen = [n for n, v in given.items() if v is True and n in info(system).optional_rules and n not in own]
+    return dict(mine, options={**own, **{n: True for n in chosen}}) if chosen else mine
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as the log holds them: 3 and 3.0 and true are three values (Python's == says one)."""
+    try:
+        return canonical_json(a) == canonical_json(b)
+    except (TypeError, ValueError):
+        return False
 
 
 def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:

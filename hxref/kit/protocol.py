@@ -140,6 +140,16 @@ class MapView:
     map_path: Path
     units: list = field(default_factory=list)
     shots: list = field(default_factory=list)
+    #: the map itself, as the game reads it (its pinned copy); filled by the engine's map_view
+    hexmap: Any = field(default=None, compare=False, repr=False)
+
+    def load(self) -> Any:
+        """The map: the game's own when the engine filled :attr:`hexmap`, else the file's."""
+        if self.hexmap is not None:
+            return self.hexmap
+        from ..maps import load_map
+
+        return load_map(self.map_path)
 
 
 @dataclass(frozen=True)
@@ -232,18 +242,31 @@ class GameSystem(ABC):
         """The scenario names: the YAML files of ``games/<data_folder>/scenarios/``."""
         return sorted(p.stem for p in (self.info.games_path() / "scenarios").glob("*.yaml"))
 
+    #: the keys a scenario must have (a scenario file a club writes is checked for them)
+    scenario_keys: tuple[str, ...] = ()
+
     def load_scenario(self, name: str) -> dict:
-        """The scenario called ``name`` as plain data (E503 when there is none).  Read once, when a
+        """The scenario ``name`` as plain data: a shipped scenario by name, or a scenario file of
+        one's own (a name ending in ``.yaml`` or ``.yml``, relative to the working folder); E503
+        when there is none, or when it lacks one of :attr:`scenario_keys`.  Read once, when a
         game is made, and kept in its ``game.created``: a scenario is never pinned as charts are
         (:mod:`hxref.kit.data`)."""
         from ..errors import InvalidInput
         from ..yamlio import load_data, to_plain
 
-        path = self.info.games_path() / "scenarios" / f"{name}.yaml"
+        own = name.endswith((".yaml", ".yml"))
+        path = Path(name) if own else self.info.games_path() / "scenarios" / f"{name}.yaml"
         if not path.is_file():
-            raise InvalidInput(f"no scenario {name!r} for {self.info.name}; known: {', '.join(self.scenarios())}",
-                               code="E503")
-        return to_plain(load_data(path))
+            raise InvalidInput(f"no scenario {'file ' if own else ''}{name!r} for {self.info.name}; "
+                               f"known: {', '.join(self.scenarios())}", code="E503",
+                               file=str(path) if own else None)
+        data = to_plain(load_data(path))
+        if not isinstance(data, dict):
+            raise InvalidInput("a scenario is a mapping of its parts", code="E503", file=str(path))
+        for key in self.scenario_keys:
+            if key not in data:
+                raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
+        return data
 
     # --- the sequence of play --------------------------------------------------------------
     @abstractmethod

@@ -168,92 +168,136 @@ def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None, sho
 # hex maps
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where a hex map sits in its picture: the hex size and the offset added to every point."""
+
+    s: float
+    ox: float
+    oy: float
+
+    def at(self, h: Hex) -> tuple[float, float]:
+        """The centre of hex ``h`` in the picture."""
+        x, y = hex_to_pixel(h, self.s)
+        return x + self.ox, y + self.oy
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        """The corners of hex ``h`` in the picture."""
+        return [(x + self.ox, y + self.oy) for x, y in hex_corners(h, self.s)]
+
+
 def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
+    """A hex map as SVG, layer over layer: terrain and elevation, lines, hexsides, features in hexes,
+    labels and place names, the counters, then the legend below."""
     s = HEX_SIZE
     hexes = m.hexes()
     xs = [x for h in hexes for x, _ in hex_corners(h, s)]
     ys = [y for h in hexes for _, y in hex_corners(h, s)]
     width = max(max(xs) - min(xs) + 2 * MARGIN, MIN_WIDTH)
-    ox, oy = (width - (max(xs) - min(xs))) / 2 - min(xs), MARGIN + TITLE_H - min(ys)
+    fr = _Frame(s, (width - (max(xs) - min(xs))) / 2 - min(xs), MARGIN + TITLE_H - min(ys))
     legend_types = _used_types(m)
     legend_h = _legend_height(legend_types, width)
     height = max(ys) - min(ys) + 2 * MARGIN + TITLE_H + legend_h
-
-    def at(h: Hex) -> tuple[float, float]:
-        x, y = hex_to_pixel(h, s)
-        return x + ox, y + oy
-
-    def corners(h: Hex) -> list[tuple[float, float]]:
-        return [(x + ox, y + oy) for x, y in hex_corners(h, s)]
-
     out = _svg_open(width, height, title)
-    types = m.types
-    # hexes: terrain, elevation shading
-    out.append('<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">')
+    out += _terrain_layer(m, hexes, fr)
+    out += _lines_layer(m, fr)
+    out.append('<g id="hexsides" stroke-linecap="round">')
+    for side in sorted(m.sides):
+        out += _hexside_features(m, side, fr)
+    out.append("</g>")
+    out += _features_layer(m, hexes, fr)
+    out += _labels_layer(m, hexes, fr)
+    out += _counters_layer(m, units, fr)
+    out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _terrain_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
+    """Each hex in its terrain's colour, then the hexes above level 0 shaded darker the higher they are."""
+    out = ['<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
     for h in hexes:
         tt = m.terrain(h)
-        out.append(f'<polygon points="{_pts(corners(h))}" fill="{tt.colour}"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
+        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="{tt.colour}"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
     out.append("</g>")
     levels = [(h, m.elevation(h)) for h in hexes if m.elevation(h) > 0]
     if levels:
         out.append('<g id="elevation" stroke="none">')
         for h, lv in levels:
             op = min(0.12 * lv, 0.5)
-            out.append(f'<polygon points="{_pts(corners(h))}" fill="#7a4b1e" fill-opacity="{_f(op)}"/>')
+            out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="#7a4b1e" fill-opacity="{_f(op)}"/>')
         out.append("</g>")
-    # lines (roads, railroads) from centre to centre
-    out.append('<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    return out
+
+
+def _lines_layer(m: Any, fr: _Frame) -> list[str]:
+    """Lines (roads, railroads) from hex centre to hex centre; a railroad with its ties."""
+    out = ['<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">']
     for ln in m.lines:
-        tt = types["lines"][ln.type]
-        pts = _pts(at(h) for h in ln.hexes)
+        tt = m.types["lines"][ln.type]
+        pts = _pts(fr.at(h) for h in ln.hexes)
         if ln.type.startswith("rail"):
             out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="2"/>')
             out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="6" stroke-dasharray="1.5 5" stroke-linecap="butt"/>')
         else:
             out.append(f'<polyline points="{pts}" stroke="{tt.colour}" stroke-width="3.5"/>')
     out.append("</g>")
-    # hexside features: along the side; crossings (bridge, ford) across it; directed ones with ticks
-    out.append('<g id="hexsides" stroke-linecap="round">')
-    for side in sorted(m.sides):
-        info = m.sides[side]
-        (x1, y1), (x2, y2) = hexside_ends(side, s)
-        x1, y1, x2, y2 = x1 + ox, y1 + oy, x2 + ox, y2 + oy
-        for f in info.features:
-            tt = types["hexside"][f]
-            if tt.replaces:
-                continue
-            out.append(f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" stroke="{tt.colour}" stroke-width="{5 if "river" in f else 3}"/>')
-            if tt.directed and info.drawn_in is not None:
-                cx, cy = at(info.drawn_in)
-                for k in (0.2, 0.4, 0.6, 0.8):
-                    px, py = x1 + (x2 - x1) * k, y1 + (y2 - y1) * k
-                    out.append(f'<line x1="{_f(px)}" y1="{_f(py)}" x2="{_f(px + (cx - px) * 0.18)}" y2="{_f(py + (cy - py) * 0.18)}" stroke="{tt.colour}" stroke-width="1.5"/>')
-        for f in info.features:
-            tt = types["hexside"][f]
-            if not tt.replaces:
-                continue
-            (ax, ay), (bx, by) = at(side.a), at(side.b)
-            dash = ' stroke-dasharray="2 2"' if "ford" in f else ""
-            out.append(
-                f'<line x1="{_f(ax + (bx - ax) * 0.32)}" y1="{_f(ay + (by - ay) * 0.32)}" x2="{_f(ax + (bx - ax) * 0.68)}" '
-                f'y2="{_f(ay + (by - ay) * 0.68)}" stroke="{tt.colour}" stroke-width="6"{dash}><title>{_esc(tt.label)}</title></line>'
-            )
-    out.append("</g>")
-    # features in hexes (towns, buildings)
-    out.append('<g id="features" stroke="#222" stroke-width="0.8">')
+    return out
+
+
+def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
+    """One hexside's features: those along the side first (a directed one with ticks towards the hex
+    it is drawn in), then the crossings (bridge, ford) across it."""
+    s = fr.s
+    info = m.sides[side]
+    types = m.types["hexside"]
+    (x1, y1), (x2, y2) = hexside_ends(side, s)
+    x1, y1, x2, y2 = x1 + fr.ox, y1 + fr.oy, x2 + fr.ox, y2 + fr.oy
+    out = []
+    for f in info.features:
+        tt = types[f]
+        if tt.replaces:
+            continue
+        out.append(f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" stroke="{tt.colour}" stroke-width="{5 if "river" in f else 3}"/>')
+        if tt.directed and info.drawn_in is not None:
+            cx, cy = fr.at(info.drawn_in)
+            for k in (0.2, 0.4, 0.6, 0.8):
+                px, py = x1 + (x2 - x1) * k, y1 + (y2 - y1) * k
+                out.append(f'<line x1="{_f(px)}" y1="{_f(py)}" x2="{_f(px + (cx - px) * 0.18)}" y2="{_f(py + (cy - py) * 0.18)}" stroke="{tt.colour}" stroke-width="1.5"/>')
+    for f in info.features:
+        tt = types[f]
+        if not tt.replaces:
+            continue
+        (ax, ay), (bx, by) = fr.at(side.a), fr.at(side.b)
+        dash = ' stroke-dasharray="2 2"' if "ford" in f else ""
+        out.append(
+            f'<line x1="{_f(ax + (bx - ax) * 0.32)}" y1="{_f(ay + (by - ay) * 0.32)}" x2="{_f(ax + (bx - ax) * 0.68)}" '
+            f'y2="{_f(ay + (by - ay) * 0.68)}" stroke="{tt.colour}" stroke-width="6"{dash}><title>{_esc(tt.label)}</title></line>'
+        )
+    return out
+
+
+def _features_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
+    """The features in hexes (towns, buildings), side by side about the hex centre."""
+    out = ['<g id="features" stroke="#222" stroke-width="0.8">']
     for h in hexes:
         feats = m.features(h)
         for k, f in enumerate(feats):
-            tt = types["features"][f]
-            x, y = at(h)
+            tt = m.types["features"][f]
+            x, y = fr.at(h)
             x += (k - (len(feats) - 1) / 2) * 10
             out.append(f'<rect x="{_f(x - 4.5)}" y="{_f(y - 4.5)}" width="9" height="9" fill="{tt.colour}"><title>{_esc(tt.label)}</title></rect>')
     out.append("</g>")
-    # labels
-    out.append('<g id="labels" font-size="7" fill="#333" text-anchor="middle">')
+    return out
+
+
+def _labels_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
+    """Each hex's short label and elevation level, then the place names."""
+    s = fr.s
+    out = ['<g id="labels" font-size="7" fill="#333" text-anchor="middle">']
     short = getattr(m.grid.labels, "format_short", m.label)
     for h in hexes:
-        x, y = at(h)
+        x, y = fr.at(h)
         out.append(f'<text x="{_f(x)}" y="{_f(y - s * 0.6)}">{_esc(short(h))}</text>')
         lv = m.elevation(h)
         if lv:
@@ -261,18 +305,23 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
     out.append("</g>")
     out.append('<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke">')
     for name, h in sorted(m.places.items(), key=lambda kv: (kv[1], kv[0])):
-        x, y = at(h)
+        x, y = fr.at(h)
         out.append(f'<text x="{_f(x)}" y="{_f(y + s * 0.62)}">{_esc(name)}</text>')
     out.append("</g>")
-    # units as counters, stacked with a small offset
+    return out
+
+
+def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
+    """The units as counters in their sides' colours, a stack's counters each offset a little."""
+    s = fr.s
     colours = side_colours([{"side": u.side} for u in units])
     stacks: dict[Hex, int] = {}
-    out.append('<g id="units" font-size="7" text-anchor="middle">')
+    out = ['<g id="units" font-size="7" text-anchor="middle">']
     for u in sorted(units, key=lambda u: (u.hex, u.side, u.id)):
         h = u.in_hex()
         k = stacks.get(h, 0)
         stacks[h] = k + 1
-        x, y = at(h)
+        x, y = fr.at(h)
         x, y = x + 3 * k, y - 3 * k
         w = s * 0.95
         fill = u.colour or colours[u.side]
@@ -286,9 +335,7 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
             f'<text x="{_f(x)}" y="{_f(y + 8)}" fill="{ink}" font-size="6">{_esc(u.kind[:8])}</text></g>'
         )
     out.append("</g>")
-    out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _used_types(m: Any) -> list[Any]:

@@ -59,67 +59,102 @@ def _marker(us: list[PlacedUnit]) -> str:
     return f"{min(len(us), 9)}+"
 
 
+class _Canvas:
+    """A grid of characters, each with its style, written cell by cell and read out as rich text."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+
+    def put(self, line: int, x: int, text: str, style: Style | None) -> None:
+        """Write ``text`` on ``line`` from column ``x`` on, every character in ``style``."""
+        for k, ch in enumerate(text):
+            self.chars[line][x + k] = ch
+            self.styles[line][x + k] = style
+
+    def text(self) -> Text:
+        """The grid as rich text, line by line, trailing space trimmed."""
+        text = Text()
+        for chars, styles in zip(self.chars, self.styles):
+            for ch, st in zip(chars, styles):
+                text.append(ch, st)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+
 def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
+    """A hex map as offset columns: each hex two lines (label; terrain, feature or line, unit marker),
+    the low columns one line lower, then the hexside symbols between the columns."""
     grid = m.grid
     fmt = grid.labels
     (c0, c1), (r0, r1) = grid.columns, grid.rows
     ncols, nrows = c1 - c0 + 1, r1 - r0 + 1
-    width = ncols * (CELL + 1)
     height = 2 * nrows + 1
-    chars = [[" "] * width for _ in range(height)]
-    styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+    canvas = _Canvas(ncols * (CELL + 1), height)
     where: dict[tuple[int, int], Hex] = {}  # (column index, line) -> hex
     colours = side_colours([{"side": u.side} for u in units])
     stacks: dict[Hex, list[PlacedUnit]] = {}
     for u in sorted(units, key=lambda u: (u.side, u.id)):
         stacks.setdefault(u.in_hex(), []).append(u)
     short = getattr(fmt, "format_short", fmt.format)
+    line_symbol = _line_symbols(m)
+    for ci, col in enumerate(range(c0, c1 + 1)):
+        low = fmt.is_low(col)
+        for ri, row in enumerate(range(r0, r1 + 1)):
+            h = fmt.to_hex(col, row)
+            top = 2 * ri + (1 if low else 0)
+            where[(ci, top)] = where[(ci, top + 1)] = h
+            _draw_hex(canvas, m, h, ci * (CELL + 1), top, short(h), line_symbol.get(h, " "), stacks.get(h, []),
+                      colours)
+    _draw_hexsides(canvas, m, where, ncols, height)
+    return canvas.text()
+
+
+def _line_symbols(m: Any) -> dict[Hex, str]:
+    """The symbol of the line (road, railroad) through each hex; a railroad's wins over a road's."""
     line_symbol = {}
     for ln in m.lines:
         for h in ln.hexes:
             sym = m.types["lines"][ln.type].symbol
             if ln.type.startswith("rail") or h not in line_symbol:
                 line_symbol[h] = sym
+    return line_symbol
+
+
+def _south_feature(m: Any, h: Hex) -> Any:
+    """The first feature along the south hexside of ``h`` (not a crossing), which underlines the hex."""
+    s = HexSide(h, h.neighbour("S"))
+    for f in m.side_features(s, effective=False):
+        tt = m.types["hexside"][f]
+        if not tt.replaces:
+            return tt
+    return None
+
+
+def _draw_hex(canvas: _Canvas, m: Any, h: Hex, x: int, top: int, label: str, line_sym: str,
+              us: list[PlacedUnit], colours: dict) -> None:
+    """One hex: its label on the top line; its terrain, feature (else line) and unit marker below, in the
+    terrain's colour darkened with elevation, underlined by a south hexside feature."""
+    tt = m.terrain(h)
+    bg = _blend(tt.colour, "#5a3410", min(0.15 * m.elevation(h), 0.6)) if m.elevation(h) > 0 else tt.colour
+    base = Style(color=_text_colour(bg), bgcolor=bg)
+    feats = m.features(h)
+    second = tt.symbol + (m.types["features"][feats[0]].symbol if feats else line_sym)
+    sf = _south_feature(m, h)
+    low_style = base + Style(underline=True, color=sf.colour, bold=True) if sf is not None else base
+    canvas.put(top, x, label[:CELL].ljust(CELL), base)
+    canvas.put(top + 1, x, second + "  ", low_style)
+    if us:
+        uc = us[0].colour or colours[us[0].side]
+        ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True, underline=sf is not None)
+        canvas.put(top + 1, x + 2, _marker(us), ust)
+
+
+def _draw_hexsides(canvas: _Canvas, m: Any, where: dict[tuple[int, int], Hex], ncols: int, height: int) -> None:
+    """The character between two columns: the hexside between the two adjacent hexes beside it, a
+    crossing (bridge, ford) shown before a feature along the side."""
     types = m.types
-
-    def south_feature(h: Hex) -> Any:
-        s = HexSide(h, h.neighbour("S"))
-        for f in m.side_features(s, effective=False):
-            tt = types["hexside"][f]
-            if not tt.replaces:
-                return tt
-        return None
-
-    for ci, col in enumerate(range(c0, c1 + 1)):
-        low = fmt.is_low(col)
-        x = ci * (CELL + 1)
-        for ri, row in enumerate(range(r0, r1 + 1)):
-            h = fmt.to_hex(col, row)
-            top = 2 * ri + (1 if low else 0)
-            where[(ci, top)] = where[(ci, top + 1)] = h
-            tt = m.terrain(h)
-            bg = _blend(tt.colour, "#5a3410", min(0.15 * m.elevation(h), 0.6)) if m.elevation(h) > 0 else tt.colour
-            ink = _text_colour(bg)
-            base = Style(color=ink, bgcolor=bg)
-            label = short(h)[:CELL].ljust(CELL)
-            feats = m.features(h)
-            second = tt.symbol + (types["features"][feats[0]].symbol if feats else line_symbol.get(h, " "))
-            us = stacks.get(h, [])
-            sf = south_feature(h)
-            low_style = base + Style(underline=True, color=sf.colour, bold=True) if sf is not None else base
-            for k in range(CELL):
-                chars[top][x + k] = label[k]
-                styles[top][x + k] = base
-            for k, ch in enumerate(second + "  "):
-                chars[top + 1][x + k] = ch
-                styles[top + 1][x + k] = low_style
-            if us:
-                uc = us[0].colour or colours[us[0].side]
-                ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True, underline=sf is not None)
-                for k, ch in enumerate(_marker(us)):
-                    chars[top + 1][x + 2 + k] = ch
-                    styles[top + 1][x + 2 + k] = ust
-    # hexsides between columns
     for ci in range(ncols - 1):
         gx = ci * (CELL + 1) + CELL
         for line in range(height):
@@ -131,15 +166,8 @@ def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
                 continue
             ordered = sorted(feats, key=lambda f: 0 if types["hexside"][f].replaces else 1)
             tt = types["hexside"][ordered[0]]
-            chars[line][gx] = tt.symbol
-            styles[line][gx] = Style(color=tt.colour, bold=True)
-    text = Text()
-    for i in range(height):
-        for ch, st in zip(chars[i], styles[i]):
-            text.append(ch, st)
-        text.append("\n")
-    text.rstrip()
-    return text
+            canvas.chars[line][gx] = tt.symbol          # one cell, whatever the symbol
+            canvas.styles[line][gx] = Style(color=tt.colour, bold=True)
 
 
 def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:

@@ -111,7 +111,7 @@ def _for_whom(audience: str | None, mode: str) -> str:
 
 
 def _header(engine, audience: str | None, mode: str) -> list[tuple[str, str]]:
-    from ..kit import data
+    from ..kit import published
 
     meta = engine.h["meta"]
     header = [
@@ -123,7 +123,7 @@ def _header(engine, audience: str | None, mode: str) -> list[tuple[str, str]]:
         ("identity", engine.identity),
         ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
     ]
-    differ = data.unpublished(meta["system"], engine.pinned_charts())
+    differ = published.differences(engine)
     if differ:      # a chart the creator slipped in, or one replaced since: each reader should know
         header.append(("charts", "played with charts that differ from the published ones: " + "; ".join(differ)))
     return header

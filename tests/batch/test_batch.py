@@ -65,7 +65,7 @@ def _solo(path: Path, system: str, scenario: str, game_id: str, mp: pytest.Monke
 
 
 def _kgp_to_the_end(eng: Engine, us: int, german: int) -> None:
-    """Play a solo CG-II to its end: every turn ended at once, every report giving these Current LVP;
+    """Play a solo CG-II to its end: every scenario ended by its Game End drs, every report giving these Current LVP;
     with more US LVP the Germans blow the NN6 bridge (the US wins at once, 8.52)."""
     report = {"lvp": {"us": us, "german": german}, "cvp": {"us": 1, "german": 1}}
     if us > german:
@@ -73,7 +73,13 @@ def _kgp_to_the_end(eng: Engine, us: int, german: int) -> None:
     while not eng.finished:
         dec = eng.awaiting[0]
         for side in dec.sides:
-            choice = report if dec.kind == "report" else ({"end": True} if "end" in dec.schema else dict(dec.example))
+            if dec.kind == "turn":      # CG Game End: no fixed length; from Turn 6 the Game End drs end it
+                choice = {"rolls": [{"roll": "game_end", "side": s} for s in ("us", "german")]} \
+                    if eng.state["turn"] >= 6 else {}
+            elif dec.kind == "setup":   # 8.2: the template seals the Initial OB's Objective Hexes
+                choice = eng.system.template(eng.system.view(eng.state, side, "solo"), dec, side).choice
+            else:
+                choice = report if dec.kind == "report" else dict(dec.example)
             eng.answer_solo(side, dec.id, choice)
         eng.resolve()
 

@@ -23,6 +23,9 @@ from hxref.yamlio import load_data, to_plain
 #: the keys of a case, and of a step played before it
 CASE_KEYS = {"rule", "title", "example", "scenario", "setup", "state", "before", "decision", "orders", "dice",
              "expect", "note"}
+#: the keys of a calculator's case (a question, no decision: :func:`run_query`), and of its expect
+QUERY_KEYS = {"rule", "title", "example", "query", "expect", "note"}
+QUERY_EXPECT_KEYS = {"answer", "refused"}
 STEP_KEYS = {"decision", "orders", "dice", "state"}
 EXPECT_KEYS = {"refused", "events", "no_events", "state", "rolls"}
 
@@ -252,9 +255,66 @@ def _list(x) -> list:
     return [] if x is None else list(x) if isinstance(x, list) else [x]
 
 
+def _rules_in(node: Any) -> set[str]:
+    """The rule numbers every ``rule``/``rules`` field of an answer names."""
+    if isinstance(node, dict):
+        found = set().union(*(_rules_in(v) for v in node.values())) if node else set()
+        for k in ("rule", "rules"):
+            for r in _list(node.get(k)):
+                if isinstance(r, str):
+                    found |= rule_tokens(r)
+        return found
+    if isinstance(node, list):
+        return set().union(*(_rules_in(v) for v in node)) if node else set()
+    return set()
+
+
+def run_query(case: Case) -> None:
+    """A calculator's question: ``query`` is the ``hxref`` command line (``{data}`` = the system's data
+    folder), run with ``--json`` through the real CLI.  ``expect.answer`` maps dotted paths of the JSON
+    answer to their values, and some ``rule``/``rules`` field of the answer must name the case's rule;
+    ``expect.refused`` wants exit 2 with its ``text`` substrings (and ``rule``) in the one-line error."""
+    import json
+
+    from click.testing import CliRunner
+
+    from hxref.cli import main
+
+    data = case.data
+    if set(data) - QUERY_KEYS:
+        raise CaseError(f"unknown keys {sorted(set(data) - QUERY_KEYS)} for a query case (known: {sorted(QUERY_KEYS)})")
+    expect = data.get("expect") or {}
+    if set(expect) - QUERY_EXPECT_KEYS or len(expect) != 1:
+        raise CaseError(f"a query case expects one of {sorted(QUERY_EXPECT_KEYS)}")
+    folder = str(registry.info(case.system).games_path())
+    args = [str(a).replace("{data}", folder) for a in data["query"]] + ["--json"]
+    res = CliRunner().invoke(main, args, catch_exceptions=False)
+    if "refused" in expect:
+        want = expect["refused"]
+        err = (res.stderr or res.output).strip()
+        if res.exit_code != 2:
+            raise CaseError(f"hxref {' '.join(args)} exits {res.exit_code}, expected 2: {res.output}")
+        for m in _list(want.get("text")) + _list(want.get("rule")) + [case.rule]:
+            if str(m).lower() not in err.lower():
+                raise CaseError(f"the error does not say {m!r}: {err}")
+        return
+    if res.exit_code != 0:
+        raise CaseError(f"hxref {' '.join(args)} exits {res.exit_code}: {res.output}")
+    answer = json.loads(res.output)
+    for path, value in expect["answer"].items():
+        got = get_path(answer, path)
+        if got != value:
+            raise CaseError(f"answer {path} is {got!r}, expected {value!r}:\n{res.output}")
+    if case.rule not in _rules_in(answer):
+        raise CaseError(f"the answer names no rule {case.rule}: {sorted(_rules_in(answer))}")
+
+
 def run(case: Case) -> None:
     """Play the case; raise :class:`CaseError` saying what did not hold."""
     data = case.data
+    if "query" in data:
+        run_query(case)
+        return
     expect = data.get("expect") or {}
     if set(expect) - EXPECT_KEYS:
         raise CaseError(f"unknown expect keys {sorted(set(expect) - EXPECT_KEYS)} (known: {sorted(EXPECT_KEYS)})")

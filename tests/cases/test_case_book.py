@@ -44,6 +44,12 @@ The format, one YAML file per rule area::
             current.remaining.union: 2
           rolls: ["weather*"]          #     purposes the game must have rolled for
 
+A calculator's case (a question, no decision; e.g. ``hxref kgp los``) gives ``query``, the
+``hxref`` command line (``{data}`` = the system's data folder), run with ``--json`` through the
+real CLI, and ``expect.answer`` (dotted paths of the JSON answer -> values; some ``rule`` or
+``rules`` field must name the case's rule) or ``expect.refused`` (exit 2; ``text`` substrings of
+the error, which must name the rule): see :func:`tests.cases.book.run_query`.
+
 The loader and runner are :mod:`tests.cases.book`.
 """
 from __future__ import annotations

@@ -75,6 +75,22 @@ def test_malformed_yaml_names_the_line(cli, committed):
     assert "YAML error" in err
 
 
+@pytest.mark.parametrize("key", ["[a, {b: 1}]", "[[a]]", "{a: [1]}"])
+def test_a_key_that_is_a_list_or_mapping_is_refused_without_a_traceback(cli, committed, key):
+    text = Path("union-t1.bid-reveal.yaml").read_text().replace("kind: reveal", f"kind: reveal\n? {key}\n: 1")
+    err = refused(cli, committed, resign(Path("bad.yaml"), text), "E101", line=False)
+    assert "a key must be a plain value" in err
+
+
+def test_a_data_file_with_such_a_key_names_the_file():
+    from hxref.errors import InvalidInput
+    from hxref.yamlio import DATA_LIMITS, load_rt
+
+    with pytest.raises(InvalidInput) as exc:
+        load_rt("a: 1\n? [x, {y: 2}]\n: 3\n", "my-scenario.yaml", DATA_LIMITS, strict=False)
+    assert exc.value.code == "E101" and exc.value.where.file == "my-scenario.yaml"
+
+
 def test_unknown_keys(cli, committed):
     text = Path("union-t1.bid-reveal.yaml").read_text().replace("kind: reveal", "kind: reveal\nbribe: 100")
     err = refused(cli, committed, resign(Path("bad.yaml"), text), "E110")

@@ -217,7 +217,9 @@ def test_the_signature_block_is_within_72_columns(keydir):
 
 
 def test_the_shipped_demo_order_files_fit():
-    files = [f for d in DEMOS for f in sorted(d.parent.glob("*.yaml")) if f.name != "demo.yaml"]
+    # the signed files; not the manifest, nor the game file whose pinned data the demo plays with
+    files = [f for d in DEMOS for f in sorted(d.parent.glob("*.yaml"))
+             if f.name not in ("demo.yaml", yamlio.to_plain(yamlio.load_data(d)).get("charts_from"))]
     assert files
     stale = re.compile(r"^identity: [0-9a-f]{64}$|^# [A-Za-z0-9+/=]{76}$", re.M)
     if any(stale.search(f.read_text()) for f in files):

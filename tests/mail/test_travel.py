@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import orders
+from hxref import orders, yamlio
 from hxref.cli import main
 from hxref.engine import Engine
 
@@ -155,8 +155,9 @@ class Player:
 
 def shipped_choices() -> tuple[dict, int]:
     out, turns = {}, []
+    man = yamlio.to_plain(yamlio.load_data(SHIPPED / "demo.yaml"))
     for p in sorted(SHIPPED.glob("*.yaml")):
-        if p.name == "demo.yaml":
+        if p.name in ("demo.yaml", man.get("charts_from")):      # the manifest, the pinned data: no orders
             continue
         o = orders.parse(p.read_text(encoding="utf-8"), p.name, fast=True)
         if o.kind in ("answer", "reveal"):

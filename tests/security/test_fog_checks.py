@@ -75,8 +75,9 @@ def test_3_71_the_view_and_the_check_agree_on_the_enemy_hexes():
     st = heartland()
     view = H.view(st, "confederate", "umpired")
     assert "dunning" not in json.dumps(view).lower()
-    assert "1404" not in fog.visible_enemy_hexes(st, "confederate")
-    assert fog.visible_enemy_hexes(st, "confederate") <= set(view["seen"]["union"])
+    seen = model.occupied_hexes(fog.checked_state(st, "confederate"), "union")     # what its orders meet
+    assert "1404" not in seen
+    assert seen <= set(view["seen"]["union"])
     assert "1404" in model.occupied_hexes(st, "union")          # still there (8.62a)
 
 
@@ -155,7 +156,7 @@ def test_3_61_zoc_to_zoc_into_a_hidden_zoc_stops_before():
         st["leaders"][lid]["hex"] = "1903"
     assert probe(st, [{"force": "strother", "path": ["1804"]}]) == []   # not ZOC to ZOC on its map
     st2, events = resolve(st, [{"force": "strother", "path": ["1804"]}])
-    z = fog.visible_enemy_zoc(st, impulse.hexmap(st), "confederate")
+    z = impulse.enemy_zoc(fog.checked_state(st, "confederate"), "confederate")     # the ZOC on its map
     if "1804" in z:       # 1804 is in the seen ZOC too: the move stops there, no contact needed
         return
     assert st2["leaders"]["strother"]["hex"] in ("1904", "1804")

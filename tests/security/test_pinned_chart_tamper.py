@@ -88,7 +88,8 @@ def test_a_pinned_chart_that_does_not_match_its_sha256_is_refused(played, tmp_pa
     assert exc.value.code == "E500"
 
 
-@pytest.mark.parametrize("key", ["../../../etc/passwd", "charts/../x.yaml", "maps/demo.yaml"])
+@pytest.mark.parametrize("key", ["../../../etc/passwd", "charts/../x.yaml", "maps/../x.yaml", "scenarios/demo.yaml",
+                                 "Terrain.yaml", "maps/Demo.yaml"])
 def test_a_pinned_chart_under_another_name_is_refused(key):
     from hxref.errors import InvalidInput
     from hxref.kit import data
