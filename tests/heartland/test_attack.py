@@ -127,11 +127,27 @@ def test_8_4_optional_check_against_units_without_zoc_needs_ap():
 def test_8_41_3_52b_unled_force_needs_a_roll_below_its_inverted_ml(face, ok):
     w = board()
     w.unit("loose", U, hex="0304", ml=(1, 2))
-    w.unit("loose2", U, hex="0304", arm="cavalry", ml=(0, 1))
     r = at.attack_check(w.state, M, "unled@0304", "0303", FixedDice([face]))
     assert r.unled and r.rating == 5 and r.charges == [] and r.passed == ok
     if not ok:
-        assert r.ml_after is None and r.step_loss == "loose"
+        assert r.ml_after is None and r.failed_units == ["loose"]
+
+
+@pytest.mark.parametrize("faces,passed,failed", [((4, 5), True, []), ((5, 5), True, ["loose"]),
+                                                 ((5, 6), False, ["loose", "loose2"])])
+def test_8_41_3_52b_each_unled_unit_checks_against_its_own_inverted_ml(faces, passed, failed):
+    w = board()
+    w.unit("loose", U, hex="0304", ml=(1, 2))                       # reads as 5
+    w.unit("loose2", U, hex="0304", arm="cavalry", ml=(0, 1))       # reads as 6
+    r = at.attack_check(w.state, M, "unled@0304", "0303", FixedDice(list(faces)))
+    assert [(u, c.target, c.passed) for u, c in r.unit_checks] == [
+        ("loose", 5, faces[0] < 5), ("loose2", 6, faces[1] < 6)]
+    assert r.passed == passed and r.failed_units == failed and (r.assault is not None) == passed
+    new_id = at.apply_attack_check(w.state, r)
+    for u in ("loose", "loose2"):
+        unit = w.state["units"][u]
+        assert (unit["steps"], unit["hex"]) == ((1, r.retreat_to) if u in failed else (2, "0304"))
+    assert new_id == ("unled@0304" if passed else f"unled@{r.retreat_to}")
 
 
 def test_8_41_unled_failure_moves_the_units():

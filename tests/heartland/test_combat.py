@@ -8,6 +8,7 @@ the Union attacker ``grant`` in 0402 and the Confederate defender ``bragg`` in
 die alone (BR 0, no artillery, no offset: the modified roll is the die).
 """
 import copy
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -83,6 +84,18 @@ def test_fert_is_monotonic_in_strength_and_roll():
     assert monotonic_problems(FERT) == []
     assert FERT.cell(FERT.column_for(63), FERT.first_row).text == "-"
     assert FERT.cell(len(FERT.columns) - 1, FERT.last_row).morale
+
+
+def test_a_fert_that_favours_the_fired_on_for_a_higher_roll_is_refused_when_loaded(tmp_path):
+    import yaml
+
+    data = yaml.safe_load(Path(FERT.path).read_text(encoding="utf-8"))
+    data["table"][FERT.last_row][-1] = "-"         # the top right cell gives less than its neighbours
+    bad = tmp_path / "fert.yaml"
+    bad.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"row \d+, column .* going (right|up).*\(0, 10\.3\)"):
+        Fert.load(bad)
+    Fert.from_data(data)           # a test's hand-made table is not the game's chart: it is not refused
 
 
 def test_fert_terrain_shifts_cover_every_terrain_name_and_the_10_32_values():
@@ -181,16 +194,34 @@ def test_10_21_an_inactive_attacking_oc_cancels_the_combat():
     assert c.effects == [] and c.fires == []
 
 
-def test_10_12a_the_defender_pays_again_at_every_wave_resolution():
-    w = board(d_art=2, d_asp=2)
+def test_10_12a_the_defender_pays_one_asp_a_later_wave_for_its_artillery():
+    w = board(d_art=2, d_asp=3)
+    w.leader("sherman", U, "0503", br=0)
+    w.unit("s1", U, leader="sherman")
+    w.leader("sherman2", U, "0404", br=0)
+    w.unit("s2", U, leader="sherman2")
+    c = resolve(w, [2, 2, 2, 2, 2, 2], tiny_fert(),
+                assaults=[ATTACK, Assault("sherman", "0503", D), Assault("sherman2", "0404", D)])
+    one, two, three = c.exchanges
+    # the first resolution as 10.12: 1 general, 1 for the artillery
+    assert one.defence.strength.asp_paid == {"bragg": 2} and one.defence.strength.artillery == 2
+    # the second: 1 ASP for the stack's artillery (10.12a), no general again; the CF is whole
+    assert [(p.points, p.rule) for p in two.defence.strength.asp] == [(1, "10.12a")]
+    assert (two.defence.strength.artillery, two.defence.strength.cf) == (2, 10)
+    # the third: bragg has no ASP left: no artillery, his units halved (10.23(3)); nothing paid
+    assert three.defence.strength.asp_paid == {} and three.defence.strength.artillery == 0
+    assert three.defence.strength.cf == 5 and "10.23(3)" in three.defence.strength.why
+    assert c.asp_paid()["bragg"] == 3
+
+
+def test_10_12a_an_oc_short_of_the_general_asp_halves_every_wave():
+    w = board(d_asp=0)
     w.leader("sherman", U, "0503", br=0)
     w.unit("s1", U, leader="sherman")
     c = resolve(w, [2, 2, 2, 2], tiny_fert(), assaults=[ATTACK, Assault("sherman", "0503", D)])
     one, two = c.exchanges
-    assert one.defence.strength.asp_paid == {"bragg": 2} and one.defence.strength.artillery == 2
-    assert two.defence.strength.asp_paid == {} and two.defence.strength.artillery == 0
-    assert two.defence.strength.cf == 5                               # no general ASP left: halved
-    assert c.asp_paid() == {"bragg": 2, "grant": 1, "sherman": 1}
+    assert one.defence.strength.cf == two.defence.strength.cf == 5
+    assert "10.12a" in two.defence.strength.why
 
 
 def test_9_14_support_adds_half_cf_and_artillery_and_never_suffers():
@@ -447,6 +478,22 @@ def test_3_52b_an_unled_stack_passes_only_below_its_inverted_ml(face, passed):
     w.unit("x1", C, hex=D, ml=(1, 2))                                # inverted 5
     c = resolve(w, [5, 2, face], tiny_fert(r5="0/0*"))
     assert [x.result for x in c.checks if x.kind == "morale"] == ["passed" if passed else "failed"]
+
+
+def test_3_52b_h16_each_unled_unit_rolls_for_itself_and_only_the_failed_retreat():
+    w = board()
+    del w.state["leaders"]["bragg"]
+    del w.state["units"]["b1"]
+    w.unit("x0", C, hex=D, size="brigade", ml=(0, 1))                # reads as 6
+    w.unit("x1", C, hex=D, size="brigade", ml=(1, 2))                # reads as 5
+    c = resolve(w, [5, 2, 5, 5], tiny_fert(r5="0/0*"))               # both roll 5: x0 passes, x1 fails
+    chk = [(x.who, x.dice, x.result) for x in c.checks if x.kind == "morale"]
+    assert chk == [("x0", (5,), "passed"), ("x1", (5,), "failed")]
+    assert [(e.unit, e.cause) for e in c.losses()] == [("x1", "morale")]
+    assert [(p.start, p.hexes) for p in c.retreats] == [(D, 1)]
+    cb.apply_combat(w.state, c)
+    assert w.state["units"]["x0"]["hex"] == D and w.state["units"]["x0"]["steps"] == 2
+    assert w.state["units"]["x1"]["hex"] == c.retreats[0].route[-1] != D and w.state["units"]["x1"]["steps"] == 1
 
 
 def test_10_65_exception_a_killed_ocs_successor_ignores_the_morale_check():

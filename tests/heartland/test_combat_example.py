@@ -52,8 +52,8 @@ def h1_world() -> World:
     w.leader("grant", U, GRANT, stars=3, hq=True, br=5, ml=2, artillery=4, asp=4)
     w.units("gd", 3, U, leader="grant", cf=(12, 6))
     w.units("gc", 2, U, leader="grant", arm="cavalry", size="brigade", cf=(2, 1))
-    # Sheridan: printed BR 4, brevetted: every rating -1 (14.51) -- the state holds the reduced BR 3
-    w.leader("sheridan", U, SHERIDAN, stars=2, brevet=1, br=3, ml=2, artillery=3, asp=4)
+    # Sheridan: printed BR 4 and a brevet marker; the rules read every rating 1 lower (14.51)
+    w.leader("sheridan", U, SHERIDAN, stars=2, brevet=1, br=4, ml=2, artillery=3, asp=4)
     w.units("sd", 2, U, leader="sheridan", cf=(12, 6))
     w.unit("sd3", U, leader="sheridan", cf=(11, 6))
     w.units("sc", 2, U, leader="sheridan", arm="cavalry", size="brigade", cf=(2, 1))
@@ -109,11 +109,14 @@ def test_h1_columns_drms_and_asp_of_every_fire(after_reaction):
     assert (x3.attack.column.base_label, x3.attack.column.label, x3.attack.drm) == ("39-47", "48-57", 10)
     assert [(d.rule, d.amount) for d in x3.attack.drms] == [("10.41", 3), ("10.42", 3), ("10.46", 4)]
     assert (x3.defence.column.label, x3.defence.column.net, x3.defence.drm) == ("48-57", -1, 16)
-    # ASP: 2 each for the Union OCs and for Longstreet, 1 for Hood, at every resolution (10.12a reading)
+    # ASP: 2 each for the Union OCs and for Longstreet before the fire, 1 for Hood (the example's
+    # figures); then 1 for the stack's artillery at each later wave, no general again (10.12a reading)
     for x, union in ((x1, "hooker"), (x2, "grant"), (x3, "sheridan")):
         assert x.attack.strength.asp_paid == {union: 2}
-        assert x.defence.strength.asp_paid == {"longstreet": 2, "hood": 1}
-    assert c.asp_paid() == {"hooker": 2, "longstreet": 6, "hood": 3, "grant": 2, "sheridan": 2}
+    assert x1.defence.strength.asp_paid == {"longstreet": 2, "hood": 1}
+    assert x2.defence.strength.asp_paid == x3.defence.strength.asp_paid == {"longstreet": 1}
+    assert x2.defence.strength.artillery == x3.defence.strength.artillery == 5      # Hood's gun fires too
+    assert c.asp_paid() == {"hooker": 2, "longstreet": 4, "hood": 1, "grant": 2, "sheridan": 2}
 
 
 def test_h1_wave_results_pooled_equal_retreats_nobody_retreats(after_reaction):
@@ -135,7 +138,7 @@ def test_h1_wave_results_pooled_equal_retreats_nobody_retreats(after_reaction):
     assert {(e.leader, e.before, e.after) for e in c.effects if isinstance(e, cb.MlChange)} == {
         ("longstreet", 4, 5), ("hood", 3, 4)}
     cb.apply_combat(s, c)
-    assert s["leaders"]["longstreet"]["asp"] == 2 and s["leaders"]["hood"]["asp"] == 1
+    assert s["leaders"]["longstreet"]["asp"] == 4 and s["leaders"]["hood"]["asp"] == 3
     assert all(s["leaders"][x]["hex"] for x in ("hooker", "grant", "sheridan", "longstreet"))
 
 

@@ -85,3 +85,27 @@ def test_3_72_4_kinds():
     assert df.deferred_kind({"type": "river.transport"}) == "river_transport"
     assert df.deferred_kind({"type": "pontoon.picked_up"}) is None
     assert df.deferred_kind({"type": "train.captured"}) is None
+
+
+def test_3_72_4_a_laid_pontoon_is_off_the_enemy_map_until_its_announcement():
+    w = world()
+    w.state["options"] = dict(ON)
+    w.state["pontoons"] = [{"id": "p1", "side": U, "hex": "0303", "hexside": None, "status": "unbridged"}]
+    lay = {"type": "pontoon.work", "side": U, "rule": "8.81a", "pontoon": "p1", "announce": "reorganization",
+           "text": "the pontoon is laid across 0303/0403 next impulse"}
+    other = {"type": "move", "side": U, "rule": "8.22", "text": "grant moves"}
+    out = df.defer(w.state, [other, lay])
+    assert out[0] is other and out[1]["visible_to"] == [U] and out[1]["rule"] == "8.81a, 3.72(4)"
+    assert [p["id"] for p in df.redact({"pontoons": w.state["pontoons"]}, C, ON)["pontoons"]] == []
+    assert [p["id"] for p in df.redact({"pontoons": w.state["pontoons"]}, U, ON)["pontoons"]] == ["p1"]
+    start = {"type": "reorganization.start", "rule": "4.3, 12.0", "text": "the Reorganization Segment"}
+    out = df.defer(w.state, [start])
+    assert out[0] is start and out[1]["type"] == "announcement" and "visible_to" not in out[1]
+    assert "laid across 0303/0403" in out[1]["text"] and "announcements" not in w.state
+    assert [p["id"] for p in df.redact({"pontoons": w.state["pontoons"]}, C, ON)["pontoons"]] == ["p1"]
+
+
+def test_3_72_4_without_dense_fog_nothing_waits():
+    w = world()
+    lay = {"type": "pontoon.work", "side": U, "rule": "8.81a", "announce": "reorganization", "text": "laid"}
+    assert df.defer(w.state, [lay]) == [lay] and "visible_to" not in lay and "announcements" not in w.state

@@ -119,9 +119,9 @@ def test_8_72_one_union_division_by_train_1_wep_h28(demo):
     assert w.state["leaders"]["grant"]["hex"] == "2010"
     assert w.state["trains"]["t1"]["hex"] == "2010"
     assert w.state["wep"][U] == 49
-    assert rail.moved_by_rail(w.state, "grant")          # 8.72: no other movement this impulse
     again = rail.rail_move(w.state, demo, "grant", ["2010", "2710"])
-    assert not again.legal
+    assert not again.legal                              # 8.72: no other movement this impulse
+    assert any("already moved by rail" in p.message for p in again.problems)
 
 
 def test_8_72_relay_forbidden_after_normal_move(demo):

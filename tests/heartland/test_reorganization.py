@@ -300,7 +300,7 @@ def test_13_21_once_per_stack_and_not_in_a_burned_town():
     assert rules(r) == ["13.21"] and "already foraged" in r.problems[0].message
     w.state["devastated"] = {"0303": {"side": C, "turn": 1}}
     r = ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM)
-    assert rules(r) == ["13.21"] and "not a town" in r.problems[0].message
+    assert rules(r) == ["13.23"] and "a devastated town" in r.problems[0].message
 
 
 def test_foraging_chart_is_a_stand_in_and_more_open_country_never_gives_less():
@@ -882,7 +882,7 @@ def test_13_1_destruction_comes_before_foraging_and_the_segment_ends_the_turn():
     steps = [(r.step, r.side, r.legal) for r in results]
     assert steps[:4] == [("destruction", U, True), ("destruction", C, True), ("foraging", U, False),
                          ("foraging", C, True)]
-    assert "not a town" in results[2].problems[0].message              # burned a step earlier (13.1)
+    assert "a devastated town" in results[2].problems[0].message             # burned a step earlier (13.1)
     assert steps[-1] == ("end_of_turn", None, True)
     assert w.state["units"]["u1"]["steps"] == 2                        # the replacement (in supply from 0102)
     assert w.state["wep"][C] == 83                      # Eastport, a map-edge town: 5 clear hexes, 6: 3 WEP

@@ -6,7 +6,7 @@
   order of :data:`ADMIN_ORDER`: replacements (4.32(1), 7.34), relieving and appointing leaders
   (4.32(2), 3.41(2), 3.31b), WDOs (3.41(3), 3.41(4)), chiefs of staff (3.32), detachments (8.51),
   ammo (4.32(5), 7.34), training (3.53(2), 14.52), entrenchment (3.24a, 14.8x) and the extra
-  train (8.72, 14.14).
+  train (8.72, 14.14).  The leader orders and WDOs are worked out in :mod:`.admin_leaders`.
 * 3.53-3.55 leader ML: :class:`MLCause`, :func:`ml_change`, :func:`apply_ml_change`.
 * 4.4 end of turn: :func:`end_of_turn` (wounds heal, 10.67a, 8.13; AP reset with the COS's,
   :func:`cos_bonus`, 3.32; Own Use lapses, 7.35a).
@@ -18,34 +18,35 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping, TypeGuard, cast
 
+from .state_types import HeartlandState, Unit
 from ...errors import InvalidInput
 from ..base import Problem
 from . import forces as fc
 from . import model
 from . import supply as sp
-from .forced_march import Work, rating, send_to_pool
+from .forced_march import Work, rating
+from .admin_leaders import relieve_and_appoint, war_department_orders
+from .model import WDO_COST      # 3.41a
 from .reorg_step import (
     Action, StepResult, _leader_problems, _record, _recorded, _refused, _summary, gone, reorg, turn_of, year_of)
 
-WDO_COST = 10                    # 3.41a
 WDO_PER_TURN = 1                 # 3.41a
 COS_MIN_STARS = 2                # 3.32
 COS_EARLY_YEARS = (1861, 1862)   # 3.32c
 ML_MIN, ML_MAX = 0, 9            # 3.51
-ARMY_MIN_STARS = 3               # 3.31
 
 
 # --------------------------------------------------------------------------
 # 3.41 War Department Orders
 
 
-def wdo_used(state: dict, side: str) -> int:
+def wdo_used(state: HeartlandState, side: str) -> int:
     """Limited WDOs ``side`` has used this turn (3.41a): ``current.wdo`` {side: n}, or a
     ``current.wdo_used`` mapping {side: bool}.  (A bare ``wdo_used: true`` names no side and is
     not counted.)"""
-    cur = state.get("current") or {}
+    cur: Mapping[str, Any] = state.get("current") or {}
     n = int((cur.get("wdo") or {}).get(side, 0))
     legacy = cur.get("wdo_used")
     if isinstance(legacy, Mapping) and legacy.get(side):
@@ -53,7 +54,7 @@ def wdo_used(state: dict, side: str) -> int:
     return n
 
 
-def wdo_problems(state: dict, side: str, *, for_death: bool = False, extra_used: int = 0,
+def wdo_problems(state: HeartlandState, side: str, *, for_death: bool = False, extra_used: int = 0,
                  extra_wep: int = 0, path: list | None = None) -> list[Problem]:
     """3.41a: a WDO costs 10 WEP; at most 1 a turn, except those replacing a killed leader."""
     path = path or []
@@ -79,7 +80,7 @@ def _detachment_chart() -> dict:
     return data.chart("heartland", "detachment")
 
 
-def detachment_yield(unit: dict, by: str) -> int:
+def detachment_yield(unit: Unit, by: str) -> int:
     """8.51: detachments a unit yields by ``step_loss`` or ``removal`` (stand-in Detachment Chart)."""
     for row in _detachment_chart()["yields"]:
         if row["arm"] == unit["arm"] and row["size"] == unit.get("size"):
@@ -90,7 +91,7 @@ def detachment_yield(unit: dict, by: str) -> int:
 class _Admin:
     """Administration orders checked and carried out one by one on a working copy."""
 
-    def __init__(self, state: dict, side: str, hexmap, supply):
+    def __init__(self, state: HeartlandState, side: str, hexmap, supply):
         self.work = Work(state)
         self.side = side
         self.hexmap = hexmap
@@ -101,14 +102,15 @@ class _Admin:
         self.wep_spent = 0
 
     @property
-    def st(self) -> dict:
+    def st(self) -> HeartlandState:
         return self.work.state
 
     # helpers
     def bad(self, message: str, rule: str, path: list) -> None:
         self.problems.append(Problem(message, rule, path))
 
-    def leader_ok(self, lid, path, rule, **kw) -> bool:
+    def leader_ok(self, lid, path, rule, **kw) -> TypeGuard[str]:
+        """True when ``lid`` names a leader of the side who may give the order (then a str)."""
         ps = _leader_problems(self.st, self.side, lid, path, rule, **kw)
         self.problems += ps
         return not ps
@@ -207,7 +209,7 @@ class _Admin:
             if ps:
                 self.problems += [Problem(p.message, p.rule, path + ["leader"]) for p in ps]
                 continue
-            before = fc.check_hex(self.st, fc.top_leader_hex(self.st, box), self.side).problems
+            before = fc.check_hex(self.st, cast(str, fc.top_leader_hex(self.st, box)), self.side).problems
             if not self.pay_ap(who, n, path, f"{n} replacement step(s)"):
                 continue
             was = u["steps"]
@@ -220,175 +222,13 @@ class _Admin:
                      f"{uid} takes {n} replacement step(s): {was} -> {was + n} ({who} pays {n} AP; "
                      f"{have - n} replacement steps left)")
 
-    # 2) relieving and appointing (4.32(2), 3.41(2), 3.31b)
+    # 2) relieving and appointing (4.32(2), 3.41(2), 3.31b): see :mod:`.admin_leaders`
     def leaders(self, items: list) -> None:
-        for i, o in enumerate(items):
-            path = ["administration", "leaders", i]
-            if not isinstance(o, Mapping) or not ({"relieve", "appoint"} & set(o)):
-                self.bad("each order is {relieve: X} or {appoint: P, box: X}", "4.32", path)
-                continue
-            x = o.get("box") or o.get("relieve")
-            p = o.get("appoint")
-            if x not in self.st["leaders"] or self.st["leaders"][x]["side"] != self.side:
-                self.bad(f"{x!r} is not one of your leaders", "4.32", path)
-                continue
-            xl = self.st["leaders"][x]
-            if xl.get("hq"):
-                self.bad(f"{x} is an army commander: a new army commander needs a War Department Order "
-                         "(wdo: {army_commander: P, from: X})", "3.41", path)
-                continue
-            units = [u for u, r in self.st["units"].items() if r.get("leader") == x and r["steps"] > 0]
-            sls = [s for s, r in self.st["leaders"].items() if r.get("superior") == x and not gone(r)]
-            label = xl.get("hex") or o.get("hex")
-            if p is None:
-                if not fc.in_service(xl):
-                    self.bad(f"{x} is not on the map or in a box", "4.32", path)
-                    continue
-                if units:
-                    self.bad(f"{x} leads {', '.join(units)}: name his successor (appoint) to relieve him", "4.32",
-                             path)
-                    continue
-            else:
-                if p not in self.st["leaders"] or self.st["leaders"][p]["side"] != self.side:
-                    self.bad(f"{p!r} is not one of your leaders", "4.32", path + ["appoint"])
-                    continue
-                pl = self.st["leaders"][p]
-                idle = fc.in_service(pl) and pl.get("hex") == label and not model.force_units(self.st, p) \
-                    and not model.subordinates(self.st, p)
-                if gone(pl) or pl.get("cos_of") or not (pl.get("pool") or idle):
-                    self.bad(f"{p} is neither in the Leader Pool nor an unemployed leader in {label}", "3.15",
-                             path + ["appoint"])
-                    continue
-                if not units and not sls:
-                    self.bad(f"{x}'s box holds no units and no SLs: there is nothing to take over", "4.32", path)
-                    continue
-                if not label:
-                    self.bad(f"{x} is off the map: say where his box is (hex)", "4.32", path + ["hex"])
-                    continue
-            ap = 0
-            boss = o.get("ordered_by")
-            if boss is not None:
-                if boss not in self.st["leaders"] or not self.st["leaders"][boss].get("hq") \
-                        or self.st["leaders"][boss]["side"] != self.side:
-                    self.bad(f"{boss!r} is not one of your army commanders", "3.31b", path + ["ordered_by"])
-                    continue
-                if not self.st["leaders"][boss].get("active"):
-                    self.bad(f"{boss} is inactive", "8.1", path + ["ordered_by"])
-                    continue
-                if not fc.in_command_range(self.st, self.hexmap, boss, label):
-                    self.bad(f"{label} is outside {boss}'s command range ({fc.command_range(self.st, boss)} "
-                             "hexes)", "3.31b", path + ["ordered_by"])
-                    continue
-                if not self.pay_ap(boss, 1, path + ["ordered_by"], "replacing or relieving a leader"):
-                    continue
-                ap = 1
-            before = [q.message for q in fc.check_hex(self.st, label, self.side).problems] if label else []
-            up = xl.get("superior")
-            if p is None:
-                for s in sls:
-                    self.work.set(("leaders", s, "superior"), up)
-                send_to_pool(self.work, x, "4.32")
-                self.act("relieve", x, x, ap, 0, "4.32, 3.41(2)",
-                         f"{x} is relieved and goes to the Leader Pool (no WDO in the Administration Sequence)"
-                         + (f"; {boss} pays 1 AP (3.31b)" if ap else ""))
-                continue
-            asp, art = int(xl.get("asp", 0)), int(xl.get("artillery", 0))
-            for u, r in self.st["units"].items():
-                if r.get("leader") == x:
-                    self.work.set(("units", u, "leader"), p)
-            for s in sls:
-                self.work.set(("leaders", s, "superior"), p)
-            for sid, s in self.st.get("logistics", {}).items():
-                if s.get("leader") == x:
-                    self.work.set(("logistics", sid, "leader"), p)
-            if fc.in_service(xl):
-                for k, v in (("pool", True), ("hex", None), ("superior", None)):
-                    self.work.set(("leaders", x, k), v)
-            self.work.set(("leaders", x, "asp"), 0)
-            self.work.set(("leaders", x, "artillery"), 0)
-            for k, v in (("pool", False), ("hex", label), ("superior", up if up and up != p else None),
-                         ("active", True), ("asp", asp), ("artillery", art)):
-                self.work.set(("leaders", p, k), v)
-            if not self.stacking_new(label, before, path):
-                continue
-            self.act("appoint", p, x, ap, 0, "4.32, 3.41(2)",
-                     f"{p} takes over {x}'s box in {label} ({len(units)} unit(s), {len(sls)} SL(s), artillery {art}, "
-                     f"ASP {asp})" + ("; " + x + " goes to the Leader Pool" if not gone(xl) else "")
-                     + " -- no WDO in the Administration Sequence" + (f"; {boss} pays 1 AP (3.31b)" if ap else ""))
+        relieve_and_appoint(self, items)
 
-    # WDOs (3.41(3), 3.41(4))
+    # WDOs (3.41(3), 3.41(4)): see :mod:`.admin_leaders`
     def wdos(self, items: list) -> None:
-        for i, o in enumerate(items):
-            path = ["administration", "wdo", i]
-            if not isinstance(o, Mapping) or not ({"remove", "army_commander"} & set(o)):
-                self.bad("each WDO is {remove: L} or {army_commander: P, from: X}", "3.41", path)
-                continue
-            if "remove" in o:
-                x = o["remove"]
-                if not self.leader_ok(x, path + ["remove"], "3.41(4)"):
-                    continue
-                if self.st["leaders"][x].get("hq"):
-                    self.bad(f"{x} is an army commander: replace him with {{army_commander: P, from: {x}}}",
-                             "3.41", path)
-                    continue
-                if not self.take_wdo(path, "a War Department Order"):
-                    continue
-                xl = self.st["leaders"][x]
-                here = fc.top_leader_hex(self.st, x)
-                force = model.top_of(self.st, x)
-                line = (self.supply or {}).get(force, {}).get("line")
-                for u, r in self.st["units"].items():
-                    if r.get("leader") == x and r["steps"] > 0:
-                        self.work.set(("units", u, "leader"), None)
-                        self.work.set(("units", u, "hex"), here)
-                for s, r in self.st["leaders"].items():
-                    if r.get("superior") == x:
-                        self.work.set(("leaders", s, "superior"), xl.get("superior"))
-                send_to_pool(self.work, x, "3.41(4)")
-                self.act("wdo_remove", x, x, 0, -WDO_COST, "3.41(4)",
-                         f"War Department Order ({WDO_COST} WEP): {x} is taken off the map to the Leader Pool"
-                         + (" (isolated: no supply line)" if line is False else "")
-                         + "; his units stay in " + str(here) + ", unled")
-                continue
-            p, x = o.get("army_commander"), o.get("from")
-            if not self.leader_ok(p, path + ["army_commander"], "3.41(3)"):
-                continue
-            pl = self.st["leaders"][p]
-            if model.rank(pl) < ARMY_MIN_STARS:
-                self.bad(f"{p} has {model.rank(pl)} star(s): only 3- or 4-star leaders command armies", "3.31",
-                         path + ["army_commander"])
-                continue
-            if pl.get("hq"):
-                self.bad(f"{p} is already an army commander", "3.31", path + ["army_commander"])
-                continue
-            if x not in self.st["leaders"] or not self.st["leaders"][x].get("hq") \
-                    or self.st["leaders"][x]["side"] != self.side:
-                self.bad(f"{x!r} does not hold an Army HQ: name the army commander whose HQ passes to {p} "
-                         "(no new armies, 3.13)", "3.13", path + ["from"])
-                continue
-            xl = self.st["leaders"][x]
-            present = fc.in_service(xl) and not gone(xl)
-            if present and fc.top_leader_hex(self.st, x) != fc.top_leader_hex(self.st, p):
-                self.bad(f"{p} is not in {x}'s hex: the HQ passes only where it is", "3.41(3)", path)
-                continue
-            if not self.take_wdo(path, "a War Department Order"):
-                continue
-            self.work.set(("leaders", x, "hq"), False)
-            self.work.set(("leaders", p, "hq"), True)
-            self.work.set(("leaders", p, "superior"), None)
-            if present:
-                for s, r in self.st["leaders"].items():
-                    if r.get("superior") == x and s != p:
-                        self.work.set(("leaders", s, "superior"), p)
-                self.work.set(("leaders", x, "superior"), p)
-            cos = xl.get("cos")
-            if cos:
-                self.work.set(("leaders", p, "cos"), cos)
-                self.work.delete(("leaders", x, "cos"))
-                self.work.set(("leaders", cos, "cos_of"), p)
-            self.act("wdo_army_commander", p, x, 0, -WDO_COST, "3.41(3), 3.31",
-                     f"War Department Order ({WDO_COST} WEP): {p} becomes army commander in place of {x}"
-                     + (f"; {x} serves under him" if present else ""))
+        war_department_orders(self, items)
 
     # 3.32 chief of staff
     def chiefs_of_staff(self, items: list) -> None:
@@ -545,12 +385,34 @@ class _Admin:
                 continue
             done.add(here)
             _record(self.work, "entrenched", self.side, here)
-            cur = (self.st.get("entrenchments") or {}).get(here) or {}
+            cur = (self.st.get("entrenchments") or {}).get(cast(str, here)) or {}
             level = int(cur.get("level", 0)) + 1 if cur.get("side") == self.side else 1
             self.work.set(("entrenchments", here), {"side": self.side, "level": level})
             self.act("entrench", lid, here, 1, 0, "3.24a", f"{lid} entrenches {here}: level {level} (1 AP)")
 
     # an extra train (8.72, 14.14): at most one a scenario, in a friendly major city
+    # 8.64a: the Union takes off a landing it declared exhausted after its capture (a removal after a
+    # raid, 13.13 / 14.34b, is not here: 14.34 is missing and the raid is not known when the sealed
+    # orders are written)
+    def remove_landing(self, items: list) -> None:
+        from .capture import _landings
+
+        landings = _landings(self.st)
+        for i, lid in enumerate(items):
+            path = ["administration", "remove_landing", i]
+            ln = landings.get(lid) if isinstance(lid, str) else None
+            if self.side != "union" or ln is None:
+                self.bad(f"`{lid}` is not one of your Union Naval Landings", "8.64a", path)
+                continue
+            if not ln.get("exhausted"):
+                self.bad(f"the landing {lid} may be removed only when exhausted after its capture", "8.64a", path)
+                continue
+            if not isinstance(self.st.get("landings"), Mapping):       # a plain list of hexes: as ids first
+                self.work.set(("landings",), {k: dict(v) for k, v in landings.items()})
+            self.work.delete(("landings", lid))
+            self.act("remove_landing", None, lid, 0, 0, "8.64a",
+                     f"the Union removes its landing {lid} in {ln.get('hex')}, exhausted after its capture (8.64a)")
+
     def train(self, items: list) -> None:
         from .rail import apply_buy_train, buy_train
 
@@ -561,7 +423,7 @@ class _Admin:
                 self.bad(f"`hex` names the major city where the new train is placed, not {label!r}", "8.72",
                          path + ["hex"])
                 continue
-            n = buy_train(self.st, self.hexmap, self.side, label)
+            n = buy_train(self.st, self.hexmap, self.side, cast(str, label))     # _on_map: a str
             if n.problems:
                 self.problems += [Problem(p.message, p.rule, path + p.path) for p in n.problems]
                 continue
@@ -581,10 +443,10 @@ def _on_map(hexmap, label) -> bool:
 
 
 ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "detachments", "ammo", "training", "entrench",
-               "train")
+               "train", "remove_landing")
 
 
-def _supply_record(state: dict, side: str, supply, hexmap) -> dict | None:
+def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | None:
     if isinstance(supply, sp.SideSupply):
         return {f: {"state": fs.state.value, "in_communication": fs.in_communication, "line": fs.nearest is not None}
                 for f, fs in supply.forces.items()}
@@ -599,11 +461,11 @@ def _supply_record(state: dict, side: str, supply, hexmap) -> dict | None:
     return None
 
 
-def check_administration(state: dict, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> list[Problem]:
+def check_administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> list[Problem]:
     return administration(state, side, orders, hexmap, supply=supply).problems
 
 
-def administration(state: dict, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> StepResult:
+def administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> StepResult:
     """4.32 / 3.24a: the side's administration orders, in the order of :data:`ADMIN_ORDER`.
 
     ``supply`` (a :class:`.supply.SideSupply` or ``{force: {state, in_communication}}``) says which
@@ -626,7 +488,8 @@ def administration(state: dict, side: str, orders: Mapping | None, hexmap=None, 
             continue
         {"replacements": adm.replacements, "leaders": adm.leaders, "wdo": adm.wdos,
          "chief_of_staff": adm.chiefs_of_staff, "detachments": adm.detachments, "ammo": adm.ammo,
-         "training": adm.training, "entrench": adm.entrench, "train": adm.train}[key](items)
+         "training": adm.training, "entrench": adm.entrench, "train": adm.train,
+         "remove_landing": adm.remove_landing}[key](items)
     if adm.problems:
         return _refused("administration", side, adm.problems, "4.32")
     return StepResult("administration", side, adm.actions, [], adm.work.changes, "4.32",
@@ -674,7 +537,7 @@ class MLChange:
     why: str = ""
 
 
-def ml_change(state: dict, leader: str, cause: MLCause | str, levels: int = 1) -> MLChange:
+def ml_change(state: HeartlandState, leader: str, cause: MLCause | str, levels: int = 1) -> MLChange:
     """3.53-3.55: the ML change ``cause`` makes to ``leader``'s force (or to him alone).
 
     OC-only causes fall on the OC of the force ``leader`` belongs to; an SL cannot reduce his ML
@@ -688,7 +551,7 @@ def ml_change(state: dict, leader: str, cause: MLCause | str, levels: int = 1) -
         return out
     top = model.top_of(state, leader)
     members = model.force_leaders(state, top) if fc.in_service(state["leaders"][top]) else [leader]
-    oc = fc.force_oc(state, top) if fc.in_service(state["leaders"][top]) else leader
+    oc = cast(str, fc.force_oc(state, top)) if fc.in_service(state["leaders"][top]) else leader   # a leader's force has one
     if cause is MLCause.VOLUNTARY and leader != oc:
         out.problems.append(Problem(f"{leader} is an SL: only the OC ({oc}) may lower his ML voluntarily",
                                     "3.54", ["leader"]))
@@ -705,7 +568,7 @@ def ml_change(state: dict, leader: str, cause: MLCause | str, levels: int = 1) -
     return out
 
 
-def apply_ml_change(state: dict, change: MLChange) -> None:
+def apply_ml_change(state: HeartlandState, change: MLChange) -> None:
     if change.problems:
         raise ValueError("cannot apply an illegal ML change: " + change.why)
     for lid, _, after in change.changes:
@@ -716,7 +579,7 @@ def apply_ml_change(state: dict, change: MLChange) -> None:
 # 4.4 end of turn
 
 
-def cos_bonus(state: dict, army: str) -> int:
+def cos_bonus(state: HeartlandState, army: str) -> int:
     """3.32 / 3.32c: the AP a Chief of Staff adds to his army commander (1 less in 1861-1862)."""
     cos = state["leaders"][army].get("cos")
     if not cos or cos not in state["leaders"] or gone(state["leaders"][cos]):
@@ -727,7 +590,7 @@ def cos_bonus(state: dict, army: str) -> int:
     return max(0, bonus)
 
 
-def end_of_turn(state: dict) -> StepResult:
+def end_of_turn(state: HeartlandState) -> StepResult:
     """4.4, 10.67a, 8.13, 3.32, 7.35a: wounds heal a level, every leader's AP is reset to his AR
     (less his wound, plus his COS's AP), and Own Use markers of this turn lapse."""
     work = Work(state)

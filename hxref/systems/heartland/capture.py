@@ -32,9 +32,12 @@ Readings chosen where the rules are ambiguous (pinned by
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .state_types import HeartlandState, Logistics, Turn
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -65,15 +68,15 @@ class Capture:
         return not self.problems
 
 
-def hex_combat_units(state: dict, label: str, side: str) -> list[str]:
+def hex_combat_units(state: HeartlandState, label: str, side: str) -> list[str]:
     """Living combat units of ``side`` in ``label`` (in boxes of leaders there, or unled)."""
     out = []
     for uid, u in state["units"].items():
         if u["side"] != side or u["steps"] <= 0:
             continue
         if u.get("leader"):
-            ld = state["leaders"].get(u["leader"]) or {}
-            h = state["leaders"][model.top_of(state, u["leader"])].get("hex") if ld else None
+            ld: Mapping[str, Any] = state["leaders"].get(cast(str, u["leader"])) or {}
+            h = state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex") if ld else None
         else:
             h = u.get("hex")
         if h == label:
@@ -81,20 +84,20 @@ def hex_combat_units(state: dict, label: str, side: str) -> list[str]:
     return out
 
 
-def _logistics_hex(state: dict, s: dict) -> str | None:
+def _logistics_hex(state: HeartlandState, s: Logistics) -> str | None:
     if s.get("leader"):
-        return state["leaders"][model.top_of(state, s["leader"])].get("hex")
+        return state["leaders"][model.top_of(state, cast(str, s["leader"]))].get("hex")
     return s.get("hex")
 
 
-def _landings(state: dict) -> dict[str, dict]:
+def _landings(state: HeartlandState) -> dict[str, Any]:
     raw = state.get("landings") or {}
     if isinstance(raw, Mapping):
         return {k: (v if isinstance(v, Mapping) else {"hex": str(v)}) for k, v in raw.items()}
     return {f"landing@{x}": {"hex": str(x)} for x in raw}
 
 
-def captures_on_entry(state: dict, force: str, label: str, *, by_combat: bool = False) -> list[Capture]:
+def captures_on_entry(state: HeartlandState, force: str, label: str, *, by_combat: bool = False) -> list[Capture]:
     """8.64 (7.21, 7.22, 8.73, 8.81a): what ``force`` takes when it enters ``label`` (or, with
     ``by_combat``, when combat has eliminated or driven off every enemy combat unit there)."""
     side = model.force_side(state, force)
@@ -117,22 +120,8 @@ def captures_on_entry(state: dict, force: str, label: str, *, by_combat: bool = 
             c.why = f"{force} passes {label} without capturing: {oc} is inactive (8.1)"
         out.append(c)
 
-    for sid, s in sorted((state.get("logistics") or {}).items()):
-        if s.get("side") != enemy or _logistics_hex(state, s) != label:
-            continue
-        if s.get("kind") == "wagon":
-            add("wagon", sid, "change_side", "8.64, 7.21", f"the {enemy} wagon {sid} is captured and becomes {side}")
-        elif s.get("kind") == "depot":
-            add("depot", sid, "remove", "8.64, 7.22", f"the {enemy} depot {sid} is captured and removed")
-    for tid, t in sorted((state.get("trains") or {}).items()):
-        if t.get("side") == enemy and t.get("hex") == label:
-            add("train", tid, "change_side", "8.64, 8.73", f"the {enemy} train {tid} is captured and becomes {side}")
-    ce = state.get("chief_engineer")
-    if enemy == "confederate" and ce and ce.get("hex") == label and not ce.get("removed"):
-        add("chief_engineer", "chief_engineer", "remove", "8.64", "the Confederate Chief Engineer is removed")
-    for pt in state.get("pontoons") or []:
-        if pt.get("side") == enemy and pt.get("hex") == label and pt.get("status") == "unbridged":
-            add("pontoon", pt["id"], "remove", "8.81a", f"the unbridged pontoon {pt['id']} is removed")
+    for take in _alone_in(state, label, enemy, side):
+        add(*take)
     if side == "confederate":
         for lid, ln in sorted(_landings(state).items()):
             if ln.get("hex") == label and not ln.get("captured") and not ln.get("exhausted"):
@@ -140,7 +129,30 @@ def captures_on_entry(state: dict, force: str, label: str, *, by_combat: bool = 
     return out
 
 
-def landing_capture(state: dict, force: str, landing: str) -> Capture:
+def _alone_in(state: HeartlandState, label: str, enemy: str, side: str) -> list[tuple[str, str, str, str, str]]:
+    """8.64, 8.81a: the ``enemy``'s wagons, depots, trains, Chief Engineer and unbridged pontoons in
+    ``label``, each (kind, id, effect, rule, why) of its taking by ``side``."""
+    out = []
+    for sid, s in sorted((state.get("logistics") or {}).items()):
+        if s.get("side") != enemy or _logistics_hex(state, s) != label:
+            continue
+        if s.get("kind") == "wagon":
+            out.append(("wagon", sid, "change_side", "8.64, 7.21", f"the {enemy} wagon {sid} is captured and becomes {side}"))
+        elif s.get("kind") == "depot":
+            out.append(("depot", sid, "remove", "8.64, 7.22", f"the {enemy} depot {sid} is captured and removed"))
+    for tid, t in sorted((state.get("trains") or {}).items()):
+        if t.get("side") == enemy and t.get("hex") == label:
+            out.append(("train", tid, "change_side", "8.64, 8.73", f"the {enemy} train {tid} is captured and becomes {side}"))
+    ce = state.get("chief_engineer")
+    if enemy == "confederate" and ce and ce.get("hex") == label and not ce.get("removed"):
+        out.append(("chief_engineer", "chief_engineer", "remove", "8.64", "the Confederate Chief Engineer is removed"))
+    for pt in state.get("pontoons") or []:
+        if pt.get("side") == enemy and pt.get("hex") == label and pt.get("status") == "unbridged":
+            out.append(("pontoon", pt["id"], "remove", "8.81a", f"the unbridged pontoon {pt['id']} is removed"))
+    return out
+
+
+def landing_capture(state: HeartlandState, force: str, landing: str) -> Capture:
     """8.64a / H-29: the Confederate OC in a Union landing hex may capture it for 1 AP with a combat
     unit, a leader and a Confederate wagon there: Confederates + the wagon's capacity in WEP, Union -."""
     side = model.force_side(state, force)
@@ -177,13 +189,13 @@ def landing_capture(state: dict, force: str, landing: str) -> Capture:
     return c
 
 
-def apply_capture(state: dict, c: Capture) -> None:
+def apply_capture(state: HeartlandState, c: Capture) -> None:
     """Carry out one capture (see the module text for each kind)."""
     if c.problems:
         raise ValueError("cannot apply an illegal capture: " + c.why)
     if c.kind == "wagon":
         s = state["logistics"][c.id]
-        s.update(side=c.captor, leader=None, hex=c.hex)
+        s.update({"side": c.captor, "leader": None, "hex": c.hex})
     elif c.kind == "depot":
         state["logistics"].pop(c.id, None)
     elif c.kind == "train":
@@ -202,7 +214,7 @@ def apply_capture(state: dict, c: Capture) -> None:
         raw = state.get("landings")
         if not isinstance(raw, Mapping):
             state["landings"] = raw = _landings(state)
-        raw[c.id] = dict(raw[c.id]) if not isinstance(raw[c.id], dict) else raw[c.id]
+        cast(dict, raw)[c.id] = dict(raw[c.id]) if not isinstance(raw[c.id], dict) else raw[c.id]
         raw[c.id]["captured"] = True
         wep = state.setdefault("wep", {})
         wep["confederate"] = wep.get("confederate", 0) + c.wep
@@ -211,7 +223,7 @@ def apply_capture(state: dict, c: Capture) -> None:
 
 # --- 8.64a exhausting a captured landing ---------------------------------------------------
 
-def exhaust_landing_problems(state: dict, landing: str) -> list[Problem]:
+def exhaust_landing_problems(state: HeartlandState, landing: str) -> list[Problem]:
     """8.64a: the Union may declare a landing exhausted only after the Confederates captured it."""
     ln = _landings(state).get(landing)
     if ln is None:
@@ -224,16 +236,45 @@ def exhaust_landing_problems(state: dict, landing: str) -> list[Problem]:
     return []
 
 
-def apply_exhaust_landing(state: dict, landing: str) -> None:
+def apply_exhaust_landing(state: HeartlandState, landing: str) -> None:
     probs = exhaust_landing_problems(state, landing)
     if probs:
         raise ValueError(probs[0].message)
     state["landings"][landing]["exhausted"] = True
 
 
+def exhaust_order_problems(state: HeartlandState, side: str, landings: object) -> list[Problem]:
+    """8.64a: the ``exhaust`` order of an impulse: captured Union landings the Union declares
+    exhausted in its own impulse (reading: in any Union impulse after the capture)."""
+    if not isinstance(landings, list):
+        return [Problem("`exhaust` is a list of Union Naval Landings", "8.64a", ["exhaust"])]
+    if landings and side != "union":
+        return [Problem("only the Union declares a landing exhausted", "8.64a", ["exhaust"])]
+    for i, lid in enumerate(landings):
+        found = exhaust_landing_problems(state, str(lid))
+        if found:
+            return [Problem(found[0].message, found[0].rule, ["exhaust", i])]
+        if landings.index(lid) != i:
+            return [Problem(f"the landing {lid} is named twice", "8.64a", ["exhaust", i])]
+    return []
+
+
+def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> list[dict]:
+    """8.64a: carry out an accepted ``exhaust`` order; its events (the flipped counter is public)."""
+    events = []
+    for lid in landings:
+        if exhaust_order_problems(state, side, [lid]):
+            continue
+        apply_exhaust_landing(state, lid)
+        where = state["landings"][lid].get("hex")
+        events.append({"type": "landing.exhausted", "side": side, "id": lid, "hex": where, "rule": "8.64a",
+                       "text": f"the Union declares its captured landing in {where} exhausted and flips it"})
+    return events
+
+
 # --- 8.64b depots forced to retreat --------------------------------------------------------
 
-def depot_forced_retreat(state: dict, depot: str, captor: str, strength_after: int) -> Capture:
+def depot_forced_retreat(state: HeartlandState, depot: str, captor: str, strength_after: int) -> Capture:
     """8.64b: a depot forced to retreat is captured at once and becomes a ``captor`` wagon whose
     capacity is its defence strength after losses (none left: nothing)."""
     s = state["logistics"][depot]
@@ -245,13 +286,35 @@ def depot_forced_retreat(state: dict, depot: str, captor: str, strength_after: i
     return c
 
 
-def apply_depot_retreat(state: dict, c: Capture) -> None:
+def apply_depot_retreat(state: HeartlandState, c: Capture) -> None:
     cap = c.capacity
     if cap <= 0:
         state["logistics"].pop(c.id, None)
         return
     s = state["logistics"][c.id]
-    s.update(side=c.captor, kind="wagon", capacity=cap, cf=0, leader=None)
+    s.update({"side": c.captor, "kind": "wagon", "capacity": cap, "cf": 0, "leader": None})
+
+
+def depot_retreats(state: HeartlandState, combat: Any) -> list[dict]:
+    """8.64b after one combat is applied: the depots of a defender forced to retreat from the hex
+    fought for, with none of its combat units left there, are captured at once and become the
+    attacker's wagons; the events.  The combat (:mod:`.combat`) gives a depot no CF and no losses
+    (7.22's CF is not added to the defence), so its strength after losses is its capacity."""
+    side, captor = combat.defender_side, combat.attacker_side
+    events: list[dict] = []
+    for plan in combat.retreats:
+        if plan.side != side or plan.start != combat.target or plan.eliminated:
+            continue
+        if hex_combat_units(state, plan.start, side):
+            continue                                    # the hex is still held: nothing retreats from it
+        for sid, s in sorted((state.get("logistics") or {}).items()):
+            if s.get("side") != side or s.get("kind") != "depot" or _logistics_hex(state, s) != plan.start:
+                continue
+            c = depot_forced_retreat(state, sid, captor, int(s.get("capacity", 0)))
+            apply_depot_retreat(state, c)
+            events.append({"type": "capture", "side": captor, "id": sid, "hex": plan.start, "rule": c.rule,
+                           "text": c.why + " (8.64b)"})
+    return events
 
 
 # --- 7.21, 7.22 voluntary removal ----------------------------------------------------------
@@ -265,7 +328,7 @@ class Removal:
     why: str = ""
 
 
-def voluntary_removal(state: dict, side: str, sid: str) -> Removal:
+def voluntary_removal(state: HeartlandState, side: str, sid: str) -> Removal:
     """7.21, 7.22: the owner may remove his wagon or depot during his own impulse to deny it to the enemy."""
     r = Removal(sid, side)
     s = (state.get("logistics") or {}).get(sid)
@@ -273,7 +336,7 @@ def voluntary_removal(state: dict, side: str, sid: str) -> Removal:
         r.problems.append(Problem(f"{sid!r} is not a wagon or depot", "7.21, 7.22", ["remove"]))
     elif s.get("side") != side:
         r.problems.append(Problem(f"{sid} is not {side}'s", "7.21, 7.22", ["remove"]))
-    imp = (state.get("current") or {}).get("active_impulse")
+    imp = (state.get("current") or cast(Turn, {})).get("active_impulse")
     if imp is not None and imp.get("side") != side:
         r.problems.append(Problem(f"only during {side}'s own impulse", "7.21, 7.22", ["remove"]))
     r.why = ("illegal: " + "; ".join(x.message for x in r.problems)) if r.problems else \
@@ -281,7 +344,7 @@ def voluntary_removal(state: dict, side: str, sid: str) -> Removal:
     return r
 
 
-def apply_removal(state: dict, r: Removal) -> None:
+def apply_removal(state: HeartlandState, r: Removal) -> None:
     if r.problems:
         raise ValueError("cannot remove: " + r.why)
     state["logistics"].pop(r.id, None)

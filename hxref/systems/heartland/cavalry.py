@@ -55,8 +55,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, cast
 
+from .state_types import HeartlandState, Turn
 from ... import commit
 from ...geometry.hex import distance
 from ..base import Problem
@@ -70,11 +71,11 @@ MAX_CORPS_ARTILLERY = 2        # 3.12, 8.62
 
 # --- the cavalry corps (3.12, 8.62) -------------------------------------------------------------
 
-def _cav_units(state: dict, force_id: str) -> list[str]:
+def _cav_units(state: HeartlandState, force_id: str) -> list[str]:
     return [u for u in model.units_of(state, force_id) if state["units"][u]["arm"] == "cavalry"]
 
 
-def is_corps(state: dict, force_id: str) -> bool:
+def is_corps(state: HeartlandState, force_id: str) -> bool:
     """3.12: an independent leader flagged ``cavalry_corps`` whose force is cavalry only."""
     if model.is_unled(force_id) or force_id not in state["leaders"]:
         return False
@@ -85,16 +86,16 @@ def is_corps(state: dict, force_id: str) -> bool:
     return bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
 
 
-def corps_size(state: dict, lid: str) -> int:
+def corps_size(state: HeartlandState, lid: str) -> int:
     """8.61b, 8.62a/b: a corps' recon range, recon attempts, screen range and bonus."""
     return len(_cav_units(state, lid)) if is_corps(state, lid) else 0
 
 
-def corps_of(state: dict, side: str) -> list[str]:
+def corps_of(state: HeartlandState, side: str) -> list[str]:
     return [f for f in model.forces(state, side) if is_corps(state, f)]
 
 
-def screening_corps(state: dict, side: str) -> list[str]:
+def screening_corps(state: HeartlandState, side: str) -> list[str]:
     """8.62a: the corps of ``side`` on their "Screen" side."""
     return [c for c in corps_of(state, side) if state["leaders"][c].get("screen")]
 
@@ -108,7 +109,7 @@ class CorpsCheck:
     why: str = ""
 
 
-def corps_check(state: dict, side: str) -> CorpsCheck:
+def corps_check(state: HeartlandState, side: str) -> CorpsCheck:
     """3.12/8.62: at most 2 corps a side, at most 2 artillery each, cavalry only."""
     flagged = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("cavalry_corps")]
     p: list[Problem] = []
@@ -132,24 +133,24 @@ def _dist(hexmap, a: str, b: str) -> int:
     return distance(hexmap.parse(a), hexmap.parse(b))
 
 
-def _force_hidden(state: dict, force_id: str) -> bool:
+def _force_hidden(state: HeartlandState, force_id: str) -> bool:
     if model.is_unled(force_id):
         units = model.units_of(state, force_id)
         return bool(units) and all(state["units"][u].get("hidden") for u in units)
     return bool(state["leaders"][force_id].get("hidden"))
 
 
-def hidden_forces(state: dict, side: str) -> set[str]:
+def hidden_forces(state: HeartlandState, side: str) -> set[str]:
     """The forces of ``side`` now moving hidden (8.62a)."""
     return {f for f in model.forces(state, side) if _force_hidden(state, f)}
 
 
-def _screens_covering(state: dict, hexmap, side: str, label: str) -> list[str]:
+def _screens_covering(state: HeartlandState, hexmap, side: str, label: str) -> list[str]:
     return [c for c in screening_corps(state, side)
-            if _dist(hexmap, state["leaders"][c]["hex"], label) <= corps_size(state, c)]
+            if _dist(hexmap, cast(str, state["leaders"][c]["hex"]), label) <= corps_size(state, c)]
 
 
-def screened_forces(state: dict, hexmap, side: str) -> set[str]:
+def screened_forces(state: HeartlandState, hexmap, side: str) -> set[str]:
     """8.62a: ``side``'s forces that may move hidden now: within a screening corps' range,
     not a corps themselves and not in enemy ZOC ([translator])."""
     enemy_zoc = zc.zoc_hexes(state, model.other_side(side), hexmap)
@@ -176,7 +177,7 @@ class Hide:
     why: str = ""
 
 
-def hide(state: dict, hexmap, force_id: str) -> Hide:
+def hide(state: HeartlandState, hexmap, force_id: str) -> Hide:
     """8.62a: take ``force_id`` off the map (its hex is plotted / kept by the referee)."""
     side = model.force_side(state, force_id)
     here = model.force_hex(state, force_id)
@@ -191,13 +192,13 @@ def hide(state: dict, hexmap, force_id: str) -> Hide:
     return h
 
 
-def apply_hide(state: dict, h: Hide) -> None:
+def apply_hide(state: HeartlandState, h: Hide) -> None:
     if h.problems:
         raise ValueError("cannot apply an illegal hide: " + h.why)
     _set_hidden(state, h.force, True)
 
 
-def _set_hidden(state: dict, force_id: str, value: bool) -> None:
+def _set_hidden(state: HeartlandState, force_id: str, value: bool) -> None:
     if model.is_unled(force_id):
         for u in model.units_of(state, force_id):
             if value:
@@ -223,7 +224,7 @@ class Reveal:
     why: str = ""
 
 
-def must_reveal(state: dict, hexmap, force_id: str, *, at: str | None = None, recon: "Recon | None" = None,
+def must_reveal(state: HeartlandState, hexmap, force_id: str, *, at: str | None = None, recon: "Recon | None" = None,
                 enemy_zoc: Iterable[str] | None = None) -> Reveal | None:
     """8.62a / 8.61a,c: must hidden ``force_id`` appear (standing in ``at``, default its hex)?
 
@@ -247,7 +248,7 @@ def must_reveal(state: dict, hexmap, force_id: str, *, at: str | None = None, re
     return None
 
 
-def reveals_now(state: dict, hexmap, side: str) -> list[Reveal]:
+def reveals_now(state: HeartlandState, hexmap, side: str) -> list[Reveal]:
     """Every hidden force of ``side`` that must appear now (after a corps moves, ends its screen...)."""
     out = []
     for f in sorted(hidden_forces(state, side)):
@@ -257,7 +258,7 @@ def reveals_now(state: dict, hexmap, side: str) -> list[Reveal]:
     return out
 
 
-def apply_reveal(state: dict, r: Reveal) -> None:
+def apply_reveal(state: HeartlandState, r: Reveal) -> None:
     _set_hidden(state, r.force, False)
 
 
@@ -274,7 +275,7 @@ class Screen:
     why: str = ""
 
 
-def screen(state: dict, who: str, on: bool = True) -> Screen:
+def screen(state: HeartlandState, who: str, on: bool = True) -> Screen:
     """8.62/8.62a, 8.6: ``who`` (a corps leader, or a cavalry unit in a leader's box) starts or
     stops screening.  A unit or corps that reconned this impulse may not screen (8.6)."""
     reconned = set(state.get("current", {}).get("reconned", []))
@@ -287,7 +288,7 @@ def screen(state: dict, who: str, on: bool = True) -> Screen:
         s = Screen(who, on, "unit", u.get("leader"))
         if u["arm"] != "cavalry" or u["steps"] <= 0:
             s.problems.append(Problem(f"{who} is not a living cavalry unit", "8.62", ["who"]))
-        elif not u.get("leader") or not state["leaders"][u["leader"]].get("hex"):
+        elif not u.get("leader") or not state["leaders"][cast(str, u["leader"])].get("hex"):
             s.problems.append(Problem(f"{who} has no leader on the map to screen", "8.62", ["who"]))
         elif on:
             others = [x for x, o in state["units"].items() if o.get("screening") and o.get("leader") == u["leader"]
@@ -305,10 +306,10 @@ def screen(state: dict, who: str, on: bool = True) -> Screen:
     return s
 
 
-def apply_screen(state: dict, s: Screen) -> None:
+def apply_screen(state: HeartlandState, s: Screen) -> None:
     if s.problems:
         raise ValueError("cannot apply an illegal screen: " + s.why)
-    rec = state["leaders"][s.who] if s.kind == "corps" else state["units"][s.who]
+    rec = cast(dict, state["leaders"][s.who] if s.kind == "corps" else state["units"][s.who])    # its screen flag (8.62)
     key = "screen" if s.kind == "corps" else "screening"
     if s.on:
         rec[key] = True
@@ -316,14 +317,14 @@ def apply_screen(state: dict, s: Screen) -> None:
         rec.pop(key, None)
 
 
-def _screened_leaders(state: dict, side: str) -> set[str]:
+def _screened_leaders(state: HeartlandState, side: str) -> set[str]:
     """8.62 / 8.62c: leaders of ``side`` whose ratings the enemy may not see."""
-    out = {u["leader"] for u in state["units"].values()
-           if u["side"] == side and u.get("screening") and u.get("leader") and u["steps"] > 0
-           and u["arm"] == "cavalry"}
+    out = cast(set[str], {u["leader"] for u in state["units"].values()
+                          if u["side"] == side and u.get("screening") and u.get("leader") and u["steps"] > 0
+                          and u["arm"] == "cavalry"})
     trenches = state.get("entrenchments", {}) or {}
     for lid, ld in model.on_map_leaders(state, side):
-        e = trenches.get(ld["hex"]) if isinstance(trenches, dict) else None
+        e = trenches.get(cast(str, ld["hex"])) if isinstance(trenches, dict) else None
         if e and e.get("side") == side and e.get("level", 1) > 0:
             out.add(lid)
     return out
@@ -341,7 +342,7 @@ class Concealment:
     why: str = ""
 
 
-def _off_the_map(state: dict, forces: Iterable[str]) -> dict:
+def _off_the_map(state: HeartlandState, forces: Iterable[str]) -> HeartlandState:
     """A copy of ``state`` with ``forces`` taken off the map (8.62a: removed, their hex plotted)."""
     work = copy.deepcopy(state)
     for f in forces:
@@ -357,13 +358,13 @@ def _off_the_map(state: dict, forces: Iterable[str]) -> dict:
     return work
 
 
-def without_hidden(state: dict, side: str) -> dict:
+def without_hidden(state: HeartlandState, side: str) -> HeartlandState:
     """The state with ``side``'s hidden forces off the map: the map as the enemy sees it (3.71,
     8.62a), the same picture :func:`concealment` gives the enemy's view."""
     return _off_the_map(state, hidden_forces(state, side))
 
 
-def concealment(state: dict, side: str) -> Concealment:
+def concealment(state: HeartlandState, side: str) -> Concealment:
     """What :func:`redact_view` removes from an enemy's view of ``side``."""
     hidden = hidden_forces(state, side)
     work = _off_the_map(state, hidden)
@@ -441,7 +442,7 @@ class Recon:
 
     def report(self) -> dict:
         """The private report to the reconning side (8.61a; the defender knows what was revealed)."""
-        out = {"to": self.side, "rule": self.rule, "by": self.by, "target": self.target,
+        out: dict[str, Any] = {"to": self.side, "rule": self.rule, "by": self.by, "target": self.target,
                "search": self.search, "success": self.success}
         if self.success:
             if self.search:
@@ -451,11 +452,11 @@ class Recon:
         return out
 
 
-def _attempts_used(state: dict, key: str) -> int:
+def _attempts_used(state: HeartlandState, key: str) -> int:
     return int(state.get("current", {}).get("recon", {}).get(key, 0))
 
 
-def _corps_attempt_problems(state: dict, force_id: str, size: int, end_screen: bool) -> list[Problem]:
+def _corps_attempt_problems(state: HeartlandState, force_id: str, size: int, end_screen: bool) -> list[Problem]:
     """8.61b, 8.6: a corps makes as many attempts as it has cavalry units, and none while screening."""
     p = []
     if _attempts_used(state, force_id) >= size:
@@ -467,7 +468,7 @@ def _corps_attempt_problems(state: dict, force_id: str, size: int, end_screen: b
     return p
 
 
-def _unit_attempt_problems(state: dict, force_id: str, trying: list[str], search: bool,
+def _unit_attempt_problems(state: HeartlandState, force_id: str, trying: list[str], search: bool,
                            end_screen: bool) -> list[Problem]:
     """8.61a, 8.61c, 8.6: the force's own cavalry units try, once each, none of them screening;
     only a corps searches."""
@@ -510,22 +511,22 @@ def _target_problems(hexmap, here: str, target: str | None, corps: bool, size: i
     return []
 
 
-def _search_resistance(state: dict, hexmap, enemy: str, here: str, size: int) -> tuple[int, str]:
+def _search_resistance(state: HeartlandState, hexmap, enemy: str, here: str, size: int) -> tuple[int, str]:
     """8.61c, 8.62b: a search is resisted by the largest enemy screening corps whose screen
     range reaches into the search range."""
     covering = [c for c in screening_corps(state, enemy)
-                if _dist(hexmap, state["leaders"][c]["hex"], here) <= size + corps_size(state, c)]
+                if _dist(hexmap, cast(str, state["leaders"][c]["hex"]), here) <= size + corps_size(state, c)]
     best = max(covering, key=lambda c: corps_size(state, c), default=None)
     bonus = corps_size(state, best) if best else 0
     return bonus, (f"{best}'s screening corps ({bonus} units, 8.62b)" if best else "no screen")
 
 
-def _target_resistance(state: dict, enemy: str, target: str | None) -> tuple[int, str]:
+def _target_resistance(state: HeartlandState, enemy: str, target: str | None) -> tuple[int, str]:
     """8.61a, 8.62b: the basic screening cavalry in the target hex and the size of any cavalry
     corps there."""
     parts = []
     scr = [u for u, o in state["units"].items() if o["side"] == enemy and o.get("screening") and o["steps"] > 0
-           and o.get("leader") and state["leaders"][o["leader"]].get("hex") == target]
+           and o.get("leader") and state["leaders"][cast(str, o["leader"])].get("hex") == target]
     if scr:
         parts.append(f"{len(scr)} screening cavalry (8.62)")
     corps_here = [c for c in corps_of(state, enemy) if state["leaders"][c]["hex"] == target]
@@ -535,15 +536,15 @@ def _target_resistance(state: dict, enemy: str, target: str | None) -> tuple[int
     return len(scr) + csum, "; ".join(parts) or "no screening cavalry"
 
 
-def _units_in(state: dict, side: str, target: str | None) -> int:
+def _units_in(state: HeartlandState, side: str, target: str | None) -> int:
     """8.61a "number of units": the side's living combat units in the hex, in boxes and unled."""
     return sum(1 for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
-        (u.get("leader") and (state["leaders"][u["leader"]].get("hex") or
-                              state["leaders"][model.top_of(state, u["leader"])].get("hex")) == target)
+        (u.get("leader") and (state["leaders"][cast(str, u["leader"])].get("hex") or
+                              state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")) == target)
         or (not u.get("leader") and u.get("hex") == target)))
 
 
-def _search_finds(state: dict, hexmap, enemy: str, here: str, size: int) -> list[Found]:
+def _search_finds(state: HeartlandState, hexmap, enemy: str, here: str, size: int) -> list[Found]:
     """8.61c: every hidden enemy force within the corps' recon range."""
     out = []
     for f in sorted(hidden_forces(state, enemy)):
@@ -553,13 +554,13 @@ def _search_finds(state: dict, hexmap, enemy: str, here: str, size: int) -> list
     return out
 
 
-def _hidden_in(state: dict, enemy: str, target: str | None) -> list[Found]:
+def _hidden_in(state: HeartlandState, enemy: str, target: str | None) -> list[Found]:
     """8.61a: a hidden force in the reconned hex is found (its presence revealed)."""
     return [Found(f, target, len(model.units_of(state, f))) for f in sorted(hidden_forces(state, enemy))
             if model.force_hex(state, f) == target]
 
 
-def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None, units: Iterable[str] = (),
+def recon(state: HeartlandState, hexmap, force_id: str, dice, *, target: str | None = None, units: Iterable[str] = (),
           search: bool = False, end_screen: bool = False, at: str | None = None) -> Recon:
     """8.61: ``force_id`` (standing at ``at``, default its hex) tries recon.
 
@@ -597,6 +598,7 @@ def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None
     what = "search" if search else f"recon of {target}"
     r.roll = dice.d6(f"recon {force_id} {what}", by=side)
     r.enemy_roll = dice.d6(f"resist recon {what}", by=enemy)
+    assert r.total is not None and r.enemy_total is not None     # both rolled just now
     r.success = r.total > r.enemy_total
     why = (f"{force_id} {what}: {r.roll}+{r.bonus} = {r.total} against {r.enemy_roll}+{r.enemy_bonus} "
            f"({r.enemy_bonus_why}) = {r.enemy_total}: ")
@@ -620,11 +622,11 @@ def recon(state: dict, hexmap, force_id: str, dice, *, target: str | None = None
     return r
 
 
-def apply_recon(state: dict, r: Recon) -> None:
+def apply_recon(state: HeartlandState, r: Recon) -> None:
     """Count the attempt (8.61, 8.61b), end a screen given up for it (8.6), reveal what was found."""
     if r.problems:
         raise ValueError("cannot apply an illegal recon: " + r.why)
-    cur = state.setdefault("current", {})
+    cur = state.setdefault("current", cast(Turn, {}))
     used = cur.setdefault("recon", {})
     done = cur.setdefault("reconned", [])
     keys = [r.by] if r.corps else list(r.units)
@@ -641,7 +643,7 @@ def apply_recon(state: dict, r: Recon) -> None:
         apply_reveal(state, rv)
 
 
-def reset_recon(state: dict) -> None:
+def reset_recon(state: HeartlandState) -> None:
     """At the end of an impulse: recon attempts and the 8.6 recon/screen exclusion lapse."""
     cur = state.get("current", {})
     cur.pop("recon", None)
@@ -658,7 +660,7 @@ class ZocRule:
     why: str
 
 
-def zoc_on_entry(state: dict, force_id: str, *, recons: bool) -> ZocRule:
+def zoc_on_entry(state: HeartlandState, force_id: str, *, recons: bool) -> ZocRule:
     """3.61 / 8.61: a cavalry-only force that recons from the ZOC hex it entered neither stops nor
     checks, whatever the result; any other force stops and must check."""
     units = model.units_of(state, force_id)
@@ -671,20 +673,21 @@ def zoc_on_entry(state: dict, force_id: str, *, recons: bool) -> ZocRule:
 
 
 def recon_path_problems(path: list[str], *, start: str, hexmap, cost, enemy_zoc: set[str],
-                        enemy_occupied: set[str], active: bool, recon_at: Iterable[int] = ()) -> list[Problem]:
+                        enemy_occupied: set[str], active: bool, recon_at: Iterable[int] = (),
+                        index: int = 0) -> list[Problem]:
     """Like :func:`.movement.path_problems`, for a cavalry-only force that recons from the
     path indices ``recon_at``: it may go on after entering enemy ZOC there (8.61) but never
     ZOC to ZOC (3.61, 8.61), and an inactive force may not enter enemy ZOC (3.61)."""
     from .movement import path_problems
 
     p = path_problems(path, start=start, hexmap=hexmap, cost=cost, enemy_zoc=set(),
-                      enemy_occupied=enemy_occupied, active=active)
+                      enemy_occupied=enemy_occupied, active=active, index=index)
     if p:
         return p
     rec = set(recon_at)
     here = start
     for i, label in enumerate(path):
-        where = ["moves", 0, "path", i]
+        where = ["moves", index, "path", i]
         if here in enemy_zoc and label in enemy_zoc:
             return [Problem(f"{here} to {label} moves from one enemy ZOC hex to another (ZOC to ZOC), "
                             "which recon does not allow", "8.61", where)]
@@ -693,9 +696,37 @@ def recon_path_problems(path: list[str], *, start: str, hexmap, cost, enemy_zoc:
                 return [Problem(f"an inactive leader's force may not enter enemy ZOC ({label})", "3.61", where)]
             if i != len(path) - 1 and i not in rec:
                 return [Problem(f"the path goes on after {label}, in enemy ZOC, without a recon there",
-                                "8.26", ["moves", 0, "path", i + 1])]
+                                "8.26", ["moves", index, "path", i + 1])]
         here = label
     return []
+
+
+def recon_stop(mv: dict) -> str | None:
+    """8.61: the hex of its path a force's move recons from while moving (``recon: {at: HEX}``),
+    or None when it recons, if at all, where its move ends."""
+    spec = mv.get("recon")
+    return str(spec["at"]) if isinstance(spec, dict) and spec.get("at") is not None else None
+
+
+def recon_move_problems(state: HeartlandState, force: str, mv: dict, *, start: str, hexmap, cost,
+                        enemy_zoc: set[str], enemy_occupied: set[str], active: bool,
+                        index: int) -> list[Problem] | None:
+    """8.61: the path of a move that recons while moving (None when it does not): only a force of
+    cavalry alone, from a hex of its path; it may go on from there after entering enemy ZOC, never
+    ZOC to ZOC (:func:`recon_path_problems`)."""
+    at = recon_stop(mv)
+    if at is None:
+        return None
+    path = [str(x) for x in mv.get("path") or []]
+    where = ["moves", index, "recon", "at"]
+    if at not in path:
+        return [Problem(f"the recon is made while moving from a hex of the path; {at} is not on it", "8.61", where)]
+    units = model.units_of(state, force)
+    if not units or any(state["units"][u]["arm"] != "cavalry" for u in units):
+        return [Problem(f"only a force of cavalry alone recons while moving; {force} is not one", "8.61", where)]
+    return recon_path_problems(path, start=start, hexmap=hexmap, cost=cost, enemy_zoc=enemy_zoc,
+                               enemy_occupied=enemy_occupied, active=active, recon_at=[path.index(at)],
+                               index=index)
 
 
 # --- plotted positions in open games (8.62a with hxref.commit) ----------------------------------
@@ -753,7 +784,7 @@ def check_plot_reveal(force: str, commitments: list[str], reveals: list[tuple[di
         if last is not None and (not isinstance(imp, int) or imp <= last):
             p.append(Problem(f"plot {i + 1} is for impulse {imp}, not after {last}", "8.62a", where))
         last = imp if isinstance(imp, int) else last
-        label = choice.get("hex")
+        label = cast(str, choice.get("hex"))      # the plot's hex, as the order file gave it
         pc.hexes.append(label)
         if screens is not None and hexmap is not None:
             cover = screens.get(imp, [])

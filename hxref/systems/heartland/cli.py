@@ -8,11 +8,15 @@ imports only click and the shared options at load time, so ``hxref --version`` s
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from ...cli_options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
 from ...errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .state_types import HeartlandState
 
 
 @click.group("heartland")
@@ -52,7 +56,7 @@ def plot(game, side, force, label, reveal_force, out_dir):
 
     eng = load_game(game)
     check_side(eng, side)
-    state = eng.state
+    state = cast("HeartlandState", eng.state)      # what setup built
     mine = out_dir_for(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
     book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
     if reveal_force:

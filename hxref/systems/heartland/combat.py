@@ -20,9 +20,14 @@ Extended battle (10.7, 10.71): :func:`extended_battle`, :func:`extended_assault`
 Readings chosen where the rules are ambiguous (pinned by
 ``tests/heartland/test_combat.py`` and ``test_combat_example.py``):
 
-* 10.12a: a defender attacked in waves pays, at **every** resolution, the
-  artillery ASP of each leader using artillery **and** the OC's general ASP
-  (each part of a wave is an independent resolution).
+* 10.12a with the 10.7 example: before the first resolution of a wave attack
+  the defender pays as 10.12 says (the OC 1 general, each leader using his
+  artillery 1: Longstreet 2, Hood 1 in H-1).  At each later resolution the
+  stack pays 1 ASP more (:data:`WAVE_ASP`, its OC's if he has one left, else a
+  firing leader's) to use its artillery, and its leaders with ASP left fire
+  theirs; the general ASP is not paid again (10.12a names only artillery; an
+  OC who could not pay it at the first resolution halves the stack at every
+  wave).  A box leader with no ASP left halves his units (10.23(3)).
 * 10.12/10.23 ASP state is judged per leader's box before the resolution's
   payments; the OC pays the general ASP first, then each leader using his
   artillery pays 1 (an OC needs 2 to do both).  Unled stacks pay nothing,
@@ -70,7 +75,10 @@ Readings chosen where the rules are ambiguous (pinned by
 * 10.63b: a force (not the whole hex) whose every unit is eliminated has all
   its leaders captured; an HQ goes to ``state["hq_pool"][side]``.
 * 10.64: "more step losses" compares the cells' losses (FERT only).
-* 10.65: unled stacks check with 3.52b (a roll *below* the inverted ML).
+* 10.65 with 3.52b: in an unled stack each unit checks for itself (a roll
+  *below* its own inverted ML, as the 3.52b example has each unit roll); a
+  unit that fails takes the extra step loss itself, and the units that failed
+  retreat 1 hex together while the others stay.
 * 10.66: a side that used no artillery in that fire has nothing to lose and
   does not roll; the owner names the leader who loses (default the user with
   most artillery); captured artillery goes to the opposing stack's OC (or
@@ -83,7 +91,8 @@ Readings chosen where the rules are ambiguous (pinned by
   held goes to the pool as on a capture (14.61 is missing).  A wound adds
   its level to ``leaders[id]["wound"]`` (the key :mod:`.reorganization`
   heals a level a turn); every rating read (BR here) is the printed one of
-  the side showing less the wound, not below 0 (ML is not a rating).
+  the side showing less the wound and less 1 under a brevet marker (14.51,
+  :func:`.model.current_rating`), not below 0 (ML is not a rating).
 * 3.53(3c)/(3d) and 10.68: a retreat by combat result costs the OC 1 ML, and
   passing through enemy ZOC 1 more (once); the 1-hex retreat of a failed
   morale check costs only 10.65's 1 ML (plus 1 for ZOC).
@@ -120,6 +129,7 @@ from dataclasses import dataclass, field
 from functools import singledispatch  # noqa: F401
 from typing import Collection, Iterable, Mapping, Sequence  # noqa: F401
 
+from .state_types import HeartlandState
 from ...geometry.hex import HexSide  # noqa: F401
 from ...geometry.hex import distance as hex_distance  # noqa: F401
 from ..base import Problem
@@ -130,7 +140,7 @@ from .combat_effects import (  # noqa: F401
     ArtilleryChange, Capture, Kill, MlChange, MoveStack, SpendAsp, StepLoss, Wound, _remove_leader, apply_combat,
     apply_effect)
 from .combat_fire import (  # noqa: F401
-    CAVALRY_DRM, DEFENDER_GENERAL_EACH_WAVE, HASTY_DRM, WEATHER_DRM, AspPayment, Cavalry, Circumstances,
+    CAVALRY_DRM, HASTY_DRM, WAVE_ASP, WEATHER_DRM, AspPayment, Cavalry, Circumstances,
     ColumnRead, Drm, Fire, Strength, _ceil_div, _entrenchment, _forced, _gone, _offset, _supply_of, _weather,
     cavalry_superiority, fire, fire_drms, fire_shifts, leader_rating, read_column, stack_cavalry, stack_leaders,
     stack_ml, stack_oc, stack_strength, stack_units)
@@ -195,7 +205,7 @@ def extended_battle(phasing: str, answers: Mapping[str, bool], *, levels_left: M
     return eb
 
 
-def in_contact(state: dict, hexmap, side: str) -> list[tuple[str, str]]:
+def in_contact(state: HeartlandState, hexmap, side: str) -> list[tuple[str, str]]:
     """10.7: ``side``'s forces (with living units) adjacent to enemy combat units: (force, enemy hex)."""
     enemy = _enemy_unit_hexes(state, side)
     out = []
@@ -217,7 +227,7 @@ class ExtendedAttack:
     why: str = ""
 
 
-def extended_assault(state: dict, hexmap, force: str, target: str) -> ExtendedAttack:
+def extended_assault(state: HeartlandState, hexmap, force: str, target: str) -> ExtendedAttack:
     """10.71: a force in contact attacks one adjacent enemy hex: 1 AP of its OC, no attack check."""
     side = model.force_side(state, force)
     here = model.force_hex(state, force)

@@ -10,8 +10,9 @@ The readings chosen are listed in :mod:`.combat`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Mapping, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence, cast
 
+from .state_types import HeartlandState, Turn
 from ...geometry.hex import HexSide
 from . import forces as fc
 from . import model
@@ -20,14 +21,14 @@ from .fert import Cell, Fert, Shift
 HASTY_DRM = -2                             # 10.41a
 CAVALRY_DRM = 3                            # 10.43
 WEATHER_DRM = {"Rain": -1, "Mud": -1, "Blizzard": -4}     # 10.45
-DEFENDER_GENERAL_EACH_WAVE = True          # 10.12a reading
+WAVE_ASP = 1                               # 10.12a: the defender's ASP at each later wave, for its artillery
 
 
 @dataclass(frozen=True)
 class AspPayment:
     leader: str
     points: int
-    purpose: str            # "general" or "artillery"
+    purpose: str            # "general", "artillery" or "artillery, wave" (10.12a)
     rule: str = "10.12"
 
 
@@ -48,6 +49,7 @@ class Strength:
     supporters: tuple[str, ...] = ()
     halvings: list[str] = field(default_factory=list)
     asp: list[AspPayment] = field(default_factory=list)
+    general_short: bool = False                 # the OC could not pay the general ASP (10.23)
     cancelled: bool = False
     rule: str = "10.12, 10.2"
     why: str = ""
@@ -64,7 +66,7 @@ def _ceil_div(n: int, k: int) -> int:
     return -(-n // (2 ** k))
 
 
-def stack_leaders(state: dict, forces: Iterable[str]) -> list[str]:
+def stack_leaders(state: HeartlandState, forces: Iterable[str]) -> list[str]:
     out: list[str] = []
     for f in forces:
         out += [x for x in fc.force_leaders_of(state, f) if x not in out
@@ -72,74 +74,69 @@ def stack_leaders(state: dict, forces: Iterable[str]) -> list[str]:
     return out
 
 
-def stack_oc(state: dict, forces: Iterable[str]) -> str | None:
+def stack_oc(state: HeartlandState, forces: Iterable[str]) -> str | None:
     """3.22: the OC of a stack of forces (None: unled)."""
     return fc.senior_of(state, stack_leaders(state, forces))[0]
 
 
-def stack_units(state: dict, forces: Iterable[str], side: str) -> list[str]:
+def stack_units(state: HeartlandState, forces: Iterable[str], side: str) -> list[str]:
     return [u for f in forces for u in model.units_of(state, f, side)]
 
 
-def _forced(state: dict, force: str, forced_march: Collection[str]) -> bool:
+def _forced(state: HeartlandState, force: str, forced_march: Collection[str]) -> bool:
     """10.22: the force forced-marched this impulse (listed, or a leader flagged ``forced_march``)."""
     return force in forced_march or any(state["leaders"][x].get("forced_march")
                                         for x in fc.force_leaders_of(state, force))
 
 
-def _supply_of(state: dict, force: str, given: Mapping[str, str]) -> str:
+def _supply_of(state: HeartlandState, force: str, given: Mapping[str, str]) -> str:
     if force in given:
         return given[force]
-    imp = (state.get("current") or {}).get("active_impulse") or {}
+    imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     s = (imp.get("supply") or {}).get(force)
     if isinstance(s, dict):
         return s.get("state", "full")
     return str(s) if s else "full"
 
 
-def stack_strength(state: dict, forces: Sequence[str], *, role: str, side: str | None = None,
-                   artillery: bool | Collection[str] = True, supply: Mapping[str, str] | None = None,
-                   forced_march: Collection[str] = (), supports: Sequence = (),
-                   asp_spent: Mapping[str, int] | None = None) -> Strength:
-    """The CF and artillery a stack fires with, and the ASP it pays (10.12, 10.2x, 10.5, 9.14).
+def _general_asp(s: Strength, L: Mapping, avail: Mapping[str, int],
+                 paid_before: bool | None = None) -> tuple[int, int, bool]:
+    """10.21, 10.12, 10.23: an inactive OC halves CF and artillery; the OC pays 1 general ASP or
+    the whole stack's CF is halved.  Returns the stack's CF and artillery halvings and whether
+    the stack is short of ammunition.
 
-    ``artillery``: True (every leader who can), False, or the leader ids who use theirs.
-    ``supply``: force -> "full" / "combat" / "out" (default: the impulse's locked state, else full).
-    ``forced_march``: forces that forced-marched this impulse (or leaders flagged ``forced_march``).
-    ``supports``: :class:`.reaction.Support` results (defender only).
-    ``asp_spent``: ASP already spent by each leader earlier in this combat (waves)."""
-    forces = tuple(forces)
-    side = side or model.force_side(state, forces[0])
-    supply = supply or {}
-    spent = dict(asp_spent or {})
-    leaders = stack_leaders(state, forces)
-    oc = fc.senior_of(state, leaders)[0]
-    s = Strength(forces, side, oc, role)
-    L = state["leaders"]
-    if role == "attacker" and oc is not None and not L[oc].get("active"):
-        s.cancelled, s.rule = True, "10.21"
-        s.why = f"the attacking OC {oc} is inactive: no combat is resolved (10.21)"
-        return s
-    avail = {x: max(0, L[x].get("asp", 0) - spent.get(x, 0)) for x in leaders}
-    k_stack, k_art, ammo_stack, notes = 0, 0, False, []
+    ``paid_before``: a defender's later wave (10.12a): the general ASP was paid (True) or could
+    not be paid (False) at the first resolution and is not paid again."""
+    oc = s.oc
+    k_stack, k_art, ammo_stack = 0, 0, False
     if oc is not None and not L[oc].get("active"):
         k_stack += 1
         k_art += 1
         s.halvings.append(f"inactive OC {oc}: CF and artillery halved (10.21)")
-    if oc is not None:
+    if oc is not None and paid_before is not None:
+        if not paid_before:
+            ammo_stack = s.general_short = True
+            s.halvings.append(f"OC {oc} could not pay the general ASP of this wave attack: "
+                              "the whole stack's CF halved (10.23, 10.12a)")
+    elif oc is not None:
         if avail[oc] >= 1:
             s.asp.append(AspPayment(oc, 1, "general", "10.12"))
         else:
+            s.general_short = True
             ammo_stack = True
             s.halvings.append(f"OC {oc} cannot pay the general ASP: the whole stack's CF halved (10.23)")
-    paid = {x: (1 if s.asp and s.asp[0].leader == x else 0) for x in leaders}
+    return k_stack, k_art, ammo_stack
+
+
+def _unit_cf_groups(state: HeartlandState, s: Strength, avail: Mapping[str, int], k_stack: int, ammo_stack: bool,
+                    supply: Mapping[str, str], forced_march: Collection[str], notes: list[str]) -> dict[int, int]:
+    """10.22, 7.32, 10.12b, 10.23(3), 10.5: each unit's CF, halved for forced march, out of supply
+    or a box leader with no ASP (ammunition counted once, whatever the cause).  Returns the CF
+    by halving exponent."""
     groups: dict[int, int] = {}          # halving exponent -> CF
-    art_groups: dict[int, int] = {}
-    users: list[str] = []
     short: list[str] = []                # box leaders with no ASP (10.23(3))
     ammo_causes = int(ammo_stack)
-    force_of = {x: f for f in forces for x in fc.force_leaders_of(state, f)}
-    for f in forces:
+    for f in s.forces:
         fm = _forced(state, f, forced_march)
         out = _supply_of(state, f, supply) == "out" and not model.is_unled(f)
         if fm:
@@ -147,19 +144,38 @@ def stack_strength(state: dict, forces: Sequence[str], *, role: str, side: str |
         if out:
             ammo_causes += 1
             s.halvings.append(f"{f} is out of supply: CF halved, no artillery (7.32)")
-        for u in model.units_of(state, f, side):
+        for u in model.units_of(state, f, s.side):
             cf = model.unit_cf(state["units"][u])
             s.unit_cf += cf
             box = state["units"][u].get("leader")
-            no_asp = box in avail and avail[box] == 0
-            if no_asp and box != oc and box not in short:
-                short.append(box)
+            no_asp = box in avail and avail[cast(str, box)] == 0
+            if no_asp and (box != s.oc or not s.general_short) and box not in short:
+                short.append(cast(str, box))
                 ammo_causes += 1
                 s.halvings.append(f"{box} has no ASP: his units' CF halved, no artillery (10.12b, 10.23(3))")
             k = k_stack + int(fm) + int(ammo_stack or out or no_asp)
             groups[k] = groups.get(k, 0) + cf
     if ammo_causes > 1:
         notes.append("a unit short of ammunition is halved once for it, whatever the cause (10.5 reading)")
+    return groups
+
+
+def _artillery_groups(state: HeartlandState, s: Strength, leaders: Sequence[str], avail: Mapping[str, int], k_art: int,
+                      artillery: bool | Collection[str], supply: Mapping[str, str],
+                      forced_march: Collection[str], notes: list[str],
+                      later_wave: bool = False) -> tuple[dict[int, int], list[str]]:
+    """10.42, 10.12, 10.23, 7.32, 10.22: each leader's artillery fires if he chooses, is in supply and
+    pays 1 ASP for it (halved after a forced march).  Returns the artillery by halving exponent
+    and the leaders who fired theirs.
+
+    ``later_wave`` (10.12a, a defender's second and later resolution of a wave attack): a leader
+    with ASP left fires without paying again; the stack then pays :data:`WAVE_ASP` once, from its
+    OC if he has it, else from a leader who fires, or no artillery fires."""
+    L = state["leaders"]
+    force_of = {x: f for f in s.forces for x in fc.force_leaders_of(state, f)}
+    paid = {x: (1 if s.asp and s.asp[0].leader == x else 0) for x in leaders}
+    art_groups: dict[int, int] = {}
+    users: list[str] = []
     for x in leaders:
         guns = L[x].get("artillery", 0)
         if guns <= 0:
@@ -175,19 +191,28 @@ def stack_strength(state: dict, forces: Sequence[str], *, role: str, side: str |
         if avail[x] - paid[x] < 1:
             notes.append(f"{x} has no ASP left for his artillery (10.23)")
             continue
-        paid[x] += 1
-        s.asp.append(AspPayment(x, 1, "artillery", "10.12"))
+        if not later_wave:
+            paid[x] += 1
+            s.asp.append(AspPayment(x, 1, "artillery", "10.12"))
         users.append(x)
         k = k_art + int(f is not None and _forced(state, f, forced_march))
         art_groups[k] = art_groups.get(k, 0) + guns
-    own_cf = sum(_ceil_div(n, k) for k, n in groups.items())
-    own_art = sum(_ceil_div(n, k) for k, n in art_groups.items())
+    if later_wave and users:
+        payer = s.oc if s.oc is not None and avail[s.oc] >= WAVE_ASP else users[0]
+        s.asp.append(AspPayment(payer, WAVE_ASP, "artillery, wave", "10.12a"))
+    return art_groups, users
+
+
+def _add_support(s: Strength, own_cf: int, own_art: int, supports: Sequence) -> None:
+    """9.14: the defensive support's CF and artillery (already halved, rounded up) are added."""
     s.support_cf = sum(getattr(x, "added_cf", 0) for x in supports)
     s.support_artillery = sum(getattr(x, "added_artillery", 0) for x in supports)
     s.supporters = tuple(x.supporter for x in supports)
     s.cf = own_cf + s.support_cf
     s.artillery = own_art + s.support_artillery
-    s.artillery_users = tuple(users)
+
+
+def _strength_why(s: Strength, own_cf: int, notes: list[str]) -> str:
     text = f"{s.unit_cf} CF"
     if s.halvings:
         text += f" -> {own_cf} (" + "; ".join(s.halvings) + ")"
@@ -198,7 +223,46 @@ def stack_strength(state: dict, forces: Sequence[str], *, role: str, side: str |
     if s.asp:
         parts.append("ASP " + ", ".join(f"{p.leader} {p.points} ({p.purpose})" for p in s.asp))
     parts += notes
-    s.why = "; ".join(parts)
+    return "; ".join(parts)
+
+
+def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, side: str | None = None,
+                   artillery: bool | Collection[str] = True, supply: Mapping[str, str] | None = None,
+                   forced_march: Collection[str] = (), supports: Sequence = (),
+                   asp_spent: Mapping[str, int] | None = None, general_paid: bool | None = None) -> Strength:
+    """The CF and artillery a stack fires with, and the ASP it pays (10.12, 10.2x, 10.5, 9.14).
+
+    ``artillery``: True (every leader who can), False, or the leader ids who use theirs.
+    ``supply``: force -> "full" / "combat" / "out" (default: the impulse's locked state, else full).
+    ``forced_march``: forces that forced-marched this impulse (or leaders flagged ``forced_march``).
+    ``supports``: :class:`.reaction.Support` results (defender only).
+    ``asp_spent``: ASP already spent by each leader earlier in this combat (waves).
+    ``general_paid``: for a defender's second and later wave (10.12a), whether his OC paid the
+    general ASP at the first resolution; None (the default) is a first resolution, paid in full."""
+    forces = tuple(forces)
+    side = side or model.force_side(state, forces[0])
+    supply = supply or {}
+    spent = dict(asp_spent or {})
+    leaders = stack_leaders(state, forces)
+    oc = fc.senior_of(state, leaders)[0]
+    s = Strength(forces, side, oc, role)
+    L = state["leaders"]
+    if role == "attacker" and oc is not None and not L[oc].get("active"):
+        s.cancelled, s.rule = True, "10.21"
+        s.why = f"the attacking OC {oc} is inactive: no combat is resolved (10.21)"
+        return s
+    avail = {x: max(0, L[x].get("asp", 0) - spent.get(x, 0)) for x in leaders}
+    notes: list[str] = []
+    later_wave = general_paid is not None
+    k_stack, k_art, ammo_stack = _general_asp(s, L, avail, general_paid)
+    groups = _unit_cf_groups(state, s, avail, k_stack, ammo_stack, supply, forced_march, notes)
+    art_groups, users = _artillery_groups(state, s, leaders, avail, k_art, artillery, supply, forced_march, notes,
+                                          later_wave)
+    own_cf = sum(_ceil_div(n, k) for k, n in groups.items())
+    own_art = sum(_ceil_div(n, k) for k, n in art_groups.items())
+    _add_support(s, own_cf, own_art, supports)
+    s.artillery_users = tuple(users)
+    s.why = _strength_why(s, own_cf, notes)
     return s
 
 
@@ -234,7 +298,7 @@ def read_column(fert: Fert, strength: int, shifts: Sequence[Shift]) -> ColumnRea
     return ColumnRead(strength, base, fert.label(base), tuple(shifts), net, idx, fert.label(idx), clamped)
 
 
-def stack_ml(state: dict, forces: Sequence[str], side: str) -> tuple[int, str]:
+def stack_ml(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[int, str]:
     """10.31: the OC's ML, or for an unled stack the worst unit ML inverted (3.52b)."""
     oc = stack_oc(state, forces)
     if oc is not None:
@@ -245,13 +309,13 @@ def stack_ml(state: dict, forces: Sequence[str], side: str) -> tuple[int, str]:
     return inv, f"unled ML {worst} inverted to {inv} (3.52b)"
 
 
-def _entrenchment(state: dict, label: str, given: Mapping[str, int] | None) -> int:
+def _entrenchment(state: HeartlandState, label: str, given: Mapping[str, int] | None) -> int:
     table = given if given is not None else state.get("entrenchments", {})
     v = table.get(label, 0)
     return int(v.get("level", 0)) if isinstance(v, dict) else int(v or 0)
 
 
-def fire_shifts(state: dict, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *,
+def fire_shifts(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *,
                 firer_hex: str, fired_on_hex: str, firer_attacks: bool, wave: int = 1,
                 wave_shift_carried: bool = False, entrenchments: Mapping[str, int] | None = None,
                 doctrine: bool = False) -> list[Shift]:
@@ -275,7 +339,7 @@ def fire_shifts(state: dict, hexmap, fert: Fert, firer: Sequence[str], fired_on:
     return out
 
 
-def _gone(state: dict, hexmap, target: str, firer: str) -> set[str]:
+def _gone(state: HeartlandState, hexmap, target: str, firer: str) -> set[str]:
     """Map features destroyed since: a devastated town (13.12), a burned bridge (13.11)."""
     out = set()
     if target in set(map(str, state.get("devastated") or ())):
@@ -321,7 +385,7 @@ def cavalry_superiority(cf_a: int, units_a: int, cf_b: int, units_b: int) -> Cav
     return Cavalry((cf_a, cf_b), (units_a, units_b), (-max(0, units_b - units_a), CAVALRY_DRM), 1)
 
 
-def stack_cavalry(state: dict, forces: Sequence[str], side: str) -> tuple[int, int]:
+def stack_cavalry(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[int, int]:
     """Cavalry CF and number of cavalry units of a stack (supporters are never passed in)."""
     cav = [u for u in stack_units(state, forces, side) if state["units"][u]["arm"] == "cavalry"]
     return sum(model.unit_cf(state["units"][u]) for u in cav), len(cav)
@@ -330,7 +394,7 @@ def stack_cavalry(state: dict, forces: Sequence[str], side: str) -> tuple[int, i
 leader_rating = model.current_rating     # AR, BR or MR now, less the wound level (10.67)
 
 
-def fire_drms(state: dict, strength: Strength, fired_on: Sequence[str], *, weather: str = "Clear",
+def fire_drms(state: HeartlandState, strength: Strength, fired_on: Sequence[str], *, weather: str = "Clear",
               offset: int = 0, hasty: bool = False, extra: Sequence[Drm] = ()) -> list[Drm]:
     """10.41-10.46: the DRMs of one fire."""
     out: list[Drm] = []
@@ -423,16 +487,16 @@ class Fire:
         return out
 
 
-def fire(state: dict, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *, firer_hex: str,
+def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *, firer_hex: str,
          fired_on_hex: str, role: str, wave: int = 1, dice=None, purpose: str = "", hasty: bool = False,
          artillery: bool | Collection[str] = True, supports: Sequence = (), asp_spent=None,
-         circumstances: "Circumstances | None" = None) -> Fire:
+         general_paid: bool | None = None, circumstances: "Circumstances | None" = None) -> Fire:
     """One fire (10.11 steps 1-3, 10.61): strength, column, DRMs; rolls 1d6 when ``dice`` is given."""
     circ = circumstances or Circumstances()
     side = model.force_side(state, firer[0])
     st = stack_strength(state, firer, role="attacker" if role == "attack" else "defender", side=side,
                         artillery=artillery, supply=circ.supply, forced_march=circ.forced_march,
-                        supports=supports, asp_spent=asp_spent)
+                        supports=supports, asp_spent=asp_spent, general_paid=general_paid)
     shifts = fire_shifts(state, hexmap, fert, firer, fired_on, firer_hex=firer_hex, fired_on_hex=fired_on_hex,
                          firer_attacks=role == "attack", wave=wave,
                          wave_shift_carried=role == "attack" and firer[0] in circ.wave_shift_carried,
@@ -450,14 +514,14 @@ def fire(state: dict, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequen
     return f
 
 
-def _weather(state: dict, circ: "Circumstances") -> str:
+def _weather(state: HeartlandState, circ: "Circumstances") -> str:
     if circ.weather:
         return circ.weather
     from .supply import weather_of
     return weather_of(state)
 
 
-def _offset(state: dict, circ: "Circumstances") -> int:
+def _offset(state: HeartlandState, circ: "Circumstances") -> int:
     if circ.fert_offset is not None:
         return circ.fert_offset
     return int(state.get("fert_offset") or 0)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
 
+from .state_types import HeartlandState
 from ...geometry.hex import distance as hex_distance
 from ..base import Problem
 from . import forces as fc
@@ -30,7 +31,7 @@ ROUTE_SEARCH_LIMIT = 50_000                # paths looked at for one retreat
 
 # --- step losses (10.63) -----------------------------------------------------------------
 
-def allocate_losses(state: dict, units: Sequence[str], losses: int, *, owner_order: Sequence[str] = (),
+def allocate_losses(state: HeartlandState, units: Sequence[str], losses: int, *, owner_order: Sequence[str] = (),
                     enemy_order: Sequence[str] = (), taken: dict[str, int] | None = None,
                     owner_only: bool = False) -> list[tuple[str, str]]:
     """10.63a / H-8: who loses each step: ``[(unit, "owner" | "enemy"), ...]``.
@@ -67,13 +68,13 @@ def allocate_losses(state: dict, units: Sequence[str], losses: int, *, owner_ord
 
 # --- retreats (10.68) --------------------------------------------------------------------
 
-def _enemy_unit_hexes(state: dict, side: str) -> set[str]:
+def _enemy_unit_hexes(state: HeartlandState, side: str) -> set[str]:
     out = set()
     for u in state["units"].values():
         if u["side"] == side or u["steps"] <= 0:
             continue
         if u.get("leader"):
-            h = fc.top_leader_hex(state, u["leader"])
+            h = fc.top_leader_hex(state, cast(str, u["leader"]))
         else:
             h = u.get("hex")
         if h:
@@ -81,12 +82,12 @@ def _enemy_unit_hexes(state: dict, side: str) -> set[str]:
     return out
 
 
-def supply_points(state: dict, side: str) -> list[str]:
+def supply_points(state: HeartlandState, side: str) -> list[str]:
     """Friendly supply sources, depots and wagons on the map (10.68's "supply source or relay")."""
     pts = list((state.get("sources") or {}).get(side, []))
     for sid, s in (state.get("logistics") or {}).items():
         if s.get("side") == side and s.get("kind") in ("depot", "wagon"):
-            h = s.get("hex") or (fc.top_leader_hex(state, s["leader"]) if s.get("leader") else None)
+            h = s.get("hex") or (fc.top_leader_hex(state, cast(str, s["leader"])) if s.get("leader") else None)
             if h:
                 pts.append(h)
     return pts
@@ -109,7 +110,7 @@ class RetreatPlan:
     why: str = ""
 
 
-def plan_retreat(state: dict, hexmap, side: str, start: str, hexes: int, *, chooser: str | None = None,
+def plan_retreat(state: HeartlandState, hexmap, side: str, start: str, hexes: int, *, chooser: str | None = None,
                  route: Sequence[str] | None = None, passable=None) -> RetreatPlan:
     """10.68: the allowed routes of ``hexes`` hexes from ``start`` for ``side``'s stack, and the one taken
     (``route`` if allowed, else the default: fewest enemy-ZOC hexes, then nearest a supply point)."""
@@ -195,6 +196,14 @@ class Exchange:
     why: str = ""
 
 
+if TYPE_CHECKING:
+    class _Fired(Exchange):
+        """An exchange not cancelled: both fires were made (10.11)."""
+
+        attack: Fire
+        defence: Fire
+
+
 @dataclass
 class Check:
     """A roll made while applying results (morale 10.65, casualty 10.67, artillery 10.66)."""
@@ -252,6 +261,7 @@ class Combat:
             if x.cancelled:
                 out.append(f"  wave {x.wave}: {x.why}")
                 continue
+            assert x.attack is not None and x.defence is not None      # not cancelled: both fired (10.11)
             out.append(f"  {x.attack.why}")
             out.append(f"  {x.defence.why}")
         out.append(f"  {self.why}")
@@ -262,11 +272,11 @@ class Combat:
         return out
 
 
-def _defender_forces(state: dict, target: str, side: str) -> list[str]:
+def _defender_forces(state: HeartlandState, target: str, side: str) -> list[str]:
     return [f for f in model.forces_in_hex(state, target, side) if model.units_of(state, f, side)]
 
 
-def resolve_combat(state: dict, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert | None = None,
+def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert | None = None,
                    circumstances: Circumstances | None = None,
                    choices: Mapping[str, Choices] | None = None) -> Combat:
     """10.11, 10.6x: every Assault on one target, in the phasing player's order, then the results.
@@ -299,6 +309,7 @@ def resolve_combat(state: dict, hexmap, assaults: Sequence[Assault], dice, *, fe
         return c
     spent: dict[str, int] = {}
     wave = 0
+    general_paid: bool | None = None        # 10.12a: after the first wave, the defender's general ASP is not repaid
     for a in assaults:
         x = Exchange(wave + 1, a)
         probe = stack_strength(state, [a.attacker], role="attacker", side=aside)
@@ -317,9 +328,11 @@ def resolve_combat(state: dict, hexmap, assaults: Sequence[Assault], dice, *, fe
         _spend(spent, x.attack.strength)
         x.defence = fire(state, hexmap, fert, defenders, [a.attacker], firer_hex=target, fired_on_hex=a.source,
                          role="return", wave=wave, dice=dice, artillery=ch[dside].artillery, supports=supports,
-                         asp_spent=spent, circumstances=circ,
+                         asp_spent=spent, general_paid=general_paid, circumstances=circ,
                          purpose=f"FERT {target} return fire on {a.attacker} (attack {wave})")
         _spend(spent, x.defence.strength)
+        if general_paid is None:
+            general_paid = not x.defence.strength.general_short
         x.why = f"attack {wave}: {x.attack.cell.text} on {target}, {x.defence.cell.text} on {a.attacker}"
         c.exchanges.append(x)
     _Results(state, hexmap, c, ch, circ, dice).run()
@@ -331,7 +344,7 @@ def _spend(spent: dict[str, int], st: Strength) -> None:
         spent[p.leader] = spent.get(p.leader, 0) + p.points
 
 
-def _auto_supports(state: dict, hexmap, assault: Assault, targets: Sequence[str]) -> list:
+def _auto_supports(state: HeartlandState, hexmap, assault: Assault, targets: Sequence[str]) -> list:
     return supports_for(state, hexmap, assault, targets=targets)
 
 
@@ -347,7 +360,7 @@ class _Stack:
     by_force: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
 
     @classmethod
-    def of(cls, state: dict, forces: Sequence[str], side: str) -> "_Stack":
+    def of(cls, state: HeartlandState, forces: Sequence[str], side: str) -> "_Stack":
         by = {f: (tuple(model.units_of(state, f, side)), tuple(fc.force_leaders_of(state, f))) for f in forces}
         units = tuple(u for us, _ in by.values() for u in us)
         leaders = tuple(x for _, ls in by.values() for x in ls)
@@ -361,7 +374,8 @@ class _Results:
         self.work = copy.deepcopy(state)
         self.hexmap, self.c, self.ch, self.circ, self.dice = hexmap, combat, choices, circ, dice
         self.taken: dict[str, int] = {}
-        self.live = [x for x in combat.exchanges if not x.cancelled]
+        self.morale_retreats: dict[str, tuple[str, ...]] = {}     # unled stack -> the units that failed (3.52b)
+        self.live = cast("list[_Fired]", [x for x in combat.exchanges if not x.cancelled])
         self.defender = _Stack.of(state, combat.defenders, combat.defender_side)
         self.attackers = [_Stack.of(state, [x.assault.attacker], combat.attacker_side) for x in self.live]
 
@@ -396,44 +410,81 @@ class _Results:
         return None
 
     def run(self) -> None:
-        c, aside, dside = self.c, self.c.attacker_side, self.c.defender_side
+        """10.61: the pooled results of every exchange, step by step in the rules' order."""
+        c = self.c
         if not self.live:
             c.why = "every attacking OC is inactive: no combat (10.21)"
             return
+        pairs = list(zip(self.live, self.attackers))
+        self.spend_asp()
+        self.step_losses(pairs)
+        self.ml_rise()
+        ocs = {st.name: self.oc(st) for st in [self.defender] + self.attackers}
+        killed = self.leader_casualties(pairs)
+        failed = self.morale_checks(pairs, ocs, killed)
+        self.artillery_losses(pairs)
+        winner, vacated = self.combat_retreat(pairs)
+        c.why = (f"pooled: {c.defender_side} lost {c.inflicted[c.attacker_side]} step(s) and "
+                 f"{c.retreat_totals[c.defender_side]} retreat; "
+                 f"{c.attacker_side} lost {c.inflicted[c.defender_side]} and {c.retreat_totals[c.attacker_side]}; "
+                 + (f"net: {c.retreating} retreats {c.retreat_hexes} hex(es)" if c.retreating
+                    else "the retreat counts cancel: nobody retreats")
+                 + (f"; {c.ml_winner} inflicted more losses: its leaders +1 ML" if c.ml_winner else ""))
+        self.advance(winner, vacated)
+        for st in failed:
+            part = self._part(st, self.morale_retreats[st.name]) if st.name in self.morale_retreats else st
+            if self.units(part):
+                self.retreat(part, 1, "10.65", morale=True)
+
+    def spend_asp(self) -> None:
+        """10.12, 10.23: the ASP each fire paid for is spent."""
         for x in self.live:
             for f in (x.attack, x.defence):
                 for p in f.strength.asp:
                     self.emit(SpendAsp(p.leader, p.points, p.rule,
                                        f"{p.leader} spends {p.points} ASP ({p.purpose}, attack {x.wave})"))
-        pairs = list(zip(self.live, self.attackers))
-        # step losses (10.62, 10.63), then forces wiped out (10.63b)
+
+    def step_losses(self, pairs: list[tuple[_Fired, _Stack]]) -> None:
+        """10.62, 10.63, 10.63b: the pooled FERT step losses on the defender, each attacker's return-fire
+        losses, then the leaders of forces wiped out are captured."""
         def_losses = sum(x.attack.cell.losses for x in self.live)
         self.lose(self.defender, def_losses, "fert", f"FERT, {len(self.live)} fire(s) pooled")
         for x, st in pairs:
             self.lose(st, x.defence.cell.losses, "fert", f"return fire, attack {x.wave}")
         for st in [self.defender] + self.attackers:
             self.capture_wiped(st)
-        # ML rise (10.64): FERT losses only
-        c.inflicted = {aside: def_losses, dside: sum(x.defence.cell.losses for x in self.live)}
-        if c.inflicted[aside] != c.inflicted[dside]:
-            c.ml_winner = aside if c.inflicted[aside] > c.inflicted[dside] else dside
-            stacks = self.attackers if c.ml_winner == aside else [self.defender]
-            for st in stacks:
-                for lid in self.leaders(st):
-                    ml = self.work["leaders"][lid]["ml"]
-                    if ml < ML_MAX:
-                        self.emit(MlChange(lid, ml, ml + 1, "10.64",
-                                           f"{lid} +1 ML: his side inflicted {c.inflicted[c.ml_winner]} FERT step "
-                                           f"losses to {c.inflicted[model.other_side(c.ml_winner)]}"))
-        # leader casualties (10.67), before the morale checks (10.65's exception)
-        ocs = {st.name: self.oc(st) for st in [self.defender] + self.attackers}
+
+    def ml_rise(self) -> None:
+        """10.64: the side that inflicted more FERT step losses raises its leaders' ML by 1."""
+        c, aside, dside = self.c, self.c.attacker_side, self.c.defender_side
+        c.inflicted = {aside: sum(x.attack.cell.losses for x in self.live),
+                       dside: sum(x.defence.cell.losses for x in self.live)}
+        if c.inflicted[aside] == c.inflicted[dside]:
+            return
+        c.ml_winner = aside if c.inflicted[aside] > c.inflicted[dside] else dside
+        stacks = self.attackers if c.ml_winner == aside else [self.defender]
+        for st in stacks:
+            for lid in self.leaders(st):
+                ml = self.work["leaders"][lid]["ml"]
+                if ml < ML_MAX:
+                    self.emit(MlChange(lid, ml, ml + 1, "10.64",
+                                       f"{lid} +1 ML: his side inflicted {c.inflicted[c.ml_winner]} FERT step "
+                                       f"losses to {c.inflicted[model.other_side(c.ml_winner)]}"))
+
+    def leader_casualties(self, pairs: list[tuple[_Fired, _Stack]]) -> set[str]:
+        """10.67: a natural 6 calls a casualty check on the leaders fired on (before the morale checks,
+        10.65's exception); returns the leaders killed."""
         killed: set[str] = set()
         for x, st in pairs:
             if x.attack.casualty_check:
                 killed |= self.casualties(st, x.attack)
             if x.defence.casualty_check:
                 killed |= self.casualties(self.defender, x.defence)
-        # morale checks (10.65)
+        return killed
+
+    def morale_checks(self, pairs: list[tuple[_Fired, _Stack]], ocs: dict[str, str | None],
+                      killed: set[str]) -> list[_Stack]:
+        """10.65: an asterisk calls a morale check on the stack fired on; returns the stacks that failed."""
         failed: list[_Stack] = []
         asterisk = any(x.attack.cell.morale for x in self.live)
         if asterisk and self.morale(self.defender, ocs[self.defender.name] in killed):
@@ -441,17 +492,25 @@ class _Results:
         for x, st in pairs:
             if x.defence.cell.morale and self.morale(st, ocs[st.name] in killed):
                 failed.append(st)
-        # artillery loss (10.66)
+        return failed
+
+    def artillery_losses(self, pairs: list[tuple[_Fired, _Stack]]) -> None:
+        """10.66: a natural 1 calls an artillery check on the firing stack."""
         for x, st in pairs:
             if x.attack.artillery_check:
                 self.artillery(x.attack, st, self.defender)
             if x.defence.artillery_check:
                 self.artillery(x.defence, self.defender, st)
-        # retreats (10.61d, 10.62, 10.68) and the advance
+
+    def combat_retreat(self, pairs: list[tuple[_Fired, _Stack]]) -> tuple[str | None, list[str]]:
+        """10.61d, 10.62, 10.68: the net of the pooled retreat counts moves the losing side's stacks;
+        returns the winner (who may advance) and the hexes vacated, counting stacks wiped out."""
+        c, aside, dside = self.c, self.c.attacker_side, self.c.defender_side
         c.retreat_totals = {dside: sum(x.attack.cell.retreat for x in self.live),
                             aside: sum(x.defence.cell.retreat for x in self.live)}
         net = c.retreat_totals[dside] - c.retreat_totals[aside]
-        winner, vacated = None, []
+        winner: str | None = None
+        vacated: list[str] = []
         if net:
             loser = dside if net > 0 else aside
             winner = model.other_side(loser)
@@ -469,15 +528,7 @@ class _Results:
                 if h not in vacated:
                     vacated.append(h)
                 winner = winner or model.other_side(st.side)
-        c.why = (f"pooled: {dside} lost {c.inflicted[aside]} step(s) and {c.retreat_totals[dside]} retreat; "
-                 f"{aside} lost {c.inflicted[dside]} and {c.retreat_totals[aside]}; "
-                 + (f"net: {c.retreating} retreats {c.retreat_hexes} hex(es)" if c.retreating
-                    else "the retreat counts cancel: nobody retreats")
-                 + (f"; {c.ml_winner} inflicted more losses: its leaders +1 ML" if c.ml_winner else ""))
-        self.advance(winner, vacated)
-        for st in failed:
-            if self.units(st):
-                self.retreat(st, 1, "10.65", morale=True)
+        return winner, vacated
 
     # -- the steps --
     def lose(self, st: _Stack, n: int, cause: str, what: str) -> None:
@@ -549,9 +600,7 @@ class _Results:
             return False
         oc = self.oc(st)
         if oc is None:
-            ml = max(model.unit_ml(self.work["units"][u]) for u in self.units(st))
-            r = fc.unled_check(ml, self.dice, f"morale check {st.name}", by=st.side)
-            passed, why, faces = r.passed, r.why, (r.roll,)
+            return self.unled_morale(st)
         else:
             d = self.dice.d6(f"morale check {oc}", by=st.side)
             ml = self.work["leaders"][oc]["ml"]
@@ -565,6 +614,35 @@ class _Results:
         self.lose(st, 1, "morale", "failed morale check")
         self.capture_wiped(st)
         return True
+
+    def unled_morale(self, st: _Stack) -> bool:
+        """3.52b, 10.65: in an unled stack every unit checks for itself ("each rolls and passes below
+        its own inverted ML", the 3.52b example); a unit that fails loses 1 step itself, and the
+        units that failed retreat 1 hex together (returned as :attr:`morale_retreats`).  There is
+        no OC to lose ML.  True when some unit failed."""
+        failed: list[str] = []
+        if "3.52b" not in self.c.rule:
+            self.c.rule += ", 3.52b"
+        for u in self.units(st):
+            ml = model.unit_ml(self.work["units"][u])
+            r = fc.unled_check(ml, self.dice, f"morale check {st.name} {u}", by=st.side)
+            self.c.checks.append(Check("morale", u, (r.roll,), "passed" if r.passed else "failed", "3.52b, 10.65",
+                                       f"asterisk on {st.name}: unled {u}: {r.why}: "
+                                       f"{'passes' if r.passed else 'fails'}"))
+            if not r.passed:
+                failed.append(u)
+        for u in failed:
+            self.lose(self._part(st, [u]), 1, "morale", f"{u} failed its own morale check (3.52b)")
+        self.capture_wiped(st)
+        if failed:
+            self.morale_retreats[st.name] = tuple(failed)
+        return bool(failed)
+
+    @staticmethod
+    def _part(st: _Stack, units: Sequence[str]) -> _Stack:
+        """Some unled units of a stack, as a stack of their own (3.52b: each checks for itself)."""
+        mine = tuple(u for u in st.units if u in units)
+        return _Stack(st.name, st.side, st.forces, mine, (), {f: (mine, ()) for f in st.forces})
 
     def artillery(self, f: Fire, st: _Stack, opponent: _Stack) -> None:
         users = [u for u in self.leaders(st, f.strength.artillery_users)
@@ -612,7 +690,7 @@ class _Results:
         theirs = sum(model.unit_cf(self.work["units"][u]) for o in others for u in self.units(o)
                      if self.work["units"][u]["arm"] == "cavalry")
         chooser = enemy if theirs > mine else st.side
-        plan = plan_retreat(self.work, self.hexmap, st.side, start, hexes, chooser=chooser,
+        plan = plan_retreat(self.work, self.hexmap, st.side, cast(str, start), hexes, chooser=chooser,
                             route=self.ch[chooser].routes.get(start))
         self.c.retreats.append(plan)
         self.c.refused += plan.problems

@@ -9,16 +9,19 @@ map; both build on this module, which builds on neither.
 """
 from __future__ import annotations
 
+from typing import cast
+
+from .state_types import HeartlandState, Leader, Logistics, Unit
 from . import model
 from .forces import overall_commander  # the rules of 3.22
 
 
-def _oc(state: dict, label: str, side: str) -> str | None:
+def _oc(state: HeartlandState, label: str, side: str) -> str | None:
     leaders = model.leaders_in_hex(state, label, side)
     return overall_commander(state, leaders) if leaders else None
 
 
-def _top(state: dict, label: str, side: str, units: list[dict], logi: list[dict]) -> dict:
+def _top(state: HeartlandState, label: str, side: str, units: list[Unit], logi: list[Logistics]) -> dict:
     """3.22, 3.71: the counter on top of the hex: its OC (name, stars, ratings), else its first
     unit (arm and size), else its first wagon or depot."""
     oc = _oc(state, label, side)
@@ -33,12 +36,12 @@ def _top(state: dict, label: str, side: str, units: list[dict], logi: list[dict]
     return {"kind": logi[0]["kind"]}
 
 
-def top_counters(state: dict, side: str) -> dict[str, dict]:
+def top_counters(state: HeartlandState, side: str) -> dict[str, dict]:
     """For each hex ``side`` occupies: what an enemy sees there (3.71)."""
     out: dict[str, dict] = {}
     hexes = set(model.occupied_hexes(state, side))
-    hexes |= {s["hex"] for s in state.get("logistics", {}).values()
-              if s["side"] == side and s.get("hex") and not s.get("leader")}
+    hexes |= cast(set[str], {s["hex"] for s in state.get("logistics", {}).values()
+                             if s["side"] == side and s.get("hex") and not s.get("leader")})
     for label in sorted(hexes):
         leaders = model.leaders_in_hex(state, label, side)
         units = [u for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
@@ -47,7 +50,7 @@ def top_counters(state: dict, side: str) -> dict[str, dict]:
         # only counters that stand on the map count (3.1): leaders not inside an army commander's
         # box, unled units, wagons and depots -- never the units kept on the AOD
         in_boxes = {lid for lid in leaders if state["leaders"][lid].get("superior")
-                    and state["leaders"].get(state["leaders"][lid]["superior"], {}).get("hq")}
+                    and state["leaders"].get(cast(str, state["leaders"][lid]["superior"]), cast(Leader, {})).get("hq")}
         loose = [u for u in units if u.get("leader") is None]
         count = len(leaders) - len(in_boxes) + len(loose) + len(logi)
         out[label] = {"side": side, "top": _top(state, label, side, units, logi), "under": count - 1}

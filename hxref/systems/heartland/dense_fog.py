@@ -31,7 +31,8 @@ Readings chosen (pinned by ``tests/heartland/test_dense_fog.py``):
 from __future__ import annotations
 
 import copy
-from typing import Iterable
+from typing import Iterable, cast
+from .state_types import HeartlandState
 
 SIDES = ("union", "confederate")
 STRENGTH_KEYS = ("cf", "steps")                  # 3.72(1)
@@ -77,6 +78,8 @@ def redact(view: dict, side: str | None, options: dict | None) -> dict:
                 top.pop(k, None)
     if "rolls" in v:
         v["rolls"] = redact_rolls(v["rolls"], side, options)
+    if isinstance(v.get("pontoons"), list):     # 3.72(4): laid, not yet announced in the Reorganization Segment
+        v["pontoons"] = [p for p in v["pontoons"] if not (p.get(UNANNOUNCED) and p.get("side") in hide)]
     return v
 
 
@@ -95,7 +98,7 @@ def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) 
     return out
 
 
-def combat_disclosure(state: dict, units: Iterable[str]) -> dict:
+def combat_disclosure(state: HeartlandState, units: Iterable[str]) -> dict:
     """3.72(1): the strengths both sides learn when a combat is resolved: unit -> CF showing."""
     from .model import unit_cf
 
@@ -135,7 +138,49 @@ def deferred_announcements(events: Iterable, options: dict | None = None) -> tup
     events = list(events)
     if options is not None and not enabled(options):
         return events, []
-    now, later = [], []
+    now: list = []
+    later: list = []
     for e in events:
         (later if deferred_kind(e) else now).append(e)
     return now, later
+
+
+#: the state's queue of 3.72(4) announcements waiting for the Reorganization Segment: the public
+#: copies of deferred events (a key of no view: the umpire's until it is released)
+ANNOUNCEMENTS = "announcements"
+#: the mark on a pontoon laid under dense fog, until its announcement: off the enemy's map
+UNANNOUNCED = "unannounced"
+
+
+def defer(state: HeartlandState, events: list[dict]) -> list[dict]:
+    """3.72(4) at resolution: each deferred event of a side is its owner's alone now, and its public
+    copy waits in the state for the Reorganization Segment, released after its start event
+    (:func:`release`); a pontoon it lays is off the enemy's map until then.  Unchanged without
+    dense fog."""
+    options = state.get("options")
+    if not enabled(options):
+        return events
+    _now, later = deferred_announcements(events, options)
+    held = {id(e) for e in later if e.get("side") in SIDES and "visible_to" not in e}
+    out: list[dict] = []
+    for e in events:
+        if id(e) in held:
+            cast(dict, state).setdefault(ANNOUNCEMENTS, []).append(copy.deepcopy(e))
+            for pt in state.get("pontoons") or []:
+                if pt.get("id") == e.get("pontoon"):
+                    cast(dict, pt)[UNANNOUNCED] = True
+            e = {**e, "visible_to": [e["side"]], "rule": ", ".join(filter(None, (e.get("rule"), "3.72(4)")))}
+        out.append(e)
+        if e.get("type") == "reorganization.start":
+            out += release(state)
+    return out
+
+
+def release(state: HeartlandState) -> list[dict]:
+    """3.72(4): the Reorganization Segment: every held announcement is made to both sides."""
+    held = cast(dict, state).pop(ANNOUNCEMENTS, None) or []
+    for pt in state.get("pontoons") or []:
+        cast(dict, pt).pop(UNANNOUNCED, None)
+    return [{"type": "announcement", "side": e.get("side"), "rule": "3.72(4)",
+             "text": f"announced in the Reorganization Segment (3.72(4)): {e.get('text', e.get('type'))}"}
+            for e in held]

@@ -31,8 +31,9 @@ Readings chosen where the rules are ambiguous (pinned by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection
+from typing import Any, Collection, Mapping, cast
 
+from .state_types import HeartlandState, Pontoon
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -44,25 +45,25 @@ WORK_AP = 1              # 8.81a, 8.81b: 1 AP of a Union army commander
 SIDE = "union"           # 8.8: only Union engineers bridge
 
 
-def pontoons(state: dict) -> list[dict]:
+def pontoons(state: HeartlandState) -> list[Pontoon]:
     return state.setdefault("pontoons", [])
 
 
-def pontoon(state: dict, pid: str) -> dict | None:
+def pontoon(state: HeartlandState, pid: str) -> Pontoon | None:
     return next((p for p in state.get("pontoons") or [] if p.get("id") == pid), None)
 
 
-def pontoon_hexsides(state: dict, side: str, blockaded: Collection[str] = ()) -> list[str]:
+def pontoon_hexsides(state: HeartlandState, side: str, blockaded: Collection[str] = ()) -> list[str]:
     """The laid pontoon hexsides ``side`` may cross at a ford's cost (8.81; 8.93 closes blockaded ones)."""
-    return [p["hexside"] for p in state.get("pontoons") or []
-            if p.get("side") == side and p.get("status") in ("bridged", "lifting") and p.get("hexside")
-            and p["hexside"] not in set(blockaded)]
+    return cast(list[str], [p["hexside"] for p in state.get("pontoons") or []
+                            if p.get("side") == side and p.get("status") in ("bridged", "lifting") and p.get("hexside")
+                            and p["hexside"] not in set(blockaded)])
 
 
-def unit_hex(state: dict, uid: str) -> str | None:
+def unit_hex(state: HeartlandState, uid: str) -> str | None:
     u = state["units"][uid]
     if u.get("leader"):
-        return state["leaders"][model.top_of(state, u["leader"])].get("hex")
+        return state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")
     return u.get("hex")
 
 
@@ -85,7 +86,7 @@ class PontoonWork:
         return not self.problems
 
 
-def _common(state: dict, hexmap, engineer: str, pid: str, commander: str | None, r: PontoonWork) -> dict | None:
+def _common(state: HeartlandState, hexmap, engineer: str, pid: str, commander: str | None, r: PontoonWork) -> Pontoon | None:
     p = r.problems
     u = state["units"].get(engineer)
     if u is None or u["arm"] != "engineer" or u["side"] != SIDE or u["steps"] <= 0:
@@ -105,7 +106,7 @@ def _common(state: dict, hexmap, engineer: str, pid: str, commander: str | None,
             p.append(Problem(f"{commander} is not a Union army commander", "8.81a", ["commander"]))
         elif not ld.get("active"):
             p.append(Problem(f"{commander} is inactive", "8.1", ["commander"]))
-        elif pt is not None and not fc.in_command_range(state, hexmap, commander, pt.get("hex")):
+        elif pt is not None and not fc.in_command_range(state, hexmap, commander, cast(str, pt.get("hex"))):
             p.append(Problem(f"the pontoon in {pt.get('hex')} is outside {commander}'s command range", "3.31a",
                              ["commander"]))
         r.charges = [fc.APCharge(commander, WORK_AP, "8.81a", f"{commander} sets {engineer} to work")]
@@ -113,7 +114,7 @@ def _common(state: dict, hexmap, engineer: str, pid: str, commander: str | None,
     return pt
 
 
-def lay_pontoon(state: dict, hexmap, engineer: str, pid: str, hexside: str, commander: str | None, *,
+def lay_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, hexside: str, commander: str | None, *,
                 controlled: Collection[str] = ()) -> PontoonWork:
     """8.81a: order ``engineer`` to lay pontoon ``pid`` across the major-river ``hexside`` from the
     stack's hex (``controlled``: hexsides under enemy battery or gunboat control)."""
@@ -156,7 +157,7 @@ def lay_pontoon(state: dict, hexmap, engineer: str, pid: str, hexside: str, comm
     return r
 
 
-def take_up_pontoon(state: dict, hexmap, engineer: str, pid: str, commander: str | None) -> PontoonWork:
+def take_up_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, commander: str | None) -> PontoonWork:
     """8.81b: take up a laid pontoon: 1 AP of an army commander, steps as for laying."""
     pt = pontoon(state, pid)
     r = PontoonWork("take_up", pid, engineer, pt.get("hexside") if pt else None, commander, rule="8.81b")
@@ -169,13 +170,13 @@ def take_up_pontoon(state: dict, hexmap, engineer: str, pid: str, commander: str
     return r
 
 
-def apply_pontoon_work(state: dict, w: PontoonWork) -> None:
+def apply_pontoon_work(state: HeartlandState, w: PontoonWork) -> None:
     """The AP, the engineer "at work", the pontoon's status until :func:`finish_work`."""
     if w.problems:
         raise ValueError("cannot apply illegal engineer work: " + w.why)
     fc.apply_charges(state, w.charges)
     state["units"][w.engineer]["at_work"] = True
-    pt = pontoon(state, w.pontoon)
+    pt = cast(Pontoon, pontoon(state, w.pontoon))      # pontoon_work found it
     pt["engineer"] = w.engineer
     pt["work"] = impulse_key(state)
     if w.kind == "lay":
@@ -193,7 +194,7 @@ class WorkDone:
     why: str = ""
 
 
-def finish_work(state: dict) -> list[WorkDone]:
+def finish_work(state: HeartlandState) -> list[WorkDone]:
     """8.81a/b: at the start of the next Union impulse, finish the work ordered earlier: the pontoon
     flips to "bridged" (or back to "unbridged") and the engineer flips back."""
     now = impulse_key(state)
@@ -223,7 +224,7 @@ class PontoonLoss:
     why: str = ""
 
 
-def pontoon_losses(state: dict, hexmap) -> list[PontoonLoss]:
+def pontoon_losses(state: HeartlandState, hexmap) -> list[PontoonLoss]:
     """8.81a: laid pontoons with an enemy combat unit in either bank hex are removed."""
     out = []
     for pt in state.get("pontoons") or []:
@@ -238,15 +239,15 @@ def pontoon_losses(state: dict, hexmap) -> list[PontoonLoss]:
     return out
 
 
-def remove_pontoon(state: dict, pid: str) -> None:
+def remove_pontoon(state: HeartlandState, pid: str) -> None:
     """Remove a pontoon (8.81a losses; also when the units stacked with an unbridged one retreat or die)."""
-    gone = pontoon(state, pid) or {}
+    gone: Mapping[str, Any] = pontoon(state, pid) or {}
     state["pontoons"] = [p for p in state.get("pontoons") or [] if p.get("id") != pid]
     eng = gone.get("engineer")
     if eng and eng in state["units"]:
         state["units"][eng]["at_work"] = False
 
 
-def apply_pontoon_losses(state: dict, losses: list[PontoonLoss]) -> None:
+def apply_pontoon_losses(state: HeartlandState, losses: list[PontoonLoss]) -> None:
     for x in losses:
         remove_pontoon(state, x.pontoon)

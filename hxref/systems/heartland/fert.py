@@ -197,49 +197,63 @@ class Fert:
     @classmethod
     def from_data(cls, data: dict, path: str = "") -> "Fert":
         where = path or "fert.yaml"
-        cols: list[Column] = []
-        for text in data["columns"]:
-            m = _BAND.match(str(text))
-            if not m:
-                raise ValueError(f"{where}: column {text!r}: use 'low-high' or 'low+'")
-            low = int(m.group(1))
-            high = None if m.group(3) else int(m.group(2))
-            if high is not None and high < low:
-                raise ValueError(f"{where}: column {text!r} ends before it starts")
-            if cols and (cols[-1].high is None or low != cols[-1].high + 1):
-                raise ValueError(f"{where}: column {text!r} does not follow {cols[-1].label} without gap or overlap")
-            cols.append(Column(str(text), low, high))
-        if cols[-1].high is not None:
-            raise ValueError(f"{where}: the last column must be open-ended ('low+')")
+        cols = _columns(data["columns"], where)
         first, last = int(data["rows"]["first"]), int(data["rows"]["last"])
-        table = {int(k): v for k, v in data["table"].items()}
-        if sorted(table) != list(range(first, last + 1)):
-            raise ValueError(f"{where}: table rows must run {first}..{last} without gaps")
-        cells: dict[int, tuple[Cell, ...]] = {}
-        for r, row in table.items():
-            if len(row) != len(cols):
-                raise ValueError(f"{where}: row {r} has {len(row)} cells for {len(cols)} columns")
-            try:
-                cells[r] = tuple(Cell.parse(x) for x in row)
-            except ValueError as e:
-                raise ValueError(f"{where}: row {r}: {e}") from None
-        ts = data.get("terrain_shifts") or {}
-        doc = ts.get("doctrine") or {}
-        terrain = TerrainShifts(
-            hex={str(k): int(v) for k, v in (ts.get("hex") or {}).items()},
-            features={str(k): int(v) for k, v in (ts.get("features") or {}).items()},
-            entrenchment={int(k): int(v) for k, v in (ts.get("entrenchment") or {}).items()},
-            hexside={str(k): int(v) for k, v in (ts.get("hexside") or {}).items()},
-            doctrine_no_shift=frozenset(doc.get("no_shift") or ()),
-            doctrine_attacker_only=frozenset(doc.get("attacker_only") or ()),
-        )
-        return cls(tuple(cols), first, last, cells, terrain, bool(data.get("stand_in", False)),
-                   str(data.get("note", "")), path, tuple(c.label for c in cols))
+        cells = _cells(data["table"], first, last, len(cols), where)
+        return cls(tuple(cols), first, last, cells, _terrain_shifts(data.get("terrain_shifts") or {}),
+                   bool(data.get("stand_in", False)), str(data.get("note", "")), path, tuple(c.label for c in cols))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "Fert":
         """The shipped chart (``games/heartland/charts/fert.yaml``), or another file."""
         return _load(str(path) if path else None)
+
+
+def _columns(raw: list, where: str) -> list[Column]:
+    """The strength bands, low to high, without gap or overlap; the last open-ended."""
+    cols: list[Column] = []
+    for text in raw:
+        m = _BAND.match(str(text))
+        if not m:
+            raise ValueError(f"{where}: column {text!r}: use 'low-high' or 'low+'")
+        low = int(m.group(1))
+        high = None if m.group(3) else int(m.group(2))
+        if high is not None and high < low:
+            raise ValueError(f"{where}: column {text!r} ends before it starts")
+        if cols and (cols[-1].high is None or low != cols[-1].high + 1):
+            raise ValueError(f"{where}: column {text!r} does not follow {cols[-1].label} without gap or overlap")
+        cols.append(Column(str(text), low, high))
+    if cols[-1].high is not None:
+        raise ValueError(f"{where}: the last column must be open-ended ('low+')")
+    return cols
+
+
+def _cells(raw: dict, first: int, last: int, width: int, where: str) -> dict[int, tuple[Cell, ...]]:
+    """The rows ``first``..``last`` without gaps, each a cell per column."""
+    table = {int(k): v for k, v in raw.items()}
+    if sorted(table) != list(range(first, last + 1)):
+        raise ValueError(f"{where}: table rows must run {first}..{last} without gaps")
+    cells: dict[int, tuple[Cell, ...]] = {}
+    for r, row in table.items():
+        if len(row) != width:
+            raise ValueError(f"{where}: row {r} has {len(row)} cells for {width} columns")
+        try:
+            cells[r] = tuple(Cell.parse(x) for x in row)
+        except ValueError as e:
+            raise ValueError(f"{where}: row {r}: {e}") from None
+    return cells
+
+
+def _terrain_shifts(ts: dict) -> TerrainShifts:
+    doc = ts.get("doctrine") or {}
+    return TerrainShifts(
+        hex={str(k): int(v) for k, v in (ts.get("hex") or {}).items()},
+        features={str(k): int(v) for k, v in (ts.get("features") or {}).items()},
+        entrenchment={int(k): int(v) for k, v in (ts.get("entrenchment") or {}).items()},
+        hexside={str(k): int(v) for k, v in (ts.get("hexside") or {}).items()},
+        doctrine_no_shift=frozenset(doc.get("no_shift") or ()),
+        doctrine_attacker_only=frozenset(doc.get("attacker_only") or ()),
+    )
 
 
 def _load(path: str | None) -> Fert:
@@ -250,8 +264,16 @@ def _load(path: str | None) -> Fert:
 
 @cache
 def _build(src) -> Fert:
-    """Once per chart content (the game's pinned chart, or the disk's)."""
-    return Fert.from_data(src.data(), src.file)
+    """Once per chart content (the game's pinned chart, or the disk's).  The game's chart must
+    never favour the fired-on stack for a stronger fire or a higher roll (0, 10.3: + and right
+    are good for the firer): a chart that does is refused at its first such cell."""
+    fert = Fert.from_data(src.data(), src.file)
+    wrong = monotonic_problems(fert)
+    if wrong:
+        raise ValueError(f"{src.file or 'fert.yaml'}: {wrong[0]}: a stronger fire or a higher roll may not "
+                         f"give fewer losses, a smaller retreat or drop the asterisk (0, 10.3)"
+                         + (f"; {len(wrong) - 1} more such cells" if len(wrong) > 1 else ""))
+    return fert
 
 
 def monotonic_problems(fert: Fert) -> list[str]:

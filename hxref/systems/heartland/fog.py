@@ -35,17 +35,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .state_types import HeartlandState
 from ...geometry.paths import is_prohibited
 from . import model
 from . import zoc as zc
 
 
-def fog_of_war(state: dict) -> bool:
+def fog_of_war(state: HeartlandState) -> bool:
     """3.71: only an umpired game keeps the enemy's hidden forces from a side (setup's default)."""
     return state.get("mode", "umpired") == "umpired"
 
 
-def checked_state(state: dict, side: str) -> dict:
+def checked_state(state: HeartlandState, side: str) -> HeartlandState:
     """The state ``side``'s orders are checked against: the enemy's hidden forces off the map."""
     from .cavalry import hidden_forces, without_hidden
 
@@ -53,16 +54,6 @@ def checked_state(state: dict, side: str) -> dict:
     if not fog_of_war(state) or not hidden_forces(state, enemy):
         return state
     return without_hidden(state, enemy)
-
-
-def visible_enemy_hexes(state: dict, side: str) -> set[str]:
-    """The hexes ``side`` sees enemy forces in (3.71, 8.62a)."""
-    return model.occupied_hexes(checked_state(state, side), model.other_side(side))
-
-
-def visible_enemy_zoc(state: dict, hexmap, side: str) -> set[str]:
-    """The enemy ZOC on ``side``'s map (3.6, 3.61): hidden forces' ZOC not counted."""
-    return set(zc.zoc_hexes(checked_state(state, side), model.other_side(side), hexmap))
 
 
 # --- contact with hidden forces at resolution --------------------------------------------------
@@ -78,20 +69,20 @@ class Contact:
     why: str
 
 
-def _exerts_zoc(state: dict, force: str) -> bool:
+def _exerts_zoc(state: HeartlandState, force: str) -> bool:
     return any(zc.exerts_zoc(state["units"][u]) for u in model.units_of(state, force))
 
 
-def _hidden_in(state: dict, hidden: list[str], label: str) -> list[str]:
+def _hidden_in(state: HeartlandState, hidden: list[str], label: str) -> list[str]:
     return [f for f in hidden if model.force_hex(state, f) == label]
 
 
-def _hidden_zoc_at(state: dict, hidden: list[str], full_zoc: dict, label: str) -> list[str]:
+def _hidden_zoc_at(state: HeartlandState, hidden: list[str], full_zoc: dict, label: str) -> list[str]:
     sources = full_zoc.get(label, set())
     return [f for f in hidden if model.force_hex(state, f) in sources and _exerts_zoc(state, f)]
 
 
-def contact_on_path(state: dict, side: str, path: list[str], *, start: str, active: bool, hexmap,
+def contact_on_path(state: HeartlandState, side: str, path: list[str], *, start: str, active: bool, hexmap,
                     cost) -> Contact | None:
     """Where the ordered ``path`` (checked on ``side``'s map) first meets a hidden enemy force.
 
@@ -132,7 +123,7 @@ def contact_made(contact: Contact, walked: list[str], mp: float) -> bool:
     return len(walked) - 1 == contact.stop and (contact.stop > 0 or mp >= 1)
 
 
-def reveal_on_contact(state: dict, side: str, mover: str, contact: Contact, end: str,
+def reveal_on_contact(state: HeartlandState, side: str, mover: str, contact: Contact, end: str,
                       events: list[dict]) -> None:
     """8.62a: the hidden forces met appear; each side is told what it sees of it."""
     from .cavalry import Reveal, apply_reveal
@@ -154,7 +145,7 @@ def reveal_on_contact(state: dict, side: str, mover: str, contact: Contact, end:
                            f"the move stops in {end} ({contact.why}; {contact.rule}, 8.62a)"})
 
 
-def reveal_mover(state: dict, hexmap, force: str, events: list[dict]) -> None:
+def reveal_mover(state: HeartlandState, hexmap, force: str, events: list[dict]) -> None:
     """[translator] 8.62a: a hidden force that ends its move in enemy ZOC appears at once."""
     from .cavalry import apply_reveal, must_reveal
 

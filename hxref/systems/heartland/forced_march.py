@@ -67,8 +67,9 @@ import copy
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
+from .state_types import HeartlandState, Leader
 from ...geometry.paths import Prohibited
 from ..base import Problem
 from . import forces as fc
@@ -106,10 +107,10 @@ class Change:
         return {"path": list(self.path), "value": "<delete>" if self.value is DELETE else self.value}
 
 
-def apply_changes(state: dict, changes: Iterable[Change]) -> None:
+def apply_changes(state: HeartlandState, changes: Iterable[Change]) -> None:
     """Fold changes into ``state`` in order (missing dicts on the way are created)."""
     for c in changes:
-        node = state
+        node: Any = state       # any record on the change's path through the plain data
         for k in c.path[:-1]:
             node = node.setdefault(k, {})
         if c.value is DELETE:
@@ -125,7 +126,7 @@ class Work:
     changes) and calls :meth:`set`; the recorded :attr:`changes` are then
     applied to the real state by :func:`apply_changes`."""
 
-    def __init__(self, state: dict):
+    def __init__(self, state: HeartlandState):
         self.state = copy.deepcopy(state)
         self.changes: list[Change] = []
 
@@ -176,7 +177,7 @@ class StepLosses:
     why: str = ""
 
 
-def _force_of_units(state: dict, force_id: str) -> list[str]:
+def _force_of_units(state: HeartlandState, force_id: str) -> list[str]:
     return model.units_of(state, force_id)
 
 
@@ -198,7 +199,7 @@ def send_to_pool(work: Work, lid: str, rule: str) -> None:
         work.set(("leaders", lid, k), v)
 
 
-def plan_step_losses(state: dict, force_id: str, n: int, chosen: Sequence[str] = (), *, rule: str = "8.31a",
+def plan_step_losses(state: HeartlandState, force_id: str, n: int, chosen: Sequence[str] = (), *, rule: str = "8.31a",
                      work: Work | None = None) -> StepLosses:
     """``n`` step losses for ``force_id``: the ``chosen`` units first (in order), then the living
     unit with the most steps left (first listed on a tie), so that no unit takes a second loss
@@ -412,7 +413,7 @@ def _supply_inputs(supply) -> tuple[str, int, bool, str]:
     raise TypeError("supply: a ForceSupply, a mapping {state, nearest, own_use} or a state name")
 
 
-def forced_march(state: dict, force_id: str, mp: int, dice, *, supply=None, weather: str | None = None,
+def forced_march(state: HeartlandState, force_id: str, mp: int, dice, *, supply=None, weather: str | None = None,
                  voluntary_ml: int = 0, imc_ml: int = 0, loss_unit: str | None = None,
                  chart: ForcedMarchChart | None = None) -> ForcedMarch:
     """8.31 / 8.32: ``force_id`` tries a forced march with the ``mp`` it rolled on the IMC.
@@ -432,33 +433,8 @@ def forced_march(state: dict, force_id: str, mp: int, dice, *, supply=None, weat
         fm.problems = problems
         fm.why = "not rolled: " + problems[0].message
         return fm
-    if model.is_unled(force_id):
-        problems.append(Problem("only a force led by an active leader may force-march; unled units may not",
-                                "8.3, 8.1", ["force"]))
-    elif force_id not in state["leaders"]:
-        problems.append(Problem(f"no force {force_id}", "8.3", ["force"]))
-    else:
-        ld = state["leaders"][force_id]
-        if ld.get("superior"):
-            problems.append(Problem(f"{force_id} is part of {model.top_of(state, force_id)}'s force: the force "
-                                    "marches under its OC", "8.31", ["force"]))
-        fm.oc = fc.force_oc(state, force_id)
-        oc = state["leaders"][fm.oc]
-        if not oc.get("active"):
-            problems.append(Problem(f"{fm.oc} is inactive: only active leaders may force-march", "8.3, 8.1",
-                                    ["force"]))
-        if voluntary_ml < 0 or imc_ml < 0:
-            problems.append(Problem("ML levels given up cannot be negative", "3.54", ["voluntary_ml"]))
-        elif voluntary_ml > oc.get("ml", 0):
-            problems.append(Problem(f"{fm.oc} has ML {oc.get('ml', 0)}; he cannot give up {voluntary_ml} levels",
-                                    "3.54, 8.31a", ["voluntary_ml"]))
-        if loss_unit is not None and loss_unit not in model.force_units(state, force_id):
-            problems.append(Problem(f"{loss_unit} is not a living unit of {force_id}", "8.31a", ["loss_unit"]))
-    if not isinstance(mp, int) or isinstance(mp, bool) or mp < 1:
-        problems.append(Problem(f"{mp!r} MP: a force needs MP from the IMC to force-march", "8.31", ["mp"]))
-    else:
-        col = chart.column_for(mp)
-        fm.column = chart.columns[col].label if col is not None else None
+    problems.extend(_who_may_march(state, fm, voluntary_ml=voluntary_ml, imc_ml=imc_ml, loss_unit=loss_unit))
+    problems.extend(_march_column(chart, fm, mp))
     st, dist_drm, own_use, how = _supply_inputs(supply)
     if st not in SUPPLY_DRM:
         problems.append(Problem(f"supply state {st!r} is not full, combat or out", "7.3", ["supply"]))
@@ -466,8 +442,65 @@ def forced_march(state: dict, force_id: str, mp: int, dice, *, supply=None, weat
         fm.problems = problems
         fm.why = "not rolled: " + "; ".join(p.message for p in problems)
         return fm
-    oc = state["leaders"][fm.oc]
+    oc = state["leaders"][cast(str, fm.oc)]
+    _march_drms(fm, oc, st=st, dist_drm=dist_drm, own_use=own_use, weather=weather, imc_ml=imc_ml)
+    side = oc["side"]
+    fm.roll = dice.d6(f"forced march {force_id}", by=side, visible_to=[side])   # like the IMC roll (3.71)
+    fm.modified = fm.roll + sum(d.value for d in fm.drms)
+    res = chart.lookup(mp, fm.modified)
+    fm.code, fm.success, fm.step_losses, fm.deactivate = res.code, res.success, res.step_losses, res.deactivate
+    _march_losses(state, fm, loss_unit)
+    fm.why = _march_why(fm, res, own_use=own_use, stand_in=chart.stand_in)
+    return fm
+
+
+def _who_may_march(state: HeartlandState, fm: ForcedMarch, *, voluntary_ml: int, imc_ml: int,
+                   loss_unit: str | None) -> list[Problem]:
+    """8.3 / 8.31 / 3.54: only a whole force under an active OC force-marches; he gives up no more
+    ML than he has, and the unit named for the step loss must be his.  Sets ``fm.oc``."""
+    force_id = fm.force
+    problems: list[Problem] = []
+    if model.is_unled(force_id):
+        problems.append(Problem("only a force led by an active leader may force-march; unled units may not",
+                                "8.3, 8.1", ["force"]))
+        return problems
+    if force_id not in state["leaders"]:
+        problems.append(Problem(f"no force {force_id}", "8.3", ["force"]))
+        return problems
+    ld = state["leaders"][force_id]
+    if ld.get("superior"):
+        problems.append(Problem(f"{force_id} is part of {model.top_of(state, force_id)}'s force: the force "
+                                "marches under its OC", "8.31", ["force"]))
+    fm.oc = fc.force_oc(state, force_id)
+    oc = state["leaders"][cast(str, fm.oc)]
+    if not oc.get("active"):
+        problems.append(Problem(f"{fm.oc} is inactive: only active leaders may force-march", "8.3, 8.1",
+                                ["force"]))
+    if voluntary_ml < 0 or imc_ml < 0:
+        problems.append(Problem("ML levels given up cannot be negative", "3.54", ["voluntary_ml"]))
+    elif voluntary_ml > oc.get("ml", 0):
+        problems.append(Problem(f"{fm.oc} has ML {oc.get('ml', 0)}; he cannot give up {voluntary_ml} levels",
+                                "3.54, 8.31a", ["voluntary_ml"]))
+    if loss_unit is not None and loss_unit not in model.force_units(state, force_id):
+        problems.append(Problem(f"{loss_unit} is not a living unit of {force_id}", "8.31a", ["loss_unit"]))
+    return problems
+
+
+def _march_column(chart: ForcedMarchChart, fm: ForcedMarch, mp) -> list[Problem]:
+    """8.31: the Forced March Table column is the MP rolled on the IMC (sets ``fm.column``)."""
+    if not isinstance(mp, int) or isinstance(mp, bool) or mp < 1:
+        return [Problem(f"{mp!r} MP: a force needs MP from the IMC to force-march", "8.31", ["mp"])]
+    col = chart.column_for(mp)
+    fm.column = chart.columns[col].label if col is not None else None
+    return []
+
+
+def _march_drms(fm: ForcedMarch, oc: Leader, *, st: str, dist_drm: int, own_use: bool, weather: str,
+                imc_ml: int) -> None:
+    """8.31a: the DRMs of the roll -- distance to supply and supply state (none with an Own Use
+    marker, 7.35a), weather, ML given up (3.54) and the OC's MR."""
     drms = fm.drms
+    voluntary_ml = fm.voluntary_ml
     if own_use:
         drms.append(DRM(0, "Own Use marker spent: no distance or supply DRM", "8.31a, 7.35a"))
     else:
@@ -481,40 +514,43 @@ def forced_march(state: dict, force_id: str, mp: int, dice, *, supply=None, weat
         fm.ml_after = int(oc.get("ml", 0)) - voluntary_ml
     mr = rating(oc, "mr")
     drms.append(DRM(-mr, f"{fm.oc}'s MR", "8.31a"))
-    side = oc["side"]
-    fm.roll = dice.d6(f"forced march {force_id}", by=side, visible_to=[side])   # like the IMC roll (3.71)
-    fm.modified = fm.roll + sum(d.value for d in drms)
-    res = chart.lookup(mp, fm.modified)
-    fm.code, fm.success, fm.step_losses, fm.deactivate = res.code, res.success, res.step_losses, res.deactivate
+
+
+def _march_losses(state: HeartlandState, fm: ForcedMarch, loss_unit: str | None) -> None:
+    """8.31a: what the roll costs at once -- the ML given up and the step losses (as changes)."""
     work = Work(state)
     if fm.ml_after is not None:
         work.set(("leaders", fm.oc, "ml"), fm.ml_after)
     if fm.step_losses:
-        fm.losses = plan_step_losses(work.state, force_id, fm.step_losses, [loss_unit] if loss_unit else (),
+        fm.losses = plan_step_losses(work.state, fm.force, fm.step_losses, [loss_unit] if loss_unit else (),
                                      rule="8.31a", work=work)
     fm.changes = work.changes
-    drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in drms if d.value or own_use)
-    why = (f"{mp} MP (column {fm.column}): rolled {fm.roll}{drm_text} = {fm.modified} -> {res.code}: {res.text}")
+
+
+def _march_why(fm: ForcedMarch, res, *, own_use: bool, stand_in: bool) -> str:
+    """The roll explained: column, DRMs and result, its losses, the deactivation (8.31b) and the
+    halved CF (8.31c)."""
+    drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in fm.drms if d.value or own_use)
+    why = (f"{fm.mp} MP (column {fm.column}): rolled {fm.roll}{drm_text} = {fm.modified} -> {res.code}: {res.text}")
     if fm.losses:
         why += f"; {fm.losses.why}"
     if fm.deactivate:
         why += f"; {fm.oc} may not enter enemy ZOC with this move and is deactivated at its end (8.31b)"
     if fm.success:
         why += "; CF and artillery halved in combat this impulse (8.31c)"
-    if chart.stand_in:
+    if stand_in:
         why += " [stand-in Forced March Table]"
-    fm.why = why
-    return fm
+    return why
 
 
-def apply_forced_march(state: dict, fm: ForcedMarch) -> None:
+def apply_forced_march(state: HeartlandState, fm: ForcedMarch) -> None:
     """Apply what a forced-march roll does at once: the ML given up and the step loss (8.31a)."""
     if fm.problems:
         raise ValueError("cannot apply an illegal forced march: " + fm.why)
     apply_changes(state, fm.changes)
 
 
-def march_end(state: dict, fm: ForcedMarch) -> Deactivation | None:
+def march_end(state: HeartlandState, fm: ForcedMarch) -> Deactivation | None:
     """8.31b / 8.11: the deactivation due at the end of the forced-march move (None if none)."""
     if not fm.deactivate or not fm.oc:
         return None
@@ -524,7 +560,7 @@ def march_end(state: dict, fm: ForcedMarch) -> Deactivation | None:
     return deactivation(state, fm.oc, cause="Forced March Table, at the end of the move (8.31b)")
 
 
-def apply_march_end(state: dict, fm: ForcedMarch) -> Deactivation | None:
+def apply_march_end(state: HeartlandState, fm: ForcedMarch) -> Deactivation | None:
     """Deactivate the OC at the end of his move when the table said so (8.31b, 8.11)."""
     d = march_end(state, fm)
     if d is not None:

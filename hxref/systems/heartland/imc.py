@@ -33,9 +33,12 @@ Readings chosen where the rules are ambiguous (pinned by
 """
 from __future__ import annotations
 
+from typing import cast
+
 from dataclasses import dataclass, field
 from functools import cache
 
+from .state_types import HeartlandState, Leader
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -140,12 +143,12 @@ class IMCResult:
         return not self.problems
 
 
-def _wagon_in_hex(state: dict, label: str, side: str) -> bool:
+def _wagon_in_hex(state: HeartlandState, label: str, side: str) -> bool:
     return any(s.get("kind") == "wagon" and s.get("hex") == label and s.get("side") == side
                and not s.get("leader") for s in state.get("logistics", {}).values())
 
 
-def _request_problems(state: dict, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
+def _request_problems(state: HeartlandState, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
     """8.21, 8.22, 7.3, 3.54: the operation level, the supply state, the ML given up, and a
     force that moves on its own (not a leader inside another's force)."""
     problems = []
@@ -179,7 +182,7 @@ class _Column:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _unled_column(state: dict, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
+def _unled_column(state: HeartlandState, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
     """8.22b: unled infantry and engineers read MR 1, unled cavalry MR 2 (the slowest arm sets
     it); detachments move only with a wagon in their hex."""
     side = model.force_side(state, force_id)
@@ -212,7 +215,7 @@ def _unled_column(state: dict, force_id: str, voluntary_ml: int, mr_from: str | 
     return _Column(mr, mr_src, cav_only, left_behind=left_behind, notes=notes, problems=problems)
 
 
-def _lend_mr(state: dict, col: _Column, oc: str, mr_from: str, mr_paid: bool, hexmap) -> None:
+def _lend_mr(state: HeartlandState, col: _Column, oc: str, mr_from: str, mr_paid: bool, hexmap) -> None:
     """3.24b, 8.25b, 3.31a: a leader lends his MR to the OC for 1 AP of his."""
     order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
     # a detach order that paid for the loan was given where both stood (8.25b): the lender
@@ -223,7 +226,7 @@ def _lend_mr(state: dict, col: _Column, oc: str, mr_from: str, mr_paid: bool, he
     col.mr_from = f"{mr_from} (lent, 1 AP)"
 
 
-def _led_column(state: dict, force_id: str, oc: str, voluntary_ml: int, mr_from: str | None, mr_paid: bool,
+def _led_column(state: HeartlandState, force_id: str, oc: str, voluntary_ml: int, mr_from: str | None, mr_paid: bool,
                 hexmap, cavalry_corps: bool | None) -> _Column:
     """8.22a, c, d: the OC's MR (or one lent to him), +1 for 2 or more leaders, -1 for a cavalry
     corps, -1 per ML level the OC gives up (3.54)."""
@@ -281,7 +284,7 @@ def _imc_why(res: IMCResult, notes: list[str]) -> str:
     return why
 
 
-def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
+def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
              mr_from: str | None = None, mr_paid: bool = False, hexmap=None, cavalry_corps: bool | None = None,
              reactivation_tried: bool = False, chart: IMCChart | None = None) -> IMCResult:
     """8.21/8.22: roll the IMC for ``force_id`` at the operation ``level`` committed.
@@ -318,7 +321,7 @@ def imc_roll(state: dict, force_id: str, level: int, dice, *, supply: str = "ful
     return res
 
 
-def apply_imc(state: dict, result: IMCResult) -> None:
+def apply_imc(state: HeartlandState, result: IMCResult) -> None:
     """Apply a legal IMC roll: AP lent, the voluntary ML loss, deactivation or reactivation."""
     if result.problems:
         raise ValueError("cannot apply an illegal IMC roll: " + result.why)
@@ -346,7 +349,7 @@ class Deactivation:
     why: str = ""
 
 
-def deactivation(state: dict, lid: str, *, voluntary: bool = False, cause: str = "") -> Deactivation:
+def deactivation(state: HeartlandState, lid: str, *, voluntary: bool = False, cause: str = "") -> Deactivation:
     """8.11 (involuntary) / 8.12a (voluntary): flip to the inactive side; AP fall to the
     inactive-side AR if they are higher."""
     ld = state["leaders"][lid]
@@ -358,7 +361,7 @@ def deactivation(state: dict, lid: str, *, voluntary: bool = False, cause: str =
     return Deactivation(lid, voluntary, before, after, "8.12a" if voluntary else "8.11", why)
 
 
-def apply_deactivation(state: dict, d: Deactivation) -> None:
+def apply_deactivation(state: HeartlandState, d: Deactivation) -> None:
     ld = state["leaders"][d.leader]
     ld["active"] = False
     ld["ap"] = d.ap_after
@@ -384,7 +387,7 @@ class Reactivation:
     why: str = ""
 
 
-def reactivation(state: dict, lid: str, method: int, dice=None, *, commander: str | None = None, hexmap=None,
+def reactivation(state: HeartlandState, lid: str, method: int, dice=None, *, commander: str | None = None, hexmap=None,
                  wep: int | None = None, wdo_used: bool = False, tried: bool = False, level: int | None = None,
                  supply: str = "full", chart: IMCChart | None = None) -> Reactivation:
     """8.12: try to reactivate inactive leader ``lid`` by ``method`` 1-4 (one method per impulse).
@@ -396,6 +399,33 @@ def reactivation(state: dict, lid: str, method: int, dice=None, *, commander: st
     r = Reactivation(lid, method)
     ld = state["leaders"][lid]
     p = r.problems
+    p += _reactivation_problems(ld, lid, method, tried)
+    if method == 2:
+        _order_problems(state, r, ld, commander, hexmap)
+    if method == 3:
+        p += _wdo_problems(wep, wdo_used)
+        r.wep = WDO_COST
+    if method == 4:
+        p += _imc_method_problems(ld, lid, level)
+    if p:
+        r.why = "not tried: " + "; ".join(x.message for x in p)
+        return r
+    if method == 1:
+        _roll_against_ar(r, ld, dice)
+    elif method == 2:
+        r.success = True
+        r.why = f"{commander} pays 1 AP and orders {lid} to activate (3.31b)"
+    elif method == 3:
+        r.success = True
+        r.why = f"a War Department Order ({WDO_COST} WEP) activates {lid} (3.41)"
+    else:
+        _reactivate_by_imc(state, r, level, dice, supply=supply, chart=chart)
+    return r
+
+
+def _reactivation_problems(ld: Leader, lid: str, method: int, tried: bool) -> list[Problem]:
+    """8.12 / 8.12a: a known method, for an inactive leader in service, once per impulse."""
+    p: list[Problem] = []
     if method not in METHODS:
         p.append(Problem(f"method {method} is not 1-4", "8.12", ["method"]))
     if ld.get("active"):
@@ -405,58 +435,70 @@ def reactivation(state: dict, lid: str, method: int, dice=None, *, commander: st
     if tried:
         p.append(Problem(f"{lid} has already tried to reactivate this impulse: one method per impulse",
                          "8.12a", ["method"]))
-    if method == 2:
-        if not commander or commander not in state["leaders"]:
-            p.append(Problem("method 2 needs the ordering army commander", "8.12", ["commander"]))
-        else:
-            cd = state["leaders"][commander]
-            if not cd.get("hq") or cd["side"] != ld["side"] or commander == lid:
-                p.append(Problem(f"{commander} is not a friendly army commander", "3.31b", ["commander"]))
-            elif not cd.get("active"):
-                p.append(Problem(f"{commander} is inactive and cannot give orders", "8.1", ["commander"]))
-            elif not fc.in_command_range(state, hexmap, commander, ld.get("hex")):
-                p.append(Problem(f"{lid} is outside {commander}'s command range "
-                                 f"({fc.command_range(state, commander)} hexes)", "8.12", ["commander"]))
-            r.charges = [APCharge(commander, 1, "3.31b", f"{commander} orders {lid} to activate")]
-            p += fc.ap_problems(state, r.charges)
-    if method == 3:
-        if wdo_used:
-            p.append(Problem("a WDO was already used this turn (at most 1 per turn)", "3.41a", ["method"]))
-        if wep is not None and wep < WDO_COST:
-            p.append(Problem(f"a WDO costs {WDO_COST} WEP; the side has {wep}", "3.41a", ["method"]))
-        r.wep = WDO_COST
-    if method == 4:
-        if ld.get("superior"):
-            p.append(Problem(f"{lid} is an SL: his force moves on its OC's IMC roll (8.22a); detach him first",
-                             "8.22a", ["leader"]))
-        if level is None:
-            p.append(Problem("method 4 needs the impulse's operation level", "8.12", ["level"]))
-    if p:
-        r.why = "not tried: " + "; ".join(x.message for x in p)
-        return r
-    if method == 1:
-        ar = model.current_rating(ld, "ar", "inactive")
-        r.roll = dice.d6(f"reactivation {lid}", by=ld["side"])
-        r.success = r.roll <= ar
-        r.why = f"{lid} rolls {r.roll} against inactive AR {ar}: {'reactivated' if r.success else 'stays inactive'}"
-    elif method == 2:
-        r.success = True
-        r.why = f"{commander} pays 1 AP and orders {lid} to activate (3.31b)"
-    elif method == 3:
-        r.success = True
-        r.why = f"a War Department Order ({WDO_COST} WEP) activates {lid} (3.41)"
-    else:
-        imc = imc_roll(state, lid, level, dice, supply=supply, chart=chart)
-        r.imc = imc
-        r.problems += imc.problems
-        r.roll = imc.roll
-        r.success = imc.legal and imc.mp >= 1
-        r.why = (f"{imc.why}; " + ("reactivated, and the force moves with these MP" if r.success
-                                   else f"{lid} stays inactive"))
-    return r
+    return p
 
 
-def apply_reactivation(state: dict, r: Reactivation) -> None:
+def _order_problems(state: HeartlandState, r: Reactivation, ld: Leader, commander: str | None, hexmap) -> None:
+    """8.12 method 2 / 3.31b: an active friendly army commander with the leader in his command range
+    orders him to activate for 1 AP (the charge is set on ``r``)."""
+    lid, p = r.leader, r.problems
+    if not commander or commander not in state["leaders"]:
+        p.append(Problem("method 2 needs the ordering army commander", "8.12", ["commander"]))
+        return
+    cd = state["leaders"][commander]
+    if not cd.get("hq") or cd["side"] != ld["side"] or commander == lid:
+        p.append(Problem(f"{commander} is not a friendly army commander", "3.31b", ["commander"]))
+    elif not cd.get("active"):
+        p.append(Problem(f"{commander} is inactive and cannot give orders", "8.1", ["commander"]))
+    elif not fc.in_command_range(state, hexmap, commander, cast(str, ld.get("hex"))):
+        p.append(Problem(f"{lid} is outside {commander}'s command range "
+                         f"({fc.command_range(state, commander)} hexes)", "8.12", ["commander"]))
+    r.charges = [APCharge(commander, 1, "3.31b", f"{commander} orders {lid} to activate")]
+    p += fc.ap_problems(state, r.charges)
+
+
+def _wdo_problems(wep: int | None, wdo_used: bool) -> list[Problem]:
+    """8.12 method 3 / 3.41a: at most one War Department Order a turn, and the side pays its WEP."""
+    p: list[Problem] = []
+    if wdo_used:
+        p.append(Problem("a WDO was already used this turn (at most 1 per turn)", "3.41a", ["method"]))
+    if wep is not None and wep < WDO_COST:
+        p.append(Problem(f"a WDO costs {WDO_COST} WEP; the side has {wep}", "3.41a", ["method"]))
+    return p
+
+
+def _imc_method_problems(ld: Leader, lid: str, level: int | None) -> list[Problem]:
+    """8.12 method 4 / 8.22a: an OC (not an SL) rolls the IMC at the impulse's operation level."""
+    p: list[Problem] = []
+    if ld.get("superior"):
+        p.append(Problem(f"{lid} is an SL: his force moves on its OC's IMC roll (8.22a); detach him first",
+                         "8.22a", ["leader"]))
+    if level is None:
+        p.append(Problem("method 4 needs the impulse's operation level", "8.12", ["level"]))
+    return p
+
+
+def _roll_against_ar(r: Reactivation, ld: Leader, dice) -> None:
+    """8.12 method 1: 1d6 at or under the inactive AR reactivates him."""
+    ar = model.current_rating(ld, "ar", "inactive")
+    r.roll = dice.d6(f"reactivation {r.leader}", by=ld["side"])
+    r.success = r.roll <= ar
+    r.why = f"{r.leader} rolls {r.roll} against inactive AR {ar}: {'reactivated' if r.success else 'stays inactive'}"
+
+
+def _reactivate_by_imc(state: HeartlandState, r: Reactivation, level, dice, *, supply: str, chart: IMCChart | None) -> None:
+    """8.12 method 4: the IMC with the inactive MR; at least 1 MP reactivates him, and the force
+    moves with these MP."""
+    imc = imc_roll(state, r.leader, level, dice, supply=supply, chart=chart)
+    r.imc = imc
+    r.problems += imc.problems
+    r.roll = imc.roll
+    r.success = imc.legal and imc.mp >= 1
+    r.why = (f"{imc.why}; " + ("reactivated, and the force moves with these MP" if r.success
+                               else f"{r.leader} stays inactive"))
+
+
+def apply_reactivation(state: HeartlandState, r: Reactivation) -> None:
     """Apply a reactivation attempt: its AP cost and, on success, the flip (WEP are the caller's)."""
     if r.problems:
         raise ValueError("cannot apply an illegal reactivation: " + r.why)

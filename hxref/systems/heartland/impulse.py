@@ -24,8 +24,11 @@ costs and supply they share).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any, cast
 
+from .state_types import HeartlandState
 from ..base import Decision, Field, Problem
 from . import model
 from .impulse_check import (DEFENCE_KEYS, MOVE_KEYS, OFF_MAP_VALUES, ORDER_KEYS, SPECIAL_ORDERS, _army_commander,
@@ -46,7 +49,7 @@ __all__ = [      # what other modules, tools and tests take from here (re-export
 
 # --- decisions ----------------------------------------------------------------------------
 
-def orders_decision(state: dict) -> Decision:
+def orders_decision(state: HeartlandState) -> Decision:
     cur = state["current"]
     imp = cur["active_impulse"]
     t, n, side = state["turn"], imp["n"], imp["side"]
@@ -60,6 +63,8 @@ def orders_decision(state: dict) -> Decision:
               "remove": Field("list", "your wagons and depots taken off the map so that the enemy cannot "
                                       "capture them (7.21, 7.22)", optional=True),
               "combat": osc.COMBAT,
+              "exhaust": Field("list", "captured Union Naval Landings the Union declares exhausted (8.64a)",
+                               optional=True, rule="8.64a", items=Field("str", "a landing's id")),
               "engineers": replace(osc.SPECIAL["engineers"], help="pontoon work: {engineer, lay: PONTOON, hexside} "
                                                                   "or {engineer, take_up: PONTOON} (8.81)"),
               "gunboats": replace(osc.SPECIAL["gunboats"], help="gunboat moves: {gunboat, to: HEXSIDE} (8.91)"),
@@ -86,7 +91,7 @@ def orders_decision(state: dict) -> Decision:
     )
 
 
-def defence_decision(state: dict) -> Decision:
+def defence_decision(state: HeartlandState) -> Decision:
     from .order_schema import DEFENCE
 
     imp = state["current"]["active_impulse"]
@@ -100,7 +105,7 @@ def defence_decision(state: dict) -> Decision:
     )
 
 
-def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
+def check_defence(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
     """The rules' problems of a defence whose shape fits its schema (checked first, in :mod:`hxref.orders`)."""
     from . import fog
 
@@ -111,7 +116,7 @@ def check_defence(state: dict, side: str, choice: dict) -> list[Problem]:
 
 # --- the impulse's life -------------------------------------------------------------------
 
-def start(state: dict, imp: dict, events: list[dict]) -> None:
+def start(state: HeartlandState, imp: Mapping[str, Any], events: list[dict]) -> None:
     """Begin an impulse of the full game: it waits for the phasing side's orders."""
     cur = state["current"]
     n = len(cur["impulses"]) + 1
@@ -121,9 +126,15 @@ def start(state: dict, imp: dict, events: list[dict]) -> None:
                    "rule": imp["rule"],
                    "text": f"impulse {n}: {imp['side']} " + (f"at operation level {imp['level']} (set by the bid)"
                                                              if imp["level"] else "declares its level")})
+    if state.get("reinforcements"):             # 6.1: they enter before the impulse's orders
+        from .reinforcements import arrival_text, arrive
+
+        for a in arrive(state, hexmap(state), imp["side"]):
+            events.append({"type": "reinforcements", "side": a.side, "visible_to": [a.side], "rule": a.rule,
+                           "entry": a.entry, "hex": a.hex, "text": arrival_text(state, a)})
 
 
-def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool:
+def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict]) -> bool:
     """Supply, then every ordered move with its IMC roll and attack check; True when the impulse is over."""
     cur = state["current"]
     imp = cur["active_impulse"]
@@ -144,6 +155,10 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
     _hidden_orders(state, side, choice, dice, events)
     _special_orders(state, side, choice, dice, events)
     _removals(state, side, choice.get("remove", []), events)
+    if choice.get("exhaust"):               # 8.64a: the Union flips its captured landings
+        from .capture import exhaust_landings
+
+        events += exhaust_landings(state, side, choice["exhaust"])
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
     imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
     events.append({"type": "supply", "side": side, "visible_to": [side], "rule": "7.34",
@@ -174,26 +189,31 @@ def resolve_orders(state: dict, answers: dict, dice, events: list[dict]) -> bool
     return False
 
 
-def finish(state: dict, events: list[dict], dice=None) -> None:
+def finish(state: HeartlandState, events: list[dict], dice=None) -> None:
     """4.25 / 11.0: pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
     if state.get("naval") and dice is not None:
         _naval_combats(state, dice, events)
     if cur["active_impulse"]["assaults"]:
+        from .capture_combat import captures_after_combat, held_before
+
+        assaults = list(cur["active_impulse"]["assaults"])
+        held = held_before(state, assaults)
         combat_sequence(state, dice, events)
+        events += captures_after_combat(state, assaults, held)     # 8.64: hexes cleared by combat
     _impulse_end(state, events)
     imp = cur.pop("active_impulse")
     side = imp["side"]
     pay = _leader_pay(state, side, imp["involuntary"])
     state["wep"][side] -= pay
-    cur["impulses"].append({"n": imp["n"], "side": side, "level": imp["level"], "fixed": imp["fixed"],
+    cur["impulses"].append({"n": imp["n"], "side": side, "level": cast(int, imp["level"]), "fixed": imp["fixed"],
                             "rule": imp["rule"], "pay": pay, "assaults": imp["assaults"]})
     events.append({"type": "impulse", "n": imp["n"], "side": side, "level": imp["level"],
                    "how": "set by the bid" if imp["fixed"] else "declared", "rule": "4.25", "pay": pay})
     events.append(wep_event(state, side, "4.25"))
 
 
-def _leader_pay(state: dict, side: str, involuntary: list[str]) -> int:
+def _leader_pay(state: HeartlandState, side: str, involuntary: list[str]) -> int:
     from .forces import leader_pay
 
     return leader_pay(state, side, involuntary).amount
@@ -201,14 +221,15 @@ def _leader_pay(state: dict, side: str, involuntary: list[str]) -> int:
 
 # --- 8.6, 8.8, 8.9: special orders at the impulse's start and end -------------------------
 
-def _impulse_start(state: dict, side: str, events: list[dict]) -> None:
+def _impulse_start(state: HeartlandState, side: str, events: list[dict]) -> None:
     """8.81: engineer work ordered earlier is finished at the start of the next Union impulse; pontoons
     with enemy units on a bank are lost; the gunboats' records of the last impulse lapse."""
     from . import engineers, naval
 
     if side == "union":
         for done in engineers.finish_work(state):
-            events.append({"type": "pontoon", "side": "union", "rule": "8.81", "text": done.why})
+            events.append({"type": "pontoon", "side": "union", "rule": "8.81", "text": done.why, "pontoon": done.pontoon,
+                           **({"announce": "reorganization"} if done.status == "bridged" else {})})   # 3.72(4)
     losses = engineers.pontoon_losses(state, hexmap(state))
     if losses:
         engineers.apply_pontoon_losses(state, losses)
@@ -218,7 +239,7 @@ def _impulse_start(state: dict, side: str, events: list[dict]) -> None:
         naval.new_impulse(state)
 
 
-def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _special_orders(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
     from . import cavalry, engineers, naval
 
     hm = hexmap(state)
@@ -233,7 +254,8 @@ def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dic
              if "lay" in item else engineers.take_up_pontoon(state, hm, item["engineer"], item["take_up"], cmd))
         if not w.problems:
             engineers.apply_pontoon_work(state, w)
-            events.append({"type": "pontoon.work", "side": side, "rule": w.rule, "text": w.why})
+            events.append({"type": "pontoon.work", "side": side, "rule": w.rule, "text": w.why, "pontoon": w.pontoon,
+                           **({"announce": "reorganization"} if w.kind == "lay" else {})})          # 3.72(4)
     for item in choice.get("naval", []):           # 8.92a: embarking happens at the start of the impulse
         r = _naval_order(state, hm, item)
         if r is not None and not r.problems:
@@ -248,7 +270,7 @@ def _special_orders(state: dict, side: str, choice: dict, dice, events: list[dic
             events.append({"type": "gunboat", "side": side, "rule": m.rule, "text": m.why})
 
 
-def _removals(state: dict, side: str, remove: list[str], events: list[dict]) -> None:
+def _removals(state: HeartlandState, side: str, remove: list[str], events: list[dict]) -> None:
     """7.21, 7.22: the owner takes his wagons and depots off the map in his own impulse, before the
     supply states are set, to deny them to the enemy."""
     from .capture import apply_removal, voluntary_removal
@@ -265,7 +287,7 @@ def _removals(state: dict, side: str, remove: list[str], events: list[dict]) -> 
                        "visible_to": [side], "text": f"{side} removes its {kind} {sid} in {where} from the map"})
 
 
-def _impulse_end(state: dict, events: list[dict]) -> None:
+def _impulse_end(state: HeartlandState, events: list[dict]) -> None:
     """8.61/8.6: recon attempts lapse; 8.62a: hidden forces that must appear now do so."""
     from .cavalry import apply_reveal, reset_recon, reveals_now
 

@@ -3,6 +3,7 @@ detachments, rail, forced march, off-map moves, the must-attack rule) and the sp
 gunboats, screens, naval), all before any die is rolled."""
 from __future__ import annotations
 
+from .state_types import HeartlandState
 from ..base import Problem
 from . import model
 from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap
@@ -11,16 +12,17 @@ from .impulse_moves import _yield
 from .movement import path_problems
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
-              "naval", "plot", "reveal", "searched"}
+              "naval", "plot", "reveal", "searched", "exhaust"}
 MOVE_KEYS = {"force", "detach", "lend_mr", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss",
-             "merge", "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map"}
+             "merge", "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map",
+             "capture_landing"}
 OFF_MAP_VALUES = ("leave", "enter")        # 8.74: ride off the map at an edge / come back onto it
 DEFENCE_KEYS = {"react", "retreat"}
 
 
 # --- checking an orders file --------------------------------------------------------------
 
-def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
+def check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
     """What is wrong with ``side``'s orders for the impulse (all of it that can be known now)."""
     if any(k in choice for k in ("plot", "reveal", "searched")) or (state.get("pending_searches") or {}).get(side):
         from . import hidden_open as ho
@@ -51,31 +53,62 @@ def check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
     return _check_orders(checked_state(state, side), side, choice)
 
 
-def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
+def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
+    """The orders checked in the order of the impulse: its level (5.15), emergency supply (7.35),
+    removals (7.21, 7.22), the special orders and the moves (8.21)."""
+    imp = state["current"]["active_impulse"]
+    problems, refused = _level_order(state, side, choice)
+    if refused:
+        return problems
+    # the shapes of the orders (keys, types) are checked first, in hxref.orders: .order_schema
+    emergency = choice.get("emergency", {})
+    if emergency:
+        found = _emergency_problems(state, side, emergency)
+        if found:
+            return found
+    found = _removal_problems(state, side, choice.get("remove", []))
+    if found:
+        return found
+    if "exhaust" in choice:                 # 8.64a: the Union flips its captured landings
+        from .capture import exhaust_order_problems
+
+        found = exhaust_order_problems(state, side, choice["exhaust"])
+        if found:
+            return found
+    problems += _special_order_problems(state, side, choice)
+    return problems + _check_moves(state, side, choice.get("moves", []), choice.get("level") or imp.get("level"))
+
+
+def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[Problem], bool]:
+    """5.15: the impulse's level, declared now (within what the side has left) or set by the bid.
+    The flag is True when the orders are refused outright."""
     from .initiative import level_problems
 
     cur = state["current"]
     imp = cur["active_impulse"]
-    problems: list[Problem] = []
     if imp.get("level") is None:
         if "level" not in choice:
-            return [Problem("this impulse's level is declared: give `level`", "5.15", [])]
-        problems += level_problems(choice["level"], cur["remaining"][side], state.get("impulse_level_limit"))
-    elif "level" in choice and choice["level"] != imp["level"]:
-        return [Problem(f"this impulse's level was set by the bid: {imp['level']}", "5.15", ["level"])]
-    # the shapes of the orders (keys, types) are checked first, in hxref.orders: .order_schema
-    emergency = choice.get("emergency", {})
-    if emergency:
-        from .supply import supply_status
+            return [Problem("this impulse's level is declared: give `level`", "5.15", [])], True
+        return level_problems(choice["level"], cur["remaining"][side], state.get("impulse_level_limit")), False
+    if "level" in choice and choice["level"] != imp["level"]:
+        return [Problem(f"this impulse's level was set by the bid: {imp['level']}", "5.15", ["level"])], True
+    return [], False
 
-        found = supply_status(state, side, hexmap(state), emergency=emergency).problems
-        if found:
-            return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
-    found = _removal_problems(state, side, choice.get("remove", []))
+
+def _emergency_problems(state: HeartlandState, side: str, emergency) -> list[Problem]:
+    """7.35: the emergency supply the side calls on for this impulse, checked by the supply rules."""
+    from .supply import supply_status
+
+    found = supply_status(state, side, hexmap(state), emergency=emergency).problems
     if found:
-        return found
-    problems += _special_order_problems(state, side, choice)
-    moves = choice.get("moves", [])
+        return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
+    return []
+
+
+def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> list[Problem]:
+    """8.21: each ordered force's move in turn -- who moves, the path and its reach, rail, forced
+    march, detachments and merging -- then the must-attack rule (8.4) over all of them."""
+    problems: list[Problem] = []
     zoc = enemy_zoc(state, side)
     enemy = model.occupied_hexes(state, model.other_side(side))
     cost = cost_fn(state, side)
@@ -88,46 +121,25 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
             if found is not None:
                 problems += found
                 continue
-        if force not in mine:       # 3.71: one answer for any id, an enemy's (hidden or not) or none
-            return problems + [Problem(f"`{force}` is not one of your forces on the map; your forces: "
-                                       f"{', '.join(sorted(mine))}", "8.21", ["moves", i, "force"])]
-        if force in seen:
-            return problems + [Problem(f"{force} is ordered to move twice; each force moves once per impulse",
-                                       "8.21", ["moves", i, "force"])]
+        bad = _sl_detach_problem(state, side, force, mv, i) or _mover_problem(force, mine, seen, i)
+        if bad is not None:
+            return problems + [bad]
         seen.add(force)
         path = mv.get("path", [])
-        active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
-        found = path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
-                              enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
-        problems += found
-        if path and not found:
-            problems += _reach_problems(state, side, force, path, cost, i, choice.get("level") or imp.get("level"))
+        problems += _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
         if mv.get("rail"):
-            from .rail import rail_move_problems
-
-            stations = mv["rail"]
-            if path or not isinstance(stations, list):
-                problems.append(Problem("a rail move gives `rail: [stations]` and no `path` (8.72)", "8.72",
-                                        ["moves", i, "rail"]))
-            else:
-                problems += [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
-                             for p in rail_move_problems(state, hexmap(state), force, stations,
-                                                         off_map=mv.get("off_map") == "leave")]
+            problems += _rail_order_problems(state, force, mv, i)
         if mv.get("forced_march"):
-            from .forced_march import march_path_problems
-
-            if model.is_unled(force) or not state["leaders"][force]["active"]:
-                problems.append(Problem("only an active leader's force may force-march", "8.3",
-                                        ["moves", i, "forced_march"]))
-            elif path:
-                problems += march_path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state),
-                                                index=i)
+            problems += _forced_march_order_problems(state, force, path, i)
         if not model.is_unled(force):
             found = _detach_problems(state, force, mv, i)
-            problems += found + _detachment_problems(state, force, mv, i)
+            more = _detachment_problems(state, force, mv, i)
+            problems += found + more + ([] if found or more else _move_ap_problems(state, force, mv, i))
             if mv.get("detach") and not found:      # 8.25b, H-19: what is detached moves on its own,
                 state = _after_detach(state, force, mv)     # later in this impulse
                 mine = set(model.forces(state, side))
+        if mv.get("capture_landing") is not None:
+            problems += _capture_landing_problems(state, side, force, mv, i)
         merge = mv.get("merge")
         if merge is not None and (merge not in mine or merge == force):
             problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",
@@ -135,7 +147,58 @@ def _check_orders(state: dict, side: str, choice: dict) -> list[Problem]:
     return problems + check_must_attack(state, side, moves)
 
 
-def _removal_problems(state: dict, side: str, remove) -> list[Problem]:
+def _mover_problem(force: str, mine: set[str], seen: set[str], i: int) -> Problem | None:
+    """8.21: the force is one of the side's own, ordered once this impulse."""
+    if force not in mine:       # 3.71: one answer for any id, an enemy's (hidden or not) or none
+        return Problem(f"`{force}` is not one of your forces on the map; your forces: "
+                       f"{', '.join(sorted(mine))}", "8.21", ["moves", i, "force"])
+    if force in seen:
+        return Problem(f"{force} is ordered to move twice; each force moves once per impulse",
+                       "8.21", ["moves", i, "force"])
+    return None
+
+
+def _path_order_problems(state: HeartlandState, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
+                         level) -> list[Problem]:
+    """8.21 / 8.22: the ordered path, hex by hex, and whether any IMC roll could pay for it."""
+    path = mv.get("path", [])
+    active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
+    found = path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
+                          enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
+    if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:    # 8.61: a recon while moving
+        from .cavalry import recon_move_problems
+
+        found = recon_move_problems(state, force, mv, start=model.force_hex(state, force), hexmap=hexmap(state),
+                                    cost=cost, enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active),
+                                    index=i) or []
+    if path and not found:
+        return _reach_problems(state, side, force, path, cost, i, level)
+    return found
+
+
+def _rail_order_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+    """8.72: a rail move names its stations and has no path."""
+    from .rail import rail_move_problems
+
+    stations = mv["rail"]
+    if mv.get("path", []) or not isinstance(stations, list):
+        return [Problem("a rail move gives `rail: [stations]` and no `path` (8.72)", "8.72", ["moves", i, "rail"])]
+    return [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
+            for p in rail_move_problems(state, hexmap(state), force, stations, off_map=mv.get("off_map") == "leave")]
+
+
+def _forced_march_order_problems(state: HeartlandState, force: str, path: list[str], i: int) -> list[Problem]:
+    """8.3 / 8.32a: only an active leader's force force-marches, and only through clear hexes or along roads."""
+    from .forced_march import march_path_problems
+
+    if model.is_unled(force) or not state["leaders"][force]["active"]:
+        return [Problem("only an active leader's force may force-march", "8.3", ["moves", i, "forced_march"])]
+    if path:
+        return march_path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), index=i)
+    return []
+
+
+def _removal_problems(state: HeartlandState, side: str, remove) -> list[Problem]:
     """7.21, 7.22: the wagons and depots the side removes from the map in its own impulse."""
     from .capture import voluntary_removal
 
@@ -152,7 +215,7 @@ def _removal_problems(state: dict, side: str, remove) -> list[Problem]:
     return []
 
 
-def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
+def _reach_problems(state: HeartlandState, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
     """8.22: a path no IMC roll could pay for; 3.22a/3.23: a final hex where the stack would be illegal."""
     from .imc import IMCChart
 
@@ -181,7 +244,7 @@ def _reach_problems(state: dict, side: str, force: str, path: list[str], cost, i
     return []
 
 
-def _detach_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
+def _detach_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
     """8.25b/c, 3.23b: the detach order of a move, as :func:`.forces.detach_order` reads it: only
     parts of the OC's force, 1 AP for all of them, and no more unled infantry in the hex than
     3.23b allows."""
@@ -201,7 +264,80 @@ def _detach_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]
             for p in order.problems]
 
 
-def _after_detach(state: dict, force: str, mv: dict) -> dict:
+def _sl_detach_problem(state: HeartlandState, side: str, force, mv: dict, i: int) -> Problem | None:
+    """8.25b: only the OC of a force detaches; an SL in it gives no detach order of his own."""
+    ld = state["leaders"].get(force) if isinstance(force, str) and mv.get("detach") else None
+    if ld is None or ld["side"] != side or not ld.get("superior"):
+        return None
+    oc = model.top_of(state, force)
+    if not state["leaders"][oc].get("hex") or state["leaders"][oc].get("pool"):
+        return None
+    return Problem(f"{force} is an SL in {oc}'s force: only the OC detaches (give the detach order to {oc})",
+                   "8.25b", ["moves", i, "force"])
+
+
+def _move_ap_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+    """3.24, 8.25c: the OC pays every AP order of his move -- the detach (1 AP for all, 8.25c), each MR
+    lent (3.24b), each detachment regiment (8.51), the merge (8.25a) -- from the AP he has when the
+    orders are checked: a move that would run out of AP part-way is refused, not cut short."""
+    from .forces import detach_order
+
+    bill = []
+    if mv.get("detach"):
+        order = detach_order(state, force, mv["detach"], lend_mr_to=mv.get("lend_mr", []))
+        bill.append(f"{order.ap} to detach (8.25c" + (", 3.24b)" if mv.get("lend_mr") else ")"))
+        due = order.ap
+    else:
+        due = 0
+    if mv.get("detachments"):
+        due += len(mv["detachments"])
+        bill.append(f"{len(mv['detachments'])} for detachment regiments (8.51)")
+    if mv.get("merge"):
+        due += 1
+        bill.append("1 to merge (8.25a)")
+    if isinstance(mv.get("capture_landing"), list) and mv["capture_landing"]:
+        due += len(mv["capture_landing"])
+        bill.append(f"{len(mv['capture_landing'])} to capture landings (8.64a)")
+    have = state["leaders"][force].get("ap", 0)
+    if due <= have or (len(bill) < 2 and not mv.get("merge")):    # a detach alone: its own check
+        return []
+    return [Problem(f"{force} must pay {due} AP for this move ({', '.join(bill)}) but has {have}: "
+                    "the orders would run out of AP part-way", "3.24", ["moves", i])]
+
+
+def _capture_landing_problems(state: HeartlandState, side: str, force: str, mv: dict, i: int) -> list[Problem]:
+    """8.64a: the Confederates choose to capture a Union Naval Landing they enter: it is on the move's
+    path, not yet captured, and the force has a combat unit, a leader and a wagon to do it."""
+    from .capture import _landings, _logistics_hex
+
+    where = ["moves", i, "capture_landing"]
+    chosen = mv["capture_landing"]
+    if not isinstance(chosen, list) or not all(isinstance(x, str) for x in chosen):
+        return [Problem("`capture_landing` is a list of Union Naval Landings on the path", "8.64a", where)]
+    if side != "confederate":
+        return [Problem("only the Confederates capture Union Naval Landings", "8.64a", where)]
+    if model.is_unled(force):
+        return [Problem("a landing is captured by a leader's force, with a combat unit and a wagon", "8.64a", where)]
+    landings = _landings(state)
+    for j, lid in enumerate(chosen):
+        ln = landings.get(lid)
+        if ln is None:
+            return [Problem(f"`{lid}` is not a Union Naval Landing on the map", "8.64a", where + [j])]
+        if ln.get("captured") or ln.get("exhausted"):
+            return [Problem(f"the landing {lid} has already been captured", "8.64a", where + [j])]
+        if str(ln.get("hex")) not in [str(h) for h in mv.get("path") or []]:
+            return [Problem(f"the landing {lid} in {ln.get('hex')} is not on {force}'s path: a landing is "
+                            "captured by entering its hex", "8.64a", where + [j])]
+        kinds = [state["logistics"][x].get("kind") for x in model.force_logistics(state, force)]
+        kinds += [s.get("kind") for s in (state.get("logistics") or {}).values()
+                  if s.get("side") == side and _logistics_hex(state, s) == str(ln.get("hex"))]
+        if not model.units_of(state, force) or "wagon" not in kinds:
+            return [Problem(f"to capture the landing {lid} {force} needs a combat unit with him and a wagon "
+                            "with him or in its hex", "8.64a", where + [j])]
+    return []
+
+
+def _after_detach(state: HeartlandState, force: str, mv: dict) -> HeartlandState:
     """The position after ``force``'s legal detach order (a copy): its detached leaders and units are
     forces of their own, which the moves after it may move (8.25b)."""
     import copy
@@ -213,12 +349,12 @@ def _after_detach(state: dict, force: str, mv: dict) -> dict:
     return state
 
 
-def forces_in_enemy_zoc(state: dict, side: str) -> list[str]:
+def forces_in_enemy_zoc(state: HeartlandState, side: str) -> list[str]:
     zoc = enemy_zoc(state, side)
     return [f for f in model.forces(state, side) if model.force_hex(state, f) in zoc]
 
 
-def check_must_attack(state: dict, side: str, moves: list[dict]) -> list[Problem]:
+def check_must_attack(state: HeartlandState, side: str, moves: list[dict]) -> list[Problem]:
     """8.41/8.42: a force that starts in enemy ZOC must leave it at the start of its move or check to attack."""
     ordered = {mv.get("force"): (i, mv) for i, mv in enumerate(moves) if isinstance(mv, dict)}
     out = []
@@ -232,7 +368,7 @@ def check_must_attack(state: dict, side: str, moves: list[dict]) -> list[Problem
     return out
 
 
-def _off_map_move_problems(state: dict, side: str, mv: dict, i: int, seen: set[str]) -> list[Problem] | None:
+def _off_map_move_problems(state: HeartlandState, side: str, mv: dict, i: int, seen: set[str]) -> list[Problem] | None:
     """8.74: an ``off_map`` move is a rail move that leaves at (``leave``) or comes back from
     (``enter``) a friendly map edge.  The problems of a move coming back (None for a move
     leaving: it is checked with the forces on the map)."""
@@ -260,7 +396,7 @@ def _off_map_move_problems(state: dict, side: str, mv: dict, i: int, seen: set[s
             for p in rail_move_problems(state, hexmap(state), force, stations, entering=True)]
 
 
-def _detachment_problems(state: dict, force: str, mv: dict, i: int) -> list[Problem]:
+def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
     specs = mv.get("detachments", [])          # each {unit, by}: .order_schema.DETACHMENT
     units = set(model.force_units(state, force))
     for j, spec in enumerate(specs):
@@ -283,11 +419,11 @@ SPECIAL_ORDERS = {"engineers": {"engineer", "lay", "take_up", "hexside"}, "gunbo
                   "screen": {"who", "on"}, "naval": {"embark", "assault"}}
 
 
-def _army_commander(state: dict, side: str) -> str | None:
+def _army_commander(state: HeartlandState, side: str) -> str | None:
     return next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]), None)
 
 
-def _special_order_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+def _special_order_problems(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
     """Shape and legality of engineer, gunboat and screen orders (8.81, 8.91, 8.62), before any die."""
     from . import cavalry, engineers, naval
 
@@ -325,7 +461,7 @@ def _special_order_problems(state: dict, side: str, choice: dict) -> list[Proble
     return []
 
 
-def _own_screener(state: dict, side: str, who) -> bool:
+def _own_screener(state: HeartlandState, side: str, who) -> bool:
     """8.62: a screen is ordered for one of the side's own leaders or cavalry units."""
     if not isinstance(who, str):
         return False
@@ -333,7 +469,7 @@ def _own_screener(state: dict, side: str, who) -> bool:
     return rec is not None and rec.get("side") == side
 
 
-def _naval_order(state: dict, hm, item: dict):
+def _naval_order(state: HeartlandState, hm, item: dict):
     """8.92a/b: an embarkation or a naval assault, computed (nothing rolled, nothing changed)."""
     from . import naval
 

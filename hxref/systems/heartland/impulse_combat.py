@@ -3,15 +3,21 @@
 the Combat Sequence with extended battles and replacements (10.0-10.7), and the gunboats' part (10.8)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .state_types import HeartlandState
 from ...geometry.hex import are_adjacent
 from ..base import Problem
 from . import model
 from .impulse_conditions import _name, _supply_states, hexmap
 
+if TYPE_CHECKING:
+    from .reaction import PreCombatRetreat, Reaction
+
 
 # --- 8.41/8.42: the attack check and its Assault marker -----------------------------------
 
-def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+def _attack_check(state: HeartlandState, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
     """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
     from .attack import apply_attack_check, attack_check
     from .attack import enemy_zoc as zoc_sources
@@ -41,20 +47,29 @@ def _attack_check(state: dict, side: str, force: str, mv: dict, dice, events: li
     new_id = apply_attack_check(state, r)
     # what the enemy sees: the check, its die and the Assault marker or the retreat on the map (D-20);
     # which unit lost the step and the ML change stay on the attacker's display (3.71)
-    public = (f"{_name(state, new_id)} checks to attack {target}: rolled {r.roll} against "
-              f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
-              + ("passes; Assault marker placed" + (" (hasty, no AP)" if r.hasty else "") if r.passed
-                 else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
+    if r.unit_checks:       # 3.52b: unled units check one by one
+        rolls = ", ".join(f"{u} rolled {c.roll} against inverted ML {c.target}: {'passes' if c.passed else 'fails'}"
+                          for u, c in r.unit_checks)
+        public = (f"unled units in {r.source} check to attack {target}, each for itself (3.52b): {rolls}"
+                  + ("; Assault marker placed" if r.passed else "")
+                  + (f"; {', '.join(r.failed_units)} retreat to {r.retreat_to}" if r.failed_units and r.retreat_to
+                     else ""))
+    else:
+        public = (f"{_name(state, new_id)} checks to attack {target}: rolled {r.roll} against "
+                  f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
+                  + ("passes; Assault marker placed" + (" (hasty, no AP)" if r.hasty else "") if r.passed
+                     else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
     events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
-                   "rule": r.rule, "text": public})
-    events.append({"type": "attack.check.detail", "side": side, "visible_to": [side], "rule": r.rule,
+                   "rule": r.rule + (", 3.52b" if r.unit_checks else ""), "text": public})
+    events.append({"type": "attack.check.detail", "side": side, "visible_to": [side],
+                   "rule": r.rule + (", 14.51" if r.brevet_note else ""),      # the marker stays on the AOD (3.72)
                    "text": f"{_name(state, new_id)}: {r.why}"})
     if r.passed and r.assault is not None:
         a = r.assault
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
 
 
-def _join_assault(state: dict, side: str, force: str, events: list[dict]) -> bool:
+def _join_assault(state: HeartlandState, side: str, force: str, events: list[dict]) -> bool:
     """8.42: a force that enters a hex whose force already passed its attack check makes no check:
     it joins that attack, its OC paying 1 AP for the stack merge (8.25a).  False when there is
     no such assault in the hex, or the merge is not possible (then the force checks as usual)."""
@@ -99,18 +114,18 @@ class _ProbeDice:
         raise _Probe()
 
 
-def _assaults(state: dict) -> list:
+def _assaults(state: HeartlandState) -> list:
     from .attack import Assault
 
     imp = state["current"]["active_impulse"]
     return [Assault(a["force"], a["source"], a["target"], a.get("hasty", False)) for a in imp["assaults"]]
 
 
-def _assault_on(state: dict, target: str):
+def _assault_on(state: HeartlandState, target: str):
     return next((a for a in _assaults(state) if a.target == target), None)
 
 
-def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+def _defence_problems(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
     from .reaction import pre_combat_retreat, reaction
 
     hm = hexmap(state)
@@ -124,6 +139,7 @@ def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
             if assault is None:
                 return [Problem(f"no assault is declared against {against}; assaulted hexes: "
                                 f"{', '.join(sorted(targets)) or 'none'}", "9.0", [key, i])]
+            r: Reaction | PreCombatRetreat
             try:
                 if key == "react":
                     r = reaction(state, hm, item["force"], assault, _ProbeDice(), commander=item.get("commander"),
@@ -140,7 +156,7 @@ def _defence_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     return []
 
 
-def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> None:
+def resolve_defence(state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
     """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
     from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
 
@@ -171,27 +187,27 @@ def resolve_defence(state: dict, answers: dict, dice, events: list[dict]) -> Non
         assault = _assault_on(state, model.force_hex(state, item["force"]))
         if assault is None:
             continue
-        r = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
+        pr = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
                                rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
-        if r.problems:
-            events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": r.rule,
+        if pr.problems:
+            events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": pr.rule,
                            "visible_to": [side],
-                           "text": f"{_name(state, item['force'])}: no pre-combat retreat: {r.why}"})
+                           "text": f"{_name(state, item['force'])}: no pre-combat retreat: {pr.why}"})
             continue
-        apply_pre_combat_retreat(state, r)
-        events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": r.to,
-                       "rule": r.rule, "text": f"{_name(state, item['force'])} retreats before combat to {r.to}"
-                       + (" leaving a rear guard" if r.rear_guard else "")
-                       + ("; the rear guard is overrun" if r.overrun is not None and r.overrun.overrun else "")})
-        events.append({"type": "retreat.detail", "side": side, "visible_to": [side], "rule": r.rule,
-                       "text": f"{_name(state, item['force'])}: {r.why}"})
-        if r.overrun is not None or r.attacker_advances or r.next_assault is not None:
+        apply_pre_combat_retreat(state, pr)
+        events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": pr.to,
+                       "rule": pr.rule, "text": f"{_name(state, item['force'])} retreats before combat to {pr.to}"
+                       + (" leaving a rear guard" if pr.rear_guard else "")
+                       + ("; the rear guard is overrun" if pr.overrun is not None and pr.overrun.overrun else "")})
+        events.append({"type": "retreat.detail", "side": side, "visible_to": [side], "rule": pr.rule,
+                       "text": f"{_name(state, item['force'])}: {pr.why}"})
+        if pr.overrun is not None or pr.attacker_advances or pr.next_assault is not None:
             for a in imp["assaults"]:
                 if a["target"] == assault.target and a["force"] == assault.attacker:
-                    if r.next_assault is not None:
-                        a.update(force=r.next_assault.attacker, source=r.next_assault.source,
-                                 target=r.next_assault.target, hasty=False)
-                    elif r.attacker_advances:
+                    if pr.next_assault is not None:
+                        a.update(force=pr.next_assault.attacker, source=pr.next_assault.source,
+                                 target=pr.next_assault.target, hasty=False)
+                    elif pr.attacker_advances:
                         a["resolved"] = "the attacker advances into the vacated hex (9.22)"
         imp["assaults"] = [a for a in imp["assaults"] if not a.get("resolved")]
 
@@ -203,7 +219,7 @@ WDO_COST = 10        # 3.41a: a War Department Order costs 10 WEP
 COMBAT_KEYS = {"order", "losses", "artillery", "advance", "refuse_retreat", "extended_battle"}
 
 
-def _combat_choices(state: dict, side: str, own: dict | None):
+def _combat_choices(state: HeartlandState, side: str, own: dict | None):
     """A side's combat choices (10.12 artillery, 10.63a loss order, 10.61d advance, 3.54b) from its
     orders (the phasing side) or its standing orders (the defender)."""
     from .combat import Choices
@@ -214,7 +230,7 @@ def _combat_choices(state: dict, side: str, own: dict | None):
                    advance=spec.get("advance") if isinstance(spec.get("advance"), str) else None)
 
 
-def _combat_events(state: dict, c, events: list[dict]) -> None:
+def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
     """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
     the steps stays on each side's own display."""
     from .combat import StepLoss
@@ -234,11 +250,37 @@ def _combat_events(state: dict, c, events: list[dict]) -> None:
         if mine:
             events.append({"type": "combat.losses", "side": side, "visible_to": [side], "rule": "10.63",
                            "text": f"{side} losses at {c.target}: " + "; ".join(mine)})
+        _own_notes(state, c, side, events)
 
 
-def combat_sequence(state: dict, dice, events: list[dict]) -> None:
+def _own_notes(state: HeartlandState, c, side: str, events: list[dict]) -> None:
+    """What only the side's own display explains: a brevetted OC's BR (14.51; the marker stays on the
+    AOD, 3.72(3)) and the defender's ASP at the later waves of a wave attack (10.12a)."""
+    brevets, waves = [], []
+    for f in c.fires:
+        if f.side != side:
+            continue
+        oc = f.strength.oc
+        br = next((d.amount for d in f.drms if d.rule == "10.41"), None)
+        if oc is not None and br is not None and model.brevet_loss(state["leaders"][oc]):
+            ld = state["leaders"][oc]
+            text = (f"{oc} fires with BR {br}: printed {model.leader_ratings(ld)['br']}, "
+                    f"less {model.brevet_loss(ld)} for his brevet marker"
+                    + (f" (and his wound {ld['wound']}, 10.67)" if ld.get("wound") else ""))
+            if text not in brevets:
+                brevets.append(text)
+        waves += [f"{p.leader} pays {p.points} ASP for the stack's artillery at attack {f.wave}; the general ASP "
+                  "is not paid again" for p in f.strength.asp if p.rule == "10.12a"]
+    for rule, notes in (("14.51", brevets), ("10.12a", waves)):
+        if notes:
+            events.append({"type": "combat.detail", "side": side, "visible_to": [side], "rule": rule,
+                           "text": f"{side} at {c.target}: " + "; ".join(notes)})
+
+
+def combat_sequence(state: HeartlandState, dice, events: list[dict]) -> None:
     """Resolve every standing assault, target by target in the phasing side's order (10.11)."""
     from .attack import Assault
+    from .capture import depot_retreats
     from .combat import Circumstances, apply_combat, resolve_combat
 
     cur = state["current"]
@@ -275,15 +317,17 @@ def combat_sequence(state: dict, dice, events: list[dict]) -> None:
         apply_combat(state, c)
         fought.append(c)
         _combat_events(state, c, events)
+        events += depot_retreats(state, c)      # 8.64b: a depot forced to retreat is captured
         _replacements(state, c, events)
     imp["assaults"] = []
     if fought:
         _extended_battle(state, dice, events, fought, choices)
 
 
-def _extended_battle(state: dict, dice, events: list[dict], fought: list, choices: dict) -> None:
+def _extended_battle(state: HeartlandState, dice, events: list[dict], fought: list, choices: dict) -> None:
     """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
     from .attack import Assault
+    from .capture import depot_retreats
     from .combat import Circumstances, apply_combat, extended_battle, in_contact, resolve_combat
 
     cur = state["current"]
@@ -317,9 +361,10 @@ def _extended_battle(state: dict, dice, events: list[dict], fought: list, choice
             continue
         apply_combat(state, c)
         _combat_events(state, c, events)
+        events += depot_retreats(state, c)      # 8.64b: a depot forced to retreat is captured
 
 
-def _replacements(state: dict, c, events: list[dict]) -> None:
+def _replacements(state: HeartlandState, c, events: list[dict]) -> None:
     """3.41(2) / 10.67b: a leader killed in an impulse that is not the turn's last is replaced at once
     by a War Department Order for 10 WEP (his heir takes the command, see combat.Kill)."""
     from .combat import Kill
@@ -336,7 +381,7 @@ def _replacements(state: dict, c, events: list[dict]) -> None:
 
 # --- 10.8: gunboats in combat -------------------------------------------------------------
 
-def _naval_combats(state: dict, dice, events: list[dict]) -> None:
+def _naval_combats(state: HeartlandState, dice, events: list[dict]) -> None:
     """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with."""
     from . import naval
 
@@ -355,7 +400,7 @@ def _naval_combats(state: dict, dice, events: list[dict]) -> None:
         events.append({"type": "naval.combat", "rule": r.rule, "text": r.why})
 
 
-def _with_bombardment(state: dict, circ, group):
+def _with_bombardment(state: HeartlandState, circ, group):
     """10.83: gunboat support enters a land combat as a DRM for each side (no ASP)."""
     if not state.get("naval") or not group:
         return circ
@@ -369,7 +414,7 @@ def _with_bombardment(state: dict, circ, group):
     extra = dict(circ.extra_drms)
     for side, role in ((attacker_side, "attack"), (model.other_side(attacker_side), "defence")):
         b = naval.bombardment_drm(state, hm, side, a.source, a.target, role)
-        if not b.problems and b.drms:
+        if b.drms:                  # a Bombardment has no problems: gunboats that cannot support are in b.refused
             naval.apply_bombardment(state, b)
             extra[side] = tuple(extra.get(side, ())) + tuple(b.drms)
     return dataclasses.replace(circ, extra_drms=extra)

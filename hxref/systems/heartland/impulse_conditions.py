@@ -3,36 +3,35 @@ enemy's ZOC (6.0), the movement cost function (8.2, with pontoons 8.81 and block
 force's name, the stacking check (3.6) and the supply states locked for the impulse (4.21, 7.34)."""
 from __future__ import annotations
 
-from functools import cache
 
-from ...paths import games_dir
+from .state_types import HeartlandState
 from ..base import Problem
 from . import model
 
 
-@cache
 def load_map(name: str):
-    from ...maps import load_map as _load
+    """The map ``games/heartland/maps/<name>.yaml``: the game's pinned copy in play (kit.data)."""
+    from ...kit.data import game_map
 
-    return _load(games_dir() / "heartland" / "maps" / f"{name}.yaml")
+    return game_map("heartland", name)
 
 
-def hexmap(state: dict):
+def hexmap(state: HeartlandState):
     return load_map(state["map"])
 
 
-def weather_of(state: dict) -> str:
+def weather_of(state: HeartlandState) -> str:
     w = state["current"].get("weather")
     return w["result"] if w else "Clear"
 
 
-def enemy_zoc(state: dict, side: str) -> set[str]:
+def enemy_zoc(state: HeartlandState, side: str) -> set[str]:
     from .zoc import zoc_hexes
 
     return set(zoc_hexes(state, model.other_side(side), hexmap(state)))
 
 
-def cost_fn(state: dict, side: str):
+def cost_fn(state: HeartlandState, side: str):
     from .terrain import step_cost
 
     enemy = model.occupied_hexes(state, model.other_side(side))
@@ -47,13 +46,13 @@ def cost_fn(state: dict, side: str):
                      blockaded=blockaded_hexsides(state, hm) if state.get("naval") else ())
 
 
-def _name(state: dict, force: str) -> str:
+def _name(state: HeartlandState, force: str) -> str:
     if model.is_unled(force):
         return f"unled units in {model.force_hex(state, force)}"
     return state["leaders"][force]["name"]
 
 
-def _stacking_problems(state: dict, side: str, force: str, label: str) -> list[Problem]:
+def _stacking_problems(state: HeartlandState, side: str, force: str, label: str) -> list[Problem]:
     from .forces import check_hex
 
     if label == model.force_hex(state, force):
@@ -61,7 +60,7 @@ def _stacking_problems(state: dict, side: str, force: str, label: str) -> list[P
     return check_hex(state, label, side, extra=[force]).problems
 
 
-def _supply_states(state: dict, side: str, emergency: dict | None = None,
+def _supply_states(state: HeartlandState, side: str, emergency: dict | None = None,
                    events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import supply_status

@@ -3,6 +3,9 @@
 and what a force may do during its move: recon, hiding and, in open games, hidden plots and reveals."""
 from __future__ import annotations
 
+from typing import Sequence, cast
+
+from .state_types import ActiveImpulse, HeartlandState, Turn, Unit
 from . import model
 from .impulse_combat import _attack_check, _join_assault
 from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
@@ -12,44 +15,84 @@ from .movement import walk
 
 # --- 8.2: one force's move ----------------------------------------------------------------
 
-def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+def _move_one(state: HeartlandState, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+    """8.21: one force's move in the order of the procedure -- detachments and reactivation, rail or
+    standing or the IMC roll, forced march, the walk, its losses and report, and what it does at the end."""
     imp = state["current"]["active_impulse"]
     hm = hexmap(state)
     start_hex = model.force_hex(state, force)
-    if mv.get("detach"):
-        _detach(state, force, mv["detach"], events, mv.get("lend_mr", []))
-    for spec in mv.get("detachments", []):
-        _create_detachments(state, force, spec, events)
-    if not model.is_unled(force) and not state["leaders"][force]["active"]:
-        if not _reactivate(state, force, mv.get("reactivate"), dice, events):
-            return
+    if not _ready_to_move(state, force, mv, dice, events):
+        return
     zoc = enemy_zoc(state, side)
     if mv.get("rail"):              # 8.72: by train, no other movement this impulse
         _rail_move(state, side, force, mv["rail"], events, mv.get("off_map"))
         return
     if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
-        if start_hex in zoc or mv.get("attack"):
-            _attack_check(state, side, force, mv, dice, events)
-        elif mv.get("hide"):        # 8.62a: it may vanish where it stands
-            _hide(state, side, force, events)
+        _stand(state, side, force, mv, start_hex in zoc, dice, events)
         return
     mp = _imc_roll(state, force, imp, mv, dice, events)
     if mp is None:
         return
     cost = cost_fn(state, side)
     march = _forced_march(state, side, force, mp, mv, dice, events) if mv.get("forced_march") else None
+    cuts = [h for h in mv.get("cut_rail", []) if h in mv.get("path", [])]
+    cost = _step_cost(state, side, hm, zoc, march, cuts, cost)
+    if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:      # 8.61: it recons while moving
+        w = _recon_walk(state, side, force, mv, start_hex, mp, hm, cost, zoc, march, dice, events)
+    else:
+        w = _walk_the_path(state, side, force, mv.get("path", []), start_hex, mp, hm, cost, zoc, march, events)
+    _relocate(state, force, w.end)
+    imp["mp"][force] = {"rolled": mp, "spent": w.spent}
+    _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events, mv.get("capture_landing") or [])
+    if march is not None:
+        _end_forced_march(state, side, force, march, imp, events)
+    if len(w.hexes) > 1 and weather_of(state) == "Blizzard":
+        _blizzard_march_loss(state, side, force, events)
+    _report_move(state, side, force, w, mp, hm, events)
+    _at_the_end_of_move(state, side, force, mv, w, zoc, dice, events)
+
+
+def _ready_to_move(state: HeartlandState, force: str, mv: dict, dice, events: list[dict]) -> bool:
+    """8.51 / 8.12: split off the ordered detachments, then reactivate an inactive leader;
+    False when the force stays inactive and so does not move."""
+    if mv.get("detach"):
+        _detach(state, force, mv["detach"], events, mv.get("lend_mr", []))
+    for spec in mv.get("detachments", []):
+        _create_detachments(state, force, spec, events)
+    if not model.is_unled(force) and not state["leaders"][force]["active"]:
+        return _reactivate(state, force, mv.get("reactivate"), dice, events)
+    return True
+
+
+def _stand(state: HeartlandState, side: str, force: str, mv: dict, in_zoc: bool, dice, events: list[dict]) -> None:
+    """8.23: a force that stays put makes no IMC roll; in enemy ZOC or when ordered it makes an
+    attack check, otherwise it may hide where it stands (8.62a)."""
+    if in_zoc or mv.get("attack"):
+        _attack_check(state, side, force, mv, dice, events)
+    elif mv.get("hide"):
+        _hide(state, side, force, events)
+
+
+def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str], cost):
+    """The MP cost of each step: the ordinary cost, or the forced-march chart when the march
+    succeeded (8.31), plus 3 MP to cut the rail line in each ordered hex (8.63)."""
     if march is not None and march.success:
         from .forced_march import march_step_cost
 
         cost = march_step_cost(hm, weather=weather_of(state), side=side,
                                enemy_occupied=model.occupied_hexes(state, model.other_side(side)),
                                enemy_zoc=zoc, friendly_occupied=model.occupied_hexes(state, side))
-    cuts = [h for h in mv.get("cut_rail", []) if h in mv.get("path", [])]
     if cuts:                                        # 8.63: +3 MP to cut the line in each of these hexes
         from .rail import with_cuts
 
         cost = with_cuts(cost, cuts, hm)
-    path = mv.get("path", [])
+    return cost
+
+
+def _walk_the_path(state: HeartlandState, side: str, force: str, path: list[str], start_hex: str, mp: int, hm, cost,
+                   zoc, march, events: list[dict]):
+    """8.22 / 3.22a / 8.62a / 8.31b: walk the ordered path with the MP rolled, stopping where a
+    hidden enemy force is met, before enemy ZOC on a failed forced march, and where stacking is legal."""
     active = model.is_unled(force) or state["leaders"][force]["active"]
     contact = contact_on_path(state, side, path, start=start_hex, hexmap=hm, cost=cost,
                               active=bool(active) and not (march is not None and march.deactivate))
@@ -66,23 +109,33 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
         w.stopped = f"stopped by contact: a hidden {model.other_side(side)} force in {met} appears ({contact.why})"
         w.rule = contact.rule
         reveal_on_contact(state, side, force, contact, w.end, events)
-    _relocate(state, force, w.end)
-    imp["mp"][force] = {"rolled": mp, "spent": w.spent}
-    _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events)
-    if march is not None:
-        from .forced_march import apply_march_end
+    return w
 
-        if apply_march_end(state, march) is not None:
-            imp["involuntary"].append(march.oc)          # 11.0: paid for all the same
-            events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.31b",
-                           "text": f"{_name(state, force)} is deactivated at the end of the forced march"})
-    if len(w.hexes) > 1 and weather_of(state) == "Blizzard":
-        from .weather import apply_blizzard_loss, blizzard_loss
 
-        loss = blizzard_loss(state, force)
-        if loss.hits:
-            apply_blizzard_loss(state, loss)
-            events.append({"type": "blizzard", "side": side, "visible_to": [side], "rule": "5.29", "text": loss.why})
+def _end_forced_march(state: HeartlandState, side: str, force: str, march, imp: ActiveImpulse,
+                      events: list[dict]) -> None:
+    """8.31b: the losses of the forced march, and the deactivation it may bring (paid for, 11.0)."""
+    from .forced_march import apply_march_end
+
+    if apply_march_end(state, march) is not None:
+        imp["involuntary"].append(march.oc)          # 11.0: paid for all the same
+        events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.31b",
+                       "text": f"{_name(state, force)} is deactivated at the end of the forced march"})
+
+
+def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: list[dict]) -> None:
+    """5.29: a force that moves in a blizzard may lose strength."""
+    from .weather import apply_blizzard_loss, blizzard_loss
+
+    loss = blizzard_loss(state, force)
+    if loss.hits:
+        apply_blizzard_loss(state, loss)
+        events.append({"type": "blizzard", "side": side, "visible_to": [side], "rule": "5.29", "text": loss.why})
+
+
+def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[dict]) -> None:
+    """8.22: the move and the MP used; a hidden force's move is its side's secret (8.62a) and it
+    appears at once in enemy ZOC."""
     hidden = _is_hidden(state, force)               # 8.62a: a hidden force's moves are its side's secret
     if len(w.hexes) > 1:
         events.append({"type": "move", "side": side, "force": force, "path": w.hexes, "rule": w.rule,
@@ -93,9 +146,13 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
                        "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
     if hidden:                                      # [translator] 8.62a: in enemy ZOC it appears at once
         reveal_mover(state, hm, force, events)
+
+
+def _at_the_end_of_move(state: HeartlandState, side: str, force: str, mv: dict, w, zoc, dice, events: list[dict]) -> None:
+    """What a force does where its move ends: recon (8.61), hiding (8.62a), merging (8.25a), joining
+    a passed assault (8.42) or its own attack check (8.4)."""
     here = model.force_hex(state, force)
-    if mv.get("recon"):
-        _recon(state, side, force, mv["recon"], dice, events)
+    reconned = bool(mv.get("recon")) and _recon(state, side, force, mv["recon"], dice, events)
     if mv.get("hide"):
         _hide(state, side, force, events)
     if mv.get("merge"):
@@ -103,17 +160,30 @@ def _move_one(state: dict, side: str, force: str, mv: dict, dice, events: list[d
     if len(w.hexes) > 1 and _join_assault(state, side, f"unled@{w.end}" if model.is_unled(force) else force,
                                           events):
         return                                      # 8.42: it joins a passed check, it makes none
+    if here in zoc and not mv.get("attack") and _recon_ignores_zoc(state, side, force, reconned, events):
+        return                                      # 8.61: a reconning cavalry force makes no check
     if here in zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
 
 
-def _is_hidden(state: dict, force: str) -> bool:
+def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: bool, events: list[dict]) -> bool:
+    """8.61: a cavalry-only force that reconned from the enemy ZOC hex it entered has no attack check."""
+    from .cavalry import zoc_on_entry
+
+    z = zoc_on_entry(state, force, recons=reconned)
+    if z.attack_check:
+        return False
+    events.append({"type": "recon.zoc", "side": side, "force": force, "rule": z.rule, "text": z.why})
+    return True
+
+
+def _is_hidden(state: HeartlandState, force: str) -> bool:
     from .cavalry import hidden_forces
 
     return fog_of_war(state) and force in hidden_forces(state, model.force_side(state, force))
 
 
-def _relocate(state: dict, force: str, label: str) -> None:
+def _relocate(state: HeartlandState, force: str, label: str) -> None:
     if model.is_unled(force):
         old = model.force_hex(state, force)
         side = model.force_side(state, force)
@@ -127,7 +197,7 @@ def _relocate(state: dict, force: str, label: str) -> None:
         state["logistics"][sid]["hex"] = label
 
 
-def _legal_stop(state: dict, side: str, force: str, w):
+def _legal_stop(state: HeartlandState, side: str, force: str, w):
     """3.22a / 3.23: a force may pass through friendly stacks but must end where stacking is legal."""
     while len(w.hexes) > 1 and _stacking_problems(state, side, force, w.end):
         label, c = w.steps.pop()
@@ -138,7 +208,7 @@ def _legal_stop(state: dict, side: str, force: str, w):
     return w
 
 
-def _detach(state: dict, force: str, parts: list[str], events: list[dict], lend: list[str] = ()) -> None:
+def _detach(state: HeartlandState, force: str, parts: list[str], events: list[dict], lend: Sequence[str] = ()) -> None:
     """8.25b/c: the OC detaches the leaders and units named, all at once in his hex: 1 AP in
     total (:func:`.forces.detach_order`), and 1 AP more for each detached leader who is to roll
     his IMC with the OC's MR (3.24b, H-18).  An order no longer legal when its turn comes (an
@@ -154,6 +224,10 @@ def _detach(state: dict, force: str, parts: list[str], events: list[dict], lend:
                        "text": f"{ld['name']} detaches nothing: {p.message}"})
         return
     apply_detach(state, order)
+    left = state["current"]["active_impulse"].setdefault("detached_from", {})
+    for part in order.parts:                        # 8.25b: who may have to rejoin him this impulse
+        if part in state["leaders"]:
+            left[part] = force
     lent = state["current"]["active_impulse"].setdefault("mr_lent", {})
     for b in lend:                                  # 3.24b: paid now; the borrower's IMC uses it later
         lent[b] = force
@@ -165,12 +239,28 @@ def _detach(state: dict, force: str, parts: list[str], events: list[dict], lend:
                            + f"); {order.hex} now holds {order.stacks} stack(s)"})
 
 
+def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, events: list[dict]) -> None:
+    """8.25b: a leader detached this impulse who fails to get movement (under 1 MP) rejoins at once the
+    force he was detached from, and the AP paid for the detach is wasted.  Reading: only while that
+    force's OC still heads a force in his hex (if it has moved on, he stays where he is)."""
+    parent = imp.get("detached_from", {}).get(force)
+    if parent is None or model.is_unled(force):
+        return
+    pl, ld = state["leaders"].get(parent), state["leaders"][force]
+    if pl is None or pl.get("superior") or not pl.get("hex") or pl.get("hex") != ld.get("hex"):
+        return
+    ld["superior"] = parent
+    events.append({"type": "rejoin", "side": side, "force": force, "visible_to": [side], "rule": "8.25b",
+                   "text": f"{_name(state, force)} fails to get moving and rejoins {_name(state, parent)}'s force "
+                           "in " + str(pl["hex"]) + "; the AP of the detach is wasted (8.25b)"})
+
+
 # --- 8.12, 8.21/8.22: reactivation and the IMC roll ---------------------------------------
 
 REACTIVATION_METHODS = {"roll": 1, "order": 2, "wdo": 3, "imc": 4, 1: 1, 2: 2, 3: 3, 4: 4}
 
 
-def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bool:
+def _reactivate(state: HeartlandState, force: str, method, dice, events: list[dict]) -> bool:
     """8.12: an inactive OC may try one method; without one his IMC roll is method 4."""
     if method is None:
         return True     # the IMC roll with the inactive MR is the attempt (method 4)
@@ -203,7 +293,7 @@ def _reactivate(state: dict, force: str, method, dice, events: list[dict]) -> bo
     return r.success
 
 
-def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[dict]):
+def _imc_roll(state: HeartlandState, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[dict]):
     """8.21/8.22: the force's MP for this impulse, or None when it does not move."""
     from .imc import apply_imc, imc_roll
 
@@ -212,7 +302,8 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
     if known is not None:
         return known
     lender = imp.get("mr_lent", {}).get(force)     # 3.24b: the MR his detaching OC paid to lend him
-    res = imc_roll(state, force, imp["level"], dice, supply=imp["supply"].get(force, {}).get("state", "full"),
+    res = imc_roll(state, force, cast(int, imp["level"]), dice,       # declared with the orders (5.15)
+                   supply=imp["supply"].get(force, {}).get("state", "full"),
                    voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state),
                    mr_from=lender, mr_paid=lender is not None)
     if res.problems:
@@ -222,6 +313,8 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
     apply_imc(state, res)
     events.append({"type": "imc", "side": side, "force": force, "visible_to": [side], "mp": res.mp, "rule": res.rule,
                    "text": f"{_name(state, force)}: {res.why}"})
+    if res.mp < 1:
+        _rejoin(state, side, force, imp, events)
     if res.deactivates:
         imp["involuntary"].append(res.oc)
         events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.11",
@@ -229,7 +322,7 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
         if state.get("options", {}).get("sickness"):          # 8.13 (optional): is he ill?
             from .sickness import apply_sickness, sickness_check
 
-            sick = sickness_check(state, res.oc, dice)
+            sick = sickness_check(state, cast(str, res.oc), dice)
             if not sick.problems:
                 apply_sickness(state, sick)
                 events.append({"type": "sickness", "side": side, "visible_to": [side], "rule": sick.rule,
@@ -240,7 +333,7 @@ def _imc_roll(state: dict, force: str, imp: dict, mv: dict, dice, events: list[d
 
 # --- 8.25a merging and 8.51 detachments ---------------------------------------------------
 
-def _merge(state: dict, side: str, force: str, other: str, events: list[dict]) -> None:
+def _merge(state: HeartlandState, side: str, force: str, other: str, events: list[dict]) -> None:
     from .forces import apply_merge, merge_order
 
     if other not in model.forces(state, side) or model.force_hex(state, other) != model.force_hex(state, force):
@@ -264,18 +357,22 @@ def detachment_chart() -> dict:
     return data.chart("heartland", "detachment")
 
 
-def _yield(unit: dict, by: str) -> int:
+def _yield(unit: Unit, by: str) -> int:
     for row in detachment_chart()["yields"]:
         if row["arm"] == unit["arm"] and row["size"] == unit["size"]:
             return int(row[by])
     return 0
 
 
-def _create_detachments(state: dict, force: str, spec: dict, events: list[dict]) -> None:
+def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[dict]) -> None:
     """8.51: 1 AP; the unit loses a step or is removed; the chart says how many detachments it yields."""
     ld = state["leaders"][force]
-    unit = state["units"].get(spec.get("unit"))
-    if unit is None or unit["steps"] <= 0 or ld["ap"] < 1:
+    unit = state["units"].get(cast(str, spec.get("unit")))     # order data: None finds no unit
+    if unit is None or unit["steps"] <= 0:
+        return
+    if ld["ap"] < 1:        # the check refuses a move whose orders outrun the AP (3.24); said, never skipped
+        events.append({"type": "detachments.void", "side": ld["side"], "visible_to": [ld["side"]], "rule": "3.24",
+                       "text": f"{ld['name']} has no AP left to break {unit['name']} down (8.51, 3.24)"})
         return
     count = _yield(unit, spec["by"])
     if count < 1:
@@ -300,7 +397,7 @@ def _create_detachments(state: dict, force: str, spec: dict, events: list[dict])
 
 # --- 8.31: forced march -------------------------------------------------------------------
 
-def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, events: list[dict]):
+def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[dict]):
     """8.31: the Forced March Table roll after the IMC; a success halves CF and artillery in combat (8.31c)."""
     from .forced_march import apply_forced_march, forced_march
 
@@ -321,7 +418,7 @@ def _forced_march(state: dict, side: str, force: str, mp: int, mv: dict, dice, e
 
 # --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
 
-def _rail_move(state: dict, side: str, force: str, stations: list[str], events: list[dict],
+def _rail_move(state: HeartlandState, side: str, force: str, stations: list[str], events: list[dict],
                off_map: str | None = None) -> None:
     from .rail import apply_rail_move, rail_move
 
@@ -344,14 +441,23 @@ def _rail_move(state: dict, side: str, force: str, stations: list[str], events: 
                    "text": f"{_name(state, force)}: {m.why}"})
 
 
-def _captures_and_cuts(state: dict, side: str, force: str, entered: list[str], cuts: list[str],
-                       events: list[dict]) -> None:
-    """8.64: what the force takes in the hexes it entered; 8.63: the rail cut where it was ordered."""
+def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: list[str], cuts: list[str],
+                       events: list[dict], chosen: Sequence[str] = ()) -> None:
+    """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
+    it, 8.64a); 8.63: the rail cut where it was ordered."""
     from .capture import apply_capture, captures_on_entry
     from .rail import apply_cut_rail, cut_rail
 
     for label in entered:
         for c in captures_on_entry(state, force, label):
+            if not c.automatic and c.id not in chosen:     # 8.64a: the Confederates' choice
+                events.append({"type": "capture.declined", "side": side, "visible_to": [side], "rule": c.rule,
+                               "text": f"{_name(state, force)} enters the Union landing {c.id} in {label} and "
+                                       "does not capture it (8.64a: not ordered; it may be raided, 13.13)"})
+                continue
+            if not c.automatic and c.problems:
+                events.append({"type": "capture.void", "side": side, "visible_to": [side], "rule": c.rule,
+                               "text": f"{_name(state, force)} cannot capture the landing in {label}: {c.why}"})
             if not c.problems:
                 apply_capture(state, c)
                 events.append({"type": "capture", "side": side, "rule": c.rule,
@@ -366,18 +472,54 @@ def _captures_and_cuts(state: dict, side: str, force: str, entered: list[str], c
 
 # --- 8.61, 8.62a: recon, hidden forces ----------------------------------------------------
 
-def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -> None:
-    """8.61: the roll is public; what was found goes to the reconning side only."""
+def _reconned_here(state: HeartlandState, force: str, label: str) -> bool:
+    """The force stands where it reconned from while moving, and its recon was made (8.61)."""
+    done = set((state.get("current") or cast(Turn, {})).get("reconned") or [])
+    return model.force_hex(state, force) == label and bool(done & {force, *model.units_of(state, force)})
+
+
+def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_hex: str, mp: int, hm, cost, zoc, march,
+                dice, events: list[dict]):
+    """8.61: a cavalry force walks to the hex of its path it recons from and recons; it then goes on
+    with the MP left, not stopped by the enemy ZOC there (it stops there if the recon is void)."""
+    from .cavalry import recon_stop, zoc_on_entry
+    from .movement import Walk
+
+    path = [str(x) for x in mv.get("path", [])]
+    k = path.index(str(recon_stop(mv)))
+    w = _walk_the_path(state, side, force, path[:k + 1], start_hex, mp, hm, cost, zoc, march, events)
+    if len(w.hexes) != k + 2:                       # it did not get there: no recon on the way
+        return w
+    _relocate(state, force, w.end)
+    spec = {key: v for key, v in mv["recon"].items() if key != "at"}
+    made = _recon(state, side, force, spec, dice, events)
+    if w.end in zoc and zoc_on_entry(state, force, recons=made).stop or k + 1 == len(path):
+        return w
+    rest = _walk_the_path(state, side, force, path[k + 1:], w.end, mp - w.spent, hm, cost, zoc, march, events)
+    if len(rest.hexes) == 1:                        # no MP left: it ends its move where it reconned
+        return w
+    if w.end in zoc:
+        events.append({"type": "recon.zoc", "side": side, "force": force, "rule": "8.61",
+                       "text": f"{_name(state, force)} recons from {w.end}: not stopped by enemy ZOC, it moves on"})
+    return Walk(hexes=w.hexes + rest.hexes[1:], spent=w.spent + rest.spent, mp=mp, stopped=rest.stopped,
+                in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps)
+
+
+def _recon(state: HeartlandState, side: str, force: str, spec, dice, events: list[dict]) -> bool:
+    """8.61: the roll is public; what was found goes to the reconning side only.  False when the
+    attempt is void."""
     from .cavalry import apply_recon, recon
 
     spec = spec if isinstance(spec, dict) else {"target": spec}
+    if "at" in spec:                            # 8.61: made while moving (_recon_walk), not again at the end
+        return _reconned_here(state, force, str(spec["at"]))
     target = spec.get("target")
     units = spec.get("units") or [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
     r = recon(state, hexmap(state), force, dice, target=target, units=units, search=bool(spec.get("search")))
     if r.problems:
         events.append({"type": "recon.void", "side": side, "visible_to": [side], "rule": r.rule,
                        "text": f"{_name(state, force)}: no recon: {r.why}"})
-        return
+        return False
     apply_recon(state, r)
     events.append({"type": "recon", "side": side, "rule": r.rule,
                    "text": f"{_name(state, force)} reconnoitres " + (f"{target}" if target else "around it")})
@@ -392,9 +534,10 @@ def _recon(state: dict, side: str, force: str, spec, dice, events: list[dict]) -
                            "text": f"search {s['id']}: {model.other_side(side)} must say in its next orders which "
                                    f"hidden forces are within {s['range']} of {s['center']} and reveal them"})
     events.append({"type": "recon.report", "side": side, "visible_to": [side], "rule": r.rule, "text": str(r.report())})
+    return True
 
 
-def _hidden_orders(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _hidden_orders(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
     """8.62a / 8.61c in open games: answers to searches, reveals, then this impulse's plots."""
     if not any(k in choice for k in ("plot", "reveal", "searched")):
         return
@@ -410,7 +553,7 @@ def _hidden_orders(state: dict, side: str, choice: dict, dice, events: list[dict
     for r in choice.get("reveal", []):
         force = r["force"]
         check = ho.check_reveal(state, hm, force, r["plots"], lambda w: step_cost(hm, weather=w, side=side))
-        where = ho.apply_reveal(state, hm, force, check.end)
+        where = ho.apply_reveal(state, hm, force, cast(str, check.end))
         events.append({"type": "reveal", "side": side, "force": force, "rule": check.rule,
                        "text": f"{_name(state, force)} appears in {where}: {check.why}"})
         for b in check.breaches:
@@ -418,7 +561,7 @@ def _hidden_orders(state: dict, side: str, choice: dict, dice, events: list[dict
                            "text": f"BREACH by {side}: {b.message} ({b.rule})"})
 
 
-def _hidden_plots(state: dict, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _hidden_plots(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
     """8.62a in open games: each plotted force rolls its IMC (as in full supply) for the record."""
     from . import hidden_open as ho
 
@@ -432,7 +575,7 @@ def _hidden_plots(state: dict, side: str, choice: dict, dice, events: list[dict]
                                f"({s['commitment'][:12]}...)"})
 
 
-def _hide(state: dict, side: str, force: str, events: list[dict]) -> None:
+def _hide(state: HeartlandState, side: str, force: str, events: list[dict]) -> None:
     """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex, or in
     an open game its owner plots it from now on (:mod:`.hidden_open`)."""
     from . import hidden_open as ho

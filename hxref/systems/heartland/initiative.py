@@ -171,7 +171,7 @@ def resolve_bids(bids: dict[str, int], maxima: dict[str, int], round_no: int,
                       rule=rule, why=why, rolls=dice.rolls[before:])
 
 
-def next_declarer(last_side: str, remaining: dict[str, int], initiative: str) -> str | None:
+def next_declarer(last_side: str, remaining: dict[str, int], initiative: str | None) -> str | None:
     """5.15 / 5.17: who plays the next (declared) impulse, or None when the turn's impulses are over."""
     sides = list(remaining)
     other = sides[1] if last_side == sides[0] else sides[0]

@@ -14,10 +14,11 @@ State layout (the parts beyond the initiative segment)::
         side: union
         name: U. S. Grant
         stars: 3                    # intrinsic rank (3.22)
-        brevet: 0                   # brevet stars on top (14.51)
+        brevet: 0                   # brevet stars on top (14.51); a marker lowers every rating 1
         hq: true                    # holds an Army HQ: an army commander (3.31)
         active: true                # front side (8.1)
-        ratings:                    # printed AR, BR, MR, front and back (3.21)
+        ratings:                    # printed AR, BR, MR, front and back (3.21); read them
+                                    # through current_rating (wound, brevet)
           active: {ar: 3, br: 2, mr: 4}
           inactive: {ar: 1, br: 1, mr: 2}
         ml: 4                       # current leader ML 0-9, higher is better (3.51)
@@ -57,37 +58,52 @@ hex form a force of their own.  Labels are the map's printed hex labels.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Literal, cast
+
+from .state_types import HeartlandState, Leader, Ratings, Unit
 
 INFANTRY_PER_DIVISION = {"union": 1, "confederate": 4}   # 3.23: Confederate 4 infantry brigades = 1 division
+BREVET_RATING_LOSS = 1         # 14.51 as the 10.7 example applies it: every rating -1
+ARMY_MIN_STARS = 3             # 3.31: only 3- or 4-star leaders command armies
+WDO_COST = 10                  # 3.41a: a War Department Order costs 10 WEP
 
 
-def leader_ratings(leader: dict) -> dict:
+def leader_ratings(leader: Leader) -> Ratings:
     """AR, BR and MR of the side the counter shows now (front if active)."""
     return leader["ratings"]["active" if leader["active"] else "inactive"]
 
 
-def current_rating(leader: dict, key: str, face: str | None = None) -> int:
-    """AR, BR or MR now: the side the counter shows (or ``face``, "active"/"inactive"), less the
-    wound level (10.67: a wound reduces all ratings), not below 0.
+def brevet_loss(leader: Leader) -> int:
+    """14.51 (missing; the 10.7 example: "Sheridan has a brevet marker, so all his ratings are
+    reduced by 1", 戦時昇進マーカが置かれているので能力値が全て１低下): a leader under a brevet
+    marker reads every rating 1 lower.  One marker, one point, however many stars it adds."""
+    return BREVET_RATING_LOSS if leader.get("brevet") else 0
 
-    A brevet's -1 (14.51) is already in the stored ratings."""
+
+def current_rating(leader: Leader, key: Literal["ar", "br", "mr"],
+                   face: Literal["active", "inactive"] | None = None) -> int:
+    """AR, BR or MR now: the printed rating of the side the counter shows (or ``face``,
+    "active"/"inactive"), less the wound level (10.67: a wound reduces all ratings) and less 1
+    under a brevet marker (14.51, :func:`brevet_loss`), not below 0.
+
+    The state keeps the printed ratings and the marker; every rule reads them through here, so
+    a brevet given during play counts from the next reading on."""
     printed = leader["ratings"][face][key] if face else leader_ratings(leader)[key]
-    return max(0, int(printed) - int(leader.get("wound", 0) or 0))
+    return max(0, int(printed) - int(leader.get("wound", 0) or 0) - brevet_loss(leader))
 
 
-def rank(leader: dict) -> int:
+def rank(leader: Leader) -> int:
     """Stars for command purposes: intrinsic plus brevet (3.23, 14.51)."""
     return leader["stars"] + leader.get("brevet", 0)
 
 
-def on_map_leaders(state: dict, side: str | None = None) -> Iterator[tuple[str, dict]]:
+def on_map_leaders(state: HeartlandState, side: str | None = None) -> Iterator[tuple[str, Leader]]:
     for lid, ld in state["leaders"].items():
         if not ld.get("pool") and ld.get("hex") and (side is None or ld["side"] == side):
             yield lid, ld
 
 
-def subordinates(state: dict, lid: str) -> list[str]:
+def subordinates(state: HeartlandState, lid: str) -> list[str]:
     """Every leader whose chain of superiors leads to ``lid`` (not ``lid`` itself)."""
     out: list[str] = []
     frontier = [lid]
@@ -100,38 +116,38 @@ def subordinates(state: dict, lid: str) -> list[str]:
     return out
 
 
-def top_of(state: dict, lid: str) -> str:
+def top_of(state: HeartlandState, lid: str) -> str:
     """The independent leader at the top of ``lid``'s chain of superiors."""
     seen = set()
     while state["leaders"][lid].get("superior") and lid not in seen:
         seen.add(lid)
-        lid = state["leaders"][lid]["superior"]
+        lid = cast(str, state["leaders"][lid]["superior"])     # the loop test saw it set
     return lid
 
 
-def force_leaders(state: dict, lid: str) -> list[str]:
+def force_leaders(state: HeartlandState, lid: str) -> list[str]:
     """The leaders of the force headed by independent leader ``lid``: him first."""
     return [lid] + subordinates(state, lid)
 
 
-def force_units(state: dict, lid: str, *, alive: bool = True) -> list[str]:
+def force_units(state: HeartlandState, lid: str, *, alive: bool = True) -> list[str]:
     """The combat units of the force headed by ``lid`` (in his and his SLs' boxes)."""
     members = set(force_leaders(state, lid))
     return [uid for uid, u in state["units"].items()
             if u.get("leader") in members and (not alive or u["steps"] > 0)]
 
 
-def force_logistics(state: dict, lid: str) -> list[str]:
+def force_logistics(state: HeartlandState, lid: str) -> list[str]:
     members = set(force_leaders(state, lid))
     return [sid for sid, s in state.get("logistics", {}).items() if s.get("leader") in members]
 
 
-def forces(state: dict, side: str | None = None) -> list[str]:
+def forces(state: HeartlandState, side: str | None = None) -> list[str]:
     """Force ids of ``side`` on the map: independent leaders' ids, and ``unled@<hex>`` per hex of unled units."""
     out = [lid for lid, ld in on_map_leaders(state, side) if not ld.get("superior")]
-    hexes = sorted({u["hex"] for u in state["units"].values()
-                    if u.get("leader") is None and u.get("hex") and u["steps"] > 0
-                    and (side is None or u["side"] == side)})
+    hexes = sorted(cast(set[str], {u["hex"] for u in state["units"].values()
+                                   if u.get("leader") is None and u.get("hex") and u["steps"] > 0
+                                   and (side is None or u["side"] == side)}))
     for h in hexes:
         sides = {u["side"] for u in state["units"].values()
                  if u.get("leader") is None and u.get("hex") == h and u["steps"] > 0}
@@ -145,13 +161,13 @@ def is_unled(force_id: str) -> bool:
     return force_id.startswith("unled@")
 
 
-def force_hex(state: dict, force_id: str) -> str:
+def force_hex(state: HeartlandState, force_id: str) -> str:
     if is_unled(force_id):
         return force_id.split("@")[1]
-    return state["leaders"][force_id]["hex"]
+    return cast(str, state["leaders"][force_id]["hex"])     # on the map, except a force gone off it by rail (8.74)
 
 
-def force_side(state: dict, force_id: str) -> str:
+def force_side(state: HeartlandState, force_id: str) -> str:
     if is_unled(force_id):
         parts = force_id.split("@")
         if len(parts) > 2:
@@ -161,7 +177,7 @@ def force_side(state: dict, force_id: str) -> str:
     return state["leaders"][force_id]["side"]
 
 
-def units_of(state: dict, force_id: str, side: str | None = None) -> list[str]:
+def units_of(state: HeartlandState, force_id: str, side: str | None = None) -> list[str]:
     """Living combat units of a force (a leader's or an unled one)."""
     if is_unled(force_id):
         h = force_hex(state, force_id)
@@ -171,30 +187,30 @@ def units_of(state: dict, force_id: str, side: str | None = None) -> list[str]:
     return force_units(state, force_id)
 
 
-def unit_cf(unit: dict) -> int:
+def unit_cf(unit: Unit) -> int:
     """Printed CF of the side showing (full at 2 steps, reduced at 1)."""
     if unit["steps"] <= 0:
         return 0
     return unit["cf"][0] if unit["steps"] >= 2 else unit["cf"][-1]
 
 
-def unit_ml(unit: dict) -> int:
+def unit_ml(unit: Unit) -> int:
     return unit["ml"][0] if unit["steps"] >= 2 else unit["ml"][-1]
 
 
-def leaders_in_hex(state: dict, label: str, side: str | None = None) -> list[str]:
+def leaders_in_hex(state: HeartlandState, label: str, side: str | None = None) -> list[str]:
     return [lid for lid, ld in on_map_leaders(state, side) if ld["hex"] == label]
 
 
-def forces_in_hex(state: dict, label: str, side: str | None = None) -> list[str]:
+def forces_in_hex(state: HeartlandState, label: str, side: str | None = None) -> list[str]:
     return [f for f in forces(state, side) if force_hex(state, f) == label]
 
 
-def occupied_hexes(state: dict, side: str) -> set[str]:
+def occupied_hexes(state: HeartlandState, side: str) -> set[str]:
     """Hexes holding ``side``'s leaders or living units (on the map)."""
-    hexes = {ld["hex"] for _, ld in on_map_leaders(state, side)}
-    hexes |= {u["hex"] for u in state["units"].values()
-              if u["side"] == side and u.get("leader") is None and u.get("hex") and u["steps"] > 0}
+    hexes = {cast(str, ld["hex"]) for _, ld in on_map_leaders(state, side)}      # on the map: set
+    hexes |= cast(set[str], {u["hex"] for u in state["units"].values()
+                             if u["side"] == side and u.get("leader") is None and u.get("hex") and u["steps"] > 0})
     return hexes
 
 

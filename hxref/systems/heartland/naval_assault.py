@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Sequence, cast
 
+from .state_types import Gunboat, HeartlandState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from . import model
@@ -23,7 +24,7 @@ from .naval_control import (
 # naval assault (8.92, 3.17, 4.33)
 
 
-def is_port(state: dict, hexmap, label: str) -> bool:
+def is_port(state: HeartlandState, hexmap, label: str) -> bool:
     """8.92a: a major city on a major river, or a Union Naval Landing."""
     from .reorg_step import landing_hexes
     if label in landing_hexes(state):
@@ -33,10 +34,10 @@ def is_port(state: dict, hexmap, label: str) -> bool:
         is_major_river(hexmap, HexSide(h, n)) for n in h.neighbours() if n in hexmap.grid)
 
 
-def _unit_hex(state: dict, uid: str) -> str | None:
+def _unit_hex(state: HeartlandState, uid: str) -> str | None:
     u = state["units"][uid]
     if u.get("leader"):
-        return state["leaders"][model.top_of(state, u["leader"])].get("hex")
+        return state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")
     return u.get("hex")
 
 
@@ -52,14 +53,9 @@ class Embarkation:
     why: str = ""
 
 
-def _cargo_problems(state: dict, hexmap, gid: str, port: str, units, leaders, wagon, rule: str) -> list[Problem]:
+def _unit_cargo_problems(state: HeartlandState, port: str, units, leaders, rule: str) -> list[Problem]:
+    """8.92, 8.25b: one living Union combat unit in the port, out of any box whose leader stays ashore."""
     p: list[Problem] = []
-    gbs = (_nv(state).get("gunboats") or {})
-    if gid not in gbs:
-        return [Problem(f"no gunboat {gid!r}", rule, ["gunboat"])]
-    gb = gbs[gid]
-    if gb["side"] != "union":
-        p.append(Problem("only Union gunboats carry troops (8.92, 4.33)", rule, ["gunboat"]))
     if len(units) != 1:
         p.append(Problem(f"a gunboat carries 1 combat unit of any size (+1 wagon and any leaders); "
                          f"{len(units)} given", "8.92", ["units"]))
@@ -75,6 +71,12 @@ def _cargo_problems(state: dict, hexmap, gid: str, port: str, units, leaders, wa
         if uu.get("leader") and uu["leader"] not in leaders:
             p.append(Problem(f"{u} is in {uu['leader']}'s box: detach it first (8.25b) or embark the leader",
                              "8.92", ["units", i]))
+    return p
+
+
+def _leader_cargo_problems(state: HeartlandState, port: str, units, leaders, rule: str) -> list[Problem]:
+    """8.92, 8.25b: any Union leaders in the port, whose boxes hold no other combat unit."""
+    p: list[Problem] = []
     for i, lid in enumerate(leaders):
         ld = state["leaders"].get(lid)
         if not ld or ld["side"] != "union" or ld.get("hex") != port:
@@ -85,6 +87,20 @@ def _cargo_problems(state: dict, hexmap, gid: str, port: str, units, leaders, wa
         if extra:
             p.append(Problem(f"{lid}'s box holds {', '.join(extra)}: only 1 combat unit goes aboard; detach the "
                              "others first (8.92, 8.25b)", "8.92", ["leaders", i]))
+    return p
+
+
+def _cargo_problems(state: HeartlandState, hexmap, gid: str, port: str, units, leaders, wagon, rule: str) -> list[Problem]:
+    """8.92, 4.33: a Union gunboat carries 1 combat unit, up to 1 wagon and any leaders from ``port``."""
+    p: list[Problem] = []
+    gbs = (_nv(state).get("gunboats") or {})
+    if gid not in gbs:
+        return [Problem(f"no gunboat {gid!r}", rule, ["gunboat"])]
+    gb = gbs[gid]
+    if gb["side"] != "union":
+        p.append(Problem("only Union gunboats carry troops (8.92, 4.33)", rule, ["gunboat"]))
+    p += _unit_cargo_problems(state, port, units, leaders, rule)
+    p += _leader_cargo_problems(state, port, units, leaders, rule)
     if wagon is not None:
         w = state.get("logistics", {}).get(wagon)
         if not w or w.get("kind") != "wagon" or w["side"] != "union" or w.get("hex") != port:
@@ -92,7 +108,7 @@ def _cargo_problems(state: dict, hexmap, gid: str, port: str, units, leaders, wa
     return p
 
 
-def embark(state: dict, hexmap, gid: str, port: str, units: Sequence[str], *, leaders: Sequence[str] = (),
+def embark(state: HeartlandState, hexmap, gid: str, port: str, units: Sequence[str], *, leaders: Sequence[str] = (),
            wagon: str | None = None) -> Embarkation:
     """8.92a(1-2): at the start of a Union impulse, load 1 combat unit (+1 wagon, any leaders) in a
     major-city port or Naval Landing onto a full-strength gunboat on a hexside of that hex; the
@@ -122,7 +138,7 @@ def embark(state: dict, hexmap, gid: str, port: str, units: Sequence[str], *, le
     return r
 
 
-def _load(state: dict, gb: dict, gid: str, units, leaders, wagon) -> None:
+def _load(state: HeartlandState, gb: Gunboat, gid: str, units, leaders, wagon) -> None:
     for u in units:
         uu = state["units"][u]
         uu["hex"] = None
@@ -138,7 +154,7 @@ def _load(state: dict, gb: dict, gid: str, units, leaders, wagon) -> None:
     gb["cargo"] = {"units": list(units), "leaders": list(leaders), "wagon": wagon}
 
 
-def apply_embark(state: dict, r: Embarkation) -> None:
+def apply_embark(state: HeartlandState, r: Embarkation) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal embarkation: " + r.why)
     gb = naval(state)["gunboats"][r.gunboat]
@@ -159,7 +175,7 @@ class DisplayAdvance:
     why: str = ""
 
 
-def advance_display(state: dict, *, announce: bool = False) -> DisplayAdvance:
+def advance_display(state: HeartlandState, *, announce: bool = False) -> DisplayAdvance:
     """4.33 Naval Sequence: each group moves one box; from Reorg T2 to Available only if the Union
     announces that a naval assault may occur (8.92a(5))."""
     r = DisplayAdvance(announce=announce)
@@ -182,7 +198,7 @@ def advance_display(state: dict, *, announce: bool = False) -> DisplayAdvance:
     return r
 
 
-def apply_advance_display(state: dict, r: DisplayAdvance, *, turn: int | None = None) -> None:
+def apply_advance_display(state: HeartlandState, r: DisplayAdvance, *, turn: int | None = None) -> None:
     nv = naval(state)
     for g, (_, to) in r.moves.items():
         nv["gunboats"][g]["box"] = to
@@ -201,7 +217,7 @@ class NavalAssault:
     why: str = ""
 
 
-def _hex_controlled(state: dict, hexmap, label: str, side: str) -> list[str]:
+def _hex_controlled(state: HeartlandState, hexmap, label: str, side: str) -> list[str]:
     """Enemy gunboats and batteries whose control reaches a hexside of ``label``."""
     h = hexmap.parse(label)
     control = _enemy_control(state, hexmap, side)
@@ -211,7 +227,7 @@ def _hex_controlled(state: dict, hexmap, label: str, side: str) -> list[str]:
     return sorted(out)
 
 
-def naval_assault(state: dict, hexmap, gid: str, target: str, hexside: str, *, weather: str | None = None
+def naval_assault(state: HeartlandState, hexmap, gid: str, target: str, hexside: str, *, weather: str | None = None
                   ) -> NavalAssault:
     """8.92b/c: a loaded gunboat in the Available box lands its troops in ``target`` (a village,
     town or major city on a major river), placed on ``hexside`` of it."""
@@ -228,7 +244,7 @@ def naval_assault(state: dict, hexmap, gid: str, target: str, hexside: str, *, w
         p.append(Problem("only the Union makes naval assaults", "8.92", ["gunboat"]))
     if gb.get("box") != "available":
         p.append(Problem(f"{gid} is not in the \"{BOX_NAMES['available']}\" box"
-                         + (f" (it is in \"{BOX_NAMES[gb['box']]}\")" if gb.get("box") else ""), "8.92b", ["gunboat"]))
+                         + (f" (it is in \"{BOX_NAMES[cast(str, gb['box'])]}\")" if gb.get("box") else ""), "8.92b", ["gunboat"]))
     if not (gb.get("cargo") or {}).get("units"):
         p.append(Problem(f"{gid} carries no troops", "8.92b", ["gunboat"]))
     try:
@@ -264,7 +280,7 @@ def naval_assault(state: dict, hexmap, gid: str, target: str, hexside: str, *, w
     return r
 
 
-def _unload(state: dict, gb: dict, label: str) -> list[str]:
+def _unload(state: HeartlandState, gb: Gunboat, label: str) -> list[str]:
     cargo = gb.pop("cargo", None) or {}
     out = []
     for u in cargo.get("units") or []:
@@ -284,7 +300,7 @@ def _unload(state: dict, gb: dict, label: str) -> list[str]:
     return out
 
 
-def apply_naval_assault(state: dict, r: NavalAssault) -> None:
+def apply_naval_assault(state: HeartlandState, r: NavalAssault) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal naval assault: " + r.why)
     nv = naval(state)
@@ -315,7 +331,7 @@ class RiverTransport:
     why: str = ""
 
 
-def river_transport(state: dict, hexmap, gid: str, origin: str, destination: str, units: Sequence[str], *,
+def river_transport(state: HeartlandState, hexmap, gid: str, origin: str, destination: str, units: Sequence[str], *,
                     leaders: Sequence[str] = (), wagon: str | None = None, weather: str | None = None
                     ) -> RiverTransport:
     """4.33/8.9: in the Naval Sequence a Union gunboat carries 1 combat unit (+1 wagon, any leaders)
@@ -372,7 +388,7 @@ def river_transport(state: dict, hexmap, gid: str, origin: str, destination: str
     return r
 
 
-def apply_river_transport(state: dict, r: RiverTransport) -> None:
+def apply_river_transport(state: HeartlandState, r: RiverTransport) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal river transport: " + r.why)
     gb = naval(state)["gunboats"][r.gunboat]

@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, cast
 
+from .state_types import Battery, Gunboat, HeartlandState
 from ..base import Problem
 from . import model
 from .combat_fire import Drm
@@ -141,14 +142,14 @@ class NavalCombat:
         return not self.problems
 
 
-def _allocate(state: dict, ids: Sequence[str], n: int, side: str, order: Sequence[str] | None
+def _allocate(state: HeartlandState, ids: Sequence[str], n: int, side: str, order: Sequence[str] | None
               ) -> tuple[list[NavalLoss], int]:
     """10.81/10.82a: ``n`` step losses among ``ids``; returns the losses and the ones left over."""
     steps = {u: _unit(state, u).get("steps", 2) for u in ids}
     ent = {}
     for u in ids:
         if is_battery(state, u):
-            h = _unit(state, u)["hex"]
+            h = cast(Battery, _unit(state, u))["hex"]
             ent[h] = _entrenchment(state, h, side)
     out: list[NavalLoss] = []
     wanted = list(order or [])
@@ -183,7 +184,116 @@ def _allocate(state: dict, ids: Sequence[str], n: int, side: str, order: Sequenc
     return out, 0
 
 
-def naval_combat(state: dict, hexmap, attackers: Sequence[str], defenders: Sequence[str], dice=None, *,
+def _check_participants(known: Mapping, attackers: Sequence[str], defenders: Sequence[str]) -> list[Problem]:
+    """10.81 (who fights): each side names gunboats or batteries that are on the map and not eliminated."""
+    p: list[Problem] = []
+    for role, ids in (("attackers", attackers), ("defenders", defenders)):
+        if not ids:
+            p.append(Problem(f"no {role}", "10.81", [role]))
+        for i, u in enumerate(ids):
+            if u not in known:
+                p.append(Problem(f"no gunboat or battery {u!r}", "10.81", [role, i]))
+            elif known[u].get("steps", 2) <= 0:
+                p.append(Problem(f"{u} is already eliminated", "10.81", [role, i]))
+            elif not known[u].get("hexside"):
+                p.append(Problem(f"{u} is not on the map", "10.81", [role, i]))
+    return p
+
+
+def _attacking_side(known: Mapping, attackers: Sequence[str], defenders: Sequence[str]) -> str | None:
+    """10.81 (the two sides): the attackers are all of one side and the defenders of the other."""
+    a_sides = {known[u]["side"] for u in attackers}
+    d_sides = {known[u]["side"] for u in defenders}
+    if len(a_sides) != 1 or len(d_sides) != 1 or a_sides == d_sides:
+        return None
+    return a_sides.pop()
+
+
+def _check_phasing_attacks(state: HeartlandState, side: str, phasing: str | None, defenders: Sequence[str]) -> list[Problem]:
+    """10.81, 10.82a (who attacks): the phasing side attacks; a battery attacks in Confederate impulses."""
+    if not phasing or side == phasing:
+        return []
+    battery = any(is_battery(state, u) for u in defenders)
+    return [Problem(f"in a {phasing} impulse the {phasing} side attacks (10.81)"
+                    + ("; a battery is always the attacker in Confederate impulses (10.82a)" if battery else ""),
+                    "10.82a" if battery else "10.81", ["attackers"])]
+
+
+def _check_contact(state: HeartlandState, hexmap, attackers: Sequence[str], defenders: Sequence[str]) -> list[Problem]:
+    """10.81, 8.91a (the trigger): each unit is in contact with an enemy or stacked with a friend who is."""
+    p: list[Problem] = []
+    for role, ids, other in (("attackers", attackers, defenders), ("defenders", defenders, attackers)):
+        for i, u in enumerate(ids):
+            touching = any(in_contact(state, hexmap, u, o) for o in other)
+            stacked = any(_position(state, hexmap, u) == _position(state, hexmap, f) and f != u for f in ids)
+            if not touching and not stacked:
+                p.append(Problem(f"{u} is in contact with none of the {('defenders' if role == 'attackers' else 'attackers')}"
+                                 " and on no hexside with one of its own (10.81, 8.91a)", "10.81", [role, i]))
+    return p
+
+
+def _check_one_mission(state: HeartlandState, attackers: Sequence[str]) -> list[Problem]:
+    """8.9: a gunboat flies one mission an impulse."""
+    p: list[Problem] = []
+    for i, u in enumerate(attackers):
+        m = mission_of(state, u)
+        if m and m != "naval_combat":
+            p.append(Problem(f"{u} has flown its {m} mission this impulse (one mission an impulse)", "8.9",
+                             ["attackers", i]))
+    return p
+
+
+def _differential_column(r: NavalCombat, known: Mapping, chart: Ncrt) -> None:
+    """10.81 resolution steps 1-3: total each side, attacker minus defender, the NCRT column (fractions up)."""
+    ta = sum(strength(known[u]) for u in r.attackers)
+    td = sum(strength(known[u]) for u in r.defenders)
+    r.totals = (ta, td)
+    r.differential = ta - td
+    r.column = chart.column_for(r.differential)
+
+
+def _ncrt_drms(state: HeartlandState, attackers: Sequence[str], defenders: Sequence[str]) -> list[Drm]:
+    """10.81a: -1 when gunboats attack a force with a battery; +1 when a force with a battery attacks gunboats."""
+    a_battery = any(is_battery(state, u) for u in attackers)
+    d_battery = any(is_battery(state, u) for u in defenders)
+    a_boats = any(not is_battery(state, u) for u in attackers)
+    d_boats = any(not is_battery(state, u) for u in defenders)
+    drms = []
+    if a_boats and d_battery:
+        drms.append(Drm(ATTACK_BATTERY_DRM, "gunboats attack a force that includes a coastal battery", "10.81a"))
+    if a_battery and d_boats:
+        drms.append(Drm(BATTERY_DRM, "a force that includes a coastal battery attacks gunboats", "10.81a"))
+    return drms
+
+
+def _roll_and_allocate(r: NavalCombat, state: HeartlandState, dice, chart: Ncrt,
+                       allocation: Mapping[str, Sequence[str]] | None) -> None:
+    """10.81 resolution step 4 and results, 10.82a: one 1d6 by the attacker gives both sides' step
+    losses, each allocated by its owner (an entrenchment level may absorb one)."""
+    side = r.attacker_side
+    r.die = dice.d6(f"NCRT {'+'.join(r.attackers)} on {'+'.join(r.defenders)}", by=side)
+    r.modified = r.die + r.drm
+    r.row = chart.row_for(r.modified)
+    r.cell = chart.cell(r.column, r.row)
+    alloc = allocation or {}
+    la, left_a = _allocate(state, list(r.attackers), r.cell.attacker, side, alloc.get(side))
+    ld, left_d = _allocate(state, list(r.defenders), r.cell.defender, model.other_side(side),
+                           alloc.get(model.other_side(side)))
+    r.losses = la + ld
+    r.unabsorbed = {k: v for k, v in ((side, left_a), (model.other_side(side), left_d)) if v}
+    r.why += (f"; the attacker rolls {r.die} -> {r.modified}" + (f" (row {r.row})" if r.row != r.modified else "")
+              + f": {r.cell.text} (attacker/defender steps)"
+              + (f"; losses: {', '.join(x.text for x in r.losses)}" if r.losses else "")
+              + (f"; not absorbed: {r.unabsorbed}" if r.unabsorbed else "")
+              + (" [stand-in NCRT]" if r.stand_in else ""))
+
+
+def _refused(r: NavalCombat) -> NavalCombat:
+    r.why = "no naval combat: " + "; ".join(x.message for x in r.problems)
+    return r
+
+
+def naval_combat(state: HeartlandState, hexmap, attackers: Sequence[str], defenders: Sequence[str], dice=None, *,
                  phasing: str | None = None, allocation: Mapping[str, Sequence[str]] | None = None,
                  chart: Ncrt | None = None) -> NavalCombat:
     """10.81: ``attackers`` (the phasing side's gunboats and batteries) attack ``defenders``.
@@ -196,87 +306,35 @@ def naval_combat(state: dict, hexmap, attackers: Sequence[str], defenders: Seque
     p = r.problems
     nv = _nv(state)
     known = {**(nv.get("gunboats") or {}), **(nv.get("batteries") or {})}
-    for role, ids in (("attackers", attackers), ("defenders", defenders)):
-        if not ids:
-            p.append(Problem(f"no {role}", "10.81", [role]))
-        for i, u in enumerate(ids):
-            if u not in known:
-                p.append(Problem(f"no gunboat or battery {u!r}", "10.81", [role, i]))
-            elif known[u].get("steps", 2) <= 0:
-                p.append(Problem(f"{u} is already eliminated", "10.81", [role, i]))
-            elif not known[u].get("hexside"):
-                p.append(Problem(f"{u} is not on the map", "10.81", [role, i]))
+    p += _check_participants(known, attackers, defenders)
     if p:
-        r.why = "no naval combat: " + "; ".join(x.message for x in p)
-        return r
-    a_sides = {known[u]["side"] for u in attackers}
-    d_sides = {known[u]["side"] for u in defenders}
-    if len(a_sides) != 1 or len(d_sides) != 1 or a_sides == d_sides:
+        return _refused(r)
+    side = _attacking_side(known, attackers, defenders)
+    if side is None:
         p.append(Problem("the attackers must all be of one side and the defenders of the other", "10.81",
                          ["attackers"]))
-        r.why = "no naval combat: " + p[0].message
-        return r
-    side = a_sides.pop()
+        return _refused(r)
     r.attacker_side = side
-    if phasing and side != phasing:
-        p.append(Problem(f"in a {phasing} impulse the {phasing} side attacks (10.81)"
-                         + ("; a battery is always the attacker in Confederate impulses (10.82a)"
-                            if any(is_battery(state, u) for u in defenders) else ""), "10.82a"
-                         if any(is_battery(state, u) for u in defenders) else "10.81", ["attackers"]))
-    for role, ids, other in (("attackers", attackers, defenders), ("defenders", defenders, attackers)):
-        for i, u in enumerate(ids):
-            touching = any(in_contact(state, hexmap, u, o) for o in other)
-            stacked = any(_position(state, hexmap, u) == _position(state, hexmap, f) and f != u for f in ids)
-            if not touching and not stacked:
-                p.append(Problem(f"{u} is in contact with none of the {('defenders' if role == 'attackers' else 'attackers')}"
-                                 " and on no hexside with one of its own (10.81, 8.91a)", "10.81", [role, i]))
-    for i, u in enumerate(attackers):
-        m = mission_of(state, u)
-        if m and m != "naval_combat":
-            p.append(Problem(f"{u} has flown its {m} mission this impulse (one mission an impulse)", "8.9",
-                             ["attackers", i]))
+    p += _check_phasing_attacks(state, side, phasing, defenders)
+    p += _check_contact(state, hexmap, attackers, defenders)
+    p += _check_one_mission(state, attackers)
     if p:
-        r.why = "no naval combat: " + "; ".join(x.message for x in p)
-        return r
-    ta = sum(strength(known[u]) for u in attackers)
-    td = sum(strength(known[u]) for u in defenders)
-    r.totals = (ta, td)
-    r.differential = ta - td
-    r.column = chart.column_for(r.differential)
-    a_battery = any(is_battery(state, u) for u in attackers)
-    d_battery = any(is_battery(state, u) for u in defenders)
-    a_boats = any(not is_battery(state, u) for u in attackers)
-    d_boats = any(not is_battery(state, u) for u in defenders)
-    if a_boats and d_battery:
-        r.drms.append(Drm(ATTACK_BATTERY_DRM, "gunboats attack a force that includes a coastal battery", "10.81a"))
-    if a_battery and d_boats:
-        r.drms.append(Drm(BATTERY_DRM, "a force that includes a coastal battery attacks gunboats", "10.81a"))
+        return _refused(r)
+    _differential_column(r, known, chart)
+    r.drms = _ncrt_drms(state, attackers, defenders)
     r.drm = sum(d.amount for d in r.drms)
+    ta, td = r.totals
     col_note = f" (reads {r.column:+d})" if r.column != r.differential else ""
     drms = ", ".join(d.text() for d in r.drms) or "none"
     r.why = (f"{'+'.join(attackers)} ({ta}) attack {'+'.join(defenders)} ({td}): differential "
              f"{ta} - {td} = {r.differential:+d}{col_note} column; DRM {r.drm:+d} ({drms})")
     if dice is None:
         return r
-    r.die = dice.d6(f"NCRT {'+'.join(attackers)} on {'+'.join(defenders)}", by=side)
-    r.modified = r.die + r.drm
-    r.row = chart.row_for(r.modified)
-    r.cell = chart.cell(r.column, r.row)
-    alloc = allocation or {}
-    la, left_a = _allocate(state, list(attackers), r.cell.attacker, side, alloc.get(side))
-    ld, left_d = _allocate(state, list(defenders), r.cell.defender, model.other_side(side),
-                           alloc.get(model.other_side(side)))
-    r.losses = la + ld
-    r.unabsorbed = {k: v for k, v in ((side, left_a), (model.other_side(side), left_d)) if v}
-    r.why += (f"; the attacker rolls {r.die} -> {r.modified}" + (f" (row {r.row})" if r.row != r.modified else "")
-              + f": {r.cell.text} (attacker/defender steps)"
-              + (f"; losses: {', '.join(x.text for x in r.losses)}" if r.losses else "")
-              + (f"; not absorbed: {r.unabsorbed}" if r.unabsorbed else "")
-              + (" [stand-in NCRT]" if r.stand_in else ""))
+    _roll_and_allocate(r, state, dice, chart, allocation)
     return r
 
 
-def apply_naval_combat(state: dict, r: NavalCombat) -> None:
+def apply_naval_combat(state: HeartlandState, r: NavalCombat) -> None:
     """Apply the step losses (sunk gunboats lose their cargo; eliminated batteries are gone) and
     record the mission."""
     if r.problems or r.cell is None:
@@ -286,17 +344,17 @@ def apply_naval_combat(state: dict, r: NavalCombat) -> None:
         if loss.entrenchment:
             e = state["entrenchments"][loss.entrenchment]
             if isinstance(e, Mapping):
-                e["level"] = max(0, int(e.get("level", 0)) - 1)
+                cast(dict, e)["level"] = max(0, int(e.get("level", 0)) - 1)
             else:
                 state["entrenchments"][loss.entrenchment] = max(0, int(e) - 1)
         else:
-            u = _unit(state, loss.unit)
+            u = _unit(state, cast(str, loss.unit))
             u["steps"] = max(0, u.get("steps", 2) - 1)
     for uid in [*r.attackers, *r.defenders]:
         u = _unit(state, uid)
         if u.get("steps", 2) <= 0 and not is_battery(state, uid):
-            _lose_cargo(state, u)
-            u["hexside"] = None
+            _lose_cargo(state, cast(Gunboat, u))        # not a battery: a gunboat
+            cast(Gunboat, u)["hexside"] = None
     cur = nv.setdefault("current", {})
     for uid in r.attackers:
         if not is_battery(state, uid):
@@ -304,7 +362,7 @@ def apply_naval_combat(state: dict, r: NavalCombat) -> None:
         (cur.get("must_attack") or {}).pop(uid, None)
 
 
-def _lose_cargo(state: dict, gb: dict) -> None:
+def _lose_cargo(state: HeartlandState, gb: Gunboat) -> None:
     cargo = gb.pop("cargo", None) or {}
     for u in cargo.get("units") or []:
         state["units"][u]["steps"] = 0
@@ -320,7 +378,7 @@ def _lose_cargo(state: dict, gb: dict) -> None:
 # batteries on land (10.82b)
 
 
-def battery_hexes(state: dict) -> set[str]:
+def battery_hexes(state: HeartlandState) -> set[str]:
     """Hexes holding a battery: Union combat units may not enter them by movement (10.82b)."""
     return {bt["hex"] for bt in batteries(state).values()}
 
@@ -340,7 +398,7 @@ class BatteryCapture:
     why: str = ""
 
 
-def battery_capture(state: dict, hexmap, force_id: str, battery: str, dice) -> BatteryCapture:
+def battery_capture(state: HeartlandState, hexmap, force_id: str, battery: str, dice) -> BatteryCapture:
     """10.82b: an adjacent Union force passes an attack check, advances into the hex and removes the battery."""
     from . import forces as fc
     from .attack import neighbours
@@ -387,7 +445,7 @@ def battery_capture(state: dict, hexmap, force_id: str, battery: str, dice) -> B
     return r
 
 
-def apply_battery_capture(state: dict, r: BatteryCapture) -> None:
+def apply_battery_capture(state: HeartlandState, r: BatteryCapture) -> None:
     from . import forces as fc
     if r.problems or r.roll is None:
         raise ValueError("cannot apply an illegal battery capture: " + r.why)
@@ -425,7 +483,7 @@ def adjacent_to(hexmap, hexside, label: str) -> bool:
     return hexmap.parse(label) in touching_hexes(_side(hexmap, hexside))
 
 
-def bombardment_drm(state: dict, hexmap, side: str, attacker_hex: str, defender_hex: str, role: str, *,
+def bombardment_drm(state: HeartlandState, hexmap, side: str, attacker_hex: str, defender_hex: str, role: str, *,
                     gunboats_used: Sequence[str] | None = None) -> Bombardment:
     """10.83: ``side``'s gunboats supporting its ``role`` ("attack" or "defence") in a land combat
     between ``attacker_hex`` and ``defender_hex``.  Attack: a gunboat adjacent to both hexes;
@@ -461,7 +519,7 @@ def bombardment_drm(state: dict, hexmap, side: str, attacker_hex: str, defender_
     return b
 
 
-def apply_bombardment(state: dict, b: Bombardment) -> None:
+def apply_bombardment(state: HeartlandState, b: Bombardment) -> None:
     """Record the supporting gunboats' mission for this impulse (8.9)."""
     cur = naval(state).setdefault("current", {})
     for g in b.gunboats:

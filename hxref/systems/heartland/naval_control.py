@@ -11,8 +11,9 @@ keys.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
+from .state_types import Battery, Gunboat, HeartlandState, Naval, NavalImpulse
 from ...geometry.hex import Hex, HexSide
 from . import model
 
@@ -34,7 +35,7 @@ NOTICE = "The Union announces that a naval assault may occur."   # 8.92a(5), dig
 # state access
 
 
-def naval(state: dict) -> dict:
+def naval(state: HeartlandState) -> Naval:
     """``state["naval"]``, created with its parts when missing."""
     nv = state.setdefault("naval", {})
     nv.setdefault("gunboats", {})
@@ -42,34 +43,34 @@ def naval(state: dict) -> dict:
     return nv
 
 
-def _nv(state: dict) -> dict:
+def _nv(state: HeartlandState) -> Naval:
     return state.get("naval") or {}
 
 
-def gunboats(state: dict, side: str | None = None, *, on_map: bool = True) -> dict[str, dict]:
+def gunboats(state: HeartlandState, side: str | None = None, *, on_map: bool = True) -> dict[str, Gunboat]:
     """Afloat gunboats (``steps`` > 0) of ``side``; ``on_map``: only those on a hexside."""
     return {g: gb for g, gb in (_nv(state).get("gunboats") or {}).items()
             if gb.get("steps", 2) > 0 and (side is None or gb["side"] == side)
             and (not on_map or gb.get("hexside"))}
 
 
-def batteries(state: dict, side: str | None = None) -> dict[str, dict]:
+def batteries(state: HeartlandState, side: str | None = None) -> dict[str, Battery]:
     return {b: bt for b, bt in (_nv(state).get("batteries") or {}).items()
             if bt.get("steps", 2) > 0 and (side is None or bt["side"] == side)}
 
 
-def _unit(state: dict, uid: str) -> dict:
+def _unit(state: HeartlandState, uid: str) -> Gunboat | Battery:
     nv = _nv(state)
     if uid in (nv.get("gunboats") or {}):
         return nv["gunboats"][uid]
     return nv["batteries"][uid]
 
 
-def is_battery(state: dict, uid: str) -> bool:
+def is_battery(state: HeartlandState, uid: str) -> bool:
     return uid in (_nv(state).get("batteries") or {})
 
 
-def strength(unit: dict) -> int:
+def strength(unit: Mapping[str, Any]) -> int:
     """Naval strength of the side showing (10.81: lower left)."""
     if unit.get("steps", 2) <= 0:
         return 0
@@ -77,7 +78,7 @@ def strength(unit: dict) -> int:
     return vals[0] if unit.get("steps", 2) >= 2 else vals[-1]
 
 
-def support_value(gb: dict) -> int:
+def support_value(gb: Gunboat) -> int:
     """Shore bombardment support of the side showing (10.83: lower right)."""
     if gb.get("steps", 2) <= 0:
         return 0
@@ -85,20 +86,20 @@ def support_value(gb: dict) -> int:
     return vals[0] if gb.get("steps", 2) >= 2 else vals[-1]
 
 
-def _current(state: dict) -> dict:
+def _current(state: HeartlandState) -> NavalImpulse:
     return _nv(state).get("current") or {}
 
 
-def mission_of(state: dict, gid: str) -> str | None:
+def mission_of(state: HeartlandState, gid: str) -> str | None:
     return (_current(state).get("missions") or {}).get(gid)
 
 
-def new_impulse(state: dict) -> None:
+def new_impulse(state: HeartlandState) -> None:
     """Clear this impulse's records (missions, moves, stops, landings)."""
     naval(state)["current"] = {}
 
 
-def _weather(state: dict, weather: str | None) -> str:
+def _weather(state: HeartlandState, weather: str | None) -> str:
     if weather:
         return weather
     from .supply import weather_of
@@ -164,7 +165,7 @@ def control_range(hexmap, hexside) -> list[str]:
     return out
 
 
-def controls(state: dict, hexmap, uid: str) -> set[HexSide]:
+def controls(state: HeartlandState, hexmap, uid: str) -> set[HexSide]:
     """Hexsides a gunboat (its own and its range) or a battery (its arrow) controls."""
     u = _unit(state, uid)
     if not u.get("hexside") or u.get("steps", 2) <= 0:
@@ -175,7 +176,7 @@ def controls(state: dict, hexmap, uid: str) -> set[HexSide]:
     return {s, *branching(s)}
 
 
-def controlled_hexsides(state: dict, hexmap, side: str) -> set[str]:
+def controlled_hexsides(state: HeartlandState, hexmap, side: str) -> set[str]:
     """Hexsides controlled by ``side``'s gunboats and batteries: closed to enemy pontoons (8.81),
     a stop for enemy gunboats (8.91a, 10.82)."""
     out: set[str] = set()
@@ -188,7 +189,7 @@ def controlled_hexsides(state: dict, hexmap, side: str) -> set[str]:
     return out
 
 
-def _enemy_control(state: dict, hexmap, side: str) -> dict[HexSide, list[str]]:
+def _enemy_control(state: HeartlandState, hexmap, side: str) -> dict[HexSide, list[str]]:
     """Hexside -> enemy units controlling it."""
     out: dict[HexSide, list[str]] = {}
     enemy = model.other_side(side)
@@ -198,12 +199,12 @@ def _enemy_control(state: dict, hexmap, side: str) -> dict[HexSide, list[str]]:
     return out
 
 
-def _position(state: dict, hexmap, uid: str) -> HexSide | None:
+def _position(state: HeartlandState, hexmap, uid: str) -> HexSide | None:
     u = _unit(state, uid)
     return _side(hexmap, u["hexside"]) if u.get("hexside") else None
 
 
-def in_contact(state: dict, hexmap, x: str, y: str) -> bool:
+def in_contact(state: HeartlandState, hexmap, x: str, y: str) -> bool:
     """10.81: one holds a hexside the other controls."""
     px, py = _position(state, hexmap, x), _position(state, hexmap, y)
     if px is None or py is None:
@@ -211,7 +212,7 @@ def in_contact(state: dict, hexmap, x: str, y: str) -> bool:
     return px in controls(state, hexmap, y) or py in controls(state, hexmap, x)
 
 
-def contacts(state: dict, hexmap, side: str) -> list[tuple[str, str]]:
+def contacts(state: HeartlandState, hexmap, side: str) -> list[tuple[str, str]]:
     """10.81 continuing contact: (``side``'s unit, enemy unit) pairs in contact.  In ``side``'s
     impulse each pair must fight with ``side`` attacking, or the gunboat must move away; a battery
     cannot move, so it attacks."""
@@ -242,7 +243,7 @@ def _step_refusal(state, hexmap, side, s: HexSide, weather: str) -> str | None:
     return None
 
 
-def _entrenchment(state: dict, label: str, side: str) -> int:
+def _entrenchment(state: HeartlandState, label: str, side: str) -> int:
     e = (state.get("entrenchments") or {}).get(label)
     if e is None:
         return 0

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, cast
 
+from .state_types import HeartlandState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from .naval_control import (
@@ -46,7 +47,7 @@ class GunboatMove:
         return not self.problems
 
 
-def gunboat_reach(state: dict, hexmap, gid: str, *, weather: str | None = None) -> dict[str, list[str]]:
+def gunboat_reach(state: HeartlandState, hexmap, gid: str, *, weather: str | None = None) -> dict[str, list[str]]:
     """Every hexside ``gid`` may end on this impulse -> a shortest route to it (8.91: unlimited MP)."""
     gb = naval(state)["gunboats"][gid]
     w = _weather(state, weather)
@@ -78,27 +79,16 @@ def gunboat_reach(state: dict, hexmap, gid: str, *, weather: str | None = None) 
     return out
 
 
-def gunboat_move_problems(state: dict, hexmap, gid: str, route, *, weather: str | None = None) -> list[Problem]:
+def gunboat_move_problems(state: HeartlandState, hexmap, gid: str, route, *, weather: str | None = None) -> list[Problem]:
     """Why ``gid`` may not move along ``route`` (a destination hexside, or the list of hexsides
     entered, each branching from the one before); empty when it may."""
     return gunboat_move(state, hexmap, gid, route, weather=weather).problems
 
 
-def gunboat_move(state: dict, hexmap, gid: str, route, *, weather: str | None = None) -> GunboatMove:
-    """8.91: move ``gid`` along usable major-river hexsides (unlimited MP).
-
-    ``route`` is the destination hexside (a shortest legal route is chosen) or the hexsides
-    entered in order.  Entering an enemy control range ends the move and obliges a naval
-    combat against the units controlling it (8.91a, 10.82, 10.81)."""
-    gbs = (_nv(state).get("gunboats") or {})
-    w = _weather(state, weather)
-    if gid not in gbs:
-        return GunboatMove(gid, "", None, weather=w, problems=[Problem(f"no gunboat {gid!r}", "8.91", ["gunboat"])],
-                           why=f"no gunboat {gid!r}")
-    gb = gbs[gid]
-    side = gb["side"]
-    r = GunboatMove(gid, side, gb.get("hexside"), weather=w)
-    p = r.problems
+def _may_move(state: HeartlandState, gid: str, gb: Mapping) -> list[Problem]:
+    """8.91, 8.92c, 8.9: the gunboat is afloat, on the map, has not moved this impulse and has flown
+    no other mission."""
+    p: list[Problem] = []
     cur = _current(state)
     if gb.get("steps", 2) <= 0:
         p.append(Problem(f"{gid} is sunk", "8.91", ["gunboat"]))
@@ -110,31 +100,34 @@ def gunboat_move(state: dict, hexmap, gid: str, route, *, weather: str | None = 
     if mission_of(state, gid):
         p.append(Problem(f"{gid} has already flown its {mission_of(state, gid)} mission this impulse", "8.9",
                          ["gunboat"]))
-    if p:
-        r.why = "no move: " + "; ".join(x.message for x in p)
-        return r
-    start = _side(hexmap, gb["hexside"])
+    return p
+
+
+def _route_steps(state: HeartlandState, hexmap, gid: str, gb: Mapping, route, w: str
+                 ) -> tuple[list[HexSide], Problem | None]:
+    """8.91, 8.91a: the hexsides entered: those listed, or a shortest legal route to a destination."""
     try:
         if isinstance(route, str):
             dest = _sl(hexmap, _side(hexmap, route))
             reach = gunboat_reach(state, hexmap, gid, weather=w)
             if dest not in reach:
-                refusal = _step_refusal(state, hexmap, side, _side(hexmap, dest), w)
-                p.append(Problem(f"{gid} cannot reach {dest} from {gb['hexside']}"
-                                 + (f": {refusal}" if refusal else " along usable major-river hexsides "
-                                    "without passing an enemy control range (8.91, 8.91a)"), "8.91", ["route"]))
-                r.why = "no move: " + p[0].message
-                return r
-            steps = [_side(hexmap, x) for x in reach[dest]]
-        else:
-            steps = [_side(hexmap, x) for x in route]
+                refusal = _step_refusal(state, hexmap, gb["side"], _side(hexmap, dest), w)
+                return [], Problem(f"{gid} cannot reach {dest} from {gb['hexside']}"
+                                   + (f": {refusal}" if refusal else " along usable major-river hexsides "
+                                      "without passing an enemy control range (8.91, 8.91a)"), "8.91", ["route"])
+            return [_side(hexmap, x) for x in reach[dest]], None
+        return [_side(hexmap, x) for x in route], None
     except Exception as e:          # InvalidInput for a bad label
-        p.append(Problem(str(e), "8.91", ["route"]))
-        r.why = "no move: " + str(e)
-        return r
+        return [], Problem(str(e), "8.91", ["route"])
+
+
+def _route_problems(state: HeartlandState, hexmap, side: str, start: HexSide, steps: list[HexSide],
+                    control: Mapping, w: str) -> list[Problem]:
+    """8.91, 5.25, 8.91a: each hexside branches from the one before and is usable in this weather;
+    the move ends on entering an enemy control range."""
+    p: list[Problem] = []
     if not steps:
         p.append(Problem("the route enters no hexside", "8.91", ["route"]))
-    control = _enemy_control(state, hexmap, side)
     here = start
     for i, s in enumerate(steps):
         where = _sl(hexmap, s)
@@ -151,25 +144,60 @@ def gunboat_move(state: dict, hexmap, gid: str, route, *, weather: str | None = 
                              "the gunboat must stop there (8.91a, 10.82)", "8.91a", ["route", i]))
             break
         here = s
-    if p:
-        r.why = "no move: " + "; ".join(x.message for x in p)
-        return r
+    return p
+
+
+def _end_of_move(r: GunboatMove, hexmap, gb: Mapping, steps: list[HexSide], control: Mapping, w: str) -> None:
+    """8.91a, 10.82, 5.25: where the move ends, and the naval combat it obliges in a control range."""
     r.route = [_sl(hexmap, s) for s in steps]
     r.end = r.route[-1]
     last = steps[-1]
     if last in control:
         r.stops = True
         r.must_attack = sorted(control[last])
-    r.why = f"{gid} moves {gb['hexside']} -> {' -> '.join(r.route)} (unlimited MP, 8.91)"
+    r.why = f"{r.gunboat} moves {gb['hexside']} -> {' -> '.join(r.route)} (unlimited MP, 8.91)"
     if w == "Thaw" and any(obstacle(hexmap, s, "Clear") for s in steps):
         r.why += "; passes a major-river ford or shoal in Thaw (5.25)"
     if r.stops:
         r.why += (f"; stops in the control range of {', '.join(r.must_attack)} and must attack it "
                   "this Combat Sequence, with no attack check (8.91a, 10.82, 10.81)")
+
+
+def gunboat_move(state: HeartlandState, hexmap, gid: str, route, *, weather: str | None = None) -> GunboatMove:
+    """8.91: move ``gid`` along usable major-river hexsides (unlimited MP).
+
+    ``route`` is the destination hexside (a shortest legal route is chosen) or the hexsides
+    entered in order.  Entering an enemy control range ends the move and obliges a naval
+    combat against the units controlling it (8.91a, 10.82, 10.81)."""
+    gbs = (_nv(state).get("gunboats") or {})
+    w = _weather(state, weather)
+    if gid not in gbs:
+        return GunboatMove(gid, "", None, weather=w, problems=[Problem(f"no gunboat {gid!r}", "8.91", ["gunboat"])],
+                           why=f"no gunboat {gid!r}")
+    gb = gbs[gid]
+    side = gb["side"]
+    r = GunboatMove(gid, side, gb.get("hexside"), weather=w)
+    p = r.problems
+    p += _may_move(state, gid, gb)
+    if p:
+        r.why = "no move: " + "; ".join(x.message for x in p)
+        return r
+    start = _side(hexmap, gb["hexside"])
+    steps, bad = _route_steps(state, hexmap, gid, gb, route, w)
+    if bad is not None:
+        p.append(bad)
+        r.why = "no move: " + bad.message
+        return r
+    control = _enemy_control(state, hexmap, side)
+    p += _route_problems(state, hexmap, side, start, steps, control, w)
+    if p:
+        r.why = "no move: " + "; ".join(x.message for x in p)
+        return r
+    _end_of_move(r, hexmap, gb, steps, control, w)
     return r
 
 
-def apply_gunboat_move(state: dict, r: GunboatMove) -> None:
+def apply_gunboat_move(state: HeartlandState, r: GunboatMove) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal gunboat move: " + r.why)
     nv = naval(state)
@@ -199,7 +227,7 @@ def _river_distances(hexmap, start: HexSide, limit: int | None = None) -> dict[H
     return dist
 
 
-def blockade_range(state: dict, hexmap, gid: str) -> dict[str, str]:
+def blockade_range(state: HeartlandState, hexmap, gid: str) -> dict[str, str]:
     """8.93: major-river hexsides within 10 downstream and 6 upstream of ``gid`` -> "upstream",
     "downstream" (or "either" when the river has no headwater entry: 6 both ways)."""
     gb = naval(state)["gunboats"][gid]
@@ -226,7 +254,7 @@ def blockade_range(state: dict, hexmap, gid: str) -> dict[str, str]:
     return out
 
 
-def _blockading(state: dict, side: str) -> list[str]:
+def _blockading(state: HeartlandState, side: str) -> list[str]:
     return sorted(g for g in gunboats(state, side) if mission_of(state, g) in (None, "blockade"))
 
 
@@ -241,7 +269,7 @@ def is_ferry_hexside(hexmap, s: HexSide) -> bool:
     return all(set(hexmap.features(h)) & set(BANK_TOWNS) for h in s.hexes)
 
 
-def blockaded_hexsides(state: dict, hexmap) -> set[str]:
+def blockaded_hexsides(state: HeartlandState, hexmap) -> set[str]:
     """8.93: Confederate ferry hexsides closed by Union gunboats (for :func:`.terrain.step_cost`'s
     ``blockaded``)."""
     out: set[str] = set()
@@ -255,19 +283,19 @@ def blockaded_hexsides(state: dict, hexmap) -> set[str]:
     return out
 
 
-def _pontoon_sides(state: dict, hexmap, side: str) -> set[str]:
-    raw = state.get("pontoons") or {}
+def _pontoon_sides(state: HeartlandState, hexmap, side: str) -> set[str]:
+    raw: object = state.get("pontoons") or {}     # {id: {side, hexside, laid}} or a list of hexsides
     out = set()
     if isinstance(raw, Mapping):
         for p in raw.values():
             if p.get("side", "union") == side and p.get("laid", True) and p.get("hexside"):
                 out.add(_sl(hexmap, _side(hexmap, p["hexside"])))
     else:
-        out = {_sl(hexmap, _side(hexmap, x)) for x in raw} if side == "union" else set()
+        out = {_sl(hexmap, _side(hexmap, x)) for x in cast(list, raw)} if side == "union" else set()
     return out
 
 
-def closed_pontoons(state: dict, hexmap) -> set[str]:
+def closed_pontoons(state: HeartlandState, hexmap) -> set[str]:
     """8.93: laid Union pontoon hexsides closed by Confederate gunboats' blockade."""
     pontoons = _pontoon_sides(state, hexmap, "union")
     out: set[str] = set()

@@ -65,8 +65,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Collection, Iterable
+from typing import Any, Collection, Iterable, Mapping, cast
 
+from .state_types import HeartlandState, OffMap, Train, Turn
 from ...geometry.hex import Hex
 from ..base import Problem
 from . import forces as fc
@@ -136,7 +137,7 @@ def map_edges(hexmap, label: str) -> set[str]:
     return {e for e, on in edges.items() if on}
 
 
-def _holder(state: dict, label: str) -> str | None:
+def _holder(state: HeartlandState, label: str) -> str | None:
     held = (state.get("control_vp") or {}).get(label)
     if held:
         return held
@@ -144,7 +145,7 @@ def _holder(state: dict, label: str) -> str | None:
     return here[0] if len(here) == 1 else None
 
 
-def friendly_edges(state: dict, side: str) -> set[str]:
+def friendly_edges(state: HeartlandState, side: str) -> set[str]:
     """8.74: the north edge is the Union's; the west, east and south edges are the Confederates',
     except the west once the Union holds Memphis and the east once it holds Knoxville (the hexes
     the scenario names in ``off_map_rail.lost_edges``)."""
@@ -159,20 +160,20 @@ def stations_on(hexmap, route: list[str]) -> list[str]:
     return [x for x in route[1:] if is_station(hexmap, x)]
 
 
-def weather_of(state: dict) -> str:
-    w = (state.get("current") or {}).get("weather") or state.get("weather")
+def weather_of(state: HeartlandState) -> str:
+    w = (state.get("current") or cast(Turn, {})).get("weather") or state.get("weather")
     if isinstance(w, dict):
         return w.get("result") or "Clear"
     return w or "Clear"
 
 
-def impulse_key(state: dict) -> str:
+def impulse_key(state: HeartlandState) -> str:
     """``turn.impulse`` of the impulse being played (a train runs once per impulse)."""
-    imp = (state.get("current") or {}).get("active_impulse") or {}
+    imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     return f"{state.get('turn', 0)}.{imp.get('n', 0)}"
 
 
-def rail_cuts(state: dict) -> list[str]:
+def rail_cuts(state: HeartlandState) -> list[str]:
     return [str(x) for x in state.get("rail_cuts") or []]
 
 
@@ -196,7 +197,7 @@ class RailCut:
         return not self.problems
 
 
-def _cavalry_in(state: dict, force: str) -> list[str]:
+def _cavalry_in(state: HeartlandState, force: str) -> list[str]:
     return [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
 
 
@@ -213,7 +214,7 @@ def _hex_own_cost(hexmap, label: str) -> float | None:
     return c
 
 
-def cut_rail(state: dict, hexmap, force: str, label: str, *, entered_from: str | None = None,
+def cut_rail(state: HeartlandState, hexmap, force: str, label: str, *, entered_from: str | None = None,
              step_cost=None) -> RailCut:
     """8.63 / H-28: may ``force`` cut the rail line in ``label``, and for how many MP?
 
@@ -258,13 +259,13 @@ def cut_rail(state: dict, hexmap, force: str, label: str, *, entered_from: str |
     if p:
         r.why = "illegal: " + "; ".join(x.message for x in p)
         return r
-    r.mp = base + CUT_EXTRA_MP
+    r.mp = cast(float, base) + CUT_EXTRA_MP        # None was refused above
     r.why = (f"{force} cuts the rail line in {label}: terrain {base:g} + {CUT_EXTRA_MP} = {r.mp:g} MP, "
              "automatic success; a Rail Line Cut marker is placed")
     return r
 
 
-def apply_cut_rail(state: dict, cut: RailCut) -> None:
+def apply_cut_rail(state: HeartlandState, cut: RailCut) -> None:
     """Place the Rail Line Cut marker (the MP are the movement code's)."""
     if cut.problems:
         raise ValueError("cannot apply an illegal rail cut: " + cut.why)
@@ -290,7 +291,7 @@ def with_cuts(cost, cuts: Iterable[str], hexmap):
 # 8.71 open track
 
 
-def open_to(state: dict, side: str) -> set[str] | None:
+def open_to(state: HeartlandState, side: str) -> set[str] | None:
     """Rail hexes open to ``side`` (8.71), or None when the state does not track open track."""
     raw = state.get("rail_open")
     if raw is None:
@@ -302,7 +303,7 @@ def open_to(state: dict, side: str) -> set[str] | None:
 # 8.72 trains
 
 
-def train_load(state: dict, unit_ids: Iterable[str]) -> Fraction:
+def train_load(state: HeartlandState, unit_ids: Iterable[str]) -> Fraction:
     """8.72: division-equivalents aboard: a division 1, a brigade or smaller 1/4; leaders free."""
     total = Fraction(0)
     for uid in unit_ids:
@@ -313,7 +314,7 @@ def train_load(state: dict, unit_ids: Iterable[str]) -> Fraction:
     return total
 
 
-def trains_of(state: dict, side: str) -> dict[str, dict]:
+def trains_of(state: HeartlandState, side: str) -> dict[str, Train]:
     return {tid: t for tid, t in (state.get("trains") or {}).items() if t.get("side") == side}
 
 
@@ -345,7 +346,7 @@ class RailMove:
         return not self.problems
 
 
-def _blocks(state: dict, hexmap, side: str) -> tuple[set[str], set[str], set[str]]:
+def _blocks(state: HeartlandState, hexmap, side: str) -> tuple[set[str], set[str], set[str]]:
     enemy = model.other_side(side)
     return (model.occupied_hexes(state, enemy), set(zoc_hexes(state, enemy, hexmap)), set(rail_cuts(state)))
 
@@ -362,7 +363,7 @@ def _full_route(hexmap, stops: list[str], blocked: Collection[str]) -> tuple[lis
     return route, None
 
 
-def _choose_train(state: dict, side: str, board: str, train: str | None, key: str) -> tuple[str | None, str]:
+def _choose_train(state: HeartlandState, side: str, board: str, train: str | None, key: str) -> tuple[str | None, str]:
     own = trains_of(state, side)
     if train is not None:
         return (train if train in own else None), ""
@@ -381,7 +382,7 @@ def _illegal(r: RailMove) -> RailMove:
     return r
 
 
-def _weather_problems(state: dict) -> list[Problem]:
+def _weather_problems(state: HeartlandState) -> list[Problem]:
     """5.28, 5.29, 8.73: no rail movement in Snow or a Blizzard."""
     weather = weather_of(state)
     if weather in NO_RAIL_WEATHER:
@@ -389,11 +390,11 @@ def _weather_problems(state: dict) -> list[Problem]:
     return []
 
 
-def _boarding_problems(state: dict, hexmap, force: str, side: str, stations: list[str], *, off_map: bool,
+def _boarding_problems(state: HeartlandState, hexmap, force: str, side: str, stations: list[str], *, off_map: bool,
                        entering: bool, p: list[Problem]) -> tuple[str, str]:
     """8.72, 8.74: the force boards where it stands (or at a friendly map edge coming back) and
     gets on and off in stations; the off-map note for the ``why`` and the edge."""
-    here = model.force_hex(state, force)
+    here: str | None = model.force_hex(state, force)      # None: gone off the map (8.74)
     edge_note, edge = "", ""
     if off_map or entering:
         edge_note, edge = _off_map_problems(state, hexmap, force, side, stations, entering, p)
@@ -417,7 +418,7 @@ def _boarding_problems(state: dict, hexmap, force: str, side: str, stations: lis
     return edge_note, edge
 
 
-def _rider_problems(state: dict, force: str, units: list[str], load: Fraction) -> list[Problem]:
+def _rider_problems(state: HeartlandState, force: str, units: list[str], load: Fraction) -> list[Problem]:
     """8.1, 8.72, 8.73: who may ride: an active OC's force (or unled units) without wagons, that
     has not moved this impulse, within the train's capacity."""
     p: list[Problem] = []
@@ -429,7 +430,7 @@ def _rider_problems(state: dict, force: str, units: list[str], load: Fraction) -
                          " behind", "8.73", ["force"]))
     if not units and model.is_unled(force):
         p.append(Problem("no units to carry", "8.72", ["force"]))
-    imp = (state.get("current") or {}).get("active_impulse") or {}
+    imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     if force in (imp.get("mp") or {}):
         p.append(Problem(f"{force} has already moved this impulse: no relay of march and rail", "8.72",
                          ["force"]))
@@ -451,7 +452,7 @@ class _Run:
     problems: list[Problem]
 
 
-def _run_so_far(state: dict, side: str, t: dict, key: str) -> _Run:
+def _run_so_far(state: HeartlandState, side: str, t: Train, key: str) -> _Run:
     """8.72: a train that has not run this impulse starts from its hex for 1 WEP; one already
     running goes on with the run it made (and the forces it carries)."""
     run = t.get("run") if (t.get("run") or {}).get("impulse") == key else None
@@ -551,7 +552,7 @@ def _ride_why(r: RailMove, note: str, edge_note: str) -> str:
     return why + "; no other movement for it this impulse (8.72)"
 
 
-def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
+def rail_move(state: HeartlandState, hexmap, force: str, stations: list[str], *, train: str | None = None,
               off_map: bool = False, entering: bool = False) -> RailMove:
     """8.72, 8.73 / H-28: move ``force`` by train through ``stations`` (its station first, the
     station where it gets off last; stations between are waypoints).  ``train`` names the train;
@@ -581,7 +582,7 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
     if p:
         return _illegal(r)
     r.train = tid
-    t = state["trains"][tid]
+    t = state["trains"][cast(str, tid)]
     run = _run_so_far(state, side, t, key)
     r.wep = run.wep
     p += run.problems
@@ -609,7 +610,7 @@ def rail_move(state: dict, hexmap, force: str, stations: list[str], *, train: st
     return r
 
 
-def _off_map_problems(state: dict, hexmap, force: str, side: str, stations: list[str], entering: bool,
+def _off_map_problems(state: HeartlandState, hexmap, force: str, side: str, stations: list[str], entering: bool,
                       p: list[Problem]) -> tuple[str, str]:
     """8.74: the option, the force, the edge hex and (coming back) the turn; the note for the
     ``why`` and the edge."""
@@ -649,7 +650,7 @@ def _off_map_problems(state: dict, hexmap, force: str, side: str, stations: list
     return f"comes back onto the map at the {back.edge} edge (8.74)", back.edge
 
 
-def rail_move_problems(state: dict, hexmap, force: str, stations: list[str], *, train: str | None = None,
+def rail_move_problems(state: HeartlandState, hexmap, force: str, stations: list[str], *, train: str | None = None,
                        off_map: bool = False, entering: bool = False) -> list[Problem]:
     """What is wrong with a rail-move order (8.72, 8.73, 5.28, 5.29, 8.74): also a blocked line,
     which at resolution would only shorten the ride."""
@@ -662,17 +663,17 @@ def rail_move_problems(state: dict, hexmap, force: str, stations: list[str], *, 
     return out
 
 
-def apply_rail_move(state: dict, m: RailMove) -> None:
+def apply_rail_move(state: HeartlandState, m: RailMove) -> None:
     """Move the force and the train; pay the train's WEP; mark the force as moved by rail."""
     if m.problems:
         raise ValueError("cannot apply an illegal rail move: " + m.why)
-    _relocate(state, m.force, m.end)
-    t = state["trains"][m.train]
+    _relocate(state, m.force, cast(str, m.end))
+    t = state["trains"][cast(str, m.train)]
     t["hex"] = m.train_route[-1]
     t["run"] = {"impulse": impulse_key(state), "route": list(m.train_route), "legs": [list(x) for x in m.legs]}
     if m.wep and state.get("wep") is not None:
         state["wep"][m.side] = state["wep"].get(m.side, 0) - m.wep
-    imp = (state.get("current") or {}).get("active_impulse")
+    imp = (state.get("current") or cast(Turn, {})).get("active_impulse")
     if imp is not None:
         imp.setdefault("rail", {})[m.force] = list(m.route)
     if m.entering:
@@ -685,7 +686,7 @@ def apply_rail_move(state: dict, m: RailMove) -> None:
                                                 "left_turn": int(state.get("turn", 0))})
 
 
-def _relocate(state: dict, force: str, label: str) -> None:
+def _relocate(state: HeartlandState, force: str, label: str) -> None:
     if model.is_unled(force):
         old = model.force_hex(state, force)
         side = model.force_side(state, force)
@@ -695,12 +696,6 @@ def _relocate(state: dict, force: str, label: str) -> None:
         return
     for lid in model.force_leaders(state, force):
         state["leaders"][lid]["hex"] = label
-
-
-def moved_by_rail(state: dict, force: str) -> bool:
-    """8.72: a force that rode a train this impulse may not move otherwise."""
-    imp = (state.get("current") or {}).get("active_impulse") or {}
-    return force in (imp.get("rail") or {})
 
 
 # --------------------------------------------------------------------------
@@ -717,7 +712,7 @@ class NewTrain:
     why: str = ""
 
 
-def buy_train(state: dict, hexmap, side: str, label: str, *, price: int | None = None) -> NewTrain:
+def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: int | None = None) -> NewTrain:
     """8.72: one more train for the WEP of 14.14 (missing: ``state["prices"]["train"]``, else 0),
     placed in a friendly major city (the reading: where trains start)."""
     price = int((state.get("prices") or {}).get("train", 0)) if price is None else price
@@ -737,7 +732,7 @@ def buy_train(state: dict, hexmap, side: str, label: str, *, price: int | None =
     return r
 
 
-def apply_buy_train(state: dict, n: NewTrain) -> str:
+def apply_buy_train(state: HeartlandState, n: NewTrain) -> str:
     if n.problems:
         raise ValueError("cannot add the train: " + n.why)
     trains = state.setdefault("trains", {})
@@ -752,7 +747,7 @@ def apply_buy_train(state: dict, n: NewTrain) -> str:
 # 8.74 off-map rail movement (optional)
 
 
-def off_map_rail_enabled(state: dict) -> bool:
+def off_map_rail_enabled(state: HeartlandState) -> bool:
     return bool((state.get("options") or {}).get("off_map_rail"))
 
 
@@ -766,7 +761,7 @@ class OffMapReturn:
     why: str = ""
 
 
-def off_map_return(state: dict, force: str, edge: str) -> OffMapReturn:
+def off_map_return(state: HeartlandState, force: str, edge: str) -> OffMapReturn:
     """8.74: the first turn a force gone off the map by rail may re-enter at ``edge``: two turns
     after it left at the same edge, three at another friendly edge (in that turn's first friendly
     impulse).  The caller decides which edges are friendly (8.74's Memphis/Knoxville conditions)."""
@@ -779,6 +774,7 @@ def off_map_return(state: dict, force: str, edge: str) -> OffMapReturn:
     if r.problems:
         r.why = "illegal: " + "; ".join(x.message for x in r.problems)
         return r
+    rec = cast(OffMap, rec)         # None was refused above
     wait = OFF_MAP_SAME_EDGE if rec["edge"] == edge else OFF_MAP_OTHER_EDGE
     r.turn = int(rec["left_turn"]) + wait
     r.why = (f"{force} left at the {rec['edge']} edge on turn {rec['left_turn']}: re-enters at the {edge} edge "

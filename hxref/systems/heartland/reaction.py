@@ -54,8 +54,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, cast
 
+from .state_types import HeartlandState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from . import forces as fc
@@ -67,11 +68,11 @@ from .imc import half_up
 OVERRUN_RATIO = 20       # 9.22, 9.23
 
 
-def _defender_side(state: dict, attack: Assault) -> str:
+def _defender_side(state: HeartlandState, attack: Assault) -> str:
     return model.other_side(model.force_side(state, attack.attacker))
 
 
-def _is_cavalry_corps(state: dict, force_id: str, flag: bool | None) -> bool:
+def _is_cavalry_corps(state: HeartlandState, force_id: str, flag: bool | None) -> bool:
     oc = fc.force_oc(state, force_id)
     if oc is None:
         return False
@@ -80,7 +81,7 @@ def _is_cavalry_corps(state: dict, force_id: str, flag: bool | None) -> bool:
     return bool(corps) and bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
 
 
-def reachable_hexes(state: dict, hexmap, force_id: str, steps: int, passable=None) -> dict[str, int]:
+def reachable_hexes(state: HeartlandState, hexmap, force_id: str, steps: int, passable=None) -> dict[str, int]:
     """9.13: hexes a reacting force can reach in at most ``steps`` hexes -> the hexes needed.
 
     No hex with enemy units; no step the ``passable`` callback refuses; no moving on out of an
@@ -139,7 +140,7 @@ class Reaction:
         return not self.problems
 
 
-def reaction(state: dict, hexmap, force_id: str, attack: Assault, dice, *, commander: str | None = None,
+def reaction(state: HeartlandState, hexmap, force_id: str, attack: Assault, dice, *, commander: str | None = None,
              lend_mr: bool = False, destination: str | None = None, passable=None, entrenched: bool = False,
              cavalry_corps: bool | None = None, activate: bool = False, leave: Iterable[str] = ()) -> Reaction:
     """9.1-9.13: try to move ``force_id`` to the attacked hex (or a support position) of ``attack``.
@@ -155,64 +156,103 @@ def reaction(state: dict, hexmap, force_id: str, attack: Assault, dice, *, comma
         p.append(Problem("unled units cannot react: a reaction is a leader's order", "9.1", ["force"]))
         r.why = "not tried: " + p[0].message
         return r
-    ld = state["leaders"][force_id]
     oc = fc.force_oc(state, force_id) or force_id
     here = model.force_hex(state, force_id)
+    _who_may_react(state, hexmap, r, here, side)
+    oc_ld = state["leaders"][oc]
+    r.mr_from = oc
+    if commander is None:
+        _own_initiative(state, r, oc, lend_mr=lend_mr, entrenched=entrenched, cavalry_corps=cavalry_corps)
+        r.mr = model.current_rating(oc_ld, "mr")
+    else:
+        r.mr = _commander_order(state, hexmap, r, commander, oc, here, side, lend_mr=lend_mr)
+    dest = destination or attack.target
+    _destination(state, hexmap, r, here, dest, passable)
+    _room_at_destination(state, r, dest, oc, side)
+    _part_left_behind(state, r, oc)
+    p.extend(fc.ap_problems(state, r.charges + r.on_success))
+    if p:
+        r.why = "not tried: " + "; ".join(x.message for x in p)
+        return r
+    _roll_reaction(r, dest, dice, side)
+    return r
+
+
+def _who_may_react(state: HeartlandState, hexmap, r: Reaction, here: str, side: str) -> None:
+    """9.1 / 9.12: only a free force of the attacked side, other than the attacked force and not
+    in enemy ZOC, may react."""
+    force_id, p = r.force, r.problems
+    ld = state["leaders"][force_id]
     if ld["side"] != side:
         p.append(Problem(f"{force_id} is not a force of the attacked side", "9.1", ["force"]))
     if ld.get("superior"):
         p.append(Problem(f"{force_id} is part of another force; detach it first", "9.1", ["force"]))
-    if here == attack.target:
+    if here == r.attack.target:
         p.append(Problem(f"{force_id} is the attacked force", "9.1", ["force"]))
     if here in enemy_zoc(state, hexmap, side):
         p.append(Problem(f"{force_id} is in enemy ZOC in {here}: it cannot react, only support",
                          "9.12", ["force"]))
+
+
+def _own_initiative(state: HeartlandState, r: Reaction, oc: str, *, lend_mr: bool, entrenched: bool,
+                    cavalry_corps: bool | None) -> None:
+    """9.1 reading (a): without an ordering army commander only an active, entrenched force or a
+    cavalry corps reacts, and nobody lends MR or activates it (9.11, 8.1)."""
+    p = r.problems
+    if lend_mr or r.activate:
+        p.append(Problem("lending MR or activating needs an ordering army commander", "9.11", ["commander"]))
+    if not state["leaders"][oc].get("active"):
+        p.append(Problem(f"{oc} is inactive: only active leaders react", "8.1", ["force"]))
+    if not (entrenched or _is_cavalry_corps(state, r.force, cavalry_corps)):
+        p.append(Problem(f"{r.force} may react on its own initiative only when entrenched or a cavalry "
+                         "corps; otherwise an army commander must order it (reading (a))", "9.1",
+                         ["commander"]))
+
+
+def _commander_order(state: HeartlandState, hexmap, r: Reaction, commander: str, oc: str, here: str, side: str, *,
+                     lend_mr: bool) -> int:
+    """9.1 / 9.11 / 9.12: an active friendly army commander orders the reaction of an SL within his
+    command range; he may activate him (1 AP) and lend his MR (1 AP).  Returns the MR to roll against."""
+    p, force_id, target = r.problems, r.force, r.attack.target
     oc_ld = state["leaders"][oc]
     mr = model.current_rating(oc_ld, "mr")
-    r.mr_from = oc
-    if commander is None:
-        if lend_mr or activate:
-            p.append(Problem("lending MR or activating needs an ordering army commander", "9.11", ["commander"]))
-        if not oc_ld.get("active"):
-            p.append(Problem(f"{oc} is inactive: only active leaders react", "8.1", ["force"]))
-        if not (entrenched or _is_cavalry_corps(state, force_id, cavalry_corps)):
-            p.append(Problem(f"{force_id} may react on its own initiative only when entrenched or a cavalry "
-                             "corps; otherwise an army commander must order it (reading (a))", "9.1",
-                             ["commander"]))
-    else:
-        cd = state["leaders"].get(commander)
-        if not cd or not cd.get("hq") or cd["side"] != side:
-            p.append(Problem(f"{commander} is not a friendly leader with an HQ", "9.1", ["commander"]))
-        elif not cd.get("active"):
-            p.append(Problem(f"{commander} is inactive", "9.1", ["commander"]))
+    cd = state["leaders"].get(commander)
+    if not cd or not cd.get("hq") or cd["side"] != side:
+        p.append(Problem(f"{commander} is not a friendly leader with an HQ", "9.1", ["commander"]))
+        return mr
+    if not cd.get("active"):
+        p.append(Problem(f"{commander} is inactive", "9.1", ["commander"]))
+        return mr
+    rng = fc.command_range(state, commander)
+    if not fc.in_command_range(state, hexmap, commander, target):
+        p.append(Problem(f"the attacked hex {target} is more than {rng} hexes (his MR) from "
+                         f"{commander}", "9.1", ["commander"]))
+    if not fc.in_command_range(state, hexmap, commander, here):
+        p.append(Problem(f"{force_id} in {here} is outside {commander}'s command range ({rng})",
+                         "9.1", ["commander"]))
+    if oc_ld.get("hq"):
+        p.append(Problem(f"{oc} is an army commander, not an SL: he reacts only on his own initiative",
+                         "9.1", ["force"]))
+    if not oc_ld.get("active"):
+        if r.activate:
+            r.charges.append(APCharge(commander, 1, "9.12", f"{commander} activates {oc} to react"))
         else:
-            rng = fc.command_range(state, commander)
-            if not fc.in_command_range(state, hexmap, commander, attack.target):
-                p.append(Problem(f"the attacked hex {attack.target} is more than {rng} hexes (his MR) from "
-                                 f"{commander}", "9.1", ["commander"]))
-            if not fc.in_command_range(state, hexmap, commander, here):
-                p.append(Problem(f"{force_id} in {here} is outside {commander}'s command range ({rng})",
-                                 "9.1", ["commander"]))
-            if oc_ld.get("hq"):
-                p.append(Problem(f"{oc} is an army commander, not an SL: he reacts only on his own initiative",
-                                 "9.1", ["force"]))
-            if not oc_ld.get("active"):
-                if activate:
-                    r.charges.append(APCharge(commander, 1, "9.12", f"{commander} activates {oc} to react"))
-                else:
-                    p.append(Problem(f"{oc} is inactive; {commander} must activate him first (1 AP)",
-                                     "9.12", ["activate"]))
-            elif activate:
-                p.append(Problem(f"{oc} is already active", "9.12", ["activate"]))
-            if lend_mr:
-                mr = model.current_rating(cd, "mr")
-                r.mr_from = f"{commander} (lent, 1 AP)"
-                r.charges.append(APCharge(commander, 1, "9.11", f"{commander} lends his MR to {oc}"))
-    r.mr = mr
-    # where can it go?
+            p.append(Problem(f"{oc} is inactive; {commander} must activate him first (1 AP)",
+                             "9.12", ["activate"]))
+    elif r.activate:
+        p.append(Problem(f"{oc} is already active", "9.12", ["activate"]))
+    if lend_mr:
+        mr = model.current_rating(cd, "mr")
+        r.mr_from = f"{commander} (lent, 1 AP)"
+        r.charges.append(APCharge(commander, 1, "9.11", f"{commander} lends his MR to {oc}"))
+    return mr
+
+
+def _destination(state: HeartlandState, hexmap, r: Reaction, here: str, dest: str, passable) -> None:
+    """9.13: the force reacts into the attacked hex (join) or a support position, within its MR in hexes."""
+    p, attack, force_id, mr = r.problems, r.attack, r.force, r.mr
     r.reachable = reachable_hexes(state, hexmap, force_id, mr, passable)
     supports = support_positions(hexmap, attack)
-    dest = destination or attack.target
     r.destination = dest
     if dest == attack.target:
         r.kind = "join"
@@ -226,36 +266,44 @@ def reaction(state: dict, hexmap, force_id: str, attack: Assault, dice, *, comma
                          ["destination"]))
     elif dest not in r.reachable:
         p.append(Problem(f"{force_id} cannot reach {dest} within {mr} hexes (MR)", "9.13", ["destination"]))
+
+
+def _room_at_destination(state: HeartlandState, r: Reaction, dest: str, oc: str, side: str) -> None:
+    """9.13 / 3.22a: stacking where it arrives; joining the attacked force costs its commander 1 AP
+    on success to merge."""
     if r.kind == "join":
-        defenders = model.forces_in_hex(state, attack.target, side)
-        stack = fc.check_stacking(state, defenders + [force_id], attack.target)
-        p.extend(stack.problems)
-        def_oc = fc.overall_commander(state, attack.target, side)
-        payer = def_oc or oc
-        r.on_success.append(APCharge(payer, 1, "9.13", f"{payer} merges {force_id} into {attack.target}"))
+        target = r.attack.target
+        defenders = model.forces_in_hex(state, target, side)
+        r.problems.extend(fc.check_stacking(state, defenders + [r.force], target).problems)
+        payer = fc.overall_commander(state, target, side) or oc
+        r.on_success.append(APCharge(payer, 1, "9.13", f"{payer} merges {r.force} into {target}"))
     elif r.kind == "support":
-        stack = fc.check_hex(state, dest, side, [force_id])
-        p.extend(stack.problems)
-    if r.leave:
-        members = set(model.subordinates(state, force_id)) | set(model.force_units(state, force_id))
-        for i, x in enumerate(r.leave):
-            if x not in members:
-                p.append(Problem(f"{x} is not part of {force_id}'s force", "9.11a", ["leave", i]))
-        r.on_success.append(APCharge(oc, 1, "9.11a", f"{oc} sends only part of his force"))
-    p.extend(fc.ap_problems(state, r.charges + r.on_success))
-    if p:
-        r.why = "not tried: " + "; ".join(x.message for x in p)
-        return r
-    r.roll = dice.d6(f"reaction {force_id} -> {dest}", by=side)
+        r.problems.extend(fc.check_hex(state, dest, side, [r.force]).problems)
+
+
+def _part_left_behind(state: HeartlandState, r: Reaction, oc: str) -> None:
+    """9.11a: sending only part of the force costs 1 AP on success; what stays must belong to it."""
+    if not r.leave:
+        return
+    members = set(model.subordinates(state, r.force)) | set(model.force_units(state, r.force))
+    for i, x in enumerate(r.leave):
+        if x not in members:
+            r.problems.append(Problem(f"{x} is not part of {r.force}'s force", "9.11a", ["leave", i]))
+    r.on_success.append(APCharge(oc, 1, "9.11a", f"{oc} sends only part of his force"))
+
+
+def _roll_reaction(r: Reaction, dest: str, dice, side: str) -> None:
+    """9.11: the reaction succeeds on a d6 roll of the MR or less."""
+    mr = r.mr
+    r.roll = dice.d6(f"reaction {r.force} -> {dest}", by=side)
     r.success = r.roll <= mr
-    r.why = (f"{force_id} rolls {r.roll} against MR {mr} ({r.mr_from}): "
+    r.why = (f"{r.force} rolls {r.roll} against MR {mr} ({r.mr_from}): "
              + (f"reacts {r.reachable[dest]} hex(es) to {dest} "
                 + ("and joins the attacked force" if r.kind == "join" else "to support") if r.success
                 else "fails and stays"))
-    return r
 
 
-def apply_reaction(state: dict, r: Reaction) -> None:
+def apply_reaction(state: HeartlandState, r: Reaction) -> None:
     """Apply a reaction attempt: its AP, the activation and, on success, the move and merge."""
     if r.problems:
         raise ValueError("cannot apply an illegal reaction: " + r.why)
@@ -274,8 +322,8 @@ def apply_reaction(state: dict, r: Reaction) -> None:
             state["units"][x]["leader"] = None
             state["units"][x]["hex"] = here
     side = state["leaders"][r.force]["side"]
-    defenders = model.forces_in_hex(state, r.destination, side) if r.kind == "join" else []
-    fc.apply_move(state, r.force, r.destination)
+    defenders = model.forces_in_hex(state, cast(str, r.destination), side) if r.kind == "join" else []
+    fc.apply_move(state, r.force, cast(str, r.destination))
     if r.kind != "join":
         return
     for d in defenders:
@@ -320,7 +368,7 @@ def _unbridged_major_river(hexmap, a: str, b: str) -> bool:
     return "major_river" in hexmap.side_features(side)      # effective: a bridge or ford replaces it
 
 
-def defensive_support(state: dict, hexmap, supporter: str, attack: Assault, *, targets: Iterable[str] = (),
+def defensive_support(state: HeartlandState, hexmap, supporter: str, attack: Assault, *, targets: Iterable[str] = (),
                       by_reaction: bool = False) -> Support:
     """9.14/9.15: what ``supporter`` (a force id, or a depot's logistics id) adds to the defence
     of ``attack.target``.  ``targets`` are every hex attacked this sequence."""
@@ -349,8 +397,8 @@ def defensive_support(state: dict, hexmap, supporter: str, attack: Assault, *, t
     if p:
         s.why = "no support: " + "; ".join(x.message for x in p)
         return s
-    s.across_major_river = (_unbridged_major_river(hexmap, here, attack.target)
-                            or _unbridged_major_river(hexmap, here, attack.source))
+    s.across_major_river = (_unbridged_major_river(hexmap, cast(str, here), attack.target)
+                            or _unbridged_major_river(hexmap, cast(str, here), attack.source))
     s.added_artillery = half_up(s.artillery)
     s.added_cf = 0 if s.across_major_river else half_up(s.cf)
     if s.across_major_river:
@@ -364,7 +412,7 @@ def defensive_support(state: dict, hexmap, supporter: str, attack: Assault, *, t
     return s
 
 
-def supports_for(state: dict, hexmap, attack: Assault, targets: Iterable[str] = ()) -> list[Support]:
+def supports_for(state: HeartlandState, hexmap, attack: Assault, targets: Iterable[str] = ()) -> list[Support]:
     """9.14a: every defending force (and lone depot) already in position supports automatically."""
     side = _defender_side(state, attack)
     out = []
@@ -431,17 +479,17 @@ class PreCombatRetreat:
         return not self.problems
 
 
-def force_strength(state: dict, force_id: str, side: str | None = None) -> int:
+def force_strength(state: HeartlandState, force_id: str, side: str | None = None) -> int:
     """Printed CF of the side showing of a force's living units (the 9.22 overrun comparison)."""
     return sum(model.unit_cf(state["units"][u]) for u in model.units_of(state, force_id, side))
 
 
-def cavalry_cf(state: dict, force_id: str, side: str | None = None) -> int:
+def cavalry_cf(state: HeartlandState, force_id: str, side: str | None = None) -> int:
     return sum(model.unit_cf(state["units"][u]) for u in model.units_of(state, force_id, side)
                if state["units"][u]["arm"] == "cavalry")
 
 
-def force_ml(state: dict, force_id: str) -> int:
+def force_ml(state: HeartlandState, force_id: str) -> int:
     """The ML a force compares (10.31): its OC's, or an unled force's inverted unit ML (3.52b)."""
     oc = fc.force_oc(state, force_id)
     if oc is not None:
@@ -449,7 +497,7 @@ def force_ml(state: dict, force_id: str) -> int:
     return fc.inverted_ml(fc.unled_ml(state, force_id))
 
 
-def retreat_options(state: dict, hexmap, force_id: str, passable=None) -> list[str]:
+def retreat_options(state: HeartlandState, hexmap, force_id: str, passable=None) -> list[str]:
     """9.21(2): adjacent hexes the force can enter that hold no enemy and are not in enemy ZOC."""
     passable = passable or default_passable(hexmap)
     side = model.force_side(state, force_id)
@@ -460,7 +508,7 @@ def retreat_options(state: dict, hexmap, force_id: str, passable=None) -> list[s
             if n not in zoc and n not in enemy_units and passable(here, n)]
 
 
-def _condition_1(state: dict, force_id: str, attack: Assault, side: str) -> str:
+def _condition_1(state: HeartlandState, force_id: str, attack: Assault, side: str) -> str:
     """9.21(1): a stack led by an active leader, the target of the attack."""
     oc = fc.force_oc(state, force_id)
     c1 = []
@@ -475,7 +523,7 @@ def _condition_1(state: dict, force_id: str, attack: Assault, side: str) -> str:
     return "met" if not c1 else "; ".join(c1)
 
 
-def _condition_3(state: dict, force_id: str, attack: Assault, side: str) -> str:
+def _condition_3(state: HeartlandState, force_id: str, attack: Assault, side: str) -> str:
     """9.21(3): the OC's ML above the attacking OC's, or the higher total cavalry CF."""
     d_ml = force_ml(state, force_id) if fc.force_oc(state, force_id) else None
     a_ml = force_ml(state, attack.attacker)
@@ -488,7 +536,7 @@ def _condition_3(state: dict, force_id: str, attack: Assault, side: str) -> str:
             f"{d_cav} is not above the attacker's {a_cav}")
 
 
-def _condition_4(state: dict, oc: str | None, units: list[str], rear_guard_needed: bool, waive_ml: bool) -> str:
+def _condition_4(state: HeartlandState, oc: str | None, units: list[str], rear_guard_needed: bool, waive_ml: bool) -> str:
     """9.21(4): the OC can lower his ML by 1 (not the 1862-63 Confederates) and a rear guard
     can be left."""
     c4 = []
@@ -501,14 +549,14 @@ def _condition_4(state: dict, oc: str | None, units: list[str], rear_guard_neede
     return "met (1862 Confederates: no ML loss, rear guard still required)" if waive_ml else "met"
 
 
-def _all_cavalry_against_none(state: dict, units: list[str], attack: Assault) -> bool:
+def _all_cavalry_against_none(state: HeartlandState, units: list[str], attack: Assault) -> bool:
     """9.22 exception: an all-cavalry stack retreating from an attacker with no cavalry."""
     attacker_units = model.units_of(state, attack.attacker)
     return (bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
             and not any(state["units"][u]["arm"] == "cavalry" for u in attacker_units))
 
 
-def _rear_guard_leaders(state: dict, force_id: str, oc: str | None, rear_guard_leader: str | None,
+def _rear_guard_leaders(state: HeartlandState, force_id: str, oc: str | None, rear_guard_leader: str | None,
                         p: list[Problem]) -> list[str]:
     """9.22: the SL who stays with the rear guard, with his whole box."""
     if rear_guard_leader is None:
@@ -519,7 +567,7 @@ def _rear_guard_leaders(state: dict, force_id: str, oc: str | None, rear_guard_l
     return model.force_leaders(state, rear_guard_leader)
 
 
-def _rear_guard_size_problems(state: dict, units: list[str], rg: list[str], rg_all: list[str],
+def _rear_guard_size_problems(state: HeartlandState, units: list[str], rg: list[str], rg_all: list[str],
                               staying: list[str]) -> list[Problem]:
     """3.23: the rear guard's SL leads no more than his stars allow; an unled rear guard at most
     1 infantry division (4 Confederate brigades)."""
@@ -536,7 +584,7 @@ def _rear_guard_size_problems(state: dict, units: list[str], rg: list[str], rg_a
     return []
 
 
-def _choose_rear_guard(state: dict, r: PreCombatRetreat, oc: str | None, units: list[str],
+def _choose_rear_guard(state: HeartlandState, r: PreCombatRetreat, oc: str | None, units: list[str],
                        rear_guard: Iterable[str], rear_guard_leader: str | None) -> None:
     """9.22: the units (and the SL) left in the hex, their problems and the 1 AP for taking a
     unit out of a box."""
@@ -556,7 +604,7 @@ def _choose_rear_guard(state: dict, r: PreCombatRetreat, oc: str | None, units: 
         r.charges.append(APCharge(oc, 1, "9.22", f"{oc} takes the rear guard out of its box"))
 
 
-def _overrun(state: dict, r: PreCombatRetreat, here: str, attacker_strength: int | None) -> Overrun:
+def _overrun(state: HeartlandState, r: PreCombatRetreat, here: str, attacker_strength: int | None) -> Overrun:
     """9.22-9.24: the attacker against the rear guard: overrun at 20 to 1 (the rear guard
     eliminated, its leaders captured, the attacker advances and attacks the retreated force),
     else the attacker must attack the rear guard."""
@@ -579,11 +627,11 @@ def _overrun(state: dict, r: PreCombatRetreat, here: str, attacker_strength: int
              "eliminated" + (f", {', '.join(staying)} captured (9.24)" if staying else "")
              + f"; the attacker advances into {here} and must attack {r.to} with no AP and no check")
     r.attacker_advances = True
-    r.next_assault = Assault(attack.attacker, here, r.to, False, True, "9.23")
+    r.next_assault = Assault(attack.attacker, here, cast(str, r.to), False, True, "9.23")
     return o
 
 
-def _what_follows(state: dict, r: PreCombatRetreat, here: str, attacker_strength: int | None,
+def _what_follows(state: HeartlandState, r: PreCombatRetreat, here: str, attacker_strength: int | None,
                   cav_exception: bool) -> list[str]:
     """9.22, 9.23: the rear guard and the overrun test, or (no rear guard) the attacker's advance;
     the parts of the ``why``."""
@@ -604,7 +652,7 @@ def _unmet_conditions(conditions: dict[int, str]) -> list[Problem]:
             if not (conditions[n].startswith("met") or conditions[n].startswith("waived"))]
 
 
-def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, to: str | None = None,
+def pre_combat_retreat(state: HeartlandState, hexmap, force_id: str, attack: Assault, *, to: str | None = None,
                        rear_guard: Iterable[str] = (), rear_guard_leader: str | None = None,
                        year: int | None = None, passable=None,
                        attacker_strength: int | None = None) -> PreCombatRetreat:
@@ -648,7 +696,7 @@ def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, t
         r.why = "no pre-combat retreat: " + "; ".join(x.message for x in p)
         return r
     r.allowed = True
-    ld = state["leaders"][oc]
+    ld = state["leaders"][cast(str, oc)]
     r.ml_loss = 0 if waive_ml else 1
     r.ml_after = ld["ml"] - r.ml_loss
     parts = [f"{force_id} retreats from {here} to {to}"
@@ -658,7 +706,7 @@ def pre_combat_retreat(state: dict, hexmap, force_id: str, attack: Assault, *, t
     return r
 
 
-def apply_pre_combat_retreat(state: dict, r: PreCombatRetreat) -> None:
+def apply_pre_combat_retreat(state: HeartlandState, r: PreCombatRetreat) -> None:
     """Apply an allowed retreat: AP and ML, the rear guard, the move, the overrun and capture,
     and the attacker's advance."""
     if r.problems or not r.allowed:
@@ -666,7 +714,7 @@ def apply_pre_combat_retreat(state: dict, r: PreCombatRetreat) -> None:
     fc.apply_charges(state, r.charges)
     oc = fc.force_oc(state, r.force)
     here = r.attack.target
-    state["leaders"][oc]["ml"] = r.ml_after
+    state["leaders"][cast(str, oc)]["ml"] = cast(int, r.ml_after)        # set with the OC's ML loss
     staying = set(r.rear_guard_leaders)
     if staying:
         head = next(x for x in r.rear_guard_leaders)
@@ -680,7 +728,7 @@ def apply_pre_combat_retreat(state: dict, r: PreCombatRetreat) -> None:
         else:
             unit["leader"] = None
             unit["hex"] = here
-    fc.apply_move(state, r.force, r.to)
+    fc.apply_move(state, r.force, cast(str, r.to))
     if r.overrun and r.overrun.overrun:
         for u in r.overrun.eliminated:
             state["units"][u]["steps"] = 0
@@ -688,7 +736,7 @@ def apply_pre_combat_retreat(state: dict, r: PreCombatRetreat) -> None:
             ld = state["leaders"][x]
             if ld.get("hq"):
                 state.setdefault("hq_pool", {}).setdefault(ld["side"], []).append(x)
-            ld.update(hex=None, superior=None, pool=False, captured=True, active=False, hq=False,
-                      artillery=0, asp=0)
+            ld.update({"hex": None, "superior": None, "pool": False, "captured": True, "active": False,
+                       "hq": False, "artillery": 0, "asp": 0})
     if r.attacker_advances:
         fc.apply_move(state, r.attack.attacker, here)

@@ -7,8 +7,9 @@ readings and the order of the segment are in :mod:`.reorganization`.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, cast
 
+from .state_types import HeartlandState
 from ..base import Problem
 from .forced_march import Work
 from .reorg_step import (
@@ -28,12 +29,81 @@ MAJOR_RIVER, BRIDGE, TOWN, MAJOR_CITY, VILLAGE = "major_river", "bridge", "town"
 TARGETS = ("bridge", "town", "landing")
 
 
-def check_destruction(state: dict, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
+def check_destruction(state: HeartlandState, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
     """13.1-13.13: everything wrong with a side's destruction orders (no dice)."""
     return _destruction_plan(state, side, orders, hexmap)[1]
 
 
-def _destruction_plan(state: dict, side: str, orders: Mapping | None, hexmap):
+def _target_kind(o, path: list) -> str | Problem:
+    """13.1: each order is a mapping naming exactly one target: a bridge, a town or a landing."""
+    if not isinstance(o, Mapping):
+        return Problem("each destruction order is a mapping {leader, bridge|town|landing, attempts}", "13.1", path)
+    kinds = [k for k in TARGETS if k in o]
+    if len(kinds) != 1:
+        return Problem("name exactly one target: bridge (a hexside), town or landing (a hex)", "13.1", path)
+    return kinds[0]
+
+
+def _attempts(o: Mapping, kind: str, path: list) -> tuple[int, Problem | None]:
+    """13.1, 13.13: the attempts at 1 AP each (a raid is one attempt)."""
+    attempts = 1 if kind == "landing" else o.get("attempts", 1)
+    if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+        return 0, Problem("attempts is a whole number, at least 1", "13.1", path + ["attempts"])
+    return attempts, None
+
+
+def _bridge(state: HeartlandState, side: str, hexmap, lid: str, here: str, target, burned, path: list
+            ) -> tuple[str, Problem | None]:
+    """13.11: a bridge over a major river, not yet burned, at either end of which the OC stands with
+    a cavalry unit."""
+    s, label = _label_of_side(hexmap, target)
+    if s is None:
+        return target, Problem(f"{target!r} is not a hexside of this map: {label}", "13.11", path + ["bridge"])
+    feats = set(hexmap.side_features(s, effective=False))
+    if not {MAJOR_RIVER, BRIDGE} <= feats:
+        return target, Problem(f"{label} has no bridge over a major river", "13.11", path + ["bridge"])
+    if label in burned:
+        return target, Problem(f"the bridge at {label} is already burned", "13.11", path + ["bridge"])
+    if hexmap.parse(here) not in s.hexes:
+        return target, Problem(f"{lid} in {here} is not at either end of the bridge {label}", "13.11",
+                               path + ["leader"])
+    if not any(state["units"][u]["arm"] == "cavalry" for u in hex_units(state, here, side)):
+        return target, Problem(f"the stack in {here} has no cavalry unit: burning a bridge needs one", "13.11", path)
+    return label, None
+
+
+def _town(hexmap, lid: str, here: str, target: str, devastated, path: list) -> Problem | None:
+    """13.12: the OC in a town (not a major city or village, not yet devastated) burns it."""
+    try:
+        h = hexmap.parse(target)
+    except Exception:
+        return Problem(f"{target!r} is not a hex of this map", "13.12", path + ["town"])
+    feats = set(hexmap.features(h))
+    if target != here:
+        return Problem(f"{lid} is in {here}, not in the town {target}: the OC in the town burns it",
+                       "13.12", path + ["town"])
+    if TOWN not in feats or target in devastated:
+        why = ("major cities cannot be burned" if MAJOR_CITY in feats else
+               "villages cannot be burned" if VILLAGE in feats else
+               "it is already devastated" if target in devastated else "there is no town there")
+        return Problem(f"{target}: {why}", "13.12", path + ["town"])
+    return None
+
+
+def _landing(state: HeartlandState, side: str, lid: str, here: str, target: str, raided: set, path: list) -> Problem | None:
+    """13.13: a Confederate OC in a Union Naval Landing's hex raids it, once a turn."""
+    if side != "confederate":
+        return Problem("only the Confederates raid Union Naval Landings", "13.13", path)
+    if target not in landing_hexes(state):
+        return Problem(f"there is no Union Naval Landing in {target}", "13.13", path + ["landing"])
+    if target != here:
+        return Problem(f"{lid} is in {here}, not in the landing hex {target}", "13.13", path + ["landing"])
+    if target in raided:
+        return Problem(f"the landing in {target} has already been raided this turn", "13.13", path + ["landing"])
+    return None
+
+
+def _destruction_plan(state: HeartlandState, side: str, orders: Mapping | None, hexmap):
     items = list((orders or {}).get("destruction") or [])
     plan: list[dict] = []
     problems: list[Problem] = []
@@ -43,93 +113,34 @@ def _destruction_plan(state: dict, side: str, orders: Mapping | None, hexmap):
     raided = set(reorg(state).get("raided") or {})
     for i, o in enumerate(items):
         path = ["destruction", i]
-        if not isinstance(o, Mapping):
-            problems.append(Problem("each destruction order is a mapping {leader, bridge|town|landing, attempts}",
-                                    "13.1", path))
+        kind = _target_kind(o, path)
+        if isinstance(kind, Problem):
+            problems.append(kind)
             continue
-        kinds = [k for k in TARGETS if k in o]
-        if len(kinds) != 1:
-            problems.append(Problem("name exactly one target: bridge (a hexside), town or landing (a hex)",
-                                    "13.1", path))
-            continue
-        kind = kinds[0]
         lid = o.get("leader")
-        ps = _leader_problems(state, side, lid, path + ["leader"], "13.1", active=True)
-        if ps:
-            problems += ps
-            continue
-        ps = _must_be_oc(state, side, lid, path + ["leader"], "13.1")
+        ps = _leader_problems(state, side, lid, path + ["leader"], "13.1", active=True) \
+            or _must_be_oc(state, side, lid, path + ["leader"], "13.1")
         if ps:
             problems += ps
             continue
         here = state["leaders"][lid]["hex"]
-        attempts = o.get("attempts", 1)
-        if kind == "landing":
-            attempts = 1
-        if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
-            problems.append(Problem("attempts is a whole number, at least 1", "13.1", path + ["attempts"]))
+        attempts, bad = _attempts(o, kind, path)
+        if bad is None:
+            target = o[kind]
+            if kind == "bridge":
+                target, bad = _bridge(state, side, hexmap, lid, cast(str, here), target, burned, path)
+            elif kind == "town":
+                target = str(target)
+                bad = _town(hexmap, lid, cast(str, here), target, devastated, path)
+            else:
+                target = str(target)
+                bad = _landing(state, side, lid, cast(str, here), target, raided, path)
+                if bad is None:
+                    raided.add(target)
+        if bad is not None:
+            problems.append(bad)
             continue
-        target = o[kind]
-        if kind == "bridge":
-            s, label = _label_of_side(hexmap, target)
-            if s is None:
-                problems.append(Problem(f"{target!r} is not a hexside of this map: {label}", "13.11",
-                                        path + ["bridge"]))
-                continue
-            feats = set(hexmap.side_features(s, effective=False))
-            if not {MAJOR_RIVER, BRIDGE} <= feats:
-                problems.append(Problem(f"{label} has no bridge over a major river", "13.11", path + ["bridge"]))
-                continue
-            if label in burned:
-                problems.append(Problem(f"the bridge at {label} is already burned", "13.11", path + ["bridge"]))
-                continue
-            if hexmap.parse(here) not in s.hexes:
-                problems.append(Problem(f"{lid} in {here} is not at either end of the bridge {label}", "13.11",
-                                        path + ["leader"]))
-                continue
-            if not any(state["units"][u]["arm"] == "cavalry" for u in hex_units(state, here, side)):
-                problems.append(Problem(f"the stack in {here} has no cavalry unit: burning a bridge needs one",
-                                        "13.11", path))
-                continue
-            target = label
-            rule = "13.11"
-        elif kind == "town":
-            target = str(target)
-            try:
-                h = hexmap.parse(target)
-            except Exception:
-                problems.append(Problem(f"{target!r} is not a hex of this map", "13.12", path + ["town"]))
-                continue
-            feats = set(hexmap.features(h))
-            if target != here:
-                problems.append(Problem(f"{lid} is in {here}, not in the town {target}: the OC in the town burns it",
-                                        "13.12", path + ["town"]))
-                continue
-            if TOWN not in feats or target in devastated:
-                why = ("major cities cannot be burned" if MAJOR_CITY in feats else
-                       "villages cannot be burned" if VILLAGE in feats else
-                       "it is already devastated" if target in devastated else "there is no town there")
-                problems.append(Problem(f"{target}: {why}", "13.12", path + ["town"]))
-                continue
-            rule = "13.12"
-        else:
-            target = str(target)
-            rule = "13.13"
-            if side != "confederate":
-                problems.append(Problem("only the Confederates raid Union Naval Landings", "13.13", path))
-                continue
-            if target not in landing_hexes(state):
-                problems.append(Problem(f"there is no Union Naval Landing in {target}", "13.13", path + ["landing"]))
-                continue
-            if target != here:
-                problems.append(Problem(f"{lid} is in {here}, not in the landing hex {target}", "13.13",
-                                        path + ["landing"]))
-                continue
-            if target in raided:
-                problems.append(Problem(f"the landing in {target} has already been raided this turn", "13.13",
-                                        path + ["landing"]))
-                continue
-            raided.add(target)
+        rule = {"bridge": "13.11", "town": "13.12", "landing": "13.13"}[kind]
         ps = ap.take(lid, attempts, path + ["attempts"], rule, f"{attempts} attempt(s) at 1 AP each")
         if ps:
             problems += ps
@@ -138,7 +149,7 @@ def _destruction_plan(state: dict, side: str, orders: Mapping | None, hexmap):
     return plan, problems
 
 
-def destruction(state: dict, side: str, orders: Mapping | None, dice, hexmap) -> StepResult:
+def destruction(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap) -> StepResult:
     """13.1-13.13 (H-29): burn bridges and towns (1 AP per attempt, 6 only), raid Union landings."""
     plan, problems = _destruction_plan(state, side, orders, hexmap)
     if problems:

@@ -9,8 +9,9 @@ of the steps is in :mod:`.reorganization`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
+from .state_types import HeartlandState, Leader, Turn
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -73,35 +74,35 @@ def _summary(actions: list[Action], nothing: str) -> str:
 # questions about the state
 
 
-def turn_of(state: dict) -> int:
+def turn_of(state: HeartlandState) -> int:
     return int(state.get("turn", 1) or 1)
 
 
-def calendar_entry(state: dict) -> dict:
+def calendar_entry(state: HeartlandState) -> Mapping[str, Any]:
     cal = state.get("calendar") or []
     t = turn_of(state)
     return cal[t - 1] if 0 < t <= len(cal) else {}
 
 
-def month_of(state: dict) -> int | None:
+def month_of(state: HeartlandState) -> int | None:
     return calendar_entry(state).get("month", state.get("month"))
 
 
-def year_of(state: dict) -> int | None:
+def year_of(state: HeartlandState) -> int | None:
     return calendar_entry(state).get("year", state.get("year"))
 
 
-def gone(leader: dict) -> bool:
+def gone(leader: Leader) -> bool:
     """Killed, captured or removed: out of the game."""
     return bool(leader.get("killed") or leader.get("captured") or leader.get("removed"))
 
 
-def reorg(state: dict) -> dict:
+def reorg(state: HeartlandState) -> Mapping[str, Any]:
     """This turn's reorganization records (read only)."""
-    return (state.get("current") or {}).get("reorganization") or {}
+    return (state.get("current") or cast(Turn, {})).get("reorganization") or {}
 
 
-def hex_units(state: dict, label: str, side: str) -> list[str]:
+def hex_units(state: HeartlandState, label: str, side: str) -> list[str]:
     """Living combat units of ``side`` in hex ``label``: in the boxes of its forces there, and unled."""
     out: list[str] = []
     for f in model.forces_in_hex(state, label, side):
@@ -109,7 +110,7 @@ def hex_units(state: dict, label: str, side: str) -> list[str]:
     return out
 
 
-def _leader_problems(state: dict, side: str, lid, path: list, rule: str, *, active: bool = False,
+def _leader_problems(state: HeartlandState, side: str, lid, path: list, rule: str, *, active: bool = False,
                      on_map: bool = True) -> list[Problem]:
     if not isinstance(lid, str) or lid not in state["leaders"]:
         return [Problem(f"{lid!r} is not a leader", rule, path)]
@@ -125,7 +126,7 @@ def _leader_problems(state: dict, side: str, lid, path: list, rule: str, *, acti
     return []
 
 
-def _must_be_oc(state: dict, side: str, lid: str, path: list, rule: str) -> list[Problem]:
+def _must_be_oc(state: HeartlandState, side: str, lid: str, path: list, rule: str) -> list[Problem]:
     """13.1: the order is the OC's of the stack in his hex."""
     here = state["leaders"][lid].get("hex")
     if not here:
@@ -139,7 +140,7 @@ def _must_be_oc(state: dict, side: str, lid: str, path: list, rule: str) -> list
 class _AP:
     """AP reserved by the orders of one step, checked against what each leader has."""
 
-    def __init__(self, state: dict):
+    def __init__(self, state: HeartlandState):
         self.state = state
         self.due: dict[str, int] = {}
 
@@ -167,9 +168,9 @@ def _wep_change(work: Work, side: str, amount: int) -> int:
     return after - before
 
 
-def marked(state: dict, key: str) -> set[str]:
+def marked(state: HeartlandState, key: str) -> set[str]:
     """Labels in a marker record (``burned_bridges``, ``devastated``): a mapping or a list."""
-    return set(map(str, state.get(key) or ()))
+    return set(map(str, cast(Mapping[str, Any], state).get(key) or ()))
 
 
 def _mark(work: Work, key: str, label: str, value: dict) -> None:
@@ -192,7 +193,7 @@ def _record(work: Work, key: str, side: str | None, value: Any) -> None:
         work.set(("current", "reorganization", key, side), cur)
 
 
-def _recorded(state: dict, key: str, side: str | None = None) -> list:
+def _recorded(state: HeartlandState, key: str, side: str | None = None) -> list:
     rec = reorg(state).get(key)
     if rec is None:
         return []
@@ -207,7 +208,7 @@ def _label_of_side(hexmap, raw) -> tuple[Any, str] | tuple[None, str]:
     return s, hexmap.grid.side_label(s)
 
 
-def landing_hexes(state: dict) -> set[str]:
+def landing_hexes(state: HeartlandState) -> set[str]:
     """Hexes of Union Naval Landings (``state["landings"]``: ids to ``{hex}``, or a list of hexes)."""
     raw = state.get("landings") or {}
     items = raw.values() if isinstance(raw, Mapping) else raw
@@ -217,7 +218,7 @@ def landing_hexes(state: dict) -> set[str]:
     return out
 
 
-def brigades_in(state: dict, label: str, side: str) -> list[str]:
+def brigades_in(state: HeartlandState, label: str, side: str) -> list[str]:
     """13.13: living infantry and cavalry units of brigade size of ``side`` in ``label``."""
     return [u for u in hex_units(state, label, side)
             if state["units"][u].get("size") == "brigade" and state["units"][u]["arm"] in ("infantry", "cavalry")]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Mapping
+from typing import Any, Mapping, cast
 
+from .state_types import HeartlandState
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -32,7 +33,7 @@ RAIL = "rail"
 # 4.31 income
 
 
-def income(state: dict, side: str, orders: Mapping | None = None, hexmap=None) -> StepResult:
+def income(state: HeartlandState, side: str, orders: Mapping | None = None, hexmap=None) -> StepResult:
     """4.31: WEP from the friendly major cities (``state["income"]``; 0 for a city not listed)."""
     work = Work(state)
     control = state.get("control") or {}
@@ -139,7 +140,7 @@ class Recheck(StepResult):
     depots: list[DepotLoss] = field(default_factory=list)
 
 
-def attrition_reasons(state: dict, fs: sp.ForceSupply) -> list[str]:
+def attrition_reasons(state: HeartlandState, fs: sp.ForceSupply) -> list[str]:
     """Why a force must check attrition (4.31, 7.31a); empty when it need not."""
     out = []
     if not fs.in_communication:
@@ -158,7 +159,7 @@ def _on_rail_station(hexmap, label: str) -> bool:
     return any(RAIL in hexmap.lines_between(h, n) for n in h.neighbours() if n in hexmap.grid)
 
 
-def check_supply_recheck(state: dict, side: str, orders: Mapping | None, hexmap, *, supply=None,
+def check_supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, hexmap, *, supply=None,
                          **supply_kw) -> list[Problem]:
     return _recheck_plan(state, side, orders, hexmap, supply, supply_kw)[1]
 
@@ -170,7 +171,7 @@ def _recheck_plan(state, side, orders, hexmap, supply, supply_kw):
         return None, [Problem("attrition orders are a mapping {emergency, ml, losses}", "4.31", ["attrition"])]
     emergency = o.get("emergency") or {}
     if supply is None:
-        kw = {"rail_cuts": state.get("rail_cuts") or ()}
+        kw: dict[str, Any] = {"rail_cuts": state.get("rail_cuts") or ()}
         kw.update(supply_kw)
         supply = sp.supply_status(state, side, hexmap, emergency=emergency, **kw)
     for p in supply.problems:
@@ -203,7 +204,93 @@ def _recheck_plan(state, side, orders, hexmap, supply, supply_kw):
     return supply, problems
 
 
-def supply_recheck(state: dict, side: str, orders: Mapping | None, dice, hexmap, *, supply=None,
+def _attrition_drms(chk: AttritionCheck, fs, served: bool, chart: AttritionChart, weather: str) -> None:
+    """7.12b, 7.35, 7.31a, 5.23-5.29: the attrition DRMs for a force's supply line, supply state and the weather."""
+    if fs.nearest is None and not served:
+        chk.drms.append(DRM(NO_LINE_DRM, "no supply line", "7.12b"))
+    sdrm = chart.supply_drm.get(fs.state.value, 0)
+    if served:
+        chk.drms.append(DRM(0, f"emergency supply from {fs.emergency}", "7.35"))
+    elif sdrm:
+        chk.drms.append(DRM(sdrm, f"{fs.state.value} supply", "7.31a"))
+    w = wx.attrition_drm(weather)
+    if w:
+        chk.drms.append(DRM(w, weather, wx.weather_rule(weather)))
+
+
+def _give_up_ml(chk: AttritionCheck, work: Work, oc: str | None, ml: int) -> None:
+    """3.54c: the OC may give up ML levels, each a -1 DRM on the attrition roll."""
+    if ml:
+        chk.drms.append(DRM(-ml, f"{oc} gives up {ml} ML", "3.54c"))
+        work.set(("leaders", oc, "ml"), int(work.state["leaders"][cast(str, oc)]["ml"]) - ml)
+
+
+def _attrition_step_losses(chk: AttritionCheck, work: Work, f: str, chosen) -> str:
+    """4.31: the step losses of the Attrition Table, taken from the units the owner chose."""
+    if not chk.steps:
+        return "no step loss"
+    sl = plan_step_losses(work.state, f, chk.steps, chosen if isinstance(chosen, list) else [chosen],
+                          rule="4.31", work=work)
+    chk.losses, chk.to_pool = sl.losses, sl.to_pool
+    return sl.why
+
+
+def _attrition_deactivation(chk: AttritionCheck, work: Work, oc: str | None) -> None:
+    """4.31, 8.11: an Attrition Table result deactivates the force's active OC."""
+    if chk.deactivate and oc and not work.state["leaders"][oc].get("pool") \
+            and work.state["leaders"][oc].get("active"):
+        d = deactivation(work.state, oc, cause="Attrition Table")
+        work.set(("leaders", oc, "active"), False)
+        work.set(("leaders", oc, "ap"), d.ap_after)
+        chk.deactivated = oc
+
+
+def _attrition_check(state: HeartlandState, work: Work, side: str, f: str, fs, reasons: list[str], o: Mapping,
+                     emergency: set, dice, chart: AttritionChart, weather: str) -> AttritionCheck:
+    """4.31: one force's attrition check: DRMs, the 1d6, the Attrition Table's losses and deactivation."""
+    oc = None if model.is_unled(f) else fc.force_oc(state, f)
+    chk = AttritionCheck(f, oc, reasons, fs.state.value)
+    _attrition_drms(chk, fs, f in emergency and fs.emergency is not None, chart, weather)
+    _give_up_ml(chk, work, oc, int((o.get("ml") or {}).get(f, 0) or 0))
+    chk.roll = dice.d6(f"attrition {f}", by=side, visible_to=[side])
+    chk.modified = chk.roll + sum(d.value for d in chk.drms)
+    chk.steps, chk.deactivate = chart.lookup(chk.modified)
+    loss_text = _attrition_step_losses(chk, work, f, (o.get("losses") or {}).get(f) or [])
+    _attrition_deactivation(chk, work, oc)
+    drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in chk.drms)
+    chk.why = (f"{f} checks attrition ({'; '.join(reasons)}): rolled {chk.roll}{drm_text} = {chk.modified}: "
+               f"{loss_text}" + (f"; {oc} is deactivated (8.11)" if chk.deactivated else "")
+               + (" [stand-in Attrition Table]" if chart.stand_in else ""))
+    return chk
+
+
+def _consume_emergency_supply(work: Work, result: Recheck, side: str, supply) -> None:
+    """7.35: the wagons and depots consumed by emergency supply are removed."""
+    for uid in supply.consumed:
+        work.delete(("logistics", uid))
+        result.actions.append(Action("emergency", side, None, uid, 0, 0, None, [], None, "7.35",
+                                     f"{uid} is consumed for emergency supply and removed (7.35)"))
+
+
+def _cut_rail_depots(state: HeartlandState, work: Work, result: Recheck, side: str, supply, hexmap) -> None:
+    """7.13: railroad depots cut off from supply lose a capacity level (removed at 0)."""
+    for uid, u in sorted(supply.units.items()):
+        if u.kind != "depot" or u.in_supply or not _on_rail_station(hexmap, u.hex):
+            continue
+        before = int(state["logistics"][uid].get("capacity", 0))
+        after = before - 1
+        loss = DepotLoss(uid, before, after)
+        if after <= 0:
+            work.delete(("logistics", uid))
+            loss.why = f"railroad depot {uid} in {u.hex} is cut off: capacity {before} -> removed (7.13)"
+        else:
+            work.set(("logistics", uid, "capacity"), after)
+            loss.why = f"railroad depot {uid} in {u.hex} is cut off: capacity {before} -> {after} (7.13)"
+        result.depots.append(loss)
+        result.actions.append(Action("depot", side, None, uid, 0, 0, None, [], None, "7.13", loss.why))
+
+
+def supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap, *, supply=None,
                    chart: AttritionChart | None = None, weather: str | None = None, **supply_kw) -> Recheck:
     """4.31, 7.31a, 7.13: recheck supply, roll attrition for the forces that must, and wear down cut
     railroad depots.  ``supply`` may be given (a :class:`.supply.SideSupply`); otherwise it is
@@ -228,66 +315,12 @@ def supply_recheck(state: dict, side: str, orders: Mapping | None, dice, hexmap,
         reasons = attrition_reasons(state, fs)
         if not reasons:
             continue
-        oc = None if model.is_unled(f) else fc.force_oc(state, f)
-        chk = AttritionCheck(f, oc, reasons, fs.state.value)
-        served = f in emergency and fs.emergency is not None
-        if fs.nearest is None and not served:
-            chk.drms.append(DRM(NO_LINE_DRM, "no supply line", "7.12b"))
-        sdrm = chart.supply_drm.get(fs.state.value, 0)
-        if served:
-            chk.drms.append(DRM(0, f"emergency supply from {fs.emergency}", "7.35"))
-        elif sdrm:
-            chk.drms.append(DRM(sdrm, f"{fs.state.value} supply", "7.31a"))
-        w = wx.attrition_drm(weather)
-        if w:
-            chk.drms.append(DRM(w, weather, wx.weather_rule(weather)))
-        ml = int((o.get("ml") or {}).get(f, 0) or 0)
-        if ml:
-            chk.drms.append(DRM(-ml, f"{oc} gives up {ml} ML", "3.54c"))
-            work.set(("leaders", oc, "ml"), int(work.state["leaders"][oc]["ml"]) - ml)
-        chk.roll = dice.d6(f"attrition {f}", by=side, visible_to=[side])
-        chk.modified = chk.roll + sum(d.value for d in chk.drms)
-        chk.steps, chk.deactivate = chart.lookup(chk.modified)
-        chosen = (o.get("losses") or {}).get(f) or []
-        if chk.steps:
-            sl = plan_step_losses(work.state, f, chk.steps, chosen if isinstance(chosen, list) else [chosen],
-                                  rule="4.31", work=work)
-            chk.losses, chk.to_pool = sl.losses, sl.to_pool
-            loss_text = sl.why
-        else:
-            loss_text = "no step loss"
-        if chk.deactivate and oc and not work.state["leaders"][oc].get("pool") \
-                and work.state["leaders"][oc].get("active"):
-            d = deactivation(work.state, oc, cause="Attrition Table")
-            work.set(("leaders", oc, "active"), False)
-            work.set(("leaders", oc, "ap"), d.ap_after)
-            chk.deactivated = oc
-        drm_text = "".join(f" {d.value:+d} ({d.reason})" for d in chk.drms)
-        chk.why = (f"{f} checks attrition ({'; '.join(reasons)}): rolled {chk.roll}{drm_text} = {chk.modified}: "
-                   f"{loss_text}" + (f"; {oc} is deactivated (8.11)" if chk.deactivated else "")
-                   + (" [stand-in Attrition Table]" if chart.stand_in else ""))
+        chk = _attrition_check(state, work, side, f, fs, reasons, o, emergency, dice, chart, weather)
         result.checks.append(chk)
-        result.actions.append(Action("attrition", side, oc, f, 0, 0, None, [chk.roll], None, chk.rule, chk.why))
-    # 7.35: the wagons and depots consumed by emergency supply are removed
-    for uid in supply.consumed:
-        work.delete(("logistics", uid))
-        result.actions.append(Action("emergency", side, None, uid, 0, 0, None, [], None, "7.35",
-                                     f"{uid} is consumed for emergency supply and removed (7.35)"))
-    # 7.13: cut railroad depots lose a capacity level
-    for uid, u in sorted(supply.units.items()):
-        if u.kind != "depot" or u.in_supply or not _on_rail_station(hexmap, u.hex):
-            continue
-        before = int(state["logistics"][uid].get("capacity", 0))
-        after = before - 1
-        loss = DepotLoss(uid, before, after)
-        if after <= 0:
-            work.delete(("logistics", uid))
-            loss.why = f"railroad depot {uid} in {u.hex} is cut off: capacity {before} -> removed (7.13)"
-        else:
-            work.set(("logistics", uid, "capacity"), after)
-            loss.why = f"railroad depot {uid} in {u.hex} is cut off: capacity {before} -> {after} (7.13)"
-        result.depots.append(loss)
-        result.actions.append(Action("depot", side, None, uid, 0, 0, None, [], None, "7.13", loss.why))
+        result.actions.append(Action("attrition", side, chk.oc, f, 0, 0, None, [cast(int, chk.roll)], None, chk.rule,
+                                     chk.why))
+    _consume_emergency_supply(work, result, side, supply)
+    _cut_rail_depots(state, work, result, side, supply, hexmap)
     result.changes = work.changes
     c = supply.counts()
     result.why = (f"{c['in_communication']} force(s) in communication, {len(supply.forces) - c['in_communication']} "

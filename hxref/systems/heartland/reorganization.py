@@ -52,6 +52,7 @@ problems start with that key)::
       training: [{leader: grant}]        # 3.53(2), 14.52: 1 AP, ML +1
       entrench: [{leader: grant}]        # 3.24a, 14.8x: 1 AP, one level
       train: [{hex: "0705"}]             # 8.72: the one extra train, in a friendly major city, prices.train WEP
+      remove_landing: [L1]               # 8.64a: Union, a landing it declared exhausted after its capture
 
 State keys this module reads or adds (all optional; absent = none)::
 
@@ -106,6 +107,15 @@ Readings chosen where the rules are ambiguous or silent (pinned by
   unburned town.  OU places ``own_use: next turn`` on the OC (spent in one
   impulse of the next turn, 7.35a; it lapses at the end of that turn).  Any
   force may forage (WEP); OU helps only forces out of communication.
+* 13.23: a force in enemy ZOC or in a devastated town may not forage; the
+  hexes struck from the count are devastated towns (whatever their
+  terrain), hexes in enemy ZOC, hexes across a major river hexside without a
+  bridge (a burned bridge is none, 13.11), ford or laid friendly pontoon (as
+  for movement, 8.81; a ferry is neither, 8.24a), and neighbours holding a
+  friendly leader on the map (the forager's own hex is never struck for his
+  own leader).  ZOC is the enemy's at the Foraging Step (after the
+  Destruction Step).  Several foragers may count one hex (the cut-off last
+  sentence).
 * 4.31 income: a city pays its ``income`` entry (0 if none) to the side that
   holds it (``control``, else the entry's ``owner``), unless only enemy units
   stand in it.
@@ -169,6 +179,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping
 
+from .state_types import HeartlandState
 from .administration import (
     MLCause, MLChange, administration, apply_ml_change, check_administration, cos_bonus, detachment_yield, end_of_turn,
     ml_change, wdo_problems, wdo_used,
@@ -200,7 +211,7 @@ STEPS = (
 # results
 
 
-def apply_step(state: dict, result: StepResult) -> None:
+def apply_step(state: HeartlandState, result: StepResult) -> None:
     """Fold a legal step's changes into the state."""
     if result.problems:
         raise ValueError(f"cannot apply the illegal {result.step} orders: "
@@ -213,7 +224,7 @@ def apply_step(state: dict, result: StepResult) -> None:
 # the whole segment
 
 
-def reorganization(state: dict, orders: Mapping[str, Mapping], dice, hexmap, *,
+def reorganization(state: HeartlandState, orders: Mapping[str, Mapping], dice, hexmap, *,
                    sides: Iterable[str] = SIDES) -> list[StepResult]:
     """12.0 / 13.0 / 4.3: play the Reorganization Segment for both sides, step by step in the rules'
     order, applying each legal step.  Within a step both sides are resolved against the same

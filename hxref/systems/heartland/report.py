@@ -1,15 +1,19 @@
 """The Heartland full game's report sections and map markers, from a view (never the state)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..base import Section
 from . import model
+from .state_types import Unit
 
 
 def _stars(n: int) -> str:
     return "*" * n
 
 
-def army_sections(view: dict) -> list[Section]:
+def army_sections(view: Mapping[str, Any]) -> list[Section]:
     out: list[Section] = []
     mine = view.get("viewer")
     if view.get("leaders") and (mine in ("union", "confederate") or view.get("open_view")):
@@ -44,35 +48,62 @@ def describe_top(top: dict) -> str:
     return top["kind"]
 
 
-def _army(view: dict, side: str, secret: bool) -> Section:
+def _army(view: Mapping[str, Any], side: str, secret: bool) -> Section:
+    """The Army Organization Display of ``side`` (3.1): each force's head first, then the leaders under
+    him, then the unled units and the logistics counters."""
     s = Section(f"Army Organization Display: {side}" + (" (secret)" if secret else ""),
                 columns=["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"],
                 secret=secret)
     leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
-    away = {x["force"]: x for x in view.get("off_map") or [] if x.get("side") == side}
-    away.update({f: {"hidden_from": r["from"]} for f, r in (view.get("plots") or {}).items() if r.get("side") == side})
+    away = _away(view, side)
     # each force's head first, then the leaders under him
     for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0],
                                                            kv[1].get("superior") is not None, kv[0])):
-        if ld.get("pool"):
-            continue
-        r = ld["ratings"]["active" if ld["active"] else "inactive"]
-        units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
-        text = ", ".join(f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"
-                         + (" (broken)" if model.unit_ml(u) > ld["ml"] else "")
-                         + ("" if u["steps"] >= 2 else " reduced") for u in units) or "-"
-        force = lid if not ld.get("superior") else f"  under {ld['superior']}"
-        s.rows.append([force, ld.get("hex") or _off_map(leaders, lid, away), ld["name"] + ("" if ld["active"] else " (inactive)")
-                       + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), f"{r['ar']}-{r['br']}-{r['mr']}",
-                       str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", text])
-    unled = [u for u in view["units"].values() if u["side"] == side and u.get("leader") is None and u["steps"] > 0]
-    for u in unled:
-        s.rows.append(["unled", u["hex"], "-", "", "", "", "", "", f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"])
-    for sid, lg in view.get("logistics", {}).items():
-        if lg["side"] == side:
-            s.rows.append([sid, lg.get("hex") or "-", lg["kind"], "", "", "", "", "",
-                           f"capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else "")])
+        if not ld.get("pool"):
+            s.rows.append(_leader_row(view, leaders, lid, ld, away))
+    s.rows.extend(_unled_rows(view, side))
+    s.rows.extend(_logistics_rows(view, side))
     return s
+
+
+def _away(view: Mapping[str, Any], side: str) -> dict:
+    """The forces of ``side`` with no hex: off the map by rail (8.74) or hidden and plotted (8.62a)."""
+    away = {x["force"]: x for x in view.get("off_map") or [] if x.get("side") == side}
+    away.update({f: {"hidden_from": r["from"]} for f, r in (view.get("plots") or {}).items() if r.get("side") == side})
+    return away
+
+
+def _leader_row(view: Mapping[str, Any], leaders: dict, lid: str, ld: dict, away: dict) -> list[str]:
+    """A leader's row: where he is, his name, stars and ratings on his current face (3.21), his ML, AP,
+    artillery and ASP, and the units he commands."""
+    r = ld["ratings"]["active" if ld["active"] else "inactive"]
+    units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
+    force = lid if not ld.get("superior") else f"  under {ld['superior']}"
+    return [force, ld.get("hex") or _off_map(leaders, lid, away), ld["name"] + ("" if ld["active"] else " (inactive)")
+            + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), f"{r['ar']}-{r['br']}-{r['mr']}",
+            str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", _units_text(units, ld)]
+
+
+def _units_text(units: list[Unit], ld: Mapping[str, Any]) -> str:
+    """The units under a leader with their CF-ML; broken when the ML is above the leader's, and reduced
+    when one step is left."""
+    return ", ".join(f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"
+                     + (" (broken)" if model.unit_ml(u) > ld["ml"] else "")
+                     + ("" if u["steps"] >= 2 else " reduced") for u in units) or "-"
+
+
+def _unled_rows(view: Mapping[str, Any], side: str) -> list[list[str]]:
+    """The units of ``side`` under no leader."""
+    unled = [u for u in view["units"].values() if u["side"] == side and u.get("leader") is None and u["steps"] > 0]
+    return [["unled", u["hex"], "-", "", "", "", "", "", f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"]
+            for u in unled]
+
+
+def _logistics_rows(view: Mapping[str, Any], side: str) -> list[list[str]]:
+    """The depots and trains of ``side``, their capacity and the leader they move with."""
+    return [[sid, lg.get("hex") or "-", lg["kind"], "", "", "", "", "",
+             f"capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else "")]
+            for sid, lg in view.get("logistics", {}).items() if lg["side"] == side]
 
 
 def _off_map(leaders: dict, lid: str, away: dict) -> str:
@@ -90,7 +121,7 @@ def _off_map(leaders: dict, lid: str, away: dict) -> str:
     return f"off map ({rec['edge']} edge, back from turn {int(rec['left_turn']) + OFF_MAP_SAME_EDGE})"
 
 
-def map_units(view: dict) -> list[dict]:
+def map_units(view: Mapping[str, Any]) -> list[dict]:
     """Markers for ``hxref map show GAME --side S``: own stacks named, enemy stacks by their top counter."""
     out = []
     mine = view.get("viewer")

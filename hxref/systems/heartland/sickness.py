@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Literal
 
+from .state_types import HeartlandState, Leader
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -72,7 +74,7 @@ class Sickness:
         return self.outcome in (Outcome.REMOVED, Outcome.DIED)
 
 
-def _heir(state: dict, lid: str) -> str | None:
+def _heir(state: HeartlandState, lid: str) -> str | None:
     ld = state["leaders"][lid]
     if ld.get("superior"):
         return ld["superior"]
@@ -81,7 +83,7 @@ def _heir(state: dict, lid: str) -> str | None:
     return fc.senior_of(state, subs)[0]
 
 
-def sickness_check(state: dict, lid: str, dice, *, cause: str = "imc", optional: bool | None = None) -> Sickness:
+def sickness_check(state: HeartlandState, lid: str, dice, *, cause: str = "imc", optional: bool | None = None) -> Sickness:
     """8.13: the sickness check of ``lid``, deactivated by ``cause`` ("imc": an IMC result < 1 MP)."""
     s = Sickness(lid)
     p = s.problems
@@ -134,7 +136,7 @@ def sickness_check(state: dict, lid: str, dice, *, cause: str = "imc", optional:
     return s
 
 
-def apply_sickness(state: dict, s: Sickness) -> None:
+def apply_sickness(state: HeartlandState, s: Sickness) -> None:
     """Apply a sickness check: deactivation (8.11, if not done yet), the wound, or removal."""
     if s.problems:
         raise ValueError("cannot apply an illegal sickness check: " + s.why)
@@ -149,7 +151,7 @@ def apply_sickness(state: dict, s: Sickness) -> None:
     elif s.leaves_map:
         from .combat_effects import Kill, apply_effect
 
-        flag = "killed" if s.outcome is Outcome.DIED else "removed"
+        flag: Literal["killed", "removed"] = "killed" if s.outcome is Outcome.DIED else "removed"
         apply_effect(Kill(s.leader, s.heir, "", s.rule, s.why), state)   # box, SLs, artillery pass on
         if flag == "removed":
             ld.pop("killed", None)
@@ -159,7 +161,7 @@ def apply_sickness(state: dict, s: Sickness) -> None:
         ld["wound"] = s.wound_after
 
 
-def heal(state: dict, lid: str) -> int:
+def heal(state: HeartlandState, lid: str) -> int:
     """8.13a / 10.67a: one level of recovery (even in the pool); ``sick`` clears at 0."""
     ld = state["leaders"][lid]
     w = max(0, int(ld.get("wound", 0) or 0) - 1)
@@ -169,7 +171,7 @@ def heal(state: dict, lid: str) -> int:
     return w
 
 
-def no_vp(leader: dict) -> bool:
+def no_vp(leader: Leader) -> bool:
     """8.13: a leader removed or dead by sickness scores nothing for the opponent."""
     return bool(leader.get("no_vp"))
 

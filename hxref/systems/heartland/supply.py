@@ -35,9 +35,10 @@ import math
 from collections import deque
 from dataclasses import asdict, dataclass
 from enum import Enum
-from typing import Collection, Iterable, Mapping, Sequence
+from typing import Collection, Iterable, Mapping, Sequence, cast
 
-from ...geometry.hex import distance as hex_distance
+from .state_types import HeartlandState, Turn
+from ...geometry.hex import Hex, distance as hex_distance
 from ...geometry.paths import MoveGraph, MoveRules, Reach
 from ..base import Problem
 from . import model
@@ -182,40 +183,40 @@ class SideSupply:
 # questions about the state
 
 
-def weather_of(state: dict) -> str:
+def weather_of(state: HeartlandState) -> str:
     """This turn's weather: ``state["weather"]`` or ``state["current"]["weather"]`` (``{result: ...}``)."""
-    w = state.get("weather") or (state.get("current") or {}).get("weather")
+    w = state.get("weather") or (state.get("current") or cast(Turn, {})).get("weather")
     if isinstance(w, dict):
         return w.get("result") or "Clear"
     return w or "Clear"
 
 
-def logistics_hex(state: dict, lid: str) -> str | None:
+def logistics_hex(state: HeartlandState, lid: str) -> str | None:
     """Where a wagon or depot is: its own hex, or its field command's (7.21); None off the map."""
     s = state["logistics"][lid]
     if s.get("leader"):
-        top = state["leaders"].get(model.top_of(state, s["leader"]))
+        top = state["leaders"].get(model.top_of(state, cast(str, s["leader"])))
         if not top or top.get("pool") or not top.get("hex"):
             return None
         return top["hex"]
     return s.get("hex")
 
 
-def uses_capacity(state: dict, force: str) -> bool:
+def uses_capacity(state: HeartlandState, force: str) -> bool:
     """7.23: unled units and inactive commanders' forces use no capacity (SLs are inside their OC's force)."""
     if model.is_unled(force):
         return False
     return bool(state["leaders"][force].get("active", True))
 
 
-def has_asp(state: dict, force: str) -> bool:
+def has_asp(state: HeartlandState, force: str) -> bool:
     """7.33: a force has ASP when one of its leaders holds any; unled units always have ASP."""
     if model.is_unled(force):
         return True
     return any(state["leaders"][lid].get("asp", 0) > 0 for lid in model.force_leaders(state, force))
 
 
-def oc_mr(state: dict, force: str) -> int | None:
+def oc_mr(state: HeartlandState, force: str) -> int | None:
     """The MR of the force's OC, on the side his counter shows (7.35); None for unled units."""
     if model.is_unled(force):
         return None
@@ -272,7 +273,7 @@ def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy
 class _Network:
     """Sources and supply units, the reversed-cost graph and one search per in-supply node."""
 
-    def __init__(self, state: dict, side: str, hexmap, weather: str, *, exclude: Collection[str],
+    def __init__(self, state: HeartlandState, side: str, hexmap, weather: str, *, exclude: Collection[str],
                  pontoons: Iterable, rail_cuts: Collection[str]) -> None:
         self.state, self.side, self.hexmap = state, side, hexmap
         enemy = model.other_side(side)
@@ -304,7 +305,7 @@ class _Network:
     def _rail_depots(self) -> dict[str, str]:
         """7.13: depots in a station on a rail line unbroken to a source -> that source."""
         hm = self.hexmap
-        start = {}
+        start: dict[Hex, str] = {}
         for n in self.nodes.values():
             if n.kind == "source" and not self._cut(n.hex):
                 start.setdefault(hm.parse(n.hex), n.id)
@@ -367,7 +368,7 @@ class _Network:
 # the supply state of every force
 
 
-def _nearest(dist: dict[str, float], ids: Iterable[str]) -> str | None:
+def _nearest(dist: Mapping[str, float], ids: Iterable[str]) -> str | None:
     ids = [i for i in ids if i in dist]
     return min(ids, key=lambda i: (dist[i], i)) if ids else None
 
@@ -399,61 +400,79 @@ def _assign(stacks: list[str], cands: dict[str, list[str]], capacity: dict[str, 
     return given
 
 
-def _evaluate(state: dict, side: str, net: _Network, priority: Sequence[str]):
-    """(per force: state fields, per unit: used_by) for one network."""
+def _stacks_by_hex(state: HeartlandState, side: str) -> dict[str, list[str]]:
+    """7.1: supply is traced from each stack's hex; the side's forces grouped by hex."""
     forces = model.forces(state, side)
     where = {f: str(model.force_hex(state, f)) for f in forces}
     stacks: dict[str, list[str]] = {}
     for f in forces:
         stacks.setdefault(where[f], []).append(f)
-    dist = {h: net.distances(h) for h in stacks}
-    in_range = {h: [n for n, d in dist[h].items() if d <= net.nodes[n].range] for h in stacks}
-    sources = {n for n in net.link if net.nodes[n].kind == "source"}
+    return stacks
 
+
+def _allot_capacity(state: HeartlandState, stacks: Mapping[str, list[str]], net: _Network, dist: Mapping[str, dict],
+                    in_range: Mapping[str, list[str]], sources: set[str], priority: Sequence[str]
+                    ) -> tuple[dict[str, str], dict[str, int]]:
+    """7.21, 7.22: stacks that use capacity and reach no source share the capacity of the wagons and
+    depots in range, the owner's priority first.  Returns stack hex -> supply unit, and the capacities."""
     order = {f: i for i, f in enumerate(priority)}
     needing = [h for h in stacks
                if any(uses_capacity(state, f) for f in stacks[h]) and not set(in_range[h]) & sources]
     needing.sort(key=lambda h: (min(order.get(f, len(order)) for f in stacks[h]), h))
     capacity = {n: net.nodes[n].capacity or 0 for n in net.link if net.nodes[n].kind != "source"}
     cands = {h: sorted((n for n in in_range[h] if n in capacity), key=lambda n: (dist[h][n], n)) for h in needing}
-    given = _assign(needing, cands, capacity)
+    return _assign(needing, cands, capacity), capacity
 
+
+def _force_line(state: HeartlandState, f: str, h: str, net: _Network, dist: Mapping[str, float], in_range: list[str],
+                sources: set[str], given: Mapping[str, str]) -> dict:
+    """7.11, 7.23, 7.12a, 7.31: one force's supply line: to a source; to any supply unit in range for
+    a force that uses no capacity; to its allotted wagon or depot; else out of communication."""
+    near = _nearest(dist, dist)
+    src = _nearest(dist, set(in_range) & sources)
+    r = {"hex": h, "uses_capacity": uses_capacity(state, f), "nearest": dist[near] if near else None}
+    if src is not None:
+        r.update(comm=True, via=src, distance=dist[src],
+                 why=f"full supply: {_num(dist[src])} MP to source {net.nodes[src].hex} (7.11)")
+    elif not uses_capacity(state, f) and in_range:     # 7.23: a line is enough
+        u = _nearest(dist, in_range)
+        free = "unled units" if model.is_unled(f) else "an inactive commander's force"
+        r.update(comm=True, via=u, distance=dist[cast(str, u)],
+                 why=f"full supply: {_num(dist[cast(str, u)])} MP to {_name(net.nodes[cast(str, u)])}; "
+                     f"{free} use no capacity (7.23)")
+    elif h in given:
+        u = given[h]
+        r.update(comm=True, via=u, distance=dist[u],
+                 why=f"full supply: {_num(dist[u])} MP to {_name(net.nodes[u])} "
+                     f"(7.12a, 7.21-7.23)")
+    elif in_range:
+        full = ", ".join(_name(net.nodes[n]) for n in sorted(in_range))
+        r.update(comm=False, via=near, distance=dist[cast(str, near)],
+                 why=f"out of communication: {full} in range but its capacity is used (7.31)")
+    else:
+        r.update(comm=False, via=near, distance=dist[near] if near else None,
+                 why="out of communication: no supply line of 20 MP or less to a source or in-supply "
+                     "depot, nor of 10 MP or less to an in-supply wagon (7.31)"
+                     + (f"; nearest: {_name(net.nodes[near])} at {_num(dist[near])} MP" if near else ""))
+    return r
+
+
+def _evaluate(state: HeartlandState, side: str, net: _Network, priority: Sequence[str]):
+    """(per force: state fields, per unit: used_by) for one network."""
+    stacks = _stacks_by_hex(state, side)
+    dist = {h: net.distances(h) for h in stacks}
+    in_range = {h: [n for n, d in dist[h].items() if d <= net.nodes[n].range] for h in stacks}
+    sources = {n for n in net.link if net.nodes[n].kind == "source"}
+    given, capacity = _allot_capacity(state, stacks, net, dist, in_range, sources, priority)
     result: dict[str, dict] = {}
     for h, fs in stacks.items():
-        near = _nearest(dist[h], dist[h])
-        src = _nearest(dist[h], set(in_range[h]) & sources)
         for f in fs:
-            r = {"hex": h, "uses_capacity": uses_capacity(state, f),
-                 "nearest": dist[h][near] if near else None}
-            if src is not None:
-                r.update(comm=True, via=src, distance=dist[h][src],
-                         why=f"full supply: {_num(dist[h][src])} MP to source {net.nodes[src].hex} (7.11)")
-            elif not uses_capacity(state, f) and in_range[h]:     # 7.23: a line is enough
-                u = _nearest(dist[h], in_range[h])
-                free = "unled units" if model.is_unled(f) else "an inactive commander's force"
-                r.update(comm=True, via=u, distance=dist[h][u],
-                         why=f"full supply: {_num(dist[h][u])} MP to {_name(net.nodes[u])}; "
-                             f"{free} use no capacity (7.23)")
-            elif h in given:
-                u = given[h]
-                r.update(comm=True, via=u, distance=dist[h][u],
-                         why=f"full supply: {_num(dist[h][u])} MP to {_name(net.nodes[u])} "
-                             f"(7.12a, 7.21-7.23)")
-            elif in_range[h]:
-                full = ", ".join(_name(net.nodes[n]) for n in sorted(in_range[h]))
-                r.update(comm=False, via=near, distance=dist[h][near],
-                         why=f"out of communication: {full} in range but its capacity is used (7.31)")
-            else:
-                r.update(comm=False, via=near, distance=dist[h][near] if near else None,
-                         why="out of communication: no supply line of 20 MP or less to a source or in-supply "
-                             "depot, nor of 10 MP or less to an in-supply wagon (7.31)"
-                             + (f"; nearest: {_name(net.nodes[near])} at {_num(dist[h][near])} MP" if near else ""))
-            result[f] = r
+            result[f] = _force_line(state, f, h, net, dist[h], in_range[h], sources, given)
     used = {n: tuple(sorted(h for h, u in given.items() if u == n)) for n in capacity}
     return result, used
 
 
-def _emergency_checks(state: dict, side: str, hexmap, first: dict[str, dict], requests: Mapping[str, str],
+def _emergency_checks(state: HeartlandState, side: str, hexmap, first: dict[str, dict], requests: Mapping[str, str],
                       own_use: Collection[str]) -> tuple[dict[str, str], list[Problem]]:
     """Valid emergency requests (stack hex -> logistics id) and the refused ones (7.35)."""
     problems: list[Problem] = []
@@ -497,7 +516,7 @@ def _emergency_checks(state: dict, side: str, hexmap, first: dict[str, dict], re
     return served, problems
 
 
-def emergency_options(state: dict, side: str, hexmap, force: str, *, exclude: Collection[str] = ()) -> tuple[str, ...]:
+def emergency_options(state: HeartlandState, side: str, hexmap, force: str, *, exclude: Collection[str] = ()) -> tuple[str, ...]:
     """Wagons and depots that could give ``force`` emergency supply (7.35), nearest first."""
     h = hexmap.parse(str(model.force_hex(state, force)))
     mr = oc_mr(state, force)
@@ -515,7 +534,7 @@ def emergency_options(state: dict, side: str, hexmap, force: str, *, exclude: Co
 
 
 def supply_status(
-    state: dict,
+    state: HeartlandState,
     side: str,
     hexmap,
     *,

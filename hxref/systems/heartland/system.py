@@ -8,13 +8,18 @@ the end of the turn (:mod:`.victory`).  Each rules module names the sections it 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
 from ...errors import InvalidInput
-from ...kit.protocol import GameSystem, MapView, Result, Template
+from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
 from ..base import Decision, Field, Problem, Section
 from . import impulse
+from . import model
 from . import initiative as ini
 from .info import INFO
 from .initiative import Outcome
+from .state_types import HeartlandState, PastTurn, Turn
 from .views import wep_event
 
 NAME = "heartland"
@@ -60,7 +65,8 @@ class Heartland(GameSystem):
             state["options"] = dict(scenario.get("options", {}))
             state["mode"] = scenario.get("table_mode", "umpired")   # 8.62a: open games plot hidden forces
             for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
-                        "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments"):
+                        "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments",
+                        "reinforcements"):
                 if key in scenario:
                     state[key] = scenario[key]
             for key in ("leaders", "units", "logistics", "sources"):
@@ -71,8 +77,8 @@ class Heartland(GameSystem):
                 ld.setdefault("brevet", 0)
                 ld.setdefault("hq", False)
                 ld.setdefault("active", True)
-                ld.setdefault("ap", ld["ratings"]["active"]["ar"])
-            _corps_limits(state, scenario)
+                ld.setdefault("ap", model.current_rating(ld, "ar", "active"))    # AR less a brevet (14.51)
+            _corps_limits(cast(HeartlandState, state), scenario)
             if "victory" in state:          # the VP record starts with the set-up (3.16)
                 state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
                 state["control_vp"] = dict(state["victory"].get("initial_control", {}))
@@ -94,12 +100,13 @@ class Heartland(GameSystem):
         }
 
     @staticmethod
-    def _new_turn() -> dict:
+    def _new_turn() -> Turn:
         return {"bid_round": 1, "bids": [], "outcome": None, "initiative": None, "fee": 0,
                 "weather": None, "impulses": [], "remaining": {}, "declare": None}
 
     # --- decisions -----------------------------------------------------------------------
-    def decisions(self, state: dict) -> list[Decision]:
+    def decisions(self, state: ReadOnlyState) -> list[Decision]:
+        state = cast(HeartlandState, state)     # what setup built, as the engine hands it back
         t = state["turn"]
         cur = state["current"]
         if state["phase"] == "bid":
@@ -142,7 +149,8 @@ class Heartland(GameSystem):
             )]
         return []
 
-    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        state = cast(HeartlandState, state)     # what setup built, as the engine hands it back
         if decision.kind == "bid":
             return ini.bid_problems(choice["bid"], state["maximum"][side])
         if decision.kind == "orders":
@@ -162,15 +170,20 @@ class Heartland(GameSystem):
         return [Problem(f"unknown decision kind {decision.kind}", "-")]
 
     # --- resolution ----------------------------------------------------------------------
-    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
-        state, events = self._resolve(state, decision, answers, dice)
+    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[State, list[dict]]:
+        state, events = self._resolve(cast(HeartlandState, state), decision, answers, dice)
+        from .dense_fog import defer
+
+        events = defer(state, events)       # 3.72(4): some news waits for the Reorganization Segment
         if state.get("victory"):
             from .victory import update_control
 
             update_control(state)
-        return state, events
+        return cast(State, state), events
 
-    def _resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+    def _resolve(self, state: HeartlandState, decision: Decision, answers: dict,
+                 dice: Any) -> tuple[HeartlandState, list[dict]]:
         events: list[dict] = []
         cur = state["current"]
         if decision.kind == "bid":
@@ -187,6 +200,7 @@ class Heartland(GameSystem):
             self._resolve_reorganization(state, answers, dice, events)
         elif decision.kind == "level":
             side = cur["declare"]
+            assert side is not None         # the level decision is asked of the declarer (5.15)
             level = answers[side]["level"]
             cur["remaining"][side] -= level
             cur["declare"] = None
@@ -194,7 +208,7 @@ class Heartland(GameSystem):
             self._advance(state, events)
         return state, events
 
-    def _resolve_bid(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+    def _resolve_bid(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
         cur = state["current"]
         bids = {s: answers[s]["bid"] for s in SIDES}
         rnd = cur["bid_round"]
@@ -211,6 +225,7 @@ class Heartland(GameSystem):
             self._end_turn(state, events)
             return
         winner = o.winner
+        assert winner is not None       # every outcome but a re-bid and no activity names one (5.1)
         cur["initiative"], cur["fee"] = winner, o.fee
         state["wep"][winner] -= o.fee
         events.append({"type": "initiative", "side": winner, "fee": o.fee, "outcome": o.kind.value,
@@ -237,9 +252,9 @@ class Heartland(GameSystem):
         state["phase"] = "impulse"
         self._advance(state, events)
 
-    def _play(self, state: dict, imp: ini.Impulse, events: list[dict]) -> None:
+    def _play(self, state: HeartlandState, imp: ini.Impulse, events: list[dict]) -> None:
         cur = state["current"]
-        pay = ini.leader_pay(state["leaders"][imp.side])
+        pay = ini.leader_pay(cast(int, state["leaders"][imp.side]))    # the bidding game: a count per side
         state["wep"][imp.side] -= pay
         n = len(cur["impulses"]) + 1
         cur["impulses"].append({"n": n, "side": imp.side, "level": imp.level, "fixed": imp.fixed,
@@ -249,7 +264,7 @@ class Heartland(GameSystem):
                        "pay": pay})
         events.append(wep_event(state, imp.side, imp.rule))
 
-    def _advance(self, state: dict, events: list[dict]) -> None:
+    def _advance(self, state: HeartlandState, events: list[dict]) -> None:
         """Start the next impulse: those the bid set first (5.15), then declared ones (5.15, 5.17)."""
         cur = state["current"]
         while cur.get("queue"):
@@ -267,7 +282,7 @@ class Heartland(GameSystem):
         else:
             cur["declare"] = nxt
 
-    def _end_turn(self, state: dict, events: list[dict]) -> None:
+    def _end_turn(self, state: HeartlandState, events: list[dict]) -> None:
         """After the last impulse (or none): the Reorganization Segment (4.3), then the turn's end."""
         if state.get("full"):
             state["phase"] = "reorg"          # both sides' sealed orders (D-15), then 12.0-13.x and 4.4
@@ -277,7 +292,7 @@ class Heartland(GameSystem):
             return
         self._close_turn(state, events)
 
-    def _resolve_reorganization(self, state: dict, answers: dict, dice, events: list[dict]) -> None:
+    def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
         from .impulse import hexmap
         from .reorganization import reorganization
 
@@ -292,7 +307,7 @@ class Heartland(GameSystem):
         self._close_turn(state, events)
 
     @staticmethod
-    def _naval_sequence(state: dict, orders: dict, events: list[dict]) -> None:
+    def _naval_sequence(state: HeartlandState, orders: dict, events: list[dict]) -> None:
         """4.33, Union only: river transport, then every group on the Naval Assault Display moves one box;
         an announcement that a naval assault may occur is public (8.92a(5)), nothing else is."""
         from . import naval
@@ -314,11 +329,11 @@ class Heartland(GameSystem):
             events.append({"type": "naval.display", "side": "union", "visible_to": ["union"], "rule": "4.33",
                            "text": adv.why})
 
-    def _close_turn(self, state: dict, events: list[dict]) -> None:
+    def _close_turn(self, state: HeartlandState, events: list[dict]) -> None:
         cur = state["current"]
         t = state["turn"]
-        state["history"].append({"turn": t, "month": self._month_label(state), **{
-            k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}})
+        state["history"].append(cast(PastTurn, {"turn": t, "month": self._month_label(state), **{
+            k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}}))
         if state.get("full"):
             events.append({"type": "turn.end", "turn": t, "rule": "4.4",
                            "text": f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)"})
@@ -342,16 +357,16 @@ class Heartland(GameSystem):
             state["current"] = self._new_turn()
 
     @staticmethod
-    def _month(state: dict) -> int:
+    def _month(state: Mapping[str, Any]) -> int:
         return state["calendar"][state["turn"] - 1]["month"]
 
     @staticmethod
-    def _month_label(state: dict) -> str:
+    def _month_label(state: Mapping[str, Any]) -> str:
         c = state["calendar"][state["turn"] - 1]
         return f"{MONTHS[c['month']]} {c['year']}"
 
     # --- views and reports ---------------------------------------------------------------
-    def view(self, state: dict, side: str | None, mode: str) -> dict:
+    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
         """What ``side`` may see (None = the public).
 
         The Number Track (WEP) is on the hidden Army Organization Display
@@ -362,13 +377,13 @@ class Heartland(GameSystem):
         """
         from .views import army_view
 
-        v = army_view(state, side, mode)
+        v = army_view(cast(HeartlandState, state), side, mode)
         v["open_view"] = mode != "umpired"
         v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
         v["viewer"] = side
         return v
 
-    def template(self, view: dict, decision: Decision, side: str) -> Template:
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """Notes and a choice skeleton for ``hxref template`` (the side's view only): the keys the
         checker accepts, what the side may do now, a skeleton accepted as it stands."""
         from .template_notes import template
@@ -376,14 +391,14 @@ class Heartland(GameSystem):
         notes, choice = template(view, decision, side)
         return Template(notes, choice)
 
-    def map_view(self, view: dict) -> MapView | None:
+    def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``); None for a
         scenario played without a map (bidding-demo)."""
         if not view.get("full"):
             return None
         return _map_view(view)
 
-    def result(self, state: dict) -> Result | None:
+    def result(self, state: ReadOnlyState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
         r = state.get("result")
@@ -393,60 +408,85 @@ class Heartland(GameSystem):
         vp = ", ".join(f"{s} {n}" for s, n in (r.get("points") or {}).items())
         return Result(r.get("winner"), int(r.get("margin") or 0), f"{r.get('level') or 'a'} victory; VP {vp}")
 
-    def report(self, view: dict) -> list[Section]:
-        sections: list[Section] = []
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
+        """The report of ``view``: the turn's heading, this turn's bids and impulses, the sides, the
+        turns played and, in a full game, the armies, the victory points and the stand-in charts."""
         cur = view["current"]
         over = view["phase"] == "over"
-        head = Section(f"Turn {view['turn']} -- {view['month_label']}" if not over
-                       else f"Game over after turn {view['history'][-1]['turn']}")
-        if not over:
-            w = cur.get("weather")
-            head.lines.append("Weather: " + (f"{w['result']}" + (f" (2d6 = {sum(w['roll'])})" if w["roll"] else "")
-                                               if w else "not rolled yet (the initiative winner rolls, 5.2)"))
-            head.lines.append("Initiative: " + (f"{cur['initiative']} (paid {cur['fee']} WEP)" if cur["initiative"]
-                                                else "not decided yet"))
-            phase = {"bid": f"bidding, bid {cur['bid_round']} of {ini.BID_ROUNDS} (5.1, 5.12)",
-                     "impulse": "activity impulses (5.15)"}.get(view["phase"], view["phase"])
-            head.lines.append(f"Segment: {phase}")
-        sections.append(head)
+        sections: list[Section] = [self._turn_section(view)]
         if cur["bids"] and not over:
             sections.append(self._bids_section(cur["bids"], "Bids this turn"))
         if cur["impulses"] and not over:
             sections.append(self._impulses_section(cur))
         sections.append(self._sides_section(view))
-        if over:
-            wep = "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + "."
-            head.lines.append(wep if view.get("victory") else
-                              "The scenario has no victory conditions: it plays the initiative segment only. " + wep)
         if view["history"]:
-            s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
-                                                   "weather", "impulses"])
-            for h in view["history"]:
-                bids = ", ".join(f"{b['union']}-{b['confederate']}" for b in h["bids"])
-                imps = " ".join(f"{i['side'][0].upper()}{i['level']}" for i in h["impulses"]) or "none"
-                w = h["weather"]["result"] if h["weather"] else "-"
-                s.rows.append([str(h["turn"]), h["month"], bids, (h["outcome"] or "").replace("_", " "),
-                               h["initiative"] or "-", w, imps])
-            sections.append(s)
+            sections.append(self._history_section(view["history"]))
         if view.get("full"):
             from .report import army_sections
 
             sections.extend(army_sections(view))
         if view.get("full") and view.get("victory"):
-            from .victory import score
+            sections.append(self._victory_section(view))
+        sections.extend(self._chart_sections(view))
+        return sections
 
-            sc = score(view) if view.get("open_view") or view.get("viewer") is None else None
-            res = view.get("result")
-            lines = [f"Result: {res['winner'] or 'draw'}"
-                     + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
-                     + f" ({', '.join(f'{s} {p}' for s, p in res['points'].items())} VP)"] if res else []
-            held = view.get("control_vp", {})
-            lines.append("Places held: " + ", ".join(f"{h} {held.get(h, '-')} ({vp} VP)"
-                                                       for h, vp in view["victory"].get("places", {}).items()))
-            if sc is not None and not res:
-                lines.append("Score now: " + sc.why)
-            lines.append("The VP schedule is the scenario's stand-in (the rules seed has none).")
-            sections.append(Section("Victory points (3.16)", lines))
+    @staticmethod
+    def _turn_section(view: Mapping[str, Any]) -> Section:
+        """4.0 / 5.0: the turn and month, its weather (5.2), initiative (5.1) and segment (5.12, 5.15);
+        after the last turn, the WEP left."""
+        cur = view["current"]
+        if view["phase"] == "over":
+            head = Section(f"Game over after turn {view['history'][-1]['turn']}")
+            wep = "WEP left: " + ", ".join(f"{s} {view['wep'][s]}" for s in SIDES if s in view["wep"]) + "."
+            head.lines.append(wep if view.get("victory") else
+                              "The scenario has no victory conditions: it plays the initiative segment only. " + wep)
+            return head
+        head = Section(f"Turn {view['turn']} -- {view['month_label']}")
+        w = cur.get("weather")
+        head.lines.append("Weather: " + (f"{w['result']}" + (f" (2d6 = {sum(w['roll'])})" if w["roll"] else "")
+                                           if w else "not rolled yet (the initiative winner rolls, 5.2)"))
+        head.lines.append("Initiative: " + (f"{cur['initiative']} (paid {cur['fee']} WEP)" if cur["initiative"]
+                                            else "not decided yet"))
+        phase = {"bid": f"bidding, bid {cur['bid_round']} of {ini.BID_ROUNDS} (5.1, 5.12)",
+                 "impulse": "activity impulses (5.15)"}.get(view["phase"], view["phase"])
+        head.lines.append(f"Segment: {phase}")
+        return head
+
+    @staticmethod
+    def _history_section(history: list[dict]) -> Section:
+        """The turns played: bids, initiative, weather and impulses of each."""
+        s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
+                                               "weather", "impulses"])
+        for h in history:
+            bids = ", ".join(f"{b['union']}-{b['confederate']}" for b in h["bids"])
+            imps = " ".join(f"{i['side'][0].upper()}{i['level']}" for i in h["impulses"]) or "none"
+            w = h["weather"]["result"] if h["weather"] else "-"
+            s.rows.append([str(h["turn"]), h["month"], bids, (h["outcome"] or "").replace("_", " "),
+                           h["initiative"] or "-", w, imps])
+        return s
+
+    @staticmethod
+    def _victory_section(view: Mapping[str, Any]) -> Section:
+        """3.16 / 14.0: the result or the score so far, and the victory places held."""
+        from .victory import score
+
+        sc = score(cast(HeartlandState, view)) if view.get("open_view") or view.get("viewer") is None else None
+        res = view.get("result")
+        lines = [f"Result: {res['winner'] or 'draw'}"
+                 + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
+                 + f" ({', '.join(f'{s} {p}' for s, p in res['points'].items())} VP)"] if res else []
+        held = view.get("control_vp", {})
+        lines.append("Places held: " + ", ".join(f"{h} {held.get(h, '-')} ({vp} VP)"
+                                                   for h, vp in view["victory"].get("places", {}).items()))
+        if sc is not None and not res:
+            lines.append("Score now: " + sc.why)
+        lines.append("The VP schedule is the scenario's stand-in (the rules seed has none).")
+        return Section("Victory points (3.16)", lines)
+
+    @staticmethod
+    def _chart_sections(view: Mapping[str, Any]) -> list[Section]:
+        """Which charts are stand-ins for those the rules seed does not print."""
+        sections = []
         if view.get("full"):
             sections.append(Section("Stand-in charts", [
                 "The IMC (games/heartland/charts/imc.yaml), the Terrain Effects Chart (games/heartland/"
@@ -476,7 +516,7 @@ class Heartland(GameSystem):
         return s
 
     @staticmethod
-    def _sides_section(view: dict) -> Section:
+    def _sides_section(view: Mapping[str, Any]) -> Section:
         cur = view["current"]
         s = Section("Sides", columns=["side", "maximum", "levels left", "WEP", "leaders"])
         for side in SIDES:
@@ -489,13 +529,13 @@ class Heartland(GameSystem):
         return s
 
 
-def _map_view(view: dict) -> MapView:
+def _map_view(view: Mapping[str, Any]) -> MapView:
     from .report import map_units
 
     return MapView(INFO.games_path() / "maps" / f"{view['map']}.yaml", map_units(view))
 
 
-def _corps_limits(state: dict, scenario: dict) -> None:
+def _corps_limits(state: HeartlandState, scenario: dict) -> None:
     """3.12: the cavalry corps a scenario sets up (no order makes one): at most two a side, each an
     independent force of cavalry only with at most two artillery."""
     from .cavalry import corps_check

@@ -9,7 +9,11 @@ checks the answer against the true map.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
 from ..base import Decision
+from .state_types import HeartlandState, Ratings
 
 # the keys of the checker (impulse_check.ORDER_KEYS, MOVE_KEYS, SPECIAL_ORDERS, impulse_combat.COMBAT_KEYS,
 # impulse_combat._defence_problems), each with its meaning and rule
@@ -24,13 +28,16 @@ MOVE_DOCS = [
                "detached leader is a force that may move later in this impulse"),
     ("lend_mr", "detached leaders who roll their IMC with this OC's MR, 1 AP more each (3.24b, 8.25b)"),
     ("merge", "a force met at the end of the move, taken along, 1 AP (8.25a)"),
+    ("capture_landing", "Confederates: Union Naval Landings on the path to capture on entering, with a "
+                        "combat unit, a leader and a wagon, 1 AP each (8.64a); unnamed, they are left"),
     ("detachments", "detachments from the Detachment Chart, [{unit: U, by: step_loss or removal}] (8.51)"),
     ("ml_reduction", "levels of ML given up, -1 IMC DRM each (3.54)"),
     ("reactivate", "an inactive leader reactivates first by roll, order, wdo or imc (8.12)"),
     ("forced_march", "true: roll on the Forced March Table after the IMC (8.3)"),
     ("rail", "by train instead of a path: [boarding station, ..., destination] (8.72)"),
     ("cut_rail", "rail hexes cut on the way, +3 MP each (8.63)"),
-    ("recon", "a cavalry force's recon after its move, {target: HEX} (8.61)"),
+    ("recon", "a cavalry force's recon after its move, {target: HEX}, or while moving, {at: HEX of the "
+              "path, target: HEX}: then not stopped by the enemy ZOC there (8.61)"),
     ("hide", "true: vanish under a friendly screen (8.62a)"),
     ("off_map", "leave or enter, with rail: off-map rail movement (8.74, optional rule)"),
 ]
@@ -67,7 +74,7 @@ def _entry_lines(prefix: str, docs: list[tuple[str, str]]) -> list[str]:
     return [f"{prefix}.{k}: {text}" for k, text in docs]
 
 
-def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     if decision.kind == "orders":
         return _orders(view, decision, side)
     if decision.kind == "defence":
@@ -83,7 +90,7 @@ def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
 
 # --- the phasing side's orders (8.21) ---------------------------------------------------------------
 
-def _mp_range(view: dict, force: str, mr: int) -> str:
+def _mp_range(view: Mapping[str, Any], force: str, mr: int) -> str:
     """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
     from .imc import IMCChart
 
@@ -98,7 +105,7 @@ def _mp_range(view: dict, force: str, mr: int) -> str:
     return f"; IMC at level {level}: {lo}-{hi} MP"
 
 
-def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
+def _adjacent_enemies(view: Mapping[str, Any], side: str, here: str) -> list[str]:
     from .impulse import load_map
 
     hm = load_map(view["map"])
@@ -107,13 +114,13 @@ def _adjacent_enemies(view: dict, side: str, here: str) -> list[str]:
     return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
 
 
-def _forces_in_view(view: dict, side: str) -> list[str]:
+def _forces_in_view(view: Mapping[str, Any], side: str) -> list[str]:
     from . import model
 
-    return model.forces({**view, "logistics": view.get("logistics", {})}, side)
+    return model.forces(cast(HeartlandState, {**view, "logistics": view.get("logistics", {})}), side)
 
 
-def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     from .report import describe_top
 
     keys: list[str] = []
@@ -142,6 +149,10 @@ def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]
         if side == "union":
             keys.append("choice.naval: a list of {embark?, assault?}: the Union naval assault, embark "
                         "{gunboat, port, units} or assault {gunboat, target, hexside} (8.92)")
+    landings = view.get("landings")
+    if side == "union" and isinstance(landings, dict) and any(
+            isinstance(x, dict) and x.get("captured") and not x.get("exhausted") for x in landings.values()):
+        keys.append("choice.exhaust: a list of your captured Naval Landings you declare exhausted (8.64a)")
     if view.get("mode") == "open":
         keys += ["choice.plot: a list of {force, commitment}: hidden forces moved this impulse, from "
                  "`hxref heartland plot` (8.62a, open games)",
@@ -176,7 +187,7 @@ def _orders(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]
 
 # --- the defender's answer (9.0-9.2) ----------------------------------------------------------------
 
-def _defence(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+def _defence(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     from . import model
     from .report import describe_top
 
@@ -205,17 +216,17 @@ def _defence(view: dict, decision: Decision, side: str) -> tuple[list[str], dict
     return notes, {"react": [], "retreat": []}
 
 
-def _own_forces(view: dict, side: str) -> list[str]:
+def _own_forces(view: Mapping[str, Any], side: str) -> list[str]:
     return sorted(_forces_in_view(view, side))
 
 
-def _force_hex(view: dict, fid: str) -> str | None:
+def _force_hex(view: Mapping[str, Any], fid: str) -> str | None:
     if fid.startswith("unled@"):
         return fid.split("@")[1]
     return view["leaders"].get(fid, {}).get("hex")
 
 
-def _as_state(view: dict, side: str) -> dict:
+def _as_state(view: Mapping[str, Any], side: str) -> HeartlandState:
     """The view as a state the rules can read: in an umpired game the enemy's stacks are only the top
     counters the side sees, so each seen stack with a leader or a combat unit on top stands in as one
     unled unit (it blocks a reaction's way and exerts ZOC, 3.61, 9.13)."""
@@ -223,7 +234,7 @@ def _as_state(view: dict, side: str) -> dict:
 
     from . import model
 
-    st = copy.deepcopy({**view, "logistics": view.get("logistics", {})})
+    st = cast(HeartlandState, copy.deepcopy({**view, "logistics": view.get("logistics", {})}))
     enemy = model.other_side(side)
     if any(u.get("side") == enemy for u in st["units"].values()):
         return st                           # an open game: the whole map is known
@@ -234,65 +245,91 @@ def _as_state(view: dict, side: str) -> dict:
         st["units"][f"seen@{label}"] = {"side": enemy, "name": "seen stack", "arm": top.get("arm", "infantry"),
                                         "size": top.get("size", "division"), "cf": [1, 1], "ml": [1, 1],
                                         "steps": 1, "leader": None, "hex": label}
-    zero = {"ar": 0, "br": 0, "mr": 0}
+    zero: Ratings = {"ar": 0, "br": 0, "mr": 0}
     for a in (view.get("current", {}).get("active_impulse") or {}).get("assaults") or []:
         if not a["force"].startswith("unled@") and a["force"] not in st["leaders"]:
             st["leaders"][a["force"]] = {"side": enemy, "name": a["force"], "hex": a["source"], "superior": None,
                                          "pool": False, "stars": 1, "active": True, "hq": False, "ml": 0, "ap": 0,
-                                         "ratings": {"active": dict(zero), "inactive": dict(zero)}}
+                                         "ratings": {"active": zero.copy(), "inactive": zero.copy()}}
     return st
 
 
-def _reaction_notes(view: dict, side: str, assaults: list[dict], targets: list[str]) -> list[str]:
+def _reaction_notes(view: Mapping[str, Any], side: str, assaults: list[dict], targets: list[str]) -> list[str]:
     """Which forces may react, to which hexes and on whose order, and which may retreat (9.1, 9.2)."""
     try:
-        from .attack import Assault
-        from .impulse_combat import _Probe, _ProbeDice
         from .impulse_conditions import hexmap
-        from .reaction import reaction, retreat_options, support_positions
 
         st = _as_state(view, side)
         hm = hexmap(st)
-        commanders = sorted(lid for lid, ld in st["leaders"].items()
-                            if ld["side"] == side and ld.get("hq") and ld.get("hex") and not ld.get("pool"))
+        commanders = _army_commanders(st, side)
         react_lines, cannot, retreat_lines = [], [], []
         for fid in _own_forces(view, side):
             here = _force_hex(view, fid)
             if here in targets:
-                try:
-                    opts = retreat_options(st, hm, fid)
-                except Exception:           # noqa: BLE001 -- a hint only; the checker decides
-                    opts = []
-                retreat_lines.append(f"  {fid} in {here}: retreat to " + (" or ".join(opts) if opts else
-                                                                          "no open hex (none free of enemy ZOC)"))
+                retreat_lines.append(_retreat_line(st, hm, fid, here))
                 continue
             if fid.startswith("unled@"):
                 continue                    # 9.1: a reaction is a leader's order
-            ways: dict[str, list[str]] = {}
-            first_why = None
-            for a in assaults:
-                attack = Assault(a["force"], a["source"], a["target"], a.get("hasty", False))
-                for dest in [a["target"]] + support_positions(hm, attack):
-                    for cmd in [None] + commanders:
-                        try:
-                            r = reaction(st, hm, fid, attack, _ProbeDice(), commander=cmd, destination=dest)
-                        except _Probe:
-                            ways.setdefault(a["target"], []).append(
-                                f"to {dest} ({'join' if dest == a['target'] else 'support'}, "
-                                + (f"commander: {cmd})" if cmd else "own initiative)"))
-                            break
-                        if first_why is None and r.problems and (cmd is not None or not commanders):
-                            first_why = r.problems[0].message
+            ways, first_why = _reaction_ways(st, hm, fid, assaults, commanders)
             if ways:
                 react_lines += [f"  {fid} in {here}, against {t}: " + " or ".join(w) for t, w in ways.items()]
             else:
                 cannot.append(f"  {fid} in {here}: " + (first_why or "no reaction is possible"))
-        lines = ["Your forces that may react (9.1, 9.13), from what your map shows:"]
-        lines += react_lines or ["  none"]
-        if cannot:
-            lines += ["Your forces that cannot react now:"] + cannot
-        lines += ["Your assaulted forces, which may retreat before combat if 9.21 allows:"]
-        lines += retreat_lines or ["  none"]
-        return lines
+        return _reaction_text(react_lines, cannot, retreat_lines)
     except Exception:                       # noqa: BLE001 -- a view the rules cannot read: the keys suffice
         return ["Your forces: " + ", ".join(_own_forces(view, side))]
+
+
+def _army_commanders(st: HeartlandState, side: str) -> list[str]:
+    """9.1: the army commanders on the map who may order a reaction."""
+    return sorted(lid for lid, ld in st["leaders"].items()
+                  if ld["side"] == side and ld.get("hq") and ld.get("hex") and not ld.get("pool"))
+
+
+def _retreat_line(st: HeartlandState, hm, fid: str, here: str | None) -> str:
+    """9.2: where an assaulted force could retreat before combat (hexes free of enemy ZOC)."""
+    from .reaction import retreat_options
+
+    try:
+        opts = retreat_options(st, hm, fid)
+    except Exception:           # noqa: BLE001 -- a hint only; the checker decides
+        opts = []
+    return f"  {fid} in {here}: retreat to " + (" or ".join(opts) if opts else "no open hex (none free of enemy ZOC)")
+
+
+def _reaction_ways(st: HeartlandState, hm, fid: str, assaults: list[dict],
+                   commanders: list[str]) -> tuple[dict[str, list[str]], str | None]:
+    """9.1 / 9.13: each destination (the attacked hex or a support position) ``fid`` could react to,
+    on its own initiative or on an army commander's order, probed with the reaction rules without a
+    roll; and the first reason it could not."""
+    from .attack import Assault
+    from .impulse_combat import _Probe, _ProbeDice
+    from .reaction import reaction, support_positions
+
+    ways: dict[str, list[str]] = {}
+    first_why = None
+    for a in assaults:
+        attack = Assault(a["force"], a["source"], a["target"], a.get("hasty", False))
+        for dest in [a["target"]] + support_positions(hm, attack):
+            for cmd in [None] + commanders:
+                try:
+                    r = reaction(st, hm, fid, attack, _ProbeDice(), commander=cmd, destination=dest)
+                except _Probe:
+                    ways.setdefault(a["target"], []).append(
+                        f"to {dest} ({'join' if dest == a['target'] else 'support'}, "
+                        + (f"commander: {cmd})" if cmd else "own initiative)"))
+                    break
+                if first_why is None and r.problems and (cmd is not None or not commanders):
+                    first_why = r.problems[0].message
+    return ways, first_why
+
+
+def _reaction_text(react_lines: list[str], cannot: list[str], retreat_lines: list[str]) -> list[str]:
+    """The note: who may react (9.1, 9.13), who cannot, and who may retreat before combat (9.21)."""
+    lines = ["Your forces that may react (9.1, 9.13), from what your map shows:"]
+    lines += react_lines or ["  none"]
+    if cannot:
+        lines += ["Your forces that cannot react now:"] + cannot
+    lines += ["Your assaulted forces, which may retreat before combat if 9.21 allows:"]
+    lines += retreat_lines or ["  none"]
+    return lines

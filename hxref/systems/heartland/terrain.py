@@ -284,50 +284,84 @@ def step_cost(
         return fy.fare(weather)
 
     def cost(a: Hex, b: Hex) -> float | Prohibited:
+        """The MP to step from ``a`` into ``b``, or why it may not: the cheapest way in (8.24), over the
+        hexside by any crossing open to it (8.81, 8.24a); a supply line is first cut by enemy units (7.12b)."""
         if b not in grid:
             return Prohibited(f"{_name(hexmap, b)} is off the map")
         s = HexSide(a, b)
-        lb = label(b)
         if for_supply:
-            # 7.12b: enemy combat units cut the line; 3.61: so does enemy ZOC, unless a friendly unit is there
-            if lb in enemy_occupied:
-                return Prohibited(f"enemy combat units in {lb} cut the supply line (7.12b)")
-            if lb in enemy_zoc and lb not in friendly_occupied:
-                return Prohibited(f"{lb} is in enemy ZOC with no friendly unit in it: the supply line is cut (7.12b, 3.61)")
-        own = hex_own(b)
-        hex_eff = data.effect("hex", hexmap.terrain(b).name)
+            cut = supply_cut(label(b))
+            if cut is not None:
+                return cut
+        entries, entry_refusals = ways_in(a, b)
+        if not entries:
+            return entry_refusals[-1]
+        fare = ferry_fare(a, b, s)
+        best, side_refusal = cheapest(a, b, s, entries, crossing_options(s, fare))
+        if best is not None:
+            return best
+        assert side_refusal is not None
+        if isinstance(fare, Prohibited):
+            return Prohibited(f"{side_refusal.reason}; {fare.reason}")
+        return side_refusal
 
-        # the ways of paying for entering b: off road, or along each usable line (8.24: TEC columns 1 and 2)
-        entries: list[tuple[bool, float]] = []           # (along a line, MP before the hexside)
+    def supply_cut(lb: str) -> Prohibited | None:
+        """7.12b: enemy combat units cut the line; 3.61: so does enemy ZOC, unless a friendly unit is there."""
+        if lb in enemy_occupied:
+            return Prohibited(f"enemy combat units in {lb} cut the supply line (7.12b)")
+        if lb in enemy_zoc and lb not in friendly_occupied:
+            return Prohibited(f"{lb} is in enemy ZOC with no friendly unit in it: the supply line is cut (7.12b, 3.61)")
+        return None
+
+    def ways_in(a: Hex, b: Hex) -> tuple[list[tuple[bool, float]], list[Prohibited]]:
+        """8.24 (TEC columns 1 and 2): the ways of paying for entering ``b`` -- off road, or along each
+        usable line -- as (along a line, MP before the hexside), and why the others are refused."""
+        own = hex_own(b)
+        entries: list[tuple[bool, float]] = []
         entry_refusals: list[Prohibited] = []
         if isinstance(own, Prohibited):
             entry_refusals.append(own)
         else:
             entries.append((False, own))
         for t in sorted(hexmap.lines_between(a, b)):
-            lt = types["lines"][t]
-            rate = lt.cost(unit_class)
+            rate = types["lines"][t].cost(unit_class)
             if rate is None:
                 continue
-            eff = data.effect("lines", t)
-            if weather not in eff.own_cost:
-                entries.append((True, eff.apply(rate, weather)))
-            elif not isinstance(own, Prohibited):       # 5.28, 5.29: roads pay the terrain's own cost
-                entries.append((True, own))
-            elif hexmap.terrain(b).name in data.own_cost:
-                entries.append((True, data.own_cost[hexmap.terrain(b).name]))
+            x = along_line(t, rate, b, own)
+            if isinstance(x, Prohibited):
+                entry_refusals.append(x)
             else:
-                entry_refusals.append(Prohibited(f"{lt.label} into {lb} in {weather}: the terrain has no own "
-                                                 f"cost to pay (5.28, 5.29); give it rules.own_cost"))
-        if not entries:
-            return entry_refusals[-1]
+                entries.append((True, x))
+        return entries, entry_refusals
 
-        fare = ferry_fare(a, b, s)
-        options: list[tuple[float | None, float]] = [(None, 0.0)]     # (major river replaced by, MP added after)
+    def along_line(t: str, rate: float, b: Hex, own: float | Prohibited) -> float | Prohibited:
+        """The MP along line ``t`` into ``b`` in this weather; 5.28, 5.29: in snow and blizzard roads pay
+        the terrain's own cost."""
+        eff = data.effect("lines", t)
+        if weather not in eff.own_cost:
+            return eff.apply(rate, weather)
+        if not isinstance(own, Prohibited):
+            return own
+        if hexmap.terrain(b).name in data.own_cost:
+            return data.own_cost[hexmap.terrain(b).name]
+        return Prohibited(f"{types['lines'][t].label} into {label(b)} in {weather}: the terrain has no own "
+                          f"cost to pay (5.28, 5.29); give it rules.own_cost")
+
+    def crossing_options(s: HexSide, fare: float | Prohibited | None) -> list[tuple[float | None, float]]:
+        """The ways over the hexside, as (major river replaced by, MP added after): as drawn, by a laid
+        pontoon at a ford's cost (8.81), or by ferry with its fare on top of the hex cost (8.24a)."""
+        options: list[tuple[float | None, float]] = [(None, 0.0)]
         if s in pontoon_sides and ford_type is not None and ford_type.cost(unit_class) is not None:
             options.append((ford_type.cost(unit_class), 0.0))         # 8.81: a pontoon costs the same as a ford
         if fare is not None and not isinstance(fare, Prohibited):
             options.append((0.0, fare))                                # 8.24a: the fare on top of the hex cost
+        return options
+
+    def cheapest(a: Hex, b: Hex, s: HexSide, entries: list[tuple[bool, float]],
+                 options: list[tuple[float | None, float]]) -> tuple[float | None, Prohibited | None]:
+        """8.24: the cheapest way in and over the hexside (the hex's weather effect applies off road),
+        and the first hexside refusal met."""
+        hex_eff = data.effect("hex", hexmap.terrain(b).name)
         best: float | None = None
         side_refusal: Prohibited | None = None
         for along, mp in entries:
@@ -339,12 +373,7 @@ def step_cost(
                 c = (mp + x if along else hex_eff.apply(mp + x, weather)) + extra
                 if best is None or c < best:
                     best = c
-        if best is not None:
-            return best
-        assert side_refusal is not None
-        if isinstance(fare, Prohibited):
-            return Prohibited(f"{side_refusal.reason}; {fare.reason}")
-        return side_refusal
+        return best, side_refusal
 
     # Everything but the supply-line blocks (7.12b) and the ferries (8.24a) depends only on the map, the
     # weather and the side: cache it per hex step, so a supply network of the whole map is cheap to build.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .state_types import HeartlandState, VictoryRules
 from . import model
 
 SIDES = ("union", "confederate")
@@ -32,11 +33,11 @@ class Score:
         return f"{pts}: {self.level} victory for the {self.winner} (by {self.margin})"
 
 
-def schedule(state: dict) -> dict:
+def schedule(state: HeartlandState) -> VictoryRules:
     return state.get("victory") or {}
 
 
-def update_control(state: dict) -> None:
+def update_control(state: HeartlandState) -> None:
     """A place belongs to the last side with a force in it (its leaders or unled units)."""
     sched = schedule(state)
     if not sched:
@@ -48,11 +49,11 @@ def update_control(state: dict) -> None:
             control[label] = here.pop()
 
 
-def _initial_steps(state: dict) -> dict[str, int]:
+def _initial_steps(state: HeartlandState) -> dict[str, int]:
     return state.setdefault("initial_steps", {uid: u["steps"] for uid, u in state["units"].items()})
 
 
-def score(state: dict) -> Score:
+def score(state: HeartlandState) -> Score:
     sched = schedule(state)
     control = state.get("control_vp") or dict(sched.get("initial_control", {}))
     points = {s: 0 for s in SIDES}

@@ -13,13 +13,17 @@ pictures are rendered from views only.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
+from typing import Any, cast
 
+from ...kit.views import OMIT, AllowList, own_part, picked, sides_own
+from .state_types import HeartlandState, Naval, Turn, Unit
 from .cavalry import concealment, redact_view
 from .counters import top_counters
 from .dense_fog import redact
 
 
-def wep_event(state: dict, side: str, rule: str) -> dict:
+def wep_event(state: HeartlandState, side: str, rule: str) -> dict:
     """The event telling ``side`` its WEP after a payment: the Number Track is on its hidden
     Army Organization Display (3.16, 3.71), so the event is its own."""
     return {"type": "wep", "side": side, "visible_to": [side], "rule": rule, "wep": state["wep"][side],
@@ -35,7 +39,7 @@ PUBLIC_KEYS = ("scenario", "turn", "calendar", "maximum", "impulse_level_limit",
                "devastated", "burned_bridges", "chief_engineer", "pending_searches")
 #: the per-side records ({side: ...}) of which a side sees its own part (3.71): its WEP (the Number
 #: Track is on its AOD, 3.16), standing defence orders, replacements, HQs in the pool
-OWN_KEYS = ("wep", "standing", "replacements", "hq_pool")
+OWN_KEYS = ("wep", "standing", "replacements", "hq_pool", "reinforcements")
 #: the fields of the turn record (``current``) every side sees: the bids once revealed, the
 #: initiative, the weather, the impulses played and to come, the recon attempts counted (8.61b)
 CURRENT_PUBLIC = ("bid_round", "bids", "outcome", "initiative", "fee", "weather", "impulses", "remaining",
@@ -48,29 +52,35 @@ IMPULSE_PUBLIC = ("n", "side", "level", "fixed", "rule", "stage", "assaults", "i
 SIDES = ("union", "confederate")
 
 
-def _own(record, mine: str | None) -> dict:
-    return {s: copy.deepcopy(x) for s, x in record.items() if s == mine} if isinstance(record, dict) else {}
-
-
-def _current(state: dict, mine: str | None) -> dict:
+def _current(state: HeartlandState, mine: str | None) -> dict:
     """The turn record as ``mine`` may see it (3.71)."""
-    cur = state.get("current") or {}
-    out = {k: copy.deepcopy(cur[k]) for k in CURRENT_PUBLIC if k in cur}
-    for key in CURRENT_OWN:
-        if key in cur:
-            out[key] = _own(cur[key], mine)
-    reorg = cur.get("reorganization")
-    if isinstance(reorg, dict):        # each step's per-side records: the side's own part
-        out["reorganization"] = {k: (_own(r, mine) if isinstance(r, dict) and set(r) <= set(SIDES)
-                                     else copy.deepcopy(r)) for k, r in reorg.items()}
-    imp = cur.get("active_impulse")
-    if isinstance(imp, dict):
-        out["active_impulse"] = copy.deepcopy(imp) if imp.get("side") == mine else \
-            {k: copy.deepcopy(imp[k]) for k in IMPULSE_PUBLIC if k in imp}
-    return out
+    cur: Mapping[str, Any] = state.get("current") or {}
+    return CURRENT.view(cur, mine)
 
 
-def _naval(state: dict, mine: str | None) -> dict:
+def _reorganization(cur: Mapping[str, Any], mine: str | None) -> Any:
+    """Each Reorganization step's per-side records: the side's own part (3.71)."""
+    reorg = cur["reorganization"]
+    if not isinstance(reorg, dict):
+        return OMIT
+    return {k: (own_part(r, mine) if isinstance(r, dict) and set(r) <= set(SIDES) else copy.deepcopy(r))
+            for k, r in reorg.items()}
+
+
+def _active_impulse(cur: Mapping[str, Any], mine: str | None) -> Any:
+    """The active impulse: the phasing side's whole, the other's the :data:`IMPULSE_PUBLIC` part."""
+    imp = cur["active_impulse"]
+    if not isinstance(imp, dict):
+        return OMIT
+    return copy.deepcopy(imp) if imp.get("side") == mine else picked(imp, IMPULSE_PUBLIC)
+
+
+#: the turn record as a side may see it (3.71)
+CURRENT = AllowList(CURRENT_PUBLIC, CURRENT_OWN,
+                    {"reorganization": _reorganization, "active_impulse": _active_impulse})
+
+
+def _naval(state: HeartlandState, mine: str | None) -> Naval:
     """3.17: the Naval Assault Display is on the Union AOD: the enemy's gunboats in a box are off
     the map, those on the map carry no cargo the enemy sees; the phasing side's missions this
     impulse are its own."""
@@ -83,27 +93,27 @@ def _naval(state: dict, mine: str | None) -> dict:
                 del nv["gunboats"][gid]          # off the map, on the enemy's display
             else:
                 gb.pop("cargo", None)
-    active = (state.get("current") or {}).get("active_impulse") or {}
+    active: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     if active.get("side") != mine:
         nv.pop("current", None)
     return nv
 
 
-def _whole_state(state: dict) -> dict:
+def _whole_state(state: HeartlandState) -> dict:
     """Open and solo games: both players hold the game file; the view is the whole state, with
     what each side shows on the map."""
-    v = copy.deepcopy(state)
+    v = cast(dict, copy.deepcopy(state))
     if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
         v["seen"] = {s: top_counters(state, s) for s in SIDES}
     return v
 
 
-def _own_armies(state: dict, mine: str | None, v: dict) -> None:
+def _own_armies(state: HeartlandState, mine: str | None, v: dict) -> None:
     """3.71: the side's own army (leaders, units, wagons and depots, supply sources, forces gone
     off the map, gunboats, initial strengths) and what it sees of the enemy on the map."""
-    v["leaders"] = {k: copy.deepcopy(ld) for k, ld in state["leaders"].items() if ld["side"] == mine}
-    v["units"] = {k: copy.deepcopy(u) for k, u in state["units"].items() if u["side"] == mine}
-    v["logistics"] = {k: copy.deepcopy(s) for k, s in state.get("logistics", {}).items() if s["side"] == mine}
+    v["leaders"] = sides_own(state["leaders"], mine)
+    v["units"] = sides_own(state["units"], mine)
+    v["logistics"] = sides_own(state.get("logistics", {}), mine)
     v["sources"] = {mine: list(state.get("sources", {}).get(mine, []))} if mine else {}
     v["seen"] = {s: top_counters(state, s) for s in SIDES}
     if isinstance(state.get("off_map"), list):      # 8.74: where each force went is its side's to know
@@ -112,10 +122,10 @@ def _own_armies(state: dict, mine: str | None, v: dict) -> None:
         v["naval"] = _naval(state, mine)
     if "initial_steps" in state:
         v["initial_steps"] = {u: n for u, n in state["initial_steps"].items()
-                              if state["units"].get(u, {}).get("side") == mine}
+                              if state["units"].get(u, cast(Unit, {})).get("side") == mine}
 
 
-def _fogged(state: dict, mine: str | None, v: dict) -> dict:
+def _fogged(state: HeartlandState, mine: str | None, v: dict) -> dict:
     """3.72 (optional) dense fog hides strengths and markers; 8.62a/c: forces hidden under the
     enemy's cavalry screen are off this side's map, screened leaders lose their ratings."""
     if state.get("options", {}).get("dense_fog"):
@@ -127,7 +137,11 @@ def _fogged(state: dict, mine: str | None, v: dict) -> dict:
     return v
 
 
-def army_view(state: dict, side: str | None, mode: str) -> dict:
+#: the state's fields a side may see besides its army (3.71); the armies are :func:`_own_armies`'s
+STATE = AllowList(PUBLIC_KEYS, OWN_KEYS, {"current": lambda state, mine: _current(cast(HeartlandState, state), mine)})
+
+
+def army_view(state: HeartlandState, side: str | None, mode: str) -> dict:
     """The state as ``side`` may see it (None: the public), built by allow-list (3.71).
 
     In open and solo games both players hold the game file: the view is the whole state.  In
@@ -140,12 +154,7 @@ def army_view(state: dict, side: str | None, mode: str) -> dict:
     if mode != "umpired":
         return _whole_state(state)
     mine = side if side in SIDES else None
-    v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
-    for key in OWN_KEYS:
-        if key in state:
-            v[key] = _own(state[key], mine)
-    if "current" in state:
-        v["current"] = _current(state, mine)
+    v = STATE.view(cast(Mapping[str, Any], state), mine)
     if not isinstance(state.get("units"), dict):   # the initiative segment only (bidding-demo): no armies
         if "leaders" in state:
             v["leaders"] = copy.deepcopy(state["leaders"])

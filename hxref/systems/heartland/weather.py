@@ -81,8 +81,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, Mapping, cast
 
+from .state_types import HeartlandState, Turn, Unit
 from . import model
 
 ML_MIN, ML_MAX = 0, 9            # 3.51: leader ML 0-9, higher is better
@@ -157,18 +158,18 @@ def result_of(record) -> str | None:
     return record.get("result")
 
 
-def current_weather(state: dict) -> str:
+def current_weather(state: HeartlandState) -> str:
     """This turn's weather: ``state["current"]["weather"]`` (or ``state["weather"]``); Clear if none."""
-    w = (state.get("current") or {}).get("weather") or state.get("weather")
+    w = (state.get("current") or cast(Turn, {})).get("weather") or state.get("weather")
     return result_of(w) or CLEAR
 
 
-def past_weather(state: dict) -> list:
+def past_weather(state: HeartlandState) -> list:
     """The weather records of the turns already played, oldest first (``state["history"]``)."""
     return [h.get("weather") for h in state.get("history", [])]
 
 
-def previous_weather(state: dict) -> str | None:
+def previous_weather(state: HeartlandState) -> str | None:
     """Last turn's weather (None on the first turn or when it was not rolled)."""
     past = past_weather(state)
     return result_of(past[-1]) if past else None
@@ -215,7 +216,7 @@ def resolve_mud(rolled: str, past: Iterable = ()) -> MudCheck:
         if r <= 0:
             break
         total += r
-        run.insert(0, (rec.get("rolled") or rec.get("result")) if isinstance(rec, dict) else rec)
+        run.insert(0, cast(str, (rec.get("rolled") or rec.get("result")) if isinstance(rec, dict) else rec))
     text = " + ".join(f"{x} ({RAIN_COUNT.get(x, 1.0):g})" for x in run)
     if total >= MUD_AFTER:
         return MudCheck(rolled, MUD, total, tuple(run), "5.24",
@@ -225,7 +226,7 @@ def resolve_mud(rolled: str, past: Iterable = ()) -> MudCheck:
                     f"{text} = {total:g} Rain turns, under {MUD_AFTER:g}: no Mud yet (5.22, 5.24)")
 
 
-def apply_mud(state: dict, check: MudCheck | None = None) -> MudCheck:
+def apply_mud(state: HeartlandState, check: MudCheck | None = None) -> MudCheck:
     """Write 5.24 into this turn's weather record: ``result: Mud`` and ``rolled``/``rain`` when it is Mud.
 
     Idempotent: a record already turned into Mud is left alone."""
@@ -283,7 +284,7 @@ class TurnStart:
     why: str = ""
 
 
-def affected_leaders(state: dict) -> list[str]:
+def affected_leaders(state: HeartlandState) -> list[str]:
     """The leaders weather changes (5.21, 5.26: "every leader"): all but the captured, killed and removed."""
     return [lid for lid, ld in state["leaders"].items()
             if not (ld.get("captured") or ld.get("killed") or ld.get("removed"))]
@@ -293,57 +294,47 @@ def _clamp(ml: int) -> int:
     return max(ML_MIN, min(ML_MAX, ml))
 
 
-def turn_start(state: dict) -> TurnStart:
-    """5.21 / 5.26 (H-20): the ML changes this turn's weather makes at its start, and the units
-    whose Blizzard ML losses a Clear turn cancels.  Nothing is changed here."""
-    now = current_weather(state)
-    prev = previous_weather(state)
-    rec = (state.get("current") or {}).get("weather") or state.get("weather")
-    ts = TurnStart(state.get("turn"), now, prev)
-    if rec is None:
-        ts.already_applied = True
-        ts.why = "no weather was rolled this turn (nobody won the initiative, 5.2): no weather effects"
-        return ts
-    if isinstance(rec, dict) and rec.get("effects_applied"):
-        ts.already_applied = True
-        ts.why = f"{now}: the start-of-turn effects were already applied"
-        return ts
+def _cold_loss(lid: str, ml: int, cold) -> MLChange | None:
+    """5.26: a Cold turn costs every leader 1 ML, not cumulative (a leader with a Cold marker or at
+    the lowest ML loses nothing)."""
+    if cold or ml <= ML_MIN:
+        return None
+    return MLChange(lid, ml, ml - 1, Cause.COLD, 1, "5.26",
+                    f"{lid}: Cold, ML {ml} -> {ml - 1} (at most 1, not cumulative)")
+
+
+def _ml_restored(lid: str, ml: int, cold, now: str, prev: str | None) -> MLChange | None:
+    """5.26, 5.21: after the Cold each leader gets his 1 ML back; a Clear turn after Mud or Blizzard
+    gives every leader +1 ML."""
+    after = ml
+    parts = []
+    cause = None
+    if cold:
+        after = _clamp(after + int(cold))
+        parts.append("the Cold is over: +1 back (5.26)")
+        cause = Cause.COLD_ENDS
+    clear_after = now == CLEAR and prev in (MUD, BLIZZARD)
+    if clear_after:
+        after = _clamp(after + 1)
+        parts.append(f"Clear after {prev}: +1 (5.21)")
+        cause = Cause.CLEAR_AFTER if cause is None else cause
+    if cause is None:
+        return None
+    rule = "5.26" if cause is Cause.COLD_ENDS else "5.21"
+    if cold and clear_after:
+        rule = "5.21, 5.26"
+    return MLChange(lid, ml, after, cause, None, rule, f"{lid}: ML {ml} -> {after}; " + "; ".join(parts))
+
+
+def _blizzard_recoveries(state: HeartlandState) -> list[UnitRecovery]:
+    """5.21, 5.29: a Clear turn cancels the Blizzard ML losses of units and wagons."""
+    return [UnitRecovery(kind, uid, int(u["blizzard_ml"]))
+            for kind in ("units", "logistics") for uid, u in cast(dict, state).get(kind, {}).items()
+            if u.get("blizzard_ml")]
+
+
+def _turn_start_why(ts: TurnStart, now: str, prev: str | None) -> str:
     notes: list[str] = []
-    for lid in affected_leaders(state):
-        ld = state["leaders"][lid]
-        ml = int(ld.get("ml", 0))
-        cold = ld.get("cold_ml")
-        if now == COLD:
-            if cold:
-                continue                      # 5.26: not cumulative
-            if ml <= ML_MIN:
-                continue                      # nothing to lose, nothing to restore later
-            ts.changes.append(MLChange(lid, ml, ml - 1, Cause.COLD, 1, "5.26",
-                                       f"{lid}: Cold, ML {ml} -> {ml - 1} (at most 1, not cumulative)"))
-            continue
-        after = ml
-        parts = []
-        cause = None
-        if cold:
-            after = _clamp(after + int(cold))
-            parts.append("the Cold is over: +1 back (5.26)")
-            cause = Cause.COLD_ENDS
-        if now == CLEAR and prev in (MUD, BLIZZARD):
-            after = _clamp(after + 1)
-            parts.append(f"Clear after {prev}: +1 (5.21)")
-            cause = Cause.CLEAR_AFTER if cause is None else cause
-        if cause is None:
-            continue
-        rule = "5.26" if cause is Cause.COLD_ENDS else "5.21"
-        if cold and now == CLEAR and prev in (MUD, BLIZZARD):
-            rule = "5.21, 5.26"
-        ts.changes.append(MLChange(lid, ml, after, cause, None, rule,
-                                   f"{lid}: ML {ml} -> {after}; " + "; ".join(parts)))
-    if now == CLEAR:
-        for kind in ("units", "logistics"):
-            for uid, u in state.get(kind, {}).items():
-                if u.get("blizzard_ml"):
-                    ts.recoveries.append(UnitRecovery(kind, uid, int(u["blizzard_ml"])))
     if now == COLD:
         notes.append(f"Cold: {len(ts.changes)} leader(s) lose 1 ML, not cumulative (5.26)")
     else:
@@ -354,11 +345,38 @@ def turn_start(state: dict) -> TurnStart:
             notes.append(f"the Cold is over: {back} leader(s) get their 1 ML back (5.26)")
     if ts.recoveries:
         notes.append(f"Clear cancels the Blizzard ML losses of {len(ts.recoveries)} unit(s) (5.21, 5.29)")
-    ts.why = "; ".join(notes) or f"{now}" + (f" after {prev}" if prev else "") + ": no ML changes"
+    return "; ".join(notes) or f"{now}" + (f" after {prev}" if prev else "") + ": no ML changes"
+
+
+def turn_start(state: HeartlandState) -> TurnStart:
+    """5.21 / 5.26 (H-20): the ML changes this turn's weather makes at its start, and the units
+    whose Blizzard ML losses a Clear turn cancels.  Nothing is changed here."""
+    now = current_weather(state)
+    prev = previous_weather(state)
+    rec = (state.get("current") or cast(Turn, {})).get("weather") or state.get("weather")
+    ts = TurnStart(state.get("turn"), now, prev)
+    if rec is None:
+        ts.already_applied = True
+        ts.why = "no weather was rolled this turn (nobody won the initiative, 5.2): no weather effects"
+        return ts
+    if isinstance(rec, dict) and rec.get("effects_applied"):
+        ts.already_applied = True
+        ts.why = f"{now}: the start-of-turn effects were already applied"
+        return ts
+    for lid in affected_leaders(state):
+        ld = state["leaders"][lid]
+        ml = int(ld.get("ml", 0))
+        cold = ld.get("cold_ml")
+        change = _cold_loss(lid, ml, cold) if now == COLD else _ml_restored(lid, ml, cold, now, prev)
+        if change is not None:
+            ts.changes.append(change)
+    if now == CLEAR:
+        ts.recoveries = _blizzard_recoveries(state)
+    ts.why = _turn_start_why(ts, now, prev)
     return ts
 
 
-def apply_turn_start(state: dict, ts: TurnStart | None = None) -> TurnStart:
+def apply_turn_start(state: HeartlandState, ts: TurnStart | None = None) -> TurnStart:
     """Apply :func:`turn_start` (computed now if not given) and mark the weather record applied."""
     ts = ts or turn_start(state)
     if ts.already_applied:
@@ -371,16 +389,16 @@ def apply_turn_start(state: dict, ts: TurnStart | None = None) -> TurnStart:
         else:
             ld.pop("cold_ml", None)
     for r in ts.recoveries:
-        state[r.kind][r.id].pop("blizzard_ml", None)
-    rec = (state.get("current") or {}).get("weather")
+        cast(dict, state)[r.kind][r.id].pop("blizzard_ml", None)
+    rec = (state.get("current") or cast(Turn, {})).get("weather")
     if isinstance(rec, dict):
         rec["effects_applied"] = True
     return ts
 
 
-def start_of_turn(state: dict) -> tuple[MudCheck | None, TurnStart]:
+def start_of_turn(state: HeartlandState) -> tuple[MudCheck | None, TurnStart]:
     """Everything of this module due once the weather is rolled: 5.24 Mud, then 5.21 / 5.26."""
-    mud = apply_mud(state) if (state.get("current") or {}).get("weather") else None
+    mud = apply_mud(state) if (state.get("current") or cast(Turn, {})).get("weather") else None
     return mud, apply_turn_start(state)
 
 
@@ -388,9 +406,9 @@ def start_of_turn(state: dict) -> tuple[MudCheck | None, TurnStart]:
 # 5.29 Blizzard: moving costs 1 ML
 
 
-def unit_ml(unit: dict) -> int:
+def unit_ml(unit: Mapping[str, Any]) -> int:
     """A unit's ML now: the printed ML of the side showing plus its Blizzard losses (5.29), at most 6."""
-    base = model.unit_ml(unit) if "steps" in unit and isinstance(unit.get("ml"), list) else int(unit.get("ml", 0))
+    base = model.unit_ml(cast(Unit, unit)) if "steps" in unit and isinstance(unit.get("ml"), list) else int(unit.get("ml", 0))
     return min(UNIT_ML_MAX, base + int(unit.get("blizzard_ml", 0)))
 
 
@@ -415,7 +433,7 @@ class BlizzardLoss:
     why: str = ""
 
 
-def _moving_members(state: dict, force_id: str) -> tuple[list[str], list[str], list[str]]:
+def _moving_members(state: HeartlandState, force_id: str) -> tuple[list[str], list[str], list[str]]:
     """Leaders, living units and logistics that move with ``force_id`` (a force or a wagon moving alone)."""
     if force_id in state.get("logistics", {}):
         return [], [], [force_id]
@@ -430,7 +448,7 @@ def _moving_members(state: dict, force_id: str) -> tuple[list[str], list[str], l
             model.force_logistics(state, force_id))
 
 
-def blizzard_loss(state: dict, force_id: str, *, weather: str | None = None) -> BlizzardLoss:
+def blizzard_loss(state: HeartlandState, force_id: str, *, weather: str | None = None) -> BlizzardLoss:
     """5.29 (H-20): every leader, unit and wagon of ``force_id`` that moves in a Blizzard turn loses
     1 ML level, once a turn.  ``force_id`` may be a wagon's id when it moves alone.  Nothing when the
     weather is not Blizzard."""
@@ -443,7 +461,7 @@ def blizzard_loss(state: dict, force_id: str, *, weather: str | None = None) -> 
     leaders, units, wagons = _moving_members(state, force_id)
     for kind, ids in (("leaders", leaders), ("units", units), ("logistics", wagons)):
         for x in ids:
-            rec = state[kind][x]
+            rec = cast(dict, state)[kind][x]
             if turn is not None and rec.get("blizzard_turn") == turn:
                 out.spared.append(x)
                 continue
@@ -459,10 +477,10 @@ def blizzard_loss(state: dict, force_id: str, *, weather: str | None = None) -> 
     return out
 
 
-def apply_blizzard_loss(state: dict, loss: BlizzardLoss) -> None:
+def apply_blizzard_loss(state: HeartlandState, loss: BlizzardLoss) -> None:
     """Apply a :func:`blizzard_loss`: leaders' ML falls; units and wagons get ``blizzard_ml`` + 1."""
     for h in loss.hits:
-        rec = state[h.kind][h.id]
+        rec = cast(dict, state)[h.kind][h.id]
         if h.kind == "leaders":
             rec["ml"] = h.after
         elif h.after > h.before:

@@ -1,0 +1,396 @@
+"""The Heartland game state as typed records: what :meth:`.system.Heartland.setup` builds from a
+scenario file (games/heartland/scenarios/) and what the rules modules add to it in play.
+
+Only types live here: the state stays plain data (dicts and lists, written to the game file as
+YAML).  A key every state holds is required; a key that some scenarios or some moments lack is
+``NotRequired`` (the rules read it with ``.get``).  The layout is described in :mod:`.model`
+(leaders, units, logistics), :mod:`.naval` (``naval``), :mod:`.rail` (trains, rail keys),
+:mod:`.engineers` (pontoons), :mod:`.hidden_open` (plots, pending searches) and
+:mod:`.initiative` (``current``, the turn record).
+
+Free-form values, typed ``Any`` on purpose: a side's standing orders and the assault records of an
+impulse hold order-file data as the player wrote it; ``landings``, ``entrenchments`` and
+``north_of_ohio`` are read in more than one spelling a scenario may use (see
+:func:`.reorg_step.landing_hexes`); ``charts`` is chart data.  ``pontoons`` is the list
+:mod:`.engineers` writes (:mod:`.naval_movement` also reads an older mapping spelling).
+"""
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+
+# --- leaders, units, logistics (3.1, 3.2, 7.2; layout in model.py) --------------------------
+
+class Ratings(TypedDict):
+    """A leader's printed AR, BR and MR on one face of the counter (3.21)."""
+
+    ar: int
+    br: int
+    mr: int
+
+
+class LeaderRatings(TypedDict):
+    active: Ratings
+    inactive: Ratings
+
+
+class Leader(TypedDict):
+    """One leader counter (3.2): setup fills ``superior``, ``pool``, ``brevet``, ``hq``,
+    ``active`` and ``ap`` when the scenario leaves them out."""
+
+    side: str
+    name: str
+    stars: int                      # intrinsic rank (3.22)
+    brevet: NotRequired[int]        # brevet stars on top (14.51); setup writes 0
+    hq: bool                        # holds an Army HQ (3.31)
+    active: bool                    # front side up (8.1)
+    ratings: LeaderRatings
+    ml: int                         # leader ML 0-9 (3.51)
+    ap: int                         # administration points left this turn (3.24)
+    artillery: NotRequired[int]     # artillery strength in his box (3.1)
+    asp: NotRequired[int]           # ammo supply points (3.1, 10.12)
+    hex: str | None                 # null in the Leader Pool or embarked
+    superior: str | None            # the leader whose force he is part of; null = his own force
+    pool: bool                      # in the Leader Pool (3.15)
+    wound: NotRequired[int]         # wound level (10.67)
+    killed: NotRequired[bool]       # 10.67
+    captured: NotRequired[bool]     # 10.52
+    removed: NotRequired[bool]
+    cause: NotRequired[str]         # why he left the map (sickness 8.13, ...)
+    no_vp: NotRequired[bool]        # 8.13: lost to sickness gives the enemy no VP
+    sick: NotRequired[bool]
+    cold_ml: NotRequired[int]       # 5.26: ML lost to the Cold
+    blizzard_turn: NotRequired[int]     # 5.29: the turn he last lost ML moving in a Blizzard
+    cavalry_corps: NotRequired[bool]    # heads a cavalry corps (3.12)
+    screen: NotRequired[bool]           # the corps screens (8.62a)
+    hidden: NotRequired[bool]           # 8.62a
+    own_use: NotRequired[int]
+    cos: NotRequired[str]
+    cos_of: NotRequired[str]            # chief of staff of (3.33)
+    forced_march: NotRequired[int]
+    embarked_on: NotRequired[str | None]    # the gunboat carrying him (8.92)
+
+
+class Unit(TypedDict):
+    """One combat unit (2.0): in a leader's box (``leader``) or unled on the map (``hex``)."""
+
+    side: str
+    name: str
+    arm: str                        # infantry | cavalry | engineer | detachment
+    size: str                       # division | brigade | regiment
+    cf: list[int]                   # full and reduced side
+    ml: list[int]                   # full and reduced side; 0 is best (3.52)
+    steps: int                      # 2 full, 1 reduced, 0 eliminated
+    leader: str | None
+    hex: NotRequired[str | None]    # only for unled units
+    hidden: NotRequired[bool]
+    screening: NotRequired[bool]
+    at_work: NotRequired[bool]      # an engineer laying or lifting a pontoon (8.81a)
+    blizzard_ml: NotRequired[int]       # 5.29: ML levels lost moving in a Blizzard
+    blizzard_turn: NotRequired[int]
+    embarked_on: NotRequired[str | None]
+
+
+class Logistics(TypedDict):
+    """A wagon or a depot (7.2)."""
+
+    side: str
+    kind: str                       # wagon | depot
+    capacity: int                   # forces it can supply (7.21)
+    cf: int
+    ml: int
+    hex: str | None
+    leader: str | None              # a wagon moving with a field command (7.21)
+    blizzard_ml: NotRequired[int]
+    blizzard_turn: NotRequired[int]
+    embarked_on: NotRequired[str | None]
+
+
+# --- rail, engineers, navy ----------------------------------------------------------------
+
+class Train(TypedDict):
+    """A train on the map (8.72; rail.py)."""
+
+    side: str
+    hex: str
+    extra: NotRequired[bool]
+    run: NotRequired[dict[str, Any]]    # this impulse's run: {impulse, route, legs}
+
+
+class OffMap(TypedDict):
+    """A force gone off the map by rail (8.74)."""
+
+    force: str
+    side: str
+    edge: str
+    left_turn: int
+
+
+class Pontoon(TypedDict):
+    """A Pontoon Bridge marker (8.81; engineers.py)."""
+
+    id: str
+    side: str
+    hex: str | None
+    hexside: str | None
+    status: str                     # unbridged | laying | bridged | lifting
+    laid_turn: int | None
+    engineer: NotRequired[str]      # the engineer at work on it (8.81a)
+    work: NotRequired[str]          # the impulse the work was ordered in (``turn.impulse``)
+
+
+class ChiefEngineer(TypedDict, total=False):
+    hex: str | None
+    removed: bool
+
+
+class Gunboat(TypedDict):
+    """A Union gunboat (8.9, 10.81; naval.py)."""
+
+    side: str
+    name: str
+    naval: list[int]
+    support: list[int]
+    steps: int
+    hexside: str | None
+    box: str | None
+    cargo: NotRequired[dict[str, Any]]      # {units: [...], leaders: [...], wagon: ...} (8.92)
+
+
+class Battery(TypedDict):
+    """A Confederate coastal battery (10.82)."""
+
+    side: str
+    name: str
+    naval: list[int]
+    steps: int
+    hex: str
+    hexside: str
+
+
+class NavalImpulse(TypedDict, total=False):
+    """The navy's records of this impulse (cleared at each new impulse)."""
+
+    missions: dict[str, str]
+    moved: list[str]
+    stopped: list[str]
+    must_attack: dict[str, list[str]]
+    landed: list[str]
+
+
+class Naval(TypedDict, total=False):
+    """``state["naval"]``: every key optional (naval.py)."""
+
+    gunboats: dict[str, Gunboat]
+    batteries: dict[str, Battery]
+    headwaters: list[str]
+    notice: dict[str, int]
+    current: NavalImpulse
+
+
+# --- the turn record (initiative.py, impulse.py) ------------------------------------------
+
+class Weather(TypedDict):
+    """This turn's weather (5.2)."""
+
+    result: str
+    roll: NotRequired[list[int] | None]     # None: Clear without a roll (June-August)
+    stand_in: NotRequired[bool]
+    effects_applied: NotRequired[bool]
+    rolled: NotRequired[str]        # 5.24: what was rolled when the turn is played as Mud
+    rain: NotRequired[float]        # 5.24: the rain of the run of rainy turns
+
+
+class CalendarEntry(TypedDict):
+    turn: int
+    year: int
+    month: int
+
+
+class ScheduledImpulse(TypedDict):
+    """An impulse the bids set (5.1)."""
+
+    side: str
+    level: int
+    rule: str
+    fixed: NotRequired[bool]
+
+
+class ImpulseRecord(TypedDict):
+    """An impulse played this turn (5.15, 4.25)."""
+
+    n: int
+    side: str
+    level: int
+    fixed: bool
+    rule: str
+    pay: NotRequired[int]
+    assaults: NotRequired[list[dict[str, Any]]]
+
+
+class ActiveImpulse(TypedDict):
+    """The impulse being played: its orders, then the defender's answers (impulse.py)."""
+
+    n: int
+    side: str
+    level: int | None                   # None until the phasing side declares it (5.15)
+    fixed: bool
+    rule: str
+    stage: str                          # orders | defence
+    assaults: list[dict[str, Any]]      # the assaults ordered, as the order file gave them
+    involuntary: list[Any]
+    supply: NotRequired[dict[str, Any]]
+    mp: NotRequired[dict[str, dict[str, Any]]]     # force -> {rolled, spent} (8.22)
+    mp_from_reactivation: NotRequired[dict[str, float]]
+    mr_lent: NotRequired[dict[str, Any]]
+    detached_from: NotRequired[dict[str, str]]  # leader detached this impulse -> the OC he left (8.25b)
+    combat: NotRequired[dict[str, Any]]
+    forced_march: NotRequired[list[str]]        # forces that force-marched (8.3)
+    rail: NotRequired[dict[str, Any]]
+
+
+class ForceSupply(TypedDict):
+    """A force's supply found at the Supply Recheck (7.31a)."""
+
+    state: str
+    line: bool
+    in_communication: bool
+
+
+class Reorganization(TypedDict, total=False):
+    supply: dict[str, dict[str, ForceSupply]]       # side -> force -> its supply
+
+
+class Turn(TypedDict):
+    """``state["current"]``: this turn's record (initiative.py)."""
+
+    bid_round: int
+    bids: list[dict[str, int]]
+    outcome: str | None
+    initiative: str | None
+    fee: int
+    weather: Weather | None
+    impulses: list[ImpulseRecord]
+    remaining: dict[str, int]
+    declare: str | None
+    queue: NotRequired[list[ScheduledImpulse]]      # the impulses the bids set, still to play
+    schedule: NotRequired[list[ScheduledImpulse]]
+    active_impulse: NotRequired[ActiveImpulse]
+    reorganization: NotRequired[Reorganization]
+    wdo: NotRequired[dict[str, int]]                # WDOs used this turn per side (3.34)
+    wdo_used: NotRequired[Any]                      # an older game file's spelling of ``wdo``
+    recon: NotRequired[dict[str, int]]              # recon attempts per leader or unit (8.61b)
+    reconned: NotRequired[list[str]]
+
+
+class PastTurn(TypedDict, total=False):
+    """A finished turn in ``state["history"]``."""
+
+    turn: int
+    month: str
+    bids: list[dict[str, int]]
+    outcome: str | None
+    initiative: str | None
+    fee: int
+    weather: Weather | None
+    impulses: list[ImpulseRecord]
+
+
+class VictoryRules(TypedDict, total=False):
+    """The scenario's VP schedule (3.16; stand-in)."""
+
+    stand_in: bool
+    places: dict[str, int]
+    initial_control: dict[str, str]
+    per_step: int
+    per_leader: int
+    decisive_margin: int
+
+
+class GameResult(TypedDict):
+    points: dict[str, int]
+    winner: str | None
+    level: str
+    margin: int
+
+
+class PendingSearch(TypedDict):
+    """A successful enemy search of a side's hidden forces, answered in its next orders (8.61c)."""
+
+    id: str
+    impulse: int
+    center: str                     # the hex searched around
+    range: int
+    by: str
+
+
+#: a hidden force's record in an open game (8.62a; hidden_open.py): where it left the map, then
+#: each impulse's plot entry ({impulse, commitment, mp, weather, screens, blocked}), each
+#: checkpoint ({impulse, own, screens, blocked}) and the searches it must answer
+Plot = TypedDict("Plot", {"side": str, "from": str, "hidden_at": int, "entries": list[dict[str, Any]],
+                           "checks": list[dict[str, Any]], "searches": list[dict[str, Any]]})
+
+
+# --- the whole state ----------------------------------------------------------------------
+
+class HeartlandState(TypedDict):
+    """What :meth:`.system.Heartland.setup` returns.  The initiative keys are always there; the
+    full game's keys (``full`` true: a map with armies) are not in the bidding demo; the rest
+    appear when a scenario names them or a rule first writes them."""
+
+    # the initiative segment (every scenario)
+    scenario: str
+    turn: int
+    calendar: list[CalendarEntry]
+    maximum: dict[str, int]
+    wep: dict[str, int]
+    leaders: dict[str, Leader]      # the bidding demo holds a count per side instead (system.py)
+    impulse_level_limit: int | None
+    weather_stand_in: bool
+    phase: str                      # bid | impulse | reorg | over
+    current: NotRequired[Turn]      # setup writes it; the rules also read states without it
+    history: list[PastTurn]
+    # the full game (setup when the scenario has a map)
+    full: NotRequired[bool]
+    map: NotRequired[str]
+    fert_offset: NotRequired[int | None]
+    options: NotRequired[dict[str, Any]]
+    mode: NotRequired[str]          # umpired | open (8.62a)
+    units: NotRequired[dict[str, Unit]]
+    logistics: NotRequired[dict[str, Logistics]]
+    sources: NotRequired[dict[str, list[str]]]
+    initial_steps: NotRequired[dict[str, int]]
+    control_vp: NotRequired[dict[str, str]]
+    # scenario keys copied by setup when present
+    replacements: NotRequired[dict[str, int]]
+    income: NotRequired[dict[str, Any]]
+    control: NotRequired[dict[str, str]]
+    foraging: NotRequired[bool]
+    north_of_ohio: NotRequired[Any]         # hexes, or true (13.22)
+    landings: NotRequired[Any]              # ids to {hex, ...}, or a list of hexes (8.92)
+    prices: NotRequired[dict[str, int]]
+    off_map_rail: NotRequired[dict[str, Any]]
+    victory: NotRequired[VictoryRules]
+    naval: NotRequired[Naval]
+    trains: NotRequired[dict[str, Train]]
+    pontoons: NotRequired[list[Pontoon]]
+    rail_cuts: NotRequired[list[str]]
+    entrenchments: NotRequired[dict[str, Any]]     # hex -> level, or hex -> {side, level}
+    reinforcements: NotRequired[dict[str, list[dict[str, Any]]]]    # side -> entries (6.1, .reinforcements)
+    # written in play
+    year: NotRequired[int]
+    month: NotRequired[int]
+    weather: NotRequired[Weather | None]
+    standing: NotRequired[dict[str, dict[str, Any]]]    # a side's standing orders (order data)
+    result: NotRequired[GameResult]
+    hq_pool: NotRequired[dict[str, list[str]]]
+    chief_engineer: NotRequired[ChiefEngineer]
+    pending_searches: NotRequired[dict[str, list[PendingSearch]]]
+    plots: NotRequired[dict[str, Plot]]
+    off_map: NotRequired[list[OffMap]]
+    rail_open: NotRequired[dict[str, list[str]]]
+    rail_last: NotRequired[dict[str, str]]
+    rail_opened: NotRequired[dict[str, int]]
+    devastated: NotRequired[list[str]]
+    burned_bridges: NotRequired[list[str]]
+    charts: NotRequired[dict[str, Any]]     # chart data

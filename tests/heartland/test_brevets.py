@@ -1,0 +1,78 @@
+"""14.51 (missing; read from the 10.7 example and 3.22/3.32b): a leader with a brevet marker keeps
+his printed ratings on the counter, and every rating the rules read is 1 lower -- AR, BR and MR,
+on both faces -- however many stars the marker adds.  The state holds the printed ratings and the
+``brevet`` stars; the -1 is worked out at each reading, so a brevet given in play counts at once.
+The case book's ``combat.yaml`` (14.51, 10.12a) plays H-1 through check and resolve."""
+from pathlib import Path
+
+import pytest
+
+from factory import C, U, FixedDice, World, sample_map
+from hxref.kit import registry
+from hxref.systems.heartland import attack as at
+from hxref.systems.heartland import combat as cb
+from hxref.systems.heartland import imc, model
+from hxref.systems.heartland.administration import end_of_turn
+from hxref.systems.heartland.forced_march import apply_changes
+from hxref.yamlio import load_data
+
+M = sample_map()
+CHART = imc.IMCChart.load()
+
+
+@pytest.mark.parametrize("brevet,wound,br", [(0, 0, 4), (1, 0, 3), (2, 0, 3), (1, 1, 2), (1, 4, 0)])
+def test_14_51_every_reading_is_printed_less_1_under_a_brevet_marker(brevet, wound, br):
+    w = World()
+    w.leader("a", U, ar=3, br=4, mr=4, iar=2, ibr=2, imr=2, brevet=brevet, wound=wound)
+    ld = w.state["leaders"]["a"]
+    assert model.current_rating(ld, "br") == br
+    less = (1 if brevet else 0) + wound
+    assert model.current_rating(ld, "ar") == max(0, 3 - less)
+    assert model.current_rating(ld, "mr") == max(0, 4 - less)
+    assert model.current_rating(ld, "ar", "inactive") == max(0, 2 - less)
+    assert ld["ratings"]["active"] == {"ar": 3, "br": 4, "mr": 4}           # the counter keeps its print
+    assert model.rank(ld) == 2 + brevet                                        # and the marker its stars
+
+
+def test_14_51_a_brevet_given_in_play_counts_at_once():
+    w = World()
+    w.leader("sherman", U, "0403", stars=2, br=3, mr=4, ap=2, ml=4)
+    w.unit("s1", U, leader="sherman", cf=(12, 6))
+    w.leader("hardee", C, "0303", stars=2)
+    w.units("h", 2, C, leader="hardee", size="brigade", cf=(4, 2))
+    assert at.attack_check(w.state, M, "sherman", "0303", FixedDice([3])).passed
+    w.state["leaders"]["sherman"]["brevet"] = 1          # e.g. 3.23b or 3.32b, in the middle of a turn
+    r = at.attack_check(w.state, M, "sherman", "0303", FixedDice([3]))
+    assert r.rating == 2 and not r.passed and "brevet marker, 14.51" in r.why
+    assert imc.imc_roll(w.state, "sherman", 3, FixedDice([2])).mr == 3
+    st = cb.stack_strength(w.state, ["sherman"], role="attacker")
+    assert [(d.rule, d.amount) for d in cb.fire_drms(w.state, st, ["hardee"])][0] == ("10.41", 2)
+
+
+def test_14_51_the_turn_end_resets_ap_to_the_ar_less_the_brevet():
+    w = World()
+    w.state["current"] = {"turn": 1}
+    w.leader("a", U, ar=3, ap=0, brevet=1)
+    w.leader("b", U, "0101", ar=3, ap=0)
+    res = end_of_turn(w.state)
+    apply_changes(w.state, res.changes)
+    assert (w.state["leaders"]["a"]["ap"], w.state["leaders"]["b"]["ap"]) == (2, 3)
+
+
+def test_14_51_setup_gives_a_brevetted_leader_his_ar_less_1_as_ap():
+    system = registry.get("heartland")
+    scenario = system.load_scenario("heartland-demo")
+    ld = scenario["leaders"]["whitcomb"]
+    ld["brevet"] = 1
+    ld.pop("ap", None)
+    state = system.setup(scenario)
+    assert state["leaders"]["whitcomb"]["ap"] == ld["ratings"]["active"]["ar"] - 1
+
+
+def test_14_51_no_shipped_scenario_types_a_brevet():
+    # the shipped scenarios give printed ratings and no brevet marker: nothing to convert
+    root = Path(__file__).resolve().parents[2]
+    for p in sorted((root / "games" / "heartland" / "scenarios").glob("*.yaml")):
+        for lid, ld in (load_data(p).get("leaders") or {}).items():
+            if isinstance(ld, dict):             # bidding-demo gives only a count of leaders a side (4.25)
+                assert not ld.get("brevet"), (p.name, lid)
