@@ -27,6 +27,7 @@ from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited
 from hxref.maps import load_map
 from hxref.systems.salem_church import entry as en
 from hxref.systems.salem_church import movement as mv
+from hxref.systems.salem_church.path_walk import check_path
 from hxref.systems.salem_church import retreat as rt
 from hxref.systems.salem_church.counters import PathStatus
 from hxref.yamlio import load_data, to_plain
@@ -210,7 +211,7 @@ def test_tec_no_zoc_out_of_heavy_woods(sc, m):
 def test_mp_allowance_legal_path_spends_5(sc, m):
     # MP: infantry 5 MP (stand-in counter value), 5 road hexes at 1 MP (TEC Road)
     st = make_state(sc, first_1="2114")
-    mc = mv.check_path(st, m, "first-1", ["2013", "1913", "1812", "1712", "1611"])
+    mc = check_path(st, m, "first-1", ["2013", "1913", "1812", "1712", "1611"])
     assert mc.legal and mc.problems == []
     assert mc.spent == 5 and mc.mp == 5 and mc.end == "1611"
     assert "end of the ordered path" in mc.stopped
@@ -219,31 +220,31 @@ def test_mp_allowance_legal_path_spends_5(sc, m):
 
 def test_mp_allowance_exceeded_is_illegal(sc, m):
     st = make_state(sc, first_1="2114")
-    mc = mv.check_path(st, m, "first-1", ["2013", "1913", "1812", "1712", "1611", "1511"])
+    mc = check_path(st, m, "first-1", ["2013", "1913", "1812", "1712", "1611", "1511"])
     assert not mc.legal
     assert mc.problems[0].path == ["path", 5] and "MP" in mc.problems[0].message
 
 
 def test_path_must_go_hex_by_hex(sc, m):
     st = make_state(sc, first_1="2114")
-    mc = mv.check_path(st, m, "first-1", ["1913"])
+    mc = check_path(st, m, "first-1", ["1913"])
     assert not mc.legal and "adjacent" in mc.problems[0].message
-    mc = mv.check_path(st, m, "first-1", ["2114", "2013"])
+    mc = check_path(st, m, "first-1", ["2114", "2013"])
     assert not mc.legal and "start hex" in mc.problems[0].message
-    assert not mv.check_path(st, m, "first-1", ["9999"]).legal
+    assert not check_path(st, m, "first-1", ["9999"]).legal
 
 
 def test_d2_stop_on_entering_enemy_zoc(sc, m):
     # D2: enemy ZOCs are locking -- a unit entering one stops there (Kershaw in 1511, ZOC 1611)
     st = make_state(sc, first_1="1913", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1812", "1712", "1611"])
+    mc = check_path(st, m, "first-1", ["1812", "1712", "1611"])
     assert mc.legal and mc.end == "1611" and mc.entered_ezoc
     assert mc.rule == "D2" and "ZOC" in mc.stopped
 
 
 def test_d2_cannot_go_on_after_entering_enemy_zoc(sc, m):
     st = make_state(sc, first_1="1913", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1812", "1712", "1611", "1610"])
+    mc = check_path(st, m, "first-1", ["1812", "1712", "1611", "1610"])
     assert not mc.legal
     assert rules_of(mc.problems) == ["D2"] and mc.problems[0].path == ["path", 3]
 
@@ -251,62 +252,62 @@ def test_d2_cannot_go_on_after_entering_enemy_zoc(sc, m):
 def test_d2_a_unit_starting_in_enemy_zoc_may_leave(sc, m):
     # D2 reading: 18.0 lets a unit adjacent to the enemy leave its hex, so leaving an EZOC is allowed
     st = make_state(sc, first_1="1611", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1812", "1913"])
+    mc = check_path(st, m, "first-1", ["1712", "1812", "1913"])
     assert mc.legal and mc.end == "1913" and not mc.entered_ezoc
 
 
 def test_no_entering_an_enemy_occupied_hex(sc, m):
     st = make_state(sc, first_1="1611", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1511"])
+    mc = check_path(st, m, "first-1", ["1511"])
     assert not mc.legal and "enemy" in mc.problems[0].message
 
 
 def test_tec_heavy_woods_infantry_enters_and_stops(sc, m):
     # TEC Heavy woods: infantry may enter 1104 and must stop there
     st = make_state(sc, first_1="1003")
-    mc = mv.check_path(st, m, "first-1", ["1104"])
+    mc = check_path(st, m, "first-1", ["1104"])
     assert mc.legal and mc.end == "1104" and mc.rule == "TEC" and "stop" in mc.stopped
 
 
 def test_tec_heavy_woods_cannot_go_on_after_entering(sc, m):
     st = make_state(sc, first_1="1003")
-    mc = mv.check_path(st, m, "first-1", ["1104", "1204"])
+    mc = check_path(st, m, "first-1", ["1104", "1204"])
     assert not mc.legal and rules_of(mc.problems) == ["TEC"]
 
 
 def test_tec_heavy_woods_closed_to_artillery_and_leaders(sc, m):
     st = make_state(sc, art_1="1003", brooks_1="1003")
     for uid in ("art-1", "brooks-1"):
-        mc = mv.check_path(st, m, uid, ["1104"])
+        mc = check_path(st, m, uid, ["1104"])
         assert not mc.legal and rules_of(mc.problems) == ["TEC"] and "infantry" in mc.problems[0].message
 
 
 def test_tec_enemy_in_heavy_woods_exerts_no_zoc_so_no_stop(sc, m):
     # TEC: no ZOC out of heavy woods -- Kershaw in 1104 does not stop a Union unit passing 1204
     st = make_state(sc, first_1="1203", kershaw_m="1104")
-    mc = mv.check_path(st, m, "first-1", ["1204", "1304", "1404"])
+    mc = check_path(st, m, "first-1", ["1204", "1304", "1404"])
     assert mc.legal and mc.end == "1404" and not mc.entered_ezoc
 
 
 def test_stacking_within_the_stand_in_limit(sc, m):
     # D3 stand-in STACK_LIMIT = 2 combat units a hex, leaders free
     st = make_state(sc, first_1="1913", third_1="2114", brooks_1="2114")
-    assert mv.check_path(st, m, "third-1", ["2013", "1913"]).legal
+    assert check_path(st, m, "third-1", ["2013", "1913"]).legal
     st = make_state(sc, first_1="1913", second_1="1913", brooks_1="2114")
-    assert mv.check_path(st, m, "brooks-1", ["2013", "1913"]).legal
+    assert check_path(st, m, "brooks-1", ["2013", "1913"]).legal
 
 
 def test_stacking_over_the_stand_in_limit_is_illegal_at_the_end_only(sc, m):
     st = make_state(sc, first_1="1913", second_1="1913", third_1="2114")
-    mc = mv.check_path(st, m, "third-1", ["2013", "1913"])
+    mc = check_path(st, m, "third-1", ["2013", "1913"])
     assert not mc.legal and "stack" in mc.problems[0].message
     # passing through an over-full hex is allowed
-    assert mv.check_path(st, m, "third-1", ["2013", "1913", "1812"]).legal
+    assert check_path(st, m, "third-1", ["2013", "1913", "1812"]).legal
 
 
 def test_an_empty_path_stays_put(sc, m):
     st = make_state(sc, first_1="2114")
-    mc = mv.check_path(st, m, "first-1", [])
+    mc = check_path(st, m, "first-1", [])
     assert mc.legal and mc.end == "2114" and mc.spent == 0
 
 
@@ -320,30 +321,30 @@ def test_18_0_is_night():
 
 def test_18_0_day_turn_may_move_adjacent(sc, m):
     st = make_state(sc, turn=5, first_1="1812", kershaw_m="1511")
-    assert mv.check_path(st, m, "first-1", ["1712", "1611"]).legal
+    assert check_path(st, m, "first-1", ["1712", "1611"]).legal
 
 
 def test_18_0_night_no_moving_adjacent_to_an_enemy_unit(sc, m):
     # 18.0: turn 6, units may not move adjacent to an enemy unit (1611 is next to Kershaw in 1511)
     st = make_state(sc, turn=6, first_1="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"])
+    mc = check_path(st, m, "first-1", ["1712", "1611"])
     assert not mc.legal and rules_of(mc.problems) == ["18.0"] and mc.problems[0].path == ["path", 1]
     # an enemy leader is an enemy unit too
     st = make_state(sc, turn=6, first_1="1812", mclaws_m="1511")
-    assert rules_of(mv.check_path(st, m, "first-1", ["1712", "1611"]).problems) == ["18.0"]
+    assert rules_of(check_path(st, m, "first-1", ["1712", "1611"]).problems) == ["18.0"]
 
 
 def test_18_0_night_a_unit_already_adjacent_may_leave(sc, m):
     # 18.0: a unit already adjacent may stay, and may leave its hex
     st = make_state(sc, turn=6, first_1="1611", kershaw_m="1511")
-    assert mv.check_path(st, m, "first-1", []).legal
-    assert mv.check_path(st, m, "first-1", ["1712", "1812"]).legal
+    assert check_path(st, m, "first-1", []).legal
+    assert check_path(st, m, "first-1", ["1712", "1812"]).legal
 
 
 def test_18_0_night_not_from_one_adjacent_hex_to_another(sc, m):
     # 18.0 literal reading (digest ambiguity): 1611 -> 1610 ends next to the enemy again
     st = make_state(sc, turn=6, first_1="1611", kershaw_m="1511")
-    assert rules_of(mv.check_path(st, m, "first-1", ["1610"]).problems) == ["18.0"]
+    assert rules_of(check_path(st, m, "first-1", ["1610"]).problems) == ["18.0"]
 
 
 # =====================================================================================
@@ -352,54 +353,54 @@ def test_18_0_night_not_from_one_adjacent_hex_to_another(sc, m):
 
 def test_16_0_wagon_train_moves_along_roads(sc, m):
     st = make_state(sc, wagon_train="2114")
-    mc = mv.check_path(st, m, "wagon-train", ["2013", "1913", "1812", "1712"])
+    mc = check_path(st, m, "wagon-train", ["2013", "1913", "1812", "1712"])
     assert mc.legal and mc.spent == 4
 
 
 def test_16_0_wagon_train_roads_only(sc, m):
     # 16.0 wagon train roads only
     st = make_state(sc, wagon_train="2114")
-    mc = mv.check_path(st, m, "wagon-train", ["2113"])
+    mc = check_path(st, m, "wagon-train", ["2113"])
     assert not mc.legal and rules_of(mc.problems) == ["16.0"]
 
 
 def test_16_0_wagon_train_never_adjacent_to_a_confederate_unit(sc, m):
     # 16.0: may not move adjacent to a Confederate unit (1611 is next to Kershaw in 1511)
     st = make_state(sc, wagon_train="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "wagon-train", ["1712", "1611"])
+    mc = check_path(st, m, "wagon-train", ["1712", "1611"])
     assert not mc.legal and rules_of(mc.problems) == ["16.0"] and mc.problems[0].path == ["path", 1]
     # ... a Confederate leader is a Confederate unit too
     st = make_state(sc, wagon_train="1812", mclaws_m="1511")
-    assert rules_of(mv.check_path(st, m, "wagon-train", ["1712", "1611"]).problems) == ["16.0"]
+    assert rules_of(check_path(st, m, "wagon-train", ["1712", "1611"]).problems) == ["16.0"]
 
 
 def test_16_0_wagon_train_may_leave_a_hex_next_to_the_enemy(sc, m):
     # 16.0 reading (digest): it may leave, if no hex it enters is adjacent to a Confederate unit
     st = make_state(sc, wagon_train="1611", kershaw_m="1511")
-    assert mv.check_path(st, m, "wagon-train", ["1712", "1812"]).legal
+    assert check_path(st, m, "wagon-train", ["1712", "1812"]).legal
 
 
 def test_16_0_wagon_train_enters_only_at_a_road_hex(sc, m):
     # 16.0 roads only, from the entry hex on (2114 is on the Plank Road; 2113 is on no road)
     st = make_state(sc, turn=4)
-    assert mv.check_path(st, m, "wagon-train", ["2114", "2013"]).legal
-    assert rules_of(mv.check_path(st, m, "wagon-train", ["2113"]).problems) == ["16.0"]
+    assert check_path(st, m, "wagon-train", ["2114", "2013"]).legal
+    assert rules_of(check_path(st, m, "wagon-train", ["2113"]).problems) == ["16.0"]
 
 
 def test_16_0_wagon_train_does_not_stack_or_pass_through_units(sc, m):
     # 16.0: no stacking with the train -- the train may not enter (or pass) a hex holding a unit
     st = make_state(sc, wagon_train="2114", first_1="2013")
-    assert rules_of(mv.check_path(st, m, "wagon-train", ["2013"]).problems) == ["16.0"]
-    assert rules_of(mv.check_path(st, m, "wagon-train", ["2013", "1913"]).problems) == ["16.0"]
+    assert rules_of(check_path(st, m, "wagon-train", ["2013"]).problems) == ["16.0"]
+    assert rules_of(check_path(st, m, "wagon-train", ["2013", "1913"]).problems) == ["16.0"]
 
 
 def test_16_0_no_union_unit_enters_or_passes_the_trains_hex(sc, m):
     # 16.0: no Union unit may enter the train's hex or stack with it
     st = make_state(sc, wagon_train="1913", first_1="2114", brooks_1="2114")
     for uid in ("first-1", "brooks-1"):
-        assert rules_of(mv.check_path(st, m, uid, ["2013", "1913"]).problems) == ["16.0"]
-        assert rules_of(mv.check_path(st, m, uid, ["2013", "1913", "1812"]).problems) == ["16.0"]
-    assert mv.check_path(st, m, "first-1", ["2013", "2012"]).legal
+        assert rules_of(check_path(st, m, uid, ["2013", "1913"]).problems) == ["16.0"]
+        assert rules_of(check_path(st, m, uid, ["2013", "1913", "1812"]).problems) == ["16.0"]
+    assert check_path(st, m, "first-1", ["2013", "2012"]).legal
 
 
 @pytest.mark.parametrize("exit_hex,kind", [("0903", "victory"), ("0107", "victory"),
@@ -407,7 +408,7 @@ def test_16_0_no_union_unit_enters_or_passes_the_trains_hex(sc, m):
 def test_16_0_wagon_train_exits_paying_1_mp(sc, m, exit_hex, kind):
     # 16.0: leaving the map from 0107/0903 (for victory) or 1204/1302 (escape) costs 1 MP there
     st = make_state(sc, wagon_train=exit_hex)
-    mc = mv.check_path(st, m, "wagon-train", [mv.EXIT])
+    mc = check_path(st, m, "wagon-train", [mv.EXIT])
     assert mc.legal and mc.exit == kind and mc.spent == 1 and mc.end is None
     assert "16.0" in mc.rule
 
@@ -415,7 +416,7 @@ def test_16_0_wagon_train_exits_paying_1_mp(sc, m, exit_hex, kind):
 def test_16_0_wagon_train_moves_then_exits(sc, m):
     # B6: in 0903 with 1 MP left -> may exit (for 14.1)
     st = make_state(sc, wagon_train="1103")
-    mc = mv.check_path(st, m, "wagon-train", ["1003", "0903", mv.EXIT])
+    mc = check_path(st, m, "wagon-train", ["1003", "0903", mv.EXIT])
     assert mc.legal and mc.exit == "victory" and mc.spent == 3
     assert mc.hexes == ["1003", "0903"]
 
@@ -423,27 +424,27 @@ def test_16_0_wagon_train_moves_then_exits(sc, m):
 def test_16_0_wagon_train_exit_needs_1_mp_left(sc, m):
     # the train has 4 MP (stand-in counter value)
     st = make_state(sc, wagon_train="1404")
-    mc = mv.check_path(st, m, "wagon-train", ["1304", "1303", "1302", mv.EXIT])
+    mc = check_path(st, m, "wagon-train", ["1304", "1303", "1302", mv.EXIT])
     assert mc.legal and mc.spent == 4 and mc.exit == "escape"
     st = make_state(sc, wagon_train="1504")
-    mc = mv.check_path(st, m, "wagon-train", ["1404", "1304", "1303", "1302", mv.EXIT])
+    mc = check_path(st, m, "wagon-train", ["1404", "1304", "1303", "1302", mv.EXIT])
     assert not mc.legal and "MP" in mc.problems[0].message and mc.problems[0].path == ["path", 4]
 
 
 def test_16_0_wagon_train_exits_only_at_its_four_hexes(sc, m):
     st = make_state(sc, wagon_train="1209", first_1="0903")
-    assert rules_of(mv.check_path(st, m, "wagon-train", [mv.EXIT]).problems) == ["16.0"]
+    assert rules_of(check_path(st, m, "wagon-train", [mv.EXIT]).problems) == ["16.0"]
     # ... and only the train leaves the map (stand-in: no exit rule for other units)
-    assert not mv.check_path(st, m, "first-1", [mv.EXIT]).legal
+    assert not check_path(st, m, "first-1", [mv.EXIT]).legal
     # ... and the exit ends the move
     st = make_state(sc, wagon_train="0903")
-    assert rules_of(mv.check_path(st, m, "wagon-train", [mv.EXIT, "1003"]).problems) == ["16.0"]
+    assert rules_of(check_path(st, m, "wagon-train", [mv.EXIT, "1003"]).problems) == ["16.0"]
 
 
 def test_16_0_confederate_unit_entering_the_trains_hex_captures_it(sc, m):
     # 16.0: if a Confederate unit enters the train's hex, the train is captured
     st = make_state(sc, kershaw_m="1812", wagon_train="1913")
-    mc = mv.check_path(st, m, "kershaw-m", ["1913"])
+    mc = check_path(st, m, "kershaw-m", ["1913"])
     assert mc.legal and mc.captures == "wagon-train"
     st["units"]["kershaw-m"]["hex"] = "1913"
     cap = mv.wagon_capture(st, m)
@@ -453,7 +454,7 @@ def test_16_0_confederate_unit_entering_the_trains_hex_captures_it(sc, m):
 def test_16_0_capture_passing_through(sc, m):
     # 16.0: entering is enough, the unit may go on (nothing says it stops)
     st = make_state(sc, kershaw_m="1812", wagon_train="1913")
-    mc = mv.check_path(st, m, "kershaw-m", ["1913", "2013"])
+    mc = check_path(st, m, "kershaw-m", ["1913", "2013"])
     assert mc.legal and mc.captures == "wagon-train" and mc.end == "2013"
     st["units"]["kershaw-m"]["hex"] = "2013"
     assert not mv.wagon_capture(st, m).captured
@@ -467,7 +468,7 @@ def test_16_0_no_capture(sc, m):
     assert not cap.captured and cap.problems == []
     # reading: only a Confederate combat unit captures; a leader cannot enter the train's hex
     st = make_state(sc, mclaws_m="1812", wagon_train="1913")
-    assert not mv.check_path(st, m, "mclaws-m", ["1913"]).legal
+    assert not check_path(st, m, "mclaws-m", ["1913"]).legal
 
 
 # =====================================================================================
@@ -509,22 +510,22 @@ def test_17_2_initiative_check_numbers():
 def test_17_2_full_initiative_enters_ezoc_without_a_check(sc, m):
     st = make_state(sc, turn=8, initiative="full", first_1="1812", kershaw_m="1511")
     dice = Dice()
-    assert mv.check_path(st, m, "first-1", ["1712", "1611"], roll=dice).legal
+    assert check_path(st, m, "first-1", ["1712", "1611"], roll=dice).legal
     assert dice.asked == []
 
 
 def test_17_2_low_initiative_no_leader_no_entering_ezoc(sc, m):
     # 17.2: a stack without a leader can never enter an EZOC at Low Initiative
     st = make_state(sc, turn=8, initiative="low", first_1="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], roll=Dice())
+    mc = check_path(st, m, "first-1", ["1712", "1611"], roll=Dice())
     assert not mc.legal and rules_of(mc.problems) == ["17.2"]
     # moving without entering the EZOC is fine
-    assert mv.check_path(st, m, "first-1", ["1712"]).legal
+    assert check_path(st, m, "first-1", ["1712"]).legal
 
 
 def test_17_2_low_initiative_leader_must_be_stacked(sc, m):
     st = make_state(sc, turn=8, initiative="low", first_1="1812", brooks_1="2114", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice(1))
+    mc = check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice(1))
     assert not mc.legal and rules_of(mc.problems) == ["17.2"]
 
 
@@ -533,7 +534,7 @@ def test_17_2_check_fails_die_over_morale_stops_before_the_ezoc(sc, m):
     # the unit stops in the hex before the EZOC
     st = make_state(sc, turn=8, initiative="low", first_1="1812", brooks_1="1812", kershaw_m="1511")
     dice = Dice(5)
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=dice)
+    mc = check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=dice)
     assert mc.legal and mc.end == "1712" and mc.rule == "17.2" and "failed" in mc.stopped
     assert mc.initiative.die == 5 and not mc.initiative.passed and not mc.initiative.near_ezoc
     assert dice.asked and "17.2" in dice.asked[0] and "brooks-1" in dice.asked[0]
@@ -541,23 +542,23 @@ def test_17_2_check_fails_die_over_morale_stops_before_the_ezoc(sc, m):
 
 def test_17_2_check_passes_die_not_over_morale(sc, m):
     st = make_state(sc, turn=8, initiative="low", first_1="1812", brooks_1="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice(4))
+    mc = check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice(4))
     assert mc.legal and mc.end == "1611" and mc.initiative.passed and mc.entered_ezoc
 
 
 def test_17_2_minus_1_when_the_stack_is_next_to_an_ezoc(sc, m):
     # 17.2: -1 when adjacent to or in an EZOC (1712 touches 1611, in Kershaw's ZOC): 5 - 1 = 4 passes
     st = make_state(sc, turn=8, initiative="low", first_1="1712", brooks_1="1712", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1611"], leader="brooks-1", roll=Dice(5))
+    mc = check_path(st, m, "first-1", ["1611"], leader="brooks-1", roll=Dice(5))
     assert mc.legal and mc.end == "1611" and mc.initiative.near_ezoc and mc.initiative.modified == 4
     # 6 - 1 = 5 > 4 still fails
-    mc = mv.check_path(st, m, "first-1", ["1611"], leader="brooks-1", roll=Dice(6))
+    mc = check_path(st, m, "first-1", ["1611"], leader="brooks-1", roll=Dice(6))
     assert mc.legal and mc.end == "1712" and not mc.initiative.passed
 
 
 def test_17_2_the_leader_checks_for_himself(sc, m):
     st = make_state(sc, turn=8, initiative="low", brooks_1="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "brooks-1", ["1712", "1611"], roll=Dice(3))
+    mc = check_path(st, m, "brooks-1", ["1712", "1611"], roll=Dice(3))
     assert mc.legal and mc.end == "1611" and mc.initiative.leader == "brooks-1"
 
 
@@ -565,28 +566,28 @@ def test_17_2_one_check_per_leader_per_phase(sc, m):
     # 17.2 reading (G7): one roll per leader stack per movement phase -- a stored result is reused
     st = make_state(sc, turn=8, initiative="low", first_1="1812", brooks_1="1812", kershaw_m="1511")
     st["initiative_checks"] = {"brooks-1": {"passed": False}}
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice())
+    mc = check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice())
     assert mc.legal and mc.end == "1712"
     st["initiative_checks"] = {"brooks-1": {"passed": True}}
-    assert mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice()).end == "1611"
+    assert check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1", roll=Dice()).end == "1611"
 
 
 def test_17_2_without_dice_the_check_is_pending(sc, m):
     # an order checked before the dice: legal so far, the roll is named as pending
     st = make_state(sc, turn=8, initiative="low", first_1="1812", brooks_1="1812", kershaw_m="1511")
-    mc = mv.check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1")
+    mc = check_path(st, m, "first-1", ["1712", "1611"], leader="brooks-1")
     assert mc.legal and mc.pending and "17.2" in mc.pending[0]
 
 
 def test_17_2_confederates_are_never_at_low_initiative(sc, m):
     st = make_state(sc, turn=8, initiative="low", kershaw_m="1812", first_1="1511")
-    assert mv.check_path(st, m, "kershaw-m", ["1712", "1611"], roll=Dice()).legal
+    assert check_path(st, m, "kershaw-m", ["1712", "1611"], roll=Dice()).legal
 
 
 def test_17_1_before_turn_7_the_union_is_at_full_initiative(sc, m):
     # 17.1 (derived): no roll on T1-T6, so Full Initiative whatever the state says
     st = make_state(sc, turn=5, initiative="low", first_1="1812", kershaw_m="1511")
-    assert mv.check_path(st, m, "first-1", ["1712", "1611"], roll=Dice()).legal
+    assert check_path(st, m, "first-1", ["1712", "1611"], roll=Dice()).legal
 
 
 # =====================================================================================
@@ -599,16 +600,16 @@ def test_disrupted_movement_stand_in_default_moves_normally(sc, m):
     assert mv.DISRUPTED_MOVEMENT in mv.DISRUPTED_MOVE_READINGS
     a = mv.movement_allowance(st["units"]["first-1"])
     assert a.mp == 5 and "stand-in" in a.why
-    assert mv.check_path(st, m, "first-1", ["1812", "1712", "1611"]).legal
+    assert check_path(st, m, "first-1", ["1812", "1712", "1611"]).legal
 
 
 def test_disrupted_movement_reading_no_ezoc(sc, m):
     st = make_state(sc, first_1="1913", kershaw_m="1511")
     st["units"]["first-1"]["disrupted"] = True
-    mc = mv.check_path(st, m, "first-1", ["1812", "1712", "1611"], disrupted="no_ezoc")
+    mc = check_path(st, m, "first-1", ["1812", "1712", "1611"], disrupted="no_ezoc")
     assert not mc.legal and "disrupted" in mc.problems[0].message
     with pytest.raises(ValueError):
-        mv.check_path(st, m, "first-1", [], disrupted="sideways")
+        check_path(st, m, "first-1", [], disrupted="sideways")
 
 
 # =====================================================================================
@@ -688,9 +689,9 @@ def test_13_2_returning_union_units_at_any_us_entry_hex(sc):
 def test_13_x_entering_units_pay_mp_from_the_entry_hex(sc, m):
     # reading: the entry hex costs its terrain (2114 clear: 1 MP), then the road: 5 hexes = 5 MP
     st = make_state(sc, turn=1)
-    mc = mv.check_path(st, m, "first-1", ["2114", "2013", "1913", "1812", "1712"])
+    mc = check_path(st, m, "first-1", ["2114", "2013", "1913", "1812", "1712"])
     assert mc.legal and mc.spent == 5 and mc.hexes[0] == "2114"
-    mc = mv.check_path(st, m, "first-1", ["2114", "2013", "1913", "1812", "1712", "1611"])
+    mc = check_path(st, m, "first-1", ["2114", "2013", "1913", "1812", "1712", "1611"])
     assert not mc.legal and "MP" in mc.problems[0].message
 
 

@@ -161,10 +161,10 @@ def test_the_game_ends_in_the_victory_determination(played):
     assert again.to_dict() == v
     # 14.3: neither major victory; the wagon train escaped by 1204 (16.0), so no capture either
     assert eng.state["wagon"] == {"exited": "escape", "captured": False, "hex": "1204"}
-    assert v["score"]["points"] == {"union": 6, "confederate": 1}          # 14.3 stand-in: enemy steps lost
-    # 1204 and 2114 are the Union's, 1302 and 2407 the Confederates' (14.1, 14.2)
+    assert v["score"]["points"] == {"union": 6, "confederate": 5}          # 14.3 stand-in: enemy steps lost
+    # 1204 is the Union's; 1302, 2114 and 2407 the Confederates' (14.1, 14.2): one short of 14.2
     assert {h: eng.state["control"].get(h) for h in ("1204", "1302", "2114", "2407")} == {
-        "1204": "union", "1302": "confederate", "2114": "union", "2407": "confederate"}
+        "1204": "union", "1302": "confederate", "2114": "confederate", "2407": "confederate"}
     events = [e["data"] for e in eng.gf.log if e["kind"] == "rules"]
     assert events[-1]["type"] == "victory" and events[-1]["decision"] == "t14.confederate"
 

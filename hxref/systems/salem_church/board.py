@@ -13,10 +13,8 @@ system object calls down into the rules, never the other way.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Mapping
 
-from ...paths import games_dir
 
 DATA = "salem_church"                # the folder under games/
 
@@ -26,12 +24,11 @@ def hexmap(state: Mapping):
     return load_map(state["map"])
 
 
-@lru_cache(maxsize=None)
 def load_map(name: str):
-    """The scenario's map, parsed once per process."""
-    from ...maps import load_map as _load
+    """The scenario's map: the game's pinned copy in play (kit.data), parsed once per content."""
+    from ...kit.data import game_map
 
-    return _load(games_dir() / DATA / "maps" / f"{name}.yaml")
+    return game_map("salem-church", name)
 
 
 def fogged(state: Mapping) -> bool:

@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ...errors import IllegalOrder, InvalidInput
@@ -92,13 +93,20 @@ class Modifier:
     effect: str
     reason: str
     rule: str
+    #: the reason as a reader who does not see the unit reads it: without the unit's hex (the
+    #: fog of war: a side is not told where a unit it does not see is); None: as ``reason``
+    unseen: str | None = None
+
+    def told(self, ids: Ids = _same) -> str:
+        """The reason; a reader ``ids`` names the unit by its id when it sees it (:mod:`.narration`)."""
+        return self.reason if self.unseen is None or ids(self.unit) == self.unit else self.unseen
 
     def as_dict(self, ids: Ids = _same) -> dict:
         return {"side": self.side, "unit": ids(self.unit), "effect": self.effect, "rule": self.rule,
-                "reason": self.reason}
+                "reason": self.told(ids)}
 
-    def text(self) -> str:
-        return f"{self.effect} {self.reason} ({self.rule})"
+    def text(self, ids: Ids = _same) -> str:
+        return f"{self.effect} {self.told(ids)} ({self.rule})"
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,7 @@ class UnitStrength:
     modifiers: tuple[Modifier, ...]
 
     def text(self, ids: Ids = _same) -> str:
-        mods = "".join(f" {m.text()}" for m in self.modifiers)
+        mods = "".join(f" {m.text(ids)}" for m in self.modifiers)
         return f"{ids(self.unit)} {self.printed}{mods}" + (f" = {_num(self.cf)}" if self.modifiers else "")
 
 
@@ -184,12 +192,15 @@ def attack_strength(attackers: Sequence[Unit], target_terrain: str | Iterable[st
         uw = _woods(u.terrain)
         if tw == "heavy" or uw == "heavy":
             where = ("into and out of heavy woods (halved once)" if tw == uw == "heavy"
-                     else "into heavy woods" if tw == "heavy" else f"out of heavy woods in {u.hex}")
+                     else "into heavy woods" if tw == "heavy" else "out of heavy woods")
+            at = f" in {u.hex}" if where == "out of heavy woods" else ""
             cf /= 2
-            ms.append(Modifier("attacker", u.id, "/2", f"attacking {where}", "TEC"))
+            ms.append(Modifier("attacker", u.id, "/2", f"attacking {where}{at}", "TEC",
+                               unseen=f"attacking {where}" if at else None))
         elif tw == "light" and uw is None:
             cf /= 2
-            ms.append(Modifier("attacker", u.id, "/2", f"attacking from clear {u.hex} into light woods", "TEC"))
+            ms.append(Modifier("attacker", u.id, "/2", f"attacking from clear {u.hex} into light woods", "TEC",
+                               unseen="attacking from clear terrain into light woods"))
         if u.disrupted:
             if disrupted == "no_attack":
                 raise CombatRefused(lambda ids: f"{ids(u.id)} is disrupted and may not attack (stand-in reading)",
@@ -228,8 +239,27 @@ def differential(attack: SideStrength, defence: SideStrength) -> int:
 # --- what may be fought -----------------------------------------------------------------------
 def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: int | None = None,
                  disrupted: str = DISRUPTED) -> None:
-    """Raise :class:`IllegalOrder` for a combat the rules forbid."""
+    """Raise :class:`IllegalOrder` for a combat the rules forbid: at night (18.0); not two opposed
+    sides (B1); the wagon train (16.0); not one defending hex (stand-in); no combat unit on a side;
+    heavy woods (TEC); disrupted attackers (D2 stand-in reading)."""
     _check_disrupted_reading(disrupted)
+    _check_sides(attackers, defenders, turn)
+    _check_wagon_train(attackers, defenders)
+    where = _defending_hex(defenders)
+    if not any(u.fights for u in attackers):
+        raise IllegalOrder("no attacking combat unit (infantry or artillery): leaders alone do not attack")
+    if not any(u.fights for u in defenders):
+        raise IllegalOrder(f"no defending combat unit in {where} (stand-in: a lone leader is not attacked)")
+    _check_heavy_woods(attackers, defenders, where)
+    if disrupted == "no_attack":
+        bad = [u.id for u in attackers if u.fights and u.disrupted]
+        if bad:
+            raise CombatRefused(lambda ids: "disrupted units may not attack (stand-in reading): "
+                                + ", ".join(map(ids, bad)), bad, rule="D2 stand-in")
+
+
+def _check_sides(attackers: Sequence[Unit], defenders: Sequence[Unit], turn: int | None) -> None:
+    """18.0: no combat at night; B1: attacking and defending units, each of one side, opposed."""
     if turn is not None and turn in NIGHT_TURNS:
         raise IllegalOrder(f"turn {turn} is a night turn: there is no combat", rule="18.0",
                            hint="both combat phases are skipped")
@@ -237,38 +267,47 @@ def check_combat(attackers: Sequence[Unit], defenders: Sequence[Unit], *, turn: 
         raise IllegalOrder("a combat needs attacking and defending units")
     for role, units in (("attacking", attackers), ("defending", defenders)):
         if len({u.side for u in units}) != 1:
-            raise CombatRefused(lambda ids, role=role, units=units: f"the {role} units are not all of one side: "
-                                + ", ".join(f"{ids(u.id)} ({u.side})" for u in units), [u.id for u in units])
+            def mixed(ids: Ids, role: str = role, units: Sequence[Unit] = units) -> str:
+                return f"the {role} units are not all of one side: " + ", ".join(f"{ids(u.id)} ({u.side})"
+                                                                                 for u in units)
+            raise CombatRefused(mixed, [u.id for u in units])
     if attackers[0].side == defenders[0].side:
         raise IllegalOrder(f"attacker and defender are both {attackers[0].side}")
+
+
+def _check_wagon_train(attackers: Sequence[Unit], defenders: Sequence[Unit]) -> None:
+    """16.0: the wagon train has no CF and does not attack (reading), and is never attacked."""
     for u in attackers:
         if u.arm == "wagon_train":
-            raise CombatRefused(lambda ids, u=u: f"{ids(u.id)}: the wagon train has no CF and does not attack "
-                                "(reading)", [u.id], rule="16.0")
+            def no_cf(ids: Ids, u: Unit = u) -> str:
+                return f"{ids(u.id)}: the wagon train has no CF and does not attack (reading)"
+            raise CombatRefused(no_cf, [u.id], rule="16.0")
     for u in defenders:
         if u.arm == "wagon_train":
-            raise CombatRefused(lambda ids, u=u: f"{ids(u.id)}: the Union wagon train is never attacked", [u.id],
-                                rule="16.0", hint="a Confederate unit entering its hex captures it (16.0)")
+            def never_attacked(ids: Ids, u: Unit = u) -> str:
+                return f"{ids(u.id)}: the Union wagon train is never attacked"
+            raise CombatRefused(never_attacked, [u.id], rule="16.0",
+                                hint="a Confederate unit entering its hex captures it (16.0)")
+
+
+def _defending_hex(defenders: Sequence[Unit]) -> str:
+    """Stand-in (the standard combat rules are missing): a combat is against the units of one hex."""
     hexes = sorted({u.hex for u in defenders})
     if len(hexes) != 1:
         raise IllegalOrder(f"the defending units are in {', '.join(hexes)}: a combat is against one hex "
                            "(stand-in: the standard combat rules are missing)")
     if len({u.terrain for u in defenders}) != 1:
         raise InvalidInput(f"the defenders in {hexes[0]} disagree on the hex's terrain")
-    if not any(u.fights for u in attackers):
-        raise IllegalOrder("no attacking combat unit (infantry or artillery): leaders alone do not attack")
-    if not any(u.fights for u in defenders):
-        raise IllegalOrder(f"no defending combat unit in {hexes[0]} (stand-in: a lone leader is not attacked)")
+    return hexes[0]
+
+
+def _check_heavy_woods(attackers: Sequence[Unit], defenders: Sequence[Unit], where: str) -> None:
+    """TEC: only infantry attacks into heavy woods."""
     if _woods(defenders[0].terrain) == "heavy":
         others = [u.id for u in attackers if u.fights and u.arm != "infantry"]
         if others:
-            raise CombatRefused(lambda ids: f"only infantry may attack into heavy woods ({hexes[0]}): "
+            raise CombatRefused(lambda ids: f"only infantry may attack into heavy woods ({where}): "
                                 + ", ".join(map(ids, others)), others, rule="TEC")
-    if disrupted == "no_attack":
-        bad = [u.id for u in attackers if u.fights and u.disrupted]
-        if bad:
-            raise CombatRefused(lambda ids: "disrupted units may not attack (stand-in reading): "
-                                + ", ".join(map(ids, bad)), bad, rule="D2 stand-in")
 
 
 # --- the effects of a result ------------------------------------------------------------------
@@ -357,6 +396,11 @@ def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[
              "defender": _Side("defender", first_unit(defenders, first_defender))}
     leaders = [u for u in (*attackers, *defenders) if u.arm == "leader"]
 
+    def bracketed(r: Result) -> Result:
+        # B2: the chart's grammar gives Ac/Dc/Dm a bracketed result (checked when the CRT loads)
+        assert r.bracket is not None, f"{r.code} has no bracketed result (B2)"
+        return r.bracket
+
     def role_of(r: Result) -> str:
         return "attacker" if r.affects.value == "attacker" else "defender"
 
@@ -386,8 +430,8 @@ def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[
             outcome(role, Outcome.DISRUPT_OR_RETREAT, r.code)
         elif r.kind is Kind.RETREAT_CHECK:
             if mc(role, r.code).passed:
-                apply(r.bracket)
-                if r.bracket.kind is Kind.NO_EFFECT:
+                apply(bracketed(r))
+                if bracketed(r).kind is Kind.NO_EFFECT:
                     sides[role].notes.append(f"{r.code}: no effect")
             else:
                 outcome(role, Outcome.DISRUPT_OR_RETREAT, f"{r.code} failed, {retreat}")
@@ -396,7 +440,7 @@ def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[
             outcome(role, Outcome.LOSS_OR_DISRUPT_AND_RETREAT if passed else Outcome.DISRUPT_AND_RETREAT, r.code)
         elif r.kind is Kind.ROUT_CHECK:
             if mc(role, r.code).passed:
-                apply(r.bracket)
+                apply(bracketed(r))
             else:
                 outcome(role, Outcome.ROUT, f"{r.code} failed")
 
@@ -445,12 +489,7 @@ def settle(effect: SideEffect, units: Sequence[Unit], *, choice: str | None = No
     ``choice``: ``disrupt``, ``retreat`` or ``loss``, as :attr:`SideEffect.choices` offers (one
     offered choice is taken by default).  ``hexes``: 1-3 when retreating.  ``path``: a
     :class:`PathStatus` for all, or ``path(unit_id, hexes)`` per unit."""
-    offered = effect.choices
-    if choice is None and len(offered) == 1:
-        choice = offered[0]
-    if (choice is None and offered) or (choice is not None and choice not in offered):
-        raise IllegalOrder(f"choice {choice!r} is not offered by {effect.outcome.value}; "
-                           f"choose {' or '.join(offered) or 'nothing'}", rule="B2", path="choice")
+    choice = _offered_choice(effect, choice)
     fighting = tuple(u.id for u in units if u.fights)
     steps = effect.steps + (1 if choice == "loss" else 0)
     why = [f"{effect.steps} step(s) lost (Ex)"] if effect.steps else []
@@ -463,20 +502,35 @@ def settle(effect: SideEffect, units: Sequence[Unit], *, choice: str | None = No
         disrupted = fighting
         why.append("all units disrupted instead of retreating")
     elif choice == "retreat":
-        lo, hi = RETREAT_HEXES
-        if isinstance(hexes, bool) or not isinstance(hexes, int) or not lo <= hexes <= hi:
-            raise IllegalOrder(f"a retreat is {lo}-{hi} hexes, not {hexes!r}", rule="B2", path="hexes")
-        n = hexes
+        n = _retreat_hexes(hexes)
         if effect.outcome is not Outcome.DISRUPT_OR_RETREAT:
             disrupted = fighting
-        for u in fighting:
-            fates[u] = retreat_fate(path(u, n) if callable(path) else path)
+        fates = {u: retreat_fate(path(u, n) if callable(path) else path) for u in fighting}
         why.append(("all disrupted and " if disrupted else "") + f"retreat {n} hex(es): "
                    + ", ".join(f"{u} {f.value}" for u, f in fates.items()))
     elif effect.outcome is Outcome.ROUT:
         fates = {u: Fate.ROUT for u in fighting}
         why.append("all units rout")
     return Settlement(effect.role, steps, disrupted, fates, n, "; ".join(why) or "no effect")
+
+
+def _offered_choice(effect: SideEffect, choice: str | None) -> str | None:
+    """B2: the owner's choice is one the result offers (the only one, by default)."""
+    offered = effect.choices
+    if choice is None and len(offered) == 1:
+        choice = offered[0]
+    if (choice is None and offered) or (choice is not None and choice not in offered):
+        raise IllegalOrder(f"choice {choice!r} is not offered by {effect.outcome.value}; "
+                           f"choose {' or '.join(offered) or 'nothing'}", rule="B2", path="choice")
+    return choice
+
+
+def _retreat_hexes(hexes: int | None) -> int:
+    """B2, CRT key: a retreat is 1-3 hexes."""
+    lo, hi = RETREAT_HEXES
+    if isinstance(hexes, bool) or not isinstance(hexes, int) or not lo <= hexes <= hi:
+        raise IllegalOrder(f"a retreat is {lo}-{hi} hexes, not {hexes!r}", rule="B2", path="hexes")
+    return hexes
 
 
 # --- one combat -------------------------------------------------------------------------------
@@ -581,16 +635,16 @@ def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *,
     defence = defence_strength(defenders, disrupted=disrupted)
     diff = differential(attack, defence)
     side = attackers[0].side
-    base = dict(attacking_side=side, attack=attack, defence=defence, differential=diff,
-                counter_attack=counter_attack, stand_in=crt.stand_in)
+    combat = partial(Combat, attacking_side=side, attack=attack, defence=defence, differential=diff,
+                     counter_attack=counter_attack, stand_in=crt.stand_in)
     checks: tuple[MoraleCheck, ...] = ()
     if union_low_initiative and side == "union" and not counter_attack:
         first = first_unit(attackers, first_attacker)
         check = low_initiative_check(first, roll(die_purpose(roll, "low initiative MC", first.id, "(17.3)")), attackers)
         checks = (check,)
         if not check.passed:
-            return Combat(**base, cancelled=True, counter_attack_allowed=True, checks=checks)
+            return combat(cancelled=True, counter_attack_allowed=True, checks=checks)
     reading = crt.read(diff, _face(roll("CRT")))
     effects = plan_effects(reading.result, attackers, defenders, roll, first_attacker=first_attacker,
                            first_defender=first_defender, crt=crt)
-    return Combat(**base, reading=reading, checks=checks, effects=effects)
+    return combat(reading=reading, checks=checks, effects=effects)

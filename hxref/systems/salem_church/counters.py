@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 from ...errors import IllegalOrder, InvalidInput
 
 
-def die_purpose(roll: Callable, what: str, unit: str, detail: str = "") -> str:
+def die_purpose(roll: Callable | None, what: str, unit: str, detail: str = "") -> str:
     """A die's purpose: what it is for, the unit it is for, and a detail.  A roller whose
     ``names_units`` is False (umpired line-of-sight play: a die is read by sides that may not see
     the unit, :mod:`.views`) gets a purpose without the unit."""
@@ -120,7 +120,8 @@ class Unit:
             raise InvalidInput(f"unit {self.id}: side {self.side!r}; use {' or '.join(SIDES)}", path=self.id)
         if self.arm not in ARMS:
             raise InvalidInput(f"unit {self.id}: arm {self.arm!r}; use one of {', '.join(ARMS)}", path=self.id)
-        object.__setattr__(self, "hex", f"{self.hex:04d}" if isinstance(self.hex, int) else str(self.hex))
+        given: object = self.hex           # YAML (or a caller) may give 0305 as the number 305
+        object.__setattr__(self, "hex", f"{given:04d}" if isinstance(given, int) else str(given))
         object.__setattr__(self, "terrain", terrain_names(self.terrain, f"unit {self.id}"))
 
     @property

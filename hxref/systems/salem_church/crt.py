@@ -259,7 +259,9 @@ class Crt:
         i = self.column_index(differential)
         col = self.columns[i]
         result = self.rows[_face(die)][i]
-        clamped = (col.low is None and differential < col.high) or (col.high is None and differential > col.low)
+        # a column has at most one open end (:meth:`CrtLoader.column`)
+        clamped = ((col.low is None and col.high is not None and differential < col.high)
+                   or (col.high is None and col.low is not None and differential > col.low))
         return Reading(differential, col.label, clamped, die, result.text, result,
                        self.uncertain_at(col.label, die))
 
@@ -318,7 +320,8 @@ class _Chart:
             first, last = i == 0, i == len(labels) - 1
             if (col.low is None) != first or (col.high is None) != last:
                 raise self.bad(f"column {text!r}: only the first column is '<=N' and only the last is '>=N'", key)
-            if columns and col.low != columns[-1].high + 1:
+            prev = columns[-1].high if columns else None      # only the last column is open above
+            if columns and (prev is None or col.low != prev + 1):
                 raise self.bad(f"column {text!r} does not follow {columns[-1].label} without gap or overlap", key)
             columns.append(col)
         return columns
@@ -332,8 +335,9 @@ class _Chart:
             return Column(str(text), None, int(m.group("le")))
         if m.group("ge") is not None:
             return Column(str(text), int(m.group("ge")), None)
-        col = Column(str(text), int(m.group("lo")), int(m.group("hi")))
-        if col.high < col.low:
+        low, high = int(m.group("lo")), int(m.group("hi"))
+        col = Column(str(text), low, high)
+        if high < low:
             raise self.bad(f"column {text!r} ends before it starts", key)
         return col
 
@@ -366,7 +370,8 @@ class _Chart:
         codes = {code: self.code(code, entry) for code, entry in codes_in.items()}
         used = {LEADER} if any(r.leader for row in rows.values() for r in row) else set()
         for row in rows.values():
-            for r in row:
+            for cell in row:
+                r: Result | None = cell
                 while r is not None:
                     used.add(r.letters)
                     r = r.bracket

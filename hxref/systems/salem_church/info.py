@@ -11,7 +11,8 @@ INFO = SystemInfo(
     summary="tactical hex-and-counter, 3 May 1863; line-of-sight fog in umpired games",
     optional_rules={"open_map": "F: no line-of-sight fog in umpired games (every unit shown to both sides)"},
     has_map=True,
-    # F: in umpired play a side's units the enemy does not see (line of sight, the rules decide)
-    secret_kinds=(".views:unseen_by_enemy",),
+    # F: in umpired play a side's units the enemy does not see (line of sight, the rules decide),
+    # and where they went
+    secret_kinds=(".views:unseen_by_enemy", ".views:unseen_positions"),
     demo="salem-church",
 )

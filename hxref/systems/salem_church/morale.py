@@ -51,7 +51,7 @@ class MoraleCheck:
         return self.purpose.replace(UNIT, ids(self.unit))
 
     def told(self, ids: Ids = _same) -> str:
-        mod = f" {self.modifier:+d} ({ids(self.leader)})" if self.leader else ""
+        mod = f" {self.modifier:+d} ({ids(self.leader)} stacked, 17.3)" if self.leader else ""
         return (f"{self.purpose_for(ids)}: {self.die} against morale {self.morale}{mod} = {self.rating}: "
                 f"{'passes' if self.passed else 'fails'}")
 

@@ -36,10 +36,10 @@ Functions:
   :func:`stop_on_entry` (heavy woods);
 * :func:`zoc_hexes` -- a side's ZOC (D2/E stand-in: the 6 adjacent hexes; TEC: none into
   or out of heavy woods);
-* :func:`check_path` -- one unit's move, hex by hex: a :class:`MoveCheck` with the MP
+* :func:`.path_walk.check_path` -- one unit's move, hex by hex: a :class:`MoveCheck` with the MP
   spent, where it stopped and why, or the :class:`~hxref.systems.base.Problem`\\ s;
 * :func:`.entry.entry_problems` -- reinforcements and returning units (13.2, 13.3);
-* :func:`wagon_capture` -- 16.0 capture; the train's own rules are in :func:`check_path`;
+* :func:`wagon_capture` -- 16.0 capture; the train's own rules are in :func:`.path_walk.check_path`;
 * :func:`union_initiative` (17.1), :func:`initiative_check` (17.2), :func:`is_night` (18.0);
 * :func:`movement_allowance` -- MP and the disrupted stand-in;
 * :func:`.retreat.check_retreat`, :func:`.retreat.retreat_status` -- retreat paths for
@@ -107,14 +107,15 @@ interpretations":
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, overload
 
-from ...geometry.hex import Hex, are_adjacent
+from ...geometry.hex import Hex
 from ...geometry.paths import Prohibited
 from ...kit.zoc import zoc
 from ..base import Problem
-from .counters import COMBAT_ARMS, NIGHT_TURNS, die_purpose
-from .narration import Line, ident, line, listing, plain
+from .counters import COMBAT_ARMS, NIGHT_TURNS
+from .narration import Line, line
+from .state_types import InitiativeRecord
 
 Roll = Callable[[str], int]
 StepCost = Callable[[Hex, Hex], "float | Prohibited"]
@@ -155,6 +156,10 @@ def _other(side: str) -> str:
     return "confederate" if side == "union" else "union"
 
 
+@overload
+def _lab(x: None) -> None: ...
+@overload
+def _lab(x: str | int) -> str: ...
 def _lab(x: Any) -> str | None:
     """A hex label as the four-digit string (YAML may have read ``0305`` as 305)."""
     if x is None:
@@ -333,6 +338,11 @@ def _adjacent_to(hexmap, labels: Iterable[str]) -> set[str]:
 
 
 def _wagon(state: Mapping) -> str | None:
+    """16.0: the Union wagon train's id: the one the scenario names (``wagon_unit``), else the
+    Union unit of its type."""
+    named = state.get("wagon_unit")
+    if named and (state["units"].get(named) or {}).get("type") == WAGON:
+        return str(named)
     for uid, u in state["units"].items():
         if u.get("type") == WAGON and u.get("side") == "union":
             return uid
@@ -415,7 +425,7 @@ class InitiativeCheck:
         return (f"initiative check {self.leader}: {self.die}{mod} against morale {self.morale}: "
                 f"{'passes' if self.passed else 'fails'} (17.2)")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> InitiativeRecord:
         return {"leader": self.leader, "morale": self.morale, "die": self.die, "near_ezoc": self.near_ezoc,
                 "modified": self.modified, "passed": self.passed, "rule": self.rule}
 
@@ -513,178 +523,6 @@ def _check_passed(c: Any) -> bool:
     if isinstance(c, Mapping):
         return bool(c.get("passed"))
     return bool(getattr(c, "passed"))
-
-
-def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str | None = None,
-               roll: Roll | None = None, disrupted: str = DISRUPTED_MOVEMENT,
-               where: Sequence = ("path",)) -> MoveCheck:
-    """Check and walk the move of unit ``uid`` along ``path`` (the hexes entered, see the module text).
-
-    ``leader`` is the Union leader whose stack the unit moves with (17.2; a leader moving
-    is his own); ``roll(purpose)`` makes the 17.2 initiative check when one is needed;
-    ``disrupted`` is the stand-in reading for disrupted units; ``where`` prefixes the
-    problems' data paths (the index in ``path`` is appended).
-    """
-    _check_reading(disrupted)
-    units = state["units"]
-    unit = units.get(uid)
-    path = [EXIT if p == EXIT else _lab(p) for p in path]
-    if unit is None:
-        mc = MoveCheck(uid, None, path, 0)
-        mc.problems.append(Problem(f"no unit {uid!r}", "D3", list(where)))
-        return mc
-    side, arm = unit["side"], unit["type"]
-    enemy = _other(side)
-    start_hex = _parse(hexmap, unit.get("hex"))
-    start = hexmap.label(start_hex) if start_hex is not None else None
-    allowance = movement_allowance(unit, disrupted=disrupted)
-    mc = MoveCheck(uid, start, path, allowance.mp, end=start)
-    if unit.get("hex") is not None and start_hex is None:
-        mc.problems.append(Problem(f"{uid} is in {unit['hex']!r}, not a hex of this map", "D3", list(where)))
-        return mc
-
-    night = is_night(state.get("turn"))
-    low = side == "union" and initiative_state(state) == "low"
-    occ = _occupants(state, hexmap, exclude=[uid])
-    ezoc = zoc_hexes(state, hexmap, enemy)
-    enemy_hexes = [lb for lb, us in occ.items() if any(units[u]["side"] == enemy for u in us)]
-    next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-    train = _wagon(state)
-    train_hex = _lab(units[train].get("hex")) if train else None
-    cost = step_cost(hexmap, arm)
-    checks = state.get("initiative_checks") or {}
-
-    def bad(i: int, message: str | Line, rule: str) -> MoveCheck:
-        said = line(message)
-        mc.problems.append(Problem(plain(said), rule, [*where, i]))
-        mc.said.append(said)
-        return mc
-
-    here = start_hex
-    stop: tuple[str | Line, str] | None = None
-    for i, label in enumerate(path):
-        if mc.exit:
-            return bad(i, "the wagon train has left the map: its move ends there (16.0)", "16.0")
-        if stop is not None:
-            return bad(i, line(f"the path goes on after {mc.end}, where the unit must stop: ", stop[0]), stop[1])
-        if label == EXIT:
-            if arm != WAGON:
-                return bad(i, line(ident(uid), " may not leave the map: only the wagon train does (16.0; no exit "
-                                   "rule for other units, stand-in)"), "16.0")
-            kind = WAGON_EXITS.get(mc.end or "")
-            if kind is None:
-                return bad(i, f"the wagon train leaves the map only from 0107 or 0903 (for victory) or from 1204 "
-                              f"or 1302 (to escape capture), not from {mc.end or 'off the map'} (16.0)", "16.0")
-            if mc.spent + WAGON_EXIT_MP > mc.mp:
-                return bad(i, f"leaving the map costs {WAGON_EXIT_MP} MP but only {_num(mc.mp - mc.spent)} of "
-                              f"{_num(mc.mp)} MP are left (16.0)", "16.0")
-            mc.spent += WAGON_EXIT_MP
-            mc.exit = kind
-            mc.stopped = (f"left the map from {mc.end} paying {WAGON_EXIT_MP} MP: "
-                          + ("counts for victory (14.1)" if kind == "victory" else "escapes capture, not for victory (14.1)")
-                          + " (16.0)")
-            mc.rule = "16.0"
-            mc.end = None
-            continue
-        h = _parse(hexmap, label)
-        if h is None:
-            return bad(i, f"{label!r} is not a hex of this map", "D3")
-        label = hexmap.label(h)
-        if here is None:                       # 13.x: the entry hex costs its terrain
-            c = hex_cost(hexmap, arm, h)
-            if arm == WAGON and not isinstance(c, Prohibited) and not _on_road(hexmap, h):
-                c = Refused(f"entry hex {label} is not on a road: the wagon train moves only along roads (16.0)", "16.0")
-        else:
-            if h == here:
-                return bad(i, f"{label} is where the unit already is: a path lists the hexes entered, not the "
-                              "start hex", "D3")
-            if not are_adjacent(here, h):
-                return bad(i, f"{label} is not adjacent to {_name(hexmap, here)}: a path goes hex by hex", "D3")
-            c = cost(here, h)
-        if isinstance(c, Prohibited):
-            return bad(i, f"cannot enter {label}: {c.reason}", getattr(c, "rule", "TEC"))
-        others = occ.get(label, [])
-        enemies = [u for u in others if units[u]["side"] == enemy]
-        captures = None
-        if enemies:
-            if train is not None and enemies == [train] and side == "confederate" and arm in COMBAT_ARMS:
-                captures = train                                    # 16.0
-            else:
-                return bad(i, line(f"{label} holds enemy units (", listing(map(ident, enemies)),
-                                   "): no unit may enter an enemy-occupied hex", " (16.0: only a Confederate combat "
-                                   "unit captures the wagon train)" if train in enemies else None), "D3")
-        if arm == WAGON and others:
-            return bad(i, line(f"{label} holds ", listing(map(ident, others)), ": no unit stacks with the wagon "
-                               "train, which may not enter or pass a hex holding another unit (16.0)"), "16.0")
-        if side == "union" and arm != WAGON and train is not None and label == train_hex:
-            return bad(i, f"{label} holds the wagon train: no Union unit may enter its hex or stack with it (16.0)",
-                       "16.0")
-        if arm == WAGON and label in next_to_enemy:
-            return bad(i, f"{label} is adjacent to a Confederate unit: the wagon train may not move adjacent to "
-                          "one (16.0)", "16.0")
-        if night and label in next_to_enemy:
-            return bad(i, f"turn {state.get('turn')} is a night turn: no moving adjacent to an enemy unit, and "
-                          f"{label} is (18.0)", "18.0")
-        if mc.spent + c > mc.mp:
-            return bad(i, f"entering {label} costs {_num(c)} MP but only {_num(mc.mp - mc.spent)} of "
-                          f"{_num(mc.mp)} MP are left", "D3")
-        into_ezoc = label in ezoc
-        if into_ezoc and not allowance.may_enter_ezoc:
-            return bad(i, line(ident(uid), f" is disrupted and may not enter the enemy ZOC in {label} "
-                               f"({allowance.why})"), "D3")
-        if into_ezoc and low:
-            ldr_id = leader if leader is not None else (uid if arm == LEADER else None)
-            if ldr_id is None:
-                return bad(i, line("the Union is at Low Initiative: ", ident(uid), f" may enter the enemy ZOC in "
-                                   f"{label} only stacked with a leader who passes an initiative check (17.2)"), "17.2")
-            ldr = units.get(ldr_id)
-            if (ldr is None or ldr.get("type") != LEADER or ldr.get("side") != side
-                    or _lab(ldr.get("hex")) != _lab(unit.get("hex"))):
-                return bad(i, line(ident(ldr_id), " is not a Union leader stacked with ", ident(uid), " at the start "
-                                   "of its move: at Low Initiative only a leader's stack may enter an enemy ZOC "
-                                   "(17.2)"), "17.2")
-            done = checks.get(ldr_id) if ldr_id in checks else mc.initiative
-            if done is None:
-                purpose = die_purpose(roll, "initiative check", ldr_id, "(17.2)")
-                if roll is None:
-                    mc.pending.append(purpose)
-                    passed = True
-                else:
-                    mc.initiative = initiative_check(ldr_id, ldr, roll(purpose), near_ezoc=_near(hexmap, start, ezoc))
-                    passed = mc.initiative.passed
-            else:
-                passed = _check_passed(done)
-            if not passed:
-                mc.stop_said = line("the initiative check of ", ident(ldr_id), " failed: the stack may not enter "
-                                    f"the enemy ZOC in {label} and stops in {mc.end or 'off the map'} (17.2)")
-                mc.stopped = plain(mc.stop_said)
-                mc.rule = "17.2"
-                break
-        mc.spent += c
-        mc.hexes.append(label)
-        mc.end = label
-        here = h
-        if captures:
-            mc.captures = captures
-        if into_ezoc:
-            mc.entered_ezoc = True
-            stop = (line(f"entered the enemy ZOC in {label} (", listing(map(ident, sorted(ezoc[label]))),
-                         "): enemy ZOCs are locking, a unit entering one stops (D2)"), "D2")
-        else:
-            why = stop_on_entry(hexmap, h)
-            if why:
-                stop = (why, "TEC")
-    if stop is not None:
-        mc.stop_said, mc.rule = line(stop[0]), stop[1]
-        mc.stopped = plain(mc.stop_said)
-    # stacking at the end of the move (stand-in STACK_LIMIT, D3)
-    if path and mc.end is not None and mc.end != start and arm in COMBAT_ARMS:
-        friends = [u for u in occ.get(mc.end, []) if units[u]["side"] == side and units[u]["type"] in COMBAT_ARMS]
-        if len(friends) + 1 > STACK_LIMIT:
-            bad(len(mc.hexes) - 1, line(ident(uid), f" would end in {mc.end} with ", listing(map(ident, friends)),
-                                        f": at most {STACK_LIMIT} infantry or artillery units stack in a hex "
-                                        "(stand-in, D3)"), "D3")
-    return mc
 
 
 # --------------------------------------------------------------------------

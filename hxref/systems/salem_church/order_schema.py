@@ -1,6 +1,6 @@
 """The shape of a Salem Church player turn's orders (:mod:`hxref.kit.schema`), declared once.
 
-:mod:`hxref.orders` checks every answer against it before :func:`.turn.check_orders` is asked:
+:mod:`hxref.orders` checks every answer against it before :func:`.orders_check.check_orders` is asked:
 an unknown key, a value of the wrong type or out of its choices is refused there, at its line of
 the order file, with the rule it comes from (D3 the moves, B1 the attacks, B2 the combat
 answers, 7.2 the counter-attacks, 13.2/13.3 the replacements).
@@ -25,6 +25,11 @@ ATTACK = Field("dict", "{attackers: [units], target: HEX, first?, advance?}", ru
     "choice": Field("str", choices=("retreat", "disrupt", "loss"), optional=True, nullable=True, rule="B2"),
     "hexes": _HEXES})
 
+#: artillery fire at range (stand-in: the standard rules' bombardment, :mod:`.bombardment`)
+BOMBARD = Field("dict", "{unit: your artillery, target: HEX}", rule="bombardment", fields={
+    "unit": Field("str", "one of your artillery units"),
+    "target": Field("any", "the enemy hex bombarded")})
+
 STANDING = Field("dict", "answers during the enemy's turn: {choice: retreat|disrupt, loss: loss|retreat, hexes: 1-3, "
                          "losses: [units], counter_attacks: [...]}", optional=True, rule="B2", fields={
     "choice": Field("str", "Ar/Dr", choices=("retreat", "disrupt"), optional=True, nullable=True),
@@ -42,6 +47,8 @@ def orders_schema(side: str) -> dict[str, Field]:
             "entry": Field("str", "the hex this turn's arrivals enter by (13.3)", optional=True),
             "replacements": Field("list", "at most 2: {unit, hex?} (13.2, 13.3)", optional=True, rule=replacement,
                                   items=Field("dict", "{unit, hex?}", fields={"unit": Field("str"), "hex": _ANY})),
+            "bombard": Field("list", "{unit, target: HEX}: artillery fire, before the attacks (stand-in)",
+                             optional=True, items=BOMBARD),
             "attacks": Field("list", "{attackers: [units], target: HEX, first?, advance?} (B1)", optional=True,
                              items=ATTACK),
             "standing": STANDING}

@@ -1,6 +1,9 @@
 """Salem Church report sections, map markers and order templates, from a view (never the state)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..base import Decision, Section
 
 VICTORY_HEXES = ("1204", "1302", "2114", "2407")      # 14.1, 14.2
@@ -25,8 +28,22 @@ def _state(u: dict) -> str:
     return "disrupted" if u.get("disrupted") else "ok"
 
 
-def sections(view: dict) -> list[Section]:
-    out: list[Section] = []
+def sections(view: Mapping[str, Any]) -> list[Section]:
+    """The report of a view: the turn (13.4, 18.0, 17.1, 16.0), the victory result (14.0), the
+    victory hexes (14.1, 14.2), each side's units as the reader sees them, the turn's combats (B1)."""
+    out = [_turn_section(view)]
+    if view.get("victory_result"):
+        out.append(_victory_section(view["victory_result"]))
+    out.append(_victory_hexes_section(view))
+    out += _unit_sections(view)
+    combats = _combats_section(view)
+    if combats is not None:
+        out.append(combats)
+    return out
+
+
+def _turn_section(view: Mapping[str, Any]) -> Section:
+    """The turn (13.4; night 18.0), the phasing player, the Union initiative (17.1), the wagon train (16.0)."""
     rules = view.get("rules", {})
     night = view["turn"] in (rules.get("night") or {}).get("turns", [])
     over = view.get("stage") == "over"
@@ -42,18 +59,29 @@ def sections(view: dict) -> list[Section]:
     head.lines.append("The Union wagon train (16.0): " + ("captured" if w.get("captured") else
                                                           f"exited at {w.get('hex')} ({w.get('exited')})"
                                                           if w.get("exited") else "with the army"))
-    out.append(head)
-    if view.get("victory_result"):
-        v = view["victory_result"]
-        s = Section(f"Victory (14.0): {v['result'].upper()} ({v['rule']})", lines=v["why"].splitlines()[1:])
-        s.lines.append("VP (14.3, stand-in schedule): " + ", ".join(
-            f"{side} {pts}" for side, pts in sorted(v["score"]["points"].items())))
-        out.append(s)
+    return head
+
+
+def _victory_section(v: Mapping[str, Any]) -> Section:
+    """The victory determination (14.0) and the VP (14.3)."""
+    s = Section(f"Victory (14.0): {v['result'].upper()} ({v['rule']})", lines=v["why"].splitlines()[1:])
+    s.lines.append("VP (14.3, stand-in schedule): " + ", ".join(
+        f"{side} {pts}" for side, pts in sorted(v["score"]["points"].items())))
+    return s
+
+
+def _victory_hexes_section(view: Mapping[str, Any]) -> Section:
+    """Who holds each victory hex (14.1, 14.2: occupied or last passed through)."""
     ctrl = view.get("control") or {}
     s = Section("Victory hexes (14.1, 14.2: occupied or last passed through)", columns=["hex", "held by"])
     for h in VICTORY_HEXES:
         s.rows.append([h, ctrl.get(h, "nobody")])
-    out.append(s)
+    return s
+
+
+def _unit_sections(view: Mapping[str, Any]) -> list[Section]:
+    """Each side's units the view shows: the reader's own army in full (secret), the enemy's as seen."""
+    out = []
     mine = view.get("viewer")
     for side in SIDES:
         units = {uid: u for uid, u in view.get("units", {}).items() if u.get("side") == side}
@@ -68,23 +96,27 @@ def sections(view: dict) -> list[Section]:
                            f"{u.get('steps', '?')}/{u.get('full_steps', u.get('steps', '?'))}"
                            if secret else str(u.get("steps", "?")), _cf(u), str(u.get("morale") or "-"), _state(u)])
         out.append(s)
-    # the state keeps the combats of the turn being played, or of the turn just ended
-    combats = list(view.get("combats") or [])
-    if combats:
-        turns = sorted({c["turn"] for c in combats})
-        s = Section(f"Turn summary: the combats of turn {', '.join(map(str, turns))} "
-                    "(B1: differential A-D = attack CF - defence CF)",
-                    columns=["turn", "by", "attackers", "target", "A-D", "column", "die", "result", "effects"])
-        for c in combats:
-            s.rows.append([str(c["turn"]), c["side"] + (" (counter)" if c.get("counter") else ""),
-                           ", ".join(c["attackers"]), c["target"], f"{c['attack']}-{c['defence']} = "
-                           f"{c['differential']:+d}", str(c.get("column") or "-"), str(c.get("die") or "-"),
-                           str(c.get("result") or "-"), c.get("effects", "")])
-        out.append(s)
     return out
 
 
-def map_units(view: dict) -> list[dict]:
+def _combats_section(view: Mapping[str, Any]) -> Section | None:
+    """The turn summary (B1): the combats of the turn being played, or of the turn just ended."""
+    combats = list(view.get("combats") or [])
+    if not combats:
+        return None
+    turns = sorted({c["turn"] for c in combats})
+    s = Section(f"Turn summary: the combats of turn {', '.join(map(str, turns))} "
+                "(B1: differential A-D = attack CF - defence CF)",
+                columns=["turn", "by", "attackers", "target", "A-D", "column", "die", "result", "effects"])
+    for c in combats:
+        s.rows.append([str(c["turn"]), c["side"] + (" (counter)" if c.get("counter") else ""),
+                       ", ".join(c["attackers"]), c["target"], f"{c['attack']}-{c['defence']} = "
+                       f"{c['differential']:+d}", str(c.get("column") or "-"), str(c.get("die") or "-"),
+                       str(c.get("result") or "-"), c.get("effects", "")])
+    return s
+
+
+def map_units(view: Mapping[str, Any]) -> list[dict]:
     """Markers for the SVG map: every unit the view shows on the map."""
     out = []
     for uid, u in sorted(view.get("units", {}).items()):
@@ -97,7 +129,7 @@ def map_units(view: dict) -> list[dict]:
     return out
 
 
-#: the keys :func:`.turn.check_orders` accepts (ORDER_KEYS, MOVE_KEYS, ATTACK_KEYS, STANDING_KEYS), each with
+#: the keys :func:`.orders_check.check_orders` accepts (ORDER_KEYS, MOVE_KEYS, ATTACK_KEYS, STANDING_KEYS), each with
 #: its meaning and rule; ``choice.KEY[].SUB`` is a key of KEY's entries, ``?`` an optional one
 ORDER_DOCS = [
     "choice.entry: the hex all of this turn's arrivals enter by, one of their entry hexes (13.3)",
@@ -109,6 +141,9 @@ ORDER_DOCS = [
     "choice.moves[].path: the hexes entered, in order, at the TEC's costs (D3, TEC); an arriving unit's "
     "first hex is the entry hex; the wagon train may end it with \"off\" (16.0)",
     "choice.moves[].leader: the Union leader whose stack the unit moves with, for his initiative check (17.2)",
+    "choice.bombard: your artillery's fire, before the attacks, once per battery a turn (stand-in), a list of "
+    "{unit, target}:",
+    "choice.bombard[].target: an enemy hex within the battery's range and in its line of sight for fire (TEC)",
     "choice.attacks: your attacks, in the order they are fought (B1), a list of "
     "{attackers, target, first?, advance?, choice?, hexes?}:",
     "choice.attacks[].attackers: your attacking units, next to the target (B1)",
@@ -131,11 +166,11 @@ ORDER_DOCS = [
 def _first_legal(work: dict, hm, uid: str, candidates: list[list[str]]) -> list[str] | None:
     """The first of ``candidates`` the checker accepts for ``uid`` on ``work``; the unit is then
     moved there in ``work`` so that the next unit's check sees it (D3 stacking)."""
-    from . import movement as mv
+    from .path_walk import check_path
 
     for cand in candidates:
         try:
-            mc = mv.check_path(work, hm, uid, cand)
+            mc = check_path(work, hm, uid, cand)
         except Exception:               # noqa: BLE001 -- a hint only: try the next path
             continue
         if not mc.problems:
@@ -154,13 +189,32 @@ def _could_enter(work: dict, hm, uid: str, label: str, blockers: list[str]) -> b
     return _first_legal(trial, hm, uid, [[label]]) is not None
 
 
-def _arrival_moves(view: dict, moves: list[dict], units: list[str], entry: str) -> list[dict]:
+def _arrival_moves(view: Mapping[str, Any], moves: list[dict], units: list[str], entry: str) -> list[dict]:
     """Moves for the units arriving by ``entry`` that the checker accepts on the side's view: the entry
     hex, or on to a neighbouring hex when the entry hex is full (D3 stacking).  When an arrival finds
     no such path (the wagon train may not enter a hex holding another unit, 16.0), the side's units
     standing in the entry hex first step out to a neighbouring hex, and the arrivals are tried again."""
     import copy
 
+    ring = _entry_ring(view, entry)
+    if ring is None:                         # a hint only: the plain entry hex
+        return [{"unit": uid, "path": [entry]} for uid in units]
+    hm, around, onward = ring
+    for move_on in (False, True):
+        placed = _place(_fresh(view), hm, units, entry, onward, move_on)
+        if all(path is not None for _, path in placed):
+            return [{"unit": uid, "path": path} for uid, path in placed]
+    work = _clear_entry(view, hm, moves, entry, around)
+    for move_on in (False, True):
+        placed = _place(copy.deepcopy(work), hm, units, entry, onward, move_on)
+        if all(path is not None for _, path in placed):
+            break
+    return [{"unit": uid, "path": path or [entry]} for uid, path in placed]
+
+
+def _entry_ring(view: Mapping[str, Any], entry: str) -> tuple[Any, list[str], list[list[str]]] | None:
+    """The map, the hexes around ``entry`` and the paths on from it (one or two hexes), or None
+    when the view's map cannot give them."""
     from .board import hexmap
 
     try:
@@ -169,61 +223,77 @@ def _arrival_moves(view: dict, moves: list[dict], units: list[str], entry: str) 
         beyond = {n: [hm.label(m) for m in hm.parse(n).neighbours() if m in hm.grid and hm.label(m) != entry]
                   for n in around}
     except Exception:                       # noqa: BLE001 -- a hint only: the plain entry hex
-        return [{"unit": uid, "path": [entry]} for uid in units]
+        return None
+    return hm, around, [[entry, n] for n in around] + [[entry, n, m] for n in around for m in beyond[n]]
 
-    def place(work: dict, move_on: bool) -> list[tuple[str, list[str] | None]]:
-        onward = [[entry, n] for n in around] + [[entry, n, m] for n in around for m in beyond[n]]
-        return [(uid, _first_legal(work, hm, uid, onward + [[entry]] if move_on else [[entry]] + onward))
-                for uid in units]
 
-    def fresh() -> dict:
-        return {**view, "units": copy.deepcopy(view.get("units", {}))}
+def _clear_entry(view: Mapping[str, Any], hm, moves: list[dict], entry: str, around: list[str]) -> dict:
+    """D3, 16.0: the side's units standing in the entry hex step out first (their moves put first in
+    ``moves``); the view with them moved."""
+    clearing = _Clearing(_fresh(view), hm, {m["unit"]: m for m in moves})
+    for uid, x in list(clearing.work["units"].items()):
+        if x.get("hex") == entry and uid in clearing.by_unit and not clearing.by_unit[uid]["path"]:
+            clearing.step_out(uid, around, {entry})
+    moves[:] = clearing.first + [m for m in moves if all(m is not f for f in clearing.first)]
+    return clearing.work
 
-    for move_on in (False, True):
-        placed = place(fresh(), move_on)
-        if all(path is not None for _, path in placed):
-            return [{"unit": uid, "path": path} for uid, path in placed]
-    work = fresh()
-    by_unit = {m["unit"]: m for m in moves}
-    first: list[dict] = []                  # the moves that clear the way, in the order they move (D3)
 
-    def step_out(uid: str, targets: list[str], keep_clear: set[str]) -> bool:
+def _fresh(view: Mapping[str, Any]) -> dict:
+    """A copy of the view whose units the checks may move."""
+    import copy
+
+    return {**view, "units": copy.deepcopy(view.get("units", {}))}
+
+
+def _place(work: dict, hm, units: list[str], entry: str, onward: list[list[str]],
+           move_on: bool) -> list[tuple[str, list[str] | None]]:
+    """D3 stacking: each arrival's first legal path, the entry hex first (or last, ``move_on``),
+    each placed before the next is tried."""
+    return [(uid, _first_legal(work, hm, uid, onward + [[entry]] if move_on else [[entry]] + onward))
+            for uid in units]
+
+
+class _Clearing:
+    """The side's units standing in an entry hex stepping out of the way, in the order they move (D3, 16.0)."""
+
+    def __init__(self, work: dict, hm, by_unit: dict[str, dict]) -> None:
+        self.work, self.hm, self.by_unit = work, hm, by_unit
+        self.first: list[dict] = []         # the moves that clear the way, in the order they move (D3)
+
+    def step_out(self, uid: str, targets: list[str], keep_clear: set[str]) -> bool:
         """Move ``uid`` to one of ``targets`` (or one hex beyond), clearing a target of the side's
         standing units first when it must (the wagon train enters no hex holding a unit, 16.0)."""
+        work, hm, by_unit = self.work, self.hm, self.by_unit
         here = work["units"][uid]["hex"]
         nexts = {n: [hm.label(m) for m in hm.parse(n).neighbours()
                      if m in hm.grid and hm.label(m) not in keep_clear | {here}] for n in targets}
         tries = [[n] for n in targets] + [[n, m] for n in targets for m in nexts[n]]
         path = _first_legal(work, hm, uid, tries)
         if path is None:
-            for n in targets:
-                blockers = [u for u, x in work["units"].items() if x.get("hex") == n and u in by_unit
-                            and not by_unit[u]["path"] and u != uid]
-                if not blockers or not _could_enter(work, hm, uid, n, blockers):
-                    continue
-                if all(step_out(b, nexts[n], keep_clear | {n, here}) for b in blockers):
-                    path = _first_legal(work, hm, uid, [[n]] + [[n, m] for m in nexts[n]])
-                    if path is not None:
-                        break
+            path = self._clear_a_target(uid, targets, nexts, keep_clear | {here})
         if path is None:
             return False
         by_unit[uid]["path"] = path
-        first.append(by_unit[uid])
+        self.first.append(by_unit[uid])
         return True
 
-    for uid, x in list(work["units"].items()):
-        if x.get("hex") == entry and uid in by_unit and not by_unit[uid]["path"]:
-            step_out(uid, around, {entry})
-    moves[:] = first + [m for m in moves if all(m is not f for f in first)]
-    for move_on in (False, True):
-        trial = copy.deepcopy(work)
-        placed = place(trial, move_on)
-        if all(path is not None for _, path in placed):
-            break
-    return [{"unit": uid, "path": path or [entry]} for uid, path in placed]
+    def _clear_a_target(self, uid: str, targets: list[str], nexts: dict[str, list[str]],
+                        keep_clear: set[str]) -> list[str] | None:
+        """16.0: a target held by the side's standing units, cleared by moving them on first."""
+        work, hm, by_unit = self.work, self.hm, self.by_unit
+        for n in targets:
+            blockers = [u for u, x in work["units"].items() if x.get("hex") == n and u in by_unit
+                        and not by_unit[u]["path"] and u != uid]
+            if not blockers or not _could_enter(work, hm, uid, n, blockers):
+                continue
+            if all(self.step_out(b, nexts[n], keep_clear | {n}) for b in blockers):
+                path = _first_legal(work, hm, uid, [[n]] + [[n, m] for m in nexts[n]])
+                if path is not None:
+                    return path
+        return None
 
 
-def template(view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     if decision.kind == "setup":
         spec = ((view.get("rules") or {}).get("setup") or [{}])[0]
         cols = spec.get("area", {}).get("columns", [1, 15])

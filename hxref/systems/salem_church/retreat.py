@@ -60,6 +60,9 @@ def check_retreat(state: Mapping, hexmap, uid: str, path: Sequence) -> RetreatCh
 
 
 def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool) -> RetreatCheck:
+    """CRT key: the unit on the map retreats 1-3 hexes (fewer while ``partial``), hex by hex
+    (:class:`_Ground` says what refuses each hex); a hex in an enemy ZOC or next to an enemy unit
+    makes the path unsafe (E)."""
     units = state["units"]
     path = [_lab(p) for p in path]
     rc = RetreatCheck(uid, path)
@@ -74,42 +77,69 @@ def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial:
     lo, hi = RETREAT_HEXES
     if not partial and not lo <= len(path) <= hi:
         return bad(0, f"a retreat is {lo}-{hi} hexes, not {len(path)} (CRT key)")
-    side, arm = unit["side"], unit["type"]
-    enemy = _other(side)
     here = _parse(hexmap, unit["hex"])
+    if here is None:
+        return bad(0, f"{uid} is not in a hex of this map")
+    ground = _Ground(state, hexmap, uid, unit)
     seen = {hexmap.label(here)}
-    occ = _occupants(state, hexmap, exclude=[uid])
-    ezoc = zoc_hexes(state, hexmap, enemy)
-    enemy_hexes = [lb for lb, us in occ.items() if any(units[u]["side"] == enemy for u in us)]
-    next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-    train = _wagon(state)
-    train_hex = _lab(units[train].get("hex")) if train else None
-    cost = step_cost(hexmap, arm)
     for i, label in enumerate(path):
         h = _parse(hexmap, label)
         if h is None:
             return bad(i, f"{label!r} is not a hex of this map")
         label = hexmap.label(h)
-        if not are_adjacent(here, h):
-            return bad(i, f"{label} is not adjacent to {hexmap.label(here)}: a retreat goes hex by hex")
-        if label in seen:
-            return bad(i, f"a retreat may not go back into {label}")
-        c = cost(here, h)
-        if isinstance(c, Prohibited):
-            return bad(i, f"cannot retreat into {label}: {c.reason}", getattr(c, "rule", "TEC"))
-        if i > 0 and stop_on_entry(hexmap, here):
-            return bad(i, f"the retreat must stop in {hexmap.label(here)}: {stop_on_entry(hexmap, here)}", "TEC")
-        if any(units[u]["side"] == enemy for u in occ.get(label, [])):
-            return bad(i, f"{label} holds enemy units: a retreat may not enter it")
-        if side == "union" and train is not None and uid != train and label == train_hex:
-            return bad(i, f"{label} holds the wagon train: no Union unit may enter its hex, even when retreating "
-                          "(16.0)", "16.0")
-        if label in ezoc or label in next_to_enemy:
+        why = ground.step_refusal(here, h, label, seen) or ground.terrain_refusal(i, here, h, label) \
+            or ground.occupied_refusal(label)
+        if why is not None:
+            return bad(i, *why)
+        if label in ground.ezoc or label in ground.next_to_enemy:
             rc.unsafe_at.append(label)
         seen.add(label)
         here = h
     rc.status = PathStatus.UNSAFE if rc.unsafe_at else PathStatus.SAFE
     return rc
+
+
+class _Ground:
+    """What the map and the other units say about the hexes a unit retreats into (CRT key, TEC, 16.0)."""
+
+    def __init__(self, state: Mapping, hexmap, uid: str, unit: Mapping) -> None:
+        units = state["units"]
+        self.hexmap, self.uid, self.units = hexmap, uid, units
+        self.side = unit["side"]
+        self.enemy = _other(self.side)
+        self.occ = _occupants(state, hexmap, exclude=[uid])
+        self.ezoc = zoc_hexes(state, hexmap, self.enemy)
+        enemy_hexes = [lb for lb, us in self.occ.items() if any(units[u]["side"] == self.enemy for u in us)]
+        self.next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
+        self.train = _wagon(state)
+        self.train_hex = _lab(units[self.train].get("hex")) if self.train else None
+        self.cost = step_cost(hexmap, unit["type"])
+
+    def step_refusal(self, here: Hex, h: Hex, label: str, seen: set[str]) -> tuple[str] | None:
+        """CRT key: each hex adjacent to the last, never back into a hex already left."""
+        if not are_adjacent(here, h):
+            return (f"{label} is not adjacent to {self.hexmap.label(here)}: a retreat goes hex by hex",)
+        if label in seen:
+            return (f"a retreat may not go back into {label}",)
+        return None
+
+    def terrain_refusal(self, i: int, here: Hex, h: Hex, label: str) -> tuple[str, str] | None:
+        """TEC: the step is allowed, and heavy woods only as the last hex."""
+        c = self.cost(here, h)
+        if isinstance(c, Prohibited):
+            return f"cannot retreat into {label}: {c.reason}", getattr(c, "rule", "TEC")
+        if i > 0 and stop_on_entry(self.hexmap, here):
+            return f"the retreat must stop in {self.hexmap.label(here)}: {stop_on_entry(self.hexmap, here)}", "TEC"
+        return None
+
+    def occupied_refusal(self, label: str) -> tuple[str] | tuple[str, str] | None:
+        """CRT key: no enemy-occupied hex; 16.0: no Union unit enters the wagon train's hex."""
+        if any(self.units[u]["side"] == self.enemy for u in self.occ.get(label, [])):
+            return (f"{label} holds enemy units: a retreat may not enter it",)
+        if self.side == "union" and self.train is not None and self.uid != self.train and label == self.train_hex:
+            return (f"{label} holds the wagon train: no Union unit may enter its hex, even when retreating "
+                    "(16.0)", "16.0")
+        return None
 
 
 @dataclass
@@ -141,6 +171,8 @@ def retreat_status(state: Mapping, hexmap, uid: str, hexes: int) -> RetreatOptio
         raise ValueError(f"a retreat is {lo}-{hi} hexes, not {hexes} (CRT key)")
     unit = state["units"][uid]
     start = _parse(hexmap, unit["hex"])
+    if start is None:
+        raise ValueError(f"{uid} is not in a hex of this map: it has no retreat (CRT key)")
     out = RetreatOptions(uid, hexes, PathStatus.NONE)
 
     def grow(prefix: list[str], at: Hex) -> None:

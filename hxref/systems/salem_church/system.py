@@ -13,10 +13,14 @@ import copy
 from pathlib import Path
 
 from ...errors import InvalidInput
-from ...kit.protocol import GameSystem, MapView, Result, Template
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
+from .state_types import SalemState, UnitRecord, salem
 
 NAME = "salem-church"
 SIDES = ("union", "confederate")
@@ -43,13 +47,14 @@ class SalemChurch(GameSystem):
         return data
 
     def setup(self, scenario: dict) -> dict:
-        units = {}
+        units: dict[str, UnitRecord] = {}
         for uid, u in scenario["units"].items():
-            rec = {k: v for k, v in u.items() if k not in ("stand_in", "source")}
-            rec.update(hex=None, disrupted=False, full_steps=int(u["steps"]))
+            # the counter's values as the scenario file gives them (checked by tests/salem_church)
+            rec = cast(UnitRecord, {k: v for k, v in u.items() if k not in ("stand_in", "source")})
+            rec.update({"hex": None, "disrupted": False, "full_steps": int(u["steps"])})
             units[uid] = rec
         wagon = (scenario.get("wagon_train") or {}).get("unit", "wagon-train")
-        return {
+        state: SalemState = {
             "scenario": scenario["scenario"], "map": scenario["map"], "turn": 1, "phasing": "union",
             "stage": "setup", "mode": scenario.get("table_mode", "umpired"),
             "options": dict(scenario.get("options") or {}), "initiative": "full", "initiative_checks": {},
@@ -58,9 +63,11 @@ class SalemChurch(GameSystem):
             "standing_orders": {}, "combats": [], "rules": {k: scenario[k] for k in RULE_KEYS if k in scenario},
             "wagon_unit": wagon, "victory_result": None,
         }
+        return dict(state)
 
     # --- decisions -----------------------------------------------------------------------------
-    def decisions(self, state: dict) -> list[Decision]:
+    def decisions(self, game: ReadOnlyState) -> list[Decision]:
+        state = salem(game)
         if state["stage"] == "setup":
             spec = state["rules"]["setup"][0]
             cols = spec.get("area", {}).get("columns", [1, 15])
@@ -81,14 +88,15 @@ class SalemChurch(GameSystem):
             schema=orders_schema(side),
             example={"moves": [], "attacks": [], "standing": {"choice": "disrupt", "hexes": 1}})]
 
-    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, game: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        state = salem(game)
         if decision.kind == "setup":
             return self._setup_problems(state, choice)
-        from .turn import check_orders
+        from .orders_check import check_orders
 
         return check_orders(state, state["rules"], hexmap(state), side, choice)
 
-    def _setup_problems(self, state: dict, choice: dict) -> list[Problem]:
+    def _setup_problems(self, state: SalemState, choice: dict) -> list[Problem]:
         spec = state["rules"]["setup"][0]
         place = choice.get("place")
         if not isinstance(place, dict) or set(place) != set(spec["units"]):
@@ -105,7 +113,8 @@ class SalemChurch(GameSystem):
                                 spec["rule"], ["place", uid])]
         return []
 
-    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+    def resolve(self, game: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+        state = salem(game)          # the engine's own copy: the rules update it in place
         events: list[dict] = []
         if decision.kind == "setup":
             from .narration import line, name
@@ -116,7 +125,7 @@ class SalemChurch(GameSystem):
                 events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
                                "text": line(name(uid), f" sets up in {label}")})
             state["stage"] = "play"
-            return state, tell_events(state, events)
+            return dict(state), tell_events(state, events)
         from .turn import Turn
 
         side = state["phasing"]
@@ -132,9 +141,9 @@ class SalemChurch(GameSystem):
             state["phasing"] = "confederate"
         else:
             self._end_turn(state, events)
-        return state, tell_events(state, events)
+        return dict(state), tell_events(state, events)
 
-    def _end_turn(self, state: dict, events: list[dict]) -> None:
+    def _end_turn(self, state: SalemState, events: list[dict]) -> None:
         from .victory import determine
 
         rules = state["rules"]
@@ -150,7 +159,8 @@ class SalemChurch(GameSystem):
         state["cancelled_targets"] = []
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, state: dict, side: str | None, mode: str) -> dict:
+    def view(self, game: ReadOnlyState, side: str | None, mode: str) -> dict:
+        state = salem(game)
         from .views import public_view, side_view
 
         los = not (state.get("options") or {}).get("open_map")
@@ -161,29 +171,29 @@ class SalemChurch(GameSystem):
         v["viewer"] = side
         return v
 
-    def report(self, view: dict) -> list[Section]:
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
         from .report import sections
 
         return sections(view)
 
-    def map_view(self, view: dict) -> MapView:
+    def map_view(self, view: Mapping[str, Any]) -> MapView:
         from .report import map_units
 
         return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", map_units(view))
 
-    def template(self, view: dict, decision: Decision, side: str) -> Template:
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         from .report import template
 
         notes, choice = template(view, decision, side)
         return Template(notes, choice)
 
-    def result(self, state: dict) -> Result | None:
+    def result(self, game: ReadOnlyState) -> Result | None:
         """The victory determination after turn 14 (14.x): the winner by the VP difference over the
         best other side.  None before it."""
-        v = state.get("victory_result")
+        v = salem(game).get("victory_result")
         if not v:
             return None
-        points = (v.get("score") or {}).get("points") or {}
+        points = v["score"]["points"]
         winner = v.get("winner")
         margin = 0
         if winner and points:
@@ -196,7 +206,7 @@ SYSTEM = SalemChurch()
 
 # --- line-of-sight fog for the events of a resolution (umpired play) ---------------------------------
 
-def tell_events(state: dict, events: list[dict]) -> list[dict]:
+def tell_events(state: SalemState, events: list[dict]) -> list[dict]:
     """The events of a resolution, each written for its audiences as it is made: the units it names
     as each side sees them when the resolution ends (:func:`.narration.tell`).  The dice name no
     unit in line-of-sight play (:class:`.turn.Roller`)."""

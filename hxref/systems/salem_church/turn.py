@@ -1,4 +1,5 @@
-"""A Salem Church player turn: checking a side's orders and resolving them (13.x-18.0, B, C).
+"""A Salem Church player turn: resolving a side's orders (13.x-18.0, B, C); checking them before the
+dice is :mod:`.orders_check`.
 
 One signed orders file per side per turn.  The Union plays first (13.4);
 each player turn is, in order (the sequence of the missing standard rules, digest D2/E):
@@ -9,7 +10,8 @@ each player turn is, in order (the sequence of the missing standard rules, diges
    eliminated unit back reduced at an entry hex (stand-in procedure, digest E);
 4. movement, unit by unit in the order given; reinforcements enter through the entry hex
    chosen for the turn (13.x); the wagon train (16.0); initiative checks (17.2); night (18.0);
-5. combat (none at night, 18.0): each declared attack in order -- the 17.3 check at Low
+5. combat (none at night, 18.0): the artillery's bombardments first (stand-in,
+   :mod:`.bombardment`); then each declared attack in order -- the 17.3 check at Low
    Initiative, the CRT, the owners' choices from the standing orders, retreats, routs,
    captures, leader casualties and advance after combat; then the non-phasing side's
    counter-attacks (7.2 stand-in) as its standing orders say;
@@ -26,6 +28,7 @@ Orders (a choice)::
     moves: [{unit, path: [...], leader?}]     path = hexes entered; a unit arriving enters by
                                        the entry hex (first in its path, or alone if no path);
                                        the wagon train may end its path with "off" (16.0)
+    bombard: [{unit, target: HEX}]     artillery fire, once per battery a turn (stand-in, :mod:`.bombardment`)
     attacks: [{attackers: [...], target: HEX, first?, advance?: true, choice?: retreat|disrupt|loss,
                hexes?: 1-3}]            choice/hexes: the attacker's answer if the result hits it
     standing: {choice: retreat|disrupt, loss: loss|retreat, hexes: 1-3, losses: [units],
@@ -54,17 +57,19 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..base import Problem
 from . import combat as cb
 from . import counters as ct
 from . import retreat as rt
-from .board import fogged, hexmap
+from .board import fogged
 from . import movement as mv
-from .narration import Line, Phrase, Ref, ident, joined, line, listing
+from .path_walk import check_path
+from .narration import Line, Phrase, Ref, Seen, ident, joined, line, listing
 from .narration import name as named
+from .state_types import CombatRecord, SalemState, UnitRecord
+from .views import journey, place
 
 SIDES = ("union", "confederate")
-ORDER_KEYS = {"entry", "replacements", "moves", "attacks", "standing"}
+ORDER_KEYS = {"entry", "replacements", "moves", "bombard", "attacks", "standing"}
 MOVE_KEYS = {"unit", "path", "leader"}
 ATTACK_KEYS = {"attackers", "target", "first", "advance", "choice", "hexes"}
 STANDING_KEYS = {"choice", "loss", "hexes", "losses", "counter_attacks"}
@@ -83,12 +88,12 @@ def on_map(u: Mapping) -> bool:
     return u.get("hex") is not None and int(u.get("steps", 0)) > 0
 
 
-def units_in(state: dict, label: str, side: str | None = None) -> list[str]:
+def units_in(state: SalemState, label: str, side: str | None = None) -> list[str]:
     return sorted(uid for uid, u in state["units"].items()
                   if on_map(u) and u["hex"] == label and (side is None or u["side"] == side))
 
 
-def combat_units(state: dict, uids) -> list[str]:
+def combat_units(state: SalemState, uids) -> list[str]:
     return [u for u in uids if state["units"][u]["type"] in ct.COMBAT_ARMS]
 
 
@@ -105,14 +110,15 @@ def terrain_names(hexmap, label: str) -> set[str]:
     return {n for n in names if n in ct.TERRAIN} or {"clear"}
 
 
-def as_unit(state: dict, hexmap, uid: str) -> ct.Unit:
+def as_unit(state: SalemState, hexmap, uid: str) -> ct.Unit:
     u = state["units"][uid]
-    mod = 0
-    for lid in units_in(state, u["hex"], u["side"]):
-        ld = state["units"][lid]
-        if ld["type"] == "leader" and lid != uid:
-            mod = max(mod, int(ld.get("leader_modifier") or 0))
-    return ct.Unit(uid, u["side"], u["type"], current_cf(u), u["hex"], terrain_names(hexmap, u["hex"]),
+    label = u["hex"]
+    if label is None:
+        raise ValueError(f"{uid} is not on the map: it takes no part in a combat (B1)")
+    # 17.3: a leader carries his own modification; the MC of a unit stacked with him reads it off
+    # the leader (:func:`.morale.morale_check`), so a brigade carries none of its own
+    mod = int(u.get("leader_modifier") or 0) if u["type"] == "leader" else 0
+    return ct.Unit(uid, u["side"], u["type"], current_cf(u), label, terrain_names(hexmap, label),
                    bool(u.get("disrupted")), u.get("morale"), mod)
 
 
@@ -126,88 +132,7 @@ def due(rules: Mapping, side: str, turn: int) -> list[dict]:
     return [g for g in rules.get("reinforcements") or [] if g["side"] == side and int(g["turn"]) == turn]
 
 
-# --- checking an orders file ----------------------------------------------------------------------
-
-def check_orders(state: dict, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
-    """What can be known to be wrong before the dice (the moves are walked in order), of orders
-    whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.orders`)."""
-    turn = int(state["turn"])
-    groups = due(rules, side, turn)
-    entry = choice.get("entry")
-    if entry is not None:
-        hexes = sorted({str(h) for g in groups for h in g["entry_hexes"]})
-        if not groups:
-            return [Problem(f"no {side} units arrive on turn {turn}", "13.3", ["entry"])]
-        if str(entry) not in hexes:
-            return [Problem(f"this turn's arrivals enter at {' or '.join(hexes)}, not {entry}", "13.3", ["entry"])]
-    found = _replacement_problems(state, rules, side, choice.get("replacements", []))
-    if found:
-        return found
-    moves = choice.get("moves", [])
-    # umpired line-of-sight play (views): the moves are checked against the side's own view, the
-    # enemy units it does not see off the map; contact with them is settled at resolution
-    work = _copy_units(sighted(state, side, unseen_enemy(state, side)))
-    arriving = {uid for g in groups for uid in g["units"]}
-    entries = {}
-    seen: set[str] = set()
-    for i, m in enumerate(moves):
-        uid = m["unit"]
-        u = work["units"].get(uid)
-        if u is None or u["side"] != side:
-            return [Problem(f"`{uid}` is not one of your units", "D3", ["moves", i, "unit"])]
-        if uid in seen:
-            return [Problem(f"{uid} is ordered to move twice", "D3", ["moves", i, "unit"])]
-        seen.add(uid)
-        path = [str(x) for x in m.get("path") or []]
-        if u.get("hex") is None:
-            if uid not in arriving and not u.get("returning") and not u.get("delayed"):
-                return [Problem(f"{uid} is not on the map and does not arrive on turn {turn}", "13.2" if side == "union"
-                                else "13.3", ["moves", i, "unit"])]
-            start = _entry_hex(rules, side, turn, uid, entry, u)
-            if start is None:
-                return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3", ["entry"])]
-            own = {str(h) for g in groups if uid in g["units"] for h in g["entry_hexes"]}
-            if path and path[0] != start and path[0] in own and not u.get("returning"):
-                return [Problem(f"all units arriving on turn {turn} enter by the same hex, {start} (13.3): "
-                                f"{uid} cannot enter at {path[0]}", "13.3", ["moves", i, "path", 0])]
-            if path and path[0] != start:
-                path = [start] + path
-            elif not path:
-                path = [start]
-            entries[uid] = path
-        if not path:
-            continue
-        mc = mv.check_path(work, hexmap, uid, path, leader=m.get("leader"), where=("moves", i, "path"))
-        if mc.problems:
-            return mc.problems[:1]
-        work["units"][uid]["hex"] = mc.end
-    for g in groups:                   # 13.x: every unit due this turn enters
-        for uid in g["units"]:
-            if uid not in seen and state["units"][uid].get("hex") is None:
-                start = _entry_hex(rules, side, turn, uid, entry, state["units"][uid])
-                if start is None:
-                    return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3",
-                                    ["entry"])]
-                mc = mv.check_path(work, hexmap, uid, [start], where=("moves",))
-                if mc.problems:
-                    return [Problem(f"{uid} arrives this turn and cannot stop in {start} "
-                                    f"({mc.problems[0].message}): give it a path onward", mc.problems[0].rule,
-                                    ["moves"])]
-                work["units"][uid]["hex"] = mc.end
-    for i, a in enumerate(choice.get("attacks", [])):
-        if not a["attackers"]:
-            return [Problem("name the attacking units", "B1", ["attacks", i, "attackers"])]
-        for uid in a["attackers"]:
-            if uid not in state["units"] or state["units"][uid]["side"] != side:
-                return [Problem(f"`{uid}` is not one of your units", "B1", ["attacks", i, "attackers"])]
-        if mv.is_night(turn):
-            return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
-        if not _is_hex(state, a["target"]):
-            return [Problem(f"attack target `{a['target']}` is not a hex of this map", "B1", ["attacks", i, "target"])]
-    return _standing_problems(state, side, choice.get("standing"))
-
-
-def unseen_enemy(state: dict, side: str) -> set[str]:
+def unseen_enemy(state: SalemState, side: str) -> set[str]:
     """The enemy units on the map ``side`` does not see (umpired line-of-sight play, :mod:`.views`)."""
     from .views import seen_now
 
@@ -217,35 +142,36 @@ def unseen_enemy(state: dict, side: str) -> set[str]:
     return {uid for uid, u in state["units"].items() if u.get("side") != side and on_map(u) and uid not in seen}
 
 
-def sighted(state: dict, side: str, unseen: set[str]) -> dict:
+def sighted(state: SalemState, side: str, unseen: set[str]) -> SalemState:
     """The state as ``side`` sees it: the ``unseen`` enemy units off the map (a shallow copy)."""
     if not unseen:
         return state
-    units = {uid: ({**u, "hex": None} if uid in unseen else u) for uid, u in state["units"].items()}
+    units: dict[str, UnitRecord] = {uid: ({**u, "hex": None} if uid in unseen else u)
+                                    for uid, u in state["units"].items()}
     return {**state, "units": units}
 
 
-def contact_cut(state: dict, hexmap, uid: str, path: list[str], leader, unseen: set[str]):
+def contact_cut(state: SalemState, hexmap, uid: str, path: list[str], leader, unseen: set[str]):
     """Where a path checked on the side's view runs into enemy units it did not see: the path
     cut there (before an occupied hex, D3; at the first hex of their ZOC, or before a step their
     nearness forbids: 16.0, 18.0) and the problem the true map gives, or (path, None)."""
     if not unseen or not path:
         return path, None
     view = sighted(state, state["units"][uid]["side"], unseen)
-    full = mv.check_path(state, hexmap, uid, path, leader=leader)
+    full = check_path(state, hexmap, uid, path, leader=leader)
     if not full.problems:
         return path, None
     p = full.problems[0]
     i = p.path[-1] if p.path and isinstance(p.path[-1], int) else None
-    if i is None or mv.check_path(view, hexmap, uid, path[:i + 1], leader=leader).problems:
+    if i is None or check_path(view, hexmap, uid, path[:i + 1], leader=leader).problems:
         return path, None          # not caused by the unseen units: the move is void as before
     return path[:i], p
 
 
-def _copy_units(state: dict) -> dict:
+def _copy_units(state: SalemState) -> SalemState:
     import copy
 
-    return {**{k: v for k, v in state.items() if k != "units"}, "units": copy.deepcopy(state["units"])}
+    return {**state, "units": copy.deepcopy(state["units"])}
 
 
 def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping) -> str | None:
@@ -261,74 +187,6 @@ def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping
                 return str(entry)
             return hexes[0] if len(hexes) == 1 else None
     return None
-
-
-def _replacement_problems(state: dict, rules: Mapping, side: str, reps) -> list[Problem]:
-    if not isinstance(reps, list):
-        return [Problem("`replacements` is a list of {unit, hex?}", "13.2", ["replacements"])]
-    limit = int(((rules.get("replacements") or {}).get("steps_per_turn") or {}).get(side, REPLACEMENTS))
-    rule = "13.2" if side == "union" else "13.3"
-    if len(reps) > limit:
-        return [Problem(f"{side} replaces at most {limit} steps a turn", rule, ["replacements"])]
-    seen = set()
-    for i, r in enumerate(reps):
-        if not isinstance(r, dict) or "unit" not in r or set(r) - {"unit", "hex"}:
-            return [Problem("each replacement is {unit, hex?}", rule, ["replacements", i])]
-        u = state["units"].get(r["unit"])
-        if u is None or u["side"] != side or u["type"] not in ct.COMBAT_ARMS:
-            return [Problem(f"`{r['unit']}` is not one of your combat units", rule, ["replacements", i, "unit"])]
-        if r["unit"] in seen:
-            return [Problem(f"{r['unit']} is replaced twice", rule, ["replacements", i, "unit"])]
-        seen.add(r["unit"])
-        if int(u["steps"]) >= int(u["full_steps"]):
-            return [Problem(f"{r['unit']} has lost no step", rule, ["replacements", i, "unit"])]
-        if int(u["steps"]) == 0:
-            hexes = returning_hexes(rules, side, u)
-            if str(r.get("hex")) not in hexes:
-                return [Problem(f"{r['unit']} returns at {' or '.join(hexes)}: give `hex`", rule,
-                                ["replacements", i, "hex"])]
-    return []
-
-
-def returning_hexes(rules: Mapping, side: str, u: Mapping) -> list[str]:
-    spec = ((rules.get("returning_units") or {}).get(side) or {}).get("entry_hexes")
-    if spec == "formation":
-        return [str(h) for h in (rules.get("formations") or {}).get(str(u["formation"]), {}).get("entry_hexes", [])]
-    return [str(h) for h in spec or []]
-
-
-def _standing_problems(state: dict, side: str, standing) -> list[Problem]:
-    if standing is None:
-        return []
-    if not isinstance(standing, dict) or set(standing) - STANDING_KEYS:
-        return [Problem(f"`standing` takes {', '.join(sorted(STANDING_KEYS))}", "B2", ["standing"])]
-    if standing.get("choice") not in (None, "retreat", "disrupt"):
-        return [Problem("standing `choice` (Ar/Dr) is retreat or disrupt", "B2", ["standing", "choice"])]
-    if standing.get("loss") not in (None, "loss", "retreat"):
-        return [Problem("standing `loss` (Ax/Dx passed) is loss or retreat", "B2", ["standing", "loss"])]
-    if standing.get("hexes") not in (None, 1, 2, 3):
-        return [Problem("standing `hexes` is 1, 2 or 3", "B2", ["standing", "hexes"])]
-    for i, c in enumerate(standing.get("counter_attacks") or []):
-        if not isinstance(c, dict) or not {"units", "target"} <= set(c) or set(c) - {"units", "target", "first"}:
-            return [Problem("each counter-attack is {units, target, first?}", "7.2", ["standing", "counter_attacks", i])]
-        for uid in c["units"]:
-            if uid not in state["units"] or state["units"][uid]["side"] != side:
-                return [Problem(f"`{uid}` is not one of your units", "7.2", ["standing", "counter_attacks", i])]
-        if not _is_hex(state, c["target"]):
-            return [Problem(f"counter-attack target `{c['target']}` is not a hex of this map", "7.2",
-                            ["standing", "counter_attacks", i, "target"])]
-    return []
-
-
-def _is_hex(state: dict, label) -> bool:
-    """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
-    so a bad hex must be refused now, not when it is played)."""
-    from ...errors import InvalidInput
-
-    try:
-        return hexmap(state).parse(str(label)) in hexmap(state).grid
-    except InvalidInput:
-        return False
 
 
 # --- resolving ------------------------------------------------------------------------------------
@@ -350,11 +208,12 @@ class Roller:
 class Turn:
     """One player turn being resolved: the state, the map, the dice and the events."""
 
-    def __init__(self, state: dict, rules: Mapping, hexmap, side: str, choice: dict, dice) -> None:
+    def __init__(self, state: SalemState, rules: Mapping, hexmap, side: str, choice: dict, dice) -> None:
         self.state, self.rules, self.hm, self.side, self.choice, self.dice = state, rules, hexmap, side, choice, dice
         self.events: list[dict] = []
         self.paths: list[tuple[str, list[str]]] = []          # for hex control (14.x), in order
         self.attacked: set[str] = set()                       # 7.2: units attacked this phase
+        self.fired: set[str] = set()                          # the batteries that bombarded this turn
         fog = fogged(state)
         # in line-of-sight play a die names no unit (both sides read it, one may not see the unit), and
         # the dice of a side's own moves are its own: the enemy learns of a move only by seeing it
@@ -385,6 +244,8 @@ class Turn:
         if mv.is_night(int(st["turn"])):
             self.say("night", f"turn {st['turn']} is a night turn: no combat (18.0)", "18.0")
         else:
+            for b in self.choice.get("bombard", []):
+                self.bombard(b)
             for a in self.choice.get("attacks", []):
                 self.attack(a)
             self.counter_attacks()
@@ -412,7 +273,7 @@ class Turn:
                     self.say("replacement.void", line(self.name(r["unit"]), f" cannot return at {r['hex']}: the "
                                                       "enemy holds it"), rule)
                     continue
-                u.update(steps=1, hex=str(r["hex"]), disrupted=False)
+                u.update({"steps": 1, "hex": str(r["hex"]), "disrupted": False})
                 u.pop("eliminated", None)
                 self.paths.append((r["unit"], [str(r["hex"])]))
                 self.say("replacement", line(self.name(r["unit"]), f" returns reduced at {r['hex']}"), rule)
@@ -421,62 +282,93 @@ class Turn:
                 self.say("replacement", line(self.name(r["unit"]), " is back to full strength"), rule)
 
     def move(self) -> None:
+        """Movement, unit by unit: the ordered moves in the order given, then the units due this turn
+        (13.x); each path walked (:func:`.path_walk.check_path`) on the true map."""
+        ordered = {m["unit"]: m for m in self.choice.get("moves", [])}
+        unseen = unseen_enemy(self.state, self.side)          # the side's view when it wrote its orders
+        for uid in self._movers(ordered):
+            self._move_one(uid, ordered.get(uid, {"unit": uid}), unseen)
+
+    def _movers(self, ordered: Mapping[str, dict]) -> list[str]:
+        """13.x: the units that move: those ordered, then the units due this turn not ordered (and
+        the delayed ones ordered, stand-in)."""
         st, turn = self.state, int(self.state["turn"])
         groups = due(self.rules, self.side, turn)
-        entry = self.choice.get("entry")
-        ordered = {m["unit"]: m for m in self.choice.get("moves", [])}
         arriving = [uid for g in groups for uid in g["units"] if st["units"][uid].get("hex") is None
                     and int(st["units"][uid]["steps"]) > 0]
         arriving += sorted(uid for uid, u in st["units"].items() if u.get("delayed") and u["side"] == self.side
                            and uid not in arriving and uid in ordered)
-        order = list(ordered) + [uid for uid in arriving if uid not in ordered]
-        unseen = unseen_enemy(st, self.side)          # the side's view when it wrote its orders
-        for uid in order:
-            m = ordered.get(uid, {"unit": uid})
-            u = st["units"][uid]
-            path = [str(x) for x in m.get("path") or []]
-            if u.get("hex") is None:
-                start = _entry_hex(self.rules, self.side, turn, uid, entry, u)
-                if start is None:
-                    continue
-                path = path if path and path[0] == start else [start] + path
-            if not path:
-                continue
-            path, contact = contact_cut(st, self.hm, uid, path, m.get("leader"), unseen)
-            if contact is not None and not path:
-                self._contact(uid, path, contact)
-                continue
-            mc = mv.check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.move_roll)
-            if mc.problems:
-                if u.get("hex") is None:       # stand-in: it could not come on; it may enter on a later turn
-                    u["delayed"] = True
-                    self.say("entry.delayed", line(self.name(uid), " cannot enter (", mc.problem_line(), "): it may "
-                                                   "enter on a later turn (stand-in)"), mc.problems[0].rule)
-                    continue
-                self.say("move.void", line(self.name(uid), " does not move: ", mc.problem_line()),
-                         mc.problems[0].rule)
-                continue
-            u.pop("delayed", None)
-            if mc.initiative is not None:
-                st.setdefault("initiative_checks", {})[mc.initiative.leader] = mc.initiative.as_dict()
-            start_hex = u.get("hex")
-            u["hex"] = mc.end
-            if mc.hexes:
-                self.paths.append((uid, list(mc.hexes)))
-            text = line(self.name(uid), " " + (f"enters at {mc.hexes[0]} and moves" if start_hex is None else "moves")
-                        + f" {' > '.join([start_hex] if start_hex else []) + (' > ' if start_hex else '')}"
-                        + " > ".join(x for x in mc.hexes) + " (", mc.stop_line, ")")
-            self.say("move", text, mc.rule, unit=uid, path=mc.hexes)
-            if contact is not None:
-                self._contact(uid, path, contact)
-            if mc.exit:
-                st["wagon"].update(exited=mc.exit, hex=mc.hexes[-1] if mc.hexes else start_hex)
-                u["hex"] = None
-                u["exited"] = mc.exit
-                self.say("wagon.exit", f"the wagon train leaves the map at {st['wagon']['hex']} ({mc.exit}, 16.0)",
-                         "16.0")
-            if mc.captures or (self.side == "confederate" and self._wagon_here(mc.hexes)):
-                self._capture_wagon(uid)
+        return list(ordered) + [uid for uid in arriving if uid not in ordered]
+
+    def _move_one(self, uid: str, m: Mapping, unseen: set[str]) -> None:
+        """One unit's move: its path (from the entry hex, 13.x), cut short by unseen enemy units
+        (contact, D3), walked, and its effects (16.0)."""
+        st = self.state
+        u = st["units"][uid]
+        path = self._path_of(uid, m, u)
+        if not path:
+            return
+        path, contact = contact_cut(st, self.hm, uid, path, m.get("leader"), unseen)
+        if contact is not None and not path:
+            self._contact(uid, path, contact)
+            return
+        mc = check_path(st, self.hm, uid, path, leader=m.get("leader"), roll=self.move_roll)
+        if mc.problems:
+            self._void_move(uid, u, mc)
+            return
+        start_hex = u.get("hex")
+        self._moved(uid, u, mc)
+        if contact is not None:
+            self._contact(uid, path, contact)
+        if mc.exit:
+            self._wagon_exit(u, mc.exit, mc, start_hex)
+        if mc.captures or (self.side == "confederate" and self._wagon_here(mc.hexes)):
+            self._capture_wagon(uid)
+
+    def _path_of(self, uid: str, m: Mapping, u: UnitRecord) -> list[str]:
+        """13.x: the hexes entered; a unit off the map first enters by this turn's entry hex (none:
+        it does not move)."""
+        path = [str(x) for x in m.get("path") or []]
+        if u.get("hex") is None:
+            start = _entry_hex(self.rules, self.side, int(self.state["turn"]), uid, self.choice.get("entry"), u)
+            if start is None:
+                return []
+            path = path if path and path[0] == start else [start] + path
+        return path
+
+    def _void_move(self, uid: str, u: UnitRecord, mc: mv.MoveCheck) -> None:
+        """A move the true map refuses does not happen (D3); a unit that cannot come on may enter on
+        a later turn (stand-in)."""
+        if u.get("hex") is None:       # stand-in: it could not come on; it may enter on a later turn
+            u["delayed"] = True
+            self.say("entry.delayed", line(self.name(uid), " cannot enter (", mc.problem_line(), "): it may "
+                                           "enter on a later turn (stand-in)"), mc.problems[0].rule)
+            return
+        self.say("move.void", line(self.name(uid), " does not move: ", mc.problem_line()), mc.problems[0].rule)
+
+    def _moved(self, uid: str, u: UnitRecord, mc: mv.MoveCheck) -> None:
+        """The unit moves: its leader's initiative check kept (17.2, one per phase), its hexes passed
+        for hex control (14.x), the move told."""
+        st = self.state
+        u.pop("delayed", None)
+        if mc.initiative is not None:
+            st.setdefault("initiative_checks", {})[mc.initiative.leader] = mc.initiative.as_dict()
+        start_hex = u.get("hex")
+        u["hex"] = mc.end
+        if mc.hexes:
+            self.paths.append((uid, list(mc.hexes)))
+        # each hex as the enemy saw it then (:func:`.views.journey`): a side is told only the
+        # stretches of the path its units saw
+        path = journey(st, uid, start_hex, mc.hexes)
+        self.say("move", line(self.name(uid), " ", path, " (", mc.stop_line, ")"), mc.rule, unit=uid, path=path)
+
+    def _wagon_exit(self, u: UnitRecord, kind: str, mc: mv.MoveCheck, start_hex: str | None) -> None:
+        """16.0: the wagon train leaves the map (for victory, 14.1, or to escape capture)."""
+        st = self.state
+        st["wagon"].update({"exited": kind, "hex": mc.hexes[-1] if mc.hexes else start_hex})
+        u["hex"] = None
+        u["exited"] = kind
+        self.say("wagon.exit", f"the wagon train leaves the map at {st['wagon']['hex']} ({kind}, 16.0)", "16.0")
 
     def _contact(self, uid: str, path: list[str], p) -> None:
         """A move runs into enemy units its side did not see: it stops short; they are in sight now
@@ -486,46 +378,74 @@ class Turn:
                             "text": line(self.name(uid), " runs into enemy units it had not seen: its move stops "
                                          f"in {end} ({p.rule})")})
 
+    def _wagon_id(self) -> str:
+        """16.0: the train's unit id, as the scenario names it (``wagon_train.unit``, kept at the top
+        of the state by :meth:`.system.SalemChurch.setup`, not among the rules)."""
+        return str(self.state.get("wagon_unit") or "wagon-train")
+
     def _wagon_here(self, hexes) -> bool:
-        w = self.state["units"].get(self.rules.get("wagon_unit", "wagon-train"))
+        w = self.state["units"].get(self._wagon_id())
         return bool(w and on_map(w) and w["hex"] in set(hexes))
 
     def _capture_wagon(self, by: str) -> None:
-        wid = self.rules.get("wagon_unit", "wagon-train")
+        wid = self._wagon_id()
         w = self.state["units"][wid]
-        self.state["wagon"].update(captured=True, hex=w["hex"])
-        w.update(hex=None, steps=0, captured=True)
+        self.state["wagon"].update({"captured": True, "hex": w["hex"]})
+        w.update({"hex": None, "steps": 0, "captured": True})
         self.say("wagon.captured", line(self.name(by), " captures the Union wagon train (16.0)"), "16.0")
 
     # --- combat ---------------------------------------------------------------------------------
+    def bombard(self, b: Mapping) -> None:
+        """A battery's bombardment (stand-in, :mod:`.bombardment`): checked again on the true map
+        (its own move may have been cut short), the die, and its result on the enemy combat units
+        in the target hex: disrupted, or one step lost (the owner's ``losses`` order first)."""
+        from ...errors import IllegalOrder
+        from . import bombardment as bo
+
+        st = self.state
+        attacking = {u for a in self.choice.get("attacks", []) for u in a.get("attackers") or []}
+        try:
+            res = bo.resolve(st, self.hm, self.side, b, self.roll, fired=self.fired, attacking=attacking,
+                             low_initiative=mv.initiative_state(st) == "low")
+        except IllegalOrder as exc:
+            self.events.append({"type": "bombardment.void", "side": self.side, "rule": exc.rule or "bombardment",
+                                "text": line(self.name(str(b.get("unit"))), f" does not bombard {b.get('target')}: "
+                                             f"{exc.message}")})
+            return
+        self.fired.add(res.unit)
+        notes: list[Line] = []
+        if res.result == "disrupt":
+            for uid in res.hits:
+                st["units"][uid]["disrupted"] = True
+            notes.append(line(listing(self.name(u) for u in res.hits), " disrupted"))
+        elif res.result == "step":
+            self._lose_steps(other(self.side), list(res.hits), 1, notes)
+        text = line(Phrase(res.told, res.units), *(["; ", joined(notes)] if notes else []))
+        self.events.append({"type": "bombardment", "side": self.side, "rule": res.rule, "text": text,
+                            "explain": Phrase(res.explanation, res.units)})
+
     def attack(self, a: dict, *, counter: bool = False, side: str | None = None) -> None:
-        st, hm = self.state, self.hm
+        """An attack (B1; a counter-attack, 7.2): the units engaged, the combat (the 17.3 check at Low
+        Initiative, the CRT), its effects on both sides, and the record of the turn."""
+        st = self.state
         side = side or self.side
         target = str(a["target"])
-        attackers = [u for u in a["attackers"] if on_map(st["units"][u]) and st["units"][u]["side"] == side
-                     and adjacent(hm, st["units"][u]["hex"], target)]
-        defenders = units_in(st, target, other(side))
         rule = "7.2" if counter else "B1"
+        attackers, defenders = self._engaged(a, side, target)
         if not combat_units(st, attackers) or not combat_units(st, defenders):
             self.events.append({"type": "attack.void", "side": side, "rule": rule,
                                 "text": line(f"attack on {target} void: no attacking unit next to it or no enemy "
                                              "combat unit in it")})
             return
         self.attacked.update(defenders)
-        low = side == "union" and not counter and mv.initiative_state(st) == "low"
-        try:
-            res = cb.resolve([as_unit(st, hm, u) for u in attackers], [as_unit(st, hm, u) for u in defenders],
-                             self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
-                             first_attacker=a.get("first"))
-        except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
-            why = Phrase(exc.told, exc.units) if isinstance(exc, ct.CombatRefused) else str(exc)
-            self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
-                                "text": line(f"attack on {target} void: ", why)})
+        res = self._combat(a, side, counter, attackers, defenders, target, rule)
+        if res is None:
             return
-        record = {"turn": st["turn"], "side": side, "counter": counter, "attackers": attackers, "target": target,
-                  "defenders": defenders, "attack": res.attack.total, "defence": res.defence.total,
-                  "differential": res.differential, "column": res.column, "die": res.die,
-                  "result": res.result.code if res.result else ("cancelled" if res.cancelled else None)}
+        record: CombatRecord = {"turn": st["turn"], "side": side, "counter": counter, "attackers": attackers,
+                                "target": target, "defenders": defenders, "attack": res.attack.total,
+                                "defence": res.defence.total, "differential": res.differential,
+                                "column": res.column, "die": res.die,
+                                "result": res.result.code if res.result else ("cancelled" if res.cancelled else None)}
         # the combat's narration, for each reader as he sees the units (:mod:`.narration`)
         why, explain = Phrase(res.told, res.units), Phrase(res.explanation, res.units)
         if res.cancelled:
@@ -535,32 +455,79 @@ class Turn:
                                 "explain": explain})
             st.setdefault("cancelled_targets", []).append(target)
             return
-        eff = res.effects
-        notes: list[Line] = []
-        notes += self._settle(eff.attacker, attackers, side, a, target)
-        vacated = self._settle(eff.defender, defenders, other(side), self._standing(other(side)), target,
-                               attackers=attackers)
-        notes += vacated
-        for lc in eff.leaders:
-            if lc.killed:
-                lu = st["units"].get(lc.leader)
-                if lu is not None:
-                    lu.update(steps=0, hex=None, killed=True)
-                    notes.append(line(self.name(lc.leader), " killed"))
-        # advance after combat (CRT key): into the vacated hex
-        if a.get("advance") and not counter and self._defender_retreated and not units_in(st, target, other(side)):
-            live = [u for u in combat_units(st, attackers) if on_map(st["units"][u])]
-            lead = a.get("first") if a.get("first") in live else (live[0] if live else None)
-            if lead is not None:
-                st["units"][lead]["hex"] = target
-                self.paths.append((lead, [target]))
-                notes.append(line(self.name(lead), f" advances into {target}"))
+        notes = self._effects(res, a, side, counter, attackers, defenders, target)
         effects = joined(notes) if notes else line("no effect")
         record["effects"] = effects.data()
         st.setdefault("combats", []).append(record)
         self.events.append({"type": "combat", "side": side, "rule": rule,
                             "text": line(f"{'counter-attack' if counter else 'attack'} on {target}: ", why, "; ",
                                          effects), "explain": explain})
+
+    def _engaged(self, a: Mapping, side: str, target: str) -> tuple[list[str], list[str]]:
+        """B1: the attacking units on the map next to the target hex, and the enemy units in it; with
+        the attackers, the leaders of their side stacked with them, named or not (17.3: the first
+        unit's MC takes the modification of a leader stacked with it; G11: the Leader line rolls
+        for the leaders with the units in the combat)."""
+        st, hm = self.state, self.hm
+        attackers = [u for u in a["attackers"] if on_map(st["units"][u]) and st["units"][u]["side"] == side
+                     and adjacent(hm, str(st["units"][u]["hex"]), target)]
+        hexes = {str(st["units"][u]["hex"]) for u in combat_units(st, attackers)}
+        attackers += [lid for h in sorted(hexes) for lid in units_in(st, h, side)
+                      if st["units"][lid]["type"] == "leader" and lid not in attackers]
+        return attackers, units_in(st, target, other(side))
+
+    def _combat(self, a: Mapping, side: str, counter: bool, attackers: list[str], defenders: list[str],
+                target: str, rule: str) -> cb.Combat | None:
+        """The combat resolved (:func:`.combat.resolve`: 17.3 at Low Initiative, the CRT), or None when
+        the rules forbid it (night, heavy woods): the attack is void."""
+        st, hm = self.state, self.hm
+        low = side == "union" and not counter and mv.initiative_state(st) == "low"
+        try:
+            return cb.resolve([as_unit(st, hm, u) for u in attackers], [as_unit(st, hm, u) for u in defenders],
+                              self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
+                              first_attacker=a.get("first"))
+        except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
+            why = Phrase(exc.told, exc.units) if isinstance(exc, ct.CombatRefused) else str(exc)
+            self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
+                                "text": line(f"attack on {target} void: ", why)})
+            return None
+
+    def _effects(self, res: cb.Combat, a: Mapping, side: str, counter: bool, attackers: list[str],
+                 defenders: list[str], target: str) -> list[Line]:
+        """The CRT result applied (B2): the attacker's side, the defender's (their standing orders),
+        the leader casualties (17.3), then the advance after combat (CRT key)."""
+        eff = res.effects
+        assert eff is not None, "a combat not cancelled has its effects planned (B1)"
+        notes: list[Line] = []
+        notes += self._settle(eff.attacker, attackers, side, a, target)
+        notes += self._settle(eff.defender, defenders, other(side), self._standing(other(side)), target,
+                              attackers=attackers)
+        self._leader_casualties(eff.leaders, notes)
+        if a.get("advance") and not counter:
+            self._advance(a, side, attackers, target, notes)
+        return notes
+
+    def _leader_casualties(self, leaders, notes: list[Line]) -> None:
+        """17.3: a leader killed is removed for good."""
+        st = self.state
+        for lc in leaders:
+            if lc.killed:
+                lu = st["units"].get(lc.leader)
+                if lu is not None:
+                    lu.update({"steps": 0, "hex": None, "killed": True})
+                    notes.append(line(self.name(lc.leader), " killed"))
+
+    def _advance(self, a: Mapping, side: str, attackers: list[str], target: str, notes: list[Line]) -> None:
+        """Advance after combat (CRT key): the ``first`` unit, else the first attacker, enters the hex
+        the defenders retreated from, when it is empty of them."""
+        st = self.state
+        if self._defender_retreated and not units_in(st, target, other(side)):
+            live = [u for u in combat_units(st, attackers) if on_map(st["units"][u])]
+            lead = a.get("first") if a.get("first") in live else (live[0] if live else None)
+            if lead is not None:
+                st["units"][lead]["hex"] = target
+                self.paths.append((lead, [target]))
+                notes.append(line(self.name(lead), " advances ", place(st, lead, target, "into")))
 
     _defender_retreated = False
 
@@ -569,17 +536,12 @@ class Turn:
 
     def _settle(self, effect: cb.SideEffect, uids: list[str], side: str, answers: Mapping, target: str,
                 attackers: list[str] | None = None) -> list[Line]:
-        """Apply one side's effect: choice, retreats (paths chosen here), routs, captures, losses."""
+        """Apply one side's effect (B2, CRT key): the owner's choice, disruption, step losses, then
+        retreats (paths chosen here), routs and captures, and the leaders left alone with the enemy."""
         st, hm = self.state, self.hm
         if attackers is not None:
             self._defender_retreated = False
-        offered = effect.choices
-        choice = None
-        if offered:
-            wanted = answers.get("choice") if "disrupt" in offered else answers.get("loss")
-            if "loss" in offered and wanted not in offered:
-                wanted = answers.get("choice") if answers.get("choice") in offered else None
-            choice = wanted if wanted in offered else offered[0]
+        choice = _owner_choice(effect.choices, answers)
         hexes = int(answers.get("hexes") or 1)
         live = [u for u in uids if on_map(st["units"][u])]
         units = [as_unit(st, hm, u) for u in live]
@@ -600,41 +562,52 @@ class Turn:
             notes.append(line(listing(self.name(u) for u in s.disrupted), " disrupted"))
         self._lose_steps(side, live, s.steps_lost, notes)
         for uid, fate in s.fates.items():
-            u = st["units"][uid]
-            if not on_map(u):
-                continue
-            if fate is ct.Fate.ROUT and uid not in paths:       # Dm failed: a rout, as far as it can
-                opts = rt.retreat_status(st, hm, uid, ROUT_HEXES)
-                paths[uid] = _best_path(hm, opts.safe or opts.unsafe, away_from)
-            path = paths.get(uid)
-            if fate is ct.Fate.CAPTURED or not path:
-                u.update(steps=0, hex=None, captured=True)
-                notes.append(line(self.name(uid), " captured (no retreat)"))
-                continue
-            u["hex"] = path[-1]
-            self.paths.append((uid, list(path)))
-            if fate is ct.Fate.ROUT:
-                u["disrupted"] = True
-                self._lose_steps(side, [uid], 1, notes)
-                notes.append(line(self.name(uid), f" routs to {u['hex'] if on_map(u) else 'destruction'} "
-                                  "(stand-in: disrupted, one step lost)"))
-            else:
-                notes.append(line(self.name(uid), f" retreats to {u['hex']}"))
-                if attackers is not None:
-                    self._defender_retreated = True
-        # leaders and the wagon left alone with the enemy: follow, or are captured
+            if on_map(st["units"][uid]):
+                self._fate(uid, fate, side, paths, away_from, notes, defending=attackers is not None)
         if attackers is not None:
-            for uid in units_in(st, target, side):
-                if st["units"][uid]["type"] == "leader" and not combat_units(st, units_in(st, target, side)):
-                    dest = next((st["units"][x]["hex"] for x in live if on_map(st["units"][x])
-                                 and st["units"][x]["hex"] != target), None)
-                    if dest:
-                        st["units"][uid]["hex"] = dest
-                        notes.append(line(self.name(uid), f" goes with his men to {dest}"))
-                    else:                # no unit of his left to go with: the enemy takes him
-                        st["units"][uid].update(steps=0, hex=None, captured=True)
-                        notes.append(line(self.name(uid), " is left alone with the enemy and captured"))
+            self._leaders_left(target, side, live, notes)
         return notes
+
+    def _fate(self, uid: str, fate: ct.Fate, side: str, paths: dict[str, list[str] | None], away_from: list,
+              notes: list[Line], *, defending: bool) -> None:
+        """CRT key: a unit retreats along its path; with none it is captured; a rout (Dm failed,
+        stand-in) goes as far as it can, ends disrupted and loses a step."""
+        st, hm = self.state, self.hm
+        u = st["units"][uid]
+        if fate is ct.Fate.ROUT and uid not in paths:       # Dm failed: a rout, as far as it can
+            opts = rt.retreat_status(st, hm, uid, ROUT_HEXES)
+            paths[uid] = _best_path(hm, opts.safe or opts.unsafe, away_from)
+        path = paths.get(uid)
+        if fate is ct.Fate.CAPTURED or not path:
+            u.update({"steps": 0, "hex": None, "captured": True})
+            notes.append(line(self.name(uid), " captured (no retreat)"))
+            return
+        u["hex"] = path[-1]
+        self.paths.append((uid, list(path)))
+        if fate is ct.Fate.ROUT:
+            u["disrupted"] = True
+            self._lose_steps(side, [uid], 1, notes)
+            notes.append(line(self.name(uid), " routs ", place(st, uid, u["hex"], "to") if on_map(u) else "to destruction", " "
+                              "(stand-in: disrupted, one step lost)"))
+        else:
+            notes.append(line(self.name(uid), " retreats ", place(st, uid, u["hex"], "to")))
+            if defending:
+                self._defender_retreated = True
+
+    def _leaders_left(self, target: str, side: str, live: list[str], notes: list[Line]) -> None:
+        """Leaders left alone with the enemy in the defenders' hex follow their men, or are captured
+        (CRT key, a reading: the standard rules on leaders are missing, digest E)."""
+        st = self.state
+        for uid in units_in(st, target, side):
+            if st["units"][uid]["type"] == "leader" and not combat_units(st, units_in(st, target, side)):
+                dest = next((st["units"][x]["hex"] for x in live if on_map(st["units"][x])
+                             and st["units"][x]["hex"] != target), None)
+                if dest:
+                    st["units"][uid]["hex"] = dest
+                    notes.append(line(self.name(uid), " goes with his men ", place(st, uid, dest, "to")))
+                else:                # no unit of his left to go with: the enemy takes him
+                    st["units"][uid].update({"steps": 0, "hex": None, "captured": True})
+                    notes.append(line(self.name(uid), " is left alone with the enemy and captured"))
 
     def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[Line]) -> None:
         st = self.state
@@ -648,7 +621,7 @@ class Turn:
             u = st["units"][pick]
             u["steps"] = int(u["steps"]) - 1
             if u["steps"] <= 0:
-                u.update(hex=None, eliminated=True)
+                u.update({"hex": None, "eliminated": True})
                 notes.append(line(self.name(pick), " eliminated"))
             else:
                 notes.append(line(self.name(pick), " loses a step"))
@@ -665,12 +638,25 @@ class Turn:
                         side=them)
 
 
+def _owner_choice(offered, answers: Mapping) -> str | None:
+    """B2: the owner's answer to a result that offers a choice (Ar/Dr: retreat or disrupt; Ax/Dx
+    passed: loss or retreat), from his orders or standing orders, else the first offered."""
+    if not offered:
+        return None
+    wanted = answers.get("choice") if "disrupt" in offered else answers.get("loss")
+    if "loss" in offered and wanted not in offered:
+        wanted = answers.get("choice") if answers.get("choice") in offered else None
+    return wanted if wanted in offered else offered[0]
+
+
 def _control_line(ch) -> Line:
     """:attr:`.victory.ControlChange.why`, naming the unit by reference (14.1, 14.2)."""
     from .victory import SIDE_NAMES
 
     was = f"{SIDE_NAMES.get(ch.previous, ch.previous)}" if ch.previous else "nobody's"
-    return line(f"{ch.hex}: {SIDE_NAMES[ch.side]} (", ident(ch.unit), f" {ch.how} it; was {was}) [{ch.rule}]")
+    # how the unit took it says where it is or went: only a reader who sees the unit reads it
+    return line(f"{ch.hex}: {SIDE_NAMES[ch.side]} (", Seen(ch.unit, line(ident(ch.unit), f" {ch.how} it; ")),
+                f"was {was}) [{ch.rule}]")
 
 
 def _best_path(hexmap, paths, away_from) -> list[str] | None:

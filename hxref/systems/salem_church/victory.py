@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ...errors import InvalidInput
+from .state_types import ConditionRecord, SalemState, ScoreRecord, VictoryRecord
 
 SIDES = ("union", "confederate")
 SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
@@ -131,7 +132,7 @@ def _paths(moves: Any) -> list[tuple[str, list[str]]]:
     return out
 
 
-def update_control(state: dict, moves: Any = ()) -> list[ControlChange]:
+def update_control(state: SalemState, moves: Any = ()) -> list[ControlChange]:
     """Record who holds each hex after ``moves`` (14.1, 14.2); changes ``state["control"]``.
 
     ``moves``: every unit's path this turn in the order the units moved -- a list of
@@ -188,7 +189,7 @@ class Condition:
             out.append(f"{indent}  - {p.text}: {'met' if p.met else 'not met'} -- {p.why}")
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ConditionRecord:
         return {"rule": self.rule, "side": self.side, "text": self.text, "met": self.met, "why": self.why,
                 "parts": [p.to_dict() for p in self.parts]}
 
@@ -222,7 +223,7 @@ class Score:
             return f"{pts}{tag}: equal"
         return f"{pts}{tag}: the {SIDE_NAMES[self.winner]} lead by {self.margin}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ScoreRecord:
         return {"points": dict(self.points), "breakdown": {s: list(x) for s, x in self.breakdown.items()},
                 "stand_in": self.stand_in, "counted": self.counted, "winner": self.winner,
                 "margin": self.margin, "rule": self.rule}
@@ -260,7 +261,7 @@ class Victory:
             out.extend(c.lines("  "))
         return "\n".join(out)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> VictoryRecord:
         return {"final": self.final, "turn": self.turn, "checked_at": self.checked_at, "result": self.result,
                 "winner": self.winner, "level": self.level, "rule": self.rule, "stand_in": self.stand_in,
                 "conditions": [c.to_dict() for c in self.conditions], "score": self.score.to_dict(),
@@ -332,7 +333,7 @@ def _clause(state: Mapping, scenario: Mapping, rule: str, side: str, clause: Map
             else:
                 text = f"{name} units occupy, or were the last to pass through, each of {_hexes(labels)}"
                 met = len(mine) == len(labels)
-            why = "; ".join(f"{h} {SIDE_NAMES.get(held[h], held[h]) if held[h] else 'nobody'}'s" for h in labels)
+            why = "; ".join(f"{h} {SIDE_NAMES.get(who, who) if (who := held[h]) else 'nobody'}'s" for h in labels)
             return Condition(rule, side, text, met, why)
     raise InvalidInput(f"unknown victory condition {dict(clause)!r}", path=f"victory.{rule}", rule=rule)
 
@@ -400,8 +401,10 @@ def determine(state: Mapping, scenario: Mapping, *, end_of_turn: int | None = No
     sc = score(state, scenario)
     marginal = block.get("marginal") or {}
     mrule = str(marginal.get("rule", "14.3"))
+    winner: str | None
     if won:
         c = won[0]
+        assert c.side is not None, "a major victory condition is one side's (14.1, 14.2)"
         result, winner, level, rule = f"{c.side} major victory", c.side, "major", c.rule
         m = Condition(mrule, None, "marginal victory or draw by VP", False,
                       f"not reached: {c.rule} gives the {SIDE_NAMES[c.side]} a major victory")

@@ -63,15 +63,17 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Mapping
+from typing import Any, Iterable, cast
 
 from ...errors import InvalidInput
 from ...geometry.hex import Hex, distance
-from ...geometry.los import SightTerrain
+from ...geometry.los import LosResult, SightTerrain
 from ...geometry.los import line_of_sight as _framework_los
 from ...geometry.mapmodel import HexMap
 from .board import hexmap, load_map
-from .narration import Audience, Line
+from .narration import Audience, Journey, Line, Place
+from .state_types import SalemState
 
 SIDES = ("union", "confederate")
 #: 14.1, 14.2: the hexes whose holder every report shows (digest F5)
@@ -154,7 +156,7 @@ def _parse(hexmap: HexMap, label: Any) -> Hex:
     return hexmap.parse(str(label))
 
 
-def line_of_sight(hexmap: HexMap, observer: str, target: str, *, unit_type: str | None = None,
+def line_of_sight(hexmap: HexMap, observer: str | Hex, target: str | Hex, *, unit_type: str | None = None,
                   purpose: str = "see") -> Sight:
     """Can a unit in ``observer`` see (``purpose="see"``) or fire at (``"fire"``) ``target``?
 
@@ -172,18 +174,31 @@ def line_of_sight(hexmap: HexMap, observer: str, target: str, *, unit_type: str 
     if _blocks_into(hexmap, t):
         return Sight(ol, tl, False, _rules(hexmap, t).get("rule", "TEC Heavy woods"),
                      f"{tl} is heavy woods: LOS into it is blocked", tl)
-    base = hexmap.sight_terrain()
     artillery_fire = purpose == "fire" and unit_type == "artillery" and not _is_hill(hexmap, o)
-    if artillery_fire:
-        def obstacle(h: Hex) -> float:
-            return _BLOCK_ALL if _blocks_type(hexmap, h, "artillery") else base.obstacle(h)
-        terrain = SightTerrain(ground=base.ground, obstacle=obstacle, hexside=base.hexside)
-    else:
-        terrain = base
-    r = _framework_los(terrain, o, t)
+    r = _framework_los(_sight_terrain(hexmap, artillery_fire), o, t)
     if r.visible:
         return Sight(ol, tl, True, "TEC", "nothing between blocks the line of sight")
+    return _blocked(hexmap, o, t, r, artillery_fire)
+
+
+def _sight_terrain(hexmap: HexMap, artillery_fire: bool) -> SightTerrain:
+    """The map's sight terrain; TEC light woods: for artillery fire not from a hill, light woods
+    block too."""
+    base = hexmap.sight_terrain()
+    if not artillery_fire:
+        return base
+
+    def obstacle(h: Hex) -> float:
+        return _BLOCK_ALL if _blocks_type(hexmap, h, "artillery") else base.obstacle(h)
+    return SightTerrain(ground=base.ground, obstacle=obstacle, hexside=base.hexside)
+
+
+def _blocked(hexmap: HexMap, o: Hex, t: Hex, r: LosResult, artillery_fire: bool) -> Sight:
+    """A blocked line of sight: which TEC row blocks it (light woods for artillery, heavy woods,
+    hill), and why."""
+    ol, tl = hexmap.label(o), hexmap.label(t)
     blk = r.blocking
+    assert blk is not None, "a line of sight not clear names what blocks it"
     hexes = blk.hexes if not isinstance(blk, Hex) else (blk,)
     label = hexmap.label(blk) if isinstance(blk, Hex) else "/".join(hexmap.label(h) for h in hexes)
     first = hexes[0]
@@ -210,16 +225,16 @@ def line_of_sight(hexmap: HexMap, observer: str, target: str, *, unit_type: str 
 # what a side sees
 
 
-def _on_map(u: dict) -> bool:
+def _on_map(u: Mapping[str, Any]) -> bool:
     return u.get("hex") is not None and (u.get("steps") or 0) > 0
 
 
-def observers(state: dict, side: str) -> set[str]:
+def observers(state: SalemState, side: str) -> set[str]:
     """The hexes of ``side``'s units on the map with steps left (every type sees)."""
     return {str(u["hex"]) for u in state.get("units", {}).values() if u.get("side") == side and _on_map(u)}
 
 
-def visible_hexes(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
+def visible_hexes(state: SalemState, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
     """Every hex some unit of ``side`` sees: its own hexes, by contact the adjacent ones
     (heavy woods included), and every hex in its line of sight (TEC, ``purpose="see"``)."""
     _check_side(side)
@@ -236,7 +251,7 @@ def visible_hexes(state: dict, hexmap: HexMap, side: str, *, contact: bool = Tru
     return seen
 
 
-def seen_units(state: dict, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
+def seen_units(state: SalemState, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
     """The ids of the enemy units on the map that ``side`` sees."""
     vis = visible_hexes(state, hexmap, side, contact=contact)
     return {uid for uid, u in state.get("units", {}).items()
@@ -252,12 +267,32 @@ def sight_from(map_name: str, label: str) -> frozenset:
     return frozenset(hm.label(h) for h in hm.hexes() if distance(o, h) <= 1 or line_of_sight(hm, o, h).visible)
 
 
-def seen_now(state: dict, side: str) -> set[str]:
+def seen_now(state: SalemState, side: str) -> set[str]:
     """:func:`seen_units` on the scenario's own map, from the cached sight of each hex a unit of
     ``side`` is in (what the rules ask at every resolution)."""
     vis = set().union(*(sight_from(state["map"], h) for h in sorted(observers(state, side))))
     return {uid for uid, u in state["units"].items() if u.get("side") != side and _on_map(u)
             and str(u["hex"]) in vis}
+
+
+# --- places: what each side saw at one moment (narration's Place and Journey) --------------------
+
+def place(state: Mapping, uid: str, label: str | None, to: str = "") -> Place:
+    """``uid`` in ``label`` now: a :class:`Place` with the sides whose units see that hex now
+    (:func:`sight_from`, contact included); ``to`` the word written before the hex."""
+    return Place(uid, str(label), frozenset(s for s in SIDES if str(label) in _sight(state, s)), to)
+
+
+def journey(state: Mapping, uid: str, start: str | None, hexes: Iterable[str]) -> Journey:
+    """A move from ``start`` (None: arriving) through ``hexes``, each hex with the sides that see it
+    now -- during a player turn's movement the enemy's units stand still, so what they see now is
+    what they saw at each step."""
+    labels = ([start] if start else []) + [str(h) for h in hexes]
+    return Journey(uid, tuple(place(state, uid, h) for h in labels), enters=start is None)
+
+
+def _sight(state: Mapping, side: str) -> set[str]:
+    return set().union(*(sight_from(state["map"], h) for h in sorted(observers(cast(SalemState, state), side))))
 
 
 # --------------------------------------------------------------------------
@@ -310,27 +345,28 @@ def _named_units(v: dict, shown: set[str], units: set[str], viewer: str | None) 
         score["breakdown"] = {s: x for s, x in score["breakdown"].items() if s == mine}
 
 
-def _unit_view(u: dict, *, enemy: bool, fogged: bool) -> dict:
+def _unit_view(u: Mapping[str, Any], *, enemy: bool, fogged: bool) -> dict:
     if not enemy:
-        return copy.deepcopy(u)
+        return dict(copy.deepcopy(u))
     if fogged:
         return {k: copy.deepcopy(u[k]) for k in COUNTER_FIELDS if k in u}
     return {k: copy.deepcopy(v) for k, v in u.items() if k not in PRIVATE_UNIT_FIELDS}
 
 
-def _build(state: dict, shown: set[str], viewer: str | None, fogged: bool,
+def _build(state: SalemState, shown: set[str], viewer: str | None, fogged: bool,
            public_hexes: Iterable[str]) -> dict:
     units = state.get("units", {})
     # open play: every player holds the game file, so only the per-side plans are kept back (below)
     keys = (*PUBLIC_KEYS, *PRIVATE_KEYS) if fogged else [k for k in state if k != "units"]
-    v = copy.deepcopy({k: state[k] for k in keys if k in state})
+    whole: Mapping[str, Any] = state
+    v = copy.deepcopy({k: whole[k] for k in keys if k in whole})
     v["units"] = {uid: _unit_view(u, enemy=u.get("side") != viewer, fogged=fogged)
                   for uid, u in units.items() if uid in shown}
     _private_keys(v, viewer)
     if isinstance(v.get("initial_steps"), dict):
         v["initial_steps"] = {uid: n for uid, n in v["initial_steps"].items() if uid in shown}
     # the turn summary: every combat of the turn, its units named as the reader sees them now
-    say = Audience(units, shown if fogged else None)
+    say = Audience(units, shown if fogged else None, viewer)
     v["combats"] = [combat_record(c, say) for c in state.get("combats") or []]
     if fogged and isinstance(v.get("control"), dict):
         keep = set(public_hexes)
@@ -344,7 +380,7 @@ def _build(state: dict, shown: set[str], viewer: str | None, fogged: bool,
 COMBAT_FIELDS = ("turn", "side", "counter", "target", "attack", "defence", "differential", "column", "die", "result")
 
 
-def combat_record(c: dict, say: Audience) -> dict:
+def combat_record(c: Mapping[str, Any], say: Audience) -> dict:
     """A combat record of the state (:meth:`.turn.Turn.attack`) as ``say`` reads it: its units, and
     the effects, named as that reader sees them (:mod:`.narration`)."""
     out = {k: copy.deepcopy(c[k]) for k in COMBAT_FIELDS if k in c}
@@ -354,7 +390,7 @@ def combat_record(c: dict, say: Audience) -> dict:
     return out
 
 
-def side_view(state: dict, hexmap: HexMap, side: str, mode: str, los_option: bool = True, *,
+def side_view(state: SalemState, hexmap: HexMap, side: str, mode: str, los_option: bool = True, *,
               public_hexes: Iterable[str] = PUBLIC_CONTROL_HEXES) -> dict:
     """A deep copy of the state as ``side`` may see it.
 
@@ -377,7 +413,7 @@ def side_view(state: dict, hexmap: HexMap, side: str, mode: str, los_option: boo
     return v
 
 
-def public_view(state: dict, hexmap: HexMap, mode: str, los_option: bool = True, *,
+def public_view(state: SalemState, hexmap: HexMap, mode: str, los_option: bool = True, *,
                 public_hexes: Iterable[str] = PUBLIC_CONTROL_HEXES) -> dict:
     """The state for the public report.
 
@@ -396,7 +432,7 @@ def public_view(state: dict, hexmap: HexMap, mode: str, los_option: bool = True,
     return v
 
 
-def unseen_by_enemy(state: dict, side: str) -> list[str]:
+def unseen_by_enemy(state: SalemState, side: str) -> list[str]:
     """``side``'s secrets in umpired line-of-sight play (its declared secret kind): the ids and
     names of its units on the map that the enemy does not see.  A unit off the map is in the
     scenario's public schedule (13.3 names Wilcox/M's set-up); with ``--option open_map`` nothing
@@ -406,3 +442,19 @@ def unseen_by_enemy(state: dict, side: str) -> list[str]:
     seen = seen_units(state, hexmap(state), _other(side))
     return [x for uid, u in state.get("units", {}).items() if u.get("side") == side and _on_map(u)
             and uid not in seen for x in (uid, u.get("name") or uid)]
+
+
+#: how narration writes the hex a unit went to (:class:`.narration.Journey`, :class:`.narration.Place`)
+_WENT = ("> {hex}", "to {hex}", "into {hex}")
+
+
+def unseen_positions(state: SalemState, side: str) -> list[str]:
+    """``side``'s secret positions in umpired line-of-sight play (a declared secret kind): where
+    each of its units on the map that the enemy does not see went, as narration writes it
+    (``> 0608``, ``to 0608``, ``into 0608``).  The bare hex label is not a secret: it is printed on
+    the map and names terrain and other units."""
+    if (state.get("options") or {}).get("open_map"):
+        return []
+    seen = seen_units(state, hexmap(state), _other(side))
+    return [w.format(hex=u["hex"]) for uid, u in state.get("units", {}).items()
+            if u.get("side") == side and _on_map(u) and uid not in seen for w in _WENT]

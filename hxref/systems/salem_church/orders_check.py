@@ -1,0 +1,229 @@
+"""Salem Church: checking a side's orders file before the dice (13.2, 13.3, 13.x, D3, B1, B2, 7.2, 18.0).
+
+:func:`check_orders` is :meth:`.system.SalemChurch.check` for a player turn's orders (their
+shape is :mod:`.order_schema`'s, checked first by :mod:`hxref.orders`).  The steps, one helper
+each, the first problem found is the answer:
+
+1. ``entry``: one of the entry hexes of this turn's arrivals (13.3);
+2. the replacements: at most the turn's steps, each a combat unit of the side that lost a step,
+   an eliminated one at a hex where it may return (13.2, 13.3);
+3. the moves, walked in the order given on the side's own view (D3; umpired line-of-sight play:
+   the enemy units it does not see are off the map), a unit off the map entering by this turn's
+   entry hex (13.x, 13.3);
+4. every unit due this turn enters (13.x);
+5. the bombardments, from where the batteries stand after the moves: once a battery a turn, in
+   range and in the line of sight for fire (stand-in, :mod:`.bombardment`; TEC; 18.0);
+6. the attacks: the side's units against a hex of the map, none at night (B1, 18.0);
+7. the standing orders (B2, 7.2).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..base import Problem
+from . import counters as ct
+from . import movement as mv
+from .path_walk import check_path
+from .board import hexmap
+from .state_types import SalemState
+from .turn import REPLACEMENTS, STANDING_KEYS, _copy_units, _entry_hex, due, sighted, unseen_enemy
+
+
+def check_orders(state: SalemState, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
+    """What can be known to be wrong before the dice (the moves are walked in order), of orders
+    whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.orders`):
+    the entry hex (13.3), the replacements (13.2, 13.3), the moves (D3, 13.x), the units due entering
+    (13.x), the attacks (B1, 18.0) and the standing orders (B2, 7.2), the first problem found."""
+    turn = int(state["turn"])
+    groups = due(rules, side, turn)
+    found = _entry_choice_problems(groups, side, turn, choice.get("entry"))
+    found = found or _replacement_problems(state, rules, side, choice.get("replacements", []))
+    if found:
+        return found
+    # umpired line-of-sight play (views): the moves are checked against the side's own view, the
+    # enemy units it does not see off the map; contact with them is settled at resolution
+    work = _copy_units(sighted(state, side, unseen_enemy(state, side)))
+    seen: set[str] = set()
+    found = _move_problems(work, rules, hexmap, side, turn, choice, seen)
+    found = found or _due_problems(state, work, rules, hexmap, side, turn, choice.get("entry"), seen)
+    found = found or _bombard_problems(work, hexmap, side, choice)
+    found = found or _attack_problems(state, side, turn, choice.get("attacks", []))
+    return found or _standing_problems(state, side, choice.get("standing"))
+
+
+def _entry_choice_problems(groups: list[dict], side: str, turn: int, entry) -> list[Problem]:
+    """13.3: ``entry`` is one of the entry hexes of this turn's arrivals."""
+    if entry is None:
+        return []
+    hexes = sorted({str(h) for g in groups for h in g["entry_hexes"]})
+    if not groups:
+        return [Problem(f"no {side} units arrive on turn {turn}", "13.3", ["entry"])]
+    if str(entry) not in hexes:
+        return [Problem(f"this turn's arrivals enter at {' or '.join(hexes)}, not {entry}", "13.3", ["entry"])]
+    return []
+
+
+def _move_problems(work: SalemState, rules: Mapping, hexmap, side: str, turn: int, choice: dict,
+                   seen: set[str]) -> list[Problem]:
+    """D3: each move, in the order given, is the side's unit's, once, and walks (:func:`.path_walk.check_path`)
+    on ``work``, where each unit is placed where it stopped; a unit off the map enters (13.x)."""
+    groups = due(rules, side, turn)
+    arriving = {uid for g in groups for uid in g["units"]}
+    for i, m in enumerate(choice.get("moves", [])):
+        uid = m["unit"]
+        u = work["units"].get(uid)
+        if u is None or u["side"] != side:
+            return [Problem(f"`{uid}` is not one of your units", "D3", ["moves", i, "unit"])]
+        if uid in seen:
+            return [Problem(f"{uid} is ordered to move twice", "D3", ["moves", i, "unit"])]
+        seen.add(uid)
+        path = [str(x) for x in m.get("path") or []]
+        if u.get("hex") is None:
+            entered = _arrival_path(rules, side, turn, i, uid, u, path, choice.get("entry"), arriving)
+            if isinstance(entered, Problem):
+                return [entered]
+            path = entered
+        if not path:
+            continue
+        mc = check_path(work, hexmap, uid, path, leader=m.get("leader"), where=("moves", i, "path"))
+        if mc.problems:
+            return mc.problems[:1]
+        work["units"][uid]["hex"] = mc.end
+    return []
+
+
+def _arrival_path(rules: Mapping, side: str, turn: int, i: int, uid: str, u: Mapping, path: list[str], entry,
+                  arriving: set[str]) -> Problem | list[str]:
+    """13.2, 13.3: a unit off the map arrives this turn (or is returning or delayed) and enters by
+    this turn's entry hex, the same for all the turn's arrivals (13.3): its path from there."""
+    if uid not in arriving and not u.get("returning") and not u.get("delayed"):
+        return Problem(f"{uid} is not on the map and does not arrive on turn {turn}", "13.2" if side == "union"
+                       else "13.3", ["moves", i, "unit"])
+    start = _entry_hex(rules, side, turn, uid, entry, u)
+    if start is None:
+        return Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3", ["entry"])
+    own = {str(h) for g in due(rules, side, turn) if uid in g["units"] for h in g["entry_hexes"]}
+    if path and path[0] != start and path[0] in own and not u.get("returning"):
+        return Problem(f"all units arriving on turn {turn} enter by the same hex, {start} (13.3): "
+                       f"{uid} cannot enter at {path[0]}", "13.3", ["moves", i, "path", 0])
+    if path and path[0] != start:
+        return [start] + path
+    return path or [start]
+
+
+def _due_problems(state: SalemState, work: SalemState, rules: Mapping, hexmap, side: str, turn: int, entry,
+                  seen: set[str]) -> list[Problem]:
+    """13.x: every unit due this turn and not ordered enters, and may stop in its entry hex."""
+    for g in due(rules, side, turn):
+        for uid in g["units"]:
+            if uid not in seen and state["units"][uid].get("hex") is None:
+                start = _entry_hex(rules, side, turn, uid, entry, state["units"][uid])
+                if start is None:
+                    return [Problem(f"{uid} arrives this turn: give `entry` (one of its entry hexes)", "13.3",
+                                    ["entry"])]
+                mc = check_path(work, hexmap, uid, [start], where=("moves",))
+                if mc.problems:
+                    return [Problem(f"{uid} arrives this turn and cannot stop in {start} "
+                                    f"({mc.problems[0].message}): give it a path onward", mc.problems[0].rule,
+                                    ["moves"])]
+                work["units"][uid]["hex"] = mc.end
+    return []
+
+
+def _bombard_problems(work: SalemState, hexmap, side: str, choice: dict) -> list[Problem]:
+    """Stand-in (:mod:`.bombardment`): each bombardment by the side's artillery where it stands after
+    its moves (``work``), once a turn, not by a battery that also attacks, in range and in the line
+    of sight for fire (TEC), at a hex holding an enemy combat unit; none at night (18.0)."""
+    from . import bombardment as bo
+
+    attacking = {u for a in choice.get("attacks", []) for u in a.get("attackers") or []}
+    fired: set[str] = set()
+    for i, b in enumerate(choice.get("bombard", [])):
+        bad = bo.problem(work, hexmap, side, b, fired=fired, attacking=attacking)
+        if bad is not None:
+            return [Problem(bad.message, bad.rule, ["bombard", i, bad.key])]
+        fired.add(str(b["unit"]))
+    return []
+
+
+def _attack_problems(state: SalemState, side: str, turn: int, attacks: list) -> list[Problem]:
+    """B1: each attack names the side's attacking units and a hex of the map; 18.0: none at night."""
+    for i, a in enumerate(attacks):
+        if not a["attackers"]:
+            return [Problem("name the attacking units", "B1", ["attacks", i, "attackers"])]
+        for uid in a["attackers"]:
+            if uid not in state["units"] or state["units"][uid]["side"] != side:
+                return [Problem(f"`{uid}` is not one of your units", "B1", ["attacks", i, "attackers"])]
+        if mv.is_night(turn):
+            return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
+        if not _is_hex(state, a["target"]):
+            return [Problem(f"attack target `{a['target']}` is not a hex of this map", "B1", ["attacks", i, "target"])]
+    return []
+
+
+def _replacement_problems(state: SalemState, rules: Mapping, side: str, reps) -> list[Problem]:
+    if not isinstance(reps, list):
+        return [Problem("`replacements` is a list of {unit, hex?}", "13.2", ["replacements"])]
+    limit = int(((rules.get("replacements") or {}).get("steps_per_turn") or {}).get(side, REPLACEMENTS))
+    rule = "13.2" if side == "union" else "13.3"
+    if len(reps) > limit:
+        return [Problem(f"{side} replaces at most {limit} steps a turn", rule, ["replacements"])]
+    seen = set()
+    for i, r in enumerate(reps):
+        if not isinstance(r, dict) or "unit" not in r or set(r) - {"unit", "hex"}:
+            return [Problem("each replacement is {unit, hex?}", rule, ["replacements", i])]
+        u = state["units"].get(r["unit"])
+        if u is None or u["side"] != side or u["type"] not in ct.COMBAT_ARMS:
+            return [Problem(f"`{r['unit']}` is not one of your combat units", rule, ["replacements", i, "unit"])]
+        if r["unit"] in seen:
+            return [Problem(f"{r['unit']} is replaced twice", rule, ["replacements", i, "unit"])]
+        seen.add(r["unit"])
+        if int(u["steps"]) >= int(u["full_steps"]):
+            return [Problem(f"{r['unit']} has lost no step", rule, ["replacements", i, "unit"])]
+        if int(u["steps"]) == 0:
+            hexes = returning_hexes(rules, side, u)
+            if str(r.get("hex")) not in hexes:
+                return [Problem(f"{r['unit']} returns at {' or '.join(hexes)}: give `hex`", rule,
+                                ["replacements", i, "hex"])]
+    return []
+
+
+def returning_hexes(rules: Mapping, side: str, u: Mapping) -> list[str]:
+    spec = ((rules.get("returning_units") or {}).get(side) or {}).get("entry_hexes")
+    if spec == "formation":
+        return [str(h) for h in (rules.get("formations") or {}).get(str(u["formation"]), {}).get("entry_hexes", [])]
+    return [str(h) for h in spec or []]
+
+
+def _standing_problems(state: SalemState, side: str, standing) -> list[Problem]:
+    if standing is None:
+        return []
+    if not isinstance(standing, dict) or set(standing) - STANDING_KEYS:
+        return [Problem(f"`standing` takes {', '.join(sorted(STANDING_KEYS))}", "B2", ["standing"])]
+    if standing.get("choice") not in (None, "retreat", "disrupt"):
+        return [Problem("standing `choice` (Ar/Dr) is retreat or disrupt", "B2", ["standing", "choice"])]
+    if standing.get("loss") not in (None, "loss", "retreat"):
+        return [Problem("standing `loss` (Ax/Dx passed) is loss or retreat", "B2", ["standing", "loss"])]
+    if standing.get("hexes") not in (None, 1, 2, 3):
+        return [Problem("standing `hexes` is 1, 2 or 3", "B2", ["standing", "hexes"])]
+    for i, c in enumerate(standing.get("counter_attacks") or []):
+        if not isinstance(c, dict) or not {"units", "target"} <= set(c) or set(c) - {"units", "target", "first"}:
+            return [Problem("each counter-attack is {units, target, first?}", "7.2", ["standing", "counter_attacks", i])]
+        for uid in c["units"]:
+            if uid not in state["units"] or state["units"][uid]["side"] != side:
+                return [Problem(f"`{uid}` is not one of your units", "7.2", ["standing", "counter_attacks", i])]
+        if not _is_hex(state, c["target"]):
+            return [Problem(f"counter-attack target `{c['target']}` is not a hex of this map", "7.2",
+                            ["standing", "counter_attacks", i, "target"])]
+    return []
+
+
+def _is_hex(state: SalemState, label) -> bool:
+    """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
+    so a bad hex must be refused now, not when it is played)."""
+    from ...errors import InvalidInput
+
+    try:
+        return hexmap(state).parse(str(label)) in hexmap(state).grid
+    except InvalidInput:
+        return False
