@@ -187,6 +187,7 @@ def test_los_the_StG9_F8_slope_up_slope_is_3_quarters_higher(kgp):
         "StG9 -> StF8: LOS clear (2.3)",
         "  StG9: level 1 3/4 = 1 base level (2.3) + 3/4 Up-Slope for this LOS (2.3); no height advantage, no HD (2.3)",
         "  StF8: level 0 = 0 base level (2.3); not Up-Slope for this LOS (2.2)",
+        "  hindrances (A6.7) are not computed",
     ]
 
 
@@ -202,9 +203,10 @@ def test_los_up_slope_sees_over_lower_woods(kgp):
     assert out.startswith("StG10 -> StG14: LOS clear (2.3)\n") and "StG10: level 1 3/4" in out
     assert kgp("kgp", "los", "over-woods.yaml", "StG14", "StG10").output.startswith(
         "StG14 -> StG10: LOS clear (2.3)\n")                                     # reciprocity (A6.5)
-    # nearer the target the line is lower: at G12 it is 7/8 over the woods of G11
+    # G12 is the hex right behind the woods G10 sees over: a blind hex (2.3 example: K11)
     assert kgp("kgp", "los", "over-woods.yaml", "StG10", "StG12").output.startswith(
-        "StG10 -> StG12: LOS blocked by StG11: an obstacle in this hex is higher than the line of sight\n")
+        "StG10 -> StG12: LOS blocked by StG11: the higher unit sees over level 1, but StG12 is the hex right behind "
+        "it: a blind hex (as K11 in the 2.3 example) (2.3 example)\n")
     # without the slope hexside G10 is at level 1 and the woods block the view to G14
     flat = OVER_WOODS.format(terrain=TERRAIN).split("hexsides:")[0]
     (kgp.folder / "flat.yaml").write_text(flat)
@@ -214,12 +216,14 @@ def test_los_up_slope_sees_over_lower_woods(kgp):
 
 def test_los_blocked_names_the_obstacle(kgp):
     out = kgp("kgp", "los", SAMPLE, "StG9", "StF13").output
-    assert out.startswith("StG9 -> StF13: LOS blocked by StF12: an obstacle in this hex is higher than the line of "
-                          "sight\n")
+    assert out.startswith("StG9 -> StF13: LOS blocked by StF12: the obstacle at level 1 is not lower than the higher "
+                          "unit (level 1) (2.3)\n")
     d = js(kgp("kgp", "los", SAMPLE, "StG9", "StF13", "--json"))
     assert not d["visible"] and d["blocking"] == "StF12"
+    assert [o["effect"] for o in d["obstacles"]] == ["none", "none", "none", "blocks"]
     along = kgp("kgp", "los", SAMPLE, "StF11", "StJ10").output         # along H10-H11: hill and woods both block
-    assert along.startswith("StF11 -> StJ10: LOS blocked by StH10-H11: the line of sight runs along this hexside")
+    assert along.startswith("StF11 -> StJ10: LOS blocked by StH11/StH10: the ground at level 1 is not lower than the "
+                            "higher unit (level 0) (2.3)")
 
 
 # --------------------------------------------------------------------------

@@ -37,11 +37,14 @@ SIDES = ("us", "german")
 NAMES = {"us": "US", "german": "German"}
 FORMATS = ("rich", "text", "md", "html", "json")
 #: the values the scripted players sealed with `hxref kgp seal` (kept in their private files, not shipped)
-SEALED = {"us": {"objective-initial": "ChW8", "objective-I2-1": "ChLL9"}, "german": {"objective-HW2-1": "ChPP3"}}
+SEALED = {"us": {"objective-ob-us-I2-1": "ChW8", "objective-ob-us-I2-2": "ChV7", "objective-ob-us-I2-3": "ChY10",
+                 "objective-I2-1": "ChLL9"},
+          "german": {"objective-ob-german-I2-1": "ChMM8", "objective-ob-german-I2-2": "ChLL7",
+                     "objective-ob-german-HW2-1": "ChOO5", "objective-HW2-1": "ChPP3"}}
 #: the decisions resolved, in order (the dice come from the shipped join files and the umpire's key)
-RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 8)] + ["d20PM.report", "d20PM.report.2",
-               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 8)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
-               + [f"d21PM.t{t}" for t in range(1, 9)] + ["d21PM.report"])
+RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 7)] + ["d20PM.report", "d20PM.report.2",
+               "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 7)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
+               + [f"d21PM.t{t}" for t in range(1, 7)] + ["d21PM.report"])
 
 
 def _other(side: str) -> str:
@@ -138,7 +141,7 @@ def test_the_campaign_is_played_from_the_shipped_order_files(played):
     assert resolutions == RESOLUTIONS
     assert eng.finished and eng.awaiting == [] and eng.state["stage"] == "over"
     files = [n for s in yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))["steps"] for n in s.get("submit", [])]
-    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 47
+    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 43
     # the private files of `hxref kgp seal` are never shipped
     assert not list(DEMO.glob("*secrets*"))
 
@@ -185,10 +188,15 @@ def test_chits_purchases_and_cpp(played):
     assert st["cpp"] == {"us": 23, "german": 31}
     # the I and HW RGs bought came with their sealed Objective Hexes (8.2), still secret at the end
     sealed = {s: [(x["id"], x["kind"], x["date"], bool(x.get("opened"))) for x in st["sealed"][s]] for s in SIDES}
-    assert sealed == {"us": [("objective-initial", "objective_hex", "20PM", True),
+    assert sealed == {"us": [("objective-ob-us-I2-1", "objective_hex", "20PM", True),
+                             ("objective-ob-us-I2-2", "objective_hex", "20PM", False),
+                             ("objective-ob-us-I2-3", "objective_hex", "20PM", False),
                              ("objective-I2-1", "objective_hex", "20N", False)],
-                      "german": [("objective-HW2-1", "objective_hex", "21PM", False)]}
-    assert st["opened"]["us"] == [{"id": "objective-initial", "kind": "objective_hex", "value": "ChW8"}]
+                      "german": [("objective-ob-german-I2-1", "objective_hex", "20PM", False),
+                                 ("objective-ob-german-I2-2", "objective_hex", "20PM", False),
+                                 ("objective-ob-german-HW2-1", "objective_hex", "20PM", False),
+                                 ("objective-HW2-1", "objective_hex", "21PM", False)]}
+    assert st["opened"]["us"] == [{"id": "objective-ob-us-I2-1", "kind": "objective_hex", "value": "ChW8"}]
 
 
 def test_the_scenario_rolls_and_the_set_up_secrets(played):
@@ -208,7 +216,7 @@ def test_the_scenario_rolls_and_the_set_up_secrets(played):
     disagree = [e["data"] for e in eng.gf.log if e["kind"] == "rules" and e["data"]["type"] == "report.disagree"]
     assert [d["decision"] for d in disagree] == ["d20PM.report"]
     assert disagree[0]["text"].startswith("the two reports disagree on lvp: both sides report again")
-    assert any(t.startswith("US open objective_hex objective-initial: ChW8") for t in texts)
+    assert any(t.startswith("US open objective_hex objective-ob-us-I2-1: ChW8") for t in texts)
     refit = {(r["date"], r["step"]): r["status"] for r in st["refit"]}
     assert refit[("20N", "8.608")] == "recorded" and refit[("21AM", "8.608")] == "skipped"      # prisoners
     assert refit[("21PM", "8.612")] == "computed"                     # the Idle Date's "*" steps
@@ -218,7 +226,7 @@ def test_audit_replays_the_whole_campaign(played):
     work, _, _, _, _, _ = played
     res = audit(work / "game.yaml")
     assert res.ok, res.problems
-    assert res.signatures == 47 and res.commitments == 6
+    assert res.signatures == 43 and res.commitments == 6
 
 
 def test_no_report_shows_the_other_sides_secrets(played):
@@ -266,7 +274,7 @@ def test_hxref_demo_plays_the_kgp_campaign(tmp_path):
     assert out.count("$ hxref report game.yaml") == 15
     assert "## Campaign result: US (8.52)" in out
     assert "| 21AM | Idle Date | - | - | 9 | 17 | - |" in out
-    assert re.search(r"audit OK: \d+ events replayed; 47 signatures verified", out)
+    assert re.search(r"audit OK: \d+ events replayed; 43 signatures verified", out)
     assert out.rindex("Campaign result") < out.index("audit OK")
     for who in ("public", "us", "german"):
         assert (folder / f"report-{who}.html").stat().st_size > 1000
@@ -283,9 +291,12 @@ def solo(tmp_path, monkeypatch):
 
 
 def _answer(eng, choices: dict):
+    from tests.kgp.test_flow import with_ob_seals
+
     dec = eng.awaiting[0]
     for side in dec.sides:
-        eng.answer_solo(side, dec.id, choices.get(side, {}))
+        choice = choices.get(side, {})
+        eng.answer_solo(side, dec.id, with_ob_seals(eng, side, choice) if dec.kind == "setup" else choice)
     eng.resolve()
 
 
@@ -298,9 +309,19 @@ def _problems(eng, side, choice):
     return [p.message for p in found]
 
 
+def _play_turns(eng):
+    """The scenario's turns until a Game End dr ends it (CG Game End: from Turn 6, no fixed length)."""
+    for _ in range(60):
+        if not eng.awaiting or eng.awaiting[0].kind != "turn":
+            return
+        rolls = [{"roll": "game_end", "side": s} for s in ("us", "german")] if eng.state["turn"] >= 6 else []
+        _answer(eng, {"us": {"rolls": rolls} if rolls else {}})
+    raise AssertionError("no Game End dr ended the scenario in 60 turns")
+
+
 def _to_report(eng):
     _answer(eng, {})
-    _answer(eng, {"us": {"end": True}})
+    _play_turns(eng)
 
 
 REP = {"lvp": {"us": 4, "german": 8}, "cvp": {"us": 1, "german": 2}}
@@ -325,8 +346,7 @@ def test_refit_orders_need_a_whole_replenishment_and_a_fresh_seal_id(solo):
         return {"id": item_id, "kind": "objective_hex", "commitment": c}
 
     _answer(solo, {"us": {"seal": [sealed("objective-I2-1", "ChW8")]}})
-    solo.answer_solo("us", "d20PM.t1", {"end": True})
-    solo.resolve()
+    _play_turns(solo)
     _answer(solo, {"us": REP, "german": REP})
     assert solo.awaiting[0].id == "d20N.refit"
     assert _problems(solo, "us", {"chit": "idle", "cpp_replenishment": -5}) \

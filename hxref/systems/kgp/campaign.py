@@ -147,6 +147,8 @@ class Campaign:
     initial: InitialScenario
     path: str
     hq_hex: str | None = None               # 8.2 Isolated: the Lg "HQ hex" (map data; lost)
+    cpp_replenishment: Mapping[str, int] = field(default_factory=dict)   # 8.616: most CPP a side gets a date
+    weather: Mapping[str, str] = field(default_factory=dict)             # CG3: the historical weather a CG Date
 
     def date(self, label: "str | CGDate") -> CGDate:
         """``label`` as one of this CG's dates; refused otherwise (8.5x)."""
@@ -204,7 +206,7 @@ def _load_campaign(src, chart_src) -> Campaign:
     r = Reader(src.rt(), path)
     top = ("cg", "title", "rule", "map_group", "map_sections", "lvp_total", "year", "month", "dates", "date_count",
            "attack_chits", "entry_areas", "victory", "initial")
-    root = r.mapping(r.root, [], top, ("quotas", "hq_hex", "stand_in", "note"))
+    root = r.mapping(r.root, [], top, ("quotas", "hq_hex", "stand_in", "note", "cpp_replenishment", "weather"))
     cg = r.str(root["cg"], ["cg"], CAMPAIGNS)
     rule = r.str(root["rule"], ["rule"])
     group = r.str(root["map_group"], ["map_group"], ("St", "Ch", "Lg"))
@@ -230,6 +232,10 @@ def _load_campaign(src, chart_src) -> Campaign:
         else:
             quotas[k] = r.int(v, ["quotas", k])
     hq = r.mapping(root.get("hq_hex", {"hex": None}), ["hq_hex"], ("hex",), ("stand_in", "note"))
+    rep = r.mapping(root.get("cpp_replenishment", {"max": {}}), ["cpp_replenishment"], ("max",),
+                    ("stand_in", "note"))
+    rep_max = {s: r.int(n, ["cpp_replenishment", "max", s], 0)
+               for s, n in r.mapping(rep["max"], ["cpp_replenishment", "max"], (), SIDES).items()}
     return Campaign(
         id=cg, title=r.str(root["title"], ["title"]), rule=rule, map_group=group,
         map_sections=r.int(root["map_sections"], ["map_sections"], 1), lvp_total=lvp_total,
@@ -241,7 +247,23 @@ def _load_campaign(src, chart_src) -> Campaign:
         initial=_initial(r, root["initial"], probe, chart),
         path=path,
         hq_hex=None if hq["hex"] is None else _hex(r, hq["hex"], ["hq_hex", "hex"], probe),
+        cpp_replenishment=rep_max,
+        weather=_weather(r, root.get("weather"), probe),
     )
+
+
+def _weather(r: Reader, node: Any, cg: Campaign) -> dict[str, str]:
+    """CG3: the historical weather of each CG Date (every date, none other)."""
+    if node is None:
+        return {}
+    r.mapping(node, ["weather"], ("historical",), ("stand_in", "note"))
+    table = r.mapping(node["historical"], ["weather", "historical"], (), [d.label for d in cg.dates])
+    out = {_in_cg(r, k, ["weather", "historical", k], cg).label: r.str(v, ["weather", "historical", k])
+           for k, v in table.items()}
+    missing = [d.label for d in cg.dates if d.label not in out]
+    if missing:
+        raise r.error(f"no historical weather for {', '.join(missing)}", ["weather", "historical"], rule="CG3")
+    return out
 
 
 def _hex(r: Reader, node: Any, path: list, cg: Campaign) -> str:

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,8 @@ class Reader:
             raise self.error(f"{node!r} is not one of {', '.join(choices)}", path)
         return str(node)
 
-    def opt_str(self, node: Any, path: list) -> str | None:
+    # builtins.: in this class `str` and `int` name the readers above
+    def opt_str(self, node: Any, path: list) -> builtins.str | None:
         return None if node is None else self.str(node, path)
 
     def bool(self, node: Any, path: list) -> bool:
@@ -76,7 +78,7 @@ class Reader:
         except InvalidInput as exc:
             raise self.error(exc.message, path, rule="8.2", hint=exc.hint) from None
 
-    def sides(self, node: Any, path: list) -> dict[str, int]:
+    def sides(self, node: Any, path: list) -> dict[builtins.str, builtins.int]:
         self.mapping(node, path, SIDES)
         return {s: self.int(node[s], path + [s]) for s in SIDES}
 

@@ -13,7 +13,6 @@ from functools import cache
 from pathlib import Path
 
 from ...errors import InvalidInput
-from .campaign import Campaign
 from .cg_calendar import CGDate, is_night
 from .chart_reader import SOURCES, Reader, chart_source
 from .sides import SIDE_NAMES, SIDES, other
@@ -147,6 +146,12 @@ class ChitOutcome:
     rule: str
     why: str
 
+    def roles(self) -> tuple[str, str, str | None, str]:
+        """A scenario's attacker, defender, side setting up first and side moving first (8.623)."""
+        if self.attacker is None or self.defender is None or self.moves_first is None:
+            raise ValueError(f"no scenario roles: {self.why}")
+        return self.attacker, self.defender, self.sets_up_first, self.moves_first
+
 
 def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str | CGDate | None" = None,
                  dr: int | None = None, chart: InitiativeChart | None = None) -> ChitOutcome:
@@ -169,6 +174,8 @@ def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str 
         return ChitOutcome(us, german, night, True, False, None, None, None, None, False, dr, row.source, row.rule,
                            head + row.text)
     attacker, why = row.attacker, head + row.text
+    if attacker is None or row.sets_up_first is None or row.moves_first is None:
+        raise ValueError(f"initiative chart: US {us} / German {german} by {when} is a scenario without its roles")
     if attacker == "by_dr":
         if dr is None:
             return ChitOutcome(us, german, night, False, True, None, None, None, None, True, None, row.source,
@@ -179,12 +186,3 @@ def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str 
     role = {"attacker": attacker, "defender": defender}
     return ChitOutcome(us, german, night, False, True, attacker, defender, role[row.sets_up_first],
                        role[row.moves_first], False, dr, row.source, row.rule, why)
-
-
-def chit_limit(cg: Campaign, side: str) -> int:
-    """The CG's Attack Chit limit for ``side`` (8.51-8.53)."""
-    return cg.attack_chits[side]
-
-
-def attack_chits_left(cg: Campaign, side: str, used: int) -> int:
-    return max(0, chit_limit(cg, side) - used)

@@ -1,7 +1,8 @@
 """``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
 
 The main command line mounts :data:`kgp_group` as ``hxref kgp`` (``INFO.cli``); everything here is a thin
-shell over the terrain modules (:mod:`.terrain`, :mod:`.terrain_costs`, :mod:`.slopes`: the rules, their numbers
+shell over the terrain modules (:mod:`.terrain`, :mod:`.terrain_costs`, :mod:`.slopes`, :mod:`.fire_lanes`,
+:mod:`.sight`: the rules, their numbers
 and their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
 Each verb prints the answer with every part's reason and rule, or with
 ``--json`` the same facts for scripts.  A question that was answered exits 0,
@@ -87,8 +88,10 @@ def _hex(m, label: str, arg: str, path: str):
 
 
 def _hexside(m, text: str | None, arg: str, path: str) -> str | None:
-    if text is None:
-        return None
+    return None if text is None else _side(m, text, arg, path)
+
+
+def _side(m, text: str, arg: str, path: str) -> str:
     try:
         return m.grid.side_label(m.grid.parse_hexside(text))
     except HxrefError as exc:
@@ -143,17 +146,19 @@ def _level(text: str | None, arg: str, given: str | None = None) -> int:
 
 @click.group("kgp")
 def kgp_group() -> None:
-    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope TEM, LOS, wire) and sealed secrets.
+    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope TEM and Fire-Lane DRM, LOS, wire) and
+    sealed secrets.
 
     Each answer lists its parts with their reasons and KGP rules (digest
-    rules/kgp.md, sections 1-5); numbers the rules seed does not print are
-    marked stand-in (games/kgp/charts/terrain_costs.yaml).
+    rules/kgp.md, sections 1-6); numbers the rules seed does not print are
+    marked stand-in (games/kgp/charts/terrain_costs.yaml).  A question that
+    needs ASL rules the seed lacks exits 2 naming them.
 
     \b
     Examples:
       hxref kgp mf games/kgp/maps/sample.yaml StJ15 StJ14
-      hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
-      hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
+      hxref kgp tem games/kgp/maps/figure_2_3.yaml StK14 StI14 --fire-lane
+      hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StL10
       hxref kgp wire --unit vehicle --not-fully-tracked
     """
 
@@ -170,12 +175,14 @@ def kgp_group() -> None:
               help="TO is building level N (ASL B23: not in the seed)")
 @click.option("--from-level", default=None, metavar="N",
               help="FROM is building level N (ASL B23: not in the seed)")
-@click.option("--crest", is_flag=True, help="enter the stream hex TO in crest status (4.12)")
+@click.option("--crest", is_flag=True, help="enter the stream hex TO in crest status (クレスト状態, 4.12)")
 @click.option("--bypass", default=None, metavar="HEXSIDE", help="enter TO bypassing along this narrow street (5.11)")
 @click.option("--from-bypass", default=None, metavar="HEXSIDE", help="FROM bypasses along this narrow street (5.11)")
 @click.option("--breach", "breaches", multiple=True, metavar="HEXSIDE",
               help="a barbed-wire hexside with a Temporary Breach (3.21); repeat for more")
-@click.option("--stream-depth", default=None, help="the stream's depth when TO is a stream hex: dry, shallow (4.11)")
+@click.option("--stream-depth", default=None,
+              help="the stream's depth when TO is a stream hex (4.11): dry (乾燥, 'dry' in the seed) or shallow "
+                   "(渇水, 'low water' in the seed, its B20.42)")
 @click.option("--roadblock", is_flag=True, help="the move crosses a narrow-street Roadblock (5.141)")
 @click.option("--dash", is_flag=True, help="the move is a Dash (5.11)")
 @click.option("--charging", is_flag=True, help="cavalry charging (2.53)")
@@ -183,7 +190,8 @@ def kgp_group() -> None:
 @click.option("--in-trench", is_flag=True, help="Infantry moving in a trench or tunnel (3.2)")
 @click.option("--manhandling", is_flag=True, help="Infantry manhandling a Gun (3.21)")
 @click.option("--human-wave", is_flag=True, help="Infantry in a Human Wave (3.21)")
-@click.option("--no-assault-move", is_flag=True, help="the unit could not Assault Move into TO (4.12)")
+@click.option("--no-assault-move", is_flag=True,
+              help="the unit could not Assault Move into TO (the seed's 突撃可能, 4.12)")
 @json_option
 def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tracked, truck_mp, night, to_level,
            from_level, crest, bypass, from_bypass, breaches, stream_depth, roadblock, dash, charging, armored_assault,
@@ -217,7 +225,7 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
     lv_to, lv_from = _level(to_level, "--level"), _level(from_level, "--from-level")
     bypass = _hexside(m, bypass, "--bypass", map_file)
     from_bypass = _hexside(m, from_bypass, "--from-bypass", map_file)
-    breach_sides = [_hexside(m, s, "--breach", map_file) for s in breaches]
+    breach_sides = [_side(m, s, "--breach", map_file) for s in breaches]
     if stream_depth is not None and STREAM not in m.features(b):
         raise InvalidInput(f"--stream-depth {stream_depth}: TO {m.label(b)} is no stream hex (4.11)", code="E504",
                            file=map_file)
@@ -309,85 +317,151 @@ def _firer(m, text: str, path: str):
     return Location(m.label(h), _level(lv or None, "FIRER", text))
 
 
-@kgp_group.command("tem", short_help="Slope TEM against direct fire, every condition shown (2.41).")
+@kgp_group.command("tem", short_help="Slope TEM (2.41) and Fire-Lane Slope DRM (2.42), every condition shown.")
 @map_argument
 @click.argument("target", metavar="TARGET")
 @click.argument("firers", metavar="FIRER...", nargs=-1, required=True)
 @click.option("--unit", "kind", default="squad", show_default=True, metavar="KIND",
-              help="the target unit (only Infantry may claim Slope TEM)")
+              help="the target unit (only Infantry may claim Slope TEM or the Fire-Lane DRM)")
 @click.option("--level", "target_level", default=None, metavar="N", help="the target is at building level N")
 @click.option("--flamethrower", is_flag=True, help="the fire is a FT's")
 @click.option("--other-tem", default=0, type=int, show_default=True,
               help="the target's best other positive TEM (not cumulative with the slope's)")
 @click.option("--mud-tem", default=0, type=int, show_default=True, help="the Mud/Deep Snow TEM (cumulative)")
+@click.option("--fire-lane", is_flag=True,
+              help="the attack is a Fire Lane (火線) from FIRER: also the +1 Fire-Lane Slope DRM (2.42); "
+                   "a TARGET hexside is a Fire-Lane Snap Shot (火線即応射撃, A9.221)")
 @json_option
-def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_tem, mud_tem, as_json):
+def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_tem, mud_tem, fire_lane, as_json):
     """May Infantry in TARGET claim the +1 Slope TEM against direct fire from FIRER (2.41)?
 
-    TARGET's hex needs 3 Down-Slope hexsides, or 2 non-connected; the fire is
-    not a FT, comes from a non-adjacent hex, from a higher firer only when the
-    level difference is less than the range, and its LOS crosses a
-    Down-Slope hexside of TARGET.  Several FIRERs are a Fire Group (A.5): the
-    TEM applies when any firer's fire qualifies.  Write HEX:N for a firer at
-    building level N.  Every condition is printed, met or not.
+    TARGET's hex needs 3 Down-Slope (斜面下方) hexsides, or 2 non-connected;
+    the fire is not a FT, comes from a non-adjacent hex, from a higher firer
+    only when the level difference is less than the range, and its LOS
+    crosses a Down-Slope hexside of TARGET.  Several FIRERs are a Fire Group
+    (A.5): the TEM applies when any firer's fire qualifies.  Write HEX:N for
+    a firer at building level N.  Every condition is printed, met or not.
+
+    With --fire-lane (one FIRER): the +1 Fire-Lane Slope DRM too (2.42): the
+    Fire Lane comes from an Up-Slope (斜面上方) position 3/4 level higher than
+    the target, and not from an adjacent hex.  A Fire Lane whose LOF crosses a
+    slope has no effect at another base level (2.31, 2.42).  A TARGET
+    hexside (StL13-L14) is a Snap Shot: both of its hexes must qualify, and
+    the Slope TEM is not asked.
 
     \b
     Examples:
       hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
       hxref kgp tem mymap.yaml StK14 StH12 StI14 --other-tem 1 --json
+      hxref kgp tem games/kgp/maps/figure_2_3.yaml StK14 StI14 --fire-lane
+      hxref kgp tem games/kgp/maps/figure_2_3.yaml StL13-L14 StI14 --fire-lane
     """
     from .slopes import slope_tem
     from .terrain import Location
 
     u = _unit(kind)
     m = _hexmap(map_file)
-    t = Location(m.label(_hex(m, target, "TARGET", map_file)), _level(target_level, "--level"))
+    snap = fire_lane and "-" in target       # a hexside label (StL13-L14): a Snap Shot
+    if fire_lane and len(firers) != 1:
+        raise InvalidInput(f"--fire-lane: a Fire Lane has one firer, not {len(firers)} (2.42)", code="E504",
+                           file=map_file)
     group = [_firer(m, f, map_file) for f in firers]
+    if snap:
+        side = _side(m, target, "TARGET", map_file)
+        if target_level is not None:
+            raise InvalidInput("--level: a Snap Shot is at the ground level of a hexside (A9.221)", code="E504")
+        _fire_lane_out(m, map_file, group[0], None, side, u, as_json, None)
+        return
+    t = Location(m.label(_hex(m, target, "TARGET", map_file)), _level(target_level, "--level"))
     with _about(map_file):
         res = slope_tem(m, t, group, flamethrower=flamethrower, target_unit=u, other_tem=other_tem,
                         mud_or_deep_snow_tem=mud_tem)
     names = ", ".join(f.hex + (f" (level {f.level})" if f.level else "") for f in group)
-    if as_json:
-        _echo_json({"target": t.hex, "firers": [{"hex": f.hex, "level": f.level} for f in group],
-                    "eligible": res.eligible, "tem": res.tem, "combined_tem": res.combined_tem, "rule": res.rule,
-                    "checks": [{"ok": c.ok, "text": c.text, "rule": c.rule} for c in res.checks], "why": res.why})
+    tem_json = {"target": t.hex, "firers": [{"hex": f.hex, "level": f.level} for f in group],
+                "eligible": res.eligible, "tem": res.tem, "combined_tem": res.combined_tem, "rule": res.rule,
+                "checks": [{"ok": c.ok, "text": c.text, "rule": c.rule} for c in res.checks], "why": res.why}
+    if fire_lane:
+        _fire_lane_out(m, map_file, group[0], t, None, u, as_json, tem_json if as_json else _tem_lines(res, t, names,
+                       other_tem, mud_tem))
         return
+    if as_json:
+        _echo_json(tem_json)
+        return
+    for line in _tem_lines(res, t, names, other_tem, mud_tem):
+        click.echo(line)
+
+
+def _tem_lines(res, t, names: str, other_tem: int, mud_tem: int) -> list[str]:
     verdict = f"+{res.tem} Slope TEM" if res.eligible else "no Slope TEM"
-    click.echo(f"{t.hex} fired on from {names}: {verdict} ({res.rule})")
-    for c in res.checks:
-        click.echo(f"  {'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
+    lines = [f"{t.hex} fired on from {names}: {verdict} ({res.rule})"]
+    lines += [f"  {'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})" for c in res.checks]
     if res.eligible or other_tem or mud_tem:
-        click.echo(f"  positive TEM the target gets: +{res.combined_tem} (the Slope TEM is not cumulative with "
-                   f"other positive TEM, except Mud/Deep Snow) ({res.rule})")
+        lines.append(f"  positive TEM the target gets: +{res.combined_tem} (the Slope TEM is not cumulative with "
+                     f"other positive TEM, except Mud/Deep Snow) ({res.rule})")
+    return lines
+
+
+def _fire_lane_out(m, map_file: str, firer, target, side, u, as_json: bool, tem) -> None:
+    """2.42 after the 2.41 answer (``tem``: its JSON or its lines; None for a Snap Shot)."""
+    from .fire_lanes import fire_lane_drm
+
+    with _about(map_file):
+        fl = fire_lane_drm(m, firer, target, snap_shot=side, target_unit=u)
+    if as_json:
+        out = {"target": side or target.hex, "firer": {"hex": firer.hex, "level": firer.level},
+               "snap_shot": fl.snap_shot, "slope_tem": tem, "fire_lane": {
+                   "eligible": fl.eligible, "drm": fl.drm, "no_effect": fl.no_effect, "targets": list(fl.targets),
+                   "rule": fl.rule, "checks": [{"ok": c.ok, "text": c.text, "rule": c.rule} for c in fl.checks],
+                   "why": fl.why}}
+        _echo_json(out)
+        return
+    for line in tem or []:
+        click.echo(line)
+    what = f"Snap Shot on {fl.snap_shot}" if fl.snap_shot else fl.targets[0]
+    if fl.no_effect:
+        verdict = "no effect: the LOF crosses a slope and the target is at another base level (2.31, 2.42)"
+    else:
+        verdict = (f"+{fl.drm} Fire-Lane Slope DRM" if fl.eligible else "no Fire-Lane Slope DRM") + f" ({fl.rule})"
+    click.echo(f"{what}, Fire Lane from {firer.hex}: {verdict}")
+    for c in fl.checks:
+        click.echo(f"  {'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
 
 
 # --- los -------------------------------------------------------------------------------------
 
-@kgp_group.command("los", short_help="LOS heights with the Up-Slope +3/4 level, and blocked or not (2.3).")
+@kgp_group.command("los", short_help="LOS by obstacles and blind hexes, with the Up-Slope +3/4 level (2.3, 6.2).")
 @map_argument
 @click.argument("start", metavar="FROM")
 @click.argument("end", metavar="TO")
 @click.option("--from-level", default=None, metavar="N", help="FROM is building level N")
 @click.option("--to-level", default=None, metavar="N", help="TO is building level N")
+@click.option("--from-entrenched", is_flag=True, help="the unit in FROM is in an entrenchment (B9.21)")
+@click.option("--to-entrenched", is_flag=True, help="the unit in TO is in an entrenchment (B9.21)")
 @json_option
-def los_cmd(map_file, start, end, from_level, to_level, as_json):
-    """The LOS heights of FROM and TO (Up-Slope: +3/4 level, 2.3) and whether sight is blocked.
+def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entrenched, as_json):
+    """Does FROM see TO?  ASL's obstacles and blind hexes, with what KGP adds (2.3, 6.2).
 
-    An end is Up-Slope when the LOS leaves or enters its hex across (or at a
-    vertex of) a slope hexside drawn in the other hex; it is then 3/4 level
-    higher for this LOS only, which gives no height advantage and no HD.
-    Slopes are neither hindrances nor obstacles (2.3); the map's obstacles
-    (woods, buildings, walls) block as in hxref.geometry.los.  Hindrances
-    are not computed.
+    Each unit's level is its base level plus its building level, +3/4 when
+    it is Up-Slope (斜面上方) for this LOS: the LOS leaves or enters its hex
+    across (or at a vertex of) a slope hexside drawn in the other hex; that
+    gives no height advantage and no HD.  Slopes are neither hindrances nor
+    obstacles.  An obstacle between the units blocks unless it is lower than
+    the higher unit, which then sees over it (2.3); an Up-Slope unit sees
+    down over the crest of its own level.  The hex right behind an obstacle
+    seen over is blind (2.3 example: K11); how many more are blind is ASL
+    A6.4, not in the seed, except inside the 2.3 example's bounds (L10 seen;
+    games/kgp/charts/terrain_costs.yaml, los).  A hillside wall or hedge
+    (丘陵斜面の石垣・生け垣) is ignored when the units' levels differ by a
+    full level or more (6.2).  A question that needs ASL rules the seed lacks
+    (A6.4, B10.23, B9.21) exits 2 saying so.  Hindrances are not computed.
 
     \b
     Examples:
+      hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StK11
+      hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StL10 --json
       hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
-      hxref kgp los games/kgp/maps/sample.yaml StF12 StI11 --json
     """
-    from ...geometry.hex import Hex
-    from ...geometry.los import line_of_sight
-    from .slopes import los_height, sight_adjustments
+    from .sight import line_of_sight
     from .terrain import Location, mf_text
 
     m = _hexmap(map_file)
@@ -397,33 +471,38 @@ def los_cmd(map_file, start, end, from_level, to_level, as_json):
     if a == b:
         raise InvalidInput(f"FROM and TO are the same hex {la}: give two hexes", code="E504", file=map_file)
     with _about(map_file):
-        ha = los_height(m, Location(la, lv_a), Location(lb, lv_b))
-        hb = los_height(m, Location(lb, lv_b), Location(la, lv_a))
-        res = line_of_sight(m.sight_terrain(), a, b, lv_a, lv_b, adjustments=sight_adjustments(m))
-    block = res.blocking
-    if block is None:
-        blocking = None
-    elif isinstance(block, Hex):
-        blocking = m.label(block)
-    else:
-        blocking = m.grid.side_label(block)
+        res = line_of_sight(m, Location(la, lv_a), Location(lb, lv_b), viewer_entrenched=from_entrenched,
+                            target_entrenched=to_entrenched)
+    ha, hb = res.viewer, res.target
 
     def height(h) -> dict:
         return {"height": _num(h.height), "text": mf_text(h.height), "up_slope": h.up_slope,
                 "parts": [_part(p) for p in h.parts], "rules": list(h.rules), "why": h.why}
 
+    def obstacle(o) -> dict:
+        return {"where": o.where, "kind": o.kind, "top": _num(o.top), "effect": o.effect, "text": o.text,
+                "rule": o.rule}
+
     if as_json:
         _echo_json({"from": {"hex": la, "level": lv_a, **height(ha)}, "to": {"hex": lb, "level": lv_b, **height(hb)},
-                    "visible": res.visible, "blocking": blocking, "reason": res.reason, "rule": "2.3"})
+                    "visible": res.visible, "blocking": res.blocking.where if res.blocking else None,
+                    "reason": res.blocking.text if res.blocking else "clear",
+                    "obstacles": [obstacle(o) for o in res.obstacles], "rules": list(res.rules), "rule": "2.3",
+                    "why": res.why})
         return
-    if res.visible:
+    block = res.blocking
+    if block is None:
         click.echo(f"{la} -> {lb}: LOS clear (2.3)")
     else:
-        click.echo(f"{la} -> {lb}: LOS blocked by {blocking}: {res.reason}")
+        click.echo(f"{la} -> {lb}: LOS blocked by {block.where}: {block.text} ({block.rule})")
     for lab, h in ((la, ha), (lb, hb)):
         body = " + ".join(f"{mf_text(p.value)} {p.reason} ({p.rule})" for p in h.parts)
         tail = "; no height advantage, no HD (2.3)" if h.up_slope else "; not Up-Slope for this LOS (2.2)"
         click.echo(f"  {lab}: level {mf_text(h.height)} = {body}{tail}")
+    for o in res.obstacles:
+        if o.effect != "none" and o is not block:
+            click.echo(f"  {o.where}: {o.effect}: {o.text} ({o.rule})")
+    click.echo("  hindrances (A6.7) are not computed")
 
 
 # --- wire ------------------------------------------------------------------------------------
@@ -462,7 +541,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
             _echo_json({"unit": u.kind, "vehicle": True, "can_cross": crosses, "bog": _bog_json(bog),
                         "rule": "3.3"})
             return
-        if not crosses:
+        if bog is None:             # not crosses
             click.echo("motorcycle: motorcycles (the SdKfz 2 included) cannot cross barbed wire (3.3)")
             return
         what = ", ".join(w for w, on in (("not fully tracked", not_fully_tracked), ("truck-type MP", truck_mp)) if on)

@@ -10,6 +10,8 @@ Readings (pinned by ``tests/kgp/test_flow.py`` and ``tests/kgp/test_play.py``):
 * the scenario turn's keeper is the side that moves first; turn 1 follows the set-up;
 * a turn report's rolls are made in order; once one ends the scenario at once (a Game End
   dr), the rest are not made (the rest of that turn is not played), and the log says so;
+* a CG scenario ends only on a Game End dr hxref rolls (CG Game End): ``end: true`` is refused
+  before Turn 6 and without a ``game_end`` request; with one it ends nothing the dr does not;
 * a Refit Phase's checklist rows carry the new CG Date (8.612), the date they prepare;
 * a report is checked against what the victory determination will read (hexes of the map
   group, buildings, the bridge) when it is sent, not when both are in;
@@ -18,37 +20,49 @@ Readings (pinned by ``tests/kgp/test_flow.py`` and ``tests/kgp/test_play.py``):
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...errors import InvalidInput
 from ..base import Decision, Problem
 from .campaign import load_campaign
 from .chits import chit_outcome
+from .fortifications import buy, fpp_problems
+from .purchase import ob_objective_problems, pay, purchase_problems
+from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_problems, remove_oba, say_oba,
+                     track_pf)
 from .rg_chart import load_rg_chart
+from .refit_rolls import check_problems, make_rolls, refit_chart, roll_checks, roll_problems
+from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
 from .sealing import opens, seal_id_problems, seal_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
-from .victory import victory
+from .state_types import KgpState, RefitRow, RollRecord, SceneReport
+from .victory import Victory, victory
+
+#: the Refit steps whose drs a side asks for in its sealed Refit orders (refit_rolls.py, fortifications.py)
+ROLLED_STEPS = {
+    "8.614": "the sides' drs for their malfunctioned weapons, asked for in the sealed Refit orders (`rolls`), "
+             "rolled by hxref on the stand-in table (its text is lost)",
+    "8.618": "the German drs, asked for in the sealed Refit orders (`rolls`), rolled by hxref on the stand-in table "
+             "(its text is lost)",
+    "8.620": "the German strength dr of each RG bought, asked for with the purchase (`rolls`), rolled by hxref on "
+             "the stand-in table; US RGs are always at Full Strength (8.2)",
+}
 
 #: the facts both reports of a scenario must agree on (8.603; 8.6 the Refit facts)
 SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts")
 
 
-def refit_chart() -> dict:
-    """The refit chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("kgp", "refit")
-
-
 # --- checks ---------------------------------------------------------------------------------------
 
-def check(state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+def check(state: KgpState, decision: Decision, side: str, choice: dict) -> list[Problem]:
     """The rules' problems of a choice whose shape fits the decision's schema (checked first, in
     :mod:`hxref.orders`)."""
     found = _secret_dr_problems(choice.get("secret_drs", []))
     if found:
         return found
     if decision.kind == "setup":
-        return seal_problems(choice.get("seal", []))
+        return _setup_problems(state, side, choice)
     if decision.kind == "turn":
         return _turn_problems(state, side, choice)
     if decision.kind == "report":
@@ -63,7 +77,7 @@ def _secret_dr_problems(items: list) -> list[Problem]:
             for i, x in enumerate(items) if not x["purpose"]][:1]
 
 
-def _secret_drs(state: dict, side: str, items: list, dice, events: list) -> None:
+def _secret_drs(state: KgpState, side: str, items: list, dice, events: list) -> None:
     """9 (S7, S18): a secret dr is rolled with the verifiable dice and shown only to its owner."""
     for x in items:
         dr = dice.d6(f"secret dr: {x['purpose']}", by=side, visible_to=[side])
@@ -74,8 +88,36 @@ def _secret_drs(state: dict, side: str, items: list, dice, events: list) -> None
         _say(events, "secret.dr.public", f"{SIDE_ADJECTIVES[side]} make a secret dr ({x['purpose']})", "9")
 
 
-def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+def _setup_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
+    """8.5: the Initial Scenario begins at Refit step 8.618, so its set-up orders buy RGs with the
+    initial CPP (8.619), sealed like a Refit Phase's; "CG Max"-marked RGs are refused (8.2)."""
+    seals = choice.get("seal", [])
+    found = ob_objective_problems(state, side, seals)
+    if found:
+        return found
+    bought = list(choice.get("purchase", []))
+    return (purchase_problems(state, side, bought, {x["id"] for x in seals}, state["cpp"][side], initial=True)
+            or roll_problems(side, list(choice.get("rolls", [])), bought, state, initial=True)
+            or fpp_problems(state, side, list(choice.get("fpp", [])), initial=True)
+            or fanaticism_problems(state, side, bool(choice.get("fanaticism")))
+            or oba_problems(state, side, bought, [])
+            or seal_problems(seals) or seal_id_problems(state, side, seals))
+
+
+def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
     t = state["turn"]
+    if choice.get("end"):
+        # CG Game End: a CG scenario has no fixed length; it ends only on a Game End dr, made from
+        # Turn 6 and rolled by hxref, so `end` may only go with the Game End dr that may end it
+        if t < GAME_END_FROM_TURN:
+            return [Problem(f"a CG scenario has no fixed length: it cannot end on Turn {t}, before the Game End "
+                            f"dr is made (from Turn {GAME_END_FROM_TURN})", GAME_END_RULE, ["end"])]
+        if not any(r["roll"] == "game_end" for r in choice.get("rolls", [])):
+            return [Problem("a CG scenario ends only on a Game End dr: ask for it ({roll: game_end}) and hxref "
+                            "rolls it; `end` alone does not end the scenario", GAME_END_RULE, ["end"])]
+    found = pf_problems(state, choice.get("pf"))
+    if found:
+        return found
     for i, r in enumerate(choice.get("rolls", [])):
         found = request_problems(r["roll"], t, r.get("side", side), state, r)
         if found:
@@ -93,56 +135,50 @@ def _turn_problems(state: dict, side: str, choice: dict) -> list[Problem]:
     return []
 
 
-def _report_problems(state: dict, choice: dict) -> list[Problem]:
+def _report_problems(state: KgpState, choice: dict) -> list[Problem]:
     cg = load_campaign(state["cg"])
+    found = check_problems(choice.get("checks", []), choice.get("facts"))
+    if found:
+        return found
     if sum(choice["lvp"].values()) > cg.lvp_total:
         return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
                         f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
     # what the victory determination reads must be readable now, not fail when both reports are in
     try:
-        _victory(state, {k: choice.get(k) for k in SHARED_FACTS}, "scenario_end")
+        _victory(state, _shared(choice), "scenario_end")
     except InvalidInput as exc:
         where = [x for x in (exc.where.path or "").split(".") if x] or ["hexes"]
         return [Problem(exc.message, exc.rule or "8.603", where)]
     return []
 
 
-def _refit_problems(state: dict, side: str, choice: dict) -> list[Problem]:
+def _refit_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
     cg = load_campaign(state["cg"])
     chit = choice["chit"]
     if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
         return [Problem(f"{SIDE_ADJECTIVES[side]} have used all {state['chit_limits'][side]} Attack chits "
                         f"{cg.id.upper()} allows: choose idle", f"{cg.rule} Attack Chit limits", ["chit"])]
     rep = choice.get("cpp_replenishment", 0) or 0
-    cpp = state["cpp"][side] + rep
-    chart = load_rg_chart()
-    cost = 0
-    bought = list(choice.get("purchase", []))
+    most = cg.cpp_replenishment.get(side)
+    if most is not None and rep > most:
+        return [Problem(f"a Refit Phase gives the {SIDE_ADJECTIVES[side]} side at most {most} CPP (stand-in bound: "
+                        f"its Initial CPP; games/kgp/campaigns/{cg.id}.yaml); {rep} reported", "8.616",
+                        ["cpp_replenishment"])]
     sealed_ids = {x["id"] for x in choice.get("seal", [])}
-    for i, rg_id in enumerate(bought):
-        try:
-            rg = chart.get(side, str(rg_id))
-        except Exception as exc:
-            return [Problem(str(exc), "8.619", ["purchase", i])]
-        limit = rg.cg_max.get(cg.id)
-        if limit is None:
-            return [Problem(f"RG {rg_id} is not available in {cg.id.upper()}", "8.619", ["purchase", i])]
-        done = sum(1 for x in state["purchases"][side] if x["rg"] == rg_id) + bought[:i].count(rg_id)
-        if done >= limit:
-            return [Problem(f"RG {rg_id} may be bought {limit} time(s) in {cg.id.upper()} (CG-Max)", "8.619",
-                            ["purchase", i])]
-        if rg.objective_hex and f"objective-{rg_id}-{done + 1}" not in sealed_ids:
-            return [Problem(f"RG {rg_id} needs a secret Objective Hex: seal `objective-{rg_id}-{done + 1}` "
-                            "(kind objective_hex) in the same orders", "8.2 Objective Hex", ["seal"])]
-        cost += rg.cpp
-    if cost > cpp:
-        return [Problem(f"the RGs cost {cost} CPP; {SIDE_ADJECTIVES[side]} have {cpp}", "8.619", ["purchase"])]
+    found = purchase_problems(state, side, list(choice.get("purchase", [])), sealed_ids, state["cpp"][side] + rep,
+                              initial=False) \
+        or roll_problems(side, list(choice.get("rolls", [])), list(choice.get("purchase", [])), state) \
+        or fpp_problems(state, side, list(choice.get("fpp", [])), initial=False) \
+        or fanaticism_problems(state, side, bool(choice.get("fanaticism"))) \
+        or oba_problems(state, side, list(choice.get("purchase", [])), list(choice.get("oba_removed", [])))
+    if found:
+        return found
     return seal_problems(choice.get("seal", [])) or seal_id_problems(state, side, choice.get("seal", []))
 
 
 # --- resolution -----------------------------------------------------------------------------------
 
-def resolve(state: dict, decision: Decision, answers: dict, dice, events: list[dict]) -> None:
+def resolve(state: KgpState, decision: Decision, answers: dict, dice, events: list[dict]) -> None:
     {"setup": _setup, "turn": _turn, "report": _report, "refit": _refit}[decision.kind](
         state, answers, dice, events)
 
@@ -151,7 +187,7 @@ def _say(events: list, kind: str, text: str, rule: str, side: str | None = None,
     events.append({"type": kind, "rule": rule, "text": text, **({"side": side} if side else {}), **extra})
 
 
-def _store_seals(state: dict, side: str, items: list, events: list, secret: bool = False) -> None:
+def _store_seals(state: KgpState, side: str, items: list, events: list, secret: bool = False) -> None:
     for s in items:
         state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
                                       "date": state["date"]})
@@ -161,10 +197,23 @@ def _store_seals(state: dict, side: str, items: list, events: list, secret: bool
              **({"visible_to": [side]} if secret else {}))
 
 
-def _setup(state: dict, answers: dict, dice, events: list) -> None:
+def _setup(state: KgpState, answers: dict, dice, events: list) -> None:
     for side in SIDES:
-        _store_seals(state, side, answers[side].get("seal", []), events)
+        bought = list(answers[side].get("purchase", []))
+        # the Objective Hexes sealed with a purchase tell which RGs were bought: their side's alone
+        _store_seals(state, side, answers[side].get("seal", []), events, secret=bool(bought))
         _secret_drs(state, side, answers[side].get("secret_drs", []), dice, events)
+        if bought:
+            cost = pay(state, side, bought)
+            _say(events, "initial.purchase", f"{SIDE_ADJECTIVES[side]} buy {', '.join(bought)} for the Initial "
+                                             f"Scenario ({cost} CPP of the initial CPP); CPP left "
+                                             f"{state['cpp'][side]}", "8.5", side, visible_to=[side])
+        say_oba(state, side, bought, [], events)                                         # CG15
+        make_rolls(state, side, list(answers[side].get("rolls", [])), dice, events)    # 8.618, 8.620 (8.5)
+        buy(state, side, list(answers[side].get("fpp", [])), events, dice)              # 8.621 (8.5), 7.2
+        _san(state, side)
+    if answers["german"].get("fanaticism"):
+        declare_fanaticism(state, events)                     # CG14, told to both
     sc = state["scenario"]
     _say(events, "scenario.start", f"{state['date']}: the Initial Scenario begins: "
                                    f"{SIDE_ADJECTIVES[sc['sets_up_first']]} set up first, "
@@ -172,7 +221,7 @@ def _setup(state: dict, answers: dict, dice, events: list) -> None:
     state["stage"], state["turn"] = "play", 1
 
 
-def _turn(state: dict, answers: dict, dice, events: list) -> None:
+def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
     sc = state["scenario"]
     keeper = sc["moves_first"]
     choice = answers[keeper]
@@ -183,14 +232,17 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
         _say(events, "opened", f"{SIDE_ADJECTIVES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
+    track_pf(state, choice.get("pf"), events)
     ended = False
     rolls = choice.get("rolls", [])
     for i, r in enumerate(rolls):
         side = r.get("side", keeper)
         res = make_roll(r, state, side, dice)
-        state["rolls"].append({"date": state["date"], "turn": state["turn"], "roll": r["roll"], "side": side,
-                               "faces": res.faces, "why": res.why, "releases": res.releases, "enters": res.enters,
-                               **({"rg": r["rg"]} if r.get("rg") else {})})
+        made: RollRecord = {"date": state["date"], "turn": state["turn"], "roll": r["roll"], "side": side,
+                            "faces": res.faces, "why": res.why, "releases": res.releases, "enters": res.enters}
+        if r.get("rg"):
+            made["rg"] = r["rg"]
+        state["rolls"].append(made)
         _say(events, f"roll.{r['roll']}", res.why, res.rule, side)
         if res.ends_scenario:
             ended = True
@@ -198,7 +250,9 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
                 _say(events, "roll.not_made", "the scenario has ended: not made: " + ", ".join(
                     f"{x['roll']} ({SIDE_ADJECTIVES[x.get('side', keeper)]})" for x in rolls[i + 1:]), "CG Game End")
             break
-    ended = ended or bool(choice.get("end"))
+    if choice.get("end") and not ended:     # CG Game End: only the dr ends it
+        _say(events, "scenario.continues", f"the Game End dr did not end the scenario: turn {state['turn']} is "
+                                           "not its last, play goes on", GAME_END_RULE)
     if choice.get("bridge_destroyed_by"):
         state["bridge_destroyed_by"] = choice["bridge_destroyed_by"]
         if _victory_now(state, events, "during_play"):
@@ -210,13 +264,16 @@ def _turn(state: dict, answers: dict, dice, events: list) -> None:
         state["turn"] += 1
 
 
-def _shared(choice: dict) -> dict:
-    return {k: choice.get(k) for k in SHARED_FACTS}
+def _shared(choice: dict) -> SceneReport:
+    """The facts of SHARED_FACTS a report gives (None where it gives none)."""
+    return {"lvp": choice["lvp"], "cvp": choice["cvp"], "hexes": choice.get("hexes"),
+            "buildings": choice.get("buildings"), "bridge_destroyed_by": choice.get("bridge_destroyed_by"),
+            "facts": choice.get("facts")}
 
 
-def _report(state: dict, answers: dict, dice, events: list) -> None:
-    a, b = (_shared(answers[s]) for s in SIDES)
-    differ = [k for k in SHARED_FACTS if a[k] != b[k]]
+def _report(state: KgpState, answers: dict, dice, events: list) -> None:
+    a = _shared(answers[SIDES[0]])
+    differ = [k for k in SHARED_FACTS if answers[SIDES[0]].get(k) != answers[SIDES[1]].get(k)]
     if differ:
         state["report_round"] += 1
         _say(events, "report.disagree", f"the two reports disagree on {', '.join(differ)}: both sides report again "
@@ -242,17 +299,18 @@ def _report(state: dict, answers: dict, dice, events: list) -> None:
     if v.cg_end or v.winner:
         _finish(state, v, events)
         return
-    _refit_steps(state, rep.get("facts") or {}, events, first=True, dice=dice)
+    checks = {s: list(answers[s].get("checks", [])) for s in SIDES}
+    _refit_steps(state, rep.get("facts") or {}, events, first=True, dice=dice, checks=checks)
 
 
-def _scenario_winner(rep: dict) -> str:
+def _scenario_winner(rep: SceneReport) -> str:
     """Reading: a non-initial CG scenario's winner is the side with the higher Current LVP Total
     (its own Victory Conditions are generated in the lost RePh text); a tie goes to the defender."""
     lvp = rep["lvp"]
     return "us" if lvp["us"] > lvp["german"] else "german" if lvp["german"] > lvp["us"] else "tie"
 
 
-def _victory(state: dict, rep: dict, moment: str):
+def _victory(state: KgpState, rep: SceneReport, moment: str) -> Victory:
     hexes = rep.get("hexes") or {}
     return victory(load_campaign(state["cg"]), {
         "moment": moment, "date": state["scenario"]["date"], "cg_lvp": dict(state["cg_lvp"]),
@@ -261,8 +319,8 @@ def _victory(state: dict, rep: dict, moment: str):
         "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by")})
 
 
-def _victory_now(state: dict, events: list, moment: str) -> bool:
-    rep = state.get("last_report") or {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}}
+def _victory_now(state: KgpState, events: list, moment: str) -> bool:
+    rep = state.get("last_report") or _empty()
     v = _victory(state, rep, moment)
     if v.winner:
         _finish(state, v, events)
@@ -270,7 +328,7 @@ def _victory_now(state: dict, events: list, moment: str) -> bool:
     return False
 
 
-def _finish(state: dict, v, events: list) -> None:
+def _finish(state: KgpState, v: Victory, events: list) -> None:
     state["stage"] = "over"
     state["result"] = {"winner": v.winner, "why": v.why, "rule": v.rule,
                        "checks": [{"id": c.id, "side": c.side, "met": c.met, "checked": c.checked,
@@ -278,11 +336,12 @@ def _finish(state: dict, v, events: list) -> None:
     _say(events, "victory", v.why, v.rule)
 
 
-def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -> None:
+def _refit_steps(state: KgpState, facts: Mapping[str, bool], events: list, *, first: bool, dice,
+                 checks: Mapping[str, list] | None = None) -> None:
     """Walk the Refit checklist up to the sealed choices (8.619-8.623): computed steps now,
     recorded steps noted, steps that do not apply skipped with the reason."""
     chart = refit_chart()
-    rows: list[dict] = []          # dated when the phase is done: a RePh's steps go with the new CG Date
+    rows: list[RefitRow] = []      # dated when the phase is done: a RePh's steps go with the new CG Date
     for step in chart["steps"]:
         num = step["step"]
         if not first and not step.get("repeat"):
@@ -291,29 +350,15 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
             continue                                   # the sealed refit decision
         if num in ("8.624", "8.625"):
             break
-        if num == "8.603":
-            status, why = "computed", "CG Roster and CG-LVP Totals written (above)"
-        elif num == "8.612":
-            cg = load_campaign(state["cg"])
-            nxt = cg.next_date(state["date"])
-            if nxt is None:
+        if num == "8.612":
+            new_date = _new_cg_date(state)
+            if new_date is None:                       # the CG's last date is past: the campaign ends
                 state["refit"] += rows
                 _finish(state, _victory(state, state.get("last_report") or _empty(), "cg_end"), events)
                 return
-            state["date"] = nxt.label
-            status, why = "computed", f"the new CG Date is {nxt.label}" + (" (Night)" if nxt.is_night else "")
-        elif num == "8.617":
-            w = chart["weather"]
-            dr = dice.d6(f"KG weather {state['date']} (8.617)", by=None)
-            state["weather"] = w["results"][dr]
-            status, why = "computed", f"dr {dr}: {state['weather']} (stand-in chart: the KG weather table is lost)"
-        elif step.get("skip_unless") and not facts.get(step["skip_unless"]):
-            status, why = "skipped", f"does not apply: the reports say no {step['skip_unless'].replace('_', ' ')}"
-        elif num == "8.616":
-            status, why = "recorded", "each side reports its CPP Replenishment with its sealed Refit orders"
+            status, why = "computed", new_date
         else:
-            status, why = "recorded", ("at the table (its text is lost in the seed)" if num > "8.604"
-                                       else "at the table (ASL rules)")
+            status, why = _step_status(state, step, chart, facts, checks, dice, events)
         rows.append({"date": state["date"], "step": num, "title": step["title"], "status": status, "why": why})
         _say(events, "refit.step", f"{num} {step['title']}: {status} -- {why}", num)
     for row in rows:                # 8.601-8.611 were walked before 8.612 set the new CG Date
@@ -322,20 +367,94 @@ def _refit_steps(state: dict, facts: dict, events: list, *, first: bool, dice) -
     state["stage"] = "refit"
 
 
-def _empty() -> dict:
-    return {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}}
+def _new_cg_date(state: KgpState) -> str | None:
+    """8.612: move to the next CG Date and adjust each side's SAN; the checklist line, or None when
+    the campaign has no next date."""
+    cg = load_campaign(state["cg"])
+    nxt = cg.next_date(state["date"])
+    if nxt is None:
+        return None
+    state["date"] = nxt.label
+    why = f"the new CG Date is {nxt.label}" + (" (Night)" if nxt.is_night else "")
+    sans = {s: _san(state, s) for s in SIDES}
+    return why + "; SAN US {us}, German {german} (the Initial OB's SAN + 1 a SAN Increase RG bought)".format(**sans)
 
 
-def _refit(state: dict, answers: dict, dice, events: list) -> None:
+def _step_status(state: KgpState, step: dict, chart: dict, facts: Mapping[str, bool],
+                 checks: Mapping[str, list] | None, dice, events: list) -> tuple[str, str]:
+    """One Refit checklist step other than 8.612: computed now (8.603, 8.617, 8.604's checks),
+    skipped when the reports say its condition is absent, or recorded at the table."""
+    num = step["step"]
+    if num == "8.603":
+        return "computed", "CG Roster and CG-LVP Totals written (above)"
+    if num == "8.617":
+        return "computed", _weather(state, chart, dice)
+    if step.get("skip_unless") and not facts.get(step["skip_unless"]):
+        return "skipped", f"does not apply: the reports say no {step['skip_unless'].replace('_', ' ')}"
+    if num == "8.604" and any((checks or {}).values()):
+        lines = [x for s in SIDES for x in roll_checks(state, s, (checks or {}).get(s, []), dice, events)]
+        return "computed", f"{len(lines)} check(s) rolled (1TC Encirclement, NTC A-P minefield): " \
+                           + "; ".join(lines)
+    return "recorded", _recorded_why(state, num)
+
+
+def _recorded_why(state: KgpState, num: str) -> str:
+    """A step played at the table: 8.616's bound, the dice hxref rolls with the sealed orders, or
+    the step whose text is lost."""
+    if num == "8.616":
+        cg = load_campaign(state["cg"])
+        return ("each side reports its CPP Replenishment with its sealed Refit orders, at most "
+                + ", ".join(f"{SIDE_ADJECTIVES[s]} {cg.cpp_replenishment[s]}" for s in SIDES
+                            if s in cg.cpp_replenishment)
+                + " (stand-in bound: the Initial CPP)")
+    if num in ROLLED_STEPS:
+        return ROLLED_STEPS[num]
+    return "at the table (its text is lost in the seed)" if num > "8.604" else "at the table (ASL rules)"
+
+
+def _weather(state: KgpState, chart: dict, dice) -> str:
+    """8.617 / CG3: the CG Date's historical weather; the random table only when both players agreed
+    (the optional rule ``random_weather``, chosen when the game was made)."""
+    if state.get("random_weather"):
+        w = chart["weather"]
+        dr = dice.d6(f"KG weather {state['date']} (8.617)", by=None)
+        state["weather"] = w["results"][dr]
+        return f"dr {dr}: {state['weather']} (the random table, optional rule CG3 agreed by both; stand-in chart: " \
+               "the KG weather table is lost)"
+    state["weather"] = load_campaign(state["cg"]).weather.get(state["date"])
+    return f"the historical weather of {state['date']}: {state['weather']} (CG3; stand-in: the historical table " \
+           "is lost)"
+
+
+def _san(state: KgpState, side: str) -> int:
+    """8.612 SAN Adjustment: the side's SAN for the coming CG Date: its Initial-OB SAN, +1 for each
+    SAN Increase RG it has bought (8.2 RG; the stand-in chart's S1 "SAN +1 for the CG")."""
     chart = load_rg_chart()
+    base = load_campaign(state["cg"]).initial.sides[side].san
+    n = sum(1 for p in state["purchases"][side] if chart.get(side, p["rg"]).type == "san")
+    state.setdefault("san", {s: load_campaign(state["cg"]).initial.sides[s].san for s in SIDES})[side] = base + n
+    return base + n
+
+
+def _empty() -> SceneReport:
+    """No scenario reported yet: no LVP, no CVP, no other fact."""
+    return {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}, "hexes": None, "buildings": None,
+            "bridge_destroyed_by": None, "facts": None}
+
+
+def _refit(state: KgpState, answers: dict, dice, events: list) -> None:
     for side in SIDES:
         a = answers[side]
         rep = int(a.get("cpp_replenishment", 0) or 0)
         state["cpp"][side] += rep
-        for rg_id in a.get("purchase", []):
-            rg = chart.get(side, rg_id)
-            state["cpp"][side] -= rg.cpp
-            state["purchases"][side].append({"rg": rg_id, "date": state["date"], "cpp": rg.cpp, "name": rg.name})
+        remove_oba(state, side, list(a.get("oba_removed", [])))                            # CG15, CG22
+        rolls = list(a.get("rolls", []))
+        make_rolls(state, side, [r for r in rolls if r["step"] < "8.619"], dice, events)     # 8.614, 8.618
+        pay(state, side, list(a.get("purchase", [])))
+        say_oba(state, side, list(a.get("purchase", [])), list(a.get("oba_removed", [])), events)   # CG15
+        make_rolls(state, side, [r for r in rolls if r["step"] > "8.619"], dice, events)     # 8.620
+        buy(state, side, list(a.get("fpp", [])), events, dice)                              # 8.621, 7.2
+        _san(state, side)
         _store_seals(state, side, a.get("seal", []), events, secret=True)   # the Objective Hexes of its RGs
         _say(events, "refit.purchase", f"{SIDE_ADJECTIVES[side]}: +{rep} CPP (8.616, as reported); bought "
                                        f"{', '.join(a.get('purchase', [])) or 'nothing'} (8.619); CPP left "
@@ -349,15 +468,21 @@ def _refit(state: dict, answers: dict, dice, events: list) -> None:
         out = chit_outcome(us, ge, date=state["date"], dr=dice.d6(f"Scenario Attacker {state['date']} (8.623)"))
     _say(events, "initiative", f"{state['date']}: {out.why}", out.rule)     # out.why begins "US idle, German .."
     if out.idle_date:
+        if answers["german"].get("fanaticism"):
+            _say(events, "fanaticism.unused", f"{state['date']} is an Idle Date: no scenario, so the German "
+                                              "Fanaticism declaration is not used", "CG14")
         state["roster"].append({"date": state["date"], "scenario": False, "lvp": None, "cg_lvp": dict(state["cg_lvp"]),
                                 "winner": None, "idle": True})
         _refit_steps(state, {}, events, first=False, dice=dice)       # the "*" steps again
         return
-    state["scenario"] = {"date": state["date"], "initial": False, "attacker": out.attacker,
-                         "defender": out.defender, "sets_up_first": out.sets_up_first or other(out.moves_first),
-                         "moves_first": out.moves_first,
+    attacker, defender, sets_up_first, moves_first = out.roles()
+    state["scenario"] = {"date": state["date"], "initial": False, "attacker": attacker,
+                         "defender": defender, "sets_up_first": sets_up_first or other(moves_first),
+                         "moves_first": moves_first,
                          "night": load_campaign(state["cg"]).date(state["date"]).is_night}
-    _say(events, "scenario.start", f"{state['date']}: a CG scenario: {SIDE_ADJECTIVES[out.attacker]} attack; "
+    _say(events, "scenario.start", f"{state['date']}: a CG scenario: {SIDE_ADJECTIVES[attacker]} attack; "
                                    f"{SIDE_ADJECTIVES[state['scenario']['sets_up_first']]} set up first (8.624, 8.625)",
          "8.625")
+    if answers["german"].get("fanaticism"):
+        declare_fanaticism(state, events)                     # CG14, told to both
     state["stage"], state["turn"] = "play", 1

@@ -206,6 +206,15 @@ def check_request(name: str, *, turn: int | None = None, phase: str | None = Non
     if q is None:
         return [Problem(f"there is no roll {name!r}; the KGP scenario rolls are {', '.join(REQUESTS)}", "9",
                         ["roll"])]
+    return (_when_problems(q, turn, phase) + _who_problems(q, side, phasing)
+            + _scenario_problems(q, night, cg, initial)
+            + _done_problems(name, q, already_rolled, entered, lifted)
+            + _count_problems(name, q, reserves_left, counters))
+
+
+def _when_problems(q: RollRequest, turn: int | None, phase: str | None) -> list[Problem]:
+    """The turn (from the request's first turn: CG Game End from Turn 6, III.6 from Turn 3) and the phase
+    its rule names (the RPh for CG5, I.2, III.5, III.6)."""
     r, out = q.rule, []
     if turn is not None:
         if not _is_int(turn) or turn < 1:
@@ -218,15 +227,28 @@ def check_request(name: str, *, turn: int | None = None, phase: str | None = Non
         elif q.phase and phase != q.phase:
             where = "the end of the Player Turn" if phase == "end" else f"the {phase}"
             out.append(Problem(f"the {q.label} is made {q.when}, not at {where}", r, ["phase"]))
-    if side is not None:
-        if side not in SIDES:
-            out.append(Problem(f"{side!r} is not a side; one of {', '.join(SIDES)}", r, ["side"]))
-        elif q.side and side != q.side:
-            out.append(Problem(f"the {q.label} is made by {SIDE_NAMES[q.side]}, not {SIDE_NAMES[side]}", r,
-                               ["side"]))
-        elif q.phasing_only and phasing is not None and side != phasing:
-            out.append(Problem(f"the {q.label} is made by the phasing player ({SIDE_NAMES.get(phasing, phasing)})"
-                               f", {q.when}", r, ["side"]))
+    return out
+
+
+def _who_problems(q: RollRequest, side: str | None, phasing: str | None) -> list[Problem]:
+    """The side the rule names (I.2, III.5 the US; III.6 the German) and, for a RPh roll, the phasing player."""
+    r = q.rule
+    if side is None:
+        return []
+    if side not in SIDES:
+        return [Problem(f"{side!r} is not a side; one of {', '.join(SIDES)}", r, ["side"])]
+    if q.side and side != q.side:
+        return [Problem(f"the {q.label} is made by {SIDE_NAMES[q.side]}, not {SIDE_NAMES[side]}", r, ["side"])]
+    if q.phasing_only and phasing is not None and side != phasing:
+        return [Problem(f"the {q.label} is made by the phasing player ({SIDE_NAMES.get(phasing, phasing)})"
+                        f", {q.when}", r, ["side"])]
+    return []
+
+
+def _scenario_problems(q: RollRequest, night: bool | None, cg: str | None, initial: bool | None) -> list[Problem]:
+    """The scenario the SSR belongs to: a Night CG scenario (CG5), its CG (I.2 CG-I, III.5/III.6 CG-III),
+    the Initial Scenario."""
+    r, out = q.rule, []
     if q.night_only and night is False:
         out.append(Problem(f"the {q.label} of SSR {r} is made only in a Night CG scenario", r, ["night"]))
     if q.cg and cg is not None and cg != q.cg:
@@ -234,6 +256,13 @@ def check_request(name: str, *, turn: int | None = None, phase: str | None = Non
     if q.initial_only and initial is False:
         out.append(Problem(f"SSR {r} applies only in the {q.cg.upper() if q.cg else 'CG'} Initial Scenario", r,
                            ["initial"]))
+    return out
+
+
+def _done_problems(name: str, q: RollRequest, already_rolled: bool, entered: bool, lifted: bool) -> list[Problem]:
+    """One roll per Player Turn / RPh / RG; no reinforcement dr once they may enter, or once SSR CG5's
+    restriction is lifted."""
+    r, out = q.rule, []
     if already_rolled:
         out.append(Problem(f"one {q.label} per {q.per}", r, ["already_rolled"]))
     if name in REINFORCEMENT_VARIANTS.values():
@@ -244,6 +273,12 @@ def check_request(name: str, *, turn: int | None = None, phase: str | None = Non
                    "with no dr") if name == "reinforcement" else \
                   "only the SSR CG5 Night Defender restriction is lifted by an attack"
             out.append(Problem(msg, r, ["lifted"]))
+    return out
+
+
+def _count_problems(name: str, q: RollRequest, reserves_left: int | None, counters: int | None) -> list[Problem]:
+    """III.6: a Reserve Cloaking counter left to release; CG16: a selection dr only with 2 Sniper counters."""
+    r, out = q.rule, []
     if name == "reserve_release" and reserves_left is not None and reserves_left <= 0:
         out.append(Problem("no Reserve Cloaking counter is left to release", r, ["reserves_left"]))
     if name == "sniper_selection" and counters is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..base import Problem
 from . import rolls as rl
 from .campaign import load_campaign
+from .state_types import KgpState
 
 NAMES = tuple(rl.REQUESTS)
 
@@ -28,18 +29,18 @@ class Made:
     enters: bool = False                # CG5, I.2, III.5: the reinforcements may enter
 
 
-def _count(state: dict, name: str, side: str, **match) -> int:
+def _count(state: KgpState, name: str, side: str, **match: object) -> int:
     return sum(1 for r in state.get("rolls", []) if r["date"] == state["date"] and r["roll"] == name
                and r["side"] == side and all(r.get(k) == v for k, v in match.items()))
 
 
-def request_problems(name: str, turn: int, side: str, state: dict, request: dict | None = None) -> list[Problem]:
+def request_problems(name: str, turn: int, side: str, state: KgpState, request: dict | None = None) -> list[Problem]:
     sc = state["scenario"]
     q = rl.REQUESTS.get(name)
     if q is None:
         return [Problem(f"there is no roll {name!r}; the KGP scenario rolls are {', '.join(NAMES)}", "9", ["roll"])]
     cg = load_campaign(state["cg"])
-    per_turn = dict(turn=turn) if q.per in ("Player Turn", "RPh", "RPh and RG") else {}
+    per_turn: dict[str, object] = {"turn": turn} if q.per in ("Player Turn", "RPh", "RPh and RG") else {}
     rg = (request or {}).get("rg")
     if name.startswith("reinforcement"):        # III.5 (and CG5 when given per RG): one dr a RPh for each RG
         per_turn["rg"] = rg
@@ -53,7 +54,7 @@ def request_problems(name: str, turn: int, side: str, state: dict, request: dict
                             counters=rl.sniper_counters(cg.map_group) if name == "sniper_selection" else None)
 
 
-def make_roll(request: dict, state: dict, side: str, dice) -> Made:
+def make_roll(request: dict, state: KgpState, side: str, dice) -> Made:
     name = request["roll"]
     q = rl.REQUESTS[name]
     t, sc = state["turn"], state["scenario"]
@@ -65,14 +66,14 @@ def make_roll(request: dict, state: dict, side: str, dice) -> Made:
     if name.startswith("reinforcement"):
         variant = {"reinforcement": "standard", "reinforcement_i2": "cg1_i2", "reinforcement_iii5": "cg3_iii5"}[name]
         dr = dice.d6(q.purpose, by=side)
-        r = rl.reinforcement(t, dr, rule_variant=variant, rg=request.get("rg"))
-        return Made([dr], r.why, r.rule, enters=r.enters)
+        rf = rl.reinforcement(t, dr, rule_variant=variant, rg=request.get("rg"))
+        return Made([dr], rf.why, rf.rule, enters=rf.enters)
     if name == "reserve_release":
         faces = dice.roll(q.purpose, count=2, by=side)
         released = sum(1 for x in state.get("rolls", []) if x["roll"] == name and x["date"] == state["date"]
                        and x.get("releases"))
-        r = rl.reserve_release(t, (faces[0], faces[1]), released=released)
-        return Made(list(faces), r.why, r.rule, releases=r.releases)
+        rr = rl.reserve_release(t, (faces[0], faces[1]), released=released)
+        return Made(list(faces), rr.why, rr.rule, releases=rr.releases)
     dr = dice.d6(q.purpose, by=side)
-    r = rl.sniper_selection(dr, counters=rl.sniper_counters(cg.map_group))
-    return Made([dr], r.why, r.rule)
+    sn = rl.sniper_selection(dr, counters=rl.sniper_counters(cg.map_group))
+    return Made([dr], sn.why, sn.rule)

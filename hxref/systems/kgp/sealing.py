@@ -10,6 +10,7 @@ from __future__ import annotations
 from ... import commit
 from ..base import Problem
 from .sides import SIDE_ADJECTIVES
+from .state_types import KgpState, SealedItem
 
 SEAL_KINDS = ("objective_hex", "hip", "minefield", "dummy_minefields", "reserve", "other")
 
@@ -19,7 +20,7 @@ def seal_choice(item_id: str, kind: str, value) -> dict:
     return {"id": item_id, "kind": kind, "value": value}
 
 
-def opens(item: dict, value, salt: str) -> bool:
+def opens(item: SealedItem, value: object, salt: str) -> bool:
     """Does (``value``, ``salt``) open the sealed ``item``?"""
     try:
         return commit.matches(item["commitment"], seal_choice(item["id"], item["kind"], value), salt)
@@ -40,7 +41,7 @@ def seal_problems(items: list, where: str = "seal") -> list[Problem]:
     return []
 
 
-def seal_id_problems(state: dict, side: str, items: list) -> list[Problem]:
+def seal_id_problems(state: KgpState, side: str, items: list) -> list[Problem]:
     """A sealed item's id names one secret for the whole CG (``reveal`` opens it by id)."""
     used = {x["id"] for x in state["sealed"][side]}
     for i, s in enumerate(items):

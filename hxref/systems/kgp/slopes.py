@@ -3,6 +3,9 @@
 
 * :func:`down_slope_hexsides`, :func:`is_up_slope` (2.2), :func:`los_height`
   and :func:`sight_adjustments` (the +3/4 level, 2.3), :func:`slope_tem` (2.41).
+  ASL's obstacle-and-blind-hex LOS that uses these heights is :mod:`.sight`
+  (``hxref kgp los``); :func:`sight_adjustments` feeds the sloping sight line
+  of :mod:`hxref.geometry.los` instead, for other callers.
 
 Reading chosen where the rules are ambiguous (tests: tests/kgp/test_terrain.py):
 
@@ -22,7 +25,7 @@ from typing import Sequence
 from ...errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance
 from ...geometry.los import Adjustment, SightTerrain, sight_line, upslope_bonus
-from .terrain import (Location, LocationLike, Part, TerrainChart, UnitLike, _frac, _hex, _label, _loc, _rules,
+from .terrain import (Location, LocationLike, Part, TerrainChart, Unit, UnitLike, _frac, _hex, _label, _loc, _rules,
                       _sides_of, _slope_drawn_in, _unit, mf_text)
 
 
@@ -128,6 +131,53 @@ def _hex_qualifies(hexmap, h: Hex) -> Check:
     return Check(False, f"{lab} has {n} Down-Slope hexside{'s' if n != 1 else ''}: it needs 3, or 2 non-connected", "2.41")
 
 
+def _target_checks(hexmap, tloc: Location, th: Hex, u: Unit, flamethrower: bool) -> list[Check]:
+    """2.41, the target's conditions: Infantry, at ground level, in a hex of 3 (or 2 non-connected)
+    Down-Slope hexsides, and not FT fire."""
+    return [
+        Check(u.infantry, "the target is Infantry" if u.infantry else f"the target is a {u.kind}, not Infantry", "2.41"),
+        Check(tloc.level == 0 and tloc.bypass is None, "the target is at ground level" if tloc.level == 0
+              else f"the target is at level {tloc.level}, not ground level", "2.41"),
+        _hex_qualifies(hexmap, th),
+        Check(not flamethrower, "the fire is not a FT" if not flamethrower else "FT fire gets no Slope TEM", "2.41"),
+    ]
+
+
+def _firer_checks(hexmap, f: LocationLike, th: Hex, t_level: Fraction, down: set[HexSide], lt: str) -> list[Check]:
+    """2.41, one firer's conditions: not adjacent, a level difference (if higher) less than the range, and
+    a LOS crossing one of the target hex's Down-Slope hexsides."""
+    floc = _loc(f)
+    fh = hexmap.parse(floc.hex)
+    lf = _label(hexmap, fh)
+    rng = distance(fh, th)
+    where = "not adjacent" if rng > 1 else ("adjacent" if rng == 1 else "in the same hex")
+    f_checks = [Check(rng > 1, f"{lf} is {where}", "2.41")]
+    f_level = _frac(hexmap.elevation(fh)) + floc.level
+    if f_level > t_level:
+        diff = f_level - t_level
+        f_checks.append(Check(diff < rng, f"{lf} is {mf_text(diff)} level{'s' if diff != 1 else ''} higher at range "
+                                          f"{rng}: the difference must be less than the range", "2.41"))
+    crossed = [s for s in _touched(hexmap, fh, th, th) if s in down] if rng > 0 else []
+    f_checks.append(Check(bool(crossed), f"the LOS from {lf} crosses the Down-Slope hexside "
+                                         f"{hexmap.grid.side_label(crossed[0])}" if crossed
+                          else f"the LOS from {lf} crosses no Down-Slope hexside of {lt}", "2.41"))
+    return f_checks
+
+
+def _slope_why(lt: str, eligible: bool, tem: int, other_tem: int, mud_or_deep_snow_tem: int, rule: str,
+               checks: list[Check]) -> str:
+    """2.41: the TEM given (not cumulative with the other positive TEM; plus Mud/Deep Snow), or the
+    conditions failed."""
+    if not eligible:
+        return f"{lt}: no Slope TEM: " + "; ".join(c.text for c in checks if not c.ok) + f" ({rule})"
+    why = f"{lt}: +{tem} Slope TEM ({rule})"
+    if other_tem >= tem:
+        why += f"; not cumulative with the other +{other_tem} TEM: +{max(other_tem, tem)}"
+    if mud_or_deep_snow_tem:
+        why += f"; plus the Mud/Deep Snow TEM +{mud_or_deep_snow_tem}"
+    return why
+
+
 def slope_tem(
     hexmap,
     target: LocationLike,
@@ -144,6 +194,7 @@ def slope_tem(
     ``firers``: one Location or a Fire Group (A.5: the TEM applies when any
     firer's fire qualifies).  ``other_tem``: the target's best other positive
     TEM (not cumulative with the slope's); ``mud_or_deep_snow_tem`` is.
+    The target's conditions (:func:`_target_checks`), each firer's (:func:`_firer_checks`), then the TEM.
     """
     chart = chart or TerrainChart.load()
     tloc = _loc(target)
@@ -153,33 +204,13 @@ def slope_tem(
     group = [firers] if isinstance(firers, (str, Location)) else list(firers)
     if not group:
         raise InvalidInput("slope_tem needs at least one firer")
-    checks = [
-        Check(u.infantry, "the target is Infantry" if u.infantry else f"the target is a {u.kind}, not Infantry", "2.41"),
-        Check(tloc.level == 0 and tloc.bypass is None, "the target is at ground level" if tloc.level == 0
-              else f"the target is at level {tloc.level}, not ground level", "2.41"),
-        _hex_qualifies(hexmap, th),
-        Check(not flamethrower, "the fire is not a FT" if not flamethrower else "FT fire gets no Slope TEM", "2.41"),
-    ]
+    checks = _target_checks(hexmap, tloc, th, u, flamethrower)
     base_ok = all(c.ok for c in checks)
     down = {s for _, s in _sides_of(hexmap, th) if _slope_drawn_in(hexmap, s) == th}
     t_level = _frac(hexmap.elevation(th)) + tloc.level
     any_firer = False
     for f in group:
-        floc = _loc(f)
-        fh = hexmap.parse(floc.hex)
-        lf = _label(hexmap, fh)
-        rng = distance(fh, th)
-        where = "not adjacent" if rng > 1 else ("adjacent" if rng == 1 else "in the same hex")
-        f_checks = [Check(rng > 1, f"{lf} is {where}", "2.41")]
-        f_level = _frac(hexmap.elevation(fh)) + floc.level
-        if f_level > t_level:
-            diff = f_level - t_level
-            f_checks.append(Check(diff < rng, f"{lf} is {mf_text(diff)} level{'s' if diff != 1 else ''} higher at range "
-                                              f"{rng}: the difference must be less than the range", "2.41"))
-        crossed = [s for s in _touched(hexmap, fh, th, th) if s in down] if rng > 0 else []
-        f_checks.append(Check(bool(crossed), f"the LOS from {lf} crosses the Down-Slope hexside "
-                                             f"{hexmap.grid.side_label(crossed[0])}" if crossed
-                              else f"the LOS from {lf} crosses no Down-Slope hexside of {lt}", "2.41"))
+        f_checks = _firer_checks(hexmap, f, th, t_level, down, lt)
         checks.extend(f_checks)
         if all(c.ok for c in f_checks):
             any_firer = True
@@ -189,13 +220,5 @@ def slope_tem(
     e = chart.entry("slope.tem")
     tem = int(e.value) if eligible else 0
     combined = max(other_tem, tem) + mud_or_deep_snow_tem
-    failed = [c.text for c in checks if not c.ok]
-    if eligible:
-        why = f"{lt}: +{tem} Slope TEM ({e.rule})"
-        if other_tem >= tem:
-            why += f"; not cumulative with the other +{other_tem} TEM: +{max(other_tem, tem)}"
-        if mud_or_deep_snow_tem:
-            why += f"; plus the Mud/Deep Snow TEM +{mud_or_deep_snow_tem}"
-    else:
-        why = f"{lt}: no Slope TEM: " + "; ".join(failed) + f" ({e.rule})"
-    return SlopeTem(eligible, tem, combined, tuple(checks), e.rule, why)
+    return SlopeTem(eligible, tem, combined, tuple(checks), e.rule,
+                    _slope_why(lt, eligible, tem, other_tem, mud_or_deep_snow_tem, e.rule, checks))

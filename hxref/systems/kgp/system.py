@@ -2,14 +2,16 @@
 
 hxref does not play ASL's turns.  It referees what a KGP Campaign Game needs around them:
 
-* ``dD.setup`` (both sides): the Initial Scenario's secret set-up items, sealed
-  (objective hexes, HIP units, Known-minefield dummies...: a commitment each,
-  made with ``hxref kgp seal``; opened later with ``reveal``);
+* ``dD.setup`` (both sides, sealed): the Initial Scenario begins at Refit step 8.618
+  (8.5), so each side buys RGs with its initial CPP (8.619; not those marked in the
+  "CG Max" column, 8.2) and seals its secret set-up items (objective hexes, HIP units,
+  Known-minefield dummies...: a commitment each, made with ``hxref kgp seal``; opened
+  later with ``reveal``);
 * ``dD.tT`` (the side moving first): one per scenario turn while ASL is played at the
   table -- the scenario-time rolls the rules call for (Game End dr from turn 6,
   reinforcement drs, the Reserve Release DR, Sniper selection; :mod:`.rolls`),
   rolled with the verifiable dice and logged; secrets opened as the rules say; the
-  end of the scenario (a Game End dr that ends it, or ``end: true``);
+  end of the scenario (only a Game End dr that ends it: CG scenarios have no fixed length);
 * ``dD.report`` (both sides): each side's signed report of the scenario's outcome --
   LVP, CVP, hexes held, what happened that the Refit Phase needs; the two must agree
   on every shared fact, or both report again;
@@ -31,10 +33,13 @@ game file both players hold); the scenario's roles come from the chit outcome
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from ...errors import InvalidInput
-from ...kit.protocol import GameSystem, Result, Template
+from ...kit.protocol import GameSystem, ReadOnlyState, Result, State, Template
+from ...kit.views import AllowList
 from ..base import Decision, Field, Problem, Section
 from . import flow
 from .campaign import load_campaign
@@ -43,6 +48,7 @@ from .rolls import REQUESTS
 from .scenario_rolls import NAMES, request_problems
 from .sealing import SEAL_KINDS
 from .sides import SIDES, other
+from .state_types import KgpState, kgp_state, plain
 
 NAME = "kgp"
 FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leaders")
@@ -50,11 +56,26 @@ FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leade
 
 #: the state fields both sides see in an umpired game (the campaign's calendar, the roster on the
 #: map, the public rolls, victory points, the report rounds)
-PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "fpp", "chits",
+PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "chits",
                "chit_limits", "roster", "cg_lvp", "rolls", "refit", "weather", "report_round", "result",
-               "last_report")
+               "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf")
 #: the state fields kept per side ({side: ...}) of which a side sees its own part only (8.14, 8.15, 9)
-OWN_KEYS = ("purchases", "opened", "cpp", "secret_rolls")
+OWN_KEYS = ("purchases", "opened", "cpp", "fpp", "secret_rolls", "refit_rolls", "fortifications", "oba_removed",
+            "dummy_minefields")
+
+def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
+    """The other side's secrets: that one was sealed, and once opened its id and kind (the opening
+    is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)."""
+    return {s: [copy.deepcopy(x) if s == side else
+                {"id": x["id"], "kind": x["kind"], "opened": True} if x.get("opened") else
+                {"sealed_on": x["date"]} for x in items]
+            for s, items in state["sealed"].items()}
+
+
+#: what a side sees in an umpired game (8.14, 8.15: purchases, CPP, opened secrets and secret drs
+#: are each side's own); every other field is the umpire's
+VIEW = AllowList(PUBLIC_KEYS, OWN_KEYS, {"sealed": _sealed})
+
 
 class Kgp(GameSystem):
     # name, title and sides come from INFO; no map (map_view's default None)
@@ -70,11 +91,11 @@ class Kgp(GameSystem):
         cg = load_campaign(name)
         return {"scenario": name, "sides": list(SIDES), "title": f"KGP {cg.id.upper()}: {cg.title}"}
 
-    def setup(self, scenario: dict) -> dict:
+    def setup(self, scenario: dict) -> State:
         cg = load_campaign(scenario["scenario"])
         ini = cg.initial
         first = ini.date.label
-        return {
+        state: KgpState = {
             "cg": cg.id, "title": cg.title, "date": first, "dates": [d.label for d in cg.dates],
             "stage": "setup", "mode": scenario.get("table_mode", "umpired"), "turn": 0,
             "scenario": {"date": first, "initial": True, "attacker": ini.moves_first, "defender": other(ini.moves_first),
@@ -84,13 +105,18 @@ class Kgp(GameSystem):
             "chits": {s: 0 for s in SIDES}, "chit_limits": dict(cg.attack_chits),
             "roster": [], "cg_lvp": {s: 0 for s in SIDES},
             "sealed": {s: [] for s in SIDES}, "opened": {s: [] for s in SIDES},
-            "purchases": {s: [] for s in SIDES}, "rolls": [], "refit": [], "weather": None,
+            "purchases": {s: [] for s in SIDES}, "rolls": [], "refit": [], "weather": cg.weather.get(first),
             "secret_rolls": {s: [] for s in SIDES},
             "report_round": 1, "result": None,
+            "san": {s: ini.sides[s].san for s in SIDES}, "elr": {s: ini.sides[s].elr for s in SIDES},
+            "mist": ini.mist,
+            # CG3: the historical weather of the CG Date, or the random table when both players agreed
+            "random_weather": bool((scenario.get("options") or {}).get("random_weather")),
         }
+        return plain(state)
 
     # --- decisions -----------------------------------------------------------------------------
-    def decisions(self, state: dict) -> list[Decision]:
+    def decisions(self, state: ReadOnlyState) -> list[Decision]:
         st, d = state["stage"], state["date"]
 
         # 9: the shapes of sealed items, secret drs and opened secrets
@@ -102,15 +128,39 @@ class Kgp(GameSystem):
                                "minefields, I.3 AT Gun CA)", optional=True, rule="9",
                        items=Field("dict", "{purpose: text}", fields={"purpose": Field("str", "what the dr is for")}))
         side_f = Field("str", "us or german", choices=SIDES)
+        fanatic = Field("bool", "German: declare Fanaticism for the coming scenario (SSR CG14)", optional=True,
+                        rule="CG14")
+        # 8.621: fortifications bought with FPP (games/kgp/charts/fortifications.yaml)
+        fpp = Field("list", "fortifications bought with FPP: {fortification, count} (8.621)", optional=True,
+                    rule="8.621", items=Field("dict", fields={
+                        "fortification": Field("str", "an id of games/kgp/charts/fortifications.yaml"),
+                        "count": Field("int", minimum=1, optional=True)}))
+        # 8.614, 8.618, 8.620: the Refit dice a side's sealed orders ask for (refit_rolls.py)
+        refit_rolls = Field("list", "Refit drs rolled for you alone: {step: 8.614|8.618|8.620, what?, rg?}",
+                            optional=True, rule="8.6", items=Field("dict", fields={
+                                "step": Field("str", choices=("8.614", "8.618", "8.620")),
+                                "what": Field("str", "the weapon or unit the dr is for", optional=True),
+                                "rg": Field("str", "8.620: the RG received now", optional=True)}))
         bridge = Field("str", "CG-II: who destroyed the NN6 bridge", choices=SIDES, optional=True, nullable=True,
                        rule="8.52")
         per_side = Field("dict", "a whole number for us and german", rule="8.603",
                          fields={s: Field("int", minimum=0) for s in SIDES})
         if st == "setup":
-            return [Decision(id=f"d{d}.setup", sides=SIDES, kind="setup", rule="8.5", dice=True,
-                             prompt=f"{d} Initial Scenario: seal your secret set-up items (objective hexes, HIP, "
-                                    "dummies), or send an empty list",
-                             schema={"seal": seal, "secret_drs": secret}, example={"seal": []})]
+            # 8.5: the Initial Scenario starts at Refit step 8.618: the initial CPP buy RGs (8.619), sealed.
+            # Reading: in an umpired game the files go to the umpire alone (neither side sees the other's
+            # orders), so the answer is already sealed; in an open game both hold the file, so the orders
+            # are committed and revealed together, as a Refit Phase's are
+            return [Decision(id=f"d{d}.setup", sides=SIDES, kind="setup", rule="8.5",
+                             secret=state.get("mode") == "open", simultaneous=True, dice=True,
+                             prompt=f"{d} Initial Scenario, sealed: the RGs you buy with your initial CPP (8.5, "
+                                    "8.619) and your secret set-up items (objective hexes, HIP, dummies)",
+                             schema={"purchase": Field("list", "RG ids bought with the initial CPP, e.g. [I2] "
+                                                               "(8.5, 8.619; not those marked in CG Max, 8.2)",
+                                                       optional=True, rule="8.619", items=Field("str")),
+                                     "fpp": fpp, "seal": seal, "secret_drs": secret, "fanaticism": fanatic,
+                                     "rolls": replace(refit_rolls, help="8.618 and 8.620 drs (8.5: the Initial "
+                                                                        "Scenario starts at 8.618)")},
+                             example={"purchase": [], "seal": []})]
         if st == "play":
             sc = state["scenario"]
             keeper = sc["moves_first"]
@@ -126,9 +176,14 @@ class Kgp(GameSystem):
                         "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True, rule="9",
                                         items=Field("dict", fields={"side": side_f, "id": Field("any"),
                                                                     "value": Field("any"), "salt": Field("any")})),
-                        "end": Field("bool", "the scenario has ended (a Game End dr, or its last turn)",
-                                     optional=True),
+                        "end": Field("bool", "end the scenario if the Game End dr asked for in `rolls` ends it "
+                                                    "(CG Game End: from Turn 6; only the dr ends it)",
+                                     optional=True, rule="CG Game End"),
                         "secret_drs": secret,
+                        "pf": Field("dict", "German PF (SSR CG13): squads added this turn (Turn 1: the non-Reserve "
+                                            "squads set up on-map) and PF shots fired", optional=True, rule="CG13",
+                                    fields={"squads": Field("int", minimum=0, optional=True),
+                                            "shots": Field("int", minimum=0, optional=True)}),
                         "bridge_destroyed_by": bridge},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
@@ -147,6 +202,13 @@ class Kgp(GameSystem):
                         "facts": Field("dict", f"true/false: {', '.join(FACT_KEYS)}", optional=True, rule="8.6",
                                        fields={k: Field("bool", optional=True) for k in FACT_KEYS}),
                         "lost": Field("list", "your units eliminated (your own)", optional=True),
+                        "checks": Field("list", "8.604: your units' checks, {unit, kind: encirclement|minefield, "
+                                                "morale, drm?}", optional=True, rule="8.604",
+                                        items=Field("dict", fields={
+                                            "unit": Field("str", "the unit and its hex"),
+                                            "kind": Field("str", choices=("encirclement", "minefield")),
+                                            "morale": Field("int", minimum=1),
+                                            "drm": Field("int", "a leader's DRM", optional=True)})),
                         "notes": Field("str", "anything else for the record", optional=True)},
                 example={"lvp": {"us": 0, "german": 0}, "cvp": {"us": 0, "german": 0}, "facts": {}})]
         if st == "refit":
@@ -159,47 +221,40 @@ class Kgp(GameSystem):
                                                    optional=True, nullable=True, rule="8.616"),
                         "purchase": Field("list", "RG ids bought, e.g. [I2, V5] (8.619; games/kgp/charts/rg.yaml)",
                                           optional=True, rule="8.619", items=Field("str")),
-                        "fpp": Field("list", "fortifications bought (8.621)", optional=True),
+                        "fpp": fpp,
+                        "rolls": refit_rolls,
+                        "fanaticism": fanatic,
+                        "oba_removed": Field("list", "your OBA RGs Used or eliminated, no longer held (SSR CG15, "
+                                                     "CG22)", optional=True, rule="CG15", items=Field("str")),
                         "seal": seal,
                         "notes": Field("str", "your record of the recorded steps", optional=True)},
                 example={"chit": "idle", "purchase": [], "seal": []})]
         return []
 
-    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        return flow.check(state, decision, side, choice)
+    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        return flow.check(kgp_state(state), decision, side, choice)
 
-    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
+        st = kgp_state(state)             # the engine's copy, updated in place (the protocol)
         events: list[dict] = []
-        flow.resolve(state, decision, answers, dice, events)
-        return state, events
+        flow.resolve(st, decision, answers, dice, events)
+        return plain(st), events
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, state: dict, side: str | None, mode: str) -> dict:
+    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
         """What ``side`` may see (None: the public), built by allow-list: a state field not named
         in :data:`PUBLIC_KEYS` or :data:`OWN_KEYS` is nobody's but the umpire's.  In open and solo
         games every player holds the game file, so the view is the whole state."""
         if mode != "umpired":
             return {**copy.deepcopy(state), "viewer": side}
-        v = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
-        # 8.14/8.15: purchases, CPP, opened secrets and secret drs are each side's own
-        for key in OWN_KEYS:
-            if key in state:
-                v[key] = {s: copy.deepcopy(x) for s, x in state[key].items() if s == side}
-        # the other side's secrets: that one was sealed, and once opened its id and kind (the opening
-        # is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)
-        v["sealed"] = {s: [copy.deepcopy(x) if s == side else
-                           {"id": x["id"], "kind": x["kind"], "opened": True} if x.get("opened") else
-                           {"sealed_on": x["date"]} for x in items]
-                       for s, items in state["sealed"].items()}
-        v["viewer"] = side
-        return v
+        return {**VIEW.view(state, side), "viewer": side}
 
-    def report(self, view: dict) -> list[Section]:
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
         from .report import sections
 
         return sections(view)
 
-    def result(self, state: dict) -> Result | None:
+    def result(self, state: ReadOnlyState) -> Result | None:
         """The CG victory: the winner's lead in CG LVP over the other side (below 0 when a CG Victory
         Condition gave the win to the side with fewer).  None while the campaign goes on."""
         r = state.get("result")
@@ -213,20 +268,33 @@ class Kgp(GameSystem):
         lvps = ", ".join(f"{s} {n}" for s, n in lvp.items())
         return Result(winner, margin, f"rule {r.get('rule')}; CG LVP {lvps}")
 
-    def template(self, view: dict, decision: Decision, side: str) -> Template:
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """Notes and a skeleton for ``hxref template``: the keys :func:`.flow.check` accepts, each with its
         meaning and rule (``choice.KEY[].SUB`` a key of KEY's entries, ``?`` an optional one)."""
         notes, choice = self._template(view, decision, side)
         return Template(notes, choice)
 
-    def _template(self, view: dict, decision: Decision, side: str) -> tuple[list[str], dict]:
+    def _template(self, view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
         secret_drs = ("choice.secret_drs: secret drs rolled for you alone and shown to you only (9), a list of "
                       "{purpose}, e.g. [{purpose: dummy minefields}]")
         seal = (f"choice.seal: sealed secrets (9), a list of {{id, kind, commitment}} as `hxref kgp seal` writes "
                 f"them; kind is one of {', '.join(SEAL_KINDS)}; the value and salt stay in your secrets file")
         example = dict(decision.example)
         if decision.kind == "setup":
-            return [seal, secret_drs], example
+            from .purchase import ob_objective_ids
+
+            # 8.2 Objective Hex: each I/HW RG of the side's Initial OB needs one; the skeleton lists their
+            # ids with a placeholder commitment that `hxref kgp seal` replaces
+            ids = ob_objective_ids(view["cg"], side)
+            obs = [{"id": i, "kind": "objective_hex", "commitment": "0" * 64} for i in ids]
+            return ["choice.purchase: the RGs bought with the initial CPP (8.5, 8.619), a list of RG ids of "
+                    "games/kgp/charts/rg.yaml; an RG whose id begins with I or HW needs its Objective Hex sealed "
+                    "as objective-<RG>-<n> (8.2); RGs marked in the CG Max column may not be bought (8.2)",
+                    seal, secret_drs,
+                    "choice.seal must hold the Objective Hex of each I or HW RG of your Initial OB (8.2): "
+                    + (", ".join(ids) or "none") + "; replace each placeholder commitment (0...0) with the one "
+                    f"`hxref kgp seal GAME --side {side} --id ID --kind objective_hex --value HEX` prints"], \
+                {**example, "seal": obs}
         if decision.kind == "turn":
             t = view.get("turn", 0)
             notes = ["choice.rolls: the rolls the rules call for this turn, made in order (9), a list of "
@@ -236,15 +304,20 @@ class Kgp(GameSystem):
                      "choice.rolls[].rg: the RG a per-RG reinforcement dr is for (III.5)",
                      "choice.reveal: secrets opened as the rules say (9), a list of {side, id, value, salt}: the "
                      "id sealed, its value and salt from the owner's secrets file",
-                     "choice.end: true when the scenario has ended (a Game End dr, or its last turn) (CG Game End)",
+                     "choice.end: a CG scenario has no fixed length and ends only on a Game End dr hxref rolls (from "
+                     "Turn 6): `end: true` is refused without a game_end roll, and ends nothing the dr does not "
+                     "(CG Game End)",
                      secret_drs,
-                     "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)", "",
+                     "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
+                     "choice.pf: German PF (CG13): {squads: the squads set up on-map (Turn 1) or released or "
+                     "entering this turn, shots: PF shots fired}; 1.5 shots a squad, a half shot is no PF", "",
                      f"Rolls the rules allow now (turn {t}):"]
             allowed = []
+            # a view holds every key request_problems reads (cg, date, scenario, rolls: PUBLIC_KEYS)
             for name in NAMES:
                 for who in SIDES:
                     try:
-                        ok = not request_problems(name, t, who, view, {"roll": name, "side": who})
+                        ok = not request_problems(name, t, who, kgp_state(view), {"roll": name, "side": who})
                     except Exception:              # noqa: BLE001 -- a hint only; the checker decides
                         ok = False
                     if ok:
@@ -264,8 +337,22 @@ class Kgp(GameSystem):
                     f"choice.facts: what the Refit Phase needs, true or false: "
                     f"{{{', '.join(k + '?' for k in FACT_KEYS)}}} (8.6)",
                     "choice.lost: your units eliminated, for your record (8.6)",
+                    "choice.checks: 8.604, your units' checks hxref rolls: a list of {unit, kind: encirclement "
+                    "(1TC, failure eliminates) | minefield (NTC, failure is Casualty Reduction), morale, drm?} "
+                    "(needs facts.encircled_or_mined)",
                     "choice.notes: anything else for the record",
                     "Both reports must agree on lvp, cvp, hexes, buildings, the bridge and the facts."], example
+        if decision.kind == "refit":
+            return [decision.prompt,
+                    "choice.cpp_replenishment: the CPP your side receives (8.616), at most your Initial CPP "
+                    "(stand-in bound)",
+                    "choice.purchase: RG ids (8.619); an I or HW RG needs `objective-<RG>-<n>` sealed in choice.seal",
+                    "choice.rolls: Refit drs rolled for you alone: {step: 8.614, what} (repair), {step: 8.618, what} "
+                    "(German Ammunition Shortage), {step: 8.620, rg} (German strength of an RG bought now)",
+                    "choice.fpp: fortifications bought with FPP (8.621): {fortification, count}; ids of "
+                    "games/kgp/charts/fortifications.yaml",
+                    "choice.fanaticism: German, true to declare Fanaticism for the coming scenario (CG14)",
+                    "choice.oba_removed: your OBA RGs Used or eliminated (CG15, CG22)", seal], example
         return [decision.prompt], example
 
 

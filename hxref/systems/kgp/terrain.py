@@ -1,4 +1,4 @@
-"""ASL Kampfgruppe Peiper terrain calculators (KGP rules 1-5): the terrain they speak of, the units
+"""ASL Kampfgruppe Peiper terrain calculators (KGP rules 1-6): the terrain they speak of, the units
 and Locations they ask about, the chart of KGP's own numbers, and how a cost is explained.
 
 The calculators are pure functions over a loaded map (:func:`hxref.maps.load_map`);
@@ -11,6 +11,8 @@ reason and rule, and a ``why`` sentence.  Rule numbers are those of the digest
   :func:`~.terrain_costs.vehicle_entry` (2.52, 2.53, 3.3), :func:`~.terrain_costs.wire_drms` (3.3)
   and :func:`~.terrain_costs.temporary_breach` (3.21);
 * :mod:`.slopes` -- Down-Slope and Up-Slope (2.2), LOS height (2.3) and the Slope TEM (2.41);
+* :mod:`.fire_lanes` -- Fire Lanes across slopes: same base level (2.31), the Fire-Lane Slope DRM (2.42);
+* :mod:`.sight` -- LOS by obstacles and blind hexes (2.3), hillside walls and hedges (6.1, 6.2);
 * :mod:`.narrow_streets` -- which hex of a narrow street counts (5.11, 5.13, 5.143).
 
 The numbers are data: the COT of each hex type is the ``move`` of the map's
@@ -19,8 +21,9 @@ terrain types (``games/kgp/terrain.yaml``); KGP's own numbers are in
 its rule and a ``stand_in`` flag.  The map says where things are, with these
 names: hexside features ``slope`` and ``crest_slope`` (``drawn_in`` = the hex
 holding the hachures, which is Down-Slope across it), ``barbed_wire``,
-``stream`` (a hexside the stream crosses), ``narrow_street`` (paved) and
-``narrow_street_unpaved``; the hex feature ``stream``; the line type ``road``.
+``stream`` (a hexside the stream crosses), ``narrow_street`` (paved),
+``narrow_street_unpaved``, ``wall``, ``hedge``, ``hillside_wall`` and
+``hillside_hedge`` (6.1); the hex feature ``stream``; the line type ``road``.
 """
 from __future__ import annotations
 

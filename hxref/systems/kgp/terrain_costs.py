@@ -371,10 +371,35 @@ def mf_cost(
 def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, breached: bool,
            stream_depth: str | None, crosses_roadblock: bool, dash: bool, charging: bool, manhandling: bool,
            human_wave: bool, assault_move_possible: bool) -> tuple[list[Part], list[str], Fraction, bool]:
-    """The parts of :func:`mf_cost`, in the order the 2.51 example lists them: COT, wire, slope."""
-    hexmap, u, chart, feats = st.hexmap, st.unit, st.chart, st.feats
+    """The parts of :func:`mf_cost`, in the order the 2.51 example lists them: COT, wire, slope.
+
+    The steps: what bars the step (5.11 Dash, 2.53 charge, 3.2 wire), the COT of the Location entered
+    (:func:`_entered_cot`), the hexside features the ASL rules price, the barbed wire (3.2), the slope (2.51)
+    and a Roadblock (5.141)."""
+    chart, feats = st.chart, st.feats
     a_bypass, b_bypass = st.bypass_side(st.a_loc, st.a), st.bypass_side(st.b_loc, st.b)
-    on_street = _street(hexmap, st.side) is not None or a_bypass is not None or b_bypass is not None
+    on_street = _street(st.hexmap, st.side) is not None or a_bypass is not None or b_bypass is not None
+    _barred_step(st, dash=dash, charging=charging, on_street=on_street)
+    notes: list[str] = []
+    parts = _entered_cot(st, b_bypass, on_street, stream_depth, assault_move_possible, notes)
+    parts += _asl_hexsides(st)
+    hazardous = False
+    if BARBED_WIRE in feats:
+        wire, hazardous = _wire(st, night=night, armored_assault=armored_assault, in_trench=in_trench,
+                                breached=breached, manhandling=manhandling, human_wave=human_wave, notes=notes)
+        parts.extend(wire)
+    bonus = _slope_mf(st, parts, notes)
+    # a narrow-street Roadblock (5.141)
+    if crosses_roadblock:
+        e = chart.entry("narrow_street.roadblock_mf")
+        parts.append(Part(e.value, "crossing a narrow-street Roadblock", e.rule, e.stand_in))
+    return parts, notes, bonus, hazardous
+
+
+def _barred_step(st: _Step, *, dash: bool, charging: bool, on_street: bool) -> None:
+    """What bars the step before any pricing: no Dash on a narrow street (5.11), only cavalry charges and
+    never across a crest-line slope (2.53), who may not cross barbed wire (3.2)."""
+    u, feats = st.unit, st.feats
     if dash and on_street:
         raise _Refused("no Dash along or across a narrow street", "5.11")
     if charging and u.kind != "cavalry":
@@ -386,8 +411,12 @@ def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, br
         if banned:
             raise _Refused(f"{banned} cannot cross the barbed wire on {st.side_label}", "3.2", ti=u.straying)
 
-    notes: list[str] = []
-    # the cost of terrain (COT) of the Location entered
+
+def _entered_cot(st: _Step, b_bypass: HexSide | None, on_street: bool, stream_depth: str | None,
+                 assault_move_possible: bool, notes: list[str]) -> list[Part]:
+    """The cost of terrain (COT) of the Location entered: a narrow-street bypass (5.11), a stream (4.11,
+    4.12) or the terrain; doubled when moving to a higher elevation (2.51 example; ASL B10.4)."""
+    hexmap, chart = st.hexmap, st.chart
     stream_hex = STREAM in hexmap.features(st.b)
     if st.b_loc.crest and not stream_hex:
         raise InvalidInput(f"{st.lb} is no stream hex: crest status (B20.9) is for stream hexes")
@@ -399,30 +428,32 @@ def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, br
         cot = _stream_cot(st, stream_depth, assault_move_possible, notes)
     else:
         cot = _terrain_cot(st, on_street, notes)
-    # moving to a higher elevation (crossing a crest line) doubles the COT (2.51 example; ASL B10.4)
     if hexmap.elevation(st.b) > hexmap.elevation(st.a):
         e = chart.entry("elevation.higher_cot_multiplier")
         cot = [Part(p.value * e.value, f"{p.reason} x{mf_text(e.value)} (moving to a higher elevation)",
                     f"{p.rule}; {e.rule}", p.stand_in) for p in cot]
-    parts = list(cot)
+    return list(cot)
 
-    # hexside features the ASL rules price (walls, hedges ...): the map's data
+
+def _asl_hexsides(st: _Step) -> list[Part]:
+    """Hexside features the ASL rules price (walls, hedges ...): the map's data."""
+    hexmap, u = st.hexmap, st.unit
     drawn = hexmap.drawn_in(st.side)
-    for f in sorted(feats - _KGP_SIDES):
+    parts = []
+    for f in sorted(st.feats - _KGP_SIDES):
         ht = hexmap.types["hexside"][f]
         c = ht.cost(u.cot_class, crossing_kind(ht, drawn, st.a, st.b, along_line=False))
         if c is None:
             raise _Refused(f"{ht.label} on {st.side_label} cannot be crossed", ASL_COT_RULE)
         if c:
             parts.append(Part(_frac(c), ht.label.lower(), ASL_COT_RULE, True))
+    return parts
 
-    hazardous = False
-    if BARBED_WIRE in feats:
-        wire, hazardous = _wire(st, night=night, armored_assault=armored_assault, in_trench=in_trench,
-                                breached=breached, manhandling=manhandling, human_wave=human_wave, notes=notes)
-        parts.extend(wire)
 
-    # slopes (2.51)
+def _slope_mf(st: _Step, parts: list[Part], notes: list[str]) -> Fraction:
+    """2.51: climbing a slope costs its MF (a road keeps the B3.4 bonus); going down costs nothing, and
+    skis gain the ski bonus.  Returns the bonus MF."""
+    hexmap, chart = st.hexmap, st.chart
     bonus = Fraction(0)
     slope_drawn = _slope_drawn_in(hexmap, st.side)
     if slope_drawn == st.a:
@@ -432,14 +463,9 @@ def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, br
             notes.append("crossing a slope along a road does not affect the B3.4 road bonus (2.51)")
     elif slope_drawn == st.b:
         notes.append("going down a slope costs nothing extra (2.51)")
-        if u.skis:
+        if st.unit.skis:
             bonus += chart.value("slope.ski_bonus_mf")
-
-    # a narrow-street Roadblock (5.141)
-    if crosses_roadblock:
-        e = chart.entry("narrow_street.roadblock_mf")
-        parts.append(Part(e.value, "crossing a narrow-street Roadblock", e.rule, e.stand_in))
-    return parts, notes, bonus, hazardous
+    return bonus
 
 
 # --------------------------------------------------------------------------

@@ -169,18 +169,25 @@ def _state(cg: Campaign, st: Mapping[str, Any]) -> _State:
                   hexsets("lvp_hexes"), side_or_none("bridge_destroyed_by"), side_or_none("controls_all_lvp_locations"))
 
 
+def _needed(c: Condition) -> int:
+    """The number a counting condition needs (the campaign reader requires its ``value``)."""
+    if c.value is None:
+        raise ValueError(f"victory condition {c.id} ({c.test}) has no value")
+    return c.value
+
+
 def _total_at_least(c: Condition, st: _State, who: str) -> tuple[bool, str]:
     what, n = {"cg_lvp_at_least": ("CG-LVP Total", st.cg_lvp[c.side]),
                "current_lvp_at_least": ("Current LVP Total", st.current_lvp[c.side]),
                "cvp_at_least": ("CVP", st.cvp[c.side])}[c.test]
-    met = n >= c.value
+    met = n >= _needed(c)
     return met, f"{who}: {what} {n} {'>=' if met else '<'} {c.value}"
 
 
 def _cvp_margin(c: Condition, st: _State, who: str) -> tuple[bool, str]:
     side = c.side
     margin = st.cvp[side] - st.cvp[other(side)]
-    met = margin >= c.value
+    met = margin >= _needed(c)
     return met, (f"{who}: CVP {st.cvp[side]} - {st.cvp[other(side)]} = {margin} "
                  f"{'>=' if met else '<'} {c.value}")
 
@@ -189,7 +196,7 @@ def _lvp_hexes(c: Condition, st: _State, who: str) -> tuple[bool, str]:
     held = st.lvp_hexes[c.side]
     n = sum(c.weights.get(h, 1) for h in held)
     extra = "; ".join(f"{h} counts {w}" for h, w in c.weights.items() if h in held)
-    met = n >= c.value
+    met = n >= _needed(c)
     return met, f"{who}: {n} LVP hexes{f' ({extra})' if extra else ''} {'>=' if met else '<'} {c.value}"
 
 
