@@ -405,8 +405,9 @@ def test_t08_over_the_bridge():
 def test_t09_no_crossing_away_from_a_bridge_or_ford():
     res = move(TERRAIN, units(U("i", INFANTRY, 10, 26)), "i", {"advance": 6})
     assert not res.ok and "A3 Terrain: Rivers" in rules_of(res) and "C13" in rules_of(res)
-    assert res.at == pytest.approx(4.0, abs=0.01)  # the centre reaches the water at y = 30
-    assert res.where == pytest.approx(P(10, 30), abs=0.01)
+    # the front edge reaches the water at y = 30: no part of a base over open water (C13)
+    assert res.at == pytest.approx(3.5, abs=0.01)
+    assert res.where == pytest.approx(P(10, 29.5), abs=0.01)
 
 
 def test_t10_at_the_ford():
@@ -417,8 +418,17 @@ def test_t10_at_the_ford():
 def test_ending_with_the_centre_in_the_river_is_refused_c13():
     res = move(TERRAIN, units(U("i", INFANTRY, 10, 26)), "i", {"advance": 4.3})
     assert not res.ok and "A3 Terrain: Rivers" in rules_of(res)
-    # the base may overhang the water if the centre stays on the bank
-    assert move(TERRAIN, units(U("i", INFANTRY, 10, 26)), "i", {"advance": 3.9}).ok
+
+
+def test_no_part_of_a_base_over_open_water_c13():
+    # away from a crossing the base may touch the bank (front edge at y = 30) but not overhang the water
+    assert move(TERRAIN, units(U("i", INFANTRY, 10, 26)), "i", {"advance": 3.5}).ok
+    res = move(TERRAIN, units(U("i", INFANTRY, 10, 26)), "i", {"advance": 3.6})
+    assert not res.ok and "A3 Terrain: Rivers; C13" in rules_of(res) and "away from a bridge" in res.problems[0].message
+    # at the bridge (x -1..1) a 6" line overhangs the water on both sides: within its reach (3.04") of it
+    assert move(TERRAIN, units(U("i", INFANTRY, 0, 26)), "i", {"advance": 6}).ok
+    # ... but not 5" off it: the base's flank (x 2..8) reaches beyond 1 + 3.04
+    assert not move(TERRAIN, units(U("i", INFANTRY, 5, 26)), "i", {"advance": 3.6}).ok
 
 
 def test_b7_other_terrain_has_no_effect():
@@ -453,11 +463,13 @@ def test_i05_no_passing_through_an_enemy():
     assert not res.ok and "A3 Interpenetration" in rules_of(res)
 
 
-def test_i06_pivots_are_checked_at_their_end_position():
+def test_i06_pivots_are_checked_along_their_sweep():
+    # the digest's I06: neither the start nor the end base overlaps the artillery, the sweep does
     us = units(U("A", INFANTRY, 0, 0), Unit("G", ARTILLERY, *P(2.5, 2.4), facing=0, frontage=2, side="blue"))
-    assert move(OPEN, us, "A", {"pivot_start": -90}).ok
-    res = move(OPEN, us, "A", {"pivot_start": -90}, options=Options(pivot_sweep=True))
-    assert not res.ok and "C12" in rules_of(res)
+    res = move(OPEN, us, "A", {"pivot_start": -90})
+    assert not res.ok and "A3 Interpenetration; C12" in rules_of(res)
+    assert "sweep through G" in res.problems[0].message and "anticlockwise" in res.problems[0].message
+    assert move(OPEN, us, "A", {"pivot_start": 90}).ok       # clockwise it does not touch it (I06)
 
 
 def test_a_pivot_ending_on_another_unit_is_refused():
@@ -469,7 +481,9 @@ def test_a_pivot_ending_on_another_unit_is_refused():
 def test_moving_away_from_a_touching_unit_is_allowed():
     us = units(U("A", INFANTRY, 0, 0), U("B", INFANTRY, 0, 1))  # touching front to rear
     assert move(OPEN, us, "B", {"advance": 6}).ok
-    assert move(OPEN, us, "A", {"pivot_start": 180, "advance": 6}).ok
+    # but A may not about-face: its front corners (3.04" from its centre) swing through B (C12)
+    res = move(OPEN, us, "A", {"pivot_start": 180, "advance": 6})
+    assert not res.ok and "A3 Interpenetration; C12" in rules_of(res) and "start pivot" in res.problems[0].message
 
 
 # =========================================================================== B6 table edge
@@ -734,13 +748,13 @@ def test_a6_fewest_shots_to_eliminate():
                     (CAVALRY, False): 4, (CAVALRY, True): 8, (ARTILLERY, False): 4, (ARTILLERY, True): 8}
 
 
-def test_t11_t12_cover_by_the_centre_point():
+def test_t11_t12_cover_by_half_the_base():
     shooter = U("s", INFANTRY, 15, 4)
     inside = U("t", INFANTRY, 15, 15, side="red")
     shot = check_shot(TERRAIN, units(shooter, inside), "s", "t")
     assert shot.ok and shot.target_in_cover
     assert hits(INFANTRY, shot.target_in_cover, 6).hits == 3  # T11
-    edge = U("t", INFANTRY, 15, 9.8, side="red")  # base overlaps the woods, centre outside
+    edge = U("t", INFANTRY, 15, 9.8, side="red")  # base 30% in the woods, centre outside (C5: half needed)
     shot = check_shot(TERRAIN, units(shooter, edge), "s", "t")
     assert shot.ok and not shot.target_in_cover
     assert hits(INFANTRY, shot.target_in_cover, 6).hits == 6  # T12
@@ -908,8 +922,11 @@ def test_a_table_written_as_yaml(tmp_path):
     assert "Rivers" in rules_of(check_move(m, us, "c", {"advance": 7}))
     assert "Woods" in rules_of(check_move(m, us, "k", {"advance": 3}))
     assert check_move(m, us, "z", {"advance": 9}).crossings == ("ford",)
-    res = check_move(m, us, "g", {"pivot_start": -90, "advance": 4, "pivot_end": 90})
+    res = check_move(m, us, "g", {"pivot_start": -90, "advance": 3.5, "pivot_end": 90})
     assert res.ok and "Rivers" in rules_of(check_move(m, us, "g", {"advance": 6}))
+    # 0.5" further west the end pivot swings its corners (1.12" out) into the Zouaves' flank (C12)
+    close = check_move(m, us, "g", {"pivot_start": -90, "advance": 4, "pivot_end": 90})
+    assert "A3 Interpenetration" in rules_of(close) and "end pivot" in close.problems[0].message
     west = check_move(m, us, "g", {"pivot_start": -90, "advance": 6})  # into the Zouaves at x 10-14
     assert "A3 Interpenetration" in rules_of(west) and west.at == pytest.approx(4.5, abs=0.01)
     assert "Mill Pond" in check_move(m, {"g": Unit("g", ARTILLERY, 19, 12, frontage=2)}, "g", {"advance": 3}).problems[0].message

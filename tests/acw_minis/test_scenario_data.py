@@ -195,7 +195,7 @@ def test_the_scenario_header(sc):
     assert set(sc["side_names"]) == set(SIDES)
     assert sc["first_player"] == "union"
     assert sc["player_turn_order"] == ["union", "confederate"]
-    assert sc["options"] == {"road_following": False}
+    assert sc["options"] == {"road_following": False, "fire_arc_centre": False}
 
 
 def test_the_deployment_zones_are_strips_along_opposite_long_edges(sc, m):

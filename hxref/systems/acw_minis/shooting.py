@@ -12,8 +12,10 @@ Readings (digest F and the C entries named)
   halves rounding up (ceil): 7 -> 4, 1 -> 1, 0 -> 0.
 * C6 field of fire: the region in front of the front edge plus 45-degree flares from the
   two front corners; a target is eligible when any part of its base is in it; exactly 45
-  degrees is in.  Alternative ``Options(fire_apex="centre")``: a +/-45-degree wedge from
-  the centre of the front edge.
+  degrees is in.  Scenario option ``fire_arc_centre`` (``Options(fire_apex="centre")``):
+  a +/-45-degree wedge from the centre of the front edge, any part of the target in it.
+* C5 a unit is in a town (360-degree fire) or in cover (woods, town) when at least half its
+  base lies in such areas (:func:`.units.in_cover`, :func:`.units.fires_all_round`).
 * C7 range: the shortest distance from the firer's front edge to the part of the target
   inside the field of fire; for a unit in a town, from any point of its base to any point
   of the target.  Inclusive, with a tolerance of :data:`TOLERANCE` (0.001"): 12.0 is in
@@ -24,8 +26,8 @@ Readings (digest F and the C entries named)
 * C17 only the phasing side's units move and shoot.
 * B4 no line of sight: nothing blocks a shot.  ``Options(line_of_sight=True)`` is a house
   rule: the line between the nearest points of the shooter's front edge and the target
-  may not cross woods or a town (other than one holding either unit's centre) or another
-  unit's base.
+  may not cross woods or a town (other than one either unit is in, C5) or another unit's
+  base.
 """
 from __future__ import annotations
 
@@ -63,6 +65,7 @@ from .units import (
     eliminated,
     fires_all_round,
     in_cover,
+    partly_in,
     unit_problems,
 )
 
@@ -90,8 +93,9 @@ def line_of_sight(table: Any, units: Mapping[str, Unit], shooter: str, target: s
     a, b = ops.nearest_points(edge, t.base.polygon)
     line = LineString([a, b])
     blockers = []
+    inside = in_cover(table, s) + in_cover(table, t)      # the areas either unit is in (C5) do not block
     for area in _flag_areas(table, "cover"):
-        if area.contains_point(s.centre) or area.contains_point(t.centre):
+        if area in inside:
             continue
         if line.intersection(area.polygon).length > TOLERANCE:
             blockers.append(_area_name(area))
@@ -104,6 +108,14 @@ def line_of_sight(table: Any, units: Mapping[str, Unit], shooter: str, target: s
         return LineOfSight(True, f"house rule: the line of sight is blocked by {', '.join(blockers)}",
                            R_LOS + " (house rule)", tuple(blockers))
     return LineOfSight(False, "house rule: the line of sight is clear", R_LOS + " (house rule)")
+
+
+def _partly(who: str, areas: list, share: float, what: str) -> str:
+    """C5, for the report: a base partly in woods or a town, but not enough to be in them."""
+    if not areas:
+        return ""
+    return (f"; the {who} has only {share:.0%} of its base in {_area_name(areas[0])}: no {what} (a unit is in "
+            f"woods or a town with at least half its base in them, C5)")
 
 
 @dataclass(frozen=True)
@@ -137,12 +149,34 @@ def check_shot(table: Any, units: Mapping[str, Unit], shooter: str, target: str,
     unit in a town), inclusive to 0.001".
     """
     s, t = units.get(shooter), units.get(target)
+    refused = _target_refusal(shooter, target, s, t)
+    if refused is not None or s is None or t is None:
+        return refused or ShotCheck(shooter, target)
+    probs = _may_shoot(s, phasing)
+    towns = fires_all_round(table, s)
+    all_round = bool(towns)
+    arc_ok, rng, max_range, fire_probs = _field_and_range(table, s, t, options, all_round)
+    probs += fire_probs
+    los = line_of_sight(table, units, shooter, target, options=options)
+    if los.blocked:
+        probs.append(Problem(los.why, los.rule, ["target"]))
+    cover = in_cover(table, t)
+    warnings = []
+    if eliminated(t):
+        warnings.append(f"target {t.label()} already at {t.hits} hits (eliminated at {ELIMINATION_HITS}): the shot is wasted")
+    why = _shot_why(table, s, t, options, towns, arc_ok, rng, max_range, cover)
+    return ShotCheck(shooter, target, rng, max_range, arc_ok, all_round, bool(cover), warnings, why, probs)
+
+
+def _target_refusal(shooter: str, target: str, s: Unit | None, t: Unit | None) -> ShotCheck | None:
+    """A4: both units exist and are sound, and the target is another unit, of the enemy's side;
+    the refused check, or None."""
     probs: list[Problem] = []
     if s is None:
         probs.append(Problem(f"there is no unit {shooter!r}", R_TARGET, ["shooter"]))
     if t is None:
         probs.append(Problem(f"there is no unit {target!r} to shoot at", R_TARGET, ["target"]))
-    if probs:
+    if probs or s is None or t is None:
         return ShotCheck(shooter, target, why=probs[0].message, problems=probs)
     bad = unit_problems(s) + unit_problems(t)
     if bad:
@@ -153,37 +187,50 @@ def check_shot(table: Any, units: Mapping[str, Unit], shooter: str, target: str,
     if s.side == t.side:
         p = Problem(f"{t.label()} is on {s.label()}'s own side: a target is an enemy unit", R_TARGET, ["target"])
         return ShotCheck(shooter, target, why=p.message, problems=[p])
+    return None
+
+
+def _may_shoot(s: Unit, phasing: str | None) -> list[Problem]:
+    """C17: only the phasing player's units shoot; A3, C10: a unit that moved does not."""
+    probs: list[Problem] = []
     if phasing is not None and s.side != phasing:
         probs.append(Problem(f"{s.label()} may not shoot in {phasing}'s player turn: only the phasing player's units "
                              "shoot", R_SEQUENCE, ["shooter"]))
     if s.moved:
         probs.append(Problem(f"{s.label()} moved this turn and may not shoot", R_MOVE_SHOOT, ["shooter"]))
-    towns = fires_all_round(table, s)
-    all_round = bool(towns)
+    return probs
+
+
+def _field_and_range(table: Any, s: Unit, t: Unit, options: Options,
+                     all_round: bool) -> tuple[bool, float | None, int | None, list[Problem]]:
+    """C6 field of fire, then C7 range (measured only inside the field of fire): whether the
+    target is in the arc, the range, the type's maximum range, and the problems."""
     sb, tb = s.base, t.base
     arc_ok = in_fire_arc(sb, tb, FIRE_ARC, apex=options.fire_apex, all_round=all_round)
     rng = fire_range(sb, tb, FIRE_ARC, apex=options.fire_apex, all_round=all_round) if arc_ok else None
     max_range = RANGE.get(s.type)
+    probs: list[Problem] = []
     if not arc_ok:
         how = "from the front corners" if options.fire_apex == "edge" else "from the centre of the front edge"
-        probs.append(Problem(f"{t.label()} is not within {FIRE_ARC}° of {s.label()}'s front facing ({how})",
-                             R_ARC, ["target"]))
+        town_note = _partly("shooter", *partly_in(table, s, "all_round_fire"), "360-degree fire")
+        probs.append(Problem(f"{t.label()} is not within {FIRE_ARC}° of {s.label()}'s front facing ({how})"
+                             + town_note, R_ARC + ("; C5" if town_note else ""), ["target"]))
     elif max_range is not None and rng is not None and rng > max_range + TOLERANCE:
         probs.append(Problem(f'{t.label()} is {rng:.1f}" away, beyond {s.label()}\'s range of {max_range}"',
                              R_RANGE, ["target"]))
-    los = line_of_sight(table, units, shooter, target, options=options)
-    if los.blocked:
-        probs.append(Problem(los.why, los.rule, ["target"]))
-    cover = in_cover(table, t)
-    warnings = []
-    if eliminated(t):
-        warnings.append(f"target {t.label()} already at {t.hits} hits (eliminated at {ELIMINATION_HITS}): the shot is wasted")
-    arc_txt = (f"all round (centre in {_area_name(towns[0])})" if all_round
-               else f"within {FIRE_ARC}° of the front" if arc_ok else "outside the field of fire")
+    return arc_ok, rng, max_range, probs
+
+
+def _shot_why(table: Any, s: Unit, t: Unit, options: Options, towns: list, arc_ok: bool,
+              rng: float | None, max_range: int | None, cover: list) -> str:
+    """The shot's report line: field of fire (C6), range (C7), cover (C5)."""
+    from_centre = " (from the centre of the front edge, scenario option)" if options.fire_apex == "centre" else ""
+    arc_txt = (f"all round (in {_area_name(towns[0])})" if towns
+               else f"within {FIRE_ARC}° of the front{from_centre}" if arc_ok else "outside the field of fire")
     rng_txt = f'; range {rng:.1f}" of {max_range}"' if rng is not None else ""
-    cov_txt = f"; target in cover ({_area_name(cover[0])})" if cover else ""
-    why = f"{s.label()} at {t.label()}: {arc_txt}{rng_txt}{cov_txt}"
-    return ShotCheck(shooter, target, rng, max_range, arc_ok, all_round, bool(cover), warnings, why, probs)
+    cov_txt = (f"; target in cover ({_area_name(cover[0])})" if cover
+               else _partly("target", *partly_in(table, t, "cover"), "cover"))
+    return f"{s.label()} at {t.label()}: {arc_txt}{rng_txt}{cov_txt}"
 
 
 @dataclass(frozen=True)
@@ -297,10 +344,11 @@ def shooting_step(table: Any, units: Mapping[str, Unit], shots: Any, dice: Mappi
         return ShootingStep(tuple(outcomes), dict(units), [], f"{len(probs)} problem(s); no shot is resolved", probs)
     state = dict(units)
     warnings = []
-    for o in outcomes:
+    rolled = [(o, o.roll) for o in outcomes if o.roll is not None]     # all of them: no shot has a problem
+    for o, roll in rolled:
         before = state[o.target]
         if eliminated(before):
             warnings.append(f"{o.shooter} shoots at {before.label()}, already at {before.hits} hits: the shot is wasted (C16)")
-        state[o.target] = apply_hits(before, o.roll.hits)
-    total = sum(o.roll.hits for o in outcomes)
+        state[o.target] = apply_hits(before, roll.hits)
+    total = sum(roll.hits for _, roll in rolled)
     return ShootingStep(tuple(outcomes), state, warnings, f"{len(outcomes)} shot(s), {total} hit(s)")

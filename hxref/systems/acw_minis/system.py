@@ -14,13 +14,14 @@ Orders (a choice)::
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Mapping
+from typing import Any
 
 from ...errors import InvalidInput
-from ...paths import games_dir
-from ...kit.protocol import GameSystem, MapView, Result, Template
+from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
 from ..base import Decision, Field, Problem, Section
 from .info import INFO
+from .state_types import AcwState, ShotRecord, acw_state, plain
 
 NAME = "acw-minis"
 DATA = "acw_minis"
@@ -29,24 +30,27 @@ SIDES = ("union", "confederate")
 ELIMINATED_COLOUR = "#f0f0f0"
 
 
-@lru_cache(maxsize=None)
 def table_map(name: str):
-    from ...maps import load_map
+    """The scenario's table: the game's pinned copy in play (kit.data), parsed once per content."""
+    from ...kit.data import game_map
 
-    return load_map(games_dir() / DATA / "maps" / f"{name}.yaml")
+    return game_map("acw-minis", name)
 
 
-def _units(state: dict):
+def _units(state: AcwState):
     from .units import Unit
 
     return {uid: Unit.from_dict({k: v for k, v in u.items() if k not in ("eliminated",)}, uid)
             for uid, u in state["units"].items() if not u.get("eliminated")}
 
 
-def _options(state: dict):
+def _options(state: AcwState):
+    """The scenario options the game was made with (``options:`` of the scenario, ``hxref new --option``)."""
     from .units import Options
 
-    return Options(road_following=bool((state.get("options") or {}).get("road_following")))
+    opts = state.get("options") or {}
+    return Options(road_following=bool(opts.get("road_following")),
+                   fire_apex="centre" if opts.get("fire_arc_centre") else "edge")
 
 
 def _orders(choice: dict) -> dict:
@@ -58,7 +62,7 @@ class AcwMinis(GameSystem):
     # (games/acw_minis/scenarios/*.yaml)
     info = INFO
 
-    def setup(self, scenario: dict) -> dict:
+    def setup(self, scenario: dict) -> State:
         from .units import Unit, check_setup
 
         units = {u["id"]: Unit.from_dict({k: v for k, v in u.items() if k != "id"}, u["id"]).to_dict()
@@ -66,14 +70,16 @@ class AcwMinis(GameSystem):
         found = check_setup(table_map(scenario["map"]), {k: Unit.from_dict(v, k) for k, v in units.items()})
         if found:
             raise InvalidInput(f"scenario set-up: {found[0].message}", code="E503", rule=found[0].rule)
-        return {"scenario": scenario["scenario"], "title": scenario["title"], "map": scenario["map"], "turn": 1,
+        state: AcwState = {
+                "scenario": scenario["scenario"], "title": scenario["title"], "map": scenario["map"], "turn": 1,
                 "turns": int(scenario["turns"]), "order": list(scenario["player_turn_order"]), "phasing_index": 0,
                 "mode": scenario.get("table_mode", "umpired"), "units": units,
                 "options": dict(scenario.get("options") or {}), "victory_rule": scenario["victory"],
                 "last": {"moves": [], "shots": [], "eliminated": []}, "history": [], "result": None,
                 "eliminated": {s: [] for s in SIDES}}
+        return plain(state)
 
-    def decisions(self, state: dict) -> list[Decision]:
+    def decisions(self, state: ReadOnlyState) -> list[Decision]:
         if state.get("result"):
             return []
         from .movement import ORDER_FIELDS
@@ -91,9 +97,12 @@ class AcwMinis(GameSystem):
                                                                           "target": Field("str")}))},
             example={"moves": [], "shots": []})]
 
-    def check(self, state: dict, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         """The rules' problems of orders whose shape fits the decision's schema (checked first, in
         :mod:`hxref.orders`)."""
+        return self._check(acw_state(state), side, choice)
+
+    def _check(self, state: AcwState, side: str, choice: dict) -> list[Problem]:
         from .movement import movement_step
         from .sequence import start_player_turn
         from .shooting import shooting_step
@@ -126,7 +135,11 @@ class AcwMinis(GameSystem):
             return [Problem(p.message, p.rule, ["shots", idx, *p.path[1:]])]
         return []
 
-    def resolve(self, state: dict, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
+    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
+        st, events = self._resolve(acw_state(state), answers, dice)     # the engine's copy, updated in place
+        return plain(st), events
+
+    def _resolve(self, state: AcwState, answers: dict, dice) -> tuple[AcwState, list[dict]]:
         from .movement import movement_step
         from .sequence import eliminating_step, start_player_turn
         from .shooting import shooting_step
@@ -143,7 +156,7 @@ class AcwMinis(GameSystem):
         shots = choice.get("shots", [])
         faces = {s["shooter"]: dice.d6(f"shot {s['shooter']} at {s['target']} (A4)", by=side) for s in shots}
         st = shooting_step(tm, ms.units, shots, faces, phasing=side, options=_options(state))
-        last_shots = []
+        last_shots: list[ShotRecord] = []
         for o in st.shots:
             c, r = o.check, o.roll
             events.append({"type": "shot", "side": side, "rule": "A4",
@@ -177,7 +190,7 @@ class AcwMinis(GameSystem):
                 state["turn"] += 1
         return state, events
 
-    def _victory(self, state: dict, side: str, events: list[dict]) -> None:
+    def _victory(self, state: AcwState, side: str, events: list[dict]) -> None:
         rule = state["victory_rule"]
         need = int(rule["elimination"]["enemy_units"])
         enemy = "confederate" if side == "union" else "union"
@@ -190,10 +203,11 @@ class AcwMinis(GameSystem):
                                                          f"{rule['town']['area']}"} if holder else
                                {"winner": None, "why": f"the end of turn {state['turn']}: nobody alone holds "
                                                        f"{rule['town']['area']}: a draw"})
-        if state.get("result"):
-            events.append({"type": "victory", "rule": "scenario", "text": state["result"]["why"]})
+        res = state["result"]
+        if res:
+            events.append({"type": "victory", "rule": "scenario", "text": res["why"]})
 
-    def town_holder(self, state: dict) -> str | None:
+    def town_holder(self, state: AcwState) -> str | None:
         from shapely.geometry import Point
 
         tm = table_map(state["map"])
@@ -203,7 +217,7 @@ class AcwMinis(GameSystem):
         return sides.pop() if len(sides) == 1 else None
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, state: dict, side: str | None, mode: str) -> dict:
+    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
         """Every side, the public and the umpire see the whole state, in every mode: on a
         miniatures table both players see every figure, every order is carried out in the
         open and every die is rolled in the open (digest E), so the rules keep no secret.
@@ -211,11 +225,11 @@ class AcwMinis(GameSystem):
         something secret would build this view field by field, as the other systems do."""
         import copy
 
-        v = copy.deepcopy(state)          # E: nothing on the table is secret
+        v = copy.deepcopy(dict(state))    # E: nothing on the table is secret
         v["viewer"] = side
         return v
 
-    def report(self, view: dict) -> list[Section]:
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
         out = []
         head = Section(f"Turn {view['turn']} of {view['turns']}" if not view.get("result") else "Game over")
         if view.get("result"):
@@ -248,7 +262,7 @@ class AcwMinis(GameSystem):
             out.append(t)
         return out
 
-    def result(self, state: dict) -> Result | None:
+    def result(self, state: ReadOnlyState) -> Result | None:
         """The scenario's victory: the margin is how many fewer units the winner lost than the other
         side.  None while the game goes on."""
         r = state.get("result")
@@ -261,7 +275,7 @@ class AcwMinis(GameSystem):
             margin = max((lost.get(s, 0) for s in SIDES if s != winner), default=0) - lost.get(winner, 0)
         return Result(winner, margin, str(r.get("why") or "no result"))
 
-    def template(self, view: dict, decision: Decision, side: str) -> Template:
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """Notes and a skeleton for the side's player turn (``hxref template``, ``hxref play``)."""
         from .units import MOVE_ALLOWANCE, RANGE
 
@@ -297,7 +311,7 @@ class AcwMinis(GameSystem):
         ]
         return Template(keys + [""] + notes, {"moves": moves, "shots": []})
 
-    def map_view(self, view: dict) -> MapView:
+    def map_view(self, view: Mapping[str, Any]) -> MapView:
         # the units on the table; and, greyed, those the last shots eliminated, where they stood, so that the
         # lines of those shots have an end
         just_out = set((view.get("last") or {}).get("eliminated") or [])

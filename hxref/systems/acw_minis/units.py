@@ -21,16 +21,23 @@ orders are *relative* and clockwise (negative: anticlockwise).
 
 Here: :class:`Unit`, :func:`unit_problems`, :func:`unit_shape`, :func:`check_setup` (A1,
 C14, B2, B6); :func:`eliminated`, :func:`apply_hits` (A5); :func:`terrain_rules`,
-:func:`in_cover`, :func:`fires_all_round` (A3 terrain, A4, C5); :class:`Options`, the
-digest's flagged alternatives, all off by default.
+:func:`in_cover`, :func:`fires_all_round`, :func:`area_share` (A3 terrain, A4, C5);
+:func:`open_water` (C13); :class:`Options`, the digest's flagged alternatives and the
+scenario options, all off by default.
 
 Readings (the README's "rules interpretations"; digest F and the C entries named)
 ---------------------------------------------------------------------------------
 * C5 prohibitions use any overlap of the whole base (touching is not overlap): Cavalry and
-  Artillery never overlap woods, during the move or at its end (a pivot into woods is
-  entering them); they may pass through a town but no part of the base may be in one at
-  the end of the move; no unit ever overlaps marsh or a lake.  Benefits use the centre
-  point: cover (woods, town) and the 360-degree field of fire (town).
+  Artillery never overlap woods, during the move or at its end (a base swinging into woods
+  during a pivot is entering them); they may pass through a town but no part of the base
+  may be in one at the end of the move; no unit ever overlaps marsh or a lake.  Benefits
+  go by the base's area: a unit is "in" woods or a town, for cover and for the town's
+  360-degree field of fire, when at least half its base (:data:`IN_AREA_SHARE`) lies in
+  such areas (:func:`area_share`).
+* C13 rivers: the centre point's path crosses a river only inside a bridge or ford, and no
+  part of a base may be over a river's open water except at a crossing: within the base's
+  reach (half its diagonal) of a bridge or ford (:func:`open_water`), where the figures
+  of a line wider than the bridge file across it.
 * C14 frontage is fixed (4-6", Artillery 2-3"); depth comes from the unit record, 1" by
   default.  Default frontages when a record gives none (stand-ins): 6" (Artillery 2").
 * B6 no part of a base may leave the table, during a move or at its end.
@@ -40,10 +47,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
+
+from shapely import ops
+from shapely.geometry.base import BaseGeometry
 
 from hxref.geometry.table import XY, Area, Base, Table, Watercourse, overlap
 from hxref.systems.base import Problem
+
+from .state_types import UnitRecord
 
 # --------------------------------------------------------------------------
 # the numbers of the rules
@@ -73,6 +85,9 @@ ELIMINATION_HITS = 15
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 #: C7: tolerance of every measured comparison (range, allowance), inches.
 TOLERANCE = 0.001
+#: C5 (the reading of "units in woods or towns"): the least share of a base's area inside
+#: woods or towns for the unit to be in them (cover, the town's 360-degree fire).
+IN_AREA_SHARE = 0.5
 #: A2: the steps of a player turn, in order.
 STEPS = ("movement", "shooting", "eliminating units")
 #: A2: two player turns make a turn.
@@ -117,8 +132,9 @@ DEFAULT_TERRAIN_RULES: dict[str, dict[str, Any]] = {
 class Options:
     """The digest's flagged alternatives and scenario options; the defaults are its recommendations."""
 
-    fire_apex: str = "edge"          # C6: "edge" (recommended) or "centre" (the centre-apex wedge)
-    pivot_sweep: bool = False        # C12 alternative: check the arc a pivot sweeps, not only its end
+    fire_apex: str = "edge"          # C6: "edge" (from the front corners, the default) or "centre" (a +/-45
+                                     # degree wedge from the centre of the front edge; scenario option
+                                     # ``fire_arc_centre``)
     road_following: bool = False     # C8 scenario option: a multi-segment path wholly on a road
     line_of_sight: bool = False      # B4 house rule: woods, towns and units block shots
 
@@ -153,9 +169,14 @@ class Unit:
             object.__setattr__(self, "frontage", DEFAULT_FRONTAGE.get(self.type, 6.0))
 
     @property
+    def width(self) -> float:
+        """The frontage in inches: the record's, else the type's default (``__post_init__`` sets it; A1, C14)."""
+        return DEFAULT_FRONTAGE.get(self.type, 6.0) if self.frontage is None else self.frontage
+
+    @property
     def base(self) -> Base:
         """The base as a :class:`~hxref.geometry.table.Base`."""
-        return Base(float(self.x), float(self.y), self.facing, float(self.frontage), float(self.depth))
+        return Base(float(self.x), float(self.y), self.facing, float(self.width), float(self.depth))
 
     @property
     def centre(self) -> XY:
@@ -164,12 +185,14 @@ class Unit:
     def label(self) -> str:
         return f"{self.id} ({(self.side + ' ') if self.side else ''}{self.type})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> UnitRecord:
+        """The unit as the state keeps it: its fields in order (the game file's order), no ``figures`` nor
+        ``name`` when it has none; ``frontage`` is always set (``__post_init__``)."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         for k in ("figures", "name"):
             if d[k] in (None, ""):
                 del d[k]
-        return d
+        return cast(UnitRecord, d)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], uid: str | None = None) -> "Unit":
@@ -199,7 +222,7 @@ def unit_problems(unit: Unit) -> list[Problem]:
     if probs:
         return probs
     lo, hi = FRONTAGE[unit.type]
-    if not lo - TOLERANCE <= unit.frontage <= hi + TOLERANCE:
+    if not lo - TOLERANCE <= unit.width <= hi + TOLERANCE:
         what = "Artillery is deployed over a width" if unit.type == ARTILLERY else f"{unit.type.capitalize()} occupy a frontage"
         probs.append(Problem(f'{unit.id}: frontage {unit.frontage:g}" -- {what} of {lo}-{hi}"', R_UNITS, [unit.id, "frontage"]))
     if unit.depth <= 0:
@@ -268,14 +291,59 @@ def _flag_areas(table: Any, flag: str) -> list[Area]:
     return [a for a in _table(table).areas if rules.get(a.terrain, {}).get(flag)]
 
 
+def area_share(areas: list[Area], unit: Unit) -> float:
+    """The share (0..1) of the unit's base area that lies inside the union of ``areas`` (C5)."""
+    poly = unit.base.polygon
+    if not areas or poly.area <= 0:
+        return 0.0
+    inside = ops.unary_union([a.polygon for a in areas]).intersection(poly).area
+    return min(1.0, inside / poly.area)
+
+
+def partly_in(table: Any, unit: Unit, flag: str) -> tuple[list[Area], float]:
+    """C5: the ``flag`` areas (``cover``, ``all_round_fire``) the unit's base overlaps, largest overlap
+    first, and the share of the base they hold together."""
+    poly = unit.base.polygon
+    under = sorted((a for a in _flag_areas(table, flag) if a.overlaps(poly)),
+                   key=lambda a: -a.polygon.intersection(poly).area)
+    return under, area_share(under, unit)
+
+
+def _in_areas(table: Any, unit: Unit, flag: str) -> list[Area]:
+    """C5: the ``flag`` areas the unit is in: those its base overlaps, when together they hold at least
+    :data:`IN_AREA_SHARE` of the base; else none."""
+    under, share = partly_in(table, unit, flag)
+    return under if share >= IN_AREA_SHARE - 1e-9 else []
+
+
 def in_cover(table: Any, unit: Unit) -> list[Area]:
-    """C5: the cover areas (woods, towns) holding the unit's centre point."""
-    return [a for a in _flag_areas(table, "cover") if a.contains_point(unit.centre)]
+    """A4 Cover, C5: the cover areas (woods, towns) the unit is in: at least half its base inside them."""
+    return _in_areas(table, unit, "cover")
 
 
 def fires_all_round(table: Any, unit: Unit) -> list[Area]:
-    """A4, C5: the town areas holding the unit's centre point (360-degree field of fire)."""
-    return [a for a in _flag_areas(table, "all_round_fire") if a.contains_point(unit.centre)]
+    """A4 Units in towns, C5: the towns the unit is in (at least half its base inside): 360-degree fire."""
+    return _in_areas(table, unit, "all_round_fire")
+
+
+def reach(unit: Unit) -> float:
+    """How far any part of the base lies from its centre at most: half its diagonal (C13)."""
+    return math.hypot(unit.width / 2.0, float(unit.depth) / 2.0)
+
+
+def open_water(table: Any, unit: Unit) -> list[tuple[BaseGeometry, str, str]]:
+    """C13: the water of each river no part of the unit's base may be over: the river away from its bridges
+    and fords, beyond the base's :func:`reach` of them; (shape, rule, why)."""
+    out: list[tuple[BaseGeometry, str, str]] = []
+    r_ = reach(unit)
+    for r in _table(table).rivers:
+        shape = r.open_water
+        if r.crossings:
+            shape = shape.difference(ops.unary_union([r.crossing_area(c).buffer(r_) for c in r.crossings]))
+        if not shape.is_empty:
+            out.append((shape, R_RIVER, f"no part of a base may be in {_river_name(r)} away from a bridge or ford "
+                                        "(rivers may only be crossed via bridges or fords)"))
+    return out
 
 
 def _barred(table: Any, kind: str) -> list[tuple[Area, str, str]]:
@@ -332,4 +400,7 @@ def check_setup(table: Any, units: Mapping[str, Unit]) -> list[Problem]:
             if not r.crossing_ok([u.centre]):
                 probs.append(Problem(f"{u.label()} has its centre in {_river_name(r)} away from a bridge or ford",
                                      R_RIVER, [uid]))
+        for water, rule, why in open_water(table, u):
+            if overlap(water, poly):
+                probs.append(Problem(f"{u.label()}: {why}", rule, [uid]))
     return probs
