@@ -143,7 +143,7 @@ class SalemPlanner:
 
     A plain scripted player: every unit has a role (SALEM_ROLES) that names the hexes it
     heads for; each move is the reachable hex nearest its goal that hxref's own move check
-    (:func:`movement.check_path`) accepts, planned unit by unit on a working copy of the
+    (:func:`path_walk.check_path`) accepts, planned unit by unit on a working copy of the
     state (stacking, the wagon train's hex, night); then every enemy hex next to its combat
     units is attacked when the differential is favourable.  Re-planned every turn, so the
     shipped orders stay legal whatever the dice did before.
@@ -152,13 +152,13 @@ class SalemPlanner:
     def __init__(self, state: dict, side: str):
         import copy
 
-        from hxref.systems.salem_church import movement, turn
+        from hxref.systems.salem_church import movement, path_walk, turn
         from hxref.systems.salem_church.system import hexmap
 
         self.st, self.side = state, side
         self.enemy = "confederate" if side == "union" else "union"
         self.hm = hexmap(state)
-        self.mv, self.tn = movement, turn
+        self.mv, self.pw, self.tn = movement, path_walk, turn
         self.turn = int(state["turn"])
         self.night = movement.is_night(self.turn)
         self.work = {**{k: v for k, v in state.items() if k != "units"}, "units": copy.deepcopy(state["units"])}
@@ -265,7 +265,7 @@ class SalemPlanner:
         states = [self.work]
         if self.side == "union" and self.turn >= self.mv.INITIATIVE_FROM_TURN:
             states.append({**self.work, "initiative": "low"})
-        return all(self.mv.check_path(s, self.hm, uid, path, leader=leader).legal for s in states)
+        return all(self.pw.check_path(s, self.hm, uid, path, leader=leader).legal for s in states)
 
     # --- one unit's move ----------------------------------------------------------------------
     def move_toward(self, uid: str, goals: list[str], entry: str | None = None, avoid: set[str] = frozenset(),
@@ -286,7 +286,7 @@ class SalemPlanner:
             if start is not None and not path:
                 return None                        # staying is best
             if self.legal(uid, path, leader):
-                mc = self.mv.check_path(self.work, self.hm, uid, path, leader=leader)
+                mc = self.pw.check_path(self.work, self.hm, uid, path, leader=leader)
                 self.work["units"][uid]["hex"] = mc.end
                 move = {"unit": uid, "path": path}
                 if leader:
@@ -803,14 +803,19 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
 KGP_PLAN = {
     # dD.setup: what each side seals with `hxref kgp seal` (id, kind, value) and its secret drs
     "setup": {
-        "us": {"seal": [("objective-initial", "objective_hex", "ChW8")]},
-        "german": {"secret_drs": ["7.2 dummy minefields"]},
+        # 8.2 Objective Hex: one for each I/HW RG of the Initial OB (US 3 x I2; German 2 x I2, HW2)
+        "us": {"seal": [("objective-ob-us-I2-1", "objective_hex", "ChW8"), ("objective-ob-us-I2-2", "objective_hex",
+                        "ChV7"), ("objective-ob-us-I2-3", "objective_hex", "ChY10")]},
+        "german": {"secret_drs": ["7.2 dummy minefields"],
+                   "seal": [("objective-ob-german-I2-1", "objective_hex", "ChMM8"),
+                            ("objective-ob-german-I2-2", "objective_hex", "ChLL7"),
+                            ("objective-ob-german-HW2-1", "objective_hex", "ChOO5")]},
     },
     # each CG scenario played: the turn a secret is opened, the last turn (if no Game End dr ended it),
     # the Night reinforcement dr of the Scenario Defender, and the reports (round 1 may disagree)
     "scenarios": {
         "20PM": {
-            "open": {3: [("us", "objective-initial")]},
+            "open": {3: [("us", "objective-ob-us-I2-1")]},
             "last_turn": 10,
             "report": {"lvp": {"us": 4, "german": 8}, "cvp": {"us": 6, "german": 9},
                        "hexes": {"us": ["ChW8", "ChX9"], "german": ["ChNN6", "ChKK5", "ChJJ7", "ChII6"]},
@@ -923,9 +928,8 @@ def _kgp_turn(state: dict, plan: dict) -> dict:
     reveal = [_kgp_open(side, item_id) for side, item_id in plan.get("open", {}).get(t, [])]
     if reveal:
         choice["reveal"] = reveal
-    if t >= plan["last_turn"]:
+    if t >= plan["last_turn"]:      # CG Game End: only a Game End dr ends it, so `end` goes with the drs
         choice["end"] = True
-        return choice
     wanted = [{"roll": "game_end", "side": keeper}]                    # the first Player Turn's end
     if plan.get("reinforcements") and t >= 2:       # CG5, the Defender's own RPh: dr < turn (none on Turn 1)
         wanted.append({"roll": "reinforcement", "side": sc["defender"]})
@@ -1365,6 +1369,10 @@ def policy_args(policy: dict) -> list[str]:
     return sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in policy.items()), [])
 
 
+#: the new game, as first made, whose pinned data files every replay of the demo plays with
+PINNED = "pinned-data.yaml"
+
+
 def demo_nonce(spec: dict) -> str:
     """The recorded nonce of a shipped demo: fixed, so a rebuild (and `hxref demo`) re-creates the
     same game, with the same identity, that the shipped files were signed for."""
@@ -1408,6 +1416,9 @@ def build(name: str) -> Path:
                  *policy_args(DEMO_POLICY),
                  *sum((["--side", f"{s}={k}.pub"] for s, k in sides.items()), []),
                  *(["--umpire", f"{umpire}.pub"] if umpire else [])])
+            # the data files the game pins (charts, terrain types, map), kept with the demo: a
+            # chart published later changes nothing in it (hxref demo: new --charts-from)
+            shutil.copy("game.yaml", out / PINNED)
             files: list[str] = []
 
             def submit(names_: list[str]) -> None:
@@ -1533,7 +1544,7 @@ def build(name: str) -> Path:
             os.environ.pop("HXREF_NOW", None)
     manifest = {
         "system": system, "scenario": spec["scenario"], "game_id": spec["game_id"], "created": spec["created"],
-        "nonce": demo_nonce(spec), "policy": DEMO_POLICY,
+        "nonce": demo_nonce(spec), "charts_from": PINNED, "policy": DEMO_POLICY,
         "mode": spec["mode"], "keys": {s: f"keys/{k}.pub" for s, k in spec["players"].items()},
         **({"umpire": f"keys/{umpire}.pub", "umpire_key": f"keys/{umpire}"} if umpire else {}),
         "steps": steps,
