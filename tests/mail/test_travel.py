@@ -229,6 +229,7 @@ class Game:
         tries.append(("template skeleton", eng.system.template(eng.system.view(eng.state, p.side, eng.mode), d,
                                                                p.side).choice))
         tries.append(("empty example", empty))
+        tries.append(("compelled attacks", self._compelled_attacks(p, empty)))
         res = None
         for what, choice in tries:
             choice = copy.deepcopy(choice)
@@ -248,6 +249,28 @@ class Game:
                     break
                 del choice[m[1]][int(m[2])]
         raise AssertionError(f"no answer accepted for {d.id} ({p.side}): {res.output if res else ''}")
+
+    @staticmethod
+    def _compelled_attacks(p, empty: dict) -> dict:
+        """Orders in which every force of the side that stands in enemy ZOC checks to attack an
+        adjacent enemy stack (8.41, 8.42: it must leave at once or attack), the rest standing: what
+        a player whose own copy diverged from the shipped game's positions would send."""
+        from hxref.geometry.hex import are_adjacent
+        from hxref.systems.heartland import impulse, impulse_check, model
+
+        eng = p.eng()
+        state = eng.state
+        if "moves" not in empty or not isinstance(state.get("units"), dict):
+            return empty
+        hm = impulse.hexmap(state)
+        enemy = model.occupied_hexes(state, model.other_side(p.side))
+        moves = []
+        for f in impulse_check.forces_in_enemy_zoc(state, p.side):
+            here = model.force_hex(state, f)
+            near = sorted(e for e in enemy if here and are_adjacent(hm.parse(here), hm.parse(e)))
+            if near:
+                moves.append({"force": f, "attack": near[0]})
+        return dict(empty, moves=moves)
 
 
 def parse(raw: bytes):
