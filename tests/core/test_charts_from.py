@@ -11,6 +11,7 @@ from hxref.engine import Engine
 from hxref.game import GameFile
 
 from tests.core import test_pinned_charts as pinned
+from tests.security.attacker import rehash
 from tests.core.test_pinned_charts import WEATHER, set_weather, to_weather
 
 games = pinned.games            # the fixture: a copy of games/ the data folders point to
@@ -73,12 +74,5 @@ def test_a_bad_charts_from_game_is_refused_with_one_line(games, tmp_path, what, 
 
 def _rehash(gf: GameFile) -> None:
     """A consistent game file with an edited first event (as its creator could make one)."""
-    from hxref.game import event_hash
-
-    prev = gf.log[0]["prev"]
-    for ev in gf.log:
-        ev["prev"] = prev
-        ev["hash"] = prev = event_hash(ev)
-    gf.header["identity"] = gf.log[0]["hash"]
-    gf.header["head"] = {"seq": len(gf.log), "hash": gf.head}
+    rehash(gf)
     gf.save()

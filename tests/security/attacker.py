@@ -115,3 +115,16 @@ def swap_key(src, out, side: str, new_key_path: str, keys: dict[str, str]) -> Ga
         return {**data, "file": text, "sha256": sha256_hex(text.encode("utf-8"))}
 
     return _replay(gf.log[0]["data"]["meta"]["system"], out, inputs, resign)
+
+
+def rehash(gf) -> None:
+    """Make a game file whose first event was edited consistent again, as its creator's own tools
+    would: every event's link and hash, then the header's identity and head."""
+    from hxref.game import event_hash
+
+    prev = gf.log[0]["prev"]
+    for ev in gf.log:
+        ev["prev"] = prev
+        ev["hash"] = prev = event_hash(ev)
+    gf.header["identity"] = gf.log[0]["hash"]
+    gf.header["head"] = {"seq": len(gf.log), "hash": gf.head}

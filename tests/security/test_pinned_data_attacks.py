@@ -39,7 +39,7 @@ from hxref.engine import Engine, map_view
 from hxref.game import GameFile, event_hash
 from hxref.kit import data
 
-from tests.security.attacker import sha
+from tests.security.attacker import rehash, sha
 
 MAP = "maps/demo.yaml"
 
@@ -56,12 +56,7 @@ def craft(game: str, edit, out: str = "bob-h.yaml") -> str:
     gf = GameFile.load(game)
     created = gf.log[0]["data"]
     edit(created)
-    prev = gf.log[0]["prev"]
-    for ev in gf.log:
-        ev["prev"] = prev
-        ev["hash"] = prev = event_hash(ev)
-    gf.header["identity"] = gf.log[0]["hash"]
-    gf.header["head"] = {"seq": len(gf.log), "hash": gf.head}
+    rehash(gf)
     for key in ("meta", "participants", "scenario"):
         if key in created:
             gf.header[key] = created[key]
