@@ -433,6 +433,25 @@ class _Admin:
             self.act("train", None, label, 0, n.wep, "8.72", f"{self.side} adds a train in {label} for {n.wep} WEP "
                      "(8.72; the price list of 14.14 is missing: the scenario's `prices.train`, else 0)")
 
+    # 8.71: one stretch of track a turn opened for the side's own trains
+    def open_rail(self, items: list) -> None:
+        from .rail import apply_open_stretch, open_stretch
+
+        for i, o in enumerate(items):
+            path = ["administration", "open_rail", i]
+            a, b = (o.get("from"), o.get("to")) if isinstance(o, Mapping) else (None, None)
+            if self.hexmap is None or not (_on_map(self.hexmap, a) and _on_map(self.hexmap, b)):
+                self.bad(f"`from` and `to` name the two stations of the stretch, not {o!r}", "8.71", path)
+                continue
+            n = open_stretch(self.st, self.hexmap, self.side, cast(str, a), cast(str, b))
+            if n.problems:
+                self.problems += [Problem(p.message, p.rule, path + p.path) for p in n.problems]
+                continue
+            apply_open_stretch(self.st, n)
+            self.work.set(("rail_open",), {k: list(v) for k, v in self.st["rail_open"].items()})
+            self.work.set(("rail_opened",), dict(self.st["rail_opened"]))
+            self.act("open_rail", None, a, 0, 0, "8.71", f"{self.side} opens the track from {a} to {b} (8.71)")
+
 
 def _on_map(hexmap, label) -> bool:
     try:
@@ -443,7 +462,7 @@ def _on_map(hexmap, label) -> bool:
 
 
 ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "detachments", "ammo", "training", "entrench",
-               "train", "remove_landing")
+               "train", "remove_landing", "open_rail")
 
 
 def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | None:
@@ -489,7 +508,7 @@ def administration(state: HeartlandState, side: str, orders: Mapping | None, hex
         {"replacements": adm.replacements, "leaders": adm.leaders, "wdo": adm.wdos,
          "chief_of_staff": adm.chiefs_of_staff, "detachments": adm.detachments, "ammo": adm.ammo,
          "training": adm.training, "entrench": adm.entrench, "train": adm.train,
-         "remove_landing": adm.remove_landing}[key](items)
+         "remove_landing": adm.remove_landing, "open_rail": adm.open_rail}[key](items)
     if adm.problems:
         return _refused("administration", side, adm.problems, "4.32")
     return StepResult("administration", side, adm.actions, [], adm.work.changes, "4.32",

@@ -446,8 +446,13 @@ def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: li
     """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
     it, 8.64a); 8.63: the rail cut where it was ordered."""
     from .capture import apply_capture, captures_on_entry
-    from .rail import apply_cut_rail, cut_rail
+    from .rail import apply_cut_rail, cut_rail, note_passage
 
+    held = note_passage(state, hexmap(state), side, entered)      # 8.71: the last side through a rail hex
+    if held:
+        events.append({"type": "rail.held", "side": side, "visible_to": [side], "rule": "8.71",
+                       "text": f"{_name(state, force)} is the last through the rail hexes {', '.join(held)} "
+                               "(8.71: a stretch may be opened where the side's units were the last)"})
     for label in entered:
         for c in captures_on_entry(state, force, label):
             if not c.automatic and c.id not in chosen:     # 8.64a: the Confederates' choice

@@ -52,6 +52,7 @@ problems start with that key)::
       training: [{leader: grant}]        # 3.53(2), 14.52: 1 AP, ML +1
       entrench: [{leader: grant}]        # 3.24a, 14.8x: 1 AP, one level
       train: [{hex: "0705"}]             # 8.72: the one extra train, in a friendly major city, prices.train WEP
+      open_rail: [{from: "0705", to: "0909"}]   # 8.71: one stretch a turn, station to next station
       remove_landing: [L1]               # 8.64a: Union, a landing it declared exhausted after its capture
 
 State keys this module reads or adds (all optional; absent = none)::
