@@ -364,8 +364,35 @@ class SalemPlanner:
         choice["moves"] = moves
         if not self.night:
             choice["attacks"] = self.attacks()
+            fire = self.bombardments({u for a in choice["attacks"] for u in a["attackers"]})
+            if fire:
+                choice["bombard"] = fire
         choice["standing"] = self.standing()
         return choice
+
+    def bombardments(self, attacking: set[str]) -> list[dict]:
+        """Each battery that does not attack this phase bombards (stand-in chart, bombardment.py):
+        the hex it may legally fire at (range, LOS for fire, an enemy combat unit there) that holds
+        the most enemy steps, a victory hex first; hxref's own check decides what is legal."""
+        from hxref.systems.salem_church import bombardment as bb
+
+        keys = {"0609", "0610", "1204", "1302", "2114", "2407"}
+        hexes = sorted({str(u["hex"]) for u in self.work["units"].values()
+                        if u.get("side") == self.enemy and u.get("hex") is not None})
+        out, fired = [], set()
+        for uid in self.units(self.side, ("artillery",)):
+            if uid in attacking:
+                continue
+            legal = [h for h in hexes if bb.targets_in(self.work, h, self.side) and bb.problem(
+                self.work, self.hm, self.side, {"unit": uid, "target": h}, fired=fired, attacking=attacking) is None]
+            if not legal:
+                continue
+            steps = {h: sum(int(self.work["units"][x]["steps"]) for x in bb.targets_in(self.work, h, self.side))
+                     for h in legal}
+            target = min(legal, key=lambda h: (h not in keys, -steps[h], h))
+            out.append({"unit": uid, "target": target})
+            fired.add(uid)
+        return out
 
     def choose_entry(self, groups: list[dict]) -> str | None:
         if not groups:
@@ -641,7 +668,7 @@ def plan_salem(game: str, side: str) -> dict:
         if not problems:
             return choice
         where = list(problems[0].path or [])
-        if len(where) >= 2 and where[0] in ("moves", "attacks") and isinstance(where[1], int):
+        if len(where) >= 2 and where[0] in ("moves", "attacks", "bombard") and isinstance(where[1], int):
             del choice[where[0]][where[1]]          # drop the move or attack hxref refuses
         elif where[:1] == ["standing"]:
             choice["standing"].pop("counter_attacks", None)

@@ -160,8 +160,9 @@ def test_the_game_ends_in_the_victory_determination(played):
     again = victory.determine(eng.state, eng.state["rules"], end_of_turn=14)
     assert again.to_dict() == v
     # 14.3: neither major victory; the wagon train escaped by 1204 (16.0), so no capture either
-    assert eng.state["wagon"] == {"exited": "escape", "captured": False, "hex": "1204"}
-    assert v["score"]["points"] == {"union": 6, "confederate": 5}          # 14.3 stand-in: enemy steps lost
+    assert eng.state["wagon"] == {"exited": "escape", "captured": False, "hex": "1204",
+                                  "seen_by": ["confederate", "union"]}
+    assert v["score"]["points"] == {"union": 6, "confederate": 1}          # 14.3 stand-in: enemy steps lost (the batteries bombard, 17.3)
     # 1204 is the Union's; 1302, 2114 and 2407 the Confederates' (14.1, 14.2): one short of 14.2
     assert {h: eng.state["control"].get(h) for h in ("1204", "1302", "2114", "2407")} == {
         "1204": "union", "1302": "confederate", "2114": "confederate", "2407": "confederate"}

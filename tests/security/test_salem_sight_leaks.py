@@ -185,3 +185,38 @@ def test_a_bombardment_does_not_say_where_an_unseen_battery_fires_from():
     (own,) = [e for e in events if e["type"] == "bombardment" and visible(e, "union")]
     assert own["text"].startswith("art-1 in 0105 bombards 0107 (wilcox-m): 2 hex(es), range 3")
     assert own["explain"]["from"] == "0105"
+
+
+# --- the wagon train's exit hex (16.0): told only to a side that saw it leave -----------------------
+
+def wagon_exit(confederate_hex: str):
+    """The wagon train leaves the map from 0107 (16.0, for victory, 14.1) on turn 5."""
+    st = game({"wagon-train": "0107", "wilcox-m": confederate_hex}, turn=5)
+    return play(st, {"moves": [{"unit": "wagon-train", "path": ["off"]}]}, {})
+
+
+def test_the_wagon_trains_exit_hex_is_not_told_to_a_confederate_who_did_not_see_it():
+    st, events = wagon_exit("2010")
+    assert "0107" not in set().union(*(vw.sight_from(st["map"], h) for h in vw.observers(st, "confederate")))
+    assert st["wagon"]["exited"] == "victory" and st["wagon"]["hex"] == "0107"
+    assert "confederate" not in st["wagon"]["seen_by"]
+    confederate = held_by(st, events, "confederate")
+    # 0107 is also the Confederates' own entry hex (13.3), printed in the view's schedule: the
+    # view's wagon record is read below; everything else they hold names no 0107
+    assert leaked({k: x for k, x in confederate.items() if k != "view"}, ["0107"]) == []
+    # that it left, and for victory, is public (digest F5)
+    assert SYSTEM.view(st, "confederate", "umpired")["wagon"] == {"exited": "victory", "captured": False}
+    (told,) = [e for e in events if e["type"] == "wagon.exit" and visible(e, "confederate")]
+    assert told["text"] == "the wagon train leaves the map out of sight (victory, 16.0)"
+    # the owner reads his train's exit hex in full
+    assert SYSTEM.view(st, "union", "umpired")["wagon"]["hex"] == "0107"
+    (own,) = [e for e in events if e["type"] == "wagon.exit" and visible(e, "union")]
+    assert own["text"] == "the wagon train leaves the map at 0107 (victory, 16.0)"
+
+
+def test_a_confederate_who_saw_the_wagon_train_leave_is_told_its_exit_hex():
+    st, events = wagon_exit("0208")                 # next to 0107: contact
+    assert st["wagon"]["seen_by"] == ["confederate", "union"]
+    assert SYSTEM.view(st, "confederate", "umpired")["wagon"]["hex"] == "0107"
+    (told,) = [e for e in events if e["type"] == "wagon.exit" and visible(e, "confederate")]
+    assert told["text"] == "the wagon train leaves the map at 0107 (victory, 16.0)"

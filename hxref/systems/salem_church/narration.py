@@ -79,9 +79,11 @@ class Place:
     hex: str
     seen: frozenset[str]
     to: str = ""            # written before the hex ("to 0608"); an unseen place reads "out of sight"
+    left: bool = False      # the unit left the map from here (16.0): no reader sees it now
 
     def data(self) -> dict:
-        return {"unit": self.unit, "hex": self.hex, "seen": sorted(self.seen), "to": self.to}
+        d = {"unit": self.unit, "hex": self.hex, "seen": sorted(self.seen), "to": self.to}
+        return {**d, "left": True} if self.left else d
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ def _part(p: Any) -> Any:
     if "journey" in p:
         return Journey(str(p["unit"]), tuple(_part(x) for x in p["journey"]), bool(p.get("enters")))
     if "hex" in p:
-        return Place(str(p["unit"]), str(p["hex"]), frozenset(p.get("seen") or ()), str(p.get("to") or ""))
+        return Place(str(p["unit"]), str(p["hex"]), frozenset(p.get("seen") or ()), str(p.get("to") or ""),
+                     bool(p.get("left")))
     return Ref(str(p["unit"]), p.get("as", "name") == "name")
 
 
@@ -235,13 +238,14 @@ class Audience:
         self.units, self.known, self.side = units, known, side
 
     def place(self, p: Place) -> str:
-        """``p``'s hex, if this reader saw it then and sees the unit now (its own units: always; the
-        public report, which shows a unit its enemy sees: if the enemy saw it there)."""
+        """``p``'s hex, if this reader saw it then and sees the unit now, or saw it leave the map
+        from there (its own units: always; the public report, which shows a unit its enemy sees:
+        if the enemy saw it there)."""
         owner = self.units.get(p.unit, {}).get("side")
         if self.known is None or owner == self.side:
             return p.hex
         looker = self.side or next((s for s in SIDES if s != owner), None)
-        return p.hex if self.sees(p.unit) and looker in p.seen else OUT_OF_SIGHT
+        return p.hex if (p.left or self.sees(p.unit)) and looker in p.seen else OUT_OF_SIGHT
 
     def sees(self, uid: str) -> bool:
         return self.known is None or uid in self.known or uid not in self.units     # not a unit: as it is

@@ -51,6 +51,7 @@ class WagonRecord(TypedDict):
     exited: str | None                     # "victory" | "escape" once it left the map
     captured: bool
     hex: str | None                        # where it left the map or was captured
+    seen_by: NotRequired[list[str]]        # the sides that saw the hex it left from (umpired LOS play)
 
 
 class InitiativeRecord(TypedDict):

@@ -55,6 +55,7 @@ Readings (stand-ins where the standard rules are missing, digest D3/E; in the RE
 """
 from __future__ import annotations
 
+from dataclasses import replace as with_fields
 from typing import Mapping
 
 from . import combat as cb
@@ -365,10 +366,15 @@ class Turn:
     def _wagon_exit(self, u: UnitRecord, kind: str, mc: mv.MoveCheck, start_hex: str | None) -> None:
         """16.0: the wagon train leaves the map (for victory, 14.1, or to escape capture)."""
         st = self.state
-        st["wagon"].update({"exited": kind, "hex": mc.hexes[-1] if mc.hexes else start_hex})
+        last = mc.hexes[-1] if mc.hexes else start_hex
+        # the hex as each side saw it then: in umpired LOS play the Confederates are told where the
+        # train left only when their units saw that hex (that it left, and for what, is public, F5)
+        where = place(st, self._wagon_id(), last, "at")
+        where = with_fields(where, seen=where.seen | {str(u.get("side") or "union")}, left=True)  # its owner knows
+        st["wagon"].update({"exited": kind, "hex": last, "seen_by": sorted(where.seen)})
         u["hex"] = None
         u["exited"] = kind
-        self.say("wagon.exit", f"the wagon train leaves the map at {st['wagon']['hex']} ({kind}, 16.0)", "16.0")
+        self.say("wagon.exit", line("the wagon train leaves the map ", where, f" ({kind}, 16.0)"), "16.0")
 
     def _contact(self, uid: str, path: list[str], p) -> None:
         """A move runs into enemy units its side did not see: it stops short; they are in sight now

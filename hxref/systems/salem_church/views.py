@@ -373,7 +373,20 @@ def _build(state: SalemState, shown: set[str], viewer: str | None, fogged: bool,
         v["control"] = {h: s for h, s in v["control"].items() if h in keep}
     if fogged:
         _named_units(v, shown, set(units), viewer)
+        _wagon_exit_hex(v, viewer)
     return v
+
+
+def _wagon_exit_hex(v: dict, viewer: str | None) -> None:
+    """Umpired LOS play: the hex where the wagon train left the map (16.0) only for a reader whose
+    side saw that hex then (the public report: both sides); that it left, and whether for victory
+    or to escape, stays public (digest F5).  A capture's hex is where a Confederate unit stands."""
+    w = v.get("wagon")
+    if not isinstance(w, dict) or not w.get("exited"):
+        return
+    seen = set(w.pop("seen_by", None) or ())
+    if not (viewer in seen if viewer is not None else set(SIDES) <= seen):
+        w.pop("hex", None)
 
 
 #: the fields of a combat record of the turn summary that every reader sees as they are
