@@ -417,6 +417,7 @@ def submit(game, files, sig):
             sys.exit(2)
         click.echo(receipt.line())
         if receipt.kind == "join":
+            click.echo(_options_line(_options_of(eng)))
             _charts_warning(eng)
     click.echo(f"next: {eng.waiting_text()}")
 
@@ -527,7 +528,7 @@ def status(game, as_json, with_audit, workers):
     facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
              "scenario": eng.meta["scenario"], "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head,
              "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy"),
-             "charts_differ": _charts_differ(eng)}
+             "charts_differ": _charts_differ(eng), "options": _options_of(eng)}
     state = eng.state
     if "turn" in state:
         facts["turn"] = state["turn"]
@@ -555,10 +556,22 @@ def status(game, as_json, with_audit, workers):
         c.print(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a signed "
                 f"claim (`hxref claim`) gives {policy['nmr']}" if policy else
                 "no deadlines: a party that stops sending can stall this game")
+    c.print(_options_line(facts["options"]), markup=False)
     if facts["charts_differ"]:
         c.print("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]),
                 markup=False)
     c.print(f"head {eng.head_text()}")
+
+
+def _options_of(eng) -> list[str]:
+    from .kit import published
+
+    return published.chosen_options(eng)
+
+
+def _options_line(options: list[str]) -> str:
+    """The optional rules in play, for ``status`` and the receipt of a join."""
+    return "optional rules: " + (", ".join(options) if options else "none")
 
 
 def _charts_differ(eng) -> list[str]:

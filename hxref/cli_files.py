@@ -231,6 +231,9 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     path = out_dir_for(game, out_dir) / f"{side}-join.yaml"
     _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
                     f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    from .kit.published import chosen_options
+
+    click.echo("optional rules your join agrees to: " + (", ".join(chosen_options(eng)) or "none"))
     click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
 
 

@@ -29,6 +29,16 @@ def _created(eng: Any) -> Mapping:
     return log[0]["data"]
 
 
+def chosen_options(eng: Any) -> list[str]:
+    """The optional rules the game ``eng`` is played with (its scenario's own and those its maker
+    switched on with ``hxref new --option``), as pinned in ``game.created``: what a joiner agrees to."""
+    scenario = _created(eng).get("scenario")
+    options = scenario.get("options") if isinstance(scenario, dict) else None
+    if not isinstance(options, dict):
+        return []
+    return sorted(str(name) for name, on in options.items() if on)
+
+
 def differences(eng: Any) -> list[str]:
     """Every way the game ``eng`` is played with other data than this hxref publishes: one line
     per file or scenario; none for an honest game made with the same hxref."""
