@@ -59,8 +59,14 @@ def check_cmd(file: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--side", "-s", default=None, help="Draw a game as this side sees it (game files only).")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write an SVG picture to this file instead of drawing in the terminal.")
-@click.option("--width", type=int, default=100, show_default=True, help="Largest terminal picture width, in characters (tables).")
-def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> None:
+@click.option("--width", type=click.IntRange(min=20), default=None,
+              help="Largest terminal picture width, in characters (default: the terminal's width).")
+@click.option("--height", type=click.IntRange(min=5), default=None,
+              help="Largest hex map picture height, in lines (default: the whole map's height).")
+@click.option("--around", default=None, metavar="HEX",
+              help="Centre the terminal picture of a hex map on this hex (default: the side's forces).")
+def show_cmd(file: str, side: str | None, svg_out: str | None, width: int | None, height: int | None,
+             around: str | None) -> None:
     """Draw a map file, or the map of a game with its units.
 
     FILE is a map file (games/<system>/maps/*.yaml) or a game file; for a game,
@@ -71,6 +77,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
       hxref map show games/heartland/maps/sample.yaml
       hxref map show games/acw_minis/maps/sample-table.yaml --svg table.svg
       hxref map show mygame.yaml --side confederate --svg csa.svg
+      hxref map show mygame.yaml --side union --width 80 --around 1510
     """
     from .maps import is_map_file, load_map
 
@@ -107,5 +114,16 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int) -> No
 
     from .report.mapterm import render_terminal
 
-    console = Console(highlight=False, soft_wrap=False)
-    console.print(render_terminal(m, units, max_width=width, title=title))
+    import shutil
+
+    if width is None:
+        width = shutil.get_terminal_size((100, 40)).columns
+    if around is not None:
+        if m.kind != "hex":
+            raise InvalidInput("--around is for hex maps; a table is drawn whole", code="E504", file=file)
+        try:
+            m.parse(around)
+        except InvalidInput as exc:
+            raise InvalidInput(f"--around {around}: {exc.message}", code="E504", file=file) from None
+    console = Console(highlight=False, soft_wrap=False, width=max(width, 20))
+    console.print(render_terminal(m, units, max_width=width, title=title, around=around, max_height=height))

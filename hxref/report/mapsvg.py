@@ -8,6 +8,12 @@
     {"id": "a", "side": "csa", "label": "Inf A", "kind": "infantry",
      "x": 12, "y": 6, "facing": 0, "frontage": 6, "depth": 1}   # on a table
 
+and, where the side's view tells them, what a counter shows of the unit:
+``"strength"`` (its combat strength or ratings, as text), ``"steps"``, ``"state"``
+(active, inactive, disrupted, ...), ``"stack"`` (how many counters stand there),
+``"hits"`` (a table unit's hits carried) and ``"viewer": True`` for the side's
+own units.  A key the view does not give is simply not drawn.
+
 A side's view is drawn by passing only the units that side may see (the game
 engine filters them); the picture shows exactly what it is given.  The output
 is deterministic (fixed precision, fixed order), so it can be a golden file.
@@ -72,6 +78,28 @@ class PlacedUnit:
     hex: Hex | None = None
     base: Base | None = None
     colour: str | None = None
+    #: what the counter shows of the unit, as far as the view tells it (module text)
+    strength: str = ""
+    steps: int | None = None
+    state: str = ""
+    stack: int = 1
+    hits: int | None = None
+    viewer: bool = False
+
+    def details(self) -> list[str]:
+        """The counter's lines under the name: strength, steps, state, stack size, hits carried."""
+        out = []
+        if self.strength:
+            out.append(self.strength)
+        if self.steps is not None:
+            out.append(plural(self.steps, "step"))
+        if self.state:
+            out.append(self.state)
+        if self.stack > 1:
+            out.append(f"stack of {self.stack}")
+        if self.hits is not None:
+            out.append(plural(self.hits, "hit"))
+        return out
 
     def in_hex(self) -> Hex:
         """The unit's hex: every unit on a hex map has one (:func:`place_units`)."""
@@ -86,12 +114,33 @@ class PlacedUnit:
         return self.base
 
 
+def plural(n: int, word: str) -> str:
+    """``1 hit``, ``2 hits``, ``0 hits``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _shown(u: dict) -> dict[str, Any]:
+    """The counter details a unit dict gives (module text); the others keep their defaults."""
+    out: dict[str, Any] = {"viewer": bool(u.get("viewer"))}
+    if u.get("strength") not in (None, ""):
+        out["strength"] = str(u["strength"])
+    if u.get("state"):
+        out["state"] = str(u["state"])
+    for key in ("steps", "hits"):
+        if u.get(key) is not None:
+            out[key] = int(u[key])
+    if u.get("stack"):
+        out["stack"] = int(u["stack"])
+    return out
+
+
 def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
     """Check unit dicts against the map; InvalidInput naming the unit if one is off the map."""
     out = []
     for u in units:
         uid = str(u.get("id", "?"))
         side, label, kind, colour = str(u.get("side", "")), str(u.get("label", uid)), str(u.get("kind", "")), u.get("colour")
+        shown = _shown(u)
         if m.kind == "hex":
             if "hex" not in u:
                 raise InvalidInput(f"unit {uid} has no hex to be drawn in")
@@ -99,13 +148,13 @@ def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
                 h = m.parse(u["hex"])
             except InvalidInput as exc:
                 raise InvalidInput(f"unit {uid}: {exc.message}") from None
-            out.append(PlacedUnit(uid, side, label, kind, hex=h, colour=colour))
+            out.append(PlacedUnit(uid, side, label, kind, hex=h, colour=colour, **shown))
         else:
             try:
                 base = Base(float(u["x"]), float(u["y"]), float(u.get("facing", 0)), float(u.get("frontage", 4)), float(u.get("depth", 1)))
             except (KeyError, TypeError, ValueError):
                 raise InvalidInput(f"unit {uid} needs x and y in inches (and facing, frontage, depth) to be drawn on a table") from None
-            out.append(PlacedUnit(uid, side, label, kind, base=base, colour=colour))
+            out.append(PlacedUnit(uid, side, label, kind, base=base, colour=colour, **shown))
     return out
 
 
@@ -207,6 +256,7 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
     out.append("</g>")
     out += _features_layer(m, hexes, fr)
     out += _labels_layer(m, hexes, fr)
+    out += _crossings_layer(m, fr)
     out += _counters_layer(m, units, fr)
     out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
     out.append("</svg>")
@@ -246,8 +296,8 @@ def _lines_layer(m: Any, fr: _Frame) -> list[str]:
 
 
 def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
-    """One hexside's features: those along the side first (a directed one with ticks towards the hex
-    it is drawn in), then the crossings (bridge, ford) across it."""
+    """One hexside's features along the side (a directed one with ticks towards the hex it is drawn
+    in); its crossings are drawn later, above the labels (:func:`_crossings_layer`)."""
     s = fr.s
     info = m.sides[side]
     types = m.types["hexside"]
@@ -264,24 +314,58 @@ def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
             for k in (0.2, 0.4, 0.6, 0.8):
                 px, py = x1 + (x2 - x1) * k, y1 + (y2 - y1) * k
                 out.append(f'<line x1="{_f(px)}" y1="{_f(py)}" x2="{_f(px + (cx - px) * 0.18)}" y2="{_f(py + (cy - py) * 0.18)}" stroke="{tt.colour}" stroke-width="1.5"/>')
-    for f in info.features:
-        tt = types[f]
-        if not tt.replaces:
-            continue
-        (ax, ay), (bx, by) = fr.at(side.a), fr.at(side.b)
-        dash = ' stroke-dasharray="2 2"' if "ford" in f else ""
-        out.append(
-            f'<line x1="{_f(ax + (bx - ax) * 0.32)}" y1="{_f(ay + (by - ay) * 0.32)}" x2="{_f(ax + (bx - ax) * 0.68)}" '
-            f'y2="{_f(ay + (by - ay) * 0.68)}" stroke="{tt.colour}" stroke-width="6"{dash}><title>{_esc(tt.label)}</title></line>'
-        )
     return out
+
+
+def _crossings_layer(m: Any, fr: _Frame) -> list[str]:
+    """The crossings (bridges, fords, ferries) across hexsides, drawn above the hex labels and place
+    names so that no label hides the one crossing a player needs: a bar across the hexside from hex
+    centre to hex centre, with a white casing, a ford's dashed."""
+    types = m.types["hexside"]
+    out = ['<g id="crossings" stroke-linecap="butt">']
+    for side in sorted(m.sides):
+        for f in m.sides[side].features:
+            tt = types[f]
+            if not tt.replaces:
+                continue
+            (ax, ay), (bx, by) = fr.at(side.a), fr.at(side.b)
+            ends = (f'x1="{_f(ax + (bx - ax) * 0.3)}" y1="{_f(ay + (by - ay) * 0.3)}" '
+                    f'x2="{_f(ax + (bx - ax) * 0.7)}" y2="{_f(ay + (by - ay) * 0.7)}"')
+            dash = ' stroke-dasharray="3 2"' if "ford" in f else ""
+            out.append(f'<g class="crossing" data-type="{_esc(f)}"><title>{_esc(tt.label)}: {_esc(m.label(side.a))}/'
+                       f'{_esc(m.label(side.b))}</title><line {ends} stroke="#fbfaf5" stroke-width="9"/>'
+                       f'<line {ends} stroke="{tt.colour}" stroke-width="6"{dash}/></g>')
+    out.append("</g>")
+    return out
+
+
+def _haloed(x: float, y: float, text: str) -> str:
+    """A label with a pale halo under it, so it reads over roads and rivers: the halo is a second text
+    drawn first (every SVG renderer draws it; not all know ``paint-order``)."""
+    at = f'x="{_f(x)}" y="{_f(y)}"'
+    return (f'<text {at} fill="#fbfaf5" stroke="#fbfaf5" stroke-width="2.5" stroke-linejoin="round">{_esc(text)}</text>'
+            f'<text {at}>{_esc(text)}</text>')
+
+
+def _covers_hex(tt: Any) -> bool:
+    """A feature that is ground rather than a place (a hill: it gives the hex its elevation in the
+    rules) is drawn over the whole hex, not as a mark at its centre."""
+    return isinstance(tt.rules, dict) and "elevation" in tt.rules
 
 
 def _features_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
     """The features in hexes (towns, buildings), side by side about the hex centre."""
-    out = ['<g id="features" stroke="#222" stroke-width="0.8">']
+    out = ['<g id="ground" stroke="none">']
     for h in hexes:
-        feats = m.features(h)
+        for f in m.features(h):
+            tt = m.types["features"][f]
+            if _covers_hex(tt):
+                out.append(f'<polygon class="ground" data-type="{_esc(f)}" points="{_pts(fr.corners(h))}" fill="{tt.colour}" '
+                           f'fill-opacity="0.45"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
+    out.append("</g>")
+    out.append('<g id="features" stroke="#222" stroke-width="0.8">')
+    for h in hexes:
+        feats = [f for f in m.features(h) if not _covers_hex(m.types["features"][f])]
         for k, f in enumerate(feats):
             tt = m.types["features"][f]
             x, y = fr.at(h)
@@ -303,16 +387,18 @@ def _labels_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
         if lv:
             out.append(f'<text x="{_f(x - s * 0.55)}" y="{_f(y + 2.5)}" font-size="6.5" fill="#5a3410">L{_esc(_f(lv))}</text>')
     out.append("</g>")
-    out.append('<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke">')
+    out.append('<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="none">')
     for name, h in sorted(m.places.items(), key=lambda kv: (kv[1], kv[0])):
         x, y = fr.at(h)
-        out.append(f'<text x="{_f(x)}" y="{_f(y + s * 0.62)}">{_esc(name)}</text>')
+        out.append(_haloed(x, y + s * 0.62, name))
     out.append("</g>")
     return out
 
 
 def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
-    """The units as counters in their sides' colours, a stack's counters each offset a little."""
+    """The units as counters in their sides' colours, a stack's counters each offset a little: the
+    name, then what the view tells of the unit (strength, steps, state, stack size), else its kind.
+    A side's own counters have a gold edge."""
     s = fr.s
     colours = side_colours([{"side": u.side} for u in units])
     stacks: dict[Hex, int] = {}
@@ -323,19 +409,31 @@ def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
         stacks[h] = k + 1
         x, y = fr.at(h)
         x, y = x + 3 * k, y - 3 * k
-        w = s * 0.95
+        w = s * 1.05
         fill = u.colour or colours[u.side]
         ink = _text_colour(fill)
+        details = u.details()
+        lines = details[:2] if details else [u.kind[:10]]
+        edge = ' stroke="#e0b000" stroke-width="1.6"' if u.viewer else ' stroke="#111" stroke-width="1"'
+        about = "; ".join([u.kind] + details) if u.kind else "; ".join(details)
+        body = "".join(
+            f'<text class="detail" x="{_f(x)}" y="{_f(y + 3.5 + 6.5 * i)}" fill="{ink}" font-size="5.5"{_fit_small(t)}>'
+            f'{_esc(t[:LABEL_MAX])}</text>' for i, t in enumerate(lines))
         out.append(
             f'<g class="unit" data-id="{_esc(u.id)}" data-side="{_esc(u.side)}"><title>{_esc(u.label)} ({_esc(u.side)}'
-            f'{", " + _esc(u.kind) if u.kind else ""}) in {_esc(m.label(u.hex))}</title>'
-            f'<rect x="{_f(x - w / 2)}" y="{_f(y - w / 2)}" width="{_f(w)}" height="{_f(w)}" rx="2" fill="{fill}" stroke="#111" stroke-width="1"/>'
-            f'<text x="{_f(x)}" y="{_f(y - 2)}" fill="{ink}" font-weight="bold"{_fit(u.label)}>'
-            f'{_esc(u.label[:LABEL_MAX])}</text>'
-            f'<text x="{_f(x)}" y="{_f(y + 8)}" fill="{ink}" font-size="6">{_esc(u.kind[:8])}</text></g>'
+            f'{", " + _esc(about) if about else ""}) in {_esc(m.label(u.hex))}</title>'
+            f'<rect x="{_f(x - w / 2)}" y="{_f(y - w / 2)}" width="{_f(w)}" height="{_f(w)}" rx="2" fill="{fill}"{edge}/>'
+            f'<text x="{_f(x)}" y="{_f(y - 5)}" fill="{ink}" font-weight="bold"{_fit(u.label)}>'
+            f'{_esc(u.label[:LABEL_MAX])}</text>{body}</g>'
         )
     out.append("</g>")
     return out
+
+
+def _fit_small(text: str) -> str:
+    """A smaller font for a long detail line (5.5 points fit about nine characters)."""
+    n = min(len(text), LABEL_MAX)
+    return "" if n <= 9 else f' font-size="{_f(max(3.5, 5.5 * 9 / n))}"'
 
 
 def _used_types(m: Any) -> list[Any]:
@@ -449,15 +547,15 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict
             for pts in poly(r.crossing_area(c)):
                 out.append(f'<polygon points="{pts}" fill="{ct.colour}" stroke="#222" stroke-width="0.8"{dash}><title>{_esc(ct.label)}</title></polygon>')
     out.append("</g>")
-    out.append('<g id="labels" font-size="10" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke">')
+    out.append('<g id="labels" font-size="10" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="none">')
     for a in t.areas:
         if a.name:
             c = a.polygon.representative_point()
             x, y = p(c.x, c.y)
-            out.append(f'<text x="{_f(x)}" y="{_f(y)}">{_esc(a.name)}</text>')
+            out.append(_haloed(x, y, a.name))
     for name, (x, y) in sorted(m.places.items()):
         px, py = p(x, y)
-        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2.5" fill="#1b1b1b" stroke="none"/><text x="{_f(px)}" y="{_f(py - 5)}">{_esc(name)}</text>')
+        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2.5" fill="#1b1b1b" stroke="none"/>' + _haloed(px, py - 5, name))
     out.append("</g>")
     colours = side_colours([{"side": u.side} for u in units])
     out.extend(_shots_svg(t, {u.id: u for u in units}, shots, colours, p, poly))
@@ -474,7 +572,8 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict
             f'{", " + _esc(u.kind) if u.kind else ""}) at ({_f(b.x)}, {_f(b.y)}) facing {_f(b.facing)}</title>'
             f'<polygon points="{_pts(corners)}" fill="{fill}" stroke="#111" stroke-width="1"/>'
             f'<line x1="{_f(fx0)}" y1="{_f(fy0)}" x2="{_f(fx1)}" y2="{_f(fy1)}" stroke="#f1c40f" stroke-width="2.5"/>'
-            f'<text x="{_f(cx)}" y="{_f(cy + 3)}" fill="{ink}" font-weight="bold" transform="rotate({_f(_upright(b.facing))} {_f(cx)} {_f(cy)})">{_esc(u.label[:10])}</text></g>'
+            f'<text x="{_f(cx)}" y="{_f(cy + 3)}" fill="{ink}" font-weight="bold" transform="rotate({_f(_upright(b.facing))} {_f(cx)} {_f(cy)})">{_esc(u.label[:10])}</text>'
+            + _base_details(u, cx, cy, ink) + "</g>"
         )
     out.append("</g>")
     out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
@@ -509,10 +608,19 @@ def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p,
                        'stroke-width="1.6"/>'
                        f'<circle cx="{_f(x1)}" cy="{_f(y1)}" r="3" fill="#c0392b"/>')
             if s.get("label"):
-                out.append(f'<text x="{_f((x0 + x1) / 2)}" y="{_f((y0 + y1) / 2 - 3)}" fill="#c0392b" stroke="#fbfaf5" '
-                           f'stroke-width="2.5" paint-order="stroke">{_esc(str(s["label"]))}</text>')
+                out.append('<g fill="#c0392b">' + _haloed((x0 + x1) / 2, (y0 + y1) / 2 - 3, str(s["label"])) + "</g>")
     out.append("</g>")
     return out
+
+
+def _base_details(u: PlacedUnit, cx: float, cy: float, ink: str) -> str:
+    """What the view tells of a table unit (hits carried, state), written on its base under its name."""
+    details = u.details()
+    if not details or u.base is None:
+        return ""
+    text = ", ".join(details)
+    return (f'<text class="detail" x="{_f(cx)}" y="{_f(cy + 9)}" fill="{ink}" font-size="6" '
+            f'transform="rotate({_f(_upright(u.base.facing))} {_f(cx)} {_f(cy)})">{_esc(text)}</text>')
 
 
 def _upright(facing: float) -> float:

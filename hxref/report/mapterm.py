@@ -15,6 +15,7 @@ hex's second line.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from rich.console import Group
@@ -40,23 +41,90 @@ def _blend(colour: str, towards: str, k: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * k):02x}" for x, y in zip(a, b))
 
 
-def render_terminal(m: Any, units: Sequence[dict] = (), max_width: int = 100, title: str | None = None) -> Group:
-    """A rich picture of the map with ``units`` (unit dicts as for :func:`~hxref.report.mapsvg.render_svg`)."""
+def render_terminal(m: Any, units: Sequence[dict] = (), max_width: int = 100, title: str | None = None,
+                    around: str | None = None, max_height: int | None = None) -> Group:
+    """A rich picture of the map with ``units`` (unit dicts as for :func:`~hxref.report.mapsvg.render_svg`).
+
+    A hex map wider than ``max_width`` characters (or taller than ``max_height`` lines) is shown as
+    a window of it: centred on the hex ``around`` when given, else on the units of the side the
+    picture is for (``viewer``, else all units), else on the map's middle."""
     placed = place_units(m, units)
+    codes = unit_codes(m, placed)
+    window = None
     if m.kind == "hex":
-        picture = _hex_picture(m, placed)
+        window = hex_window(m, placed, max_width, max_height, around)
+        picture = _hex_picture(m, placed, codes, window)
     else:
-        picture = _table_picture(m, placed, max_width)
-    parts: list[Any] = [Text(title or m.title or m.id, style="bold"), picture, _legend(m)]
+        picture = _table_picture(m, placed, max_width, codes)
+    parts: list[Any] = [Text(title or m.title or m.id, style="bold"), picture]
+    if window is not None and window.partial:
+        parts.append(Text(window.describe(m), style="dim"))
+    parts.append(_legend(m))
     if placed:
-        parts.append(_unit_table(m, placed))
+        parts.append(_unit_table(m, placed, codes))
     return Group(*parts)
 
 
-def _marker(us: list[PlacedUnit]) -> str:
-    if len(us) == 1:
-        return (us[0].label.replace(" ", "") + "  ")[:2]
-    return f"{min(len(us), 9)}+"
+@dataclass(frozen=True)
+class HexWindow:
+    """The part of a hex map a terminal picture shows: columns ``cols`` and rows ``rows`` (inclusive,
+    in the map's printed numbering), and whether that is less than the whole map."""
+
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    partial: bool
+
+    def describe(self, m: Any) -> str:
+        """One line saying which part of the map is shown and how to move the window."""
+        fmt = m.grid.labels
+        first = m.label(fmt.to_hex(self.cols[0], self.rows[0]))
+        last = m.label(fmt.to_hex(self.cols[1], self.rows[1]))
+        return f"part of the map: {first} to {last} (--around HEX moves the window, --width widens it)"
+
+
+def hex_window(m: Any, units: Sequence[PlacedUnit], max_width: int, max_height: int | None,
+               around: str | None) -> HexWindow:
+    """The columns and rows that fit ``max_width`` characters (and ``max_height`` lines), centred as
+    :func:`render_terminal` says.  ``around`` not on the map: InvalidInput naming it."""
+    (c0, c1), (r0, r1) = m.grid.columns, m.grid.rows
+    ncols = max(1, min(c1 - c0 + 1, (max_width + 1) // (CELL + 1)))
+    nrows = r1 - r0 + 1 if max_height is None else max(1, min(r1 - r0 + 1, (max_height - 1) // 2))
+    if around is not None:
+        centre = m.grid.labels.to_offset(m.parse(around))
+    else:
+        mine = [u for u in units if u.viewer] or list(units)
+        if mine:
+            cr = [m.grid.labels.to_offset(u.in_hex()) for u in mine]
+            centre = (round(sum(c for c, _ in cr) / len(cr)), round(sum(r for _, r in cr) / len(cr)))
+        else:
+            centre = ((c0 + c1) // 2, (r0 + r1) // 2)
+
+    def span(mid: int, n: int, lo: int, hi: int) -> tuple[int, int]:
+        start = min(max(lo, mid - n // 2), hi - n + 1)
+        return start, start + n - 1
+
+    cols, rows = span(centre[0], ncols, c0, c1), span(centre[1], nrows, r0, r1)
+    return HexWindow(cols, rows, (cols, rows) != ((c0, c1), (r0, r1)))
+
+
+def unit_codes(m: Any, units: Sequence[PlacedUnit]) -> dict[str, str]:
+    """A two-character code for every unit, different for every unit (and from every terrain or
+    feature symbol the map uses): its label's first letter and the first later letter not taken,
+    else a digit."""
+    from .mapsvg import _used_types
+
+    taken = {tt.symbol for tt in _used_types(m)}
+    out: dict[str, str] = {}
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        name = "".join(ch for ch in (u.label or u.id) if ch.isalnum()) or "u"
+        head = name[0].upper()
+        tails = [ch.lower() for ch in name[1:]] + list("23456789abcdefghijklmnopqrstuvwxyz")
+        code = next((head + t for t in tails if head + t not in taken), None)
+        if code is None:
+            code = next(a + b for a in "ABCDEFGHJKLMNPQRSTUVWXYZ" for b in "23456789" if a + b not in taken)
+        taken.add(code)
+        out[u.id] = code
+    return out
 
 
 class _Canvas:
@@ -83,12 +151,12 @@ class _Canvas:
         return text
 
 
-def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
+def _hex_picture(m: Any, units: list[PlacedUnit], codes: dict[str, str], window: HexWindow) -> Text:
     """A hex map as offset columns: each hex two lines (label; terrain, feature or line, unit marker),
     the low columns one line lower, then the hexside symbols between the columns."""
     grid = m.grid
     fmt = grid.labels
-    (c0, c1), (r0, r1) = grid.columns, grid.rows
+    (c0, c1), (r0, r1) = window.cols, window.rows
     ncols, nrows = c1 - c0 + 1, r1 - r0 + 1
     height = 2 * nrows + 1
     canvas = _Canvas(ncols * (CELL + 1), height)
@@ -106,7 +174,7 @@ def _hex_picture(m: Any, units: list[PlacedUnit]) -> Text:
             top = 2 * ri + (1 if low else 0)
             where[(ci, top)] = where[(ci, top + 1)] = h
             _draw_hex(canvas, m, h, ci * (CELL + 1), top, short(h), line_symbol.get(h, " "), stacks.get(h, []),
-                      colours)
+                      colours, codes)
     _draw_hexsides(canvas, m, where, ncols, height)
     return canvas.text()
 
@@ -133,7 +201,7 @@ def _south_feature(m: Any, h: Hex) -> Any:
 
 
 def _draw_hex(canvas: _Canvas, m: Any, h: Hex, x: int, top: int, label: str, line_sym: str,
-              us: list[PlacedUnit], colours: dict) -> None:
+              us: list[PlacedUnit], colours: dict, codes: dict[str, str]) -> None:
     """One hex: its label on the top line; its terrain, feature (else line) and unit marker below, in the
     terrain's colour darkened with elevation, underlined by a south hexside feature."""
     tt = m.terrain(h)
@@ -148,7 +216,7 @@ def _draw_hex(canvas: _Canvas, m: Any, h: Hex, x: int, top: int, label: str, lin
     if us:
         uc = us[0].colour or colours[us[0].side]
         ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True, underline=sf is not None)
-        canvas.put(top + 1, x + 2, _marker(us), ust)
+        canvas.put(top + 1, x + 2, codes[us[0].id], ust)
 
 
 def _draw_hexsides(canvas: _Canvas, m: Any, where: dict[tuple[int, int], Hex], ncols: int, height: int) -> None:
@@ -170,7 +238,9 @@ def _draw_hexsides(canvas: _Canvas, m: Any, where: dict[tuple[int, int], Hex], n
             canvas.styles[line][gx] = Style(color=tt.colour, bold=True)
 
 
-def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:
+def _table_picture(m: Any, units: list[PlacedUnit], max_width: int, codes: dict[str, str]) -> Text:
+    """A table as a character grid: terrain symbols, each unit's base filled with its code (``LyLy``),
+    its front marked by an arrow."""
     import numpy as np
     import shapely
 
@@ -205,9 +275,9 @@ def _table_picture(m: Any, units: list[PlacedUnit], max_width: int) -> Text:
         st = Style(color=_text_colour(fill), bgcolor=fill, bold=True)
         b = u.on_table()
         inside = shapely.contains_xy(b.polygon, xs, ys)
-        ch = (u.label.strip() or u.id)[0]
+        code = codes[u.id]
         for i in np.nonzero(inside)[0]:
-            cell_char[i] = ch
+            cell_char[i] = code[(i % ncols) % 2]
             cell_style[i] = st
         ci = min(max(int(b.x / per_col), 0), ncols - 1)
         li = min(max(int((t.height - b.y) / per_line), 0), nlines - 1)
@@ -241,17 +311,26 @@ def _legend(m: Any) -> RichTable:
     return tab
 
 
-def _unit_table(m: Any, units: list[PlacedUnit]) -> RichTable:
+def _unit_table(m: Any, units: list[PlacedUnit], codes: dict[str, str]) -> RichTable:
+    """The units' legend: one line a unit, its code on the map, side, kind, and where it stands (a
+    hex's later units are drawn under its first, so their line names the unit on top)."""
     colours = side_colours([{"side": u.side} for u in units])
     tab = RichTable(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for c in ("unit", "side", "kind", "where"):
+    first: dict[Any, PlacedUnit] = {}
+    for u in sorted(units, key=lambda u: (u.side, u.id)):
+        if u.hex is not None:
+            first.setdefault(u.hex, u)
+    for c in ("sym", "unit", "side", "kind", "where"):
         tab.add_column(c)
     for u in sorted(units, key=lambda u: (u.side, u.id)):
         fill = u.colour or colours[u.side]
         if u.hex is not None:
             where = m.label(u.hex)
+            if first[u.hex] is not u:
+                where += f", under {codes[first[u.hex].id]}"
         else:
             b = u.on_table()
             where = f"({b.x:g}, {b.y:g}) facing {b.facing:g}, {b.frontage:g}\"x{b.depth:g}\""
-        tab.add_row(Text(u.label, Style(color=_text_colour(fill), bgcolor=fill, bold=True)), u.side, u.kind, where)
+        ink = Style(color=_text_colour(fill), bgcolor=fill, bold=True)
+        tab.add_row(Text(codes[u.id], ink), Text(u.label, ink), u.side, u.kind, where)
     return tab

@@ -162,7 +162,7 @@ class AcwMinis(GameSystem):
             events.append({"type": "shot", "side": side, "rule": "A4",
                            "text": f"{o.shooter} shoots at {o.target}: {c.why}; {r.why if r else ''}"})
             last_shots.append({"from": o.shooter, "to": o.target, "range": c.max_range, "arc": 45,
-                               "label": f"{r.hits if r else 0} hits (d6 {r.die if r else '-'})",
+                               "label": f"{r.hits if r else 0} hit{'' if r and r.hits == 1 else 's'} (d6 {r.die if r else '-'})",
                                "distance": round(c.range, 1) if c.range is not None else None,
                                "hits": r.hits if r else 0, "die": r.die if r else None, "cover": c.target_in_cover})
         for w in st.warnings:
@@ -319,6 +319,7 @@ class AcwMinis(GameSystem):
                   "frontage": u["frontage"], "depth": u.get("depth", 1.0),
                   "kind": u["type"] + (", eliminated" if u.get("eliminated") else ""),
                   "label": (u.get("name") or uid).split("'")[0][:14],
+                  **({"hits": u["hits"]} if u.get("hits") is not None else {}),
                   **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
                  for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
         return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", units,

@@ -131,7 +131,26 @@ def map_units(view: Mapping[str, Any]) -> list[dict]:
             name = top.get("name") or top.get("arm") or top["kind"]
             if top["kind"] == "leader":
                 name = top["name"].split()[-1]
-            out.append({"id": f"{side}@{label}", "side": side, "hex": label,
-                        "label": name + (f" +{entry['under']}" if entry["under"] and side == mine else ""),
-                        "kind": top["kind"]})
+            marker = {"id": f"{side}@{label}", "side": side, "hex": label,
+                      "label": name + (f" +{entry['under']}" if entry["under"] and side == mine else ""),
+                      "kind": top["kind"], "stack": 1 + int(entry["under"]), "viewer": side == mine,
+                      "strength": top.get("ratings", "")}
+            if "active" in top:
+                marker["state"] = "active" if top["active"] else "inactive"
+            if side == mine:
+                marker.update(_own_stack(view, side, label))
+            out.append(marker)
     return out
+
+
+def _own_stack(view: Mapping[str, Any], side: str, label: str) -> dict:
+    """The side's own stack in ``label`` as its view gives it: combat strength and steps of the
+    units there (its leaders' and the unled ones)."""
+    leaders = {lid for lid, ld in view.get("leaders", {}).items()
+               if ld.get("side") == side and ld.get("hex") == label and not ld.get("pool")}
+    units = [u for u in view.get("units", {}).values() if u.get("side") == side and u.get("steps", 0) > 0
+             and (u.get("leader") in leaders or (u.get("leader") is None and u.get("hex") == label))]
+    if not units:
+        return {}
+    cf = sum(u["cf"][max(0, len(u["cf"]) - u["steps"])] for u in units if u.get("cf"))
+    return {"strength": f"CF {cf}", "steps": sum(u["steps"] for u in units)}

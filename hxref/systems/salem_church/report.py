@@ -57,7 +57,7 @@ def _turn_section(view: Mapping[str, Any]) -> Section:
                       + (", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
     w = view.get("wagon") or {}
     head.lines.append("The Union wagon train (16.0): " + ("captured" if w.get("captured") else
-                                                          f"exited at {w.get('hex')} ({w.get('exited')})"
+                                                          f"exited{' at ' + str(w['hex']) if w.get('hex') else ''} ({w.get('exited')})"
                                                           if w.get("exited") else "with the army"))
     return head
 
@@ -125,8 +125,18 @@ def map_units(view: Mapping[str, Any]) -> list[dict]:
         label = str(u.get("name", uid))          # Third/1, Third/2: the formation tells them apart
         if u.get("disrupted"):
             label += "*"
-        out.append({"id": uid, "side": u["side"], "hex": u["hex"], "label": label, "kind": u.get("type", "unit")})
+        out.append({"id": uid, "side": u["side"], "hex": u["hex"], "label": label, "kind": u.get("type", "unit"),
+                    **_counter_details(u, (view.get("view") or {}).get("side"))})
     return out
+
+
+def _counter_details(u: Mapping[str, Any], viewer: str | None) -> dict:
+    """What the counter shows beyond its name, from the unit as the view gives it: CF (reduced
+    when it has lost a step), steps, and its state."""
+    cf = u.get("cf_reduced") if int(u.get("steps", 0)) == 1 and u.get("cf_reduced") is not None else u.get("cf")
+    state = ", ".join(k for k in ("disrupted", "routed", "ineffective") if u.get(k))
+    return {"strength": "" if cf is None else f"CF {cf}", "steps": u.get("steps"), "state": state,
+            "viewer": viewer is not None and u.get("side") == viewer}
 
 
 #: the keys :func:`.orders_check.check_orders` accepts (ORDER_KEYS, MOVE_KEYS, ATTACK_KEYS, STANDING_KEYS), each with
