@@ -10,10 +10,16 @@ under the game's lock, so quitting half-way through a decision leaves the
 game file as it was.
 
 Input is injectable: ``input_fn(prompt) -> str`` replaces the keyboard (tests
-drive the loop with a script); end of input is the same as ``q``.
+drive the loop with a script); end of input is the same as ``q``.  At a terminal the line is
+edited with the standard ``readline`` (see :class:`_Keyboard`): a history per side, and a refused
+answer offered again for correction.
 """
 from __future__ import annotations
 
+import re
+import shutil
+import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -29,6 +35,8 @@ COMMANDS = {"?": "help: what this decision asks and how to answer",
             "m": "redraw the map", "r": "show the last report", "q": "quit (nothing half-done is saved)"}
 #: a number field with at most this many legal values gets a menu of them
 MENU_MAX = 30
+#: how many of a side's earlier lines the keyboard recalls (Up) from the sittings before
+HISTORY_MAX = 500
 
 
 class Quit(Exception):
@@ -97,11 +105,21 @@ def _probe(eng, dec, side: str, menu: _Menu | None) -> _Menu | None:
 
 
 class _Keyboard:
-    """rich prompts whose input may come from ``input_fn`` (tests) instead of the terminal."""
+    """rich prompts whose input may come from ``input_fn`` (tests) instead of the terminal.
+
+    At a terminal the standard ``readline`` edits the line: the arrows move and recall, Ctrl-A/E
+    go to the ends.  Each side has its own history (hotseat: Up never shows the other side's sealed
+    answer), and a refused answer is offered again, line by line, for correction.  Input that is not
+    a terminal (a pipe, a script) is read as plain lines, exactly as without readline."""
 
     def __init__(self, console: Console, input_fn: Callable[[str], str] | None):
         self.console = console
         self.input_fn = input_fn
+        self.readline: Any = _terminal_readline() if input_fn is None else None
+        self.histories: dict[str, list[str]] = {}
+        self.side: str | None = None
+        self.offered: list[str] = []       # lines to pre-fill, one per coming prompt
+        self.history_dir: Path | None = None     # per-side history files kept between sittings
         outer = self
 
         class _Prompt(Prompt):
@@ -109,12 +127,44 @@ class _Keyboard:
             def get_input(cls, console, prompt, password, stream=None):   # noqa: ARG003
                 return outer.line(prompt)
 
+            def on_validate_error(self, value, error):
+                super().on_validate_error(value, error)
+                outer.offer(value)                  # not one of the values: offered again to correct
+
         self.prompt_class = _Prompt
+
+    @property
+    def editing(self) -> bool:
+        return self.readline is not None
+
+    def sit(self, side: str) -> None:
+        """``side`` takes the keyboard: its own history comes back, nothing is offered."""
+        self.offered = []
+        if self.side == side or self.readline is None:
+            self.side = side
+            return
+        self.side = side
+        self.readline.clear_history()
+        if side not in self.histories:
+            self.histories[side] = self._kept(side)
+        for item in self.histories[side]:
+            self.readline.add_history(item)
+
+    def offer(self, text: str) -> None:
+        """Pre-fill the coming prompts with ``text``'s lines (a refused answer, to be corrected)."""
+        if self.readline is not None:
+            self.offered = text.splitlines() or [text]
+
+    def withdraw(self) -> None:
+        """An answer was read whole: lines still offered from a refused one are not for the next."""
+        self.offered = []
 
     def line(self, prompt: Any = "") -> str:
         """One line; EOF or Ctrl-D is :class:`Quit`."""
         try:
             if self.input_fn is None:
+                if self.readline is not None:
+                    return self._edited(prompt)
                 return self.console.input(prompt)
             self.console.print(prompt, end="")
             text = self.input_fn(str(prompt))
@@ -123,12 +173,73 @@ class _Keyboard:
         self.console.print(Text(text), highlight=False)       # the transcript shows what was typed
         return text
 
+    def _edited(self, prompt: Any) -> str:
+        """One line read by readline, the prompt in its colours (escapes bracketed so readline
+        counts only the visible width), pre-filled with the next offered line if any."""
+        rl = self.readline
+        with self.console.capture() as cap:
+            self.console.print(prompt, end="")
+        shown = _ANSI.sub(lambda m: "\x01" + m.group(0) + "\x02", cap.get())
+        prefill = self.offered.pop(0) if self.offered else ""
+        rl.set_startup_hook((lambda: rl.insert_text(prefill)) if prefill else None)
+        try:
+            text = input(shown)
+        finally:
+            rl.set_startup_hook(None)
+        if text.strip() and text.strip() not in COMMANDS:       # answers, not ? m r q
+            history = self.histories.setdefault(self.side or "", [])
+            if not history or history[-1] != text:
+                history.append(text)
+                rl.add_history(text)
+                self._keep(text)
+        return text
+
+    def _file(self, side: str) -> Path | None:
+        if self.history_dir is None:
+            return None
+        return self.history_dir / (re.sub(r"[^A-Za-z0-9_.-]", "_", side) + ".history")
+
+    def _kept(self, side: str) -> list[str]:
+        """The side's lines from earlier sittings (its own file; none when it cannot be read)."""
+        path = self._file(side)
+        try:
+            return path.read_text(encoding="utf-8").splitlines()[-HISTORY_MAX:] if path else []
+        except (OSError, UnicodeDecodeError):
+            return []
+
+    def _keep(self, text: str) -> None:
+        path = self._file(self.side or "")
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError:             # history is a convenience: a read-only home loses it, nothing else
+            pass
+
     def ask(self, prompt: str, choices: list[str] | None = None) -> str:
         try:
             return self.prompt_class.ask(Text.from_markup(prompt), console=self.console, choices=choices,
                                          show_choices=bool(choices)).strip()
         except EOFError:
             raise Quit() from None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _terminal_readline() -> Any:
+    """The standard ``readline`` when the keyboard is a terminal, else None (pipes read plain lines)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    try:
+        import readline
+    except ImportError:         # a Python built without it: plain lines
+        return None
+    readline.set_auto_history(False)      # the history is kept per side (see _Keyboard.sit)
+    readline.clear_history()
+    return readline
 
 
 class Session:
@@ -255,8 +366,10 @@ class Session:
 
         notes, skeleton = self.notes_and_skeleton(eng, dec, side)
         menu = _probe(eng, dec, side, menu_for(dec))
+        self.keys.sit(side)
         if notes:
             self.console.print(Text("\n".join(notes), style="dim"))
+        again = False           # a refused answer is being offered again for correction
         while True:
             if menu is not None:
                 values = [str(v) for v in menu.values] if menu.values is not None else None
@@ -265,9 +378,13 @@ class Session:
                 text = self.keys.ask(f"{side}: {menu.key}{rng}",
                                      choices=(values + list(COMMANDS)) if values else None)
             else:
-                self.console.print(Text(f"{side}: your answer as YAML, ended by an empty line "
-                                        "(? help, m map, r report, q quit); e.g. " + _flow(skeleton), style="cyan"))
+                if not again:           # after a refusal the hint and the offered answer follow it
+                    self.console.print(Text(_wrapped(f"{side}: your answer as YAML, ended by an empty line "
+                                                     "(? help, m map, r report, q quit); e.g. " + _flow(skeleton),
+                                                     self.console.width), style="cyan"), overflow="ignore")
                 text = self.read_yaml()
+            self.keys.withdraw()
+            again = False
             if text in COMMANDS:
                 if text == "q":
                     raise Quit()
@@ -287,8 +404,19 @@ class Session:
                 check(choice)
             except HxrefError as exc:
                 self.error(exc)
+                again = self._offer_again(side, text, yaml=menu is None)
                 continue
             return choice
+
+    def _offer_again(self, side: str, text: str, yaml: bool) -> bool:
+        """At a terminal the refused ``text`` comes back pre-filled, to correct rather than retype."""
+        if not self.keys.editing:
+            return False
+        self.console.print(Text(f"{side}: your answer is offered again: correct it"
+                                + (", end with an empty line" if yaml else "")
+                                + " (Up/Down: your earlier lines; ? help)", style="cyan"))
+        self.keys.offer(text)
+        return True
 
     def read_yaml(self) -> str:
         lines: list[str] = []
@@ -311,6 +439,10 @@ class Session:
         if eng.mode != "solo":
             raise InvalidInput(f"interactive play is for solo games; this is a {eng.mode} game: use answer, "
                                "submit and resolve (or give --choice)", code="E504", file=self.path)
+        if self.keys.editing:
+            from .heads import home
+
+            self.keys.history_dir = home() / "history" / re.sub(r"[^A-Za-z0-9_.-]", "_", str(eng.meta["game"]))
         resolved = 0
         shown_map: set[tuple[str, str]] = set()
         try:
@@ -367,10 +499,16 @@ def _yaml(data: dict) -> str:
 
 
 def _flow(data: dict) -> str:
+    """The example answer on one logical line (flow YAML; JSON is YAML), whole."""
     import json
 
-    text = json.dumps(data, ensure_ascii=False)
-    return text if len(text) <= 70 else text[:67] + "..."
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _wrapped(text: str, width: int | None = None) -> str:
+    """``text`` folded at spaces to the terminal's width, never cut (a long word is split, not lost)."""
+    width = width or shutil.get_terminal_size().columns
+    return textwrap.fill(text, width=max(20, width - 1), subsequent_indent="  ", break_on_hyphens=False)
 
 
 def play_loop(game_path: str | Path, console: Console | None = None,

@@ -120,3 +120,30 @@ def test_open_games_are_refused(cli):
         "--side", "union=alice.pub", "--side", "confederate=bob.pub")
     with pytest.raises(HxrefError, match="solo games"):
         play_loop(str(cli.folder / "o.yaml"), console=_console(), input_fn=_script("q"))
+
+
+def test_the_example_answer_is_shown_whole_at_80_columns(cli):
+    """The skeleton of a long order (six brigades) is wrapped to the width, never cut off; a
+    scripted keyboard (not a terminal) neither edits lines nor keeps a history."""
+    import json
+
+    from hxref.heads import home
+    from hxref.play import Session, _wrapped
+
+    path = _new(cli, "g.yaml", "acw-minis", "mercers-mill")
+    con = Console(file=io.StringIO(), width=80, record=True, color_system=None, highlight=False)
+    session = Session(path, console=con, input_fn=_script("q"))
+    assert not session.keys.editing
+    eng = Engine.load(path)
+    skeleton = session.notes_and_skeleton(eng, eng.awaiting[0], "union")[1]
+    assert session.run() == 0
+    lines = con.export_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if "e.g. " in line)
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("> "))
+    assert all(len(line) <= 80 for line in lines[start:end])
+    shown = " ".join(line.strip() for line in lines[start:end]).split("e.g. ", 1)[1]
+    assert json.loads(shown) == skeleton and len(shown) > 200
+    assert not (home() / "history" / eng.meta["game"]).exists()
+    # a word longer than the width is split, not lost
+    long = "x" * 50
+    assert _wrapped("e.g. " + long, 30).replace("\n", "").replace(" ", "") == "e.g." + long

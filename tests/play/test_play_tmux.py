@@ -1,6 +1,7 @@
 """End to end: `hxref play GAME` in a real terminal (tmux), driven by send-keys, read by capture-pane."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from hxref import heads
 from hxref.audit import audit
 from hxref.engine import Engine
+from hxref.play import Session
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)")
@@ -39,10 +42,10 @@ class Tmux:
         return subprocess.run([TMUX, "-L", self.socket, *args], check=True, capture_output=True,
                               text=True, timeout=20).stdout
 
-    def start(self, command: str) -> None:
+    def start(self, command: str, width: int = 160) -> None:
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run([TMUX, "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
-                        "-x", "160", "-y", "50", "-c", str(self.folder),
+                        "-x", str(width), "-y", "50", "-c", str(self.folder),
                         f"{command}; echo EXIT=$?; sleep 60"], check=True, env=env, timeout=20)
 
     def keys(self, *keys: str) -> None:
@@ -79,16 +82,22 @@ def test_play_heartland_bids_in_tmux(cli, tmux):
     tmux.wait_for("union: bid [0/1/2/3/4/?/m/r/q]:")
     tmux.keys("9", "Enter")                                   # not a legal bid: asked again
     tmux.wait_for("Please select one of the available options")
-    tmux.keys("3", "Enter")
+    tmux.wait_for("union: bid [0/1/2/3/4/?/m/r/q]: 9")        # the refused bid, offered again to correct
+    tmux.keys("BSpace", "3", "Enter")
     screen = tmux.wait_for("confederate: bid [0/1/2/3/4/5/?/m/r/q]:")
     assert "bid [0/1/2/3/4/?/m/r/q]: 3" not in screen          # hotseat: union's sealed bid was cleared
     tmux.keys("2", "Enter")
     screen = tmux.wait_for("union: level [1/?/m/r/q]:")
     assert "bids revealed: union 3, confederate 2" in screen
     assert "t1.i3.level -- union to play" in screen
-    tmux.keys("1", "Enter")
+    tmux.keys("Up")                                           # readline: union's own last answer comes back
+    tmux.wait_for("union: level [1/?/m/r/q]: 3")
+    tmux.keys("C-u", "1", "Enter")                            # Ctrl-U clears the line: the answer is 1
     tmux.wait_for("confederate: level [1/2/3/?/m/r/q]:")
-    tmux.keys("?", "Enter")
+    tmux.keys("Up")                                           # confederate's history: its bid, never union's
+    screen = tmux.wait_for("confederate: level [1/2/3/?/m/r/q]: 2")
+    assert "confederate: level [1/2/3/?/m/r/q]: 1" not in screen
+    tmux.keys("C-u", "?", "Enter")
     tmux.wait_for("Commands: ? help")
     tmux.keys("q", "Enter")
     screen = tmux.wait_for("EXIT=")
@@ -96,21 +105,57 @@ def test_play_heartland_bids_in_tmux(cli, tmux):
     path = str(cli.folder / "g.yaml")
     assert Engine.load(path).h["resolved"] == ["t1.bid", "t1.i3.level"]
     assert audit(path).ok
+    # each side's answers are kept in its own history file (commands are not), for the next sitting
+    kept = heads.home() / "history" / Engine.load(path).meta["game"]
+    assert (kept / "union.history").read_text().splitlines() == ["9", "3", "1"]
+    assert (kept / "confederate.history").read_text().splitlines() == ["2"]
+    again = Tmux(cli.folder)
+    try:
+        again.start(_command("g.yaml"))
+        again.wait_for("confederate: level [1/2/3/?/m/r/q]:")
+        again.keys("Up")                                      # the last sitting's answer comes back
+        again.wait_for("confederate: level [1/2/3/?/m/r/q]: 2")
+        again.keys("C-u", "q", "Enter")
+        assert "EXIT=0" in again.wait_for("EXIT=")
+    finally:
+        again.close()
+
+
+def _example(screen: str) -> str:
+    """The example answer as shown before the `>` prompt, its wrapped lines joined again."""
+    lines = screen.splitlines()
+    end = max(i for i, line in enumerate(lines) if line.rstrip() == ">")
+    start = max(i for i in range(end) if "e.g. " in lines[i])
+    assert all(len(line) <= 80 for line in lines[start:end])
+    return " ".join(line.strip() for line in lines[start:end]).split("e.g. ", 1)[1]
 
 
 def test_play_acw_minis_yaml_answer_in_tmux(cli, tmux):
     cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
         "--side", "union", "--side", "confederate")
-    tmux.start(_command("g.yaml"))
+    path = str(cli.folder / "g.yaml")
+    tmux.start(_command("g.yaml"), width=80)
     screen = tmux.wait_for("union: your answer as YAML")
     assert "Harlan" in screen                                  # the map's unit list, at the foot of the map
+    eng = Engine.load(path)
+    session = Session(path)
+    dec, _ = session.next_decision(eng)
+    skeleton = session.notes_and_skeleton(eng, dec, "union")[1]
+    assert len(json.dumps(skeleton)) > 200                     # long: wrapped over several lines at 80 columns
+    assert json.loads(_example(tmux.wait_for('"shots": []}\n>'))) == skeleton     # whole, not cut off
     tmux.keys("moves: [{unit: nope, advance: 3}]", "Enter", "Enter")
     tmux.wait_for("is not a unit on the table")
-    tmux.keys("moves: [{unit: us-1, advance: 3}]", "Enter", "shots: []", "Enter", "Enter")
+    screen = tmux.wait_for("your answer is offered again")
+    time.sleep(0.3)
+    screen = tmux.screen()
+    assert screen.count("> moves: [{unit: nope, advance: 3}]") == 2   # the refused answer, pre-filled
+    tmux.keys(*["Left"] * len(", advance: 3}]"), *["BSpace"] * len("nope"), "us-1")   # edited in place
+    tmux.wait_for("> moves: [{unit: us-1, advance: 3}]")
+    tmux.keys("Enter", "shots: []", "Enter", "Enter")
     tmux.wait_for("confederate: your answer as YAML")
     tmux.keys("q", "Enter")
     screen = tmux.wait_for("EXIT=")
     assert "EXIT=0" in screen
-    path = str(cli.folder / "g.yaml")
     assert Engine.load(path).h["resolved"] == ["t1.union"]
+    assert Engine.load(path).h["state"]["units"]["us-1"]["y"] == 4.0 + 3    # the corrected order: us-1 advanced 3"
     assert audit(path).ok
