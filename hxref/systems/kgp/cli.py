@@ -505,6 +505,51 @@ def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entr
     click.echo("  hindrances (A6.7) are not computed")
 
 
+# --- hillside walls ---------------------------------------------------------------------------
+
+@kgp_group.command("wall", short_help="A hillside wall or hedge: its height, TEM and Wall Advantage (6.3).")
+@map_argument
+@click.argument("hexside", metavar="HEXSIDE")
+@click.argument("unit_hex", metavar="HEX")
+@click.option("--level", "unit_level", default=None, metavar="N", help="the unit is at building level N")
+@click.option("--crest", is_flag=True,
+              help="the unit is in crest status on the wall's side of the gully hex (B20.91 is not in the seed: "
+                   "say so yourself)")
+@json_option
+def wall_cmd(map_file, hexside, unit_hex, unit_level, crest, as_json):
+    """What the hillside wall or hedge on HEXSIDE gives the unit in HEX (6.3).
+
+    The wall stands at the higher of its two hexes' base levels.  A unit
+    lower than that gets no benefit from the hexside, Wall Advantage
+    included (a definite answer).  For a unit at or above it, the wall
+    counts as a normal wall or hedge, whose TEM and Wall Advantage are
+    ASL B9.3 and B9.32, not in the seed: that answer exits 2 saying so.
+    With --crest, whether the unit may claim Wall Advantage: only when
+    its hex is at the wall's elevation.
+
+    \b
+    Examples:
+      hxref kgp wall games/kgp/maps/figure_2_3.yaml StJ12-J13 StJ12
+      hxref kgp wall games/kgp/maps/figure_2_3.yaml StJ12-J13 StJ13 --crest --json
+    """
+    from .hillside import benefit
+
+    m = _hexmap(map_file)
+    side = _side(m, hexside, "HEXSIDE", map_file)
+    _hex(m, unit_hex, "HEX", map_file)
+    with _about(map_file):
+        res = benefit(m, side, unit_hex, _level(unit_level, "--level"), crest=crest)
+    if as_json:
+        _echo_json({"hexside": res.hexside, "kind": res.kind, "height": _num(res.height), "unit": res.unit_hex,
+                    "unit_level": _num(res.unit_level), "benefit": res.benefit,
+                    "wall_advantage": res.wall_advantage, "why": res.why, "rule": res.rule})
+        return
+    wa = {True: "may claim", False: "no", None: "-"}[res.wall_advantage]
+    click.echo(f"{res.hexside} ({res.kind.replace('_', ' ')}, level {_num(res.height):g}) for the unit in "
+               f"{res.unit_hex}: benefit {'yes' if res.benefit else 'no'}, Wall Advantage {wa} ({res.rule})")
+    click.echo(f"  {res.why}")
+
+
 # --- wire ------------------------------------------------------------------------------------
 
 @kgp_group.command("wire", short_help="Barbed wire: vehicle Bog DRMs (3.3), Temporary Breach (3.21).")
