@@ -76,3 +76,24 @@ def test_14_51_no_shipped_scenario_types_a_brevet():
         for lid, ld in (load_data(p).get("leaders") or {}).items():
             if isinstance(ld, dict):             # bidding-demo gives only a count of leaders a side (4.25)
                 assert not ld.get("brevet"), (p.name, lid)
+
+
+def test_14_51_the_own_display_shows_the_ratings_the_rules_read_and_why():
+    """The Army Organization Display prints what the rules use (printed less brevet and wound), not the
+    counter's printed figures, and says why they differ."""
+    from hxref.systems.heartland import report, views
+
+    w = World()
+    w.leader("sheridan", U, ar=3, br=4, mr=4, brevet=1)
+    w.leader("thomas", U, hex="0304", ar=3, br=3, mr=2, brevet=1, wound=1)
+    w.leader("rosecrans", U, hex="0305", ar=2, br=2, mr=2)
+    for lid in ("sheridan", "thomas", "rosecrans"):
+        w.unit(f"{lid}-div", U, leader=lid)
+    sections = report.army_sections({**views.army_view(w.state, U, "umpired"), "viewer": U})  # as system.view gives it
+    aod = next(s for s in sections if s.title.startswith("Army Organization Display"))
+    rows = {r[2].split(" (")[0]: r for r in aod.rows if len(r) > 4}
+    text = {name: " ".join(r) for name, r in rows.items()}
+    name = {lid: w.state["leaders"][lid]["name"] for lid in ("sheridan", "thomas", "rosecrans")}
+    assert "2-3-3 (brevet)" in text[name["sheridan"]]
+    assert "1-1-0 (brevet, wound 1)" in text[name["thomas"]]
+    assert "2-2-2" in text[name["rosecrans"]] and "brevet" not in text[name["rosecrans"]]

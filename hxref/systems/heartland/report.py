@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..base import Section
 from . import model
-from .state_types import Unit
+from .state_types import Leader, Unit
 
 
 def _stars(n: int) -> str:
@@ -76,12 +76,21 @@ def _away(view: Mapping[str, Any], side: str) -> dict:
 def _leader_row(view: Mapping[str, Any], leaders: dict, lid: str, ld: dict, away: dict) -> list[str]:
     """A leader's row: where he is, his name, stars and ratings on his current face (3.21), his ML, AP,
     artillery and ASP, and the units he commands."""
-    r = ld["ratings"]["active" if ld["active"] else "inactive"]
     units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
     force = lid if not ld.get("superior") else f"  under {ld['superior']}"
     return [force, ld.get("hex") or _off_map(leaders, lid, away), ld["name"] + ("" if ld["active"] else " (inactive)")
-            + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), f"{r['ar']}-{r['br']}-{r['mr']}",
+            + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), _ratings_text(ld),
             str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", _units_text(units, ld)]
+
+
+def _ratings_text(ld: Mapping[str, Any]) -> str:
+    """AR-BR-MR as the rules read them now (:func:`.model.current_rating`): the counter's face less
+    a wound (10.67) and less 1 under a brevet marker (14.51), with the reason when they differ
+    from the printed ones."""
+    now = "-".join(str(model.current_rating(cast(Leader, ld), k)) for k in ("ar", "br", "mr"))
+    why = [w for w in ("brevet" if model.brevet_loss(cast(Leader, ld)) else "",
+                       f"wound {ld['wound']}" if ld.get("wound") else "") if w]
+    return now + (f" ({', '.join(why)})" if why else "")
 
 
 def _units_text(units: list[Unit], ld: Mapping[str, Any]) -> str:
