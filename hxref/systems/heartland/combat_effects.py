@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 from .state_types import HeartlandState
 from . import forces as fc
+from . import model
 
 if TYPE_CHECKING:
     from .combat_results import Combat
@@ -65,6 +66,7 @@ class Kill:
     replacement: str
     rule: str
     why: str
+    brevet: int = 0             # 3.32b: stars of the brevet the heir, a Chief of Staff, is given
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,8 @@ def _(e: Kill, state: HeartlandState) -> None:
     here = ld.get("hex") or fc.top_leader_hex(state, e.leader)
     boss = ld.get("superior")
     subs = [x for x, o in state["leaders"].items() if o.get("superior") == e.leader]
+    if e.heir is not None and state["leaders"][e.heir].get("cos_of") == e.leader:
+        _cos_takes_command(state, e, here)
     if e.heir is not None:
         heir = state["leaders"][e.heir]
         if e.heir in subs:
@@ -155,6 +159,20 @@ def _(e: Kill, state: HeartlandState) -> None:
             else:
                 u["leader"], u["hex"] = None, here
     _remove_leader(state, e.leader, killed=True)
+
+
+def _cos_takes_command(state: HeartlandState, e: Kill, here: str | None) -> None:
+    """3.32b: the Chief of Staff leaves the army commander's box and takes the army, its HQ with it,
+    where the commander fell; a brevet (14.51) costs the side 1 WEP."""
+    ld, cos = state["leaders"][e.leader], state["leaders"][cast(str, e.heir)]
+    cast(dict, cos).pop("cos_of", None)
+    cast(dict, ld).pop("cos", None)
+    cos.update({"hex": here, "superior": ld.get("superior"), "pool": False, "active": True,
+                "hq": bool(ld.get("hq"))})
+    ld["hq"] = False                    # the HQ stays with the army, not the Leader Pool
+    if e.brevet:
+        cos["brevet"] = int(cos.get("brevet", 0) or 0) + e.brevet
+        state["wep"][ld["side"]] -= model.COS_BREVET_WEP
 
 
 @apply_effect.register

@@ -573,10 +573,14 @@ class _Results:
             if result == "killed":
                 killed.add(lid)
                 heir = self.heir(lid)
-                self.emit(Kill(lid, heir, "in the Reorganization Segment" if self.circ.last_impulse
-                               else "now, for 10 WEP (10.67b)", "10.67",
+                brevet = self.cos_brevet(lid, heir)
+                cos = heir is not None and heir == self.work["leaders"][lid].get("cos")
+                self.emit(Kill(lid, heir, "in the Reorganization Segment" if self.circ.last_impulse or cos
+                               else "now, for 10 WEP (10.67b)", "10.67" + (", 3.32b" if cos else ""),
                                f"{lid} is killed; " + (f"{heir} takes his command" if heir
-                                                       else "his units are unled")))
+                                                       else "his units are unled")
+                               + (f"; {heir} is brevetted +{brevet} star(s) for 1 WEP (3.32b, 14.51)" if brevet
+                                  else ""), brevet=brevet))
             elif result.startswith("wounded"):
                 self.emit(Wound(lid, faces[1], "10.67", f"{lid} is wounded, level {faces[1]}: every rating "
                                                         f"-{faces[1]}"))
@@ -584,11 +588,25 @@ class _Results:
 
     def heir(self, lid: str) -> str | None:
         ld = self.work["leaders"][lid]
+        cos = ld.get("cos")
+        c = self.work["leaders"].get(cos) if cos else None
+        if cos and c and not (c.get("killed") or c.get("captured") or c.get("removed")):
+            return cos              # 3.32b: the Chief of Staff takes the army for the rest of the turn
         if ld.get("superior"):
             return ld["superior"]
         subs = [x for x, o in self.work["leaders"].items() if o.get("superior") == lid
                 and not o.get("captured") and not o.get("killed")]
         return fc.senior_of(self.work, subs)[0]
+
+    def cos_brevet(self, lid: str, heir: str | None) -> int:
+        """3.32b: a Chief of Staff who takes the army of its killed commander and is too low in rank
+        for it (3.31: 3 stars) is brevetted at once for 1 WEP, when the side has it; the stars the
+        brevet marker adds (14.51)."""
+        ld = self.work["leaders"][lid]
+        if heir is None or heir != ld.get("cos"):
+            return 0
+        short = model.ARMY_MIN_STARS - model.rank(self.work["leaders"][heir])
+        return short if short > 0 and self.work["wep"][ld["side"]] >= model.COS_BREVET_WEP else 0
 
     def morale(self, st: _Stack, oc_killed: bool) -> bool:
         """10.65: True when the check fails."""

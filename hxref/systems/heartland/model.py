@@ -66,6 +66,7 @@ INFANTRY_PER_DIVISION = {"union": 1, "confederate": 4}   # 3.23: Confederate 4 i
 BREVET_RATING_LOSS = 1         # 14.51 as the 10.7 example applies it: every rating -1
 ARMY_MIN_STARS = 3             # 3.31: only 3- or 4-star leaders command armies
 WDO_COST = 10                  # 3.41a: a War Department Order costs 10 WEP
+COS_BREVET_WEP = 1             # 3.32b: a Chief of Staff taking the army is brevetted at once for 1 WEP
 
 
 def leader_ratings(leader: Leader) -> Ratings:
