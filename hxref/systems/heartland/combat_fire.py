@@ -46,6 +46,7 @@ class Strength:
     artillery_users: tuple[str, ...] = ()
     support_cf: int = 0
     support_artillery: int = 0
+    depot_cf: int = 0                           # 7.22: a defending depot's capacity
     supporters: tuple[str, ...] = ()
     halvings: list[str] = field(default_factory=list)
     asp: list[AspPayment] = field(default_factory=list)
@@ -212,6 +213,22 @@ def _add_support(s: Strength, own_cf: int, own_art: int, supports: Sequence) -> 
     s.artillery = own_art + s.support_artillery
 
 
+def _add_depots(state: HeartlandState, s: Strength, leaders: Sequence[str], notes: list[str]) -> None:
+    """7.22: a depot cannot move but has a CF equal to its capacity, added to the total of the
+    stack it is in when that stack is attacked."""
+    hexes = {state["leaders"][x].get("hex") for x in leaders}
+    hexes |= {u.get("hex") for uid, u in state["units"].items() if uid in s.forces}
+    hexes.discard(None)
+    for sid, d in sorted((state.get("logistics") or {}).items()):
+        if d.get("kind") == "depot" and d.get("side") == s.side and d.get("hex") in hexes \
+                and not d.get("captured"):
+            cf = int(d.get("capacity", 0) or 0)
+            if cf:
+                s.depot_cf += cf
+                s.cf += cf
+                notes.append(f"+{cf} CF of the depot {sid} in the stack (7.22)")
+
+
 def _strength_why(s: Strength, own_cf: int, notes: list[str]) -> str:
     text = f"{s.unit_cf} CF"
     if s.halvings:
@@ -261,6 +278,8 @@ def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, s
     own_cf = sum(_ceil_div(n, k) for k, n in groups.items())
     own_art = sum(_ceil_div(n, k) for k, n in art_groups.items())
     _add_support(s, own_cf, own_art, supports)
+    if role == "defender":
+        _add_depots(state, s, leaders, notes)
     s.artillery_users = tuple(users)
     s.why = _strength_why(s, own_cf, notes)
     return s
