@@ -631,7 +631,9 @@ def report(game, side, fmt, out, map_out, encrypt):
         return
     text = turn.render(rep, "text" if fmt == "rich" else fmt)
     if fmt == "html" and svg:
-        text = text.replace("</body>", f'<div class="map">{svg}</div>\n</body>', 1)
+        from .report.html import embed_map
+
+        text = embed_map(text, svg)
     if encrypt:
         ext = fmt if fmt in ("md", "html", "json") else "txt"
         default = out_dir_for(game, None) / f"{Path(game).stem}-{side}-report.{ext}"

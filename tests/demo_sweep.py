@@ -9,7 +9,7 @@ from hxref.report import turn
 
 def report_formats(eng, audience, rep=None) -> dict[str, str]:
     """The report of ``audience`` in every format, as `hxref report --format ...` makes them: rich,
-    text and html from one recording console (as :func:`hxref.report.turn.to_text` and ``to_html``)."""
+    and text from one recording console (as :func:`hxref.report.turn.to_text`), html from ``to_html``."""
     from rich.console import Console
 
     rep = rep or turn.build(eng, audience)
@@ -17,7 +17,7 @@ def report_formats(eng, audience, rep=None) -> dict[str, str]:
                 legacy_windows=False)
     c.print(turn.renderables(rep))
     return {"rich": c.file.getvalue(), "text": c.export_text(styles=False, clear=False),
-            "html": c.export_html(inline_styles=True, theme=None),
+            "html": turn.render(rep, "html"),
             "md": turn.render(rep, "md"), "json": turn.render(rep, "json")}
 
 

@@ -275,9 +275,9 @@ def to_text(rep: Report) -> str:
 
 
 def to_html(rep: Report) -> str:
-    c = _recording_console()
-    c.print(renderables(rep))
-    return c.export_html(inline_styles=True, theme=None)
+    from .html import report_html
+
+    return report_html(rep)
 
 
 def _md_cell(text: str) -> str:
