@@ -218,7 +218,7 @@ def test_the_final_table_picture_draws_the_last_shots(played, tmp_path):
     for s in last:
         # the shooter's field of fire out to its range, and the line to the target with the hits and die
         assert f'{names[s["from"]]}: field of fire, {s["range"]}" range' in group
-        assert f'{s["hits"]} hits (d6 {s["die"]})' in group
+        assert f'{s["hits"]} hit{"" if s["hits"] == 1 else "s"} (d6 {s["die"]})' in group
     assert group.count("<line ") == len(last)
     # the units still on the table, and (greyed) those these shots eliminated, where they stood
     drawn = re.findall(r'class="unit" data-id="([^"]+)"', text)
