@@ -134,12 +134,16 @@ def _counters(svg: str) -> dict[str, tuple[str, list[str]]]:
             for g in root.iter(f"{SVG}g") if g.get("class") == "unit"}
 
 
+def _union_map(path: str):
+    """The union's view of the game in ``path``, its map view, and the counters of its SVG."""
+    eng = Engine.load(path)
+    mv = map_view(path, "union")
+    return eng.system.view(eng.state, "union", eng.mode), mv, _counters(render_svg(mv.load(), mv.units))
+
+
 def test_counters_show_own_strength_and_only_the_views_enemy_detail(games):
     path = str(games["heartland"])
-    eng = Engine.load(path)
-    view = eng.system.view(eng.state, "union", eng.mode)
-    mv = map_view(path, "union")
-    counters = _counters(render_svg(mv.load(), mv.units))
+    view, mv, counters = _union_map(path)
     own = {k: v for k, v in counters.items() if v[0] == "union"}
     enemy = {k: v for k, v in counters.items() if v[0] == "confederate"}
     assert own and enemy
@@ -162,10 +166,7 @@ def test_counters_show_own_strength_and_only_the_views_enemy_detail(games):
 
 def test_salem_enemy_counters_come_from_the_view(games):
     path = str(games["salem-church"])
-    eng = Engine.load(path)
-    view = eng.system.view(eng.state, "union", eng.mode)
-    mv = map_view(path, "union")
-    counters = _counters(render_svg(mv.load(), mv.units))
+    view, mv, counters = _union_map(path)
     for uid, (side, lines) in counters.items():
         assert uid in view["units"]
         u = view["units"][uid]

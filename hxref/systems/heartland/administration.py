@@ -435,7 +435,7 @@ class _Admin:
 
     # 8.71: one stretch of track a turn opened for the side's own trains
     def open_rail(self, items: list) -> None:
-        from .rail import apply_open_stretch, open_stretch
+        from .rail_open import apply_open_stretch, open_stretch
 
         for i, o in enumerate(items):
             path = ["administration", "open_rail", i]

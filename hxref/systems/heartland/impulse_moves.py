@@ -446,7 +446,8 @@ def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: li
     """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
     it, 8.64a); 8.63: the rail cut where it was ordered."""
     from .capture import apply_capture, captures_on_entry
-    from .rail import apply_cut_rail, cut_rail, note_passage
+    from .rail import apply_cut_rail, cut_rail
+    from .rail_open import note_passage
 
     held = note_passage(state, hexmap(state), side, entered)      # 8.71: the last side through a rail hex
     if held:
