@@ -240,9 +240,46 @@ def _pass_army_hq(adm: _Admin, p, x) -> None:
         adm.work.set(("leaders", p, "cos"), cos)
         adm.work.delete(("leaders", x, "cos"))
         adm.work.set(("leaders", cos, "cos_of"), p)
+    if xl.get("acting_for"):
+        _back_to_staff(adm, p, x)
+        return
     adm.act("wdo_army_commander", p, x, 0, -WDO_COST, "3.41(3), 3.31",
             f"War Department Order ({WDO_COST} WEP): {p} becomes army commander in place of {x}"
             + (f"; {x} serves under him" if present else ""))
+
+
+def _back_to_staff(adm: _Admin, p: str, x: str) -> None:
+    """3.32b(3): a new commander replaces the Chief of Staff who held the army since its commander
+    fell: he returns to staff duty in the new commander's box, his brevet reverted, and the units
+    he led pass to the new commander."""
+    xl = adm.st["leaders"][x]
+    brevet = int(xl.get("cos_brevet", 0) or 0)
+    for uid, u in adm.st["units"].items():
+        if u.get("leader") == x:
+            adm.work.set(("units", uid, "leader"), p)
+    for k, v in (("cos_of", p), ("hex", None), ("superior", None), ("pool", False), ("active", True)):
+        adm.work.set(("leaders", x, k), v)
+    adm.work.set(("leaders", p, "cos"), x)
+    if brevet:
+        adm.work.set(("leaders", x, "brevet"), max(0, int(xl.get("brevet", 0) or 0) - brevet))
+    adm.work.delete(("leaders", x, "acting_for"))
+    adm.work.delete(("leaders", x, "cos_brevet"))
+    adm.act("wdo_army_commander", p, x, 0, -WDO_COST, "3.41(3), 3.32b",
+            f"War Department Order ({WDO_COST} WEP): {p} becomes army commander in place of {x}, who "
+            f"returns to his Chief of Staff duty" + (f", his {brevet}-star brevet reverted" if brevet else ""))
+
+
+def keep_acting_commanders(adm: _Admin) -> None:
+    """3.32b(3): a Chief of Staff who took his fallen commander's army and was not replaced in this
+    Administration keeps it, brevet and all; a new Chief of Staff may be appointed for him (3.32)."""
+    for lid, ld in adm.st["leaders"].items():
+        if ld["side"] != adm.side or not ld.get("acting_for") or not ld.get("hq"):
+            continue
+        fallen = ld["acting_for"]
+        adm.work.delete(("leaders", lid, "acting_for"))
+        adm.work.delete(("leaders", lid, "cos_brevet"))
+        adm.act("cos_keeps_army", lid, lid, 0, 0, "3.32b",
+                f"{lid}, Chief of Staff of the fallen {fallen}, keeps command of the army")
 
 
 def war_department_orders(adm: _Admin, items: list) -> None:

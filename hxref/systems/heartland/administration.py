@@ -27,7 +27,7 @@ from . import forces as fc
 from . import model
 from . import supply as sp
 from .forced_march import Work, rating
-from .admin_leaders import relieve_and_appoint, war_department_orders
+from .admin_leaders import keep_acting_commanders, relieve_and_appoint, war_department_orders
 from .model import WDO_COST      # 3.41a
 from .reorg_step import (
     Action, StepResult, _leader_problems, _record, _recorded, _refused, _summary, gone, reorg, turn_of, year_of)
@@ -511,6 +511,7 @@ def administration(state: HeartlandState, side: str, orders: Mapping | None, hex
          "remove_landing": adm.remove_landing, "open_rail": adm.open_rail}[key](items)
     if adm.problems:
         return _refused("administration", side, adm.problems, "4.32")
+    keep_acting_commanders(adm)
     return StepResult("administration", side, adm.actions, [], adm.work.changes, "4.32",
                       _summary(adm.actions, "no administration orders"))
 

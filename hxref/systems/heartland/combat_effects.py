@@ -170,6 +170,10 @@ def _cos_takes_command(state: HeartlandState, e: Kill, here: str | None) -> None
     cos.update({"hex": here, "superior": ld.get("superior"), "pool": False, "active": True,
                 "hq": bool(ld.get("hq"))})
     ld["hq"] = False                    # the HQ stays with the army, not the Leader Pool
+    # 3.32b(3): the next Administration names a new commander (he goes back to staff duty, his
+    # brevet reverted) or keeps him; until then he holds the army for its fallen commander
+    cos["acting_for"] = e.leader
+    cos["cos_brevet"] = e.brevet
     if e.brevet:
         cos["brevet"] = int(cos.get("brevet", 0) or 0) + e.brevet
         state["wep"][ld["side"]] -= model.COS_BREVET_WEP

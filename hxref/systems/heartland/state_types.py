@@ -67,6 +67,8 @@ class Leader(TypedDict):
     own_use: NotRequired[int]
     cos: NotRequired[str]
     cos_of: NotRequired[str]            # chief of staff of (3.33)
+    acting_for: NotRequired[str]        # a Chief of Staff holding his fallen commander's army (3.32b)
+    cos_brevet: NotRequired[int]        # the brevet stars he was given to hold it (3.32b)
     forced_march: NotRequired[int]
     embarked_on: NotRequired[str | None]    # the gunboat carrying him (8.92)
 
