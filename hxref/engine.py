@@ -93,7 +93,8 @@ class Engine(ClaimsMixin):
     def bind(self, system: str) -> data_mod.PinnedSystem:
         """The system as this game sees it: every call runs with the charts pinned in its
         ``game.created`` (:mod:`hxref.kit.data`)."""
-        return data_mod.PinnedSystem(systems.get(system), self.pinned_charts)
+        systems.info(system)        # an unknown system is refused here, its rules loaded when used
+        return data_mod.PinnedSystem(system, self.pinned_charts)
 
     def pinned_charts(self) -> dict | None:
         """The charts pinned in ``game.created``; None for a game made before charts were pinned

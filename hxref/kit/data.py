@@ -499,7 +499,15 @@ def published_scenario(system: str, name: str) -> Any:
 
 
 def scenario_differences(system: str, name: str, scenario: Any) -> list[str]:
-    """How the game's scenario differs from this hxref's scenario of that name: one line, or none."""
+    """How the game's scenario differs from this hxref's scenario of that name: one line, or none
+    (remembered between commands for exactly these inputs: :mod:`hxref.kit.scenario_memo`)."""
+    from .scenario_memo import remembered
+
+    return remembered(system, name, scenario, folder(system),
+                      lambda: _scenario_differences(system, name, scenario))
+
+
+def _scenario_differences(system: str, name: str, scenario: Any) -> list[str]:
     where = folder(system) / "scenarios"
     if own_file(name):
         return [f"the scenario is the creator's own file {name}, not one of the published ones in {where}"]
@@ -554,29 +562,48 @@ class PinnedSystem:
     before charts were pinned).  Any other attribute is the system's own."""
 
     def __init__(self, system: Any, charts: Callable[[], Any]) -> None:
-        self._system = system
+        # a name: the rules are imported on first use, so a command that only reads the game's
+        # metadata (`hxref status`) never loads them; ``name`` and ``title`` come from its info
+        self._name: str = system if isinstance(system, str) else system.name
+        self._system = None if isinstance(system, str) else system
         self._charts = charts
         self._prepared: tuple[Any, dict[str, Source]] = (None, {})
         self.today = False      # True: each pinned file that still exists is read as it is today
 
     @property
     def unpinned(self) -> Any:
-        """The system object itself."""
+        """The system object itself (its rules imported now if they were not yet)."""
+        if self._system is None:
+            from . import registry
+
+            self._system = registry.get(self._name)
         return self._system
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def title(self) -> str:
+        if self._system is not None:
+            return self._system.title
+        from . import registry
+
+        return registry.info(self._name).title
 
     def sources(self) -> dict[str, Source]:
         """The game's pinned charts (prepared once per game.created)."""
         raw = self._charts()
         got, prepared = self._prepared
         if got is not raw:
-            prepared = prepare(self._system.name, raw)
+            prepared = prepare(self._name, raw)
             self._prepared = (raw, prepared)
-        return with_today(self._system.name, prepared) if self.today else prepared
+        return with_today(self._name, prepared) if self.today else prepared
 
     def __getattr__(self, name: str) -> Any:
-        system = self.__dict__.get("_system")
-        if system is None or name.startswith("__"):     # copy and pickle look for hooks before __init__
+        if "_name" not in self.__dict__ or name.startswith("__"):   # copy and pickle look for hooks before __init__
             raise AttributeError(name)
+        system = self.unpinned
         value = getattr(system, name)
         if not callable(value) or isinstance(value, type):
             return value
@@ -590,4 +617,4 @@ class PinnedSystem:
         return call
 
     def __repr__(self) -> str:
-        return f"PinnedSystem({self._system!r})"
+        return f"PinnedSystem({self._system or self._name!r})"
