@@ -61,6 +61,7 @@ Readings where the rules are silent (the README's "rules interpretations"):
 from __future__ import annotations
 
 import copy
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Mapping
@@ -252,10 +253,55 @@ def visible_hexes(state: SalemState, hexmap: HexMap, side: str, *, contact: bool
 
 
 def seen_units(state: SalemState, hexmap: HexMap, side: str, *, contact: bool = True) -> set[str]:
-    """The ids of the enemy units on the map that ``side`` sees."""
-    vis = visible_hexes(state, hexmap, side, contact=contact)
-    return {uid for uid, u in state.get("units", {}).items()
-            if u.get("side") == _other(side) and _on_map(u) and str(u["hex"]) in vis}
+    """The ids of the enemy units on the map that ``side`` sees: those in a hex of the map that
+    :func:`visible_hexes` holds.  Only the hexes an enemy unit is in are asked (at most one
+    line of sight per observer and enemy-held hex, each worked out once per map: :func:`_sees`),
+    not every hex of the map -- the same answer, a few dozen lines of sight instead of thousands."""
+    _check_side(side)
+    enemy = {uid: str(u["hex"]) for uid, u in state.get("units", {}).items()
+             if u.get("side") == _other(side) and _on_map(u)}
+    eyes = [_parse(hexmap, label) for label in sorted(observers(state, side))]
+    if not enemy:
+        return set()
+    on_map = _labels(hexmap)
+    vis = {label for label in set(enemy.values()) if label in on_map
+           and _seen_from(hexmap, eyes, hexmap.parse(label), contact)}
+    return {uid for uid, label in enemy.items() if label in vis}
+
+
+def _seen_from(hexmap: HexMap, eyes: list[Hex], t: Hex, contact: bool) -> bool:
+    """Whether a unit in one of the hexes ``eyes`` sees ``t``, as :func:`visible_hexes` decides it."""
+    return any((contact and distance(o, t) <= 1) or _sees(hexmap, o, t) for o in eyes)
+
+
+#: per map object: the hexes' labels, and each line of sight ``purpose="see"`` asked so far.  Line
+#: of sight turns on the map's terrain alone (TEC: hills and woods; units never block it), and a
+#: map is not changed once loaded (:func:`.board.load_map` shares one per content), so an answer
+#: holds for as long as its map lives; the entry goes with it.
+_SIGHT: dict[int, tuple[frozenset[str], dict[tuple[Hex, Hex], bool]]] = {}
+
+
+def _table(hexmap: HexMap) -> tuple[frozenset[str], dict[tuple[Hex, Hex], bool]]:
+    key = id(hexmap)
+    hit = _SIGHT.get(key)
+    if hit is None:
+        hit = _SIGHT[key] = (frozenset(hexmap.label(h) for h in hexmap.hexes()), {})
+        weakref.finalize(hexmap, _SIGHT.pop, key, None)
+    return hit
+
+
+def _labels(hexmap: HexMap) -> frozenset[str]:
+    """The labels of every hex of the map (what :func:`visible_hexes` may hold)."""
+    return _table(hexmap)[0]
+
+
+def _sees(hexmap: HexMap, o: Hex, t: Hex) -> bool:
+    """``line_of_sight(hexmap, o, t).visible``, worked out once per map and pair of hexes."""
+    memo = _table(hexmap)[1]
+    hit = memo.get((o, t))
+    if hit is None:
+        hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
+    return hit
 
 
 @lru_cache(maxsize=None)
