@@ -15,8 +15,17 @@ terrain chart):
 
 :class:`MoveGraph` compiles those callables once for a set of hexes into
 integer neighbour and cost arrays, and :meth:`MoveGraph.search` is a plain
-heapq Dijkstra over them.  A move order given hex by hex is walked by
-:func:`hxref.kit.walk.walk`.
+heapq Dijkstra over them.  On a large map (:data:`ACCELERATE_FROM` hexes and
+more) a search without a goal uses ``scipy.sparse.csgraph.dijkstra`` when
+scipy is installed (the ``fast`` extra); :mod:`.paths_scipy` makes its costs
+and paths identical to the pure search's.  A move order given hex by hex is
+walked by :func:`hxref.kit.walk.walk`.
+
+Building the graph calls the callbacks for every step of the map, which costs
+several searches.  :func:`movement_graph` keeps the graphs of the last few
+situations, keyed by :attr:`MoveRules.key` (what the costs depend on) and the
+hexes; :func:`reachable` and :func:`cheapest_path` use it when the rules carry
+a key, and build afresh when they do not.
 
 Costs may be any non-negative numbers; halves and quarters (1.5 MF, 0.5 MP)
 add up exactly in floating point.
@@ -29,11 +38,13 @@ add up exactly in floating point.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from heapq import heappop, heappush
-from typing import Callable, Iterable, Union
+from typing import Any, Callable, Hashable, Iterable, Union
 
-from .hex import Hex
+from . import paths_scipy
+from .hex import _VECTORS, Hex
 
 
 @dataclass(frozen=True)
@@ -59,12 +70,21 @@ class MoveRules:
     ``stops`` and ``zoc`` are optional.  A unit never has to stop in the hex
     it starts in, and may leave a ZOC hex it starts in (but not straight into
     another ZOC hex).
+
+    ``key`` names everything the three callbacks depend on -- the map's
+    terrain, the unit type, the weather, the hexes that block or exert ZOC --
+    as a hashable value: two rules with equal keys must give equal costs on
+    the same hexes.  With a key, :func:`movement_graph` (and so
+    :func:`reachable` and :func:`cheapest_path`) reuses the graph built for an
+    equal key, so a new position must come with a new key.  Without one (the
+    default) every call builds its own graph.
     """
 
     step_cost: StepCost
     stops: Callable[[Hex], Union[bool, str]] | None = None
     zoc: Callable[[Hex], bool] | None = None
     zoc_reason: str = "no ZOC-to-ZOC movement"
+    key: Hashable | None = None
 
     def cost(self, a: Hex, b: Hex) -> Cost:
         """The cost of the step ``a`` -> ``b``, ZOC-to-ZOC included."""
@@ -83,6 +103,8 @@ class MoveRules:
 
 
 INF = float("inf")
+ACCELERATE_FROM = 10_000    # hexes: below this the pure search wins (importing scipy alone costs 0.2-0.5 s)
+METHODS = ("auto", "python", "scipy")
 
 
 class MoveGraph:
@@ -96,11 +118,15 @@ class MoveGraph:
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         self.rules = rules
         index = self.index
-        cost = rules.cost
+        # without ZOC the step cost is the whole cost: call it directly (this loop makes every step)
+        cost = rules.step_cost if rules.zoc is None else rules.cost
+        make = tuple.__new__        # Hex(q, r) without the NamedTuple constructor's call
         adj: list[tuple[tuple[int, float], ...]] = []
         for h in self.hexes:
             row = []
-            for n in h.neighbours():
+            q, r = h
+            for dq, dr in _VECTORS:
+                n = make(Hex, (q + dq, r + dr))
                 j = index.get(n)
                 if j is None:
                     continue
@@ -116,22 +142,56 @@ class MoveGraph:
             self.stop = [False] * len(self.hexes)
         else:
             self.stop = [bool(rules.stops(h)) for h in self.hexes]
+        self._cs: Any = None
 
     def __len__(self) -> int:
         return len(self.hexes)
 
-    def search(self, start: Hex, max_cost: float | None = None, goal: Hex | None = None) -> "Reach":
+    def search(self, start: Hex, max_cost: float | None = None, goal: Hex | None = None,
+               method: str = "auto") -> "Reach":
         """Cheapest paths from ``start`` (Dijkstra).
 
         ``max_cost`` leaves out hexes that cost more; ``goal`` stops the search
-        as soon as the cheapest path to it is known.
+        as soon as the cheapest path to it is known (the costs of the hexes
+        not yet settled then are provisional).  ``method`` is ``"python"``
+        (the heapq search), ``"scipy"`` (the accelerator; ValueError when it
+        cannot give the same answer) or ``"auto"``: scipy for a search
+        without a goal on a graph of :data:`ACCELERATE_FROM` hexes or more,
+        when scipy is installed and every step costs more than zero.
         """
+        if method not in METHODS:
+            raise ValueError(f"unknown search method {method!r}: one of {', '.join(METHODS)}")
         try:
             s = self.index[start]
         except KeyError:
             raise ValueError(f"start hex {start!r} is not on the map") from None
         g = -1 if goal is None else self.index.get(goal, -1)
         limit = INF if max_cost is None else max_cost
+        if method == "scipy" or (method == "auto" and len(self.hexes) >= ACCELERATE_FROM):
+            why = self._no_accelerator(goal, limit)
+            if why is None:
+                dist, parent = self._cs.search(s, limit)
+                return Reach(self, start, dist, parent)
+            if method == "scipy":
+                raise ValueError(f"the scipy search cannot be used here: {why}")
+        return self._search_python(s, start, g, limit)
+
+    def _no_accelerator(self, goal: Hex | None, limit: float) -> str | None:
+        """Why the scipy search would not give the pure search's answer, or None."""
+        if goal is not None:
+            return "a search with a goal stops early"
+        if limit < 0:
+            return "a negative limit"
+        if not paths_scipy.available():
+            return "scipy is not installed"
+        if self._cs is None:
+            self._cs = paths_scipy.CsGraph(self)
+        if not self._cs.usable:
+            return "a step costs zero (or is neither an int nor a float)"
+        return None
+
+    def _search_python(self, s: int, start: Hex, g: int, limit: float) -> "Reach":
+        """The heapq search: hexes settle in (cost, index) order, the first to reach a hex is its parent."""
         n = len(self.hexes)
         dist = [INF] * n
         parent = [-1] * n
@@ -205,13 +265,43 @@ class Reach:
         return {hexes[i]: d for i, d in enumerate(self.dist) if d <= mp}
 
 
+GRAPHS_KEPT = 8        # the graphs of the last situations seen (a 200 x 200 map's is about 30 MB)
+_GRAPHS: "OrderedDict[tuple[Hashable, tuple[Hex, ...]], MoveGraph]" = OrderedDict()
+
+
+def movement_graph(hexes: Iterable[Hex], rules: MoveRules) -> MoveGraph:
+    """The graph of ``rules`` on ``hexes``: built once per :attr:`MoveRules.key` and hexes.
+
+    Rules without a key get a new graph every time.
+    """
+    if rules.key is None:
+        return MoveGraph(hexes, rules)
+    hexes = tuple(dict.fromkeys(hexes))
+    # the hexes are part of the key: the same rules on another map (or part of one) is another graph
+    key = (rules.key, hexes)
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        graph = MoveGraph(hexes, rules)
+        _GRAPHS[key] = graph
+        if len(_GRAPHS) > GRAPHS_KEPT:
+            _GRAPHS.popitem(last=False)
+    else:
+        _GRAPHS.move_to_end(key)
+    return graph
+
+
+def clear_graph_cache() -> None:
+    """Forget every graph kept by :func:`movement_graph`."""
+    _GRAPHS.clear()
+
+
 def cheapest_path(rules: MoveRules, hexes: Iterable[Hex], start: Hex, goal: Hex) -> tuple[list[Hex], float] | None:
     """The cheapest legal path from ``start`` to ``goal`` and its cost, or None."""
-    reach = MoveGraph(hexes, rules).search(start, goal=goal)
+    reach = movement_graph(hexes, rules).search(start, goal=goal)
     path = reach.path_to(goal)
     return None if path is None else (path, reach.dist[reach.graph.index[goal]])
 
 
 def reachable(rules: MoveRules, hexes: Iterable[Hex], start: Hex, mp: float) -> dict[Hex, float]:
     """Every hex a unit at ``start`` can reach with ``mp`` movement points, with its cost."""
-    return MoveGraph(hexes, rules).search(start, max_cost=mp).costs()
+    return movement_graph(hexes, rules).search(start, max_cost=mp).costs()
