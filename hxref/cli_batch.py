@@ -17,14 +17,14 @@ STYLE = {"ready": "bold green", "blocked": "yellow", "late": "bold yellow", "wai
          "error": "bold red"}
 
 
-def _console(stderr: bool = False):
+def _console(stderr: bool = False, width: int | None = None):
     from rich.console import Console
 
     import os
 
     wide = None if os.environ.get("COLUMNS") else 160      # piped to a file or a mail: not 80 columns
     # file names and errors are never markup
-    return Console(stderr=stderr, highlight=False, markup=False, width=None if _tty(stderr) else wide)
+    return Console(stderr=stderr, highlight=False, markup=False, width=width or (None if _tty(stderr) else wide))
 
 
 def _tty(stderr: bool) -> bool:
@@ -93,7 +93,8 @@ def _say(fmt: str):
     return lambda style, word, rest: c.print(Text.assemble((word, style), " " + rest), soft_wrap=True)
 
 
-def status_folder(folder: str, as_json: bool = False, audit: bool = False, workers: int | None = None) -> None:
+def status_folder(folder: str, as_json: bool = False, audit: bool = False, workers: int | None = None,
+                  width: int | None = None) -> None:
     """``hxref status DIR``: the dashboard of every game under DIR.
 
     Exit status 0; with ``--audit``, 1 when a game fails its audit or cannot be read.
@@ -108,7 +109,7 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
         click.echo(json.dumps({"folder": folder, "summary": dict(Counter(r.status for r in rows)),
                                "games": [r.to_dict() for r in rows]}, indent=2))
         sys.exit(1 if failed else 0)
-    c = _console()
+    c = _console(width=width)
     if not rows:
         c.print(f"no game files under {folder}")
         return
@@ -128,21 +129,24 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
 def _status_table(rows, audit: bool):
     """The dashboard's table, one row a game, and the notes printed below it (unreadable files, late
     parties, failed audits), in the rows' order."""
-    from rich.table import Table
-    from rich.text import Text
+    from .report.fit import Col, FitTable
 
-    t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
-    for col in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"] \
-            + (["audit"] if audit else []):
-        t.add_column(col, overflow="fold", no_wrap=col in ("head", "status", "turn", "last activity"))
+    cells: list = []
     notes: list = []
     for r in rows:
         notes.extend(_row_notes(r))
-        cells = _status_cells(r)
+        cells.append(_status_cells(r))
         if audit:
-            cells.append(_audit_cell(r, notes))
-        t.add_row(*(x if isinstance(x, Text) else Text(x) for x in cells))
-    return t, notes
+            cells[-1].append(_audit_cell(r, notes))
+    # laid out to the room there is (see .report.fit): words stay whole, a path breaks after a slash;
+    # where the room is short, the head (`hxref status GAME` has it) and a deadline column with no
+    # deadline in it give way first
+    no_deadline = all(c[5] == "-" for c in cells)
+    cols = [Col(c, no_wrap=c in ("status", "turn", "audit"), optional=c == "head" or (c == "deadline" and no_deadline))
+            for c in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"]
+            + (["audit"] if audit else [])]
+    return FitTable(cols, cells, show_edge=False, box=None, padding=(0, 1), pad_edge=False,
+                    header_style="bold"), notes
 
 
 def _status_cells(r) -> list:

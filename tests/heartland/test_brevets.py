@@ -91,7 +91,7 @@ def test_14_51_the_own_display_shows_the_ratings_the_rules_read_and_why():
         w.unit(f"{lid}-div", U, leader=lid)
     sections = report.army_sections({**views.army_view(w.state, U, "umpired"), "viewer": U})  # as system.view gives it
     aod = next(s for s in sections if s.title.startswith("Army Organization Display"))
-    rows = {r[2].split(" (")[0]: r for r in aod.rows if len(r) > 4}
+    rows = {r[0].strip().split(" (")[0]: r for r in aod.rows if r[2]}      # the leaders' rows: a rank
     text = {name: " ".join(r) for name, r in rows.items()}
     name = {lid: w.state["leaders"][lid]["name"] for lid in ("sheridan", "thomas", "rosecrans")}
     assert "2-3-3 (brevet)" in text[name["sheridan"]]

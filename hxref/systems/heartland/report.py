@@ -9,6 +9,10 @@ from . import model
 from .state_types import Leader, Unit
 
 
+#: a level of the display's tree: no-break spaces, which an HTML or Markdown table keeps
+_INDENT = "\u00a0\u00a0"
+
+
 def _stars(n: int) -> str:
     return "*" * n
 
@@ -50,17 +54,17 @@ def describe_top(top: dict) -> str:
 
 def _army(view: Mapping[str, Any], side: str, secret: bool) -> Section:
     """The Army Organization Display of ``side`` (3.1): each force's head first, then the leaders under
-    him, then the unled units and the logistics counters."""
+    him, each leader a row and the units he commands a row each under him; then the unled units and
+    the logistics counters.  No cell holds a list, so the display reads at 80 columns."""
     s = Section(f"Army Organization Display: {side}" + (" (secret)" if secret else ""),
-                columns=["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"],
-                secret=secret)
+                columns=["leader / unit", "hex", "rank", "AR-BR-MR", "ML", "AP", "art/ASP"], secret=secret)
     leaders = {k: v for k, v in view["leaders"].items() if v["side"] == side}
     away = _away(view, side)
     # each force's head first, then the leaders under him
     for lid, ld in sorted(leaders.items(), key=lambda kv: (kv[1].get("superior") or kv[0],
                                                            kv[1].get("superior") is not None, kv[0])):
         if not ld.get("pool"):
-            s.rows.append(_leader_row(view, leaders, lid, ld, away))
+            s.rows.extend(_leader_rows(view, leaders, lid, ld, away))
     s.rows.extend(_unled_rows(view, side))
     s.rows.extend(_logistics_rows(view, side))
     return s
@@ -73,14 +77,17 @@ def _away(view: Mapping[str, Any], side: str) -> dict:
     return away
 
 
-def _leader_row(view: Mapping[str, Any], leaders: dict, lid: str, ld: dict, away: dict) -> list[str]:
-    """A leader's row: where he is, his name, stars and ratings on his current face (3.21), his ML, AP,
-    artillery and ASP, and the units he commands."""
+def _leader_rows(view: Mapping[str, Any], leaders: dict, lid: str, ld: dict, away: dict) -> list[list[str]]:
+    """A leader's row -- his name and id (and his superior's), where he is, stars and ratings on his
+    current face (3.21), his ML, AP, artillery and ASP -- then a row for each unit he commands."""
     units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
-    force = lid if not ld.get("superior") else f"  under {ld['superior']}"
-    return [force, ld.get("hex") or _off_map(leaders, lid, away), ld["name"] + ("" if ld["active"] else " (inactive)")
-            + (" HQ" if ld.get("hq") else ""), _stars(ld["stars"]), _ratings_text(ld),
-            str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}", _units_text(units, ld)]
+    indent = _INDENT if ld.get("superior") else ""
+    who = lid if not ld.get("superior") else f"{lid}, under {ld['superior']}"
+    name = ld["name"] + ("" if ld["active"] else " (inactive)") + (" HQ" if ld.get("hq") else "") + f" ({who})"
+    rows = [[indent + name, ld.get("hex") or _off_map(leaders, lid, away), _stars(ld["stars"]), _ratings_text(ld),
+             str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}"]]
+    rows.extend([indent + _INDENT + _unit_text(u, ld), "", "", "", "", "", ""] for u in units)
+    return rows
 
 
 def _ratings_text(ld: Mapping[str, Any]) -> str:
@@ -93,25 +100,24 @@ def _ratings_text(ld: Mapping[str, Any]) -> str:
     return now + (f" ({', '.join(why)})" if why else "")
 
 
-def _units_text(units: list[Unit], ld: Mapping[str, Any]) -> str:
-    """The units under a leader with their CF-ML; broken when the ML is above the leader's, and reduced
-    when one step is left."""
-    return ", ".join(f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"
-                     + (" (broken)" if model.unit_ml(u) > ld["ml"] else "")
-                     + ("" if u["steps"] >= 2 else " reduced") for u in units) or "-"
+def _unit_text(u: Unit, ld: Mapping[str, Any] | None) -> str:
+    """A unit with its CF-ML; broken when the ML is above its leader's, and reduced when one step
+    is left."""
+    return (f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"
+            + (" (broken)" if ld is not None and model.unit_ml(u) > ld["ml"] else "")
+            + ("" if u["steps"] >= 2 else " reduced"))
 
 
 def _unled_rows(view: Mapping[str, Any], side: str) -> list[list[str]]:
     """The units of ``side`` under no leader."""
     unled = [u for u in view["units"].values() if u["side"] == side and u.get("leader") is None and u["steps"] > 0]
-    return [["unled", u["hex"], "-", "", "", "", "", "", f"{u['name']} {model.unit_cf(u)}-{model.unit_ml(u)}"]
-            for u in unled]
+    return [[_unit_text(u, None) + " (unled)", u["hex"], "", "", "", "", ""] for u in unled]
 
 
 def _logistics_rows(view: Mapping[str, Any], side: str) -> list[list[str]]:
     """The depots and trains of ``side``, their capacity and the leader they move with."""
-    return [[sid, lg.get("hex") or "-", lg["kind"], "", "", "", "", "",
-             f"capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else "")]
+    return [[f"{lg['kind']} {sid}, capacity {lg['capacity']}" + (f", with {lg['leader']}" if lg.get("leader") else ""),
+             lg.get("hex") or "-", "", "", "", "", ""]
             for sid, lg in view.get("logistics", {}).items() if lg["side"] == side]
 
 
