@@ -61,7 +61,7 @@ class Main(click.Group):
               "map": ("hxref.cli_map", "map_group"),
               "decrypt": ("hxref.cli_crypt", "decrypt"),
               "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd"),
-              "standings": ("hxref.cli_batch", "standings_cmd")}
+              "standings": ("hxref.cli_batch", "standings_cmd"), "dice": ("hxref.cli_dice", "dice_cmd")}
 
     @staticmethod
     def system_groups() -> dict[str, tuple[str, str]]:
@@ -509,7 +509,9 @@ def resolve(game, key_path, fmt, workers):
 @click.option("--audit", "with_audit", is_flag=True, help="GAME a folder: also audit every game (in parallel)")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="GAME a folder: worker processes for --audit (default: one per core)")
-def status(game, as_json, with_audit, workers):
+@click.option("--width", type=click.IntRange(40, 1000), default=None, metavar="N",
+              help="lay the output out N columns wide (default: the terminal's, or COLUMNS)")
+def status(game, as_json, with_audit, workers, width):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
 
     GAME may be a folder: a dashboard of every game under it (system, turn, awaited sides,
@@ -522,7 +524,7 @@ def status(game, as_json, with_audit, workers):
     if os.path.isdir(game):
         from .cli_batch import status_folder
 
-        return status_folder(game, as_json, with_audit, workers)
+        return status_folder(game, as_json, with_audit, workers, width)
 
     eng = load_game(game)
     facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
@@ -536,20 +538,19 @@ def status(game, as_json, with_audit, workers):
         click.echo(json.dumps(facts, indent=2))
         return
     from rich.console import Console
-    from rich.table import Table
 
-    c = Console()
+    from .report.fit import Col, FitTable
+
+    c = Console(width=width)
     c.print(f"[bold]{eng.meta['game']}[/] -- {eng.system.title}, {eng.meta['scenario']} "
             f"({eng.mode}); phase {facts['phase']}" + (f", turn {facts['turn']}" if "turn" in facts else ""))
-    t = Table(show_edge=False, box=None, padding=(0, 2))
-    for col in ("decision", "party", "owes", "command", "due"):
-        t.add_column(col, style="bold" if col == "decision" else None, overflow="fold")
-    for w in facts["awaiting"]:
-        for s, what in w["owed"].items():
-            cmd = w["commands"].get(s, "")
-            t.add_row(w["decision"], s, what, cmd.replace("GAME", game), w.get("due") or "")
+    rows = [[w["decision"], s, what, w["commands"].get(s, "").replace("GAME", game), w.get("due") or ""]
+            for w in facts["awaiting"] for s, what in w["owed"].items()]
+    # laid out to the room there is, words whole (see .report.fit); an empty due column gives way first
+    cols = [Col(col, style="bold" if col == "decision" else None, optional=col == "due" and not any(r[4] for r in rows))
+            for col in ("decision", "party", "owes", "command", "due")]
     if facts["awaiting"]:
-        c.print(t)
+        c.print(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 2)))
     c.print(eng.waiting_text())
     policy = eng.meta.get("policy")
     if eng.mode != "solo" and not eng.finished:
@@ -593,11 +594,22 @@ def _charts_differ(eng) -> list[str]:
               help="encrypt the side's report (and --map) to that side's key from the game, in the age "
                    "format, writing OUT.age (default OUT: GAME-SIDE-report.txt beside GAME) and nothing in "
                    "clear; the player opens it with `hxref decrypt` or `age -d -i KEY`")
-def report(game, side, fmt, out, map_out, encrypt):
+@click.option("--since", default=None, metavar="WHEN",
+              help="tell every resolution after WHEN: `start`, an event number, or a head (HASH@SEQ or a "
+                   "hash prefix); default: since the head this side's last file was written against")
+@click.option("--width", type=click.IntRange(40, 1000), default=None, metavar="N",
+              help="lay the rich and text formats out N columns wide (default: the terminal's, or COLUMNS; "
+                   "100 in a file)")
+def report(game, side, fmt, out, map_out, encrypt, since, width):
     """Write the turn report: public, or one side's secret report.
 
     For a game on a map, an html report ends with the map of what the side
     sees, and --map writes that map as an SVG file as well.
+
+    A report tells every resolution since its reader last read: for a side,
+    since the head its newest signed file was written against; for the public
+    and the umpire, since the current round began. --since start tells the
+    whole game.
 
     Example: hxref report g.yaml --side union --format html -o union.html --map union.svg
 
@@ -612,7 +624,9 @@ def report(game, side, fmt, out, map_out, encrypt):
         check_side(eng, side)
     if encrypt:
         side_key(eng, side)         # no side, or a side without a key: refuse before writing anything
-    rep = turn.build(eng, side)
+    from .report.story import parse_since
+
+    rep = turn.build(eng, side, None if since is None else parse_since(since, eng.gf.log, game))
     svg = _report_map(game, side) if (map_out or fmt == "html") else None
     if map_out:
         if svg is None:
@@ -627,9 +641,9 @@ def report(game, side, fmt, out, map_out, encrypt):
     if fmt == "rich" and not out and not encrypt:
         from rich.console import Console
 
-        Console().print(turn.renderables(rep))
+        Console(width=width).print(turn.renderables(rep))
         return
-    text = turn.render(rep, "text" if fmt == "rich" else fmt)
+    text = turn.render(rep, "text" if fmt == "rich" else fmt, turn.text_width(width, bool(out or encrypt)))
     if fmt == "html" and svg:
         from .report.html import embed_map
 

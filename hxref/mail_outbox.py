@@ -157,9 +157,13 @@ def _html_body(document: str) -> str:
 def _sections(engine, audience: str) -> list[tuple[str, Report]]:
     from .report import turn
 
+    from .report.story import default_since
+
     if audience == "umpire":
         return [("The umpire's report", turn.build(engine, "umpire"))]
-    return [("The public report", turn.build(engine, None)), (f"{audience}'s own report", turn.build(engine, audience))]
+    since = default_since(engine, audience)     # both tell the story since this side last read
+    return [("The public report", turn.build(engine, None, since)),
+            (f"{audience}'s own report", turn.build(engine, audience, since))]
 
 
 def templates_for(engine, audience: str) -> list[tuple[str, str]]:

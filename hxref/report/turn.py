@@ -19,7 +19,9 @@ from ..kit.events import restricted, visible
 from ..systems.base import Section
 
 FORMATS = ("rich", "text", "md", "html", "json")
+#: the text report's width in a file or a mail, and the narrowest it is laid out at
 WIDTH = 100
+MIN_WIDTH = 40
 
 
 @dataclass
@@ -63,8 +65,12 @@ def _local_reveals(folder: Path, game: str, side: str) -> dict[str, tuple[Path, 
     return found
 
 
-def build(engine, audience: str | None = None) -> Report:
-    """The report for ``audience``: None (public), a side name, or ``"umpire"``."""
+def build(engine, audience: str | None = None, since: int | None = None) -> Report:
+    """The report for ``audience``: None (public), a side name, or ``"umpire"``; it tells every
+    resolution after event ``since`` (default: what the reader has provably seen, see
+    :mod:`hxref.report.story`)."""
+    from . import story
+
     h = engine.h
     meta = h["meta"]
     mode = meta["mode"]
@@ -85,14 +91,23 @@ def build(engine, audience: str | None = None) -> Report:
     protocol = _claims(engine.gf.log)
     if protocol.lines:
         rep.sections.append(protocol)
-    last = _last_resolution(engine.gf.log)
-    rep.sections.extend(_resolution_sections(last, audience, mode))
+    start = story.default_since(engine, audience) if since is None else since
+    told, new = story.since_resolutions(engine.gf.log, start)
+    from ..dice_stats import summary_line
+
+    summary = summary_line(engine.gf.log, audience, mode, engine.gf.path.name)
+    rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
+    last = told[-1].events if told else []
     rep.facts = {
         "game": meta["game"], "system": meta["system"], "scenario": meta["scenario"], "mode": mode,
         "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
         "phase": h.get("phase"), "awaiting": waiting, "view": view,
         "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")
                             and shown(ev["data"], audience, mode)] if last else [],
+        "since": start,
+        "resolutions": [{"decision": r.decision, "event": r.seq,
+                         "events": [ev["data"] for ev in r.events[1:] if shown(ev["data"], audience, mode)]}
+                        for r in told] if new else [],
     }
     if mine is not None and mine.lines:
         rep.facts["secrets"] = mine.lines
@@ -184,21 +199,33 @@ def _claims(log: list[dict]) -> Section:
     return protocol
 
 
-def _resolution_sections(last: list[dict], audience: str | None, mode: str) -> list[Section]:
-    """The last resolution: what happened and which dice were rolled (as far as ``audience`` sees)."""
-    if not last:
-        return []
-    happened = Section(f"Last resolution: {last[0]['data']['decision']}")
-    for ev in last[1:]:
-        if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
-            happened.lines.append(_event_line(ev, audience, mode))
-    out = [happened]
-    rolls = [ev["data"] for ev in last if ev["kind"] == "die" and shown(ev["data"], audience, mode)]
-    if rolls:
-        dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
-                       columns=["purpose", "rolled by", "faces"])
-        for r in rolls:
-            dsec.rows.append([r["purpose"], r.get("by") or "-", " ".join(map(str, r["faces"]))])
+def _resolution_sections(told: list, since: int, audience: str | None, mode: str,
+                         dice_summary: str | None = None) -> list[Section]:
+    """What happened since event ``since``, resolution by resolution, and which dice were rolled
+    (as far as ``audience`` sees); when nothing is new, the last resolution."""
+    out = []
+    for n, r in enumerate(told, 1):
+        if len(told) == 1:
+            title = f"Last resolution: {r.decision}"
+        else:
+            title = f"Since event {since}, resolution {n} of {len(told)}: {r.decision} (event {r.seq})"
+        happened = Section(title)
+        for ev in r.events[1:]:
+            if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
+                happened.lines.append(_event_line(ev, audience, mode))
+        out.append(happened)
+    several = len(told) > 1
+    dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",
+                   columns=(["decision"] if several else []) + ["purpose", "rolled by", "faces"])
+    for r in told:
+        for ev in r.events:
+            d = ev["data"]
+            if ev["kind"] == "die" and shown(d, audience, mode):
+                dsec.rows.append(([r.decision] if several else [])
+                                 + [d["purpose"], d.get("by") or "-", " ".join(map(str, d["faces"]))])
+    if dice_summary:        # the whole game's dice as far as this reader sees them
+        dsec.lines.append(dice_summary)
+    if dsec.rows or dsec.lines:
         out.append(dsec)
     return out
 
@@ -210,47 +237,32 @@ def shown(data: dict, audience: str | None, mode: str) -> bool:
     return mode != "umpired" or visible(data, audience)
 
 
-def _last_resolution(log: list[dict]) -> list[dict]:
-    for i in range(len(log) - 1, -1, -1):
-        if log[i]["kind"] == "resolve":
-            out = [log[i]]
-            for ev in log[i + 1:]:
-                if ev["kind"] not in ("die", "rules"):
-                    break
-                out.append(ev)
-            return out
-    return []
-
-
 # --- rendering ---------------------------------------------------------------------------------
 
 def renderables(rep: Report):
     from rich import box
     from rich.console import Group
-    from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
+    from .fit import Col, FitPanel, FitTable
+
     head = Table.grid(padding=(0, 2))
-    head.add_column(style="bold")
-    head.add_column()
+    head.add_column(style="bold", no_wrap=True)
+    head.add_column(overflow="fold")        # a word wraps whole; only a digest wider than the room folds
     for k, v in rep.header:
         head.add_row(k, Text(v))
-    parts: list = [Panel(head, title=Text(f"hxref -- {rep.title}", style="bold"), box=box.DOUBLE, expand=True)]
+    parts: list = [FitPanel(head, Text(f"hxref -- {rep.title}", style="bold"), box=box.DOUBLE, expand=True)]
     for s in rep.sections:
         style = "bold red" if s.secret else "bold cyan"
         parts.append(Text(("SECRET -- " if s.secret else "") + s.title, style=style))
-        if s.rows:
-            t = Table(box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False)
-            for c in s.columns:
-                t.add_column(Text(c))
-            for r in s.rows:
-                t.add_row(*(Text(c) for c in r))
-            parts.append(t)
+        if s.rows:      # laid out when printed, to the room there is: no name is cut (see .fit)
+            parts.append(FitTable([Col(c) for c in s.columns], [list(r) for r in s.rows],
+                                  box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False, collapse_padding=True))
         if s.lines:
             grid = Table.grid(padding=(0, 1))
             grid.add_column(width=2, justify="right")
-            grid.add_column(ratio=1)
+            grid.add_column(ratio=1, overflow="fold")
             for line in s.lines:
                 grid.add_row("-", Text(line))   # Text: never parse report content as markup
             parts.append(grid)
@@ -260,16 +272,37 @@ def renderables(rep: Report):
     return Group(*parts)
 
 
-def _recording_console():
+def text_width(width: int | None = None, to_file: bool = False) -> int:
+    """The width ``hxref report`` lays the text out at: ``width`` when given; in a file :data:`WIDTH`;
+    printed, the terminal's, or ``COLUMNS`` when set, else :data:`WIDTH` (piped to a mail or a pager)."""
+    import os
+    import shutil
+    import sys
+
+    if width:
+        return max(width, MIN_WIDTH)
+    if to_file:
+        return WIDTH
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), MIN_WIDTH)
+    if sys.stdout.isatty():
+        return max(shutil.get_terminal_size((WIDTH, 24)).columns, MIN_WIDTH)
+    return WIDTH
+
+
+def _recording_console(width: int | None = None):
     from rich.console import Console
     import io
 
-    return Console(record=True, width=WIDTH, file=io.StringIO(), color_system="truecolor",
-                   force_terminal=True, legacy_windows=False)
+    return Console(record=True, width=max(width, MIN_WIDTH) if width else WIDTH, file=io.StringIO(),
+                   color_system="truecolor", force_terminal=True, legacy_windows=False)
 
 
-def to_text(rep: Report) -> str:
-    c = _recording_console()
+def to_text(rep: Report, width: int | None = None) -> str:
+    """The report as plain text ``width`` columns wide (None: :data:`WIDTH`, the same on every
+    machine, for mails and golden files; the command line picks it with :func:`text_width`)."""
+    c = _recording_console(width)
     c.print(renderables(rep))
     return c.export_text(styles=False)
 
@@ -310,6 +343,9 @@ def to_json(rep: Report) -> str:
     return json.dumps(rep.facts, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def render(rep: Report, fmt: str) -> str:
-    """The report as text in ``fmt`` (one of :data:`FORMATS` except ``rich``)."""
-    return {"text": to_text, "md": to_markdown, "html": to_html, "json": to_json}[fmt](rep)
+def render(rep: Report, fmt: str, width: int | None = None) -> str:
+    """The report as text in ``fmt`` (one of :data:`FORMATS` except ``rich``); ``width`` lays out
+    the ``text`` format (None: :data:`WIDTH`)."""
+    if fmt == "text":
+        return to_text(rep, width)
+    return {"md": to_markdown, "html": to_html, "json": to_json}[fmt](rep)

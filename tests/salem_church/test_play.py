@@ -77,10 +77,13 @@ def _map(path):
     return load_map(path)
 
 
-def _reports(eng, audience) -> dict[str, str]:
+def _reports(eng, audience, since: int | None = None) -> dict[str, str]:
     """The report of ``audience`` in every format; rich, text and html from one recording console,
-    as :func:`hxref.report.turn.to_text` and ``to_html`` make them."""
-    rep = turn.build(eng, audience)
+    as :func:`hxref.report.turn.to_text` and ``to_html`` make them.  ``since``: the story of the
+    resolutions after that event (a reader who read every report), so a unit out of sight now is
+    named by no part of it; what a reader who skipped reports is told of earlier resolutions is
+    checked by tests/core/test_report_story.py (only events visible to him)."""
+    rep = turn.build(eng, audience, since)
     out = report_formats(eng, audience, rep)
     mv = eng.system.map_view(rep.facts["view"])
     path, units = mv.map_path, mv.units                          # the map `hxref report --format html` ends with
@@ -116,16 +119,17 @@ def played(tmp_path_factory):
                 eng.submit((work / name).read_text(), name)
             if "resolve" not in step:
                 continue
+            before = len(eng.gf.log)
             resolutions += [r.decision for r in eng.resolve(ump)]
             secrets = {side: _unseen(eng.state, side) for side in SIDES}
             for side in SIDES:
-                for fmt, text in _reports(eng, side).items():
+                for fmt, text in _reports(eng, side, before).items():
                     found = _leaks(text, secrets[side])
                     if found:
                         leaks.append((resolutions[-1], side, fmt, found))
                     checks += 1
             # the public report: a unit only when its enemy sees it
-            for fmt, text in _reports(eng, None).items():
+            for fmt, text in _reports(eng, None, before).items():
                 found = _leaks(text, secrets["union"] + secrets["confederate"])
                 if found:
                     leaks.append((resolutions[-1], "public", fmt, found))

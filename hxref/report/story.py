@@ -1,0 +1,116 @@
+"""The story since a reader last read: which resolutions a report tells.
+
+A report covers every resolution after the point its reader has provably seen, so an umpire who
+mails once after two resolutions sends the whole story, not only its end.  That point is read
+from the log, which every copy of the game shares, so two honest copies tell the same story:
+
+- a side has seen the game up to the newest head one of its own signed files was written
+  against (a file names the head it extends; the side cannot have written it without that head);
+- the public report and the umpire's start where the current round starts
+  (:func:`hxref.mail_outbox.last_mail_event`);
+- ``--since`` names the point by hand: ``start``, an event number, or a head (``HASH@SEQ`` or a
+  hash prefix of 8 or more digits, as a receipt or an earlier report prints it).
+
+When nothing was resolved after that point, the report tells the last resolution, as before.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidInput
+
+_HASH_PREFIX = re.compile(r"[0-9a-f]{8,64}")
+
+
+@dataclass
+class Resolution:
+    """One resolution: its ``resolve`` event and the rules events and dice that follow it."""
+
+    decision: str
+    seq: int
+    events: list[Mapping[str, Any]]
+
+
+def resolutions(log: Sequence[Mapping[str, Any]]) -> list[Resolution]:
+    """Every resolution of the log, in order."""
+    out: list[Resolution] = []
+    for i, ev in enumerate(log):
+        if ev["kind"] != "resolve":
+            continue
+        events = [ev]
+        for later in log[i + 1:]:
+            if later["kind"] not in ("die", "rules"):
+                break
+            events.append(later)
+        out.append(Resolution(str(ev["data"].get("decision")), ev["seq"], events))
+    return out
+
+
+def _side_seen(engine, side: str) -> int | None:
+    """The head ``side``'s newest file (pending, else logged) was written against.  Only the newest
+    file is read, not every file of the game: each file names the head it extends, and a side's
+    later file does not go back behind what it has seen."""
+    from ..mail_outbox import _pending_files, _written_against
+
+    pending = [f["file"] for _, f in _pending_files(engine) if f.get("party") == side]
+    logged = (ev["data"]["file"] for ev in reversed(engine.gf.log)
+              if ev["kind"] == "submission" and ev["data"].get("side") == side and "file" in ev["data"])
+    seen = [s for s in map(_written_against, pending) if s is not None]
+    if seen:
+        return max(seen)
+    for text in logged:
+        at = _written_against(text)
+        if at is not None:
+            return at
+    return None
+
+
+def default_since(engine, audience: str | None) -> int:
+    """The event after which ``audience``'s report starts when no ``--since`` is given."""
+    from ..mail_outbox import last_mail_event
+
+    if audience not in (None, "umpire"):
+        seen = _side_seen(engine, audience)
+        if seen is not None:
+            return seen
+    return last_mail_event(engine)
+
+
+def parse_since(text: str, log: Sequence[Mapping[str, Any]], game: str) -> int:
+    """``--since``: ``start``, an event number, or a head of this log (``HASH@SEQ`` or a prefix)."""
+    from ..protocol import parse_head
+
+    word = text.strip().lower()
+    if word == "start":
+        return 0
+    if word.isdigit():
+        seq = int(word)
+        if seq > len(log):
+            raise InvalidInput(f"--since {text}: the log has only {len(log)} events", code="E504", file=game)
+        return seq
+    head = parse_head(word)
+    prefix = head[0] if head else word
+    if head is None and not _HASH_PREFIX.fullmatch(word):
+        raise InvalidInput(f"--since {text}: give `start`, an event number, or a head (HASH@SEQ or a "
+                           "hash prefix of 8 or more digits)", code="E504", file=game)
+    found = [ev["seq"] for ev in log if ev["hash"].startswith(prefix)]
+    if head is not None:
+        found = [s for s in found if s == head[1]]
+    if len(found) != 1:
+        why = "no event of this log has that head" if not found else "that prefix names several events"
+        raise InvalidInput(f"--since {text}: {why}", code="E504", file=game,
+                           hint="copy the head from a receipt or from the header of an earlier report")
+    return found[0]
+
+
+def since_resolutions(log: Sequence[Mapping[str, Any]], since: int) -> tuple[list[Resolution], bool]:
+    """The resolutions after event ``since``, and whether they are new: when none is, the last
+    resolution of the log (an old one) so a report still says what happened last."""
+    every = resolutions(log)
+    new = [r for r in every if r.seq > since]
+    if new:
+        return new, True
+    return every[-1:], False
