@@ -50,35 +50,70 @@ def _text(s: Any) -> str:
 
 #: a phone's width less the page's padding, and the rough width of one character at 14 px
 _NARROW_PX = 360
+#: a wide mail window's text width (1200 px less the page's padding)
+_WIDE_PX = 1184
 _CHAR_PX = 8.5
 _CELL_PAD_PX = 9
 
 
-def _min_widths(columns: list[str], rows: list[list[str]]) -> list[int]:
-    """Each column's least width in px: its longest word (a long token counts as 16
-    characters, as it may break anywhere); when the words of all the columns cannot sit side
-    by side in a phone's width, the longest are capped until they do."""
+def _longest_words(columns: list[str], rows: list[list[str]]) -> list[int]:
+    """Each column's longest word in characters (a long token counts as 16: it may break anywhere)."""
     n = max([len(columns)] + [len(r) for r in rows])
     chars = [0] * n
     for row in [columns] + rows:
         for i, cell in enumerate(row):
             words = str(cell).split() or [""]
             chars[i] = max(chars[i], min(16, max(len(w) for w in words)))
-    room = max(0.0, _NARROW_PX - n * _CELL_PAD_PX) / _CHAR_PX
+    return chars
+
+
+def _kept_whole(chars: list[int]) -> set[int]:
+    """The columns whose words never break: the shortest-worded first, as many as fit side by side
+    in a phone's width while every other column keeps room for 3 characters.  A column of short
+    words (a turn, a hex, a die) is read whole at any width; only the columns of long text may
+    break a word, and only when a phone's screen leaves no other way."""
+    kept: set[int] = set()
+    used = 0.0
+    for i in sorted(range(len(chars)), key=lambda i: (chars[i], i)):
+        rest = len(chars) - len(kept) - 1
+        need = chars[i] * _CHAR_PX + _CELL_PAD_PX
+        if used + need + rest * (3 * _CHAR_PX + _CELL_PAD_PX) > _NARROW_PX:
+            break
+        kept.add(i)
+        used += need
+    return kept
+
+
+def _min_widths(columns: list[str], rows: list[list[str]]) -> list[int]:
+    """Each column's least width in px: its longest word; when the words of all the columns cannot
+    sit side by side in a phone's width, those of the columns not kept whole are capped until they do."""
+    chars = _longest_words(columns, rows)
+    kept = _kept_whole(chars)
+    room = max(0.0, _NARROW_PX - len(chars) * _CELL_PAD_PX) / _CHAR_PX - sum(chars[i] for i in kept)
     cap = 16
-    while cap > 1 and sum(min(c, cap) for c in chars) > room:
-        cap -= 1            # the longest words give way first; short ones (a hex number) stay whole
-    return [int(min(c, cap) * _CHAR_PX) for c in chars]
+    while cap > 1 and sum(min(c, cap) for i, c in enumerate(chars) if i not in kept) > room:
+        cap -= 1            # the longest words give way first
+    return [int((c if i in kept else min(c, cap)) * _CHAR_PX) for i, c in enumerate(chars)]
 
 
 def _table(columns: list[str], rows: list[list[str]]) -> str:
     """A table that fits a 400 px screen: words wrap at spaces and stay whole while the
-    columns' longest words fit side by side; past that, a word may break (no sideways scroll)."""
+    columns' longest words fit side by side; past that, a word of a long-text column may break
+    (no sideways scroll), never one of a column of short words."""
     mins = _min_widths(columns, rows)
+    chars = _longest_words(columns, rows)
+    kept = _kept_whole(chars)
+    # a column of short cells that may break on a phone asks for its words' share of a wide
+    # window, so that at 1200 px it is not squeezed by a column of long text beside it
+    short = {i for i in range(len(chars)) if i not in kept
+             and max(len(str(r[i])) for r in [columns] + rows if i < len(r)) <= 16}
 
     def cell(tag: str, style: str, i: int, text: str) -> str:
         width = f"min-width:{mins[i]}px;" if i < len(mins) else ""
-        return f'<{tag} style="{style}{_CELL_BREAK}{width}">{_text(text)}</{tag}>'
+        if i in short:
+            width += f"width:{100 * (chars[i] * _CHAR_PX + _CELL_PAD_PX) / _WIDE_PX:.1f}%;"
+        brk = "" if i in kept else _CELL_BREAK      # _WRAP's break-word leaves the word whole
+        return f'<{tag} style="{style}{brk}{width}">{_text(text)}</{tag}>'
 
     out = [f'<table style="{_TABLE}" cellpadding="0" cellspacing="0" role="table">']
     if columns:

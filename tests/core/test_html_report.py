@@ -48,7 +48,7 @@ def test_demo_report_is_laid_out_html(demo_pages, system):
     assert page.count("<table") >= 3 and "<th " in page and "<td " in page
     assert "<pre" not in page and "<style" not in page      # mail clients drop style blocks
     # every cell carries its own style, and wraps
-    assert all("overflow-wrap:anywhere" in m for m in re.findall(r"<td style=\"[^\"]*\"", page))
+    assert all("overflow-wrap:" in m for m in re.findall(r"<td style=\"[^\"]*\"", page))
     assert "SECRET -- " in page and "Keep the head hash" in page
     # the union's own army is a table with a row per force, not a text picture
     assert re.search(r"<h2[^>]*>[^<]*union[^<]*</h2>\s*<table", page)
@@ -142,3 +142,21 @@ def test_no_sideways_scroll_in_chromium(demo_pages, system, tmp_path):
     # the check can fail: a fixed 900 px block scrolls at 400
     wide = page.replace("</body>", '<div style="width:900px">wide</div></body>')
     assert _fits(wide, 400, tmp_path).startswith("false")
+
+
+def test_short_word_columns_stay_whole_beside_long_text():
+    """A table of short cells (turn, hex, die, result) beside a column of long text: the short
+    columns never break a word and ask for their share of a wide window; only the long text may
+    break, on a phone (the Salem Church turn summary at 1200 px read "tur n", "colu mn")."""
+    from hxref.report.html import _table
+
+    long_text = "an unseen Confederate unit eliminated; " * 6
+    cols = ["turn", "by", "target", "A-D", "column", "die", "result", "effects"]
+    rows = [["14", "union", "1003", "16-3 = +13", ">=+10", "2", "Dm(Dr)", long_text]]
+    html = _table(cols, rows)
+    cells = re.findall(r'<t[hd] style="([^"]*)"', html)
+    by_col = [cells[i::len(cols)] for i in range(len(cols))]
+    for i, name in enumerate(cols[:-1]):
+        for style in by_col[i]:
+            assert "overflow-wrap:anywhere" not in style or "width:" in style, (name, style)
+    assert all("overflow-wrap:anywhere" in st for st in by_col[-1])
