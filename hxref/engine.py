@@ -35,7 +35,7 @@ from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the se
 from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, check_table, participants_record, public_key
 from .inputs import stored_text
 from .kit import data as data_mod
-from .kit.protocol import MapView
+from .kit.protocol import MapView, resolve_copy
 from .protocol import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from .systems.base import Decision
 
@@ -595,9 +595,8 @@ class Engine(ClaimsMixin):
         for claim in pend.get("claims", []):
             self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim,
                                        "text": _claim_text(claim)})
-        # resolve works on a copy: the engine's state changes only when resolution has succeeded,
-        # whatever the rules do to what they are given (the protocol leaves the argument as it was)
-        state, events = self.system.resolve(copy.deepcopy(self.state), dec, answers, dice)
+        # on a copy: the engine's state changes only when the resolution succeeds (resolve_copy)
+        state, events = self.system.resolve(resolve_copy(systems.info(self.meta["system"]), self.state), dec, answers, dice)
         if dice.rolls and not dec.dice:
             raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
         for roll in dice.rolls:

@@ -178,7 +178,11 @@ class SystemInfo:
     ``data_folder`` names ``games/<data_folder>/`` (charts, maps, scenarios, case book) and
     ``orders/<data_folder>/`` (the shipped demo games); ``root``, when set, holds both
     (``root/games``, ``root/orders``) for a system shipped outside hxref.  ``cli`` is the
-    ``"module:attribute"`` of a click group mounted as ``hxref <name>``.  ``secret_kinds`` names
+    ``"module:attribute"`` of a click group mounted as ``hxref <name>``.  ``append_only`` names the
+    top-level state lists whose items the rules never change once appended (a record of past
+    turns): the engine hands ``resolve`` a new list of the same items rather than a deep copy, so
+    a resolution costs the same on the last turn of a campaign as on the first (the conformance
+    suite checks the items stay as they were).  ``secret_kinds`` names
     where in the state a side's secrets lie, as paths or rules functions
     (:mod:`hxref.kit.secret_kinds`); the conformance suite looks for their values in every other
     audience's reports.  ``dashboard`` names the state scalars a dashboard shows.
@@ -194,6 +198,7 @@ class SystemInfo:
     has_map: bool = False
     simultaneous: bool = False
     secret_kinds: tuple[str, ...] = ()
+    append_only: tuple[str, ...] = ()
     demo: str | None = None
     cli: str | None = None
     dashboard: tuple[str, ...] = ("turn", "turns", "stage", "date")
@@ -319,6 +324,14 @@ class GameSystem(ABC):
         from .secret_kinds import values
 
         return values(state, side, self.info.secret_kinds, type(self).__module__.rpartition(".")[0])
+
+
+def resolve_copy(info: SystemInfo, state: Mapping[str, Any]) -> dict:
+    """The state the engine hands ``resolve``: a deep copy, so the engine's own changes only when
+    a resolution succeeds, except that each of the system's :attr:`SystemInfo.append_only` lists
+    is a new list of the same items (the rules append to it and change no item)."""
+    return {k: list(v) if k in info.append_only and isinstance(v, list) else copy.deepcopy(v)
+            for k, v in state.items()}
 
 
 def other_side(sides: Sequence[str], side: str) -> str:

@@ -17,6 +17,9 @@ INFO = SystemInfo(
     simultaneous=True,
     # 3.71: in umpired play a side's units (ids, names) and led supplies are its own to know
     secret_kinds=("units/&[side={side}]", "units/*[side={side}]/name", "logistics/&[side={side}][leader]"),
+    # the record of past turns only grows (system.py appends a turn at its end); the scenario's
+    # calendar of turns is read, never changed
+    append_only=("history", "calendar"),
     demo="heartland-demo",
     cli="hxref.systems.heartland.cli:heartland_group",
 )
