@@ -91,12 +91,13 @@ def audiences(eng: Engine) -> list[str | None]:
     return [None, *eng.sides(), UMPIRE]
 
 
-def moment_reports(eng: Engine, audience: str | None) -> dict[str, str]:
+def moment_reports(eng: Engine, audience: str | None, since: int | None = None) -> dict[str, str]:
     """``audience``'s report in every format (text, md, html, json) and, for a system with a map,
-    the SVG picture of its view."""
+    the SVG picture of its view; ``since``: the story of the resolutions after that event (default:
+    since the reader last read, as `hxref report` tells it)."""
     from hxref.report import turn
 
-    rep = turn.build(eng, audience)
+    rep = turn.build(eng, audience, since)
     out = {k: v for k, v in report_formats(eng, audience, rep).items() if k != "rich"}
     view = rep.facts["view"]
     mv = eng.system.map_view(view) if view else None
