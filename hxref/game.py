@@ -80,7 +80,8 @@ class GameFile:
     # --- the log -------------------------------------------------------------------------
     @property
     def head(self) -> str:
-        return self.log[-1]["hash"] if self.log else GENESIS
+        # a damaged last event may lack its hash: `hxref audit` says so, rather than fail here
+        return str(self.log[-1].get("hash", "")) if self.log else GENESIS
 
     def append(self, kind: str, by: str | None, data: dict, known_hash: str | None = None) -> Event:
         """Add an event at the end of the hash chain and return it.

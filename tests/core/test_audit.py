@@ -107,6 +107,15 @@ def test_truncated_log_is_found(played):
     assert not res.ok
 
 
+def test_a_last_event_without_its_hash_is_found_not_a_crash(played):
+    """A byte flipped in the last event's `"hash"` key leaves it without one: the audit says so."""
+    text = played.read_text()
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    played.write_text(text.replace(last, last.replace('"hash":', '"hasi":')))
+    res = audit(played)
+    assert not res.ok and res.problems
+
+
 def test_parallel_reading_gives_the_same_audit(played):
     one, two = audit(played, workers=1), audit(played, workers=2)
     assert one.ok and two.ok
