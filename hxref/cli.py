@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .cli_options import check_side, game_argument, load_game, out_dir_for, private_key
+from .cli_options import (RegistryHelp, check_side, demo_system_help, demos_help, game_argument, load_game,
+                          options_help, out_dir_for, private_key, scenarios_help, systems_help)
 from .errors import HxrefError, InvalidInput
 
 #: the deadline policy of a game made without one: a week a decision and two days' grace
@@ -87,66 +88,6 @@ class Main(click.Group):
 
         extra = {name for name, (module, _) in self.GROUPS.items() if find_spec(module)}
         return sorted(set(super().list_commands(ctx)) | extra | set(self.system_groups()))
-
-
-class RegistryHelp(click.Option):
-    """An option whose help names the registered systems (their scenarios, optional rules or
-    demos), built only when the help is shown: ``hxref --version`` and every other command load
-    no system for it."""
-
-    def __init__(self, *args, help_from, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.help_from = help_from
-
-    def get_help_record(self, ctx):
-        self.help = self.help_from()
-        return super().get_help_record(ctx)
-
-
-def _or(words: list[str]) -> str:
-    """``a, b or c``."""
-    return " or ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else "none"
-
-
-def _systems_help(lead: str) -> str:
-    from .kit import registry
-
-    return f"{lead}: {_or(registry.names())}"
-
-
-def _scenarios_help() -> str:
-    from .kit import registry
-
-    return "; ".join(f"{n}: {', '.join(registry.get(n).scenarios())}" for n in registry.names())
-
-
-def _options_help() -> str:
-    from .kit import registry
-
-    rules = [f"{i.name}: " + ", ".join(f"{k} ({v.split(':')[0].split()[0]})" for k, v in i.optional_rules.items())
-             for i in registry.infos() if i.optional_rules]
-    return f"switch on an optional rule, e.g. {'; '.join(rules)}; repeat for more"
-
-
-def _demo_system_help() -> str:
-    from .kit import registry
-
-    return _systems_help("which system's demo game to play") + f" (default: {registry.default()})"
-
-
-def _demos_help() -> str:
-    from .demo import demos
-    from .kit import registry
-
-    parts = []
-    for n in registry.names():
-        found = list(demos(n))
-        first = registry.info(n).demo if registry.info(n).demo in found else next(iter(found), None)
-        if first is None:
-            continue
-        others = [d for d in found if d != first]
-        parts.append(f"{n}: {first}" + (f", the default, or {_or(others)}" if others else ""))
-    return f"which of the system's demos ({'; '.join(parts)})"
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -228,8 +169,8 @@ def verify(file, game, pub, sig):
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--system", "system_name", required=True, cls=RegistryHelp,
-              help_from=lambda: _systems_help("the game system"))
-@click.option("--scenario", required=True, cls=RegistryHelp, help_from=_scenarios_help)
+              help_from=lambda: systems_help("the game system"))
+@click.option("--scenario", required=True, cls=RegistryHelp, help_from=scenarios_help)
 @click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
               help="each side and its player's public key; in solo mode just SIDE")
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
@@ -240,7 +181,7 @@ def verify(file, game, pub, sig):
 @click.option("--nonce", default=None, hidden=True, metavar="HEX",
               help="re-create a published game (a shipped demo) with its recorded nonce")
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
-@click.option("--option", "options", multiple=True, metavar="NAME", cls=RegistryHelp, help_from=_options_help)
+@click.option("--option", "options", multiple=True, metavar="NAME", cls=RegistryHelp, help_from=options_help)
 @click.option("--deadline-hours", type=float, default=None, metavar="H",
               help="each awaited decision is due H hours after it opens (shown by status)")
 @click.option("--nmr", type=click.Choice(["stand-fast", "forfeit"]), default=None,
@@ -780,10 +721,10 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
 
 
 @main.command()
-@click.option("--system", "system_name", default=None, cls=RegistryHelp, help_from=_demo_system_help)
+@click.option("--system", "system_name", default=None, cls=RegistryHelp, help_from=demo_system_help)
 @click.option("--keep", default=None, type=click.Path(file_okay=False),
               help="play in this folder and keep the files (default: a temporary folder)")
-@click.option("--scenario", default=None, cls=RegistryHelp, help_from=_demos_help)
+@click.option("--scenario", default=None, cls=RegistryHelp, help_from=demos_help)
 @click.option("--format", "fmt", type=click.Choice(["rich", "text", "md"]), default="rich", show_default=True,
               help="how to print the reports")
 def demo(system_name, keep, scenario, fmt):

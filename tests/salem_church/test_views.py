@@ -22,22 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from hxref.maps import load_map
 from hxref.systems.salem_church import views as vw
-from hxref.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "salem_church"
-
-
-@pytest.fixture(scope="module")
-def m():
-    return load_map(GAME / "maps" / "salem-church.yaml")
-
-
-@pytest.fixture(scope="module")
-def scenario():
-    return to_plain(load_data(GAME / "scenarios" / "salem-church.yaml"))
 
 
 def state_with(scenario, **where) -> dict:
