@@ -26,14 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidInput
-from .game import FORMAT, LOG_MARKER, damaged
+from .game import FORMAT, damaged, read_head
 from .kit.protocol import SystemInfo
 
 #: the first bytes of every game file hxref writes
 SNIFF = b"# hxref game file"
 _SNIFF_HEADER = re.compile(rb"^hxref: 1\r?\nmeta:", re.M)
 GAME_SUFFIXES = (".yaml", ".yml")
-_MARK = ("\n" + LOG_MARKER + "\n").encode("utf-8")
 #: a top-level key of the header (PyYAML block style: keys at column 0, everything else indented)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w.-]*):", re.M)
 #: the scalars of the state a dashboard shows of a game whose system is not registered
@@ -106,7 +105,7 @@ def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
     p = Path(path)
     try:
         with open(p, "rb") as fh:
-            head, head_end = _read_head(fh, p)
+            head, head_end = read_head(fh, p)
             size = os.fstat(fh.fileno()).st_size
             at = _last_event_time(fh, head_end, size)
             mtime = os.fstat(fh.fileno()).st_mtime
@@ -128,23 +127,17 @@ def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
     return Peek(header, at, "log")
 
 
-def _read_head(fh, path: Path) -> tuple[bytes, int]:
-    """The bytes before the log marker, and the offset where the log starts."""
-    buf = b""
-    while True:
-        chunk = fh.read(65536)
-        if not chunk:
-            raise damaged(path, "this is not an hxref game file (no log section)")
-        scan = max(0, len(buf) - len(_MARK))
-        buf += chunk
-        i = buf.find(_MARK, scan)
-        if i >= 0:
-            return buf[:i], i + len(_MARK)
-
-
 def _parse_header(text: str, path: Path, full_state: bool) -> dict:
     from . import yamlio
+    from .game import header_body, parse_header
 
+    if header_body(text).startswith("{"):
+        # the JSON header hxref writes: read whole (json.loads reads it faster than any skipping)
+        found = parse_header(text, path)
+        if not full_state and isinstance(found.get("state"), dict):
+            keys = state_keys((found.get("meta") or {}).get("system"))
+            found["state"] = {k: v for k, v in found["state"].items() if k in keys}
+        return _checked(found, path)
     header = None
     if not full_state:
         # every top-level block but `state`, parsed; of `state` only a few scalars
@@ -169,6 +162,10 @@ def _parse_header(text: str, path: Path, full_state: bool) -> dict:
             raise damaged(path, "the header is not valid YAML", mark.line + 1 if mark else None) from None
     if not isinstance(header, dict) or header.get("hxref") != FORMAT:
         raise damaged(path, f"unknown game file format (expected `hxref: {FORMAT}`)")
+    return _checked(header, path)
+
+
+def _checked(header: dict, path: Path) -> dict:
     for key in ("meta", "participants", "awaiting", "pending", "head"):
         if not isinstance(header.get(key), (dict, list)):
             raise damaged(path, f"the header lacks `{key}`")

@@ -211,7 +211,7 @@ def build_tournament(folder: Path, keydir: Path) -> None:
         eng.save()
     # broken files
     text = (r2 / "heartland-ready-1.yaml").read_text()
-    (r2 / "cut-header.yaml").write_text(text[: text.index("\nawaiting:")] + "\nawaiting: [\n")
+    (r2 / "cut-header.yaml").write_text(text[: text.index('\n "awaiting":')] + '\n "awaiting": [\n')
     first = next(line for line in text.splitlines() if line.startswith("- {"))
     (r2 / "damaged-log.yaml").write_text(text.replace(first, first[:-5], 1))
     # not games
@@ -310,7 +310,7 @@ def test_a_deadline_is_shown_with_the_time_left(tournament):
     # decisions carry a deadline once a game's deadline policy sets one; here it is written by hand
     path = tournament / "round-2/heartland-half-2.yaml"
     text = path.read_text()
-    path.write_text(text.replace("  deadline: null", "  deadline: '2026-11-30T18:00:00Z'", 1))
+    path.write_text(text.replace('"deadline": null', '"deadline": "2026-11-30T18:00:00Z"', 1))
     row = next(r for r in batch.dashboard(tournament) if r.file == "round-2/heartland-half-2.yaml")
     assert row.deadline == "2026-11-30T18:00:00Z"
     assert batch.time_left(row.deadline, "2026-11-28T12:00:00Z") == "2d 6h left"

@@ -92,7 +92,7 @@ def test_edited_snapshot_is_found(played):
     head, _, log = text.partition(LOG_MARKER)
     import re
 
-    edited, n = re.subn(r"(  wep:\n(?:    \w+: \d+\n)*?    union: )(\d+)",
+    edited, n = re.subn(r'("wep": \{"confederate": \d+, "union": )(\d+)',
                         lambda m: m.group(1) + str(int(m.group(2)) + 100), head, count=1)
     assert n == 1
     played.write_text(edited + LOG_MARKER + log)

@@ -62,11 +62,17 @@ def test_damaged_files_are_named(tmp_path):
     assert e.value.code == "E500"
     gf = make(tmp_path)
     gf.save()
-    text = p.read_text().replace('- {"by"', '- {"by" broken', 1)
-    p.write_text(text)
+    lines = p.read_text().split("\n")
+    broken = next(i for i, line in enumerate(lines) if line.startswith('- {"by"')) + 1     # the event's line
+    p.write_text(p.read_text().replace('- {"by"', '- {"by" broken', 1))
+    loaded = GameFile.load(p)           # the log is parsed as far as it is read: the damage shows there
+    with pytest.raises(HxrefError) as e:
+        list(loaded.log)
+    assert e.value.code == "E500" and e.value.where.line == broken
+    p.write_text(p.read_text().replace('- {"by" broken', '{"by"', 1))       # a line that is no event
     with pytest.raises(HxrefError) as e:
         GameFile.load(p)
-    assert e.value.code == "E500" and e.value.where.line
+    assert e.value.code == "E500" and e.value.where.line == broken
     with pytest.raises(HxrefError) as e:
         GameFile.load(tmp_path / "missing.yaml")
     assert e.value.code == "E100"
@@ -115,3 +121,47 @@ def test_header_has_no_anchors_for_shared_data(tmp_path):
     text = gf.path.read_text()
     assert "&id" not in text and "*id" not in text
     assert GameFile.load(gf.path).header["state"] == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_the_log_is_written_back_as_it_was_read(tmp_path):
+    """A save writes the stored lines byte for byte and serialises only what was added or changed."""
+    gf = make(tmp_path, n=50)
+    gf.save()
+    before = gf.path.read_bytes()
+    again = GameFile.load(gf.path)
+    assert again.dump_bytes() == before                 # nothing read, nothing changed
+    assert again.log[-1]["data"]["i"] == 49 and again.log[0]["data"]["i"] == 0
+    assert again.dump_bytes() == before                 # read, unchanged
+    again.append("test", None, {"i": 50, "text": "é ü \"quoted\" on yes 0777"})
+    grown = again.dump_bytes()
+    assert grown.split(b"\n--- # log")[1].startswith(before.split(b"\n--- # log")[1])
+    fresh = make(tmp_path, n=51)                        # the same events made in memory write the same bytes
+    fresh.header = again.header
+    assert fresh.dump_bytes() == grown
+
+
+def test_an_event_changed_in_place_is_written_as_changed(tmp_path):
+    """Whoever holds the file may change a loaded event (so the tamper tests do): the change is saved."""
+    gf = make(tmp_path, n=20)
+    gf.save()
+    again = GameFile.load(gf.path)
+    again.log[7]["data"]["i"] = "forged"
+    again.log[0]["data"]["i"] = "forged too"
+    again.save()
+    third = GameFile.load(gf.path)
+    assert [ev["data"]["i"] for ev in third.log] == ["forged too", *range(1, 7), "forged", *range(8, 20)]
+    del third.log[3]                                    # a change other than at the end: all written anew
+    third.save()
+    assert len(GameFile.load(gf.path).log) == 19
+
+
+def test_a_yaml_header_of_an_earlier_hxref_is_still_read(tmp_path):
+    from hxref import yamlio
+    from hxref.game import LOG_MARKER
+
+    gf = make(tmp_path)
+    text = "# hxref game file.\n" + yamlio.dump_fast(gf.header) + LOG_MARKER + "\n"
+    text += "".join(line + "\n" for line in gf.dumps().split(LOG_MARKER + "\n")[1].splitlines())
+    gf.path.write_text(text)
+    again = GameFile.load(gf.path)
+    assert again.header == gf.header and again.log == gf.log

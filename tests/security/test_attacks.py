@@ -178,6 +178,27 @@ def test_c1_live_commands_refuse_forged_file(cli):
     assert sha(g) == before
 
 
+def test_c1_forged_line_dressed_as_a_submission_is_still_refused(cli):
+    """C1, against the quick reading of a loaded log (each event's kind read from the end of its
+    line, not parsed): the forger writes his unsigned `nmr` line by hand so that a copy of a
+    submission's ending sits last on it.  Not the canonical form, so that line is read whole:
+    every command still finds the unsigned input."""
+    g = start(cli)
+    _forge_stand_fast(g, "nmr")
+    text = Path(g).read_text()
+    head, last = text.rstrip("\n").rsplit("\n", 1)
+    seq = json.loads(last[2:])["seq"]
+    fake_tail = f',"zz":{{"kind":"submission","prev":"{"0" * 64}","seq":{seq}}}}}'
+    Path(g).write_text(head + "\n" + last[:-1] + fake_tail + "\n")
+    assert json.loads(Path(g).read_text().rstrip("\n").rsplit("\n", 1)[1][2:])["kind"] == "nmr"
+    before = sha(g)
+    Path("any.yaml").write_text("decision: t1.i1.orders\n")
+    for args in (("status", g), ("submit", g, "any.yaml"), ("resolve", g)):
+        code, out = run(*args)
+        assert code == 2 and "unsigned input" in out and "[E500]" in out, (args, out)
+    assert sha(g) == before
+
+
 # --- C2: open mode, the dice are fixed only after the orders ---------------------------------
 
 def test_c2a_roll_before_the_answer_refused(cli):

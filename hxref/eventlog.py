@@ -1,0 +1,252 @@
+"""The game file's log, read only as far as it is asked for and written back as it was read.
+
+A game file's log only grows: every command adds a few events at its end and changes none.  So
+the log is kept as the bytes read from the file, and an event is parsed (``json.loads`` of its
+line) the first time someone asks for it; ``hxref status`` asks for none, a submission for the
+first (the pinned charts) and the last few.  Saving writes the lines read back byte for byte and
+serialises only the events added since, so a command costs the same on the 20,000th event as on
+the 100th (``bench/bench_scaling.py``).
+
+Nothing is trusted for being old: an event handed out may have been changed in place (a test's
+attacker does exactly that), so each event that was parsed is compared with its stored line when
+the log is written, and written anew if it differs; a log changed other than at its end
+(``insert``, ``del``, item assignment) is parsed whole and written anew.  Damage (a line that is
+not an event, or not JSON) is reported as at load: E500 with the line's number.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from operator import itemgetter
+from typing import Any, overload
+
+from .canon import canonical_json
+
+#: every stored line of the log: ``- `` then the event's canonical JSON
+LINE_START = b"- {"
+#: the end of a stored line: in canonical JSON (keys sorted) an event ends with its kind, the hash
+#: before it and its number.  ``"seq":N}`` before the newline is a member of the outermost object
+#: (its closing brace is the line's last), so the two members before it are too: the kind read here
+#: is the one ``json.loads`` reads, even of a line with a key twice (the last wins in both).
+_TAIL = re.compile(rb'"kind":"([^"\\\n]*)","prev":"[0-9a-f]{64}","seq":([0-9]+)\}\n')
+
+
+class EventLog(MutableSequence):
+    """The events of a game (``Event`` dicts), parsed lazily from the file's log section."""
+
+    def __init__(self, events: Iterable[Any] = (), *, raw: bytes = b"", first_line: int = 1,
+                 damaged: Callable[[str, int | None], Exception] | None = None, lines: int | None = None) -> None:
+        self._raw = raw                                  # the stored lines, each "- {json}\n"
+        self._first_line = first_line                    # the file's line number of the first
+        self._damaged = damaged or (lambda message, line: ValueError(f"{message} (line {line})"))
+        self._starts: list[int] | None = None            # where each stored line starts, when needed
+        n = raw.count(b"\n") if lines is None else lines
+        self._stored = n                                 # events 0..n-1 are the stored lines
+        self._items: list[Any] = [None] * n              # None: not parsed yet
+        self._items.extend(events)
+
+    @classmethod
+    def from_section(cls, raw: bytes, *, first_line: int,
+                     damaged: Callable[[str, int | None], Exception]) -> "EventLog":
+        """The log section of a game file (the bytes after the log marker).  A section of well-formed
+        lines is kept as it is; one with blank lines is read line by line, as before, and written
+        back without them; a line that is not an event is damage."""
+        if not raw:
+            return cls(first_line=first_line, damaged=damaged)
+        lines = raw.count(b"\n")
+        if raw.startswith(LINE_START) and raw.endswith(b"\n") and lines == raw.count(b"\n" + LINE_START) + 1:
+            return cls(raw=raw, first_line=first_line, damaged=damaged, lines=lines)
+        events = []
+        for offset, line in enumerate(raw.split(b"\n")):
+            if not line.strip():
+                continue
+            events.append(_parse(line, first_line + offset, damaged))
+        return cls(events, first_line=first_line, damaged=damaged)
+
+    # --- reading ----------------------------------------------------------------------------------
+    def _line(self, i: int) -> bytes:
+        """The stored line of event ``i`` (without its newline)."""
+        raw = self._raw
+        if i == 0:
+            return raw[:raw.index(b"\n")]
+        if i == self._stored - 1:
+            return raw[raw.rindex(b"\n", 0, len(raw) - 1) + 1:-1]
+        starts = self._line_starts()
+        return raw[starts[i]:starts[i + 1] - 1]
+
+    def _line_starts(self) -> list[int]:
+        """Where each stored line starts, and the end of the last: found once, when first needed."""
+        if self._starts is None:
+            raw = self._raw
+            starts, find, pos = [0], raw.find, raw.find(b"\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
+            self._starts = starts
+        return self._starts
+
+    def _get(self, i: int) -> Any:
+        item = self._items[i]
+        if item is None:
+            item = self._items[i] = _parse(self._line(i), self._first_line + i, self._damaged)
+        return item
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self._items)))]
+        n = len(self._items)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("event index out of range")
+        return self._get(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self._items)):
+            yield self._get(i)
+
+    def __reversed__(self) -> Iterator[Any]:
+        for i in range(len(self._items) - 1, -1, -1):
+            yield self._get(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (EventLog, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]     # mutable, like a list
+
+    def __add__(self, other: Iterable[Any]) -> list:
+        return [*self, *other]
+
+    def __radd__(self, other: Iterable[Any]) -> list:
+        return [*other, *self]
+
+    def copy(self) -> list:
+        return list(self)
+
+    def __repr__(self) -> str:
+        return f"EventLog({len(self)} events, {self._stored} stored)"
+
+    def kind_counts(self) -> Counter:
+        """How many events of each kind the log holds, read from the stored lines' ends without
+        parsing them when every stored line ends as canonical JSON does, else from the events."""
+        stored, items = self._stored, self._items
+        found = _TAIL.findall(self._raw) if stored else []
+        if len(found) != stored:        # a line not written by hxref: the exact reading, line by line
+            return Counter(_key(ev.get("kind")) for ev in self)
+        counts = Counter({kind.decode("utf-8"): n for kind, n in Counter(map(itemgetter(0), found)).items()})
+        for i, ev in enumerate(items[:stored]):
+            if ev is not None:          # parsed, and so perhaps changed in memory since
+                counts[found[i][0].decode("utf-8")] -= 1
+                counts[_key(ev.get("kind"))] += 1
+        counts.update(_key(ev.get("kind")) for ev in items[stored:])
+        return +counts
+
+    def select(self, kinds: Iterable[str], needles: tuple[bytes, ...] = ()) -> list[Any]:
+        """The events of ``kinds``, in order, parsing no other: with ``needles``, only those whose
+        stored line holds one of them (a quick sieve: the caller still tests what it wants of each
+        event, since a line not written by hxref is read whole and every event of the kinds kept)."""
+        wanted = set(kinds)
+        stored, raw, items = self._stored, self._raw, self._items
+        found = list(_TAIL.finditer(raw)) if stored else []
+        if len(found) != stored:
+            return [ev for ev in self if ev.get("kind") in wanted]
+        wanted_b = {k.encode("utf-8") for k in wanted}
+        out, start = [], 0
+        for i, m in enumerate(found):
+            end = m.end()
+            if items[i] is not None:
+                if items[i].get("kind") in wanted:
+                    out.append(items[i])
+            elif m.group(1) in wanted_b and (not needles or any(raw.find(n, start, end) != -1 for n in needles)):
+                items[i] = _parse(raw[start:end - 1], self._first_line + i, self._damaged)
+                out.append(items[i])
+            start = end
+        out.extend(ev for ev in items[stored:] if ev.get("kind") in wanted)
+        return out
+
+    # --- changing ---------------------------------------------------------------------------------
+    def append(self, value: Any) -> None:
+        self._items.append(value)
+
+    def _rewrite(self) -> None:
+        """A change other than at the end: parse every stored event and write all anew."""
+        if self._stored:
+            for i in range(self._stored):
+                self._get(i)
+            self._raw, self._stored, self._starts = b"", 0, None
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._rewrite()
+        self._items[index] = value
+
+    def __delitem__(self, index: Any) -> None:
+        self._rewrite()
+        del self._items[index]
+
+    def insert(self, index: int, value: Any) -> None:
+        if index >= len(self._items):
+            self._items.append(value)
+            return
+        self._rewrite()
+        self._items.insert(index, value)
+
+    # --- writing ----------------------------------------------------------------------------------
+    def dump(self) -> bytes:
+        """The log section: each stored line as it was read unless its event was parsed and differs
+        from it now, then each later event's canonical JSON."""
+        raw, items, stored = self._raw, self._items, self._stored
+        changed = [i for i in range(stored) if items[i] is not None
+                   and canonical_json(items[i]) != self._line(i)[2:]]
+        parts: list[bytes] = []
+        if not changed:
+            parts.append(raw)
+        else:
+            starts = self._line_starts()
+            at = 0
+            for i in changed:
+                parts.append(raw[at:starts[i]])
+                parts.append(b"- " + canonical_json(items[i]) + b"\n")
+                at = starts[i + 1]
+            parts.append(raw[at:])
+        parts.extend(b"- " + canonical_json(ev) + b"\n" for ev in items[stored:])
+        return b"".join(parts)
+
+
+def _key(kind: Any) -> Any:
+    """An event's kind as a counting key (a crafted kind may be a list)."""
+    return kind if isinstance(kind, (str, type(None))) else repr(kind)
+
+
+def _parse(line: bytes, number: int, damaged: Callable[[str, int | None], Exception]) -> Any:
+    if not line.startswith(LINE_START):
+        raise damaged("a log line does not hold an event", number)
+    try:
+        event = json.loads(line[2:])
+    except ValueError:
+        raise damaged("a log line is not valid JSON", number) from None
+    except RecursionError:      # a crafted line nested thousands deep
+        raise damaged("a log line is nested too deeply", number) from None
+    if not isinstance(event, dict):
+        raise damaged("a log line does not hold an event", number)
+    return event
+
+
+def events_of(log: Iterable[Any], kinds: Iterable[str], needles: tuple[bytes, ...] = ()) -> list[Any]:
+    """The events of ``kinds`` in ``log`` (an :class:`EventLog`, parsed only as far as needed, or
+    any list of events); ``needles`` as in :meth:`EventLog.select`."""
+    if isinstance(log, EventLog):
+        return log.select(kinds, needles)
+    wanted = set(kinds)
+    return [ev for ev in log if ev.get("kind") in wanted]
