@@ -304,12 +304,12 @@ def play(game, side, choice):
     click.echo(f"next: {eng.waiting_text()}")
 
 
-def _resolve_open(eng) -> bool:
+def _resolve_open(eng, say=click.echo) -> bool:
     """In an open game, resolve what is ready (it needs no key); True when something was."""
     if eng.mode != "open" or not eng.ready() or eng.missing_links(eng.ready()[0]):
         return False
     for r in eng.resolve(None):
-        click.echo(f"resolved {r.decision}")
+        say(f"resolved {r.decision}")
     return True
 
 
@@ -336,31 +336,57 @@ def submit(game, files, sig):
 
     if sig and len(files) != 1:
         raise InvalidInput("--sig goes with exactly one FILE", code="E504")
-    for f in files:
-        text = yamlio.read_text(f)
-        detached = yamlio.read_text(sig) if sig else None
-        try:
-            with locked(game):
-                eng = load_game(game)
-                try:
-                    receipt = eng.submit(text, f, detached)
-                except HxrefError as exc:
-                    # one mail in an open game carries a side's dice link for the decision before
-                    # and its orders for the next: the link completes the first, which any copy
-                    # resolves (no key, the same result everywhere), then the orders are awaited
-                    if exc.code != "E301" or not _resolve_open(eng):
-                        raise
-                    receipt = eng.submit(text, f, detached)
-                eng.save()
-        except Problems as exc:         # every problem of the file, one line each; nothing was stored
-            for line in exc.lines():
-                click.echo(f"hxref: error: {line}", err=True)
-            sys.exit(2)
-        click.echo(receipt.line())
-        if receipt.kind == "join":
-            click.echo(_options_line(_options_of(eng)))
-            _charts_warning(eng)
+    texts = [(f, yamlio.read_text(f)) for f in files]
+    detached = yamlio.read_text(sig) if sig else None
+    with locked(game):
+        # the game is read and written once for all the files: each file is still its own step
+        # (a bad one is refused with nothing of it stored, and the files before it are kept)
+        eng = load_game(game)
+        receipts: list[str] = []            # said once the files are saved
+        joined, said = False, 0
+        for n, (f, text) in enumerate(texts):
+            try:
+                receipt = _submit_one(eng, text, f, detached, receipts.append)
+            except HxrefError as exc:
+                if n:
+                    _keep_the_files_before(game, texts[:n], detached)
+                    click.echo("\n".join(receipts[:said]))
+                if isinstance(exc, Problems):   # every problem of the file, one line each
+                    for line in exc.lines():
+                        click.echo(f"hxref: error: {line}", err=True)
+                    sys.exit(2)
+                raise
+            receipts.append(receipt.line())
+            if receipt.kind == "join":
+                receipts.append(_options_line(_options_of(eng)))
+                joined = True
+            said = len(receipts)
+        eng.save()
+    click.echo("\n".join(receipts))
+    if joined:
+        _charts_warning(eng)
     click.echo(f"next: {eng.waiting_text()}")
+
+
+def _submit_one(eng, text: str, name: str, detached: str | None, say=click.echo):
+    try:
+        return eng.submit(text, name, detached)
+    except HxrefError as exc:
+        # one mail in an open game carries a side's dice link for the decision before and its
+        # orders for the next: the link completes the first, which any copy resolves (no key, the
+        # same result everywhere), then the orders are awaited
+        if exc.code != "E301" or not _resolve_open(eng, say):
+            raise
+        return eng.submit(text, name, detached)
+
+
+def _keep_the_files_before(game: str, texts: list, detached: str | None) -> None:
+    """A later file was refused: store the files before it, as separate commands would have, from
+    the game as it was read (whatever the refused file's checks had begun in memory is dropped)."""
+    eng = load_game(game)
+    for f, text in texts:
+        _submit_one(eng, text, f, detached)
+    eng.save()
 
 
 def _charts_warning(eng) -> None:

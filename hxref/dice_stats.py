@@ -109,7 +109,9 @@ def visible_rolls(log: Sequence[Mapping[str, Any]], audience: str | None, mode: 
     # imported here: the turn report imports this module for its dice section
     from .report.turn import shown
 
-    return [_roll(ev) for ev in log if ev.get("kind") == "die" and shown(ev["data"], audience, mode)]
+    from .eventlog import events_of
+
+    return [_roll(ev) for ev in events_of(log, ["die"]) if shown(ev["data"], audience, mode)]
 
 
 def _roll(ev: Mapping[str, Any]) -> Roll:

@@ -441,7 +441,25 @@ def changed(system: str, charts: Mapping[str, Source]) -> list[tuple[str, str]]:
 def unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
     """How a game's pinned charts (``game.created``'s ``charts``, raw) differ from the ones this
     hxref publishes (its ``games/<folder>/``) for the game's ``scenario``: one line per file, none
-    when they are the same.  The joining player's check before he signs (``hxref join``)."""
+    when they are the same.  The joining player's check before he signs (``hxref join``).
+
+    Remembered between commands (:mod:`hxref.kit.scenario_memo`), keyed by the sha256 of each
+    pinned text as the game holds it (computed here, not the digest the game claims), the map the
+    scenario names and the data folder's files: reading and checking every chart of the system
+    again costs ``hxref status`` more than all the rest it does."""
+    from .scenario_memo import remembered
+
+    texts = {rel: v.get("text") for rel, v in charts.items()} if isinstance(charts, Mapping) \
+        and all(isinstance(v, Mapping) for v in charts.values()) else None
+    if texts is None or not all(isinstance(t, str) for t in texts.values()):
+        return _unpublished(system, charts, scenario)          # damaged: checked afresh, not kept
+    digests = {str(rel): sha256_hex(t.encode("utf-8")) for rel, t in texts.items()}
+    the_map = scenario.get("map") if isinstance(scenario, Mapping) else None
+    return remembered(system, "pinned charts", {"charts": digests, "map": the_map if isinstance(the_map, str) else None},
+                      folder(system), lambda: _unpublished(system, charts, scenario))
+
+
+def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
     here = pin(system, scenario)
     if charts is None:
         return [f"the game pins no charts: each copy would read its own {folder(system)}"]

@@ -34,19 +34,28 @@ class Resolution:
     events: list[Mapping[str, Any]]
 
 
-def resolutions(log: Sequence[Mapping[str, Any]]) -> list[Resolution]:
-    """Every resolution of the log, in order."""
+def resolutions(log: Sequence[Mapping[str, Any]], since: int = 0) -> list[Resolution]:
+    """Every resolution of the log after event ``since``, in order; the log is read from the end
+    back to ``since`` only, so a report costs the same late in a long game."""
     out: list[Resolution] = []
-    for i, ev in enumerate(log):
-        if ev["kind"] != "resolve":
-            continue
-        events = [ev]
-        for later in log[i + 1:]:
-            if later["kind"] not in ("die", "rules"):
-                break
-            events.append(later)
-        out.append(Resolution(str(ev["data"].get("decision")), ev["seq"], events))
-    return out
+    after: list[Mapping[str, Any]] = []         # the die and rules events after the one at hand
+    for i in range(len(log) - 1, since - 1, -1):
+        ev = log[i]
+        if ev["kind"] == "resolve":
+            out.append(Resolution(str(ev["data"].get("decision")), ev["seq"], [ev, *reversed(after)]))
+        if ev["kind"] in ("die", "rules"):
+            after.append(ev)
+        else:
+            after = []
+    return out[::-1]
+
+
+def _last_resolution(log: Sequence[Mapping[str, Any]]) -> list[Resolution]:
+    """The log's last resolution (read from the end), or none."""
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["kind"] == "resolve":
+            return resolutions(log, i)[:1]
+    return []
 
 
 def _side_seen(engine, side: str) -> int | None:
@@ -109,8 +118,7 @@ def parse_since(text: str, log: Sequence[Mapping[str, Any]], game: str) -> int:
 def since_resolutions(log: Sequence[Mapping[str, Any]], since: int) -> tuple[list[Resolution], bool]:
     """The resolutions after event ``since``, and whether they are new: when none is, the last
     resolution of the log (an old one) so a report still says what happened last."""
-    every = resolutions(log)
-    new = [r for r in every if r.seq > since]
+    new = resolutions(log, max(0, since))
     if new:
         return new, True
-    return every[-1:], False
+    return _last_resolution(log), False

@@ -192,9 +192,11 @@ def _own_sealed_line(dec_id: str, local: dict[str, tuple[Path, dict]]) -> str:
 def _claims(log: list[dict]) -> Section:
     """Every signed claim of a missed deadline and every withdrawal by consent, the whole game
     long: each side must be able to see and dispute them."""
+    from ..eventlog import events_of
+
     protocol = Section("Claims and withdrawals (signed)")
-    for ev in log:
-        if ev["kind"] == "rules" and (ev["data"].get("nmr") or ev["data"].get("withdrawn")):
+    for ev in events_of(log, ["rules"], (b'"nmr"', b'"withdrawn"')):
+        if ev["data"].get("nmr") or ev["data"].get("withdrawn"):
             protocol.lines.append(f"event {ev['seq']}: {ev['data']['text']}")
     return protocol
 

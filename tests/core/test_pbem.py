@@ -220,3 +220,43 @@ def test_template_for_an_open_decision_signs_and_submits(cli, game):
 def test_template_for_a_secret_decision_says_how_to_commit(cli, game):
     out = cli("template", game, "--side", "union").stdout
     assert "hxref commit g.yaml --side union --key YOUR_KEY --choice 'bid: 2'" in out
+
+
+def test_the_files_of_one_mail_are_read_and_written_once(cli, game, monkeypatch):
+    """`hxref submit GAME F1 F2`: the game is loaded and saved once, and holds both files."""
+    from hxref.game import GameFile
+
+    calls = {"load": 0, "save": 0}
+    load, save = GameFile.load.__func__, GameFile.save
+
+    def counted_load(cls, path):
+        calls["load"] += 1
+        return load(cls, path)
+
+    def counted_save(self):
+        calls["save"] += 1
+        return save(self)
+
+    monkeypatch.setattr(GameFile, "load", classmethod(counted_load))
+    monkeypatch.setattr(GameFile, "save", counted_save)
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 2")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 3")
+    calls.update(load=0, save=0)
+    out = cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml").stdout
+    assert calls == {"load": 1, "save": 1}
+    assert out.count("accepted: game test-game decision t1.bid") == 2
+    st = json.loads(cli("status", game, "--json").stdout)
+    assert st["awaiting"][0]["owed"] == {"union": "reveal", "confederate": "reveal"}
+
+
+def test_a_bad_file_after_good_ones_keeps_the_good_ones(cli, game):
+    """A file refused in a multi-file submit stores nothing of itself; the files before it are kept,
+    as one command per file would have kept them, and their receipts are said."""
+    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 2")
+    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 3")
+    res = cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-reveal.yaml", code=2)
+    assert "accepted: game test-game decision t1.bid side union (commit)" in res.stdout
+    assert "confederate-t1.bid-reveal.yaml" in res.stderr and "Traceback" not in res.output
+    st = json.loads(cli("status", game, "--json").stdout)
+    assert st["awaiting"][0]["owed"] == {"union": "wait (others commit)", "confederate": "commit"}
+    assert cli("audit", game).stdout.startswith("audit OK")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hxref.kit import data, scenario_memo
 
 
@@ -93,3 +95,29 @@ def test_status_imports_no_rules(cli):
         out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
                              cwd=cli.folder, check=True).stdout
     assert out.strip().splitlines()[-1] == "['hxref.systems.heartland.info']"
+
+
+def test_the_pinned_charts_comparison_is_remembered_by_what_the_game_holds(tmp_path, monkeypatch):
+    """`hxref status` compares the game's pinned charts with the published ones once; the answer
+    kept is keyed by the sha256 of each text as the game holds it, so a crafted game that claims
+    the published digests for other texts is compared afresh, never handed an honest game's answer."""
+    from hxref.canon import sha256_hex
+    from hxref.errors import InvalidInput
+    from hxref.kit import data
+
+    monkeypatch.setenv("HXREF_HOME", str(tmp_path / "home"))
+    honest = data.pin("heartland", {"map": "demo"})
+    calls = []
+    real = data._unpublished
+    monkeypatch.setattr(data, "_unpublished", lambda *a: calls.append(1) or real(*a))
+    assert data.unpublished("heartland", honest, {"map": "demo"}) == []
+    assert data.unpublished("heartland", honest, {"map": "demo"}) == [] and len(calls) == 1     # remembered
+    rel = next(iter(honest))
+    crafted = {**honest, rel: {"sha256": honest[rel]["sha256"], "text": honest[rel]["text"] + "# changed\n"}}
+    with pytest.raises(InvalidInput) as err:
+        data.unpublished("heartland", crafted, {"map": "demo"})
+    assert err.value.code == "E500" and len(calls) == 2
+    text = honest[rel]["text"] + "# changed\n"
+    changed = {**honest, rel: {"sha256": sha256_hex(text.encode("utf-8")), "text": text}}
+    found = data.unpublished("heartland", changed, {"map": "demo"})
+    assert len(calls) == 3 and len(found) == 1 and found[0].startswith(f"{rel} differs")

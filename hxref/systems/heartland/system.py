@@ -24,6 +24,8 @@ from .views import wep_event
 
 NAME = "heartland"
 SIDES = ("union", "confederate")
+#: how many past turns a text report lists (a campaign of many turns would bury the present)
+TURNS_SHOWN = 12
 MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December"]
 
@@ -454,9 +456,15 @@ class Heartland(GameSystem):
 
     @staticmethod
     def _history_section(history: list[dict]) -> Section:
-        """The turns played: bids, initiative, weather and impulses of each."""
+        """The turns played: bids, initiative, weather and impulses of each; a long campaign's
+        report shows the last :data:`TURNS_SHOWN` (the JSON report keeps them all)."""
         s = Section("Turns played", columns=["turn", "month", "bids (U-C)", "result", "initiative",
                                                "weather", "impulses"])
+        if len(history) > TURNS_SHOWN:
+            earlier = history[:-TURNS_SHOWN]
+            s.lines.append(f"The last {TURNS_SHOWN} turns; turns {earlier[0]['turn']}-{earlier[-1]['turn']} are "
+                           "in the JSON report (--format json: view.history).")
+            history = history[-TURNS_SHOWN:]
         for h in history:
             bids = ", ".join(f"{b['union']}-{b['confederate']}" for b in h["bids"])
             imps = " ".join(f"{i['side'][0].upper()}{i['level']}" for i in h["impulses"]) or "none"
