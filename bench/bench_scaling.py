@@ -40,6 +40,7 @@ from bench_core import SIDES, generate, launcher, own_link, pick_bids, signed
 from hxref import commit as commit_mod
 from hxref import signing
 from hxref.engine import Engine
+from hxref.game import GameFile
 
 COMMANDS = ("submit+resolve", "status", "report", "audit")
 
@@ -66,6 +67,9 @@ def build(folder: Path, size: int) -> Path:
     ``next.yaml``; reused when ``folder`` holds one."""
     game, answer = folder / "game.yaml", folder / "next.yaml"
     if game.is_file() and answer.is_file():
+        gf = GameFile.load(game)
+        if gf.dump_bytes() != game.read_bytes():       # kept from an earlier hxref: today's format, once
+            gf.save()
         return game
     if folder.exists():
         shutil.rmtree(folder)
