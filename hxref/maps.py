@@ -87,6 +87,7 @@ Table
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeGuard
 
@@ -94,6 +95,7 @@ from .errors import InvalidInput
 from .geometry.hex import AslLabels, FourDigit, Hex, HexGrid, HexSide, column_number, label_format
 from .geometry.mapmodel import HexInfo, HexMap, MapLine, SideInfo, TableMap, TerrainType, did_you_mean
 from .geometry.table import Area, Crossing, Table, Watercourse, polygon_from
+from .kit.scenario_memo import remembered_yaml
 from .yamlio import DATA_LIMITS, line_of, load_rt, read_text
 
 HEX_GROUPS = ("hex", "features", "hexside", "lines")
@@ -161,6 +163,10 @@ def _duplicate_keys(text: str, file: str) -> list[InvalidInput]:
     return out
 
 
+#: while true, a map or terrain file's YAML may come from the memo (:func:`load_map` only)
+_REMEMBER: ContextVar[bool] = ContextVar("hxref_maps_remember", default=False)
+
+
 def _read(path: str | Path, lenient: bool) -> tuple[Any, list[InvalidInput]]:
     """The YAML data of a map or terrain file; lenient mode reports duplicate keys and goes on.
     While a game is played, a file it pinned (its map, its terrain types) is read from the game."""
@@ -170,6 +176,11 @@ def _read(path: str | Path, lenient: bool) -> tuple[Any, list[InvalidInput]]:
     text = held.text if held is not None else read_text(path, DATA_LIMITS)
     dups = _duplicate_keys(text, str(path)) if lenient else []
     if not dups:
+        if _REMEMBER.get():
+            # the reader's answer kept between commands (hxref.kit.scenario_memo): plain data,
+            # without line numbers, so a map with a problem is read again to name its line
+            data, _ = remembered_yaml(text, lambda: load_rt(text, str(path), DATA_LIMITS, strict=False))
+            return data, []
         return load_rt(text, str(path), DATA_LIMITS, strict=False), []
     from ruamel.yaml import YAML
 
@@ -747,7 +758,13 @@ def check_map(path: str | Path) -> list[InvalidInput]:
 
 def load_map(path: str | Path) -> HexMap | TableMap:
     """Load a map file; raises InvalidInput for the first problem (run :func:`check_map` to see all)."""
-    m, problems = _load(path, lenient=False)
+    token = _REMEMBER.set(True)
+    try:
+        m, problems = _load(path, lenient=False)
+    finally:
+        _REMEMBER.reset(token)
+    if problems:
+        m, problems = _load(path, lenient=False)        # read afresh: the problem with its line
     if problems:
         raise problems[0]
     assert m is not None

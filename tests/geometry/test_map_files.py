@@ -95,6 +95,31 @@ def test_load_map_raises_the_first_problem(tmp_path):
     assert exc.value.where.file == str(HERE / "bad.yaml") and exc.value.where.line
 
 
+def test_a_remembered_map_is_the_same_map_and_a_bad_one_still_names_its_line(tmp_path, monkeypatch):
+    """load_map keeps the YAML reader's answer under HXREF_HOME (a tenth of a second a map on every
+    command); read again, the map is the same, and a map with a problem still names its line."""
+    from hxref.kit import scenario_memo
+
+    monkeypatch.setenv("HXREF_HOME", str(tmp_path / "home"))
+    path = ROOT / "games/heartland/maps/demo.yaml"
+    first = load_map(path)
+    assert len(list((tmp_path / "home" / "yaml").glob("*.json"))) == 2          # the map and its terrain file
+    reads = []
+    monkeypatch.setattr(scenario_memo, "remembered_yaml",
+                        lambda text, parse, real=scenario_memo.remembered_yaml: reads.append(real(text, parse)[1])
+                        or real(text, parse))
+    import hxref.maps as maps_mod
+
+    monkeypatch.setattr(maps_mod, "remembered_yaml", scenario_memo.remembered_yaml)
+    again = load_map(path)
+    assert reads and all(reads)                                                  # both from the memo
+    assert again == first and again is not first
+    for _ in range(2):                  # the second time its YAML is remembered: the line is still named
+        with pytest.raises(InvalidInput) as exc:
+            load_map(HERE / "bad.yaml")
+        assert exc.value.where.file == str(HERE / "bad.yaml") and exc.value.where.line
+
+
 def test_bad_table_map():
     assert lines_of(HERE / "bad-table.yaml") == [
         (13, "unknown area terrain 'forest'"),
