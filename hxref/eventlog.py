@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, overload
 
@@ -46,6 +48,8 @@ class EventLog(MutableSequence):
         self._stored = n                                 # events 0..n-1 are the stored lines
         self._items: list[Any] = [None] * n              # None: not parsed yet
         self._items.extend(events)
+        self._all_canonical: bool | None = None
+        self._seen: set[int] = set()                     # stored events parsed so far
 
     @classmethod
     def from_section(cls, raw: bytes, *, first_line: int,
@@ -91,6 +95,7 @@ class EventLog(MutableSequence):
         item = self._items[i]
         if item is None:
             item = self._items[i] = _parse(self._line(i), self._first_line + i, self._damaged)
+            self._seen.add(i)
         return item
 
     def __len__(self) -> int:
@@ -138,18 +143,25 @@ class EventLog(MutableSequence):
     def __repr__(self) -> str:
         return f"EventLog({len(self)} events, {self._stored} stored)"
 
+    def _canonical(self) -> bool:
+        """Whether every stored line ends as canonical JSON does (each holds one :data:`_TAIL`):
+        then a line's kind may be read from its end.  Found once."""
+        if self._all_canonical is None:
+            self._all_canonical = len(_TAIL.findall(self._raw)) == self._stored if self._stored else True
+        return self._all_canonical
+
     def kind_counts(self) -> Counter:
         """How many events of each kind the log holds, read from the stored lines' ends without
         parsing them when every stored line ends as canonical JSON does, else from the events."""
         stored, items = self._stored, self._items
         found = _TAIL.findall(self._raw) if stored else []
-        if len(found) != stored:        # a line not written by hxref: the exact reading, line by line
+        self._all_canonical = len(found) == stored
+        if not self._all_canonical:     # a line not written by hxref: the exact reading, line by line
             return Counter(_key(ev.get("kind")) for ev in self)
         counts = Counter({kind.decode("utf-8"): n for kind, n in Counter(map(itemgetter(0), found)).items()})
-        for i, ev in enumerate(items[:stored]):
-            if ev is not None:          # parsed, and so perhaps changed in memory since
-                counts[found[i][0].decode("utf-8")] -= 1
-                counts[_key(ev.get("kind"))] += 1
+        for i in self._seen:            # parsed, and so perhaps changed in memory since
+            counts[found[i][0].decode("utf-8")] -= 1
+            counts[_key(items[i].get("kind"))] += 1
         counts.update(_key(ev.get("kind")) for ev in items[stored:])
         return +counts
 
@@ -159,22 +171,45 @@ class EventLog(MutableSequence):
         event, since a line not written by hxref is read whole and every event of the kinds kept)."""
         wanted = set(kinds)
         stored, raw, items = self._stored, self._raw, self._items
-        found = list(_TAIL.finditer(raw)) if stored else []
-        if len(found) != stored:
+        if stored and not self._canonical():
             return [ev for ev in self if ev.get("kind") in wanted]
-        wanted_b = {k.encode("utf-8") for k in wanted}
-        out, start = [], 0
-        for i, m in enumerate(found):
-            end = m.end()
-            if items[i] is not None:
+        picked: dict[int, Any] = {}
+        if stored:
+            starts = self._line_starts()
+            for start, end in self._spans(wanted, needles):
+                i = bisect_right(starts, start) - 1
+                if items[i] is None:
+                    items[i] = _parse(raw[start:end - 1], self._first_line + i, self._damaged)
+                    self._seen.add(i)
+                picked[i] = items[i]
+            for i in self._seen:        # parsed, and so perhaps changed in memory since
                 if items[i].get("kind") in wanted:
-                    out.append(items[i])
-            elif m.group(1) in wanted_b and (not needles or any(raw.find(n, start, end) != -1 for n in needles)):
-                items[i] = _parse(raw[start:end - 1], self._first_line + i, self._damaged)
-                out.append(items[i])
-            start = end
+                    picked[i] = items[i]
+                else:
+                    picked.pop(i, None)
+        out = [picked[i] for i in sorted(picked)]
         out.extend(ev for ev in items[stored:] if ev.get("kind") in wanted)
         return out
+
+    def _spans(self, wanted: set[str], needles: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
+        """(start, end) of each stored line of the ``wanted`` kinds (holding one of ``needles``):
+        found by the needles when there are some (they are rare), else by the lines' ends."""
+        raw = self._raw
+        if not needles:
+            for m in _tail_of(tuple(sorted(wanted))).finditer(raw):
+                yield raw.rfind(b"\n", 0, m.start()) + 1, m.end()
+            return
+        spans = set()
+        for needle in needles:
+            pos = raw.find(needle)
+            while pos != -1:
+                end = raw.find(b"\n", pos) + 1
+                spans.add((raw.rfind(b"\n", 0, pos) + 1, end))
+                pos = raw.find(needle, end)
+        for start, end in sorted(spans):
+            tail = _TAIL.search(raw, start, end)
+            if tail is not None and tail.end() == end and tail.group(1).decode("utf-8") in wanted:
+                yield start, end
 
     # --- changing ---------------------------------------------------------------------------------
     def append(self, value: Any) -> None:
@@ -185,7 +220,8 @@ class EventLog(MutableSequence):
         if self._stored:
             for i in range(self._stored):
                 self._get(i)
-            self._raw, self._stored, self._starts = b"", 0, None
+            self._raw, self._stored, self._starts, self._all_canonical = b"", 0, None, None
+            self._seen = set()
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self._rewrite()
@@ -206,22 +242,31 @@ class EventLog(MutableSequence):
     def dump(self) -> bytes:
         """The log section: each stored line as it was read unless its event was parsed and differs
         from it now, then each later event's canonical JSON."""
+        return b"".join(self.dump_parts())
+
+    def dump_parts(self) -> list[bytes | memoryview]:
+        """:meth:`dump` in pieces, the stored lines not copied: a long log is written as it lies."""
         raw, items, stored = self._raw, self._items, self._stored
-        changed = [i for i in range(stored) if items[i] is not None
-                   and canonical_json(items[i]) != self._line(i)[2:]]
-        parts: list[bytes] = []
+        changed = [i for i in sorted(self._seen) if canonical_json(items[i]) != self._line(i)[2:]]
+        parts: list[bytes | memoryview] = []
         if not changed:
             parts.append(raw)
         else:
-            starts = self._line_starts()
-            at = 0
+            starts, view, at = self._line_starts(), memoryview(raw), 0
             for i in changed:
-                parts.append(raw[at:starts[i]])
+                parts.append(view[at:starts[i]])
                 parts.append(b"- " + canonical_json(items[i]) + b"\n")
                 at = starts[i + 1]
-            parts.append(raw[at:])
+            parts.append(view[at:])
         parts.extend(b"- " + canonical_json(ev) + b"\n" for ev in items[stored:])
-        return b"".join(parts)
+        return parts
+
+
+@lru_cache(maxsize=32)
+def _tail_of(kinds: tuple[str, ...]) -> re.Pattern:
+    """:data:`_TAIL` for these kinds only: the regex engine skips every other line's end."""
+    names = b"|".join(re.escape(k.encode("utf-8")) for k in kinds) or b"(?!)"
+    return re.compile(rb'"kind":"(?:' + names + rb')","prev":"[0-9a-f]{64}","seq":[0-9]+\}\n')
 
 
 def _key(kind: Any) -> Any:

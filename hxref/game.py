@@ -157,6 +157,9 @@ class GameFile:
     def dump_bytes(self) -> bytes:
         """The file: two comment lines, the header as JSON (which any YAML reader reads too), the
         log marker, then the log (its stored lines as read, new events appended)."""
+        return b"".join(self._dump_parts())
+
+    def _dump_parts(self) -> list[bytes | memoryview]:
         head = _json_lines(self.header)
         top = "\n".join([
             "# hxref game file. The header is a snapshot of the game; the log below is the truth.",
@@ -164,13 +167,13 @@ class GameFile:
             head,
             LOG_MARKER,
         ]) + "\n"
-        return top.encode("utf-8") + self.log.dump()
+        return [top.encode("utf-8"), *self.log.dump_parts()]
 
     def dumps(self) -> str:
         return self.dump_bytes().decode("utf-8")
 
     def save(self) -> None:
-        atomic_write(self.path, self.dump_bytes(), backup=True)
+        atomic_write(self.path, self._dump_parts(), backup=True)
 
 
 def _json_lines(value: Any, depth: int = 2, indent: str = "") -> str:
@@ -234,8 +237,10 @@ def parse_header(head_text: str, path: Path) -> dict:
     return header
 
 
-def atomic_write(path: Path, data: bytes, *, backup: bool = False, private: bool = False) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves the old or the new file, never a mix.
+def atomic_write(path: Path, data: bytes | list[bytes | memoryview], *, backup: bool = False,
+                 private: bool = False) -> None:
+    """Write ``data`` (bytes, or pieces written one after another) to ``path`` so that a crash
+    leaves the old or the new file, never a mix.
 
     With ``backup`` the previous version is kept as ``path.bak`` (itself
     replaced atomically).  A symlinked ``path`` stays a link and its target
@@ -256,7 +261,7 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = False, private: bool
         with os.fdopen(fd, "wb") as fh:
             if not private:
                 os.fchmod(fh.fileno(), _public_mode(path))
-            fh.write(data)
+            fh.writelines([data] if isinstance(data, bytes) else data)
             fh.flush()
             os.fsync(fh.fileno())
         if backup and path.exists():

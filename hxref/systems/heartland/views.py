@@ -101,8 +101,13 @@ def _naval(state: HeartlandState, mine: str | None) -> Naval:
 
 def _whole_state(state: HeartlandState) -> dict:
     """Open and solo games: both players hold the game file; the view is the whole state, with
-    what each side shows on the map."""
-    v = cast(dict, copy.deepcopy(state))
+    what each side shows on the map.  The lists that only grow (the past turns, the calendar:
+    ``INFO.append_only``, whose items the rules never change) are new lists of the same items, so
+    a view costs the same late in a long campaign."""
+    from ...kit.protocol import resolve_copy
+    from .info import INFO
+
+    v = resolve_copy(INFO, state)
     if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
         v["seen"] = {s: top_counters(state, s) for s in SIDES}
     return v
