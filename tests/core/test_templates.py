@@ -253,3 +253,31 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
         found = problems({"retreat": [{"force": "calloway", key: []}]})
         assert not any("unknown key" in p.message for p in found), (key, found)
     assert any("unknown key `leader`" in p.message for p in problems({"react": [{"force": "duvall", "leader": "x"}]}))
+
+
+def test_the_heartland_skeleton_makes_the_attack_check_a_force_in_enemy_zoc_owes(tmp_path, monkeypatch):
+    """8.42: a force that starts its impulse in enemy ZOC must leave or make an attack check; the
+    skeleton, "accepted as it stands", gives it the check against the stack next to it (found by a
+    mail test whose dice put a Union stack next to duvall)."""
+    from hxref.systems.heartland import impulse_check, model
+    from hxref.systems.heartland.impulse_conditions import hexmap
+
+    monkeypatch.chdir(tmp_path)
+    folder = orders_dir() / DEMOS["heartland"]
+    monkeypatch.setenv("HXREF_NOW", yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))["created"])
+    demo = Demo(folder, tmp_path)
+    for _ in demo.steps():
+        eng = Engine.load(GAME)
+        if eng.awaiting and eng.awaiting[0].kind == "orders" and eng.awaiting[0].sides == ("confederate",):
+            break
+    st, system, dec = eng.state, eng.system, eng.awaiting[0]
+    hm = hexmap(st)
+    busy = model.occupied_hexes(st, "confederate") | model.occupied_hexes(st, "union")
+    at = model.force_hex(st, "duvall")
+    next_to = next(hm.label(n) for n in hm.parse(at).neighbours() if n in hm.grid and hm.label(n) not in busy)
+    st["leaders"]["royce"]["hex"] = next_to                     # a Union stack moves next to duvall
+    assert "duvall" in impulse_check.forces_in_enemy_zoc(st, "confederate")
+    template = system.template(system.view(st, "confederate", eng.mode), dec, "confederate")
+    duvall = next(m for m in template.choice["moves"] if m["force"] == "duvall")
+    assert duvall == {"force": "duvall", "path": [], "attack": next_to}
+    assert system.check(st, dec, "confederate", template.choice) == []

@@ -97,3 +97,30 @@ def test_14_51_the_own_display_shows_the_ratings_the_rules_read_and_why():
     assert "2-3-3 (brevet)" in text[name["sheridan"]]
     assert "1-1-0 (brevet, wound 1)" in text[name["thomas"]]
     assert "2-2-2" in text[name["rosecrans"]] and "brevet" not in text[name["rosecrans"]]
+
+
+def test_14_51_the_orders_template_gives_the_ratings_and_the_imc_range_the_rules_read():
+    """The owner's orders template lists his forces with the AR-BR-MR the rules read and the IMC's MP
+    range for that MR: under a brevet given in play, printed less 1 (not the counter's print)."""
+    from tests.cases import book
+
+    system = registry.get("heartland")
+    state = system.setup(system.load_scenario("heartland-demo"))
+    bid = book.awaited(system, state, "bid")
+    state, _, _ = book.play(system, state, bid, {"union": {"bid": 3}, "confederate": {"bid": 1}},
+                            {"weather (2d6)": [3, 3]})
+    orders = book.awaited(system, state, "orders")
+
+    def line() -> str:
+        tpl = system.template(system.view(state, "union", "umpired"), orders, "union")
+        return next(n for n in tpl.notes if n.strip().startswith("whitcomb:"))
+
+    assert state["leaders"]["whitcomb"]["ratings"]["active"] == {"ar": 3, "br": 2, "mr": 3}
+    level = state["current"]["active_impulse"]["level"]
+
+    def mp(mr: int) -> str:
+        return f"IMC at level {level}: {CHART.lookup(level, mr, max(CHART.rows))}-{CHART.lookup(level, mr, min(CHART.rows))} MP"
+
+    assert "AR-BR-MR 3-2-3," in line() and mp(3) in line()
+    state["leaders"]["whitcomb"]["brevet"] = 1                   # given in play (3.32b)
+    assert "AR-BR-MR 2-1-2 (brevet)," in line() and mp(2) in line() and mp(2) != mp(3)

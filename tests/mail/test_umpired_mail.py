@@ -17,8 +17,11 @@ from the head of his last report.
 The players' choices are the shipped (umpired) demo's, as in test_travel: the choice of the shipped
 file of the same decision and side; when the rules refuse it (the dice differ), the entries they
 name are dropped, then the decision's example answer, the template's skeleton, an empty one.  The
-players cannot check a choice without the game, so the test asks the umpire's copy (an oracle of
-the test, standing for a player who reads his report and the rules).
+dice make the position, so a choice follows the position the template gives: a force the rules say
+stands in enemy ZOC (8.42: it must leave or check to attack) checks to attack an enemy stack its
+side's template names next to it.  The players cannot check a choice without the game, so the test
+asks the umpire's copy (an oracle of the test, standing for a player who reads his report and the
+rules).
 """
 from __future__ import annotations
 
@@ -174,19 +177,84 @@ def _problem(eng: Engine, dec, side: str, choice: dict) -> str | None:
     return None
 
 
-def pick(eng: Engine, dec, side: str, shipped: dict | None, skeleton: dict, fallbacks: list) -> dict:
+# "duvall is in enemy ZOC at 1614: it must leave ... (give `path` or `attack`) ... [rule 8.42]"
+MUST_LEAVE_OR_ATTACK = re.compile(r"([\w@]+) is in enemy ZOC at (\w+): it must leave at the start of its move or "
+                                  r"make an attack check")
+
+
+def next_to_enemy(template: str) -> dict[str, list[str]]:
+    """The side's forces -> the enemy stacks its orders template (its own view, 3.71) names next to
+    each ("next to enemy stacks in 1514, 1515: attack one (8.41) or move away"), read from the
+    comment block "Your forces" .. "Enemy stacks you see" however the lines were wrapped."""
+    block = template.split("# Your forces", 1)[-1].split("# Enemy stacks you see", 1)[0]
+    out: dict[str, list[str]] = {}
+    force = None
+    for line in block.splitlines()[1:]:
+        m = re.match(r"#   ([\w@]+): ", line)             # a force's line; its notes are indented more
+        if m:
+            force, out[m[1]] = m[1], []
+        elif force is not None:
+            out[force].append(line.lstrip("#").strip())
+    found = {}
+    for force, lines in out.items():
+        m = re.search(r"next to enemy stacks in ([^:]+):", " ".join(lines))
+        if m:
+            found[force] = [h.strip() for h in m[1].split(",") if h.strip()]
+    return found
+
+
+def attack_checks(eng: Engine, side: str, choice: dict, why: str, template: str) -> dict | None:
+    """``choice`` with every force the refusal names as standing in enemy ZOC (8.42: it must leave at
+    the start of its move or check to attack) ordered to check against an enemy stack next to it
+    (8.41), the rest of its orders kept; None when the refusal names none or no stack is found.
+
+    The stack is one the side's template names next to the force; a stack it does not see (a
+    hidden one, 8.62a) is asked of the umpire's copy, the test's oracle, as the refusals are."""
+    from hxref.systems.heartland.attack import enemy_zoc
+    from hxref.systems.heartland.impulse_conditions import hexmap
+
+    held = MUST_LEAVE_OR_ATTACK.findall(why)
+    if not held or not isinstance(choice.get("moves"), list):
+        return None
+    seen = next_to_enemy(template)
+    out = copy.deepcopy(choice)
+    for force, here in held:
+        targets = seen.get(force) or sorted(enemy_zoc(eng.state, hexmap(eng.state), side).get(here, ()))
+        if not targets:
+            return None
+        mv = next((m for m in out["moves"] if isinstance(m, dict) and m.get("force") == force), None)
+        if mv is None:
+            out["moves"].append(mv := {"force": force, "path": []})
+        mv["attack"] = targets[0]
+    return out
+
+
+def pick(eng: Engine, dec, side: str, shipped: dict | None, skeleton: dict, fallbacks: list,
+         template: str = "", compelled: list | None = None) -> dict:
+    """The first of the shipped choice, the example, the template's skeleton and an empty answer
+    that the rules accept in the position the game is in (the dice made it): the entries of the
+    shipped choice the rules name are dropped, and a force held in enemy ZOC checks to attack
+    (:func:`attack_checks`, recorded in ``compelled``)."""
     empty = {k: ([] if isinstance(v, list) else v) for k, v in dec.example.items()}
     tries = ([("shipped", shipped)] if shipped is not None else []) + [
         ("example", dec.example), ("template skeleton", skeleton), ("empty example", empty)]
     why = None
     for what, choice in tries:
         choice = copy.deepcopy(choice)
+        attacks: list = []
         for _ in range(30):
             why = _problem(eng, dec, side, choice)
             if why is None:
                 if what != "shipped":
                     fallbacks.append((dec.id, side, what))
+                if compelled is not None:
+                    compelled += attacks
                 return choice
+            repaired = attack_checks(eng, side, choice, why, template)
+            if repaired is not None:
+                attacks += [(dec.id, side, what, f) for f, _ in MUST_LEAVE_OR_ATTACK.findall(why)]
+                choice = repaired
+                continue
             m = re.search(r"\(at choice\.(\w+)\[(\d+)\]", why)
             if what != "shipped" or not m or not isinstance(choice.get(m[1]), list) or int(m[2]) >= len(choice[m[1]]):
                 break
@@ -213,6 +281,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
     ump.hxref("submit", ump.game, ump.folder / "umpire-join.yaml")
     choices, _ = shipped_choices()
     fallbacks: list = []
+    compelled: list = []            # (decision, side, answer, force): attack checks the position compelled (8.42)
     log: list[dict] = []            # every mail: round, who, to whom, bytes, what it carried
     rounds: list[float] = []
     signed_as_is = 0
@@ -262,7 +331,8 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                         p.hxref("join", "--template", tpath, "--key", p.key, "--dir", p.folder)
                         sent.append(p.folder / f"{side}-join.yaml")
                         continue
-                    choice = pick(eng, dec, side, choices.get((dec.id, side)), data.get("choice") or {}, fallbacks)
+                    choice = pick(eng, dec, side, choices.get((dec.id, side)), data.get("choice") or {}, fallbacks,
+                                  tpath.read_text(encoding="utf-8"), compelled)
                     if data["kind"] == "commit":
                         p.hxref("commit", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
                                 "--dir", p.folder)
@@ -320,6 +390,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
     with capsys.disabled():
         print(f"\n== an umpired heartland-demo game by mail, {len(eng.gf.log)} events, game over after "
               f"{n} rounds; {len(log)} mails; {len(fallbacks)} example answers instead of the shipped choice; "
+              f"{len(compelled)} attack checks added for forces held in enemy ZOC (8.42); "
               f"{signed_as_is} answers signed as they were (no dice link); reports decrypted with "
               f"{'age' if shutil.which('age') else 'hxref decrypt'}")
         for who in (*SIDES, "umpire"):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from ..base import Decision
-from .state_types import HeartlandState, Ratings
+from .state_types import HeartlandState, Leader, Ratings
 
 # the keys of the checker (impulse_check.ORDER_KEYS, MOVE_KEYS, SPECIAL_ORDERS, impulse_combat.COMBAT_KEYS,
 # impulse_combat._defence_problems), each with its meaning and rule
@@ -121,7 +121,8 @@ def _forces_in_view(view: Mapping[str, Any], side: str) -> list[str]:
 
 
 def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
-    from .report import describe_top
+    from . import model
+    from .report import _ratings_text, describe_top
 
     keys: list[str] = []
     if "level" in decision.schema:
@@ -165,16 +166,22 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
         here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
         if fid in view["leaders"]:
             ld = view["leaders"][fid]
-            r = ld["ratings"]["active" if ld["active"] else "inactive"]
+            # the ratings the rules read: printed, less a brevet (14.51) and a wound (10.67)
+            mr = model.current_rating(cast(Leader, ld), "mr")
             notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
-                         f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {r['ar']}-{r['br']}-{r['mr']}, "
-                         f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, r["mr"]))
+                         f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {_ratings_text(ld)}, "
+                         f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, mr))
         else:
             notes.append(f"  {fid}: unled units")
         targets = _adjacent_enemies(view, side, here)
         if targets:
-            notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away")
-        moves.append({"force": fid, "path": []})
+            notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away; "
+                         f"the skeleton checks against {targets[0]}")
+            # 8.42: a force that starts in enemy ZOC must leave or make an attack check, so the
+            # skeleton (accepted as it stands) makes the check against the first of them
+            moves.append({"force": fid, "path": [], "attack": targets[0]})
+        else:
+            moves.append({"force": fid, "path": []})
     notes.append("Enemy stacks you see (3.71):")
     enemy = "confederate" if side == "union" else "union"
     for label, entry in sorted(view.get("seen", {}).get(enemy, {}).items()):
