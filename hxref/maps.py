@@ -95,8 +95,7 @@ from .errors import InvalidInput
 from .geometry.hex import AslLabels, FourDigit, Hex, HexGrid, HexSide, column_number, label_format
 from .geometry.mapmodel import HexInfo, HexMap, MapLine, SideInfo, TableMap, TerrainType, did_you_mean
 from .geometry.table import Area, Crossing, Table, Watercourse, polygon_from
-from .kit.scenario_memo import remembered_yaml
-from .yamlio import DATA_LIMITS, line_of, load_rt, read_text
+from .yamlio import DATA_LIMITS, line_of, load_rt, read_text, remembered_yaml
 
 HEX_GROUPS = ("hex", "features", "hexside", "lines")
 TABLE_GROUPS = ("areas", "rivers", "roads", "crossings")
@@ -177,7 +176,7 @@ def _read(path: str | Path, lenient: bool) -> tuple[Any, list[InvalidInput]]:
     dups = _duplicate_keys(text, str(path)) if lenient else []
     if not dups:
         if _REMEMBER.get():
-            # the reader's answer kept between commands (hxref.kit.scenario_memo): plain data,
+            # the reader's answer kept between commands (hxref.yamlio.remembered_yaml): plain data,
             # without line numbers, so a map with a problem is read again to name its line
             data, _ = remembered_yaml(text, lambda: load_rt(text, str(path), DATA_LIMITS, strict=False))
             return data, []

@@ -15,11 +15,15 @@
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import io
+import json
 import os
 import re
 import stat
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -572,3 +576,38 @@ def _reads_the_same(before: str, after: str) -> bool:
         return to_plain(y.load(after)) == to_plain(y.load(before))
     except Exception:  # noqa: BLE001 - a text that does not read is not the same
         return False
+
+
+def remembered_yaml(text: str, parse: Callable[[], Any]) -> tuple[Any, bool]:
+    """The data of a map or terrain file's ``text`` as ``parse()`` (the round-trip YAML reader, a
+    tenth of a second for a map) gives it, as plain data, or ``parse()``'s own answer the first
+    time; and whether it came from the memo.  Kept under ``$HXREF_HOME/yaml/``, keyed by the
+    text's sha256 and the versions of hxref and of the reader, and only when plain JSON holds it
+    exactly (no dates, no keys that are numbers), so a remembered read is the same data.  A
+    memo that cannot be read or written is not used."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from . import __version__
+    from .canon import canonical_json, sha256_hex
+    from .heads import home
+
+    try:
+        reader = version("ruamel.yaml")
+    except PackageNotFoundError:
+        reader = "?"
+    k = sha256_hex(b"hxref-yaml-memo/1\x00" + canonical_json([__version__, reader]) + b"\x00" + text.encode("utf-8"))
+    path = home() / "yaml" / f"{k[:40]}.json"
+    with contextlib.suppress(OSError, ValueError):
+        got = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(got, dict) and got.get("key") == k and "data" in got:
+            return got["data"], True
+    data = parse()
+    plain = to_plain(data)
+    with contextlib.suppress(OSError, TypeError, ValueError):
+        if plain == data and json.loads(json.dumps(plain)) == plain:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"key": k, "data": plain}, fh)
+            os.replace(tmp, path)
+    return data, False

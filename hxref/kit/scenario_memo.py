@@ -1,5 +1,4 @@
-"""What a command would otherwise work out again every time, remembered between commands: the
-published-scenario comparison, and the data of a map file as the round-trip YAML reader reads it.
+"""The published-scenario comparison, remembered between commands.
 
 Every report and ``hxref status`` says when a game is played with a scenario that differs from
 the one this hxref publishes (:func:`hxref.kit.data.scenario_differences`).  Reading the
@@ -85,37 +84,3 @@ def remembered(system: str, name: str, scenario: Any, data_folder: Path,
         os.replace(tmp, path)
     return lines
 
-
-def remembered_yaml(text: str, parse: Callable[[], Any]) -> tuple[Any, bool]:
-    """The data of a map or terrain file's ``text`` as ``parse()`` (the round-trip YAML reader, a
-    tenth of a second for a map) gives it, as plain data, or ``parse()``'s own answer the first
-    time; and whether it came from the memo.  Kept under ``$HXREF_HOME/yaml/``, keyed by the
-    text's sha256 and the versions of hxref and of the reader, and only when plain JSON holds it
-    exactly (no dates, no keys that are numbers), so a remembered read is the same data."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from .. import __version__
-    from ..heads import home
-
-    try:
-        reader = version("ruamel.yaml")
-    except PackageNotFoundError:
-        reader = "?"
-    k = sha256_hex(b"hxref-yaml-memo/1\x00" + canonical_json([__version__, reader]) + b"\x00" + text.encode("utf-8"))
-    path = home() / "yaml" / f"{k[:40]}.json"
-    with contextlib.suppress(OSError, ValueError):
-        got = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(got, dict) and got.get("key") == k and "data" in got:
-            return got["data"], True
-    data = parse()
-    from ..yamlio import to_plain
-
-    plain = to_plain(data)
-    with contextlib.suppress(OSError, TypeError, ValueError):
-        if plain == data and json.loads(json.dumps(plain)) == plain:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"key": k, "data": plain}, fh)
-            os.replace(tmp, path)
-    return data, False

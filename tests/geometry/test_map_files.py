@@ -98,19 +98,18 @@ def test_load_map_raises_the_first_problem(tmp_path):
 def test_a_remembered_map_is_the_same_map_and_a_bad_one_still_names_its_line(tmp_path, monkeypatch):
     """load_map keeps the YAML reader's answer under HXREF_HOME (a tenth of a second a map on every
     command); read again, the map is the same, and a map with a problem still names its line."""
-    from hxref.kit import scenario_memo
+    from hxref import yamlio
 
     monkeypatch.setenv("HXREF_HOME", str(tmp_path / "home"))
     path = ROOT / "games/heartland/maps/demo.yaml"
     first = load_map(path)
     assert len(list((tmp_path / "home" / "yaml").glob("*.json"))) == 2          # the map and its terrain file
     reads = []
-    monkeypatch.setattr(scenario_memo, "remembered_yaml",
-                        lambda text, parse, real=scenario_memo.remembered_yaml: reads.append(real(text, parse)[1])
-                        or real(text, parse))
     import hxref.maps as maps_mod
 
-    monkeypatch.setattr(maps_mod, "remembered_yaml", scenario_memo.remembered_yaml)
+    monkeypatch.setattr(maps_mod, "remembered_yaml",
+                        lambda text, parse, real=yamlio.remembered_yaml: reads.append(real(text, parse)[1])
+                        or real(text, parse))
     again = load_map(path)
     assert reads and all(reads)                                                  # both from the memo
     assert again == first and again is not first
