@@ -194,24 +194,35 @@ def test_10_21_an_inactive_attacking_oc_cancels_the_combat():
     assert c.effects == [] and c.fires == []
 
 
-def test_10_12a_the_defender_pays_one_asp_a_later_wave_for_its_artillery():
-    w = board(d_art=2, d_asp=3)
+def _three_waves(w):
     w.leader("sherman", U, "0503", br=0)
     w.unit("s1", U, leader="sherman")
     w.leader("sherman2", U, "0404", br=0)
     w.unit("s2", U, leader="sherman2")
-    c = resolve(w, [2, 2, 2, 2, 2, 2], tiny_fert(),
-                assaults=[ATTACK, Assault("sherman", "0503", D), Assault("sherman2", "0404", D)])
+    return resolve(w, [2, 2, 2, 2, 2, 2], tiny_fert(),
+                   assaults=[ATTACK, Assault("sherman", "0503", D), Assault("sherman2", "0404", D)])
+
+
+def test_10_12a_the_defenders_first_payment_covers_every_wave():
+    """10.12a read by the 10.7 example: Longstreet pays 2 and Hood 1 "before the combat" and nothing
+    more over the three fires; the later waves fire on that payment."""
+    c = _three_waves(board(d_art=2, d_asp=3))
     one, two, three = c.exchanges
     # the first resolution as 10.12: 1 general, 1 for the artillery
     assert one.defence.strength.asp_paid == {"bragg": 2} and one.defence.strength.artillery == 2
-    # the second: 1 ASP for the stack's artillery (10.12a), no general again; the CF is whole
-    assert [(p.points, p.rule) for p in two.defence.strength.asp] == [(1, "10.12a")]
-    assert (two.defence.strength.artillery, two.defence.strength.cf) == (2, 10)
-    # the third: bragg has no ASP left: no artillery, his units halved (10.23(3)); nothing paid
-    assert three.defence.strength.asp_paid == {} and three.defence.strength.artillery == 0
-    assert three.defence.strength.cf == 5 and "10.23(3)" in three.defence.strength.why
-    assert c.asp_paid()["bragg"] == 3
+    # the later ones: nothing paid, the same artillery and whole CF, the payment they fire on named
+    for x in (two, three):
+        assert x.defence.strength.asp == [] and (x.defence.strength.artillery, x.defence.strength.cf) == (2, 10)
+        assert x.defence.strength.covered == one.defence.strength.asp
+        assert "no ASP paid again" in x.defence.strength.why and "10.12a" in x.defence.strength.why
+    assert c.asp_paid()["bragg"] == 2
+
+
+def test_10_12a_a_defender_who_pays_his_last_asp_at_the_first_wave_is_not_short_at_the_later_ones():
+    # 10.12b/10.23(3) judge the ammunition of the wave attack once: his 2 ASP pay for all of it
+    c = _three_waves(board(d_art=2, d_asp=2))
+    assert [(x.defence.strength.cf, x.defence.strength.artillery) for x in c.exchanges] == [(10, 2)] * 3
+    assert c.asp_paid()["bragg"] == 2
 
 
 def test_10_12a_an_oc_short_of_the_general_asp_halves_every_wave():
@@ -221,7 +232,17 @@ def test_10_12a_an_oc_short_of_the_general_asp_halves_every_wave():
     c = resolve(w, [2, 2, 2, 2], tiny_fert(), assaults=[ATTACK, Assault("sherman", "0503", D)])
     one, two = c.exchanges
     assert one.defence.strength.cf == two.defence.strength.cf == 5
-    assert "10.12a" in two.defence.strength.why
+    assert "10.23" in two.defence.strength.why and "bragg" not in c.asp_paid()
+
+
+def test_10_12a_the_extended_battle_pays_again():
+    # 10.71: 先の戦闘で消費した弾薬補給ポイントとは別に新たな消費: a new combat, a new payment
+    w = board(d_art=2, d_asp=5)
+    first = _three_waves(w)
+    cb.apply_combat(w.state, first)
+    assert w.state["leaders"]["bragg"]["asp"] == 3
+    again = resolve(w, [2, 2], tiny_fert())
+    assert again.exchanges[0].defence.strength.asp_paid == {"bragg": 2}
 
 
 def test_9_14_support_adds_half_cf_and_artillery_and_never_suffers():

@@ -109,14 +109,14 @@ def test_h1_columns_drms_and_asp_of_every_fire(after_reaction):
     assert (x3.attack.column.base_label, x3.attack.column.label, x3.attack.drm) == ("39-47", "48-57", 10)
     assert [(d.rule, d.amount) for d in x3.attack.drms] == [("10.41", 3), ("10.42", 3), ("10.46", 4)]
     assert (x3.defence.column.label, x3.defence.column.net, x3.defence.drm) == ("48-57", -1, 16)
-    # ASP: 2 each for the Union OCs and for Longstreet before the fire, 1 for Hood (the example's
-    # figures); then 1 for the stack's artillery at each later wave, no general again (10.12a reading)
+    # ASP: 2 each for the Union OCs and for Longstreet "before the combat", 1 for Hood -- the
+    # example's figures, for the whole wave attack: the later waves fire on them (10.12a reading)
     for x, union in ((x1, "hooker"), (x2, "grant"), (x3, "sheridan")):
         assert x.attack.strength.asp_paid == {union: 2}
     assert x1.defence.strength.asp_paid == {"longstreet": 2, "hood": 1}
-    assert x2.defence.strength.asp_paid == x3.defence.strength.asp_paid == {"longstreet": 1}
+    assert x2.defence.strength.asp_paid == x3.defence.strength.asp_paid == {}
     assert x2.defence.strength.artillery == x3.defence.strength.artillery == 5      # Hood's gun fires too
-    assert c.asp_paid() == {"hooker": 2, "longstreet": 4, "hood": 1, "grant": 2, "sheridan": 2}
+    assert c.asp_paid() == {"hooker": 2, "longstreet": 2, "hood": 1, "grant": 2, "sheridan": 2}
 
 
 def test_h1_wave_results_pooled_equal_retreats_nobody_retreats(after_reaction):
@@ -138,7 +138,7 @@ def test_h1_wave_results_pooled_equal_retreats_nobody_retreats(after_reaction):
     assert {(e.leader, e.before, e.after) for e in c.effects if isinstance(e, cb.MlChange)} == {
         ("longstreet", 4, 5), ("hood", 3, 4)}
     cb.apply_combat(s, c)
-    assert s["leaders"]["longstreet"]["asp"] == 4 and s["leaders"]["hood"]["asp"] == 3
+    assert s["leaders"]["longstreet"]["asp"] == 6 and s["leaders"]["hood"]["asp"] == 3
     assert all(s["leaders"][x]["hex"] for x in ("hooker", "grant", "sheridan", "longstreet"))
 
 

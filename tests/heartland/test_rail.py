@@ -247,6 +247,20 @@ def test_8_72_one_extra_train(demo):
     assert rail.buy_train(w.state, demo, U, "0410", price=5).problems
 
 
+def test_8_72_the_train_price_is_the_scenario_s_and_no_shipped_scenario_sets_one(demo):
+    """14.14's price list is missing (README "Trains"): the extra train costs the scenario's
+    `prices.train`; the shipped scenarios set none, so in them it costs 0 WEP today -- the gap
+    the README names (the price belongs in a stand-in chart, not in the code's default)."""
+    from hxref.yamlio import load_data
+
+    for p in sorted((games_dir() / "heartland" / "scenarios").glob("*.yaml")):
+        assert "train" not in ((load_data(p) or {}).get("prices") or {}), p.name
+    w = world()
+    assert rail.buy_train(w.state, demo, U, "0410").wep == 0
+    w.state["prices"] = {"train": 6}
+    assert rail.buy_train(w.state, demo, U, "0410").wep == 6
+
+
 def test_8_74_off_map_is_optional_and_waits_two_or_three_turns():
     w = world()
     w.state["off_map"] = [{"force": "grant", "side": U, "edge": "north", "left_turn": 3}]

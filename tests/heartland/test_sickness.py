@@ -3,6 +3,7 @@ import pytest
 
 from factory import U, FixedDice, World
 from hxref.systems.heartland import sickness as sk
+from hxref.systems.heartland.reorganization import apply_step, end_of_turn
 from hxref.systems.heartland.sickness import Outcome
 
 
@@ -41,8 +42,11 @@ def test_h11_h14_recovery_one_level_a_turn_even_in_the_pool():
     w = world()
     sk.apply_sickness(w.state, sk.sickness_check(w.state, "grant", FixedDice([6, 2])))
     w.state["leaders"]["grant"].update(pool=True, hex=None)
-    assert sk.heal(w.state, "grant") == 1 and w.state["leaders"]["grant"]["sick"]
-    assert sk.heal(w.state, "grant") == 0 and "sick" not in w.state["leaders"]["grant"]
+    for left, sick in ((1, True), (0, False)):          # the end of the turn heals a level (4.4)
+        r = end_of_turn(w.state)
+        apply_step(w.state, r)
+        assert w.state["leaders"]["grant"]["wound"] == left and ("sick" in w.state["leaders"]["grant"]) is sick
+    assert any("sickness marker comes off (8.13a)" in a.why for a in r.actions)
 
 
 def test_h14_6_then_6_removed_for_the_scenario_no_vp():
@@ -52,7 +56,7 @@ def test_h14_6_then_6_removed_for_the_scenario_no_vp():
     assert s.outcome is Outcome.REMOVED and s.leaves_map and s.heir == "sherman"
     sk.apply_sickness(w.state, s)
     ld = w.state["leaders"]["grant"]
-    assert ld["removed"] and not ld.get("killed") and ld["hex"] is None and sk.no_vp(ld)
+    assert ld["removed"] and not ld.get("killed") and ld["hex"] is None and ld["no_vp"]
     assert all(u["leader"] == "sherman" for u in w.state["units"].values())   # the command passes on
     assert w.state["leaders"]["sherman"]["superior"] is None
 
@@ -69,7 +73,7 @@ def test_h14_derived_wound_3_and_severity_3_dies_of_complications():
     assert s.outcome is Outcome.DIED and s.rule == "8.13b" and s.wound_after == 6
     sk.apply_sickness(w.state, s)
     ld = w.state["leaders"]["grant"]
-    assert ld["killed"] and sk.no_vp(ld) and ld["cause"] == "sickness"
+    assert ld["killed"] and ld["no_vp"] and ld["cause"] == "sickness"
 
 
 def test_8_13b_total_below_6_adds_up_and_survives():

@@ -107,7 +107,8 @@ def _relieve(adm: _Admin, x: str, up, sls: list[str], ap: int, boss) -> None:
 
 def _take_over_box(adm: _Admin, p: str, x: str, up, label, sls: list[str]) -> tuple[int, int]:
     """4.32(2), 3.41(2): the successor takes the box's units, SLs, trains, artillery and ASP in its
-    hex; the old leader goes to the Leader Pool.  Returns the (ASP, artillery) handed over."""
+    hex, and its Cavalry Corps marker (3.12); the old leader goes to the Leader Pool.  Returns the
+    (ASP, artillery) handed over."""
     xl = adm.st["leaders"][x]
     asp, art = int(xl.get("asp", 0)), int(xl.get("artillery", 0))
     for u, r in adm.st["units"].items():
@@ -126,6 +127,10 @@ def _take_over_box(adm: _Admin, p: str, x: str, up, label, sls: list[str]) -> tu
     for k, val in (("pool", False), ("hex", label), ("superior", up if up and up != p else None),
                  ("active", True), ("asp", asp), ("artillery", art)):
         adm.work.set(("leaders", p, k), val)
+    for key in ("cavalry_corps", "screen"):     # 3.12: the Cavalry Corps marker is in the box's Status
+        if xl.get(key):
+            adm.work.set(("leaders", p, key), True)
+            adm.work.delete(("leaders", x, key))
     return asp, art
 
 
@@ -155,12 +160,14 @@ def relieve_and_appoint(adm: _Admin, items: list) -> None:
         if p is None:
             _relieve(adm, x, up, sls, ap, boss)
             continue
+        corps = bool(xl.get("cavalry_corps"))
         asp, art = _take_over_box(adm, p, x, up, label, sls)
         if not adm.stacking_new(label, before, path):
             continue
-        adm.act("appoint", p, x, ap, 0, "4.32, 3.41(2)",
+        adm.act("appoint", p, x, ap, 0, "4.32, 3.41(2)" + (", 3.12" if corps else ""),
                 f"{p} takes over {x}'s box in {label} ({len(units)} unit(s), {len(sls)} SL(s), artillery {art}, "
-                f"ASP {asp})" + ("; " + x + " goes to the Leader Pool" if not gone(xl) else "")
+                f"ASP {asp})" + (" with its Cavalry Corps marker (3.12)" if corps else "")
+                + ("; " + x + " goes to the Leader Pool" if not gone(xl) else "")
                 + " -- no WDO in the Administration Sequence" + (f"; {boss} pays 1 AP (3.31b)" if ap else ""))
 
 

@@ -4,7 +4,8 @@
 * 3.41 War Department Orders: :func:`wdo_used`, :func:`wdo_problems` (10 WEP, one a turn).
 * 4.32 / 3.24a administration (:func:`administration`, :func:`check_administration`), in the
   order of :data:`ADMIN_ORDER`: replacements (4.32(1), 7.34), relieving and appointing leaders
-  (4.32(2), 3.41(2), 3.31b), WDOs (3.41(3), 3.41(4)), chiefs of staff (3.32), detachments (8.51),
+  (4.32(2), 3.41(2), 3.31b), WDOs (3.41(3), 3.41(4)), chiefs of staff (3.32), cavalry corps formed
+  (4.32(3), 3.12: :mod:`.corps`), detachments (8.51),
   ammo (4.32(5), 7.34), training (3.53(2), 14.52), entrenchment (3.24a, 14.8x) and the extra
   train (8.72, 14.14).  The leader orders and WDOs are worked out in :mod:`.admin_leaders`.
 * 3.53-3.55 leader ML: :class:`MLCause`, :func:`ml_change`, :func:`apply_ml_change`.
@@ -276,6 +277,18 @@ class _Admin:
                      f"{p} becomes {a}'s Chief of Staff (10 WEP + 1 AP): from the next AP reset {a} adds "
                      f"{p}'s AP" + (" less 1 (1861-1862, 3.32c)" if early else ""))
 
+    # 4.32(3), 3.12, 8.62: forming a cavalry corps
+    def cavalry_corps(self, items: list) -> None:
+        from .corps import formation
+
+        for i, lid in enumerate(items):
+            f = formation(self.st, self.side, lid, ["administration", "cavalry_corps", i])
+            if f.problems:
+                self.problems += f.problems
+                continue
+            self.work.set(("leaders", lid, "cavalry_corps"), True)
+            self.act("cavalry_corps", lid, lid, 0, 0, f.rule, f.why)
+
     # detachments (3.24a, 8.51)
     def detachments(self, items: list) -> None:
         for i, o in enumerate(items):
@@ -461,8 +474,8 @@ def _on_map(hexmap, label) -> bool:
     return isinstance(label, str)
 
 
-ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "detachments", "ammo", "training", "entrench",
-               "train", "remove_landing", "open_rail")
+ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "cavalry_corps", "detachments", "ammo", "training",
+               "entrench", "train", "remove_landing", "open_rail")
 
 
 def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | None:
@@ -475,8 +488,8 @@ def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | N
     if rec is not None:
         return rec
     if hexmap is not None:
-        return _supply_record(state, side, sp.supply_status(state, side, hexmap,
-                                                            rail_cuts=state.get("rail_cuts") or ()), None)
+        return _supply_record(state, side, sp.supply_status(state, side, hexmap, **sp.line_conditions(state, side)),
+                              None)
     return None
 
 
@@ -506,7 +519,8 @@ def administration(state: HeartlandState, side: str, orders: Mapping | None, hex
             adm.bad(f"`{key}` is a list", "4.32", ["administration", key])
             continue
         {"replacements": adm.replacements, "leaders": adm.leaders, "wdo": adm.wdos,
-         "chief_of_staff": adm.chiefs_of_staff, "detachments": adm.detachments, "ammo": adm.ammo,
+         "chief_of_staff": adm.chiefs_of_staff, "cavalry_corps": adm.cavalry_corps,
+         "detachments": adm.detachments, "ammo": adm.ammo,
          "training": adm.training, "entrench": adm.entrench, "train": adm.train,
          "remove_landing": adm.remove_landing, "open_rail": adm.open_rail}[key](items)
     if adm.problems:
@@ -622,8 +636,12 @@ def end_of_turn(state: HeartlandState) -> StepResult:
         w = int(ld.get("wound", 0) or 0)
         if w > 0:
             work.set(("leaders", lid, "wound"), w - 1)
+            well = w == 1 and bool(ld.get("sick"))        # 8.13a: the sickness's wound level is gone
+            if well:
+                work.delete(("leaders", lid, "sick"))
             actions.append(Action("wound", ld["side"], lid, lid, 0, 0, None, [], None, "10.67a, 8.13",
-                                  f"{lid}'s wound heals one level: {w} -> {w - 1}"))
+                                  f"{lid}'s wound heals one level: {w} -> {w - 1}"
+                                  + ("; he is well again and his sickness marker comes off (8.13a)" if well else "")))
         ou = ld.get("own_use")
         if ou is not None and int(ou) <= t:
             work.delete(("leaders", lid, "own_use"))

@@ -19,8 +19,8 @@ State keys read and written (besides :mod:`.model`'s)::
 Readings chosen where the rules are ambiguous (pinned by ``tests/heartland/test_cavalry.py``):
 
 * 3.12/8.62: a cavalry corps is an independent leader on the map with ``cavalry_corps``
-  whose force is cavalry only (boxes included); its size is its living cavalry units.
-  At most 2 per side *at any one time*; at most 2 artillery.
+  who heads no SL and whose box is cavalry only; its size is its living cavalry units.
+  At most 2 per side *at any one time*; at most 2 artillery (kept in play by :mod:`.corps`).
 * 8.61 who: a cavalry unit of a force headed by an active leader, or an unled cavalry
   unit (8.1: recon is an impulse action).  Each cavalry unit makes at most one attempt
   per impulse, against a hex adjacent to its own (H-22: two units, two attempts).  An
@@ -48,8 +48,8 @@ Readings chosen where the rules are ambiguous (pinned by ``tests/heartland/test_
   entrenchment (``entrenchments`` from :mod:`.reorganization`) shows his name but not
   his ratings.  A screening corps' own ratings are not hidden by its screen.
 * Open games (no referee holds the secret): the owner plots each hidden force's hex
-  with :func:`plot_commitment` every impulse and opens them with
-  :func:`check_plot_reveal` when the force appears.
+  with :func:`plot_commitment` every impulse and opens them when the force appears
+  (:mod:`.hidden_open`, which checks the opened plots).
 """
 from __future__ import annotations
 
@@ -65,10 +65,6 @@ from . import model
 from . import zoc as zc
 from .counters import top_counters
 
-MAX_CORPS = 2                  # 3.12, 8.62
-MAX_CORPS_ARTILLERY = 2        # 3.12, 8.62
-
-
 # --- the cavalry corps (3.12, 8.62) -------------------------------------------------------------
 
 def _cav_units(state: HeartlandState, force_id: str) -> list[str]:
@@ -76,11 +72,14 @@ def _cav_units(state: HeartlandState, force_id: str) -> list[str]:
 
 
 def is_corps(state: HeartlandState, force_id: str) -> bool:
-    """3.12: an independent leader flagged ``cavalry_corps`` whose force is cavalry only."""
+    """3.12: an independent leader flagged ``cavalry_corps``, heading no SL (a field command, 3.11b),
+    whose force is cavalry only (the limits in play: :mod:`.corps`)."""
     if model.is_unled(force_id) or force_id not in state["leaders"]:
         return False
     ld = state["leaders"][force_id]
     if not ld.get("cavalry_corps") or ld.get("superior") or ld.get("pool") or not ld.get("hex"):
+        return False
+    if model.subordinates(state, force_id):
         return False
     units = model.units_of(state, force_id)
     return bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
@@ -98,33 +97,6 @@ def corps_of(state: HeartlandState, side: str) -> list[str]:
 def screening_corps(state: HeartlandState, side: str) -> list[str]:
     """8.62a: the corps of ``side`` on their "Screen" side."""
     return [c for c in corps_of(state, side) if state["leaders"][c].get("screen")]
-
-
-@dataclass
-class CorpsCheck:
-    side: str
-    corps: list[str]
-    problems: list[Problem] = field(default_factory=list)
-    rule: str = "3.12"
-    why: str = ""
-
-
-def corps_check(state: HeartlandState, side: str) -> CorpsCheck:
-    """3.12/8.62: at most 2 corps a side, at most 2 artillery each, cavalry only."""
-    flagged = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("cavalry_corps")]
-    p: list[Problem] = []
-    for lid in flagged:
-        if not is_corps(state, lid):
-            p.append(Problem(f"{lid} is marked a cavalry corps but his force is not an independent "
-                             "force of cavalry only", "3.12", ["leaders", lid]))
-        if state["leaders"][lid].get("artillery", 0) > MAX_CORPS_ARTILLERY:
-            p.append(Problem(f"{lid}'s cavalry corps has {state['leaders'][lid]['artillery']} artillery; "
-                             f"at most {MAX_CORPS_ARTILLERY}", "3.12", ["leaders", lid, "artillery"]))
-    if len(flagged) > MAX_CORPS:
-        p.append(Problem(f"{side} has {len(flagged)} cavalry corps ({', '.join(flagged)}); at most {MAX_CORPS}",
-                         "3.12", ["leaders"]))
-    why = f"{side}: {len(flagged)} cavalry corps" + ("" if not p else "; " + "; ".join(x.message for x in p))
-    return CorpsCheck(side, flagged, p, why=why)
 
 
 # --- screening and hidden movement (8.62) -------------------------------------------------------
@@ -744,55 +716,3 @@ def plot_commitment(choice: dict, salt_hex: str) -> str:
     if not isinstance(choice, dict) or set(choice) != set(PLOT_KEYS):
         raise ValueError(f"a plot is {{force, hex, impulse}}, not {choice!r} (8.62a)")
     return commit.commitment(choice, salt_hex)
-
-
-@dataclass
-class PlotCheck:
-    force: str
-    hexes: list[str]
-    problems: list[Problem] = field(default_factory=list)
-    rule: str = "8.62a"
-    why: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def check_plot_reveal(force: str, commitments: list[str], reveals: list[tuple[dict, str]], *, hexmap=None,
-                      screens: dict | None = None, appears_at: str | None = None) -> PlotCheck:
-    """Open the plotted hexes of hidden ``force`` when it appears (8.62a).
-
-    ``commitments`` are the ones recorded, impulse by impulse; ``reveals`` the (choice,
-    salt) pairs opening them in the same order.  Each must open its commitment, name the
-    force, and go forward impulse by impulse; with ``screens`` ({impulse: [(corps hex,
-    range), ...]}) each plotted hex must lie within a screen; the last plot must be
-    ``appears_at`` when given."""
-    pc = PlotCheck(force, [])
-    p = pc.problems
-    if len(reveals) != len(commitments):
-        p.append(Problem(f"{len(commitments)} plots were committed, {len(reveals)} opened", "8.62a", ["reveals"]))
-    last = None
-    for i, (c, (choice, salt)) in enumerate(zip(commitments, reveals)):
-        where = ["reveals", i]
-        if not commit.matches(c, choice, salt):
-            p.append(Problem(f"plot {i + 1} does not open its commitment", "8.62a", where))
-            continue
-        if choice.get("force") != force:
-            p.append(Problem(f"plot {i + 1} is for {choice.get('force')}, not {force}", "8.62a", where))
-        imp = choice.get("impulse")
-        if last is not None and (not isinstance(imp, int) or imp <= last):
-            p.append(Problem(f"plot {i + 1} is for impulse {imp}, not after {last}", "8.62a", where))
-        last = imp if isinstance(imp, int) else last
-        label = cast(str, choice.get("hex"))      # the plot's hex, as the order file gave it
-        pc.hexes.append(label)
-        if screens is not None and hexmap is not None:
-            cover = screens.get(imp, [])
-            if not any(_dist(hexmap, h, label) <= rng for h, rng in cover):
-                p.append(Problem(f"plot {i + 1} puts {force} in {label}, outside every screen in impulse {imp}:"
-                                 " it should have appeared", "8.62a", where))
-    if appears_at is not None and pc.hexes and pc.hexes[-1] != appears_at:
-        p.append(Problem(f"{force} appears in {appears_at} but was last plotted in {pc.hexes[-1]}", "8.62a",
-                         ["appears_at"]))
-    pc.why = ("plots open: " + " -> ".join(pc.hexes) if not p else "; ".join(x.message for x in p))
-    return pc

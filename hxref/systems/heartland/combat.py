@@ -20,14 +20,14 @@ Extended battle (10.7, 10.71): :func:`extended_battle`, :func:`extended_assault`
 Readings chosen where the rules are ambiguous (pinned by
 ``tests/heartland/test_combat.py`` and ``test_combat_example.py``):
 
-* 10.12a with the 10.7 example: before the first resolution of a wave attack
-  the defender pays as 10.12 says (the OC 1 general, each leader using his
-  artillery 1: Longstreet 2, Hood 1 in H-1).  At each later resolution the
-  stack pays 1 ASP more (:data:`WAVE_ASP`, its OC's if he has one left, else a
-  firing leader's) to use its artillery, and its leaders with ASP left fire
-  theirs; the general ASP is not paid again (10.12a names only artillery; an
-  OC who could not pay it at the first resolution halves the stack at every
-  wave).  A box leader with no ASP left halves his units (10.23(3)).
+* 10.12a with the 10.7 example (the example is the authority; README "Combat"): a defender
+  attacked in waves pays once, before the first resolution, as 10.12 says (the OC 1 general, each
+  leader using his artillery 1: Longstreet 2 and Hood 1 in H-1, "before the combat", for all
+  three fires), and every later resolution fires on that payment: the ammunition state of the
+  first resolution, nothing paid again (``Strength.covered`` names what it fires on).  An OC
+  who could not pay the general ASP halves the stack at every wave; a leader who paid his last
+  ASP at the first resolution is not short at the later ones.  An extended battle is a new
+  combat and pays anew (10.71).
 * 10.12/10.23 ASP state is judged per leader's box before the resolution's
   payments; the OC pays the general ASP first, then each leader using his
   artillery pays 1 (an OC needs 2 to do both).  Unled stacks pay nothing,
@@ -140,7 +140,7 @@ from .combat_effects import (  # noqa: F401
     ArtilleryChange, Capture, Kill, MlChange, MoveStack, SpendAsp, StepLoss, Wound, _remove_leader, apply_combat,
     apply_effect)
 from .combat_fire import (  # noqa: F401
-    CAVALRY_DRM, HASTY_DRM, WAVE_ASP, WEATHER_DRM, AspPayment, Cavalry, Circumstances,
+    CAVALRY_DRM, HASTY_DRM, WEATHER_DRM, AspPayment, Cavalry, Circumstances,
     ColumnRead, Drm, Fire, Strength, _ceil_div, _entrenchment, _forced, _gone, _offset, _supply_of, _weather,
     cavalry_superiority, fire, fire_drms, fire_shifts, leader_rating, read_column, stack_cavalry, stack_leaders,
     stack_ml, stack_oc, stack_strength, stack_units)

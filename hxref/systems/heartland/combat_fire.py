@@ -21,14 +21,13 @@ from .fert import Cell, Fert, Shift
 HASTY_DRM = -2                             # 10.41a
 CAVALRY_DRM = 3                            # 10.43
 WEATHER_DRM = {"Rain": -1, "Mud": -1, "Blizzard": -4}     # 10.45
-WAVE_ASP = 1                               # 10.12a: the defender's ASP at each later wave, for its artillery
 
 
 @dataclass(frozen=True)
 class AspPayment:
     leader: str
     points: int
-    purpose: str            # "general", "artillery" or "artillery, wave" (10.12a)
+    purpose: str            # "general" or "artillery"
     rule: str = "10.12"
 
 
@@ -51,6 +50,8 @@ class Strength:
     halvings: list[str] = field(default_factory=list)
     asp: list[AspPayment] = field(default_factory=list)
     general_short: bool = False                 # the OC could not pay the general ASP (10.23)
+    covered: list[AspPayment] = field(default_factory=list)     # 10.12a reading: a later wave fires on these,
+    #                                             paid before the wave attack's first resolution; nothing paid now
     cancelled: bool = False
     rule: str = "10.12, 10.2"
     why: str = ""
@@ -100,26 +101,17 @@ def _supply_of(state: HeartlandState, force: str, given: Mapping[str, str]) -> s
     return str(s) if s else "full"
 
 
-def _general_asp(s: Strength, L: Mapping, avail: Mapping[str, int],
-                 paid_before: bool | None = None) -> tuple[int, int, bool]:
+def _general_asp(s: Strength, L: Mapping, avail: Mapping[str, int]) -> tuple[int, int, bool]:
     """10.21, 10.12, 10.23: an inactive OC halves CF and artillery; the OC pays 1 general ASP or
     the whole stack's CF is halved.  Returns the stack's CF and artillery halvings and whether
-    the stack is short of ammunition.
-
-    ``paid_before``: a defender's later wave (10.12a): the general ASP was paid (True) or could
-    not be paid (False) at the first resolution and is not paid again."""
+    the stack is short of ammunition."""
     oc = s.oc
     k_stack, k_art, ammo_stack = 0, 0, False
     if oc is not None and not L[oc].get("active"):
         k_stack += 1
         k_art += 1
         s.halvings.append(f"inactive OC {oc}: CF and artillery halved (10.21)")
-    if oc is not None and paid_before is not None:
-        if not paid_before:
-            ammo_stack = s.general_short = True
-            s.halvings.append(f"OC {oc} could not pay the general ASP of this wave attack: "
-                              "the whole stack's CF halved (10.23, 10.12a)")
-    elif oc is not None:
+    if oc is not None:
         if avail[oc] >= 1:
             s.asp.append(AspPayment(oc, 1, "general", "10.12"))
         else:
@@ -163,15 +155,10 @@ def _unit_cf_groups(state: HeartlandState, s: Strength, avail: Mapping[str, int]
 
 def _artillery_groups(state: HeartlandState, s: Strength, leaders: Sequence[str], avail: Mapping[str, int], k_art: int,
                       artillery: bool | Collection[str], supply: Mapping[str, str],
-                      forced_march: Collection[str], notes: list[str],
-                      later_wave: bool = False) -> tuple[dict[int, int], list[str]]:
+                      forced_march: Collection[str], notes: list[str]) -> tuple[dict[int, int], list[str]]:
     """10.42, 10.12, 10.23, 7.32, 10.22: each leader's artillery fires if he chooses, is in supply and
     pays 1 ASP for it (halved after a forced march).  Returns the artillery by halving exponent
-    and the leaders who fired theirs.
-
-    ``later_wave`` (10.12a, a defender's second and later resolution of a wave attack): a leader
-    with ASP left fires without paying again; the stack then pays :data:`WAVE_ASP` once, from its
-    OC if he has it, else from a leader who fires, or no artillery fires."""
+    and the leaders who fired theirs."""
     L = state["leaders"]
     force_of = {x: f for f in s.forces for x in fc.force_leaders_of(state, f)}
     paid = {x: (1 if s.asp and s.asp[0].leader == x else 0) for x in leaders}
@@ -192,15 +179,11 @@ def _artillery_groups(state: HeartlandState, s: Strength, leaders: Sequence[str]
         if avail[x] - paid[x] < 1:
             notes.append(f"{x} has no ASP left for his artillery (10.23)")
             continue
-        if not later_wave:
-            paid[x] += 1
-            s.asp.append(AspPayment(x, 1, "artillery", "10.12"))
+        paid[x] += 1
+        s.asp.append(AspPayment(x, 1, "artillery", "10.12"))
         users.append(x)
         k = k_art + int(f is not None and _forced(state, f, forced_march))
         art_groups[k] = art_groups.get(k, 0) + guns
-    if later_wave and users:
-        payer = s.oc if s.oc is not None and avail[s.oc] >= WAVE_ASP else users[0]
-        s.asp.append(AspPayment(payer, WAVE_ASP, "artillery, wave", "10.12a"))
     return art_groups, users
 
 
@@ -239,6 +222,10 @@ def _strength_why(s: Strength, own_cf: int, notes: list[str]) -> str:
     parts = [text, f"artillery {s.artillery}"]
     if s.asp:
         parts.append("ASP " + ", ".join(f"{p.leader} {p.points} ({p.purpose})" for p in s.asp))
+    elif s.covered:
+        parts.append("no ASP paid again: it fires on the ASP paid before the wave attack's first resolution ("
+                     + ", ".join(f"{p.leader} {p.points} ({p.purpose})" for p in s.covered)
+                     + "; 10.12a read by the 10.7 example)")
     parts += notes
     return "; ".join(parts)
 
@@ -246,7 +233,7 @@ def _strength_why(s: Strength, own_cf: int, notes: list[str]) -> str:
 def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, side: str | None = None,
                    artillery: bool | Collection[str] = True, supply: Mapping[str, str] | None = None,
                    forced_march: Collection[str] = (), supports: Sequence = (),
-                   asp_spent: Mapping[str, int] | None = None, general_paid: bool | None = None) -> Strength:
+                   asp_spent: Mapping[str, int] | None = None, wave_covered: bool = False) -> Strength:
     """The CF and artillery a stack fires with, and the ASP it pays (10.12, 10.2x, 10.5, 9.14).
 
     ``artillery``: True (every leader who can), False, or the leader ids who use theirs.
@@ -254,8 +241,10 @@ def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, s
     ``forced_march``: forces that forced-marched this impulse (or leaders flagged ``forced_march``).
     ``supports``: :class:`.reaction.Support` results (defender only).
     ``asp_spent``: ASP already spent by each leader earlier in this combat (waves).
-    ``general_paid``: for a defender's second and later wave (10.12a), whether his OC paid the
-    general ASP at the first resolution; None (the default) is a first resolution, paid in full."""
+    ``wave_covered``: a defender's second or later resolution of a wave attack (10.12a read by the
+    10.7 example, where Longstreet pays 2 and Hood 1 for the whole wave attack): ``asp_spent`` is
+    given as it stood at the first resolution, so the stack's ammunition state is that one, and
+    the payments worked out are not made again but listed in ``covered``."""
     forces = tuple(forces)
     side = side or model.force_side(state, forces[0])
     supply = supply or {}
@@ -270,11 +259,11 @@ def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, s
         return s
     avail = {x: max(0, L[x].get("asp", 0) - spent.get(x, 0)) for x in leaders}
     notes: list[str] = []
-    later_wave = general_paid is not None
-    k_stack, k_art, ammo_stack = _general_asp(s, L, avail, general_paid)
+    k_stack, k_art, ammo_stack = _general_asp(s, L, avail)
     groups = _unit_cf_groups(state, s, avail, k_stack, ammo_stack, supply, forced_march, notes)
-    art_groups, users = _artillery_groups(state, s, leaders, avail, k_art, artillery, supply, forced_march, notes,
-                                          later_wave)
+    art_groups, users = _artillery_groups(state, s, leaders, avail, k_art, artillery, supply, forced_march, notes)
+    if wave_covered:
+        s.covered, s.asp = s.asp, []
     own_cf = sum(_ceil_div(n, k) for k, n in groups.items())
     own_art = sum(_ceil_div(n, k) for k, n in art_groups.items())
     _add_support(s, own_cf, own_art, supports)
@@ -481,6 +470,7 @@ class Fire:
     cell: Cell = Cell(0, 0, False)
     stand_in: bool = True
     rule: str = "10.61"
+    brevet_note: str = ""               # 14.51: how the OC's BR was read under a brevet marker, as he fired
 
     @property
     def artillery_check(self) -> bool:
@@ -509,13 +499,13 @@ class Fire:
 def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *, firer_hex: str,
          fired_on_hex: str, role: str, wave: int = 1, dice=None, purpose: str = "", hasty: bool = False,
          artillery: bool | Collection[str] = True, supports: Sequence = (), asp_spent=None,
-         general_paid: bool | None = None, circumstances: "Circumstances | None" = None) -> Fire:
+         wave_covered: bool = False, circumstances: "Circumstances | None" = None) -> Fire:
     """One fire (10.11 steps 1-3, 10.61): strength, column, DRMs; rolls 1d6 when ``dice`` is given."""
     circ = circumstances or Circumstances()
     side = model.force_side(state, firer[0])
     st = stack_strength(state, firer, role="attacker" if role == "attack" else "defender", side=side,
                         artillery=artillery, supply=circ.supply, forced_march=circ.forced_march,
-                        supports=supports, asp_spent=asp_spent, general_paid=general_paid)
+                        supports=supports, asp_spent=asp_spent, wave_covered=wave_covered)
     shifts = fire_shifts(state, hexmap, fert, firer, fired_on, firer_hex=firer_hex, fired_on_hex=fired_on_hex,
                          firer_attacks=role == "attack", wave=wave,
                          wave_shift_carried=role == "attack" and firer[0] in circ.wave_shift_carried,
@@ -524,13 +514,25 @@ def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_
     drms = fire_drms(state, st, fired_on, weather=_weather(state, circ), offset=_offset(state, circ),
                      hasty=hasty and role == "attack", extra=circ.extra_drms.get(side, ()))
     total = sum(d.amount for d in drms)
-    f = Fire(tuple(firer), tuple(fired_on), side, role, wave, st, col, tuple(drms), total, stand_in=fert.stand_in)
+    f = Fire(tuple(firer), tuple(fired_on), side, role, wave, st, col, tuple(drms), total, stand_in=fert.stand_in,
+             brevet_note=_brevet_note(state, st.oc))
     if dice is not None:
         f.die = dice.d6(purpose or f"FERT {'/'.join(firer)} on {fired_on_hex}", by=side)
         f.modified = f.die + total
         f.row, _ = fert.row_for(f.modified)
         f.cell = fert.cell(col.index, f.row)
     return f
+
+
+def _brevet_note(state: HeartlandState, oc: str | None) -> str:
+    """14.51: the OC's printed BR (the side his counter shows now) and what his brevet marker (and a
+    wound, 10.67) take from it; "" without a brevet marker.  Written when he fires: a combat's results
+    (a capture flips the counter, a wound) must not change what the fire read."""
+    if oc is None or not model.brevet_loss(state["leaders"][oc]):
+        return ""
+    ld = state["leaders"][oc]
+    return (f"printed {model.leader_ratings(ld)['br']}, less {model.brevet_loss(ld)} for his brevet marker"
+            + (f" (and his wound {ld['wound']}, 10.67)" if ld.get("wound") else ""))
 
 
 def _weather(state: HeartlandState, circ: "Circumstances") -> str:

@@ -309,7 +309,9 @@ def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], d
         return c
     spent: dict[str, int] = {}
     wave = 0
-    general_paid: bool | None = None        # 10.12a: after the first wave, the defender's general ASP is not repaid
+    # 10.12a read by the 10.7 example: the defender pays before the first resolution, and that payment
+    # covers every later wave: they fire with the ammunition as it stood then, paying nothing again
+    first_spent: dict[str, int] | None = None
     for a in assaults:
         x = Exchange(wave + 1, a)
         probe = stack_strength(state, [a.attacker], role="attacker", side=aside)
@@ -326,13 +328,14 @@ def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], d
                         asp_spent=spent, circumstances=circ,
                         purpose=f"FERT {a.attacker} on {target} (attack {wave})")
         _spend(spent, x.attack.strength)
+        covered = first_spent is not None
+        if first_spent is None:
+            first_spent = dict(spent)
         x.defence = fire(state, hexmap, fert, defenders, [a.attacker], firer_hex=target, fired_on_hex=a.source,
                          role="return", wave=wave, dice=dice, artillery=ch[dside].artillery, supports=supports,
-                         asp_spent=spent, general_paid=general_paid, circumstances=circ,
+                         asp_spent=first_spent, wave_covered=covered, circumstances=circ,
                          purpose=f"FERT {target} return fire on {a.attacker} (attack {wave})")
         _spend(spent, x.defence.strength)
-        if general_paid is None:
-            general_paid = not x.defence.strength.general_short
         x.why = f"attack {wave}: {x.attack.cell.text} on {target}, {x.defence.cell.text} on {a.attacker}"
         c.exchanges.append(x)
     _Results(state, hexmap, c, ch, circ, dice).run()
@@ -680,11 +683,27 @@ class _Results:
         self.emit(ArtilleryChange(loser, -1, "10.66", f"{loser} loses 1 artillery"
                                   + (", captured by the enemy" if d == 6 else "")))
         if d == 6:
-            cand = self.leaders(opponent)
-            want = self.ch[opponent.side].artillery_gain
-            gainer = want if want in cand else self.oc(opponent)
-            if gainer is not None:
-                self.emit(ArtilleryChange(gainer, 1, "10.66", f"{gainer} takes 1 captured artillery"))
+            self.captured_artillery(opponent)
+
+    def captured_artillery(self, opponent: _Stack) -> None:
+        """10.66: the opponent adds the captured artillery to one of its leaders in the combat (its
+        choice, else the OC), never to a cavalry corps that has its 2 (3.12): then the next leader
+        of the stack takes it, and with none it is lost."""
+        from .corps import artillery_room
+
+        cand = self.leaders(opponent)
+        oc = self.oc(opponent)
+        want = self.ch[opponent.side].artillery_gain
+        order = ([want] if want in cand else []) + ([oc] if oc is not None else []) + sorted(cand)
+        full = [x for x in cand if artillery_room(self.work, x) == 0]
+        gainer = next((x for x in order if x not in full), None)
+        if full and (gainer is None or order[0] in full):
+            self.c.checks.append(Check("artillery", opponent.name, (), "not taken", "10.66, 3.12",
+                                       f"{order[0]} heads a cavalry corps with its 2 artillery (3.12): "
+                                       + (f"{gainer} takes the captured artillery" if gainer
+                                          else "nobody in the stack may take the captured artillery; it is lost")))
+        if gainer is not None:
+            self.emit(ArtilleryChange(gainer, 1, "10.66", f"{gainer} takes 1 captured artillery"))
 
     def refuse(self, side: str, hexes: int, stacks: list[_Stack]) -> int:
         who = self.ch[side].refuse_retreat

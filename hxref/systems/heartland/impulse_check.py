@@ -6,7 +6,7 @@ from __future__ import annotations
 from .state_types import HeartlandState
 from ..base import Problem
 from . import model
-from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap
+from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap, own_use_forces
 from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems
@@ -96,10 +96,13 @@ def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[P
 
 
 def _emergency_problems(state: HeartlandState, side: str, emergency) -> list[Problem]:
-    """7.35: the emergency supply the side calls on for this impulse, checked by the supply rules."""
-    from .supply import supply_status
+    """7.35: the emergency supply the side calls on for this impulse, checked by the supply rules on
+    the lines the impulse's Supply Sequence will trace (its Own Use markers, laid pontoons and Rail
+    Line Cut markers: :func:`.impulse_conditions._supply_states`)."""
+    from .supply import line_conditions, supply_status
 
-    found = supply_status(state, side, hexmap(state), emergency=emergency).problems
+    found = supply_status(state, side, hexmap(state), emergency=emergency, own_use=own_use_forces(state, side),
+                          **line_conditions(state, side)).problems
     if found:
         return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
     return []

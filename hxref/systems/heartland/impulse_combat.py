@@ -256,21 +256,25 @@ def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
 def _own_notes(state: HeartlandState, c, side: str, events: list[dict]) -> None:
     """What only the side's own display explains: a brevetted OC's BR (14.51; the marker stays on the
     AOD, 3.72(3)) and the defender's ASP at the later waves of a wave attack (10.12a)."""
-    brevets, waves = [], []
+    brevets: list[str] = []
+    covered: list[int] = []            # the later waves fired on the first resolution's ASP (10.12a reading)
+    paid: dict[str, int] = {}
     for f in c.fires:
         if f.side != side:
             continue
-        oc = f.strength.oc
         br = next((d.amount for d in f.drms if d.rule == "10.41"), None)
-        if oc is not None and br is not None and model.brevet_loss(state["leaders"][oc]):
-            ld = state["leaders"][oc]
-            text = (f"{oc} fires with BR {br}: printed {model.leader_ratings(ld)['br']}, "
-                    f"less {model.brevet_loss(ld)} for his brevet marker"
-                    + (f" (and his wound {ld['wound']}, 10.67)" if ld.get("wound") else ""))
+        if f.brevet_note and br is not None:             # read as he fired, before the results (14.51)
+            text = f"{f.strength.oc} fires with BR {br}: {f.brevet_note}"
             if text not in brevets:
                 brevets.append(text)
-        waves += [f"{p.leader} pays {p.points} ASP for the stack's artillery at attack {f.wave}; the general ASP "
-                  "is not paid again" for p in f.strength.asp if p.rule == "10.12a"]
+        if f.strength.covered:
+            covered.append(f.wave)
+            paid = {}
+            for p in f.strength.covered:                # the same payments at every later wave
+                paid[p.leader] = paid.get(p.leader, 0) + p.points
+    waves = ["the ASP paid before attack 1 (" + ", ".join(f"{x} {n}" for x, n in paid.items())
+             + f") covers attack{'s' if len(covered) > 1 else ''} " + ", ".join(map(str, covered))
+             + " of the wave attack: nothing is paid again (10.12a read by the 10.7 example)"] if covered else []
     for rule, notes in (("14.51", brevets), ("10.12a", waves)):
         if notes:
             events.append({"type": "combat.detail", "side": side, "visible_to": [side], "rule": rule,

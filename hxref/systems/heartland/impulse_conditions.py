@@ -60,18 +60,20 @@ def _stacking_problems(state: HeartlandState, side: str, force: str, label: str)
     return check_hex(state, label, side, extra=[force]).problems
 
 
+def own_use_forces(state: HeartlandState, side: str) -> list[str]:
+    """7.35a: the forces whose Own Use marker is spent at the start of the side's impulse."""
+    return [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use") and not ld.get("superior")]
+
+
 def _supply_states(state: HeartlandState, side: str, emergency: dict | None = None,
                    events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
-    from .supply import supply_status
+    from .supply import line_conditions, supply_status
 
     # 7.35a: Own Use markers are spent at the start of the owner's own impulse (here: the next one)
-    own_use = [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use")
-               and not ld.get("superior")] if spend_own_use else []
-    from .engineers import pontoon_hexsides
-
+    own_use = own_use_forces(state, side) if spend_own_use else []
     result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use,
-                           rail_cuts=state.get("rail_cuts") or [], pontoons=pontoon_hexsides(state, side))
+                           **line_conditions(state, side))
     for lid in own_use:
         state["leaders"][lid].pop("own_use", None)
         if events is not None:

@@ -65,8 +65,15 @@ def _ready_to_move(state: HeartlandState, force: str, mv: dict, dice, events: li
 
 
 def _stand(state: HeartlandState, side: str, force: str, mv: dict, in_zoc: bool, dice, events: list[dict]) -> None:
-    """8.23: a force that stays put makes no IMC roll; in enemy ZOC or when ordered it makes an
-    attack check, otherwise it may hide where it stands (8.62a)."""
+    """8.23: a force that stays put makes no IMC roll; it may recon from its hex (8.6: the special
+    actions are taken at any point of the Movement Sequence; 8.62a: a force next to the enemy makes
+    an attack check "or a recon") and take a force of its hex along (8.25a, 3.24a: attaching is an
+    impulse order); in enemy ZOC or when ordered it makes an attack check, otherwise it may hide
+    where it stands (8.62a)."""
+    if mv.get("recon"):
+        _recon(state, side, force, mv["recon"], dice, events)
+    if mv.get("merge"):
+        _merge(state, side, force, mv["merge"], events)
     if in_zoc or mv.get("attack"):
         _attack_check(state, side, force, mv, dice, events)
     elif mv.get("hide"):
@@ -342,8 +349,10 @@ def _merge(state: HeartlandState, side: str, force: str, other: str, events: lis
         return
     order = merge_order(state, force, other)
     if order.problems:
-        events.append({"type": "merge.void", "side": side, "visible_to": [side], "rule": "8.25a",
-                       "text": f"{_name(state, force)} cannot take {other} along: {order.problems[0].message}"})
+        p = order.problems[0]
+        events.append({"type": "merge.void", "side": side, "visible_to": [side],
+                       "rule": "8.25a" if p.rule == "8.25a" else f"8.25a, {p.rule}",
+                       "text": f"{_name(state, force)} cannot take {other} along: {p.message}"})
         return
     apply_merge(state, order)
     events.append({"type": "merge", "side": side, "visible_to": [side], "rule": "8.25a",

@@ -139,6 +139,12 @@ def _place(state: HeartlandState, hexmap, side: str, e: dict) -> Arrival:
     if hq_on:                                   # 6.1: an HQ reinforcement appears on top of a leader
         state["leaders"][hq_on]["hq"] = True
         arr.hq_on = hq_on
+    from .corps import admit
+
+    for lid in arr.leaders:                     # 3.12: at most 2 cavalry corps a side
+        refused = admit(state, lid)
+        if refused:
+            arr.why += "; " + refused
     return arr
 
 

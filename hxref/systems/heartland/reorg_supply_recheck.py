@@ -171,7 +171,7 @@ def _recheck_plan(state, side, orders, hexmap, supply, supply_kw):
         return None, [Problem("attrition orders are a mapping {emergency, ml, losses}", "4.31", ["attrition"])]
     emergency = o.get("emergency") or {}
     if supply is None:
-        kw: dict[str, Any] = {"rail_cuts": state.get("rail_cuts") or ()}
+        kw: dict[str, Any] = sp.line_conditions(state, side)      # laid pontoons (7.12c, 8.81), rail cuts (7.13)
         kw.update(supply_kw)
         supply = sp.supply_status(state, side, hexmap, emergency=emergency, **kw)
     for p in supply.problems:
@@ -310,6 +310,11 @@ def supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, dic
     work.set(("current", "reorganization", "supply", side),
              {f: {"state": fs.state.value, "in_communication": fs.in_communication, "line": fs.nearest is not None}
               for f, fs in supply.forces.items()})
+    pontoons = sp.line_conditions(state, side)["pontoons"]
+    if pontoons:                # 7.12c, 8.81: said, as the lines it lets through check no attrition
+        result.actions.append(Action("pontoons", side, None, None, 0, 0, None, [], None, "7.12c, 8.81",
+                                     f"supply lines cross by the laid pontoon(s) at {', '.join(sorted(pontoons))} "
+                                     "as by a bridge, at a ford's cost (7.12c, 8.81)"))
     for f in sorted(supply.forces):
         fs = supply.forces[f]
         reasons = attrition_reasons(state, fs)

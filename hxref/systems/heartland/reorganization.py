@@ -47,6 +47,7 @@ problems start with that key)::
         - {army_commander: thomas, from: grant}            # 3.41(3)
         - {remove: buell}                                  # 3.41(4)
       chief_of_staff: [{leader: rosecrans, army: grant}]    # 3.32: a WDO + 1 AP of the army commander
+      cavalry_corps: [stuart]            # 4.32(3), 3.12: his box of cavalry alone becomes a corps (no cost)
       detachments: [{leader: grant, unit: u2, by: step_loss}]  # 8.51, 3.24a: 1 AP
       ammo: [{leader: grant, asp: 3}]    # 3.24a, 7.34: 1 AP, in-communication full-supply forces only
       training: [{leader: grant}]        # 3.53(2), 14.52: 1 AP, ML +1

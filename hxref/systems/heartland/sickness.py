@@ -30,8 +30,9 @@ Readings chosen (pinned by ``tests/heartland/test_sickness.py``):
   and ASP pass as for a leader killed in combat (10.67, :mod:`.combat_effects`):
   to his superior, else his most senior SL, else his units stand unled.
 * Recovery (1 level a turn, even in the pool) is done by
-  :mod:`.reorganization`'s end of turn; ``sick`` is cleared there when the
-  wound reaches 0 by :func:`heal` here, which the Administration step may call.
+  :mod:`.reorganization`'s end of turn, which also clears ``sick`` when the
+  wound reaches 0 (8.13a).  :mod:`.victory` scores no VP for a leader with
+  ``no_vp``.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .state_types import HeartlandState, Leader
+from .state_types import HeartlandState
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -159,21 +160,6 @@ def apply_sickness(state: HeartlandState, s: Sickness) -> None:
         ld["no_vp"] = True
         ld["cause"] = "sickness"
         ld["wound"] = s.wound_after
-
-
-def heal(state: HeartlandState, lid: str) -> int:
-    """8.13a / 10.67a: one level of recovery (even in the pool); ``sick`` clears at 0."""
-    ld = state["leaders"][lid]
-    w = max(0, int(ld.get("wound", 0) or 0) - 1)
-    ld["wound"] = w
-    if w == 0:
-        ld.pop("sick", None)
-    return w
-
-
-def no_vp(leader: Leader) -> bool:
-    """8.13: a leader removed or dead by sickness scores nothing for the opponent."""
-    return bool(leader.get("no_vp"))
 
 
 current_rating = model.current_rating     # a rating now, less the wound level (10.67, H-11)

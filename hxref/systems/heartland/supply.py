@@ -533,6 +533,18 @@ def emergency_options(state: HeartlandState, side: str, hexmap, force: str, *, e
     return tuple(lid for _, lid in sorted(out))
 
 
+def line_conditions(state: HeartlandState, side: str) -> dict:
+    """What changes the cost or the course of ``side``'s supply lines besides the units and the
+    weather, for :func:`supply_status`: the side's laid pontoons, crossed at a ford's cost like a
+    bridge (7.12c "a bridge (including a pontoon)", 8.81), and the Rail Line Cut markers (7.13).
+    Every supply check of the game -- the impulse's Supply Sequence (4.21), the check of its
+    emergency supply orders (7.35) and the Reorganization Segment's Supply Recheck (4.31) -- traces
+    with them, so that a line is the same whichever step traces it."""
+    from .engineers import pontoon_hexsides
+
+    return {"pontoons": pontoon_hexsides(state, side), "rail_cuts": list(state.get("rail_cuts") or ())}
+
+
 def supply_status(
     state: HeartlandState,
     side: str,

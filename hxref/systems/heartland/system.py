@@ -175,6 +175,10 @@ class Heartland(GameSystem):
     def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
                 dice: Any) -> tuple[State, list[dict]]:
         state, events = self._resolve(cast(HeartlandState, state), decision, answers, dice)
+        if state.get("full"):               # 3.12: a command that stopped being a cavalry corps loses its marker
+            from .corps import lapse_events
+
+            events += lapse_events(state)
         from .dense_fog import defer
 
         events = defer(state, events)       # 3.72(4): some news waits for the Reorganization Segment
@@ -544,9 +548,9 @@ def _map_view(view: Mapping[str, Any]) -> MapView:
 
 
 def _corps_limits(state: HeartlandState, scenario: dict) -> None:
-    """3.12: the cavalry corps a scenario sets up (no order makes one): at most two a side, each an
-    independent force of cavalry only with at most two artillery."""
-    from .cavalry import corps_check
+    """3.12: the cavalry corps a scenario sets up: at most two a side, each an independent force of
+    cavalry only with at most two artillery (in play, :mod:`.corps` keeps the limits)."""
+    from .corps import corps_check
 
     for side in scenario["sides"]:
         found = corps_check(state, side).problems
