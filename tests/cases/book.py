@@ -4,7 +4,9 @@ A case book is ``games/<data folder>/cases/*.yaml`` (the format is described in
 ``tests/cases/test_case_book.py`` and in ``games/README.md``).  This module loads the cases,
 builds each case's position from a scenario, and plays the case's decision as the engine would:
 the decision's schema first (:func:`hxref.orders.choice_problems`), then the system's ``check``
-for every side, then ``resolve`` with dice scripted by purpose.  It knows no rules of any system.
+for every side, then ``resolve`` with dice scripted by purpose, and, when the case expects what
+the reports show, each audience's report of the resolution as ``hxref report`` builds it
+(:func:`report_text`).  It knows no rules of any system.
 """
 from __future__ import annotations
 
@@ -21,13 +23,19 @@ from hxref.kit import registry
 from hxref.yamlio import load_data, to_plain
 
 #: the keys of a case, and of a step played before it
-CASE_KEYS = {"rule", "title", "example", "scenario", "setup", "state", "before", "decision", "orders", "dice",
-             "expect", "note"}
+CASE_KEYS = {"rule", "title", "example", "scenario", "mode", "setup", "state", "before", "decision", "orders",
+             "dice", "expect", "note"}
 #: the keys of a calculator's case (a question, no decision: :func:`run_query`), and of its expect
 QUERY_KEYS = {"rule", "title", "example", "query", "expect", "note"}
 QUERY_EXPECT_KEYS = {"answer", "refused"}
 STEP_KEYS = {"decision", "orders", "dice", "state"}
-EXPECT_KEYS = {"refused", "events", "no_events", "state", "rolls"}
+EXPECT_KEYS = {"refused", "events", "no_events", "state", "rolls", "report"}
+#: the game's modes (:data:`hxref.inputs.MODES`); a case is played in ``mode`` (default umpired)
+MODES = ("open", "umpired", "solo")
+#: what a case may expect of one audience's report
+REPORT_KEYS = {"shows", "hides"}
+#: the audiences besides the sides: the public report and the umpire's (everything)
+PUBLIC, UMPIRE = "public", "umpire"
 
 
 class CaseError(AssertionError):
@@ -153,6 +161,9 @@ def position(case: Case) -> tuple[Any, dict]:
         raise CaseError(f"unknown case keys {sorted(unknown)} (known: {sorted(CASE_KEYS)})")
     system = registry.get(case.system)
     scenario = merge(system.load_scenario(data["scenario"]), data.get("setup") or {})
+    if "table_mode" in (data.get("setup") or {}):
+        raise CaseError("the game's mode is the case's `mode`, not `setup: {table_mode}`")
+    scenario["table_mode"] = game_mode(case)      # as the engine sets it before the setup
     state = system.setup(scenario)
     patch(state, data.get("state"))
     for i, step in enumerate(data.get("before") or []):
@@ -167,6 +178,15 @@ def position(case: Case) -> tuple[Any, dict]:
             raise CaseError(f"before[{i}] ({decision.id}): faces no roll asked for: {dice.unused}")
         patch(state, step.get("state"))
     return system, state
+
+
+def game_mode(case: Case) -> str:
+    """The mode of the game the case is played in: ``mode`` (default ``umpired``, where each side's
+    secrets are its own; in ``open`` and ``solo`` games every player holds the game file)."""
+    mode = str(case.data.get("mode", "umpired"))
+    if mode not in MODES:
+        raise CaseError(f"mode {mode!r} is none of {list(MODES)}")
+    return mode
 
 
 def awaited(system, state: dict, wanted: str):
@@ -269,6 +289,69 @@ def _rules_in(node: Any) -> set[str]:
     return set()
 
 
+# --- reports -------------------------------------------------------------------------------
+
+def audiences(system) -> tuple[str, ...]:
+    """The audiences a report is built for: each side, ``public`` and ``umpire``."""
+    return (*system.sides, PUBLIC, UMPIRE)
+
+
+def report_text(system, state: dict, mode: str, audience: str, decision, dice, events: list[dict]) -> str:
+    """``audience``'s report after the case's resolution, made by the calls of
+    :func:`hxref.report.turn.build` and rendered in Markdown (no line is wrapped): the rules' own
+    sections, the system's ``view`` of the new state for the audience (the umpire's: the open view
+    of everything) rendered by its ``report``, then the "Last resolution" and "Dice" sections of
+    the resolution's events and dice as far as the audience may read them
+    (:func:`hxref.report.turn.shown`), logged as the engine logs them.  The case has no engine, so
+    the core's header, awaited decisions and sealed choices are not in it."""
+    from hxref.report import story, turn
+
+    full = audience == UMPIRE
+    who = None if audience == PUBLIC else audience
+    view = system.view(copy.deepcopy(state), None if full else who, "open" if full else mode)
+    sections = list(system.report(view))
+    log = [{"seq": 1, "kind": "resolve", "by": None, "data": {"decision": decision.id}}]
+    log += [{"seq": len(log) + 1, "kind": "die", "by": r.by, "data": {"decision": decision.id, **r.to_dict()}}
+            for r in dice.rolls]
+    log += [{"seq": len(log) + i + 1, "kind": "rules", "by": ev.get("side"), "data": {"decision": decision.id, **ev}}
+            for i, ev in enumerate(events)]
+    told = story.resolutions(log, 0)
+    sections += turn._resolution_sections(told, 0, who, mode)
+    return turn.to_markdown(turn.Report(title=f"{system.name} case", audience=audience, header=[], sections=sections))
+
+
+def check_reports(case: Case, system, state: dict, decision, dice, events: list[dict]) -> None:
+    """``expect.report``: ``{audience: {shows: [...], hides: [...]}}``, an audience being a side,
+    ``public`` or ``umpire``.  Each ``shows`` text must be in the audience's report, each ``hides``
+    text must not (case-insensitive); a hidden text must be in the umpire's report, who reads
+    everything, so that the case hides something that is there to hide."""
+    want = case.data["expect"]["report"]
+    if not isinstance(want, dict) or not want:
+        raise CaseError(f"expect.report is a mapping audience -> {{shows, hides}}; audiences: {list(audiences(system))}")
+    mode = game_mode(case)
+    texts: dict[str, str] = {}
+
+    def text(audience: str) -> str:
+        if audience not in texts:
+            texts[audience] = report_text(system, state, mode, audience, decision, dice, events)
+        return texts[audience]
+
+    for audience, exp in want.items():
+        if audience not in audiences(system):
+            raise CaseError(f"report: no audience {audience!r}; audiences: {list(audiences(system))}")
+        if not isinstance(exp, dict) or set(exp) - REPORT_KEYS or not exp:
+            raise CaseError(f"report.{audience}: a mapping of {sorted(REPORT_KEYS)}")
+        for t in _list(exp.get("shows")):
+            if str(t).lower() not in text(audience).lower():
+                raise CaseError(f"{audience}'s report ({mode} game) does not show {t!r}:\n{text(audience)}")
+        for t in _list(exp.get("hides")):
+            if str(t).lower() in text(audience).lower():
+                raise CaseError(f"{audience}'s report ({mode} game) shows {t!r}, which it must not:\n{text(audience)}")
+            if str(t).lower() not in text(UMPIRE).lower():
+                raise CaseError(f"report.{audience}.hides {t!r}, which not even the umpire's report shows: the case "
+                                f"proves nothing hidden:\n{text(UMPIRE)}")
+
+
 def run_query(case: Case) -> None:
     """A calculator's question: ``query`` is the ``hxref`` command line (``{data}`` = the system's data
     folder), run with ``--json`` through the real CLI.  ``expect.answer`` maps dotted paths of the JSON
@@ -319,7 +402,7 @@ def run(case: Case) -> None:
     if set(expect) - EXPECT_KEYS:
         raise CaseError(f"unknown expect keys {sorted(set(expect) - EXPECT_KEYS)} (known: {sorted(EXPECT_KEYS)})")
     if ("refused" in expect) == bool(set(expect) - {"refused"}):
-        raise CaseError("expect either `refused` or what the resolution gives (events, state, rolls)")
+        raise CaseError("expect either `refused` or what the resolution gives (events, state, rolls, report)")
     system, state = position(case)
     decision = awaited(system, state, data["decision"])
     answers = data.get("orders") or {}
@@ -363,3 +446,5 @@ def run(case: Case) -> None:
     for pattern in _list(expect.get("rolls")):
         if not any(fnmatch.fnmatchcase(r.purpose, str(pattern)) for r in dice.rolls):
             raise CaseError(f"no roll for {pattern!r}; rolls: {[r.purpose for r in dice.rolls]}")
+    if "report" in expect:
+        check_reports(case, system, new, decision, dice, events)

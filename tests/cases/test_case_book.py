@@ -15,6 +15,8 @@ The format, one YAML file per rule area::
         example: heartland.md H-2      # the worked example of the rules digest it reproduces
                                        # (/work/shared/rules/<file>, section); leave out if none
         scenario: bidding-demo         # the position: a scenario of the system ...
+        mode: umpired                  # ... in a game of this mode (open, umpired, solo; default
+                                       #     umpired), given to the setup as the engine gives it
         setup:                         # ... with this fragment merged over the scenario's data
           maximum: {union: 5}          #     before the system's setup (mappings merge, lists replace)
         state:                         # ... and this patch of the state after setup:
@@ -43,6 +45,18 @@ The format, one YAML file per rule area::
           state:                       #     dotted paths of the new state -> their values
             current.remaining.union: 2
           rolls: ["weather*"]          #     purposes the game must have rolled for
+          report:                      #     what each audience's report shows after the resolution
+            union:                     #     (a side, `public` or `umpire`): texts it must show, and
+              shows: ["union WEP now"] #     texts it must not (case-insensitive); a hidden text must
+            confederate:               #     be in the umpire's report, who reads everything
+              hides: ["union WEP now"]
+
+A report is made by the calls ``hxref report`` makes (:func:`hxref.report.turn.build`), rendered in
+Markdown (a table row reads ``| a | b |``): the system's ``view`` of the new state for the audience
+in the case's ``mode`` (the umpire's: the open view of everything) and its ``report`` of that view,
+then the "Last resolution" and "Dice" sections, the resolution's events and dice as far as the
+audience may read them; the core's header, awaited decisions and sealed choices are left out.
+See :func:`tests.cases.book.report_text`.
 
 A calculator's case (a question, no decision; e.g. ``hxref kgp los``) gives ``query``, the
 ``hxref`` command line (``{data}`` = the system's data folder), run with ``--json`` through the
@@ -53,6 +67,8 @@ the error, which must name the rule): see :func:`tests.cases.book.run_query`.
 The loader and runner are :mod:`tests.cases.book`.
 """
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -79,11 +95,41 @@ def test_every_case_names_its_rule_and_title() -> None:
 
 
 def test_examples_name_a_digest_section() -> None:
-    import re
-
     for c in CASES:
         if "example" in c.data:
             assert re.fullmatch(r"[a-z-]+\.md [A-Z]+-?\d+[a-z]?|[a-z-]+\.md \d+(\.\d+)?", str(c.data["example"])), c.id
+
+
+MONOPOLY = {"rule": "5.13a", "title": "a bid of 4 of 5 against a Pass", "scenario": "bidding-demo",
+            "setup": {"maximum": {"union": 5}}, "decision": "bid",
+            "orders": {"union": {"bid": 4}, "confederate": {"bid": 0}}, "dice": {"weather*": [3, 4]}}
+
+
+def _report_case(report: dict, **extra) -> book.Case:
+    return book.Case("heartland", book.Path("harness.yaml"), 0,
+                     {**MONOPOLY, **extra, "expect": {"events": [{"rule": "5.13a"}], "report": report}})
+
+
+def test_a_report_expectation_reads_each_audiences_report() -> None:
+    # the WEP is on the hidden AOD (3.16, 3.71): the Union's report tells it, the others' do not
+    book.run(_report_case({"union": {"shows": ["union WEP now 224", "| weather (2d6) | union | 3 4 |"]},
+                           "confederate": {"shows": ["union rolls 3+4=7: Clear"], "hides": ["union WEP now"]},
+                           "public": {"hides": ["union WEP now", "| union | 5 | - | 224 |"]},
+                           "umpire": {"shows": ["union WEP now 224"]}}))
+
+
+@pytest.mark.parametrize("report, mode, error", [
+    ({"union": {"shows": ["no such line"]}}, "umpired", "does not show 'no such line'"),
+    ({"confederate": {"hides": ["union rolls 3+4=7"]}}, "umpired", "which it must not"),
+    ({"confederate": {"hides": ["union WEP now"]}}, "open", "which it must not"),    # open: nothing is secret
+    ({"confederate": {"hides": ["no such secret"]}}, "umpired", "not even the umpire"),
+    ({"referee": {"shows": ["x"]}}, "umpired", "no audience 'referee'"),
+    ({"union": {"show": ["x"]}}, "umpired", "a mapping of"),
+    ({"union": {"shows": ["x"]}}, "hotseat", "is none of"),
+])
+def test_the_harness_fails_a_report_the_game_does_not_give(report, mode, error) -> None:
+    with pytest.raises(book.CaseError, match=re.escape(error)):
+        book.run(_report_case(report, mode=mode))
 
 
 def test_the_harness_fails_a_case_the_rules_do_not_hold() -> None:
