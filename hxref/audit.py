@@ -62,6 +62,9 @@ def _chain_problems(gf: GameFile) -> list[str]:
         if event_hash(ev) != ev["hash"]:
             return [f"event {i}: its content does not match its hash (edited)"]
         prev = ev["hash"]
+    bad = gf.log.first_not_canonical()
+    if bad is not None:     # what reads the log by its lines' ends, and two copies' bytes, rely on it
+        return [f"event {bad + 1}: its line is not the event's canonical JSON (written by hand)"]
     if gf.header.get("head", {}).get("hash") != gf.head:
         return ["the header's head hash is not the last event's hash"]
     if not gf.log or gf.log[0]["kind"] != "game.created":

@@ -349,8 +349,10 @@ def submit(game, files, sig):
                 receipt = _submit_one(eng, text, f, detached, receipts.append)
             except HxrefError as exc:
                 if n:
-                    _keep_the_files_before(game, texts[:n], detached)
+                    kept = _keep_the_files_before(game, texts[:n], detached)
                     click.echo("\n".join(receipts[:said]))
+                    if joined:
+                        _charts_warning(kept)
                 if isinstance(exc, Problems):   # every problem of the file, one line each
                     for line in exc.lines():
                         click.echo(f"hxref: error: {line}", err=True)
@@ -380,13 +382,14 @@ def _submit_one(eng, text: str, name: str, detached: str | None, say=click.echo)
         return eng.submit(text, name, detached)
 
 
-def _keep_the_files_before(game: str, texts: list, detached: str | None) -> None:
+def _keep_the_files_before(game: str, texts: list, detached: str | None):
     """A later file was refused: store the files before it, as separate commands would have, from
     the game as it was read (whatever the refused file's checks had begun in memory is dropped)."""
     eng = load_game(game)
     for f, text in texts:
-        _submit_one(eng, text, f, detached)
+        _submit_one(eng, text, f, detached, say=lambda line: None)
     eng.save()
+    return eng
 
 
 def _charts_warning(eng) -> None:

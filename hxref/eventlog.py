@@ -31,8 +31,10 @@ LINE_START = b"- {"
 #: the end of a stored line: in canonical JSON (keys sorted) an event ends with its kind, the hash
 #: before it and its number.  ``"seq":N}`` before the newline is a member of the outermost object
 #: (its closing brace is the line's last), so the two members before it are too: the kind read here
-#: is the one ``json.loads`` reads, even of a line with a key twice (the last wins in both).
-_TAIL = re.compile(rb'"kind":"([^"\\\n]*)","prev":"[0-9a-f]{64}","seq":([0-9]+)\}\n')
+#: is the one ``json.loads`` reads, even of a line with a key twice (the last wins in both).  The
+#: comma before it is outside any string (a quote after it is unescaped), so a key that merely ends
+#: in an escaped quote and ``kind`` is not taken for it; a kind is plain ASCII, as hxref writes it.
+_TAIL = re.compile(rb',"kind":"([a-z][a-z0-9._-]*)","prev":"[0-9a-f]{64}","seq":([0-9]+)\}\n')
 
 
 class EventLog(MutableSequence):
@@ -158,9 +160,9 @@ class EventLog(MutableSequence):
         self._all_canonical = len(found) == stored
         if not self._all_canonical:     # a line not written by hxref: the exact reading, line by line
             return Counter(_key(ev.get("kind")) for ev in self)
-        counts = Counter({kind.decode("utf-8"): n for kind, n in Counter(map(itemgetter(0), found)).items()})
+        counts = Counter({kind.decode("ascii"): n for kind, n in Counter(map(itemgetter(0), found)).items()})
         for i in self._seen:            # parsed, and so perhaps changed in memory since
-            counts[found[i][0].decode("utf-8")] -= 1
+            counts[found[i][0].decode("ascii")] -= 1
             counts[_key(items[i].get("kind"))] += 1
         counts.update(_key(ev.get("kind")) for ev in items[stored:])
         return +counts
@@ -181,7 +183,8 @@ class EventLog(MutableSequence):
                 if items[i] is None:
                     items[i] = _parse(raw[start:end - 1], self._first_line + i, self._damaged)
                     self._seen.add(i)
-                picked[i] = items[i]
+                if items[i].get("kind") in wanted:       # what the event says, not only its line's end
+                    picked[i] = items[i]
             for i in self._seen:        # parsed, and so perhaps changed in memory since
                 if items[i].get("kind") in wanted:
                     picked[i] = items[i]
@@ -191,6 +194,15 @@ class EventLog(MutableSequence):
         out.extend(ev for ev in items[stored:] if ev.get("kind") in wanted)
         return out
 
+    def first_not_canonical(self) -> int | None:
+        """The index of the first stored line that is not ``- `` and its event's canonical JSON: the
+        audit's check, since whatever reads the log by its lines' ends, and two copies that must
+        hold the same bytes, rely on every line being written as hxref writes it."""
+        for i in range(self._stored):
+            if b"- " + canonical_json(self._get(i)) != self._line(i):
+                return i
+        return None
+
     def _spans(self, wanted: set[str], needles: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
         """(start, end) of each stored line of the ``wanted`` kinds (holding one of ``needles``):
         found by the needles when there are some (they are rare), else by the lines' ends."""
@@ -199,17 +211,25 @@ class EventLog(MutableSequence):
             for m in _tail_of(tuple(sorted(wanted))).finditer(raw):
                 yield raw.rfind(b"\n", 0, m.start()) + 1, m.end()
             return
-        spans = set()
-        for needle in needles:
+        spans: set[tuple[int, int]] = set()
+        escaped: set[tuple[int, int]] = set()
+        for needle in (*needles, b"\\u"):
             pos = raw.find(needle)
             while pos != -1:
                 end = raw.find(b"\n", pos) + 1
-                spans.add((raw.rfind(b"\n", 0, pos) + 1, end))
+                (escaped if needle == b"\\u" else spans).add((raw.rfind(b"\n", 0, pos) + 1, end))
                 pos = raw.find(needle, end)
-        for start, end in sorted(spans):
+        for start, end in sorted(spans | escaped):
             tail = _TAIL.search(raw, start, end)
-            if tail is not None and tail.end() == end and tail.group(1).decode("utf-8") in wanted:
+            if tail is None or tail.end() != end or tail.group(1).decode("ascii") not in wanted:
+                continue
+            if (start, end) in spans:
                 yield start, end
+            else:   # a \u escape may spell a needle in other bytes: the event's canonical form says
+                at = self._first_line + bisect_right(self._line_starts(), start) - 1
+                event = _parse(raw[start:end - 1], at, self._damaged)
+                if any(needle in canonical_json(event) for needle in needles):
+                    yield start, end
 
     # --- changing ---------------------------------------------------------------------------------
     def append(self, value: Any) -> None:
@@ -266,7 +286,7 @@ class EventLog(MutableSequence):
 def _tail_of(kinds: tuple[str, ...]) -> re.Pattern:
     """:data:`_TAIL` for these kinds only: the regex engine skips every other line's end."""
     names = b"|".join(re.escape(k.encode("utf-8")) for k in kinds) or b"(?!)"
-    return re.compile(rb'"kind":"(?:' + names + rb')","prev":"[0-9a-f]{64}","seq":[0-9]+\}\n')
+    return re.compile(rb',"kind":"(?:' + names + rb')","prev":"[0-9a-f]{64}","seq":[0-9]+\}\n')
 
 
 def _key(kind: Any) -> Any:

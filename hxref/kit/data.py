@@ -455,8 +455,8 @@ def unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
         return _unpublished(system, charts, scenario)          # damaged: checked afresh, not kept
     digests = {str(rel): sha256_hex(t.encode("utf-8")) for rel, t in texts.items()}
     the_map = scenario.get("map") if isinstance(scenario, Mapping) else None
-    return remembered(system, "pinned charts", {"charts": digests, "map": the_map if isinstance(the_map, str) else None},
-                      folder(system), lambda: _unpublished(system, charts, scenario))
+    return remembered(system, "", {"charts": digests, "map": the_map if isinstance(the_map, str) else None},
+                      folder(system), lambda: _unpublished(system, charts, scenario), what="pinned charts")
 
 
 def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:

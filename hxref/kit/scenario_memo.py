@@ -49,11 +49,13 @@ def _package_dir(system: str) -> Path | None:
     return Path(locations[0]) if locations else None
 
 
-def key(system: str, name: str, scenario: Any, data_folder: Path) -> str:
+def key(system: str, name: str, scenario: Any, data_folder: Path, what: str = "scenario") -> str:
+    """The memo's key: ``what`` is asked (a question of its own: no other question's answer is
+    ever read for it), and everything the answer depends on."""
     from .. import __version__
 
     return sha256_hex(b"hxref-scenario-memo/1\x00" + canonical_json(
-        [__version__, system, name, scenario, _tree(data_folder), _tree(_package_dir(system))]))
+        [__version__, what, system, name, scenario, _tree(data_folder), _tree(_package_dir(system))]))
 
 
 def _path(k: str) -> Path:
@@ -63,10 +65,10 @@ def _path(k: str) -> Path:
 
 
 def remembered(system: str, name: str, scenario: Any, data_folder: Path,
-               compute: Callable[[], list[str]]) -> list[str]:
+               compute: Callable[[], list[str]], what: str = "scenario") -> list[str]:
     """``compute()``, or the answer it gave last time for exactly these inputs."""
     try:
-        k = key(system, name, scenario, data_folder)
+        k = key(system, name, scenario, data_folder, what)
     except (TypeError, ValueError):     # a scenario that is not plain data: compare afresh
         return compute()
     path = _path(k)
