@@ -109,3 +109,13 @@ def test_3_72_4_without_dense_fog_nothing_waits():
     w = world()
     lay = {"type": "pontoon.work", "side": U, "rule": "8.81a", "announce": "reorganization", "text": "laid"}
     assert df.defer(w.state, [lay]) == [lay] and "visible_to" not in lay and "announcements" not in w.state
+
+
+def test_3_72_2_attrition_die_open_without_dense_fog_secret_with_it():
+    from types import SimpleNamespace as NS
+    r = NS(side=U, checks=[NS(force="grant", roll=6), NS(force="unrolled", roll=None)])
+    off = df.attrition_events({"options": {}}, r)
+    assert len(off) == 1 and "visible_to" not in off[0] and off[0]["rule"] == "4.31"
+    assert off[0]["force"] == "grant" and off[0]["roll"] == 6 and "rolled 6" in off[0]["text"]
+    on = df.attrition_events({"options": ON}, r)
+    assert on[0]["visible_to"] == [U] and "3.72(2)" in on[0]["rule"]

@@ -18,9 +18,16 @@ Readings chosen (pinned by ``tests/heartland/test_dense_fog.py``):
 * (1) "strength" is a unit's CF and its steps (a reduced counter shows a
   lower CF) and a leader's artillery strength; arm and size stay visible.
   :func:`combat_disclosure` lists what both sides learn at resolution.
-* (2) attrition rolls of the other side lose their faces (the roll itself,
-  who rolled and why, stays in the record); without dense fog they are left
-  as the rules module recorded them.
+* (2) "may keep his own attrition die rolls secret" implies that without the
+  option they are rolled in the open.  Without dense fog the Supply Recheck's
+  attrition die (:mod:`.reorg_supply_recheck`) is everyone's: its faces, who
+  rolled it and for which force, and :func:`attrition_events` writes a public
+  event with the force and the die; the DRMs, the step losses and the
+  deactivation it causes stay on the roller's hidden AOD (3.71), in the
+  Supply Recheck's own event.  With dense fog the die is the roller's alone
+  and so is that event, which cites 3.72(2).  A roll record of the other
+  side's attrition that reaches a view (:func:`redact_rolls`) loses its faces
+  under dense fog.
 * (3) ``wound``, ``sick`` and ``brevet`` keys of enemy leaders are dropped,
   and a top counter's stars are the intrinsic ones (as :mod:`.views` shows).
 * (4) events are recognised by their ``type`` (see :func:`deferred_kind`) or
@@ -95,6 +102,29 @@ def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) 
         if enabled(options) and is_attrition(r) and r.get("by") != side:
             r["faces"] = None           # the roll is shown, its faces are the roller's (3.72(2))
         out.append(r)
+    return out
+
+
+def attrition_events(state: HeartlandState, result) -> list[dict]:
+    """3.72(2): an event for each attrition check of a Supply Recheck step ``result`` (its
+    ``checks``): without dense fog everyone reads which force rolled and the die's face (not
+    its DRMs, losses or deactivation: the AOD's, 3.71); with dense fog only the roller does."""
+    side = getattr(result, "side", None)
+    secret = enabled(state.get("options"))
+    out = []
+    for chk in getattr(result, "checks", None) or []:
+        if chk.roll is None:
+            continue
+        if secret:
+            text = (f"{side}: {chk.force} checks attrition (4.31): the die rolled {chk.roll}, kept secret "
+                    f"from the enemy (dense fog, 3.72(2))")
+            out.append({"type": "reorganization.attrition", "side": side, "force": chk.force, "roll": chk.roll,
+                        "visible_to": [side], "rule": "4.31, 3.72(2)", "text": text})
+        else:
+            text = (f"{side}: {chk.force} checks attrition (4.31): the die rolled {chk.roll}, in the open; "
+                    f"what it costs is on the {side} Army Organization Display (3.71)")
+            out.append({"type": "reorganization.attrition", "side": side, "force": chk.force, "roll": chk.roll,
+                        "rule": "4.31", "text": text})
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any, Mapping, cast
 
 from .state_types import HeartlandState
 from ..base import Problem
+from . import dense_fog
 from . import forces as fc
 from . import model
 from . import supply as sp
@@ -252,7 +253,10 @@ def _attrition_check(state: HeartlandState, work: Work, side: str, f: str, fs, r
     chk = AttritionCheck(f, oc, reasons, fs.state.value)
     _attrition_drms(chk, fs, f in emergency and fs.emergency is not None, chart, weather)
     _give_up_ml(chk, work, oc, int((o.get("ml") or {}).get(f, 0) or 0))
-    chk.roll = dice.d6(f"attrition {f}", by=side, visible_to=[side])
+    # 3.72(2): the die is rolled in the open unless dense fog keeps it the roller's; what it costs stays
+    # on the hidden AOD either way (3.71).  Its events: :func:`.dense_fog.attrition_events`.
+    secret = [side] if dense_fog.enabled(state.get("options")) else None
+    chk.roll = dice.d6(f"attrition {f}", by=side, visible_to=secret)
     chk.modified = chk.roll + sum(d.value for d in chk.drms)
     chk.steps, chk.deactivate = chart.lookup(chk.modified)
     loss_text = _attrition_step_losses(chk, work, f, (o.get("losses") or {}).get(f) or [])

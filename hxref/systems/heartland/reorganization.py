@@ -131,7 +131,9 @@ Readings chosen where the rules are ambiguous or silent (pinned by
   ("to avoid the large attrition DRM").  Step losses go to the ordered
   units, else are spread (most steps first); leaders left without units go
   to the pool (as 8.31a); "deactivate" falls on the force's OC (8.11).
-  Attrition rolls are private to the rolling side (the AOD is hidden, 3.71).
+  The attrition die is rolled in the open (its face and force are public;
+  the roller's alone under dense fog, 3.72(2)); its DRMs and results stay
+  with the rolling side (the AOD is hidden, 3.71).
 * 7.13: a depot in a station on a rail line that is out of supply (its rail
   line cut and no other line) loses 1 capacity once per Supply Recheck;
   at capacity 0 it is removed.

@@ -301,6 +301,7 @@ class Heartland(GameSystem):
     def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
         from .impulse import hexmap
         from .reorganization import reorganization
+        from . import dense_fog
 
         for r in reorganization(state, answers, dice, hexmap(state)):
             public = r.step in ("destruction", "end_of_turn")
@@ -308,6 +309,8 @@ class Heartland(GameSystem):
                 events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
                                **({} if public or not r.side else {"side": r.side, "visible_to": [r.side]}),
                                "text": line.strip()})
+            if r.step == "supply_recheck":      # the attrition dice: open, or the roller's under 3.72(2)
+                events.extend(dense_fog.attrition_events(state, r))
         if state.get("naval"):
             self._naval_sequence(state, answers.get("union", {}).get("naval") or {}, events)
         self._close_turn(state, events)
