@@ -10,8 +10,10 @@ the 100th (``bench/bench_scaling.py``).
 Nothing is trusted for being old: an event handed out may have been changed in place (a test's
 attacker does exactly that), so each event that was parsed is compared with its stored line when
 the log is written, and written anew if it differs; a log changed other than at its end
-(``insert``, ``del``, item assignment) is parsed whole and written anew.  Damage (a line that is
-not an event, or not JSON) is reported as at load: E500 with the line's number.
+(``insert``, ``del``, item assignment) is parsed whole and written anew.  A line that is not an
+event is damage found at load; a line that is not valid JSON is found when its event is read, and
+by ``hxref audit``, which also refuses a line that is not exactly its event's canonical JSON (what
+reads lines by their bytes relies on it): E500 with the line's number.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from .canon import canonical_json
 #: every stored line of the log: ``- `` then the event's canonical JSON
 LINE_START = b"- {"
 #: the end of a stored line: in canonical JSON (keys sorted) an event ends with its kind, the hash
-#: before it and its number.  ``"seq":N}`` before the newline is a member of the outermost object
+#: of the event before it and its number.  ``"seq":N}`` before the newline is a member of the outermost object
 #: (its closing brace is the line's last), so the two members before it are too: the kind read here
 #: is the one ``json.loads`` reads, even of a line with a key twice (the last wins in both).  The
 #: comma before it is outside any string (a quote after it is unescaped), so a key that merely ends
