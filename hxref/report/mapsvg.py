@@ -417,7 +417,7 @@ def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
         edge = ' stroke="#e0b000" stroke-width="1.6"' if u.viewer else ' stroke="#111" stroke-width="1"'
         about = "; ".join([u.kind] + details) if u.kind else "; ".join(details)
         body = "".join(
-            f'<text class="detail" x="{_f(x)}" y="{_f(y + 3.5 + 6.5 * i)}" fill="{ink}" font-size="5.5"{_fit_small(t)}>'
+            f'<text class="detail" x="{_f(x)}" y="{_f(y + 3.5 + 6.5 * i)}" fill="{ink}"{_fit_small(t)}>'
             f'{_esc(t[:LABEL_MAX])}</text>' for i, t in enumerate(lines))
         out.append(
             f'<g class="unit" data-id="{_esc(u.id)}" data-side="{_esc(u.side)}"><title>{_esc(u.label)} ({_esc(u.side)}'
@@ -431,9 +431,10 @@ def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
 
 
 def _fit_small(text: str) -> str:
-    """A smaller font for a long detail line (5.5 points fit about nine characters)."""
+    """A detail line's font: 5.5 points, which fit about nine characters; smaller for a longer line
+    (one font-size attribute: an SVG element with two is not XML)."""
     n = min(len(text), LABEL_MAX)
-    return "" if n <= 9 else f' font-size="{_f(max(3.5, 5.5 * 9 / n))}"'
+    return f' font-size="{_f(5.5 if n <= 9 else max(3.5, 5.5 * 9 / n))}"'
 
 
 def _used_types(m: Any) -> list[Any]:
