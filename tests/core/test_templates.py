@@ -201,7 +201,7 @@ def test_every_answer_template_is_accepted_and_names_only_accepted_keys(system, 
 def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path, monkeypatch):
     """The shipped demo reaches no defence decision (its defenders leave standing orders or are not
     assaulted), so an assault is put into the state of its first Union impulse: royce, moved next to
-    calloway, assaults 1610.  The template is built from the Confederate's umpired view."""
+    calloway, assaults calloway's hex.  The template is built from the Confederate's umpired view."""
     from hxref.systems.heartland import model
     from hxref.systems.heartland.impulse_conditions import hexmap
 
@@ -209,35 +209,49 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     folder = orders_dir() / DEMOS["heartland"]
     monkeypatch.setenv("HXREF_NOW", yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))["created"])
     demo = Demo(folder, tmp_path)
-    for _ in demo.steps():
+
+    def assaulted(eng):
+        """royce put next to calloway, assaulting him, in the Union impulse ``eng`` awaits."""
+        st, system = copy.deepcopy(eng.state), eng.system
+        hm = hexmap(st)
+        busy = model.occupied_hexes(st, "confederate") | model.occupied_hexes(st, "union")
+        target = model.force_hex(st, "calloway")        # wherever the demo's dice have put him by then
+        src = next((hm.label(n) for n in hm.parse(target).neighbours() if n in hm.grid and hm.label(n) not in busy),
+                   None)
+        if src is None:
+            return None
+        st["leaders"]["royce"]["hex"] = src
+        imp = st["current"]["active_impulse"]
+        imp["assaults"], imp["stage"] = [{"force": "royce", "source": src, "target": target, "hasty": False}], "defence"
+        dec = system.decisions(st)[0]
+        view = system.view(st, "confederate", eng.mode)
+        text = "\n".join(system.template(view, dec, "confederate").notes)
+        may = text.split("Your forces that may react")[1].split("Your forces that cannot")[0]
+        offers = re.findall(r"  (\w+) in \d+, against (\d+): (.*)", may)
+        return (st, system, dec, view, target, src, offers) if offers else None
+
+    found = None
+    for _ in demo.steps():         # the first Union impulse where a Confederate force could react
         eng = Engine.load(GAME)
-        if eng.awaiting and eng.awaiting[0].id == "t1.i2.orders":
-            break
-    st, system = eng.state, eng.system
-    hm = hexmap(st)
-    busy = model.occupied_hexes(st, "confederate") | model.occupied_hexes(st, "union")
-    src = next(hm.label(n) for n in hm.parse("1610").neighbours() if n in hm.grid and hm.label(n) not in busy)
-    st["leaders"]["royce"]["hex"] = src
-    imp = st["current"]["active_impulse"]
-    imp["assaults"], imp["stage"] = [{"force": "royce", "source": src, "target": "1610", "hasty": False}], "defence"
-    dec = system.decisions(st)[0]
+        if eng.awaiting and eng.awaiting[0].kind == "orders" and eng.awaiting[0].sides == ("union",):
+            found = assaulted(eng)
+            if found:
+                break
+    assert found, "no Union impulse of the demo puts a reacting Confederate force near calloway"
+    st, system, dec, view, target, src, offers = found
     assert dec.kind == "defence" and eng.mode == "umpired"
-    view = system.view(st, "confederate", eng.mode)
     assert "royce" not in view["leaders"]                  # the enemy's display is not in the view
     tpl = system.template(view, dec, "confederate")
     notes, skeleton = tpl.notes, tpl.choice
     text = "\n".join(notes)
-    assert f"1610: assaulted by Silas K. Royce * (active, 2-2-4) from {src}; your forces there: calloway" in text
+    assert f"{target}: assaulted by Silas K. Royce * (active, 2-2-4) from {src}; your forces there: calloway" in text
     assert "leader, to" not in text and "choice.react[].against" in text and "choice.react[].force" in text
     assert system.check(st, dec, "confederate", skeleton) == []
-    may = text.split("Your forces that may react")[1].split("Your forces that cannot")[0]
-    offers = re.findall(r"  (\w+) in \d+, against (\d+): (.*)", may)
-    assert offers, text
     for force, against, ways in offers:                 # every reaction offered is accepted
         for dest, kind, cmd in re.findall(r"to (\d+) \((join|support), (?:commander: (\w+)|own initiative)\)", ways):
             react = {"force": force, "against": against, "to": dest, **({"commander": cmd} if cmd else {})}
             assert system.check(st, dec, "confederate", {"react": [react]}) == [], react
-    assert "calloway in 1610: retreat to" in text
+    assert f"calloway in {target}: retreat to" in text
     # every key named is one the checker accepts: unlike an unknown key, it is not refused as one
     # (the decision's schema first, as hxref.orders checks it, then the rules)
     from hxref.kit import schema

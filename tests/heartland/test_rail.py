@@ -247,18 +247,21 @@ def test_8_72_one_extra_train(demo):
     assert rail.buy_train(w.state, demo, U, "0410", price=5).problems
 
 
-def test_8_72_the_train_price_is_the_scenario_s_and_no_shipped_scenario_sets_one(demo):
-    """14.14's price list is missing (README "Trains"): the extra train costs the scenario's
-    `prices.train`; the shipped scenarios set none, so in them it costs 0 WEP today -- the gap
-    the README names (the price belongs in a stand-in chart, not in the code's default)."""
-    from hxref.yamlio import load_data
+def test_8_72_the_train_price_is_the_scenario_s_else_the_stand_in_chart(demo):
+    """14.14's price list is missing: the extra train costs the scenario's `prices.train`, else the
+    stand-in price chart's (games/heartland/charts/prices.yaml, `stand_in: true`), never a number
+    in the code; the event says which."""
+    from hxref.kit import data
 
-    for p in sorted((games_dir() / "heartland" / "scenarios").glob("*.yaml")):
-        assert "train" not in ((load_data(p) or {}).get("prices") or {}), p.name
+    chart = data.chart("heartland", "prices")
+    assert chart["stand_in"] is True and chart["rule"] == "14.14"
     w = world()
-    assert rail.buy_train(w.state, demo, U, "0410").wep == 0
-    w.state["prices"] = {"train": 6}
-    assert rail.buy_train(w.state, demo, U, "0410").wep == 6
+    bought = rail.buy_train(w.state, demo, U, "0410")
+    assert bought.wep == chart["train"] and "stand-in price chart" in bought.why
+    w.state["prices"] = {"train": 9}
+    bought = rail.buy_train(w.state, demo, U, "0410")
+    assert bought.wep == 9 and "the scenario's price" in bought.why
+    assert rail.wep_price({"prices": {"asp": 3}}, "asp") == 3 and rail.wep_price({}, "asp") == chart["asp"]
 
 
 def test_8_74_off_map_is_optional_and_waits_two_or_three_turns():

@@ -329,7 +329,9 @@ class _Admin:
 
     # ammo (4.32(5), 3.24a, 7.34)
     def ammo(self, items: list) -> None:
-        price = int((self.st.get("prices") or {}).get("asp", 0))
+        from .rail import price_source, wep_price
+
+        price = wep_price(self.st, "asp") if items else 0
         done = set(_recorded(self.st, "ammo", self.side))
         for i, o in enumerate(items):
             path = ["administration", "ammo", i]
@@ -357,7 +359,7 @@ class _Admin:
             self.work.set(("leaders", lid, "asp"), before + n)
             self.act("ammo", lid, lid, 1, -price * n, "4.32, 3.24a, 7.34",
                      f"{lid} receives {n} ammo point(s): ASP {before} -> {before + n} (1 AP"
-                     + (f", {price * n} WEP" if price else "") + ")")
+                     + (f", {price * n} WEP: {price_source(self.st, 'asp')}" if price else "") + ")")
 
     # training (3.53(2), 14.52)
     def training(self, items: list) -> None:
@@ -427,7 +429,7 @@ class _Admin:
                      f"the Union removes its landing {lid} in {ln.get('hex')}, exhausted after its capture (8.64a)")
 
     def train(self, items: list) -> None:
-        from .rail import apply_buy_train, buy_train
+        from .rail import apply_buy_train, buy_train, price_source
 
         for i, o in enumerate(items):
             path = ["administration", "train", i]
@@ -444,7 +446,7 @@ class _Admin:
             self.work.set(("trains", tid), self.st["trains"][tid])
             self.work.set(("wep", self.side), self.st["wep"][self.side])
             self.act("train", None, label, 0, n.wep, "8.72", f"{self.side} adds a train in {label} for {n.wep} WEP "
-                     "(8.72; the price list of 14.14 is missing: the scenario's `prices.train`, else 0)")
+                     f"(8.72; {price_source(self.st, 'train')})")
 
     # 8.71: one stretch of track a turn opened for the side's own trains
     def open_rail(self, items: list) -> None:

@@ -72,6 +72,7 @@ from typing import Any, Collection, Iterable, Mapping, cast
 
 from .state_types import HeartlandState, OffMap, Train, Turn
 from ...geometry.hex import Hex
+from ...kit import data
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -715,10 +716,24 @@ class NewTrain:
     why: str = ""
 
 
+def wep_price(state: HeartlandState, item: str) -> int:
+    """14.14 (missing): the WEP price of ``item`` (``train``, ``asp``), the scenario's ``prices``
+    first, else the stand-in chart ``charts/prices.yaml``."""
+    own = (state.get("prices") or {}).get(item)
+    return int(own) if own is not None else int(data.chart("heartland", "prices")[item])
+
+
+def price_source(state: HeartlandState, item: str) -> str:
+    """Where :func:`wep_price` took the price from, for the event's text."""
+    if (state.get("prices") or {}).get(item) is not None:
+        return "the scenario's price; the price list of 14.14 is missing"
+    return "stand-in price chart; the price list of 14.14 is missing"
+
+
 def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: int | None = None) -> NewTrain:
-    """8.72: one more train for the WEP of 14.14 (missing: ``state["prices"]["train"]``, else 0),
-    placed in a friendly major city (the reading: where trains start)."""
-    price = int((state.get("prices") or {}).get("train", 0)) if price is None else price
+    """8.72: one more train for the WEP of 14.14 (missing: the scenario's ``prices.train``, else the
+    stand-in price chart), placed in a friendly major city (the reading: where trains start)."""
+    price = wep_price(state, "train") if price is None else price
     r = NewTrain(side, str(label), price)
     extra = [t for t in trains_of(state, side).values() if t.get("extra")]
     if len(extra) >= EXTRA_TRAINS:
@@ -731,7 +746,7 @@ def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: in
     if wep is not None and wep < price:
         r.problems.append(Problem(f"{side} has {wep} WEP; the train costs {price}", "8.72", ["train"]))
     r.why = ("illegal: " + "; ".join(x.message for x in r.problems)) if r.problems else \
-        f"{side} adds a train in {label} for {price} WEP (price list 14.14 missing)"
+        f"{side} adds a train in {label} for {price} WEP ({price_source(state, 'train')})"
     return r
 
 
