@@ -2,7 +2,7 @@
 expectation and a chi-square test of fairness, for ``hxref dice`` and the reports' dice section.
 
 Only the dice an audience may see are counted: the same rule as the turn report
-(:func:`hxref.report.turn.shown`), so a side's statistics never count a die rolled in secret
+(:func:`hxref.kit.events.shown`), so a side's statistics never count a die rolled in secret
 for the other side, and the public's (audience None) count only public dice in an umpired game.
 
 Dice are grouped by the side that rolled them (``by``; ``"-"`` for none) and purpose, for each
@@ -106,8 +106,7 @@ class Roll:
 def visible_rolls(log: Sequence[Mapping[str, Any]], audience: str | None, mode: str) -> list[Roll]:
     """The die events of ``log`` that ``audience`` (a side, None for the public, ``"umpire"``)
     may see in a game of ``mode``, in log order."""
-    # imported here: the turn report imports this module for its dice section
-    from .report.turn import shown
+    from .kit.events import shown
 
     from .eventlog import events_of
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from .errors import HxrefError, InvalidInput
 from .mail_addresses import AddressBook, _valid_address
 from .mail_remind import deadline_lines, owed_lines
+from .report.story import _pending_files, _written_against, last_mail_event  # noqa: F401  (mail.py re-exports it)
 
 if TYPE_CHECKING:
     from .report.turn import Report
@@ -63,15 +64,6 @@ def _receipt(engine, log: list[dict], i: int):
     return Receipt(engine.meta["game"], d["decision"], d["side"], d["kind"], d["sha256"], log[j]["hash"], j + 1)
 
 
-def _pending_files(engine) -> list[tuple[str, dict]]:
-    """(decision, file) of every file kept for an open decision: in the awaited order, each
-    decision's files in canonical order."""
-    pending = engine.h.get("pending") or {}
-    order = [d.id for d in engine.awaiting if d.id in pending] + \
-        [k for k in pending if k not in {d.id for d in engine.awaiting}]
-    return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
-
-
 def pending_receipts(engine) -> list:
     """Receipts of the files kept for open decisions: each waits on top of the current head."""
     from .engine import Receipt
@@ -79,42 +71,6 @@ def pending_receipts(engine) -> list:
     head, seq = engine.gf.head, len(engine.gf.log)
     return [Receipt(engine.meta["game"], dec, f["party"], f["kind"], f["sha256"], head, seq, pending=True)
             for dec, f in _pending_files(engine)]
-
-
-def _written_against(text: str) -> int | None:
-    """The event number of the head a kept file names (None if it names none)."""
-    from . import orders, protocol
-
-    try:
-        head = protocol.parse_head(orders.parse(text, "kept file", fast=True).data.get("head"))
-    except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one names no head
-        return None
-    return head[1] if head else None
-
-
-def last_mail_event(engine) -> int:
-    """Where the current round starts: the oldest head its files were written against -- the
-    pending files, or when none is pending, the files of the last block in the log (in a game
-    without files, the event before the resolutions that end the log)."""
-    log = engine.gf.log
-    texts = [f["file"] for _, f in _pending_files(engine)]
-    if not texts:
-        i = len(log) - 1
-        while i >= 0 and log[i]["kind"] != "submission":
-            i -= 1
-        while i >= 0 and log[i]["kind"] == "submission":
-            texts.append(log[i]["data"]["file"])
-            i -= 1
-    seqs = [s for s in map(_written_against, texts) if s is not None]
-    if seqs:
-        return min(seqs)
-    # no files (a solo game: its answers are events of the log): the resolutions that end the log
-    from .engine import INPUT_KINDS
-
-    i = len(log) - 1
-    while i >= 0 and (log[i]["kind"] not in INPUT_KINDS or log[i]["kind"] in ("resolve", "link")):
-        i -= 1
-    return i + 1
 
 
 def recent_receipts(engine, since: int | None = None) -> list:

@@ -82,3 +82,10 @@ def visible(event: Mapping[str, Any], audience: str | None) -> bool:
 def restricted(event: Mapping[str, Any]) -> bool:
     """True when some audience may not read ``event``."""
     return KEY in event
+
+
+def shown(data: Mapping[str, Any], audience: str | None, mode: str) -> bool:
+    """Does ``audience``'s report show this rules event or die?  In umpired games what
+    :func:`visible` says; in open and solo games every player holds the game file, so nothing is
+    hidden."""
+    return mode != "umpired" or visible(data, audience)

@@ -7,7 +7,7 @@ from the log, which every copy of the game shares, so two honest copies tell the
 - a side has seen the game up to the newest head one of its own signed files was written
   against (a file names the head it extends; the side cannot have written it without that head);
 - the public report and the umpire's start where the current round starts
-  (:func:`hxref.mail_outbox.last_mail_event`);
+  (:func:`last_mail_event`);
 - ``--since`` names the point by hand: ``start``, an event number, or a head (``HASH@SEQ`` or a
   hash prefix of 8 or more digits, as a receipt or an earlier report prints it).
 
@@ -62,7 +62,6 @@ def _side_seen(engine, side: str) -> int | None:
     """The head ``side``'s newest file (pending, else logged) was written against.  Only the newest
     file is read, not every file of the game: each file names the head it extends, and a side's
     later file does not go back behind what it has seen."""
-    from ..mail_outbox import _pending_files, _written_against
 
     pending = [f["file"] for _, f in _pending_files(engine) if f.get("party") == side]
     logged = (ev["data"]["file"] for ev in reversed(engine.gf.log)
@@ -79,7 +78,6 @@ def _side_seen(engine, side: str) -> int | None:
 
 def default_since(engine, audience: str | None) -> int:
     """The event after which ``audience``'s report starts when no ``--since`` is given."""
-    from ..mail_outbox import last_mail_event
 
     if audience not in (None, "umpire"):
         seen = _side_seen(engine, audience)
@@ -122,3 +120,50 @@ def since_resolutions(log: Sequence[Mapping[str, Any]], since: int) -> tuple[lis
     if new:
         return new, True
     return _last_resolution(log), False
+
+
+# --- where the current round starts (the outbox mails it; a report tells it) ---------------------
+
+def _pending_files(engine) -> list[tuple[str, dict]]:
+    """(decision, file) of every file kept for an open decision: in the awaited order, each
+    decision's files in canonical order."""
+    pending = engine.h.get("pending") or {}
+    order = [d.id for d in engine.awaiting if d.id in pending] + \
+        [k for k in pending if k not in {d.id for d in engine.awaiting}]
+    return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
+
+
+def _written_against(text: str) -> int | None:
+    """The event number of the head a kept file names (None if it names none)."""
+    from .. import orders, protocol
+
+    try:
+        head = protocol.parse_head(orders.parse(text, "kept file", fast=True).data.get("head"))
+    except Exception:  # noqa: BLE001 - a file that was accepted parses; a damaged one names no head
+        return None
+    return head[1] if head else None
+
+
+def last_mail_event(engine) -> int:
+    """Where the current round starts: the oldest head its files were written against -- the
+    pending files, or when none is pending, the files of the last block in the log (in a game
+    without files, the event before the resolutions that end the log)."""
+    log = engine.gf.log
+    texts = [f["file"] for _, f in _pending_files(engine)]
+    if not texts:
+        i = len(log) - 1
+        while i >= 0 and log[i]["kind"] != "submission":
+            i -= 1
+        while i >= 0 and log[i]["kind"] == "submission":
+            texts.append(log[i]["data"]["file"])
+            i -= 1
+    seqs = [s for s in map(_written_against, texts) if s is not None]
+    if seqs:
+        return min(seqs)
+    # no files (a solo game: its answers are events of the log): the resolutions that end the log
+    from ..inputs import INPUT_KINDS
+
+    i = len(log) - 1
+    while i >= 0 and (log[i]["kind"] not in INPUT_KINDS or log[i]["kind"] in ("resolve", "link")):
+        i -= 1
+    return i + 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..kit.events import restricted, visible
+from ..kit.events import restricted, shown  # noqa: F401  (shown: read here by the reports and their tests)
 from ..systems.base import Section
 
 FORMATS = ("rich", "text", "md", "html", "json")
@@ -230,13 +230,6 @@ def _resolution_sections(told: list, since: int, audience: str | None, mode: str
     if dsec.rows or dsec.lines:
         out.append(dsec)
     return out
-
-
-def shown(data: dict, audience: str | None, mode: str) -> bool:
-    """Does ``audience``'s report show this rules event or die?  In umpired games what
-    :func:`hxref.kit.events.visible` says; in open and solo games every player holds the game
-    file, so nothing is hidden."""
-    return mode != "umpired" or visible(data, audience)
 
 
 # --- rendering ---------------------------------------------------------------------------------
