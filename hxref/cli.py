@@ -507,31 +507,30 @@ def status(game, as_json, with_audit, workers, width):
     if as_json:
         click.echo(json.dumps(facts, indent=2))
         return
-    from rich.console import Console
+    from .report.fit import Col, FitTable, show
 
-    from .report.fit import Col, FitTable
-
-    c = Console(width=width)
-    c.print(f"[bold]{eng.meta['game']}[/] -- {eng.system.title}, {eng.meta['scenario']} "
-            f"({eng.mode}); phase {facts['phase']}" + (f", turn {facts['turn']}" if "turn" in facts else ""))
+    # on a terminal with rich's colours; piped, the same text without rich (see .report.fit.show)
+    turn = f", turn {facts['turn']}" if "turn" in facts else ""
+    parts: list = [((str(eng.meta["game"]), "bold"), (f" -- {eng.system.title}, {eng.meta['scenario']} "
+                                                   f"({eng.mode}); phase {facts['phase']}{turn}", None))]
     rows = [[w["decision"], s, what, w["commands"].get(s, "").replace("GAME", game), w.get("due") or ""]
             for w in facts["awaiting"] for s, what in w["owed"].items()]
     # laid out to the room there is, words whole (see .report.fit); an empty due column gives way first
     cols = [Col(col, style="bold" if col == "decision" else None, optional=col == "due" and not any(r[4] for r in rows))
             for col in ("decision", "party", "owes", "command", "due")]
     if facts["awaiting"]:
-        c.print(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 2)))
-    c.print(eng.waiting_text())
+        parts.append(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 2)))
+    parts.append(eng.waiting_text())
     policy = eng.meta.get("policy")
     if eng.mode != "solo" and not eng.finished:
-        c.print(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a signed "
-                f"claim (`hxref claim`) gives {policy['nmr']}" if policy else
-                "no deadlines: a party that stops sending can stall this game")
-    c.print(_options_line(facts["options"]), markup=False)
+        parts.append(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a "
+                     f"signed claim (`hxref claim`) gives {policy['nmr']}" if policy else
+                     "no deadlines: a party that stops sending can stall this game")
+    parts.append(_options_line(facts["options"]))
     if facts["charts_differ"]:
-        c.print("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]),
-                markup=False)
-    c.print(f"head {eng.head_text()}")
+        parts.append("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]))
+    parts.append(f"head {eng.head_text()}")
+    show(parts, width)
 
 
 def _options_of(eng) -> list[str]:

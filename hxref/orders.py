@@ -30,14 +30,18 @@ line and the key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import yamlio
 from .canon import is_hex
-from .kit import schema
 from .protocol import is_time, parse_head
 from .errors import IllegalOrder, InvalidInput
-from .systems.base import Decision, Problem
+
+if TYPE_CHECKING:
+    from .systems.base import Decision, Problem
+
+# the YAML readers (:mod:`hxref.yamlio`) and the schema (:mod:`hxref.kit.schema`) are imported by
+# the functions that read or check a file: a command that only looks at a game (``hxref status``)
+# does not pay for them
 
 FORMAT = 2
 KINDS = ("join", "commit", "reveal", "answer", "roll", "claim", "undo")
@@ -75,10 +79,14 @@ class Order:
     kind: str = ""
 
     def line(self, *path) -> int | None:
+        from . import yamlio
+
         return yamlio.line_of_path(self.root, list(path)) if self.root is not None else None
 
     def error(self, cls, message: str, *, code: str, path: tuple = (), rule: str | None = None,
               hint: str | None = None):
+        from . import yamlio
+
         return cls(message, code=code, file=self.source, line=self.line(*path),
                    path=yamlio.format_path(list(path)) if path else None, rule=rule, hint=hint)
 
@@ -97,6 +105,7 @@ def parse(text: str, source: str, *, fast: bool = False) -> Order:
     ``fast`` reads with the second reader only (no line numbers): used by
     ``hxref audit`` on files that were fully checked when they were accepted.
     """
+    from . import yamlio
     from .signing import split_signed_text
 
     raw, text = text, normalise(text)
@@ -192,6 +201,8 @@ def _check_values(order: Order, d: dict) -> None:
 def choice_problems(order: Order, decision: Decision) -> list[InvalidInput]:
     """Every problem of ``choice`` against the decision's schema (:func:`hxref.kit.schema.check`:
     keys, types, values, at every depth), in the order of the file, each at its line."""
+    from .kit import schema
+
     found = [order.error(InvalidInput, p.message, code=p.code, path=("choice", *p.path), rule=p.rule or None)
              for p in schema.check(decision.schema, order.data.get("choice", {}), decision.rule)]
     found.sort(key=lambda e: e.where.line or 0)          # stable: the file's order, top to bottom
@@ -208,6 +219,7 @@ def check_choice(order: Order, decision: Decision, rules=None) -> None:
     the choice is then well formed, and the file's rules problems are listed with its schema
     problems."""
     from .errors import HxrefError, gather
+    from .kit import schema
 
     found: list[HxrefError] = list(choice_problems(order, decision))
     if not found:
@@ -240,6 +252,8 @@ def render(fields: dict, comment: str = "") -> str:
     continued with a trailing backslash, which both YAML readers join with nothing between
     (:func:`hxref.yamlio.fold_long_lines`).  The signature block appended by
     :func:`hxref.signing.sign_text` is within 72 columns too."""
+    from . import yamlio
+
     lines = yamlio.wrap_comment(comment.strip()) if comment else []
     head = "\n".join(lines) + ("\n" if lines else "")
     # one scalar a line (no soft wrapping by the emitter), then each long line folded exactly
@@ -248,12 +262,16 @@ def render(fields: dict, comment: str = "") -> str:
 
 def comment_lines(text: str) -> list[str]:
     """``text`` as ``# `` comment lines within 72 columns (for a file or output meant to be mailed)."""
+    from . import yamlio
+
     return yamlio.wrap_comment(text)
 
 
 def parse_choice(text: str, source: str = "--choice") -> dict:
     """A choice given on the command line, e.g. ``'bid: 4'`` or ``'{bid: 4}'``, or ``@FILE`` to read it
     from a YAML file."""
+    from . import yamlio
+
     if text.startswith("@"):
         source = text[1:]
         text = yamlio.read_text(source)

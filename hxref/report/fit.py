@@ -11,24 +11,36 @@ it is printed and knows the width:
 3. else the columns marked ``optional`` left out, the last first;
 4. else a long token breaks after a ``/`` or a ``-`` (a file path, a hyphenated name);
 5. only a token with no such place (a hash) is folded, never cut short.
+
+Where the output is not a terminal (a pipe, a file, a mail script), :func:`show` prints the same
+text without importing rich: the layout above, and the wrapping, padding and trailing spaces rich
+gives a table with no box and a line of text, without colour (:meth:`FitTable.plain`,
+:func:`plain_text`).  What that rendering does not follow (a box, a title, a tab, a character
+that is not printable ASCII) is left to rich, so the text is the same either way.
 """
 from __future__ import annotations
 
+import os
 import re
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any, Union
 
-from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+    from rich.measure import Measurement
+    from rich.text import Text
 
 _TOKEN = re.compile(r"\S+")
 #: where a token too long for its column may break, in the order tried: after a slash (a file
 #: path), then after a hyphen as well (a hyphenated name)
 _BREAKS = (re.compile(r"(?<=/)"), re.compile(r"(?<=[/-])"))
+#: a word as rich wraps a line: the spaces before it (at the start of the line), it, the spaces after
+_WORD = re.compile(r"\s*\S+\s*")
+#: the table options :meth:`FitTable.plain` follows (with ``box`` None): any other is left to rich
+_PLAIN_OPTIONS = frozenset({"box", "show_edge", "padding", "pad_edge", "collapse_padding", "style",
+                            "header_style", "border_style"})
 
 
 @dataclass
@@ -41,8 +53,30 @@ class Col:
     optional: bool = False        # left out when the table cannot fit otherwise
 
 
-def _plain(cell: str | Text) -> str:
-    return cell.plain if isinstance(cell, Text) else cell
+#: a cell: a text, or a rich Text (its styles shown on a terminal)
+Cell = Union[str, "Text"]
+#: a line of :func:`show`: a text, or its pieces each with a rich style (None: none), as
+#: ``(("name", "bold"), (" -- the rest", None))``
+Line = Union[str, tuple[tuple[str, Union[str, None]], ...]]
+
+
+def _plain(cell: Cell) -> str:
+    return cell if isinstance(cell, str) else cell.plain
+
+
+def _printable(text: str) -> bool:
+    """Printable ASCII (newlines allowed): a character a cell, what the plain rendering lays out."""
+    return text.isascii() and text.replace("\n", "").isprintable()
+
+
+def cell_len(text: str) -> int:
+    """The cells ``text`` takes on a terminal: its length when it is printable ASCII, else as rich
+    counts them (imported only then)."""
+    if text.isascii() and text.isprintable():
+        return len(text)
+    from rich.cells import cell_len as rich_cell_len
+
+    return rich_cell_len(text)
 
 
 def _longest_line(text: str) -> int:
@@ -89,10 +123,11 @@ def _share(mins: list[int], maxs: list[int], avail: int) -> list[int]:
     return widths
 
 
-def _break_long(cell: Text, width: int, breaks: re.Pattern) -> Text:
-    """``cell`` with a newline at a place ``breaks`` allows inside each token wider than ``width``."""
+def _cuts(text: str, width: int, breaks: re.Pattern) -> list[int]:
+    """Where a newline goes in ``text``: at a place ``breaks`` allows inside each token wider than
+    ``width``."""
     cuts: list[int] = []
-    for m in _TOKEN.finditer(cell.plain):
+    for m in _TOKEN.finditer(text):
         if cell_len(m.group()) <= width:
             continue
         start, line = m.start(), 0
@@ -102,23 +137,133 @@ def _break_long(cell: Text, width: int, breaks: re.Pattern) -> Text:
                 line = 0
             line += cell_len(piece)
             start += len(piece)
-    if not cuts:
-        return cell
-    return Text("\n").join(cell.divide(cuts))
+    return cuts
+
+
+def _break_long(cell: Text, width: int, breaks: re.Pattern) -> Text:
+    """``cell`` with a newline at a place ``breaks`` allows inside each token wider than ``width``."""
+    from rich.text import Text
+
+    cuts = _cuts(cell.plain, width, breaks)
+    return Text("\n").join(cell.divide(cuts)) if cuts else cell
+
+
+def _break_long_plain(text: str, width: int, breaks: re.Pattern) -> str:
+    cuts = _cuts(text, width, breaks)
+    return "\n".join(text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)]))
+
+
+def _unpack(padding: Any) -> tuple[int, int, int, int]:
+    """(top, right, bottom, left) of a padding given as rich takes it: 1, 2 or 4 numbers."""
+    if isinstance(padding, int):
+        return padding, padding, padding, padding
+    if len(padding) == 1:
+        return (padding[0],) * 4
+    if len(padding) == 2:
+        return padding[0], padding[1], padding[0], padding[1]
+    if len(padding) == 4:
+        return padding[0], padding[1], padding[2], padding[3]
+    raise ValueError(f"1, 2 or 4 integers required for padding; {len(padding)} given")
+
+
+# --- the plain rendering: what rich prints without colour, for printable ASCII ---------------------
+
+def _divide(line: str, width: int) -> list[str]:
+    """``line`` wrapped at ``width`` as rich wraps it (rich._wrap.divide_line, folding a word wider
+    than the line), the spaces after each piece's last word kept: the caller cuts each at ``width``
+    as rich does (rich's trimming of those spaces to the width and its cut come to the same)."""
+    offsets: list[int] = []
+    used = 0
+    m = _WORD.match(line)
+    while m is not None:
+        start, word = m.start(), m.group()
+        size = len(word.rstrip())
+        if width - used >= size:
+            used += len(word)
+        elif size > width:          # folded over as many lines as it takes
+            chunks = [word[k:k + width] for k in range(0, len(word), width)]
+            for n, chunk in enumerate(chunks):
+                if start:
+                    offsets.append(start)
+                if n == len(chunks) - 1:
+                    used = len(chunk)
+                else:
+                    start += len(chunk)
+        elif used and start:
+            offsets.append(start)
+            used = len(word)
+        m = _WORD.match(line, m.end())
+    return [line[a:b] for a, b in zip([0, *offsets], [*offsets, len(line)])]
+
+
+def plain_text(text: str, width: int) -> list[str] | None:
+    """The lines of ``text`` as rich prints it at ``width`` columns (``Console.print(Text(text))``)
+    without colour; None when it is not printable ASCII (rich must lay it out)."""
+    if not _printable(text) or width < 1:
+        return None
+    return [piece[:width] for line in text.split("\n") for piece in _divide(line, width)]
+
+
+def _cell_lines(text: str, width: int, justify: str, no_wrap: bool) -> list[str]:
+    """A cell's lines, each ``width`` wide, as rich renders a Text in a table's column."""
+    out = []
+    for line in text.split("\n"):
+        for piece in [line] if no_wrap else _divide(line, width):
+            if justify == "left":
+                out.append(piece[:width].ljust(width))
+            else:               # right or center: the trailing spaces go first
+                piece = piece.rstrip()[:width]
+                pad = width - len(piece)
+                out.append((" " * (pad if justify == "right" else pad // 2) + piece).ljust(width))
+    return out
+
+
+def console_width(width: int | None) -> int:
+    """The width rich's ``Console(width=width)`` lays out to: ``width``, else ``COLUMNS``, else the
+    terminal's (of stdin, stdout or stderr), else 80."""
+    if width is not None:
+        return width
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns)
+    found = 0
+    for fd in (0, 1, 2):
+        try:
+            found = os.get_terminal_size(fd)[0]
+        except (AttributeError, ValueError, OSError):
+            continue
+        break
+    return found or 80
+
+
+def is_terminal(file: IO[str]) -> bool:
+    """Whether rich would write to ``file`` as to a terminal (with colours): ``TTY_COMPATIBLE`` 1 or
+    0, a ``FORCE_COLOR`` set (not empty), else whether it is one."""
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "1"
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != ""
+    try:
+        return file.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class FitTable:
     """A rich table of ``columns`` and ``rows`` laid out to the width it is printed at (see the
-    module's docstring); ``table`` holds the :class:`rich.table.Table` options (box, padding...)."""
+    module's docstring); ``table`` holds the :class:`rich.table.Table` options (box, padding...).
+    A cell given as a str is shown as it is (never read as rich markup)."""
 
-    def __init__(self, columns: list[Col], rows: list[list[str | Text]], **table: Any) -> None:
+    def __init__(self, columns: list[Col], rows: list[list[Cell]], **table: Any) -> None:
         self.columns = columns
-        self.rows = [[c if isinstance(c, Text) else Text(c) for c in r] for r in rows]
+        self.rows = [list(r) for r in rows]
         self.table = table
 
     def _overhead(self, n: int) -> int:
         """The characters a table of ``n`` columns spends on borders and padding."""
-        _, right, _, left = Padding.unpack(self.table.get("padding", (0, 1)))
+        _, right, _, left = _unpack(self.table.get("padding", (0, 1)))
         inner = max(0, left - right) if self.table.get("collapse_padding") else left     # as rich pads
         pad = left + right + (inner + right) * (n - 1)
         if not self.table.get("pad_edge", True):
@@ -165,7 +310,11 @@ class FitTable:
         _shrink(pieces, [1] * len(pieces), sum(pieces) - avail)      # a hash: folded, never cut
         return keep, pieces, breaks
 
-    def build(self, room: int) -> Table:
+    def build(self, room: int):
+        """The :class:`rich.table.Table` laid out to ``room`` columns."""
+        from rich.table import Table
+        from rich.text import Text
+
         keep, widths, breaks = self.layout(room)
         t = Table(**self.table)
         for n, i in enumerate(keep):
@@ -173,20 +322,106 @@ class FitTable:
             t.add_column(Text(c.header), style=c.style, justify=c.justify, overflow="fold",
                          no_wrap=c.no_wrap and widths is None, width=None if widths is None else widths[n])
         for r in self.rows:
-            cells = [r[i] for i in keep]
+            cells = [Text(cell) if isinstance(cell, str) else cell for cell in (r[i] for i in keep)]
             if breaks is not None and widths is not None:
                 cells = [_break_long(cell, w, breaks) for cell, w in zip(cells, widths)]
             t.add_row(*cells)
         return t
 
+    def plain(self, room: int) -> list[str] | None:
+        """The table's lines as rich prints it at ``room`` columns without colour (the same widths,
+        wrapping, padding and trailing spaces), without rich; None when it needs rich: a box, an
+        option or a justification this rendering does not follow, a cell that is not a printable
+        ASCII str, or too little room."""
+        t = self.table
+        if t.get("box", "default") is not None or t.get("collapse_padding") or not _PLAIN_OPTIONS.issuperset(t):
+            return None
+        if not all(c.justify in ("left", "center", "right") and _printable(c.header) for c in self.columns):
+            return None
+        if not all(isinstance(cell, str) and _printable(cell) for r in self.rows for cell in r):
+            return None
+        top, right, bottom, left = _unpack(t.get("padding", (0, 1)))
+        if top or bottom:
+            return None
+        keep, widths, breaks = self.layout(room)
+        if not keep:
+            return None
+        last = len(keep) - 1
+        edge = t.get("pad_edge", True)
+        pads = [(left if edge or n else 0, right if edge or n < last else 0) for n in range(len(keep))]
+        inner = widths or [max(_longest_line(x) for x in self._cells(i)) for i in keep]
+        if min(w + a + b for w, (a, b) in zip(inner, pads)) < 1 or sum(inner) + sum(map(sum, pads)) > room:
+            return None
+        out: list[str] = []
+        header: list[Cell] = [c.header for c in self.columns]
+        for r, row in enumerate([header, *self.rows]):
+            cells = []
+            for n, i in enumerate(keep):
+                text = _plain(row[i])
+                if breaks is not None and widths is not None and r:
+                    text = _break_long_plain(text, widths[n], breaks)
+                col = self.columns[i]
+                lines = _cell_lines(text, inner[n], col.justify, col.no_wrap and widths is None)
+                a, b = pads[n]
+                cells.append([" " * a + line + " " * b for line in lines])
+            height = max(map(len, cells))
+            for n, lines in enumerate(cells):       # the header at the foot of its row, a cell at the top
+                blank = [" " * (inner[n] + sum(pads[n]))] * (height - len(lines))
+                cells[n] = blank + lines if r == 0 else lines + blank
+            out += ["".join(lines[k] for lines in cells) for k in range(height)]
+        return out
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.build(options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.measure import Measurement
+
         n = len(self.columns)
         mins, maxs = self._measure(list(range(n)))
         return Measurement(sum(mins) + self._overhead(n), sum(maxs) + self._overhead(n)).with_maximum(
             options.max_width)
+
+
+def plain_lines(parts: Sequence[Line | FitTable], width: int) -> list[str] | None:
+    """The lines rich prints for ``parts`` at ``width`` columns, without colour, or None when one
+    of them needs rich."""
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, FitTable):
+            lines = part.plain(width)
+        else:
+            lines = plain_text(part if isinstance(part, str) else "".join(text for text, _ in part), width)
+        if lines is None:
+            return None
+        out += lines
+    return out
+
+
+def show(parts: Sequence[Line | FitTable], width: int | None = None, file: IO[str] | None = None) -> None:
+    """Print ``parts`` one under another, laid out to ``width`` columns (None: the terminal's, or
+    ``COLUMNS``): with rich and its colours on a terminal; elsewhere as plain text, the same
+    layout, rich not imported (unless a part needs it).  A text is never read as rich markup."""
+    out = file or sys.stdout
+    if not is_terminal(out):
+        room = console_width(width)
+        lines = plain_lines(parts, room) if room >= 1 else None
+        if lines is not None:
+            out.write("".join(line + "\n" for line in lines))
+            out.flush()
+            return
+    from rich.console import Console
+    from rich.markup import escape
+
+    c = Console(width=width, file=file)
+    for part in parts:
+        if isinstance(part, FitTable):
+            c.print(part)
+        elif isinstance(part, str):
+            c.print(part, markup=False, emoji=False)
+        else:
+            c.print("".join(f"[{style}]{escape(text)}[/]" if style else escape(text) for text, style in part),
+                    emoji=False)
 
 
 class FitPanel:

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from hxref import orders
+from hxref import orders, yamlio
 from hxref.cli import main
 from hxref.engine import Engine
 from hxref.errors import HxrefError
@@ -324,7 +324,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                     if p.checked == 1 and shutil.which("age"):      # both tools read the same file
                         assert p.decrypt(mail["dir"] / f"{side}-report.txt.age", tool=False) == report
                 for tpath in mail["templates"]:
-                    data = orders.yamlio.fast_load(tpath.read_text())
+                    data = yamlio.fast_load(tpath.read_text())
                     dec = eng.decision(data["decision"])
                     assert data["identity"] == eng.identity and data["side"] == side
                     if data["kind"] == "join":
