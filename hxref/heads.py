@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -31,6 +32,51 @@ def home() -> Path:
     return Path(os.environ.get("HXREF_HOME") or Path.home() / ".local" / "state" / "hxref")
 
 
+#: the largest record read (a head or a checked file is a few hundred bytes, a report's tallies a
+#: few kilobytes; more is not one of ours)
+RECORD_LIMIT = 1 << 20
+
+
+def private(st: os.stat_result) -> bool:
+    """Owned by this user, and neither group nor world writable."""
+    return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def read_record(path: Path) -> Any:
+    """This user's record at ``path`` (JSON), or None: a record another account wrote, or could
+    have (a file or folder it may write, a link, not a regular file), is no record; nor is one
+    that is not JSON, too long or nested too deeply."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        try:
+            st = os.fstat(fd)
+            if not (stat.S_ISREG(st.st_mode) and private(st) and private(os.stat(path.parent))):
+                return None
+            return json.loads(os.read(fd, RECORD_LIMIT)) if st.st_size <= RECORD_LIMIT else None
+        finally:
+            os.close(fd)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def write_record(path: Path, data: Any) -> None:
+    """Write this user's record at ``path`` atomically, in a folder only this user may write
+    (best effort: a machine where it cannot be written still plays, it only keeps no record)."""
+    with contextlib.suppress(OSError, TypeError, ValueError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder = os.stat(path.parent)
+        if folder.st_uid == os.getuid() and not private(folder):   # made by an earlier hxref under umask 002
+            os.chmod(path.parent, 0o700)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, sort_keys=True)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
 def _record(path: str | Path) -> Path:
     real = os.path.realpath(path)
     return home() / "heads" / f"{hashlib.sha256(real.encode('utf-8')).hexdigest()[:32]}.json"
@@ -38,10 +84,7 @@ def _record(path: str | Path) -> Path:
 
 def known(path: str | Path) -> dict | None:
     """The record kept for the game file at ``path``: {path, identity, seq, hash}, or None."""
-    try:
-        data = json.loads(_record(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_record(_record(path))
     ok = isinstance(data, dict) and isinstance(data.get("seq"), int) and isinstance(data.get("hash"), str)
     return data if ok else None
 
@@ -92,12 +135,7 @@ def remember(identity: str, path: str | Path, seq: int, hash_hex: str) -> None:
     # the last heads saved here, so a fork can be placed: where the file leaves this history
     recent = [x for x in recent if isinstance(x, list) and len(x) == 2 and x[0] < seq][-(RECENT - 1):] + [[seq, hash_hex]]
     data = {"path": os.path.realpath(path), "identity": identity, "seq": seq, "hash": hash_hex, "recent": recent}
-    with contextlib.suppress(OSError):
-        rec.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=rec.parent, prefix=f".{rec.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, sort_keys=True)
-        os.replace(tmp, rec)
+    write_record(rec, data)
 
 
 def forget(path: str | Path) -> None:
