@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from typing import Any
 
@@ -33,3 +34,9 @@ def hash_value(value: Any) -> str:
 def is_hex(text: Any, nbytes: int) -> bool:
     """True when ``text`` is exactly ``nbytes`` bytes written as lower-case hex."""
     return isinstance(text, str) and len(text) == 2 * nbytes and _HEX.fullmatch(text) is not None
+
+
+def random_hex(nbytes: int) -> str:
+    """``nbytes`` random bytes from the system's secure source, as hex (what ``secrets.token_hex``
+    gives, without importing ``secrets`` and its ``random`` and ``hmac`` at every start)."""
+    return os.urandom(nbytes).hex()

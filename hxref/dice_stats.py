@@ -103,14 +103,14 @@ class Roll:
     faces: tuple[int, ...]
 
 
-def visible_rolls(log: Sequence[Mapping[str, Any]], audience: str | None, mode: str) -> list[Roll]:
-    """The die events of ``log`` that ``audience`` (a side, None for the public, ``"umpire"``)
-    may see in a game of ``mode``, in log order."""
+def visible_rolls(log: Sequence[Mapping[str, Any]], audience: str | None, mode: str, after: int = 0) -> list[Roll]:
+    """The die events of ``log`` (after its first ``after``) that ``audience`` (a side, None for
+    the public, ``"umpire"``) may see in a game of ``mode``, in log order."""
     from .kit.events import shown
 
     from .eventlog import events_of
 
-    return [_roll(ev) for ev in events_of(log, ["die"]) if shown(ev["data"], audience, mode)]
+    return [_roll(ev) for ev in events_of(log, ["die"], after=after) if shown(ev["data"], audience, mode)]
 
 
 def _roll(ev: Mapping[str, Any]) -> Roll:
@@ -399,11 +399,26 @@ def render_svg(st: Stats) -> str:
 def summary_line(log: list[dict], audience: str | None, mode: str, game_name: str) -> str | None:
     """One line for a report's dice section: the dice ``audience`` may see over the whole game,
     per die size; None when it sees none."""
-    st = game_stats(log, audience, mode)
-    if not st.totals:
+    return summary_of(face_counts(visible_rolls(log, audience, mode)), audience, game_name)
+
+
+def face_counts(rolls: Iterable[Roll], counts: dict[int, list[int]] | None = None) -> dict[int, list[int]]:
+    """How often each face of each die size came up in ``rolls``, added to ``counts``."""
+    counts = {} if counts is None else counts
+    for r in rolls:
+        row = counts.setdefault(r.sides, [0] * r.sides)
+        for f in r.faces:
+            row[f - 1] += 1
+    return counts
+
+
+def summary_of(counts: Mapping[int, Sequence[int]], audience: str | None, game_name: str) -> str | None:
+    """:func:`summary_line` from the face counts of the dice ``audience`` may see."""
+    totals = [Group(ALL, ALL, sides, list(row)) for sides, row in sorted(counts.items()) if sum(row)]
+    if not totals:
         return None
     parts = []
-    for g in st.totals:
+    for g in totals:
         test = "too few for a chi-square test" if g.few else f"chi-square p = {_fmt_p(g)}"
         parts.append(f"{g.n} d{g.sides}, mean {g.mean:.2f} (expected {g.expected_mean:.2f}), {test}")
     side = f" --side {audience}" if audience is not None else ""

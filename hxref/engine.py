@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import copy
 import json
-import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import dice as dice_mod
-from . import orders, protocol, systems
-from .canon import canonical_json, sha256_hex
+from . import heads, orders, protocol, systems
+from .canon import canonical_json, random_hex, sha256_hex
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
@@ -172,9 +171,7 @@ class Engine(ClaimsMixin):
 
     @classmethod
     def load(cls, path: str | Path) -> "Engine":
-        from . import heads
-
-        gf = GameFile.load(path)
+        gf = GameFile.load(path, trust_seen=True)
         try:
             eng = cls(gf)
         except KeyError as exc:
@@ -184,13 +181,16 @@ class Engine(ClaimsMixin):
                                code="E500", file=str(path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
         check_loaded(eng)
+        if not gf.log.checked:      # read and checked whole: the next command need not (hxref.seen)
+            gf.remember_checked(as_read=True)
         return eng
 
     def save(self) -> None:
-        from . import heads
-
+        grows = systems.info(self.meta["system"]).append_only    # written from their text as read (hxref.header)
+        self.gf.append_only = frozenset({("resolved",), *(("state", k) for k in grows)})
         self.gf.save()
         heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head)
+        self.gf.remember_checked()
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod
@@ -211,7 +211,7 @@ class Engine(ClaimsMixin):
         check_table(scenario, expected, sides, mode, umpire, nonce)
         participants = participants_record(expected, sides, umpire)
         created = created or now_iso()
-        game_id = game_id or f"{system.replace('-', '')[:4]}-{created[:10]}-{_secrets.token_hex(3)}"
+        game_id = game_id or f"{system.replace('-', '')[:4]}-{created[:10]}-{random_hex(3)}"
         meta = {"game": game_id, "system": system, "scenario": scenario, "mode": mode, "created": created,
                 "title": title or data.get("title", scenario)}
         policy = check_policy(policy or {})
@@ -220,11 +220,11 @@ class Engine(ClaimsMixin):
         gf = GameFile(Path(path), new_header(meta, {}))
         eng = cls(gf)
         created_data = {"meta": meta, "participants": participants, "scenario": data,
-                        "nonce": nonce or _secrets.token_hex(32),
+                        "nonce": nonce or random_hex(32),
                         # the charts the game is played with, covered by its identity (kit.data)
                         "charts": _charts_to_pin(system, charts, data)}
         if mode == "solo":
-            created_data["solo_seed"] = _secrets.token_hex(32)
+            created_data["solo_seed"] = random_hex(32)
         eng._apply("game.created", None, created_data)
         return eng
 

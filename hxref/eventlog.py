@@ -5,7 +5,9 @@ the log is kept as the bytes read from the file, and an event is parsed (``json.
 line) the first time someone asks for it; ``hxref status`` asks for none, a submission for the
 first (the pinned charts) and the last few.  Saving writes the lines read back byte for byte and
 serialises only the events added since, so a command costs the same on the 20,000th event as on
-the 100th (``bench/bench_scaling.py``).
+the 100th (``bench/bench_scaling.py``).  A log of a file this machine checked and nobody wrote
+since (:mod:`hxref.seen`) is not even read: its lines stay on the disk (:mod:`hxref.stored`) until
+an event is asked for, and a save copies them into the new file.
 
 Nothing is trusted for being old: an event handed out may have been changed in place (a test's
 attacker does exactly that), so each event that was parsed is compared with its stored line when
@@ -27,7 +29,10 @@ from operator import itemgetter
 from typing import Any, overload
 
 from .canon import canonical_json
+from .stored import StoredLines
 
+#: how many events at the end :meth:`EventLog.select` reads one by one, rather than searching the log
+TAIL_READ = 2000
 #: every stored line of the log: ``- `` then the event's canonical JSON
 LINE_START = b"- {"
 #: the end of a stored line: in canonical JSON (keys sorted) an event ends with its kind, the hash
@@ -42,22 +47,41 @@ _TAIL = re.compile(rb',"kind":"([a-z][a-z0-9._-]*)","prev":"[0-9a-f]{64}","seq":
 class EventLog(MutableSequence):
     """The events of a game (``Event`` dicts), parsed lazily from the file's log section."""
 
-    def __init__(self, events: Iterable[Any] = (), *, raw: bytes = b"", first_line: int = 1,
-                 damaged: Callable[[str, int | None], Exception] | None = None, lines: int | None = None) -> None:
-        self._raw = raw                                  # the stored lines, each "- {json}\n"
+    def __init__(self, events: Iterable[Any] = (), *, raw: bytes | None = None, first_line: int = 1,
+                 damaged: Callable[[str, int | None], Exception] | None = None, lines: int | None = None,
+                 stored: StoredLines | None = None, checked: bool = False) -> None:
+        # the stored lines, each "- {json}\n"; or None, read from where they lie when first needed
+        self._bytes: bytes | None = raw if raw is not None or stored is not None else b""
+        self._on_disk = stored                           # the same bytes in the file they were read from
         self._first_line = first_line                    # the file's line number of the first
         self._damaged = damaged or (lambda message, line: ValueError(f"{message} (line {line})"))
         self._starts: list[int] | None = None            # where each stored line starts, when needed
-        n = raw.count(b"\n") if lines is None else lines
+        n = (raw or b"").count(b"\n") if lines is None else lines
         self._stored = n                                 # events 0..n-1 are the stored lines
         self._items: list[Any] = [None] * n              # None: not parsed yet
         self._items.extend(events)
-        self._all_canonical: bool | None = None
+        # a log read from a file this machine checked, unchanged since (:mod:`hxref.seen`): written
+        # by hxref, so every line is canonical and holds only the kinds the load check allows
+        self.checked = checked
+        self._all_canonical: bool | None = True if checked else None
         self._seen: set[int] = set()                     # stored events parsed so far
 
     @classmethod
-    def from_section(cls, raw: bytes, *, first_line: int,
-                     damaged: Callable[[str, int | None], Exception]) -> "EventLog":
+    def on_disk(cls, stored: StoredLines, *, lines: int, first_line: int,
+                damaged: Callable[[str, int | None], Exception]) -> "EventLog":
+        """The ``lines`` stored lines of a checked game file's log, read only as far as asked."""
+        return cls(first_line=first_line, damaged=damaged, lines=lines, stored=stored, checked=True)
+
+    @property
+    def _raw(self) -> bytes:
+        if self._bytes is None:
+            assert self._on_disk is not None
+            self._bytes = self._on_disk.read()
+        return self._bytes
+
+    @classmethod
+    def from_section(cls, raw: bytes, *, first_line: int, damaged: Callable[[str, int | None], Exception],
+                     stored: StoredLines | None = None) -> "EventLog":
         """The log section of a game file (the bytes after the log marker).  A section of well-formed
         lines is kept as it is; one with blank lines is read line by line, as before, and written
         back without them; a line that is not an event is damage."""
@@ -65,7 +89,7 @@ class EventLog(MutableSequence):
             return cls(first_line=first_line, damaged=damaged)
         lines = raw.count(b"\n")
         if raw.startswith(LINE_START) and raw.endswith(b"\n") and lines == raw.count(b"\n" + LINE_START) + 1:
-            return cls(raw=raw, first_line=first_line, damaged=damaged, lines=lines)
+            return cls(raw=raw, first_line=first_line, damaged=damaged, lines=lines, stored=stored)
         events = []
         for offset, line in enumerate(raw.split(b"\n")):
             if not line.strip():
@@ -76,6 +100,12 @@ class EventLog(MutableSequence):
     # --- reading ----------------------------------------------------------------------------------
     def _line(self, i: int) -> bytes:
         """The stored line of event ``i`` (without its newline)."""
+        if self._bytes is None and self._on_disk is not None:
+            # the first events (the pinned charts, the joins) and the last (the head): read
+            # without the rest, unless they are too many
+            line = self._on_disk.line(i, self._stored)
+            if line is not None:
+                return line
         raw = self._raw
         if i == 0:
             return raw[:raw.index(b"\n")]
@@ -147,6 +177,13 @@ class EventLog(MutableSequence):
     def __repr__(self) -> str:
         return f"EventLog({len(self)} events, {self._stored} stored)"
 
+    def recordable(self, as_read: bool) -> bool:
+        """Whether the section on the disk is what a record of :mod:`hxref.seen` promises the next
+        command: one line per event, each ending as canonical JSON does.  As read, every event must
+        be a stored line (a section with blank lines, or without its last newline, is read line by
+        line); after a save the events added are canonical, so only the stored lines count."""
+        return (not as_read or self._stored == len(self._items)) and self._canonical()
+
     def _canonical(self) -> bool:
         """Whether every stored line ends as canonical JSON does (each holds one :data:`_TAIL`):
         then a line's kind may be read from its end.  Found once."""
@@ -169,14 +206,26 @@ class EventLog(MutableSequence):
         counts.update(_key(ev.get("kind")) for ev in items[stored:])
         return +counts
 
-    def select(self, kinds: Iterable[str], needles: tuple[bytes, ...] = ()) -> list[Any]:
+    def select(self, kinds: Iterable[str], needles: tuple[bytes, ...] = (), after: int = 0) -> list[Any]:
         """The events of ``kinds``, in order, parsing no other: with ``needles``, only those whose
         stored line holds one of them (a quick sieve: the caller still tests what it wants of each
-        event, since a line not written by hxref is read whole and every event of the kinds kept)."""
+        event, since a line not written by hxref is read whole and every event of the kinds kept).
+        With ``after``, only the events after the first ``after``: a few at the end are read one
+        by one, without the rest of the log."""
         wanted = set(kinds)
+        if after >= len(self._items):
+            return []
+        if after and len(self._items) - after <= TAIL_READ:
+            return [ev for ev in map(self._get, range(after, len(self._items))) if ev.get("kind") in wanted]
+        if after:
+            return [ev for i, ev in self._select(wanted, needles) if i >= after]
+        return [ev for _, ev in self._select(wanted, needles)]
+
+    def _select(self, wanted: set[str], needles: tuple[bytes, ...]) -> list[tuple[int, Any]]:
+        """(index, event) of each event of the ``wanted`` kinds, as :meth:`select` finds them."""
         stored, raw, items = self._stored, self._raw, self._items
         if stored and not self._canonical():
-            return [ev for ev in self if ev.get("kind") in wanted]
+            return [(i, ev) for i, ev in enumerate(self) if ev.get("kind") in wanted]
         picked: dict[int, Any] = {}
         if stored:
             starts = self._line_starts()
@@ -192,8 +241,8 @@ class EventLog(MutableSequence):
                     picked[i] = items[i]
                 else:
                     picked.pop(i, None)
-        out = [picked[i] for i in sorted(picked)]
-        out.extend(ev for ev in items[stored:] if ev.get("kind") in wanted)
+        out = [(i, picked[i]) for i in sorted(picked)]
+        out.extend((i, ev) for i, ev in enumerate(items[stored:], stored) if ev.get("kind") in wanted)
         return out
 
     def first_not_canonical(self) -> int | None:
@@ -242,8 +291,8 @@ class EventLog(MutableSequence):
         if self._stored:
             for i in range(self._stored):
                 self._get(i)
-            self._raw, self._stored, self._starts, self._all_canonical = b"", 0, None, None
-            self._seen = set()
+            self._bytes, self._on_disk, self._stored, self._starts, self._all_canonical = b"", None, 0, None, None
+            self._seen, self.checked = set(), False
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self._rewrite()
@@ -264,17 +313,18 @@ class EventLog(MutableSequence):
     def dump(self) -> bytes:
         """The log section: each stored line as it was read unless its event was parsed and differs
         from it now, then each later event's canonical JSON."""
-        return b"".join(self.dump_parts())
+        return b"".join(p.read() if isinstance(p, StoredLines) else p for p in self.dump_parts())
 
-    def dump_parts(self) -> list[bytes | memoryview]:
+    def dump_parts(self) -> list[bytes | memoryview | StoredLines]:
         """:meth:`dump` in pieces, the stored lines not copied: a long log is written as it lies."""
-        raw, items, stored = self._raw, self._items, self._stored
+        items, stored = self._items, self._stored
         changed = [i for i in sorted(self._seen) if canonical_json(items[i]) != self._line(i)[2:]]
-        parts: list[bytes | memoryview] = []
+        parts: list[bytes | memoryview | StoredLines] = []
         if not changed:
-            parts.append(raw)
+            # lines never read are copied from the file they lie in, without passing through here
+            parts.append(self._on_disk if self._on_disk is not None else self._raw)
         else:
-            starts, view, at = self._line_starts(), memoryview(raw), 0
+            starts, view, at = self._line_starts(), memoryview(self._raw), 0
             for i in changed:
                 parts.append(view[at:starts[i]])
                 parts.append(b"- " + canonical_json(items[i]) + b"\n")
@@ -310,10 +360,11 @@ def _parse(line: bytes, number: int, damaged: Callable[[str, int | None], Except
     return event
 
 
-def events_of(log: Iterable[Any], kinds: Iterable[str], needles: tuple[bytes, ...] = ()) -> list[Any]:
+def events_of(log: Iterable[Any], kinds: Iterable[str], needles: tuple[bytes, ...] = (),
+              after: int = 0) -> list[Any]:
     """The events of ``kinds`` in ``log`` (an :class:`EventLog`, parsed only as far as needed, or
-    any list of events); ``needles`` as in :meth:`EventLog.select`."""
+    any list of events) after its first ``after``; ``needles`` as in :meth:`EventLog.select`."""
     if isinstance(log, EventLog):
-        return log.select(kinds, needles)
+        return log.select(kinds, needles, after)
     wanted = set(kinds)
-    return [ev for ev in log if ev.get("kind") in wanted]
+    return [ev for ev in list(log)[after:] if ev.get("kind") in wanted]

@@ -8,14 +8,16 @@ Layout: a YAML stream of two documents (the header is written as JSON, which YAM
    last event's number and hash).  It is a snapshot: ``hxref audit`` checks
    that it equals the replay of the log.  JSON, because it is read by every
    command: ``json.loads`` reads it some 40 times faster than a YAML reader.
-   A header written as YAML by an earlier hxref is still read.
+   A header written as YAML by an earlier hxref is still read.  Its lists that
+   only grow are written again from their text as read (:mod:`hxref.header`).
 2. The *log*: one event per line, written as ``- {canonical JSON}``.  Each
    event is ``{seq, kind, by, data, prev, hash}`` where ``prev`` is the hash of
    the event before and ``hash = sha256(canonical JSON of the event without
    hash)``, a hash chain.  Any YAML reader reads the whole file; hxref parses
    an event only when it is asked for, and writes the lines it read back as
    they were (:mod:`hxref.eventlog`), so a command's cost does not grow with
-   the length of the game.
+   the length of the game; a file this machine checked and nobody wrote since
+   has its log left on the disk until asked for (:mod:`hxref.seen`).
 
 Writes are atomic (temporary file, fsync, rename, fsync of the folder) and
 keep the previous version as ``GAME.bak``; :func:`locked` stops two hxref
@@ -26,21 +28,23 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
-import secrets
 import stat
 import tempfile
 import time
+import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, TypedDict
 
-from .canon import canonical_json, sha256_hex
-from .eventlog import EventLog
+from . import seen
+from .canon import canonical_json, random_hex, sha256_hex
 from .errors import HxrefError, InvalidInput, Locked, cannot_write, os_reason
+from .eventlog import EventLog
+from .header import FORMAT, damaged, grown, header_body, json_lines, kept_lines, parse_header  # noqa: F401
+from .header import dumps as _dumps
+from .stored import StoredLines
 
-FORMAT = 2
 LOG_MARKER = "--- # log: one event per line (canonical JSON, hash-chained); never edit by hand"
 LOG_SEPARATOR = ("\n" + LOG_MARKER + "\n").encode("utf-8")
 GENESIS = "0" * 64
@@ -64,16 +68,6 @@ def event_hash(event: Mapping[str, Any]) -> str:
     return sha256_hex(canonical_json(body))
 
 
-def damaged(path: Path | str, message: str, line: int | None = None) -> HxrefError:
-    return InvalidInput(
-        message,
-        code="E500",
-        file=str(path),
-        line=line,
-        hint="restore GAME.bak or a copy you trust, then run `hxref audit`",
-    )
-
-
 class GameFile:
     """A game file in memory: the header snapshot and the event log (read lazily, written back as
     it was read: :class:`hxref.eventlog.EventLog`)."""
@@ -82,6 +76,12 @@ class GameFile:
         self.path = path
         self.header = header
         self.log = log if log is not None else EventLog()
+        self.stat: os.stat_result | None = None     # the file as read or last written, and
+        self.log_at = 0                             # where its log starts (for :mod:`hxref.seen`)
+        #: the header's lists that only grow (paths from the top), each written again from its
+        #: text as read with only its new items serialised (:mod:`hxref.header`); set by the engine
+        self.append_only: frozenset[tuple[str, ...]] = frozenset()
+        self._kept: dict[tuple[str, ...], tuple[str, tuple]] = {}
 
     @property
     def log(self) -> EventLog:
@@ -112,21 +112,49 @@ class GameFile:
 
     # --- reading -------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | Path) -> "GameFile":
+    def load(cls, path: str | Path, *, trust_seen: bool = False) -> "GameFile":
+        """The game file at ``path``.  With ``trust_seen``, a file this machine checked and nobody
+        has written since (:mod:`hxref.seen`) has only its header read here, its log when asked
+        for; else the whole file is read."""
         p = Path(path)
         try:
             with open(p, "rb") as fh:
+                st = os.fstat(fh.fileno())
                 # the header, then the log read straight into its own bytes (no copy of a long log)
                 head_bytes, log_start = read_head(fh, p)
+                record = seen.checked(p, st) if trust_seen else None
+                if record is not None and record["log_at"] == log_start:
+                    gf = cls._from_parts(head_bytes, None, p, seen_here=record, fd=fh.fileno(), st=st)
+                    if gf is not None:
+                        gf.stat, gf.log_at = st, log_start
+                        return gf
                 fh.seek(log_start)
                 log_bytes = fh.read()
+                if len(log_bytes) != st.st_size - log_start:    # written to as we read
+                    raise damaged(p, "the game file changed while hxref was reading it")
+                # copied from the file when saved, unless another account may write it meanwhile
+                stored = cls._stored(p, fh.fileno(), log_start, len(log_bytes), st) if seen.own(st) else None
         except FileNotFoundError:
             raise InvalidInput("no such game file", code="E100", file=str(p),
                                hint="create one with `hxref new`") from None
         except OSError as exc:
             raise InvalidInput(f"cannot read the game file: {os_reason(exc)}", code="E100",
                                file=str(p)) from None
-        return cls._from_parts(head_bytes, log_bytes, p)
+        gf = cls._from_parts(head_bytes, log_bytes, p, stored=stored)
+        assert gf is not None
+        gf.stat, gf.log_at = st, log_start
+        return gf
+
+    @staticmethod
+    def _stored(path: Path, fd: int, offset: int, length: int, st: os.stat_result) -> StoredLines:
+        """The log section in the file open at ``fd`` (whose stat was ``st`` when it was checked),
+        through a descriptor of its own."""
+        own = os.dup(fd)
+        stored = StoredLines(own, offset, length,
+                             lambda: damaged(path, "the game file changed while hxref was reading it"),
+                             (st.st_size, st.st_mtime_ns))
+        weakref.finalize(stored, os.close, own)
+        return stored
 
     @classmethod
     def parse(cls, text: str, path: Path) -> "GameFile":
@@ -137,30 +165,62 @@ class GameFile:
         head_bytes, sep, log_bytes = data.partition(LOG_SEPARATOR)
         if not sep:
             raise damaged(path, "this is not an hxref game file (no log section)")
-        return cls._from_parts(head_bytes, log_bytes, path)
+        gf = cls._from_parts(head_bytes, log_bytes, path)
+        assert gf is not None
+        return gf
 
     @classmethod
-    def _from_parts(cls, head_bytes: bytes, log_bytes: bytes, path: Path) -> "GameFile":
+    def _from_parts(cls, head_bytes: bytes, log_bytes: bytes | None, path: Path, *,
+                    seen_here: dict | None = None, fd: int = -1, st: os.stat_result | None = None,
+                    stored: StoredLines | None = None) -> "GameFile | None":
+        """The game from its header's bytes and its log's (or, with ``seen_here``, the record of
+        the checked file open at ``fd``, whose log is left on the disk: None if the header's head
+        is not the recorded one)."""
         try:
             head_text = head_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidInput(f"cannot read the game file: {exc}", code="E100", file=str(path)) from None
         header = parse_header(head_text, path)
         first_line = head_text.count("\n") + 3
+        kept = kept_lines(header_body(head_text), header)
 
         def damage(message: str, line: int | None) -> HxrefError:
             return damaged(path, message, line)
 
-        return cls(path, header, EventLog.from_section(log_bytes, first_line=first_line, damaged=damage))
+        if log_bytes is not None:
+            gf = cls(path, header, EventLog.from_section(log_bytes, first_line=first_line, damaged=damage,
+                                                         stored=stored))
+        else:
+            assert seen_here is not None and st is not None
+            at, n, size = seen_here["log_at"], seen_here["events"], st.st_size
+            if header.get("head") != {"seq": seen_here["seq"], "hash": seen_here["hash"]} \
+                    or seen_here["seq"] != n or not n or size <= at:
+                return None
+            gf = cls(path, header, EventLog.on_disk(cls._stored(path, fd, at, size - at, st), lines=n,
+                                                    first_line=first_line, damaged=damage))
+        gf._kept = kept
+        return gf
 
     # --- writing -------------------------------------------------------------------------
     def dump_bytes(self) -> bytes:
         """The file: two comment lines, the header as JSON (which any YAML reader reads too), the
         log marker, then the log (its stored lines as read, new events appended)."""
-        return b"".join(self._dump_parts())
+        return b"".join(p.read() if isinstance(p, StoredLines) else p for p in self._dump_parts())
 
-    def _dump_parts(self) -> list[bytes | memoryview]:
-        head = _json_lines(self.header)
+    def _dump_parts(self) -> list[bytes | memoryview | StoredLines]:
+        written: dict[tuple[str, ...], tuple[str, tuple]] = {}
+
+        def reuse(path: tuple[str, ...], value: Any) -> str | None:
+            """An append-only list: its text as read, and only its new items serialised."""
+            if path not in self.append_only or not isinstance(value, list):
+                return None
+            kept = self._kept.get(path)
+            text = (grown(kept, value) if kept else None) or _dumps(value)
+            written[path] = (text, tuple(value))
+            return text
+
+        head = json_lines(self.header, reuse=reuse)
+        self._kept.update(written)
         top = "\n".join([
             "# hxref game file. The header is a snapshot of the game; the log below is the truth.",
             "# Check it with `hxref audit`. Never edit by hand: every event is hash-chained.",
@@ -173,72 +233,44 @@ class GameFile:
         return self.dump_bytes().decode("utf-8")
 
     def save(self) -> None:
-        atomic_write(self.path, self._dump_parts(), backup=True)
+        parts = self._dump_parts()
+        written = atomic_write(self.path, parts, backup=True)
+        top = parts[0]
+        assert isinstance(top, bytes)       # the comment lines, the header and the log marker
+        self.log_at = len(top)
+        try:
+            st: os.stat_result | None = os.stat(self.path)
+        except OSError:
+            st = None
+        # the file this save put in place, not one another process renamed there since
+        self.stat = st if st is not None and (st.st_dev, st.st_ino) == written else None
 
-
-def _json_lines(value: Any, depth: int = 2, indent: str = "") -> str:
-    """JSON with the keys of the first ``depth`` levels one a line, the rest compact: readable, and
-    written by the C encoder (``json.dumps`` with ``indent`` takes the slow pure-Python one)."""
-    if not isinstance(value, dict) or not value or depth == 0:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
-    inner = indent + " "
-    return "{\n" + ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_json_lines(v, depth - 1, inner)}"
-                               for k, v in value.items()) + "\n" + indent + "}"
+    def remember_checked(self, *, as_read: bool = False) -> None:
+        """Keep this file, as read (``as_read``) or last written, and checked, in :mod:`hxref.seen`:
+        only a log in hxref's own form, which the next command may read line by line."""
+        head = self.header.get("head")
+        if self.stat is not None and self.log and isinstance(head, dict) and self.log.recordable(as_read):
+            seen.remember(self.path, self.stat, self.log_at, len(self.log), len(self.log), self.head)
 
 
 def read_head(fh: BinaryIO, path: Path) -> tuple[bytes, int]:
     """The bytes of a game file before its log marker, and the offset where its log starts; the
     log itself is not read."""
-    buf = b""
+    buf, size = bytearray(), 1 << 16
     while True:
-        chunk = fh.read(65536)
+        chunk = fh.read(size)
         if not chunk:
             raise damaged(path, "this is not an hxref game file (no log section)")
         scan = max(0, len(buf) - len(LOG_SEPARATOR))
         buf += chunk
         i = buf.find(LOG_SEPARATOR, scan)
         if i >= 0:
-            return buf[:i], i + len(LOG_SEPARATOR)
+            return bytes(memoryview(buf)[:i]), i + len(LOG_SEPARATOR)
+        size = min(size * 2, 1 << 24)       # a long header: fewer, larger reads
 
 
-def header_body(head_text: str) -> str:
-    """The header's text below the comment lines above it: JSON when it starts with ``{``."""
-    body = head_text.lstrip("\ufeff").lstrip()
-    while body.startswith("#"):
-        body = body.partition("\n")[2].lstrip()
-    return body
-
-
-def parse_header(head_text: str, path: Path) -> dict:
-    """The header of a game file: JSON (as hxref writes it) or YAML (as earlier versions did).
-    Damage, and files of another format, are refused with one line."""
-    from . import yamlio
-
-    body = header_body(head_text)
-    try:
-        if body.startswith("{"):
-            header = json.loads(body)
-        else:
-            header = yamlio.fast_load(head_text)
-    except RecursionError:
-        raise damaged(path, "the header is nested too deeply") from None
-    except ValueError as exc:
-        line = head_text[:len(head_text) - len(body)].count("\n") + getattr(exc, "lineno", 0) or None
-        raise damaged(path, "the header is not valid JSON", line) from None
-    except Exception as exc:  # any YAML problem in our own header means damage
-        mark = getattr(exc, "problem_mark", None)
-        raise damaged(path, "the header is not valid YAML", mark.line + 1 if mark else None) from None
-    if isinstance(header, dict) and header.get("hxref") == 1:
-        raise InvalidInput("this game file was made by hxref 0.1, whose protocol this hxref no longer "
-                           "trusts; replay its order files into a new game, or use hxref 0.1",
-                           code="E505", file=str(path))
-    if not isinstance(header, dict) or header.get("hxref") != FORMAT:
-        raise damaged(path, f"unknown game file format (expected `hxref: {FORMAT}`)")
-    return header
-
-
-def atomic_write(path: Path, data: bytes | list[bytes | memoryview], *, backup: bool = False,
-                 private: bool = False) -> None:
+def atomic_write(path: Path, data: bytes | list[bytes | memoryview | StoredLines], *, backup: bool = False,
+                 private: bool = False) -> tuple[int, int]:
     """Write ``data`` (bytes, or pieces written one after another) to ``path`` so that a crash
     leaves the old or the new file, never a mix.
 
@@ -249,7 +281,8 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview], *, backup: 
     shared folder is never followed.  The file keeps the mode of the one it
     replaces (0644, less the umask, for a new one); a ``private`` one stays
     0600 from its first byte.  An OSError (disk full, no permission) becomes
-    one line, E510, naming the file.
+    one line, E510, naming the file.  Returns the device and inode of the file
+    written (what a caller that stats ``path`` afterwards must find there).
     """
     shown = path
     path = Path(os.path.realpath(path))
@@ -261,12 +294,18 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview], *, backup: 
         with os.fdopen(fd, "wb") as fh:
             if not private:
                 os.fchmod(fh.fileno(), _public_mode(path))
-            fh.writelines([data] if isinstance(data, bytes) else data)
+            for part in [data] if isinstance(data, bytes) else data:
+                if isinstance(part, StoredLines):   # copied from the file read, in the kernel
+                    fh.flush()
+                    part.write_to(fh.fileno())
+                else:
+                    fh.write(part)
             fh.flush()
             os.fsync(fh.fileno())
+            written = os.fstat(fh.fileno())
         if backup and path.exists():
             # a random name again; os.link never follows or overwrites what is there
-            bak_tmp = str(folder / f".{path.name}.{secrets.token_hex(8)}.bak.tmp")
+            bak_tmp = str(folder / f".{path.name}.{random_hex(8)}.bak.tmp")
             os.link(path, bak_tmp)
             made.append(bak_tmp)
             os.replace(bak_tmp, folder / (path.name + ".bak"))
@@ -288,6 +327,7 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview], *, backup: 
     except OSError as exc:
         raise cannot_write(shown, exc, "the new file is in place but may not survive a power cut",
                            what="make the save durable") from None
+    return written.st_dev, written.st_ino
 
 
 def _public_mode(path: Path) -> int:

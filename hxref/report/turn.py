@@ -69,7 +69,7 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
     """The report for ``audience``: None (public), a side name, or ``"umpire"``; it tells every
     resolution after event ``since`` (default: what the reader has provably seen, see
     :mod:`hxref.report.story`)."""
-    from . import story
+    from . import story, tallies
 
     h = engine.h
     meta = h["meta"]
@@ -88,14 +88,15 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
         rep.sections.append(mine)
     if view:        # the rules' own sections
         rep.sections.extend(engine.system.report(view))
-    protocol = _claims(engine.gf.log)
+    faces, claims = tallies.whole_game(engine, audience)
+    protocol = _claims(claims)
     if protocol.lines:
         rep.sections.append(protocol)
     start = story.default_since(engine, audience) if since is None else since
     told, new = story.since_resolutions(engine.gf.log, start)
-    from ..dice_stats import summary_line
+    from ..dice_stats import summary_of
 
-    summary = summary_line(engine.gf.log, audience, mode, engine.gf.path.name)
+    summary = summary_of(faces, audience, engine.gf.path.name)
     rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
     last = told[-1].events if told else []
     rep.facts = {
@@ -189,15 +190,11 @@ def _own_sealed_line(dec_id: str, local: dict[str, tuple[Path, dict]]) -> str:
     return f"{dec_id}: you have committed; your reveal file was not found next to the game file"
 
 
-def _claims(log: list[dict]) -> Section:
+def _claims(claims: list[tuple[int, str]]) -> Section:
     """Every signed claim of a missed deadline and every withdrawal by consent, the whole game
     long: each side must be able to see and dispute them."""
-    from ..eventlog import events_of
-
     protocol = Section("Claims and withdrawals (signed)")
-    for ev in events_of(log, ["rules"], (b'"nmr"', b'"withdrawn"')):
-        if ev["data"].get("nmr") or ev["data"].get("withdrawn"):
-            protocol.lines.append(f"event {ev['seq']}: {ev['data']['text']}")
+    protocol.lines.extend(f"event {seq}: {text}" for seq, text in claims)
     return protocol
 
 

@@ -60,7 +60,7 @@ def _solo(path: Path, system: str, scenario: str, game_id: str, mp: pytest.Monke
     mp.setenv("HXREF_NOW", DAY.format(day))
     sides = {s: None for s in systems.get(system).load_scenario(scenario)["sides"]}
     with pytest.MonkeyPatch.context() as seed:      # a fixed solo seed (it is `secrets` itself: only here)
-        seed.setattr("hxref.engine._secrets.token_hex", lambda n=32: f"{day:02x}" * n)
+        seed.setattr("hxref.engine.random_hex", lambda n=32: f"{day:02x}" * n)
         return Engine.create(path, system=system, scenario=scenario, mode="solo", sides=sides, game_id=game_id)
 
 

@@ -295,14 +295,14 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
         stats.games += 1
         path = folder / f"random-{stats.games}.yaml"
         seed = rng.getrandbits(256).to_bytes(32, "big").hex()
-        old = engine_mod._secrets
+        old = engine_mod.random_hex
         # the solo seed and nonce from the test's own generator: a failing play can be replayed
-        engine_mod._secrets = _Seeded(rng)
+        engine_mod.random_hex = _Seeded(rng).token_hex
         try:
             eng = Engine.create(path, system=system, scenario=scenario, mode="solo",
                                 sides={s: None for s in sides}, game_id=f"random-{seed[:8]}", nonce=seed)
         finally:
-            engine_mod._secrets = old
+            engine_mod.random_hex = old
         while not eng.finished and stats.decisions < budget:
             dec = next(d for d in eng.awaiting if d.id != "join")
             for side in dec.sides:
@@ -339,7 +339,7 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
 
 
 class _Seeded:
-    """Stands in for :mod:`secrets` in :mod:`hxref.engine` while a random game is made."""
+    """Stands in for :func:`hxref.engine.random_hex` while a random game is made."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng

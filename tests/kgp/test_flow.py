@@ -23,7 +23,7 @@ def sealed(item_id, kind, value, salt=SALT):
 @pytest.fixture
 def game(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine._secrets.token_hex", lambda n=32: "4b" * n)
+    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "4b" * n)
     return Engine.create(tmp_path / "cg.yaml", system="kgp", scenario="cg-ii", mode="solo",
                          sides={"us": None, "german": None}, game_id="kgp-flow")
 

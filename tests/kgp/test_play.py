@@ -285,7 +285,7 @@ def test_hxref_demo_plays_the_kgp_campaign(tmp_path):
 @pytest.fixture
 def solo(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine._secrets.token_hex", lambda n=32: "4b" * n)
+    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "4b" * n)
     return Engine.create(tmp_path / "cg.yaml", system="kgp", scenario="cg-ii", mode="solo",
                          sides={"us": None, "german": None}, game_id="kgp-play-fixes")
 

@@ -31,7 +31,7 @@ STANDING = {"choice": "disrupt", "loss": "loss", "hexes": 1}
 @pytest.fixture
 def new(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine._secrets.token_hex", lambda n=32: "5c" * n)
+    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "5c" * n)
     return Engine.create(tmp_path / "g.yaml", system="salem-church", scenario="salem-church", mode="solo",
                          sides={"union": None, "confederate": None}, game_id="salem-rules")
 
