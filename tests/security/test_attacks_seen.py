@@ -97,11 +97,22 @@ def as_mallory(code: str, *, group: int | None = None) -> None:
     assert os.waitpid(pid, 0)[1] == 0, "the other account's step failed"
 
 
+_SHARED: list[Path] = []
+
+
 def shared_folder() -> Path:
-    """A folder the other account can reach (the tests' own tmp_path is 0700)."""
+    """A folder the other account can reach (the tests' own tmp_path is 0700); removed after the test."""
     d = Path(tempfile.mkdtemp(prefix="hxref-seen-shared-"))
     d.chmod(0o755)
+    _SHARED.append(d)
     return d
+
+
+@pytest.fixture(autouse=True)
+def _remove_shared_folders():
+    yield
+    while _SHARED:
+        shutil.rmtree(_SHARED.pop(), ignore_errors=True)
 
 
 # --- S1-S6: the file changed on the disk after this machine checked it -----------------------------
