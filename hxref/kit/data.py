@@ -311,11 +311,17 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
 def pinned(system: str, charts: Mapping[str, Source] | None) -> Iterator[None]:
     """Within: every read of ``system``'s pinned files answers from ``charts`` (from :func:`prepare`);
     a file the game did not pin, and any other system's file, is read from the disk."""
-    token = pins.ACTIVE.set((system, charts or {}, folder(system).resolve()))
+    token = pins.ACTIVE.set((system, charts or {}, _resolved(folder(system))))
     try:
         yield
     finally:
         pins.ACTIVE.reset(token)
+
+
+@lru_cache(maxsize=64)
+def _resolved(path: Path) -> Path:
+    """``path`` with its links resolved: once per folder, not at every resolution of a replay."""
+    return path.resolve()
 
 
 def source(system: str, rel: str) -> Source:
