@@ -68,6 +68,14 @@ def event_hash(event: Mapping[str, Any]) -> str:
     return sha256_hex(canonical_json(body))
 
 
+def changed_under(path: Path | str) -> HxrefError:
+    """The game file was written in place while a command read it: not hxref's way of writing (it
+    renames a new file into place), so another program or account, or a damaged disk."""
+    return InvalidInput("the game file changed while hxref was reading it; nothing was saved", code="E500",
+                        file=str(path), hint="run the command again; if this comes back, find what writes "
+                                             "the file and run `hxref audit` on a copy you trust")
+
+
 class GameFile:
     """A game file in memory: the header snapshot and the event log (read lazily, written back as
     it was read: :class:`hxref.eventlog.EventLog`)."""
@@ -131,7 +139,7 @@ class GameFile:
                 fh.seek(log_start)
                 log_bytes = fh.read()
                 if len(log_bytes) != st.st_size - log_start:    # written to as we read
-                    raise damaged(p, "the game file changed while hxref was reading it")
+                    raise changed_under(p)
                 # copied from the file when saved, unless another account may write it meanwhile
                 stored = cls._stored(p, fh.fileno(), log_start, len(log_bytes), st) if seen.own(st) else None
         except FileNotFoundError:
@@ -151,7 +159,7 @@ class GameFile:
         through a descriptor of its own."""
         own = os.dup(fd)
         stored = StoredLines(own, offset, length,
-                             lambda: damaged(path, "the game file changed while hxref was reading it"),
+                             lambda: changed_under(path),
                              (st.st_size, st.st_mtime_ns))
         weakref.finalize(stored, os.close, own)
         return stored
