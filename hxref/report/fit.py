@@ -333,43 +333,50 @@ class FitTable:
         wrapping, padding and trailing spaces), without rich; None when it needs rich: a box, an
         option or a justification this rendering does not follow, a cell that is not a printable
         ASCII str, or too little room."""
-        t = self.table
-        if t.get("box", "default") is not None or t.get("collapse_padding") or not _PLAIN_OPTIONS.issuperset(t):
+        if not self._plain_enough():
             return None
-        if not all(c.justify in ("left", "center", "right") and _printable(c.header) for c in self.columns):
-            return None
-        if not all(isinstance(cell, str) and _printable(cell) for r in self.rows for cell in r):
-            return None
-        top, right, bottom, left = _unpack(t.get("padding", (0, 1)))
-        if top or bottom:
-            return None
+        top, right, bottom, left = _unpack(self.table.get("padding", (0, 1)))
         keep, widths, breaks = self.layout(room)
-        if not keep:
+        if top or bottom or not keep:
             return None
-        last = len(keep) - 1
-        edge = t.get("pad_edge", True)
+        last, edge = len(keep) - 1, self.table.get("pad_edge", True)
         pads = [(left if edge or n else 0, right if edge or n < last else 0) for n in range(len(keep))]
         inner = widths or [max(_longest_line(x) for x in self._cells(i)) for i in keep]
         if min(w + a + b for w, (a, b) in zip(inner, pads)) < 1 or sum(inner) + sum(map(sum, pads)) > room:
             return None
-        out: list[str] = []
         header: list[Cell] = [c.header for c in self.columns]
+        out: list[str] = []
         for r, row in enumerate([header, *self.rows]):
-            cells = []
-            for n, i in enumerate(keep):
-                text = _plain(row[i])
-                if breaks is not None and widths is not None and r:
-                    text = _break_long_plain(text, widths[n], breaks)
-                col = self.columns[i]
-                lines = _cell_lines(text, inner[n], col.justify, col.no_wrap and widths is None)
-                a, b = pads[n]
-                cells.append([" " * a + line + " " * b for line in lines])
-            height = max(map(len, cells))
-            for n, lines in enumerate(cells):       # the header at the foot of its row, a cell at the top
-                blank = [" " * (inner[n] + sum(pads[n]))] * (height - len(lines))
-                cells[n] = blank + lines if r == 0 else lines + blank
-            out += ["".join(lines[k] for lines in cells) for k in range(height)]
+            out += self._plain_row(row, keep, inner, pads, widths, breaks, header=not r)
         return out
+
+    def _plain_enough(self) -> bool:
+        """Whether :meth:`plain` follows everything this table asks for (else rich draws it)."""
+        t = self.table
+        if t.get("box", "default") is not None or t.get("collapse_padding") or not _PLAIN_OPTIONS.issuperset(t):
+            return False
+        return all(c.justify in ("left", "center", "right") and _printable(c.header) for c in self.columns) \
+            and all(isinstance(cell, str) and _printable(cell) for r in self.rows for cell in r)
+
+    def _plain_row(self, row: Sequence[Cell], keep: list[int], inner: list[int], pads: list[tuple[int, int]],
+                   widths: list[int] | None, breaks: re.Pattern | None, header: bool) -> list[str]:
+        """One row's lines: each kept cell wrapped to its column and padded; the header at the foot
+        of its row, a cell at the top.  ``widths``: the layout's (None when every column has its
+        longest line); ``breaks``: where a long token breaks, in a cell, not in the header."""
+        cells = []
+        for n, i in enumerate(keep):
+            text = _plain(row[i])
+            if breaks is not None and widths is not None and not header:
+                text = _break_long_plain(text, widths[n], breaks)
+            col = self.columns[i]
+            lines = _cell_lines(text, inner[n], col.justify, col.no_wrap and widths is None)
+            a, b = pads[n]
+            cells.append([" " * a + line + " " * b for line in lines])
+        height = max(map(len, cells))
+        for n, lines in enumerate(cells):
+            blank = [" " * (inner[n] + sum(pads[n]))] * (height - len(lines))
+            cells[n] = blank + lines if header else lines + blank
+        return ["".join(lines[k] for lines in cells) for k in range(height)]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.build(options.max_width)
