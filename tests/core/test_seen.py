@@ -22,6 +22,7 @@ from hxref.errors import HxrefError
 from hxref.eventlog import events_of
 from hxref.game import GameFile
 
+from tests.conftest import bid_round
 from tests.core.test_deadlines import claim, open_game
 
 
@@ -78,11 +79,7 @@ def test_a_kept_record_that_does_not_match_the_header_is_not_used(cli, game):
 
 def test_saving_a_file_left_on_the_disk_writes_the_same_bytes(cli, game, monkeypatch):
     whole = reads_whole(monkeypatch)
-    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 2")
-    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 3")
-    cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml")
-    cli("submit", game, "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
-    cli("resolve", game)
+    bid_round(cli, game, 2, 3)
     assert whole == []                                      # copied in the kernel, never read whole
     data = Path(game).read_bytes()
     assert GameFile.parse_bytes(data, Path(game)).dump_bytes() == data
@@ -134,11 +131,7 @@ def test_stored_lines_give_each_line_or_none(tmp_path_factory, lines, first, win
 
 
 def test_events_after_a_point_are_those_the_whole_log_gives(cli, game):
-    cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 2")
-    cli("commit", game, "--side", "confederate", "--key", "bob", "--choice", "bid: 2")
-    cli("submit", game, "union-t1.bid-commit.yaml", "confederate-t1.bid-commit.yaml")
-    cli("submit", game, "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
-    cli("resolve", game)
+    bid_round(cli, game, 2, 2)
     full = GameFile.load(game).log
     n = len(full)
     rng = random.Random(7)
@@ -186,19 +179,12 @@ def test_the_dice_line_from_kept_tallies_is_the_one_counted_from_the_start(cli, 
         return [cli("report", game, "--format", "text", "--width", "300", *(["--side", side] if side else [])).output
                 for side in ("union", "confederate", None)]
 
-    counted = []
-    for turn, (a, b) in enumerate(((2, 3), (1, 1), (4, 2)), 1):
-        for side, key, bid in (("union", "alice", a), ("confederate", "bob", b)):
-            cli("commit", game, "--side", side, "--key", key, "--choice", f"bid: {bid}")
-        cli("submit", game, f"union-t{turn}.bid-commit.yaml", f"confederate-t{turn}.bid-commit.yaml")
-        cli("submit", game, f"union-t{turn}.bid-reveal.yaml", f"confederate-t{turn}.bid-reveal.yaml")
-        cli("resolve", game)
-        counted.append(reports())
-        if Engine.load(game).awaiting[0].kind != "bid":
-            break
-    assert any("Dice this game:" in text for text in counted[-1])
+    reports()                   # tallies kept up to the joins
+    bid_round(cli, game, 2, 3)
+    counted = reports()         # counted from the kept tallies on
+    assert any("Dice this game:" in text for text in counted)
     monkeypatch.setenv("HXREF_HOME", str(tmp_path / "fresh"))
-    assert reports() == counted[-1]
+    assert reports() == counted
 
 
 def test_hxref_seen_off_reads_every_file_whole(cli, game, monkeypatch):

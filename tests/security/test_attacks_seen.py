@@ -27,10 +27,8 @@ import pytest
 
 from hxref.canon import canonical_json
 
-from tests.core.test_deadlines import claim as acw_claim
-from tests.core.test_deadlines import open_game as acw_open_game
 from tests.security.test_attacks import DEC, answer, run, start
-from tests.security.test_attacks_lazy_log import forge_unsigned_answer, join, split
+from tests.security.test_attacks_lazy_log import _claimed_acw_game, forge_unsigned_answer, join, split
 
 ROOT = hasattr(os, "getuid") and os.getuid() == 0
 MALLORY = 4242          # the second local account (no passwd entry needed: a child with this uid)
@@ -254,16 +252,6 @@ def test_s8_a_file_truncated_after_the_record_or_under_a_command(cli, monkeypatc
 
 
 # --- S9-S11: a file the first command accepts, not in the form the memo assumes ---------------------
-
-def _claimed_acw_game(cli, monkeypatch) -> str:
-    """ACW Mercer's Mill, open: confederate's signed claim against union at t1.union, resolved."""
-    game = acw_open_game(cli, monkeypatch, "--deadline-hours", "24", "--nmr", "stand-fast")
-    acw_claim(cli, monkeypatch, "2026-11-30T12:00:01Z")
-    cli("roll", game, "--side", "confederate", "--key", "bob")
-    cli("submit", game, "confederate-t1.union-roll.yaml")
-    cli("resolve", game)
-    return game
-
 
 def test_s9_a_claim_hidden_by_a_trailing_space_once_the_memo_is_written(cli, monkeypatch):
     """BROKEN: confederate (the claimant, holding the file) adds one space after the closing brace
