@@ -22,7 +22,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -584,12 +583,13 @@ def remembered_yaml(text: str, parse: Callable[[], Any]) -> tuple[Any, bool]:
     time; and whether it came from the memo.  Kept under ``$HXREF_HOME/yaml/``, keyed by the
     text's sha256 and the versions of hxref and of the reader, and only when plain JSON holds it
     exactly (no dates, no keys that are numbers), so a remembered read is the same data.  A
-    memo that cannot be read or written is not used."""
+    memo that cannot be read or written, or that is not this user's own
+    (:func:`hxref.heads.read_record`), is not used."""
     from importlib.metadata import PackageNotFoundError, version
 
     from . import __version__
     from .canon import canonical_json, sha256_hex
-    from .heads import home
+    from .heads import home, read_record, write_record
 
     try:
         reader = version("ruamel.yaml")
@@ -597,17 +597,12 @@ def remembered_yaml(text: str, parse: Callable[[], Any]) -> tuple[Any, bool]:
         reader = "?"
     k = sha256_hex(b"hxref-yaml-memo/1\x00" + canonical_json([__version__, reader]) + b"\x00" + text.encode("utf-8"))
     path = home() / "yaml" / f"{k[:40]}.json"
-    with contextlib.suppress(OSError, ValueError):
-        got = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(got, dict) and got.get("key") == k and "data" in got:
-            return got["data"], True
+    got = read_record(path)     # this user's own record only: another account's could change a map
+    if isinstance(got, dict) and got.get("key") == k and "data" in got:
+        return got["data"], True
     data = parse()
     plain = to_plain(data)
-    with contextlib.suppress(OSError, TypeError, ValueError):
+    with contextlib.suppress(TypeError, ValueError):
         if plain == data and json.loads(json.dumps(plain)) == plain:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"key": k, "data": plain}, fh)
-            os.replace(tmp, path)
+            write_record(path, {"key": k, "data": plain})
     return data, False

@@ -12,9 +12,7 @@ is never read; a cache that cannot be written or read is simply not used.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import tempfile
 from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
@@ -71,18 +69,14 @@ def remembered(system: str, name: str, scenario: Any, data_folder: Path,
         k = key(system, name, scenario, data_folder, what)
     except (TypeError, ValueError):     # a scenario that is not plain data: compare afresh
         return compute()
+    from ..heads import read_record, write_record
+
     path = _path(k)
-    with contextlib.suppress(OSError, ValueError):
-        got = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(got, dict) and got.get("key") == k and isinstance(got.get("lines"), list) \
-                and all(isinstance(x, str) for x in got["lines"]):
-            return list(got["lines"])
+    got = read_record(path)     # this user's own record only: another account's could hide a difference
+    if isinstance(got, dict) and got.get("key") == k and isinstance(got.get("lines"), list) \
+            and all(isinstance(x, str) for x in got["lines"]):
+        return list(got["lines"])
     lines = compute()
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"key": k, "lines": lines}, fh)
-        os.replace(tmp, path)
+    write_record(path, {"key": k, "lines": lines})
     return lines
 
