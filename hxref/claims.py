@@ -5,7 +5,8 @@ owes: a part of :class:`hxref.engine.Engine` (SECURITY.md, "Withholding never pa
 A deadline runs from the latest signed time of the block that opened the decision.  No clock
 applies it: a *claim* does, a file signed by the other side (open games) or by the umpire
 (umpired games) at a signed time past the deadline and its grace.  A claim against a side that
-has not answered gives the decision's declared default (its stand-fast example) under
+has not answered gives the decision's declared default (:meth:`GameSystem.stand_fast`, an answer
+the rules accept in every position: for an impulse's orders, no moves) under
 ``--nmr stand-fast``; a claim against a withheld reveal or dice link, or under ``--nmr
 forfeit``, forfeits the game: a committed choice is never replaced by another, and withholding
 is never better than the worst reveal.
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from . import protocol
 from .errors import IllegalOrder, InvalidInput
 from .inputs import JOIN, UMPIRE
+from .kit import schema
 
 if TYPE_CHECKING:
     from .game import Event
@@ -221,8 +223,8 @@ class ClaimsMixin:
         elif limit and missed[against] >= int(limit):
             forfeit = f"missed {missed[against]} deadlines (policy forfeit after {limit})"
         else:
-            default = dict(dec.example)
-            found = self.system.check(self.state, dec, against, default)
+            default = self.system.stand_fast(self.state, dec, against)
+            found = schema.check(dec.schema, default, dec.rule) or self.system.check(self.state, dec, against, default)
             if found:
                 forfeit = f"missed the deadline of {decision_id}, and its default is not legal ({found[0].message})"
             else:
