@@ -526,6 +526,8 @@ def status(game, as_json, with_audit, workers, width):
         parts.append(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a "
                      f"signed claim (`hxref claim`) gives {policy['nmr']}" if policy else
                      "no deadlines: a party that stops sending can stall this game")
+        if policy:
+            parts += eng.claims_text()
     parts.append(_options_line(facts["options"]))
     if facts["charts_differ"]:
         parts.append("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]))
