@@ -484,8 +484,12 @@ def resolve(game, key_path, fmt, workers):
 def status(game, as_json, with_audit, workers, width):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
 
+    With a deadline policy it says, for each party that owes something, what a signed claim
+    against it would give now (its stand-fast answer, or a forfeit and why).
+
     GAME may be a folder: a dashboard of every game under it (system, turn, awaited sides,
-    deadlines, last activity; --audit audits each).
+    deadlines, last activity; how each finished game ended, forfeits included, read from its
+    audited replay; --audit audits each).
 
     Example: hxref status g.yaml --json; hxref status tournament/
     """
