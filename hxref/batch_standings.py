@@ -135,12 +135,10 @@ def game_result(header: Mapping[str, Any], path: str | Path = "", file: str = ""
 
 
 def result_text(res: GameResult) -> str:
-    """How a finished game ended, in a few words: ``forfeit: ...``, ``union won by 3 (...)``, ``a draw (...)``."""
+    """How a finished game ended, in a few words: ``forfeit: union ...``, ``union won by 3``, ``a draw``."""
     if res.forfeit:
         return res.how
-    if res.winner is None:
-        return f"a draw ({res.how})"
-    return f"{res.winner} won by {res.margin} ({res.how})"
+    return "a draw" if res.winner is None else f"{res.winner} won by {res.margin}"
 
 
 def _player(side: str, p: Mapping[str, Any]) -> tuple[str, str]:
