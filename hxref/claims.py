@@ -248,7 +248,7 @@ class ClaimsMixin:
         pend["claims"].sort(key=lambda c: c["against"])
 
     def claims_text(self: _Engine) -> list[str]:
-        """For each party that owes an answer now, what a signed claim against it would give."""
+        """For each side that owes something now, what a signed claim against it would give."""
         import json
 
         out = []
@@ -257,10 +257,10 @@ class ClaimsMixin:
             if dec is None or dec.id == JOIN:
                 continue
             for who, what in w["owed"].items():
-                if what in ("done", "missed (claimed)") or what.startswith("wait") or what.startswith("link (after"):
+                # a claim is made against a side (the umpire resolves; nobody claims against him)
+                if who not in self.sides() or what in ("done", "missed (claimed)") or what.startswith("wait") \
+                        or what.startswith("link (after"):
                     continue
-                if what == "resolve":
-                    what = "link"
                 forfeit, default = self.claim_gives(who, dec)
                 gives = f"a forfeit ({forfeit})" if forfeit else \
                     "stand-fast: " + json.dumps(default, ensure_ascii=False, separators=(", ", ": "))
