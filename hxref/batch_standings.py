@@ -31,7 +31,7 @@ board by as much as anybody did.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,8 @@ class GameResult:
     how: str                               # the system's words for the result, or the forfeit's
     forfeit: str | None = None             # the side that forfeited the game
     names: dict[str, str] | None = None    # side -> the player's name (the key's comment, or the side)
+    identity: str = ""                     # the game's identity (the hash of its first event)
+    head: str = ""                         # the last event's hash
 
 
 @dataclass
@@ -87,13 +89,14 @@ class Standings:
     results: list[GameResult]              # the finished games counted
     unfinished: list[str]                  # games still being played (files relative to the folder)
     errors: list[tuple[str, str]]          # (file, one-line error) of games that fail their audit or cannot be read
+    copies: list[tuple[str, str]] = field(default_factory=list)    # (file, the file counted): one game twice
     forfeit_margin: int = MIN_FORFEIT_MARGIN   # the margin a forfeit counts by
     workers: int = 1                       # the processes that audited the games
 
     def to_dict(self) -> dict:
         return {"standings": [r.to_dict() for r in self.rows], "games": [asdict(g) for g in self.results],
                 "unfinished": self.unfinished, "errors": [{"file": f, "error": e} for f, e in self.errors],
-                "forfeit_margin": self.forfeit_margin}
+                "copies": [{"file": f, "counted": c} for f, c in self.copies], "forfeit_margin": self.forfeit_margin}
 
 
 def _result(system: str, state: dict) -> Result:
@@ -169,7 +172,9 @@ def checked_result(path: str, file: str) -> GameResult | str | None:
         eng = res.replayed
         if eng.h.get("phase") != "over":
             return None
-        return game_result(eng.h, path, file, signed_joins(eng.gf.log))
+        out = game_result(eng.h, path, file, signed_joins(eng.gf.log))
+        out.identity, out.head = eng.gf.log[0]["hash"], eng.gf.head
+        return out
     except HxrefError as exc:
         return exc.render()
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -198,12 +203,34 @@ def standings(folder: str | Path, forfeit_margin: int | None = None, workers: in
             errors.append((file, out))
         else:
             results.append(out)
+    results, copies = _once(results, errors)
     won = [r.margin for r in results if r.winner is not None and not r.forfeit]
     margin = forfeit_margin if forfeit_margin is not None else max([MIN_FORFEIT_MARGIN, *won])
     for r in results:
         if r.forfeit:
             r.margin = margin
-    return Standings(_table(results), results, unfinished, errors, margin, _workers(workers, len(jobs)))
+    return Standings(_table(results), results, unfinished, errors, copies, margin, _workers(workers, len(jobs)))
+
+
+def _once(results: list[GameResult], errors: list[tuple[str, str]]) -> tuple[list[GameResult], list[tuple[str, str]]]:
+    """Each game counted once: copies of one game (the same identity) that end at the same head are
+    counted as one, the first file's; copies that end at different heads (a fork: two histories of
+    one game) are all listed as errors and counted for nobody."""
+    by_game: dict[str, list[GameResult]] = {}
+    for r in results:
+        by_game.setdefault(r.identity, []).append(r)
+    once: list[GameResult] = []
+    copies: list[tuple[str, str]] = []
+    for group in by_game.values():
+        if len({r.head for r in group}) > 1:
+            files = ", ".join(r.file for r in group)
+            errors += [(r.file, f"copies of one game end differently ({files}): two histories of one game, "
+                                f"head {r.head[:16]} here; not counted") for r in group]
+            continue
+        once.append(group[0])
+        copies += [(r.file, group[0].file) for r in group[1:]]
+    kept = {id(r) for r in once}
+    return [r for r in results if id(r) in kept], copies
 
 
 def _table(results: list[GameResult]) -> list[Standing]:

@@ -327,4 +327,6 @@ def standings_cmd(folder, as_json, show_games, forfeit_margin, workers):
             + (f" ({st.workers} worker processes)" if st.workers > 1 else ""))
     for file, error in st.errors:
         c.print(Text.assemble(("not counted", "bold red"), f" {file}: {error}"), soft_wrap=True)
+    for file, counted in st.copies:
+        c.print(Text.assemble(("counted once", "yellow"), f" {file}: the same game as {counted}"), soft_wrap=True)
     sys.exit(1 if st.errors else 0)

@@ -8,7 +8,8 @@ them: with his own key, the other side's public key and the files he holds, thro
   game now fails its audit, is listed as an error and counted for nobody;
 * a losing player withholds his reveal to have the forfeit booked as a draw: a forfeit is a loss;
 * a solo game made with two players' public keys books a result against their keys: a keyed
-  player is counted only where a join signed by his key is in the log.
+  player is counted only where a join signed by his key is in the log;
+* two copies of one won game in the folder: one game counts once.
 """
 from __future__ import annotations
 
@@ -126,6 +127,18 @@ def test_a_one_line_header_edit_no_longer_books_a_win(cli):
     assert "header's state differs from the replayed game" in err[0]["error"]
     code, out = run("standings", "club")
     assert code == 1 and "not counted g.yaml" in out and "0 finished games counted" in out, out
+
+
+def test_two_copies_of_one_game_count_once(cli):
+    """Alice puts two copies of the same finished game in the folder to book its result twice: one
+    game (one identity, one head) counts once, the copy is named."""
+    Path("club").mkdir()
+    g = finished_open_game(cli, "club/g.yaml")
+    Path("club/round-2").mkdir()
+    Path("club/round-2/g-again.yaml").write_bytes(Path(g).read_bytes())
+    code, table, out = rows("club")
+    assert code == 0 and table[fingerprint("alice")]["played"] == 1, out
+    assert json.loads(out[:out.rindex("}") + 1])["copies"] == [{"file": "round-2/g-again.yaml", "counted": "g.yaml"}]
 
 
 def test_a_header_without_a_log_counts_for_nobody(cli):
