@@ -191,7 +191,13 @@ def standings(folder: str | Path, forfeit_margin: int | None = None, workers: in
     root = Path(folder)
     paths = find_games(root)
     jobs = [(str(p), _rel(p, root)) for p in paths]
-    found: dict[int, GameResult | str | None] = dict(_run(checked_result, jobs, workers))
+    found: dict[int, GameResult | str | None] = {}
+    if jobs and _workers(workers, len(jobs)) > 1:
+        # the first game here: the forked workers then start with its system and charts loaded
+        found[0] = checked_result(*jobs[0])
+        found.update((i + 1, out) for i, out in _run(checked_result, jobs[1:], workers))
+    else:
+        found.update(_run(checked_result, jobs, workers))
     results: list[GameResult] = []
     unfinished: list[str] = []
     errors: list[tuple[str, str]] = []
