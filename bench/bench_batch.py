@@ -2,7 +2,8 @@
 """Many games at once (issue 9, scope 5): `hxref status DIR` and `hxref resolve DIR` on a folder of
 games against the same work done one game per command.  Not a test: it prints, it never asserts.
 
-    python bench/bench_batch.py [--games 100] [--sample 8] [--rounds 3] [--keep DIR]
+    python bench/bench_batch.py [--games 100] [--sample 8] [--rounds 3] [--keep DIR] [--standings 40]
+    python bench/bench_batch.py --standings-only [--standings 40]
 
 The folder: --games small solo games (half heartland bidding-demo with both sides' t1 bids in, half
 ACW miniatures Mercer's Mill with the Union's t1 orders in), made in-process with the library, so
@@ -28,6 +29,9 @@ Each run works on a fresh copy of the folder at a new path, with the heads this 
 (``$HXREF_HOME``, :mod:`hxref.heads`) kept in a temporary folder: a copy put back where a game
 was already resolved would be refused as a rollback (E506), and the user's own record is never
 touched.
+
+Standings: `hxref standings DIR` on --standings finished solo games, which it audits one by one
+(every log replayed), in worker processes by default and with --workers 1.
 
 Target (issue 9): batch under 0.3x the sum of the single runs, on 2 cores.  For reference it also
 times the same work in-process: the library calls of the single-game commands in a loop, and
@@ -73,6 +77,43 @@ def generate(folder: Path, n: int) -> dict:
         eng.save()
         counts[f"{system} {scenario}"] = counts.get(f"{system} {scenario}", 0) + 1
     return counts
+
+
+def generate_finished(folder: Path, n: int) -> None:
+    """``n`` solo heartland bidding-demo games played to their end (a tournament's finished games)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        eng = Engine.create(folder / f"finished-{i:03d}.yaml", system="heartland", scenario="bidding-demo",
+                            mode="solo", sides={"union": None, "confederate": None}, game_id=f"done-{i:03d}")
+        while not eng.finished:
+            dec = eng.awaiting[0]
+            for side in dec.sides:
+                eng.answer_solo(side, dec.id, {"bid": 1 + (i + (side == "union")) % 4} if dec.kind == "bid"
+                                else dict(dec.example))
+            eng.resolve()
+        eng.save()
+
+
+def bench_standings(launch: list[str], n: int, rounds: int, tmp: Path) -> None:
+    """`hxref standings DIR` on ``n`` finished games: every game audited (its whole log replayed),
+    with the default workers and, where the command takes it, --workers 1."""
+    folder = tmp / "finished"
+    t0 = time.perf_counter()
+    generate_finished(folder, n)
+    events = sum(len(Engine.load(p).gf.log) for p in batch.find_games(folder))
+    print(f"\n== standings: {n} finished solo heartland bidding-demo games ({events} events), made in "
+          f"{time.perf_counter() - t0:.1f} s")
+    helptext = subprocess.run([*launch, "standings", "--help"], capture_output=True, text=True).stdout
+    rows = {"hxref standings DIR (the default workers)": [*launch, "standings", str(folder)]}
+    if "--workers" in helptext:
+        rows["hxref standings DIR --workers 1"] = [*launch, "standings", str(folder), "--workers", "1"]
+    times: dict[str, list[float]] = {k: [] for k in rows}
+    for _ in range(rounds):
+        for k, cmd in rows.items():
+            times[k].append(run(cmd))
+    for k, v in times.items():
+        t = statistics.median(v)
+        print(f"{k:<56}{t:>9.2f}{t / n * 1000:>8.1f} ms per game")
 
 
 def launcher(module: bool) -> list[str]:
@@ -147,6 +188,9 @@ def main() -> int:
                     help="time the single-game commands on this many games and scale (default 8; 0: all)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of every row, median taken (default 3)")
     ap.add_argument("--keep", default=None, help="make the folder here and keep it")
+    ap.add_argument("--standings", type=int, default=40,
+                    help="also time `hxref standings DIR` on this many finished games (default 40; 0: not)")
+    ap.add_argument("--standings-only", action="store_true", help="time only `hxref standings DIR`")
     ap.add_argument("--module", action="store_true",
                     help="run `python -m hxref.cli` instead of the console script (hxref from the current folder)")
     args = ap.parse_args()
@@ -158,6 +202,9 @@ def main() -> int:
         os.environ["HXREF_HOME"] = str(Path(tmp) / "home")       # inherited by every hxref subprocess
         template = Path(args.keep or tmp) / "games"
         work = Path(tmp) / "work"
+        if args.standings_only:
+            bench_standings(launch, args.standings, args.rounds, Path(tmp))
+            return 0
         print(f"== {args.games} games at once (python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
               f"{cores} usable; hxref run as {' '.join(launch)})")
         t0 = time.perf_counter()
@@ -246,6 +293,10 @@ def main() -> int:
     for name, b, s in (("status", b_status, s_status), ("resolve", b_resolve, s_resolve),
                        ("status + resolve", both_b, both_s)):
         print(f"target: {name} batch < {TARGET}x the singles -> {b / s:.3f}x ({'met' if b < TARGET * s else 'MISSED'})")
+    if args.standings:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["HXREF_HOME"] = str(Path(tmp) / "home")
+            bench_standings(launch, args.standings, args.rounds, Path(tmp))
     return 0
 
 

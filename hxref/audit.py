@@ -31,6 +31,8 @@ class AuditResult:
     notes: list[str] = field(default_factory=list)
     head: str = GENESIS
     charts_changed: list[dict] = field(default_factory=list)   # {chart, how}: pinned, but not the file today
+    #: the game as the replay of its log built it (an Engine: its header and log), when the audit passes
+    replayed: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         return {"ok": self.ok, "events": self.events, "signatures": self.signatures,
@@ -93,11 +95,13 @@ def audit(path: str | Path, workers: int | None = None, known_head: bool = True)
         except HxrefError as exc:
             fork = exc.message      # said after whatever the replay finds
     try:
-        _replay(gf, res, workers)
+        replayed = _replay(gf, res, workers)
     finally:
         if fork:
             res.problems.append(fork)
             res.ok = False
+    if res.ok:
+        res.replayed = replayed
     _chart_notices(gf, res)
     return res
 
@@ -150,16 +154,16 @@ def _scenario_notice(gf: GameFile, system: str, res: AuditResult) -> None:
         res.notes.append(f"NOTICE: {line}; the replay used the game's own")
 
 
-def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
+def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> Engine | None:
     """Replay the log on a fresh game, event by event, and stop at the first problem: each block's
     files in canonical order, only input events applied (a link only the umpire's), each stored
     file re-accepted, each produced event equal to the log's, hash for hash; then the pending files
-    and the header."""
+    and the header.  The replayed game, or None when its first event cannot start one."""
     try:
         replay = _fresh(gf)
     except HxrefError as exc:
         res.problems.append(str(exc))
-        return
+        return None
     mode = (gf.log[0]["data"].get("meta") or {}).get("mode")
     inputs = inputs_for(mode)
     pre = _read_stored_files(gf.log, workers)
@@ -172,15 +176,16 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> None:
                    or _produced_problem(gf, replay.gf.log[start:], start, ev))
         if problem is not None:
             res.problems.append(problem)
-            return
+            return replay
         made = replay.gf.log[start:]
         res.dice += sum(1 for e in made if e["kind"] == "die")
         pos = start + len(made)
     _replay_pending(gf, replay, res)
     if res.problems:
-        return
+        return replay
     res.problems += _snapshot_problems(gf, replay)
     res.ok = not res.problems
+    return replay
 
 
 def _block_order(ev: Event, block: list[dict]) -> str | None:

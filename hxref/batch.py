@@ -13,7 +13,8 @@ private ones the benchmark and the tests use), so ``from hxref import batch`` /
   all its answers, each in a worker process, as ``hxref resolve GAME`` does.  No clock applies a
   deadline: only a signed claim settles a late game.
 * :mod:`hxref.batch_workers` -- the worker processes: the jobs they run and the pool that runs them.
-* :mod:`hxref.batch_standings` -- :func:`standings`: a tournament table over the finished games.
+* :mod:`hxref.batch_standings` -- :func:`standings`: a tournament table over the finished games
+  that audit clean, each result read from the game's replay (a forfeit is a loss).
 """
 from __future__ import annotations
 

@@ -3,8 +3,11 @@
 Each row is read from the game file's header only (:func:`hxref.batch_scan.read_header`).  It lists
 every party that owes something now (an answer, a commitment, a reveal, a dice link, the umpire's
 resolution) and the deadlines; a party past the deadline of a decision it owes is *late*, and once
-the grace is over too a signed claim (``hxref claim``) can be made against it.  ``audit=True`` also
-runs :func:`hxref.audit.audit` on every game, in parallel processes (:mod:`hxref.batch_workers`).
+the grace is over too a signed claim (``hxref claim``) can be made against it.  How a finished game
+ended (a forfeit says so) is never read from its header: it comes from the game's audited replay
+(:func:`hxref.batch_standings.checked_result`, as ``hxref standings`` counts it), and a finished game
+that fails its audit says so instead.  ``audit=True`` also runs :func:`hxref.audit.audit` on every
+game; the audits run in parallel processes (:mod:`hxref.batch_workers`).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch_scan import _rel, _sort_time, find_games, parse_time, read_header
+from .batch_standings import GameResult, checked_result, result_text
 from .batch_workers import _audit_one, _key_fingerprint, _run
 from .errors import HxrefError
 from .game import GameFile, damaged
@@ -64,6 +68,7 @@ class Row:
     head: str | None = None
     events: int = 0
     audit: str | None = None               # None: not run; "ok"; "FAILED: why"
+    result: str | None = None              # how a finished game ended, from its audited replay
     error: str | None = None               # the file cannot be read (one line)
 
     @property
@@ -224,8 +229,15 @@ def dashboard(folder: str | Path, *, audit: bool = False, workers: int | None = 
     fp = _key_fingerprint(umpire_key)
     now = parse_time(_now())
     rows = [_row(p, root, fp, now) for p in find_games(root)]
+    over = [r for r in rows if not r.error and r.finished]
+    for i, res in _run(checked_result, [(str(r.path), r.file) for r in over], workers):
+        if isinstance(res, GameResult):
+            over[i].result = result_text(res)
+            over[i].audit = "ok"
+        else:       # a finished game that fails its audit (or, replayed, is not over): no result is shown
+            over[i].audit = "FAILED: " + (res or "the replayed game is not over: the header says it is")
     if audit:
-        todo = [r for r in rows if not r.error]
+        todo = [r for r in rows if not r.error and not r.finished]
         for i, verdict in _run(_audit_one, [(str(r.path),) for r in todo], workers):
             todo[i].audit = verdict
     return rows

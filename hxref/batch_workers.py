@@ -2,8 +2,9 @@
 
 :func:`_run` runs jobs in this process below :data:`PARALLEL_GAMES` games, else in forked worker
 processes (one per core by default).  A job is :func:`_resolve_one` (resolve one game under its
-lock and save it, as ``hxref resolve GAME``; its :class:`Outcome`) or :func:`_audit_one` (audit one
-game).  Errors come back as values, so one game that fails never stops the others.  The umpire's
+lock and save it, as ``hxref resolve GAME``; its :class:`Outcome`), :func:`_audit_one` (audit one
+game) or :func:`hxref.batch_standings.checked_result` (audit one game and read its result from the
+replay, for the standings and the dashboard).  Errors come back as values, so one game that fails never stops the others.  The umpire's
 private key travels to the workers as bytes (:func:`_key_blob`, :func:`_key_from_blob`): a key
 object does not pickle.
 """

@@ -5,7 +5,8 @@ owes: a part of :class:`hxref.engine.Engine` (SECURITY.md, "Withholding never pa
 A deadline runs from the latest signed time of the block that opened the decision.  No clock
 applies it: a *claim* does, a file signed by the other side (open games) or by the umpire
 (umpired games) at a signed time past the deadline and its grace.  A claim against a side that
-has not answered gives the decision's declared default (its stand-fast example) under
+has not answered gives the decision's declared default (:meth:`GameSystem.stand_fast`, an answer
+the rules accept in every position: for an impulse's orders, no moves) under
 ``--nmr stand-fast``; a claim against a withheld reveal or dice link, or under ``--nmr
 forfeit``, forfeits the game: a committed choice is never replaced by another, and withholding
 is never better than the worst reveal.
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from . import protocol
 from .errors import IllegalOrder, InvalidInput
 from .inputs import JOIN, UMPIRE
+from .kit import schema
 
 if TYPE_CHECKING:
     from .game import Event
@@ -89,6 +91,7 @@ class _Engine(Protocol):
     def _emit(self, kind: str, by: str | None, data: dict) -> Event: ...
     # the mixin's own methods that others of it call
     def owed_by(self, who: str, dec: Decision) -> str | None: ...
+    def claim_gives(self, against: str, dec: Decision, missed: int | None = None) -> tuple[str | None, dict]: ...
     def due(self, dec: Decision) -> str | None: ...
     def waiting_for(self) -> list[dict]: ...
     def undo_voters(self, author: str | None = None) -> list[str]: ...
@@ -199,6 +202,28 @@ class ClaimsMixin:
         return "; ".join(parts) or "nothing"
 
     # --- claims --------------------------------------------------------------------------------
+    def claim_gives(self: _Engine, against: str, dec: Decision, missed: int | None = None) -> tuple[str | None, dict]:
+        """What a signed claim against ``against`` for ``dec`` gives now: ``(why, {})`` when it
+        forfeits the game, else ``(None, answer)``, the decision's stand-fast answer
+        (:meth:`GameSystem.stand_fast`).  ``missed``: the late side's missed deadlines, this one
+        counted (by default those recorded, and this one)."""
+        owed = self.owed_by(against, dec)
+        policy = self.meta.get("policy") or {}
+        if missed is None:
+            missed = (self.h.get("missed") or {}).get(against, 0) + 1
+        limit = policy.get("forfeit_after")
+        if owed in ("reveal", "link"):
+            return f"withheld its {owed} for {dec.id}", {}
+        if policy.get("nmr") == "forfeit":
+            return f"missed the deadline of {dec.id} (policy forfeit)", {}
+        if limit and missed >= int(limit):
+            return f"missed {missed} deadlines (policy forfeit after {limit})", {}
+        default = self.system.stand_fast(self.state, dec, against)
+        found = schema.check(dec.schema, default, dec.rule) or self.system.check(self.state, dec, against, default)
+        if found:
+            return f"missed the deadline of {dec.id}, and its default is not legal ({found[0].message})", {}
+        return None, default
+
     def _apply_claim(self: _Engine, decision_id: str, by: str, data: dict) -> None:
         """Record a claim (already checked) and what it gives: the default, or a forfeit."""
         dec = self.decision(decision_id)
@@ -207,33 +232,40 @@ class ClaimsMixin:
         pend = self.h["pending"][decision_id]
         against = data["against"]
         owed = self.owed_by(against, dec)
-        policy = self.meta.get("policy") or {}
         claim = {"by": by, "against": against, "at": data["at"], "deadline": self.due(dec), "owed": owed,
                  "decision": decision_id}
         missed = self.h.setdefault("missed", {})
         missed[against] = missed.get(against, 0) + 1
-        limit = policy.get("forfeit_after")
-        forfeit = None
-        if owed in ("reveal", "link"):
-            forfeit = f"withheld its {owed} for {decision_id}"
-        elif policy.get("nmr") == "forfeit":
-            forfeit = f"missed the deadline of {decision_id} (policy forfeit)"
-        elif limit and missed[against] >= int(limit):
-            forfeit = f"missed {missed[against]} deadlines (policy forfeit after {limit})"
-        else:
-            default = dict(dec.example)
-            found = self.system.check(self.state, dec, against, default)
-            if found:
-                forfeit = f"missed the deadline of {decision_id}, and its default is not legal ({found[0].message})"
-            else:
-                pend["answers"][against] = {"choice": default, "nmr": True}
-                pend["links"].pop(against, None)
-                claim["outcome"] = f"{against} stands fast with the default answer {default}"
+        forfeit, default = self.claim_gives(against, dec, missed[against])
         if forfeit:
             claim["outcome"] = f"{against} forfeits the game: {forfeit}"
             claim["forfeit"] = forfeit
+        else:
+            pend["answers"][against] = {"choice": default, "nmr": True}
+            pend["links"].pop(against, None)
+            claim["outcome"] = f"{against} stands fast with the default answer {default}"
         pend.setdefault("claims", []).append(claim)
         pend["claims"].sort(key=lambda c: c["against"])
+
+    def claims_text(self: _Engine) -> list[str]:
+        """For each side that owes something now, what a signed claim against it would give."""
+        import json
+
+        out = []
+        for w in self.waiting_for():
+            dec = self.decision(w["decision"])
+            if dec is None or dec.id == JOIN:
+                continue
+            for who, what in w["owed"].items():
+                # a claim is made against a side (the umpire resolves; nobody claims against him)
+                if who not in self.sides() or what in ("done", "missed (claimed)") or what.startswith("wait") \
+                        or what.startswith("link (after"):
+                    continue
+                forfeit, default = self.claim_gives(who, dec)
+                gives = f"a forfeit ({forfeit})" if forfeit else \
+                    "stand-fast: " + json.dumps(default, ensure_ascii=False, separators=(", ", ": "))
+                out.append(f"a signed claim against {who} gives {gives}")
+        return out
 
     def _claim_forfeits(self: _Engine, decision_id: str, against: str | None = None) -> dict | None:
         for c in self.pending(decision_id).get("claims", []):

@@ -484,8 +484,12 @@ def resolve(game, key_path, fmt, workers):
 def status(game, as_json, with_audit, workers, width):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
 
+    With a deadline policy it says, for each party that owes something, what a signed claim
+    against it would give now (its stand-fast answer, or a forfeit and why).
+
     GAME may be a folder: a dashboard of every game under it (system, turn, awaited sides,
-    deadlines, last activity; --audit audits each).
+    deadlines, last activity; how each finished game ended, forfeits included, read from its
+    audited replay; --audit audits each).
 
     Example: hxref status g.yaml --json; hxref status tournament/
     """
@@ -526,6 +530,8 @@ def status(game, as_json, with_audit, workers, width):
         parts.append(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a "
                      f"signed claim (`hxref claim`) gives {policy['nmr']}" if policy else
                      "no deadlines: a party that stops sending can stall this game")
+        if policy:
+            parts += eng.claims_text()
     parts.append(_options_line(facts["options"]))
     if facts["charts_differ"]:
         parts.append("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]))

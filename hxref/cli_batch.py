@@ -47,7 +47,7 @@ def _awaited(row) -> str:
     if row.error:
         return row.error
     if row.finished:
-        return "the game is over"
+        return f"the game is over: {row.result}" if row.result else "the game is over (no result: its audit fails)"
     from .batch import owes_now
 
     claimable = {(c["decision"], c["against"]) for c in row.claimable}
@@ -97,12 +97,13 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
                   width: int | None = None) -> None:
     """``hxref status DIR``: the dashboard of every game under DIR.
 
-    Exit status 0; with ``--audit``, 1 when a game fails its audit or cannot be read.
+    Exit status 0; 1 when a finished game fails its audit (its result is checked by replaying it) or,
+    with ``--audit``, when any game fails its audit or cannot be read.
     """
     from . import batch
 
     rows = batch.dashboard(folder, audit=audit, workers=workers)
-    failed = audit and any(r.error or (r.audit or "").startswith("FAILED") for r in rows)
+    failed = any((audit and r.error) or (r.audit or "").startswith("FAILED") for r in rows)
     if as_json:
         from collections import Counter
 
@@ -134,7 +135,7 @@ def _status_table(rows, audit: bool):
     cells: list = []
     notes: list = []
     for r in rows:
-        notes.extend(_row_notes(r))
+        notes.extend(_row_notes(r, audit))
         cells.append(_status_cells(r))
         if audit:
             cells[-1].append(_audit_cell(r, notes))
@@ -168,7 +169,7 @@ def _status_cells(r) -> list:
             deadline, when if r.activity_from != "mtime" else f"{when}\n(file time)", (r.head or "")[:10]]
 
 
-def _row_notes(r) -> list:
+def _row_notes(r, audit_column: bool = False) -> list:
     """The notes one game's row earns: its file cannot be read; a party is late, with what a signed
     claim gives."""
     from rich.text import Text
@@ -178,6 +179,8 @@ def _row_notes(r) -> list:
     notes = []
     if r.error:
         notes.append(Text.assemble(("unreadable", "bold red"), f" {r.file}: {r.error}"))
+    if r.finished and (r.audit or "").startswith("FAILED") and not audit_column:
+        notes.append(Text.assemble(("audit FAILED", "bold red"), f" {r.file}: {r.audit[8:]}"))
     for cl in r.claimable:
         notes.append(Text.assemble(("late", "bold yellow"),
                                    f" {r.file}: {cl['against']} owes its {cl['owed']} for {cl['decision']}, "
@@ -256,40 +259,54 @@ def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", 
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output for scripts")
 @click.option("--games", "show_games", is_flag=True, help="also list every finished game and its result")
-def standings_cmd(folder, as_json, show_games):
-    """Tournament standings of the finished games under FOLDER.
+@click.option("--forfeit-margin", type=click.IntRange(min=0), default=None,
+              help="the margin a forfeit counts by (default: the largest margin of any game won in the table, "
+                   "at least 1)")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="processes that audit the games (default: one per core when there are many games)")
+def standings_cmd(folder, as_json, show_games, forfeit_margin, workers):
+    """Tournament standings of the finished games under FOLDER, counted from
+    what each game's audit proves.
 
     \b
+    Every game is audited (hash chain, signatures, the replay of its whole
+    log); a game that fails is listed as an error and counted for nobody,
+    and a result is read from the replayed game, never from the header.
     A player is the key a game records for a side (named by the key's
-    comment); in solo games, which record no keys, each side name counts as
-    a player.  Win 2 points, draw 1, loss 0; level players are ordered by
-    their total victory margin (won less lost), then by wins.  The margin is
-    the system's own: VP difference (heartland, salem-church), CG LVP
-    difference (kgp), units eliminated difference (acw-minis).
+    comment), counted only where a join signed by that key is in the log;
+    in solo games, whose sides sign nothing, each side name counts as a
+    player, never a key.  Win 2 points, draw 1, loss 0; level players are
+    ordered by their total victory margin (won less lost), then by wins.
+    The margin is the system's own: VP difference (heartland,
+    salem-church), CG LVP difference (kgp), units eliminated difference
+    (acw-minis).  A forfeit is a loss for the side that forfeits and a win
+    for the others, by the forfeit margin.
 
     Example: hxref standings tournament/ --games
     """
     from . import batch
 
-    st = batch.standings(folder)
+    st = batch.standings(folder, forfeit_margin=forfeit_margin, workers=workers)
     if as_json:
         click.echo(json.dumps(st.to_dict(), indent=2))
-        return
+        sys.exit(1 if st.errors else 0)
     from rich.table import Table
     from rich.text import Text
 
     c = _console()
+    forfeits = any(s.forfeits for s in st.rows)
     if not st.rows:
         c.print(f"no finished games under {folder} ({len(st.unfinished)} in progress)")
     else:
         t = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
-        for col in ("#", "player", "games", "won", "drawn", "lost", "points", "margin"):
+        cols = ("#", "player", "games", "won", "drawn", "lost", *(("forfeit",) if forfeits else ()), "points", "margin")
+        for col in cols:
             t.add_column(col, justify="left" if col == "player" else "right")
         prev = None
         for s in st.rows:
             who = s.name if s.player.startswith("side:") or s.name == s.player else f"{s.name} ({s.player[:19]})"
             t.add_row("" if s.rank == prev else str(s.rank), Text(who), str(s.played), str(s.wins), str(s.draws),
-                      str(s.losses), str(s.points), f"{s.margin:+d}")
+                      str(s.losses), *((str(s.forfeits),) if forfeits else ()), str(s.points), f"{s.margin:+d}")
             prev = s.rank
         c.print(t)
     if show_games and st.results:
@@ -297,10 +314,19 @@ def standings_cmd(folder, as_json, show_games):
         for col in ("file", "game", "system", "winner", "margin", "result"):
             g.add_column(col, overflow="fold")
         for r in st.results:
-            g.add_row(*(Text(x) for x in (r.file, r.game, f"{r.system}/{r.scenario}", r.winner or "draw",
+            winner = r.winner or ("the others" if r.forfeit else "draw")
+            g.add_row(*(Text(x) for x in (r.file, r.game, f"{r.system}/{r.scenario}", winner,
                                            str(r.margin), r.how)))
         c.print(g)
+    n_forfeit = sum(1 for r in st.results if r.forfeit)
     c.print(f"{len(st.results)} finished game{'s' if len(st.results) != 1 else ''} counted, "
-            f"{len(st.unfinished)} in progress" + (f", {len(st.errors)} unreadable" if st.errors else ""))
+            f"{len(st.unfinished)} in progress"
+            + (f", {len(st.errors)} not counted (failed audit or unreadable)" if st.errors else "")
+            + (f"; {n_forfeit} forfeit{'s' if n_forfeit != 1 else ''}, each a loss by {st.forfeit_margin}"
+               if n_forfeit else "")
+            + (f" ({st.workers} worker processes)" if st.workers > 1 else ""))
     for file, error in st.errors:
-        c.print(Text.assemble(("unreadable", "bold red"), f" {file}: {error}"), soft_wrap=True)
+        c.print(Text.assemble(("not counted", "bold red"), f" {file}: {error}"), soft_wrap=True)
+    for file, counted in st.copies:
+        c.print(Text.assemble(("counted once", "yellow"), f" {file}: the same game as {counted}"), soft_wrap=True)
+    sys.exit(1 if st.errors else 0)

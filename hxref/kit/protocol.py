@@ -310,6 +310,13 @@ class GameSystem(ABC):
         """The skeleton of ``side``'s order file for ``decision``: by default the decision's example."""
         return Template(notes=[], choice=copy.deepcopy(dict(decision.example)))
 
+    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+        """What a signed claim gives ``side``, late with its answer to ``decision``, under the
+        stand-fast policy: an answer the rules accept in every position (for an impulse's orders,
+        no moves), which ``resolve`` plays as the side standing fast.  By default the decision's
+        example; a system whose example is not such an answer declares its own."""
+        return copy.deepcopy(dict(decision.example))
+
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map picture of a view; None for a system (or scenario) without a map."""
         return None

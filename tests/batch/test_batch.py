@@ -513,8 +513,10 @@ def test_after_a_signed_claim_resolve_dir_resolves_the_late_game(tmp_path, keydi
 
 def test_standings_wins_draws_losses_and_the_margin_tie_break(tournament, keydir):
     st = batch.standings(tournament)
-    assert len(st.results) == 7 and len(st.unfinished) == 12
-    assert [f for f, _ in st.errors] == [BROKEN_HEADER]
+    # every game is audited: the copy with a damaged log line, whose header still says "ready", is an
+    # error (counted for nobody), not a game in progress
+    assert len(st.results) == 7 and len(st.unfinished) == 11
+    assert [f for f, _ in st.errors] == [BROKEN_HEADER, BROKEN_LOG]
     res = {r.file: (r.winner, r.margin) for r in st.results}
     assert res["round-1/kgp-us-by-4.yaml"] == ("us", 4) and res["round-1/kgp-us-by-2.yaml"] == ("us", 2)
     assert res["round-2/kgp-german-by-4.yaml"] == ("german", 4)
@@ -574,12 +576,13 @@ needs_cli = pytest.mark.skipif(not _wired(), reason="cli.py's status/resolve do 
 
 def test_standings_command(tournament):
     res = CliRunner().invoke(standings_cmd, [str(tournament), "--games"], catch_exceptions=False)
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output          # two games are not counted: they fail their audit
     lines = res.output.splitlines()
     assert lines[1].split()[:2] == ["1", "us"] and lines[1].split()[-2:] == ["4", "+2"]
     assert lines[2].split()[:2] == ["2", "german"] and lines[2].split()[-2:] == ["4", "-2"]
     assert "bob (SHA256:" in res.output and "kgp/cg-ii" in res.output and "bridge" not in lines[0]
-    assert "7 finished games counted, 12 in progress, 1 unreadable" in res.output
+    assert "7 finished games counted, 11 in progress, 2 not counted (failed audit or unreadable)" in res.output
+    assert "not counted round-2/damaged-log.yaml" in res.output
     data = json.loads(CliRunner().invoke(standings_cmd, [str(tournament), "--json"]).output)
     assert data["standings"][0]["name"] == "us" and len(data["games"]) == 7
 

@@ -250,6 +250,8 @@ class Stats:
         self.decisions = self.answers = self.refused = self.games = self.finished = self.rolls = 0
         self.stuck: list[str] = []
         self.changed: list[str] = []
+        self.defaults = 0                   # stand-fast defaults checked
+        self.bad_defaults: list[str] = []   # where one was not legal
 
 
 def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) -> None:
@@ -282,6 +284,23 @@ def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) ->
     same("result or dashboard")
 
 
+def stand_fast_checks(eng: Engine, stats: Stats) -> None:
+    """For every awaited decision and every side that owes it, the decision's stand-fast default
+    (what a signed claim gives a late side) passes the schema and the rules' ``check``."""
+    for dec in eng.awaiting:
+        if dec.id == "join":
+            continue
+        for side in dec.sides:
+            if "choice" in eng.pending(dec.id)["answers"].get(side, {}):
+                continue
+            default = eng.system.stand_fast(eng.state, dec, side)
+            problems = schema.check(dec.schema, default, dec.rule) or eng.system.check(eng.state, dec, side, default)
+            stats.defaults += 1
+            if problems:
+                stats.bad_defaults.append(f"{dec.id} ({dec.kind}) for {side}: {default} is refused: "
+                                          f"{problems[0].message} [{problems[0].rule}]")
+
+
 def random_play(system: str, folder: Path, rng: random.Random, budget: int, check_every: int = 1) -> Stats:
     """Random legal play in solo games of ``system``'s demo scenario until ``budget`` decisions are
     resolved (a finished game is followed by a new one); every step through the engine's own API.
@@ -304,6 +323,7 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
         finally:
             engine_mod.random_hex = old
         while not eng.finished and stats.decisions < budget:
+            stand_fast_checks(eng, stats)
             dec = next(d for d in eng.awaiting if d.id != "join")
             for side in dec.sides:
                 if "choice" in eng.pending(dec.id)["answers"].get(side, {}):

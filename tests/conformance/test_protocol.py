@@ -9,6 +9,7 @@ registered by the conftest), for every system:
     ``HXREF_CONFORMANCE_DECISIONS`` decisions (300): answers drawn from ``template``, the
     decision's example and random values of its schema, kept only when ``check`` accepts them;
     nothing is raised but a refusal, and no die is rolled on a decision declared without dice;
+    at every step, every awaited decision's stand-fast default passes its schema and ``check``;
 (c) ``check``, ``view``, ``report``, ``template``, ``map_view``, ``result`` and ``dashboard``
     leave the state as it was (canonical JSON), and report, template and map_view the view;
 (d) the replay of every log (``hxref audit``) gives the snapshot;
@@ -182,6 +183,15 @@ def test_b_random_legal_play(system, random_games):
     assert not stats.stuck, f"{system}: random play found no legal answer: {stats.stuck}"
     assert stats.decisions >= DECISIONS and stats.answers >= stats.decisions, vars(stats)
     assert games
+
+
+def test_b_stand_fast_default_is_legal_everywhere(system, random_games):
+    """At every step of random play, every awaited decision's stand-fast default (what a signed
+    claim gives a late side under ``--nmr stand-fast``) is an answer the rules accept: a claim never
+    turns into a forfeit because the declared default is not legal."""
+    stats, _ = random_games
+    assert stats.defaults >= stats.decisions > 0, vars(stats)
+    assert stats.bad_defaults == [], f"{system}: {len(stats.bad_defaults)} illegal defaults: {stats.bad_defaults[:5]}"
 
 
 # --- (c) the read-only hooks change nothing --------------------------------------------------------

@@ -400,6 +400,16 @@ class Heartland(GameSystem):
         notes, choice = template(view, decision, side)
         return Template(notes, choice)
 
+    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+        """A late side's answer under stand-fast: its forces stand where they are (an impulse's
+        orders with no moves, at the least level where it declares one, 5.15), a bid of 0 (Pass,
+        5.1); the example of every other decision."""
+        if decision.kind == "orders":
+            return {"moves": [], **({"level": 1} if "level" in decision.schema else {})}
+        if decision.kind == "bid":
+            return {"bid": 0}
+        return super().stand_fast(state, decision, side)
+
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``); None for a
         scenario played without a map (bidding-demo)."""

@@ -51,6 +51,8 @@ from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
 
 NAME = "kgp"
+#: the commitment a stand-fast set-up seals for each Objective Hex: no value and salt open it
+UNOPENED = "0" * 64
 FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leaders")
 
 
@@ -268,6 +270,20 @@ class Kgp(GameSystem):
         lvps = ", ".join(f"{s} {n}" for s, n in lvp.items())
         return Result(winner, margin, f"rule {r.get('rule')}; CG LVP {lvps}")
 
+    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+        """A late side's answer under stand-fast: no RG bought, and at the set-up each Objective Hex
+        the Initial OB needs (8.2) sealed empty (a commitment no hex opens: the side named none);
+        at a scenario turn no roll asked for (the scenario goes on); a report and a Refit Phase
+        as their examples (nothing gained, the Idle chit)."""
+        if decision.kind == "setup":
+            from .purchase import ob_objective_ids
+
+            return {"purchase": [], "seal": [{"id": i, "kind": "objective_hex", "commitment": UNOPENED}
+                                             for i in ob_objective_ids(kgp_state(state)["cg"], side)]}
+        if decision.kind == "turn":
+            return {}
+        return super().stand_fast(state, decision, side)
+
     def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """Notes and a skeleton for ``hxref template``: the keys :func:`.flow.check` accepts, each with its
         meaning and rule (``choice.KEY[].SUB`` a key of KEY's entries, ``?`` an optional one)."""
@@ -286,7 +302,7 @@ class Kgp(GameSystem):
             # 8.2 Objective Hex: each I/HW RG of the side's Initial OB needs one; the skeleton lists their
             # ids with a placeholder commitment that `hxref kgp seal` replaces
             ids = ob_objective_ids(view["cg"], side)
-            obs = [{"id": i, "kind": "objective_hex", "commitment": "0" * 64} for i in ids]
+            obs = [{"id": i, "kind": "objective_hex", "commitment": UNOPENED} for i in ids]
             return ["choice.purchase: the RGs bought with the initial CPP (8.5, 8.619), a list of RG ids of "
                     "games/kgp/charts/rg.yaml; an RG whose id begins with I or HW needs its Objective Hex sealed "
                     "as objective-<RG>-<n> (8.2); RGs marked in the CG Max column may not be bought (8.2)",

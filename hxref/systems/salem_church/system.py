@@ -96,6 +96,17 @@ class SalemChurch(GameSystem):
 
         return check_orders(state, state["rules"], hexmap(state), side, choice)
 
+    def stand_fast(self, game: ReadOnlyState, decision: Decision, side: str) -> dict:
+        """A late side's orders under stand-fast: the skeleton of its template, which moves and
+        attacks nothing and brings on the units due this turn (13.x: every unit due enters) by the
+        first entry hex, on to a hex where they may stop (D3, 16.0), as the checker accepts."""
+        if decision.kind != "orders":
+            return super().stand_fast(game, decision, side)
+        from .report import template
+
+        state = salem(game)
+        return template(self.view(state, side, str(state.get("mode") or "open")), decision, side)[1]
+
     def _setup_problems(self, state: SalemState, choice: dict) -> list[Problem]:
         spec = state["rules"]["setup"][0]
         place = choice.get("place")
