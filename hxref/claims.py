@@ -129,7 +129,7 @@ class ClaimsMixin:
         """The deadline of ``dec`` plus the grace: from then on a claim can be signed."""
         if not dec.deadline:
             return None
-        grace = float((self.meta.get("policy") or {}).get("grace_hours", 0) or 0)
+        grace = (self.meta.get("policy") or {}).get("grace_hours") or 0
         return protocol.plus_hours(dec.deadline, grace) if grace else dec.deadline
 
     def link_command(self: _Engine, who: str, dec: Decision) -> str:

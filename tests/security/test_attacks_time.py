@@ -14,12 +14,18 @@ harmless, and the honest game still plays and audits.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
+from hxref import commit as commit_mod
 from hxref import orders, protocol
 from hxref.audit import audit as run_audit
 from hxref.engine import Engine
@@ -280,3 +286,183 @@ def test_claim_against_a_missing_commitment_then_reveal_audits(cli, monkeypatch)
     cli("resolve", "other.yaml")
     assert head_of("other.yaml") == head_of(g)
     assert json.loads(cli("status", g, "--json").output)["phase"] in ("playing", "over")
+
+
+# --- no signed time or policy makes a command raise ------------------------------------------------
+
+_EXTREMES = ["0001-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "2000-02-29T00:00:00Z", "9999-12-31T23:00:00Z",
+             "9999-12-31T23:59:59Z"]
+_TIMES = st.one_of(st.sampled_from(_EXTREMES),
+                   st.datetimes(min_value=_dt.datetime(1, 1, 1), max_value=_dt.datetime(9999, 12, 31, 23, 59, 59))
+                   .map(lambda t: t.replace(microsecond=0).isoformat() + "Z"))
+#: a file's time, as seconds from the clock: mostly within the tolerance, or within a few days
+_OFFSETS = st.one_of(st.integers(0, 3600), st.integers(0, 3600), st.integers(-5 * 86400, 5 * 86400))
+_HOURS = st.one_of(st.integers(1, 10**400), st.floats(min_value=1e-9, max_value=1e308), st.sampled_from([1, 168]))
+
+
+def _near(clock: str, seconds: int) -> str:
+    try:
+        return protocol.format_time(protocol.parse_time(clock) + _dt.timedelta(seconds=seconds))
+    except OverflowError:       # past the calendar's ends: the clock itself
+        return clock
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(clock=st.one_of(st.sampled_from(_EXTREMES + [NOW]), _TIMES),
+       deadline=_HOURS, grace=st.one_of(st.none(), st.just(0), _HOURS), nmr=st.sampled_from(["stand-fast", "forfeit"]),
+       times=st.lists(st.one_of(_OFFSETS, _OFFSETS, _OFFSETS, _TIMES), min_size=7, max_size=7), bids=st.tuples(st.integers(0, 4), st.integers(0, 4)))
+def test_no_signed_time_or_policy_makes_the_engine_raise(keydir, clock, deadline, grace, nmr, times, bids):
+    """Through the real engine, with the clock anywhere in the calendar, any deadline policy `new`
+    accepts, and every file (joins, commitments, reveals, claims) signed at any time, extreme or near
+    the clock: each file is accepted or refused with a user error, resolve and the waiting texts
+    never raise, and what was accepted live passes the audit's replay on the same clock."""
+    from hxref.errors import HxrefError
+    from hxref.signing import load_private_key, load_public_key, sign_text
+
+    keys = {"union": load_private_key(str(keydir / "alice")), "confederate": load_private_key(str(keydir / "bob"))}
+    ats = iter([_near(clock, t) if isinstance(t, int) else t for t in times])
+    old = os.environ.get("HXREF_NOW")
+    os.environ["HXREF_NOW"] = clock
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "g.yaml"
+            try:
+                eng = Engine.create(path, system="heartland", scenario="bidding-demo", mode="open",
+                                    sides={s: load_public_key(str(keydir / f"{k}.pub"))
+                                           for s, k in (("union", "alice"), ("confederate", "bob"))},
+                                    policy={"deadline_hours": deadline, "grace_hours": grace, "nmr": nmr},
+                                    created=clock)
+            except HxrefError:
+                return
+
+            def send(side: str, fields: dict, at: str) -> None:
+                env = eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+                env["at"] = at
+                try:
+                    eng.submit(sign_text(orders.render({**env, **fields}), keys[side]), f"{side}.yaml")
+                except HxrefError as exc:
+                    event(f"{env['kind']} refused {exc.code}")
+
+            for side in keys:
+                send(side, {"decision": "join", "kind": "join", "tip": eng.tip_for(keys[side])}, next(ats))
+            reveals = {}
+            for side, bid_ in zip(keys, bids):
+                dec = eng.decision("t1.bid")
+                if dec is None:
+                    break
+                choice, salt = {"bid": bid_}, commit_mod.new_salt()
+                send(side, {"decision": dec.id, "kind": "commit",
+                            "commitment": commit_mod.commitment(choice, salt, (eng.identity, dec.id, side))}, next(ats))
+                reveals[side] = {"decision": dec.id, "kind": "reveal", "choice": choice, "salt": salt,
+                                 "link": eng.next_link(side, keys[side], dec)}
+            send("union", {"decision": "t1.bid", "kind": "claim", "against": "confederate"}, next(ats))
+            for side, fields in reveals.items():
+                if eng.decision("t1.bid") is not None:
+                    send(side, dict(fields), next(ats))
+            try:
+                eng.resolve()
+            except HxrefError:
+                pass
+            eng.waiting_text()
+            eng.waiting_for()
+            event(f"decisions resolved: {len(eng.h['resolved'])}, phase {eng.h['phase']}")
+            eng.save()
+            res = run_audit(path)
+            assert res.ok, res.problems
+    finally:
+        if old is None:
+            os.environ.pop("HXREF_NOW", None)
+        else:
+            os.environ["HXREF_NOW"] = old
+
+
+# --- every claim path, taken live, then audited ------------------------------------------------------
+
+def _claim(cli, g: str, by: str, against: str, decision: str = "t1.bid") -> None:
+    key = KEYS[by]
+    cli("claim", g, "--side", by, "--key", key, "--against", against, "--decision", decision)
+    cli("submit", g, f"{by}-{decision}-claim-{against}.yaml")
+
+
+def _audits(g: str) -> None:
+    res = run_audit(g)
+    assert res.ok, res.problems
+    assert any(e["kind"] == "submission" and e["data"]["kind"] == "claim" for e in GameFile.load(g).log)
+
+
+@pytest.mark.parametrize("nmr", ["stand-fast", "forfeit"])
+def test_claim_path_missing_commitment(cli, monkeypatch, nmr):
+    """commit/reveal, a commitment missing: the claimant commits, claims, then reveals (stand-fast) or
+    the claim ends the game (forfeit); either block audits."""
+    g = start(cli, scenario="bidding-demo", policy=("--deadline-hours", "1", "--nmr", nmr), bids=None)
+    cli("commit", g, "--side", "union", "--key", "alice", "--choice", "bid: 3")
+    cli("submit", g, "union-t1.bid-commit.yaml")
+    monkeypatch.setenv("HXREF_NOW", LATER)
+    _claim(cli, g, "union", "confederate")
+    if nmr == "stand-fast":
+        cli("submit", g, "union-t1.bid-reveal.yaml")
+        cli("resolve", g)
+    else:
+        assert "confederate forfeits" in cli("status", g).output
+    _audits(g)
+
+
+def test_claim_path_withheld_reveal(cli, monkeypatch):
+    """commit/reveal, a reveal withheld: the claimant's own reveal first, then his claim forfeits the
+    other; the block (commitments, reveal, claim) audits."""
+    g = start(cli, scenario="bidding-demo", policy=POLICY, bids=None)
+    _bid_to_last_reveal(cli, g)
+    monkeypatch.setenv("HXREF_NOW", LATER)
+    _claim(cli, g, "union", "confederate")
+    assert "withheld its reveal" in cli("status", g).output
+    _audits(g)
+
+
+def test_claim_path_missing_answer(cli, monkeypatch):
+    """answer, an answer missing (the Confederate orders of an impulse): the other side's claim gives
+    the default or forfeits; with the default, the claimant's dice link follows and the impulse
+    resolves; the blocks audit."""
+    g = start(cli, policy=POLICY)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T16:00:00Z")
+    _claim(cli, g, "union", "confederate", DEC)
+    if json.loads(cli("status", g, "--json").output)["phase"] != "over":
+        cli("submit", g, str(roll(cli, g)))
+        cli("resolve", g)
+    _audits(g)
+
+
+def test_claim_path_withheld_link(cli, monkeypatch):
+    """roll, a dice link withheld after the answer: the answering side claims; the other forfeits;
+    the block (answer, claim) audits."""
+    g = start(cli, policy=POLICY)
+    answer(cli, g)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T16:00:00Z")
+    _claim(cli, g, "confederate", "union", DEC)
+    assert f"withheld its link for {DEC}" in cli("status", g).output
+    _audits(g)
+
+
+def test_claim_path_umpired_missing_answer(cli, monkeypatch):
+    """answer in an umpired game: the umpire claims against the late side; the block audits."""
+    g = start(cli, mode="umpired", policy=POLICY)
+    monkeypatch.setenv("HXREF_NOW", "2026-11-29T16:00:00Z")
+    _claim(cli, g, "umpire", "confederate", DEC)
+    if json.loads(cli("status", g, "--json").output)["phase"] != "over":
+        cli("resolve", g, "--key", "umpire")
+    _audits(g)
+
+
+def test_claim_path_join(cli, monkeypatch):
+    """join: no claim is taken while the game waits for its joins (nothing has started to be late
+    for); refused, the game unchanged, and the game audits."""
+    cli("new", "g.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--game-id", "j",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub", *POLICY)
+    cli("join", "g.yaml", "--side", "union", "--key", "alice")
+    cli("submit", "g.yaml", "union-join.yaml")
+    monkeypatch.setenv("HXREF_NOW", LATER)
+    claim = attacker.signed_file("g.yaml", "union", "alice", "claim.yaml",
+                                 {"decision": "join", "kind": "claim", "against": "confederate"})
+    before = sha("g.yaml")
+    refused(cli, "submit", "g.yaml", str(claim), code="E304")
+    assert sha("g.yaml") == before
+    assert run_audit("g.yaml").ok
