@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -27,6 +28,7 @@ from typing import Any, Mapping, Sequence
 from . import dice as dice_mod
 from . import heads, orders, protocol, systems
 from .canon import canonical_json, random_hex, sha256_hex
+from .eventlog import events_of
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
@@ -171,22 +173,24 @@ class Engine(ClaimsMixin):
         times of every file the log holds up to and including that event.  A file written against
         that head is signed no earlier; a decision that opens there is due from it."""
         log = self.gf.log
-        times = getattr(self, "_times", None)
-        if times is None or len(times) > len(log) or (times and times[-1][0] != log[len(times) - 1]["hash"]):
-            times = []
-        latest = times[-1][1] if times else None
-        for ev in log[len(times):]:
+        cache: tuple[Any, int, list[tuple[int, str]]] | None = getattr(self, "_time_marks", None)
+        if cache is None or cache[0] is not log or cache[1] > len(log):
+            cache = (log, 0, [])
+        _, read, found = cache
+        latest = found[-1][1] if found else None
+        for ev in events_of(log, ("game.created", "submission"), after=read):
             data = ev.get("data") if isinstance(ev.get("data"), dict) else {}
             if ev["kind"] == "game.created":
                 created = (data.get("meta") or {}).get("created")
                 at = protocol.format_time(protocol.parse_time(str(created))) if protocol.is_time(created) else None
             else:
-                at = data.get("at") if ev["kind"] == "submission" else None
-            if protocol.is_signed_time(at) and (latest is None or at > latest):
+                at = data.get("at")
+            if isinstance(at, str) and protocol.is_signed_time(at) and (latest is None or at > latest):
                 latest = at
-            times.append((ev["hash"], latest))
-        self._times = times
-        return times[seq - 1][1] if 0 < seq <= len(times) else None
+                found.append((ev["seq"], at))
+        self._time_marks = (log, len(log), found)
+        i = bisect_right(found, seq, key=lambda m: m[0])
+        return found[i - 1][1] if i else None
 
     def head_text(self) -> str:
         return protocol.format_head(self.gf.head, len(self.gf.log))
