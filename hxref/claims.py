@@ -2,9 +2,11 @@
 owes: a part of :class:`hxref.engine.Engine` (SECURITY.md, "Withholding never pays" and
 "Attested time").
 
-A deadline runs from the latest signed time of the block that opened the decision.  No clock
-applies it: a *claim* does, a file signed by the other side (open games) or by the umpire
-(umpired games) at a signed time past the deadline and its grace.  A claim against a side that
+A deadline runs from the game's signed time where the decision opened (the latest signed time
+of the block that opened it, never earlier than any before it: ``Engine.signed_time``), and its
+arithmetic stays inside the calendar (``protocol.plus_hours``).  No clock applies it: a *claim*
+does, a file signed by the other side (open games) or by the umpire (umpired games) at a signed
+time past the deadline and its grace, once the claimant has sent its own files for the decision.  A claim against a side that
 has not answered gives the decision's declared default (its stand-fast example) under
 ``--nmr stand-fast``; a claim against a withheld reveal or dice link, or under ``--nmr
 forfeit``, forfeits the game: a committed choice is never replaced by another, and withholding
