@@ -136,13 +136,6 @@ def latest_allowed(now: str | None = None) -> str:
     return plus_hours(now or now_iso(), CLOCK_TOLERANCE_HOURS)
 
 
-def later(a: str | None, b: str | None) -> str | None:
-    """The later of two signed times (None counts as unknown)."""
-    if a is None or b is None:
-        return a or b
-    return a if parse_time(a) >= parse_time(b) else b
-
-
 def time_left(deadline: str, now: str | None = None) -> str:
     """How long until ``deadline``, by this machine's clock: for people to read, never to decide."""
     left = (parse_time(deadline) - parse_time(now or now_iso())).total_seconds()
