@@ -176,6 +176,18 @@ def check_roll(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     _check_fits(eng, order, dec)
 
 
+def sendable(eng: "Engine", who: str, dec: "Decision", pend: dict) -> str | None:
+    """What ``who`` owes for ``dec`` and can send now (a reveal once every commitment is in, a link
+    once every choice is), or None."""
+    owed = eng.owed_by(who, dec)
+    if owed == "reveal" and not all("commitment" in pend["answers"].get(x, {}) or pend["answers"].get(x, {}).get("nmr")
+                                    for x in dec.sides):
+        return None
+    if owed == "link" and not eng.complete(dec):
+        return None
+    return owed
+
+
 def check_claim(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) -> None:
     """A signed claim that a party missed the deadline of a decision."""
     side, against, at = order.side, order.data["against"], order.data["at"]
@@ -200,12 +212,47 @@ def check_claim(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict)
                           "files of the decision): it is not late", code="E312", path=("against",))
     if any(c["against"] == against for c in pend.get("claims", [])):
         raise order.error(IllegalOrder, f"{against}'s missed deadline of {dec.id} is claimed already", code="E303")
+    own = None if side == UMPIRE else sendable(eng, side, dec, pend)
+    if own is not None:
+        # the claimant's own file comes first: a claim that closed the decision before it would
+        # leave it out of the block on one copy and not on another, as the mails happen to arrive
+        raise order.error(IllegalOrder, f"{side} has not sent its own {own} for {dec.id}: send it before "
+                          "claiming that another side is late", code="E312", path=("side",))
     due = eng.due(dec)
     if due is None:
         raise order.error(IllegalOrder, f"decision {dec.id} has no deadline", code="E312")
     if protocol.parse_time(at) < protocol.parse_time(due):
         raise order.error(IllegalOrder, f"the deadline of {dec.id} with its grace ends at {due}; a claim "
                           f"signed at {at} is early", code="E312", path=("at",))
+
+
+def check_time(eng: "Engine", order: orders.Order) -> None:
+    """A file's signed time: not earlier than the game's signed time at the head it names (the
+    latest signed time of that history), and not later than this machine's clock plus
+    :data:`hxref.protocol.CLOCK_TOLERANCE_HOURS`."""
+    at = order.data["at"]
+    head = protocol.parse_head(order.data["head"])
+    assert head is not None     # the envelope check made sure
+    floor = eng.signed_time(head[1])
+    if floor is not None and at < floor:
+        # a backdated file would start the next deadline before the history it answers, so the
+        # other side could be claimed against at once
+        raise order.error(IllegalOrder, f"this file is signed at {at}, earlier than the game's time {floor} at the "
+                          "head it names: a signed time never goes back (check the sender's clock)",
+                          code="E313", path=("at",))
+    now = protocol.now_iso()
+    ceiling = protocol.latest_allowed(now)
+    if at > ceiling:
+        # a time far ahead would push every later deadline out of reach, or past the calendar's end
+        raise order.error(IllegalOrder, f"this file is signed at {at}, ahead of this machine's clock ({now}) by more "
+                          f"than {protocol.CLOCK_TOLERANCE_HOURS} h: keep it and submit it once the clock has "
+                          "reached it, or check the sender's clock", code="E313", path=("at",))
+
+
+def withdrawable(eng: "Engine", dec: "Decision", pend: dict, found: dict) -> bool:
+    """Whether the kept file ``found`` may still be withdrawn: nothing can have been written in answer
+    to it yet (no reveal or dice link is kept, and none can be sent)."""
+    return not any(f["kind"] in ("roll", "reveal") for f in pend["files"]) and not answerable(eng, dec, pend, found)
 
 
 def answerable(eng: "Engine", dec: "Decision", pend: dict, found: dict) -> bool:
@@ -225,7 +272,7 @@ def check_undo(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     if found is None or found["kind"] not in ("answer", "commit"):
         raise order.error(IllegalOrder, f"no answer or commitment with sha256 {target[:16]} is kept for {dec.id}",
                           code="E304", path=("target",))
-    if any(f["kind"] in ("roll", "reveal") for f in pend["files"]) or answerable(eng, dec, pend, found):
+    if not withdrawable(eng, dec, pend, found):
         # something may already have been written in answer to it (a reveal once every commitment
         # is in; a dice link once the answers are in): withdrawing now would let its author choose
         # again knowing it, even if the file was never submitted here

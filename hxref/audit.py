@@ -177,6 +177,7 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> Engine | Non
         if problem is not None:
             res.problems.append(problem)
             return replay
+        _block_collect(replay, ev, block)
         made = replay.gf.log[start:]
         res.dice += sum(1 for e in made if e["kind"] == "die")
         pos = start + len(made)
@@ -188,12 +189,17 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> Engine | Non
     return replay
 
 
+def _block_collect(replay: Engine, ev: Event, block: list[dict]) -> None:
+    """Collect a block's files as the replay kept them (a claim with what it claims)."""
+    if ev["kind"] == "submission":
+        kept = replay.pending(ev["data"]["decision"])["files"]
+        block.append(next((f for f in kept if f["sha256"] == ev["data"]["sha256"]),
+                          {"party": ev["data"]["side"], "kind": ev["data"]["kind"], "sha256": ev["data"]["sha256"]}))
+
+
 def _block_order(ev: Event, block: list[dict]) -> str | None:
-    """Collect a block's files as they come; at its ``resolve``, they must be in canonical order."""
-    if ev["kind"] == "submission" and isinstance(ev.get("data"), dict):
-        block.append({"party": ev["data"].get("side"), "kind": ev["data"].get("kind"),
-                      "sha256": ev["data"].get("sha256")})
-    elif ev["kind"] == "resolve":
+    """At a block's ``resolve``, its files (:func:`_block_collect`) must be in canonical order."""
+    if ev["kind"] == "resolve":
         if block != protocol.canonical(block):
             # two copies holding the same files must hold the same bytes
             return (f"event {ev['seq']} (resolve): the files of its block are not in the "

@@ -2,18 +2,21 @@
 owes: a part of :class:`hxref.engine.Engine` (SECURITY.md, "Withholding never pays" and
 "Attested time").
 
-A deadline runs from the latest signed time of the block that opened the decision.  No clock
-applies it: a *claim* does, a file signed by the other side (open games) or by the umpire
-(umpired games) at a signed time past the deadline and its grace.  A claim against a side that
-has not answered gives the decision's declared default (:meth:`GameSystem.stand_fast`, an answer
-the rules accept in every position: for an impulse's orders, no moves) under
+A deadline runs from the game's signed time where the decision opened (the latest signed time
+of the block that opened it, never earlier than any before it: ``Engine.signed_time``), and its
+arithmetic stays inside the calendar (``protocol.plus_hours``).  No clock applies it: a *claim*
+does, a file signed by the other side (open games) or by the umpire (umpired games) at a signed
+time past the deadline and its grace, once the claimant has sent its own files for the decision.
+A claim against a side that has not answered gives the decision's declared default
+(:meth:`GameSystem.stand_fast`, an answer the rules accept in every position: for an impulse's
+orders, no moves) under
 ``--nmr stand-fast``; a claim against a withheld reveal or dice link, or under ``--nmr
 forfeit``, forfeits the game: a committed choice is never replaced by another, and withholding
 is never better than the worst reveal.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from . import protocol
 from .errors import IllegalOrder, InvalidInput
@@ -21,6 +24,7 @@ from .inputs import JOIN, UMPIRE
 from .kit import schema
 
 if TYPE_CHECKING:
+    from .engine import Engine
     from .game import Event
     from .systems.base import Decision
 
@@ -95,6 +99,7 @@ class _Engine(Protocol):
     def due(self, dec: Decision) -> str | None: ...
     def waiting_for(self) -> list[dict]: ...
     def undo_voters(self, author: str | None = None) -> list[str]: ...
+    def _drop_votes(self, decision_id: str, target: str | None = None) -> None: ...
 
 
 class ClaimsMixin:
@@ -130,7 +135,7 @@ class ClaimsMixin:
         """The deadline of ``dec`` plus the grace: from then on a claim can be signed."""
         if not dec.deadline:
             return None
-        grace = float((self.meta.get("policy") or {}).get("grace_hours", 0) or 0)
+        grace = (self.meta.get("policy") or {}).get("grace_hours") or 0
         return protocol.plus_hours(dec.deadline, grace) if grace else dec.deadline
 
     def link_command(self: _Engine, who: str, dec: Decision) -> str:
@@ -307,6 +312,31 @@ class ClaimsMixin:
         found = next((f for f in pend["files"] if f["sha256"] == target), None)
         return found is not None and set(pend.get("undo", {}).get(target, [])) >= set(self.undo_voters(found["party"]))
 
+    def _drop_moot_votes(self: _Engine, decision_id: str) -> None:
+        """Forget the proposed withdrawals of ``decision_id`` whose file became final (a reveal or a
+        dice link may now answer it): they can no longer be agreed, and every copy, whether a vote
+        reached it before or after what made it final, then keeps the same files."""
+        from .acceptance import withdrawable
+
+        dec = self.decision(decision_id)
+        pend = self.h["pending"].get(decision_id) or {}
+        for target in list(pend.get("undo") or {}):
+            found = next((f for f in pend["files"] if f["sha256"] == target), None)
+            if dec is None or found is None or not withdrawable(cast("Engine", self), dec, pend, found):
+                self._drop_votes(decision_id, target)
+
+    def _drop_votes(self: _Engine, decision_id: str, target: str | None = None) -> None:
+        """Forget the proposed withdrawals of ``target`` (None: of every file) of ``decision_id``."""
+        pend = self.h["pending"].get(decision_id)
+        if not pend or not pend.get("undo"):
+            return
+        pend["files"] = [f for f in pend["files"] if f["kind"] != "undo"
+                         or (target is not None and f.get("target") != target)]
+        for t in [t for t in pend["undo"] if target is None or t == target]:
+            pend["undo"].pop(t)
+        if not pend["undo"]:
+            pend.pop("undo")
+
     def _withdraw(self: _Engine, decision_id: str, target: str) -> None:
         """Withdraw a kept file by consent: it leaves the decision, and the block says so."""
         from . import orders
@@ -316,9 +346,7 @@ class ClaimsMixin:
         order = orders.parse(found["file"], "withdrawn", fast=True)
         voters = pend.get("undo", {}).pop(target, [])
         pend["files"] = [f for f in pend["files"] if f["sha256"] != target
-                         and not (f["kind"] == "undo" and f["sha256"] in {
-                             x["sha256"] for x in pend["files"] if x["kind"] == "undo"
-                             and orders.parse(x["file"], "undo", fast=True).data.get("target") == target})]
+                         and not (f["kind"] == "undo" and f.get("target") == target)]
         who = found["party"]
         pend["answers"].pop(who, None)
         if order.data.get("link") == pend["links"].get(who):

@@ -506,7 +506,8 @@ def claim(game, side, key_path, against, decision, out_dir):
     A claim is accepted only when its signed time is past the deadline and its grace. It
     gives the late side's decision its declared default answer (--nmr stand-fast) or
     forfeits the game (--nmr forfeit, or a withheld reveal or dice link); it is in every
-    side's report. In an umpired game the umpire signs claims; in an open game the other side.
+    side's report. In an umpired game the umpire signs claims; in an open game the other side,
+    once it has sent its own files for the decision (what it can send now).
 
     Example: hxref claim g.yaml --side union --key alice --against confederate
     """

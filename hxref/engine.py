@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -27,6 +28,7 @@ from typing import Any, Mapping, Sequence
 from . import dice as dice_mod
 from . import heads, orders, protocol, systems
 from .canon import canonical_json, random_hex, sha256_hex
+from .eventlog import events_of
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
@@ -166,6 +168,30 @@ class Engine(ClaimsMixin):
         order = [d for d in awaited if d in pending] + [k for k in pending if k not in set(awaited)]
         return [(dec, f) for dec in order for f in pending[dec].get("files", [])]
 
+    def signed_time(self, seq: int) -> str | None:
+        """The game's signed time at event ``seq``: the latest of its creation time and the signed
+        times of every file the log holds up to and including that event.  A file written against
+        that head is signed no earlier; a decision that opens there is due from it."""
+        log = self.gf.log
+        cache: tuple[Any, int, list[tuple[int, str]]] | None = getattr(self, "_time_marks", None)
+        if cache is None or cache[0] is not log or cache[1] > len(log):
+            cache = (log, 0, [])
+        _, read, found = cache
+        latest = found[-1][1] if found else None
+        for ev in events_of(log, ("game.created", "submission"), after=read):
+            data = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+            if ev["kind"] == "game.created":
+                created = (data.get("meta") or {}).get("created")
+                at = protocol.format_time(protocol.parse_time(str(created))) if protocol.is_time(created) else None
+            else:
+                at = data.get("at")
+            if isinstance(at, str) and protocol.is_signed_time(at) and (latest is None or at > latest):
+                latest = at
+                found.append((ev["seq"], at))
+        self._time_marks = (log, len(log), found)
+        i = bisect_right(found, seq, key=lambda m: m[0])
+        return found[i - 1][1] if i else None
+
     def head_text(self) -> str:
         return protocol.format_head(self.gf.head, len(self.gf.log))
 
@@ -279,8 +305,9 @@ class Engine(ClaimsMixin):
 
     def _refresh_awaiting(self, at: str | None = None) -> None:
         """What the rules await now.  A newly awaited decision opens at the current head and at
-        ``at``, the latest signed time of the block that opened it; with a deadline policy it is
-        due ``deadline_hours`` after that."""
+        ``at``, the game's signed time there (:meth:`signed_time`: the latest signed time of the
+        block that opened it, never earlier than any before it); with a deadline policy it is due
+        ``deadline_hours`` after that."""
         decisions = self.system.decisions(self.state)
         old = {d["id"]: d for d in self.h.get("awaiting") or []}
         hours = (self.meta.get("policy") or {}).get("deadline_hours")
@@ -332,6 +359,10 @@ class Engine(ClaimsMixin):
             order = orders.parse(data["file"], f"event {len(self.gf.log)}", fast=True)
             if "sig" in data:
                 order.armored = data["sig"]
+        if data.get("at") != order.data["at"]:
+            # the game's time (signed_time) is read from the events: each must carry its file's own
+            raise InvalidInput(f"event {len(self.gf.log)}: the signed time it records is not its file's",
+                               code="E500")
         self._pend(order, data.get("sig"))
 
     def _pend(self, order: orders.Order, detached: str | None = None) -> dict:
@@ -343,6 +374,12 @@ class Engine(ClaimsMixin):
                  "at": d["at"]}
         if detached is not None:
             entry["sig"] = detached
+        if order.kind == "claim":
+            # what the claim is about places it in the block (protocol.block_rank)
+            dec = self.decision(order.decision)
+            entry["owed"] = self.owed_by(d["against"], dec) if dec is not None else None
+        elif order.kind == "undo":
+            entry["target"] = d["target"]
         pend["files"] = protocol.canonical(pend["files"] + [entry])
         answers = pend["answers"]
         mine: dict = answers.setdefault(order.side, {}) if order.kind in ("join", "commit", "reveal", "answer") else {}
@@ -365,6 +402,8 @@ class Engine(ClaimsMixin):
             votes.sort()
         if "link" in d:
             pend["links"][order.side] = d["link"]
+        if order.kind != "undo":
+            self._drop_moot_votes(order.decision)
         return entry
 
     def _joined_all(self) -> bool:
@@ -411,6 +450,9 @@ class Engine(ClaimsMixin):
             raise order.error(IllegalOrder, f"no decision {order.decision!r} is awaited (awaited now: {now})",
                               code="E301", path=("decision",))
         self._check_head(order, dec)
+        from . import acceptance
+
+        acceptance.check_time(self, order)
         pend = self.pending(dec.id)
         sha = sha256_hex(stored_text(order, detached).encode("utf-8"))
         if any(f["sha256"] == sha for f in pend["files"]):
@@ -418,8 +460,6 @@ class Engine(ClaimsMixin):
         if sha in self.h.get("withdrawn", []):
             raise order.error(IllegalOrder, "this file was withdrawn by consent; it cannot come back",
                               code="E301")
-        from . import acceptance
-
         acceptance.check_kind(self, order, dec, pend)
 
     def _check_head(self, order: orders.Order, dec: Decision) -> None:
@@ -541,11 +581,16 @@ class Engine(ClaimsMixin):
         if undo is not None:
             votes = {f["sha256"] for f in files if f["kind"] == "undo" and _undo_target(f) == undo}
             files = [f for f in files if f["sha256"] == undo or f["sha256"] in votes]
+        else:
+            # a vote that is not agreed when its decision closes is moot: it enters no block, so
+            # the block does not depend on whether it arrived before or after what made it moot
+            self._drop_votes(decision_id)
+            files = self.pending(decision_id)["files"]
         self._closing = True
         try:
             for f in files:
                 data = {"decision": decision_id, "side": f["party"], "kind": f["kind"], "file": f["file"],
-                        "sha256": f["sha256"]}
+                        "sha256": f["sha256"], "at": f["at"]}
                 if "sig" in f:
                     data["sig"] = f["sig"]
                 self._apply("submission", f["party"], data)
@@ -573,13 +618,15 @@ class Engine(ClaimsMixin):
         if data["decision"] == JOIN:
             if not self._joined_all():
                 raise InvalidInput("the joins are not all in", code="E308")
-            pend = self.h["pending"].pop(JOIN)
+            self.h["pending"].pop(JOIN)
             self.h["resolved"].append(JOIN)
-            return self._start(_latest_at(pend["files"]))
+            return self._start(self.signed_time(len(self.gf.log)))
         dec = self.decision(data["decision"])
         if dec is None:
             raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
         pend = self.pending(dec.id)
+        if pend.get("undo"):
+            raise InvalidInput(f"a proposed withdrawal for {dec.id} that was not agreed is in its block", code="E500")
         forfeit = self._claim_forfeits(dec.id)
         if forfeit:
             return self._forfeit(dec, forfeit, pend)
@@ -613,7 +660,7 @@ class Engine(ClaimsMixin):
         # the commitments of a closed decision are spent: one sent again is refused (E306)
         spent = [a["commitment"] for a in pend["answers"].values() if "commitment" in a]
         self.h["commitments"] = sorted(set(self.h["commitments"]) | set(spent))
-        self._refresh_awaiting(_latest_at(pend["files"]) or self.opened(dec.id).get("at"))
+        self._refresh_awaiting(self.signed_time(len(self.gf.log)))
 
     # --- solo games: answers typed at the terminal, no files, no keys -------------------------
     def answer_solo(self, side: str, decision_id: str | None, choice: dict) -> None:
@@ -757,18 +804,8 @@ def _scenario_data(sysobj, system: str, scenario: str, options: Sequence[str]) -
     return data
 
 
-def _latest_at(files: list[dict]) -> str | None:
-    """The latest signed ``at`` among a block's files (the time the block's decision closed, as its
-    authors claim it): where the deadlines of the decisions it opens run from."""
-    latest = None
-    for f in files:
-        if protocol.is_time(f.get("at")):
-            latest = protocol.later(latest, f["at"])
-    return latest
-
-
 def _undo_target(f: dict) -> str | None:
-    return orders.parse(f["file"], "undo", fast=True).data.get("target")
+    return f.get("target")
 
 
 def map_view(path: str | Path, side: str | None = None) -> MapView:

@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E310": "file written against a head that is not in this game's history",
     "E311": "dice link out of turn: before the choices it follows, extra, or for other choices",
     "E312": "a missed deadline claimed too early, or where no deadline applies",
+    "E313": "signed time out of order: before the history the file names, or ahead of this machine's clock",
     # the rules
     "E400": "order breaks a rule of the game",
     # game files

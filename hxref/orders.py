@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .canon import is_hex
-from .protocol import is_time, parse_head
+from .protocol import is_signed_time, parse_head
 from .errors import IllegalOrder, InvalidInput
 
 if TYPE_CHECKING:
@@ -178,8 +178,8 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
 
 
 def _check_values(order: Order, d: dict) -> None:
-    """The values' forms (E112): hashes of 64 hex digits, ``head`` as HASH@SEQ, ``at`` an ISO 8601 time,
-    ``against`` a side's name, ``choice`` a mapping."""
+    """The values' forms (E112): hashes of 64 hex digits, ``head`` as HASH@SEQ, ``at`` a UTC time to the
+    second (``YYYY-MM-DDTHH:MM:SSZ``), ``against`` a side's name, ``choice`` a mapping."""
     for key in ("identity", "link", "commitment", "salt", "tip", "answers", "target"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
@@ -187,8 +187,8 @@ def _check_values(order: Order, d: dict) -> None:
     if head is None or len(head[0]) != 64:
         raise order.error(InvalidInput, "`head` is the head the file was written against: 64 hex digits, @, "
                           "the event number", code="E112", path=("head",))
-    if not is_time(d["at"]):
-        raise order.error(InvalidInput, "`at` is the time the file was written, ISO 8601 "
+    if not is_signed_time(d["at"]):
+        raise order.error(InvalidInput, "`at` is the time the file was written, in UTC to the second "
                           "('2026-11-29T12:00:00Z')", code="E112", path=("at",))
     if "against" in d and (not isinstance(d["against"], str) or not d["against"].isascii()
                            or not d["against"].isprintable() or len(d["against"]) > 200):

@@ -12,11 +12,15 @@ import re
 
 from .canon import canonical_json, sha256_hex
 
-#: the order of a decision's files inside its block: commitments before reveals; answers, and the
-#: claims that stand in for a missing answer, before the links that follow them; withdrawals
-#: last; then by party, then by hash,
-#: so two copies that received the same files in any order write the same block
-KIND_RANK = {"join": 0, "commit": 1, "reveal": 2, "answer": 3, "claim": 4, "roll": 5, "undo": 6}
+#: the order of a decision's files inside its block: commitments first; then the claims that give
+#: a late side its default (a missing commitment or answer), before the reveals and answers they
+#: make possible; then reveals and answers; the claims of a withheld reveal or dice link, which
+#: follow the files they wait for; the links; withdrawals last; then by party, then by hash, so two
+#: copies that received the same files in any order write the same block, in an order in which
+#: the replay accepts every file again
+KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll": 6, "undo": 7}
+#: where a claim of a withheld file (owed: reveal or link) stands: after the reveals and answers
+WITHHELD_CLAIM_RANK = 5
 
 _HEAD = re.compile(r"(?P<hash>[0-9a-f]{16,64})@(?P<seq>[0-9]{1,9})")
 
@@ -35,9 +39,18 @@ def parse_head(text: object) -> tuple[str, int] | None:
     return (m["hash"], int(m["seq"])) if m else None
 
 
+def block_rank(f: dict) -> int:
+    """Where a file stands in its block by kind (:data:`KIND_RANK`); a claim by what it claims
+    (its ``owed``: a claim of a withheld reveal or link after the files it waits for)."""
+    if f["kind"] == "claim" and f.get("owed") in ("reveal", "link"):
+        return WITHHELD_CLAIM_RANK
+    return KIND_RANK.get(f["kind"], 99)
+
+
 def canonical(files: list[dict]) -> list[dict]:
-    """A decision's pending files in block order (each file: ``party``, ``kind``, ``sha256``)."""
-    return sorted(files, key=lambda f: (KIND_RANK.get(f["kind"], 99), f["party"], f["sha256"]))
+    """A decision's pending files in block order (each file: ``party``, ``kind``, ``sha256``, and a
+    claim's ``owed``)."""
+    return sorted(files, key=lambda f: (block_rank(f), f["party"], f["sha256"]))
 
 
 def answers_hash(decision_id: str, files: list[dict]) -> str:
@@ -51,39 +64,76 @@ def answers_hash(decision_id: str, files: list[dict]) -> str:
 
 # --- signed time ---------------------------------------------------------------------------------
 
+#: how far a signed time may lie ahead of the checking machine's clock: the clocks of two honest
+#: machines differ by less.  A file signed later than that is refused until the clock reaches it
+CLOCK_TOLERANCE_HOURS = 1
+#: the form of every signed time: UTC, to the second (``2026-11-29T12:00:00Z``); in this form the
+#: text order is the time order
+_SIGNED_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+_UTC = _dt.timezone.utc
+_MIN = _dt.datetime.min.replace(tzinfo=_UTC)
+_MAX = _dt.datetime.max.replace(tzinfo=_UTC, microsecond=0)
+
+
+def format_time(t: _dt.datetime) -> str:
+    """A time in the signed form (UTC, to the second, ``Z``)."""
+    return t.astimezone(_UTC).replace(microsecond=0, tzinfo=None).isoformat() + "Z"
+
+
 def now_iso() -> str:
-    """The current UTC time for a file's signed ``at`` claim; ``HXREF_NOW`` fixes it (reproducible
-    demos and tests).  It is the author's claim, signed with the file; no local clock ever enters
-    the hash chain or applies a deadline."""
+    """This machine's clock in the signed form: a file's signed ``at`` claim, and the clock a
+    received file's time is checked against.  ``HXREF_NOW`` sets it (reproducible demos and
+    tests).  No local clock ever enters the hash chain or applies a deadline."""
     fixed = os.environ.get("HXREF_NOW")
     if fixed:
-        return fixed
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+        try:
+            return format_time(parse_time(fixed))
+        except (TypeError, ValueError, OverflowError):
+            from .errors import InvalidInput
+
+            raise InvalidInput(f"HXREF_NOW={fixed!r} is not a time ('2026-11-29T12:00:00Z')", code="E504") from None
+    return format_time(_dt.datetime.now(_UTC))
 
 
 def parse_time(text: str) -> _dt.datetime:
     t = _dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
-    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+    return t if t.tzinfo else t.replace(tzinfo=_UTC)
 
 
 def is_time(text: object) -> bool:
     try:
         parse_time(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
     return isinstance(text, str)
 
 
+def is_signed_time(text: object) -> bool:
+    """Whether ``text`` is a signed time as files carry it: a real UTC date and time to the second,
+    written ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return isinstance(text, str) and _SIGNED_TIME.fullmatch(text) is not None and is_time(text)
+
+
 def plus_hours(at: str, hours: float) -> str:
-    t = parse_time(at) + _dt.timedelta(hours=hours)
-    return t.astimezone(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """``at`` plus ``hours``, in the signed form; past the calendar's ends it stays at the end (a
+    deadline that far away never comes), so no policy or time makes it fail."""
+    t = parse_time(at)
+    try:
+        seconds = float(hours) * 3600.0
+    except (TypeError, ValueError, OverflowError):
+        seconds = float("nan")
+    if seconds != seconds:      # not a number: no deadline is known
+        return format_time(_MAX)
+    if seconds >= (_MAX - t).total_seconds():
+        return format_time(_MAX)
+    if seconds <= (_MIN - t).total_seconds():
+        return format_time(_MIN)
+    return format_time(t + _dt.timedelta(seconds=seconds))
 
 
-def later(a: str | None, b: str | None) -> str | None:
-    """The later of two signed times (None counts as unknown)."""
-    if a is None or b is None:
-        return a or b
-    return a if parse_time(a) >= parse_time(b) else b
+def latest_allowed(now: str | None = None) -> str:
+    """The latest signed time a file may carry on this machine: its clock plus the tolerance."""
+    return plus_hours(now or now_iso(), CLOCK_TOLERANCE_HOURS)
 
 
 def time_left(deadline: str, now: str | None = None) -> str:

@@ -111,8 +111,10 @@ def log_text(path: Path) -> str:
 
 
 def random_day(rng: random.Random) -> str:
-    """A random signed-looking UTC time between 2026 and 2031, for HXREF_NOW."""
-    return (f"{rng.randint(2026, 2031)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    """A random signed-looking UTC time between 2027 and 2031, for HXREF_NOW: after every shipped
+    demo's signed times (a machine's clock is never far behind the files it receives: a file signed
+    ahead of it is refused, E313)."""
+    return (f"{rng.randint(2027, 2031)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
             f"T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}Z")
 
 

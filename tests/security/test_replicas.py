@@ -22,13 +22,18 @@ order.
 """
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hxref.cli import main
+from hxref.game import GameFile
 from tests.security import replay
 from tests.security.replay import BIDDING, DEMOS, Copy, file_info, manifest, phase_order, random_day, segments
 
@@ -97,7 +102,7 @@ def _explicit(src: Path, calls_a, calls_b, resolve_days=("2027-01-02T03:04:05Z",
     man = manifest(src)
     with tempfile.TemporaryDirectory(prefix="hxref-replicas-") as tmp:
         a, b = Copy(Path(tmp) / "a", src, man), Copy(Path(tmp) / "b", src, man)
-        a.new("2026-01-01T00:00:00Z")
+        a.new("2026-12-01T00:00:00Z")
         b.new("2030-06-15T12:00:00Z")
         for copy, calls in ((a, calls_a), (b, calls_b)):
             for files, day in calls:
@@ -135,7 +140,7 @@ def test_one_decision_two_orders_two_days_open_bid():
     calls_a = [(joins, "2026-12-01T00:00:00Z"), (commits, "2026-12-02T00:00:00Z"),
                (reveals, "2026-12-03T00:00:00Z")]
     calls_b = [(joins[::-1], "2030-01-01T00:00:00Z"), ([commits[1]], "2027-05-05T05:05:05Z"),
-               ([commits[0]], "2031-01-01T00:00:00Z"), (reveals[::-1], "2026-02-02T02:02:02Z")]
+               ([commits[0]], "2031-01-01T00:00:00Z"), (reveals[::-1], "2026-12-02T02:02:02Z")]
     _explicit(src, calls_a, calls_b)
 
 
@@ -179,3 +184,157 @@ def test_one_mail_is_one_submit():
         res = c.hxref("submit", "game.yaml", str(src / "confederate-t1.union-roll.yaml"),
                       str(src / "confederate-t1.confederate.yaml"), day=man["created"], code=None)
         assert res.exit_code == 0, res.output
+
+
+# --- claims, undo votes and reveals in every order ------------------------------------------------
+#
+# An open bidding game (deadline 1 h, stand-fast) is played on a source copy; what its files are
+# depends on the scenario.  Two copies then receive each segment's files in their own random order,
+# one `hxref submit` a file, on random days: a file refused because it came too early (a reveal
+# before the commitments, a claim before the claimant's own file, a file naming a head the copy
+# has not reached) is kept by its receiver and submitted again after the next file is taken.  Every
+# file ends accepted or refused the same way on both copies (a vote made moot may be accepted then
+# forgotten on one, refused on the other: what counts is that it is in neither block), both logs
+# are byte-identical after every segment and both game files at the end, and both audit clean.
+
+T0 = "2026-11-29T12:00:00Z"
+T_LATE = "2026-11-29T14:00:00Z"          # past the 1-hour deadline of t1.bid
+SCENARIOS = ("claim-then-reveal", "undo-in-flight", "withdrawal-agreed", "withheld-reveal")
+
+
+class _Folder:
+    """hxref commands run in one folder, on a given day (HXREF_NOW)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, day: str = T0, code: int | None = 0):
+        cwd = os.getcwd()
+        os.chdir(self.folder)
+        try:
+            res = self.runner.invoke(main, list(args), env={"HXREF_NOW": day}, catch_exceptions=False)
+        finally:
+            os.chdir(cwd)
+        if code is not None:
+            assert res.exit_code == code, f"hxref {' '.join(args)} -> {res.exit_code}\n{res.output}"
+        return res
+
+
+def _scenario(folder: Path, keydir: Path, name: str) -> list[tuple[list[Path], bool]]:
+    """Play ``name`` on a source copy in ``folder`` (whose ``base.yaml`` is the joined game left as
+    it was); return its segments: (files, whether `hxref resolve` follows)."""
+    hx = _Folder(folder)
+    alice, bob = str(keydir / "alice"), str(keydir / "bob")
+    hx("new", "base.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
+       "--game-id", "replicas", "--side", f"union={keydir / 'alice.pub'}", "--side", f"confederate={keydir / 'bob.pub'}",
+       "--deadline-hours", "1", "--nmr", "stand-fast")
+    hx("join", "base.yaml", "--side", "union", "--key", alice)
+    hx("join", "base.yaml", "--side", "confederate", "--key", bob)
+    hx("submit", "base.yaml", "union-join.yaml", "confederate-join.yaml")
+    shutil.copy(folder / "base.yaml", folder / "src.yaml")
+    f = folder.joinpath
+
+    def commit(side: str, key: str, bid: int, where: str) -> tuple[Path, Path]:
+        (folder / where).mkdir(exist_ok=True)
+        hx("commit", "src.yaml", "--side", side, "--key", key, "--choice", f"bid: {bid}", "--dir", where)
+        return f(where, f"{side}-t1.bid-commit.yaml"), f(where, f"{side}-t1.bid-reveal.yaml")
+
+    def undo(side: str, key: str) -> Path:
+        out = folder / f"undo-{side}"
+        out.mkdir()
+        hx("undo", "src.yaml", "--side", side, "--key", key, "--dir", str(out))
+        return next(out.iterdir())
+
+    if name == "claim-then-reveal":
+        uc, ur = commit("union", alice, 3, "u")
+        hx("submit", "src.yaml", str(uc))
+        hx("claim", "src.yaml", "--side", "union", "--key", alice, "--against", "confederate", day=T_LATE)
+        return [([uc, f("union-t1.bid-claim-confederate.yaml"), ur], True)]
+    if name == "undo-in-flight":
+        uc, ur = commit("union", alice, 3, "u")
+        hx("submit", "src.yaml", str(uc))
+        vote = undo("union", alice)
+        cc, cr = commit("confederate", bob, 2, "c")
+        return [([uc, vote, cc, ur, cr], True)]
+    if name == "withdrawal-agreed":
+        uc, _ = commit("union", alice, 3, "u1")
+        hx("submit", "src.yaml", str(uc))
+        votes = [undo("union", alice), undo("confederate", bob)]
+        hx("submit", "src.yaml", *map(str, votes))
+        uc2, ur2 = commit("union", alice, 2, "u2")
+        cc, cr = commit("confederate", bob, 4, "c")
+        return [([uc, *votes], False), ([uc2, cc, ur2, cr], True)]
+    assert name == "withheld-reveal"
+    uc, ur = commit("union", alice, 3, "u")
+    cc, _ = commit("confederate", bob, 2, "c")
+    hx("submit", "src.yaml", str(uc), str(cc), str(ur))
+    hx("claim", "src.yaml", "--side", "union", "--key", alice, "--against", "confederate", day=T_LATE)
+    return [([uc, cc], False), ([ur, f("union-t1.bid-claim-confederate.yaml")], False)]
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory, keydir) -> dict:
+    out = {}
+    for name in SCENARIOS:
+        folder = tmp_path_factory.mktemp(name)
+        out[name] = (folder, _scenario(folder, keydir, name))
+    return out
+
+
+def _deliver(hx: _Folder, game: Path, files: list[Path], days: list[str]) -> dict[str, str]:
+    """Submit ``files`` one by one, in this order; a refused one is kept and sent again after the
+    next file is taken.  Each file's fate: ``accepted``, or the code of its last refusal."""
+    fate: dict[str, str] = {}
+    waiting: list[Path] = []
+    for n, path in enumerate(files):
+        queue = [path]
+        while queue:
+            p = queue.pop(0)
+            res = hx("submit", str(game), str(p), day=days[n], code=None)
+            if res.exit_code == 0:
+                fate[p.name] = "accepted"
+                if p in waiting:
+                    waiting.remove(p)
+                queue = list(waiting)       # what waited may go now
+            else:
+                assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+                fate[p.name] = res.output.rsplit("[", 1)[-1].split("]")[0]
+                if p not in waiting:
+                    waiting.append(p)
+    return fate
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
+@given(data=st.data())
+def test_claims_votes_and_reveals_in_any_order(scenarios, name, data):
+    folder, segs = scenarios[name]
+    with tempfile.TemporaryDirectory(prefix="hxref-replicas-") as tmp:
+        games = []
+        for who in ("a", "b"):
+            (Path(tmp) / who).mkdir()
+            shutil.copy(folder / "base.yaml", Path(tmp) / who / "g.yaml")
+            games.append(Path(tmp) / who / "g.yaml")
+        hx = _Folder(Path(tmp))
+        rng = data.draw(st.randoms(use_true_random=False))
+        for files, resolve in segs:
+            fates = []
+            for game in games:
+                order = data.draw(st.permutations(files))
+                fates.append(_deliver(hx, game, order, [random_day(rng) for _ in order]))
+                if resolve:
+                    hx("resolve", str(game), day=random_day(rng))
+            moot = {p.name for p in files if p.parent.name.startswith("undo-")} if name == "undo-in-flight" else set()
+            assert {k: v for k, v in fates[0].items() if k not in moot} == \
+                {k: v for k, v in fates[1].items() if k not in moot}
+            # the same log, and the same header as data (a pending area's mappings may list the
+            # sides in the order their files arrived)
+            assert replay.log_text(games[0]) == replay.log_text(games[1]), f"{name}: the logs differ"
+            assert GameFile.load(games[0]).header == GameFile.load(games[1]).header, f"{name}: the headers differ"
+        assert games[0].read_bytes() == games[1].read_bytes(), f"{name}: the copies differ"
+        for game in games:
+            assert "audit OK" in hx("audit", str(game), day=random_day(rng)).output
+        log = GameFile.load(games[0]).log
+        assert not [e for e in log if e["kind"] == "submission" and e["data"]["kind"] == "undo"
+                    and name != "withdrawal-agreed"]
