@@ -89,6 +89,7 @@ def played(tmp_path_factory):
     try:
         _cli("new", "game.yaml", "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
              "--game-id", man["game_id"], "--created", man["created"], "--nonce", man["nonce"],
+             "--charts-from", man["charts_from"],
              *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in man["policy"].items()), []),
              *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []))
         for step in man["steps"]:
