@@ -244,11 +244,13 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
                       grace_hours=DEFAULT_GRACE_HOURS if grace_hours is None else grace_hours)
     from .game import locked
 
-    demo = _shipped_demo(nonce, charts_from) if nonce is not None else None
+    demo, charts = _shipped_demo(nonce, charts_from) if nonce is not None else (None, None)
+    if charts_from and demo is None:
+        charts = _charts_of(charts_from, system_name)
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created, options=options, nonce=nonce,
-                            policy=policy, charts=_charts_of(charts_from, system_name) if charts_from else None)
+                            policy=policy, charts=charts or None)
         if demo is not None and eng.identity != demo:
             raise InvalidInput("--nonce re-creates a shipped demo's game exactly (its label, time, keys, policy "
                                "and data as its demo.yaml gives them); this game would be another one with a "
@@ -651,11 +653,11 @@ def _report_map(game: str, side: str | None) -> str | None:
                       shots=mv.shots)
 
 
-def _shipped_demo(nonce: str, charts_from: str | None) -> str:
+def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None]:
     """The identity of the shipped demo game that ``hxref new --nonce NONCE --charts-from PINNED``
-    re-creates (E504 for any other use: a recorded nonce serves only to replay a shipped demo,
-    whose signed files name that identity; a game made with an old game's nonce would be that
-    game again)."""
+    re-creates, and the data files it pins (E504 for any other use: a recorded nonce serves only to
+    replay a shipped demo, whose signed files name that identity; a game made with an old game's
+    nonce would be that game again)."""
     from .demo import shipped_games
     from .game import GameFile
 
@@ -668,7 +670,7 @@ def _shipped_demo(nonce: str, charts_from: str | None) -> str:
     if first.get("hash") not in shipped or (first.get("data") or {}).get("nonce") != nonce:
         raise InvalidInput("--nonce serves only to re-create a shipped demo: --charts-from is not a shipped demo's "
                            "pinned data, or the nonce is not that demo's", code="E504", file=charts_from)
-    return str(first["hash"])
+    return str(first["hash"]), first["data"].get("charts")
 
 
 def _charts_of(path: str, system: str) -> dict:

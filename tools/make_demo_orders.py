@@ -713,6 +713,9 @@ HEARTLAND_DEMO = {
     "scenario": "heartland-demo",
     "game_id": "heartland-demo",
     "created": "2026-11-29T12:00:00Z",
+    # the join nonces whose dice bring a Confederate force within reach of calloway in a Union
+    # impulse (tests/core/test_templates.py shows the defence template there)
+    "join_salt": 1,
     "mode": "umpired",
     "players": {"union": "union", "confederate": "confederate"},
     "umpire": "umpire",
@@ -1406,10 +1409,12 @@ def demo_nonce(spec: dict) -> str:
 
 def demo_join_nonce(spec: dict, who: str) -> str:
     """The nonce of a demo participant's join file: fixed, as the game's nonce is, so a rebuild
-    gives the same dice chains and the same game (a real `hxref join` draws a fresh one)."""
+    gives the same dice chains and the same game (a real `hxref join` draws a fresh one).  A spec's
+    ``join_salt`` picks other chains: the one whose dice play the game its tests tell."""
     import hashlib
 
-    return hashlib.sha256(f"hxref demo join nonce\x00{spec['game_id']}\x00{who}".encode()).hexdigest()
+    salt = f"\x00{spec['join_salt']}" if spec.get("join_salt") else ""
+    return hashlib.sha256(f"hxref demo join nonce\x00{spec['game_id']}\x00{who}{salt}".encode()).hexdigest()
 
 
 def new_demo_game(spec: dict, system: str, sides: dict, umpire: str | None) -> None:
