@@ -184,14 +184,15 @@ def verify(file, game, pub, sig):
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
 @click.option("--option", "options", multiple=True, metavar="NAME", cls=RegistryHelp, help_from=options_help)
 @click.option("--deadline-hours", type=float, default=None, metavar="H",
-              help="each awaited decision is due H hours after it opens (shown by status)")
+              help="each awaited decision is due H hours after it opens (shown by status); more than 0, at "
+                   "most 8784 (a year)")
 @click.option("--nmr", type=click.Choice(["stand-fast", "forfeit"]), default=None,
               help="after a signed claim of a missed deadline (`hxref claim`): the late side's decision gets its "
                    "stand-fast default, or the late side forfeits; a withheld reveal or dice link always forfeits")
 @click.option("--grace-hours", type=float, default=None, metavar="G",
-              help="the NMR policy applies only G hours after a deadline")
+              help="the NMR policy applies only G hours after a deadline (0 to 8784)")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
-              help="a side that misses N decisions forfeits the game")
+              help="a side that misses N decisions forfeits the game (1 to 1000)")
 @click.option("--charts-from", "charts_from", default=None, metavar="GAME", type=click.Path(dir_okay=False),
               help="play with the data files pinned in the earlier game GAME (its charts, terrain types "
                    "and map) instead of this hxref's: a season's games on one set of charts, or a shipped demo")

@@ -40,7 +40,7 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     fields = dict(fields)
     decision = fields.pop("decision")
     fp = key.public.fingerprint()
-    key_record.check_history(fp, eng.identity, eng.gf.log, str(eng.gf.path))
+    key_record.check_history(fp, eng.identity, eng.gf.log, str(eng.gf.path), eng.participants[side].get("nonce"))
     dec = eng.decision(decision) if "link" in fields else None
     head = eng.envelope(side, decision, fields.pop("kind"))
     text = orders.render({**head, **fields}, comment)
@@ -51,7 +51,8 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
 #: ``hxref join/answer/commit --template FILE`` (umpired games): the player holds no game file
 template_option = click.option("--template", "template_path", default=None, type=click.Path(exists=True, dir_okay=False),
                                help="umpired games: the template the umpire's mail attached, instead of GAME "
-                                    "(the envelope and your dice link's index come from it)")
+                                    "(the envelope and your dice link's index come from it; signed only for a "
+                                    "game your key joined there, and never a link past your next one)")
 optional_game = click.argument("game", required=False, type=click.Path(exists=True, dir_okay=False))
 optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GAME; a template names it)")
 
@@ -232,7 +233,8 @@ def sign(file, key_path, game, side):
                 root.update(own)
                 link = eng.link_index(side, dec) if own else None
             body = yamlio.dump_rt(root)
-            key_record.check_history(key.public.fingerprint(), eng.identity, eng.gf.log, game)
+            key_record.check_history(key.public.fingerprint(), eng.identity, eng.gf.log, game,
+                                     eng.participants[side].get("nonce"))
             signed_for = (eng.identity, root["head"], link)
     else:
         signed_for = _signed_as_it_is(key, body, file)

@@ -111,12 +111,20 @@ def template_nonce(fingerprint: str, identity: str, side: str, index: int | None
     return nonce
 
 
-def history_problem(fingerprint: str, identity: str, log: Sequence[Mapping[str, Any]]) -> str | None:
-    """Why the key must not sign for this history of ``identity``: the last head it signed against
-    for it is not in ``log`` (a fork, or the game re-made from its start); None when it may."""
+def history_problem(fingerprint: str, identity: str, log: Sequence[Mapping[str, Any]],
+                    nonce: str | None = None) -> str | None:
+    """Why the key must not sign for this history of ``identity``: the game holds another join nonce
+    of the key's than the one it joined with (``nonce``, where the game holds one), or the last head
+    it signed against for it is not in ``log`` (a fork, or the game re-made from its start); None
+    when it may."""
     entry = joined(fingerprint, identity)
-    head = protocol.parse_head(entry.get("head")) if entry else None
-    if entry is None or head is None:
+    if entry is None:
+        return None
+    if nonce is not None and nonce != entry.get("nonce"):
+        return (f"this game holds a join of yours (nonce {nonce[:16]}) that is not the one your key signed for it "
+                f"(nonce {str(entry.get('nonce'))[:16]}): its chain is not yours to give links from")
+    head = protocol.parse_head(entry.get("head"))
+    if head is None:
         return None
     h, seq = head
     if seq <= len(log) and log[seq - 1].get("hash") == h:
@@ -126,9 +134,11 @@ def history_problem(fingerprint: str, identity: str, log: Sequence[Mapping[str, 
             "earlier files")
 
 
-def check_history(fingerprint: str, identity: str, log: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Refuse to sign for a history that forks from what the key signed for ``identity`` (E206)."""
-    problem = history_problem(fingerprint, identity, log)
+def check_history(fingerprint: str, identity: str, log: Sequence[Mapping[str, Any]], path: str,
+                  nonce: str | None = None) -> None:
+    """Refuse to sign for a history that forks from what the key signed for ``identity``, or that
+    holds another join of it (E206)."""
+    problem = history_problem(fingerprint, identity, log, nonce)
     if problem:
         raise InvalidInput(f"not signed: {problem}", code=CODE, file=path,
                            hint="compare with the copy you trust; sign nothing in this one")

@@ -214,6 +214,10 @@ def test_an_umpired_game_template_gives_the_next_link_and_no_later_one(tmp_path,
     forged_template(bob / "t.txt", carol / "y.yaml", "confederate", "commit", "t1.bid", 4096)
     err = bob.fails("commit", "--template", "t.txt", "--key", "bob", "--choice", "bid: 2", code="E206")
     assert "link 4096" in err and "up to 0 only" in err and not list(bob.folder.glob("confederate-t1.bid-*"))
+    # a filled-in file to sign as it is, with a link in it: only a link of Bob's own chain is signed
+    text = (bob / "t.txt").read_text().replace("kind: commit", "kind: answer") + f"link: {'ab' * 32}\n"
+    (bob / "filled.yaml").write_text(text)
+    assert "no link of your chain" in bob.fails("sign", "filled.yaml", "--key", "bob", code="E206")
     forged_template(bob / "t.txt", carol / "y.yaml", "confederate", "commit", "t1.bid", 1)
     bob.run("commit", "--template", "t.txt", "--key", "bob", "--choice", "bid: 2")
     assert "link" in orders.parse((bob / "confederate-t1.bid-reveal.yaml").read_text(), "r").data
