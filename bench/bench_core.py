@@ -117,7 +117,7 @@ def generate(folder: Path, target: int, seed: int = 1) -> tuple[Path, dict]:
     eng = Engine.create(path, system="heartland", scenario=str(scen), mode="open",
                         sides={s: k.public for s, k in keys.items()}, game_id="bench-long")
     for s in SIDES:
-        eng.submit(signed(eng, s, keys[s], {"decision": "join", "kind": "join", "tip": eng.tip_for(keys[s])},
+        eng.submit(signed(eng, s, keys[s], eng.join_fields(keys[s]),
                           f"join of {s}"), f"{s}-join.yaml")
     counts: dict = {"bids": {}, "level": 0, "outcomes": {}}
     while len(eng.gf.log) < target and not eng.finished:

@@ -26,7 +26,7 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     mine = answers.get(side, {})
     asked = side in dec.sides
     if kind == "join":
-        return _check_join(order, dec, mine, asked)
+        return _check_join(eng, order, dec, mine, asked)
     _check_joined(eng, order, dec)
     if kind == "claim":
         return check_claim(eng, order, dec, pend)
@@ -50,10 +50,15 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     orders.raise_problems(order, eng.system.check(eng.state, dec, side, d["choice"]))
 
 
-def _check_join(order: orders.Order, dec: "Decision", mine: dict, asked: bool) -> None:
-    """A join answers only the join decision, by a participant it asks, and once."""
+def _check_join(eng: "Engine", order: orders.Order, dec: "Decision", mine: dict, asked: bool) -> None:
+    """A join answers only the join decision, by a participant it asks, once, and for the game's
+    mode: a join signed for an umpired game (from a template, without the game file) is refused by
+    an open game of the same identity, where its signer would play without ever having seen it."""
     if dec.id != JOIN or not asked:
         raise order.error(IllegalOrder, "a join file answers only the `join` decision", code="E304")
+    if order.data["mode"] != eng.mode:
+        raise order.error(IllegalOrder, f"this join was signed for an {order.data['mode']} game; this game is "
+                          f"{eng.mode}", code="E300", path=("mode",))
     if mine:
         raise order.error(IllegalOrder, f"{order.side} has already joined", code="E303")
 

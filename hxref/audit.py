@@ -329,6 +329,7 @@ def audit_as(path: str | Path, side: str, public_key, since: str | None = None) 
     if p.get("fingerprint") != public_key.fingerprint():
         problems.append(f"{side}'s key in this game is {p.get('fingerprint')}, not your key "
                         f"{public_key.fingerprint()}: the game was made (or rewritten) with another key")
+    problems += _against_own_record(gf, side, public_key.fingerprint())
     if since:
         head = protocol.parse_head(since)
         if head is None:
@@ -342,6 +343,29 @@ def audit_as(path: str | Path, side: str, public_key, since: str | None = None) 
                 problems.append(f"event {seq} is {gf.log[seq - 1]['hash'][:16]}, not your head {h[:16]}: "
                                 "this history is not the one you saw (a fork)")
     return problems
+
+
+def _against_own_record(gf: GameFile, side: str, fingerprint: str) -> list[str]:
+    """What this machine's record of the key (:mod:`hxref.key_record`) says against the game: the
+    join of ``side`` in it is not the one the key signed for this identity (an earlier game's join
+    spliced into a game re-made with its identity), or the last head the key signed against is not
+    in its history (a fork)."""
+    from . import key_record
+
+    identity = gf.log[0]["hash"] if gf.log else ""
+    entry = key_record.joined(fingerprint, identity)
+    if entry is None:
+        return []
+    problems = []
+    for ev in gf.log:
+        data = ev.get("data") or {}
+        if ev.get("kind") == "submission" and data.get("kind") == "join" and data.get("side") == side:
+            nonce = orders.parse(data["file"], f"event {ev['seq']}", fast=True).data.get("nonce")
+            if nonce != entry.get("nonce"):
+                problems.append(f"{side}'s join in this game (event {ev['seq']}) is not the join your key signed "
+                                "for it on this machine: another join of yours, spliced in")
+    forked = key_record.history_problem(fingerprint, identity, gf.log)
+    return problems + ([forked] if forked else [])
 
 
 @dataclass

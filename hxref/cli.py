@@ -179,18 +179,20 @@ def verify(file, game, pub, sig):
 @click.option("--game-id", default=None, help="the game's label, for people (default: generated); the "
                                              "game's identity is the hash of its first event")
 @click.option("--nonce", default=None, hidden=True, metavar="HEX",
-              help="re-create a published game (a shipped demo) with its recorded nonce")
+              help="re-create a shipped demo's game with its recorded nonce (with --charts-from its pinned data); "
+                   "refused for any other game")
 @click.option("--created", default=None, help="creation time, ISO 8601 (default: now)")
 @click.option("--option", "options", multiple=True, metavar="NAME", cls=RegistryHelp, help_from=options_help)
 @click.option("--deadline-hours", type=float, default=None, metavar="H",
-              help="each awaited decision is due H hours after it opens (shown by status)")
+              help="each awaited decision is due H hours after it opens (shown by status); more than 0, at "
+                   "most 8784 (a year)")
 @click.option("--nmr", type=click.Choice(["stand-fast", "forfeit"]), default=None,
               help="after a signed claim of a missed deadline (`hxref claim`): the late side's decision gets its "
                    "stand-fast default, or the late side forfeits; a withheld reveal or dice link always forfeits")
 @click.option("--grace-hours", type=float, default=None, metavar="G",
-              help="the NMR policy applies only G hours after a deadline")
+              help="the NMR policy applies only G hours after a deadline (0 to 8784)")
 @click.option("--forfeit-after", type=int, default=None, metavar="N",
-              help="a side that misses N decisions forfeits the game")
+              help="a side that misses N decisions forfeits the game (1 to 1000)")
 @click.option("--charts-from", "charts_from", default=None, metavar="GAME", type=click.Path(dir_okay=False),
               help="play with the data files pinned in the earlier game GAME (its charts, terrain types "
                    "and map) instead of this hxref's: a season's games on one set of charts, or a shipped demo")
@@ -243,10 +245,17 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
                       grace_hours=DEFAULT_GRACE_HOURS if grace_hours is None else grace_hours)
     from .game import locked
 
+    demo, charts = _shipped_demo(nonce, charts_from) if nonce is not None else (None, None)
+    if charts_from and demo is None:
+        charts = _charts_of(charts_from, system_name)
     with locked(game):
         eng = Engine.create(game, system=system_name, scenario=scenario, sides=sides, mode=mode,
                             umpire=ump, game_id=game_id, created=created, options=options, nonce=nonce,
-                            policy=policy, charts=_charts_of(charts_from, system_name) if charts_from else None)
+                            policy=policy, charts=charts or None)
+        if demo is not None and eng.identity != demo:
+            raise InvalidInput("--nonce re-creates a shipped demo's game exactly (its label, time, keys, policy "
+                               "and data as its demo.yaml gives them); this game would be another one with a "
+                               "reused nonce", code="E504")
         eng.save()
     click.echo(f"created {game}: game {eng.meta['game']}, {sysobj.title} -- {scenario}, {mode} mode")
     click.echo(f"next: {eng.waiting_text()}")
@@ -649,6 +658,26 @@ def _report_map(game: str, side: str | None) -> str | None:
     m = mv.load()
     return render_svg(m, mv.units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
                       shots=mv.shots)
+
+
+def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None]:
+    """The identity of the shipped demo game that ``hxref new --nonce NONCE --charts-from PINNED``
+    re-creates, and the data files it pins (E504 for any other use: a recorded nonce serves only to
+    replay a shipped demo, whose signed files name that identity; a game made with an old game's
+    nonce would be that game again)."""
+    from .demo import shipped_games
+    from .game import GameFile
+
+    if not charts_from:
+        raise InvalidInput("--nonce re-creates a shipped demo: give --charts-from with its pinned data file",
+                           code="E504")
+    log = GameFile.load(charts_from).log
+    first = log[0] if log and log[0].get("kind") == "game.created" else {}
+    shipped = shipped_games()
+    if first.get("hash") not in shipped or (first.get("data") or {}).get("nonce") != nonce:
+        raise InvalidInput("--nonce serves only to re-create a shipped demo: --charts-from is not a shipped demo's "
+                           "pinned data, or the nonce is not that demo's", code="E504", file=charts_from)
+    return str(first["hash"]), first["data"].get("charts")
 
 
 def _charts_of(path: str, system: str) -> dict:

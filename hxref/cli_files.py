@@ -18,7 +18,7 @@ from .errors import InvalidInput
 
 #: the comment line of an umpired game's template that names the side's dice link for its decision
 #: (the umpire's outbox writes it, :func:`hxref.mail_outbox.umpired_templates`)
-LINK_MARK = re.compile(r"^# dice link: index (\d+) of your chain", re.M)
+LINK_MARK = re.compile(r"^# dice link: index (\d{1,9}) of your chain", re.M)
 
 
 def _write_new(path: Path, text: str, private: bool = False) -> None:
@@ -32,20 +32,27 @@ def _write_new(path: Path, text: str, private: bool = False) -> None:
 
 def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str, private: bool = False) -> None:
     """Sign and write a file for ``side``: the envelope (game, identity, head, signed time,
-    decision, side, kind) and then ``fields``."""
-    from . import orders
+    decision, side, kind) and then ``fields``; never for a history that does not hold the last head
+    the key signed for this game, and recorded in the key's record (:mod:`hxref.key_record`)."""
+    from . import key_record, orders
     from .signing import sign_text
 
     fields = dict(fields)
-    head = eng.envelope(side, fields.pop("decision"), fields.pop("kind"))
+    decision = fields.pop("decision")
+    fp = key.public.fingerprint()
+    key_record.check_history(fp, eng.identity, eng.gf.log, str(eng.gf.path), eng.participants[side].get("nonce"))
+    dec = eng.decision(decision) if "link" in fields else None
+    head = eng.envelope(side, decision, fields.pop("kind"))
     text = orders.render({**head, **fields}, comment)
     _write_new(path, sign_text(text, key), private=private)
+    key_record.note_signed(fp, eng.identity, head["head"], eng.link_index(side, dec) if dec is not None else None)
 
 
 #: ``hxref join/answer/commit --template FILE`` (umpired games): the player holds no game file
 template_option = click.option("--template", "template_path", default=None, type=click.Path(exists=True, dir_okay=False),
                                help="umpired games: the template the umpire's mail attached, instead of GAME "
-                                    "(the envelope and your dice link's index come from it)")
+                                    "(the envelope and your dice link's index come from it; signed only for a "
+                                    "game your key joined there, and never a link past your next one)")
 optional_game = click.argument("game", required=False, type=click.Path(exists=True, dir_okay=False))
 optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GAME; a template names it)")
 
@@ -53,7 +60,10 @@ optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GA
 class _Template:
     """What an umpire's template (:func:`hxref.mail.umpired_templates`) gives a player who holds no
     game file: the envelope of the file he owes, and the index of his dice link for its decision.
-    Nothing else can be checked without the game: the umpire checks the file when it arrives."""
+    The game cannot be checked without the game file: the umpire checks the file when it arrives.
+    What the key may sign is checked against its own record (:mod:`hxref.key_record`): a template
+    names only a game the key joined as an umpired game's side, and at most the next link of its
+    chain; a join from a template says it is for an umpired game."""
 
     def __init__(self, path: str, kind: str, side: str | None):
         from . import orders, yamlio
@@ -75,24 +85,39 @@ class _Template:
         m = LINK_MARK.search(text)
         self.link_index = int(m[1]) if m else None
 
+    @property
+    def identity(self) -> str:
+        return str(self.data["identity"])
+
     def write(self, key, kind: str, fields: dict, path: Path, comment: str, private: bool = False) -> None:
-        from . import orders
+        from . import key_record, orders
         from .engine import now_iso
         from .signing import sign_text
 
         env = {k: self.data[k] for k in ("game", "identity", "head", "decision", "side")}
         text = orders.render({**env, "at": now_iso(), "kind": kind, **fields}, comment)
         _write_new(path, sign_text(text, key), private=private)
+        if kind != "join":
+            key_record.note_signed(key.public.fingerprint(), self.identity, str(self.data["head"]),
+                                   self.link_index if "link" in fields else None)
 
-    def seed(self, key) -> bytes:
-        from . import dice
+    def nonce(self, key) -> str:
+        """The nonce of the key's join of the template's game, once the template passes the key's
+        record (E206: a game it never joined, an open one, a link past the next)."""
+        from . import key_record
 
-        return dice.chain_seed(key, self.data["identity"])
+        return key_record.template_nonce(key.public.fingerprint(), self.identity, self.side, self.link_index)
 
     def link(self, key) -> dict:
         from . import dice
 
-        return {} if self.link_index is None else {"link": dice.chain_link(self.seed(key), self.link_index)}
+        nonce = self.nonce(key)
+        if self.link_index is None:
+            return {}
+        if not 1 <= self.link_index <= dice.CHAIN_LENGTH:
+            raise InvalidInput(f"the template names link {self.link_index} of your chain, which has links 1 to "
+                               f"{dice.CHAIN_LENGTH}", code="E206", file=str(self.path))
+        return {"link": dice.chain_link(dice.chain_seed(key, self.identity, nonce), self.link_index)}
 
 
 def _game_or_template(game, template_path, side, kind: str):
@@ -138,6 +163,29 @@ def _own_link(eng, side: str, key, dec) -> dict:
     return {}
 
 
+def _signed_as_it_is(key, body: str, file: str) -> tuple[str, str, int | None] | None:
+    """What ``hxref sign FILE`` (no game) signs for, checked against the key's record (E206): an
+    order file names a game the key joined as an umpired game's side (a filled-in template), and
+    its dice link, if any, is a link of the key's chain for it, at most the next one.  Returns
+    (identity, head, link index) to record; None for a file that names no game."""
+    from . import dice, key_record, yamlio
+
+    root = yamlio.load_rt(body, file)
+    if not isinstance(root, dict) or "identity" not in root:
+        return None
+    identity, side, link = str(root["identity"]), str(root.get("side")), root.get("link")
+    fp = key.public.fingerprint()
+    nonce = key_record.template_nonce(fp, identity, side, None)
+    index = None
+    if link is not None:
+        index = dice.index_of(dice.chain_seed(key, identity, nonce), str(link))
+        if index is None:
+            raise InvalidInput("not signed: its dice link is no link of your chain for this game", code="E206",
+                               file=file)
+        key_record.template_nonce(fp, identity, side, index)
+    return identity, str(root.get("head")), index
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "key_path", required=True, help="your private key file")
@@ -148,15 +196,20 @@ def _own_link(eng, side: str, key, dec) -> dict:
 def sign(file, key_path, game, side):
     """Sign an order file in place (the signature is appended as comment lines).
 
+    Without --game (a template filled in as it is, umpired games) the file must name a game your
+    key joined as an umpired game's side, and any dice link in it must be one of your chain for
+    that game, at most the next one you have not signed yet.
+
     Example: hxref sign orders.yaml --key alice --game g.yaml --side union
     """
-    from . import yamlio
+    from . import key_record, yamlio
     from .game import atomic_write
     from .signing import sign_text, split_signed_text
 
     key = private_key(key_path)
     text = yamlio.read_text(file)
     body, _ = split_signed_text(text)
+    signed_for = None
     if game:
         if not side:
             raise InvalidInput("--game needs --side", code="E504")
@@ -173,11 +226,21 @@ def sign(file, key_path, game, side):
             for k, v in eng.envelope(side, dec.id, kind).items():
                 root[k] = v
             root["hxref"] = orders.FORMAT
+            link = None
             if kind in ("answer", "reveal"):
                 root.pop("link", None)
-                root.update(_own_link(eng, side, key, dec))
+                own = _own_link(eng, side, key, dec)
+                root.update(own)
+                link = eng.link_index(side, dec) if own else None
             body = yamlio.dump_rt(root)
+            key_record.check_history(key.public.fingerprint(), eng.identity, eng.gf.log, game,
+                                     eng.participants[side].get("nonce"))
+            signed_for = (eng.identity, root["head"], link)
+    else:
+        signed_for = _signed_as_it_is(key, body, file)
     atomic_write(Path(file), sign_text(body, key).encode("utf-8"))
+    if signed_for is not None:
+        key_record.note_signed(key.public.fingerprint(), *signed_for)
     click.echo(f"signed {file} with {key.public.fingerprint()}")
 
 
@@ -196,25 +259,43 @@ def sign(file, key_path, game, side):
 def join(game, side, key_path, out_dir, template_path, show_charts, accept_charts):
     """Write your signed join file: the tip of your dice chain for this game.
 
-    Your join signs the game's identity, which covers what the game is played with: the charts,
-    terrain types and map pinned in it and its scenario.  So hxref first compares them with your
-    own hxref's (games/<system>/), and refuses to sign when they differ (or the scenario is the
-    creator's own file), naming each, unless you give --accept-charts after reading them
-    (--show-charts).
+    First it prints what you sign: the game's identity and label, its mode, system and scenario,
+    every participant with his key's fingerprint, the deadline policy and the optional rules.
+    Your join signs the game's identity, which covers all of them and what the game is played
+    with: the charts, terrain types and map pinned in it and its scenario.  So hxref also
+    compares these with your own hxref's (games/<system>/), and refuses to sign when they differ
+    (or the scenario is the creator's own file), naming each, unless you give --accept-charts
+    after reading them (--show-charts).
+
+    Your chain comes from your key, the game's identity and a fresh random nonce in your join
+    file.  hxref keeps, under $HXREF_HOME, the games your key joined, and signs one join per
+    game identity: a game re-made with an old game's identity is refused.
 
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
     Umpired, without the game: hxref join --template union-join-template.yaml --key alice
     """
+    from . import key_record
+
     if template_path and (show_charts or accept_charts):
         raise InvalidInput("a template holds no charts to compare: --show-charts and --accept-charts need GAME",
                            code="E504")
     t = _game_or_template(game, template_path, side, "join")
     if t is not None:
-        from . import dice
+        from . import canon, dice
 
         key = private_key(key_path)
+        fp = key.public.fingerprint()
+        key_record.check_new_join(fp, t.identity, str(t.data["game"]))
         path = out_dir_for(str(t.path), out_dir) / f"{t.side}-join.yaml"
-        t.write(key, "join", {"tip": dice.chain_tip(t.seed(key))}, path,
+        if os.path.lexists(path):
+            raise InvalidInput("file exists already; move it away or use another --dir", code="E502", file=str(path))
+        click.echo(f"you sign a join of game {t.data['game']!r} (identity {t.identity}), an umpired game, as "
+                   f"{t.side} with {fp}; the template names nothing else: the umpire holds the game")
+        nonce = canon.random_hex(32)
+        tip = dice.chain_tip(dice.chain_seed(key, t.identity, nonce))
+        key_record.note_join(fp, t.identity, game=str(t.data["game"]), mode="umpired", side=t.side, nonce=nonce,
+                             tip=tip, head=str(t.data["head"]))
+        t.write(key, "join", {"mode": "umpired", "nonce": nonce, "tip": tip}, path,
                 f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
         click.echo(f"wrote {path}; send it to the umpire")
         return
@@ -229,12 +310,52 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     if show_charts:
         return
     path = out_dir_for(game, out_dir) / f"{side}-join.yaml"
-    _sign_and_write(eng, side, key, {"decision": "join", "kind": "join", "tip": eng.tip_for(key)}, path,
-                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    write_join(eng, side, key, path)
+    click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
+
+
+def what_a_join_signs(eng, side: str) -> list[str]:
+    """What a join of ``side`` signs, as its signer reads it before signing: the game's identity and
+    label, mode, system and scenario, every participant and key, the deadline policy and the
+    optional rules, all from ``game.created`` (what the identity is the hash of)."""
     from .kit.published import chosen_options
 
-    click.echo("optional rules your join agrees to: " + (", ".join(chosen_options(eng)) or "none"))
-    click.echo(f"wrote {path}; submit it: hxref submit {game} {path.name}")
+    created = eng.gf.log[0]["data"]
+    meta = created["meta"]
+    lines = [f"you sign a join of game {meta['game']!r} (identity {eng.identity}) as {side}:",
+             f"  {meta['mode']} game of {eng.system.title}, scenario {meta['scenario']} ({meta['title']}), "
+             f"made {meta['created']}"]
+    for name, q in created["participants"].items():
+        lines.append(f"  {q['role']:<7} {name}: {q.get('fingerprint', 'no key')}" + ("  (you)" if name == side else ""))
+    policy = meta.get("policy")
+    if policy:
+        lines.append(f"  deadlines: {policy['deadline_hours']} h a decision, grace {policy.get('grace_hours', 0)} h, "
+                     f"then a signed claim gives {policy['nmr']}"
+                     + (f"; {policy['forfeit_after']} missed decisions forfeit" if "forfeit_after" in policy else ""))
+    else:
+        lines.append("  no deadlines: a party that stops sending can stall this game")
+    lines.append("  optional rules your join agrees to: " + (", ".join(chosen_options(eng)) or "none"))
+    return lines
+
+
+def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> None:
+    """Print what the join signs, record it in the key's record (refused for an identity the key
+    joined already: E206), then sign and write it; ``nonce`` (a demo's fixed one) instead of a
+    fresh random nonce."""
+    from . import key_record
+
+    fp = key.public.fingerprint()
+    key_record.check_new_join(fp, eng.identity, eng.meta["game"])
+    if os.path.lexists(path):
+        raise InvalidInput("file exists already; move it away or use another --dir/--out", code="E502",
+                           file=str(path))
+    for line in what_a_join_signs(eng, side):
+        click.echo(line)
+    fields = eng.join_fields(key, nonce)
+    key_record.note_join(fp, eng.identity, game=eng.meta["game"], mode=eng.mode, side=side, nonce=fields["nonce"],
+                         tip=fields["tip"], head=eng.head_text())
+    _sign_and_write(eng, side, key, fields, path,
+                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
 
 
 @click.command()
@@ -269,9 +390,10 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
                 raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
                                    code="E502", file=str(p))
         bound = (t.data["identity"], dec_id, me)
+        link = t.link(key)      # the template's checks, before anything is signed
         t.write(key, "commit", {"commitment": commit_mod.commitment(value, salt, bound)}, cpath,
                 f"hxref commitment of {me} for {dec_id}: send this file now.")
-        t.write(key, "reveal", {**t.link(key), "choice": value, "salt": salt}, rpath,
+        t.write(key, "reveal", {**link, "choice": value, "salt": salt}, rpath,
                 f"hxref reveal of {me} for {dec_id}: SECRET. Keep it until every side has\n"
                 "committed, then send it.", private=True)
         click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until the umpire "

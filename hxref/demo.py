@@ -41,6 +41,23 @@ def manifest_path(system: str, scenario: str | None = None) -> Path:
     return found[name]
 
 
+def shipped_games() -> set[str]:
+    """The identities of every shipped demo's game (the first event of its pinned data file)."""
+    from . import yamlio
+    from .game import GameFile
+
+    out = set()
+    for system in registry.names():
+        for manifest in demos(system).values():
+            man = yamlio.to_plain(yamlio.load_data(manifest))
+            pinned = manifest.parent / str(man.get("charts_from") or "")
+            if man.get("nonce") and man.get("charts_from") and pinned.is_file():
+                log = GameFile.load(pinned).log
+                if log and log[0].get("kind") == "game.created":
+                    out.add(str(log[0]["hash"]))
+    return out
+
+
 @contextlib.contextmanager
 def _env(**values):
     old = {k: os.environ.get(k) for k in values}

@@ -4,8 +4,11 @@ Protocol (design section 5):
 
 * Every participant commits at the start of a game to the *tip* of a private
   hash chain, ``tip = H^N(s)``.  The secret ``s`` is derived from the
-  participant's own key and the game's identity (:func:`chain_seed`), so
-  nothing has to be kept besides the key.
+  participant's own key, the game's identity and the fresh random nonce of
+  its own join file (:func:`chain_seed`), so nothing secret has to be kept
+  besides the key, and a game re-made with an old identity (by hand: the
+  identity is the hash of a first event anyone can copy) never yields a chain
+  its players used before: their new joins draw new nonces.
 * Each dice decision takes one link of each dice party, bound to the decision
   (:meth:`hxref.engine.Engine.link_index`): ``link_k`` with ``H(link_k) ==
   link_(k-1)``.  Links are fixed in advance, so nobody can grind them; a link
@@ -29,7 +32,7 @@ from typing import Iterable
 CHAIN_LENGTH = 4096
 DICE_DOMAIN = b"hxref-dice/1"
 SOLO_DOMAIN = b"hxref-solo/1"
-CHAIN_DOMAIN = b"hxref-chain/1"
+CHAIN_DOMAIN = b"hxref-chain/2"
 
 
 def _h(data: bytes) -> bytes:
@@ -38,9 +41,10 @@ def _h(data: bytes) -> bytes:
 
 # --- hash chains ---------------------------------------------------------------------------
 
-def chain_seed(key, game_id: str) -> bytes:
-    """The secret start of a participant's chain for one game, derived from its key."""
-    return key.derive_secret(CHAIN_DOMAIN + b"\x00" + game_id.encode("utf-8"))
+def chain_seed(key, game_id: str, join_nonce: str) -> bytes:
+    """The secret start of a participant's chain for one game: derived from its key, the game's
+    identity and the nonce of its join file (64 hex digits, drawn by ``hxref join``)."""
+    return key.derive_secret(CHAIN_DOMAIN + b"\x00" + game_id.encode("utf-8") + b"\x00" + bytes.fromhex(join_nonce))
 
 
 def chain_link(seed: bytes, index: int, length: int = CHAIN_LENGTH) -> str:
@@ -51,6 +55,16 @@ def chain_link(seed: bytes, index: int, length: int = CHAIN_LENGTH) -> str:
     for _ in range(length - index):
         value = _h(value)
     return value.hex()
+
+
+def index_of(seed: bytes, link_hex: str, length: int = CHAIN_LENGTH) -> int | None:
+    """The index of ``link_hex`` in the chain of ``seed``, or None when it is no link of it."""
+    value = _h(seed)
+    for index in range(length, -1, -1):
+        if value.hex() == link_hex:
+            return index
+        value = _h(value)
+    return None
 
 
 def chain_tip(seed: bytes, length: int = CHAIN_LENGTH) -> str:

@@ -33,7 +33,8 @@ from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
-from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, check_table, participants_record, public_key
+from .inputs import (JOIN, MODES, SOLO_INPUTS, UMPIRE, check_created, check_loaded, check_table, participants_record,
+                     public_key)
 from .inputs import stored_text
 from .kit import data as data_mod
 from .kit.protocol import MapView, resolve_copy
@@ -278,6 +279,10 @@ class Engine(ClaimsMixin):
     def _on_game_created(self, by, data: dict) -> None:
         if len(self.gf.log) != 1:
             raise InvalidInput("game.created is only the first event of a game", code="E500")
+        try:
+            check_created(data)
+        except InvalidInput as exc:
+            raise exc.at(file=str(self.gf.path)) from None
         self.h["meta"] = copy.deepcopy(data["meta"])
         self.h["participants"] = copy.deepcopy(data["participants"])
         self.h["identity"] = self.gf.log[0]["hash"]
@@ -387,6 +392,7 @@ class Engine(ClaimsMixin):
             mine["joined"] = True
             p = self.participants[order.side]
             p["tip"] = p["last"] = d["tip"]
+            p["nonce"] = d["nonce"]
             p["used"] = 0
         elif order.kind == "commit":
             mine["commitment"] = d["commitment"]
@@ -738,7 +744,7 @@ class Engine(ClaimsMixin):
         index = self.link_index(who, dec)
         if index > dice_mod.CHAIN_LENGTH:
             raise InvalidInput(f"{who}'s dice chain is used up", code="E307")
-        return dice_mod.chain_link(dice_mod.chain_seed(key, self.identity), index)
+        return dice_mod.chain_link(dice_mod.chain_seed(key, self.identity, p["nonce"]), index)
 
     def check_key(self, who: str, key) -> None:
         p = self.participants.get(who, {})
@@ -746,8 +752,15 @@ class Engine(ClaimsMixin):
             raise InvalidInput(f"that key is not {who}'s key in this game (expected {p.get('fingerprint')})",
                                code="E202")
 
-    def tip_for(self, key) -> str:
-        return dice_mod.chain_tip(dice_mod.chain_seed(key, self.identity))
+    def tip_for(self, key, nonce: str) -> str:
+        """The tip of the chain ``key`` commits to by a join with ``nonce``."""
+        return dice_mod.chain_tip(dice_mod.chain_seed(key, self.identity, nonce))
+
+    def join_fields(self, key, nonce: str | None = None) -> dict:
+        """What a join file of ``key`` says beyond the envelope: the game's mode, a fresh random
+        nonce (or ``nonce``), and the tip of the chain they and the key make."""
+        nonce = nonce or random_hex(32)
+        return {"decision": JOIN, "kind": "join", "mode": self.mode, "nonce": nonce, "tip": self.tip_for(key, nonce)}
 
     def envelope(self, side: str, decision: str, kind: str) -> dict:
         """The fields every signed file starts with: the game, its identity, the head it is written

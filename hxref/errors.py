@@ -39,6 +39,8 @@ CODES: dict[str, str] = {
     "E203": "key file cannot be read",
     "E204": "file is encrypted to another key",
     "E205": "encrypted file is damaged or is not an age file",
+    "E206": "this key does not sign that: a second join of a game, a template for a game it did not join or "
+            "a link past its next one, a history that forks from what it signed",
     # the game and its decisions
     "E300": "file is for another game",
     "E301": "no such decision is awaited",

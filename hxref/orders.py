@@ -11,6 +11,8 @@ Every order file has the same envelope (SECURITY.md, "The protocol")::
     side: union              # who sends it
     kind: commit             # join | commit | reveal | answer | roll | claim | undo
     tip: 5d41...             # join: the tip of the side's dice chain for this game
+    nonce: 8c7e...           # join: fresh randomness of the joiner, in his chain's seed
+    mode: open               # join: the game's mode (open or umpired) the joiner signs for
     commitment: 9a0b...      # commit
     choice: {bid: 4}         # reveal and answer
     salt: 77e2...            # reveal
@@ -47,7 +49,7 @@ FORMAT = 2
 KINDS = ("join", "commit", "reveal", "answer", "roll", "claim", "undo")
 COMMON = ("hxref", "game", "identity", "head", "at", "decision", "side", "kind")
 BY_KIND: dict[str, tuple[str, ...]] = {
-    "join": ("tip",),
+    "join": ("tip", "nonce", "mode"),
     "commit": ("commitment",),          # no link: a later committer must not see one
     "reveal": ("choice", "salt"),
     "answer": ("choice",),
@@ -180,7 +182,7 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
 def _check_values(order: Order, d: dict) -> None:
     """The values' forms (E112): hashes of 64 hex digits, ``head`` as HASH@SEQ, ``at`` a UTC time to the
     second (``YYYY-MM-DDTHH:MM:SSZ``), ``against`` a side's name, ``choice`` a mapping."""
-    for key in ("identity", "link", "commitment", "salt", "tip", "answers", "target"):
+    for key in ("identity", "link", "commitment", "salt", "tip", "nonce", "answers", "target"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
     head = parse_head(d["head"])
@@ -190,6 +192,8 @@ def _check_values(order: Order, d: dict) -> None:
     if not is_signed_time(d["at"]):
         raise order.error(InvalidInput, "`at` is the time the file was written, in UTC to the second "
                           "('2026-11-29T12:00:00Z')", code="E112", path=("at",))
+    if "mode" in d and d["mode"] not in ("open", "umpired"):
+        raise order.error(InvalidInput, "`mode` is the game's mode: open or umpired", code="E112", path=("mode",))
     if "against" in d and (not isinstance(d["against"], str) or not d["against"].isascii()
                            or not d["against"].isprintable() or len(d["against"]) > 200):
         raise order.error(InvalidInput, "`against` names a side", code="E112", path=("against",))

@@ -18,6 +18,16 @@ NOW = "2026-11-29T12:00:00Z"
 os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-test-home-")
 
 
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory, monkeypatch) -> Path:
+    """Each test runs on a machine of its own: the heads it keeps and its keys' records of the games
+    they joined (hxref.key_record) start empty, so a demo game re-created by one test (with its
+    shipped identity) is not a game the keys of the next test joined already."""
+    home = tmp_path_factory.mktemp("hxref-home")
+    monkeypatch.setenv("HXREF_HOME", str(home))
+    return home
+
+
 @pytest.fixture(scope="session")
 def keydir(tmp_path_factory) -> Path:
     from hxref.signing import generate_key

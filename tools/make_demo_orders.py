@@ -713,6 +713,9 @@ HEARTLAND_DEMO = {
     "scenario": "heartland-demo",
     "game_id": "heartland-demo",
     "created": "2026-11-29T12:00:00Z",
+    # the join nonces whose dice bring a Confederate force within reach of calloway in a Union
+    # impulse (tests/core/test_templates.py shows the defence template there)
+    "join_salt": 1,
     "mode": "umpired",
     "players": {"union": "union", "confederate": "confederate"},
     "umpire": "umpire",
@@ -1392,10 +1395,6 @@ def _awaiting() -> dict | None:
 DEMO_POLICY = {"deadline_hours": 168, "grace_hours": 48, "nmr": "stand-fast"}
 
 
-def policy_args(policy: dict) -> list[str]:
-    return sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in policy.items()), [])
-
-
 #: the new game, as first made, whose pinned data files every replay of the demo plays with
 PINNED = "pinned-data.yaml"
 
@@ -1406,6 +1405,38 @@ def demo_nonce(spec: dict) -> str:
     import hashlib
 
     return hashlib.sha256(f"hxref demo nonce\x00{spec['game_id']}".encode()).hexdigest()
+
+
+def demo_join_nonce(spec: dict, who: str) -> str:
+    """The nonce of a demo participant's join file: fixed, as the game's nonce is, so a rebuild
+    gives the same dice chains and the same game (a real `hxref join` draws a fresh one).  A spec's
+    ``join_salt`` picks other chains: the one whose dice play the game its tests tell."""
+    import hashlib
+
+    salt = f"\x00{spec['join_salt']}" if spec.get("join_salt") else ""
+    return hashlib.sha256(f"hxref demo join nonce\x00{spec['game_id']}\x00{who}{salt}".encode()).hexdigest()
+
+
+def new_demo_game(spec: dict, system: str, sides: dict, umpire: str | None) -> None:
+    """The demo's game.yaml, made as `hxref new` makes it, with the demo's recorded nonce (which
+    `hxref new --nonce` takes only to re-create a demo already shipped)."""
+    from hxref.engine import Engine
+    from hxref.signing import load_public_key
+
+    Engine.create("game.yaml", system=system, scenario=spec["scenario"], mode=spec["mode"],
+                  sides={s: load_public_key(f"{k}.pub") for s, k in sides.items()},
+                  umpire=load_public_key(f"{umpire}.pub") if umpire else None, game_id=spec["game_id"],
+                  created=spec["created"], nonce=demo_nonce(spec), policy=dict(DEMO_POLICY)).save()
+
+
+def join_demo_game(spec: dict, who: str, key: str) -> None:
+    """``who``'s join file, as `hxref join` writes it, with the demo's fixed join nonce."""
+    from hxref.cli_files import write_join
+    from hxref.engine import Engine
+    from hxref.signing import load_private_key
+
+    write_join(Engine.load("game.yaml"), who, load_private_key(key), Path(f"{who}-join.yaml"),
+               nonce=demo_join_nonce(spec, who))
 
 
 def build(name: str) -> Path:
@@ -1428,6 +1459,9 @@ def build(name: str) -> Path:
         cwd = os.getcwd()
         os.chdir(tmp)
         os.environ["HXREF_NOW"] = spec["created"]
+        # the demo keys' records (hxref.key_record) in the work folder, not in the user's own
+        home = os.environ.get("HXREF_HOME")
+        os.environ["HXREF_HOME"] = str(Path(tmp) / "hxref-home")
         try:
             sides = spec["players"]
             names = dict(sides, **({"umpire": umpire} if umpire else {}))
@@ -1438,11 +1472,7 @@ def build(name: str) -> Path:
                     Path(keyname + ".pub").write_bytes(keep[keyname + ".pub"])
                 else:
                     run(["keygen", keyname, "--comment", f"hxref DEMO key of the {who} -- never use it"])
-            run(["new", "game.yaml", "--system", system, "--scenario", spec["scenario"], "--mode", spec["mode"],
-                 "--game-id", spec["game_id"], "--created", spec["created"], "--nonce", demo_nonce(spec),
-                 *policy_args(DEMO_POLICY),
-                 *sum((["--side", f"{s}={k}.pub"] for s, k in sides.items()), []),
-                 *(["--umpire", f"{umpire}.pub"] if umpire else [])])
+            new_demo_game(spec, system, sides, umpire)
             # the data files the game pins (charts, terrain types, map), kept with the demo: a
             # chart published later changes nothing in it (hxref demo: new --charts-from)
             shutil.copy("game.yaml", out / PINNED)
@@ -1460,7 +1490,7 @@ def build(name: str) -> Path:
             steps.append({"say": "Each participant sends a join file: the tip of its private dice chain, so no "
                                  "one can choose or foresee a die."})
             for who, key in names.items():
-                run(["join", "game.yaml", "--side", who, "--key", key])
+                join_demo_game(spec, who, key)
             submit([f"{w}-join.yaml" for w in names])
             first_bid = True
 
@@ -1569,6 +1599,10 @@ def build(name: str) -> Path:
         finally:
             os.chdir(cwd)
             os.environ.pop("HXREF_NOW", None)
+            if home is None:
+                os.environ.pop("HXREF_HOME", None)
+            else:
+                os.environ["HXREF_HOME"] = home
     manifest = {
         "system": system, "scenario": spec["scenario"], "game_id": spec["game_id"], "created": spec["created"],
         "nonce": demo_nonce(spec), "charts_from": PINNED, "policy": DEMO_POLICY,

@@ -36,10 +36,10 @@ from hxref.systems.acw_minis.system import _units, table_map
 DEMO = orders_dir() / "acw_minis" / "mercers-mill"
 SIDES = ("union", "confederate")
 #: what the shipped game comes to (the dice come from the shipped join, answer and roll files)
-WINNER = "confederate"
-WHY = "confederate has eliminated 4 enemy units (us-5, us-2, us-3, us-1): it wins at once"
-LAST = "t8.confederate"
-PLAYER_TURNS = [f"t{t}.{s}" for t in range(1, 9) for s in SIDES]        # t1.union .. t8.confederate
+WINNER, LOSER = "union", "confederate"
+WHY = "union has eliminated 4 enemy units (cs-5, cs-2, cs-3, cs-6): it wins at once"
+LAST = "t8.union"
+PLAYER_TURNS = [f"t{t}.{s}" for t in range(1, 9) for s in SIDES][:-1]   # t1.union .. t8.union
 
 
 def _cli(*args: str) -> str:
@@ -89,6 +89,7 @@ def played(tmp_path_factory):
     try:
         _cli("new", "game.yaml", "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
              "--game-id", man["game_id"], "--created", man["created"], "--nonce", man["nonce"],
+             "--charts-from", man["charts_from"],
              *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in man["policy"].items()), []),
              *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []))
         for step in man["steps"]:
@@ -134,8 +135,8 @@ def test_the_game_ends_with_the_exact_result_of_the_scenario_rule(played):
     again = _rule_result(st)
     named = sorted(re.search(r"\(([^)]*)\)", WHY).group(1).split(", "))       # the units the result names
     assert again == {"winner": WINNER, "eliminated": named}
-    assert sorted(st["eliminated"]["union"]) == again["eliminated"]
-    assert len(st["eliminated"]["confederate"]) < 4           # the Confederates had not lost theirs first
+    assert sorted(st["eliminated"][LOSER]) == again["eliminated"]
+    assert len(st["eliminated"][WINNER]) < 4                  # the winner had not lost his first
     # before the last player turn the rule gave nothing: no side had 4, and turn 15 was not reached
     decs = list(before)
     for prev, dec in zip(decs, decs[1:]):
@@ -178,7 +179,7 @@ def test_every_shot_has_its_range_arc_die_and_hits(played):
             assert re.search(r"d6 \d( [+-]\d \(\w+\))? = -?\d+(, floored at 0)?(, halved for cover \(rounded up\))?: "
                              r"\d+ hits?$", ev["text"])
             n += 1
-    assert n > 50
+    assert n > 40
 
 
 def test_the_game_used_the_rules(played):
@@ -197,7 +198,7 @@ def test_audit_replays_the_whole_game(played):
     path, _, before, _ = played
     res = audit(path)
     assert res.ok, res.problems
-    assert res.signatures == 2 + 2 * len(before) and res.dice > 50
+    assert res.signatures == 2 + 2 * len(before) and res.dice > 40
     out = _cli("audit", str(path))
     assert out.startswith("audit OK")
 

@@ -114,7 +114,7 @@ class OpenPlayers:
 
     def join(self) -> None:
         for side, key in self.keys.items():
-            self.eng.submit(self._file(side, {"decision": "join", "kind": "join", "tip": self.eng.tip_for(key)}),
+            self.eng.submit(self._file(side, self.eng.join_fields(key)),
                             f"{side}-join.yaml")
 
     def answer(self, side: str, choice: dict) -> None:

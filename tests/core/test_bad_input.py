@@ -212,7 +212,7 @@ def test_a_link_bound_to_another_decision(cli, committed):
     from hxref.engine import Engine
 
     eng = Engine.load(committed)
-    seed = dice.chain_seed(load_private_key("alice"), eng.identity)
+    seed = dice.chain_seed(load_private_key("alice"), eng.identity, eng.participants["union"]["nonce"])
     text = Path("union-t1.bid-reveal.yaml").read_text()
     cli("commit", committed, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
     cli("submit", committed, "confederate-t1.bid-commit.yaml")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from hxref import yamlio
 from hxref.cli import main
 from hxref.engine import Engine
 from hxref.game import GameFile
+from hxref.paths import orders_dir
 
 from tests.core import test_pinned_charts as pinned
 from tests.security.attacker import rehash
@@ -37,15 +39,49 @@ def test_a_new_game_plays_with_the_charts_of_an_earlier_one(games, tmp_path):
     assert to_weather(Engine.load(tmp_path / "third.yaml")).endswith(": Snow")
 
 
-def test_the_same_game_made_twice_from_the_same_charts_has_the_same_identity(games, tmp_path):
-    args = ["--nonce", "ab" * 32, "--created", "2026-11-29T12:00:00Z"]
-    assert new(tmp_path, "a.yaml", *args).exit_code == 0
-    set_weather(games, "Blizzard")
-    for name in ("b.yaml", "c.yaml"):
-        (tmp_path / name).unlink(missing_ok=True)
-    assert new(tmp_path, "b.yaml", *args, "--charts-from", str(tmp_path / "a.yaml")).exit_code == 0
-    a, b = (GameFile.load(tmp_path / n).log[0]["data"] for n in ("a.yaml", "b.yaml"))
-    assert a["charts"] == b["charts"] and a["nonce"] == b["nonce"]
+DEMO = orders_dir() / "heartland" / "bidding-demo"
+
+
+def _demo_args(man: dict, **changed: str) -> list[str]:
+    """`hxref new` as `hxref demo` runs it for the shipped demo (its label, time, nonce, pinned data,
+    policy and keys), with ``changed`` options given other values."""
+    given = {"--game-id": man["game_id"], "--created": man["created"], "--nonce": man["nonce"],
+             "--charts-from": str(DEMO / man["charts_from"]), **changed}
+    return ["--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
+            *sum(([k, v] for k, v in given.items()), []),
+            *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in man["policy"].items()), []),
+            *sum((["--side", f"{s}={DEMO / k}"] for s, k in man["keys"].items()), [])]
+
+
+def test_a_shipped_demo_made_again_has_its_identity_whatever_charts_are_published_since(games, tmp_path):
+    man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
+    set_weather(games, "Blizzard")                  # hxref publishes another Weather Table since
+    out = CliRunner().invoke(main, ["new", str(tmp_path / "g.yaml"), *_demo_args(man)])
+    assert out.exit_code == 0, out.output
+    shipped = GameFile.load(DEMO / man["charts_from"]).log[0]
+    assert Engine.load(tmp_path / "g.yaml").identity == shipped["hash"]
+
+
+def test_a_nonce_makes_only_a_shipped_demo_again_never_an_earlier_game(games, tmp_path, keydir):
+    """The creator of an earlier game tries to make it again with its identity (its nonce, time and
+    charts): every join and dice link of the first game would be valid in the second."""
+    keys = ["--side", f"union={keydir / 'alice.pub'}", "--side", f"confederate={keydir / 'bob.pub'}"]
+    first = tmp_path / "first.yaml"
+    made = CliRunner().invoke(main, ["new", str(first), *NEW[:-2], "--mode", "open", "--game-id", "first",
+                                     "--created", "2026-11-29T12:00:00Z", *keys])
+    assert made.exit_code == 0, made.output
+    nonce = GameFile.load(first).log[0]["data"]["nonce"]
+    man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
+    for args in (
+            ["--nonce", nonce, "--charts-from", str(first)],                 # the earlier game's own data
+            ["--nonce", nonce],                                              # without any
+            _demo_args(man, **{"--game-id": "first"}),                       # a demo's nonce, another game
+            _demo_args(man, **{"--nonce": nonce})):                          # a demo's data, another nonce
+        base = [] if "--system" in args else [*NEW[:-2], "--mode", "open", "--game-id", "first",
+                                              "--created", "2026-11-29T12:00:00Z", *keys]
+        out = CliRunner().invoke(main, ["new", str(tmp_path / "again.yaml"), *base, *args])
+        assert out.exit_code == 2 and "[E504]" in out.output and out.output.count("\n") == 1, out.output
+        assert "--nonce" in out.output and not (tmp_path / "again.yaml").exists()
 
 
 @pytest.mark.parametrize("what, code, text", [

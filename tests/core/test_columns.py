@@ -98,6 +98,7 @@ def new_demo_game(cli, manifest: Path) -> dict:
             f.chmod(0o600)
     cli("new", "g.yaml", "--system", man["system"], "--scenario", man["scenario"], "--mode", man["mode"],
         "--game-id", man["game_id"], "--created", man["created"], "--nonce", man["nonce"],
+        "--charts-from", str(manifest.parent / man["charts_from"]),
         *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in (man.get("policy") or {}).items()), []),
         *sum((["--side", f"{s}={k}"] for s, k in man["keys"].items()), []),
         *(["--umpire", man["umpire"]] if man.get("umpire") else []))

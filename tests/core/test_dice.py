@@ -17,8 +17,11 @@ class FakeKey:
         return hashlib.sha256(self.secret + label).digest()
 
 
+N1, N2 = "11" * 32, "22" * 32
+
+
 def test_chain_links_follow_each_other():
-    seed = dice.chain_seed(FakeKey(b"k"), "g1")
+    seed = dice.chain_seed(FakeKey(b"k"), "g1", N1)
     tip = dice.chain_tip(seed, 50)
     prev = tip
     for i in range(1, 6):
@@ -28,11 +31,12 @@ def test_chain_links_follow_each_other():
         prev = link
 
 
-def test_chain_seed_depends_on_key_and_game():
-    a = dice.chain_seed(FakeKey(b"k"), "g1")
-    assert a == dice.chain_seed(FakeKey(b"k"), "g1")
-    assert a != dice.chain_seed(FakeKey(b"k"), "g2")
-    assert a != dice.chain_seed(FakeKey(b"other"), "g1")
+def test_chain_seed_depends_on_key_game_and_join_nonce():
+    a = dice.chain_seed(FakeKey(b"k"), "g1", N1)
+    assert a == dice.chain_seed(FakeKey(b"k"), "g1", N1)
+    assert a != dice.chain_seed(FakeKey(b"k"), "g2", N1)
+    assert a != dice.chain_seed(FakeKey(b"other"), "g1", N1)
+    assert a != dice.chain_seed(FakeKey(b"k"), "g1", N2)      # a new join: a new chain, same game
 
 
 def test_link_follows_rejects_garbage():

@@ -54,7 +54,7 @@ class Demo:
             k.chmod(0o600)
         m = self.man
         hx("new", GAME, "--system", m["system"], "--scenario", m["scenario"], "--mode", m["mode"],
-           "--game-id", m["game_id"], "--created", m["created"], "--nonce", m["nonce"],
+           "--game-id", m["game_id"], "--created", m["created"], "--nonce", m["nonce"], "--charts-from", m["charts_from"],
            *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in m["policy"].items()), []),
            *sum((["--side", f"{s}={k}"] for s, k in m["keys"].items()), []),
            *(["--umpire", m["umpire"]] if m.get("umpire") else []))

@@ -42,7 +42,7 @@ SEALED = {"us": {"objective-ob-us-I2-1": "ChW8", "objective-ob-us-I2-2": "ChV7",
           "german": {"objective-ob-german-I2-1": "ChMM8", "objective-ob-german-I2-2": "ChLL7",
                      "objective-ob-german-HW2-1": "ChOO5", "objective-HW2-1": "ChPP3"}}
 #: the decisions resolved, in order (the dice come from the shipped join files and the umpire's key)
-RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 7)] + ["d20PM.report", "d20PM.report.2",
+RESOLUTIONS = (["d20PM.setup"] + [f"d20PM.t{t}" for t in range(1, 8)] + ["d20PM.report", "d20PM.report.2",
                "d20N.refit"] + [f"d20N.t{t}" for t in range(1, 7)] + ["d20N.report", "d21AM.refit", "d21PM.refit"]
                + [f"d21PM.t{t}" for t in range(1, 7)] + ["d21PM.report"])
 
@@ -141,7 +141,7 @@ def test_the_campaign_is_played_from_the_shipped_order_files(played):
     assert resolutions == RESOLUTIONS
     assert eng.finished and eng.awaiting == [] and eng.state["stage"] == "over"
     files = [n for s in yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))["steps"] for n in s.get("submit", [])]
-    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 43
+    assert all((DEMO / n).is_file() for n in files) and len(files) == len(set(files)) == 44
     # the private files of `hxref kgp seal` are never shipped
     assert not list(DEMO.glob("*secrets*"))
 
@@ -226,7 +226,7 @@ def test_audit_replays_the_whole_campaign(played):
     work, _, _, _, _, _ = played
     res = audit(work / "game.yaml")
     assert res.ok, res.problems
-    assert res.signatures == 43 and res.commitments == 6
+    assert res.signatures == 44 and res.commitments == 6
 
 
 def test_no_report_shows_the_other_sides_secrets(played):
@@ -274,7 +274,7 @@ def test_hxref_demo_plays_the_kgp_campaign(tmp_path):
     assert out.count("$ hxref report game.yaml") == 15
     assert "## Campaign result: US (8.52)" in out
     assert "| 21AM | Idle Date | - | - | 9 | 17 | - |" in out
-    assert re.search(r"audit OK: \d+ events replayed; 43 signatures verified", out)
+    assert re.search(r"audit OK: \d+ events replayed; 44 signatures verified", out)
     assert out.rindex("Campaign result") < out.index("audit OK")
     for who in ("public", "us", "german"):
         assert (folder / f"report-{who}.html").stat().st_size > 1000

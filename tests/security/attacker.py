@@ -100,7 +100,7 @@ def swap_key(src, out, side: str, new_key_path: str, keys: dict[str, str]) -> Ga
         fields.update(identity=eng.identity, head=protocol.format_head(eng.gf.log[seq - 1]["hash"], seq))
         dec = eng.decision(old["decision"])
         if old["kind"] == "join":
-            fields["tip"] = eng.tip_for(key)
+            fields["tip"] = eng.tip_for(key, old["nonce"])
         if "link" in old:
             fields["link"] = eng.next_link(who, key, dec)
         if old["kind"] == "roll":

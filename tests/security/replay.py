@@ -154,8 +154,8 @@ class Copy:
         mode = mode or m["mode"]
         args = ["new", GAME, "--system", m["system"], "--scenario", m["scenario"], "--mode", mode,
                 "--game-id", m["game_id"], "--created", m["created"]]
-        if m.get("nonce"):
-            args += ["--nonce", m["nonce"]]
+        if m.get("nonce") and mode == m["mode"] and keys is None:     # the shipped demo's game itself
+            args += ["--nonce", m["nonce"], "--charts-from", str(self.src / m["charts_from"])]
         for s, k in (keys or m["keys"]).items():
             args += ["--side", f"{s}={k}"]
         if mode == "umpired" and m.get("umpire"):

@@ -393,7 +393,7 @@ def _withdraw(cli, g: str) -> None:
     cli("submit", g, *[str(p) for p in sorted(Path(g).parent.glob("*-undo-*.yaml"))])
 
 
-def test_c3_undo_never_changes_the_dice(cli):
+def test_c3_undo_never_changes_the_dice(cli, monkeypatch):
     """C3: confederate answers, the answer is withdrawn by consent (confederate and umpire sign),
     he answers again with other orders: the dice are those the decision has without the undo, and
     the withdrawal is in both sides' reports."""
@@ -405,6 +405,9 @@ def test_c3_undo_never_changes_the_dice(cli):
         assert "withdrawn" in cli("report", g, "--side", side, "--format", "text").output
     assert Engine.load(g).pending(DEC)["files"] == []
     answer(cli, g, ORDERS_B)
+    # the same game without the undo is another history of it: played on another machine (on this
+    # one, confederate's key signed for the history with the undo, and signs nothing in a fork of it)
+    monkeypatch.setenv("HXREF_HOME", str(Path("another-machine").resolve()))
     Path("plain").mkdir()
     cli("answer", "h.yaml", "--side", "confederate", "--key", "bob", "--choice", json.dumps(legal(g, ORDERS_B)),
         "--dir", "plain")

@@ -367,7 +367,8 @@ def test_l8b_a_scenario_named_pinned_charts_reads_the_charts_memo(cli):
     created = gf.log[0]["data"]
     digests = {rel: sha256_hex(v["text"].encode("utf-8")) for rel, v in created["charts"].items()}
     created["meta"]["scenario"] = "pinned charts"
-    created["scenario"] = {"charts": digests, "map": created["scenario"].get("map")}
+    created["scenario"] = {"charts": digests, "map": created["scenario"].get("map"),
+                           "sides": created["scenario"]["sides"]}      # the table's sides, as any game has
     gf.header["meta"] = json.loads(json.dumps(created["meta"]))
     gf.header["scenario"] = json.loads(json.dumps(created["scenario"]))
     rehash(gf)

@@ -2,7 +2,7 @@
 decision becomes final.
 
 A game is walked file by file in the order of the exchange.  A party *holds*, at a moment, its
-own dice chain (all of it: derived from its own key, ``hxref.dice.chain_seed(key, identity)``)
+own dice chain (all of it: derived from its own key, ``hxref.dice.chain_seed(key, identity, join_nonce)``)
 and every file any other party sent before that moment (an over-estimate: as if every file were
 mailed to everyone the moment it was written), with every link that can be derived from the
 links in them (hashing a link gives the links before it on its chain, down to the tip in the
@@ -41,9 +41,10 @@ from tests.security.replay import BIDDING, DEMOS, Copy, FileInfo, file_info, man
 CHOOSING = ("answer", "commit")
 
 
-def own_chain(key, identity: str) -> set[str]:
-    """Every link of a party's chain for this game (index 0, the tip, to CHAIN_LENGTH)."""
-    seed = dice_mod.chain_seed(key, identity)
+def own_chain(key, identity: str, nonce: str) -> set[str]:
+    """Every link of a party's chain for this game (index 0, the tip, to CHAIN_LENGTH), from the
+    nonce of its join."""
+    seed = dice_mod.chain_seed(key, identity, nonce)
     value = dice_mod._h(seed)
     links = {value.hex()}
     for _ in range(dice_mod.CHAIN_LENGTH):
@@ -105,7 +106,8 @@ class Walk:
 def check_foresight(seq: list[FileInfo], log: list[dict], keys: dict, identity: str) -> Walk:
     """``seq``: every signed file of the game in the order it was written and sent; ``keys``: each
     party's private key (its own chain is known to it)."""
-    chains = {side: own_chain(k, identity) for side, k in keys.items()}
+    nonces = {f.side: f.data["nonce"] for f in seq if f.kind == "join"}
+    chains = {side: own_chain(k, identity, nonces[side]) for side, k in keys.items()}
     tips = {f.data["tip"] for f in seq if f.kind == "join"}
     links = decision_links(log)
     choosers = block_choosers(log)

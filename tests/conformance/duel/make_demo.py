@@ -23,6 +23,9 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
+from hxref.cli_files import write_join
+from hxref.engine import Engine
+from hxref.signing import load_private_key, load_public_key
 from hxref.kit import registry
 
 from .info import INFO
@@ -34,6 +37,8 @@ SPEC = {"scenario": "duel", "game_id": "dice-duel-demo", "created": "2026-11-29T
         "stances": {"red": ["attack", "attack", "defend", "attack"], "blue": ["defend", "attack", "attack"]}}
 POLICY = {"deadline_hours": 168, "grace_hours": 48, "nmr": "stand-fast"}
 OUT = INFO.orders_path() / INFO.demo
+#: the new game, as first made: the data `hxref demo` re-creates it with (new --charts-from)
+PINNED = "pinned-data.yaml"
 
 
 def _run(args: list[str]) -> str:
@@ -61,6 +66,8 @@ def build() -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         os.environ["HXREF_NOW"] = SPEC["created"]
+        home = os.environ.get("HXREF_HOME")
+        os.environ["HXREF_HOME"] = str(Path(tmp) / "hxref-home")     # the demo keys' records stay here
         try:
             for who, key in names.items():
                 if key in keep:
@@ -69,11 +76,13 @@ def build() -> Path:
                     Path(key + ".pub").write_bytes(keep[key + ".pub"])
                 else:
                     _run(["keygen", key, "--comment", f"hxref DEMO key of the {who} -- never use it"])
-            _run(["new", "game.yaml", "--system", INFO.name, "--scenario", SPEC["scenario"], "--mode", "umpired",
-                  "--game-id", SPEC["game_id"], "--created", SPEC["created"], "--nonce", nonce,
-                  *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in POLICY.items()), []),
-                  *sum((["--side", f"{s}={k}.pub"] for s, k in SPEC["players"].items()), []),
-                  "--umpire", f"{SPEC['umpire']}.pub"])
+            # made as `hxref new` makes it, with the demo's recorded nonce (which `hxref new --nonce`
+            # takes only to re-create a demo already shipped: with --charts-from its pinned data)
+            Engine.create("game.yaml", system=INFO.name, scenario=SPEC["scenario"], mode="umpired",
+                          sides={s: load_public_key(f"{k}.pub") for s, k in SPEC["players"].items()},
+                          umpire=load_public_key(f"{SPEC['umpire']}.pub"), game_id=SPEC["game_id"],
+                          created=SPEC["created"], nonce=nonce, policy=dict(POLICY)).save()
+            shutil.copy("game.yaml", OUT / PINNED)
 
             def submit(batch: list[str]) -> None:
                 _run(["submit", "game.yaml", *batch])
@@ -81,8 +90,9 @@ def build() -> Path:
                 steps.append({"submit": batch})
 
             steps.append({"say": "Each participant sends a join file: the tip of its private dice chain."})
-            for who, key in names.items():
-                _run(["join", "game.yaml", "--side", who, "--key", key])
+            for who, key in names.items():      # as `hxref join` writes them, with fixed join nonces
+                join_nonce = hashlib.sha256(f"hxref demo join nonce\x00{SPEC['game_id']}\x00{who}".encode()).hexdigest()
+                write_join(Engine.load("game.yaml"), who, load_private_key(key), Path(f"{who}-join.yaml"), join_nonce)
             submit([f"{w}-join.yaml" for w in names])
             turn = 0
             while (dec := _awaiting()):
@@ -111,8 +121,12 @@ def build() -> Path:
         finally:
             os.chdir(cwd)
             os.environ.pop("HXREF_NOW", None)
+            if home is None:
+                os.environ.pop("HXREF_HOME", None)
+            else:
+                os.environ["HXREF_HOME"] = home
     manifest = {"system": INFO.name, "scenario": SPEC["scenario"], "game_id": SPEC["game_id"],
-                "created": SPEC["created"], "nonce": nonce, "policy": POLICY, "mode": "umpired",
+                "created": SPEC["created"], "nonce": nonce, "charts_from": PINNED, "policy": POLICY, "mode": "umpired",
                 "keys": {s: f"keys/{k}.pub" for s, k in SPEC["players"].items()},
                 "umpire": f"keys/{SPEC['umpire']}.pub", "umpire_key": f"keys/{SPEC['umpire']}", "steps": steps}
     (OUT / "demo.yaml").write_text("# Dice Duel's demo game. Made by `python -m tests.conformance.duel.make_demo`.\n"
