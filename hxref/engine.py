@@ -31,7 +31,7 @@ from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
-from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_loaded, check_table, participants_record, public_key
+from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_table, participants_record, public_key
 from .inputs import stored_text
 from .kit import data as data_mod
 from .kit.protocol import MapView, resolve_copy
@@ -171,26 +171,43 @@ class Engine(ClaimsMixin):
 
     @classmethod
     def load(cls, path: str | Path) -> "Engine":
-        gf = GameFile.load(path, trust_seen=True)
+        """The game at ``path``, as every command reads it: the whole file, believed only as its
+        signed log gives it.  A file whose bytes are the very file this machine last wrote or
+        proved there (its kept record, :func:`hxref.heads.vouches`) is taken as it is; any other
+        (the first sight of a game, a file that came by mail or by hand, an edited header, a log
+        that grew elsewhere) is proved by the audit's replay first (:meth:`proved`), and kept as
+        proved.  E500 when it does not check out, E506 when it does not extend the head kept."""
+        gf = GameFile.load(path)
+        vouched = heads.vouches(gf.path, gf.digest)
+        eng = cls.proved(gf, vouched=vouched)
+        if not vouched:
+            # vouched for next time only when its header is, byte for byte, the one the replay writes
+            heads.remember(eng.identity, gf.path, len(gf.log), gf.head,
+                           gf.digest if gf.top == gf.top_bytes() else None)
+        return eng
+
+    @classmethod
+    def proved(cls, gf: GameFile, *, vouched: bool = False) -> "Engine":
+        """The game of ``gf``: unless ``vouched``, its header is the one the audit's replay of its
+        log gives (:func:`hxref.audit.prove`, E500 when the file does not check out); and its log
+        must extend the head this machine kept for its path (E506)."""
+        if not vouched:
+            from .audit import prove
+
+            gf.header = prove(gf)
         try:
             eng = cls(gf)
         except KeyError as exc:
-            raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
+            raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(gf.path)) from None
         except (TypeError, AttributeError):     # a header whose parts are not the mappings it holds
             raise InvalidInput("the game file's header is damaged (its meta or state is not a mapping)",
-                               code="E500", file=str(path)) from None
+                               code="E500", file=str(gf.path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
-        check_loaded(eng)
-        if not gf.log.checked:      # read and checked whole: the next command need not (hxref.seen)
-            gf.remember_checked(as_read=True)
         return eng
 
     def save(self) -> None:
-        grows = systems.info(self.meta["system"]).append_only    # written from their text as read (hxref.header)
-        self.gf.append_only = frozenset({("resolved",), *(("state", k) for k in grows)})
         self.gf.save()
-        heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head)
-        self.gf.remember_checked()
+        heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head, self.gf.digest)
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod
