@@ -11,13 +11,15 @@ machine wrote or proved, or proves it (:func:`hxref.audit.prove`: every line is 
 canonical JSON, the chain holds, the replay gives the header).
 
 An event handed out may be changed in memory (a test's attacker does exactly that), so each parsed
-event is compared with its line when the log is written, and written anew if it differs.  A line
+event is compared with its line when the log is written, and written anew if it differs; a log
+changed other than at its end (``insert``, ``del``, item assignment) is parsed whole and written
+anew.  A line
 that is not an event is damage: E500 with the line's number.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from typing import Any, overload
 
 from .canon import canonical_json
@@ -26,7 +28,7 @@ from .canon import canonical_json
 LINE_START = b"- {"
 
 
-class EventLog(Sequence):
+class EventLog(MutableSequence):
     """The events of a game (``Event`` dicts): the stored lines, parsed when first read, then the
     events appended since."""
 
@@ -112,6 +114,26 @@ class EventLog(Sequence):
 
     def append(self, value: Any) -> None:
         self._items.append(value)
+
+    def _rewrite(self) -> None:
+        """A change other than at the end (``insert``, ``del``, item assignment): every event is
+        parsed, and all are written anew."""
+        self._items, self._lines, self._numbers = list(self), [], []
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._rewrite()
+        self._items[index] = value
+
+    def __delitem__(self, index: Any) -> None:
+        self._rewrite()
+        del self._items[index]
+
+    def insert(self, index: int, value: Any) -> None:
+        if index >= len(self._items):
+            self._items.append(value)
+            return
+        self._rewrite()
+        self._items.insert(index, value)
 
     def dump(self) -> bytes:
         """The log section: each stored line as it was read, unless its event was parsed and differs
