@@ -52,14 +52,15 @@ def _fresh(gf: GameFile) -> Engine:
     return replay
 
 
-def check(gf: GameFile, workers: int | None = None) -> tuple[AuditResult, Engine | None]:
+def check(gf: GameFile, workers: int | None = None,
+          chain: list[str] | None = None) -> tuple[AuditResult, Engine | None]:
     """Everything a game file must be, short of the head this machine kept for it: its hash chain
-    (:func:`hxref.game.chain_problems`), the replay of its whole log from ``game.created`` (every
-    signature, commitment, die and rules event), its pending files re-accepted, its header the
-    replay's, and its pinned data readable.  The result, and the replayed game (None when the
-    chain does not hold)."""
+    (:func:`hxref.game.chain_problems`, or ``chain``, what it gave already), the replay of its
+    whole log from ``game.created`` (every signature, commitment, die and rules event), its
+    pending files re-accepted, its header the replay's, and its pinned data readable.  The result,
+    and the replayed game (None when the file does not check out)."""
     res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
-    res.problems = chain_problems(gf)
+    res.problems = chain_problems(gf) if chain is None else list(chain)
     if res.problems:
         return res, None
     replay = _replay(gf, res, workers)
@@ -78,13 +79,14 @@ def audit(path: str | Path, workers: int | None = None, known_head: bool = True)
     from . import heads
 
     gf = GameFile.load(path)
+    chain = chain_problems(gf)
     fork = None
-    if known_head and not chain_problems(gf):
+    if known_head and not chain:
         try:
             heads.check_extends(gf.log[0]["hash"], gf.path, gf.log)
         except HxrefError as exc:
             fork = exc.message      # said after whatever the replay finds
-    res, _ = check(gf, workers)
+    res, _ = check(gf, workers, chain)
     if fork:
         res.problems.append(fork)
         res.ok = False

@@ -32,10 +32,13 @@ class EventLog(MutableSequence):
     """The events of a game (``Event`` dicts): the stored lines, parsed when first read, then the
     events appended since."""
 
-    def __init__(self, events: Iterable[Any] = (), *, lines: Sequence[bytes] = (), numbers: Sequence[int] = (),
+    def __init__(self, events: Iterable[Any] = (), *, lines: Sequence[bytes] = (), first_line: int = 1,
+                 numbers: Sequence[int] | None = None, raw: bytes | None = None,
                  damaged: Callable[[str, int | None], Exception] | None = None) -> None:
         self._lines = list(lines)                        # the stored lines, each "- {json}" (no newline)
-        self._numbers = list(numbers)                    # the file's line number of each
+        self._first_line = first_line                    # the file's line number of the first
+        self._numbers = list(numbers) if numbers is not None else None   # of each, when not in a row
+        self._raw = raw                                  # the section read, when it is exactly the lines
         self._damaged = damaged or (lambda message, line: ValueError(f"{message} (line {line})"))
         self._items: list[Any] = [None] * len(self._lines)   # None: not parsed yet
         self._items.extend(events)
@@ -45,15 +48,19 @@ class EventLog(MutableSequence):
                      damaged: Callable[[str, int | None], Exception]) -> "EventLog":
         """The log section of a game file (the bytes after the log marker): one event a line; blank
         lines are skipped (and not written back); a line that is not an event is damage."""
-        lines, numbers = [], []
-        for offset, line in enumerate(raw.split(b"\n")):
+        lines = raw.split(b"\n")
+        if lines[-1] == b"" and raw.startswith(LINE_START) and raw.count(b"\n" + LINE_START) == len(lines) - 2:
+            lines.pop()             # every line an event's, each ending in a newline: kept as read
+            return cls(lines=lines, first_line=first_line, raw=raw, damaged=damaged)
+        kept, numbers = [], []
+        for offset, line in enumerate(lines):
             if not line.strip():
                 continue
             if not line.startswith(LINE_START):
                 raise damaged("a log line does not hold an event", first_line + offset)
-            lines.append(line)
+            kept.append(line)
             numbers.append(first_line + offset)
-        return cls(lines=lines, numbers=numbers, damaged=damaged)
+        return cls(lines=kept, first_line=first_line, numbers=numbers, damaged=damaged)
 
     @property
     def stored(self) -> int:
@@ -67,7 +74,7 @@ class EventLog(MutableSequence):
     def _get(self, i: int) -> Any:
         item = self._items[i]
         if item is None:
-            number = self._numbers[i] if i < len(self._numbers) else None
+            number = self._numbers[i] if self._numbers is not None else self._first_line + i
             item = self._items[i] = _parse(self._lines[i], number, self._damaged)
         return item
 
@@ -118,7 +125,7 @@ class EventLog(MutableSequence):
     def _rewrite(self) -> None:
         """A change other than at the end (``insert``, ``del``, item assignment): every event is
         parsed, and all are written anew."""
-        self._items, self._lines, self._numbers = list(self), [], []
+        self._items, self._lines, self._numbers, self._raw = list(self), [], None, None
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self._rewrite()
@@ -138,10 +145,14 @@ class EventLog(MutableSequence):
     def dump(self) -> bytes:
         """The log section: each stored line as it was read, unless its event was parsed and differs
         from it now, then each later event's canonical JSON; one line each."""
-        out = [line if item is None or canonical_json(item) == line[2:] else b"- " + canonical_json(item)
-               for line, item in zip(self._lines, self._items)]
-        out.extend(b"- " + canonical_json(ev) for ev in self._items[len(self._lines):])
-        return b"\n".join(out) + b"\n" if out else b""
+        n = len(self._lines)
+        changed = {i for i, item in enumerate(self._items[:n])
+                   if item is not None and canonical_json(item) != self._lines[i][2:]}
+        new = b"".join(b"- " + canonical_json(ev) + b"\n" for ev in self._items[n:])
+        if not changed and self._raw is not None:
+            return self._raw + new
+        out = [b"- " + canonical_json(self._items[i]) if i in changed else line for i, line in enumerate(self._lines)]
+        return (b"\n".join(out) + b"\n" if out else b"") + new
 
 
 def _parse(line: bytes, number: int | None, damaged: Callable[[str, int | None], Exception]) -> Any:
