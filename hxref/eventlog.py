@@ -35,12 +35,15 @@ class EventLog(MutableSequence):
     def __init__(self, events: Iterable[Any] = (), *, lines: Sequence[bytes] = (), first_line: int = 1,
                  numbers: Sequence[int] | None = None, raw: bytes | None = None,
                  damaged: Callable[[str, int | None], Exception] | None = None) -> None:
-        self._lines = list(lines)                        # the stored lines, each "- {json}" (no newline)
+        # the stored lines, each "- {json}" (no newline): given, or ``raw``, the section read, when it
+        # is exactly one event's line after another (cut into lines when a middle one is first read)
+        self._raw = raw
+        self._lines: list[bytes] | None = None if raw is not None else list(lines)
+        self._stored = raw.count(b"\n") if raw is not None else len(lines)
         self._first_line = first_line                    # the file's line number of the first
         self._numbers = list(numbers) if numbers is not None else None   # of each, when not in a row
-        self._raw = raw                                  # the section read, when it is exactly the lines
         self._damaged = damaged or (lambda message, line: ValueError(f"{message} (line {line})"))
-        self._items: list[Any] = [None] * len(self._lines)   # None: not parsed yet
+        self._items: list[Any] = [None] * self._stored  # None: not parsed yet
         self._items.extend(events)
 
     @classmethod
@@ -48,12 +51,11 @@ class EventLog(MutableSequence):
                      damaged: Callable[[str, int | None], Exception]) -> "EventLog":
         """The log section of a game file (the bytes after the log marker): one event a line; blank
         lines are skipped (and not written back); a line that is not an event is damage."""
-        lines = raw.split(b"\n")
-        if lines[-1] == b"" and raw.startswith(LINE_START) and raw.count(b"\n" + LINE_START) == len(lines) - 2:
-            lines.pop()             # every line an event's, each ending in a newline: kept as read
-            return cls(lines=lines, first_line=first_line, raw=raw, damaged=damaged)
+        n = raw.count(b"\n")
+        if n and raw.startswith(LINE_START) and raw.endswith(b"\n") and raw.count(b"\n" + LINE_START) == n - 1:
+            return cls(raw=raw, first_line=first_line, damaged=damaged)   # every line an event's: kept as read
         kept, numbers = [], []
-        for offset, line in enumerate(lines):
+        for offset, line in enumerate(raw.split(b"\n")):
             if not line.strip():
                 continue
             if not line.startswith(LINE_START):
@@ -65,17 +67,26 @@ class EventLog(MutableSequence):
     @property
     def stored(self) -> int:
         """How many events are stored lines (the rest were appended since the file was read)."""
-        return len(self._lines)
+        return self._stored
 
     def line(self, i: int) -> bytes:
-        """The stored line of event ``i``, as read (without its newline)."""
+        """The stored line of event ``i``, as read (without its newline): the first and the last
+        are found without cutting the section into lines."""
+        if self._lines is None:
+            raw = self._raw
+            assert raw is not None
+            if i == 0:
+                return raw[:raw.index(b"\n")]
+            if i == self._stored - 1:
+                return raw[raw.rindex(b"\n", 0, len(raw) - 1) + 1:-1]
+            self._lines = raw[:-1].split(b"\n")
         return self._lines[i]
 
     def _get(self, i: int) -> Any:
         item = self._items[i]
         if item is None:
             number = self._numbers[i] if self._numbers is not None else self._first_line + i
-            item = self._items[i] = _parse(self._lines[i], number, self._damaged)
+            item = self._items[i] = _parse(self.line(i), number, self._damaged)
         return item
 
     def __len__(self) -> int:
@@ -117,7 +128,7 @@ class EventLog(MutableSequence):
         return list(self)
 
     def __repr__(self) -> str:
-        return f"EventLog({len(self)} events, {len(self._lines)} stored)"
+        return f"EventLog({len(self)} events, {self._stored} stored)"
 
     def append(self, value: Any) -> None:
         self._items.append(value)
@@ -125,7 +136,7 @@ class EventLog(MutableSequence):
     def _rewrite(self) -> None:
         """A change other than at the end (``insert``, ``del``, item assignment): every event is
         parsed, and all are written anew."""
-        self._items, self._lines, self._numbers, self._raw = list(self), [], None, None
+        self._items, self._lines, self._stored, self._numbers, self._raw = list(self), [], 0, None, None
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self._rewrite()
@@ -142,17 +153,17 @@ class EventLog(MutableSequence):
         self._rewrite()
         self._items.insert(index, value)
 
-    def dump(self) -> bytes:
-        """The log section: each stored line as it was read, unless its event was parsed and differs
-        from it now, then each later event's canonical JSON; one line each."""
-        n = len(self._lines)
+    def dump(self) -> list[bytes]:
+        """The log section, in pieces: each stored line as it was read, unless its event was parsed
+        and differs from it now, then each later event's canonical JSON; one line each."""
+        n = self._stored
         changed = {i for i, item in enumerate(self._items[:n])
-                   if item is not None and canonical_json(item) != self._lines[i][2:]}
+                   if item is not None and canonical_json(item) != self.line(i)[2:]}
         new = b"".join(b"- " + canonical_json(ev) + b"\n" for ev in self._items[n:])
         if not changed and self._raw is not None:
-            return self._raw + new
-        out = [b"- " + canonical_json(self._items[i]) if i in changed else line for i, line in enumerate(self._lines)]
-        return (b"\n".join(out) + b"\n" if out else b"") + new
+            return [self._raw, new]
+        out = [b"- " + canonical_json(self._items[i]) if i in changed else self.line(i) for i in range(n)]
+        return [b"\n".join(out) + b"\n" if out else b"", new]
 
 
 def _parse(line: bytes, number: int | None, damaged: Callable[[str, int | None], Exception]) -> Any:

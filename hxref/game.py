@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import stat
 import tempfile
@@ -159,16 +160,21 @@ class GameFile:
 
     def dump_bytes(self) -> bytes:
         """The file: :meth:`top_bytes`, then the log (its stored lines as read, new events appended)."""
-        return self.top_bytes() + self.log.dump()
+        return b"".join(self._parts())
+
+    def _parts(self) -> list[bytes]:
+        return [self.top_bytes(), *self.log.dump()]
 
     def dumps(self) -> str:
         return self.dump_bytes().decode("utf-8")
 
     def save(self) -> None:
-        data = self.dump_bytes()
-        atomic_write(self.path, data, backup=True)
-        self.top = data[:data.index(LOG_SEPARATOR) + len(LOG_SEPARATOR)]
-        self.digest = sha256_hex(data)
+        parts = self._parts()           # written one after another: a long log is not copied again
+        atomic_write(self.path, parts, backup=True)
+        digest = hashlib.sha256()
+        for part in parts:
+            digest.update(part)
+        self.top, self.digest = parts[0], digest.hexdigest()
 
 
 def chain_problems(gf: GameFile) -> list[str]:
@@ -196,7 +202,7 @@ def chain_problems(gf: GameFile) -> list[str]:
     return []
 
 
-def atomic_write(path: Path, data: bytes, *, backup: bool = False, private: bool = False) -> None:
+def atomic_write(path: Path, data: bytes | list[bytes], *, backup: bool = False, private: bool = False) -> None:
     """Write ``data`` (bytes, or pieces written one after another) to ``path`` so that a crash
     leaves the old or the new file, never a mix.
 
@@ -219,7 +225,10 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = False, private: bool
         with os.fdopen(fd, "wb") as fh:
             if not private:
                 os.fchmod(fh.fileno(), _public_mode(path))
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
         if backup and path.exists():

@@ -153,7 +153,7 @@ def test_the_kept_header_over_a_swapped_log_is_refused(cli, tmp_path, monkeypatc
     Path(g).write_bytes(saved)
     gf = GameFile.load(g)
     gf.append("answer", "confederate", {"decision": DEC, "side": "confederate", "choice": {}})
-    Path(g).write_bytes(header + LOG_SEPARATOR + gf.log.dump())
+    Path(g).write_bytes(header + LOG_SEPARATOR + b"".join(gf.log.dump()))
     _all_refuse(cli, g)
 
 
