@@ -2,9 +2,10 @@
 written back as read.
 
 A game file's log only grows: every command adds a few events at its end and changes none.  So the
-log keeps the lines read from the file (``- {canonical JSON}``), parses an event (``json.loads`` of
-its line) the first time it is asked for, and a save writes the lines read back byte for byte and
-serialises only the events added since.  Whether the lines are what the game's hash chain and its
+log keeps the section read from the file (one ``- {canonical JSON}`` line per event), parses an
+event (``json.loads`` of its line) the first time it is asked for (the section is cut into lines
+when a middle event is first read: the first and the last are found without), and a save writes
+the section read back byte for byte and serialises only the events added since.  Whether the lines are what the game's hash chain and its
 replay say is not this module's business: every command reads a game through
 :meth:`hxref.engine.Engine.load`, which takes a file only when it is byte for byte one that this
 machine wrote or proved, or proves it (:func:`hxref.audit.prove`: every line is its event's
