@@ -15,9 +15,10 @@ size once per round), medians:
 
 * submit+resolve: ``hxref submit GAME next.yaml`` then ``hxref resolve GAME``, on a fresh copy of
   the game each round (the two processes summed), which an untimed ``hxref status`` opens first:
-  the machine that keeps a game has seen its file, and reads only what a command needs of it;
+  the machine that keeps a game has proved its file (or written it), and believes it as it is;
 * first sight: ``hxref submit GAME next.yaml`` alone, on a fresh copy no command has opened: it
-  reads and checks the whole log once (``hxref.seen``), as for a game file that just arrived;
+  proves the file by the audit's replay of its whole log (``Engine.load``), as for a game file
+  that just arrived;
 * status: ``hxref status GAME``;
 * report: ``hxref report GAME --side union --format text``;
 * audit: ``hxref audit GAME`` (every hash, signature and commitment, and a replay), also per event.
@@ -120,10 +121,10 @@ def run(cmd: list[str]) -> tuple[float, float]:
 def timed(hx: list[str], command: str, game: Path, scratch: Path) -> tuple[float, float]:
     if command in ("submit+resolve", "first sight"):
         # a fresh copy at a path of its own: the machine's kept heads (HXREF_HOME) refuse a game
-        # put back in place of a longer one.  A copy is a file this machine has not seen, so the
-        # first command to open it reads and checks its whole log (hxref.seen): "first sight"
-        # times that submit alone; for submit+resolve the copy is first opened by an untimed
-        # `hxref status`, as the machine that keeps a game has always seen its file
+        # put back in place of a longer one.  A copy is a file this machine has not proved, so the
+        # first command to open it replays its whole log (Engine.load): "first sight" times that
+        # submit alone; for submit+resolve the copy is first opened by an untimed `hxref status`,
+        # as the machine that keeps a game has always proved or written its file
         work = Path(tempfile.mkdtemp(prefix="copy-", dir=scratch))
         shutil.copytree(game.parent, work, ignore=shutil.ignore_patterns("*.lock"), dirs_exist_ok=True)
         if command == "submit+resolve":
@@ -180,7 +181,7 @@ def main() -> int:
     per_event = (med(hi, "audit", 0) / events[hi]) / (med(lo, "audit", 0) / events[lo])
     wall = {c: med(hi, c, 1) / med(lo, c, 1) for c in COMMANDS}
     print("wall ratios: " + ", ".join(f"{c} {wall[c]:.2f}x" for c in COMMANDS))
-    print(f"first sight (a submit on a copy no command opened, whole log read and checked): "
+    print(f"first sight (a submit on a copy no command opened, proved by the replay of its log): "
           f"{ratio['first sight']:.2f}x")
     print(f"scaling: {hi} vs {lo} events: submit+resolve {ratio['submit+resolve']:.2f}x, status {ratio['status']:.2f}x, "
           f"report {ratio['report']:.2f}x, audit per event {per_event:.2f}x")

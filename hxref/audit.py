@@ -15,7 +15,7 @@ from . import orders, protocol
 from .canon import sha256_hex
 from .engine import Engine
 from .errors import HxrefError, InvalidInput
-from .game import GENESIS, Event, GameFile, event_hash, new_header
+from .game import GENESIS, Event, GameFile, chain_problems, new_header
 from .inputs import INPUT_KINDS, UMPIRE, inputs_for, stored_text
 
 
@@ -54,56 +54,60 @@ def _fresh(gf: GameFile) -> Engine:
     return replay
 
 
-def _chain_problems(gf: GameFile) -> list[str]:
-    prev = GENESIS
-    for i, ev in enumerate(gf.log, 1):
-        if set(ev) != {"seq", "kind", "by", "data", "prev", "hash"} or ev.get("seq") != i:
-            return [f"event {i}: not a well-formed event or out of sequence"]
-        if ev["prev"] != prev:
-            return [f"event {i}: does not follow event {i - 1} (events removed, added or reordered)"]
-        if event_hash(ev) != ev["hash"]:
-            return [f"event {i}: its content does not match its hash (edited)"]
-        prev = ev["hash"]
-    bad = gf.log.first_not_canonical()
-    if bad is not None:     # what reads the log by its lines' ends, and two copies' bytes, rely on it
-        return [f"event {bad + 1}: its line is not the event's canonical JSON (written by hand)"]
-    if gf.header.get("head", {}).get("hash") != gf.head:
-        return ["the header's head hash is not the last event's hash"]
-    if not gf.log or gf.log[0]["kind"] != "game.created":
-        return ["the log does not start with game.created"]
-    return []
+def check(gf: GameFile, workers: int | None = None,
+          chain: list[str] | None = None) -> tuple[AuditResult, Engine | None]:
+    """Everything a game file must be, short of the head this machine kept for it: its hash chain
+    (:func:`hxref.game.chain_problems`, or ``chain``, what it gave already), the replay of its
+    whole log from ``game.created`` (every signature, commitment, die and rules event), its
+    pending files re-accepted, its header the replay's, and its pinned data readable.  The result,
+    and the replayed game (None when the file does not check out)."""
+    res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
+    res.problems = chain_problems(gf) if chain is None else list(chain)
+    if res.problems:
+        return res, None
+    replay = _replay(gf, res, workers)
+    _chart_notices(gf, res)
+    return res, replay
 
 
 def audit(path: str | Path, workers: int | None = None, known_head: bool = True) -> AuditResult:
-    """Check every hash, then replay the whole log from the scenario and compare.
+    """Check every hash, then replay the whole log from the scenario and compare (:func:`check`).
 
     ``workers`` processes read and verify the stored order files first (default: 2 on a machine with
     more than one core when the log holds many files; 1 = all in this process).  With ``known_head``
     the log must also extend the head this machine last saw for the file (:mod:`hxref.heads`).
+    The audit never takes a file for proved: it checks everything, every time.
     """
     from . import heads
 
     gf = GameFile.load(path)
-    res = AuditResult(ok=False, events=len(gf.log), head=gf.head)
-    res.problems = _chain_problems(gf)
-    if res.problems:
-        return res
+    chain = chain_problems(gf)
     fork = None
-    if known_head:
+    if known_head and not chain:
         try:
             heads.check_extends(gf.log[0]["hash"], gf.path, gf.log)
         except HxrefError as exc:
             fork = exc.message      # said after whatever the replay finds
-    try:
-        replayed = _replay(gf, res, workers)
-    finally:
-        if fork:
-            res.problems.append(fork)
-            res.ok = False
+    res, replayed = check(gf, workers, chain)
+    if fork:
+        res.problems.append(fork)
+        res.ok = False
     if res.ok:
         res.replayed = replayed
-    _chart_notices(gf, res)
     return res
+
+
+def prove(gf: GameFile) -> dict:
+    """The header the log of ``gf`` gives, after the audit's own check (:func:`check`, in this
+    process): what every command starts from when the file is not one this machine wrote or
+    proved.  E500 with the audit's first problem when the file does not check out."""
+    res, replay = check(gf, workers=1)
+    if not res.ok or replay is None:
+        raise InvalidInput(f"the game file does not check out: {res.problems[0] if res.problems else 'no game'}; "
+                           "run `hxref audit` on it", code="E500", file=str(gf.path),
+                           hint="restore GAME.bak or a copy you trust; a game file is believed only as its "
+                                "signed log gives it")
+    return replay.h
 
 
 def _pinned(gf: GameFile) -> tuple[str, dict[str, Any]]:
@@ -176,14 +180,14 @@ def _replay(gf: GameFile, res: AuditResult, workers: int | None) -> Engine | Non
                    or _produced_problem(gf, replay.gf.log[start:], start, ev))
         if problem is not None:
             res.problems.append(problem)
-            return replay
+            return None
         _block_collect(replay, ev, block)
         made = replay.gf.log[start:]
         res.dice += sum(1 for e in made if e["kind"] == "die")
         pos = start + len(made)
     _replay_pending(gf, replay, res)
     if res.problems:
-        return replay
+        return None
     res.problems += _snapshot_problems(gf, replay)
     res.ok = not res.problems
     return replay

@@ -5,7 +5,7 @@ private ones the benchmark and the tests use), so ``from hxref import batch`` /
 ``batch.dashboard(...)`` and ``from hxref.batch import ...`` keep working:
 
 * :mod:`hxref.batch_scan` -- :func:`find_games` (every game file under a folder, recursively) and
-  :func:`read_header` (a game file's header only, fast), and the times they read.
+  :func:`read_header` (a game file's header, as every command reads it), and the times they read.
 * :mod:`hxref.batch_dashboard` -- :func:`dashboard`: one :class:`Row` per game, with every party
   that owes something now, the deadlines and who is late; ``audit=True`` also runs
   :func:`hxref.audit.audit` on every game, in parallel processes.

@@ -1,6 +1,7 @@
 """The dashboard of a folder of games (:func:`dashboard`): one :class:`Row` per game.
 
-Each row is read from the game file's header only (:func:`hxref.batch_scan.read_header`).  It lists
+Each row is read from the game file's header as every command reads it (:func:`hxref.batch_scan.read_header`:
+proved by the replay of its log, or the very file this machine wrote or proved).  It lists
 every party that owes something now (an answer, a commitment, a reveal, a dice link, the umpire's
 resolution) and the deadlines; a party past the deadline of a decision it owes is *late*, and once
 the grace is over too a signed claim (``hxref claim``) can be made against it.  How a finished game

@@ -5,36 +5,30 @@
 file``, or ``hxref: 1`` followed by ``meta:``); backups (``.bak``), lock files, hidden and temporary
 files, order files and every other YAML file are skipped.
 
-:func:`read_header` reads a game file's *header* only: the log is not parsed, and even the
-header's ``state`` block (the bulk of it) is skipped except for the scalars the game's system
-names in its :attr:`~hxref.kit.protocol.SystemInfo.dashboard` (``turn``, ``stage``, ``date``, ...: read
-from its ``info.py``, without loading its rules), so a folder of hundreds of games is read in a
-fraction of a second.  The last activity
-it reports is the latest signed time of the files the game holds (those kept for its open
+:func:`read_header` reads a game file's header as every command reads it
+(:meth:`hxref.engine.Engine.load`: the header its log proves, or that of the very file this machine
+wrote or proved), by default with its ``state`` cut to the scalars the game's system names in its
+:attr:`~hxref.kit.protocol.SystemInfo.dashboard` (``turn``, ``stage``, ``date``, ...).  The last
+activity it reports is the latest signed time of the files the game holds (those kept for its open
 decisions, else those of the last block of the log, else its creation), else the file's
 modification time.
 """
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .errors import InvalidInput
-from .game import FORMAT, damaged, read_head
 from .kit.protocol import SystemInfo
 
 #: the first bytes of every game file hxref writes
 SNIFF = b"# hxref game file"
 _SNIFF_HEADER = re.compile(rb"^hxref: 1\r?\nmeta:", re.M)
 GAME_SUFFIXES = (".yaml", ".yml")
-#: a top-level key of the header (PyYAML block style: keys at column 0, everything else indented)
-_TOP_KEY = re.compile(r"^([A-Za-z_][\w.-]*):", re.M)
 #: the scalars of the state a dashboard shows of a game whose system is not registered
 _STATE_KEYS: tuple[str, ...] = SystemInfo.dashboard
 
@@ -47,12 +41,6 @@ def state_keys(system: object) -> tuple[str, ...]:
         return registry.info(system).dashboard if isinstance(system, str) else _STATE_KEYS
     except InvalidInput:
         return _STATE_KEYS
-
-
-@lru_cache(maxsize=None)
-def _state_scalar(keys: tuple[str, ...]) -> re.Pattern:
-    """The lines of ``keys`` among the direct children of ``state:`` (PyYAML block style: indented two spaces)."""
-    return re.compile(r"^  (" + "|".join(map(re.escape, keys)) + r"): (.*)$", re.M)
 
 
 # --- finding and reading game files ------------------------------------------------------------
@@ -98,120 +86,50 @@ class Peek:
 
 
 def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
-    """The header of a game file (and its last activity), reading the log only from its end.
+    """The header of a game file as every command reads it (and its last activity): E500 when the
+    file does not check out, as for any command."""
+    from .engine import Engine
 
-    Raises the same E500 error as :meth:`GameFile.load` when the header is damaged.
-    """
     p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            head, head_end = read_head(fh, p)
-            size = os.fstat(fh.fileno()).st_size
-            at = _last_event_time(fh, head_end, size)
-            mtime = os.fstat(fh.fileno()).st_mtime
-    except FileNotFoundError:
-        raise InvalidInput("no such game file", code="E100", file=str(p)) from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read the game file: {exc.strerror or exc}", code="E100", file=str(p)) from None
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        raise damaged(p, "the header is not UTF-8 text") from None
-    header = _parse_header(text, p, full_state)
+    eng = Engine.load(p)
+    header = dict(eng.h)
+    if not full_state and isinstance(header.get("state"), dict):
+        keys = state_keys((header.get("meta") or {}).get("system"))
+        header["state"] = {k: v for k, v in header["state"].items() if k in keys}
+    at = _log_time(eng.gf.log)
     kept = _pending_time(header)
     if kept is not None and (at is None or _sort_time(kept) >= _sort_time(at)):
         return Peek(header, kept, "pending")
     if at is None:
-        at = _dt.datetime.fromtimestamp(mtime, _dt.timezone.utc).replace(microsecond=0).isoformat()
-        return Peek(header, at.replace("+00:00", "Z"), "mtime")
+        try:
+            mtime = os.stat(p).st_mtime
+        except OSError as exc:
+            raise InvalidInput(f"cannot read the game file: {exc.strerror or exc}", code="E100", file=str(p)) from None
+        stamp = _dt.datetime.fromtimestamp(mtime, _dt.timezone.utc).replace(microsecond=0).isoformat()
+        return Peek(header, stamp.replace("+00:00", "Z"), "mtime")
     return Peek(header, at, "log")
 
 
-def _parse_header(text: str, path: Path, full_state: bool) -> dict:
-    from . import yamlio
-    from .game import header_body, parse_header
-
-    if header_body(text).startswith("{"):
-        # the JSON header hxref writes: read whole (json.loads reads it faster than any skipping)
-        found = parse_header(text, path)
-        if not full_state and isinstance(found.get("state"), dict):
-            keys = state_keys((found.get("meta") or {}).get("system"))
-            found["state"] = {k: v for k, v in found["state"].items() if k in keys}
-        return _checked(found, path)
-    header = None
-    if not full_state:
-        # every top-level block but `state`, parsed; of `state` only a few scalars
-        starts = [m.start() for m in _TOP_KEY.finditer(text)]
-        blocks = {text[a:text.index(":", a)]: text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])}
-        if "state" in blocks and "meta" in blocks:
-            state_text = blocks.pop("state")
-            try:
-                header = yamlio.fast_load("".join(blocks.values()))
-                meta = header.get("meta") if isinstance(header, dict) else None
-                wanted = _state_scalar(state_keys(meta.get("system") if isinstance(meta, dict) else None))
-                state = yamlio.fast_load("\n".join(m.group(0)[2:] for m in wanted.finditer(state_text)))
-                if isinstance(header, dict):
-                    header["state"] = state if isinstance(state, dict) else {}
-            except Exception:
-                header = None            # let the full parse below find and report the damage
-    if header is None:
-        try:
-            header = yamlio.fast_load(text)
-        except Exception as exc:  # any YAML problem in our own header means damage
-            mark = getattr(exc, "problem_mark", None)
-            raise damaged(path, "the header is not valid YAML", mark.line + 1 if mark else None) from None
-    if not isinstance(header, dict) or header.get("hxref") != FORMAT:
-        raise damaged(path, f"unknown game file format (expected `hxref: {FORMAT}`)")
-    return _checked(header, path)
-
-
-def _checked(header: dict, path: Path) -> dict:
-    for key in ("meta", "participants", "awaiting", "pending", "head"):
-        if not isinstance(header.get(key), (dict, list)):
-            raise damaged(path, f"the header lacks `{key}`")
-    return header
+def _log_time(log: Any) -> str | None:
+    """The latest signed time of the last block of the log that records one (its files' ``at``),
+    or the time the game was created; read from the end of the log."""
+    latest = None
+    in_block = False
+    for ev in reversed(log):
+        kind = ev.get("kind")
+        if in_block and kind != "submission":
+            return latest            # the files of the last block with a time are all read
+        if kind == "game.created":
+            return _later(latest, _event_time(ev))
+        t = _event_time(ev) if kind == "submission" else None
+        if t:
+            latest = _later(latest, t)
+            in_block = True
+    return latest
 
 
 #: the signed time in the text of an order file (``at: '2026-11-29T12:00:00Z'``)
 _FILE_AT = re.compile(r"^at: *['\"]?([^'\"\n#]+?)['\"]? *$", re.M)
-#: a log line that may record a time: a signed file of a block, or the game's creation
-_TIMED = (b'"kind":"submission"', b'"kind":"game.created"')
-#: how much of the end of the log is read for the last activity, first and at most
-_WINDOWS = (16 * 1024, 1024 * 1024)
-
-
-def _last_event_time(fh, head_end: int, size: int) -> str | None:
-    """The latest signed time of the last block of the log that records one (its files' ``at``),
-    or the time the game was created; read from the end of the log."""
-    for window in _WINDOWS:
-        start = max(head_end, size - window)
-        fh.seek(start)
-        lines = fh.read(size - start).split(b"\n")
-        if start > head_end:
-            lines = lines[1:]            # the first line may be cut
-        latest = None
-        in_block = False
-        for line in reversed(lines):
-            if not line.startswith(b"- {"):
-                continue
-            timed = any(k in line for k in _TIMED)
-            if in_block and b'"kind":"submission"' not in line:
-                return latest            # the files of the last block with a time are all read
-            if not timed:
-                continue
-            try:
-                ev = json.loads(line[2:])
-            except ValueError:
-                continue                 # damage is the audit's business, not the dashboard's
-            t = _event_time(ev)
-            if ev.get("kind") == "game.created":
-                return _later(latest, t)
-            if t:
-                latest = _later(latest, t)
-                in_block = True
-        if start == head_end or window == _WINDOWS[-1]:
-            return latest                # (a block longer than the last window: the times of its end)
-    return None
 
 
 def _event_time(ev: Any) -> str | None:

@@ -34,7 +34,6 @@ success, so files may arrive in any order within a message.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,25 +183,6 @@ def _safe_name(name: str) -> str:
     return base if base.endswith((".yaml", ".yml")) else base + ".yaml"
 
 
-def _audit_text(text: str, near: Path) -> None:
-    """A full audit of an arriving game file (written beside ``near`` for it, then removed)."""
-    import tempfile
-
-    from .audit import audit
-
-    near.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=near.parent, prefix=f".{near.name}.incoming-", suffix=".yaml")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-        res = audit(tmp, workers=1, known_head=False)
-    finally:
-        os.unlink(tmp)
-    if not res.ok:
-        raise InvalidInput("the game file that arrived does not pass `hxref audit`: "
-                           + "; ".join(res.problems[:3]), code="E500", file=near.name)
-
-
 def _participant_of(engine, key) -> str | None:
     from .signing import PublicKey
 
@@ -221,21 +201,20 @@ def receive_game(text: str, name: str, games, key, engine_for) -> Received:
     """Apply an arriving game file (see the module docstring); ``games`` is the inbox's
     :class:`hxref.mail.Games`, ``engine_for(path)`` gives the locked local engine of a path.
     Nothing is written here: the caller saves the returned engine with the rest of its message."""
-    from . import heads
+    from .audit import prove
     from .engine import Engine
     from .game import GameFile
-    from .inputs import check_loaded
 
     try:
         incoming = GameFile.parse(text.replace("\r\n", "\n"), Path(name))
-        probe = Engine(incoming)
-        gid = str(probe.meta["game"])
-        identity = probe.identity
     except HxrefError as exc:
         raise InvalidInput(f"the game file that arrived cannot be read: {exc.message}", code="E500",
                            file=name) from None
-    except Exception:  # noqa: BLE001 - a header without meta, a log without events
-        raise InvalidInput("the game file that arrived is damaged (no game in it)", code="E500", file=name) from None
+    # believed only as its log gives it: the same proof as any game file this machine did not write
+    incoming.header = prove(incoming)
+    probe = Engine(incoming)
+    gid = str(probe.meta["game"])
+    identity = probe.identity
     if probe.mode != "open":
         raise InvalidInput(f"a game file of a {probe.mode} game arrived: only open games travel (an umpired "
                            "game file holds the umpire's secrets; its host keeps it)", code="E504", file=name)
@@ -258,11 +237,8 @@ def receive_game(text: str, name: str, games, key, engine_for) -> Received:
         if side is None:
             raise InvalidInput(f"a new game arrived ({gid}), but your key {key.fingerprint()} is none of its "
                                "participants' keys: not your game, or made with another key", code="E302", file=name)
-        _audit_text(text, dest)
         incoming.path = dest
-        eng = Engine(incoming)
-        check_loaded(eng)
-        heads.check_extends(identity, dest, incoming.log)
+        eng = Engine.proved(incoming, vouched=True)     # proved above; its head checked against dest's
         games.add(gid, dest)
         return Received(dest, "new", eng, eng.head_text(), f"a new game for {side}, saved as {dest}")
     local = engine_for(local_path)
@@ -275,11 +251,8 @@ def receive_game(text: str, name: str, games, key, engine_for) -> Received:
         kept = _merge_pending(local, probe)
         return Received(local_path, "same", local, local.head_text(),
                         "the game file that arrived holds this copy's head", kept)
-    _audit_text(text, local_path)
     incoming.path = local_path
-    eng = Engine(incoming)
-    check_loaded(eng)
-    heads.check_extends(identity, local_path, incoming.log)
+    eng = Engine.proved(incoming, vouched=True)         # proved above; its head checked against this copy's
     kept = _merge_pending(eng, local)
     return Received(local_path, "fast-forward", eng, eng.head_text(),
                     f"fast-forward from {_head(local.gf.log)} to {_head(incoming.log)}", kept)

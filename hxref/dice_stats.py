@@ -108,9 +108,7 @@ def visible_rolls(log: Sequence[Mapping[str, Any]], audience: str | None, mode: 
     the public, ``"umpire"``) may see in a game of ``mode``, in log order."""
     from .kit.events import shown
 
-    from .eventlog import events_of
-
-    return [_roll(ev) for ev in events_of(log, ["die"], after=after) if shown(ev["data"], audience, mode)]
+    return [_roll(ev) for ev in log[after:] if ev.get("kind") == "die" and shown(ev["data"], audience, mode)]
 
 
 def _roll(ev: Mapping[str, Any]) -> Roll:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import json
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -28,13 +27,11 @@ from typing import Any, Mapping, Sequence
 from . import dice as dice_mod
 from . import heads, orders, protocol, systems
 from .canon import canonical_json, random_hex, sha256_hex
-from .eventlog import events_of
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from .errors import IllegalOrder, InvalidInput
 from .game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
-from .inputs import (JOIN, MODES, SOLO_INPUTS, UMPIRE, check_created, check_loaded, check_table, participants_record,
-                     public_key)
+from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_created, check_table, participants_record, public_key
 from .inputs import stored_text
 from .kit import data as data_mod
 from .kit.protocol import MapView, resolve_copy
@@ -172,52 +169,70 @@ class Engine(ClaimsMixin):
     def signed_time(self, seq: int) -> str | None:
         """The game's signed time at event ``seq``: the latest of its creation time and the signed
         times of every file the log holds up to and including that event.  A file written against
-        that head is signed no earlier; a decision that opens there is due from it."""
-        log = self.gf.log
-        cache: tuple[Any, int, list[tuple[int, str]]] | None = getattr(self, "_time_marks", None)
-        if cache is None or cache[0] is not log or cache[1] > len(log):
-            cache = (log, 0, [])
-        _, read, found = cache
-        latest = found[-1][1] if found else None
-        for ev in events_of(log, ("game.created", "submission"), after=read):
+        that head is signed no earlier; a decision that opens there is due from it.
+
+        An awaited decision records the game's time where it opened (``opened``), and a file names
+        a head no older than that, so only the events since the latest such mark are read."""
+        start, latest = 0, None
+        for d in self.h.get("awaiting") or []:
+            mark = d.get("opened") or {}
+            if isinstance(mark.get("seq"), int) and start < mark["seq"] <= seq and protocol.is_signed_time(mark.get("at")):
+                start, latest = mark["seq"], mark["at"]
+        for ev in self.gf.log[start:seq]:
             data = ev.get("data") if isinstance(ev.get("data"), dict) else {}
-            if ev["kind"] == "game.created":
+            if ev.get("kind") == "game.created":
                 created = (data.get("meta") or {}).get("created")
                 at = protocol.format_time(protocol.parse_time(str(created))) if protocol.is_time(created) else None
-            else:
+            elif ev.get("kind") == "submission":
                 at = data.get("at")
+            else:
+                continue
             if isinstance(at, str) and protocol.is_signed_time(at) and (latest is None or at > latest):
                 latest = at
-                found.append((ev["seq"], at))
-        self._time_marks = (log, len(log), found)
-        i = bisect_right(found, seq, key=lambda m: m[0])
-        return found[i - 1][1] if i else None
+        return latest
 
     def head_text(self) -> str:
         return protocol.format_head(self.gf.head, len(self.gf.log))
 
     @classmethod
     def load(cls, path: str | Path) -> "Engine":
-        gf = GameFile.load(path, trust_seen=True)
+        """The game at ``path``, as every command reads it: the whole file, believed only as its
+        signed log gives it.  A file whose bytes are the very file this machine last wrote or
+        proved there (its kept record, :func:`hxref.heads.vouches`) is taken as it is; any other
+        (the first sight of a game, a file that came by mail or by hand, an edited header, a log
+        that grew elsewhere) is proved by the audit's replay first (:meth:`proved`), and kept as
+        proved.  E500 when it does not check out, E506 when it does not extend the head kept."""
+        gf = GameFile.load(path)
+        vouched = heads.vouches(gf.path, gf.digest)
+        eng = cls.proved(gf, vouched=vouched)
+        if not vouched:
+            # vouched for next time only when its header is, byte for byte, the one the replay writes
+            heads.remember(eng.identity, gf.path, len(gf.log), gf.head,
+                           gf.digest if gf.top == gf.top_bytes() else None)
+        return eng
+
+    @classmethod
+    def proved(cls, gf: GameFile, *, vouched: bool = False) -> "Engine":
+        """The game of ``gf``: unless ``vouched``, its header is the one the audit's replay of its
+        log gives (:func:`hxref.audit.prove`, E500 when the file does not check out); and its log
+        must extend the head this machine kept for its path (E506)."""
+        if not vouched:
+            from .audit import prove
+
+            gf.header = prove(gf)
         try:
             eng = cls(gf)
         except KeyError as exc:
-            raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(path)) from None
+            raise InvalidInput(f"the game file lacks {exc}", code="E500", file=str(gf.path)) from None
         except (TypeError, AttributeError):     # a header whose parts are not the mappings it holds
             raise InvalidInput("the game file's header is damaged (its meta or state is not a mapping)",
-                               code="E500", file=str(path)) from None
+                               code="E500", file=str(gf.path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
-        check_loaded(eng)
-        if not gf.log.checked:      # read and checked whole: the next command need not (hxref.seen)
-            gf.remember_checked(as_read=True)
         return eng
 
     def save(self) -> None:
-        grows = systems.info(self.meta["system"]).append_only    # written from their text as read (hxref.header)
-        self.gf.append_only = frozenset({("resolved",), *(("state", k) for k in grows)})
         self.gf.save()
-        heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head)
-        self.gf.remember_checked()
+        heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head, self.gf.digest)
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod

@@ -5,19 +5,19 @@ Layout: a YAML stream of two documents (the header is written as JSON, which YAM
 1. The *header*: ``hxref`` (file format), ``meta``, ``participants``,
    ``state`` (the game system's state), ``awaiting`` (the open decisions and
    who has answered), ``pending`` (answers not yet resolved) and ``head`` (the
-   last event's number and hash).  It is a snapshot: ``hxref audit`` checks
-   that it equals the replay of the log.  JSON, because it is read by every
-   command: ``json.loads`` reads it some 40 times faster than a YAML reader.
-   A header written as YAML by an earlier hxref is still read.  Its lists that
-   only grow are written again from their text as read (:mod:`hxref.header`).
+   last event's number and hash).  It is a snapshot of what the log gives, outside
+   the hash chain: a command starts from it only when the file is byte for byte
+   one this machine wrote or proved; any other file is proved first by the
+   audit's replay, which must give this very header (:meth:`hxref.engine.Engine.load`).
+   JSON, because ``json.loads`` reads it some 40 times faster than a YAML reader.
+   A header written as YAML by an earlier hxref is still read.
 2. The *log*: one event per line, written as ``- {canonical JSON}``.  Each
    event is ``{seq, kind, by, data, prev, hash}`` where ``prev`` is the hash of
    the event before and ``hash = sha256(canonical JSON of the event without
-   hash)``, a hash chain.  Any YAML reader reads the whole file; hxref parses
-   an event only when it is asked for, and writes the lines it read back as
-   they were (:mod:`hxref.eventlog`), so a command's cost does not grow with
-   the length of the game; a file this machine checked and nobody wrote since
-   has its log left on the disk until asked for (:mod:`hxref.seen`).
+   hash)``, a hash chain (:func:`chain_problems` checks it).  Any YAML reader reads
+   the whole file; hxref reads it whole, keeps each line as read, parses an event
+   when it is first asked for, and writes the lines back as they were
+   (:mod:`hxref.eventlog`).
 
 Writes are atomic (temporary file, fsync, rename, fsync of the folder) and
 keep the previous version as ``GAME.bak``; :func:`locked` stops two hxref
@@ -28,22 +28,19 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import stat
 import tempfile
 import time
-import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, TypedDict
+from typing import Any, Iterator, TypedDict
 
-from . import seen
 from .canon import canonical_json, random_hex, sha256_hex
 from .errors import HxrefError, InvalidInput, Locked, cannot_write, os_reason
 from .eventlog import EventLog
-from .header import FORMAT, damaged, grown, header_body, json_lines, kept_lines, parse_header  # noqa: F401
-from .header import dumps as _dumps
-from .stored import StoredLines
+from .header import FORMAT, damaged, json_lines, parse_header  # noqa: F401
 
 LOG_MARKER = "--- # log: one event per line (canonical JSON, hash-chained); never edit by hand"
 LOG_SEPARATOR = ("\n" + LOG_MARKER + "\n").encode("utf-8")
@@ -68,28 +65,18 @@ def event_hash(event: Mapping[str, Any]) -> str:
     return sha256_hex(canonical_json(body))
 
 
-def changed_under(path: Path | str) -> HxrefError:
-    """The game file was written in place while a command read it: not hxref's way of writing (it
-    renames a new file into place), so another program or account, or a damaged disk."""
-    return InvalidInput("the game file changed while hxref was reading it; nothing was saved", code="E500",
-                        file=str(path), hint="run the command again; if this comes back, find what writes "
-                                             "the file and run `hxref audit` on a copy you trust")
-
-
 class GameFile:
-    """A game file in memory: the header snapshot and the event log (read lazily, written back as
-    it was read: :class:`hxref.eventlog.EventLog`)."""
+    """A game file in memory: the header snapshot and the event log (its lines as read, each event
+    parsed when first read: :class:`hxref.eventlog.EventLog`)."""
 
     def __init__(self, path: Path, header: dict, log: Iterable[Event] | None = None) -> None:
         self.path = path
         self.header = header
         self.log = log if log is not None else EventLog()
-        self.stat: os.stat_result | None = None     # the file as read or last written, and
-        self.log_at = 0                             # where its log starts (for :mod:`hxref.seen`)
-        #: the header's lists that only grow (paths from the top), each written again from its
-        #: text as read with only its new items serialised (:mod:`hxref.header`); set by the engine
-        self.append_only: frozenset[tuple[str, ...]] = frozenset()
-        self._kept: dict[tuple[str, ...], tuple[str, tuple]] = {}
+        #: the bytes before the log (comment lines, header, log marker) as read, and the sha256 of
+        #: the whole file as read or last written (what :mod:`hxref.heads` keeps of a proved file)
+        self.top = b""
+        self.digest = ""
 
     @property
     def log(self) -> EventLog:
@@ -120,49 +107,21 @@ class GameFile:
 
     # --- reading -------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | Path, *, trust_seen: bool = False) -> "GameFile":
-        """The game file at ``path``.  With ``trust_seen``, a file this machine checked and nobody
-        has written since (:mod:`hxref.seen`) has only its header read here, its log when asked
-        for; else the whole file is read."""
+    def load(cls, path: str | Path) -> "GameFile":
+        """The game file at ``path``, read whole: its header parsed, its log kept as its lines.
+        Whether it checks out is :func:`chain_problems` and the audit's replay
+        (:meth:`hxref.engine.Engine.load` runs them on every file this machine did not write or
+        prove)."""
         p = Path(path)
         try:
-            with open(p, "rb") as fh:
-                st = os.fstat(fh.fileno())
-                # the header, then the log read straight into its own bytes (no copy of a long log)
-                head_bytes, log_start = read_head(fh, p)
-                record = seen.checked(p, st) if trust_seen else None
-                if record is not None and record["log_at"] == log_start:
-                    gf = cls._from_parts(head_bytes, None, p, seen_here=record, fd=fh.fileno(), st=st)
-                    if gf is not None:
-                        gf.stat, gf.log_at = st, log_start
-                        return gf
-                fh.seek(log_start)
-                log_bytes = fh.read()
-                if len(log_bytes) != st.st_size - log_start:    # written to as we read
-                    raise changed_under(p)
-                # copied from the file when saved, unless another account may write it meanwhile
-                stored = cls._stored(p, fh.fileno(), log_start, len(log_bytes), st) if seen.own(st) else None
+            data = p.read_bytes()
         except FileNotFoundError:
             raise InvalidInput("no such game file", code="E100", file=str(p),
                                hint="create one with `hxref new`") from None
         except OSError as exc:
             raise InvalidInput(f"cannot read the game file: {os_reason(exc)}", code="E100",
                                file=str(p)) from None
-        gf = cls._from_parts(head_bytes, log_bytes, p, stored=stored)
-        assert gf is not None
-        gf.stat, gf.log_at = st, log_start
-        return gf
-
-    @staticmethod
-    def _stored(path: Path, fd: int, offset: int, length: int, st: os.stat_result) -> StoredLines:
-        """The log section in the file open at ``fd`` (whose stat was ``st`` when it was checked),
-        through a descriptor of its own."""
-        own = os.dup(fd)
-        stored = StoredLines(own, offset, length,
-                             lambda: changed_under(path),
-                             (st.st_size, st.st_mtime_ns))
-        weakref.finalize(stored, os.close, own)
-        return stored
+        return cls.parse_bytes(data, p)
 
     @classmethod
     def parse(cls, text: str, path: Path) -> "GameFile":
@@ -173,112 +132,77 @@ class GameFile:
         head_bytes, sep, log_bytes = data.partition(LOG_SEPARATOR)
         if not sep:
             raise damaged(path, "this is not an hxref game file (no log section)")
-        gf = cls._from_parts(head_bytes, log_bytes, path)
-        assert gf is not None
-        return gf
-
-    @classmethod
-    def _from_parts(cls, head_bytes: bytes, log_bytes: bytes | None, path: Path, *,
-                    seen_here: dict | None = None, fd: int = -1, st: os.stat_result | None = None,
-                    stored: StoredLines | None = None) -> "GameFile | None":
-        """The game from its header's bytes and its log's (or, with ``seen_here``, the record of
-        the checked file open at ``fd``, whose log is left on the disk: None if the header's head
-        is not the recorded one)."""
         try:
             head_text = head_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidInput(f"cannot read the game file: {exc}", code="E100", file=str(path)) from None
         header = parse_header(head_text, path)
-        first_line = head_text.count("\n") + 3
-        kept = kept_lines(header_body(head_text), header)
 
         def damage(message: str, line: int | None) -> HxrefError:
             return damaged(path, message, line)
 
-        if log_bytes is not None:
-            gf = cls(path, header, EventLog.from_section(log_bytes, first_line=first_line, damaged=damage,
-                                                         stored=stored))
-        else:
-            assert seen_here is not None and st is not None
-            at, n, size = seen_here["log_at"], seen_here["events"], st.st_size
-            if header.get("head") != {"seq": seen_here["seq"], "hash": seen_here["hash"]} \
-                    or seen_here["seq"] != n or not n or size <= at:
-                return None
-            gf = cls(path, header, EventLog.on_disk(cls._stored(path, fd, at, size - at, st), lines=n,
-                                                    first_line=first_line, damaged=damage))
-        gf._kept = kept
+        log = EventLog.from_section(log_bytes, first_line=head_text.count("\n") + 3, damaged=damage)
+        gf = cls(path, header, log)
+        gf.top = head_bytes + LOG_SEPARATOR
+        gf.digest = sha256_hex(data)
         return gf
 
     # --- writing -------------------------------------------------------------------------
-    def dump_bytes(self) -> bytes:
-        """The file: two comment lines, the header as JSON (which any YAML reader reads too), the
-        log marker, then the log (its stored lines as read, new events appended)."""
-        return b"".join(p.read() if isinstance(p, StoredLines) else p for p in self._dump_parts())
-
-    def _dump_parts(self) -> list[bytes | memoryview | StoredLines]:
-        written: dict[tuple[str, ...], tuple[str, tuple]] = {}
-
-        def reuse(path: tuple[str, ...], value: Any) -> str | None:
-            """An append-only list: its text as read, and only its new items serialised."""
-            if path not in self.append_only or not isinstance(value, list):
-                return None
-            kept = self._kept.get(path)
-            text = (grown(kept, value) if kept else None) or _dumps(value)
-            written[path] = (text, tuple(value))
-            return text
-
-        head = json_lines(self.header, reuse=reuse)
-        self._kept.update(written)
-        top = "\n".join([
+    def top_bytes(self) -> bytes:
+        """What a save writes before the log: two comment lines, the header as JSON (which any
+        YAML reader reads too) and the log marker."""
+        return "\n".join([
             "# hxref game file. The header is a snapshot of the game; the log below is the truth.",
             "# Check it with `hxref audit`. Never edit by hand: every event is hash-chained.",
-            head,
+            json_lines(self.header),
             LOG_MARKER,
-        ]) + "\n"
-        return [top.encode("utf-8"), *self.log.dump_parts()]
+        ]).encode("utf-8") + b"\n"
+
+    def dump_bytes(self) -> bytes:
+        """The file: :meth:`top_bytes`, then the log (its stored lines as read, new events appended)."""
+        return b"".join(self._parts())
+
+    def _parts(self) -> list[bytes]:
+        return [self.top_bytes(), *self.log.dump()]
 
     def dumps(self) -> str:
         return self.dump_bytes().decode("utf-8")
 
     def save(self) -> None:
-        parts = self._dump_parts()
-        written = atomic_write(self.path, parts, backup=True)
-        top = parts[0]
-        assert isinstance(top, bytes)       # the comment lines, the header and the log marker
-        self.log_at = len(top)
-        try:
-            st: os.stat_result | None = os.stat(self.path)
-        except OSError:
-            st = None
-        # the file this save put in place, not one another process renamed there since
-        self.stat = st if st is not None and (st.st_dev, st.st_ino) == written else None
-
-    def remember_checked(self, *, as_read: bool = False) -> None:
-        """Keep this file, as read (``as_read``) or last written, and checked, in :mod:`hxref.seen`:
-        only a log in hxref's own form, which the next command may read line by line."""
-        head = self.header.get("head")
-        if self.stat is not None and self.log and isinstance(head, dict) and self.log.recordable(as_read):
-            seen.remember(self.path, self.stat, self.log_at, len(self.log), len(self.log), self.head)
+        parts = self._parts()           # written one after another: a long log is not copied again
+        atomic_write(self.path, parts, backup=True)
+        digest = hashlib.sha256()
+        for part in parts:
+            digest.update(part)
+        self.top, self.digest = parts[0], digest.hexdigest()
 
 
-def read_head(fh: BinaryIO, path: Path) -> tuple[bytes, int]:
-    """The bytes of a game file before its log marker, and the offset where its log starts; the
-    log itself is not read."""
-    buf, size = bytearray(), 1 << 16
-    while True:
-        chunk = fh.read(size)
-        if not chunk:
-            raise damaged(path, "this is not an hxref game file (no log section)")
-        scan = max(0, len(buf) - len(LOG_SEPARATOR))
-        buf += chunk
-        i = buf.find(LOG_SEPARATOR, scan)
-        if i >= 0:
-            return bytes(memoryview(buf)[:i]), i + len(LOG_SEPARATOR)
-        size = min(size * 2, 1 << 24)       # a long header: fewer, larger reads
+def chain_problems(gf: GameFile) -> list[str]:
+    """What is wrong with a game file's hash chain (nothing: an empty list): every event well formed
+    and in sequence, each ``prev`` the hash before, each ``hash`` right, each line its event's
+    canonical JSON (the one byte form two copies of a game hold), the header's head the last hash,
+    and ``game.created`` first.  The first problem only, naming its event."""
+    prev = GENESIS
+    log = gf.log
+    for i, ev in enumerate(log, 1):
+        if set(ev) != {"seq", "kind", "by", "data", "prev", "hash"} or ev.get("seq") != i:
+            return [f"event {i}: not a well-formed event or out of sequence"]
+        if ev["prev"] != prev:
+            return [f"event {i}: does not follow event {i - 1} (events removed, added or reordered)"]
+        if event_hash(ev) != ev["hash"]:
+            return [f"event {i}: its content does not match its hash (edited)"]
+        if i <= log.stored and canonical_json(ev) != log.line(i - 1)[2:]:
+            return [f"event {i}: its line is not the event's canonical JSON (written by hand)"]
+        prev = ev["hash"]
+    head = gf.header.get("head")
+    if not isinstance(head, dict) or head.get("hash") != gf.head:
+        return ["the header's head hash is not the last event's hash"]
+    if not log or log[0]["kind"] != "game.created":
+        return ["the log does not start with game.created"]
+    return []
 
 
-def atomic_write(path: Path, data: bytes | list[bytes | memoryview | StoredLines], *, backup: bool = False,
-                 private: bool = False) -> tuple[int, int]:
+def atomic_write(path: Path, data: bytes | list[bytes], *, backup: bool = False, private: bool = False) -> None:
     """Write ``data`` (bytes, or pieces written one after another) to ``path`` so that a crash
     leaves the old or the new file, never a mix.
 
@@ -289,8 +213,7 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview | StoredLines
     shared folder is never followed.  The file keeps the mode of the one it
     replaces (0644, less the umask, for a new one); a ``private`` one stays
     0600 from its first byte.  An OSError (disk full, no permission) becomes
-    one line, E510, naming the file.  Returns the device and inode of the file
-    written (what a caller that stats ``path`` afterwards must find there).
+    one line, E510, naming the file.
     """
     shown = path
     path = Path(os.path.realpath(path))
@@ -302,15 +225,12 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview | StoredLines
         with os.fdopen(fd, "wb") as fh:
             if not private:
                 os.fchmod(fh.fileno(), _public_mode(path))
-            for part in [data] if isinstance(data, bytes) else data:
-                if isinstance(part, StoredLines):   # copied from the file read, in the kernel
-                    fh.flush()
-                    part.write_to(fh.fileno())
-                else:
-                    fh.write(part)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
-            written = os.fstat(fh.fileno())
         if backup and path.exists():
             # a random name again; os.link never follows or overwrites what is there
             bak_tmp = str(folder / f".{path.name}.{random_hex(8)}.bak.tmp")
@@ -335,7 +255,6 @@ def atomic_write(path: Path, data: bytes | list[bytes | memoryview | StoredLines
     except OSError as exc:
         raise cannot_write(shown, exc, "the new file is in place but may not survive a power cut",
                            what="make the save durable") from None
-    return written.st_dev, written.st_ino
 
 
 def _public_mode(path: Path) -> int:

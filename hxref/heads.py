@@ -1,13 +1,15 @@
 """The heads this machine has seen: a game file that does not extend the last head kept for it
 is refused, so a rollback or a rewritten history cannot slip in unnoticed (SECURITY.md, "Signed
-history").
+history"); and the file this machine last wrote or proved there, whose header it may believe.
 
 One small JSON file per game file under ``$HXREF_HOME/heads/`` (default
 ``~/.local/state/hxref``), named by the hash of the file's real path and holding the game's
-identity and the last head saved there: ``{"path", "identity", "seq", "hash"}``.  It is this
-user's own record, outside the game's folder, so whoever holds or edits the game file cannot
-edit it along with the game; and a game rewritten from its first event (a new identity) put at
-the same path is refused like a rollback.
+identity, the last head saved or proved there and the sha256 of that whole file:
+``{"path", "identity", "seq", "hash", "recent", "file"}``.  It is this user's own record, outside
+the game's folder, so whoever holds or edits the game file cannot edit it along with the game; a
+game rewritten from its first event (a new identity) put at the same path is refused like a
+rollback; and a file is believed without a replay only when its bytes are the very bytes this
+machine wrote or proved (:meth:`hxref.engine.Engine.load`, :func:`vouches`).
 """
 from __future__ import annotations
 
@@ -126,15 +128,25 @@ def check_extends(identity: str, path: str | Path, log: Sequence[Mapping[str, An
                             "`hxref audit GAME --accept-head` records its head after a clean audit")
 
 
-def remember(identity: str, path: str | Path, seq: int, hash_hex: str) -> None:
-    """Keep ``hash_hex@seq`` as the head of the game file at ``path`` (best effort: a machine
-    where the record cannot be written still plays, it only keeps no history)."""
+def vouches(path: str | Path, digest: str) -> bool:
+    """Whether the game file at ``path``, whose bytes have the sha256 ``digest``, is the very file
+    this machine last wrote or proved there (then its header is the replay of its log)."""
+    kept = known(path)
+    return kept is not None and isinstance(digest, str) and len(digest) == 64 and kept.get("file") == digest
+
+
+def remember(identity: str, path: str | Path, seq: int, hash_hex: str, digest: str | None = None) -> None:
+    """Keep ``hash_hex@seq`` as the head of the game file at ``path``, and ``digest`` as the sha256
+    of the file this machine wrote or proved there (None: no file is vouched for).  Best effort: a
+    machine where the record cannot be written still plays, it only keeps no history and proves
+    the game again at every command."""
     rec = _record(path)
     old = known(path) or {}
     recent = old.get("recent", []) if old.get("identity") == identity else []
     # the last heads saved here, so a fork can be placed: where the file leaves this history
     recent = [x for x in recent if isinstance(x, list) and len(x) == 2 and x[0] < seq][-(RECENT - 1):] + [[seq, hash_hex]]
-    data = {"path": os.path.realpath(path), "identity": identity, "seq": seq, "hash": hash_hex, "recent": recent}
+    data = {"path": os.path.realpath(path), "identity": identity, "seq": seq, "hash": hash_hex, "recent": recent,
+            "file": digest}
     write_record(rec, data)
 
 

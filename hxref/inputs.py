@@ -1,7 +1,6 @@
 """Who speaks in a game and which events of its log are inputs: the participants' roles (and the
 check of the table a new game is made with), the input event kinds of each mode, the text a game
-keeps of a signed file, and the check every command makes of the game file it loads (the full
-check is ``hxref audit``, :mod:`hxref.audit`).
+keeps of a signed file.
 
 The engine (:mod:`hxref.engine`), the acceptance of files (:mod:`hxref.acceptance`), the claims
 (:mod:`hxref.claims`) and the audit all read these; none of them is needed to say them.
@@ -12,11 +11,9 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from . import orders
-from .canon import sha256_hex
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .engine import Engine
     from .signing import PublicKey
 
 MODES = ("open", "umpired", "solo")
@@ -49,78 +46,6 @@ def stored_text(order: orders.Order, detached: bool) -> str:
     """The text a game keeps of a file: as given when a detached signature covers its exact bytes,
     else with its line endings normalised (an embedded signature covers the normalised body)."""
     return order.raw if detached and order.raw is not None else order.text
-
-
-def check_loaded(eng: Engine) -> None:
-    """What every command checks of the file it loads, beyond the heads (the full check is
-    `hxref audit`): no input event that speaks for a participant without its signature, and no
-    pending answer, link or claim that no kept signed file gives; and a first event that hxref makes
-    (:func:`check_created`)."""
-    log = eng.gf.log
-    if log and log[0].get("kind") == "game.created":
-        try:
-            check_created(log[0].get("data"))
-        except InvalidInput as exc:
-            raise exc.at(file=str(eng.gf.path)) from None
-    _check_kinds(eng)
-    if eng.mode != "solo":
-        for decision_id, pend in (eng.h.get("pending") or {}).items():
-            _check_pending(eng, decision_id, pend)
-
-
-def _check_kinds(eng: Engine) -> None:
-    """Only the mode's inputs and what the engine produces, and ``game.created`` first and once."""
-    allowed = inputs_for(eng.mode) + PRODUCED
-    log = eng.gf.log
-    if log.checked:     # a file this machine wrote or checked whole, unchanged since (hxref.seen)
-        if not log or (log[0].get("kind") == "game.created" and log[0].get("seq") == 1):
-            return
-    # every event's kind, read from the lines' ends (without parsing the events)
-    counts = log.kind_counts()
-    created = counts["game.created"]
-    if all(k in allowed for k in counts) and created <= 1 and (
-            not created or (log[0].get("kind") == "game.created" and log[0].get("seq") == 1)):
-        return
-    # name the first event at fault (read whole: this is a damaged or crafted file)
-    ev: dict = next((ev for i, ev in enumerate(log) if ev.get("kind") not in allowed
-                     or (ev.get("kind") == "game.created" and (i or ev.get("seq") != 1))), {})
-    raise InvalidInput(f"event {ev.get('seq')} ({ev.get('kind')}) is an unsigned input: "
-                       f"{'an' if eng.mode[0] in 'aeiou' else 'a'} {eng.mode} game takes only signed "
-                       "files; the file was edited",
-                       code="E500", file=str(eng.gf.path), hint="run `hxref audit` on a copy you trust")
-
-
-def _check_pending(eng: Engine, decision_id: str, pend: dict) -> None:
-    """Every file kept for an open decision is its party's, signed, and what its record says; every
-    pending answer and dice link comes from one of them."""
-    from .signing import sshsig_verify, verify_text
-
-    backed: dict[str | None, set[str]] = {}
-    links: dict[str | None, set[str]] = {}
-    for f in pend.get("files", []):
-        order = orders.parse(f["file"], f"pending file {f['sha256'][:16]}", fast=True)
-        p = eng.participants.get(order.side, {})
-        if order.side != f["party"] or "key" not in p \
-                or sha256_hex(stored_text(order, "sig" in f).encode("utf-8")) != f["sha256"]:
-            raise InvalidInput(f"a pending file for {decision_id} does not match its record", code="E500",
-                               file=str(eng.gf.path))
-        key = public_key(p["key"])
-        if "sig" in f:
-            verify_text(order.raw or order.text, source=order.source, expected=key, detached=f["sig"])
-        else:
-            sshsig_verify(order.armored or "", order.body.encode("utf-8"), expected=key, source=order.source)
-        who = order.data.get("against") if order.kind == "claim" else order.side
-        backed.setdefault(who, set()).add(order.kind)
-        if "link" in order.data:
-            links.setdefault(order.side, set()).add(order.data["link"])
-    for who, a in pend.get("answers", {}).items():
-        if not backed.get(who) or (a.get("nmr") and "claim" not in backed[who]):
-            raise InvalidInput(f"the pending answer of {who} for {decision_id} comes from no signed file",
-                               code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
-    for who, link in pend.get("links", {}).items():
-        if link not in links.get(who, set()):
-            raise InvalidInput(f"the pending dice link of {who} for {decision_id} comes from no signed file",
-                               code="E500", file=str(eng.gf.path), hint="run `hxref audit`")
 
 
 #: what ``game.created`` holds, and what its ``meta`` holds

@@ -179,10 +179,10 @@ def test_c1_live_commands_refuse_forged_file(cli):
 
 
 def test_c1_forged_line_dressed_as_a_submission_is_still_refused(cli):
-    """C1, against the quick reading of a loaded log (each event's kind read from the end of its
+    """C1, against a quick reading of a loaded log (each event's kind read from the end of its
     line, not parsed): the forger writes his unsigned `nmr` line by hand so that a copy of a
-    submission's ending sits last on it.  Not the canonical form, so that line is read whole:
-    every command still finds the unsigned input."""
+    submission's ending sits last on it.  Every command proves a file this machine did not write,
+    and the proof parses every line: it finds the line that is not a well-formed event."""
     g = start(cli)
     _forge_stand_fast(g, "nmr")
     text = Path(g).read_text()
@@ -195,7 +195,7 @@ def test_c1_forged_line_dressed_as_a_submission_is_still_refused(cli):
     Path("any.yaml").write_text("decision: t1.i1.orders\n")
     for args in (("status", g), ("submit", g, "any.yaml"), ("resolve", g)):
         code, out = run(*args)
-        assert code == 2 and "unsigned input" in out and "[E500]" in out, (args, out)
+        assert code == 2 and "does not check out: event" in out and "[E500]" in out, (args, out)
     assert sha(g) == before
 
 

@@ -1,11 +1,12 @@
-"""Attacks on the lazy game log and the commands made cheaper with it (the last commits):
+"""Attacks on the game log written by hand, and on the commands made cheaper: first written against
+a log read lazily (each event's kind read from the end of its line, stored lines sieved for claim
+keys, a load check of kinds only); those readers are gone, and every command now reads a game
+through one load (``Engine.load``), which proves any file this machine did not write or prove by
+the audit's replay (every line its event's canonical JSON, the chain, the header).  The attacks
+still apply to that load, and are kept against it:
 
-- hxref/eventlog.py keeps the log as the bytes read, parses an event only when asked and writes the
+- hxref/eventlog.py keeps the log as the lines read, parses an event only when asked and writes the
   stored lines back byte for byte;
-- hxref/inputs.py ``check_loaded`` (every command) reads each event's kind from the END of its line
-  (``_TAIL``), falling back to parsing every line when one does not end in canonical form;
-- ``EventLog.select`` / ``events_of`` sieve the stored lines (the report's claims, the dice
-  statistics);
 - hxref/kit/data.py ``unpublished`` is remembered under $HXREF_HOME;
 - ``hxref submit F1 F2 ...`` loads and saves the game once.
 
@@ -31,7 +32,7 @@ from tests.core.test_deadlines import claim as acw_claim
 from tests.core.test_deadlines import open_game as acw_open_game
 from tests.security import attacker
 from tests.security.attacker import rehash, sha
-from tests.security.test_attacks import DEC, MOVES, answer, head_of, roll, run, start
+from tests.security.test_attacks import DEC, MOVES, answer, roll, run, start
 from tests.security.test_chart_attacks import WEATHER, rigged  # noqa: F401  (the rigged-charts fixture)
 
 UNSIGNED = {"decision": DEC, "side": "confederate", "choice": {"moves": [MOVES[0]], "standing": {"defence": {}}}}
@@ -91,10 +92,11 @@ def rehashed(ev: dict) -> dict:
 
 
 def assert_load_refuses_unsigned(g) -> None:
+    """Every command refuses the file (the proof of its log finds the hand-written line), E500."""
     before = sha(g)
     for args in (("status", g), ("resolve", g)):
         code, out = run(*args)
-        assert code == 2 and "[E500]" in out and "unsigned input" in out, (args, out)
+        assert code == 2 and "[E500]" in out and "does not check out: event" in out, (args, out)
     assert sha(g) == before
 
 
@@ -122,7 +124,7 @@ def test_l1a_escaped_quote_tail_is_caught_by_the_audit(cli):
     assert code == 1 and "audit FAILED" in out, out
 
 
-def test_l1b_escaped_quote_tail_gets_an_unsigned_answer_past_every_load_check(cli):
+def test_l1b_escaped_quote_tail_is_refused_by_every_command(cli):
     """Was BROKEN, now closed: the same file passes every command's load check: `status` exits 0 and `resolve` goes
     on to its own business, where test_c1_forged_line_dressed_as_a_submission_is_still_refused says
     every command finds the unsigned input."""
@@ -220,7 +222,7 @@ def _claims_section(text: str) -> str:
     return text.split("Claims and withdrawals", 1)[1].split("\n\n", 1)[0]
 
 
-def test_l4_a_claim_whose_key_is_escaped_vanishes_from_the_claims_section(cli, monkeypatch):
+def test_l4_a_claim_whose_key_is_escaped_is_refused_before_any_report(cli, monkeypatch):
     """Was BROKEN, now closed: confederate (the claimant, holding the file) rewrites his claim's rules line with the
     key `nmr` spelled "\\u006emr".  json.loads reads the same event, so its hash, the chain and the
     audit are all OK; but report's "Claims and withdrawals" sieves the stored lines for b'"nmr"' and
@@ -234,18 +236,16 @@ def test_l4_a_claim_whose_key_is_escaped_vanishes_from_the_claims_section(cli, m
     data = Path(game).read_bytes()
     assert data.count(b'"nmr":true') == 1
     Path(game).write_bytes(data.replace(b'"nmr":true', b'"\\u006emr":true'))
-    # to json.loads the tampered file is the same game: today `hxref audit` is clean (run_audit(game).ok)
-    # the victim goes on playing: his save keeps the hidden line as it is
+    # to json.loads the tampered file is the same game, but its line is not the event's canonical
+    # JSON: the victim's next command proves the file (its bytes are not the ones his machine
+    # wrote) and refuses it, so no report is ever built on a line that hides a claim
     monkeypatch.setenv("HXREF_NOW", "2026-11-30T13:00:00Z")
-    cli("answer", game, "--side", "confederate", "--key", "bob", "--choice", "{moves: [], shots: []}")
-    cli("submit", game, "confederate-t1.confederate.yaml")
-    cli("roll", game, "--side", "union", "--key", "alice")
-    cli("submit", game, "union-t1.confederate-roll.yaml")
-    cli("resolve", game)
-    assert b'"\\u006emr":true' in Path(game).read_bytes()      # kept by every save
-    # union's report now tells the story since his roll: the claim is nowhere in it
-    text = cli("report", game, "--format", "text", "--side", "union").output
-    assert "claim signed by confederate" in _claims_section(text), text
+    before = sha(game)
+    for args in (("answer", game, "--side", "confederate", "--key", "bob", "--choice", "{moves: [], shots: []}"),
+                 ("report", game, "--format", "text", "--side", "union")):
+        err = cli.fails(*args)
+        assert "[E500]" in err and "its line is not the event's canonical JSON" in err, err
+    assert sha(game) == before
 
 
 # --- L5: a valid but non-canonical line: the audit, and byte-identical replicas ---------------------
@@ -275,7 +275,7 @@ def test_l5a_the_audit_refuses_a_line_that_is_not_canonical(cli):
     assert not res.ok and res.problems, res
 
 
-def test_l5b_two_copies_that_receive_the_same_files_hold_the_same_log(cli):
+def test_l5b_a_copy_with_a_non_canonical_line_is_refused_by_its_first_command(cli):
     """Was BROKEN (property 6), now closed: the creator keeps his honest copy (a/) and sends his victim one with a
     non-canonical middle line (b/).  Both then receive exactly the same signed files and resolve:
     heads equal, both audits OK, but the logs differ byte for byte, and for ever (no command parses
@@ -288,33 +288,25 @@ def test_l5b_two_copies_that_receive_the_same_files_hold_the_same_log(cli):
     _escape_a_middle_rules_line("b/g.yaml")
     ans = answer(cli, "a/g.yaml", submit=False)
     cli("submit", "a/g.yaml", str(ans))
-    cli("submit", "b/g.yaml", str(ans))
-    r = roll(cli, "a/g.yaml")
-    for d in ("a", "b"):
-        cli("submit", f"{d}/g.yaml", str(r))
-        cli("resolve", f"{d}/g.yaml")
-    assert head_of("a/g.yaml") == head_of("b/g.yaml") and run_audit("a/g.yaml").ok
-    # today: both audits OK, the logs differ at the crafted line.  Either the copies are byte-identical,
-    # or the odd one is caught by the audit
-    assert split("a/g.yaml")[1] == split("b/g.yaml")[1] or not run_audit("b/g.yaml").ok
+    # the victim's copy is refused by his first command: it never plays on beside the honest one
+    err = cli.fails("submit", "b/g.yaml", str(ans))
+    assert "[E500]" in err and "its line is not the event's canonical JSON" in err, err
+    assert not run_audit("b/g.yaml").ok
 
 
 # --- L6: a damaged middle line copied forward by a command ----------------------------------------
 
-def test_l6_a_damaged_middle_line_carried_forward_is_named_by_the_audit(cli):
-    """DEFEATED (by the audit), with a change of behaviour to know of: a middle line made invalid
-    JSON with its canonical end kept is no longer refused when a command loads the file (before the
-    lazy log, every command refused it): `status`, an answer and its submission go through and save
-    on top of it.  The audit (and any command that reads that event, here the report) then refuses
-    the file with E500 naming the damaged line."""
+def test_l6_a_damaged_middle_line_is_named_by_the_first_command(cli):
+    """DEFEATED: a middle line made invalid JSON with its canonical end kept is refused by the
+    first command that loads the file (its bytes are not the ones this machine wrote: it is
+    proved, and every line is read), E500 naming the damaged line, as by the audit."""
     g = start(cli)
     top, lines = split(g)
     k = next(i for i, ln in enumerate(lines[1:-1], 1) if b'"kind":"rules"' in ln)
     lines[k] = lines[k].replace(b'"data":{', b'"data":{{', 1)
     join(g, top, lines)
-    assert run("status", g)[0] == 0                        # not read: not found
-    answer(cli, g)                                         # the victim plays on, and saves
-    assert split(g)[1][k] == lines[k]                     # carried forward byte for byte
+    code, out = run("status", g)
+    assert code == 2 and "[E500]" in out and f"{g}:{line_no(g, k)}: a log line is not valid JSON" in out, out
     code, out = run("audit", g)
     assert code == 2 and "[E500]" in out and f"{g}:{line_no(g, k)}: a log line is not valid JSON" in out, out
     code, out = run("report", g)
@@ -323,16 +315,18 @@ def test_l6_a_damaged_middle_line_carried_forward_is_named_by_the_audit(cli):
 
 # --- L7: a header edited to disagree with the log, saved by a command -------------------------------
 
-def test_l7_a_header_edit_saved_by_a_command_still_fails_the_audit(cli):
-    """DEFEATED (by the audit; commands trust the header snapshot by design): union adds a spent
-    commitment to the JSON header (refusing a file of confederate's later as "sent again"); a
-    command saves the file; the audit replays the log and names the header."""
+def test_l7_a_header_edit_is_refused_by_the_next_command_and_the_audit(cli):
+    """DEFEATED (by every command now, not only the audit): union adds a spent commitment to the
+    JSON header (refusing a file of confederate's later as "sent again"); the victim's next command
+    proves the file and names the header; the audit does too."""
     g = start(cli)
     gf = GameFile.load(g)
     gf.header["commitments"] = sorted(gf.header.get("commitments", []) + ["f" * 64])
     gf.save()
-    answer(cli, g)                                          # a command loads and saves it
-    assert "f" * 64 in Path(g).read_text()
+    before = sha(g)
+    err = cli.fails("answer", g, "--side", "confederate", "--key", "bob", "--choice", "{}")
+    assert "the header's commitments differs from the replayed game" in err, err
+    assert sha(g) == before
     code, out = run("audit", g)
     assert code == 1 and "audit FAILED" in out, out
 

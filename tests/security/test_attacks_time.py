@@ -344,7 +344,7 @@ def test_no_signed_time_or_policy_makes_the_engine_raise(keydir, clock, deadline
                     event(f"{env['kind']} refused {exc.code}")
 
             for side in keys:
-                send(side, {"decision": "join", "kind": "join", "tip": eng.tip_for(keys[side])}, next(ats))
+                send(side, eng.join_fields(keys[side]), next(ats))
             reveals = {}
             for side, bid_ in zip(keys, bids):
                 dec = eng.decision("t1.bid")
