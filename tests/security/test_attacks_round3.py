@@ -1,0 +1,173 @@
+"""Round-three attacks on the checks added since the red-team report: the signed time's bounds,
+the one load path and the trusted-snapshot record, the per-key record of games joined, the
+tournament table.  Each attacker holds only his own key, the other's public key and the files the
+protocol hands him; each victim runs the real command line on his own machine (his own
+HXREF_HOME).  An attack that still works is marked ``xfail(strict=True)`` with what it buys; an
+attack that is defeated asserts the refusal (exit 2, one line, its code, the file unchanged)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hxref.cli import main
+from hxref.game import GameFile
+
+from tests.security.attacker import sha
+from tests.security.test_attacks_table import BIDDING, Machine, open_game
+
+NOW = "2026-11-29T12:00:00Z"
+
+
+def run_at(m: Machine, when: str, *args: str, env: dict | None = None):
+    """``m`` runs hxref with its clock at ``when``: (exit code, output), whatever the code."""
+    cwd = os.getcwd()
+    os.chdir(m.folder)
+    try:
+        res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False,
+                                 env={"HXREF_HOME": str(m.home), "HXREF_NOW": when, **(env or {})})
+    finally:
+        os.chdir(cwd)
+    return res.exit_code, res.output
+
+
+def one_line_refusal(code: int, out: str, err_code: str) -> None:
+    assert code == 2, out
+    assert f"[{err_code}]" in out and "Traceback" not in out, out
+    assert len([ln for ln in out.splitlines() if ln.startswith("hxref: error: ")]) == 1, out
+
+
+# --- signed time: the audit's replay checks it against the auditor's clock ------------------------
+
+@pytest.fixture
+def table(tmp_path, keydir):
+    """Alice (the attacker: union, the game's creator) and Bob (the victim: confederate)."""
+    return Machine(tmp_path, "alice", keydir, ["alice"]), Machine(tmp_path, "bob", keydir, ["bob"])
+
+
+AHEAD = "2026-11-29T13:00:00Z"          # NOW + the one hour a signed time may lie ahead
+BEHIND = "2026-11-29T11:58:00Z"         # Bob's clock, two minutes behind Alice's
+
+
+@pytest.mark.xfail(strict=True, reason="the audit's replay checks a signed time against the auditor's own "
+                   "clock: a file signed at the sender's clock + 1 h, accepted by the sender, makes the whole "
+                   "game fail to load and fail its audit on a machine whose clock is a little behind")
+def test_a_file_signed_at_the_clock_bound_makes_the_game_unreadable_to_a_machine_slightly_behind(table):
+    """Alice signs her commitment at her clock + 1 h (the bound, accepted by her own hxref), submits
+    it and mails the game to Bob, whose clock is two minutes behind hers (an honest skew).  Bob's
+    hxref proves the file by the audit's replay, which checks each signed time against Bob's clock:
+    his status refuses the game (E500) and his audit says FAILED on a game Alice's audit calls OK.
+    Live acceptance and the replay must accept the same files; the replay must not depend on the
+    clock of whoever runs it."""
+    alice, bob = table
+    open_game(alice, bob)
+    code, out = run_at(alice, AHEAD, "commit", "g1.yaml", "--side", "union", "--key", "alice", "--choice", "bid: 2")
+    assert code == 0, out
+    code, out = run_at(alice, NOW, "submit", "g1.yaml", "union-t1.bid-commit.yaml")
+    assert code == 0 and "accepted" in out, out
+    assert run_at(alice, NOW, "audit", "g1.yaml")[0] == 0
+    alice.give(bob, "g1.yaml")
+    code, out = run_at(bob, BEHIND, "audit", "g1.yaml")
+    assert code == 0 and "audit OK" in out, out
+    code, out = run_at(bob, BEHIND, "status", "g1.yaml")
+    assert code == 0, out
+
+
+def test_a_file_signed_past_the_clock_bound_is_refused_live_with_its_code(table):
+    """The bound itself holds live: a commitment signed one second past the receiver's clock + 1 h
+    is refused (E313), one line, and the game file is unchanged."""
+    alice, bob = table
+    open_game(alice, bob)
+    code, out = run_at(alice, "2026-11-29T13:00:01Z", "commit", "g1.yaml", "--side", "union", "--key", "alice",
+                       "--choice", "bid: 2")
+    assert code == 0, out
+    before = sha(alice / "g1.yaml")
+    code, out = run_at(alice, NOW, "submit", "g1.yaml", "union-t1.bid-commit.yaml")
+    one_line_refusal(code, out, "E313")
+    assert sha(alice / "g1.yaml") == before
+
+
+# --- standings: a fork made by the loser alone ----------------------------------------------------
+
+LATE = "2026-12-29T12:00:00Z"           # a month on: past every deadline and grace of the game
+
+
+def _standings(m: Machine, folder: str) -> tuple[int, dict, str]:
+    import json
+
+    code, out = run_at(m, LATE, "standings", folder, "--json")
+    data = json.loads(out[:out.rindex("}") + 1])
+    return code, data, out
+
+
+@pytest.mark.xfail(strict=True, reason="standings counts a copy whose history forks from the honest one with "
+                   "only the loser's signatures after the fork: he books his opponent's forfeit (alone) or "
+                   "voids the game (beside the honest copy)")
+def test_the_loser_forks_a_finished_game_with_a_claim_and_books_a_forfeit_win(cli, monkeypatch, tmp_path):
+    """An honest open game, played to its end (a draw).  Bob kept the copy Alice mailed him after
+    both commitments of t1.bid were in.  A month later, on a fresh HXREF_HOME (his key's record
+    would refuse a fork; an attacker does not keep it), Bob submits his own reveal to that copy and
+    signs a claim that union withheld her reveal: the claim is past every deadline, so the audit
+    accepts it and union forfeits (a withheld reveal forfeits under the default stand-fast policy
+    too).  Handed to the organiser alone, the fork books Bob a win by forfeit; beside the honest
+    copy, the two end at different heads and the game counts for nobody.  Alice signed nothing
+    after the fork point; her reveal, signed long before the deadline, is in the honest copy."""
+    from hxref.engine import Engine
+    from hxref.signing import load_private_key
+    from tests.batch.test_batch import OpenPlayers
+
+    Path("club").mkdir()
+    g = "club/g.yaml"
+    cli("new", g, *BIDDING, "--mode", "open", "--game-id", "club-r1",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    for s, k in (("union", "alice"), ("confederate", "bob")):
+        cli("join", g, "--side", s, "--key", k)
+    cli("submit", g, "club/union-join.yaml", "club/confederate-join.yaml")
+    for s, k, v in (("union", "alice", 2), ("confederate", "bob", 3)):
+        cli("commit", g, "--side", s, "--key", k, "--choice", f"bid: {v}")
+    cli("submit", g, "club/union-t1.bid-commit.yaml", "club/confederate-t1.bid-commit.yaml")
+    Path("bob-kept.yaml").write_bytes(Path(g).read_bytes())          # the copy Bob was mailed
+    cli("submit", g, "club/union-t1.bid-reveal.yaml", "club/confederate-t1.bid-reveal.yaml")
+    cli("resolve", g)
+    eng = Engine.load(g)
+    OpenPlayers(eng, {"union": load_private_key("alice"), "confederate": load_private_key("bob")}).play_to_the_end()
+    eng.save()
+    assert eng.h["phase"] == "over"
+
+    # Bob, alone, a month later, on a machine that keeps no record of his key
+    bob_home = tmp_path / "bob-fresh-home"
+    monkeypatch.setenv("HXREF_HOME", str(bob_home))
+    monkeypatch.setenv("HXREF_NOW", LATE)
+    Path("fork").mkdir()
+    shutil.copy("bob-kept.yaml", "fork/g.yaml")
+    shutil.copy("club/confederate-t1.bid-reveal.yaml", "fork/confederate-t1.bid-reveal.yaml")
+    cli("submit", "fork/g.yaml", "fork/confederate-t1.bid-reveal.yaml")
+    cli("claim", "fork/g.yaml", "--side", "confederate", "--key", "bob", "--against", "union")
+    claim = sorted(Path("fork").glob("confederate-*claim*.yaml"))
+    assert claim, list(Path("fork").iterdir())
+    cli("submit", "fork/g.yaml", str(claim[0]))
+    assert run_at_cli("audit", "fork/g.yaml")[0] == 0
+
+    # the organiser: Bob's fork alone books a forfeit win for Bob ...
+    Path("organiser").mkdir()
+    shutil.copy("fork/g.yaml", "organiser/bob.yaml")
+    code, out = run_at_cli("standings", "organiser", "--json")
+    import json
+
+    games = json.loads(out[:out.rindex("}") + 1])["games"]
+    # ... it must not: Alice's reveal, signed long before the deadline, is in the honest copy
+    assert code == 0 and not any(gm.get("forfeit") == "union" for gm in games), out
+
+    # ... and beside the honest copy, Alice's draw is voided (both copies counted for nobody)
+    shutil.copy(g, "organiser/alice.yaml")
+    code, out = run_at_cli("standings", "organiser", "--json")
+    counted = json.loads(out[:out.rindex("}") + 1])["games"]
+    assert [gm["file"] for gm in counted] == ["alice.yaml"], out
+
+
+def run_at_cli(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return res.exit_code, res.output
