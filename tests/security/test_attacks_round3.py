@@ -171,3 +171,52 @@ def test_the_loser_forks_a_finished_game_with_a_claim_and_books_a_forfeit_win(cl
 def run_at_cli(*args: str) -> tuple[int, str]:
     res = CliRunner().invoke(main, list(args), catch_exceptions=False)
     return res.exit_code, res.output
+
+
+# --- the trusted-snapshot record is per path; the key's record keeps only its last head -----------
+
+@pytest.mark.xfail(strict=True, reason="a rolled-back copy of a game mailed under another file name is taken "
+                   "at first sight (the kept head is per path), and the key's record keeps only the last head "
+                   "it signed, which the rolled-back copy still holds: the victim signs a second, different "
+                   "file for a decision he answered already, and the attacker picks which one the game gets")
+def test_a_rolled_back_copy_under_another_name_gets_a_second_answer_for_one_decision(table):
+    """Bob commits his bid in g1.yaml and mails it.  Alice sends back the copy from before Bob's
+    commitment, named g1-resent.yaml ("the last one got mangled").  Bob's hxref has no head kept
+    for that path, proves it (it is an honest prefix), and his key's record only asks that the last
+    head he signed against be in its history, which it is: he commits again, another bid.  Alice
+    now holds two of Bob's commitments for t1.bid, each with its reveal to come, and submits the one
+    she likes.  A key should sign at most one file of a kind for one decision of one game (a
+    second one only after its withdrawal by consent)."""
+    alice, bob = table
+    open_game(alice, bob)
+    shutil.copy(alice / "g1.yaml", alice / "g1-resent.yaml")
+    bob.run("commit", "g1.yaml", "--side", "confederate", "--key", "bob", "--choice", "bid: 3")
+    bob.run("submit", "g1.yaml", "confederate-t1.bid-commit.yaml")
+    alice.give(bob, "g1-resent.yaml")
+    (bob / "again").mkdir()
+    code, out = run_at(bob, NOW, "commit", "g1-resent.yaml", "--side", "confederate", "--key", "bob",
+                       "--choice", "bid: 1", "--dir", "again")
+    one_line_refusal(code, out, "E206")
+    assert not (bob / "again" / "confederate-t1.bid-commit.yaml").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="a copy that drops a file this machine kept pending (the log's head "
+                   "unchanged: pending files live in the header) is taken at the same path with no word, and the "
+                   "victim's key then signs a second, different file for the decision")
+def test_a_copy_that_drops_the_victims_pending_file_is_taken_at_the_same_path(table):
+    """Bob commits and submits in g1.yaml (his file is kept pending; the log does not grow).  Alice
+    mails back her copy without it, and Bob saves it over g1.yaml.  The kept head is the log's, which
+    did not move, so this is no rollback to hxref: status shows Bob owing his commitment again, and
+    his key signs another one.  What this machine kept pending should be part of what a later copy
+    must extend (or the key's record should hold what it signed for each decision)."""
+    alice, bob = table
+    open_game(alice, bob)
+    old = (alice / "g1.yaml").read_bytes()
+    bob.run("commit", "g1.yaml", "--side", "confederate", "--key", "bob", "--choice", "bid: 3")
+    bob.run("submit", "g1.yaml", "confederate-t1.bid-commit.yaml")
+    (bob / "g1.yaml").write_bytes(old)
+    code, out = run_at(bob, NOW, "status", "g1.yaml")
+    (bob / "again").mkdir()
+    code2, out2 = run_at(bob, NOW, "commit", "g1.yaml", "--side", "confederate", "--key", "bob",
+                         "--choice", "bid: 1", "--dir", "again")
+    assert code == 2 or code2 == 2, (out, out2)
