@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -304,3 +306,46 @@ def test_a_crafted_header_is_refused_in_one_line_by_every_command(table, what):
     code, out = run_at(bob, NOW, "audit", "g1.yaml")
     assert code in (1, 2) and "Traceback" not in out and ("FAILED" in out or "[E500]" in out), out
     assert sha(bob / "g1.yaml") == before
+
+
+# --- standings on a folder the players fill -------------------------------------------------------
+
+def _hxref(*args: str, cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from hxref.cli import main; main()", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "HXREF_NOW": NOW})
+
+
+@pytest.mark.xfail(strict=True, raises=subprocess.TimeoutExpired,
+                   reason="a named pipe called *.yaml in the tournament folder (a shared folder, or an archive "
+                          "of the players' uploads unpacked: tar keeps pipes) is opened and read like a game "
+                          "file: standings (and status, audit) wait on it for ever")
+def test_a_named_pipe_in_the_tournament_folder_does_not_hang_standings(cli):
+    """A player drops a named pipe ``round-2.yaml`` into the shared tournament folder beside the
+    honest games.  ``hxref standings club`` should list it as not counted (not a regular file) and
+    finish; it blocks opening it, for ever."""
+    Path("club").mkdir()
+    cli("new", "club/g.yaml", *BIDDING, "--mode", "open", "--game-id", "club-1",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    os.mkfifo("club/round-2.yaml")
+    res = _hxref("standings", "club", cwd=Path.cwd(), timeout=10)
+    assert res.returncode in (0, 1) and "Traceback" not in res.stderr, res.stderr
+
+
+def test_a_folder_of_odd_files_gives_standings_no_traceback(cli):
+    """Beside a game in progress and a solo game, the folder holds a truncated game file, an empty
+    file, a binary one, broken YAML and a link to a system file: standings finishes, counts nothing,
+    names the truncated game as not counted (E500), and no traceback."""
+    Path("club").mkdir()
+    cli("new", "club/g.yaml", *BIDDING, "--mode", "open", "--game-id", "club-1",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    cli("new", "club/solo.yaml", *BIDDING, "--mode", "solo", "--game-id", "club-solo")
+    Path("club/trunc.yaml").write_text(Path("club/g.yaml").read_text()[:3000])
+    Path("club/empty.yaml").write_text("")
+    Path("club/bin.yaml").write_bytes(b"\x00\x01\xff garbage")
+    Path("club/bad.yaml").write_text("a: [1\n")
+    os.symlink("/etc/passwd", "club/link.yaml")
+    res = _hxref("standings", "club", cwd=Path.cwd(), timeout=120)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1 and "Traceback" not in out, out
+    assert "0 finished games counted, 2 in progress" in out and "not counted trunc.yaml" in out and "[E500]" in out, out
