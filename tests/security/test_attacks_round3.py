@@ -16,7 +16,6 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
-from hxref.game import GameFile
 
 from tests.security.attacker import sha
 from tests.security.test_attacks_table import BIDDING, Machine, open_game
@@ -349,3 +348,36 @@ def test_a_folder_of_odd_files_gives_standings_no_traceback(cli):
     out = res.stdout + res.stderr
     assert res.returncode == 1 and "Traceback" not in out, out
     assert "0 finished games counted, 2 in progress" in out and "not counted trunc.yaml" in out and "[E500]" in out, out
+
+
+# --- a claim signed ahead of the claimant's clock ------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="a claim is checked against its signed time, which may lie one hour "
+                   "ahead of the receiving clock: the claimant forfeits the late side up to an hour before "
+                   "its deadline (and grace) has passed on any clock")
+def test_a_claim_signed_at_the_deadline_is_accepted_an_hour_before_it(table):
+    """A game with a one-hour deadline, no grace and --nmr forfeit.  Alice commits at once; one
+    minute later she signs a claim that Bob missed t1.bid, dated exactly at its deadline (her
+    hxref run with its clock an hour on), and submits it at once to her copy: accepted, Bob
+    forfeits the game 59 minutes before his deadline, and his commitment, sent in time, comes to
+    a game that is over.  A claim should be accepted only once the deadline has passed on the
+    receiving clock (its signed time past the deadline, and not ahead of the clock)."""
+    alice, bob = table
+    alice.run("new", "g1.yaml", *BIDDING, "--mode", "open", "--game-id", "club-1", "--side", "union=alice.pub",
+              "--side", "confederate=bob.pub", "--deadline-hours", "1", "--grace-hours", "0", "--nmr", "forfeit")
+    alice.give(bob, "g1.yaml")
+    alice.run("join", "g1.yaml", "--side", "union", "--key", "alice")
+    bob.run("join", "g1.yaml", "--side", "confederate", "--key", "bob")
+    bob.give(alice, "confederate-join.yaml")
+    alice.run("submit", "g1.yaml", "union-join.yaml", "confederate-join.yaml")
+    alice.run("commit", "g1.yaml", "--side", "union", "--key", "alice", "--choice", "bid: 2")
+    alice.run("submit", "g1.yaml", "union-t1.bid-commit.yaml")
+    code, out = run_at(alice, "2026-11-29T13:00:00Z", "claim", "g1.yaml", "--side", "union", "--key", "alice",
+                       "--against", "confederate")
+    assert code == 0, out
+    claim = sorted(alice.folder.glob("union-*claim*.yaml"))
+    assert claim, out
+    before = sha(alice / "g1.yaml")
+    code, out = run_at(alice, "2026-11-29T12:01:00Z", "submit", "g1.yaml", claim[0].name)
+    assert code == 2 and ("[E312]" in out or "[E313]" in out), out
+    assert sha(alice / "g1.yaml") == before
