@@ -233,8 +233,9 @@ def check_claim(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict)
 
 def check_time(eng: "Engine", order: orders.Order) -> None:
     """A file's signed time: not earlier than the game's signed time at the head it names (the
-    latest signed time of that history), and not later than this machine's clock plus
-    :data:`hxref.protocol.CLOCK_TOLERANCE_HOURS`."""
+    latest signed time of that history), and not later than this machine's clock plus its tolerance
+    (:func:`hxref.protocol.latest_allowed`: an hour for a file that arrives, a day in the replay of
+    a whole game, none for a claim)."""
     at = order.data["at"]
     head = protocol.parse_head(order.data["head"])
     assert head is not None     # the envelope check made sure
@@ -246,12 +247,14 @@ def check_time(eng: "Engine", order: orders.Order) -> None:
                           "head it names: a signed time never goes back (check the sender's clock)",
                           code="E313", path=("at",))
     now = protocol.now_iso()
-    ceiling = protocol.latest_allowed(now)
+    ceiling = protocol.latest_allowed(now, kind=order.kind, replay=eng.replaying)
     if at > ceiling:
-        # a time far ahead would push every later deadline out of reach, or past the calendar's end
-        raise order.error(IllegalOrder, f"this file is signed at {at}, ahead of this machine's clock ({now}) by more "
-                          f"than {protocol.CLOCK_TOLERANCE_HOURS} h: keep it and submit it once the clock has "
-                          "reached it, or check the sender's clock", code="E313", path=("at",))
+        # a time far ahead would push every later deadline out of reach, or past the calendar's end;
+        # a claim ahead of the clock would make the other side late before it is
+        ahead = "at all" if order.kind == "claim" else f"by more than {protocol.hours_text(now, ceiling)}"
+        raise order.error(IllegalOrder, f"this file is signed at {at}, ahead of this machine's clock ({now}) {ahead}: "
+                          "keep it and submit it once the clock has reached it, or check the sender's clock",
+                          code="E313", path=("at",))
 
 
 def withdrawable(eng: "Engine", dec: "Decision", pend: dict, found: dict) -> bool:

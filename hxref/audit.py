@@ -51,6 +51,7 @@ def _fresh(gf: GameFile) -> Engine:
     replay.gf = GameFile(gf.path, new_header({"system": meta["system"]}, {}))
     replay.h = replay.gf.header
     replay.system = replay.bind(replay.h["meta"]["system"])
+    replay.replaying = True
     return replay
 
 

@@ -84,6 +84,10 @@ class Engine(ClaimsMixin):
 
     Deadlines, claims, withdrawals by consent and what is owed: :class:`hxref.claims.ClaimsMixin`."""
 
+    #: True in the audit's replay of a whole game (:mod:`hxref.audit`), where a signed time may lie
+    #: further ahead of this machine's clock than in a file that arrives (:func:`protocol.latest_allowed`)
+    replaying = False
+
     def __init__(self, gf: GameFile):
         self.gf = gf
         self.h = gf.header

@@ -64,9 +64,14 @@ def answers_hash(decision_id: str, files: list[dict]) -> str:
 
 # --- signed time ---------------------------------------------------------------------------------
 
-#: how far a signed time may lie ahead of the checking machine's clock: the clocks of two honest
+#: how far a signed time may lie ahead of the receiving machine's clock: the clocks of two honest
 #: machines differ by less.  A file signed later than that is refused until the clock reaches it
 CLOCK_TOLERANCE_HOURS = 1
+#: how far ahead of its own clock a machine that proves or audits a whole game (a copy that came by
+#: mail, a tournament folder) takes a signed time: wider than the receiver's, so a game its sender
+#: accepted reads on a machine whose clock is a little behind; a claim is never taken ahead of the
+#: clock (its time is what makes the other side late)
+REPLAY_TOLERANCE_HOURS = 24
 #: the form of every signed time: UTC, to the second (``2026-11-29T12:00:00Z``); in this form the
 #: text order is the time order
 _SIGNED_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -131,9 +136,17 @@ def plus_hours(at: str, hours: float) -> str:
     return format_time(t + _dt.timedelta(seconds=seconds))
 
 
-def latest_allowed(now: str | None = None) -> str:
-    """The latest signed time a file may carry on this machine: its clock plus the tolerance."""
-    return plus_hours(now or now_iso(), CLOCK_TOLERANCE_HOURS)
+def latest_allowed(now: str | None = None, *, kind: str = "", replay: bool = False) -> str:
+    """The latest signed time a file of ``kind`` may carry on this machine: its clock plus the
+    tolerance (:data:`CLOCK_TOLERANCE_HOURS` when it arrives, :data:`REPLAY_TOLERANCE_HOURS` when a
+    whole game is proved or audited), and never ahead of the clock for a claim."""
+    hours = 0 if kind == "claim" else REPLAY_TOLERANCE_HOURS if replay else CLOCK_TOLERANCE_HOURS
+    return plus_hours(now or now_iso(), hours)
+
+
+def hours_text(start: str, end: str) -> str:
+    """How many whole hours from ``start`` to ``end``, for a message ("1 h", "24 h")."""
+    return f"{round((parse_time(end) - parse_time(start)).total_seconds() / 3600)} h"
 
 
 def time_left(deadline: str, now: str | None = None) -> str:

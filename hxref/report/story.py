@@ -93,7 +93,9 @@ def parse_since(text: str, log: Sequence[Mapping[str, Any]], game: str) -> int:
     word = text.strip().lower()
     if word == "start":
         return 0
-    if word.isdigit():
+    if word.isdigit() and not (int(word) > len(log) and _HASH_PREFIX.fullmatch(word)
+                               and any(ev["hash"].startswith(word) for ev in log)):
+        # an event number; digits past the log's end that begin a head of it are that head's prefix
         seq = int(word)
         if seq > len(log):
             raise InvalidInput(f"--since {text}: the log has only {len(log)} events", code="E504", file=game)

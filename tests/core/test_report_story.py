@@ -158,3 +158,16 @@ def test_the_dice_section_sums_up_the_dice_the_reader_may_see(two_resolutions):
     every = [ev for ev in eng.gf.log if ev["kind"] == "die"]
     assert len(seen) < len(every), "the union rolled dice the Confederates may not see"
     assert f"Dice this game: {sum(len(d['faces']) for d in seen)} d6" in text
+
+
+def test_since_a_hash_prefix_of_digits_only_is_a_head_not_an_event_number():
+    """A head's first twelve hex digits may all be decimal digits (about once in 280 games): such a
+    prefix, past the log's end as a number, names that head; a short number stays an event number."""
+    from hxref.errors import InvalidInput
+    from hxref.report.story import parse_since
+
+    log = [{"seq": 1, "hash": "585669882490" + "a" * 52}, {"seq": 2, "hash": "b" * 64}]
+    assert parse_since("585669882490", log, "g.yaml") == 1
+    assert parse_since("2", log, "g.yaml") == 2
+    with pytest.raises(InvalidInput, match="only 2 events"):
+        parse_since("99999999", log, "g.yaml")
