@@ -64,9 +64,10 @@ def find_games(folder: str | Path) -> list[Path]:
 
 def is_game_file(path: str | Path) -> bool:
     """A cheap look at the first bytes: True when the file is (or claims to be) an hxref game file."""
+    from .game import read_regular
+
     try:
-        with open(path, "rb") as fh:
-            start = fh.read(4096)
+        start = read_regular(Path(path), 4096)
     except OSError:
         return False
     if start.startswith(b"\xef\xbb\xbf"):

@@ -14,7 +14,7 @@ import click
 
 from .cli_options import (SIDE_HELP, check_side, decision_option, dir_option, game_argument, key_option,
                           load_game, out_dir_for, private_key, side_option)
-from .errors import InvalidInput
+from .errors import HxrefError, InvalidInput
 
 #: the comment line of an umpired game's template that names the side's dice link for its decision
 #: (the umpire's outbox writes it, :func:`hxref.mail_outbox.umpired_templates`)
@@ -295,8 +295,12 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
         tip = dice.chain_tip(dice.chain_seed(key, t.identity, nonce))
         key_record.note_join(fp, t.identity, game=str(t.data["game"]), mode="umpired", side=t.side, nonce=nonce,
                              tip=tip, head=str(t.data["head"]))
-        t.write(key, "join", {"mode": "umpired", "nonce": nonce, "tip": tip}, path,
-                f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
+        try:
+            t.write(key, "join", {"mode": "umpired", "nonce": nonce, "tip": tip}, path,
+                    f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
+        except HxrefError:
+            key_record.forget_join(fp, t.identity, nonce)
+            raise
         click.echo(f"wrote {path}; send it to the umpire")
         return
     eng = load_game(game)
@@ -354,8 +358,12 @@ def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> Non
     fields = eng.join_fields(key, nonce)
     key_record.note_join(fp, eng.identity, game=eng.meta["game"], mode=eng.mode, side=side, nonce=fields["nonce"],
                          tip=fields["tip"], head=eng.head_text())
-    _sign_and_write(eng, side, key, fields, path,
-                    f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    try:
+        _sign_and_write(eng, side, key, fields, path,
+                        f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
+    except HxrefError:
+        key_record.forget_join(fp, eng.identity, fields["nonce"])
+        raise
 
 
 @click.command()

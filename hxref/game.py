@@ -114,7 +114,7 @@ class GameFile:
         prove)."""
         p = Path(path)
         try:
-            data = p.read_bytes()
+            data = read_regular(p)
         except FileNotFoundError:
             raise InvalidInput("no such game file", code="E100", file=str(p),
                                hint="create one with `hxref new`") from None
@@ -200,6 +200,17 @@ def chain_problems(gf: GameFile) -> list[str]:
     if not log or log[0]["kind"] != "game.created":
         return ["the log does not start with game.created"]
     return []
+
+
+def read_regular(path: Path, limit: int = -1) -> bytes:
+    """The bytes of the regular file at ``path`` (up to ``limit``): opened without blocking and
+    refused unless it is a regular file, so a named pipe or a device put where a game file is
+    expected cannot hang or flood a command (OSError, as for a file that cannot be read)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return fh.read(limit)
 
 
 def atomic_write(path: Path, data: bytes | list[bytes], *, backup: bool = False, private: bool = False) -> None:

@@ -74,7 +74,8 @@ def check_new_join(fingerprint: str, identity: str, label: str) -> None:
 def note_join(fingerprint: str, identity: str, *, game: str, mode: str, side: str, nonce: str, tip: str,
               head: str) -> None:
     """Record the key's join of ``identity``, before its file is written: hxref signs no join it
-    cannot record (E510), since the record is what refuses a second one."""
+    cannot record (E510), since the record is what refuses a second one; a file that then cannot be
+    written takes its record back (:func:`forget_join`)."""
     _store(fingerprint, identity, {"game": game, "mode": mode, "side": side, "nonce": nonce, "tip": tip,
                                    "link": 0, "head": head})
     kept = joined(fingerprint, identity)
@@ -82,6 +83,15 @@ def note_join(fingerprint: str, identity: str, *, game: str, mode: str, side: st
         raise InvalidInput(f"not signed: the record of your join cannot be kept in {_path(fingerprint).parent} "
                            "(it must be a folder of yours that only you may write)", code="E510",
                            hint="set HXREF_HOME to such a folder")
+
+
+def forget_join(fingerprint: str, identity: str, nonce: str) -> None:
+    """Drop the record of a join whose file could not be written (nothing was signed away), so the
+    key can join that game once its file can be written."""
+    games = _games(fingerprint)
+    if games.get(identity, {}).get("nonce") == nonce:
+        del games[identity]
+        heads.write_record(_path(fingerprint), {"fingerprint": fingerprint, "games": games})
 
 
 def template_nonce(fingerprint: str, identity: str, side: str, index: int | None) -> str:

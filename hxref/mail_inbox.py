@@ -39,14 +39,12 @@ NO_ORDERS = ("no hxref order file found in the message: attach the signed .yaml 
 def game_id_of(path: Path) -> str | None:
     """The game id of a game file (read from its header only), or None if it is not one."""
     from . import yamlio
-    from .game import LOG_MARKER
+    from .game import LOG_MARKER, read_regular
 
     try:
-        with open(path, "rb") as fh:
-            if not fh.read(len(GAME_MARK)) == GAME_MARK:
-                return None
-            fh.seek(0)
-            data = fh.read()
+        if read_regular(path, len(GAME_MARK)) != GAME_MARK:
+            return None
+        data = read_regular(path)
         head = data.decode("utf-8").partition("\n" + LOG_MARKER + "\n")[0]
         meta = (yamlio.fast_load(head) or {}).get("meta") or {}
         return str(meta["game"]) if "game" in meta else None
