@@ -133,6 +133,23 @@ class Section:
 
 
 @dataclass(frozen=True)
+class MapMark:
+    """Something that happened in the turn a report tells, drawn on the reader's map.
+
+    ``kind`` is one of ``move``, ``retreat``, ``advance`` (``at`` is the path, first hex first),
+    ``attack`` (``at`` is the attackers' hexes, then the target hex), ``result`` (a combat result
+    on the target hex: ``label`` is the result, e.g. "2/1"), ``eliminated`` (a unit gone from
+    ``at[0]``: ``label`` is its name), ``killed`` (a leader fallen at ``at[0]``: ``label`` is his
+    name) and, on a measured table, ``shot`` (``at`` is the shooter's and the target's unit ids,
+    ``label`` the hits).  ``side`` is whose unit acted (its colour), None when no side did."""
+
+    kind: str
+    at: tuple[str, ...]
+    side: str | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class MapView:
     """What a map picture shows one audience: the map file, the unit markers, and (on a
     measured table) the last shots.  Built from the audience's view, never from the full state."""
@@ -320,6 +337,19 @@ class GameSystem(ABC):
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map picture of a view; None for a system (or scenario) without a map."""
         return None
+
+    def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
+        """"This turn in brief": three to eight lines, most important first (combats and their
+        results, losses by unit name, leaders killed, victory points), from the ``data`` of the
+        events ``audience`` may see since it last read, in the order they happened.  A system
+        with nothing to tell of a turn returns no line."""
+        return []
+
+    def map_marks(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
+                  audience: str | None) -> list[MapMark]:
+        """What those same events draw on ``audience``'s map (:class:`MapMark`): moves, attacks,
+        results, retreats, eliminated units and fallen leaders that it may see."""
+        return []
 
     def dashboard(self, state: ReadOnlyState) -> dict[str, Any]:
         """The scalars a dashboard line shows (turn, stage, date, ...), from ``info.dashboard``."""

@@ -8,6 +8,7 @@ from ..kit.protocol import (  # noqa: F401  (the protocol's records, for the rul
     Decision,
     Field,
     GameSystem,
+    MapMark,
     MapView,
     Problem,
     Result,
