@@ -611,10 +611,10 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
     from .report.story import parse_since
 
     rep = turn.build(eng, side, None if since is None else parse_since(since, eng.gf.log, game))
-    svg = _report_map(game, side) if (map_out or fmt == "html") else None
-    if map_out:
-        if svg is None:
-            raise InvalidInput("this game has no map to draw", code="E503", file=game)
+    svg = _report_map(eng, side, rep.facts.get("since")) if (map_out or fmt == "html") else None
+    if map_out and svg is None:
+        click.echo(f"hxref: {game}: warning: this game has no map to draw; {map_out} not written", err=True)
+    elif map_out and svg is not None:
         from .game import atomic_write
 
         if encrypt:
@@ -646,18 +646,12 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
         click.echo(text, nl=False)
 
 
-def _report_map(game: str, side: str | None) -> str | None:
-    """The SVG map of what ``side`` sees (None: the game has no map yet)."""
-    from .engine import map_view
-    from .report.mapsvg import render_svg
+def _report_map(eng, side: str | None, since: int | None) -> str | None:
+    """The SVG map of what ``side`` sees, with the turn the report tells drawn on it (None: the game
+    has no map, or none yet)."""
+    from .report.turnmap import side_svg
 
-    try:
-        mv = map_view(game, side)
-    except InvalidInput:
-        return None
-    m = mv.load()
-    return render_svg(m, mv.units, title=f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view"),
-                      shots=mv.shots)
+    return side_svg(eng, side, since)
 
 
 def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None]:

@@ -59,14 +59,17 @@ def check_cmd(file: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--side", "-s", default=None, help="Draw a game as this side sees it (game files only).")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write an SVG picture to this file instead of drawing in the terminal.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None,
+              help="Write a PNG picture to this file (a game's: cropped to the last turn's action and the "
+                   "side's units, with the turn drawn on it; a map file's: the whole map).")
 @click.option("--width", type=click.IntRange(min=20), default=None,
               help="Largest terminal picture width, in characters (default: the terminal's width).")
 @click.option("--height", type=click.IntRange(min=5), default=None,
               help="Largest hex map picture height, in lines (default: the whole map's height).")
 @click.option("--around", default=None, metavar="HEX",
               help="Centre the terminal picture of a hex map on this hex (default: the side's forces).")
-def show_cmd(file: str, side: str | None, svg_out: str | None, width: int | None, height: int | None,
-             around: str | None) -> None:
+def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | None, width: int | None,
+             height: int | None, around: str | None) -> None:
     """Draw a map file, or the map of a game with its units.
 
     FILE is a map file (games/<system>/maps/*.yaml) or a game file; for a game,
@@ -77,6 +80,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int | None
       hxref map show games/heartland/maps/sample.yaml
       hxref map show games/acw_minis/maps/sample-table.yaml --svg table.svg
       hxref map show mygame.yaml --side confederate --svg csa.svg
+      hxref map show mygame.yaml --side confederate --png csa.png
       hxref map show mygame.yaml --side union --width 80 --around 1510
     """
     from .maps import is_map_file, load_map
@@ -104,11 +108,14 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int | None
         units, shots = mv.units, mv.shots
         m = mv.load()
         title = f"{m.title or m.id}" + (f": what {side} sees" if side else ": public view")
+    if png_out:
+        _write_png(path, m, side, png_out, game=title is not None)
     if svg_out:
         from .report.mapsvg import render_svg
 
         Path(svg_out).write_text(render_svg(m, units, title=title, shots=shots), encoding="utf-8")
         click.echo(f"wrote {svg_out}")
+    if png_out or svg_out:
         return
     from rich.console import Console
 
@@ -127,3 +134,25 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, width: int | None
             raise InvalidInput(f"--around {around}: {exc.message}", code="E504", file=file) from None
     console = Console(highlight=False, soft_wrap=False, width=max(width, 20))
     console.print(render_terminal(m, units, max_width=width, title=title, around=around, max_height=height))
+
+
+def _write_png(path: Path, m, side: str | None, png_out: str, game: bool) -> None:
+    """The PNG of ``hxref map show --png``: a game's side map as its mail carries it
+    (:func:`hxref.report.turnmap.side_map`), a map file's whole picture."""
+    from .game import atomic_write
+    from .report.mappng import to_png
+
+    if game:
+        from .engine import Engine
+        from .report.turnmap import side_map
+
+        found = side_map(Engine.load(path), side)
+        if found is None:
+            raise InvalidInput("this game has no map to draw", code="E503", file=str(path))
+        png = found.png
+    else:
+        from .report.mapsvg import render_svg
+
+        png = to_png(render_svg(m))
+    atomic_write(Path(png_out), png)
+    click.echo(f"wrote {png_out}")

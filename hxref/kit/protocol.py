@@ -157,6 +157,8 @@ class MapView:
     map_path: Path
     units: list = field(default_factory=list)
     shots: list = field(default_factory=list)
+    #: the hexes the audience cannot see (drawn shaded: an unseen hex is not an empty one)
+    fog: frozenset = frozenset()
     #: the map itself, as the game reads it (its pinned copy); filled by the engine's map_view
     hexmap: Any = field(default=None, compare=False, repr=False)
 

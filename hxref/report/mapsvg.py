@@ -27,6 +27,8 @@ from typing import Any, Iterable, Sequence
 from ..errors import InvalidInput
 from ..geometry.hex import Hex, hex_corners, hex_to_pixel, hexside_ends
 from ..geometry.table import Base
+from ..kit.protocol import MapMark
+from . import turnmarks
 
 HEX_SIZE = 30.0  # centre to corner, px
 INCH = 16.0  # px per inch on table pictures
@@ -172,13 +174,14 @@ def _esc(text: str) -> str:
 
 
 LABEL_FIT = 7          # characters a counter shows at the normal 7-point size
-LABEL_MAX = 14         # a longer label is cut here (the full name is in the counter's tooltip)
+LABEL_MAX = 12         # a longer label is cut here (the full name is in the counter's tooltip)
+MIN_FONT = 4.5         # the least counter text: 9 px in a picture drawn at twice the size (:mod:`.mappng`)
 
 
 def _fit(label: str) -> str:
     """A smaller font for a long counter label, so the whole name fits the counter."""
     n = min(len(label), LABEL_MAX)
-    return "" if n <= LABEL_FIT else f' font-size="{_f(max(3.5, 7 * LABEL_FIT / n))}"'
+    return "" if n <= LABEL_FIT else f' font-size="{_f(max(MIN_FONT, 7 * LABEL_FIT / n))}"'
 
 
 def _text_colour(bg: str) -> str:
@@ -200,17 +203,23 @@ def _svg_open(width: float, height: float, title: str) -> list[str]:
     ]
 
 
-def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None, shots: Sequence[dict] = ()) -> str:
+def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None, shots: Sequence[dict] = (),
+               marks: Sequence[MapMark] = (), fog: Iterable[str] = (), viewer: str | None = None,
+               focus: Sequence[str] | None = None) -> str:
     """An SVG picture of the map with ``units`` drawn as counters (see the module text).
 
     ``shots`` (tables only): the last shots to draw, each ``{"from": unit id, "to": unit id,
     "range": inches, "arc": degrees either side of the front, "label": text}``: the shooter's
-    field of fire out to its range, and a line to the target with the label."""
+    field of fire out to its range, and an arrow to the target with the label; when ``marks``
+    hold shots, only those shooters' fields are drawn.  ``marks``: what happened in the turn
+    (:class:`~hxref.kit.protocol.MapMark`, :mod:`.turnmarks`), ``viewer``'s own moves solid and the
+    enemy's dashed.  ``fog``: the hexes the reader cannot see, shaded.  ``focus``: hexes (unit
+    ids on a table) the picture is cropped to, with a margin; None draws the whole map."""
     placed = place_units(m, units)
     title = title or m.title or m.id
     if m.kind == "hex":
-        return _hex_svg(m, placed, title)
-    return _table_svg(m, placed, title, shots)
+        return _hex_svg(m, placed, title, marks, set(fog), viewer, focus)
+    return _table_svg(m, placed, title, shots, marks, focus)
 
 
 # --------------------------------------------------------------------------
@@ -235,18 +244,73 @@ class _Frame:
         return [(x + self.ox, y + self.oy) for x, y in hex_corners(h, self.s)]
 
 
-def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
-    """A hex map as SVG, layer over layer: terrain and elevation, lines, hexsides, features in hexes,
-    labels and place names, the counters, then the legend below."""
+def _hex_frame(m: Any) -> tuple[_Frame, float, float, float]:
+    """Where the whole map sits in its picture: the frame, the picture's width and height, and the
+    legend's height."""
     s = HEX_SIZE
     hexes = m.hexes()
     xs = [x for h in hexes for x, _ in hex_corners(h, s)]
     ys = [y for h in hexes for _, y in hex_corners(h, s)]
     width = max(max(xs) - min(xs) + 2 * MARGIN, MIN_WIDTH)
     fr = _Frame(s, (width - (max(xs) - min(xs))) / 2 - min(xs), MARGIN + TITLE_H - min(ys))
-    legend_types = _used_types(m)
-    legend_h = _legend_height(legend_types, width)
+    legend_h = _legend_height(_used_types(m), width)
     height = max(ys) - min(ys) + 2 * MARGIN + TITLE_H + legend_h
+    return fr, width, height, legend_h
+
+
+#: how much map a cropped picture keeps around the hexes it is cropped to, in hexes
+FOCUS_MARGIN = 1.1
+#: the least width of a cropped picture (px of the picture), so that a lone unit is shown in its place
+FOCUS_MIN_WIDTH = 330.0
+
+
+def _focus_box(points: list[tuple[float, float]], pad: float, bounds: tuple[float, float, float, float],
+               min_width: float = FOCUS_MIN_WIDTH) -> tuple[float, float, float, float]:
+    """The box (x, y, w, h) around ``points`` with ``pad`` on every side, at least ``min_width`` wide
+    and three quarters as high, kept inside ``bounds``."""
+    x0, x1 = min(p[0] for p in points) - pad, max(p[0] for p in points) + pad
+    y0, y1 = min(p[1] for p in points) - pad, max(p[1] for p in points) + pad
+    bx, by, bw, bh = bounds
+    if x1 - x0 < min_width:
+        c = (x0 + x1) / 2
+        x0, x1 = c - min_width / 2, c + min_width / 2
+    if y1 - y0 < (x1 - x0) * 0.75:
+        c = (y0 + y1) / 2
+        y0, y1 = c - (x1 - x0) * 0.375, c + (x1 - x0) * 0.375
+    x0, y0 = max(x0, bx), max(y0, by)
+    x1, y1 = min(x1, bx + bw), min(y1, by + bh)
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def _cropped(out: list[str], box: tuple[float, float, float, float], title: str) -> list[str]:
+    """The picture in ``out`` cropped to ``box``: its size and view box changed, the title written
+    again at the box's top left over a pale band (the whole picture's title is outside it)."""
+    x, y, w, h = box
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}" height="{_f(h)}" '
+            f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="DejaVu Sans, Arial, sans-serif">')
+    band = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="18" fill="#fbfaf5" fill-opacity="0.85"/>'
+            f'<text x="{_f(x + 4)}" y="{_f(y + 13)}" font-size="11" font-weight="bold" fill="#222">{_esc(title)}</text>')
+    return [head] + out[1:-1] + [band, out[-1]]
+
+
+def hex_focus(m: Any, labels: Iterable[str]) -> list[Hex]:
+    """The hexes of ``labels`` that are on the map (a label not on it is left out)."""
+    out = []
+    for label in labels:
+        try:
+            out.append(m.parse(label))
+        except InvalidInput:
+            continue
+    return out
+
+
+def _hex_svg(m: Any, units: list[PlacedUnit], title: str, marks: Sequence[MapMark] = (),
+             fog: set[str] | None = None, viewer: str | None = None, focus: Sequence[str] | None = None) -> str:
+    """A hex map as SVG, layer over layer: terrain and elevation, lines, hexsides, features in hexes,
+    hex labels, the fog, the counters, the turn's marks, the crossings, the place names (last, so that
+    nothing covers them), then the legend below."""
+    fr, width, height, legend_h = _hex_frame(m)
+    hexes = m.hexes()
     out = _svg_open(width, height, title)
     out += _terrain_layer(m, hexes, fr)
     out += _lines_layer(m, fr)
@@ -256,11 +320,44 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str) -> str:
     out.append("</g>")
     out += _features_layer(m, hexes, fr)
     out += _labels_layer(m, hexes, fr)
-    out += _crossings_layer(m, fr)
+    out += _fog_layer(m, fog or set(), fr)
     out += _counters_layer(m, units, fr)
-    out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
+    out += turnmarks.hex_marks(m, marks, fr, viewer, side_colours([{"side": u.side} for u in units]
+                                                                  + [{"side": k.side} for k in marks if k.side]))
+    out += _crossings_layer(m, fr)
+    out += _places_layer(m, fr, {u.in_hex() for u in units})
+    out.extend(_legend(_used_types(m), MARGIN, height - legend_h + 4, width))
+    if fog:
+        out.append(_fog_key(MARGIN, height - 10))
     out.append("</svg>")
+    if focus is not None:
+        spots = hex_focus(m, focus)
+        if spots:
+            pts = [fr.at(h) for h in spots]
+            box = _focus_box(pts, HEX_SIZE * (1 + FOCUS_MARGIN), (0, MARGIN + TITLE_H - 4, width,
+                                                                   height - legend_h - MARGIN - TITLE_H + 4))
+            out = _cropped(out, box, title)
     return "\n".join(out) + "\n"
+
+
+def _fog_layer(m: Any, fog: set[str], fr: _Frame) -> list[str]:
+    """The hexes the reader cannot see, under a grey hatch: an empty hex and an unseen one differ."""
+    if not fog:
+        return []
+    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+           'patternTransform="rotate(45)"><rect width="6" height="6" fill="#8c8c8c" fill-opacity="0.35"/>'
+           '<line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="1.2" stroke-opacity="0.45"/></pattern></defs>',
+           '<g id="fog" stroke="none">']
+    for h in hex_focus(m, sorted(fog)):
+        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="url(#fog-hatch)"/>')
+    out.append("</g>")
+    return out
+
+
+def _fog_key(x: float, y: float) -> str:
+    return (f'<g id="fog-key" font-size="9" fill="#222"><rect x="{_f(x)}" y="{_f(y - 10)}" width="16" height="12" '
+            f'fill="url(#fog-hatch)" stroke="#555" stroke-width="0.6"/><text x="{_f(x + 21)}" y="{_f(y)}">'
+            "out of sight: what stands there is not shown</text></g>")
 
 
 def _terrain_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
@@ -343,7 +440,7 @@ def _haloed(x: float, y: float, text: str) -> str:
     """A label with a pale halo under it, so it reads over roads and rivers: the halo is a second text
     drawn first (every SVG renderer draws it; not all know ``paint-order``)."""
     at = f'x="{_f(x)}" y="{_f(y)}"'
-    return (f'<text {at} fill="#fbfaf5" stroke="#fbfaf5" stroke-width="2.5" stroke-linejoin="round">{_esc(text)}</text>'
+    return (f'<text {at} fill="#fbfaf5" stroke="#fbfaf5" stroke-width="3" stroke-linejoin="round">{_esc(text)}</text>'
             f'<text {at}>{_esc(text)}</text>')
 
 
@@ -387,10 +484,28 @@ def _labels_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
         if lv:
             out.append(f'<text x="{_f(x - s * 0.55)}" y="{_f(y + 2.5)}" font-size="6.5" fill="#5a3410">L{_esc(_f(lv))}</text>')
     out.append("</g>")
-    out.append('<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="none">')
+    return out
+
+
+#: where a place name may go, as a share of the hex size below its hex's centre, in order of preference
+PLACE_SPOTS = (0.62, 0.98, -0.22, 1.3)
+
+
+def _places_layer(m: Any, fr: _Frame, occupied: set[Hex]) -> list[str]:
+    """The place names, drawn last with a halo so that nothing covers them: in the hex's lower part,
+    or where the name would cover a counter (in its hex or the next), the first spot of
+    :data:`PLACE_SPOTS` where it covers none."""
+    s = fr.s
+    half = s * 1.05 / 2 + 2                       # a counter's half width, with its fan
+    boxes = [(x - half, y - half, x + half, y + half) for x, y in (fr.at(h) for h in occupied)]
+    out = ['<g id="places" font-size="9" font-weight="bold" fill="#1b1b1b" text-anchor="middle" stroke="none">']
     for name, h in sorted(m.places.items(), key=lambda kv: (kv[1], kv[0])):
         x, y = fr.at(h)
-        out.append(_haloed(x, y + s * 0.62, name))
+        w = 5.6 * len(name) / 2
+        spot = next((k for k in PLACE_SPOTS
+                     if not any(x - w < bx1 and bx0 < x + w and y + s * k - 8 < by1 and by0 < y + s * k + 2
+                                for bx0, by0, bx1, by1 in boxes)), PLACE_SPOTS[1])
+        out.append(_haloed(x, y + s * spot, name))
     out.append("</g>")
     return out
 
@@ -402,13 +517,17 @@ def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
     s = fr.s
     colours = side_colours([{"side": u.side} for u in units])
     stacks: dict[Hex, int] = {}
+    sizes: dict[Hex, int] = {}
+    for u in units:
+        sizes[u.in_hex()] = sizes.get(u.in_hex(), 0) + 1
     out = ['<g id="units" font-size="7" text-anchor="middle">']
     for u in sorted(units, key=lambda u: (u.hex, u.side, u.id)):
         h = u.in_hex()
         k = stacks.get(h, 0)
         stacks[h] = k + 1
         x, y = fr.at(h)
-        x, y = x + 3 * k, y - 3 * k
+        dx, dy = _fanned(k, sizes[h], s)
+        x, y = x + dx, y + dy
         w = s * 1.05
         fill = u.colour or colours[u.side]
         ink = _text_colour(fill)
@@ -430,11 +549,25 @@ def _counters_layer(m: Any, units: list[PlacedUnit], fr: _Frame) -> list[str]:
     return out
 
 
+#: how far a stack's counters are fanned in all, as a share of the hex size: the stack stays in its hex
+FAN_SPREAD = 0.4
+
+
+def _fanned(k: int, n: int, s: float) -> tuple[float, float]:
+    """Where the ``k``-th of ``n`` counters in a hex sits from the hex centre: fanned up and to the
+    right, 3 px apart or closer, the whole fan centred so that no counter leaves the hex."""
+    if n <= 1:
+        return 0.0, 0.0
+    step = min(3.0, s * FAN_SPREAD / (n - 1))
+    off = (k - (n - 1) / 2) * step
+    return off, -off
+
+
 def _fit_small(text: str) -> str:
     """A detail line's font: 5.5 points, which fit about nine characters; smaller for a longer line
     (one font-size attribute: an SVG element with two is not XML)."""
     n = min(len(text), LABEL_MAX)
-    return f' font-size="{_f(5.5 if n <= 9 else max(3.5, 5.5 * 9 / n))}"'
+    return f' font-size="{_f(5.5 if n <= 9 else max(MIN_FONT, 5.5 * 9 / n))}"'
 
 
 def _used_types(m: Any) -> list[Any]:
@@ -496,7 +629,8 @@ def _legend(types: list[Any], x0: float, y0: float, width: float) -> list[str]:
 # tables
 
 
-def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict] = ()) -> str:
+def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict] = (),
+               marks: Sequence[MapMark] = (), focus: Sequence[str] | None = None) -> str:
     t = m.table
     k = INCH
     legend_types = _used_types(m)
@@ -559,6 +693,11 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict
         out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2.5" fill="#1b1b1b" stroke="none"/>' + _haloed(px, py - 5, name))
     out.append("</g>")
     colours = side_colours([{"side": u.side} for u in units])
+    fired = [k for k in marks if k.kind == "shot" and len(k.at) == 2]
+    if fired:       # this turn's shooters only, each with the label its mark gives
+        told = {(k.at[0], k.at[1]): k.label for k in fired}
+        shots = [dict(sh, label=told[pair]) for sh in shots
+                 if (pair := (str(sh.get("from")), str(sh.get("to")))) in told]
     out.extend(_shots_svg(t, {u.id: u for u in units}, shots, colours, p, poly))
     out.append('<g id="units" font-size="8" text-anchor="middle">')
     for u in sorted(units, key=lambda u: (u.side, u.id)):
@@ -579,17 +718,25 @@ def _table_svg(m: Any, units: list[PlacedUnit], title: str, shots: Sequence[dict
     out.append("</g>")
     out.extend(_legend(legend_types, MARGIN, height - legend_h + 4, width))
     out.append("</svg>")
+    spots = [u.on_table() for u in units if focus is not None and u.id in focus]
+    if spots:
+        corners = [p(x, y) for b in spots for x, y in b.corners()]
+        out = _cropped(out, _focus_box(corners, 6 * k, (ox - 14, oy - 4, t.width * k + 18, t.height * k + 18)), title)
     return "\n".join(out) + "\n"
 
 
 def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p, poly) -> list[str]:
-    """The last shots: each shooter's field of fire clipped to its range, and the line of the shot."""
+    """The shots: each shooter's field of fire clipped to its range, as an outline, and an arrow from
+    the shooter to its target, labelled where no unit covers the label."""
     if not shots:
         return []
     from ..geometry.table import fire_zone
 
-    out = ['<g id="shots" font-size="8" font-weight="bold" text-anchor="middle">']
+    out = ['<defs><marker id="shot-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+           'orient="auto" markerUnits="userSpaceOnUse"><path d="M0,0 L10,5 L0,10 z" fill="#c0392b"/></marker></defs>',
+           '<g id="shots" font-size="9" font-weight="bold" text-anchor="middle">']
     board = table.edge
+    bases = [u.base.polygon for u in by_id.values() if u.base is not None]
     for s in shots:
         a, b = by_id.get(s.get("from")), by_id.get(s.get("to"))
         if a is None or a.base is None:
@@ -600,18 +747,34 @@ def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p,
             zone = zone.intersection(board)
         ink = colours.get(a.side, "#333")
         for pts in poly(zone):
-            out.append(f'<polygon points="{pts}" fill="{ink}" fill-opacity="0.10" stroke="{ink}" stroke-opacity="0.6" '
-                       f'stroke-dasharray="4 3" stroke-width="1"><title>{_esc(a.label)}: field of fire, {_f(reach)}" '
+            out.append(f'<polygon points="{pts}" fill="none" stroke="{ink}" stroke-opacity="0.7" '
+                       f'stroke-dasharray="4 3" stroke-width="1.2"><title>{_esc(a.label)}: field of fire, {_f(reach)}" '
                        'range</title></polygon>')
         if b is not None and b.base is not None:
             (x0, y0), (x1, y1) = p(a.base.x, a.base.y), p(b.base.x, b.base.y)
             out.append(f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="#c0392b" '
-                       'stroke-width="1.6"/>'
-                       f'<circle cx="{_f(x1)}" cy="{_f(y1)}" r="3" fill="#c0392b"/>')
+                       'stroke-width="2" marker-end="url(#shot-head)"><title>'
+                       f'{_esc(a.label)} shoots at {_esc(b.label)}</title></line>')
             if s.get("label"):
-                out.append('<g fill="#c0392b">' + _haloed((x0 + x1) / 2, (y0 + y1) / 2 - 3, str(s["label"])) + "</g>")
+                lx, ly = _label_spot(a.base, b.base, bases, p)
+                out.append('<g fill="#c0392b">' + _haloed(lx, ly, str(s["label"])) + "</g>")
     out.append("</g>")
     return out
+
+
+def _label_spot(a: Base, b: Base, bases: list, p) -> tuple[float, float]:
+    """Where a shot's label goes: the first point along the shot, from its middle outwards, whose
+    label would cover no unit's base (else the middle)."""
+    from shapely.geometry import box
+
+    for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+        x, y = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
+        spot = box(x - 3.2, y - 0.2, x + 3.2, y + 1.0)      # the label's extent, in inches
+        if not any(spot.intersects(g) for g in bases):
+            px, py = p(x, y)
+            return px, py - 3
+    px, py = p((a.x + b.x) / 2, (a.y + b.y) / 2)
+    return px, py - 3
 
 
 def _base_details(u: PlacedUnit, cx: float, cy: float, ink: str) -> str:

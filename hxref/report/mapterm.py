@@ -5,9 +5,10 @@
 characters alone still read: every hex shows its printed label, a terrain
 symbol, a feature or road symbol and a two-character unit marker.
 
-Hex layout: each hex is two lines by four characters -- the label, then
-``[terrain][feature][unit unit]`` -- and the low columns sit one line lower,
-as on the printed map.  The character between two columns is the hexside
+Hex layout: a header line of column numbers, then each hex two lines by four
+characters -- the label (where units stand: the top unit's code and the label's row
+part, ``Dn06``), then ``[terrain][feature]`` and ``+N`` for N more units -- and the
+low columns sit one line lower, as on the printed map.  The character between two columns is the hexside
 between the two hexes beside it: a river, a bridge, a slope (its symbol in
 its colour).  A hexside feature on the south side of a hex underlines that
 hex's second line.
@@ -60,8 +61,14 @@ def render_terminal(m: Any, units: Sequence[dict] = (), max_width: int = 100, ti
     if window is not None and window.partial:
         parts.append(Text(window.describe(m), style="dim"))
     parts.append(_legend(m))
-    if placed:
-        parts.append(_unit_table(m, placed, codes))
+    shown = placed if window is None else [u for u in placed if window.holds(m, u.in_hex())]
+    if shown:
+        parts.append(_unit_table(m, shown, codes))
+    outside = [u for u in placed if u not in shown]
+    if outside:
+        parts.append(Text("outside this window: " + ", ".join(
+            f"{codes[u.id]} {u.label} ({m.label(u.in_hex())})" for u in sorted(outside, key=lambda u: (u.side, u.id))),
+            style="dim"))
     return Group(*parts)
 
 
@@ -73,6 +80,11 @@ class HexWindow:
     cols: tuple[int, int]
     rows: tuple[int, int]
     partial: bool
+
+    def holds(self, m: Any, h: Hex) -> bool:
+        """Is hex ``h`` in the window?"""
+        col, row = m.grid.labels.to_offset(h)
+        return self.cols[0] <= col <= self.cols[1] and self.rows[0] <= row <= self.rows[1]
 
     def describe(self, m: Any) -> str:
         """One line saying which part of the map is shown and how to move the window."""
@@ -158,7 +170,7 @@ def _hex_picture(m: Any, units: list[PlacedUnit], codes: dict[str, str], window:
     fmt = grid.labels
     (c0, c1), (r0, r1) = window.cols, window.rows
     ncols, nrows = c1 - c0 + 1, r1 - r0 + 1
-    height = 2 * nrows + 1
+    height = 2 * nrows + 2                  # a header line of column numbers, then the hexes
     canvas = _Canvas(ncols * (CELL + 1), height)
     where: dict[tuple[int, int], Hex] = {}  # (column index, line) -> hex
     colours = side_colours([{"side": u.side} for u in units])
@@ -169,14 +181,27 @@ def _hex_picture(m: Any, units: list[PlacedUnit], codes: dict[str, str], window:
     line_symbol = _line_symbols(m)
     for ci, col in enumerate(range(c0, c1 + 1)):
         low = fmt.is_low(col)
+        labels = [short(fmt.to_hex(col, row)) for row in range(r0, r1 + 1)]
+        head = _column_prefix(labels)
+        canvas.put(0, ci * (CELL + 1), head.center(CELL), Style(bold=True))
         for ri, row in enumerate(range(r0, r1 + 1)):
             h = fmt.to_hex(col, row)
-            top = 2 * ri + (1 if low else 0)
+            top = 1 + 2 * ri + (1 if low else 0)
             where[(ci, top)] = where[(ci, top + 1)] = h
-            _draw_hex(canvas, m, h, ci * (CELL + 1), top, short(h), line_symbol.get(h, " "), stacks.get(h, []),
-                      colours, codes)
+            _draw_hex(canvas, m, h, ci * (CELL + 1), top, labels[ri], line_symbol.get(h, " "), stacks.get(h, []),
+                      colours, codes, len(head))
     _draw_hexsides(canvas, m, where, ncols, height)
     return canvas.text()
+
+
+def _column_prefix(labels: list[str]) -> str:
+    """What every hex label of a column begins with (``10`` of 1006, 1007, ...), at most two
+    characters: the column's number, printed above it."""
+    first = labels[0] if labels else ""
+    n = 0
+    while n < min(2, len(first)) and all(len(x) > n and x[n] == first[n] for x in labels):
+        n += 1
+    return first[:n]
 
 
 def _line_symbols(m: Any) -> dict[Hex, str]:
@@ -201,9 +226,11 @@ def _south_feature(m: Any, h: Hex) -> Any:
 
 
 def _draw_hex(canvas: _Canvas, m: Any, h: Hex, x: int, top: int, label: str, line_sym: str,
-              us: list[PlacedUnit], colours: dict, codes: dict[str, str]) -> None:
-    """One hex: its label on the top line; its terrain, feature (else line) and unit marker below, in the
-    terrain's colour darkened with elevation, underlined by a south hexside feature."""
+              us: list[PlacedUnit], colours: dict, codes: dict[str, str], head: int = 0) -> None:
+    """One hex: its label on the top line, or where units stand the top unit's code before the label's
+    part after the column number (``Dn06`` in column 10: a code is read with its own hex's number,
+    never beside the next column's label); its terrain and feature (else line) below, in the terrain's
+    colour darkened with elevation, underlined by a south hexside feature."""
     tt = m.terrain(h)
     bg = _blend(tt.colour, "#5a3410", min(0.15 * m.elevation(h), 0.6)) if m.elevation(h) > 0 else tt.colour
     base = Style(color=_text_colour(bg), bgcolor=bg)
@@ -212,11 +239,13 @@ def _draw_hex(canvas: _Canvas, m: Any, h: Hex, x: int, top: int, label: str, lin
     sf = _south_feature(m, h)
     low_style = base + Style(underline=True, color=sf.colour, bold=True) if sf is not None else base
     canvas.put(top, x, label[:CELL].ljust(CELL), base)
-    canvas.put(top + 1, x, second + "  ", low_style)
+    canvas.put(top + 1, x, second + ("+" + str(len(us) - 1) if len(us) > 1 else "  ")[:2], low_style)
     if us:
         uc = us[0].colour or colours[us[0].side]
-        ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True, underline=sf is not None)
-        canvas.put(top + 1, x + 2, codes[us[0].id], ust)
+        ust = Style(color=_text_colour(uc), bgcolor=uc, bold=True)
+        rest = label[head:] if head else label[-2:]
+        canvas.put(top, x, codes[us[0].id], ust)
+        canvas.put(top, x + 2, rest[-(CELL - 2):].ljust(CELL - 2), base)
 
 
 def _draw_hexsides(canvas: _Canvas, m: Any, where: dict[tuple[int, int], Hex], ncols: int, height: int) -> None:

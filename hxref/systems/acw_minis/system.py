@@ -325,5 +325,10 @@ class AcwMinis(GameSystem):
         return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", units,
                        (view.get("last") or {}).get("shots", []))
 
+    def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
+        from .marks import marks
+
+        return marks(events, view, audience)
+
 
 SYSTEM = AcwMinis()

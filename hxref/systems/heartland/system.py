@@ -417,6 +417,11 @@ class Heartland(GameSystem):
             return None
         return _map_view(view)
 
+    def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
+        from .marks import marks
+
+        return marks(events, view, audience)
+
     def result(self, state: ReadOnlyState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""

@@ -132,7 +132,14 @@ def map_units(view: Mapping[str, Any]) -> list[dict]:
 
 def _counter_details(u: Mapping[str, Any], viewer: str | None) -> dict:
     """What the counter shows beyond its name, from the unit as the view gives it: CF (reduced
-    when it has lost a step), steps, and its state."""
+    when it has lost a step), steps, and its state; a leader his modifier (17.3) and the wagon
+    train nothing (neither has a CF nor steps to lose in combat)."""
+    mine = viewer is not None and u.get("side") == viewer
+    if u.get("type") == "leader":
+        mod = u.get("leader_modifier")
+        return {"strength": "leader" + ("" if mod is None else f" {int(mod):+d}"), "viewer": mine}
+    if u.get("type") == "wagon_train":
+        return {"strength": "wagons", "viewer": mine}
     cf = u.get("cf_reduced") if int(u.get("steps", 0)) == 1 and u.get("cf_reduced") is not None else u.get("cf")
     state = ", ".join(k for k in ("disrupted", "routed", "ineffective") if u.get(k))
     return {"strength": "" if cf is None else f"CF {cf}", "steps": u.get("steps"), "state": state,

@@ -188,9 +188,16 @@ class SalemChurch(GameSystem):
         return sections(view)
 
     def map_view(self, view: Mapping[str, Any]) -> MapView:
+        """The map, the units the view shows, and in line-of-sight play the hexes no unit of the
+        reader's sees, shaded (the view keeps no last-seen positions, so no ghost is drawn)."""
         from .report import map_units
 
-        return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", map_units(view))
+        return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", map_units(view), fog=_fog(view))
+
+    def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
+        from .marks import marks
+
+        return marks(events, view, audience)
 
     def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         from .report import template
@@ -225,3 +232,18 @@ def tell_events(state: SalemState, events: list[dict]) -> list[dict]:
     from .views import PUBLIC_CONTROL_HEXES, seen_now
 
     return tell(state, events, fogged(state), lambda side: seen_now(state, side), PUBLIC_CONTROL_HEXES)
+
+
+def _fog(view: Mapping[str, Any]) -> frozenset:
+    """The hexes out of the sight of the reader's units (line-of-sight play, :mod:`.views`): worked
+    out from the reader's own units in its view, so it tells nothing the view does not."""
+    side = (view.get("view") or {}).get("side")
+    seen = view.get("view") or {}
+    if not seen.get("los") or seen.get("mode") != "umpired" or side not in ("union", "confederate"):
+        return frozenset()
+    from .board import load_map
+    from .views import _seen_from, observers
+
+    hm = load_map(str(view["map"]))
+    eyes = [hm.parse(label) for label in sorted(observers(cast(SalemState, view), side))]
+    return frozenset(hm.label(h) for h in hm.hexes() if not _seen_from(hm, eyes, h, True))
