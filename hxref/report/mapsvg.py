@@ -284,12 +284,14 @@ def _focus_box(points: list[tuple[float, float]], pad: float, bounds: tuple[floa
 
 def _cropped(out: list[str], box: tuple[float, float, float, float], title: str) -> list[str]:
     """The picture in ``out`` cropped to ``box``: its size and view box changed, the title written
-    again at the box's top left over a pale band (the whole picture's title is outside it)."""
+    again at the box's top left over a pale band (the whole picture's title is outside it), smaller
+    where it would not fit."""
     x, y, w, h = box
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}" height="{_f(h)}" '
             f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="DejaVu Sans, Arial, sans-serif">')
     band = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="18" fill="#fbfaf5" fill-opacity="0.85"/>'
-            f'<text x="{_f(x + 4)}" y="{_f(y + 13)}" font-size="11" font-weight="bold" fill="#222">{_esc(title)}</text>')
+            f'<text x="{_f(x + 4)}" y="{_f(y + 13)}" font-size="{_f(min(11.0, (w - 8) / (0.62 * max(len(title), 1))))}" '
+            f'font-weight="bold" fill="#222">{_esc(title)}</text>')
     return [head] + out[1:-1] + [band, out[-1]]
 
 
@@ -307,9 +309,11 @@ def hex_focus(m: Any, labels: Iterable[str]) -> list[Hex]:
 def _hex_svg(m: Any, units: list[PlacedUnit], title: str, marks: Sequence[MapMark] = (),
              fog: set[str] | None = None, viewer: str | None = None, focus: Sequence[str] | None = None) -> str:
     """A hex map as SVG, layer over layer: terrain and elevation, lines, hexsides, features in hexes,
-    hex labels, the fog, the counters, the turn's marks, the crossings, the place names (last, so that
+    hex labels, the crossings, the fog, the counters, the turn's marks, the place names (last, so that
     nothing covers them), then the legend below."""
     fr, width, height, legend_h = _hex_frame(m)
+    if fog:                                  # a line more in the legend: the hatch of unseen hexes
+        height, legend_h = height + 22, legend_h + 22
     hexes = m.hexes()
     out = _svg_open(width, height, title)
     out += _terrain_layer(m, hexes, fr)
@@ -320,11 +324,11 @@ def _hex_svg(m: Any, units: list[PlacedUnit], title: str, marks: Sequence[MapMar
     out.append("</g>")
     out += _features_layer(m, hexes, fr)
     out += _labels_layer(m, hexes, fr)
+    out += _crossings_layer(m, fr)
     out += _fog_layer(m, fog or set(), fr)
     out += _counters_layer(m, units, fr)
     out += turnmarks.hex_marks(m, marks, fr, viewer, side_colours([{"side": u.side} for u in units]
                                                                   + [{"side": k.side} for k in marks if k.side]))
-    out += _crossings_layer(m, fr)
     out += _places_layer(m, fr, {u.in_hex() for u in units})
     out.extend(_legend(_used_types(m), MARGIN, height - legend_h + 4, width))
     if fog:
@@ -415,8 +419,8 @@ def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
 
 
 def _crossings_layer(m: Any, fr: _Frame) -> list[str]:
-    """The crossings (bridges, fords, ferries) across hexsides, drawn above the hex labels and place
-    names so that no label hides the one crossing a player needs: a bar across the hexside from hex
+    """The crossings (bridges, fords, ferries) across hexsides, drawn above the hex labels so that no
+    label hides the one crossing a player needs (and under the counters, which it must not cut): a bar across the hexside from hex
     centre to hex centre, with a white casing, a ford's dashed."""
     types = m.types["hexside"]
     out = ['<g id="crossings" stroke-linecap="butt">']

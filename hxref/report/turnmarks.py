@@ -2,13 +2,13 @@
 
 Drawn above the counters (:mod:`.mapsvg` calls :func:`hex_marks`):
 
-* a ``move``, ``advance`` or ``retreat`` is an arrow along its path, hex centre to hex centre,
-  stopping short of the last counter: the reader's own side solid, another side dashed; a
+* a ``move``, ``advance`` or ``retreat`` is an arrow along its path, hex centre to hex centre (a
+  ring on each hex passed: a path is not a river), stopping short of the last counter: the reader's own side solid, another side dashed; a
   retreat in a dark red, dotted;
 * an ``attack`` is a red arrow from each attacking hex to the target, and the ``result`` a
   label at the top of the target hex, above its counters;
 * an ``eliminated`` unit is a ghost counter (a dashed outline, crossed) in its hex, and a
-  ``killed`` leader a crossed ring with his name.
+  ``killed`` leader a crossed ring left of the hex with his name before it, the next one below.
 
 Every mark names what it shows in its tooltip (``<title>``).  A mark naming a hex the map has
 not is left out (the marks come from the events: a unit that left the map names no hex of it).
@@ -24,6 +24,8 @@ from ..kit.protocol import MapMark
 ATTACK = "#c0392b"
 RETREAT = "#8b1a1a"
 PATH_KINDS = ("move", "advance", "retreat")
+#: the order marks are drawn in, bottom to top: paths, attacks, losses, then the results, which nothing covers
+LAYER = {"move": 0, "advance": 0, "retreat": 0, "attack": 1, "shot": 1, "eliminated": 2, "killed": 2, "result": 3}
 
 
 def _fmt(v: float) -> str:
@@ -72,7 +74,8 @@ def hex_marks(m: Any, marks: Sequence[MapMark], fr: Any, viewer: str | None, col
         return heads[colour]
 
     body: list[str] = []
-    for k in marks:
+    losses: dict[str, int] = {}         # hex -> the losses marked there so far (each drawn below the last)
+    for k in sorted(marks, key=lambda k: LAYER.get(k.kind, 1)):
         hexes = _hexes(m, k.at)
         if not hexes:
             continue
@@ -87,11 +90,13 @@ def hex_marks(m: Any, marks: Sequence[MapMark], fr: Any, viewer: str | None, col
                     else "" if viewer is None or k.side == viewer else ' stroke-dasharray="7 4"')
             body.append(f'<polyline class="mark {k.kind}" points="{" ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in line)}" '
                         f'fill="none" stroke="{colour}" stroke-width="3.5" stroke-linejoin="round" stroke-linecap="round"'
-                        f'{dash} marker-end="url(#{head(colour)})"><title>{what}: {_esc(" > ".join(k.at))}</title></polyline>')
+                        f'{dash} marker-end="url(#{head(colour)})"><title>{what}: {_esc(" > ".join(k.at))}</title></polyline>'
+                        + "".join(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="2.6" fill="#fbfaf5" stroke="{colour}" '
+                                  'stroke-width="1.5"/>' for x, y in pts[1:-1]))
         elif k.kind == "attack" and len(pts) >= 2:
             target = pts[-1]
             for src in pts[:-1]:
-                a, b = _shorten(src, target, s * 0.35, s * 0.62)
+                a, b = _shorten(src, target, s * 0.55, s * 0.62)
                 body.append(f'<line class="mark attack" x1="{_fmt(a[0])}" y1="{_fmt(a[1])}" x2="{_fmt(b[0])}" '
                             f'y2="{_fmt(b[1])}" stroke="{ATTACK}" stroke-width="4" marker-end="url(#{head(ATTACK)})">'
                             f'<title>attack on {_esc(k.at[-1])}{": " + what if k.label else ""}</title></line>')
@@ -113,15 +118,16 @@ def hex_marks(m: Any, marks: Sequence[MapMark], fr: Any, viewer: str | None, col
                         f'L{_fmt(x - g)},{_fmt(y + g)}" stroke="#333" stroke-width="1.6"/></g>')
         elif k.kind == "killed":
             x, y = pts[0]
-            cx, cy, r = x - s * 0.55, y - s * 0.5, 6.0
+            i = losses[k.at[0]] = losses.get(k.at[0], -1) + 1
+            cx, cy, r = x - s * 0.62, y - s * 0.35 + 15 * i, 6.0
             body.append(f'<g class="mark killed"><title>{what} killed in {_esc(k.at[0])}</title>'
                         f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="#fff" stroke="#111" stroke-width="1.5"/>'
                         f'<path d="M{_fmt(cx - 3.5)},{_fmt(cy - 3.5)} L{_fmt(cx + 3.5)},{_fmt(cy + 3.5)} '
                         f'M{_fmt(cx + 3.5)},{_fmt(cy - 3.5)} L{_fmt(cx - 3.5)},{_fmt(cy + 3.5)}" stroke="#111" '
                         f'stroke-width="1.8"/>'
-                        f'<text x="{_fmt(cx)}" y="{_fmt(cy - 8)}" font-size="8" font-weight="bold" text-anchor="middle" '
+                        f'<text x="{_fmt(cx - 8)}" y="{_fmt(cy + 3)}" font-size="8" font-weight="bold" text-anchor="end" '
                         f'fill="#fbfaf5" stroke="#fbfaf5" stroke-width="3">{what}</text>'
-                        f'<text x="{_fmt(cx)}" y="{_fmt(cy - 8)}" font-size="8" font-weight="bold" text-anchor="middle" '
+                        f'<text x="{_fmt(cx - 8)}" y="{_fmt(cy + 3)}" font-size="8" font-weight="bold" text-anchor="end" '
                         f'fill="#111">{what}</text></g>')
     if not body:
         return []

@@ -285,9 +285,11 @@ def test_report_html_carries_the_sides_map_and_map_writes_it(cli):
     assert "<svg" in html and html.index("<svg") < html.index("</body>")
 
 
-def test_report_map_of_a_game_without_a_map_is_refused(cli, game):
-    err = cli.fails("report", game, "--map", "x.svg")
-    assert "[E503]" in err and "no map" in err and not Path("x.svg").exists()
+def test_report_map_of_a_game_without_a_map_writes_the_report_and_warns(cli, game):
+    # a mapless game (bidding-demo; KGP) still gets its HTML report: --map is warned of, not fatal
+    res = cli("report", game, "--format", "html", "-o", "r.html", "--map", "x.svg")
+    assert "warning" in res.stderr and "no map" in res.stderr and "x.svg" in res.stderr
+    assert Path("r.html").read_text().startswith("<!") and not Path("x.svg").exists()
 
 
 def test_an_integer_of_thousands_of_digits_is_a_one_line_error(cli, game):

@@ -101,3 +101,15 @@ def test_every_command_has_help_with_an_example():
     for name, cmd in map_group.commands.items():
         assert cmd.help and "Example" in cmd.help, name
         assert "Example" in run(name, "--help").stdout
+
+
+def test_show_png_of_a_map_file(tmp_path):
+    # the PNG is rendered in Python (resvg): a PNG signature and the picture's size at twice the SVG's
+    from hxref.report.mappng import png_size
+
+    out = tmp_path / "map.png"
+    res = run("show", SAMPLE, "--png", str(out))
+    assert res.stdout == f"wrote {out}\n"
+    png = out.read_bytes()
+    w, h = png_size(png)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and 500 <= w <= 1100 and h > 300

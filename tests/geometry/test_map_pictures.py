@@ -111,3 +111,26 @@ def test_table_picture_draws_the_last_shots_field_of_fire_and_line():
     shots = svg[svg.index('<g id="shots"'):svg.index('<g id="units"')]
     assert 'field of fire, 12" range' in shots and "<line" in shots and ">4 hits<" in shots
     assert render_svg(m, units, "t").count('id="shots"') == 0
+
+
+def test_golden_turn_marks_and_fog():
+    # a turn drawn on the small map: a move (the reader's, solid) and an enemy move (dashed), an attack
+    # with its result, a retreat, an eliminated unit and a fallen leader; two hexes out of sight
+    from hxref.kit.protocol import MapMark
+
+    m = load_map(HERE / "maps" / "small.yaml")
+    marks = [MapMark("move", ("0104", "0103", "0202"), "confederate", "Cleburne"),
+             MapMark("move", ("0502", "0402"), "union", "2/Wood"),
+             MapMark("attack", ("0202", "0402"), "confederate", "attack on 0402"),
+             MapMark("result", ("0402",), "confederate", "A-0 D-1, D retreats"),
+             MapMark("retreat", ("0402", "0501"), "union", "1/Sheridan"),
+             MapMark("eliminated", ("0302",), "union", "3/Davis"),
+             MapMark("killed", ("0402",), None, "Wood")]
+    svg = render_svg(m, HEX_UNITS, "turn", marks=marks, fog={"0504", "0404"}, viewer="confederate")
+    root = ET.fromstring(svg)
+    assert root.find(".//{http://www.w3.org/2000/svg}g[@id='turn']") is not None
+    assert svg.count('stroke-dasharray="7 4"') == 1          # the enemy's move only
+    golden("small-turn.svg", svg)
+    cropped = render_svg(m, HEX_UNITS, "turn", marks=marks, viewer="confederate", focus=["0402"])
+    assert 'viewBox="0 0' not in cropped.splitlines()[0]
+    golden("small-turn-cropped.svg", cropped)

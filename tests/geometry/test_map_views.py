@@ -172,11 +172,16 @@ def test_salem_enemy_counters_come_from_the_view(games):
         u = view["units"][uid]
         if "cf" not in u:
             assert not any(t.startswith("CF ") for t in lines)
-        if u.get("steps") is not None:
+        if u.get("type") in ("leader", "wagon_train"):     # no CF, no steps to lose: "CF 0 / 1 step" misled
+            assert lines[0] in ("wagons", "leader") or re.fullmatch(r"leader [+-]\d", lines[0]), lines
+            assert not any("step" in t or t.startswith("CF ") for t in lines)
+        elif u.get("steps") is not None:
             assert plural(int(u["steps"]), "step") in lines or len(lines) == 2
 
 
-def test_a_ford_is_drawn_above_the_labels():
+def test_a_ford_is_drawn_above_the_labels_and_under_the_counters_and_place_names():
+    # a ford is drawn over the hex labels, the counters over it (a bar across a hexside must not cut a
+    # counter's name), and the place names last, so that no counter covers them
     m = load_map(games_dir() / "heartland" / "maps" / "demo.yaml")
     fords = [s for s, info in m.sides.items() if any("ford" in f for f in info.features)]
     assert fords
@@ -184,7 +189,7 @@ def test_a_ford_is_drawn_above_the_labels():
     labels = svg.index('<g id="labels"')
     places = svg.index('<g id="places"')
     ford = svg.index('data-type="ford"')
-    assert labels < places < ford < svg.index('<g id="units"')
+    assert labels < ford < svg.index('<g id="units"') < places
 
 
 def test_salem_hills_are_shaded_hexes():
