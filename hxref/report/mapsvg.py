@@ -755,7 +755,7 @@ def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p,
                        f'stroke-dasharray="4 3" stroke-width="1.2"><title>{_esc(a.label)}: field of fire, {_f(reach)}" '
                        'range</title></polygon>')
         if b is not None and b.base is not None:
-            (x0, y0), (x1, y1) = p(a.base.x, a.base.y), p(b.base.x, b.base.y)
+            (x0, y0), (x1, y1) = p(a.base.x, a.base.y), p(*_edge_of(a.base, b.base))
             out.append(f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="#c0392b" '
                        'stroke-width="2" marker-end="url(#shot-head)"><title>'
                        f'{_esc(a.label)} shoots at {_esc(b.label)}</title></line>')
@@ -764,6 +764,19 @@ def _shots_svg(table: Any, by_id: dict, shots: Sequence[dict], colours: dict, p,
                 out.append('<g fill="#c0392b">' + _haloed(lx, ly, str(s["label"])) + "</g>")
     out.append("</g>")
     return out
+
+
+def _edge_of(a: Base, b: Base) -> tuple[float, float]:
+    """Where the line from ``a``'s centre to ``b``'s meets ``b``'s base (inches): the shot's arrowhead
+    stops there, not under the target's base."""
+    from shapely.geometry import LineString
+
+    outside = LineString([(a.x, a.y), (b.x, b.y)]).difference(b.polygon)
+    parts = list(getattr(outside, "geoms", [outside]))
+    ends = [pt for g in parts if not g.is_empty for pt in g.coords]
+    if not ends:
+        return b.x, b.y
+    return min(ends, key=lambda pt: (pt[0] - b.x) ** 2 + (pt[1] - b.y) ** 2)
 
 
 def _label_spot(a: Base, b: Base, bases: list, p) -> tuple[float, float]:
