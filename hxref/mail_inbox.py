@@ -154,12 +154,15 @@ _YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*:(\s|$)")
 
 
 def looks_rewrapped(text: str) -> bool:
-    """A pasted file whose long lines a mail client broke: no line over 80 characters, and a line
-    that can only be the rest of a broken one (at the left margin, yet no comment, no ``key:``, no
-    list item; or a signature block line without its comment mark)."""
+    """A pasted file whose long lines a mail client may have broken: no line over 80 characters,
+    and a line as long as a wrapping client leaves them, or one that can only be the rest of a
+    broken line (at the left margin, yet no comment, no ``key:``, no list item; or a signature
+    block line without its comment mark).  Asked only of a file whose signature does not verify."""
     lines = text.replace("\r\n", "\n").split("\n")
     if not lines or max(len(line) for line in lines) > 80:
         return False
+    if any(len(line) >= 60 for line in lines):
+        return True
     in_sig = False
     for line in lines:
         if "-----BEGIN SSH SIGNATURE-----" in line:
