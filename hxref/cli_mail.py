@@ -163,7 +163,7 @@ class _Answer:
         try:
             book = mail_book(self.addresses, path, eng)
         except HxrefError as exc:
-            return eng, None, f"not answered: no usable address book ({exc.render()})"
+            return eng, None, exc.render()
         return eng, book, None
 
     def __call__(self, o, msg, res):

@@ -730,21 +730,21 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
 
     name = res.refused_file or "your file"
     if REWRAPPED in reason:
-        todo = ["Your mail program broke the long lines of the file you pasted, so it no longer",
-                "matches its signature.  Do not edit it: attach the same file to a mail and send",
-                "it again (a file you attach is sent as it is)."]
+        todo = ("Your mail program broke the long lines of the file you pasted, so it no longer matches its "
+                "signature.  Do not edit it: attach the same file to a mail and send it again (an attached "
+                "file is sent as it is).")
     else:
-        todo = ["Correct it and send it again; the same file name is fine.  A signed file cannot",
-                "be edited: write it again with the command that wrote it (hxref answer or",
-                "commit with --template and your key; or fix the text and hxref sign it), check",
-                "it where you can (hxref check), and mail the new file as an attachment."]
+        todo = ("Correct it and send it again; the same file name is fine.  A signed file cannot be edited: "
+                "write it again with the command that wrote it (hxref answer or commit with --template and "
+                "your key; or fix the text and hxref sign it), check it where you can (hxref check), and "
+                "mail the new file as an attachment.")
     subject, when = _header(msg, "Subject"), _header(msg, "Date")
     mail = " ".join(x for x in (f"{subject!r}" if subject else "", f"of {when}" if when else "") if x)
     body = [*textwrap.wrap(f"hxref refused {name} for game {game}: nothing of your mail {mail} was stored."
                            .replace("mail  was", "mail was"), 76), ""]
     body += ["Why:", *textwrap.wrap(reason, 76, initial_indent="  ", subsequent_indent="  ",
                                     break_long_words=True, break_on_hyphens=False), "",
-             "What to do:", *("  " + line for line in todo), "",
+             "What to do:", *textwrap.wrap(todo, 76, initial_indent="  ", subsequent_indent="  "), "",
              "-- ", "hxref inbox (an automatic answer: a reply to it is not read)"]
     m = EmailMessage()
     m["From"] = sender
