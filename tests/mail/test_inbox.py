@@ -464,7 +464,8 @@ def test_a_whole_maildir_is_safe(cli, game):
     attach(good, union, "union-t1.bid-commit.yaml")
     bad = message(BOB, "bid")
     attach(bad, split_signed_text(confederate)[0], "confederate-t1.bid-commit.yaml")
-    k_good, k_bad = md.add(good), md.add(bad)
+    md.add(good)
+    k_bad = md.add(bad)
     md.add(message(BOB, "hello", "Dinner on Friday?\n"))
     key = message(BOB, "my hxref key", "Here is my key.\n")
     key.add_attachment(read("bob.pub").encode(), maintype="application", subtype="octet-stream",
