@@ -106,10 +106,11 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, addresses, out_dir
 
     \b
     Examples:
-      hxref inbox g.yaml --maildir ~/Maildir/.hxref --smtp smtp.example.org:587 --starttls
+      hxref inbox g.yaml --maildir ~/Maildir/.hxref --smtp smtp.example.org
       hxref inbox tournament/ --mbox ~/mail/orders.mbox
       hxref inbox g.yaml --eml incoming/ --dry-run
-      hxref inbox games/ --maildir ~/Maildir --key ~/.ssh/id_ed25519   (a new game arrives)
+      hxref inbox games/ --maildir ~/Maildir --key ~/.ssh/id_ed25519
+                                          (a new game arrives)
     """
     import sys
 
