@@ -8,7 +8,8 @@ few private ones other modules use), so ``from hxref import mail`` / ``mail.run_
   forwarded (:func:`find_orders`), and the repairs of what a mail client did to a signed file
   (:func:`repaired`, :func:`best_reading`).
 * :mod:`hxref.mail_inbox` -- the inbox (:func:`run_inbox`): the messages of a Maildir, an mbox file
-  or ``.eml`` files, each taken whole or not at all into its games, then archived.
+  or ``.eml`` files that carry hxref files, each taken whole or not at all into its games, remembered
+  as processed (:class:`Processed`), a refusal answered to who signed or sent it (:func:`refusal_for`).
 * :mod:`hxref.mail_addresses` -- the game's address book (``GAME.addresses.yaml``,
   :func:`load_address_book`) and the recipients' time zones (:func:`local_time`).
 * :mod:`hxref.mail_remind` -- who owes what: the deadline and owed lines of a mail, and the
@@ -21,8 +22,9 @@ few private ones other modules use), so ``from hxref import mail`` / ``mail.run_
 from __future__ import annotations
 
 from .mail_addresses import AddressBook, address_book_path, load_address_book, local_time
-from .mail_inbox import (NO_ORDERS, REWRAPPED, EmlSource, Games, Item, MaildirSource, MboxSource, Outcome,
-                         Result, Source, game_id_of, looks_rewrapped, process_message, run_inbox)
+from .mail_inbox import (REWRAPPED, EmlSource, Games, Inbox, Item, MaildirSource, MboxSource, Outcome, Processed,
+                         Refusal, Result, Source, game_id_of, looks_rewrapped, message_digest, process_message,
+                         refusal_for, refusal_name, run_inbox)
 from .mail_outbox import (compose, last_mail_event, outbox_messages, outbox_name,
                           parse_smtp, pending_receipts, recent_receipts, send, subject, templates_for,
                           umpired_templates, write_outbox)
@@ -32,8 +34,9 @@ from .mail_remind import deadline_lines, owed_lines, reminder_messages
 
 __all__ = [
     "AddressBook", "address_book_path", "load_address_book", "local_time",
-    "NO_ORDERS", "REWRAPPED", "EmlSource", "Games", "Item", "MaildirSource", "MboxSource", "Outcome", "Result",
-    "Source", "game_id_of", "looks_rewrapped", "process_message", "run_inbox",
+    "REWRAPPED", "EmlSource", "Games", "Inbox", "Item", "MaildirSource", "MboxSource", "Outcome", "Processed",
+    "Refusal", "Result", "Source", "game_id_of", "looks_rewrapped", "message_digest", "process_message",
+    "refusal_for", "refusal_name", "run_inbox",
     "compose", "last_mail_event", "outbox_messages", "outbox_name", "parse_smtp",
     "pending_receipts", "recent_receipts", "send", "subject", "templates_for", "umpired_templates",
     "write_outbox",

@@ -1,7 +1,12 @@
-"""The inbox (:func:`run_inbox`): every message of a source, its order files submitted to their games.
+"""The inbox (:func:`run_inbox`): the messages of a source that carry hxref files, submitted to their games.
 
-A source is a Maildir, an mbox file or a folder of ``.eml`` files (:class:`Source`); the order
-files of each message are found by :func:`hxref.mail_read.find_orders`.
+A source is a Maildir, an mbox file or a folder of ``.eml`` files (:class:`Source`); the hxref files
+of each message (order files, game files) are found by :func:`hxref.mail_read.find_orders`.
+
+The inbox acts only on messages that carry hxref files.  Every other message (a friend's mail, a
+key sent by hand, an hxref report without files, a mail it cannot parse) is left exactly where it
+is and is not counted as a refusal; so is a message whose files are all for games that are not
+here (the inbox run for those games takes it).  It may therefore be pointed at a whole mailbox.
 
 Each order file is matched to a game by its ``game:`` id (one game file, or every game file under
 a folder: :class:`Games`), then submitted through :class:`~hxref.engine.Engine` under the game's
@@ -9,12 +14,20 @@ lock.  A message is taken whole or not at all (:func:`process_message`): its fil
 order to the games in memory and saved only when every one of them is accepted; one refusal
 rejects the whole message and stores nothing.  Messages that fail are tried again after the others
 while that gets more accepted, so a reveal read before the commitment it waits for still goes in.
-Then each message is moved: accepted ones to ``ARCHIVE/done/``, rejected ones to
-``ARCHIVE/rejected/`` with ``NAME.reason`` beside it (the first error line, then who sent the
-message).  ARCHIVE is the folder of ``.eml`` files itself, or the folder holding the Maildir or the
-mbox file ("folders next to it"); the archived messages are plain ``.eml`` files (a Maildir's
-``cur/`` may hold messages only, so the ``.reason`` files could not live there).  Messages are
-copied to the archive before they are removed from the source.
+A refused message is answered to whoever sent its file (:func:`refusal_for`): the side whose key
+signed it, else the message's sender.
+
+Nothing is removed from the source, renamed or flagged.  A message once processed (accepted, or
+refused and answered) is remembered by its digest in this machine's record
+(:class:`Processed`, ``$HXREF_HOME/inbox/processed``) and passed by on later runs, so it is never
+submitted, refused or answered twice.  A record rather than a Maildir flag: the flags belong to the
+player's mail client (he marks mail read or unread, and the opponent's report must stay unread
+until he has read it), an mbox or ``.eml`` file has no flag that can be set without rewriting it,
+and one record of digests works alike for the three sources.  The digest
+(:func:`message_digest`) covers the message's identity headers and its body, not the headers a
+client adds as it reads (an mbox's ``Status:``), so reading a mail does not make it new, while a
+corrected file sent again is a new message.  With ``--archive DIR`` a copy of each processed
+message goes to ``DIR/done/`` or ``DIR/rejected/`` (with ``NAME.reason`` beside it).
 """
 from __future__ import annotations
 
@@ -25,13 +38,10 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from .errors import HxrefError, InvalidInput
-from .mail_read import GAME_MARK, Found, best_reading, find_orders, is_hxref_mail, read_message
-
-NO_ORDERS = ("no hxref order file found in the message: attach the signed .yaml file, "
-             "or paste it into the body")
+from .mail_read import GAME_MARK, Found, best_reading, find_orders, read_message
 
 
 # === games ======================================================================================
@@ -98,6 +108,11 @@ class Games:
     def add(self, gid: str, path: Path) -> None:
         self.paths.setdefault(gid, []).append(path)
 
+    def holds(self, gid: str | None) -> bool:
+        """Whether a file of game ``gid`` is for here (an unknown id, None, is taken for here: its
+        refusal says what is wrong with the file)."""
+        return gid is None or gid in self.paths
+
     def path_for(self, order) -> Path:
         """The game file an order is for (a single game takes every file: it refuses other games')."""
         if self.single:
@@ -124,52 +139,154 @@ class Result:
     receipts: list = field(default_factory=list)     # hxref.engine.Receipt
     reason: str | None = None
     games: list[Path] = field(default_factory=list)
-    moved: Path | None = None       # where the message was archived
     skipped: list[str] = field(default_factory=list)     # files this copy held already
     resolved: list = field(default_factory=list)        # (game, decision, head) closed on arrival
     notes: list[str] = field(default_factory=list)      # what became of a game file that arrived
-    left_alone: bool = False        # an hxref report carrying no file: left where it is
+    left_alone: bool = False        # no hxref file for a game here: not touched, not counted
+    refused_file: str | None = None     # the file the refusal is about
+    signer: str | None = None       # the participant whose key in the game signed that file
+    public_reason: str | None = None    # the reason as told to a sender whose signature did not verify
+    game_path: Path | None = None   # the game the refused file is for, when it names one here
 
 
 REWRAPPED = "the mail client rewrapped the long lines: attach the file instead of pasting it"
+_YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*:(\s|$)")
 
 
 def looks_rewrapped(text: str) -> bool:
-    """A pasted file whose long lines a mail client broke: every body line at most 80 characters,
-    and some line as long as a wrapping client leaves them (hxref's own files have longer lines)."""
-    from .signing import split_signed_text
+    """A pasted file whose long lines a mail client may have broken: no line over 80 characters,
+    and a line as long as a wrapping client leaves them, or one that can only be the rest of a
+    broken line (at the left margin, yet no comment, no ``key:``, no list item; or a signature
+    block line without its comment mark).  Asked only of a file whose signature does not verify."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not lines or max(len(line) for line in lines) > 80:
+        return False
+    if any(len(line) >= 60 for line in lines):
+        return True
+    in_sig = False
+    for line in lines:
+        if "-----BEGIN SSH SIGNATURE-----" in line:
+            in_sig = True
+            continue
+        if "-----END SSH SIGNATURE-----" in line:
+            in_sig = False
+            continue
+        if not line.strip() or line[0] in " \t#":
+            continue
+        if in_sig or not (_YAML_KEY.match(line) or line.startswith(("- ", "---", "..."))):
+            return True
+    return False
 
-    body = split_signed_text(text.replace("\r\n", "\n"))[0]
-    lengths = [len(line) for line in body.split("\n")]
-    return bool(lengths) and max(lengths) <= 80 and sum(1 for n in lengths if n >= 60) >= 1
+
+def _rewrapped(f: Found) -> bool:
+    """A pasted file that a mail client rewrapped: its signature does not verify, and it looks broken."""
+    from .mail_read import _verifies
+
+    return f.pasted and f.sig is None and looks_rewrapped(f.text) and not _verifies(best_reading(f), f)
 
 
 def _refusal(f: Found, exc: HxrefError) -> str:
-    if f.pasted and exc.code == "E201" and looks_rewrapped(f.text):
-        return f"{f.name}: {REWRAPPED} (its signature does not match) [E201]"
+    if _rewrapped(f):
+        return f"{f.name}: {REWRAPPED} (its signature does not match what was signed) [E201]"
     return exc.render()
+
+
+def _game_of(f: Found) -> str | None:
+    """The game id a found file names, or None when it cannot be read."""
+    from . import orders, yamlio
+    from .game import LOG_MARKER
+
+    try:
+        if f.game:
+            head = f.text.partition("\n" + LOG_MARKER + "\n")[0]
+            return str((yamlio.fast_load(head) or {}).get("meta", {})["game"])
+        return orders.parse(best_reading(f), f.name, fast=True).game
+    except Exception:  # unreadable: its refusal says why
+        return None
+
+
+def _participants(engine) -> dict[str, str]:
+    """Key fingerprint -> participant (side or umpire) of a game."""
+    from .signing import PublicKey
+
+    out = {}
+    for name, p in engine.participants.items():
+        with contextlib.suppress(Exception):
+            out[PublicKey.from_line(p["key"]).fingerprint()] = name
+    return out
+
+
+def signer_of(f: Found, engine) -> str | None:
+    """The participant of ``engine``'s game whose key signed ``f`` (its signature verifies with that
+    key), or None: only then may a refusal tell what the game holds, and only to that participant."""
+    from .signing import verify_text
+
+    try:
+        key, _ = verify_text(best_reading(f), source=f.name, detached=f.sig)
+    except HxrefError:
+        return None
+    return _participants(engine).get(key.fingerprint())
+
+
+def public_reason(f: Found, engine) -> str:
+    """Why ``f`` was refused, as told to a sender whose signature did not verify with any key of the
+    game: read from the file alone (its YAML, its signature), so it reveals nothing of the game."""
+    from . import orders
+    from .signing import verify_text
+
+    if _rewrapped(f):
+        return f"{f.name}: {REWRAPPED} (its signature does not match what was signed) [E201]"
+    text = best_reading(f)
+    try:
+        orders.parse(text, f.name)
+        key, _ = verify_text(text, source=f.name, detached=f.sig)
+    except HxrefError as exc:
+        return exc.render()
+    return (f"{f.name}: signed by the key {key.fingerprint()}, which is no participant's key in game "
+            f"{engine.meta['game']}: sign it with the key you play with [E202]")
+
+
+def _refused(f: Found | None, exc: HxrefError | str, engine=None, games: list[Path] | None = None) -> Result:
+    """The result of a refused message: the reason, and who may hear it (see :func:`refusal_for`)."""
+    reason = exc if isinstance(exc, str) else (_refusal(f, exc) if f is not None else exc.render())
+    res = Result(False, reason=reason, games=games or [])
+    if f is None:
+        res.public_reason = reason if isinstance(exc, str) else f"{exc.where.file or 'the file'}: refused [{exc.code}]"
+        return res
+    res.refused_file = f.name
+    res.game_path = engine.gf.path if engine is not None else None
+    if f.error or f.game or engine is None:
+        res.public_reason = reason if f.error else f"{f.name}: the game file was refused by this copy"
+        return res
+    res.signer = signer_of(f, engine)
+    res.public_reason = public_reason(f, engine)
+    return res
 
 
 def process_message(msg: EmailMessage, games: Games, *, dry_run: bool = False, key=None,
                     resolve: bool = True) -> Result:
     """Find, match and submit the order files of one message, and apply a game file it carries
-    (:mod:`hxref.bundle`): all of them, or none.  Files this copy holds already are skipped; open
-    games resolve what they can as files come in (``resolve``)."""
+    (:mod:`hxref.bundle`): all of them, or none.  A message with no hxref file, or whose files are
+    all for games not here, is left alone.  Files this copy holds already are skipped; open games
+    resolve what they can as files come in (``resolve``)."""
     from . import bundle, orders
     from .engine import Engine
     from .game import locked
 
     try:
         found = find_orders(msg)
-    except Exception as exc:  # the email package on a badly broken message
-        return Result(False, reason=f"the message cannot be read ({exc.__class__.__name__}: {exc}) [E100]")
+    except Exception:  # the email package on a badly broken message: no hxref file can be read from it
+        return Result(False, left_alone=True, reason="the message cannot be read: left alone")
     if not found:
-        if is_hxref_mail(msg):
-            return Result(False, left_alone=True, reason="an hxref mail without files (a report): left alone")
-        return Result(False, reason=NO_ORDERS)
+        return Result(False, left_alone=True, reason="no hxref file: left alone")
+    ids = [_game_of(f) for f in found if not f.error]
+    takes_new = key is not None and any(f.game for f in found)
+    if ids and not takes_new and all(g is not None and not games.holds(g) for g in ids):
+        return Result(False, left_alone=True, reason=f"for game {', '.join(sorted(set(map(str, ids))))}, "
+                                                     "not here: left alone")
     for f in found:
         if f.error:
-            return Result(False, reason=f.error)
+            return _refused(f, f.error)
     with contextlib.ExitStack() as stack:
         engines: dict[Path, Engine] = {}
 
@@ -184,43 +301,57 @@ def process_message(msg: EmailMessage, games: Games, *, dry_run: bool = False, k
             try:
                 got = bundle.receive_game(f.text, f.name, games, key, engine_for)
             except HxrefError as exc:
-                return Result(False, reason=exc.render(), games=list(engines))
+                return _refused(f, exc, games=list(engines))
             if got.action == "new":
                 stack.enter_context(locked(got.path))
             engines[got.path] = got.engine
             notes.append(f"{f.name}: {got.note}" + (f"; kept this copy's pending {', '.join(got.kept)}"
                                                     if got.kept else ""))
         items: list[tuple[Path, str, str, str | None]] = []
-        by_item: dict[int, Found] = {}
+        by_item: dict[int, tuple[Found, Path]] = {}
         seen: set = set()
         for f in (f for f in found if not f.game):
             text = best_reading(f)
             if (text, f.sig) in seen:
                 continue            # the same file twice in one message (attached and pasted)
             seen.add((text, f.sig))
+            path = None
             try:
                 order = orders.parse(text, f.name)
                 path = games.path_for(order)
                 engine_for(path)
             except HxrefError as exc:
-                return Result(False, reason=_refusal(f, exc), games=list(engines))
+                return _refused(f, exc, engines.get(path) if path else _any(engines, games, engine_for),
+                                list(engines))
             items.append((path, f.name, text, f.sig))
-            by_item[len(items) - 1] = f
+            by_item[len(items) - 1] = (f, path)
         try:
             done = bundle.apply_files(engines, items, resolve=resolve)
         except HxrefError as exc:
-            return Result(False, reason=exc.render(), games=list(engines))
+            return _refused(None, exc, games=list(engines))
         paths = sorted(engines, key=str)
         if done.refused:
             name, refusal = done.refused[0]
-            f = next(by_item[i] for i, it in enumerate(items) if it[1] == name)
-            more = f" (and {len(done.refused) - 1} more file(s))" if len(done.refused) > 1 else ""
-            return Result(False, reason=_refusal(f, refusal) + more, games=paths)
+            f, path = next(by_item[i] for i, it in enumerate(items) if it[1] == name)
+            res = _refused(f, refusal, engines[path], paths)
+            if len(done.refused) > 1:
+                res.reason = f"{res.reason} (and {len(done.refused) - 1} more file(s))"
+            return res
         if not dry_run:
             for eng in engines.values():
                 eng.save()
     resolved = [(str(p), r.decision, h) for p, r, h in done.resolved]
     return Result(True, receipts=done.receipts, games=paths, skipped=done.skipped, resolved=resolved, notes=notes)
+
+
+def _any(engines: dict, games: Games, engine_for):
+    """A game here to read the keys from when a file names none of them (one game: that one)."""
+    if engines:
+        return next(iter(engines.values()))
+    if games.single and games.paths:
+        with contextlib.suppress(HxrefError):
+            return engine_for(games.target)
+    return None
 
 
 # === sources ====================================================================================
@@ -232,24 +363,18 @@ class Item:
     label: str          # shown to the user
     raw: bytes
     stem: str           # its name in the archive, without .eml
-    #: the source's own handle for the message: the file's Path (.eml), the Maildir key (a str), the
-    #: mbox key (an int, though the standard library's stubs say str): only its source reads it
-    key: Any = None
 
 
 class Source(ABC):
-    """Where messages come from; ``archive`` is where done/ and rejected/ go.  The three kinds
-    below (.eml files, a Maildir, an mbox) each say how to list and remove their messages."""
+    """Where messages come from; only read, never changed.  The three kinds below (.eml files, a
+    Maildir, an mbox) each say how to list their messages; ``archive`` is where ``--archive`` puts
+    the copies of the messages processed (None: no copies)."""
 
-    archive: Path
+    archive: Path | None = None
 
     @abstractmethod
     def items(self) -> list[Item]:
         """Every message of the source, in the order they arrived."""
-
-    @abstractmethod
-    def remove(self, item: Item) -> None:
-        """Take ``item`` out of the source (after it was archived)."""
 
     def close(self) -> None:  # noqa: B027  (a hook, not abstract: only an mbox holds a lock to let go)
         pass
@@ -260,35 +385,27 @@ class EmlSource(Source):
 
     def __init__(self, paths: Iterable[str | Path], archive: str | Path | None = None):
         self.files: list[Path] = []
-        first_dir = None
         for p in map(Path, paths):
             if p.is_dir():
-                first_dir = first_dir or p
                 self.files += sorted(q for q in p.glob("*.eml") if q.is_file())
             elif p.is_file():
                 self.files.append(p)
             else:
                 raise InvalidInput("no such .eml file or folder", code="E100", file=str(p))
-        if archive is None:
-            archive = first_dir or (self.files[0].parent if self.files else Path("."))
-        self.archive = Path(archive)
+        self.archive = Path(archive) if archive is not None else None
 
     def items(self) -> list[Item]:
         out = []
         for p in self.files:
             try:
-                out.append(Item(str(p), p.read_bytes(), p.stem, p))
+                out.append(Item(str(p), p.read_bytes(), p.stem))
             except OSError as exc:
                 raise InvalidInput(f"cannot read the message: {exc.strerror}", code="E100", file=str(p)) from None
         return out
 
-    def remove(self, item: Item) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            Path(item.key).unlink()
-
 
 class MaildirSource(Source):
-    """A Maildir (its ``new/`` and ``cur/`` messages); done/ and rejected/ go beside it."""
+    """A Maildir (its ``new/`` and ``cur/`` messages), read without moving or renaming any."""
 
     def __init__(self, path: str | Path, archive: str | Path | None = None):
         import mailbox
@@ -298,9 +415,7 @@ class MaildirSource(Source):
             raise InvalidInput("not a Maildir (it needs the folders cur/, new/ and tmp/)", code="E100",
                                file=str(self.path))
         self.box = mailbox.Maildir(str(self.path), factory=None, create=False)
-        if archive is None:
-            archive = self.path.parent if self.path.name not in ("", ".", "..") else self.path.resolve().parent
-        self.archive = Path(archive)
+        self.archive = Path(archive) if archive is not None else None
 
     @staticmethod
     def _order(key: str) -> tuple:
@@ -308,15 +423,15 @@ class MaildirSource(Source):
         return (int(head) if head.isdigit() else 0, key)
 
     def items(self) -> list[Item]:
-        return [Item(f"{self.path}/{key}", self.box.get_bytes(key), key, key)
-                for key in sorted(self.box.keys(), key=self._order)]
-
-    def remove(self, item: Item) -> None:
-        self.box.discard(item.key)
+        out = []
+        for key in sorted(self.box.keys(), key=self._order):
+            with contextlib.suppress(KeyError, OSError):     # taken away by the mail client meanwhile
+                out.append(Item(f"{self.path}/{key}", self.box.get_bytes(key), key))
+        return out
 
 
 class MboxSource(Source):
-    """An mbox file, locked while it is read; done/ and rejected/ go beside it."""
+    """An mbox file, locked while it is read (and never rewritten)."""
 
     def __init__(self, path: str | Path, archive: str | Path | None = None):
         import mailbox
@@ -330,46 +445,99 @@ class MboxSource(Source):
         except mailbox.ExternalClashError:
             raise InvalidInput("the mbox file is locked by another program; try again", code="E501",
                                file=str(self.path)) from None
-        self.archive = Path(archive) if archive is not None else self.path.parent
-        self.removed = False
+        self.archive = Path(archive) if archive is not None else None
 
     def items(self) -> list[Item]:
         out = []
         for n, key in enumerate(self.box.keys(), 1):
             raw = self.box.get_bytes(key)
-            out.append(Item(f"{self.path}#{n}", raw, f"{self.path.stem}-{hashlib.sha256(raw).hexdigest()[:12]}", key))
+            out.append(Item(f"{self.path}#{n}", raw, f"{self.path.stem}-{hashlib.sha256(raw).hexdigest()[:12]}"))
         return out
-
-    def remove(self, item: Item) -> None:
-        self.box.discard(item.key)
-        self.removed = True
 
     def close(self) -> None:
         try:
-            if self.removed:
-                self.box.flush()
-        finally:
             self.box.unlock()
+        finally:
             self.box.close()
+
+
+# === what was processed =========================================================================
+
+#: headers a mail client adds or changes while the message sits in a mailbox (not the message's own)
+_CLIENT_HEADERS = {"status", "x-status", "x-keywords", "x-uid", "x-mozilla-status", "x-mozilla-status2",
+                   "content-length", "lines", "x-imapbase", "x-imap"}
+
+
+def message_digest(raw: bytes) -> str:
+    """The digest the record keeps of a message: its bytes without the headers a mail client adds
+    as it reads (``Status:`` ...), line ends made LF; a message sent again, even with the same
+    files, has another Message-ID and Date, so it is another message."""
+    data = raw.replace(b"\r\n", b"\n")
+    head, sep, body = data.partition(b"\n\n")
+    kept, skip = [], False
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t"):
+            if not skip:
+                kept.append(line)
+            continue
+        skip = line.split(b":", 1)[0].strip().lower().decode("latin-1") in _CLIENT_HEADERS
+        if not skip:
+            kept.append(line)
+    return hashlib.sha256(b"\n".join(kept) + sep + body).hexdigest()
+
+
+class Processed:
+    """This machine's record of the messages the inbox processed (``$HXREF_HOME/inbox/processed``:
+    one digest a line, appended), so a message is submitted, refused or answered once."""
+
+    def __init__(self, path: Path | None = None):
+        from .heads import home
+
+        self.path = path or home() / "inbox" / "processed"
+        try:
+            self.digests = set(self.path.read_text(encoding="ascii").split())
+        except FileNotFoundError:
+            self.digests = set()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidInput(f"the inbox's record cannot be read ({exc}): move it away", code="E100",
+                               file=str(self.path)) from None
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self.digests
+
+    def add(self, digests: Iterable[str]) -> None:
+        new = [d for d in dict.fromkeys(digests) if d not in self.digests]
+        if not new:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="ascii") as fh:
+            fh.write("".join(d + "\n" for d in new))
+            fh.flush()
+            import os
+
+            os.fsync(fh.fileno())
+        self.digests.update(new)
 
 
 # === the inbox ==================================================================================
 
 @dataclass
 class Outcome:
-    """What became of one message."""
+    """What became of one message the inbox acted on."""
 
     source: str
     sender: str
     subject: str
-    status: str                      # accepted | rejected | left alone (each may follow "would be ")
+    status: str                      # accepted | rejected (each may follow "would be ")
     receipts: list = field(default_factory=list)
     reason: str | None = None
-    moved_to: str | None = None
+    archived: str | None = None      # the --archive copy
     games: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     resolved: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    digest: str = ""
+    refusal: object = None           # a rejected message's answer (:class:`Refusal`), or why there is none
 
     @property
     def accepted(self) -> bool:
@@ -382,7 +550,17 @@ class Outcome:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["receipts"] = [asdict(r) for r in self.receipts]
+        d["refusal"] = self.refusal.to_dict() if isinstance(self.refusal, Refusal) else self.refusal
         return d
+
+
+@dataclass
+class Inbox:
+    """The messages of one run: those acted on, and how many were left alone or processed before."""
+
+    outcomes: list[Outcome]
+    left_alone: int = 0
+    before: int = 0
 
 
 def _header(msg: EmailMessage | None, name: str) -> str:
@@ -421,53 +599,175 @@ def _reason_text(reason: str | None, item: Item, msg: EmailMessage | None) -> st
 
 
 def run_inbox(target: str | Path, source: Source, *, dry_run: bool = False, key=None, resolve: bool = True,
-              progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Process every message of ``source`` for the games of ``target`` (see the module docstring);
-    ``key`` (a public key) accepts a new game that arrives with a mail when it is one of its
-    participants'; ``resolve`` lets open games resolve as files arrive."""
+              record: Processed | None = None, answer: Callable[[Outcome, EmailMessage | None, Result], object]
+              | None = None, progress: Callable[[Outcome], None] | None = None) -> Inbox:
+    """Process every message of ``source`` not in ``record`` for the games of ``target`` (see the
+    module docstring); ``key`` (a public key) accepts a new game that arrives with a mail when it is
+    one of its participants'; ``resolve`` lets open games resolve as files arrive.  An accepted
+    message is recorded as soon as its games are saved; a refused one once ``answer`` (which
+    writes or sends its refusal and returns what it did) has returned."""
     games = Games(target, allow_new=key is not None)
+    record = record if record is not None else Processed()
     try:
         items = source.items()
+        digests = [message_digest(item.raw) for item in items]
+        todo, before = [], 0
+        for i, d in enumerate(digests):
+            if d in record or d in digests[:i]:
+                before += 1
+            else:
+                todo.append(i)
         msgs: dict[int, EmailMessage | None] = {}
-        for i, item in enumerate(items):
+        for i in todo:
             try:
-                msgs[i] = read_message(item.raw)
+                msgs[i] = read_message(items[i].raw)
             except Exception:
                 msgs[i] = None
         results: dict[int, Result] = {}
-        todo = list(range(len(items)))
         while todo:
             again = []
             for i in todo:
                 msg = msgs[i]
                 res = (process_message(msg, games, dry_run=dry_run, key=key, resolve=resolve) if msg is not None
-                       else Result(False, reason="the message cannot be read [E100]"))
+                       else Result(False, left_alone=True, reason="the message cannot be read: left alone"))
                 results[i] = res
-                if res.left_alone:
-                    continue
-                if res.accepted:
-                    if not dry_run:       # the game is saved: move the message on at once
-                        res.moved = _archive(source.archive / "done", items[i].stem, items[i].raw)
-                        source.remove(items[i])
-                else:
+                if res.accepted and not dry_run:       # the game is saved: recorded at once
+                    record.add([digests[i]])
+                elif not res.accepted and not res.left_alone:
                     again.append(i)
             if dry_run or len(again) == len(todo):
                 break
             todo = again
-        outcomes = []
+        outcomes, alone = [], 0
         for i, item in enumerate(items):
+            if i not in results:
+                continue
             res, msg = results[i], msgs[i]
-            moved = res.moved
-            if not res.accepted and not res.left_alone and not dry_run:
-                moved = _archive(source.archive / "rejected", item.stem, item.raw, _reason_text(res.reason, item, msg))
-                source.remove(item)
-            status = "accepted" if res.accepted else "left alone" if res.left_alone else "rejected"
-            outcomes.append(Outcome(item.label, _header(msg, "From"), _header(msg, "Subject"),
-                                    ("would be " + status) if dry_run and not res.left_alone else status,
-                                    res.receipts, res.reason, str(moved) if moved else None,
-                                    [str(p) for p in res.games], res.skipped, res.resolved, res.notes))
+            if res.left_alone:
+                alone += 1
+                continue
+            status = ("would be " if dry_run else "") + ("accepted" if res.accepted else "rejected")
+            o = Outcome(item.label, _header(msg, "From"), _header(msg, "Subject"), status, res.receipts, res.reason,
+                        None, [str(p) for p in res.games], res.skipped, res.resolved, res.notes, digests[i])
+            if not dry_run and source.archive is not None:
+                o.archived = str(_archive(source.archive / ("done" if res.accepted else "rejected"), item.stem,
+                                          item.raw, None if res.accepted else _reason_text(res.reason, item, msg)))
+            if not res.accepted and answer is not None:
+                o.refusal = answer(o, msg, res)
+                if not dry_run:
+                    record.add([digests[i]])
+            outcomes.append(o)
             if progress:
-                progress(outcomes[-1])
-        return outcomes
+                progress(o)
+        return Inbox(outcomes, alone, before)
     finally:
         source.close()
+
+
+# === refusals ===================================================================================
+
+@dataclass
+class Refusal:
+    """The answer to a refused message: to whom, why, and the mail itself (None: not answered)."""
+
+    to: list[str]
+    audience: str               # the side whose key signed the file, or "sender"
+    reason: str                 # the reason as told to them
+    message: EmailMessage | None = None
+    not_sent: str | None = None     # why it is not answered
+
+    def to_dict(self) -> dict:
+        return {"to": self.to, "audience": self.audience, "reason": self.reason, "not_sent": self.not_sent}
+
+
+def _auto(msg: EmailMessage | None) -> bool:
+    """A message sent by a program (RFC 3834: ``Auto-Submitted`` other than ``no``), or one of
+    hxref's own: never answered, so that two programs never answer each other."""
+    value = _header(msg, "Auto-Submitted").strip().lower()
+    return bool(value and value.split(";")[0].strip() != "no")
+
+
+def refusal_for(res: Result, msg: EmailMessage | None, book, sender: str, game: str,
+                dry_run: bool = False) -> Refusal:
+    """Who hears why a message was refused, and the mail that tells them.
+
+    When the refused file's signature verifies with a participant's key in the game, the full
+    reason goes to that participant's address in the game's address book ``book``, never to the
+    message's From (anyone can forward another side's signed file to learn what its refusal says,
+    and in an umpired game that reason comes from the full state).  When no participant's
+    signature verifies, the reason read from the file alone (:func:`public_reason`) goes to the
+    From address.  Messages sent by a program (``Auto-Submitted``) are never answered, and a
+    refusal says ``Auto-Submitted: auto-replied``, so mail never loops.  ``book`` None: no address
+    book, nothing is mailed."""
+    from email.utils import getaddresses
+
+    if res.signer is not None:
+        audience, reason = res.signer, res.reason or "refused"
+        to = list(book.recipients.get(res.signer, [])) if book is not None else []
+        none = (f"no address for {res.signer} in {book.path}" if book is not None
+                else "no address book") if not to else None
+    else:
+        audience, reason = "sender", res.public_reason or res.reason or "refused"
+        pairs = [a for _, a in getaddresses([_header(msg, "Reply-To") or _header(msg, "From")]) if "@" in a]
+        to = pairs[:1]
+        none = "no address book" if book is None else None if to else "no From address to answer"
+    if _auto(msg):
+        none = "the message was sent by a program (Auto-Submitted): never answered"
+    if none is not None:
+        return Refusal(to, audience, reason, None, none)
+    return Refusal(to, audience, reason, compose_refusal(res, msg, to, sender, game, reason))
+
+
+def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender: str, game: str,
+                    reason: str) -> EmailMessage:
+    """A short mail: which file, the one-line reason, what to do; a reply to the refused message
+    (In-Reply-To, References) marked ``Auto-Submitted: auto-replied`` (RFC 3834)."""
+    import datetime as _dt
+    import textwrap
+    from email.utils import format_datetime
+
+    from .engine import now_iso
+
+    name = res.refused_file or "your file"
+    if REWRAPPED in reason:
+        todo = ("Your mail program broke the long lines of the file you pasted, so it no longer matches its "
+                "signature.  Do not edit it: attach the same file to a mail and send it again (an attached "
+                "file is sent as it is).")
+    else:
+        todo = ("Correct it and send it again; the same file name is fine.  A signed file cannot be edited: "
+                "write it again with the command that wrote it (hxref answer or commit with --template and "
+                "your key; or fix the text and hxref sign it), check it where you can (hxref check), and "
+                "mail the new file as an attachment.")
+    subject, when = _header(msg, "Subject"), _header(msg, "Date")
+    mail = " ".join(x for x in (f"{subject!r}" if subject else "", f"of {when}" if when else "") if x)
+    body = [*textwrap.wrap(f"hxref refused {name} for game {game}: nothing of your mail {mail} was stored."
+                           .replace("mail  was", "mail was"), 76), ""]
+    body += ["Why:", *textwrap.wrap(reason, 76, initial_indent="  ", subsequent_indent="  ",
+                                    break_long_words=True, break_on_hyphens=False), "",
+             "What to do:", *textwrap.wrap(todo, 76, initial_indent="  ", subsequent_indent="  "), "",
+             "-- ", "hxref inbox (an automatic answer: a reply to it is not read)"]
+    m = EmailMessage()
+    m["From"] = sender
+    m["To"] = ", ".join(to)
+    m["Subject"] = f"[hxref] {game}: {name} refused"
+    t = now_iso().replace("Z", "+00:00")
+    m["Date"] = format_datetime(_dt.datetime.fromisoformat(t), usegmt=True)
+    digest = hashlib.sha256((_header(msg, "Message-ID") + name + reason).encode()).hexdigest()
+    m["Message-ID"] = f"<refusal.{digest[:32]}@hxref.invalid>"
+    original = _header(msg, "Message-ID").strip()
+    if original:
+        m["In-Reply-To"] = original
+        m["References"] = " ".join(x for x in (_header(msg, "References").strip(), original) if x)
+    m["Auto-Submitted"] = "auto-replied"
+    m["X-Hxref-Game"] = game
+    m["X-Hxref-Refused"] = name
+    m["X-Hxref-Audience"] = res.signer or "sender"
+    m.set_content("\n".join(body) + "\n")
+    return m
+
+
+def refusal_name(msg: EmailMessage) -> str:
+    """The ``.eml`` name of a refusal written into a folder."""
+    game = re.sub(r"[^A-Za-z0-9._-]", "-", str(msg["X-Hxref-Game"]))
+    tag = str(msg["Message-ID"]).strip("<>").split("@")[0].split(".")[-1][:12]
+    return f"{game}-refused-{tag}-{msg['X-Hxref-Audience']}.eml"

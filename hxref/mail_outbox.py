@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import HxrefError, InvalidInput
 from .mail_addresses import AddressBook, _valid_address
@@ -377,8 +377,12 @@ def _last_part(msg: EmailMessage) -> Message:
 
 def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, since: int | None = None,
                     files: bool = True, attach_game: bool = False, templates: bool = True,
-                    encrypt: bool = False) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
+                    encrypt: bool = False, copy_to_me: bool = False
+                    ) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
     """(audience, message) for every recipient in the book, and the sides the book has no address for.
+
+    The sender's own address is left out of every recipient's addresses (a recipient with no other
+    address gets no mail: the sender has his copy of the game), unless ``copy_to_me``.
 
     In open games each side's mail carries what it may lack (:mod:`hxref.bundle`; ``files``): the
     signed files after the head it acknowledged, or the game file itself when it has signed nothing
@@ -397,15 +401,18 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
     if _valid_address(frm) is None:
         raise InvalidInput(f"not an e-mail address: {frm!r}", code="E504")
+    own = (_valid_address(frm) or "").lower()
     out = []
     for audience in [*engine.sides(), "umpire"]:
-        if audience not in book.recipients:
+        to = [a for a in book.recipients.get(audience, [])
+              if copy_to_me or (_valid_address(a) or "").lower() != own]
+        if not to:
             continue
         extra = _carried_for(engine, audience, files=files, attach_game=attach_game, templates=templates)
-        out.append((audience, compose(engine, audience, book.recipients[audience], frm, receipts,
+        out.append((audience, compose(engine, audience, to, frm, receipts,
                                       book.timezones.get(audience), encrypt=encrypt, **extra)))
     missing = [s for s in engine.sides() if s not in book.recipients]
-    if not out:
+    if not out and not any(a in book.recipients for a in [*engine.sides(), "umpire"]):
         raise InvalidInput("the address book names nobody to mail", code="E111", file=str(book.path))
     return out, missing
 
@@ -441,8 +448,10 @@ def outbox_name(msg: EmailMessage) -> str:
     return f"{game}-{msg['X-Hxref-Head'][:12]}{tag}-{msg['X-Hxref-Audience']}.eml"
 
 
-def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path) -> list[Path]:
-    """Write each message as a ready ``.eml`` file (``X-Unsent: 1``: mail clients open it as a draft)."""
+def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path,
+                 name: Callable[[EmailMessage], str] | None = None) -> list[Path]:
+    """Write each message as a ready ``.eml`` file (``X-Unsent: 1``: mail clients open it as a draft),
+    named by ``name`` (default :func:`outbox_name`)."""
     from .game import atomic_write
 
     folder = Path(folder)
@@ -454,7 +463,7 @@ def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path) -
             data = msg.as_bytes()
         finally:
             del msg["X-Unsent"]
-        path = folder / outbox_name(msg)
+        path = folder / (name or outbox_name)(msg)
         atomic_write(path, data)
         paths.append(path)
     return paths

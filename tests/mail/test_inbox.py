@@ -1,5 +1,6 @@
-"""``hxref inbox``: order files found in real e-mail messages, matched to games, submitted, and each
-message moved to ``done/`` or ``rejected/`` (a message is taken whole or not at all; a duplicate is skipped)."""
+"""``hxref inbox``: order files found in real e-mail messages, matched to games, submitted; each message
+left where it is and remembered as processed, with a copy in ``done/`` or ``rejected/`` under
+``--archive`` (a message is taken whole or not at all; a duplicate is skipped)."""
 from __future__ import annotations
 
 import base64
@@ -77,13 +78,13 @@ def test_several_attachments_all_accepted_with_receipts(cli, game):
     raw = save(m, "incoming/0001.eml").read_bytes()
     assert b"Content-Transfer-Encoding: base64" in raw and b"hxref: 2" not in raw
 
-    out = inbox(cli, game, "--eml", "incoming").stdout
+    out = inbox(cli, game, "--eml", "incoming", "--archive", "incoming").stdout
     receipts = RECEIPT.findall(out)
     assert [(r[2], r[3]) for r in receipts] == [("union", "commit"), ("confederate", "commit")], out
     assert receipts[0][4] == sha(union)[:16] and receipts[1][4] == sha(confederate)[:16]
     assert all(r[0] == "test-game" and r[1] == "t1.bid" for r in receipts)
     assert "incoming/done/0001.eml" in out and "1 accepted" in out
-    assert Path("incoming/done/0001.eml").read_bytes() == raw and not Path("incoming/0001.eml").exists()
+    assert Path("incoming/done/0001.eml").read_bytes() == raw == Path("incoming/0001.eml").read_bytes()
     assert owed(cli, game) == {"union": "reveal", "confederate": "reveal"}
     assert stored_files(game)[-2:] == [confederate, union]     # kept in canonical order (by party)
     assert cli("audit", game).stdout.startswith("audit OK")
@@ -100,7 +101,7 @@ def test_quoted_printable_body_with_the_file_pasted_in(cli, game):
     out = inbox(cli, game, "--eml", "incoming/qp.eml").stdout
     [r] = RECEIPT.findall(out)
     assert r[2:4] == ("union", "commit") and r[4] == sha(union)[:16]
-    assert Path("incoming/done/qp.eml").exists()
+    assert Path("incoming/qp.eml").read_bytes() == raw and not Path("incoming/done").exists()
     assert stored_files(game)[-1] == union
 
 
@@ -247,7 +248,7 @@ def test_really_broken_file_is_rejected_with_a_clear_reason(cli, game):
     attach(m, mangle(broken), "union-t1.bid-commit.yaml")
     raw = save(m, "incoming/broken.eml").read_bytes()
     before = Path(game).read_bytes()
-    out = inbox(cli, game, "--eml", "incoming").stdout
+    out = inbox(cli, game, "--eml", "incoming", "--archive", "incoming").stdout
     assert "rejected" in out and "1 rejected" in out and not RECEIPT.findall(out)
     why = reason(Path("incoming/rejected/broken.eml"))
     first = why.splitlines()[0]
@@ -266,19 +267,23 @@ def test_a_message_is_taken_whole_or_not_at_all(cli, game):
     attach(m, split_signed_text(confederate)[0], "confederate-t1.bid-commit.yaml")
     save(m, "incoming/half.eml")
     before = Path(game).read_bytes()
-    out = inbox(cli, game, "--eml", "incoming").stdout
+    out = inbox(cli, game, "--eml", "incoming", "--archive", "incoming").stdout
     why = reason(Path("incoming/rejected/half.eml"))
     assert "confederate-t1.bid-commit.yaml" in why.splitlines()[0] and "[E200]" in why.splitlines()[0]
     assert "nothing" in why                     # ... from this message was stored
     assert not RECEIPT.findall(out) and Path(game).read_bytes() == before
 
 
-def test_message_without_an_order_file(cli, game):
+def test_message_without_an_order_file_is_left_alone(cli, game):
+    """A friend's question with a text attachment carries no hxref file: not touched, not counted
+    as a refusal (exit status 0), not answered, and not copied to the archive."""
     m = message(BOB, "question", "When is the next turn due?\n")
     attach(m, "just notes\n", "notes.txt")
-    save(m, "incoming/q.eml")
-    out = inbox(cli, game, "--eml", "incoming").stdout
-    assert "no hxref order file" in reason(Path("incoming/rejected/q.eml")) and "1 rejected" in out
+    raw = save(m, "incoming/q.eml").read_bytes()
+    out = inbox(cli, game, "--eml", "incoming", "--archive", "incoming").stdout
+    assert "0 rejected; 1 left alone" in out and "q.eml" not in out, out
+    assert Path("incoming/q.eml").read_bytes() == raw and not Path("incoming/rejected").exists()
+    assert not Path("outbox").exists()
 
 
 # --- games: matching by id -----------------------------------------------------------------------
@@ -288,25 +293,29 @@ def resigned_for(text: str, game_id: str, key: str) -> str:
     return sign_text(body.replace("game: test-game", f"game: {game_id}"), load_private_key(key))
 
 
-def test_unknown_game_id(cli, game):
+@pytest.mark.parametrize("target", ["file", "folder"])
+def test_files_for_a_game_not_here_are_left_for_its_own_inbox(cli, game, target):
+    """A player with two games reads one mailbox once per game: a message whose files are all for
+    the other game is left alone by this game's run (not refused, not answered), and that game's
+    run takes it."""
     union, _ = commits(cli, game)
     Path("games").mkdir()
     shutil.move(game, "games/g.yaml")
-    m = message(ALICE, "bid for the wrong game")
-    attach(m, resigned_for(union, "no-such-game", "alice"), "union-t1.bid-commit.yaml")
-    save(m, "incoming/wrong.eml")
-    out = inbox(cli, "games", "--eml", "incoming").stdout
-    first = reason(Path("incoming/rejected/wrong.eml")).splitlines()[0]
-    assert "no-such-game" in first and "test-game" in first, first   # names the games it knows
-    assert "1 rejected" in out
+    m = message(ALICE, "bid for my other game")
+    attach(m, resigned_for(union, "other-game", "alice"), "union-t1.bid-commit.yaml")
+    raw = save(m, "incoming/other.eml").read_bytes()
+    out = inbox(cli, "games/g.yaml" if target == "file" else "games", "--eml", "incoming").stdout
+    assert "0 rejected; 1 left alone" in out and not RECEIPT.findall(out), out
+    assert Path("incoming/other.eml").read_bytes() == raw and not Path("games/outbox").exists()
 
 
-def test_game_file_given_refuses_files_of_another_game(cli, game):
-    union, _ = commits(cli, game)
+def test_a_message_with_files_for_this_game_and_another_is_refused(cli, game):
+    union, confederate = commits(cli, game)
     m = message(ALICE, "bid")
+    attach(m, confederate, "confederate-t1.bid-commit.yaml")
     attach(m, resigned_for(union, "other-game", "alice"), "union-t1.bid-commit.yaml")
     save(m, "incoming/other.eml")
-    inbox(cli, game, "--eml", "incoming")
+    inbox(cli, game, "--eml", "incoming", "--archive", "incoming")
     assert "[E300]" in reason(Path("incoming/rejected/other.eml"))
 
 
@@ -332,20 +341,22 @@ def test_a_folder_of_games_matched_by_id(cli, game):
 
 
 def test_a_duplicate_is_skipped_not_rejected(cli, game):
-    """The same message delivered twice (or a file this copy holds already, as every player's
-    copy gets some): the second is accepted with its file skipped, and nothing is filed as rejected."""
+    """The same message delivered twice is processed once; a file this copy holds already, sent
+    again in another message (as every player's copy gets some), is accepted with its file skipped,
+    and nothing is refused."""
     union, _ = commits(cli, game)
     m = message(ALICE, "bid")
     attach(m, union, "union-t1.bid-commit.yaml")
     save(m, "incoming/1.eml")
     save(m, "incoming/2.eml")                # the same message delivered twice
-    before = None
     out = inbox(cli, game, "--eml", "incoming").stdout
-    assert len(RECEIPT.findall(out)) == 1 and "2 accepted" in out and "0 rejected" in out, out
-    assert "held already (skipped): union-t1.bid-commit.yaml" in out
-    assert not Path("incoming/rejected").exists()
+    assert len(RECEIPT.findall(out)) == 1 and "1 accepted" in out and "0 rejected" in out, out
+    assert "1 processed before" in out
     before = Path(game).read_bytes()
-    save(m, "incoming/3.eml")                # and once more, on another day
+    out = inbox(cli, game, "--eml", "incoming").stdout      # a second run: nothing new
+    assert "inbox: 0 messages with hxref files" in out and "2 processed before" in out, out
+    m.replace_header("Message-ID", "<again@example.org>")
+    save(m, "incoming/3.eml")                # the same file in a new message, on another day
     out = inbox(cli, game, "--eml", "incoming").stdout
     assert "1 accepted (0 order files, 1 held already)" in out and Path(game).read_bytes() == before
 
@@ -358,7 +369,7 @@ def test_out_of_order_arrival_is_sorted_out(cli, game):
         m = message(ALICE, f"file {name}")
         attach(m, text, f"file{name}.yaml")
         save(m, f"incoming/{name}.eml")
-    out = inbox(cli, game, "--eml", "incoming").stdout
+    out = inbox(cli, game, "--eml", "incoming", "--archive", "incoming").stdout
     assert "4 accepted" in out and len(RECEIPT.findall(out)) == 4, out
     assert sorted(p.name for p in Path("incoming/done").iterdir()) == ["1.eml", "2.eml", "3.eml", "4.eml"]
     assert "resolved t1.bid" in out             # an open game resolves as soon as its files are in
@@ -426,32 +437,62 @@ def test_mta_delivered_fixture(cli, game, crlf):
     [r] = RECEIPT.findall(out)
     assert r[2:4] == ("confederate", "commit") and r[4] == sha(confederate)[:16]
     assert "bob@example.org" in out        # the message is named by its sender
-    assert Path("incoming/done/1795867420.eml").read_bytes() == raw
+    assert Path("incoming/1795867420.eml").read_bytes() == raw
 
 
-def test_maildir_source(cli, game):
+def snapshot(folder: str) -> dict:
+    """Every file under a mail folder (a Maildir's new/ cur/ tmp/, an mbox) by name, with its bytes:
+    names carry a Maildir message's flags, so equal snapshots mean nothing moved, renamed or flagged."""
+    root = Path(folder)
+    if root.is_file():
+        return {root.name: root.read_bytes()}
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+BOOK = "union: alice@example.org\nconfederate: bob@example.org\nfrom: referee@example.org\n"
+
+
+def test_a_whole_maildir_is_safe(cli, game):
+    """The inbox pointed at a player's whole Maildir: a friend's mail, a key sent by hand, an hxref
+    report, an accepted and a refused file.  Not one file of the Maildir is moved, renamed or
+    flagged; only the refusal counts (exit 1); a second run processes, refuses and answers nothing."""
     union, confederate = commits(cli, game)
+    Path("g.addresses.yaml").write_text(BOOK)
     Path("mail").mkdir()
-    md = mailbox.Maildir("mail/hxref", create=True)
+    md = mailbox.Maildir("mail/Maildir", create=True)
     good = message(ALICE, "bid")
     attach(good, union, "union-t1.bid-commit.yaml")
     bad = message(BOB, "bid")
     attach(bad, split_signed_text(confederate)[0], "confederate-t1.bid-commit.yaml")
-    k_good, k_bad = md.add(good), md.add(bad)
-    md.add(message(BOB, "hello", "no orders here\n"))
-    # a mail client has read one of them: it moved to cur/
+    md.add(good)
+    k_bad = md.add(bad)
+    md.add(message(BOB, "hello", "Dinner on Friday?\n"))
+    key = message(BOB, "my hxref key", "Here is my key.\n")
+    key.add_attachment(read("bob.pub").encode(), maintype="application", subtype="octet-stream",
+                       filename="bob.pub")
+    md.add(key)
+    cli("outbox", game, "--out", "reports", "--no-files")
+    for p in Path("reports").glob("*.eml"):          # hxref's reports, one per side
+        md.add(p.read_bytes())
+    # a mail client has read one of them: it moved to cur/ and is flagged seen
     msg = md.get_message(k_bad)
     msg.set_subdir("cur")
     msg.add_flag("S")
     md[k_bad] = msg
-    out = inbox(cli, game, "--maildir", "mail/hxref").stdout
-    assert "1 accepted" in out and "2 rejected" in out, out
-    assert len(mailbox.Maildir("mail/hxref", create=False)) == 0
-    assert Path(f"mail/done/{k_good}.eml").exists()
-    assert Path(f"mail/rejected/{k_bad}.eml").exists()
-    assert "[E200]" in reason(Path(f"mail/rejected/{k_bad}.eml"))
-    assert len(list(Path("mail/rejected").glob("*.reason"))) == 2
+    before = snapshot("mail/Maildir")
+    out = inbox(cli, game, "--maildir", "mail/Maildir").stdout
+    assert "inbox: 2 messages with hxref files: 1 accepted" in out and "1 rejected; 4 left alone" in out, out
+    assert snapshot("mail/Maildir") == before
+    assert not Path("mail/done").exists() and not Path("done").exists()
+    assert "[E200]" in out and "answered to bob@example.org (the sender)" in out
     assert owed(cli, game) == {"union": "wait (others commit)", "confederate": "commit"}
+    game_bytes = Path(game).read_bytes()
+    out = inbox(cli, game, "--maildir", "mail/Maildir").stdout         # again: nothing new
+    assert "0 messages with hxref files" in out and "2 processed before" in out, out
+    assert len(list(Path("outbox").glob("*refused*"))) == 1 and Path(game).read_bytes() == game_bytes
+    assert snapshot("mail/Maildir") == before
+    out = inbox(cli, game, "--maildir", "mail/Maildir", "--archive", "copies").stdout
+    assert not Path("copies").exists()                      # nothing processed, nothing copied
 
 
 def test_mbox_source(cli, game):
@@ -465,11 +506,17 @@ def test_mbox_source(cli, game):
     box.add(message(BOB, "hello", "no orders\n"))
     box.flush()
     box.close()
-    out = inbox(cli, game, "--mbox", "orders.mbox").stdout
-    assert "2 accepted" in out and "1 rejected" in out, out
-    assert len(mailbox.mbox("orders.mbox", create=False)) == 0
-    assert len(list(Path("done").glob("*.eml"))) == 2 and len(list(Path("rejected").glob("*.eml"))) == 1
+    before = snapshot("orders.mbox")
+    out = inbox(cli, game, "--mbox", "orders.mbox", "--archive", "copies").stdout
+    assert "2 accepted" in out and "0 rejected; 1 left alone" in out, out
+    assert snapshot("orders.mbox") == before
+    assert len(list(Path("copies/done").glob("*.eml"))) == 2 and not Path("copies/rejected").exists()
     assert owed(cli, game) == {"union": "reveal", "confederate": "reveal"}
+    # a mail client marks the messages read: it adds Status: headers and rewrites the mbox
+    Path("orders.mbox").write_bytes(Path("orders.mbox").read_bytes().replace(b"\nSubject: bid\n",
+                                                                             b"\nSubject: bid\nStatus: RO\n"))
+    out = inbox(cli, game, "--mbox", "orders.mbox").stdout
+    assert "0 messages with hxref files" in out and "2 processed before" in out, out
 
 
 def test_archive_option_and_json_output(cli, game):
@@ -478,12 +525,17 @@ def test_archive_option_and_json_output(cli, game):
     attach(m, union, "union-t1.bid-commit.yaml")
     save(m, "incoming/1.eml")
     save(message(BOB, "hi", "hello\n"), "incoming/2.eml")
+    m2 = message(BOB, "bid")
+    attach(m2, split_signed_text(union)[0], "union-t1.bid-commit.yaml")
+    save(m2, "incoming/3.eml")
     res = json.loads(inbox(cli, game, "--eml", "incoming", "--archive", "processed", "--json").stdout)
-    assert [r["status"] for r in res["messages"]] == ["accepted", "rejected"]
+    assert [r["status"] for r in res["messages"]] == ["accepted", "rejected"] and res["left_alone"] == 1
     assert res["messages"][0]["receipts"][0]["side"] == "union"
     assert res["messages"][0]["receipts"][0]["file_sha256"] == sha(union)
-    assert res["messages"][1]["reason"].startswith("no hxref order file")
-    assert Path("processed/done/1.eml").exists() and Path("processed/rejected/2.reason").exists()
+    assert "[E200]" in res["messages"][1]["reason"]
+    assert res["messages"][1]["refusal"]["not_sent"].startswith("no address book")
+    assert Path("processed/done/1.eml").exists() and Path("processed/rejected/3.reason").exists()
+    assert not Path("processed/rejected/2.eml").exists()
 
 
 # --- command-line errors: one line, exit 2 -------------------------------------------------------

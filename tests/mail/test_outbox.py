@@ -20,7 +20,7 @@ BOOK = """\
 union: Alice Player <alice@example.org>
 confederate: [bob@example.org, "Bob at work <bob@work.example>"]
 umpire: referee@example.org
-from: hxref referee <referee@example.org>
+from: hxref club <club@example.org>
 """
 
 
@@ -70,7 +70,7 @@ def test_one_message_per_recipient_with_both_parts(cli, committed):
         assert re.fullmatch(rf"test-game-{h[:12]}(-[0-9a-f]{{8}})?-{audience}\.eml", path.name) and path.name in out
         assert msg["Subject"].startswith("[hxref] test-game") and "t1.bid" in msg["Subject"]
         assert h[:12] in msg["Subject"] and msg["X-Hxref-Head"] == h and msg["X-Hxref-Game"] == "test-game"
-        assert str(msg["From"]) == "hxref referee <referee@example.org>"
+        assert str(msg["From"]) == "hxref club <club@example.org>"
         assert msg["Date"].datetime == dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.timezone.utc)
         assert msg["Message-ID"] and msg["MIME-Version"] == "1.0"
         plain, html = parts(msg)
@@ -256,7 +256,7 @@ def test_send_through_smtp(cli, committed, smtpd):
     by_rcpt = {tuple(e.rcpt_tos): parse(e.original_content or e.content) for e in sink.got}
     assert set(by_rcpt) == {("alice@example.org",), ("bob@example.org", "bob@work.example"),
                             ("referee@example.org",)}
-    assert all(e.mail_from == "referee@example.org" for e in sink.got)
+    assert all(e.mail_from == "club@example.org" for e in sink.got)
     msg = by_rcpt[("alice@example.org",)]
     plain, html = parts(msg)
     assert msg["X-Hxref-Audience"] == "union" and h in plain and h in html

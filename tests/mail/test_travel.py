@@ -466,7 +466,7 @@ def test_a_forked_game_file_is_refused_with_both_heads_and_the_first_differing_e
     theirs = Engine.load("y/g.yaml")
     before = Path("g.yaml").read_bytes()
     _mail_game(Path("y/g.yaml"), Path("incoming"), "fork")
-    res = cli("inbox", "g.yaml", "--eml", "incoming", code=1)
+    res = cli("inbox", "g.yaml", "--eml", "incoming", "--archive", "incoming", code=1)
     why = Path("incoming/rejected/fork.reason").read_text()
     assert "another history (a fork)" in why and "[E506]" in why
     assert mine.gf.head[:16] in why and theirs.gf.head[:16] in why
@@ -480,7 +480,7 @@ def test_a_rolled_back_game_file_is_refused(cli, copies):
     before = Path("g.yaml").read_bytes()
     mine = Engine.load("g.yaml")
     _mail_game(Path("before/g.yaml"), Path("incoming"), "old")
-    cli("inbox", "g.yaml", "--eml", "incoming", code=1)
+    cli("inbox", "g.yaml", "--eml", "incoming", "--archive", "incoming", code=1)
     why = Path("incoming/rejected/old.reason").read_text()
     old = Engine.load("before/g.yaml")
     assert "an older history (a rollback)" in why and mine.gf.head[:16] in why and old.gf.head[:16] in why
@@ -518,17 +518,17 @@ def test_stale_and_duplicate_files_are_skipped_not_rejected(cli, copies):
 def test_hxref_report_mails_are_left_alone_and_the_exit_status_counts(cli, game):
     Path("g.addresses.yaml").write_text("union: alice@example.org\nconfederate: bob@example.org\n"
                                         "umpire: referee@example.org\n")
-    cli("outbox", "g.yaml", "--out", "reports", "--no-files")
+    cli("outbox", "g.yaml", "--out", "reports", "--no-files", "--copy-to-me")
     assert len(list(Path("reports").glob("*.eml"))) == 3
     res = cli("inbox", "g.yaml", "--eml", "reports")
-    assert "3 hxref reports left alone" in res.stdout and "0 rejected" in res.stdout
+    assert "0 rejected; 3 left alone" in res.stdout
     assert len(list(Path("reports").glob("*.eml"))) == 3 and not Path("reports/rejected").exists()
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = "bob@example.org", "referee@example.org", "question"
     m.set_content("When do we play?\n")
     Path("reports/q.eml").write_bytes(m.as_bytes())
-    res = cli("inbox", "g.yaml", "--eml", "reports", code=1)
-    assert "1 rejected" in res.stdout and Path("reports/rejected/q.reason").exists()
+    res = cli("inbox", "g.yaml", "--eml", "reports")          # a question is no refusal: exit 0
+    assert "0 rejected; 4 left alone" in res.stdout and not Path("reports/rejected").exists()
     assert cli.runner.invoke(main, ["inbox", "g.yaml"]).exit_code == 2            # say where the mail is
     assert cli.runner.invoke(main, ["inbox", "nowhere.yaml", "--eml", "reports"]).exit_code == 2
 
@@ -550,7 +550,7 @@ def test_a_pasted_file_whose_lines_the_mail_client_rewrapped(cli, game):
     m.set_content("My orders:\n\n" + wrapped + "\n")
     Path("incoming").mkdir()
     Path("incoming/w.eml").write_bytes(m.as_bytes())
-    cli("inbox", "g.yaml", "--eml", "incoming", code=1)
+    cli("inbox", "g.yaml", "--eml", "incoming", "--archive", "incoming", code=1)
     why = Path("incoming/rejected/w.reason").read_text()
     assert "the mail client rewrapped the long lines: attach the file instead of pasting it" in why, why
 
