@@ -19,6 +19,7 @@ from ..base import Problem
 from . import forces as fc
 from . import model
 from .attack import Assault, default_passable, enemy_zoc, neighbours
+from .names import surname, unit_label
 from .combat_effects import (ArtilleryChange, Capture, Kill, MlChange, MoveStack, SpendAsp, StepLoss, Wound,
                              apply_effect)
 from .combat_fire import Circumstances, Fire, Strength, fire, stack_strength
@@ -545,8 +546,8 @@ class _Results:
         rule = {"fert": "10.63", "morale": "10.65", "zoc": "10.68", "blocked": "10.68"}[cause]
         for k, (u, who) in enumerate(picks, 1):
             chooser = st.side if who == "owner" else enemy
-            self.emit(StepLoss(u, cause, who, rule, f"{u} ({st.name}) loses a step: {what}, loss {k} of {n}, "
-                                                    f"chosen by {chooser}"))
+            self.emit(StepLoss(u, cause, who, rule, f"{unit_label(self.work, u)} loses a step: {what}, "
+                                                    f"loss {k} of {n}, chosen by {chooser}"))
         if len(picks) < n:
             self.c.checks.append(Check("losses", st.name, (), "short", rule,
                                        f"{st.name} had only {len(picks)} step(s) for {n} loss(es)"))
@@ -556,8 +557,9 @@ class _Results:
             if units and not self.units(st, units):
                 for lid in self.leaders(st, leaders):
                     hq = self.work["leaders"][lid].get("hq")
-                    self.emit(Capture(lid, "10.63b", f"{lid} is captured: every combat unit of {f}'s force is "
-                                                     "eliminated; his artillery and ASP are lost"
+                    self.emit(Capture(lid, "10.63b", f"{self.name(lid)} is captured: every combat unit of "
+                                                     f"{self.name(f)}'s force is eliminated; his artillery and "
+                                                     "ASP are lost"
                                       + ("; his HQ goes to the Leader Pool" if hq else "")))
 
     def casualties(self, st: _Stack, f: Fire) -> set[str]:
@@ -580,14 +582,18 @@ class _Results:
                 cos = heir is not None and heir == self.work["leaders"][lid].get("cos")
                 self.emit(Kill(lid, heir, "in the Reorganization Segment" if self.circ.last_impulse or cos
                                else "now, for 10 WEP (10.67b)", "10.67" + (", 3.32b" if cos else ""),
-                               f"{lid} is killed; " + (f"{heir} takes his command" if heir
-                                                       else "his units are unled")
-                               + (f"; {heir} is brevetted +{brevet} star(s) for 1 WEP (3.32b, 14.51)" if brevet
-                                  else ""), brevet=brevet))
+                               f"{self.name(lid)} is killed; " + (f"{self.name(heir)} takes his command" if heir
+                                                                  else "his units are unled")
+                               + (f"; {self.name(heir)} is brevetted +{brevet} star(s) for 1 WEP (3.32b, 14.51)"
+                                  if heir and brevet else ""), brevet=brevet))
             elif result.startswith("wounded"):
-                self.emit(Wound(lid, faces[1], "10.67", f"{lid} is wounded, level {faces[1]}: every rating "
-                                                        f"-{faces[1]}"))
+                self.emit(Wound(lid, faces[1], "10.67", f"{self.name(lid)} is wounded, level {faces[1]}: every "
+                                                        f"rating -{faces[1]}"))
         return killed
+
+    def name(self, force: str) -> str:
+        """A leader's surname, or where an unled force stands."""
+        return surname(self.work["leaders"], force) if force in self.work["leaders"] else f"unled units ({force})"
 
     def heir(self, lid: str) -> str | None:
         ld = self.work["leaders"][lid]
