@@ -29,12 +29,11 @@ def brief(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[
         elif t == "game.end":
             first.append(str(e.get("text")))
         elif t == "combat":
-            mine = next((x for x in losses if x.get("target") == e.get("target")
-                         and x.get("decision") == e.get("decision")), None)
+            mine = [x for x in losses if x.get("target") == e.get("target") and x.get("decision") == e.get("decision")]
             combats.append(_combat(e, mine, places))
         elif t == "attack.check" and not e.get("passed"):
             later.append(str(e.get("text")))
-        elif t == "reorganization.supply_recheck" and "step loss" in str(e.get("text")):
+        elif t == "reorganization.supply_recheck" and "step loss(es):" in str(e.get("text")):
             later.append("attrition: " + str(e.get("text")))
         elif t == "replacement":
             later.append(str(e.get("text")))
@@ -54,7 +53,7 @@ def _places(view: Mapping[str, Any]) -> dict[str, str]:
     return {hm.label(h): p for p, h in hm.places.items()}
 
 
-def _combat(e: Mapping[str, Any], own: Mapping[str, Any] | None, places: Mapping[str, str]) -> str:
+def _combat(e: Mapping[str, Any], own: Sequence[Mapping[str, Any]], places: Mapping[str, str]) -> str:
     target = str(e.get("target"))
     where = f"{places[target]} ({target})" if target in places else target
     attackers = " and ".join(e.get("attackers") or []) or str(e.get("attacker"))
@@ -65,10 +64,9 @@ def _combat(e: Mapping[str, Any], own: Mapping[str, Any] | None, places: Mapping
     head = f"Assault on {where}: {attackers} vs {defenders}, {'+'.join(attack) or '-'} (return {'+'.join(back) or '-'})"
     what: list[str] = []
     lost = dict(e.get("lost") or {})
-    if own:
-        units = own.get("units") or {}
-        what += [f"{u} loses {n} step{'s' if n > 1 else ''}" for u, n in units.items()]
-        lost.pop(str(own.get("side")), None)
+    for mine in own:            # the reader's own display names the units that lost the steps (3.71)
+        what += [f"{u} loses {n} step{'s' if n > 1 else ''}" for u, n in (mine.get("units") or {}).items()]
+        lost.pop(str(mine.get("side")), None)
     what += [f"{s} loses {n} step{'s' if n > 1 else ''}" for s, n in sorted(lost.items())]
     for r in e.get("retreats") or []:
         if r.get("eliminated"):
