@@ -23,3 +23,10 @@ def unit_label(state: Mapping[str, Any], uid: str) -> str:
     name = str(u.get("name") or uid)
     lid = u.get("leader")
     return f"{name} ({surname(state.get('leaders') or {}, lid) if lid else 'unled'})"
+
+
+def force_name(leaders: Mapping[str, Any], force: str) -> str:
+    """A force as its reader knows it: its leader's surname, or "unled units in 0515"."""
+    if force.startswith("unled@"):
+        return f"unled units in {force.split('@', 1)[1]}"
+    return surname(leaders, force)
