@@ -37,7 +37,10 @@ DEMO = orders_dir() / "acw_minis" / "mercers-mill"
 SIDES = ("union", "confederate")
 #: what the shipped game comes to (the dice come from the shipped join, answer and roll files)
 WINNER, LOSER = "union", "confederate"
-WHY = "union has eliminated 4 enemy units (cs-5, cs-2, cs-3, cs-6): it wins at once"
+WHY = ("union has eliminated 4 enemy units (Ransome's Tigers, Cosby's Brigade, Tatum's Brigade, Pegues' Horse): "
+       "it wins at once")
+#: the units it names, by their ids in the scenario
+ELIMINATED = ["cs-2", "cs-3", "cs-5", "cs-6"]
 LAST = "t8.union"
 PLAYER_TURNS = [f"t{t}.{s}" for t in range(1, 9) for s in SIDES][:-1]   # t1.union .. t8.union
 
@@ -133,8 +136,9 @@ def test_the_game_ends_with_the_exact_result_of_the_scenario_rule(played):
     assert st["result"] == {"winner": WINNER, "why": WHY}
     assert f"t{st['turn']}.{st['last']['side']}" == LAST
     again = _rule_result(st)
-    named = sorted(re.search(r"\(([^)]*)\)", WHY).group(1).split(", "))       # the units the result names
-    assert again == {"winner": WINNER, "eliminated": named}
+    named = re.search(r"\(([^)]*)\)", WHY).group(1).split(", ")       # the units the result names
+    assert sorted(named) == sorted(st["units"][u]["name"] for u in ELIMINATED)
+    assert again == {"winner": WINNER, "eliminated": ELIMINATED}
     assert sorted(st["eliminated"][LOSER]) == again["eliminated"]
     assert len(st["eliminated"][WINNER]) < 4                  # the winner had not lost his first
     # before the last player turn the rule gave nothing: no side had 4, and turn 15 was not reached
@@ -160,7 +164,8 @@ def test_every_shot_has_its_range_arc_die_and_hits(played):
         assert len(shots) == len(rolled) == len(after["shots"])
         for ev, rec in zip(shots, after["shots"]):
             shooter, target = rec["from"], rec["to"]
-            assert ev["text"].startswith(f"{shooter} shoots at {target}: ") and ev["side"] == side
+            names = state["units"][shooter]["name"], state["units"][target]["name"]
+            assert ev["text"].startswith(f"{names[0]} shoots at {names[1]}: ") and ev["side"] == side
             # the rules, on the state it was shot in (the shooter did not move; the target is the enemy's)
             chk = shooting.check_shot(tm, units, shooter, target, phasing=side)
             assert chk.ok, chk.problems

@@ -55,7 +55,7 @@ def test_the_scripted_orders_bombard_and_pass_check_and_resolve():
     before = int(st["units"]["wilcox-m"]["steps"])
     after, events = SYSTEM.resolve(st, dec, {"union": choice}, PurposeDice({"bombardment": 6}))
     (fire,) = [e for e in events if e["type"] == "bombardment"]
-    assert "art-1 in 1007 bombards 1306" in fire["text"] and "Wilcox/M loses a step" in fire["text"]
+    assert "Art/1 in 1007 bombards 1306" in fire["text"] and "Wilcox/M loses a step" in fire["text"]
     assert after["units"]["wilcox-m"]["steps"] == before - 1
 
 

@@ -51,11 +51,11 @@ def test_a_line_names_each_unit_as_its_reader_sees_it():
     st = SYSTEM.setup(SYSTEM.load_scenario("salem-church"))
     said = nr.line(nr.listing([nr.name("wilcox-m"), nr.name("first-1"), nr.ident("mclaws-m")]), " and zz-1")
     assert said.units == {"wilcox-m", "first-1", "mclaws-m"}
-    assert said.told(nr.everyone(st)) == "Wilcox/M, First/1, mclaws-m and zz-1"
+    assert said.told(nr.everyone(st)) == "Wilcox/M, First/1, McLaws/M and zz-1"
     union = nr.audience(st, "union", seen={"wilcox-m"})
     assert said.told(union) == "Wilcox/M, First/1, an unseen Confederate unit and zz-1"
     confederate = nr.audience(st, "confederate", seen=set())
-    assert said.told(confederate) == "Wilcox/M, an unseen Union unit, mclaws-m and zz-1"
+    assert said.told(confederate) == "Wilcox/M, an unseen Union unit, McLaws/M and zz-1"
     # the plain data kept in the state gives the same line back
     assert nr.Line.from_data(json.loads(json.dumps(said.data()))) == said
 
@@ -102,15 +102,15 @@ def test_an_unseen_unit_is_not_named_to_the_enemy_and_named_to_its_owner():
     assert confederate is not union
     assert confederate["visible_to"] == ["confederate"] and union["visible_to"] == ["union"]
     # the owner (and the umpire, who reads both) is told who was killed
-    assert "McLaws/M killed" in confederate["text"] and "leader casualty mclaws-m: 5: killed" in confederate["text"]
-    assert confederate["explain"]["effects"]["leaders"][0]["leader"] == "mclaws-m"
+    assert "McLaws/M killed" in confederate["text"] and "leader casualty McLaws/M: 5: killed" in confederate["text"]
+    assert confederate["explain"]["effects"]["leaders"][0]["leader"] == "McLaws/M"
     # the enemy, who does not see him now, is told that a unit it does not see was killed, and
     # still reads the unit it sees by name
     text = json.dumps(union)
     assert "McLaws/M" not in text and "mclaws-m" not in text
     assert union["text"].endswith("an unseen Confederate unit killed")
     assert "leader casualty an unseen Confederate unit: 5: killed" in union["text"]
-    assert "Wilcox/M loses a step" in union["text"] and "wilcox-m 5" in union["text"]
+    assert "Wilcox/M loses a step" in union["text"] and "Wilcox/M 5" in union["text"]
     assert union["explain"]["effects"]["leaders"][0]["leader"] == "an unseen Confederate unit"
     # the public report reads neither (each names a unit one side does not see); the umpire's
     # report shows both, each with the side it was told to

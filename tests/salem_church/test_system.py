@@ -270,7 +270,7 @@ def test_defensive_position_plus_two_in_the_combat_explanation(game):
                                               {"attackers": ["second-1"], "target": "0610"}]})
     church, school = [e for e in events if e["type"] == "combat"]
     # an infantry brigade defending Salem Church: +2 (15.0)
-    assert ("wilcox-m", "+2", "15.0") in _modifiers(church)
+    assert ("Wilcox/M", "+2", "15.0") in _modifiers(church)
     assert church["explain"]["defender"]["total"] == 7 and "defensive position 0609 (15.0)" in church["text"]
     # artillery in the Schoolhouse gets nothing (infantry brigades only)
     assert not [m for m in _modifiers(school) if m[2] == "15.0"]
@@ -296,7 +296,7 @@ def test_turn_summary_table_in_the_report(game):
         assert col in table.columns
     rec = game.state["combats"][0]
     row = dict(zip(table.columns, table.rows[0]))
-    assert row["attackers"] == "first-1, second-1" and row["target"] == "0609"
+    assert row["attackers"] == "First/1, Second/1" and row["target"] == "0609"
     assert row["A-D"] == f"{rec['attack']}-{rec['defence']} = {rec['differential']:+d}" == "10-7 = +3"
     assert row["column"] == "+2..+3" and row["die"] == str(rec["die"]) and row["result"] == rec["result"]
     assert len(table.rows) == len(game.state["combats"])

@@ -348,7 +348,7 @@ def shooting_step(table: Any, units: Mapping[str, Unit], shots: Any, dice: Mappi
     for o, roll in rolled:
         before = state[o.target]
         if eliminated(before):
-            warnings.append(f"{o.shooter} shoots at {before.label()}, already at {before.hits} hits: the shot is wasted (C16)")
+            warnings.append(f"{state[o.shooter].name or o.shooter} shoots at {before.label()}, already at {before.hits} hits: the shot is wasted (C16)")
         state[o.target] = apply_hits(before, roll.hits)
     total = sum(roll.hits for _, roll in rolled)
     return ShootingStep(tuple(outcomes), state, warnings, f"{len(outcomes)} shot(s), {total} hit(s)")

@@ -14,7 +14,7 @@ Orders (a choice)::
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import InvalidInput
@@ -159,8 +159,10 @@ class AcwMinis(GameSystem):
         last_shots: list[ShotRecord] = []
         for o in st.shots:
             c, r = o.check, o.roll
+            shooter, target = _name(ms.units, o.shooter), _name(ms.units, o.target)
             events.append({"type": "shot", "side": side, "rule": "A4",
-                           "text": f"{o.shooter} shoots at {o.target}: {c.why}; {r.why if r else ''}"})
+                           "text": f"{shooter} shoots at {target}: {c.why}; {r.why if r else ''}",
+                           "shooter": shooter, "target": target, "hits": r.hits if r else 0})
             last_shots.append({"from": o.shooter, "to": o.target, "range": c.max_range, "arc": 45,
                                "label": f"{r.hits if r else 0} hit{'' if r and r.hits == 1 else 's'} (d6 {r.die if r else '-'})",
                                "distance": round(c.range, 1) if c.range is not None else None,
@@ -168,7 +170,8 @@ class AcwMinis(GameSystem):
         for w in st.warnings:
             events.append({"type": "shot.warning", "side": side, "rule": "C16", "text": w})
         el = eliminating_step(st.units, phasing=side)
-        events.append({"type": "eliminate", "side": side, "rule": el.rule, "text": el.why})
+        events.append({"type": "eliminate", "side": side, "rule": el.rule, "text": el.why,
+                       "eliminated": [_name(st.units, u) for u in el.removed]})
         new_units = {k: u.to_dict() for k, u in st.units.items()}
         for uid in el.removed:
             new_units[uid]["eliminated"] = True
@@ -196,7 +199,8 @@ class AcwMinis(GameSystem):
         enemy = "confederate" if side == "union" else "union"
         if len(state["eliminated"][enemy]) >= need:
             state["result"] = {"winner": side, "why": f"{side} has eliminated {need} enemy units "
-                                                      f"({', '.join(state['eliminated'][enemy])}): it wins at once"}
+                                                      f"({', '.join(_name_of(state, u) for u in state['eliminated'][enemy])}): "
+                                                      "it wins at once"}
         elif state["turn"] >= int(rule["town"]["at_end_of_turn"]) and state["phasing_index"] == 1:
             holder = self.town_holder(state)
             state["result"] = ({"winner": holder, "why": f"the end of turn {state['turn']}: {holder} alone holds "
@@ -237,7 +241,7 @@ class AcwMinis(GameSystem):
             head.lines.append(f"Result: {(r['winner'] or 'nobody').upper()} -- {r['why']}")
         else:
             head.lines.append(f"Phasing: the {view['order'][view['phasing_index']]} player turn")
-        head.lines.append("Eliminated: " + "; ".join(f"{s} {len(v)} ({', '.join(v) or '-'})"
+        head.lines.append("Eliminated: " + "; ".join(f"{s} {len(v)} ({', '.join(_name_of(view, u) for u in v) or '-'})"
                                                       for s, v in view["eliminated"].items()))
         out.append(head)
         # one table per side, so that the columns fit an 80-column terminal and e-mail (no cut words)
@@ -257,10 +261,16 @@ class AcwMinis(GameSystem):
             t = Section(f"Shots of the {last['side']} player turn {last['turn']} (A4)",
                         columns=["shooter", "target", "range", "cover", "d6", "hits"])
             for x in last["shots"]:
-                t.rows.append([x["from"], x["to"], f"{x['distance']}\"" if x.get("distance") is not None else "-",
+                t.rows.append([_name_of(view, x["from"]), _name_of(view, x["to"]),
+                               f"{x['distance']}\"" if x.get("distance") is not None else "-",
                                "yes (halved)" if x.get("cover") else "no", str(x.get("die")), str(x.get("hits"))])
             out.append(t)
         return out
+
+    def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
+        from .brief import brief
+
+        return brief(events)
 
     def result(self, state: ReadOnlyState) -> Result | None:
         """The scenario's victory: the margin is how many fewer units the winner lost than the other
@@ -329,6 +339,17 @@ class AcwMinis(GameSystem):
         from .marks import marks
 
         return marks(events, view, audience)
+
+
+def _name(units: Mapping[str, Any], uid: str) -> str:
+    """The unit's name as the players know it (its id when the scenario gives it none)."""
+    u = units.get(uid)
+    return (u.name if u is not None else "") or uid
+
+
+def _name_of(state: Mapping[str, Any], uid: str) -> str:
+    """The same, from a state or a view's plain unit records."""
+    return str((state.get("units") or {}).get(uid, {}).get("name") or uid)
 
 
 SYSTEM = AcwMinis()

@@ -183,7 +183,7 @@ class Unit:
         return (float(self.x), float(self.y))
 
     def label(self) -> str:
-        return f"{self.id} ({(self.side + ' ') if self.side else ''}{self.type})"
+        return f"{self.name or self.id} ({(self.side + ' ') if self.side else ''}{self.type})"
 
     def to_dict(self) -> UnitRecord:
         """The unit as the state keeps it: its fields in order (the game file's order), no ``figures`` nor

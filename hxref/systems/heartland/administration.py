@@ -26,6 +26,7 @@ from ...errors import InvalidInput
 from ..base import Problem
 from . import forces as fc
 from . import model
+from .names import unit_label
 from . import supply as sp
 from .forced_march import Work, rating
 from .admin_leaders import keep_acting_commanders, relieve_and_appoint, war_department_orders
@@ -220,7 +221,7 @@ class _Admin:
             if was == 0 and not self.stacking_new(fc.top_leader_hex(self.st, box), [p.message for p in before], path):
                 continue
             self.act("replacement", who, uid, n, 0, "4.32, 3.24a",
-                     f"{uid} takes {n} replacement step(s): {was} -> {was + n} ({who} pays {n} AP; "
+                     f"{unit_label(self.st, uid)} takes {n} replacement step(s): {was} -> {was + n} ({who} pays {n} AP; "
                      f"{have - n} replacement steps left)")
 
     # 2) relieving and appointing (4.32(2), 3.41(2), 3.31b): see :mod:`.admin_leaders`

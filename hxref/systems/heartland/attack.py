@@ -40,6 +40,7 @@ from ..base import Problem
 from . import forces as fc
 from . import model
 from .forces import APCharge
+from .names import surname, unit_label
 from .zoc import zoc_hexes
 
 HASTY_DRM = -2          # 8.41, 10.41a
@@ -124,6 +125,7 @@ class AttackCheck:
     problems: list[Problem] = field(default_factory=list)
     rule: str = "8.41"
     why: str = ""
+    own: list[str] = field(default_factory=list)    # what only the checking side's display shows (3.71)
 
     @property
     def legal(self) -> bool:
@@ -190,8 +192,8 @@ def _roll_check(r: AttackCheck, dice) -> str:
     return f"{r.oc} BR {r.rating}" + (f" ({r.brevet_note})" if r.brevet_note else "") + f": rolled {r.roll}"
 
 
-def _failed_check(r: AttackCheck, test: str, units: list[str], retreat_to: str | None, step_loss: str | None,
-                  retreat_note: str) -> None:
+def _failed_check(state: HeartlandState, r: AttackCheck, test: str, units: list[str], retreat_to: str | None,
+                  step_loss: str | None, retreat_note: str) -> None:
     """8.41a, 3.53(3a), 3.55: a failed check costs a 1-hex retreat, one step and 1 ML of the OC."""
     oc = r.oc
     r.retreat_to = retreat_to or (r.retreat_options[0] if r.retreat_options else None)
@@ -202,10 +204,10 @@ def _failed_check(r: AttackCheck, test: str, units: list[str], retreat_to: str |
     parts = [f"{test}: fails (8.41a)"]
     parts.append(f"retreats to {r.retreat_to}" if r.retreat_to else f"cannot retreat ({retreat_note}) and stays")
     if r.step_loss:
-        parts.append(f"{r.step_loss} loses 1 step")
+        r.own.append(f"{unit_label(state, r.step_loss)} loses 1 step")
     if oc is not None:
-        parts.append(f"{oc}'s ML {r.ml_before} -> {r.ml_after} (3.53(3a), OC only)")
-    r.why = "; ".join(parts)
+        r.own.append(f"{surname(state['leaders'], oc)}'s ML {r.ml_before} -> {r.ml_after} (3.53(3a), OC only)")
+    r.why = "; ".join(parts + r.own)
 
 
 def attack_check(state: HeartlandState, hexmap, force_id: str, target: str, dice, *, retreat_to: str | None = None,
@@ -242,7 +244,7 @@ def attack_check(state: HeartlandState, hexmap, force_id: str, target: str, dice
                  + (f" (hasty, {HASTY_DRM} DRM: no AP left)" if r.hasty else ""))
         r.ml_after = r.ml_before
         return r
-    _failed_check(r, test, units, retreat_to, step_loss, retreat_note)
+    _failed_check(state, r, test, units, retreat_to, step_loss, retreat_note)
     return r
 
 
@@ -255,15 +257,17 @@ def _unled_checks(state: HeartlandState, r: AttackCheck, units: list[str], dice,
     r.failed_units = [u for u, c in r.unit_checks if not c.passed]
     r.passed = len(r.failed_units) < len(r.unit_checks)
     r.roll = r.unit_checks[0][1].roll
-    rolls = "; ".join(f"{u}: {c.why}: {'passes' if c.passed else 'fails'}" for u, c in r.unit_checks)
+    rolls = "; ".join(f"{unit_label(state, u)}: {c.why}: {'passes' if c.passed else 'fails'}"
+                      for u, c in r.unit_checks)
     parts = [f"unled, each unit for itself (3.52b): {rolls}"]
     if r.passed:
         r.assault = Assault(r.force, r.source, r.target, False)
         parts.append(f"Assault marker {r.source} -> {r.target}"
-                     + (f" for {', '.join(u for u, c in r.unit_checks if c.passed)}" if r.failed_units else ""))
+                     + (f" for {', '.join(unit_label(state, u) for u, c in r.unit_checks if c.passed)}"
+                        if r.failed_units else ""))
     if r.failed_units:
         r.retreat_to = retreat_to or (r.retreat_options[0] if r.retreat_options else None)
-        parts.append(f"{', '.join(r.failed_units)} lose 1 step each and "
+        parts.append(f"{', '.join(unit_label(state, u) for u in r.failed_units)} lose 1 step each and "
                      + (f"retreat to {r.retreat_to}" if r.retreat_to else f"cannot retreat ({retreat_note}) and stay")
                      + " (8.41a)")
     r.why = "; ".join(parts)

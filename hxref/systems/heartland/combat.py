@@ -136,6 +136,7 @@ from ..base import Problem
 from . import forces as fc
 from . import model
 from .attack import Assault, default_passable, enemy_zoc, neighbours  # noqa: F401
+from .names import force_name
 from .combat_effects import (  # noqa: F401
     ArtilleryChange, Capture, Kill, MlChange, MoveStack, SpendAsp, StepLoss, Wound, _remove_leader, apply_combat,
     apply_effect)
@@ -244,6 +245,8 @@ def extended_assault(state: HeartlandState, hexmap, force: str, target: str) -> 
         charges = [APCharge(oc, 1, "10.71", f"{oc} attacks {target} in the extended battle (no check)")]
         p += fc.ap_problems(state, charges)
     a = None if p else Assault(force, here, target, False, True, "10.71")
-    why = (f"{force} attacks {target} in the extended battle: {oc} pays 1 AP instead of an attack check" if a
+    L = state["leaders"]
+    why = (f"{force_name(L, force)} attacks {target} in the extended battle: {force_name(L, str(oc))} pays 1 AP "
+           "instead of an attack check" if a
            else "no extended-battle attack: " + "; ".join(x.message for x in p))
     return ExtendedAttack(a, charges, p, "10.71", why)

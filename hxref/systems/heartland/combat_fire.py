@@ -17,6 +17,7 @@ from ...geometry.hex import HexSide
 from . import forces as fc
 from . import model
 from .fert import Cell, Fert, Shift
+from .names import force_name, surname
 
 HASTY_DRM = -2                             # 10.41a
 CAVALRY_DRM = 3                            # 10.43
@@ -110,14 +111,14 @@ def _general_asp(s: Strength, L: Mapping, avail: Mapping[str, int]) -> tuple[int
     if oc is not None and not L[oc].get("active"):
         k_stack += 1
         k_art += 1
-        s.halvings.append(f"inactive OC {oc}: CF and artillery halved (10.21)")
+        s.halvings.append(f"inactive OC {surname(L, oc)}: CF and artillery halved (10.21)")
     if oc is not None:
         if avail[oc] >= 1:
             s.asp.append(AspPayment(oc, 1, "general", "10.12"))
         else:
             s.general_short = True
             ammo_stack = True
-            s.halvings.append(f"OC {oc} cannot pay the general ASP: the whole stack's CF halved (10.23)")
+            s.halvings.append(f"OC {surname(L, oc)} cannot pay the general ASP: the whole stack's CF halved (10.23)")
     return k_stack, k_art, ammo_stack
 
 
@@ -212,19 +213,19 @@ def _add_depots(state: HeartlandState, s: Strength, leaders: Sequence[str], note
                 notes.append(f"+{cf} CF of the depot {sid} in the stack (7.22)")
 
 
-def _strength_why(s: Strength, own_cf: int, notes: list[str]) -> str:
+def _strength_why(L: Mapping[str, Any], s: Strength, own_cf: int, notes: list[str]) -> str:
     text = f"{s.unit_cf} CF"
     if s.halvings:
         text += f" -> {own_cf} (" + "; ".join(s.halvings) + ")"
     if s.supporters:
         text += (f" + {s.support_cf} CF and {s.support_artillery} artillery of support from "
-                 f"{', '.join(s.supporters)} (half, rounded up, 9.14) = {s.cf} CF")
+                 f"{', '.join(force_name(L, x) for x in s.supporters)} (half, rounded up, 9.14) = {s.cf} CF")
     parts = [text, f"artillery {s.artillery}"]
     if s.asp:
-        parts.append("ASP " + ", ".join(f"{p.leader} {p.points} ({p.purpose})" for p in s.asp))
+        parts.append("ASP " + ", ".join(f"{surname(L, p.leader)} {p.points} ({p.purpose})" for p in s.asp))
     elif s.covered:
         parts.append("no ASP paid again: it fires on the ASP paid before the wave attack's first resolution ("
-                     + ", ".join(f"{p.leader} {p.points} ({p.purpose})" for p in s.covered)
+                     + ", ".join(f"{surname(L, p.leader)} {p.points} ({p.purpose})" for p in s.covered)
                      + "; 10.12a read by the 10.7 example)")
     parts += notes
     return "; ".join(parts)
@@ -255,7 +256,7 @@ def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, s
     L = state["leaders"]
     if role == "attacker" and oc is not None and not L[oc].get("active"):
         s.cancelled, s.rule = True, "10.21"
-        s.why = f"the attacking OC {oc} is inactive: no combat is resolved (10.21)"
+        s.why = f"the attacking OC {surname(L, oc)} is inactive: no combat is resolved (10.21)"
         return s
     avail = {x: max(0, L[x].get("asp", 0) - spent.get(x, 0)) for x in leaders}
     notes: list[str] = []
@@ -270,7 +271,7 @@ def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, s
     if role == "defender":
         _add_depots(state, s, leaders, notes)
     s.artillery_users = tuple(users)
-    s.why = _strength_why(s, own_cf, notes)
+    s.why = _strength_why(state["leaders"], s, own_cf, notes)
     return s
 
 
@@ -310,7 +311,7 @@ def stack_ml(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[i
     """10.31: the OC's ML, or for an unled stack the worst unit ML inverted (3.52b)."""
     oc = stack_oc(state, forces)
     if oc is not None:
-        return state["leaders"][oc]["ml"], f"{oc} ML {state['leaders'][oc]['ml']}"
+        return state["leaders"][oc]["ml"], f"{surname(state['leaders'], oc)} ML {state['leaders'][oc]['ml']}"
     mls = [model.unit_ml(state["units"][u]) for u in stack_units(state, forces, side)]
     worst = max(mls) if mls else 6
     inv = fc.inverted_ml(worst)
@@ -410,7 +411,7 @@ def fire_drms(state: HeartlandState, strength: Strength, fired_on: Sequence[str]
     if strength.oc is not None:
         ld = state["leaders"][strength.oc]
         br = leader_rating(ld, "br")
-        out.append(Drm(br, f"{strength.oc}'s BR" + (f" (wound -{ld['wound']})" if ld.get("wound") else ""),
+        out.append(Drm(br, f"{surname(state['leaders'], strength.oc)}'s BR" + (f" (wound -{ld['wound']})" if ld.get("wound") else ""),
                        "10.41"))
     if strength.artillery:
         out.append(Drm(strength.artillery, "artillery", "10.42"))
@@ -470,6 +471,7 @@ class Fire:
     cell: Cell = Cell(0, 0, False)
     stand_in: bool = True
     rule: str = "10.61"
+    names: Mapping[str, str] = field(default_factory=dict)   # force id -> the name a reader knows it by
     brevet_note: str = ""               # 14.51: how the OC's BR was read under a brevet marker, as he fired
 
     @property
@@ -484,9 +486,9 @@ class Fire:
 
     @property
     def why(self) -> str:
-        who = "/".join(self.firer)
+        who = "/".join(self.names.get(x, x) for x in self.firer)
         drms = ", ".join(d.text() for d in self.drms) or "none"
-        out = (f"{who} fires on {'/'.join(self.fired_on)} ({self.role}, wave {self.wave}): {self.strength.why}; "
+        out = (f"{who} fires on {'/'.join(self.names.get(x, x) for x in self.fired_on)} ({self.role}, wave {self.wave}): {self.strength.why}; "
                f"{self.column.why}; DRM {self.drm:+d} ({drms})")
         if self.die is not None:
             out += (f"; die {self.die} -> {self.modified}"
@@ -515,6 +517,7 @@ def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_
                      hasty=hasty and role == "attack", extra=circ.extra_drms.get(side, ()))
     total = sum(d.amount for d in drms)
     f = Fire(tuple(firer), tuple(fired_on), side, role, wave, st, col, tuple(drms), total, stand_in=fert.stand_in,
+             names={x: force_name(state["leaders"], x) for x in (*firer, *fired_on)},
              brevet_note=_brevet_note(state, st.oc))
     if dice is not None:
         f.die = dice.d6(purpose or f"FERT {'/'.join(firer)} on {fired_on_hex}", by=side)

@@ -19,6 +19,7 @@ from ..base import Problem
 from . import forces as fc
 from . import model
 from .attack import Assault, default_passable, enemy_zoc, neighbours
+from .names import force_name, unit_label
 from .combat_effects import (ArtilleryChange, Capture, Kill, MlChange, MoveStack, SpendAsp, StepLoss, Wound,
                              apply_effect)
 from .combat_fire import Circumstances, Fire, Strength, fire, stack_strength
@@ -445,7 +446,7 @@ class _Results:
             for f in (x.attack, x.defence):
                 for p in f.strength.asp:
                     self.emit(SpendAsp(p.leader, p.points, p.rule,
-                                       f"{p.leader} spends {p.points} ASP ({p.purpose}, attack {x.wave})"))
+                                       f"{self.name(p.leader)} spends {p.points} ASP ({p.purpose}, attack {x.wave})"))
 
     def step_losses(self, pairs: list[tuple[_Fired, _Stack]]) -> None:
         """10.62, 10.63, 10.63b: the pooled FERT step losses on the defender, each attacker's return-fire
@@ -471,7 +472,7 @@ class _Results:
                 ml = self.work["leaders"][lid]["ml"]
                 if ml < ML_MAX:
                     self.emit(MlChange(lid, ml, ml + 1, "10.64",
-                                       f"{lid} +1 ML: his side inflicted {c.inflicted[c.ml_winner]} FERT step "
+                                       f"{self.name(lid)} +1 ML: his side inflicted {c.inflicted[c.ml_winner]} FERT step "
                                        f"losses to {c.inflicted[model.other_side(c.ml_winner)]}"))
 
     def leader_casualties(self, pairs: list[tuple[_Fired, _Stack]]) -> set[str]:
@@ -545,8 +546,8 @@ class _Results:
         rule = {"fert": "10.63", "morale": "10.65", "zoc": "10.68", "blocked": "10.68"}[cause]
         for k, (u, who) in enumerate(picks, 1):
             chooser = st.side if who == "owner" else enemy
-            self.emit(StepLoss(u, cause, who, rule, f"{u} ({st.name}) loses a step: {what}, loss {k} of {n}, "
-                                                    f"chosen by {chooser}"))
+            self.emit(StepLoss(u, cause, who, rule, f"{unit_label(self.work, u)} loses a step: {what}, "
+                                                    f"loss {k} of {n}, chosen by {chooser}"))
         if len(picks) < n:
             self.c.checks.append(Check("losses", st.name, (), "short", rule,
                                        f"{st.name} had only {len(picks)} step(s) for {n} loss(es)"))
@@ -556,8 +557,9 @@ class _Results:
             if units and not self.units(st, units):
                 for lid in self.leaders(st, leaders):
                     hq = self.work["leaders"][lid].get("hq")
-                    self.emit(Capture(lid, "10.63b", f"{lid} is captured: every combat unit of {f}'s force is "
-                                                     "eliminated; his artillery and ASP are lost"
+                    self.emit(Capture(lid, "10.63b", f"{self.name(lid)} is captured: every combat unit of "
+                                                     f"{self.name(f)}'s force is eliminated; his artillery and "
+                                                     "ASP are lost"
                                       + ("; his HQ goes to the Leader Pool" if hq else "")))
 
     def casualties(self, st: _Stack, f: Fire) -> set[str]:
@@ -571,7 +573,7 @@ class _Results:
                 faces = (d, d2)
                 result = "killed" if d2 == 6 else f"wounded {d2}"
             self.c.checks.append(Check("casualty", lid, faces, result, "10.67",
-                                       f"natural 6 for {'/'.join(f.firer)}: {lid} rolls "
+                                       f"natural 6 for {'/'.join(map(self.name, f.firer))}: {self.name(lid)} rolls "
                                        f"{'/'.join(map(str, faces))}: {result}"))
             if result == "killed":
                 killed.add(lid)
@@ -580,14 +582,18 @@ class _Results:
                 cos = heir is not None and heir == self.work["leaders"][lid].get("cos")
                 self.emit(Kill(lid, heir, "in the Reorganization Segment" if self.circ.last_impulse or cos
                                else "now, for 10 WEP (10.67b)", "10.67" + (", 3.32b" if cos else ""),
-                               f"{lid} is killed; " + (f"{heir} takes his command" if heir
-                                                       else "his units are unled")
-                               + (f"; {heir} is brevetted +{brevet} star(s) for 1 WEP (3.32b, 14.51)" if brevet
-                                  else ""), brevet=brevet))
+                               f"{self.name(lid)} is killed; " + (f"{self.name(heir)} takes his command" if heir
+                                                                  else "his units are unled")
+                               + (f"; {self.name(heir)} is brevetted +{brevet} star(s) for 1 WEP (3.32b, 14.51)"
+                                  if heir and brevet else ""), brevet=brevet))
             elif result.startswith("wounded"):
-                self.emit(Wound(lid, faces[1], "10.67", f"{lid} is wounded, level {faces[1]}: every rating "
-                                                        f"-{faces[1]}"))
+                self.emit(Wound(lid, faces[1], "10.67", f"{self.name(lid)} is wounded, level {faces[1]}: every "
+                                                        f"rating -{faces[1]}"))
         return killed
+
+    def name(self, force: str) -> str:
+        """A leader's surname, or where an unled force stands."""
+        return force_name(self.work["leaders"], force)
 
     def heir(self, lid: str) -> str | None:
         ld = self.work["leaders"][lid]
@@ -617,7 +623,7 @@ class _Results:
             return False
         if oc_killed:
             self.c.checks.append(Check("morale", st.name, (), "ignored", "10.65",
-                                       f"asterisk on {st.name}: its OC was killed; the new OC ignores the check"))
+                                       f"asterisk on {self.name(st.name)}: its OC was killed; the new OC ignores the check"))
             return False
         oc = self.oc(st)
         if oc is None:
@@ -625,13 +631,13 @@ class _Results:
         else:
             d = self.dice.d6(f"morale check {oc}", by=st.side)
             ml = self.work["leaders"][oc]["ml"]
-            passed, why, faces = d <= ml, f"{oc} rolls {d} against ML {ml} (after 10.64)", (d,)
+            passed, why, faces = d <= ml, f"{self.name(oc)} rolls {d} against ML {ml} (after 10.64)", (d,)
         self.c.checks.append(Check("morale", oc or st.name, faces, "passed" if passed else "failed", "10.65",
-                                   f"asterisk on {st.name}: {why}: {'passes' if passed else 'fails'}"))
+                                   f"asterisk on {self.name(st.name)}: {why}: {'passes' if passed else 'fails'}"))
         if passed:
             return False
         if oc is not None:
-            self.ml_down(oc, "10.65", f"{oc} -1 ML: failed morale check (3.53(3e))")
+            self.ml_down(oc, "10.65", f"{self.name(oc)} -1 ML: failed morale check (3.53(3e))")
         self.lose(st, 1, "morale", "failed morale check")
         self.capture_wiped(st)
         return True
@@ -648,12 +654,12 @@ class _Results:
             ml = model.unit_ml(self.work["units"][u])
             r = fc.unled_check(ml, self.dice, f"morale check {st.name} {u}", by=st.side)
             self.c.checks.append(Check("morale", u, (r.roll,), "passed" if r.passed else "failed", "3.52b, 10.65",
-                                       f"asterisk on {st.name}: unled {u}: {r.why}: "
+                                       f"asterisk on {self.name(st.name)}: {unit_label(self.work, u)}: {r.why}: "
                                        f"{'passes' if r.passed else 'fails'}"))
             if not r.passed:
                 failed.append(u)
         for u in failed:
-            self.lose(self._part(st, [u]), 1, "morale", f"{u} failed its own morale check (3.52b)")
+            self.lose(self._part(st, [u]), 1, "morale", "failed its own morale check (3.52b)")
         self.capture_wiped(st)
         if failed:
             self.morale_retreats[st.name] = tuple(failed)
@@ -670,17 +676,17 @@ class _Results:
                  if self.work["leaders"][u].get("artillery", 0) > 0]
         if not users:
             self.c.checks.append(Check("artillery", st.name, (), "none used", "10.66",
-                                       f"natural 1 for {st.name}: it used no artillery, nothing to lose"))
+                                       f"natural 1 for {self.name(st.name)}: it used no artillery, nothing to lose"))
             return
         d = self.dice.d6(f"artillery loss {st.name}", by=st.side)
         res = "lost" if d in (4, 5) else "captured" if d == 6 else "no effect"
         self.c.checks.append(Check("artillery", st.name, (d,), res, "10.66",
-                                   f"natural 1 for {st.name}: artillery check rolls {d}: {res}"))
+                                   f"natural 1 for {self.name(st.name)}: artillery check rolls {d}: {res}"))
         if d < 4:
             return
         want = self.ch[st.side].artillery_loss
         loser = want if want in users else max(users, key=lambda u: (self.work["leaders"][u]["artillery"], u))
-        self.emit(ArtilleryChange(loser, -1, "10.66", f"{loser} loses 1 artillery"
+        self.emit(ArtilleryChange(loser, -1, "10.66", f"{self.name(loser)} loses 1 artillery"
                                   + (", captured by the enemy" if d == 6 else "")))
         if d == 6:
             self.captured_artillery(opponent)
@@ -738,14 +744,14 @@ class _Results:
             self.capture_wiped(st)
             return
         if oc is not None and not morale:
-            self.ml_down(oc, "3.53", f"{oc} -1 ML: retreats by combat result (3.53(3c))")
+            self.ml_down(oc, "3.53", f"{self.name(oc)} -1 ML: retreats by combat result (3.53(3c))")
         if plan.zoc:
             if oc is not None:
-                self.ml_down(oc, "10.68", f"{oc} -1 ML: retreats through enemy ZOC (once; 10.68, 3.53(3d))")
+                self.ml_down(oc, "10.68", f"{self.name(oc)} -1 ML: retreats through enemy ZOC (once; 10.68, 3.53(3d))")
             self.lose(st, len(plan.zoc), "zoc", f"retreat through enemy ZOC in {', '.join(plan.zoc)}")
             self.capture_wiped(st)
         if self.units(st):
-            self.move(st, plan.route[-1], self.leaders(st), None, rule, f"{st.name} retreats: {plan.why}")
+            self.move(st, plan.route[-1], self.leaders(st), None, rule, f"{self.name(st.name)} retreats: {plan.why}")
 
     def move(self, st: _Stack, to: str, leaders: Sequence[str], units: Sequence[str] | None, rule: str,
              why: str) -> None:

@@ -74,6 +74,7 @@ from ...geometry.paths import Prohibited
 from ..base import Problem
 from . import forces as fc
 from . import model
+from .names import surname, unit_label
 from . import supply as sp
 from . import weather as wx
 from .imc import DRM, Deactivation, deactivation, apply_deactivation
@@ -240,10 +241,10 @@ def plan_step_losses(state: HeartlandState, force_id: str, n: int, chosen: Seque
                 out.to_pool.append(lid)
     out.changes = work.since(start)
     short = n - len(out.losses)
-    parts = [f"{x.unit} {x.before}->{x.after} step(s)" for x in out.losses]
+    parts = [f"{unit_label(st, x.unit)} {x.before}->{x.after} step(s)" for x in out.losses]
     out.why = (f"{n} step loss(es): " + (", ".join(parts) or "no unit to take them")
                + (f" ({short} not taken: no living unit left)" if short and out.losses else "")
-               + (f"; {', '.join(out.to_pool)} left without units: to the Leader Pool, ASP and artillery "
+               + (f"; {', '.join(surname(st['leaders'], x) for x in out.to_pool)} left without units: to the Leader Pool, ASP and artillery "
                   f"lost ({rule})" if out.to_pool else ""))
     return out
 

@@ -10,6 +10,7 @@ from ...geometry.hex import are_adjacent
 from ..base import Problem
 from . import model
 from .impulse_conditions import _name, _supply_states, hexmap
+from .names import surname, unit_label
 
 if TYPE_CHECKING:
     from .reaction import PreCombatRetreat, Reaction
@@ -48,12 +49,12 @@ def _attack_check(state: HeartlandState, side: str, force: str, mv: dict, dice, 
     # what the enemy sees: the check, its die and the Assault marker or the retreat on the map (D-20);
     # which unit lost the step and the ML change stay on the attacker's display (3.71)
     if r.unit_checks:       # 3.52b: unled units check one by one
-        rolls = ", ".join(f"{u} rolled {c.roll} against inverted ML {c.target}: {'passes' if c.passed else 'fails'}"
-                          for u, c in r.unit_checks)
+        rolls = ", ".join(f"{unit_label(state, u)} rolled {c.roll} against inverted ML {c.target}: "
+                          f"{'passes' if c.passed else 'fails'}" for u, c in r.unit_checks)
         public = (f"unled units in {r.source} check to attack {target}, each for itself (3.52b): {rolls}"
                   + ("; Assault marker placed" if r.passed else "")
-                  + (f"; {', '.join(r.failed_units)} retreat to {r.retreat_to}" if r.failed_units and r.retreat_to
-                     else ""))
+                  + (f"; {', '.join(unit_label(state, u) for u in r.failed_units)} retreat to {r.retreat_to}"
+                     if r.failed_units and r.retreat_to else ""))
     else:
         public = (f"{_name(state, new_id)} checks to attack {target}: rolled {r.roll} against "
                   f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
@@ -61,9 +62,11 @@ def _attack_check(state: HeartlandState, side: str, force: str, mv: dict, dice, 
                      else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
     events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
                    "rule": r.rule + (", 3.52b" if r.unit_checks else ""), "text": public})
-    events.append({"type": "attack.check.detail", "side": side, "visible_to": [side],
-                   "rule": r.rule + (", 14.51" if r.brevet_note else ""),      # the marker stays on the AOD (3.72)
-                   "text": f"{_name(state, new_id)}: {r.why}"})
+    own = ([f"checks with BR {r.rating} ({r.brevet_note})"] if r.brevet_note else []) + r.own
+    if own:         # the check itself is told once, above; this is what the AOD adds to it
+        events.append({"type": "attack.check.detail", "side": side, "visible_to": [side],
+                       "rule": r.rule + (", 14.51" if r.brevet_note else ""),  # the marker stays on the AOD (3.72)
+                       "text": f"{_name(state, new_id)}: " + "; ".join(own)})
     if r.passed and r.assault is not None:
         a = r.assault
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
@@ -233,10 +236,16 @@ def _combat_choices(state: HeartlandState, side: str, own: dict | None):
 def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
     """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
     the steps stays on each side's own display."""
-    from .combat import StepLoss
 
+    from .combat import Capture, Kill, Wound
+
+    leaders = state["leaders"]
+    attackers = list(dict.fromkeys(_name(state, x.assault.attacker) for x in c.exchanges))
+    defenders = [_name(state, f) for f in c.defenders]
     public = [line for line in c.lines() if " loses " not in line and "step" not in line.lower()
               or "steps" in line and "inflict" in line]
+    public[0] = (f"combat at {c.target}: {c.attacker_side} ({', '.join(attackers)}) attacks "
+                 f"{' and '.join(defenders) or 'an empty hex'}" + (" (stand-in FERT)" if c.stand_in else ""))
     lost: dict[str, int] = {}
     for e in c.losses():
         side = state["units"][e.unit]["side"]
@@ -244,12 +253,27 @@ def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
     public.append("  steps lost: " + ", ".join(f"{s} {n}" for s, n in sorted(lost.items())) if lost
                   else "  no steps lost")
     events.append({"type": "combat", "target": c.target, "attacker": c.attacker_side, "rule": c.rule,
-                   "inflicted": c.inflicted, "retreating": c.retreating, "text": "\n".join(public)})
+                   "inflicted": c.inflicted, "retreating": c.retreating, "text": "\n".join(public),
+                   # what the turn's brief reads: who fought, each fire's result, and what came of it
+                   "attackers": attackers, "defenders": defenders, "lost": lost,
+                   "results": [{"side": f.side, "by": _name(state, f.firer[0]), "result": f.cell.text}
+                               for f in c.fires],
+                   "retreats": [{"side": r.side, "from": r.start, "to": r.route[-1] if r.route else None,
+                                 "eliminated": r.eliminated} for r in c.retreats],
+                   "killed": [{"leader": surname(leaders, e.leader),
+                               "heir": surname(leaders, e.heir) if e.heir else None}
+                              for e in c.effects if isinstance(e, Kill)],
+                   "wounded": [surname(leaders, e.leader) for e in c.effects if isinstance(e, Wound)],
+                   "captured": [surname(leaders, e.leader) for e in c.effects if isinstance(e, Capture)]})
     for side in (c.attacker_side, c.defender_side):
-        mine = [e.why for e in c.effects if isinstance(e, StepLoss) and state["units"][e.unit]["side"] == side]
+        mine = [e for e in c.losses() if state["units"][e.unit]["side"] == side]
         if mine:
+            steps: dict[str, int] = {}
+            for e in mine:
+                steps[unit_label(state, e.unit)] = steps.get(unit_label(state, e.unit), 0) + 1
             events.append({"type": "combat.losses", "side": side, "visible_to": [side], "rule": "10.63",
-                           "text": f"{side} losses at {c.target}: " + "; ".join(mine)})
+                           "target": c.target, "units": steps,
+                           "text": f"{side} losses at {c.target}: " + "; ".join(e.why for e in mine)})
         _own_notes(state, c, side, events)
 
 

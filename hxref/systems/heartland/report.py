@@ -83,7 +83,11 @@ def _leader_rows(view: Mapping[str, Any], leaders: dict, lid: str, ld: dict, awa
     units = [u for u in view["units"].values() if u.get("leader") == lid and u["steps"] > 0]
     indent = _INDENT if ld.get("superior") else ""
     who = lid if not ld.get("superior") else f"{lid}, under {ld['superior']}"
-    name = ld["name"] + ("" if ld["active"] else " (inactive)") + (" HQ" if ld.get("hq") else "") + f" ({who})"
+    if ld.get("killed"):        # 10.67b: his counter stands for the replacement the War Department sent
+        name = f"replacement for {ld['name'].split()[-1]} (inactive, {_ratings_text(ld)})"
+    else:
+        name = ld["name"] + ("" if ld["active"] else " (inactive)") + (" HQ" if ld.get("hq") else "")
+    name += f" ({who})"
     rows = [[indent + name, ld.get("hex") or _off_map(leaders, lid, away), _stars(ld["stars"]), _ratings_text(ld),
              str(ld["ml"]), str(ld["ap"]), f"{ld.get('artillery', 0)}/{ld.get('asp', 0)}"]]
     rows.extend([indent + _INDENT + _unit_text(u, ld), "", "", "", "", "", ""] for u in units)

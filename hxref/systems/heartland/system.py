@@ -8,7 +8,7 @@ the end of the turn (:mod:`.victory`).  Each rules module names the sections it 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ...errors import InvalidInput
@@ -416,6 +416,11 @@ class Heartland(GameSystem):
         if not view.get("full"):
             return None
         return _map_view(view)
+
+    def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
+        from .brief import brief
+
+        return brief(events, view)
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks

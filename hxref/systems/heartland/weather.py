@@ -85,6 +85,7 @@ from typing import Any, Iterable, Mapping, cast
 
 from .state_types import HeartlandState, Turn, Unit
 from . import model
+from .names import surname, unit_label
 
 ML_MIN, ML_MAX = 0, 9            # 3.51: leader ML 0-9, higher is better
 UNIT_ML_MAX = 6                  # 3.52: unit ML 0-6, 0 is best
@@ -471,7 +472,8 @@ def blizzard_loss(state: HeartlandState, force_id: str, *, weather: str | None =
             else:
                 ml = unit_ml(rec)
                 out.hits.append(BlizzardHit(kind, x, ml, min(UNIT_ML_MAX, ml + 1)))
-    parts = [f"{h.id} {h.before}->{h.after}" for h in out.hits]
+    parts = [f"{surname(state['leaders'], h.id) if h.kind == 'leaders' else unit_label(state, h.id)} "
+             f"{h.before}->{h.after}" for h in out.hits]
     out.why = ("moving in a Blizzard: 1 ML level lost by " + (", ".join(parts) or "nobody")
                + (f"; {', '.join(out.spared)} already lost it this turn" if out.spared else "") + " (5.29)")
     return out

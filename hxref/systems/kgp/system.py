@@ -33,7 +33,7 @@ game file both players hold); the scenario's roles come from the chit outcome
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -255,6 +255,11 @@ class Kgp(GameSystem):
         from .report import sections
 
         return sections(view)
+
+    def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
+        from .brief import brief
+
+        return brief(events)
 
     def result(self, state: ReadOnlyState) -> Result | None:
         """The CG victory: the winner's lead in CG LVP over the other side (below 0 when a CG Victory

@@ -32,7 +32,7 @@ from typing import AbstractSet, Any, Mapping
 
 from ...errors import IllegalOrder, InvalidInput
 from . import counters as ct
-from .counters import Ids, Roll, _same, die_purpose
+from .counters import Ids, Roll, _same, die_purpose, sees
 
 RESULTS = ("none", "disrupt", "step")
 
@@ -171,9 +171,9 @@ class Bombardment:
     def told(self, ids: Ids = _same) -> str:
         what = {"none": "no effect", "disrupt": "the units in the hex are disrupted",
                 "step": "the units in the hex lose a step"}[self.result]
-        # the fog of war: a reader who does not see the battery (``ids`` does not name it by its id)
-        # is not told where it fires from, nor how far
-        seen = ids(self.unit) == self.unit
+        # the fog of war: a reader who does not see the battery is not told where it fires from,
+        # nor how far
+        seen = sees(ids, self.unit)
         where = f"{ids(self.unit)} in {self.origin}" if seen else ids(self.unit)
         reach = f"{self.distance} hex(es), range {self.range}; line of sight: {self.sight}; " if seen else ""
         return (f"{where} bombards {self.target} ({', '.join(map(ids, self.hits))}): {reach}die {self.die}: "
@@ -182,7 +182,7 @@ class Bombardment:
                    if self.low_initiative else ""))
 
     def explanation(self, ids: Ids = _same) -> dict:
-        seen = ids(self.unit) == self.unit
+        seen = sees(ids, self.unit)
         return {"rule": self.rule, "unit": ids(self.unit), "side": self.side, "from": self.origin if seen else None,
                 "target": self.target, "distance": self.distance if seen else None, "range": self.range,
                 "sight": self.sight if seen else None,

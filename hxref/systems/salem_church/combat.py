@@ -75,6 +75,7 @@ from .counters import (
     _CHOICES,
     _same,
     _woods,
+    sees,
     die_purpose,
     terrain_names,
 )
@@ -98,8 +99,8 @@ class Modifier:
     unseen: str | None = None
 
     def told(self, ids: Ids = _same) -> str:
-        """The reason; a reader ``ids`` names the unit by its id when it sees it (:mod:`.narration`)."""
-        return self.reason if self.unseen is None or ids(self.unit) == self.unit else self.unseen
+        """The reason; the hex in it only for a reader who sees the unit (:mod:`.narration`)."""
+        return self.reason if self.unseen is None or sees(ids, self.unit) else self.unseen
 
     def as_dict(self, ids: Ids = _same) -> dict:
         return {"side": self.side, "unit": ids(self.unit), "effect": self.effect, "rule": self.rule,

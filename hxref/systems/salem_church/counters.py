@@ -55,6 +55,16 @@ def _same(uid: str) -> str:
     return uid
 
 
+#: how a unit out of a reader's sight is named to him (digest F: he knows an enemy unit is there, no more)
+UNSEEN = {"union": "an unseen Union unit", "confederate": "an unseen Confederate unit"}
+UNSEEN_UNIT = "an unseen unit"
+
+
+def sees(ids: Ids, uid: str) -> bool:
+    """Does the reader who names units by ``ids`` see ``uid`` (he names it, not "an unseen ... unit")?"""
+    return ids(uid) not in (*UNSEEN.values(), UNSEEN_UNIT)
+
+
 class CombatRefused(IllegalOrder):
     """A combat the rules forbid, naming units: ``told(ids)`` the message with each unit named as
     the reader names it, ``units`` the units it names (:mod:`.narration`)."""

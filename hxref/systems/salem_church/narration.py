@@ -34,19 +34,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from .counters import UNSEEN, UNSEEN_UNIT
 from .state_types import SalemState
 
 SIDES = ("union", "confederate")
 #: events about a unit's own doings: a side that does not see every unit they name gets nothing
 SUBJECT_EVENTS = ("setup", "move", "move.void", "entry.delayed", "recover", "replacement", "replacement.void")
-#: how an unseen unit is named to the enemy (digest F: the side knows an enemy unit is there, no more)
-UNSEEN = {"union": "an unseen Union unit", "confederate": "an unseen Confederate unit"}
 
 
 @dataclass(frozen=True)
 class Ref:
-    """A unit named in narration: by its counter's name (``Wilcox/M``) or by its id (``wilcox-m``,
-    as the combat explanation and the move checks print units)."""
+    """A unit named in narration, by its counter's name (``Wilcox/M``), as the player knows it;
+    ``as_name`` False where the rules' own text (a combat explanation, a move check) names it."""
 
     unit: str
     as_name: bool = True
@@ -251,15 +250,17 @@ class Audience:
         return self.known is None or uid in self.known or uid not in self.units     # not a unit: as it is
 
     def id(self, uid: str) -> str:
-        return uid if self.sees(uid) else self._unseen(uid)
+        """How this reader names the unit: its counter's name (``First/1``), the one name a player
+        knows it by, or "an unseen ... unit"; a text that is not a unit as it is."""
+        if not self.sees(uid):
+            return self._unseen(uid)
+        return str(self.units.get(uid, {}).get("name") or uid)
 
     def ref(self, r: Ref) -> str:
-        if not self.sees(r.unit):
-            return self._unseen(r.unit)
-        return str(self.units.get(r.unit, {}).get("name") or r.unit) if r.as_name else r.unit
+        return self.id(r.unit)
 
     def _unseen(self, uid: str) -> str:
-        return UNSEEN.get(str(self.units.get(uid, {}).get("side")), "an unseen unit")
+        return UNSEEN.get(str(self.units.get(uid, {}).get("side")), UNSEEN_UNIT)
 
 
 def everyone(state: Mapping) -> Audience:

@@ -13,7 +13,7 @@ import copy
 from pathlib import Path
 
 from ...errors import InvalidInput
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, Template
@@ -186,6 +186,11 @@ class SalemChurch(GameSystem):
         from .report import sections
 
         return sections(view)
+
+    def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
+        from .brief import brief
+
+        return brief(events)
 
     def map_view(self, view: Mapping[str, Any]) -> MapView:
         """The map, the units the view shows, and in line-of-sight play the hexes no unit of the

@@ -428,7 +428,8 @@ class Turn:
             self._lose_steps(other(self.side), list(res.hits), 1, notes)
         text = line(Phrase(res.told, res.units), *(["; ", joined(notes)] if notes else []))
         self.events.append({"type": "bombardment", "side": self.side, "rule": res.rule, "text": text,
-                            "explain": Phrase(res.explanation, res.units)})
+                            "explain": Phrase(res.explanation, res.units),
+                            "effects": joined(notes) if notes else line("no effect")})
 
     def attack(self, a: dict, *, counter: bool = False, side: str | None = None) -> None:
         """An attack (B1; a counter-attack, 7.2): the units engaged, the combat (the 17.3 check at Low
@@ -467,7 +468,10 @@ class Turn:
         st.setdefault("combats", []).append(record)
         self.events.append({"type": "combat", "side": side, "rule": rule,
                             "text": line(f"{'counter-attack' if counter else 'attack'} on {target}: ", why, "; ",
-                                         effects), "explain": explain})
+                                         effects), "explain": explain,
+                            # what the turn's brief reads, named as each reader sees the units
+                            "target": target, "counter": counter, "attackers": listing(map(named, attackers)),
+                            "defenders": listing(map(named, defenders)), "effects": effects})
 
     def _engaged(self, a: Mapping, side: str, target: str) -> tuple[list[str], list[str]]:
         """B1: the attacking units on the map next to the target hex, and the enemy units in it; with
