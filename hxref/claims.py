@@ -229,7 +229,7 @@ class ClaimsMixin:
             return ""
         grace = int((self.meta.get("policy") or {}).get("grace_hours") or 0)
         at = protocol.parse_time(w["deadline"]).astimezone(_dt.timezone.utc)
-        return (f"due {at:%a %d %b %H:%M} UTC (grace {hours_in_words(grace)}; "
+        return (f"due {at:%a %d %b %H:%M} UTC ({f'grace {hours_in_words(grace)}' if grace else 'no grace'}; "
                 f"{protocol.time_left(w['deadline'])})")
 
     # --- claims --------------------------------------------------------------------------------
@@ -401,9 +401,9 @@ def awaits_text(w: dict) -> str:
 
 
 def hours_in_words(hours: int) -> str:
-    """``2 days``, ``1 day 12 hours``, ``12 hours``, ``none``: a span of whole hours for people."""
+    """``2 days``, ``1 day 12 hours``, ``12 hours``: a span of whole hours for people."""
     if hours <= 0:
-        return "none"
+        return "0 hours"
     days, rest = divmod(hours, 24)
     words = ([f"{days} day{'s' if days > 1 else ''}"] if days else []) + \
         ([f"{rest} hour{'s' if rest > 1 else ''}"] if rest else [])
