@@ -27,8 +27,8 @@ def test_an_enemy_the_side_cannot_see_is_refused_as_an_empty_hex_is():
     hidden = book.side_problems(system, st, dec, "confederate", {"moves": [MOVE]})
     system, st, dec = _position(**{"leaders.dunning.hex": "2114"})
     empty = book.side_problems(system, st, dec, "confederate", {"moves": [MOVE]})
-    assert hidden == empty == [("8.4", "there is no enemy stack in 2112 that you can see: an attack check is "
-                                       "made against an adjacent enemy stack")]
+    assert hidden == empty == [("8.4", "the hex to attack holds no enemy stack that you can see: an attack check "
+                                       "is made against an adjacent enemy stack")]
 
 
 def test_a_target_found_empty_at_resolution_is_told_as_empty_not_as_not_adjacent():
