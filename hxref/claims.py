@@ -16,6 +16,7 @@ is never better than the worst reveal.
 """
 from __future__ import annotations
 
+import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from . import protocol
@@ -216,15 +217,20 @@ class ClaimsMixin:
                     else "the game is over")
         parts = []
         for w in self.waiting_for():
-            owed = [f"{s} ({what})" for s, what in w["owed"].items()
-                    if what not in ("done", "missed (claimed)") and not what.startswith("wait")
-                    and not what.startswith("link (after")]
             due = f" (deadline {w['deadline']}, {protocol.time_left(w['deadline'])})" if w.get("deadline") else ""
-            if w["ready"]:
-                parts.append(f"{w['decision']} is ready: run `hxref resolve`")
-            else:
-                parts.append(f"{w['decision']} awaits " + (", ".join(owed) or "the decisions before it") + due)
+            parts.append(awaits_text(w) + ("" if w["ready"] else due))
         return "; ".join(parts) or "nothing"
+
+    def deadline_text(self: _Engine, w: dict) -> str:
+        """One awaited decision's deadline for people: ``due Sun 13 Dec 16:25 UTC (grace 2 days;
+        time left 47h)``, the deadline itself with the grace in words (a claim may be signed once
+        the grace too has passed); '' without a deadline."""
+        if not w.get("deadline"):
+            return ""
+        grace = int((self.meta.get("policy") or {}).get("grace_hours") or 0)
+        at = protocol.parse_time(w["deadline"]).astimezone(_dt.timezone.utc)
+        return (f"due {at:%a %d %b %H:%M} UTC ({f'grace {hours_in_words(grace)}' if grace else 'no grace'}; "
+                f"{protocol.time_left(w['deadline'])})")
 
     # --- claims --------------------------------------------------------------------------------
     def claim_gives(self: _Engine, against: str, dec: Decision, missed: int | None = None) -> tuple[str | None, dict]:
@@ -381,3 +387,24 @@ class ClaimsMixin:
                                            f"was withdrawn by the consent of {', '.join(voters)}"})
         if not pend["files"]:
             self.h["pending"].pop(decision_id)
+
+
+def awaits_text(w: dict) -> str:
+    """What one entry of :meth:`ClaimsMixin.waiting_for` awaits now: ``t1.bid awaits union (commit)``,
+    or that it is ready to resolve."""
+    if w["ready"]:
+        return f"{w['decision']} is ready: run `hxref resolve`"
+    owed = [f"{s} ({what})" for s, what in w["owed"].items()
+            if what not in ("done", "missed (claimed)") and not what.startswith("wait")
+            and not what.startswith("link (after")]
+    return f"{w['decision']} awaits " + (", ".join(owed) or "the decisions before it")
+
+
+def hours_in_words(hours: int) -> str:
+    """``2 days``, ``1 day 12 hours``, ``12 hours``: a span of whole hours for people."""
+    if hours <= 0:
+        return "0 hours"
+    days, rest = divmod(hours, 24)
+    words = ([f"{days} day{'s' if days > 1 else ''}"] if days else []) + \
+        ([f"{rest} hour{'s' if rest > 1 else ''}"] if rest else [])
+    return " ".join(words)

@@ -496,9 +496,16 @@ def status(game, as_json, with_audit, workers, width):
     With a deadline policy it says, for each party that owes something, what a signed claim
     against it would give now (its stand-fast answer, or a forfeit and why).
 
+    Each awaited decision shows its deadline and the grace after it in words ("due Sun 13 Dec
+    16:25 UTC (grace 2 days; ...)"): the answers are due at the deadline; once the grace has
+    passed too, a signed claim (`hxref claim`) is accepted.  With --json each entry of
+    `awaiting` has both times: `deadline` (the answers are due) and `due` (the deadline plus the
+    grace: from then on a claim is accepted); null without deadlines.
+
     GAME may be a folder: a dashboard of every game under it (system, turn, awaited sides,
     deadlines, last activity; how each finished game ended, forfeits included, read from its
-    audited replay; --audit audits each).
+    audited replay; --audit audits each).  In a narrow terminal the head and the last activity
+    give way first.
 
     Example: hxref status g.yaml --json; hxref status tournament/
     """
@@ -526,14 +533,22 @@ def status(game, as_json, with_audit, workers, width):
     turn = f", turn {facts['turn']}" if "turn" in facts else ""
     parts: list = [((str(eng.meta["game"]), "bold"), (f" -- {eng.system.title}, {eng.meta['scenario']} "
                                                    f"({eng.mode}); phase {facts['phase']}{turn}", None))]
-    rows = [[w["decision"], s, what, w["commands"].get(s, "").replace("GAME", game), w.get("due") or ""]
+    rows = [[w["decision"], s, what, w["commands"].get(s, "").replace("GAME", game)]
             for w in facts["awaiting"] for s, what in w["owed"].items()]
-    # laid out to the room there is, words whole (see .report.fit); an empty due column gives way first
-    cols = [Col(col, style="bold" if col == "decision" else None, optional=col == "due" and not any(r[4] for r in rows))
-            for col in ("decision", "party", "owes", "command", "due")]
+    # laid out to the room there is, words whole (see .report.fit); the deadline is the decision's,
+    # not a party's: it is said once, on the line below the table
+    cols = [Col(col, style="bold" if col == "decision" else None, no_wrap=col in ("decision", "party"))
+            for col in ("decision", "party", "owes", "command")]
     if facts["awaiting"]:
-        parts.append(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 2)))
-    parts.append(eng.waiting_text())
+        parts.append(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 1)))
+    from .claims import awaits_text
+
+    for w in facts["awaiting"]:
+        parts.append(awaits_text(w))
+        if w.get("deadline") and not w["ready"]:
+            parts.append(f"{w['decision']} {eng.deadline_text(w)}")
+    if not facts["awaiting"]:
+        parts.append(eng.waiting_text())
     policy = eng.meta.get("policy")
     if eng.mode != "solo" and not eng.finished:
         parts.append(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a "

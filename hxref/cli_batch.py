@@ -140,10 +140,11 @@ def _status_table(rows, audit: bool):
         if audit:
             cells[-1].append(_audit_cell(r, notes))
     # laid out to the room there is (see .report.fit): words stay whole, a path breaks after a slash;
-    # where the room is short, the head (`hxref status GAME` has it) and a deadline column with no
-    # deadline in it give way first
+    # where the room is short, the head (`hxref status GAME` has it), then the last activity, then a
+    # deadline column with no deadline in it give way first, before a game id or a date is broken
     no_deadline = all(c[5] == "-" for c in cells)
-    cols = [Col(c, no_wrap=c in ("status", "turn", "audit"), optional=c == "head" or (c == "deadline" and no_deadline))
+    cols = [Col(c, no_wrap=c in ("status", "turn", "audit"),
+                optional=c in ("head", "last activity") or (c == "deadline" and no_deadline))
             for c in ["game / file", "system", "turn", "status", "awaiting", "deadline", "last activity", "head"]
             + (["audit"] if audit else [])]
     return FitTable(cols, cells, show_edge=False, box=None, padding=(0, 1), pad_edge=False,

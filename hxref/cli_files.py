@@ -580,7 +580,8 @@ def template(game, side, decision, out):
     if dec.secret:
         import json as _json
 
-        example = ", ".join(f"{k}: {_json.dumps(v)}" for k, v in choice.items())
+        # the skeleton on one line, `{}` when it orders nothing: the command runs as printed
+        example = ", ".join(f"{k}: {_json.dumps(v)}" for k, v in choice.items()) or "{}"
         click.echo("\n".join("# " + line if line else "#" for line in lines[:-1]))
         click.echo(f"# {dec.id} is secret: seal your choice with\n"
                    f"hxref commit {game} --side {side} --key YOUR_KEY --choice '{example}'")

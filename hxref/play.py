@@ -31,8 +31,9 @@ from rich.text import Text
 
 from .errors import HxrefError, InvalidInput
 
-COMMANDS = {"?": "help: what this decision asks and how to answer",
-            "m": "redraw the map", "r": "show the last report", "q": "quit (nothing half-done is saved)"}
+COMMANDS = {"?": "help: what this decision asks, every key of an answer, how to answer (paged at a terminal)",
+            "m": "the map (paged at a terminal)", "r": "the last report (paged at a terminal)",
+            "q": "quit (nothing half-done is saved)"}
 #: a number field with at most this many legal values gets a menu of them
 MENU_MAX = 30
 #: how many of a side's earlier lines the keyboard recalls (Up) from the sittings before
@@ -250,6 +251,7 @@ class Session:
         self.path = str(game_path)
         self.console = console or Console(highlight=False)
         self.keys = _Keyboard(self.console, input_fn)
+        self.last: list = []            # the resolutions of the last answers, shown before the next prompt
 
     # --- what the game awaits ---------------------------------------------------------------
     def load(self):
@@ -277,8 +279,9 @@ class Session:
         self.console.print(Panel(body, title=Text.from_markup(f"{dec.id} -- {whose}"),
                                  subtitle=f"game {eng.meta['game']}", expand=True))
 
-    def show_map(self, eng, side: str) -> bool:
-        """The side's map in the terminal; False when the system or scenario has none."""
+    def show_map(self, eng, side: str, paged: bool = False) -> bool:
+        """The side's map in the terminal (``paged``: through the pager at a terminal, so that it
+        does not scroll away); False when the system or scenario has none."""
         from .engine import map_view
         from .report.mapterm import render_terminal
 
@@ -288,13 +291,26 @@ class Session:
         except HxrefError:
             return False
         title = f"{m.title or m.id}: what {side} sees"
-        self.console.print(render_terminal(m, mv.units, max_width=max(40, self.console.width - 2), title=title))
+        shown = render_terminal(m, mv.units, max_width=max(40, self.console.width - 2), title=title)
+        self.page(shown) if paged else self.console.print(shown)
         return True
 
     def show_report(self, eng, side: str) -> None:
         from .report import turn
 
-        self.console.print(turn.renderables(turn.build(eng, side)))
+        self.page(turn.renderables(turn.build(eng, side)))
+
+    def page(self, renderable: Any) -> None:
+        """``renderable`` through the pager (``$PAGER``, else ``less``) at a terminal, where it would
+        scroll away; printed as it is elsewhere (a pipe, a script)."""
+        if not self.keys.editing:
+            self.console.print(renderable)
+            return
+        import click
+
+        with self.console.capture() as cap:
+            self.console.print(renderable)
+        click.echo_via_pager(cap.get())
 
     def notes_and_skeleton(self, eng, dec, side: str) -> tuple[list[str], dict]:
         view = eng.system.view(eng.state, side, eng.mode)
@@ -341,9 +357,10 @@ class Session:
         else:
             lines += ["", f"Type the {menu.key}."]
         lines += ["", "Commands: " + "; ".join(f"{k} {v}" for k, v in COMMANDS.items())]
-        self.console.print(Panel(Text("\n".join(lines)), title="help", expand=True))
+        self.page(Panel(Text("\n".join(lines)), title="help", expand=True))
 
     def show_resolutions(self, done) -> None:
+        """What the last answers did: each decision resolved, its dice and its events."""
         from .report.turn import _event_line
 
         for r in done:
@@ -367,8 +384,15 @@ class Session:
         notes, skeleton = self.notes_and_skeleton(eng, dec, side)
         menu = _probe(eng, dec, side, menu_for(dec))
         self.keys.sit(side)
-        if notes:
-            self.console.print(Text("\n".join(notes), style="dim"))
+        brief = situation(notes)
+        if brief:
+            self.console.print(Text("\n".join(brief), style="dim"))
+        if len(brief) < len(notes):
+            self.console.print(Text("? lists every key of an answer and what it means", style="dim"))
+        # last, just above the prompt: what the previous answers did (a screen of 24 lines keeps it)
+        self.show_resolutions(self.last)
+        if self.last:
+            self.console.print(Text(f"next: {eng.waiting_text()}", style="bold"))
         again = False           # a refused answer is being offered again for correction
         while True:
             if menu is not None:
@@ -391,7 +415,7 @@ class Session:
                 if text == "?":
                     self.show_help(dec, notes, skeleton, menu)
                 elif text == "m":
-                    if not self.show_map(eng, side):
+                    if not self.show_map(eng, side, paged=True):
                         self.console.print("this game has no map")
                 elif text == "r":
                     self.show_report(eng, side)
@@ -449,10 +473,12 @@ class Session:
             while True:
                 eng = self.load()
                 if eng.finished:
+                    self.show_resolutions(self.last)
                     self.console.print(Text(eng.waiting_text(), style="bold"))
                     return resolved
                 dec, owed = self.next_decision(eng)
                 if dec is None:
+                    self.show_resolutions(self.last)
                     self.console.print(Text(f"nothing to play: {eng.waiting_text()}"))
                     return resolved
                 answers: list[tuple[str, dict]] = []
@@ -475,12 +501,22 @@ class Session:
                     done = eng.resolve() if eng.ready() else []
                     eng.save()
                 resolved += len(done)
-                self.show_resolutions(done)
-                self.console.print(Text(f"next: {eng.waiting_text()}", style="bold"))
+                self.last = done        # shown last, above the next prompt, so that it stays on the screen
         except Quit:
             self.console.print(Text("quit; the game file keeps every decision resolved so far "
                                     f"(resume with: hxref play {self.path})", style="yellow"))
             return resolved
+
+
+def situation(notes: list[str]) -> list[str]:
+    """The notes shown above the prompt: the position (forces, enemies, what may be done), without
+    the reference of an answer's keys (``choice.KEY: ...`` lines), which ``?`` shows whole."""
+    out: list[str] = []
+    for line in notes:
+        if line.startswith("choice.") or (not line.strip() and (not out or not out[-1].strip())):
+            continue
+        out.append(line)
+    return out[:-1] if out and not out[-1].strip() else out
 
 
 def _checker(path: str, decision_id: str, side: str) -> Callable[[dict], None]:

@@ -46,7 +46,7 @@ def test_each_deadline_runs_from_the_signed_time_of_the_block_that_opened_it(cli
     cli("resolve", game)
     eng = Engine.load(game)
     assert eng.awaiting[0].id == "t1.confederate" and eng.awaiting[0].deadline == "2026-12-02T10:00:00Z"
-    assert "2026-12-02T10:00:00Z" in cli("status", game).output
+    assert "t1.confederate due Wed 02 Dec 10:00 UTC (no grace; LATE)" in cli("status", game).output
 
 
 def test_a_game_gets_the_default_deadlines_unless_told_otherwise(cli, monkeypatch):

@@ -162,3 +162,52 @@ def test_status_piped_does_not_import_rich(cli, game):
     res = subprocess.run([sys.executable, "-c", code, "status", game], capture_output=True, text=True,
                          env={**env, "FORCE_COLOR": "1"}, cwd=cli.folder, check=True)
     assert "RICH []" not in res.stderr and "\x1b[" in res.stdout         # colours asked for: rich prints
+
+
+# --- one deadline, whole tokens at 80 columns ----------------------------------------------------------
+
+def test_status_shows_one_deadline_with_the_grace_in_words(game, monkeypatch):
+    """The awaited decision's deadline, said once with its grace in words; never the deadline plus the
+    grace as a second date (a player read two dates for one deadline).  --json keeps both times."""
+    import json
+
+    from hxref.engine import Engine
+
+    w = Engine.load(game).waiting_for()[0]
+    assert w["deadline"] and w["due"] and w["due"] != w["deadline"]
+    out = _status(game, width=80, rich=False, monkeypatch=monkeypatch)
+    assert w["deadline"] == "2026-12-06T12:00:00Z"
+    assert any(line.startswith("t1.bid due Sun 06 Dec 12:00 UTC (grace 2 days; ") for line in out.splitlines())
+    for stamp in (w["due"], w["deadline"], w["due"][:10], "Tue 08 Dec"):      # no other date for it
+        assert stamp not in out
+    facts = json.loads(CliRunner().invoke(main, ["status", game, "--json"]).output)["awaiting"][0]
+    assert (facts["deadline"], facts["due"]) == (w["deadline"], w["due"])
+
+
+def _tokens_whole(out: str, tokens: list[str]) -> None:
+    for token in tokens:
+        assert any(token in line.split() for line in out.splitlines()), (token, out)
+
+
+def test_at_80_columns_dates_and_game_ids_stay_whole(cli, monkeypatch):
+    """`hxref status GAME` and `hxref status DIR` at 80 columns: the table gives way (the dashboard's
+    head and last activity first) before a game id, a date or a command word is broken."""
+    Path("club").mkdir()
+    Path("joins").mkdir()
+    for name, gid, scenario in (("club/g.yaml", "hear-2026-12-06-cb4200", "heartland-demo"),
+                                ("club/free.yaml", "club-spring-2027-bidding", "bidding-demo")):
+        cli("new", name, "--system", "heartland", "--scenario", scenario, "--game-id", gid,
+            "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+        for side, key in (("union", "alice"), ("confederate", "bob")):
+            cli("join", name, "--side", side, "--key", key, "--dir", "joins")
+            cli("submit", name, f"joins/{side}-join.yaml")
+            Path(f"joins/{side}-join.yaml").unlink()
+    out = _status("club", width=80, rich=False, monkeypatch=monkeypatch)
+    assert all(len(line) <= 80 for line in out.splitlines())
+    _tokens_whole(out, ["hear-2026-12-06-cb4200", "club-spring-2027-bidding", "2026-12-06", "12:00Z"])
+    assert "head" not in out.splitlines()[0] and "activity" not in out.splitlines()[0]
+    wide = _status("club", width=160, rich=False, monkeypatch=monkeypatch)
+    assert "last activity" in wide and "head" in wide.splitlines()[0]
+    single = _status("club/g.yaml", width=80, rich=False, monkeypatch=monkeypatch)
+    _tokens_whole(single, ["hear-2026-12-06-cb4200", "t1.bid", "confederate", "--choice", "06", "12:00"])
+    assert all(len(line) <= 80 for line in single.splitlines())

@@ -147,3 +147,19 @@ def test_the_example_answer_is_shown_whole_at_80_columns(cli):
     # a word longer than the width is split, not lost
     long = "x" * 50
     assert _wrapped("e.g. " + long, 30).replace("\n", "").replace(" ", "") == "e.g." + long
+
+
+def test_the_result_comes_last_above_the_next_prompt_and_the_key_reference_waits_for_help(cli):
+    """After an answer, what it did is printed after the next decision's box, map and notes, just
+    above its prompt; the reference of an answer's keys (`choice.` lines) is shown under `?` only."""
+    cli("new", "g.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--mode", "solo",
+        "--side", "union", "--side", "confederate")
+    con = _console()
+    assert play_loop(str(cli.folder / "g.yaml"), console=con, input_fn=_script("2", "5", "?", "q")) == 1
+    out = con.export_text()
+    box = out.index("t1.i1.orders -- confederate to play")
+    result = out.index("resolved t1.bid")
+    prompt = out.index("confederate: your answer as YAML")
+    assert box < out.index("what confederate sees", box) < out.index("Enemy stacks you see", box) < result < prompt
+    assert "choice.moves[].force" not in out[:prompt]
+    assert "choice.moves[].force" in out[prompt:]                   # under `?`

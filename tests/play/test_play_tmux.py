@@ -42,10 +42,10 @@ class Tmux:
         return subprocess.run([TMUX, "-L", self.socket, *args], check=True, capture_output=True,
                               text=True, timeout=20).stdout
 
-    def start(self, command: str, width: int = 160) -> None:
-        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    def start(self, command: str, width: int = 160, height: int = 50) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "PAGER", "LESS")}
         subprocess.run([TMUX, "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
-                        "-x", str(width), "-y", "50", "-c", str(self.folder),
+                        "-x", str(width), "-y", str(height), "-c", str(self.folder),
                         f"{command}; echo EXIT=$?; sleep 60"], check=True, env=env, timeout=20)
 
     def keys(self, *keys: str) -> None:
@@ -98,7 +98,9 @@ def test_play_heartland_bids_in_tmux(cli, tmux):
     screen = tmux.wait_for("confederate: level [1/2/3/?/m/r/q]: 2")
     assert "confederate: level [1/2/3/?/m/r/q]: 1" not in screen
     tmux.keys("C-u", "?", "Enter")
-    tmux.wait_for("Commands: ? help")
+    tmux.wait_for("Commands: ? help")                         # in the pager
+    tmux.keys("q")
+    tmux.wait_for("confederate: level [1/2/3/?/m/r/q]: ?\n")
     tmux.keys("q", "Enter")
     screen = tmux.wait_for("EXIT=")
     assert "quit;" in screen and "EXIT=0" in screen
@@ -159,3 +161,35 @@ def test_play_acw_minis_yaml_answer_in_tmux(cli, tmux):
     assert Engine.load(path).h["resolved"] == ["t1.union"]
     assert Engine.load(path).h["state"]["units"]["us-1"]["y"] == 4.0 + 3    # the corrected order: us-1 advanced 3"
     assert audit(path).ok
+
+
+def test_at_80x24_the_result_stays_on_screen_and_map_and_report_are_paged(cli, tmux):
+    """A solo Heartland game in a terminal of 80x24: after an answer, what it did is the last thing
+    above the next prompt (the next decision's box, map and notes come before it), the reference of
+    an answer's keys waits for `?`, and `m` and `r` open the pager instead of scrolling away."""
+    cli("new", "g.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--mode", "solo",
+        "--side", "union", "--side", "confederate")
+    tmux.start(_command("g.yaml"), width=80, height=24)
+    tmux.wait_for("union: bid [")
+    tmux.keys("2", "Enter")
+    tmux.wait_for("confederate: bid [")
+    tmux.keys("5", "Enter")
+    screen = tmux.wait_for("confederate: your answer as YAML")
+    assert "resolved t1.bid" in screen and "bids revealed: union 2, confederate 5" in screen
+    assert "next: t1.i1.orders awaits confederate" in screen
+    assert "choice.moves[]" not in screen and "? lists every key of an answer" in screen
+    tmux.keys("moves: [{force: calloway, path: ['1910']}]", "Enter", "Enter")
+    screen = tmux.wait_for("union: your answer as YAML")
+    assert "resolved t1.i1.orders" in screen and "Calloway moves 2010 > 1910" in screen
+    tmux.keys("m", "Enter")
+    screen = tmux.wait_for("what union sees")
+    assert screen.rstrip().endswith(":")                        # less waits at the foot of its first page
+    tmux.keys("q")
+    tmux.wait_for("> m\n")
+    tmux.keys("?", "Enter")
+    screen = tmux.wait_for("─ help ─")                          # the whole reference, in the pager
+    assert screen.rstrip().endswith(":")
+    tmux.keys("q")
+    tmux.wait_for("> ?\n")
+    tmux.keys("q", "Enter")
+    assert "EXIT=0" in tmux.wait_for("EXIT=")

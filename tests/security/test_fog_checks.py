@@ -103,6 +103,16 @@ def test_3_71_no_refusal_names_the_hidden_force():
             assert not any(w.lower() in p.message.lower() for w in words), p.message
 
 
+def test_8_4_an_attack_probing_a_hidden_force_is_refused_as_one_on_an_empty_hex():
+    """The attacker orders an attack on each hex he suspects; a hex holding a hidden force must get
+    the refusal an empty hex gets (8.4 against his own map, 3.71), word for word."""
+    st = heartland()
+    hidden = probe(st, [{"force": "strother", "path": ["1804", "1704"], "attack": "1404"}])
+    empty = probe(st, [{"force": "strother", "path": ["1804", "1704"], "attack": "1303"}])
+    assert hidden and [(p.message, p.rule, p.path) for p in hidden] == [(p.message, p.rule, p.path) for p in empty]
+    assert hidden[0].rule == "8.4"
+
+
 def test_l6_a_hidden_enemy_id_is_refused_like_a_made_up_one():
     st = heartland()
     hidden = probe(st, [{"force": "dunning", "path": ["1405"]}])

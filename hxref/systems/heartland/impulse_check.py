@@ -143,6 +143,13 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> 
                 mine = set(model.forces(state, side))
         if mv.get("capture_landing") is not None:
             problems += _capture_landing_problems(state, side, force, mv, i)
+        target = mv.get("attack")
+        if target is not None and target not in enemy:
+            # 8.4: the check is made against an adjacent enemy stack; ``enemy`` is the side's own map
+            # (3.71: hidden forces are off it), so a stack it cannot see reads as an empty hex, in
+            # words that do not depend on the hex (the path names it)
+            problems.append(Problem("the hex to attack holds no enemy stack that you can see: an attack check "
+                                    "is made against an adjacent enemy stack", "8.4", ["moves", i, "attack"]))
         merge = mv.get("merge")
         if merge is not None and (merge not in mine or merge == force):
             problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",

@@ -35,8 +35,11 @@ def _attack_check(state: HeartlandState, side: str, force: str, mv: dict, dice, 
         target = wanted  # 8.4: optional, against adjacent enemy units that exert no ZOC on the force
     else:
         if wanted:
+            # 8.4: an attack check needs an enemy stack next to the force; say which of the two is missing
+            why = (f"no enemy stack is in {wanted} any more" if wanted not in model.occupied_hexes(
+                state, model.other_side(side)) else f"not adjacent to {wanted}")
             events.append({"type": "attack.void", "side": side, "force": force, "rule": "8.4",
-                           "text": f"{_name(state, force)} ends in {here}, not adjacent to {wanted}: no attack"})
+                           "text": f"{_name(state, force)} ends in {here}, {why}: no attack"})
         return
     r = attack_check(state, hm, force, target, dice, retreat_to=mv.get("retreat"), step_loss=mv.get("step_loss"))
     if r.problems:

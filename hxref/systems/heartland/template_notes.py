@@ -79,6 +79,8 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
         return _orders(view, decision, side)
     if decision.kind == "defence":
         return _defence(view, decision, side)
+    if decision.kind == "reorg":
+        return _reorganization(view, side), dict(decision.example)
     if decision.kind == "level":
         left = (view.get("current", {}).get("remaining") or {}).get(side)
         limit = view.get("impulse_level_limit")
@@ -190,6 +192,63 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
     if "level" in decision.schema:
         choice = {"level": 1, **choice}
     return notes, choice
+
+
+# --- the Reorganization Segment's sealed orders (12.0-13.x, 4.31-4.33) -----------------------------
+
+#: the keys of the Reorganization checkers (reorg_destruction, reorg_foraging, reorg_supply_recheck,
+#: administration.ADMIN_ORDER, admin_leaders), each with its meaning and rule
+REORG_DOCS = [
+    "choice.destruction: burning, a list of {leader, bridge?, town?, landing?, attempts?}, 1 AP an attempt "
+    "(13.1): bridge: \"A/B\", a bridged major-river hexside, the leader's stack with cavalry in a hex at either "
+    "end (13.11); town: the OC in the town (13.12); landing: Confederates, a Union Naval Landing hex (13.13)",
+    "choice.foraging: a list of {leader}: an active OC in a town or major city forages, June to September, "
+    "1 AP (13.2)",
+    "choice.attrition: {emergency?, ml?, losses?} for the Supply Recheck (4.31, 7.31a):",
+    "choice.attrition.emergency: {force: wagon or depot}: consumed for the force's emergency supply (7.35)",
+    "choice.attrition.ml: {leader: n}: ML the OC gives up, -1 on the attrition roll each (3.54c)",
+    "choice.attrition.losses: {leader: [units]}: the units that take the attrition steps, in order",
+    "choice.administration: {replacements?, leaders?, wdo?, chief_of_staff?, cavalry_corps?, detachments?, "
+    "ammo?, training?, entrench?, train?, remove_landing?, open_rail?}, carried out in that order (4.32):",
+    "choice.administration.replacements: a list of {unit, steps, leader?}: a reduced unit in the box of a "
+    "leader on the map, in full supply, takes steps back, one replacement step and 1 AP a step; leader: who "
+    "pays the AP, by default the leader whose box it is (4.32, 3.24a, 7.34)",
+    "choice.administration.leaders: a list of {relieve: LEADER} (a leader with no units in his box) or "
+    "{appoint: LEADER, box: BOX, ordered_by?: ARMY_COMMANDER} (4.32(2), 3.41(2), 3.31b)",
+    "choice.administration.wdo: War Department Orders, 10 WEP, at most 1 a turn, a list of "
+    "{army_commander: LEADER, from: LEADER} or {remove: LEADER} (3.41)",
+    "choice.administration.chief_of_staff: a list of {leader, army}: a WDO and 1 AP of the army commander (3.32)",
+    "choice.administration.cavalry_corps: leaders whose box of cavalry alone becomes a corps (4.32(3), 3.12)",
+    "choice.administration.detachments: a list of {leader, unit, by: step_loss or removal}, 1 AP (8.51)",
+    "choice.administration.ammo: a list of {leader, asp}: ammunition bought, 1 AP, forces in communication "
+    "and full supply only (7.34, 4.32(5))",
+    "choice.administration.training: a list of {leader}: ML +1, 1 AP (3.53(2), 14.52)",
+    "choice.administration.entrench: a list of {leader}: one entrenchment level, 1 AP (3.24a)",
+    "choice.administration.train: a list of {hex}: the one extra train, in a friendly major city (8.72)",
+    "choice.administration.remove_landing: Union: captured landings declared exhausted, taken off (8.64a)",
+    "choice.administration.open_rail: a list of {from, to}: one stretch a turn, station to next station (8.71)",
+]
+
+
+def _reorganization(view: Mapping[str, Any], side: str) -> list[str]:
+    """The keys of the Reorganization orders, the side's replacement steps on its Number Track and
+    the units that could take them (its own display, 3.16, 3.71)."""
+    notes = list(REORG_DOCS)
+    if side == "union":
+        notes.append("choice.naval: the Union Naval Sequence, {transport: [...], announce?: true} (4.33)")
+    have = int((view.get("replacements") or {}).get(side) or 0)
+    notes += ["", "An empty choice, {}, orders nothing.  For example:",
+              "  administration: {replacements: [{unit: UNIT, steps: 1, leader: LEADER}], training: [{leader: LEADER}]}",
+              "", f"Replacement steps on your Number Track: {have} (3.16, 4.32)"]
+    reduced = sorted((uid, u) for uid, u in view.get("units", {}).items()
+                     if u.get("side") == side and u.get("leader") and 0 < u["steps"] < len(u.get("cf") or []))
+    if reduced:
+        notes.append("Your reduced units in a leader's box (unit: steps of most, leader and his AP):")
+        notes += [f"  {uid}: {u['steps']} of {len(u['cf'])}, {u['leader']} (AP "
+                  f"{view.get('leaders', {}).get(u['leader'], {}).get('ap', '?')})" for uid, u in reduced]
+    else:
+        notes.append("Your units in leaders' boxes are all at full strength.")
+    return notes
 
 
 # --- the defender's answer (9.0-9.2) ----------------------------------------------------------------

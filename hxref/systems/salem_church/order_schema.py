@@ -18,10 +18,11 @@ MOVE = Field("dict", "{unit, path: [hexes entered], leader?}", rule="D3", fields
     "path": Field("list", "the hexes entered", optional=True, nullable=True),
     "leader": _ANY})
 
-ATTACK = Field("dict", "{attackers: [units], target: HEX, first?, advance?}", rule="B1", fields={
+ATTACK = Field("dict", "{attackers: [units], target: HEX, first?, losses?, advance?}", rule="B1", fields={
     "attackers": Field("list", "the attacking units"),
     "target": Field("any", "the hex attacked"),
     "first": _ANY, "advance": _ANY,
+    "losses": Field("list", "the attacking units, first to lose a step", optional=True, nullable=True, rule="B2"),
     "choice": Field("str", choices=("retreat", "disrupt", "loss"), optional=True, nullable=True, rule="B2"),
     "hexes": _HEXES})
 
@@ -49,6 +50,6 @@ def orders_schema(side: str) -> dict[str, Field]:
                                   items=Field("dict", "{unit, hex?}", fields={"unit": Field("str"), "hex": _ANY})),
             "bombard": Field("list", "{unit, target: HEX}: artillery fire, before the attacks (stand-in)",
                              optional=True, items=BOMBARD),
-            "attacks": Field("list", "{attackers: [units], target: HEX, first?, advance?} (B1)", optional=True,
+            "attacks": Field("list", "{attackers: [units], target: HEX, first?, losses?, advance?} (B1)", optional=True,
                              items=ATTACK),
             "standing": STANDING}

@@ -158,6 +158,13 @@ def _attack_problems(state: SalemState, side: str, turn: int, attacks: list) -> 
             return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
         if not _is_hex(state, a["target"]):
             return [Problem(f"attack target `{a['target']}` is not a hex of this map", "B1", ["attacks", i, "target"])]
+        if a.get("first") is not None and a["first"] not in a["attackers"]:
+            return [Problem(f"`first` is the attack's first unit, one of its attackers ({', '.join(a['attackers'])}), "
+                            f"not `{a['first']}`", "B2", ["attacks", i, "first"])]
+        for uid in a.get("losses") or []:
+            if uid not in a["attackers"]:
+                return [Problem(f"`losses` names the attackers that lose steps first; `{uid}` is not one of them",
+                                "B2", ["attacks", i, "losses"])]
     return []
 
 

@@ -162,10 +162,13 @@ ORDER_DOCS = [
     "{unit, target}:",
     "choice.bombard[].target: an enemy hex within the battery's range and in its line of sight for fire (TEC)",
     "choice.attacks: your attacks, in the order they are fought (B1), a list of "
-    "{attackers, target, first?, advance?, choice?, hexes?}:",
+    "{attackers, target, first?, losses?, advance?, choice?, hexes?}:",
     "choice.attacks[].attackers: your attacking units, next to the target (B1)",
     "choice.attacks[].target: the enemy hex attacked (B1)",
-    "choice.attacks[].first: the attacking unit that takes a loss first and advances first (B2)",
+    "choice.attacks[].first: your first unit (B2): the attacker that makes your morale checks, the CRT's "
+    "and at Low Initiative 17.3's, and advances first; by default the first attacker listed",
+    "choice.attacks[].losses: your attackers in the order they lose steps (an exchange, a loss you take), "
+    "by default the one with the most steps, then CF (B2)",
     "choice.attacks[].advance: true: advance into the hex if the defenders retreat (B2)",
     "choice.attacks[].choice: retreat, disrupt or loss: your answer if the result hits you (B2)",
     "choice.attacks[].hexes: 1, 2 or 3: how far you retreat if you do (B2)",
@@ -174,7 +177,8 @@ ORDER_DOCS = [
     "choice.standing.choice: retreat or disrupt, on an Ar/Dr result (B2)",
     "choice.standing.loss: loss or retreat, on an Ax/Dx result when a check is passed (B2)",
     "choice.standing.hexes: 1, 2 or 3: how far you retreat (B2)",
-    "choice.standing.losses: your units, first to lose a step (B2)",
+    "choice.standing.losses: your units, first to lose a step, in the enemy's attacks and after an "
+    "attack's own `losses` in yours (B2)",
     "choice.standing.counter_attacks: a list of {units, target, first?}: counter-attacks by your units "
     "next to an enemy unit, not attacked this phase (7.2)",
 ]

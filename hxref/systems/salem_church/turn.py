@@ -29,8 +29,10 @@ Orders (a choice)::
                                        the entry hex (first in its path, or alone if no path);
                                        the wagon train may end its path with "off" (16.0)
     bombard: [{unit, target: HEX}]     artillery fire, once per battery a turn (stand-in, :mod:`.bombardment`)
-    attacks: [{attackers: [...], target: HEX, first?, advance?: true, choice?: retreat|disrupt|loss,
-               hexes?: 1-3}]            choice/hexes: the attacker's answer if the result hits it
+    attacks: [{attackers: [...], target: HEX, first?, losses?, advance?: true, choice?: retreat|disrupt|loss,
+               hexes?: 1-3}]            first: the attacker's first unit, which makes its MCs (B2, 17.3);
+                                       losses: its units in the order they lose steps (B2);
+                                       choice/hexes: the attacker's answer if the result hits it
     standing: {choice: retreat|disrupt, loss: loss|retreat, hexes: 1-3, losses: [units],
                counter_attacks: [{units, target, first?}]}
                                        the side's answers during the enemy's next player turn
@@ -39,8 +41,11 @@ Orders (a choice)::
 
 Readings (stand-ins where the standard rules are missing, digest D3/E; in the README):
 
-* a step loss falls on the owner's ``losses`` order, else on the unit with the most steps
-  and then the highest CF; a unit at its last step is eliminated;
+* the "first unit" (B2, 17.3) is the unit that makes a side's MC: the attack's ``first``, else
+  the first attacker listed; it does not choose who loses a step;
+* a step loss falls on the owner's ``losses`` order (an attacker's: the attack's ``losses``,
+  then his standing ``losses``), else on the unit with the most steps and then the highest CF;
+  a unit at its last step is eliminated;
 * a retreat follows the safe path of the chosen length that ends farthest from the
   attacking units (ties: the lowest labels); with no safe path an unsafe one is taken and
   the unit routs: it ends disrupted and loses a step; with no path at all it is captured
@@ -72,7 +77,7 @@ from .views import journey, place
 SIDES = ("union", "confederate")
 ORDER_KEYS = {"entry", "replacements", "moves", "bombard", "attacks", "standing"}
 MOVE_KEYS = {"unit", "path", "leader"}
-ATTACK_KEYS = {"attackers", "target", "first", "advance", "choice", "hexes"}
+ATTACK_KEYS = {"attackers", "target", "first", "losses", "advance", "choice", "hexes"}
 STANDING_KEYS = {"choice", "loss", "hexes", "losses", "counter_attacks"}
 DEFAULT_STANDING = {"choice": "disrupt", "loss": "loss", "hexes": 1}   # stand-in answers (digest F2)
 REPLACEMENTS = 2                                                       # 13.2, 13.3 (scenario data wins)
@@ -570,7 +575,7 @@ class Turn:
             st["units"][uid]["disrupted"] = True
         if s.disrupted:
             notes.append(line(listing(self.name(u) for u in s.disrupted), " disrupted"))
-        self._lose_steps(side, live, s.steps_lost, notes)
+        self._lose_steps(side, live, s.steps_lost, notes, losses=answers.get("losses"))
         for uid, fate in s.fates.items():
             if on_map(st["units"][uid]):
                 self._fate(uid, fate, side, paths, away_from, notes, defending=attackers is not None)
@@ -619,9 +624,12 @@ class Turn:
                     st["units"][uid].update({"steps": 0, "hex": None, "captured": True})
                     notes.append(line(self.name(uid), " is left alone with the enemy and captured"))
 
-    def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[Line]) -> None:
+    def _lose_steps(self, side: str, uids: list[str], n: int, notes: list[Line], losses: list | None = None) -> None:
+        """B2: ``n`` steps lost by ``uids``, one at a time, on the owner's order: ``losses`` (an
+        attack's own), then his standing ``losses``, else the unit with the most steps, then CF."""
         st = self.state
-        order = [u for u in ((st.get("standing_orders") or {}).get(side) or {}).get("losses", []) if u in uids]
+        standing = ((st.get("standing_orders") or {}).get(side) or {}).get("losses") or []
+        order = [u for u in [*(losses or []), *standing] if u in uids]
         for _ in range(n):
             alive = combat_units(st, [u for u in uids if on_map(st["units"][u])])
             if not alive:
