@@ -12,10 +12,8 @@ What an open game's mail carries so that each player's copy of the game travels 
 from __future__ import annotations
 
 import hashlib
-import html as _html
 import os
 import re
-from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -222,7 +220,7 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     msg.set_content(plain)
     msg.add_alternative(html, subtype="html")
     if smap is not None:        # the HTML part and its picture: multipart/related
-        html_part = msg.get_payload()[1]
+        html_part = msg.get_body(("html",))
         assert isinstance(html_part, EmailMessage)
         html_part.add_related(smap.png, maintype="image", subtype="png", cid=f"<{_MAP_CID}>",
                               filename=f"{smap.name}.png")

@@ -18,13 +18,14 @@ from typing import Any
 
 _BODY = ("margin:0;padding:8px;font-family:Georgia,'Times New Roman',serif;font-size:15px;"
          "line-height:1.4;color:#1a1a1a;background:#ffffff;")
-#: a hash or a command: the only text that may break anywhere
+#: a hash or a key's fingerprint: the only text that may break anywhere (a command, in its <pre>,
+#: wraps at its spaces and breaks a word only when one alone is wider than the screen)
 _LONG = "overflow-wrap:anywhere;word-break:break-all;"
 _LONG_TOKEN = re.compile(r"\S{24,}")
 _H1 = "font-size:20px;margin:0 0 8px 0;"
 _H2 = "font-size:17px;margin:14px 0 4px 0;"
 _MOVE = "font-size:16px;font-weight:bold;margin:8px 0 4px 0;color:#7a4a00;"
-_PRE = ("white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0;padding:6px;background:#f3f1ea;"
+_PRE = ("white-space:pre-wrap;overflow-wrap:break-word;margin:4px 0;padding:6px;background:#f3f1ea;"
         "font-size:13px;font-family:Menlo,Consolas,monospace;")
 _SCROLL = "overflow-x:auto;max-width:100%;"
 _TABLE = "border-collapse:collapse;font-size:14px;margin:2px 0 6px 0;"

@@ -187,11 +187,12 @@ def _owes_now(what: str) -> bool:
 
 
 def decision_words(w: dict) -> str:
-    """A waiting decision in a few words: its prompt, the text in brackets and after a semicolon
-    left out, at most about 48 characters, cut at a word."""
+    """A waiting decision in a few words: its prompt up to the first colon (and, after a head as
+    short as "turn 1", up to the next comma), the text in brackets left out, at most about 48
+    characters, cut at a word."""
     text = " ".join(str(w.get("prompt") or w["decision"]).split())
     head, _, rest = text.partition(": ")
-    words = (head + (", " + rest if rest else "")).split(" (")[0].split("; ")[0]
+    words = (head + (", " + rest.split(",")[0] if rest and len(head) < 12 else "")).split(" (")[0].split("; ")[0]
     if len(words) > 48:
         words = words[:48].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
     return words
