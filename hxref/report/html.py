@@ -142,7 +142,7 @@ def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) ->
     if getattr(rep, "receipts", None):
         foot.append('<p style="margin:2px 0;">Receipts of the files accepted since the last mail:</p>')
         foot.append(f'<pre style="{_PRE}font-size:11px;">' + escape("\n".join(rep.receipts)) + "</pre>")
-    foot += [f'<p style="margin:2px 0;">{_text(k)}: {_text(v)}</p>' for k, v in rep.header]
+    foot += [f'<p style="margin:2px 0;">{_text(k)}: {_text(v)}</p>' for k, v in rep.header if v]
     foot += [f'<p style="margin:2px 0;">{_text(n)}</p>' for n in getattr(rep, "notices", [])]
     head = str(getattr(rep, "facts", {}).get("head", ""))
     foot.append(f'<p style="margin:2px 0;">Keep the head hash {_text(head[:16])}... to prove this history later.</p>')

@@ -392,12 +392,17 @@ def renderables(rep: Report):
     if rep.receipts:
         parts.append(Text("Receipts of the files accepted since the last mail (each player keeps its own):",
                           style="dim"))
-        parts += [Text("  " + r, style="dim") for r in rep.receipts]
+        for r in rep.receipts:      # a receipt in two lines, at its file: each fits an 80-column mail
+            first, sep, rest = r.partition(" file sha256:")
+            parts.append(Text("  " + first, style="dim"))
+            if sep:
+                parts.append(Text("    file sha256:" + rest, style="dim"))
     foot = Table.grid(padding=(0, 2))
     foot.add_column(style="dim", no_wrap=True)
     foot.add_column(overflow="fold", style="dim")     # a word wraps whole; only a digest wider than the room folds
-    for k, v in [*rep.header]:
-        foot.add_row(k, Text(v))
+    for k, v in rep.header:
+        if v:
+            foot.add_row(k, Text(v))
     parts.append(foot)
     parts.append(bullets(footer_lines(rep), "dim"))
     return Group(*parts)
