@@ -372,8 +372,14 @@ def renderables(rep: Report):
         for line in rep.move[1:]:
             if line.startswith("    "):     # a command: folded only where the room ends, its words never split
                 parts.append(Text(line, style="bold", overflow="fold"))
-            else:
-                parts.append(Text(line))
+            else:                           # a line that wraps under its own start
+                indent = len(line) - len(line.lstrip(" "))
+                grid = Table.grid()
+                if indent:
+                    grid.add_column(width=indent)
+                grid.add_column(ratio=1)
+                grid.add_row(*([""] if indent else []), Text(line.lstrip(" ")))
+                parts.append(grid)
     if rep.attached:
         parts.append(bullets(rep.attached))
     if rep.brief:
