@@ -93,7 +93,7 @@ def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(mails, point):
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         svg = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
         assert svg.get_filename() == png.get_filename().replace(".png", ".svg")
-        text = svg.get_content() if isinstance(svg.get_content(), str) else svg.get_content().decode()
+        text = svg.get_payload(decode=True).decode()
         assert f"what {audience} sees" in text          # the reader's own map, not another's
         assert png_of(text) == data                     # the PNG is that very map
         assert f"Your map is attached: {svg.get_filename()[:-4]}.png" in " ".join(plain.split())
@@ -115,3 +115,40 @@ def test_golden_text_mails_at_78_columns(mails, point, audience):
     plain, _ = _parts(msg)
     assert re.search(r"attack|assault|combat", plain, re.I)
     _golden(f"mail-{point[0]}-{audience}.txt", f"Subject: {msg['Subject']}\n\n{plain}")
+
+
+def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(mails):
+    """The attacker reads his own mail's map (the SVG attached; the PNG is drawn from it) hoping to
+    spot the enemy units his fog hides; the map is drawn from his own view, never from the full
+    state: every confederate unit it names is one the union's report lists in sight, while the
+    umpire's map of the same moment names confederate units out of the union's sight."""
+    def confederates(msg) -> set[str]:
+        svg = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
+        return set(re.findall(r"<title>([^<(]+?)\*? \(confederate,", svg.get_payload(decode=True).decode()))
+
+    hidden_somewhere = False
+    for point in (("salem-church", 8), ("salem-church", 26)):
+        plain, _ = _parts(mails[point]["union"])
+        sight = plain.split("Confederate units in sight")[1].split("\n\n")[0] if "units in sight" in plain else ""
+        in_sight = {n for n in confederates(mails[point]["umpire"]) if n in sight}
+        assert confederates(mails[point]["union"]) <= in_sight, point
+        hidden_somewhere |= bool(confederates(mails[point]["umpire"]) - in_sight)
+    assert hidden_somewhere, "the umpire's map names confederate units the union does not see"
+
+
+def test_an_encrypted_mail_carries_no_map_in_clear(tmp_path):
+    """With --encrypt, an eavesdropper on the mail sees no map of the side (no PNG, no SVG in
+    clear): the side's map goes only as an .age attachment to its key."""
+    game = play_until("salem-church", tmp_path / "g", 8)
+    game.with_name("game.addresses.yaml").write_text(BOOK)
+    with pytest.MonkeyPatch.context() as mp:
+        register(mp)
+        res = CliRunner(env={"HXREF_NOW": NOW}).invoke(main, ["outbox", str(game), "--encrypt", "--out",
+                                                              str(tmp_path / "ob")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    for p in (tmp_path / "ob").glob("*.eml"):
+        msg = BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+        types = [part.get_content_type() for part in msg.walk()]
+        assert "image/png" not in types and "image/svg+xml" not in types
+        names = [part.get_filename() for part in msg.iter_attachments()]
+        assert any(n.endswith("-map.svg.age") for n in names), names
