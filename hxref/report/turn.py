@@ -245,18 +245,18 @@ def move_lines(engine, audience: str | None, zone: str | None = None) -> list[st
     waiting = engine.waiting_for()
     for w in waiting:
         lines = owed.get(w["decision"]) or []
-        mine = [x for x in lines if x.lstrip().startswith(f"{audience} (you):")] if audience else []
         if not lines:
             continue
         out.append(f"{w['decision']}: {w['prompt']}" + (f" [rule {w['rule']}]" if w.get("rule") else ""))
-        for x in mine or lines:
+        mine = [x for x in lines if audience and x.lstrip().startswith(f"{audience} (you):")]
+        for x in mine:          # the reader's own command, on a line of its own to copy whole
             who, _, cmd = x.strip().partition(": hxref ")
             out.append(f"  {who}" + (":" if cmd else ""))
             if cmd:
-                out.append(f"    hxref {cmd}")       # a command: on a line of its own, to copy whole
-        if mine and len(lines) > 1:
-            others = [x.strip().partition(": hxref ")[0] for x in lines if x not in mine]
-            out.append("  also awaited: " + "; ".join(others))
+                out.append(f"    hxref {cmd}")
+        others = [x.strip().partition(": hxref ")[0] for x in lines if x not in mine]
+        if others:              # the others' commands are theirs to read in their own reports
+            out.append(("  also awaited: " if mine else "  awaited: ") + "; ".join(others))
     if any(w["ready"] for w in waiting) and not engine.finished:
         out.append("All answers are in: the next step is `hxref resolve`.")
     return out
