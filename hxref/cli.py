@@ -602,8 +602,12 @@ def _charts_differ(eng) -> list[str]:
 def report(game, side, fmt, out, map_out, encrypt, since, width):
     """Write the turn report: public, or one side's secret report.
 
-    For a game on a map, an html report ends with the map of what the side
-    sees, and --map writes that map as an SVG file as well.
+    A report reads in the order a player wants it: what you owe, by when,
+    and the command to send it; this turn in brief; the map (html); the
+    details (the rules' sections, the story of the turn, its dice); and a
+    footer with the head hash, the identity and the keys to verify it by.
+    For a game on a map, an html report shows the map of what the side sees
+    after the brief, and --map writes that map as an SVG file as well.
 
     A report tells every resolution since its reader last read: for a side,
     since the head its newest signed file was written against; for the public
@@ -642,11 +646,10 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
 
         Console(width=width).print(turn.renderables(rep))
         return
-    text = turn.render(rep, "text" if fmt == "rich" else fmt, turn.text_width(width, bool(out or encrypt)))
-    if fmt == "html" and svg:
-        from .report.html import embed_map
-
-        text = embed_map(text, svg)
+    if fmt == "html":
+        text = turn.to_html(rep, svg=svg)
+    else:
+        text = turn.render(rep, "text" if fmt == "rich" else fmt, turn.text_width(width, bool(out or encrypt)))
     if encrypt:
         ext = fmt if fmt in ("md", "html", "json") else "txt"
         default = out_dir_for(game, None) / f"{Path(game).stem}-{side}-report.{ext}"

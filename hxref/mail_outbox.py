@@ -12,17 +12,14 @@ What an open game's mail carries so that each player's copy of the game travels 
 from __future__ import annotations
 
 import hashlib
-import html as _html
 import os
 import re
-from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from .errors import HxrefError, InvalidInput
 from .mail_addresses import AddressBook, _valid_address
-from .mail_remind import deadline_lines, owed_lines
 from .report.story import _pending_files, _written_against, last_mail_event  # noqa: F401  (mail.py re-exports it)
 
 if TYPE_CHECKING:
@@ -91,35 +88,31 @@ def _resolved_last(engine) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def subject(engine) -> str:
-    game, head = engine.meta["game"], engine.gf.head
-    parts = []
-    resolved = _resolved_last(engine)
-    if resolved:
-        parts.append(", ".join(resolved) + " resolved")
-    if engine.finished:
-        parts.append("game over")
-    else:
-        ids = [d.id for d in engine.awaiting]
-        parts.append("awaiting " + (", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "") if ids else "nothing"))
-    return f"[hxref] {game}: {'; '.join(parts)} -- head {head[:12]}"
+def subject(engine, audience: str | None = None, zone: str | None = None) -> str:
+    """The mail's subject, for its recipient: ``heartland-demo: your move: turn 2, impulse 3, due
+    Sun 6 Dec 2026 07:00 EST``, or ``heartland-demo: waiting for confederate``, or ``... game over``
+    (:func:`hxref.report.turn.headline`, without the grace: the mail's first line gives it)."""
+    from .report.turn import headline
+
+    kind, line = headline(engine, audience, zone)
+    text = {"over": "game over", "none": "nothing is awaited"}.get(kind)
+    if text is None:
+        text = line.split(" (then ")[0].split(" (and ")[0].rstrip(".")
+        text = text[0].lower() + text[1:]
+        if kind == "wait":
+            text = text.split(": ")[0]
+    return f"{engine.meta['game']}: {text}"
 
 
-def _html_body(document: str) -> str:
-    m = re.search(r"<body[^>]*>(.*)</body>", document, re.S | re.I)
-    return (m.group(1) if m else document).strip()
-
-
-def _sections(engine, audience: str) -> list[tuple[str, Report]]:
+def _report_for(engine, audience: str, zone: str | None) -> Report:
+    """The one report a recipient reads: his side's own (it holds everything public), or the
+    umpire's; each tells the story since this reader last read."""
     from .report import turn
-
     from .report.story import default_since
 
     if audience == "umpire":
-        return [("The umpire's report", turn.build(engine, "umpire"))]
-    since = default_since(engine, audience)     # both tell the story since this side last read
-    return [("The public report", turn.build(engine, None, since)),
-            (f"{audience}'s own report", turn.build(engine, audience, since))]
+        return turn.build(engine, "umpire", zone=zone)
+    return turn.build(engine, audience, default_since(engine, audience), zone=zone)
 
 
 def templates_for(engine, audience: str) -> list[tuple[str, str]]:
@@ -194,56 +187,70 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
             *, attachments: list | None = None, acknowledged: int | None = None,
             game_file: Path | None = None, templates: list[tuple[str, str]] | None = None,
             encrypt: bool = False) -> EmailMessage:
-    """The message for one recipient: plain text and HTML alternatives with the same content; the
-    deadlines are given in the recipient's time ``zone`` too.  In open games the mail carries what
-    the recipient needs to keep his own copy in step (:mod:`hxref.bundle`): ``attachments`` (the
-    signed files after the head he ``acknowledged``) or the ``game_file`` itself, and the
-    ``templates`` of the answers he owes.  With ``encrypt`` the recipient's own report (the umpire's
-    report, for the umpire) and his templates go only as ``.age`` attachments encrypted to his key
-    in the game (:mod:`hxref.crypt`), nothing of them in clear; the public report stays in the body."""
-    who = "the umpire" if audience == "umpire" else audience
-    intro = (f"hxref -- game {engine.meta['game']} ({engine.system.title}, {engine.meta['scenario']}), "
-             f"mail for {who}.")
-    next_line = f"Next: {engine.waiting_text()}."
-    due = deadline_lines(engine, audience, zone)
-    r_lines = [r.line() for r in receipts]
-    sections = _sections(engine, audience)
-    sealed: list[tuple[str, bytes]] = []
-    if encrypt:
-        sections, sealed = _seal(engine, audience, sections, templates or [])
-        templates = []
-    owed = owed_lines(engine, audience, zone)
+    """The message for one recipient: plain text and HTML alternatives with the same content, in
+    the order he wants it (:class:`hxref.report.turn.Report`): what he owes, by when, in his time
+    ``zone``, and the command; what the mail carries; the turn in brief; his map (inline in the HTML
+    part as a PNG, attached as an SVG); the details; and a footer with the receipts, the head and the
+    keys.  He reads one report: his side's own (the umpire's, for the umpire).  In open games the
+    mail carries what the recipient needs to keep his own copy in step (:mod:`hxref.bundle`):
+    ``attachments`` (the signed files after the head he ``acknowledged``) or the ``game_file`` itself,
+    and the ``templates`` of the answers he owes.  With ``encrypt`` his own report, his map and his
+    templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypt`),
+    nothing of them in clear; the public report is the body."""
+    from .report import turn
+    from .report.turnmap import side_map
+
     attachments = attachments or []
     templates = templates or []
-    body = _Body(intro, next_line, due, owed, zone, _carried(game_file, attachments, acknowledged, sealed, templates),
-                 r_lines, sections, _PENDING_NOTE if any(r.pending for r in receipts) else None)
-    plain, html = body.plain(engine), body.html(engine)
+    rep = _report_for(engine, audience, zone)
+    smap = side_map(engine, audience, rep.facts.get("since"))
+    sealed: list[tuple[str, bytes]] = []
+    if encrypt:
+        rep, sealed = _seal(engine, audience, rep, smap, templates, zone)
+        templates, smap = [], None
+    rep.attached = _carried(game_file, attachments, acknowledged, sealed, templates)
+    rep.receipts = [r.line() for r in receipts] + ([_PENDING_NOTE] if any(r.pending for r in receipts) else [])
+    if smap is not None:
+        rep.map_note = (f"Your map is attached: {smap.name}.png (shown in the HTML part) and {smap.name}.svg "
+                        "(open it in a browser to zoom in).")
+    plain = turn.to_text(rep, turn.MAIL_WIDTH)
+    html = turn.to_html(rep, map_cid=_MAP_CID if smap is not None else None)
     msg = EmailMessage()
-    _headers(msg, engine, audience, to, sender)
-    msg.set_content(plain + "\n")
-    msg.add_alternative(html + "\n", subtype="html")
-    _attach(msg, attachments, game_file, templates, sealed)
+    _headers(msg, engine, audience, to, sender, zone)
+    msg.set_content(plain)
+    msg.add_alternative(html, subtype="html")
+    if smap is not None:        # the HTML part and its picture: multipart/related
+        html_part = msg.get_body(("html",))
+        assert isinstance(html_part, EmailMessage)
+        html_part.add_related(smap.png, maintype="image", subtype="png", cid=f"<{_MAP_CID}>",
+                              filename=f"{smap.name}.png")
+    _attach(msg, attachments, game_file, templates, sealed, smap)
     return msg
 
+
+#: the Content-ID of the map's PNG, which the HTML part shows with ``<img src="cid:...">``
+_MAP_CID = "map@hxref.invalid"
 
 _PENDING_NOTE = ("A pending file is kept for its open decision, outside the log; when the decision "
                  "closes, its files go into the log as one block, and the next mail gives their "
                  "receipts with the head of that block.")
 
 
-def _seal(engine, audience: str, sections: list[tuple[str, Report]], templates: list[tuple[str, str]]
-          ) -> tuple[list[tuple[str, Report]], list[tuple[str, bytes]]]:
-    """``--encrypt``: the recipient's own report (all of it, for the umpire) and his templates as
-    ``.age`` attachments to his key; the sections left in clear (the public report, or none)."""
+def _seal(engine, audience: str, rep: Report, smap, templates: list[tuple[str, str]], zone: str | None
+          ) -> tuple[Report, list[tuple[str, bytes]]]:
+    """``--encrypt``: the recipient's own report (the umpire's, for the umpire), his map and his
+    templates as ``.age`` attachments to his key; the report left in clear (the public report)."""
     from . import crypt
     from .report import turn
+    from .report.story import default_since
 
-    secret = sections if audience == "umpire" else sections[1:]
-    clear = [] if audience == "umpire" else sections[:1]
     stem = "umpire" if audience == "umpire" else audience
-    sealed = [(f"{stem}-report.txt.age", crypt.encrypt_report(
-        engine, audience, "\n\n".join(f"==== {t} ====\n\n{turn.to_text(r).rstrip()}" for t, r in secret) + "\n"))]
+    sealed = [(f"{stem}-report.txt.age", crypt.encrypt_report(engine, audience, turn.to_text(rep, turn.MAIL_WIDTH)))]
+    if smap is not None:
+        sealed.append((f"{smap.name}.svg.age", crypt.encrypt_report(engine, audience, smap.svg)))
     sealed += [(name + crypt.SUFFIX, crypt.encrypt_report(engine, audience, text)) for name, text in templates]
+    clear = turn.build(engine, None, default_since(engine, audience if audience != "umpire" else None), zone=zone)
+    clear.move = rep.move       # what the recipient owes is no secret to him, and he must read it first
     return clear, sealed
 
 
@@ -267,64 +274,7 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
     return carried
 
 
-@dataclass
-class _Body:
-    """What a mail says, once: :meth:`plain` and :meth:`html` are its two alternatives."""
-
-    intro: str
-    next_line: str
-    due: list[str]
-    owed: list[str]
-    zone: str | None
-    carried: list[str]
-    receipts: list[str]
-    sections: list[tuple[str, Report]]
-    pending_note: str | None
-
-    def plain(self, engine) -> str:
-        from .report import turn
-
-        head, seq = engine.gf.head, len(engine.gf.log)
-        plain = [self.intro, "", f"Head hash {head} (event {seq}): keep it, it proves this history later.",
-                 self.next_line, *self.due, ""]
-        if self.owed:
-            plain += ["Who owes what" + (f" (times in {self.zone})" if self.zone else " (times in UTC)") + ":",
-                      *self.owed, ""]
-        if self.carried:
-            plain += [*self.carried, ""]
-        if self.receipts:
-            plain += ["Receipts of the files accepted since the last mail (each player keeps its own as proof):"]
-            plain += ["  " + line for line in self.receipts] + [""]
-            if self.pending_note:
-                plain += [self.pending_note, ""]
-        for title, rep in self.sections:
-            plain += [f"==== {title} ====", "", turn.to_text(rep).rstrip("\n"), ""]
-        return "\n".join(plain)
-
-    def html(self, engine) -> str:
-        from .report import turn
-
-        esc = _html.escape
-        head, seq = engine.gf.head, len(engine.gf.log)
-        html = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
-                f"<title>{esc(subject(engine))}</title></head>", "<body>",
-                f"<p>{esc(self.intro)}</p>", f"<p>Head hash <code>{head}</code> (event {seq}): keep it, it proves "
-                "this history later.</p>", f"<p>{esc(self.next_line)}</p>", *(f"<p>{esc(d)}</p>" for d in self.due)]
-        if self.owed:
-            html += ["<h2>Who owes what</h2>", "<pre>" + "\n".join(esc(line) for line in self.owed) + "</pre>"]
-        html += [f"<p>{esc(c)}</p>" for c in self.carried]
-        if self.receipts:
-            html += ["<h2>Receipts of the files accepted since the last mail</h2>",
-                     "<pre>" + "\n".join(esc(line) for line in self.receipts) + "</pre>"]
-            if self.pending_note:
-                html += [f"<p>{esc(self.pending_note)}</p>"]
-        for title, rep in self.sections:
-            html += [f"<h2>{esc(title)}</h2>", _html_body(turn.to_html(rep))]
-        html += ["</body></html>"]
-        return "\n".join(html)
-
-
-def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: str) -> None:
+def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: str, zone: str | None = None) -> None:
     """From, To, Subject, Date, a Message-ID naming the head and the files it carries, and the
     ``X-Hxref-*`` headers the inbox and the outbox's file names read."""
     import datetime as _dt
@@ -335,7 +285,7 @@ def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: st
     game, head = engine.meta["game"], engine.gf.head
     msg["From"] = sender
     msg["To"] = ", ".join(to)
-    msg["Subject"] = subject(engine)
+    msg["Subject"] = subject(engine, audience, zone)
     when = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
     msg["Date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=_dt.timezone.utc), usegmt=True)
     safe = re.sub(r"[^A-Za-z0-9.-]", "-", f"{game}.{audience}")
@@ -348,8 +298,16 @@ def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: st
 
 
 def _attach(msg: EmailMessage, attachments: list, game_file: Path | None, templates: list[tuple[str, str]],
-            sealed: list[tuple[str, bytes]]) -> None:
-    """The files the mail carries, after its two alternatives (the inbox reads them back)."""
+            sealed: list[tuple[str, bytes]], smap=None) -> None:
+    """The files the mail carries, after its two alternatives (the inbox reads them back), and the
+    recipient's map as an SVG picture to zoom in (as 7-bit text when it is ASCII in short lines,
+    as it is written: base64 would make it a third larger)."""
+    if smap is not None:
+        plain = smap.svg.isascii() and max(map(len, smap.svg.splitlines() or [""])) < 990
+        msg.add_attachment(smap.svg, subtype="svg+xml", cte="7bit" if plain else "base64", filename=f"{smap.name}.svg")
+        part = _last_part(msg)
+        part.set_type("image/svg+xml")
+        part["X-Hxref-Part"] = "map"
     if game_file is not None:
         msg.add_attachment(game_file.read_bytes(), maintype="application", subtype="yaml", filename=game_file.name)
     for a in attachments:

@@ -13,17 +13,40 @@ from email.message import EmailMessage
 
 from .mail_addresses import AddressBook, local_time
 
+def due_time(utc: str, zone: str | None) -> str:
+    """A UTC time as a reader reads a deadline on his own clock: ``Sun 6 Dec 2026 07:00 EST``
+    (``zone`` None: UTC)."""
+    import datetime as _dt
+    from zoneinfo import ZoneInfo
+
+    t = _dt.datetime.fromisoformat(utc.replace("Z", "+00:00"))
+    t = t.astimezone(ZoneInfo(zone)) if zone else t.astimezone(_dt.timezone.utc)
+    return f"{t:%a} {t.day} {t:%b %Y %H:%M} " + (t.tzname() or "UTC")
+
+
+def _grace_words(hours: float) -> str:
+    if hours % 24 == 0:
+        days = int(hours // 24)
+        return f"{days} day{'s' if days != 1 else ''}"
+    return f"{hours:g} hour{'s' if hours != 1 else ''}"
+
+
+def deadline_text(engine, w: dict, zone: str | None) -> str:
+    """A waiting decision's one deadline, in the reader's ``zone``, with the grace that follows it in
+    words (a claim can be signed only once the grace is over): ``due Sun 6 Dec 2026 07:00 EST (then
+    2 days' grace)``; empty when the decision has none."""
+    if not w.get("deadline"):
+        return ""
+    text = f"due {due_time(w['deadline'], zone)}"
+    grace = (engine.meta.get("policy") or {}).get("grace_hours") or 0
+    if grace and w.get("due") and w["due"] != w["deadline"]:
+        text += f" (then {_grace_words(grace)}' grace)"
+    return text
+
+
 def deadline_lines(engine, audience: str, zone: str | None) -> list[str]:
-    """The awaited decisions' deadlines, in the recipient's own time zone (and the end of the grace,
-    from which a missed file can be claimed, when the game gives one)."""
-    out = []
-    for w in engine.waiting_for():
-        if w.get("deadline"):
-            line = f"Deadline of {w['decision']}: {local_time(w['deadline'], zone)} ({w['deadline']})"
-            if w.get("due") and w["due"] != w["deadline"]:
-                line += f"; with the grace until {local_time(w['due'], zone)} ({w['due']})"
-            out.append(line)
-    return out
+    """Each awaited decision's deadline, in the recipient's own time zone, with its grace in words."""
+    return [f"{w['decision']}: {deadline_text(engine, w, zone)}" for w in engine.waiting_for() if w.get("deadline")]
 
 
 # --- reminders ------------------------------------------------------------------------------------

@@ -1,10 +1,14 @@
-"""The turn report as HTML for mail clients.
+"""The turn report as HTML for mail clients and browsers.
 
-Mail clients drop <style> blocks and most layout CSS, so every element carries its own
-``style=`` attribute, and the page is plain flow: headings, paragraphs, lists and tables that
-wrap inside a narrow phone screen (400 px) as well as a wide one.  Every text from the game
-(unit, leader and player names) is escaped: a hostile name shows as text, never as markup.
-The side's SVG map goes in inline, scaled to the width by its viewBox.
+Mail clients drop <style> blocks in places, so the few styles the page needs are inline, and the
+page reads without them: headings, paragraphs, lists, and tables drawn by their own ``border`` and
+``cellpadding`` attributes (no style on each cell: a turn's HTML stays small).  The order is the
+text report's: the title, the reader's move and its commands, the turn in brief, the map, the
+details (each section folded in a ``<details>``; a client that does not fold shows it open), and
+a small footer with the head, the identity and the keys.  At a phone's 400 px, words stay whole:
+a table too wide scrolls sideways in its own box, and only a command or a hash may break anywhere.
+Every text from the game is escaped: a hostile name shows as text, never as markup.  A mail shows
+the map as a picture of the same mail (``cid:``); a report file shows the SVG inline.
 """
 from __future__ import annotations
 
@@ -14,29 +18,27 @@ from typing import Any
 
 _BODY = ("margin:0;padding:8px;font-family:Georgia,'Times New Roman',serif;font-size:15px;"
          "line-height:1.4;color:#1a1a1a;background:#ffffff;")
-# Words wrap at spaces and stay whole (overflow-wrap:break-word leaves a column's minimum
-# width alone); a long token such as a hash or a key fingerprint goes in a span that may
-# break anywhere, so that it alone never widens a table past a phone's screen.
-_WRAP = "max-width:100%;overflow-wrap:break-word;"
+#: a hash or a key's fingerprint: the only text that may break anywhere (a command, in its <pre>,
+#: wraps at its spaces and breaks a word only when one alone is wider than the screen)
 _LONG = "overflow-wrap:anywhere;word-break:break-all;"
-_CELL_BREAK = "overflow-wrap:anywhere;"
 _LONG_TOKEN = re.compile(r"\S{24,}")
-_H1 = "font-size:22px;margin:0 0 8px 0;" + _WRAP
-_H2 = "font-size:18px;margin:18px 0 6px 0;border-bottom:1px solid #999999;" + _WRAP
-_TABLE = ("border-collapse:collapse;width:100%;max-width:100%;table-layout:auto;"
-          "font-size:14px;margin:4px 0 8px 0;")
-_TH = "text-align:left;padding:3px 4px;border:1px solid #bbbbbb;background:#eeeeee;" + _WRAP
-_TD = "text-align:left;vertical-align:top;padding:3px 4px;border:1px solid #bbbbbb;" + _WRAP
-_P = "margin:4px 0;" + _WRAP
-_UL = "margin:4px 0;padding-left:20px;" + _WRAP
+_H1 = "font-size:20px;margin:0 0 8px 0;"
+_H2 = "font-size:17px;margin:14px 0 4px 0;"
+_MOVE = "font-size:16px;font-weight:bold;margin:8px 0 4px 0;color:#7a4a00;"
+_PRE = ("white-space:pre-wrap;overflow-wrap:break-word;margin:4px 0;padding:6px;background:#f3f1ea;"
+        "font-size:13px;font-family:Menlo,Consolas,monospace;")
+_SCROLL = "overflow-x:auto;max-width:100%;"
+_TABLE = "border-collapse:collapse;font-size:14px;margin:2px 0 6px 0;"
 _SECRET = "color:#a01010;"
-_DIM = "color:#666666;font-size:13px;"
-_MAP = "margin:12px 0 0 0;max-width:100%;"
+_FOOT = "color:#666666;font-size:12px;margin-top:18px;border-top:1px solid #cccccc;"
+_MAP = "display:block;width:100%;max-width:900px;height:auto;margin:10px 0;"
 _SVG = "display:block;width:100%;height:auto;max-width:100%;"
+_SUMMARY = "font-weight:bold;font-size:16px;margin:10px 0 2px 0;cursor:pointer;"
 
 
 def _text(s: Any) -> str:
-    """Escaped text; each long token (24 characters or more without a space) may break anywhere."""
+    """Escaped text; each long token (24 characters or more without a space: a hash, a key's
+    fingerprint) may break anywhere."""
     out: list[str] = []
     pos = 0
     text = str(s)
@@ -48,79 +50,15 @@ def _text(s: Any) -> str:
     return "".join(out)
 
 
-#: a phone's width less the page's padding, and the rough width of one character at 14 px
-_NARROW_PX = 360
-#: a wide mail window's text width (1200 px less the page's padding)
-_WIDE_PX = 1184
-_CHAR_PX = 8.5
-_CELL_PAD_PX = 9
-
-
-def _longest_words(columns: list[str], rows: list[list[str]]) -> list[int]:
-    """Each column's longest word in characters (a long token counts as 16: it may break anywhere)."""
-    n = max([len(columns)] + [len(r) for r in rows])
-    chars = [0] * n
-    for row in [columns] + rows:
-        for i, cell in enumerate(row):
-            words = str(cell).split() or [""]
-            chars[i] = max(chars[i], min(16, max(len(w) for w in words)))
-    return chars
-
-
-def _kept_whole(chars: list[int]) -> set[int]:
-    """The columns whose words never break: the shortest-worded first, as many as fit side by side
-    in a phone's width while every other column keeps room for 3 characters.  A column of short
-    words (a turn, a hex, a die) is read whole at any width; only the columns of long text may
-    break a word, and only when a phone's screen leaves no other way."""
-    kept: set[int] = set()
-    used = 0.0
-    for i in sorted(range(len(chars)), key=lambda i: (chars[i], i)):
-        rest = len(chars) - len(kept) - 1
-        need = chars[i] * _CHAR_PX + _CELL_PAD_PX
-        if used + need + rest * (3 * _CHAR_PX + _CELL_PAD_PX) > _NARROW_PX:
-            break
-        kept.add(i)
-        used += need
-    return kept
-
-
-def _min_widths(columns: list[str], rows: list[list[str]]) -> list[int]:
-    """Each column's least width in px: its longest word; when the words of all the columns cannot
-    sit side by side in a phone's width, those of the columns not kept whole are capped until they do."""
-    chars = _longest_words(columns, rows)
-    kept = _kept_whole(chars)
-    room = max(0.0, _NARROW_PX - len(chars) * _CELL_PAD_PX) / _CHAR_PX - sum(chars[i] for i in kept)
-    cap = 16
-    while cap > 1 and sum(min(c, cap) for i, c in enumerate(chars) if i not in kept) > room:
-        cap -= 1            # the longest words give way first
-    return [int((c if i in kept else min(c, cap)) * _CHAR_PX) for i, c in enumerate(chars)]
-
-
 def _table(columns: list[str], rows: list[list[str]]) -> str:
-    """A table that fits a 400 px screen: words wrap at spaces and stay whole while the
-    columns' longest words fit side by side; past that, a word of a long-text column may break
-    (no sideways scroll), never one of a column of short words."""
-    mins = _min_widths(columns, rows)
-    chars = _longest_words(columns, rows)
-    kept = _kept_whole(chars)
-    # a column of short cells that may break on a phone asks for its words' share of a wide
-    # window, so that at 1200 px it is not squeezed by a column of long text beside it
-    short = {i for i in range(len(chars)) if i not in kept
-             and max(len(str(r[i])) for r in [columns] + rows if i < len(r)) <= 16}
-
-    def cell(tag: str, style: str, i: int, text: str) -> str:
-        width = f"min-width:{mins[i]}px;" if i < len(mins) else ""
-        if i in short:
-            width += f"width:{100 * (chars[i] * _CHAR_PX + _CELL_PAD_PX) / _WIDE_PX:.1f}%;"
-        brk = "" if i in kept else _CELL_BREAK      # _WRAP's break-word leaves the word whole
-        return f'<{tag} style="{style}{brk}{width}">{_text(text)}</{tag}>'
-
-    out = [f'<table style="{_TABLE}" cellpadding="0" cellspacing="0" role="table">']
+    """A table whose words stay whole; too wide for the screen, it scrolls in its own box."""
+    out = [f'<div style="{_SCROLL}"><table border="1" cellpadding="3" cellspacing="0" '
+           f'style="{_TABLE}" bordercolor="#bbbbbb">']
     if columns:
-        out.append("<tr>" + "".join(cell("th", _TH, i, c) for i, c in enumerate(columns)) + "</tr>")
+        out.append('<tr bgcolor="#eeeeee">' + "".join(f'<th align="left">{_text(c)}</th>' for c in columns) + "</tr>")
     for row in rows:
-        out.append("<tr>" + "".join(cell("td", _TD, i, c) for i, c in enumerate(row)) + "</tr>")
-    out.append("</table>")
+        out.append('<tr valign="top">' + "".join(f"<td>{_text(c)}</td>" for c in row) + "</tr>")
+    out.append("</table></div>")
     return "\n".join(out)
 
 
@@ -131,7 +69,8 @@ def _lines(lines: list[str]) -> str:
 
     def flush() -> None:
         if items:
-            out.append(f'<ul style="{_UL}">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+            out.append('<ul style="margin:2px 0;padding-left:20px;">' + "".join(f"<li>{i}</li>" for i in items)
+                       + "</ul>")
             items.clear()
 
     for line in lines:
@@ -142,40 +81,77 @@ def _lines(lines: list[str]) -> str:
             continue
         flush()
         if stripped:
-            out.append(f'<p style="{_P}">{_text(stripped)}</p>')
+            out.append(f'<p style="margin:4px 0;">{_text(stripped)}</p>')
     flush()
     return "\n".join(out)
 
 
-def section_html(sec: Any) -> str:
-    """One report section (kit.protocol.Section): a heading (a secret one marked, in red), its
-    table, then its lines, in the order of the text and markdown reports."""
-    if sec.secret:
-        head = f'<h2 style="{_H2}{_SECRET}">SECRET -- {_text(sec.title)}</h2>'
-    else:
-        head = f'<h2 style="{_H2}">{_text(sec.title)}</h2>'
-    parts = [head]
+def _list(lines: list[str]) -> str:
+    return '<ul style="margin:2px 0;padding-left:20px;">' + "".join(f"<li>{_text(x)}</li>" for x in lines) + "</ul>"
+
+
+def section_html(sec: Any, fold: bool = True) -> str:
+    """One report section (kit.protocol.Section): its title (a secret one marked, in red), its
+    table, then its lines; folded in a ``<details>`` whose summary is the title."""
+    title = ("SECRET -- " if sec.secret else "") + str(sec.title)
+    style = _SUMMARY + (_SECRET if sec.secret else "")
+    parts = []
     if sec.rows:
         parts.append(_table(list(sec.columns), [list(r) for r in sec.rows]))
     if sec.lines:
-        parts.append(_lines(list(sec.lines)))
-    return "\n".join(parts)
+        parts.append(_lines([f"- {x}" for x in sec.lines]))
+    if not fold:
+        return f'<h2 style="{_H2}{_SECRET if sec.secret else ""}">{_text(title)}</h2>\n' + "\n".join(parts)
+    return (f'<details><summary style="{style}">{_text(title)}</summary>\n' + "\n".join(parts) + "\n</details>")
 
 
-def report_html(rep: Any) -> str:
-    """A whole report (report.turn.Report) as one HTML page with inline styles."""
-    title = f"hxref -- {rep.title}"
-    body = [f'<h1 style="{_H1}">{_text(title)}</h1>']
-    if rep.header:
-        body.append(_table([], [[k, v] for k, v in rep.header]))
-    body.extend(section_html(s) for s in rep.sections)
+def _move(rep: Any) -> list[str]:
+    """The reader's move: the headline, then the decisions and commands as preformatted text that
+    wraps (a command is never cut at the screen's edge)."""
+    if not rep.move:
+        return []
+    out = [f'<p style="{_MOVE}">{escape(rep.move[0])}</p>']
+    if rep.move[1:]:
+        out.append(f'<pre style="{_PRE}">' + escape("\n".join(rep.move[1:])) + "</pre>")
+    return out
+
+
+def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) -> str:
+    """A whole report (report.turn.Report) as one HTML page; the map, when there is one, after the
+    turn in brief: the mail's picture ``map_cid``, or the ``svg`` inline (a report file)."""
+    title = f"{rep.title} -- {rep.audience if rep.audience in ('public', 'umpire') else rep.audience}"
+    whose = {"public": "public report", "umpire": "umpire's report"}.get(rep.audience, f"{rep.audience}'s report")
+    body = [f'<h1 style="{_H1}">{_text(rep.title)} <span style="font-weight:normal;font-size:15px;">-- '
+            f"{_text(whose)}</span></h1>"]
+    body += [f'<p style="font-weight:bold;{_SECRET}">{_text(w)}</p>' for w in getattr(rep, "warnings", [])]
+    body += _move(rep)
+    if getattr(rep, "attached", None):
+        body.append(_list(rep.attached))
+    if getattr(rep, "brief", None):
+        body += [f'<h2 style="{_H2}">This turn in brief</h2>', _list(rep.brief)]
+    if map_cid:
+        body.append(f'<img src="cid:{escape(map_cid)}" alt="your map" width="100%" style="{_MAP}">')
+        if getattr(rep, "map_note", None):
+            body.append(f'<p style="margin:2px 0;font-size:13px;color:#555555;">{_text(rep.map_note)}</p>')
+    elif svg:
+        body.append(f'<div class="map" style="margin:10px 0;max-width:100%;">{responsive_svg(svg)}</div>')
+    if rep.sections:
+        body.append(f'<h2 style="{_H2}">Details</h2>')
+        body.extend(section_html(s) for s in rep.sections)
+    foot = [f'<div style="{_FOOT}">', '<p style="margin:6px 0 2px 0;font-weight:bold;">To verify this report</p>']
+    if getattr(rep, "receipts", None):
+        foot.append('<p style="margin:2px 0;">Receipts of the files accepted since the last mail:</p>')
+        foot.append(f'<pre style="{_PRE}font-size:11px;">' + escape("\n".join(rep.receipts)) + "</pre>")
+    foot += [f'<p style="margin:2px 0;">{_text(k)}: {_text(v)}</p>' for k, v in rep.header if v]
+    foot += [f'<p style="margin:2px 0;">{_text(n)}</p>' for n in getattr(rep, "notices", [])]
     head = str(getattr(rep, "facts", {}).get("head", ""))
-    body.append(f'<p style="{_P}{_DIM}">Keep the head hash {_text(head[:16])}... to prove this history later.</p>')
+    foot.append(f'<p style="margin:2px 0;">Keep the head hash {_text(head[:16])}... to prove this history later.</p>')
+    foot.append("</div>")
+    body += foot
     return ("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{escape(title)}</title>\n</head>\n"
-            f'<body style="{_BODY}">\n<div style="{_WRAP}">\n' + "\n".join(body)
-            + "\n</div>\n</body>\n</html>\n")
+            f'<body style="{_BODY}">\n' + "\n".join(body) + "\n</body>\n</html>\n")
 
 
 _SVG_TAG = re.compile(r"<svg\b[^>]*>", re.S)
@@ -203,7 +179,7 @@ def responsive_svg(svg: str) -> str:
 
 def embed_map(page: str, svg: str) -> str:
     """The page with the map at its end, inline and scaled to the width."""
-    block = f'<div class="map" style="{_MAP}">{responsive_svg(svg)}</div>\n'
+    block = f'<div class="map" style="margin:12px 0 0 0;max-width:100%;">{responsive_svg(svg)}</div>\n'
     i = page.rfind("</body>")
     if i < 0:
         return page + block

@@ -19,18 +19,35 @@ from ..kit.events import restricted, shown  # noqa: F401  (shown: read here by t
 from ..systems.base import Section
 
 FORMATS = ("rich", "text", "md", "html", "json")
-#: the text report's width in a file or a mail, and the narrowest it is laid out at
+#: the text report's width in a file, and the narrowest it is laid out at
 WIDTH = 100
 MIN_WIDTH = 40
+#: the width of a mail's text part: an 80-column mail client shows every line whole
+MAIL_WIDTH = 78
 
 
 @dataclass
 class Report:
+    """A report in the order a reader wants it: what he owes (:attr:`move`), the turn in brief,
+    the details (:attr:`sections`: the rules' sections, then the story of the turn and its dice),
+    and a footer to verify it by (:attr:`header`: game, head, identity, keys; :attr:`notices`:
+    the stand-in charts).  A mail adds what it carries (:attr:`attached`), its map (:attr:`map_note`)
+    and the receipts of the files it acknowledges (:attr:`receipts`, in the footer)."""
+
     title: str
     audience: str
     header: list[tuple[str, str]]
     sections: list[Section] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
+    #: the headline (what the reader owes, by when; or whom everyone waits for), then the commands
+    move: list[str] = field(default_factory=list)
+    brief: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    #: a warning every reader must see before the turn (charts that differ from the published ones)
+    warnings: list[str] = field(default_factory=list)
+    attached: list[str] = field(default_factory=list)
+    map_note: str | None = None
+    receipts: list[str] = field(default_factory=list)
 
 
 def _event_line(ev: dict, audience: str | None, mode: str) -> str:
@@ -65,10 +82,10 @@ def _local_reveals(folder: Path, game: str, side: str) -> dict[str, tuple[Path, 
     return found
 
 
-def build(engine, audience: str | None = None, since: int | None = None) -> Report:
+def build(engine, audience: str | None = None, since: int | None = None, zone: str | None = None) -> Report:
     """The report for ``audience``: None (public), a side name, or ``"umpire"``; it tells every
     resolution after event ``since`` (default: what the reader has provably seen, see
-    :mod:`hxref.report.story`)."""
+    :mod:`hxref.report.story`); deadlines in the time ``zone`` (None: UTC)."""
     from . import story, tallies
 
     h = engine.h
@@ -77,17 +94,22 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
     full = audience == "umpire"
     view = engine.system.view(h["state"], None if full else audience, "open" if full else mode) \
         if h.get("phase") != "setup" else {}
-    rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public",
-                 header=_header(engine, audience, mode))
+    header, warnings = _header(engine, audience, mode)
+    rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header,
+                 warnings=warnings)
     waiting = engine.waiting_for()
-    rep.sections.append(_awaited(engine, waiting))
+    rep.move = move_lines(engine, audience, zone)
     sealed, mine = _sealed(engine, audience)
     if sealed.rows:
         rep.sections.append(sealed)
     if mine is not None and mine.lines:
         rep.sections.append(mine)
-    if view:        # the rules' own sections
-        rep.sections.extend(engine.system.report(view))
+    if view:        # the rules' own sections; a stand-in chart's notice goes to the footer
+        for sec in engine.system.report(view):
+            if _is_notice(sec):
+                rep.notices.extend(sec.lines)
+            else:
+                rep.sections.append(sec)
     faces, claims = tallies.whole_game(engine, audience)
     protocol = _claims(claims)
     if protocol.lines:
@@ -98,11 +120,15 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
 
     summary = summary_of(faces, audience, engine.gf.path.name)
     rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
+    seen = [ev["data"] for r in told for ev in r.events[1:]
+            if ev["kind"] in ("rules", "die") and shown(ev["data"], audience, mode)] if new else []
+    if view and seen:
+        rep.brief = list(engine.system.brief(seen, view, None if full else audience))
     last = told[-1].events if told else []
     rep.facts = {
         "game": meta["game"], "system": meta["system"], "scenario": meta["scenario"], "mode": mode,
         "audience": audience or "public", "head": engine.gf.head, "events": len(engine.gf.log),
-        "phase": h.get("phase"), "awaiting": waiting, "view": view,
+        "phase": h.get("phase"), "awaiting": waiting, "view": view, "move": rep.move, "brief": rep.brief,
         "last_resolution": [ev["data"] for ev in last if ev["kind"] in ("rules", "die")
                             and shown(ev["data"], audience, mode)] if last else [],
         "since": start,
@@ -115,8 +141,13 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
     return rep
 
 
+def _is_notice(sec: Section) -> bool:
+    """A section that only says which charts are stand-ins: it belongs in the footer."""
+    return not sec.rows and bool(sec.lines) and all("stand-in" in line.lower() for line in sec.lines)
+
+
 def _for_whom(audience: str | None, mode: str) -> str:
-    """The header's ``for`` line: whose report, and what in it is secret."""
+    """The footer's ``for`` line: whose report, and what in it is secret."""
     if audience is None:
         return "public report"
     if audience == "umpire":
@@ -126,7 +157,8 @@ def _for_whom(audience: str | None, mode: str) -> str:
     return f"{audience}'s report (its sealed choices stay its own; in {mode} mode nothing else is secret)"
 
 
-def _header(engine, audience: str | None, mode: str) -> list[tuple[str, str]]:
+def _header(engine, audience: str | None, mode: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The footer's lines to verify the report by, and the warnings every reader must see first."""
     from ..kit import published
 
     meta = engine.h["meta"]
@@ -140,24 +172,94 @@ def _header(engine, audience: str | None, mode: str) -> list[tuple[str, str]]:
         ("keys", ", ".join(f"{n} {p['fingerprint']}" for n, p in engine.participants.items() if p.get("fingerprint"))),
     ]
     differ = published.differences(engine)
-    if differ:      # a chart the creator slipped in, or one replaced since: each reader should know
-        header.append(("charts", "played with charts that differ from the published ones: " + "; ".join(differ)))
-    return header
+    warnings = []
+    if differ:      # a chart the creator slipped in, or one replaced since: each reader should know, first
+        warnings.append("charts: played with charts that differ from the published ones: " + "; ".join(differ))
+    return header, warnings
 
 
-def _awaited(engine, waiting: list[dict]) -> Section:
-    """What is awaited: each decision's owed answers, or why nothing is."""
-    aw = Section("Awaited", columns=["decision", "side", "owes", "rule", "what"])
-    for w in waiting:
-        for s, what in w["owed"].items():
-            aw.rows.append([w["decision"], s, what, w["rule"], w["prompt"]])
+# --- what the reader owes, by when ------------------------------------------------------------------
+
+def _owes_now(what: str) -> bool:
+    """Whether an entry of ``waiting_for()["owed"]`` can be sent now (not done, not waiting for the
+    others' files)."""
+    return what not in ("done", "missed (claimed)") and not what.startswith(("wait", "link (after"))
+
+
+def decision_words(w: dict) -> str:
+    """A waiting decision in a few words: its prompt up to the first colon (and, after a head as
+    short as "turn 1", up to the next comma), the text in brackets left out, at most about 48
+    characters, cut at a word."""
+    text = " ".join(str(w.get("prompt") or w["decision"]).split())
+    head, _, rest = text.partition(": ")
+    words = (head + (", " + rest.split(",")[0] if rest and len(head) < 12 else "")).split(" (")[0].split("; ")[0]
+    if len(words) > 48:
+        words = words[:48].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
+    return words
+
+
+def headline(engine, audience: str | None, zone: str | None = None) -> tuple[str, str]:
+    """(``move``, ``wait``, ``over`` or ``none``; the line): the reader's move with its one deadline,
+    or whom the game waits for, or that it is over."""
+    from ..mail_remind import deadline_text
+
     if engine.finished:
-        aw.lines.append("Nothing: the game is over.")
-    elif not waiting:
-        aw.lines.append("Nothing.")
-    elif any(w["ready"] for w in waiting):
-        aw.lines.append("All answers are in: run `hxref resolve`.")
-    return aw
+        text = engine.waiting_text()
+        return "over", text[0].upper() + text[1:] + "."
+    waiting = engine.waiting_for()
+    if not waiting:
+        return "none", "Nothing is awaited."
+    reader = audience or ""
+    mine = [w for w in waiting if _owes_now(w["owed"].get(reader, "done"))
+            or (reader == "umpire" and w["ready"])]
+    if mine:
+        w = mine[0]
+        due = deadline_text(engine, w, zone)
+        more = f" (and {len(mine) - 1} more below)" if len(mine) > 1 else ""
+        what = f"resolve {w['decision']}" if reader == "umpire" and w["ready"] else decision_words(w)
+        return "move", f"Your move: {what}" + (f", {due}" if due else "") + more + "."
+    w = waiting[0]
+    due = deadline_text(engine, w, zone)
+    owing = list(dict.fromkeys(p for w in waiting for p, what in w["owed"].items() if _owes_now(what)))
+    if w["ready"] and not owing:
+        return "wait", f"Waiting for the umpire to resolve {w['decision']}."
+    who = ", ".join("the umpire" if p == "umpire" else p for p in owing) or "the decisions before it"
+    return "wait", f"Waiting for {who}: {decision_words(w)}" + (f", {due}" if due else "") + "."
+
+
+def move_lines(engine, audience: str | None, zone: str | None = None) -> list[str]:
+    """The headline (:func:`headline`), then for each awaited decision its id and prompt and who
+    owes what, with the exact command (:func:`hxref.mail_remind.owed_lines`)."""
+    from ..mail_remind import owed_lines
+
+    _, line = headline(engine, audience, zone)
+    out = [line]
+    owed: dict[str, list[str]] = {}
+    current = None
+    for text in owed_lines(engine, audience or "", zone):
+        if not text.startswith(" "):        # a decision's own line: its id, its deadline (given above)
+            current = text.split(",")[0].rstrip(":")
+            owed[current] = []
+        elif current is not None:
+            owed[current].append(text)
+    waiting = engine.waiting_for()
+    for w in waiting:
+        lines = owed.get(w["decision"]) or []
+        if not lines:
+            continue
+        out.append(f"{w['decision']}: {w['prompt']}" + (f" [rule {w['rule']}]" if w.get("rule") else ""))
+        mine = [x for x in lines if audience and x.lstrip().startswith(f"{audience} (you):")]
+        for x in mine:          # the reader's own command, on a line of its own to copy whole
+            who, _, cmd = x.strip().partition(": hxref ")
+            out.append(f"  {who}" + (":" if cmd else ""))
+            if cmd:
+                out.append(f"    hxref {cmd}")
+        others = [x.strip().partition(": hxref ")[0] for x in lines if x not in mine]
+        if others:              # the others' commands are theirs to read in their own reports
+            out.append(("  also awaited: " if mine else "  awaited: ") + "; ".join(others))
+    if any(w["ready"] for w in waiting) and not engine.finished:
+        out.append("All answers are in: the next step is `hxref resolve`.")
+    return out
 
 
 def _sealed(engine, audience: str | None) -> tuple[Section, Section | None]:
@@ -231,36 +333,84 @@ def _resolution_sections(told: list, since: int, audience: str | None, mode: str
 
 # --- rendering ---------------------------------------------------------------------------------
 
+def whose(rep: Report) -> str:
+    """Whose report it is, in a few words: the public report, the umpire's, or a side's."""
+    return {"public": "public report", "umpire": "umpire's report"}.get(rep.audience, f"{rep.audience}'s report")
+
+
+def footer_lines(rep: Report) -> list[str]:
+    """The footer's sentences after its table: the stand-in charts, and why the head hash matters."""
+    return [*rep.notices, f"Keep the head hash {rep.facts.get('head', '')[:16]}... to prove this history later."]
+
+
 def renderables(rep: Report):
+    """The report for a terminal (rich), in the order a reader wants it: the title, his move and
+    its commands, the turn in brief, the map (in a mail), the details, and the footer to verify it by."""
     from rich import box
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    from .fit import Col, FitPanel, FitTable
+    from .fit import Col, FitTable
 
-    head = Table.grid(padding=(0, 2))
-    head.add_column(style="bold", no_wrap=True)
-    head.add_column(overflow="fold")        # a word wraps whole; only a digest wider than the room folds
-    for k, v in rep.header:
-        head.add_row(k, Text(v))
-    parts: list = [FitPanel(head, Text(f"hxref -- {rep.title}", style="bold"), box=box.DOUBLE, expand=True)]
+    def bullets(lines: list[str], style: str | None = None):
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=1)
+        grid.add_column(ratio=1, overflow="fold")
+        for line in lines:
+            grid.add_row("-", Text(line, style=style or ""))   # Text: never parse report content as markup
+        return grid
+
+    def heading(title: str, style: str = "bold cyan"):
+        return Text(title, style=style)
+
+    parts: list = [Text(f"{rep.title} -- {whose(rep)}", style="bold")]
+    parts += [Text(w, style="bold red") for w in rep.warnings]
+    if rep.move:
+        parts.append(Text(""))
+        parts.append(Text(rep.move[0], style="bold yellow"))
+        for line in rep.move[1:]:
+            if line.startswith("    "):     # a command: folded only where the room ends, its words never split
+                parts.append(Text(line, style="bold", overflow="fold"))
+            else:                           # a line that wraps under its own start
+                indent = len(line) - len(line.lstrip(" "))
+                grid = Table.grid()
+                if indent:
+                    grid.add_column(width=indent)
+                grid.add_column(ratio=1)
+                grid.add_row(*([""] if indent else []), Text(line.lstrip(" ")))
+                parts.append(grid)
+    if rep.attached:
+        parts.append(bullets(rep.attached))
+    if rep.brief:
+        parts += [Text(""), heading("This turn in brief"), bullets(rep.brief)]
+    if rep.map_note:
+        parts += [Text(""), Text(rep.map_note)]
     for s in rep.sections:
-        style = "bold red" if s.secret else "bold cyan"
-        parts.append(Text(("SECRET -- " if s.secret else "") + s.title, style=style))
+        parts.append(Text(""))
+        parts.append(heading(("SECRET -- " if s.secret else "") + s.title, "bold red" if s.secret else "bold cyan"))
         if s.rows:      # laid out when printed, to the room there is: no name is cut (see .fit)
             parts.append(FitTable([Col(c) for c in s.columns], [list(r) for r in s.rows],
                                   box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False, collapse_padding=True))
         if s.lines:
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(width=2, justify="right")
-            grid.add_column(ratio=1, overflow="fold")
-            for line in s.lines:
-                grid.add_row("-", Text(line))   # Text: never parse report content as markup
-            parts.append(grid)
-        parts.append(Text(""))
-    parts.append(Text(f"Keep the head hash {rep.facts.get('head', '')[:16]}... to prove this history later.",
-                      style="dim"))
+            parts.append(bullets(s.lines))
+    parts += [Text(""), heading("To verify this report", "bold dim")]
+    if rep.receipts:
+        parts.append(Text("Receipts of the files accepted since the last mail (each player keeps its own):",
+                          style="dim"))
+        for r in rep.receipts:      # a receipt in two lines, at its file: each fits an 80-column mail
+            first, sep, rest = r.partition(" file sha256:")
+            parts.append(Text("  " + first, style="dim"))
+            if sep:
+                parts.append(Text("    file sha256:" + rest, style="dim"))
+    foot = Table.grid(padding=(0, 2))
+    foot.add_column(style="dim", no_wrap=True)
+    foot.add_column(overflow="fold", style="dim")     # a word wraps whole; only a digest wider than the room folds
+    for k, v in rep.header:
+        if v:
+            foot.add_row(k, Text(v))
+    parts.append(foot)
+    parts.append(bullets(footer_lines(rep), "dim"))
     return Group(*parts)
 
 
@@ -296,13 +446,15 @@ def to_text(rep: Report, width: int | None = None) -> str:
     machine, for mails and golden files; the command line picks it with :func:`text_width`)."""
     c = _recording_console(width)
     c.print(renderables(rep))
-    return c.export_text(styles=False)
+    return "".join(line.rstrip() + "\n" for line in c.export_text(styles=False).splitlines())
 
 
-def to_html(rep: Report) -> str:
+def to_html(rep: Report, map_cid: str | None = None, svg: str | None = None) -> str:
+    """The report as an HTML page for a mail client or a browser (:mod:`hxref.report.html`); the
+    map after the turn in brief: ``map_cid``, the map's picture in the same mail, or ``svg`` inline."""
     from .html import report_html
 
-    return report_html(rep)
+    return report_html(rep, map_cid, svg)
 
 
 def _md_cell(text: str) -> str:
@@ -310,10 +462,18 @@ def _md_cell(text: str) -> str:
 
 
 def to_markdown(rep: Report) -> str:
-    out = [f"# hxref -- {rep.title}", ""]
-    for k, v in rep.header:
-        out.append(f"- **{k}**: {v}")
-    out.append("")
+    """The report as Markdown, in the order of the text and HTML reports."""
+    out = [f"# {rep.title} -- {whose(rep)}", ""]
+    out += [f"**{w}**" for w in rep.warnings]
+    if rep.move:
+        out += [f"**{rep.move[0]}**", ""]
+        if rep.move[1:]:
+            out += ["```", *rep.move[1:], "```", ""]
+    out += [f"- {a}" for a in rep.attached] + ([""] if rep.attached else [])
+    if rep.brief:
+        out += ["## This turn in brief", "", *(f"- {line}" for line in rep.brief), ""]
+    if rep.map_note:
+        out += [rep.map_note, ""]
     for s in rep.sections:
         out.append(f"## {'SECRET -- ' if s.secret else ''}{s.title}")
         out.append("")
@@ -327,7 +487,12 @@ def to_markdown(rep: Report) -> str:
             out.append(f"- {line}")
         if s.lines:
             out.append("")
-    out.append(f"Keep the head hash `{rep.facts.get('head', '')}` to prove this history later.")
+    out += ["## To verify this report", ""]
+    if rep.receipts:
+        out += ["Receipts of the files accepted since the last mail:", "", "```", *rep.receipts, "```", ""]
+    out += [f"- **{k}**: {v}" for k, v in rep.header]
+    out += [f"- {line}" for line in rep.notices]
+    out += ["", f"Keep the head hash `{rep.facts.get('head', '')}` to prove this history later."]
     return "\n".join(out) + "\n"
 
 

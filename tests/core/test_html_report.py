@@ -1,6 +1,7 @@
-"""The html report for mail clients: real headings and tables, inline styles, escaped names,
-the side's map inline and scaled to the width; in a real Chromium, no sideways scroll at 1200
-and at 400 pixels."""
+"""The html report for mail clients: the reader's move first, then the map, the details folded
+and a footer; real tables with no style on each cell, inline styles, escaped names, the side's
+map inline and scaled to the width; in a real Chromium, no sideways scroll at 1200 and at 400
+pixels (a wide table scrolls in its own box)."""
 import html
 import os
 import re
@@ -13,7 +14,7 @@ from click.testing import CliRunner
 
 from hxref.cli import main
 from hxref.kit.protocol import Section
-from hxref.report.html import _CHAR_PX, embed_map, report_html, responsive_svg
+from hxref.report.html import _table, embed_map, report_html, responsive_svg
 from hxref.report.turn import Report
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -44,20 +45,23 @@ def demo_pages(tmp_path_factory):
 @pytest.mark.parametrize("system", ["heartland", "salem-church"])
 def test_demo_report_is_laid_out_html(demo_pages, system):
     page = demo_pages[system].read_text()
-    assert page.count("<h1") == 1 and page.count("<h2") >= 4
-    assert page.count("<table") >= 3 and "<th " in page and "<td " in page
-    assert "<pre" not in page and "<style" not in page      # mail clients drop style blocks
-    # every cell carries its own style, and wraps
-    assert all("overflow-wrap:" in m for m in re.findall(r"<td style=\"[^\"]*\"", page))
+    assert page.count("<h1") == 1 and page.count("<details>") >= 4
+    assert page.count("<table") >= 3 and "<th " in page and "<td>" in page
+    assert "<style" not in page      # mail clients drop style blocks: the page's few styles are inline
+    assert "<td style" not in page and "overflow-wrap:anywhere" not in page.split("To verify")[0].split("</pre>")[-1]
+    assert all(page[:m.start()].endswith('<div style="overflow-x:auto;max-width:100%;">')
+               for m in re.finditer(r"<table", page))        # a wide table scrolls in its own box
     assert "SECRET -- " in page and "Keep the head hash" in page
-    # the union's own army is a table with a row per force, not a text picture
-    assert re.search(r"<h2[^>]*>[^<]*union[^<]*</h2>\s*<table", page)
+    # the order a reader wants: the move, the map, the details, then the hashes and keys
+    move, svg, details, foot = (page.index(x) for x in ("The game is over", "<svg", "Details</h2>", "To verify"))
+    assert move < svg < details < foot
+    assert page.index("identity:") > foot and page.index("keys:") > foot
 
 
 @pytest.mark.parametrize("system", ["heartland", "salem-church"])
 def test_demo_map_is_inline_and_scales(demo_pages, system):
     page = demo_pages[system].read_text()
-    assert page.count("<svg") == 1 and page.index("<svg") > page.rindex("</table>")
+    assert page.count("<svg") == 1 and page.index("<svg") < page.index("<table")
     tag = re.search(r"<svg\b[^>]*>", page).group(0)
     assert re.search(r'viewBox="0 0 [\d.]+ [\d.]+"', tag)
     assert "width:100%" in tag and "height:auto" in tag
@@ -67,35 +71,34 @@ def test_demo_map_is_inline_and_scales(demo_pages, system):
 
 def test_hostile_names_are_text():
     evil = 'Bob" <script> alert(1) </script> <img src=x onerror=alert(1)> & co'
-    rep = Report(title=f"Game {evil}", audience="union", header=[("player", evil)],
+    rep = Report(title=f"Game {evil}", audience="union", header=[("player", evil)], move=[evil, f"    {evil}"],
                  sections=[Section(title=evil, lines=[evil, f"- {evil}"], columns=["unit", evil],
                                    rows=[[evil, "ok"]])])
     page = report_html(rep)
     assert "<script" not in page and "<img" not in page
-    assert page.count(html.escape(evil, quote=True)) == 8    # title twice, header, heading, line, item, column, cell
-    assert page.index("<table", page.index("<h2")) < page.index("<p ", page.index("<h2"))   # table, then lines
+    # <title>, <h1>, the move and its command, the summary, two items, the column, the cell, the footer
+    assert page.count(html.escape(evil, quote=True)) == 10
+    assert page.index("<table", page.index("<summary")) < page.index("<li>", page.index("<summary"))
     # a long hostile token is escaped inside its breakable span
     page = report_html(Report(title="t", audience="u", header=[("p", "<script>alert(document.cookie)</script>")]))
     assert "<script" not in page and "&lt;script&gt;alert(document.cookie)&lt;/script&gt;</span>" in page
 
 
-def test_lines_become_paragraphs_and_lists():
-    page = report_html(Report(title="t", audience="union", header=[],
-                              sections=[Section(title="s", lines=["first", "- one", "- two", "last"])]))
-    assert re.search(r"<p [^>]*>first</p>\s*<ul [^>]*><li>one</li><li>two</li></ul>\s*<p [^>]*>last</p>", page)
+def test_a_mail_shows_its_map_as_a_picture_of_the_mail():
+    page = report_html(Report(title="t", audience="union", header=[], move=["Your move: x."],
+                              brief=["Whitcomb attacks 1510: 2/1"], map_note="map attached"), map_cid="map@x")
+    assert '<img src="cid:map@x"' in page and "<svg" not in page
+    assert page.index("Your move") < page.index("This turn in brief") < page.index("cid:map@x")
 
 
-def test_long_tokens_may_break_and_short_words_stay_whole():
+def test_long_tokens_may_break_and_words_in_cells_stay_whole():
     digest = "f1ccc762e3f0d7b5dd1e83e7e4922e0bcb0dc0b22ce1e7d27d600d6953314124"
     page = report_html(Report(title="t", audience="u", header=[("head", f"{digest} (event 3)")]))
     assert f'<span style="overflow-wrap:anywhere;word-break:break-all;">{digest}</span> (event 3)' in page
-    # a table too wide for a phone: the longest words are capped, the hex numbers keep their width
-    cols = ["force", "hex", "leader", "rank", "AR-BR-MR", "ML", "AP", "art/ASP", "units"]
-    row = ["whitcomb", "1510", "Horace B. Whitcomb HQ", "***", "3-2-3", "0", "3", "3/0", "2nd Division 5-2 reduced"]
-    page = report_html(Report(title="t", audience="u", header=[], sections=[Section("aod", columns=cols, rows=[row])]))
-    widths = [int(w) for w in re.findall(r"<td style=\"[^\"]*min-width:(\d+)px;", page)]
-    char = _CHAR_PX
-    assert widths[1] == int(4 * char) and widths[0] < int(8 * char) and sum(widths) + 9 * 9 <= 360
+    cols = ["turn", "by", "target", "A-D", "column", "die", "result", "effects"]
+    rows = [["14", "union", "1003", "16-3 = +13", ">=+10", "2", "Dm(Dr)", "an unseen Confederate unit eliminated"]]
+    table = _table(cols, rows)
+    assert "<td>14</td>" in table and "word-break" not in table and "overflow-wrap" not in table
 
 
 def test_responsive_svg_makes_a_viewbox_from_fixed_size():
@@ -142,21 +145,3 @@ def test_no_sideways_scroll_in_chromium(demo_pages, system, tmp_path):
     # the check can fail: a fixed 900 px block scrolls at 400
     wide = page.replace("</body>", '<div style="width:900px">wide</div></body>')
     assert _fits(wide, 400, tmp_path).startswith("false")
-
-
-def test_short_word_columns_stay_whole_beside_long_text():
-    """A table of short cells (turn, hex, die, result) beside a column of long text: the short
-    columns never break a word and ask for their share of a wide window; only the long text may
-    break, on a phone (the Salem Church turn summary at 1200 px read "tur n", "colu mn")."""
-    from hxref.report.html import _table
-
-    long_text = "an unseen Confederate unit eliminated; " * 6
-    cols = ["turn", "by", "target", "A-D", "column", "die", "result", "effects"]
-    rows = [["14", "union", "1003", "16-3 = +13", ">=+10", "2", "Dm(Dr)", long_text]]
-    html = _table(cols, rows)
-    cells = re.findall(r'<t[hd] style="([^"]*)"', html)
-    by_col = [cells[i::len(cols)] for i in range(len(cols))]
-    for i, name in enumerate(cols[:-1]):
-        for style in by_col[i]:
-            assert "overflow-wrap:anywhere" not in style or "width:" in style, (name, style)
-    assert all("overflow-wrap:anywhere" in st for st in by_col[-1])

@@ -98,7 +98,7 @@ def test_reports_in_every_format_carry_the_head(cli, game):
     cli("report", game, "--format", "html", "-o", "r.html")
     assert "<html" in Path("r.html").read_text().lower()
     md = cli("report", game, "--format", "md").stdout
-    assert md.startswith("# hxref") and "| side |" in md
+    assert md.startswith("# Operations effort") and "-- public report" in md.splitlines()[0] and "| side |" in md
 
 
 def test_side_report_shows_its_own_secret_only(cli, game):

@@ -142,12 +142,11 @@ def test_every_copy_starts_at_the_same_event(two_resolutions, tmp_path):
 
 
 def test_the_outbox_mails_the_side_the_whole_story(two_resolutions):
-    from hxref.mail_outbox import _sections
+    from hxref.mail_outbox import _report_for
 
     eng = Engine.load(str(two_resolutions))
-    (_, public), (_, own) = _sections(eng, "union")
-    for rep in (public, own):
-        assert [r["decision"] for r in rep.facts["resolutions"]] == ["t1.i2.orders", "t1.i3.orders"]
+    rep = _report_for(eng, "union", None)
+    assert [r["decision"] for r in rep.facts["resolutions"]] == ["t1.i2.orders", "t1.i3.orders"]
 
 
 def test_the_dice_section_sums_up_the_dice_the_reader_may_see(two_resolutions):

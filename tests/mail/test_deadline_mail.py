@@ -42,9 +42,13 @@ def test_each_mail_gives_the_deadline_in_the_recipients_zone(game):
     eng = Engine.load(game)
     book = mail.load_address_book(mail.address_book_path(game), eng)
     msgs = dict(mail.outbox_messages(eng, book)[0])
-    assert "Deadline of t1.union: 2026-12-01 07:00 EST (2026-12-01T12:00:00Z)" in msgs["union"].get_body(
-        ("plain",)).get_content()
-    assert "2026-12-01 13:00 CET" in msgs["confederate"].get_body(("plain",)).get_content()
+    union = msgs["union"].get_body(("plain",)).get_content()
+    assert union.startswith("The Fight for Mercer's Mill (original scenario) -- union's report\n\nYour move: turn 1 "
+                            "of 15, the union player turn, due Tue 1 Dec 2026 07:00 EST.")
+    assert msgs["union"]["Subject"] == "tz: your move: turn 1 of 15, the union player turn, due Tue 1 Dec 2026 07:00 EST"
+    assert msgs["confederate"]["Subject"] == "tz: waiting for union"
+    assert "Waiting for union: turn 1 of 15, the union player turn, due Tue 1 Dec 2026 13:00 CET." in \
+        " ".join(msgs["confederate"].get_body(("plain",)).get_content().split())
 
 
 def test_reminders_go_only_to_sides_that_owe_a_decision_due_soon(game, monkeypatch):
@@ -152,12 +156,10 @@ def test_reminders_in_an_umpired_game(cli, monkeypatch):
     assert "nobody can claim a missed deadline against the umpire" in got["umpire"]
 
 
-def test_the_mail_gives_the_grace_too(cli):
+def test_the_mail_gives_one_deadline_and_the_grace_in_words(cli):
     game = _open_game(cli)
     eng = Engine.load(game)
-    assert mail.deadline_lines(eng, "union", None) == [
-        "Deadline of t1.union: 2026-11-30 12:00 UTC (2026-11-30T12:00:00Z); with the grace until "
-        "2026-11-30 14:00 UTC (2026-11-30T14:00:00Z)"]
+    assert mail.deadline_lines(eng, "union", None) == ["t1.union: due Mon 30 Nov 2026 12:00 UTC (then 2 hours' grace)"]
 
 
 def test_a_solo_game_mail_says_what_was_resolved(game):
@@ -169,7 +171,9 @@ def test_a_solo_game_mail_says_what_was_resolved(game):
     eng.save()
     book = mail.load_address_book(mail.address_book_path(game), eng)
     msgs = dict(mail.outbox_messages(eng, book)[0])
-    assert "t1.union resolved" in msgs["union"]["Subject"] and "awaiting t1.confederate" in msgs["union"]["Subject"]
+    assert msgs["union"]["Subject"] == "tz: waiting for confederate"
+    assert "What happened" in msgs["union"].get_body(("plain",)).get_content() or \
+        "Last resolution: t1.union" in msgs["union"].get_body(("plain",)).get_content()
     assert "accepted:" not in msgs["union"].get_body(("plain",)).get_content()
     eng.answer_solo("confederate", None, {"moves": [], "shots": []})
     eng.save()

@@ -280,7 +280,7 @@ def parse(raw: bytes):
 def carried_bytes(raw: bytes) -> int:
     """The bytes of the signed files (and signatures) a mail carries, as attached."""
     return sum(len(part.get_payload(decode=True)) for part in parse(raw).iter_attachments()
-               if part.get("X-Hxref-Part") != "template")
+               if part.get("X-Hxref-Part") not in ("template", "map"))
 
 
 def carried(raw: bytes) -> list[tuple[str, str, str]]:
@@ -288,7 +288,7 @@ def carried(raw: bytes) -> list[tuple[str, str, str]]:
     out = []
     for part in parse(raw).iter_attachments():
         name = part.get_filename() or ""
-        if part.get("X-Hxref-Part") == "template" or name.endswith(".sig"):
+        if part.get("X-Hxref-Part") in ("template", "map") or name.endswith(".sig"):
             continue
         data = part.get_payload(decode=True).decode("utf-8")
         if data.startswith("# hxref game file."):
@@ -561,9 +561,10 @@ def test_the_mail_names_who_owes_what_and_attaches_the_template(cli, game):
     cli("outbox", "g.yaml", "--out", "out")
     by = {parse(p.read_bytes())["X-Hxref-Audience"]: parse(p.read_bytes()) for p in Path("out").glob("*.eml")}
     plain = by["union"].get_body(("plain",)).get_content()
-    assert "Who owes what (times in Europe/Berlin):" in plain
-    assert "union (you): its sealed commitment: hxref commit g.yaml --side union --key KEY --choice ..." in plain
-    assert "confederate: its sealed commitment: hxref commit g.yaml --side confederate" in plain
-    assert re.search(r"due 2026-12-06 13:00 CET", plain), plain
+    # first the reader's move, with its one deadline in his time, and his command on a line of its own
+    assert plain.split("\n")[2] == "Your move: turn 1, bid operation levels for the first ..., due Sun 6 Dec 2026"
+    assert plain.split("\n")[3].startswith("13:00 CET (then ")
+    assert "  union (you): its sealed commitment:\n    hxref commit g.yaml --side union --key KEY --choice ..." in plain
+    assert "also awaited: confederate: its sealed commitment" in plain
     names = [p.get_filename() for p in by["union"].iter_attachments()]
     assert "union-t1.bid-template.txt" in names

@@ -294,8 +294,9 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                         "files": [p.get_filename() for p in msg.iter_attachments()]})
             plain = msg.get_body(("plain",)).get_content()
             html = msg.get_body(("html",)).get_content()
-            assert "==== The public report ====" in plain and "own report ====" not in plain
-            assert "own report" not in html and "-template" not in plain.split("==== The public report")[1]
+            # in clear, the public report and what the recipient owes; his own report only encrypted
+            assert " ".join(plain.replace("\r", "").split("\n\n")[0].split()).endswith(" -- public report") and f"{aud}'s report" not in plain
+            assert f"{aud}'s report" not in html
             for part in msg.iter_attachments():         # nothing of the side's own in clear
                 name = part.get_filename()
                 assert name.endswith(".age") or name == "g.yaml", name
@@ -318,7 +319,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                     # fog of war (3.71): his own WEP shows, the other side's is hidden -- and is not there
                     assert rows[side][3] == str(wep[side]), rows
                     assert rows[p.other][3:5] == ["hidden", "(3.71)"] and str(wep[p.other]) not in rows[p.other], rows
-                    assert f"==== {side}'s own report ====" in report and f"{p.other}'s own report" not in report
+                    assert " ".join(report.split("\n\n")[0].split()).endswith(f" -- {side}'s report") and f"{p.other}'s report" not in report
                     public = sides_rows(mail["plain"])     # the body: the public report, both sides hidden
                     assert public[side][3:5] == public[p.other][3:5] == ["hidden", "(3.71)"], public
                     if p.checked == 1 and shutil.which("age"):      # both tools read the same file
@@ -350,7 +351,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                         p.hxref("answer", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
                                 "--dir", p.folder)
                         sent.append(p.folder / f"{side}-{dec.id}.yaml")
-                for name in re.findall(rf"^  {side} \(you\): its reveal: hxref submit \S+ (\S+)$", mail["plain"], re.M):
+                for name in re.findall(rf"^  {side} \(you\): its reveal:\n    hxref submit \S+ (\S+)$", mail["plain"], re.M):
                     sent.append(p.kept.pop(name))
             if sent:
                 size = p.send(sent)

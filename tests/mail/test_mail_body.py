@@ -1,0 +1,154 @@
+"""What a player reads in a turn's mail (``hxref outbox``), on the shipped Heartland and Salem
+Church demos played to an early and a late point: his move first, with one deadline and his
+command, then his map, the details and a footer with the hashes; one report (his own); a text
+part within 78 columns and an HTML part without <style> or inline <svg>; text and HTML together
+under 60 KB and the whole mail, map included, under 250 KB, at every point; the map a PNG inline
+(a picture of the same mail) and an SVG attached.  Two mails at a point where a combat happened
+are golden files (tests/golden/mail-*.txt, rewritten with HXREF_REGEN_GOLDEN=1)."""
+from __future__ import annotations
+
+import os
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hxref.cli import main
+from tests.mail import register
+from tests.mail.demo_point import play_until
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+NOW = "2026-12-01T12:00:00Z"
+BOOK = ("union: alice@example.org\nconfederate: bob@example.org\numpire: referee@example.org\n"
+        "tz: {union: America/New_York, confederate: Europe/Berlin}\n")
+#: (system, resolutions played): an early point, a point just after a combat, and a late one
+POINTS = [("heartland", 5), ("heartland", 15), ("salem-church", 8), ("salem-church", 26)]
+
+
+@pytest.fixture(autouse=True)
+def _mail_commands(monkeypatch):
+    register(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def mails(tmp_path_factory):
+    """{(system, point): {audience: message}} of the outbox at each point."""
+    out = {}
+    with pytest.MonkeyPatch.context() as mp:
+        register(mp)
+        for system, n in POINTS:
+            game = play_until(system, tmp_path_factory.mktemp(f"{system}-{n}"), n)
+            game.with_name("game.addresses.yaml").write_text(BOOK)
+            res = CliRunner(env={"HXREF_NOW": NOW}).invoke(main, ["outbox", str(game), "--out", str(game.parent / "ob")],
+                                                           catch_exceptions=False)
+            assert res.exit_code == 0, res.output
+            msgs = [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+                    for p in sorted((game.parent / "ob").glob("*.eml"))]
+            out[(system, n)] = {m["X-Hxref-Audience"]: m for m in msgs}
+    return out
+
+
+def _parts(msg) -> tuple[str, str]:
+    return msg.get_body(("plain",)).get_content(), msg.get_body(("html",)).get_content()
+
+
+@pytest.mark.parametrize("point", POINTS, ids=[f"{s}-{n}" for s, n in POINTS])
+def test_a_mail_is_small_narrow_and_in_the_players_order(mails, point):
+    for audience, msg in mails[point].items():
+        plain, html = _parts(msg)
+        raw = msg.as_bytes()
+        assert len(plain.encode()) + len(html.encode()) < 60_000, (point, audience)
+        assert len(raw) < 250_000, (point, audience, len(raw))
+        assert max(len(line) for line in plain.splitlines()) <= 78, (point, audience)
+        assert not any(c in plain for c in "╔║╗╚╝"), "no box frames"
+        assert "<style" not in html and "<svg" not in html
+        # one report: the reader's own (his side's, or the umpire's), never the public one beside it
+        whose = "umpire's report" if audience == "umpire" else f"{audience}'s report"
+        assert whose in " ".join(plain.split("\n\n")[0].split()) and "public report" not in plain
+        # his move (or whom the game waits for) first; the hashes and keys only in the footer
+        second = plain.split("\n\n")[1]
+        assert second.startswith(("Your move: ", "Waiting for ", "The game is over")), second
+        foot = plain.index("To verify this report")
+        head = msg["X-Hxref-Head"]
+        assert plain.index(head) > foot and plain.index("identity") > foot and plain.index("SHA256:") > foot
+        assert html.index(head) > html.index("To verify this report")
+        assert head[:12] not in msg["Subject"]
+        assert msg["Subject"].split(": ", 1)[1].startswith(("your move: ", "waiting for ", "game over"))
+
+
+@pytest.mark.parametrize("point", POINTS, ids=[f"{s}-{n}" for s, n in POINTS])
+def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(mails, point):
+    from hxref.report.turnmap import png_of
+
+    for audience, msg in mails[point].items():
+        plain, html = _parts(msg)
+        related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
+        png = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
+        cid = png["Content-ID"].strip("<>")
+        assert f'<img src="cid:{cid}"' in html
+        data = png.get_payload(decode=True)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        svg = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
+        assert svg.get_filename() == png.get_filename().replace(".png", ".svg")
+        text = svg.get_payload(decode=True).decode()
+        assert f"what {audience} sees" in text          # the reader's own map, not another's
+        assert png_of(text) == data                     # the PNG is that very map
+        assert f"Your map is attached: {svg.get_filename()[:-4]}.png" in " ".join(plain.split())
+        assert html.index("cid:") < html.index("Details</h2>")
+
+
+def _golden(name: str, text: str) -> None:
+    golden = GOLDEN / name
+    if os.environ.get("HXREF_REGEN_GOLDEN"):
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8"), f"{name} differs (HXREF_REGEN_GOLDEN=1 rewrites it)"
+
+
+@pytest.mark.parametrize("point, audience", [(("heartland", 5), "union"), (("salem-church", 8), "confederate")],
+                         ids=["heartland-union", "salem-church-confederate"])
+def test_golden_text_mails_at_78_columns(mails, point, audience):
+    """A player's text mail just after a combat, word for word."""
+    msg = mails[point][audience]
+    plain, _ = _parts(msg)
+    assert re.search(r"attack|assault|combat", plain, re.I)
+    _golden(f"mail-{point[0]}-{audience}.txt", f"Subject: {msg['Subject']}\n\n{plain}")
+
+
+def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(mails):
+    """The attacker reads his own mail's map (the SVG attached; the PNG is drawn from it) hoping to
+    spot the enemy units his fog hides; the map is drawn from his own view, never from the full
+    state: every confederate unit it names is one the union's report lists in sight, while the
+    umpire's map of the same moment names confederate units out of the union's sight."""
+    def confederates(msg) -> set[str]:
+        svg = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
+        return set(re.findall(r"<title>([^<(]+?)\*? \(confederate,", svg.get_payload(decode=True).decode()))
+
+    hidden_somewhere = False
+    for point in (("salem-church", 8), ("salem-church", 26)):
+        plain, _ = _parts(mails[point]["union"])
+        sight = plain.split("Confederate units in sight")[1].split("\n\n")[0] if "units in sight" in plain else ""
+        in_sight = {n for n in confederates(mails[point]["umpire"]) if n in sight}
+        assert confederates(mails[point]["union"]) <= in_sight, point
+        hidden_somewhere |= bool(confederates(mails[point]["umpire"]) - in_sight)
+    assert hidden_somewhere, "the umpire's map names confederate units the union does not see"
+
+
+def test_an_encrypted_mail_carries_no_map_in_clear(tmp_path):
+    """With --encrypt, an eavesdropper on the mail sees no map of the side (no PNG, no SVG in
+    clear): the side's map goes only as an .age attachment to its key."""
+    game = play_until("salem-church", tmp_path / "g", 8)
+    game.with_name("game.addresses.yaml").write_text(BOOK)
+    with pytest.MonkeyPatch.context() as mp:
+        register(mp)
+        res = CliRunner(env={"HXREF_NOW": NOW}).invoke(main, ["outbox", str(game), "--encrypt", "--out",
+                                                              str(tmp_path / "ob")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    for p in (tmp_path / "ob").glob("*.eml"):
+        msg = BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+        types = [part.get_content_type() for part in msg.walk()]
+        assert "image/png" not in types and "image/svg+xml" not in types
+        names = [part.get_filename() for part in msg.iter_attachments()]
+        assert any(n.endswith("-map.svg.age") for n in names), names
