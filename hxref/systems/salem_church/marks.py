@@ -18,7 +18,6 @@ from typing import Any, Mapping, Sequence
 from ...kit.protocol import MapMark
 from .narration import OUT_OF_SIGHT
 
-_TARGET = re.compile(r"^(?:counter-)?attack on (\d{4})")
 _TO = re.compile(r"^(.+?) (retreats|routs|goes with his men) to (\d{4})")
 _ADVANCE = re.compile(r"^(.+?) advances into (\d{4})")
 _GONE = re.compile(r"^(.+?) (eliminated|killed|is left alone with the enemy and captured)$")
@@ -70,12 +69,13 @@ def _move(ev: Mapping[str, Any], units: Mapping[str, Any], where: dict[str, str]
 
 def _combat(ev: Mapping[str, Any], side: str | None, by_name: Mapping[str, str], where: dict[str, str]) -> list[MapMark]:
     text = str(ev.get("text") or "")
-    found = _TARGET.match(text)
-    if not found:
+    target = str(ev.get("target") or "")
+    if not re.fullmatch(r"\d{4}", target):
         return []
-    target = found.group(1)
     ex: Mapping[str, Any] = ev["explain"] if isinstance(ev.get("explain"), Mapping) else {}
-    attackers = [str(u.get("unit")) for u in ((ex.get("attacker") or {}).get("units") or []) if isinstance(u, Mapping)]
+    # the explanation names each attacker as the reader knows it (its counter's name)
+    attackers = [by_name.get(str(u.get("unit")), str(u.get("unit")))
+                 for u in ((ex.get("attacker") or {}).get("units") or []) if isinstance(u, Mapping)]
     sources = sorted({where[u] for u in attackers if u in where and where[u] != target})
     out = [MapMark("attack", (*sources, target), side, text.split(":")[0])] if sources else []
     result = "cancelled" if ex.get("cancelled") else str(ex.get("result") or "")
