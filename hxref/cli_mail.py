@@ -193,8 +193,11 @@ def _inbox_summary(outcomes, accepted, rejected, alone, dry_run) -> str:
 @click.option("--encrypt", is_flag=True, help="send each recipient's own report (and templates) only as .age "
               "attachments encrypted to his key in the game (hxref decrypt, or age -d); the public report "
               "stays in clear")
+@click.option("--key", "key_path", default=None,
+              help="umpired games: the umpire's key; each side's mail then carries its view signed with it "
+                   "(SIDE-DECISION-view.yaml), which the player checks his orders against at home")
 def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, since, remind,
-               attach_game, no_files, no_templates, encrypt):
+               attach_game, no_files, no_templates, encrypt, key_path):
     """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
 
     \b
@@ -225,7 +228,8 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
       hxref outbox g.yaml                        (writes outbox/*.eml)
       hxref outbox g.yaml --smtp smtp.example.org:587 --starttls --smtp-user ref
       hxref outbox g.yaml --remind 24            (reminders of deadlines within a day)
-      hxref outbox g.yaml --smtp HOST --encrypt  (umpired: each side's report as an .age file)
+      hxref outbox g.yaml --smtp HOST --encrypt --key umpire
+          (umpired: each side's report, templates and signed view, .age files)
     """
     from . import mail
     from .engine import Engine
@@ -244,9 +248,18 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
             click.echo(f"outbox: nobody owes anything for a decision due within {remind:g} hours")
             return
     else:
+        umpire_key = None
+        if key_path:
+            from .cli_options import private_key
+
+            if eng.mode != "umpired":
+                raise InvalidInput("--key: only an umpired game's mail carries views signed by the umpire",
+                                   code="E504")
+            umpire_key = private_key(key_path)
+            eng.check_key("umpire", umpire_key)
         messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since, files=not no_files,
                                                  attach_game=attach_game, templates=not no_templates,
-                                                 encrypt=encrypt)
+                                                 encrypt=encrypt, umpire_key=umpire_key)
     for side in missing:
         click.echo(f"note: no address for {side} in {book.path}: not mailed", err=True)
     to = {a: str(m["To"]) for a, m in messages}
