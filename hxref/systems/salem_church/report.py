@@ -303,6 +303,20 @@ class _Clearing:
         return None
 
 
+def _enemy_in_sight(view: Mapping[str, Any], side: str) -> list[str]:
+    """The enemy units the side's view holds (those in its line of sight, or all on an open map),
+    by hex: name, type, steps and combat factor."""
+    here: dict[str, list[str]] = {}
+    for u in sorted(view.get("units", {}).values(), key=lambda u: str(u.get("name"))):
+        if u.get("side") in (side, None) or u.get("hex") is None or int(u.get("steps") or 0) <= 0 or u.get("exited"):
+            continue
+        cf = f", CF {u['cf']}" if u.get("cf") else ""
+        here.setdefault(str(u["hex"]), []).append(f"{u.get('name')} ({u.get('type')}, {u['steps']} step(s){cf})")
+    lines = ["", "Enemy units in sight: hex: units"]
+    lines += [f"  {h}: {', '.join(names)}" for h, names in sorted(here.items())] or ["  none"]
+    return lines
+
+
 def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     if decision.kind == "setup":
         spec = ((view.get("rules") or {}).get("setup") or [{}])[0]
@@ -320,6 +334,7 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
         if u.get("hex") is not None:
             notes.append(f"  {uid}: {u['hex']}, {u['steps']} step(s), MP {u.get('mp')}")
             moves.append({"unit": uid, "path": []})
+    notes += _enemy_in_sight(view, side)
     arriving = [g for g in rules.get("reinforcements", []) if g["side"] == side and g["turn"] == view["turn"]]
     choice: dict = {"moves": moves}
     for g in arriving:
