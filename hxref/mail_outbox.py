@@ -177,7 +177,8 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
             lines += ["`created` is the game's first event (packed): hxref join checks that it is the game "
                       "this template names, shows what you sign, and keeps the umpire's key to check his "
                       "views of your side.",
-                      "Then: hxref join --template THIS_FILE --key YOUR_KEY; send the file it writes."]
+                      "Then run\n  hxref join --template THIS_FILE --key YOUR_KEY\nand send the file it writes to "
+                      "the umpire."]
         else:
             view = engine.system.view(engine.state, audience, engine.mode)
             tpl = engine.system.template(view, dec, audience)
@@ -288,19 +289,27 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
                        f"`hxref decrypt {sealed[0][0]} --key YOUR_KEY` (or `age -d -i YOUR_KEY {sealed[0][0]}`).")
     views = [n for n, _ in templates if n.endswith(VIEW_SUFFIX)]
     templates = [(n, t) for n, t in templates if not n.endswith(VIEW_SUFFIX)]
-    if templates:
-        umpired = any("--template THIS_FILE" in text for _, text in templates)
+    commands = [(n, m[1]) for n, t in templates if (m := _TEMPLATE_COMMAND.search(t))]
+    if commands:            # umpired: the player holds no game file; each template names its command
+        view = f" and your side's view signed by the umpire ({', '.join(views)})" if views else ""
+        carried.append(f"Attached: your template{'s' if len(commands) > 1 else ''} "
+                       f"({', '.join(n for n, _ in commands)}){view}. Save them in one folder, fill in "
+                       "`choice` in the template, then run:")
+        carried += [f"    hxref {kind} --template {name} --key YOUR_KEY" for name, kind in commands]
+        carried.append("It checks your choice against the view, signs it and writes the file to mail to the "
+                       "umpire." if views else "It signs your choice and writes the file to mail to the umpire.")
+    elif templates:
         carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
-                       + ", ".join(n for n, _ in templates) + "): "
-                       + ("save it beside the view, fill in `choice` and run the command it names "
-                          "(hxref answer/commit/join --template THE_FILE --key YOUR_KEY); send the file it writes."
-                          if umpired else "fill in `choice`, then the command it names; send the file."))
-    if views:
-        carried.append(f"Attached: your side's view, signed by the umpire ({', '.join(views)}): hxref checks "
-                       "your orders against it at home (hxref check YOUR_FILE --view THE_VIEW).")
+                       + ", ".join(n for n, _ in templates) + "): fill in `choice`, then run the command it "
+                       "names; send the file.")
+    elif views:
+        carried.append(f"Attached: your side's view signed by the umpire ({', '.join(views)}): check your "
+                       "files against it with hxref check YOUR_FILE --view THE_VIEW.")
     return carried
 
 
+#: the command an umpired game's template names (:func:`umpired_templates`)
+_TEMPLATE_COMMAND = re.compile(r"^#\s+hxref (answer|commit|join) --template THIS_FILE --key YOUR_KEY", re.M)
 #: how the name of a side's signed view ends (:mod:`hxref.report.side_view`)
 VIEW_SUFFIX = "-view.yaml"
 

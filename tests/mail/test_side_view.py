@@ -350,3 +350,25 @@ def test_heartland_commit_from_the_templates_words_is_accepted(tmp_path):
     for side in SIDES:
         t.submit(t.root / side / "bid" / f"{side}-t1.bid-reveal.yaml")
     assert "t1.bid" in t.eng().ready()[0].id
+
+
+def test_the_umpired_mail_says_the_one_command_that_works_and_carries_the_view(salem):
+    """The whole mail to the union player, as `hxref outbox --key` writes it: his template and his
+    signed view attached, and the template's own command with its file name, nothing he cannot run."""
+    import email
+    from email import policy
+
+    (salem.game.parent / f"{salem.game.stem}.addresses.yaml").write_text(
+        "union: alice@example.org\nconfederate: bob@example.org\nfrom: ref@example.org\n")
+    out = salem.root / "umpire" / "outbox-view"
+    salem.run("umpire", "outbox", salem.game, "--key", salem.key("umpire"), "--out", out)
+    (path,) = out.glob("*-union.eml")
+    msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+    names = [p.get_filename() for p in msg.iter_attachments()]
+    assert names == ["union-t1.union-template.yaml", "union-t1.union-view.yaml"]
+    plain = msg.get_body(("plain",)).get_content()
+    assert "    hxref answer --template union-t1.union-template.yaml --key YOUR_KEY" in plain
+    assert "sign, send" not in plain and "hxref sign" not in plain
+    assert not re.search(rf"hxref \w+ {re.escape(salem.game.name)}", plain), plain
+    res = salem.run("umpire", "outbox", salem.game, "--key", salem.key("union"), "--out", out, code=2)
+    assert "[E202]" in res.output                   # only the umpire's key signs the views
