@@ -96,7 +96,8 @@ def build(engine, audience: str | None = None, since: int | None = None) -> Repo
     told, new = story.since_resolutions(engine.gf.log, start)
     from ..dice_stats import summary_of
 
-    summary = summary_of(faces, audience, engine.gf.path.name)
+    # an umpired game's players hold no game file: their reports name no command that reads it
+    summary = summary_of(faces, audience, engine.gf.path.name if mode != "umpired" or audience == "umpire" else None)
     rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
     last = told[-1].events if told else []
     rep.facts = {
