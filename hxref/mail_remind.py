@@ -90,6 +90,9 @@ def _claim_lines(engine, w: dict, party: str, owed: str, zone: str | None) -> li
         outcome = f"{party} stands fast with the decision's default answer (policy stand-fast)"
         if policy.get("forfeit_after"):
             outcome += f", and forfeits after {policy['forfeit_after']} missed deadlines"
+    if engine.mode == "umpired":    # the late player reads it, who holds no game file: the claim is the umpire's
+        return [_fill(f"After the deadline and its grace, from {when}, {who} may claim that {party} missed it. "
+                      f"A claim counts only if it is signed after that time; then {outcome}.")]
     cmd = _command(engine, f"hxref claim GAME --side {side} --key KEY --against {party} --decision {w['decision']}")
     return [_fill(f"After the deadline and its grace, from {when}, {who} may claim that {party} missed it:"),
             f"    {cmd}",

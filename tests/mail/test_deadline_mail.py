@@ -139,8 +139,8 @@ def test_reminders_in_an_umpired_game(cli, monkeypatch):
     got = _reminders("g.yaml")
     assert sorted(got) == ["umpire", "union"]
     assert "time left" not in got["union"] and "LATE" in got["union"]
-    assert ("the umpire may claim that union missed it: hxref claim g.yaml --side umpire --key KEY --against "
-            "union --decision t1.union") in got["union"]
+    assert "the umpire may claim that union missed it. A claim counts" in got["union"]
+    assert "hxref claim" not in got["union"]                # the umpire's command, not the player's
     assert "union forfeits the game (policy forfeit)" in got["union"]
     # the union player holds no game file: his own command is the template's, the umpire's is not his
     assert "Send it with: hxref answer --template union-t1.union-template.yaml --key KEY" in got["union"]
