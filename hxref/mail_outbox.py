@@ -290,6 +290,10 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
     views = [n for n, _ in templates if n.endswith(VIEW_SUFFIX)]
     templates = [(n, t) for n, t in templates if not n.endswith(VIEW_SUFFIX)]
     commands = [(n, m[1]) for n, t in templates if (m := _TEMPLATE_COMMAND.search(t))]
+    opened = [n[:-len(".age")] for n, _ in sealed]
+    if any(n.endswith(VIEW_SUFFIX) for n in opened):      # umpired, sealed: the commands on the opened files
+        views = [n for n in opened if n.endswith(VIEW_SUFFIX)]
+        commands = [(n, _sealed_kind(n)) for n in opened if n.endswith(("-template.yaml", "-template.txt"))]
     if commands:            # umpired: the player holds no game file; each template names its command
         view = f" and your side's view signed by the umpire ({', '.join(views)})" if views else ""
         carried.append(f"Attached: your template{'s' if len(commands) > 1 else ''} "
@@ -306,6 +310,11 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
         carried.append(f"Attached: your side's view signed by the umpire ({', '.join(views)}): check your "
                        "files against it with hxref check YOUR_FILE --view THE_VIEW.")
     return carried
+
+
+def _sealed_kind(name: str) -> str:
+    """The command of an umpired game's template by its name (:func:`umpired_templates`)."""
+    return "join" if name.endswith("-join-template.yaml") else "commit" if name.endswith(".txt") else "answer"
 
 
 #: the command an umpired game's template names (:func:`umpired_templates`)

@@ -372,3 +372,51 @@ def test_the_umpired_mail_says_the_one_command_that_works_and_carries_the_view(s
     assert not re.search(rf"hxref \w+ {re.escape(salem.game.name)}", plain), plain
     res = salem.run("umpire", "outbox", salem.game, "--key", salem.key("union"), "--out", out, code=2)
     assert "[E202]" in res.output                   # only the umpire's key signs the views
+
+
+def test_the_encrypted_umpired_mail_names_the_command_on_the_opened_files(salem):
+    import email
+    from email import policy
+
+    (salem.game.parent / f"{salem.game.stem}.addresses.yaml").write_text(
+        "union: alice@example.org\nconfederate: bob@example.org\nfrom: ref@example.org\n")
+    out = salem.root / "umpire" / "outbox-sealed"
+    salem.run("umpire", "outbox", salem.game, "--key", salem.key("umpire"), "--out", out, "--encrypt")
+    (path,) = out.glob("*-union.eml")
+    msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert {p.get_filename() for p in msg.iter_attachments()} >= {"union-t1.union-template.yaml.age",
+                                                                 "union-t1.union-view.yaml.age"}
+    plain = msg.get_body(("plain",)).get_content()
+    assert "    hxref answer --template union-t1.union-template.yaml --key YOUR_KEY" in plain
+    assert "against the view" in plain
+
+
+@pytest.mark.parametrize("system,scenario", [("heartland", "heartland-demo"), ("salem-church", "salem-church"),
+                                             ("kgp", "cg-ii"), ("acw-minis", "mercers-mill")])
+def test_every_answer_the_umpire_accepted_passes_the_home_check_on_the_sides_view(tmp_path, system, scenario):
+    """Each system's `check` runs on a side's view (the allow-list) as on the state: replaying a
+    shipped demo, every answer and reveal the game accepted passes the same check run on its
+    side's view at that moment (the home check), so no honest file is refused at home."""
+    from hxref import audit, orders
+    from hxref.game import GameFile
+
+    CliRunner().invoke(main, ["demo", "--system", system, "--scenario", scenario, "--keep", str(tmp_path / "d"),
+                              "--format", "text"], env={"HXREF_HOME": str(tmp_path / "home")})
+    gf = GameFile.load(tmp_path / "d" / "game.yaml")
+    replay = audit._fresh(gf)
+    checked = 0
+    for ev in gf.log:
+        if ev["kind"] not in audit.INPUT_KINDS:
+            continue
+        order = None
+        if ev["kind"] == "submission":
+            order = orders.parse(ev["data"]["file"], f"event {ev['seq']}", fast=True)
+            if order.kind in ("answer", "reveal") and order.side in replay.sides():
+                dec = replay.decision(order.decision)
+                view = replay.system.view(replay.state, order.side, replay.mode)
+                assert replay.system.check(view, dec, order.side, order.data["choice"]) == [], (dec.id, order.side)
+                checked += 1
+            if "sig" in ev["data"]:
+                order.armored = ev["data"]["sig"]
+        replay._apply(ev["kind"], ev["by"], ev["data"], order)
+    assert checked > 10
