@@ -41,7 +41,7 @@ FORMAT = "view/1"
 #: what a view's packed data may unpack to at most (a side's view is a few kilobytes)
 UNPACKED_LIMIT = 4 << 20
 _FIELDS = ("hxref", "game", "identity", "head", "side", "system", "scenario", "pinned")
-_LINE = re.compile(r"([a-z]+): (\S+)")
+_LINE = re.compile(r'([a-z]+): ("[ -~]{1,300}")')
 
 
 def pinned_digest(charts: Any) -> str:
@@ -90,7 +90,7 @@ def build(engine, side: str, key) -> str:
     lines = [f"# hxref: {side}'s view of game {engine.meta['game']} at event {seq}, signed by the umpire.",
              "# Check your orders against it at home: hxref check YOUR_FILE --view THIS_FILE",
              "# (hxref answer/commit --template check against it too). The umpire's check decides.",
-             *(f"{k}: {v}" for k, v in fields.items()), "data: |",
+             *(f"{k}: {json.dumps(v)}" for k, v in fields.items()), "data: |",
              *(f"  {blob[i:i + 70]}" for i in range(0, len(blob), 70))]
     body = "\n".join(lines) + "\n"
     return embed_signature(body, key.sign(body.encode("utf-8"), NAMESPACE))
@@ -144,9 +144,13 @@ def _parse(text: str, path: str) -> tuple[dict[str, str], str, str, str]:
             data.append(line.strip())
             continue
         m = _LINE.fullmatch(line)
-        if m is None or m[1] not in _FIELDS or m[1] in fields:
+        try:
+            value = json.loads(m[2]) if m else None
+        except ValueError:
+            value = None
+        if m is None or m[1] not in _FIELDS or m[1] in fields or not isinstance(value, str):
             raise InvalidInput("not a side's view (a line it does not hold)", code="E112", file=path, line=number)
-        fields[m[1]] = m[2]
+        fields[m[1]] = value
     missing = [k for k in _FIELDS if k not in fields]
     if missing or not data or fields["hxref"] != FORMAT:
         raise InvalidInput(f"not a side's view of this hxref (no `{missing[0] if missing else 'data'}`, or "

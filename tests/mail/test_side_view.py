@@ -190,7 +190,7 @@ def _forged(t: Table, signer: str, side: str = "union", **change) -> str:
     text = side_view.build(eng, side, load_private_key(t.key("umpire")))
     body, _ = split_signed_text(text)
     for k, v in change.items():
-        body = re.sub(rf"^{k}: .*$", f"{k}: {v}", body, flags=re.M)
+        body = re.sub(rf"^{k}: .*$", f"{k}: {json.dumps(v)}", body, flags=re.M)
     return embed_signature(body, load_private_key(t.key(signer)).sign(body.encode(), side_view.NAMESPACE))
 
 
@@ -209,7 +209,8 @@ def test_a_view_signed_by_the_opponent_or_a_stranger_is_refused(salem, signer):
 def test_a_view_edited_after_signing_is_refused(salem):
     got = salem.mail("union", "edited")
     text = got["view"].read_text()
-    got["view"].write_text(text.replace("scenario: salem-church", "scenario: salem-church2"))
+    assert 'scenario: "salem-church"' in text
+    got["view"].write_text(text.replace('scenario: "salem-church"', 'scenario: "salem-church2"'))
     res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
     assert "[E201]" in res.output and "changed after signing" in res.output
     shutil.rmtree(got["template"].parent)
@@ -237,7 +238,7 @@ def test_an_older_view_presented_as_current_is_refused(salem, tmp_path):
     body, _ = split_signed_text(text)
     eng = salem.eng()
     older = eng.gf.log[len(eng.gf.log) - 3]
-    body = re.sub(r"^head: .*$", f"head: {older['hash']}@{older['seq']}", body, flags=re.M)
+    body = re.sub(r"^head: .*$", f"head: \"{older['hash']}@{older['seq']}\"", body, flags=re.M)
     got["view"].write_text(embed_signature(body, load_private_key(salem.key("umpire")).sign(
         body.encode(), side_view.NAMESPACE)))
     res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
@@ -420,3 +421,33 @@ def test_every_answer_the_umpire_accepted_passes_the_home_check_on_the_sides_vie
                 order.armored = ev["data"]["sig"]
         replay._apply(ev["kind"], ev["by"], ev["data"], order)
     assert checked > 10
+
+
+def test_a_damaged_or_crafted_view_is_one_clear_refusal(salem):
+    """Garbage, a packed bomb, or a view whose data is not a view: E1xx/E2xx naming the file, never
+    a traceback; a view whose line ends a mail client turned into CRLF still verifies."""
+    import base64
+    import zlib
+
+    from hxref.signing import embed_signature, split_signed_text
+
+    got = salem.mail("union", "damaged")
+    good = got["view"].read_text()
+    got["view"].write_bytes(good.replace("\n", "\r\n").encode())
+    res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
+    assert "not signed yet" in res.output, res.output      # the view verified; the template is unsigned
+    body, _ = split_signed_text(good)
+    umpire = load_private_key(salem.key("umpire"))
+    bomb = base64.b64encode(zlib.compress(b"{" + b" " * (64 << 20), 9)).decode()
+    crafted = {"bomb": bomb, "notaview": base64.b64encode(zlib.compress(b"[1, 2]")).decode()}
+    for name, blob in crafted.items():
+        data = "".join(f"  {blob[i:i + 70]}\n" for i in range(0, len(blob), 70))
+        text = body.split("data: |\n")[0] + "data: |\n" + data
+        got["view"].write_text(embed_signature(text, umpire.sign(text.encode(), side_view.NAMESPACE)))
+        res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
+        assert "[E112]" in res.output and "Traceback" not in res.output, (name, res.output)
+    for junk in ("", "hello\n", "data: |\n  !!!\n# -----BEGIN SSH SIGNATURE-----\n# x\n# -----END SSH SIGNATURE-----\n"):
+        got["view"].write_text(junk)
+        res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
+        assert res.output.startswith("hxref: error: ") and "Traceback" not in res.output, res.output
+    shutil.rmtree(got["template"].parent)
