@@ -334,7 +334,6 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
         if u.get("hex") is not None:
             notes.append(f"  {uid}: {u['hex']}, {u['steps']} step(s), MP {u.get('mp')}")
             moves.append({"unit": uid, "path": []})
-    notes += _enemy_in_sight(view, side)
     arriving = [g for g in rules.get("reinforcements", []) if g["side"] == side and g["turn"] == view["turn"]]
     choice: dict = {"moves": moves}
     for g in arriving:
@@ -342,5 +341,6 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
                      f"{' or '.join(g['entry_hexes'])}: give `entry` and their paths (first hex = the entry hex)")
         choice["entry"] = g["entry_hexes"][0]
         moves += _arrival_moves(view, moves, g["units"], str(g["entry_hexes"][0]))
+    notes += _enemy_in_sight(view, side)
     choice.update(attacks=[], standing={"choice": "disrupt", "hexes": 1})
     return notes, choice
