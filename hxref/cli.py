@@ -495,6 +495,9 @@ def _check_at_home(file: str, sig: str | None, view_path: str | None) -> None:
     from .signing import verify_text
 
     text = yamlio.read_text(file)
+    if text.startswith("# hxref game file"):
+        raise InvalidInput("this is a game file: give the file to check too (hxref check GAME FILE)", code="E504",
+                           file=file)
     order = orders.parse(text, file)
     sv = side_view.read(view_path) if view_path else side_view.find(
         file, order.identity, order.side, order.decision, str(order.data.get("head")))

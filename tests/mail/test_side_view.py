@@ -451,3 +451,10 @@ def test_a_damaged_or_crafted_view_is_one_clear_refusal(salem):
         res = salem.run("union", "check", got["template"], "--view", got["view"], code=2)
         assert res.output.startswith("hxref: error: ") and "Traceback" not in res.output, res.output
     shutil.rmtree(got["template"].parent)
+
+
+def test_check_with_the_game_file_alone_says_what_is_missing(salem):
+    res = salem.run("umpire", "check", salem.game, code=2)
+    assert "this is a game file: give the file to check too" in res.output and "[E504]" in res.output
+    res = salem.run("umpire", "check", "a", "b", "c", code=2)
+    assert "[E504]" in res.output
