@@ -135,8 +135,8 @@ def _check_own_link(eng: "Engine", order: orders.Order, dec: "Decision") -> None
         raise order.error(IllegalOrder, f"this file must not carry a dice link: decision {dec.id} {why}",
                           code="E311", path=("link",))
     if wanted and link is None:
-        raise order.error(IllegalOrder, f"decision {dec.id} rolls dice: the file carries {order.side}'s dice link "
-                          "(`hxref answer` and `hxref commit` write it)", code="E111", path=())
+        raise order.error(IllegalOrder, f"decision {dec.id} rolls dice: the file must carry {order.side}'s dice link "
+                          "(`hxref answer` and `hxref commit` write it; umpired: `hxref answer --template`)", code="E111", path=())
     if wanted:
         _check_fits(eng, order, dec)
 

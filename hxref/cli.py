@@ -412,25 +412,112 @@ def _charts_warning(eng) -> None:
 
 
 @main.command()
-@game_argument
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("paths", nargs=-1, required=True, metavar="[GAME] FILE")
 @click.option("--sig", default=None, type=click.Path(exists=True, dir_okay=False), help="detached signature")
-def check(game, file, sig):
+@click.option("--view", "view_path", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="umpired games, without GAME: the umpire-signed view of your side to check FILE against "
+                   "(default: the one beside FILE for its game, side and decision)")
+def check(paths, sig, view_path):
     """Tell whether FILE would be accepted by GAME now, without storing it.
 
-    Example: hxref check g.yaml union-t1.bid-reveal.yaml
+    \b
+    An umpired player holds no game file: without GAME, FILE is checked
+    against the umpire-signed view of his side that the umpire's mail
+    carries (SIDE-DECISION-view.yaml, found beside FILE, or --view).  The
+    view is believed only when signed by the umpire of the game your key
+    joined; the checks are the umpire's own (the choice's shape, the dice
+    link, the rules' check run on the view).  The view holds only what
+    your side may see: an enemy unit out of sight is not in it, so a file
+    that passes here can still be refused by the umpire, whose check
+    decides.
+
+    An unsigned FILE (a template you filled in) has its choice checked, and
+    is then refused as not signed yet (E200), naming the command that signs.
+
+    \b
+    Examples: hxref check g.yaml union-t1.bid-reveal.yaml
+              hxref check union-t1.i1.orders.yaml   (its view beside it)
     """
     from . import yamlio
     from .errors import Problems
 
-    eng = load_game(game)
+    if len(paths) > 2:
+        raise InvalidInput("give [GAME] FILE: at most two paths", code="E504")
+    game, file = (paths[0], paths[1]) if len(paths) == 2 else (None, paths[0])
+    if game and view_path:
+        raise InvalidInput("--view goes without GAME (with GAME the game itself is checked)", code="E504")
     try:
-        order = eng.check(yamlio.read_text(file), file, yamlio.read_text(sig) if sig else None)
+        if game is None:
+            _check_at_home(file, sig, view_path)
+            return
+        eng = load_game(game)
+        text = yamlio.read_text(file)
+        if sig is None and _unsigned(text):
+            _check_unsigned(eng, text, file)
+        order = eng.check(text, file, yamlio.read_text(sig) if sig else None)
     except Problems as exc:             # every problem of the file, one line each
         for line in exc.lines():
             click.echo(f"hxref: error: {line}", err=True)
         sys.exit(2)
     click.echo(f"{file}: OK -- {order.kind} of {order.side} for {order.decision} would be accepted")
+
+
+def _unsigned(text: str) -> bool:
+    from .signing import split_signed_text
+
+    return split_signed_text(text)[1] is None and "-----BEGIN SSH SIGNATURE-----" not in text
+
+
+def _not_signed_yet(file: str, order, how: str) -> InvalidInput:
+    return InvalidInput(f"not signed yet: the choice of this {order.kind} of {order.side} for {order.decision} "
+                        f"passes the checks; sign it ({how}) and check again", code="E200", file=file)
+
+
+def _check_unsigned(eng, text: str, file: str) -> None:
+    """An unsigned file against the game: the choice's checks, then E200 (it is not signed yet)."""
+    from . import orders
+
+    order = orders.parse(text, file)
+    dec = eng.decision(order.decision)
+    if dec is None or order.kind not in ("answer", "reveal") or order.side not in dec.sides:
+        return          # the game's own checks name what is wrong (the signature first)
+    rules = lambda choice: eng.system.check(eng.state, dec, order.side, choice)  # noqa: E731
+    orders.check_choice(order, dec, rules)
+    orders.raise_problems(order, rules(order.data["choice"]))
+    raise _not_signed_yet(file, order, f"hxref sign {file} --key YOUR_KEY --game {Path(eng.gf.path).name} "
+                                       f"--side {order.side}")
+
+
+def _check_at_home(file: str, sig: str | None, view_path: str | None) -> None:
+    """FILE against the umpire-signed view of its side (:mod:`hxref.report.side_view`)."""
+    from . import key_record, orders, yamlio
+    from .report import side_view
+    from .signing import verify_text
+
+    text = yamlio.read_text(file)
+    if text.startswith("# hxref game file"):
+        raise InvalidInput("this is a game file: give the file to check too (hxref check GAME FILE)", code="E504",
+                           file=file)
+    order = orders.parse(text, file)
+    sv = side_view.read(view_path) if view_path else side_view.find(
+        file, order.identity, order.side, order.decision, str(order.data.get("head")))
+    if sv is None:
+        raise InvalidInput(f"no view of {order.side} for {order.decision} of this game beside the file: give GAME, or "
+                           "--view with the SIDE-DECISION-view.yaml of the umpire's mail", code="E504", file=file)
+    signed = sig is not None or not _unsigned(text)
+    if signed:
+        signer, _ = verify_text(text, source=file, detached=yamlio.read_text(sig) if sig else None)
+        mine = key_record.joined_as(order.identity, order.side)
+        if mine is not None and signer.fingerprint() != mine[0]:
+            raise InvalidInput(f"signed by key {signer.fingerprint()}, not by the key that joined this game as "
+                               f"{order.side} ({mine[0]})", code="E202", file=file)
+    for note in side_view.check(sv, order, signed=signed):
+        click.echo(f"note: {note}")
+    if not signed:
+        template = "answer" if order.kind == "answer" else "commit"
+        raise _not_signed_yet(file, order, f"hxref {template} --template {file} --key YOUR_KEY")
+    click.echo(f"{file}: OK -- {order.kind} of {order.side} for {order.decision} passes the umpire's checks on "
+               f"{Path(sv.path).name} (his view of event {sv.seq}: what {order.side} can see; his check decides)")
 
 
 @main.command()

@@ -53,6 +53,10 @@ template_option = click.option("--template", "template_path", default=None, type
                                help="umpired games: the template the umpire's mail attached, instead of GAME "
                                     "(the envelope and your dice link's index come from it; signed only for a "
                                     "game your key joined there, and never a link past your next one)")
+#: ``--view FILE``: the umpire-signed view of the side to check a template's choice against
+view_option = click.option("--view", "view_path", default=None, type=click.Path(exists=True, dir_okay=False),
+                           help="umpired games, with --template: the umpire-signed view of your side to check "
+                                "the choice against (default: the SIDE-...-view.yaml beside the template)")
 optional_game = click.argument("game", required=False, type=click.Path(exists=True, dir_okay=False))
 optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GAME; a template names it)")
 
@@ -60,7 +64,8 @@ optional_side = click.option("--side", default=None, help=SIDE_HELP + " (with GA
 class _Template:
     """What an umpire's template (:func:`hxref.mail.umpired_templates`) gives a player who holds no
     game file: the envelope of the file he owes, and the index of his dice link for its decision.
-    The game cannot be checked without the game file: the umpire checks the file when it arrives.
+    The choice is checked against the side's view signed by the umpire, when the mail's view is
+    beside the template (:mod:`hxref.report.side_view`); the umpire's check decides.
     What the key may sign is checked against its own record (:mod:`hxref.key_record`): a template
     names only a game the key joined as an umpired game's side, and at most the next link of its
     chain; a join from a template says it is for an umpired game."""
@@ -71,7 +76,8 @@ class _Template:
 
         text = yamlio.read_text(path)
         body = split_signed_text(text)[0]
-        data = yamlio.check_two_readers(body, yamlio.load_rt(body, path), path)
+        root = yamlio.load_rt(body, path)
+        data = yamlio.check_two_readers(body, root, path)
         missing = [k for k in orders.COMMON if not isinstance(data, dict) or k not in data]
         if missing:
             raise InvalidInput(f"not a template with the envelope (no `{missing[0]}`): give the template the "
@@ -81,7 +87,7 @@ class _Template:
                                f"{data['kind']} --template`", code="E304", file=path)
         if side and side != data["side"]:
             raise InvalidInput(f"this template is for {data['side']}, not {side}", code="E504", file=path)
-        self.path, self.data, self.side = Path(path), data, str(data["side"])
+        self.path, self.data, self.side, self.root = Path(path), data, str(data["side"]), root
         m = LINK_MARK.search(text)
         self.link_index = int(m[1]) if m else None
 
@@ -89,17 +95,112 @@ class _Template:
     def identity(self) -> str:
         return str(self.data["identity"])
 
+    def created(self, key) -> dict | None:
+        """The game's first event the join template carries, checked: its hash is the template's
+        identity (E300), and it names this key as the template's side (E202); None for a template
+        without it."""
+        import base64
+        import json
+        import zlib
+
+        from .game import event_hash
+
+        packed = self.data.get("created")
+        if packed is None:
+            return None
+        try:
+            z = zlib.decompressobj()
+            text = "".join(str(line) for line in packed) if isinstance(packed, list) else str(packed)
+            raw = z.decompress(base64.b64decode(text, validate=True), 1 << 24)
+            event = json.loads(raw.decode("utf-8"))
+            assert not z.unconsumed_tail and isinstance(event, dict) and isinstance(event.get("data"), dict)
+        except (ValueError, zlib.error, UnicodeDecodeError, AssertionError):
+            raise InvalidInput("the template's `created` (the game's first event) is damaged", code="E112",
+                               file=str(self.path)) from None
+        if event.get("kind") != "game.created" or event_hash(event) != self.identity:
+            raise InvalidInput(f"the template's `created` is not the first event of the game it names (identity "
+                               f"{self.identity[:16]}): a forged template", code="E300", file=str(self.path))
+        data = event["data"]
+        mine = data.get("participants", {}).get(self.side, {})
+        if mine.get("fingerprint") != key.public.fingerprint():
+            raise InvalidInput(f"in the game this template names, {self.side}'s key is {mine.get('fingerprint')}, "
+                               f"not yours ({key.public.fingerprint()})", code="E202", file=str(self.path))
+        if data.get("meta", {}).get("mode") != "umpired" or "key" not in data.get("participants", {}).get("umpire", {}):
+            raise InvalidInput("the game this template names is not an umpired game with an umpire's key",
+                               code="E300", file=str(self.path))
+        return data
+
+    def choice(self, given: str | None):
+        """``--choice`` when given, else the ``choice`` filled in in the template (E111: none)."""
+        from . import orders
+
+        if given is not None:
+            return orders.parse_choice(given)
+        if "choice" not in self.data:
+            raise InvalidInput("no `choice` in the template and no --choice: fill in `choice` in the template",
+                               code="E111", file=str(self.path))
+        from . import yamlio
+
+        return yamlio.to_plain(self.data["choice"])
+
+    def checked(self, key, kind: str, value, view_path: str | None) -> None:
+        """Check ``value`` against the side's view (``--view``, or the one beside the template) with
+        the umpire's own checks (:func:`hxref.report.side_view.check`), before anything is signed;
+        say so when there is no view to check against."""
+        from . import orders
+        from .report import side_view
+
+        head = str(self.data["head"])
+        sv = side_view.read(view_path) if view_path else side_view.find(
+            self.path, self.identity, self.side, str(self.data["decision"]), head)
+        if sv is None:
+            click.echo("note: no view of your side beside the template (the umpire's mail carries it as "
+                       "SIDE-DECISION-view.yaml): your choice is not checked here; the umpire checks it")
+            return
+        env = {k: self.data[k] for k in ("game", "identity", "head", "decision", "side")}
+        probe = orders.Order(source=str(self.path), text="", body="", armored=None,
+                             data={**env, "kind": "answer" if kind == "commit" else kind, "choice": value},
+                             root=self.root if "choice" in self.data and value == self.choice(None) else None)
+        probe.game, probe.identity, probe.side, probe.decision, probe.kind = (
+            str(env["game"]), self.identity, self.side, str(env["decision"]), probe.data["kind"])
+        for note in side_view.check(sv, probe, signed=False):
+            click.echo(f"note: {note}")
+        click.echo(f"checked against {Path(sv.path).name} (the umpire's view of event {sv.seq}): the rules "
+                   "accept the choice as far as your side can see")
+
     def write(self, key, kind: str, fields: dict, path: Path, comment: str, private: bool = False) -> None:
         from . import key_record, orders
         from .engine import now_iso
+        from .game import atomic_write
         from .signing import sign_text
 
         env = {k: self.data[k] for k in ("game", "identity", "head", "decision", "side")}
         text = orders.render({**env, "at": now_iso(), "kind": kind, **fields}, comment)
-        _write_new(path, sign_text(text, key), private=private)
+        if kind == "answer" and self.own_earlier(path, key):
+            atomic_write(path, sign_text(text, key).encode("utf-8"))
+            click.echo(f"replaced {path.name}, your earlier answer for {env['decision']} (the umpire counts one "
+                       "answer of yours: the first he accepts)")
+        else:
+            _write_new(path, sign_text(text, key), private=private)
         if kind != "join":
             key_record.note_signed(key.public.fingerprint(), self.identity, str(self.data["head"]),
                                    self.link_index if "link" in fields else None)
+
+    def own_earlier(self, path: Path, key) -> bool:
+        """Whether ``path`` is a regular file signed by ``key`` answering this template's game,
+        side and decision: an earlier answer of this side (a resend after a refusal replaces it)."""
+        from . import yamlio
+        from .signing import verify_text
+
+        if path.is_symlink() or not path.is_file():
+            return False
+        try:
+            signer, body = verify_text(yamlio.read_text(str(path)), source=str(path))
+            old = yamlio.to_plain(yamlio.load_rt(body, str(path)))
+        except HxrefError:
+            return False
+        return signer == key.public and isinstance(old, dict) and old.get("kind") == "answer" and all(
+            str(old.get(k)) == str(self.data[k]) for k in ("identity", "side", "decision"))
 
     def nonce(self, key) -> str:
         """The nonce of the key's join of the template's game, once the template passes the key's
@@ -198,7 +299,9 @@ def sign(file, key_path, game, side):
 
     Without --game (a template filled in as it is, umpired games) the file must name a game your
     key joined as an umpired game's side, and any dice link in it must be one of your chain for
-    that game, at most the next one you have not signed yet.
+    that game, at most the next one you have not signed yet.  This adds no dice link: for a
+    template, `hxref answer --template FILE --key KEY` is the command that works for every
+    decision (it checks the choice against your side's view and puts the link in).
 
     Example: hxref sign orders.yaml --key alice --game g.yaml --side union
     """
@@ -271,6 +374,11 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     file.  hxref keeps, under $HXREF_HOME, the games your key joined, and signs one join per
     game identity: a game re-made with an old game's identity is refused.
 
+    Umpired, without the game: the join template carries the game's first
+    event; hxref checks that its hash is the identity the template names
+    and that it names your key, prints what you sign from it, and keeps the
+    umpire's key: the one whose signed views of your side it believes.
+
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
     Umpired, without the game: hxref join --template union-join-template.yaml --key alice
     """
@@ -289,12 +397,21 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
         path = out_dir_for(str(t.path), out_dir) / f"{t.side}-join.yaml"
         if os.path.lexists(path):
             raise InvalidInput("file exists already; move it away or use another --dir", code="E502", file=str(path))
-        click.echo(f"you sign a join of game {t.data['game']!r} (identity {t.identity}), an umpired game, as "
-                   f"{t.side} with {fp}; the template names nothing else: the umpire holds the game")
+        created = t.created(key)
+        if created is None:
+            click.echo(f"you sign a join of game {t.data['game']!r} (identity {t.identity}), an umpired game, as "
+                       f"{t.side} with {fp}; the template names nothing else: the umpire holds the game, and "
+                       "his views of your side cannot be checked at home (no umpire's key to check them with)")
+        else:
+            from .kit.published import options_of
+
+            for line in join_lines(created, t.identity, t.side, options_of(created)):
+                click.echo(line)
         nonce = canon.random_hex(32)
         tip = dice.chain_tip(dice.chain_seed(key, t.identity, nonce))
         key_record.note_join(fp, t.identity, game=str(t.data["game"]), mode="umpired", side=t.side, nonce=nonce,
-                             tip=tip, head=str(t.data["head"]))
+                             tip=tip, head=str(t.data["head"]),
+                             umpire=created["participants"]["umpire"]["key"] if created else None)
         try:
             t.write(key, "join", {"mode": "umpired", "nonce": nonce, "tip": tip}, path,
                     f"hxref join file for game {t.data['game']}: the tip of {t.side}'s dice chain.")
@@ -324,10 +441,23 @@ def what_a_join_signs(eng, side: str) -> list[str]:
     optional rules, all from ``game.created`` (what the identity is the hash of)."""
     from .kit.published import chosen_options
 
-    created = eng.gf.log[0]["data"]
+    return join_lines(eng.gf.log[0]["data"], eng.identity, side, chosen_options(eng))
+
+
+def _title(system) -> str:
+    from . import systems
+
+    try:
+        return systems.info(str(system)).title
+    except HxrefError:
+        return str(system)
+
+
+def join_lines(created: dict, identity: str, side: str, options: list[str]) -> list[str]:
+    """:func:`what_a_join_signs` from ``game.created``'s data (a template's join reads it there)."""
     meta = created["meta"]
-    lines = [f"you sign a join of game {meta['game']!r} (identity {eng.identity}) as {side}:",
-             f"  {meta['mode']} game of {eng.system.title}, scenario {meta['scenario']} ({meta['title']}), "
+    lines = [f"you sign a join of game {meta['game']!r} (identity {identity}) as {side}:",
+             f"  {meta['mode']} game of {_title(meta.get('system'))}, scenario {meta['scenario']} ({meta['title']}), "
              f"made {meta['created']}"]
     for name, q in created["participants"].items():
         lines.append(f"  {q['role']:<7} {name}: {q.get('fingerprint', 'no key')}" + ("  (you)" if name == side else ""))
@@ -338,7 +468,7 @@ def what_a_join_signs(eng, side: str) -> list[str]:
                      + (f"; {policy['forfeit_after']} missed decisions forfeit" if "forfeit_after" in policy else ""))
     else:
         lines.append("  no deadlines: a party that stops sending can stall this game")
-    lines.append("  optional rules your join agrees to: " + (", ".join(chosen_options(eng)) or "none"))
+    lines.append("  optional rules your join agrees to: " + (", ".join(options) or "none"))
     return lines
 
 
@@ -370,26 +500,30 @@ def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> Non
 @optional_game
 @optional_side
 @key_option()
-@click.option("--choice", required=True,
-              help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file")
+@click.option("--choice", default=None,
+              help="your secret choice as YAML, e.g. 'bid: 4', or @FILE to read it from a YAML file "
+                   "(with --template: default, the `choice` filled in in the template)")
 @decision_option
 @dir_option
 @template_option
-def commit(game, side, key_path, choice, decision, out_dir, template_path):
+@view_option
+def commit(game, side, key_path, choice, decision, out_dir, template_path, view_path):
     """Seal a secret choice: write the signed commitment and keep the reveal.
 
     Writes SIDE-DECISION-commit.yaml (send it now) and SIDE-DECISION-reveal.yaml
-    (keep it; send it once every side has committed).
+    (keep it; send it once every side has committed).  With --template the
+    choice is checked first against your side's view (see hxref answer).
 
     Example: hxref commit g.yaml --side union --key alice --choice 'bid: 4'
-    Umpired, without the game: hxref commit --template union-t1.bid-template.txt --key alice --choice 'bid: 4'
+    Umpired, without the game: fill in `choice` in the template, then
+      hxref commit --template union-t1.bid-template.txt --key alice
     """
     from . import commit as commit_mod
     from . import orders
 
     t = _game_or_template(game, template_path, side, "commit")
     if t is not None:
-        key, value, salt = private_key(key_path), orders.parse_choice(choice), commit_mod.new_salt()
+        key, value, salt = private_key(key_path), t.choice(choice), commit_mod.new_salt()
         dec_id, me = t.data["decision"], t.side
         folder = out_dir_for(str(t.path), out_dir)
         cpath, rpath = folder / f"{me}-{dec_id}-commit.yaml", folder / f"{me}-{dec_id}-reveal.yaml"
@@ -399,6 +533,7 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
                                    code="E502", file=str(p))
         bound = (t.data["identity"], dec_id, me)
         link = t.link(key)      # the template's checks, before anything is signed
+        t.checked(key, "commit", value, view_path)
         t.write(key, "commit", {"commitment": commit_mod.commitment(value, salt, bound)}, cpath,
                 f"hxref commitment of {me} for {dec_id}: send this file now.")
         t.write(key, "reveal", {**link, "choice": value, "salt": salt}, rpath,
@@ -407,6 +542,10 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
         click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until the umpire "
                    "asks for it)")
         return
+    if view_path:
+        raise InvalidInput("--view goes with --template (with GAME the game itself is checked)", code="E504")
+    if choice is None:
+        raise InvalidInput("--choice is needed with GAME", code="E504")
     eng = load_game(game)
     check_side(eng, side)
     key = private_key(key_path)
@@ -439,33 +578,51 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path):
 @optional_game
 @optional_side
 @key_option(required=False, extra=" (not in solo mode)")
-@click.option("--choice", required=True,
-              help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file")
+@click.option("--choice", default=None,
+              help="your answer as YAML, e.g. 'level: 2', or @FILE to read it from a YAML file "
+                   "(with --template: default, the `choice` filled in in the template)")
 @decision_option
 @dir_option
 @template_option
-def answer(game, side, key_path, choice, decision, out_dir, template_path):
+@view_option
+def answer(game, side, key_path, choice, decision, out_dir, template_path, view_path):
     """Answer an open (not secret) decision: write a signed order file.
 
     In a solo game no key is needed and the answer is stored at once.
 
+    \b
+    Umpired games, without the game file: fill in `choice` in the template
+    the umpire's mail attached and run
+      hxref answer --template union-t1.i1.orders-template.yaml --key alice
+    It checks the choice against your side's view (the umpire-signed
+    SIDE-DECISION-view.yaml of the same mail, found beside the template, or
+    --view), with the rules' own check run on what your side sees: an enemy
+    unit you cannot see is not in it, so the umpire's check decides.  Then it
+    puts in your dice link, signs and writes SIDE-DECISION.yaml to send.  Run
+    it again after a refusal: it replaces your own earlier answer file.
+
     Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
-    Umpired, without the game: hxref answer --template union-t1.i1.orders-template.yaml --key alice --choice ...
     """
     from . import orders
     from .game import locked
 
-    value = orders.parse_choice(choice)
     t = _game_or_template(game, template_path, side, "answer")
     if t is not None:
         if not key_path:
             raise InvalidInput("--key is needed to sign the answer", code="E504")
         key = private_key(key_path)
+        value = t.choice(choice)
         path = out_dir_for(str(t.path), out_dir) / f"{t.side}-{t.data['decision']}.yaml"
-        t.write(key, "answer", {**t.link(key), "choice": value}, path,
-                f"hxref answer of {t.side} for {t.data['decision']}.")
+        link = t.link(key)      # the template's checks against the key's record, before anything is signed
+        t.checked(key, "answer", value, view_path)
+        t.write(key, "answer", {**link, "choice": value}, path, f"hxref answer of {t.side} for {t.data['decision']}.")
         click.echo(f"wrote {path.name}; send it to the umpire")
         return
+    if view_path:
+        raise InvalidInput("--view goes with --template (with GAME the game itself is checked)", code="E504")
+    if choice is None:
+        raise InvalidInput("--choice is needed with GAME", code="E504")
+    value = orders.parse_choice(choice)
     eng = load_game(game)
     check_side(eng, side)
     if eng.mode == "solo":
@@ -575,8 +732,8 @@ def template(game, side, decision, out):
              if line.startswith("choice.") and line[7:].split(":", 1)[0] in dec.schema
              and dec.schema[line[7:].split(":", 1)[0]].optional else line for line in notes]
     lines += ([""] if len(lines) > 3 else []) + notes + [
-        "", "Then: hxref sign THIS_FILE --key YOUR_KEY --game GAME --side SIDE; hxref check GAME THIS_FILE; "
-            "send it."]
+        "", f"Then: hxref sign THIS_FILE --key YOUR_KEY --game {Path(game).name} --side {side}; hxref check "
+            f"{Path(game).name} THIS_FILE; send it."]
     if dec.secret:
         import json as _json
 

@@ -311,8 +311,11 @@ def _inbox_summary(run, accepted, rejected, dry_run) -> str:
 @click.option("--encrypt", is_flag=True, help="send each recipient's own report (and templates) only as .age "
               "attachments encrypted to his key in the game (hxref decrypt, or age -d); the public report "
               "stays in clear")
+@click.option("--key", "key_path", default=None,
+              help="umpired games: the umpire's key; each side's mail then carries its view signed with it "
+                   "(SIDE-DECISION-view.yaml), which the player checks his orders against at home")
 def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sender, copy_to_me, since, remind,
-               attach_game, no_files, no_templates, encrypt):
+               attach_game, no_files, no_templates, encrypt, key_path):
     """Write, or send, each recipient's mail: the reports, the receipts and the head hash.
 
     \b
@@ -343,7 +346,8 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
       hxref outbox g.yaml                        (writes outbox/*.eml)
       hxref outbox g.yaml --smtp smtp.example.org:587 --starttls --smtp-user ref
       hxref outbox g.yaml --remind 24            (reminders of deadlines within a day)
-      hxref outbox g.yaml --smtp HOST --encrypt  (umpired: each side's report as an .age file)
+      hxref outbox g.yaml --smtp HOST --encrypt --key umpire
+          (umpired: each side's report, templates and signed view, .age files)
     """
     from . import mail
     from .engine import Engine
@@ -358,9 +362,18 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
             click.echo(f"outbox: nobody owes anything for a decision due within {remind:g} hours")
             return
     else:
+        umpire_key = None
+        if key_path:
+            from .cli_options import private_key
+
+            if eng.mode != "umpired":
+                raise InvalidInput("--key: only an umpired game's mail carries views signed by the umpire",
+                                   code="E504")
+            umpire_key = private_key(key_path)
+            eng.check_key("umpire", umpire_key)
         messages, missing = mail.outbox_messages(eng, book, sender=sender, since=since, files=not no_files,
                                                  attach_game=attach_game, templates=not no_templates,
-                                                 encrypt=encrypt, copy_to_me=copy_to_me)
+                                                 encrypt=encrypt, copy_to_me=copy_to_me, umpire_key=umpire_key)
         mailed = {a for a, _ in messages}
         for audience in (a for a in book.recipients if a not in mailed):
             click.echo(f"note: {audience} is your own address: no copy to yourself (--copy-to-me sends one)")

@@ -410,8 +410,9 @@ def face_counts(rolls: Iterable[Roll], counts: dict[int, list[int]] | None = Non
     return counts
 
 
-def summary_of(counts: Mapping[int, Sequence[int]], audience: str | None, game_name: str) -> str | None:
-    """:func:`summary_line` from the face counts of the dice ``audience`` may see."""
+def summary_of(counts: Mapping[int, Sequence[int]], audience: str | None, game_name: str | None) -> str | None:
+    """:func:`summary_line` from the face counts of the dice ``audience`` may see; the line names
+    the ``hxref dice`` command for the breakdown when the reader holds the game file ``game_name``."""
     totals = [Group(ALL, ALL, sides, list(row)) for sides, row in sorted(counts.items()) if sum(row)]
     if not totals:
         return None
@@ -420,4 +421,6 @@ def summary_of(counts: Mapping[int, Sequence[int]], audience: str | None, game_n
         test = "too few for a chi-square test" if g.few else f"chi-square p = {_fmt_p(g)}"
         parts.append(f"{g.n} d{g.sides}, mean {g.mean:.2f} (expected {g.expected_mean:.2f}), {test}")
     side = f" --side {audience}" if audience is not None else ""
+    if game_name is None:
+        return f"Dice this game: {'; '.join(parts)}"
     return f"Dice this game: {'; '.join(parts)} — `hxref dice {game_name}{side}` for the breakdown"

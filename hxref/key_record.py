@@ -7,10 +7,12 @@ this user's own 0700 folder, this user's files only)::
 
     {"fingerprint": "SHA256:...",
      "games": {IDENTITY: {"game": LABEL, "mode": "open", "side": "union", "nonce": HEX, "tip": HEX,
-                          "link": 3, "head": "HASH@SEQ"}}}
+                          "link": 3, "head": "HASH@SEQ", "umpire": "ssh-ed25519 ..."}}}
 
 ``link`` is the highest index of the key's dice chain for that game it has signed, ``head`` the
-last head it signed a file against.  hxref reads the record before it signs:
+last head it signed a file against, ``umpire`` the umpire's public key of an umpired game joined
+from a template that carried the game's first event (whose hash the identity is): the only key
+whose signed view of that game (:mod:`hxref.report.side_view`) this user believes.  hxref reads the record before it signs:
 
 * a join, for an identity the key joined already, is refused: a game re-made with an old identity
   (its first event copied) would otherwise get a second join, and whoever holds both could choose;
@@ -72,17 +74,44 @@ def check_new_join(fingerprint: str, identity: str, label: str) -> None:
 
 
 def note_join(fingerprint: str, identity: str, *, game: str, mode: str, side: str, nonce: str, tip: str,
-              head: str) -> None:
+              head: str, umpire: str | None = None) -> None:
     """Record the key's join of ``identity``, before its file is written: hxref signs no join it
     cannot record (E510), since the record is what refuses a second one; a file that then cannot be
     written takes its record back (:func:`forget_join`)."""
-    _store(fingerprint, identity, {"game": game, "mode": mode, "side": side, "nonce": nonce, "tip": tip,
-                                   "link": 0, "head": head})
+    entry = {"game": game, "mode": mode, "side": side, "nonce": nonce, "tip": tip, "link": 0, "head": head}
+    _store(fingerprint, identity, {**entry, "umpire": umpire} if umpire else entry)
     kept = joined(fingerprint, identity)
     if kept is None or kept.get("nonce") != nonce:
         raise InvalidInput(f"not signed: the record of your join cannot be kept in {_path(fingerprint).parent} "
                            "(it must be a folder of yours that only you may write)", code="E510",
                            hint="set HXREF_HOME to such a folder")
+
+
+def joined_as(identity: str, side: str) -> tuple[str, dict] | None:
+    """(fingerprint, record) of a key of this user that joined the umpired game ``identity`` as
+    ``side``; None when none did."""
+    folder = heads.home() / "keys"
+    try:
+        paths = sorted(folder.glob("*.json"))
+    except OSError:
+        return None
+    for path in paths:
+        data = heads.read_record(path)
+        games = data.get("games") if isinstance(data, dict) else None
+        entry = games.get(identity) if isinstance(games, dict) else None
+        if isinstance(entry, dict) and entry.get("side") == side and entry.get("mode") == "umpired" \
+                and isinstance(data.get("fingerprint"), str) and path == _path(data["fingerprint"]):
+            return data["fingerprint"], entry
+    return None
+
+
+def umpire_of(identity: str, side: str) -> str | None:
+    """The umpire's public key (its line) that a key of this user recorded when it joined the
+    umpired game ``identity`` as ``side`` from a template carrying the game's first event; None
+    when no key of this user did."""
+    found = joined_as(identity, side)
+    umpire = found[1].get("umpire") if found else None
+    return umpire if isinstance(umpire, str) else None
 
 
 def forget_join(fingerprint: str, identity: str, nonce: str) -> None:

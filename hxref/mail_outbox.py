@@ -148,9 +148,12 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
     """(name, text) of a template for each join, answer or commitment ``audience`` owes in an
     umpired game, where the player holds no game file: the envelope (game, identity, head, signed
     time, decision, side, kind) and the ``choice`` skeleton of the side's own view, and, where the
-    decision takes the side's dice link in its file, the link's index in a comment line.  ``hxref
-    join/answer/commit --template FILE --key KEY`` write the signed files from it; an answer that
-    takes no link can also be filled in and signed as it is (``hxref sign FILE --key KEY``)."""
+    decision takes the side's dice link in its file, the link's index in a comment line.  A join's
+    template carries the game's first event too (``created``, packed: :func:`pack_created`), whose
+    hash is the identity: ``hxref join --template`` shows what it signs from it and records the
+    umpire's key, the one whose signed views (:mod:`hxref.report.side_view`) the player believes.
+    ``hxref join/answer/commit --template FILE --key KEY`` write the signed files from it, an
+    answer or commitment with the ``choice`` filled in there."""
     from . import orders
 
     out = []
@@ -163,24 +166,47 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
         lines = [f"hxref template for game {engine.meta['game']}, decision {dec.id} ({audience}), "
                  "from the umpire's mail.", f"{dec.prompt} [rule {dec.rule}]" if dec.rule else dec.prompt, ""]
         if kind == "join":
-            lines.append("Then: hxref join --template THIS_FILE --key YOUR_KEY; send the file it writes.")
+            fields["created"] = pack_created(engine)
+            lines += ["`created` is the game's first event (packed): hxref join checks that it is the game "
+                      "this template names, shows what you sign, and keeps the umpire's key to check his "
+                      "views of your side.",
+                      "Then run\n  hxref join --template THIS_FILE --key YOUR_KEY\nand send the file it writes to "
+                      "the umpire."]
         else:
             view = engine.system.view(engine.state, audience, engine.mode)
             tpl = engine.system.template(view, dec, audience)
             fields["choice"] = tpl.choice
             lines += [*tpl.notes, ""]
             cmd = "commit" if kind == "commit" else "answer"
-            lines.append(f"Then: hxref {cmd} --template THIS_FILE --key YOUR_KEY --choice '...'; send "
+            lines.append(f"Then: fill in `choice` below, save this file, and run\n"
+                         f"  hxref {cmd} --template THIS_FILE --key YOUR_KEY\n"
+                         "It checks your choice against your side's view (the -view.yaml file of the same "
+                         "mail, kept beside this one), "
+                         + ("puts in your dice link, " if audience in engine.dice_parties(dec)
+                            and engine.links_in_answers(dec) else "")
+                         + "signs, and writes the file to send: "
                          + ("the commitment now, the reveal once the umpire asks for it." if kind == "commit"
-                            else "the file it writes."))
+                            else "send it to the umpire. Run it again after a refusal: it replaces your "
+                                 "earlier file."))
             if audience in engine.dice_parties(dec) and engine.links_in_answers(dec):
                 lines += ["", f"dice link: index {engine.link_index(audience, dec)} of your chain (hxref "
                           f"{cmd} --template puts the link in)"]
-            elif kind == "answer":
-                lines.append("Or fill in `choice` here and sign it as it is: hxref sign THIS_FILE --key YOUR_KEY")
         suffix = "txt" if kind == "commit" else "yaml"
         out.append((f"{audience}-{dec.id}-template.{suffix}", orders.render(fields, "\n".join(lines))))
     return out
+
+
+def pack_created(engine) -> list[str]:
+    """The game's first event (``game.created`` without its hash: the bytes whose sha256 is the
+    identity), zlib-compressed, in base64, as lines of 64 characters."""
+    import base64
+    import zlib
+
+    from .canon import canonical_json
+
+    first = {k: v for k, v in engine.gf.log[0].items() if k != "hash"}
+    packed = base64.b64encode(zlib.compress(canonical_json(first), 9)).decode("ascii")
+    return [packed[i:i + 64] for i in range(0, len(packed), 64)]
 
 
 def compose(engine, audience: str, to: list[str], sender: str, receipts: list, zone: str | None = None,
@@ -268,10 +294,40 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
     if sealed:
         carried.append("Attached, encrypted to your key: " + ", ".join(n for n, _ in sealed) + "; open each with "
                        f"`hxref decrypt {sealed[0][0]} --key YOUR_KEY` (or `age -d -i YOUR_KEY {sealed[0][0]}`).")
-    if templates:
+    views = [n for n, _ in templates if n.endswith(VIEW_SUFFIX)]
+    templates = [(n, t) for n, t in templates if not n.endswith(VIEW_SUFFIX)]
+    commands = [(n, m[1]) for n, t in templates if (m := _TEMPLATE_COMMAND.search(t))]
+    opened = [n[:-len(".age")] for n, _ in sealed]
+    if any(n.endswith(VIEW_SUFFIX) for n in opened):      # umpired, sealed: the commands on the opened files
+        views = [n for n in opened if n.endswith(VIEW_SUFFIX)]
+        commands = [(n, _sealed_kind(n)) for n in opened if n.endswith(("-template.yaml", "-template.txt"))]
+    if commands:            # umpired: the player holds no game file; each template names its command
+        view = f" and your side's view signed by the umpire ({', '.join(views)})" if views else ""
+        carried.append(f"Attached: your template{'s' if len(commands) > 1 else ''} "
+                       f"({', '.join(n for n, _ in commands)}){view}. Save them in one folder, fill in "
+                       "`choice` in the template, then run:")
+        carried += [f"    hxref {kind} --template {name} --key YOUR_KEY" for name, kind in commands]
+        carried.append("It checks your choice against the view, signs it and writes the file to mail to the "
+                       "umpire." if views else "It signs your choice and writes the file to mail to the umpire.")
+    elif templates:
         carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
-                       + ", ".join(n for n, _ in templates) + "): fill in `choice`, sign, send.")
+                       + ", ".join(n for n, _ in templates) + "): fill in `choice`, then run the command it "
+                       "names; send the file.")
+    elif views:
+        carried.append(f"Attached: your side's view signed by the umpire ({', '.join(views)}): check your "
+                       "files against it with hxref check YOUR_FILE --view THE_VIEW.")
     return carried
+
+
+def _sealed_kind(name: str) -> str:
+    """The command of an umpired game's template by its name (:func:`umpired_templates`)."""
+    return "join" if name.endswith("-join-template.yaml") else "commit" if name.endswith(".txt") else "answer"
+
+
+#: the command an umpired game's template names (:func:`umpired_templates`)
+_TEMPLATE_COMMAND = re.compile(r"^#\s+hxref (answer|commit|join) --template THIS_FILE --key YOUR_KEY", re.M)
+#: how the name of a side's signed view ends (:mod:`hxref.report.side_view`)
+VIEW_SUFFIX = "-view.yaml"
 
 
 def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: str, zone: str | None = None) -> None:
@@ -335,7 +391,7 @@ def _last_part(msg: EmailMessage) -> Message:
 
 def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, since: int | None = None,
                     files: bool = True, attach_game: bool = False, templates: bool = True,
-                    encrypt: bool = False, copy_to_me: bool = False
+                    encrypt: bool = False, copy_to_me: bool = False, umpire_key=None
                     ) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
     """(audience, message) for every recipient in the book, and the sides the book has no address for.
 
@@ -347,8 +403,10 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     in the game yet, or always with ``attach_game`` (the "one host holds the file" flow); and the
     templates of the answers it owes (``templates``).  In umpired games a side's mail attaches the
     templates of what it owes, with the envelope (:func:`umpired_templates`: the player holds no
-    game file), and, once the game is over, the game file with ``attach_game``; ``encrypt`` sends
-    each recipient's own report and templates encrypted to his key (:func:`compose`)."""
+    game file) and, with the ``umpire_key``, the side's view signed by it
+    (:mod:`hxref.report.side_view`: what the player checks his orders against at home), and, once
+    the game is over, the game file with ``attach_game``; ``encrypt`` sends each recipient's own
+    report, templates and view encrypted to his key (:func:`compose`)."""
     if encrypt and engine.mode == "solo":
         raise InvalidInput("--encrypt: a solo game has no keys to encrypt to", code="E504")
     if attach_game and engine.mode != "open" and not (engine.mode == "umpired" and engine.finished):
@@ -366,7 +424,8 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
               if copy_to_me or (_valid_address(a) or "").lower() != own]
         if not to:
             continue
-        extra = _carried_for(engine, audience, files=files, attach_game=attach_game, templates=templates)
+        extra = _carried_for(engine, audience, files=files, attach_game=attach_game, templates=templates,
+                             umpire_key=umpire_key)
         out.append((audience, compose(engine, audience, to, frm, receipts,
                                       book.timezones.get(audience), encrypt=encrypt, **extra)))
     missing = [s for s in engine.sides() if s not in book.recipients]
@@ -375,11 +434,15 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     return out, missing
 
 
-def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templates: bool) -> dict:
+def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templates: bool,
+                 umpire_key=None) -> dict:
     """What a side's mail carries besides the reports (:func:`compose`'s keyword arguments): in open
     games its templates and the signed files it lacks, or the game file; in umpired games its
-    templates, and the game file once the game is over (``attach_game``)."""
+    templates and, with the ``umpire_key``, its view signed by the umpire while it owes a file
+    (they go as templates do: encrypted with --encrypt), and the game file once the game is over
+    (``attach_game``)."""
     from . import bundle
+    from .report import side_view
 
     extra: dict = {}
     if engine.mode == "open" and audience != "umpire":
@@ -394,6 +457,9 @@ def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templ
     elif engine.mode == "umpired" and audience != "umpire":
         if templates:
             extra["templates"] = umpired_templates(engine, audience)
+        if umpire_key is not None and not engine.finished and side_view.owed(engine, audience):
+            extra["templates"] = [*extra.get("templates", []), (side_view.file_name(engine, audience),
+                                                                side_view.build(engine, audience, umpire_key))]
         if attach_game:         # the game is over: the umpire publishes the file for every side's audit
             extra["game_file"] = engine.gf.path
     return extra

@@ -113,6 +113,9 @@ def _claim_lines(engine, w: dict, party: str, owed: str, zone: str | None) -> li
         outcome = f"{party} stands fast with the decision's default answer (policy stand-fast)"
         if policy.get("forfeit_after"):
             outcome += f", and forfeits after {policy['forfeit_after']} missed deadlines"
+    if engine.mode == "umpired":    # the late player reads it, who holds no game file: the claim is the umpire's
+        return [_fill(f"After the deadline and its grace, from {when}, {who} may claim that {party} missed it. "
+                      f"A claim counts only if it is signed after that time; then {outcome}.")]
     cmd = _command(engine, f"hxref claim GAME --side {side} --key KEY --against {party} --decision {w['decision']}")
     return [_fill(f"After the deadline and its grace, from {when}, {who} may claim that {party} missed it:"),
             f"    {cmd}",
@@ -164,20 +167,20 @@ def reminder_messages(engine, book: AddressBook, *, within_hours: float,
                 continue
             zone = book.timezones.get(party)
             who = "the umpire" if party == UMPIRE else party
-            cmd = w["commands"].get(party)
-            later = None if cmd else _later_command(engine, w, party, owed)
+            cmd = _party_command(engine, w, party, owed, party) if party in w["commands"] else None
+            later = None if cmd else _party_command(engine, w, party, owed, party)
             owes, when = _owed_parts(party, owed)
             lines = [f"hxref -- game {engine.meta['game']}: a reminder for {who}.", "",
                      _fill(f"{who[0].upper() + who[1:]} still owes {owes} for {w['decision']}"
                            + (f", {when}" if when else "") + f" ({w['prompt']})."),
                      f"Deadline: {local_time(w['deadline'], zone)} ({w['deadline']}); {_time_left(w['deadline'])}."]
             if cmd:
-                lines += ["Send it with:", f"    {_command(engine, cmd)}"]
+                lines += ["Send it with:", f"    {cmd}"]
             elif later:
                 lines += ["Send it as soon as the others' files are in, with:", f"    {later}"]
             lines += ["", f"Still owed for {w['decision']}:"]
             for p, what in owing.items():
-                c = _command(engine, w["commands"][p]) if p in w["commands"] else _later_command(engine, w, p, what)
+                c = _party_command(engine, w, p, what, party)
                 lines.append(f"  {p}: {_owed_text(p, what)}")
                 if c:
                     lines.append(f"    {c}")
@@ -196,9 +199,34 @@ def reminder_messages(engine, book: AddressBook, *, within_hours: float,
     return out
 
 
+def _party_command(engine, w: dict, party: str, owed: str, reader: str) -> str | None:
+    """The command that sends what ``party`` owes, as ``reader`` may run it: in an umpired game a
+    player holds no game file, so a player reads only his own, as the ``--template`` command; the
+    umpire and every party of an open game read the game's commands."""
+    from .engine import UMPIRE
+
+    if engine.mode == "umpired" and reader != UMPIRE:
+        return _template_command(w, party, owed) if party == reader else None
+    return (_command(engine, w["commands"][party]) if party in w["commands"]
+            else _later_command(engine, w, party, owed))
+
+
+def _template_command(w: dict, party: str, owed: str) -> str | None:
+    """What an umpired game's player runs, who holds no game file: the ``--template`` command of the
+    template his mail attaches, or the reveal he kept to send."""
+    dec = w["decision"]
+    if owed in ("join", "answer", "commit"):
+        suffix = "txt" if owed == "commit" else "yaml"
+        return f"hxref {owed} --template {party}-{dec}-template.{suffix} --key KEY"
+    if owed == "reveal" or owed.startswith("wait"):
+        return f"mail {party}-{dec}-reveal.yaml (kept since your commitment) to the umpire"
+    return None
+
+
 def owed_lines(engine, audience: str, zone: str | None) -> list[str]:
     """Every party that owes anything for an awaited decision: what, the exact command, and the
-    deadline in the recipient's time ``zone``."""
+    deadline in the recipient's time ``zone``.  A player of an umpired game holds no game file: his
+    own line names the ``--template`` command (or the reveal to send), the others' none."""
     out = []
     for w in engine.waiting_for():
         owing = _owing(w)
@@ -211,8 +239,7 @@ def owed_lines(engine, audience: str, zone: str | None) -> list[str]:
                 when += f" (a claim from {local_time(w['due'], zone)})"
         out.append(f"{w['decision']}{when}:")
         for party, what in owing.items():
-            cmd = (_command(engine, w["commands"][party]) if party in w["commands"]
-                   else _later_command(engine, w, party, what))
+            cmd = _party_command(engine, w, party, what, audience)
             who = f"{party} (you)" if party == audience else party
             out.append(f"  {who}: {_owed_text(party, what)}" + (f": {cmd}" if cmd else ""))
     return out

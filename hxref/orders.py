@@ -176,7 +176,8 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
     for key in BY_KIND[kind]:
         if key not in d:
             raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",
-                              hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link")
+                              hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link (umpired "
+                                   "games: `hxref answer --template FILE --key KEY`)")
 
 
 def _check_values(order: Order, d: dict) -> None:

@@ -31,7 +31,12 @@ def _created(eng: Any) -> Mapping:
 def chosen_options(eng: Any) -> list[str]:
     """The optional rules the game ``eng`` is played with (its scenario's own and those its maker
     switched on with ``hxref new --option``), as pinned in ``game.created``: what a joiner agrees to."""
-    scenario = _created(eng).get("scenario")
+    return options_of(_created(eng))
+
+
+def options_of(created: Mapping) -> list[str]:
+    """:func:`chosen_options` from ``game.created``'s data."""
+    scenario = created.get("scenario")
     options = scenario.get("options") if isinstance(scenario, dict) else None
     if not isinstance(options, dict):
         return []

@@ -118,7 +118,8 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
     told, new = story.since_resolutions(engine.gf.log, start)
     from ..dice_stats import summary_of
 
-    summary = summary_of(faces, audience, engine.gf.path.name)
+    # an umpired game's players hold no game file: their reports name no command that reads it
+    summary = summary_of(faces, audience, engine.gf.path.name if mode != "umpired" or audience == "umpire" else None)
     rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
     seen = [ev["data"] for r in told for ev in r.events[1:]
             if ev["kind"] in ("rules", "die") and shown(ev["data"], audience, mode)] if new else []

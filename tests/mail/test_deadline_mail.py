@@ -143,10 +143,13 @@ def test_reminders_in_an_umpired_game(cli, monkeypatch):
     got = _reminders("g.yaml")
     assert sorted(got) == ["umpire", "union"]
     assert "time left" not in got["union"] and "LATE" in got["union"]
-    assert ("the umpire may claim that union missed it: hxref claim g.yaml --side umpire --key KEY --against "
-            "union --decision t1.union") in got["union"]
+    assert "the umpire may claim that union missed it. A claim counts" in got["union"]
+    assert "hxref claim" not in got["union"]                # the umpire's command, not the player's
     assert "union forfeits the game (policy forfeit)" in got["union"]
-    assert "umpire: the resolution, after the answers hxref resolve g.yaml --key UMPIRE_KEY" in got["union"]
+    # the union player holds no game file: his own command is the template's, the umpire's is not his
+    assert "Send it with: hxref answer --template union-t1.union-template.yaml --key KEY" in got["union"]
+    assert "umpire: the resolution, after the answers" in got["union"]
+    assert "hxref resolve" not in got["union"] and "hxref answer g.yaml" not in got["union"]
     cli("answer", "g.yaml", "--side", "union", "--key", "alice", "--choice", "{moves: [], shots: []}")
     cli("submit", "g.yaml", "union-t1.union.yaml")
     got = _reminders("g.yaml")

@@ -148,6 +148,9 @@ class Player:
                 if name.endswith("-template.yaml.age") or name.endswith("-template.txt.age"):
                     self.decrypt(where / name, tool=False)
                     mail["templates"].append(where / name[:-4])
+                elif name.endswith("-view.yaml.age"):       # beside the templates: the answers are checked on it
+                    self.decrypt(where / name, tool=False)
+                    mail["views"] = mail.get("views", 0) + 1
             self.heads.append(mail["head"])
             self.got.append((len(raw), names))
             out.append(mail)
@@ -284,10 +287,10 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
     compelled: list = []            # (decision, side, answer, force): attack checks the position compelled (8.42)
     log: list[dict] = []            # every mail: round, who, to whom, bytes, what it carried
     rounds: list[float] = []
-    signed_as_is = 0
+    checked_home = 0               # answers checked at home against the umpire-signed view
 
     def umpire_mails(n: int, *extra) -> None:
-        for frm, rcpts, raw in ump.outbox("--encrypt", *extra):
+        for frm, rcpts, raw in ump.outbox("--encrypt", "--key", ump.key, *extra):
             msg = parse(raw)
             aud = msg["X-Hxref-Audience"]
             log.append({"round": n, "from": "umpire", "to": aud, "bytes": len(raw),
@@ -339,19 +342,13 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                                 "--dir", p.folder)
                         sent.append(p.folder / f"{side}-{dec.id}-commit.yaml")
                         p.kept[f"{side}-{dec.id}-reveal.yaml"] = p.folder / f"{side}-{dec.id}-reveal.yaml"
-                    elif "# dice link: index" not in tpath.read_text():
-                        # no dice link to put in: fill in the template and sign it as it is
-                        out = p.folder / f"{side}-{dec.id}.yaml"
-                        data["choice"] = choice
-                        out.write_text(orders.render({k: v for k, v in data.items() if k != "hxref"}))
-                        p.hxref("sign", out, "--key", p.key)
-                        sent.append(out)
-                        signed_as_is += 1
-                    else:
-                        p.hxref("answer", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
-                                "--dir", p.folder)
+                    else:       # checked at home against the side's view, then signed
+                        res = p.hxref("answer", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
+                                      "--dir", p.folder)
+                        assert "checked against" in res.output, res.output
+                        checked_home += 1
                         sent.append(p.folder / f"{side}-{dec.id}.yaml")
-                for name in re.findall(rf"^  {side} \(you\): its reveal:\n    hxref submit \S+ (\S+)$", mail["plain"], re.M):
+                for name in re.findall(rf"^  {side} \(you\): its reveal: mail (\S+) \(kept", mail["plain"], re.M):
                     sent.append(p.kept.pop(name))
             if sent:
                 size = p.send(sent)
@@ -392,7 +389,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
         print(f"\n== an umpired heartland-demo game by mail, {len(eng.gf.log)} events, game over after "
               f"{n} rounds; {len(log)} mails; {len(fallbacks)} example answers instead of the shipped choice; "
               f"{len(compelled)} attack checks added for forces held in enemy ZOC (8.42); "
-              f"{signed_as_is} answers signed as they were (no dice link); reports decrypted with "
+              f"{checked_home} answers checked at home against the side's signed view; reports decrypted with "
               f"{'age' if shutil.which('age') else 'hxref decrypt'}")
         for who in (*SIDES, "umpire"):
             sent = [m for m in log if m["from"] == who]

@@ -5,7 +5,8 @@ Every registered system's shipped demo (SystemInfo.demo: heartland-demo, salem-c
 mercers-mill) is replayed from its signed order files, as `hxref demo` does. After every
 resolution, and after every reveal file is stored (its decision not yet resolved), every side's
 report and the public report are rendered in every format (text, Markdown, HTML, JSON, the
-turn report's SVG map, and the SVG of `hxref map show GAME --side S --svg`) and searched for the
+turn report's SVG map, and the SVG of `hxref map show GAME --side S --svg`), and in umpired games
+the side's view an umpired mail carries (signed by the umpire, unpacked), and searched for the
 other side's secrets:
 
 * heartland: every enemy unit id and name and led supply id (the views' fog, as in
@@ -109,9 +110,23 @@ def _found(text: str, words: list[str], patterns: list[str]) -> list[str]:
     return sorted(out)
 
 
-def _reports(eng, audience, game: Path, since: int | None = None) -> dict[str, str]:
+def _side_view(eng, audience, umpire_key) -> dict[str, str]:
+    """The side's view an umpired mail carries (signed by the umpire), unpacked: its fields, the
+    decisions it owes and the view, as JSON (none when the side owes nothing or the game is open)."""
+    import json
+
+    from hxref.report import side_view
+
+    if audience is None or umpire_key is None or eng.mode != "umpired" or not side_view.owed(eng, audience):
+        return {}
+    fields, blob, _, _ = side_view._parse(side_view.build(eng, audience, umpire_key), "view")
+    return {"side-view": json.dumps({**fields, **side_view._unpack(blob, "view")}, ensure_ascii=False)}
+
+
+def _reports(eng, audience, game: Path, since: int | None = None, umpire_key=None) -> dict[str, str]:
     rep = turn.build(eng, audience, since)
     out = {fmt: turn.render(rep, fmt) for fmt in ("text", "md", "html", "json")}
+    out.update(_side_view(eng, audience, umpire_key))
     from hxref.maps import load_map
     from hxref.report.mapsvg import render_svg
 
@@ -138,6 +153,10 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
     game = tmp_path / "game.yaml"
     checked, searched, leaks, moments = 0, 0, [], 0
     seen = 0
+    from hxref.signing import load_private_key
+
+    umpire_key = load_private_key(demo / "keys" / "umpire") if (demo / "keys" / "umpire").exists() else None
+    views = 0
     for what, names, eng in replay(demo, tmp_path):
         # Each report tells the resolutions since the previous moment: what a reader who reads every
         # report is told.  So every event is searched at the moment it is first told, against the
@@ -159,7 +178,8 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
             secret[side] = (sorted(set(words)), patterns)
         for side in sides:
             words, patterns = secret[side]
-            for fmt, text in _reports(eng, side, game, since).items():
+            for fmt, text in _reports(eng, side, game, since, umpire_key).items():
+                views += fmt == "side-view"
                 found = _found(text, words, patterns)
                 if found:
                     leaks.append((names, side, fmt, found[:5]))
@@ -175,7 +195,7 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
                 leaks.append((names, "public", fmt, found[:5]))
             checked += 1
             searched += len(allw) + len(allp)
-    print(f"\n[secrets] {system}: {moments} moments, {checked} reports checked, {searched} secrets searched, "
-          f"{len(leaks)} leaks")
+    print(f"\n[secrets] {system}: {moments} moments, {checked} reports checked ({views} signed side's views), "
+          f"{searched} secrets searched, {len(leaks)} leaks")
     assert moments > 0 and checked > 0
     assert leaks == [], leaks[:10]

@@ -314,6 +314,20 @@ class _Clearing:
         return None
 
 
+def _enemy_in_sight(view: Mapping[str, Any], side: str) -> list[str]:
+    """The enemy units the side's view holds (those in its line of sight, or all on an open map),
+    by hex: name, type, steps and combat factor."""
+    here: dict[str, list[str]] = {}
+    for u in sorted(view.get("units", {}).values(), key=lambda u: str(u.get("name"))):
+        if u.get("side") in (side, None) or u.get("hex") is None or int(u.get("steps") or 0) <= 0 or u.get("exited"):
+            continue
+        cf = f", CF {u['cf']}" if u.get("cf") else ""
+        here.setdefault(str(u["hex"]), []).append(f"{u.get('name')} ({u.get('type')}, {u['steps']} step(s){cf})")
+    lines = ["", "Enemy units in sight: hex: units"]
+    lines += [f"  {h}: {', '.join(names)}" for h, names in sorted(here.items())] or ["  none"]
+    return lines
+
+
 def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     if decision.kind == "setup":
         spec = ((view.get("rules") or {}).get("setup") or [{}])[0]
@@ -338,5 +352,6 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
                      f"{' or '.join(g['entry_hexes'])}: give `entry` and their paths (first hex = the entry hex)")
         choice["entry"] = g["entry_hexes"][0]
         moves += _arrival_moves(view, moves, g["units"], str(g["entry_hexes"][0]))
+    notes += _enemy_in_sight(view, side)
     choice.update(attacks=[], standing={"choice": "disrupt", "hexes": 1})
     return notes, choice
