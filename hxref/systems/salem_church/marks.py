@@ -96,9 +96,9 @@ def _combat(ev: Mapping[str, Any], side: str | None, by_name: Mapping[str, str],
         adv = _ADVANCE.match(part)
         if adv:
             uid = by_name.get(adv.group(1))
-            start = where.get(uid or "")
-            if start and start != adv.group(2):
-                out.append(MapMark("advance", (start, adv.group(2)), side, adv.group(1)))
+            came = where.get(uid or "")
+            if came and came != adv.group(2):
+                out.append(MapMark("advance", (came, adv.group(2)), side, adv.group(1)))
             if uid:
                 where[uid] = adv.group(2)
             continue
