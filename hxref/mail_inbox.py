@@ -696,7 +696,8 @@ def refusal_for(res: Result, msg: EmailMessage | None, book, sender: str, game: 
     message's From (anyone can forward another side's signed file to learn what its refusal says,
     and in an umpired game that reason comes from the full state).  When no participant's
     signature verifies, the reason read from the file alone (:func:`public_reason`) goes to the
-    From address.  Messages sent by a program (``Auto-Submitted``) are never answered, and a
+    From (or Reply-To) address, and only when that address is one of the book's: anyone can write
+    any From, and hxref must not be made to mail strangers.  Messages sent by a program (``Auto-Submitted``) are never answered, and a
     refusal says ``Auto-Submitted: auto-replied``, so mail never loops.  ``book`` None: no address
     book, nothing is mailed."""
     from email.utils import getaddresses
@@ -710,12 +711,27 @@ def refusal_for(res: Result, msg: EmailMessage | None, book, sender: str, game: 
         audience, reason = "sender", res.public_reason or res.reason or "refused"
         pairs = [a for _, a in getaddresses([_header(msg, "Reply-To") or _header(msg, "From")]) if "@" in a]
         to = pairs[:1]
-        none = "no address book" if book is None else None if to else "no From address to answer"
+        players = {a.lower() for addrs in (book.recipients.values() if book is not None else ())
+                   for _, a in getaddresses(list(addrs))}
+        none = ("no address book" if book is None else "no From address to answer" if not to
+                else None if to[0].lower() in players
+                else f"{to[0]} is no address in {book.path}: hxref answers only the game's players")
     if _auto(msg):
         none = "the message was sent by a program (Auto-Submitted): never answered"
     if none is not None:
         return Refusal(to, audience, reason, None, none)
     return Refusal(to, audience, reason, compose_refusal(res, msg, to, sender, game, reason))
+
+
+#: a message id as RFC 5322 writes it, ``<left@right>``, with nothing that could end a header line
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,250}@[!-;=?-~]{1,250}>")
+
+
+def _short(text: str, most: int = 80) -> str:
+    """A name or header value shown in a refusal, cut to ``most`` characters: what a sender chose
+    must not make the answer bigger than the question."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender: str, game: str,
@@ -728,7 +744,10 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
 
     from .engine import now_iso
 
-    name = res.refused_file or "your file"
+    name = _short(res.refused_file or "your file")
+    if res.refused_file:
+        reason = reason.replace(res.refused_file, name)
+    reason = _short(reason, 2000)
     if REWRAPPED in reason:
         todo = ("Your mail program broke the long lines of the file you pasted, so it no longer matches its "
                 "signature.  Do not edit it: attach the same file to a mail and send it again (an attached "
@@ -738,7 +757,7 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
                 "write it again with the command that wrote it (hxref answer or commit with --template and "
                 "your key; or fix the text and hxref sign it), check it where you can (hxref check), and "
                 "mail the new file as an attachment.")
-    subject, when = _header(msg, "Subject"), _header(msg, "Date")
+    subject, when = _short(_header(msg, "Subject")), _short(_header(msg, "Date"))
     mail = " ".join(x for x in (f"{subject!r}" if subject else "", f"of {when}" if when else "") if x)
     body = [*textwrap.wrap(f"hxref refused {name} for game {game}: nothing of your mail {mail} was stored."
                            .replace("mail  was", "mail was"), 76), ""]
@@ -754,10 +773,10 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
     m["Date"] = format_datetime(_dt.datetime.fromisoformat(t), usegmt=True)
     digest = hashlib.sha256((_header(msg, "Message-ID") + name + reason).encode()).hexdigest()
     m["Message-ID"] = f"<refusal.{digest[:32]}@hxref.invalid>"
-    original = _header(msg, "Message-ID").strip()
-    if original:
-        m["In-Reply-To"] = original
-        m["References"] = " ".join(x for x in (_header(msg, "References").strip(), original) if x)
+    original = _MSG_ID.findall(_header(msg, "Message-ID"))[:1]
+    if original:            # only well-formed ids: a header value is never copied as it came
+        m["In-Reply-To"] = original[0]
+        m["References"] = " ".join([*_MSG_ID.findall(_header(msg, "References"))[-10:], original[0]])
     m["Auto-Submitted"] = "auto-replied"
     m["X-Hxref-Game"] = game
     m["X-Hxref-Refused"] = name

@@ -165,9 +165,9 @@ def _attached(part, ctype: str, name: str, lower: str, found: list[Found]) -> No
         return
     text, error = _part_text(part, name)
     if error is not None:
-        if lower.endswith(YAML_SUFFIXES):
+        if lower.endswith(YAML_SUFFIXES) and _looks_like_order(part):
             found.append(Found(name, "", error=error))
-        return
+        return      # a friend's large or non-UTF-8 file that is no order file: not hxref's business
     if lower.endswith(YAML_SUFFIXES) or ctype in YAML_TYPES:
         if _ORDER_HINT.search(text):
             found.append(Found(name, text))      # the whole file, exactly as attached
@@ -175,6 +175,17 @@ def _attached(part, ctype: str, name: str, lower: str, found: list[Found]) -> No
     pieces = extract(text)
     for i, piece in enumerate(pieces, 1):
         found.append(Found(name + (f" (file {i})" if len(pieces) > 1 else ""), piece))
+
+
+def _looks_like_order(part) -> bool:
+    """Whether an attachment that cannot be read as an order file (too large, not UTF-8) still
+    begins like one: an ``hxref:`` or ``decision:`` line in its first 64 KB, in any ASCII-compatible
+    encoding.  Only then is it refused; anything else is someone's ordinary file."""
+    try:
+        raw = part.get_payload(decode=True) or b""
+    except Exception:  # a damaged transfer encoding
+        return False
+    return isinstance(raw, bytes) and re.search(rb"^(hxref|decision):[ \t]*\S", raw[:65536], re.M) is not None
 
 
 def _game_file_part(part, name: str, found: list[Found]) -> bool:

@@ -100,18 +100,18 @@ def test_forwarding_another_sides_signed_file_does_not_tell_the_forwarder_its_re
 
 
 def test_an_unverified_sender_learns_only_the_files_own_problem(cli, revealing, tmp_path, monkeypatch):
-    """Mallory signs a file for union with her own key, and sends Alice's file with one byte
-    changed: each refusal goes to her From address, and says the same whatever the game holds
-    (it is read from the file alone)."""
+    """Bob, a player of the game, signs a file for union with a key of his own, and sends Alice's
+    file with one byte changed: each refusal goes to his From address (one in the book), and says
+    the same whatever the game holds (it is read from the file alone)."""
     body, _ = split_signed_text(read("union-t1.bid-reveal.yaml"))
     own_key = sign_text(body.replace("bid: 4", "bid: 3"), load_private_key("carol"))
     broken = read("union-t1.bid-reveal.yaml").replace("bid: 4", "bid: 3")
-    mail_file(MALLORY, own_key, "union-t1.bid-reveal.yaml", "incoming/1.eml")
-    mail_file(MALLORY, broken, "union-t1.bid-reveal.yaml", "incoming/2.eml")
+    mail_file(BOB, own_key, "union-t1.bid-reveal.yaml", "incoming/1.eml")
+    mail_file(BOB, broken, "union-t1.bid-reveal.yaml", "incoming/2.eml")
     inbox(cli, "--eml", "incoming", code=1)
     reasons = []
     for ref in refusals().values():
-        assert str(ref["To"]) == "mallory@evil.example"
+        assert str(ref["To"]) == "bob@example.org"
         reasons.append(re.sub(r"\s+", " ", ref.get_content().split("Why:")[1].split("What to do:")[0]).strip())
     assert sorted(r[-6:] for r in reasons) == ["[E201]", "[E202]"], reasons
     head = Path("g.yaml").read_text().split("head:")[0]

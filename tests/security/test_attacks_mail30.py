@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
-from tests.mail import ALICE, attach, commits, message, read, register, save
+from tests.mail import ALICE, BOB, attach, commits, message, read, register, save
 from tests.mail.test_refusals import BOOK, MALLORY, mail_file, wrong_reveal
 
 VICTIM = "Victor Outsider <victor@victim.example>"
@@ -63,9 +63,6 @@ def test_a_friends_large_text_attachment_is_left_alone(cli, revealing):
     assert not refusals(), "an hxref refusal went to a friend who sent no hxref file"
 
 
-@pytest.mark.xfail(strict=True, reason="works: a friend's ordinary mail with a .yaml attachment over 256 KB "
-                   "(a data file, no hxref field in it) is taken for an order file: refused (E103), answered to "
-                   "the friend with an hxref refusal, and the inbox exits 1")
 def test_a_friends_large_yaml_attachment_is_left_alone(cli, revealing):
     m = message(FRIEND, "the club's order of battle", "The data you asked for.\n")
     attach(m, "units:\n" + "  - {name: a brigade, strength: 3}\n" * 9000, "oob.yaml")
@@ -75,8 +72,6 @@ def test_a_friends_large_yaml_attachment_is_left_alone(cli, revealing):
     assert not refusals(), "an hxref refusal went to a friend who sent no hxref file"
 
 
-@pytest.mark.xfail(strict=True, reason="works: a friend's .yaml attachment that is not UTF-8 (a Latin-1 "
-                   "config file) is refused (E100) and answered to the friend; the inbox exits 1")
 def test_a_friends_latin1_yaml_attachment_is_left_alone(cli, revealing):
     m = message(FRIEND, "my docker set-up", "Here is the compose file.\n")
     m.add_attachment("services:\n  caf\xe9: {image: nginx}\n".encode("latin-1"), maintype="application",
@@ -97,9 +92,6 @@ def test_a_friends_utf8_yaml_without_hxref_fields_is_left_alone(cli, revealing):
 
 # --- refusal abuse ---------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="works: anyone can make the umpire's hxref mail any address "
-                   "(From:/Reply-To: of his choice) a refusal carrying a file name he chose in the Subject: "
-                   "one mail per message he sends, to addresses outside the game's address book")
 def test_a_refusal_is_not_reflected_to_an_address_outside_the_address_book(cli, revealing):
     for n in range(3):
         m = message(VICTIM, f"orders {n}", "Attached.\n", msgid=f"<spam{n}@evil.example>")
@@ -111,13 +103,10 @@ def test_a_refusal_is_not_reflected_to_an_address_outside_the_address_book(cli, 
         assert str(ref["To"]).split("<")[-1].rstrip(">") in book, (str(ref["To"]), str(ref["Subject"]))
 
 
-@pytest.mark.xfail(strict=True, reason="works: a mail whose Message-ID decodes to text with a line break "
-                   "crashes the inbox while it writes the refusal (internal error, exit 3: In-Reply-To copied "
-                   "as it is); it is never recorded, so every later run crashes on it again")
 def test_a_message_id_with_an_encoded_newline_crashes_nothing(cli, revealing):
     """Header injection through the refused message's own headers: its Message-ID, References and
     Subject decode to text with a line break, which the refusal copies (In-Reply-To, References)."""
-    raw = (b"From: Mallory <mallory@evil.example>\nTo: referee@example.org\n"
+    raw = (b"From: Bob Player <bob@example.org>\nTo: referee@example.org\n"
            b"Subject: =?utf-8?q?x=0ABcc:_victim@victim.example?=\n"
            b"Message-ID: =?utf-8?q?<a=0ABcc:_victim@victim.example>?=\n"
            b"References: =?utf-8?q?<b=0ABcc:_victim2@victim.example>?=\n"
@@ -133,11 +122,8 @@ def test_a_message_id_with_an_encoded_newline_crashes_nothing(cli, revealing):
             assert "victim" not in str(ref.get(h, "")), (h, str(ref.get(h)))
 
 
-@pytest.mark.xfail(strict=True, reason="works: an attachment name of 60,000 characters makes a 270 KB refusal "
-                   "(the name in Subject, X-Hxref-Refused and the body), mailed to the From: of the attacker's "
-                   "choice: a 4x amplifier")
 def test_a_huge_file_name_makes_no_huge_refusal(cli, revealing):
-    m = message(MALLORY, "orders", "Attached.\n")
+    m = message(BOB, "orders", "Attached.\n")
     attach(m, unsigned_reveal(), "A" * 60000 + ".yaml")
     save(m, "incoming/x.eml")
     run_inbox()
@@ -147,7 +133,7 @@ def test_a_huge_file_name_makes_no_huge_refusal(cli, revealing):
 
 def test_a_huge_reason_makes_no_huge_refusal(cli, revealing):
     """An order file whose own fields make the refusal's reason: a 200 KB value in one field."""
-    m = message(MALLORY, "orders", "Attached.\n")
+    m = message(BOB, "orders", "Attached.\n")
     attach(m, "hxref: order/1\ngame: test-game\nkind: reveal\nnote: " + "B" * 200_000 + "\n", "x.yaml")
     save(m, "incoming/x.eml")
     run_inbox()
@@ -158,7 +144,7 @@ def test_a_huge_reason_makes_no_huge_refusal(cli, revealing):
 def test_a_refusal_fed_back_into_an_inbox_is_left_alone(cli, revealing):
     """A mail loop between two inboxes: the refusal one writes is read by the other; it carries no
     file, is marked auto-replied, and is never answered."""
-    mail_file(MALLORY, unsigned_reveal(), "union-t1.bid-reveal.yaml", "incoming/1.eml")
+    mail_file(BOB, unsigned_reveal(), "union-t1.bid-reveal.yaml", "incoming/1.eml")
     run_inbox()
     [ref] = refusals()
     Path("incoming/1.eml").unlink()
