@@ -34,6 +34,7 @@ Readings chosen (pinned by ``tests/security/test_fog_checks.py``):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from .state_types import HeartlandState
 from ...geometry.paths import is_prohibited
@@ -71,7 +72,8 @@ def enemy_stacks_in_sight(state: HeartlandState, side: str) -> set[str]:
     from .counters import top_counters
 
     enemy = model.other_side(side)
-    seen = state["seen"].get(enemy, {}) if "seen" in state else top_counters(checked_state(state, side), enemy)
+    view = cast(dict, state)
+    seen = view["seen"].get(enemy, {}) if "seen" in view else top_counters(checked_state(state, side), enemy)
     return {label for label, entry in seen.items() if entry["top"]["kind"] in STACK_TOPS}
 
 
