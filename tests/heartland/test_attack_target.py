@@ -41,3 +41,19 @@ def test_a_target_found_empty_at_resolution_is_told_as_empty_not_as_not_adjacent
     assert [e["text"] for e in void] == ["Lucius M. Calloway ends in 2011, no enemy stack is in 2112 any more: "
                                          "no attack"]
     assert void[0]["rule"] == "8.4"
+
+
+def test_the_check_on_the_sides_view_reads_the_target_as_the_umpires_check_on_the_state_does():
+    """An umpired player checks his orders at home on his side's view (no enemy army in it, only
+    the counters he sees): an attack on a stack he sees passes there as at the umpire, and an empty
+    hex and a hidden force are refused in the same words in both places (seen: every attack was
+    refused at home, so an honest player could not send one)."""
+    for state, refused in (({}, False), ({"leaders.dunning.hidden": True}, True),
+                           ({"leaders.dunning.hex": "2114"}, True)):
+        system, st, dec = _position(**state)
+        assert st["mode"] == "umpired"
+        at_umpire = book.side_problems(system, st, dec, "confederate", {"moves": [MOVE]})
+        view = system.view(st, "confederate", "umpired")
+        at_home = book.side_problems(system, view, dec, "confederate", {"moves": [MOVE]})
+        assert at_home == at_umpire
+        assert bool(at_umpire) is refused, (state, at_umpire)

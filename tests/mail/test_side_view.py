@@ -19,6 +19,7 @@ from hxref import mail_outbox, yamlio
 from hxref.cli import main
 from hxref.engine import Engine
 from hxref.report import side_view
+from hxref.report.turnmap import side_svg
 from hxref.signing import load_private_key
 
 NOW = "2026-11-29T12:00:00Z"
@@ -354,8 +355,9 @@ def test_heartland_commit_from_the_templates_words_is_accepted(tmp_path):
 
 
 def test_the_umpired_mail_says_the_one_command_that_works_and_carries_the_view(salem):
-    """The whole mail to the union player, as `hxref outbox --key` writes it: his template and his
-    signed view attached, and the template's own command with its file name, nothing he cannot run."""
+    """The whole mail to the union player, as `hxref outbox --key` writes it: his map, his template
+    and his signed view attached, and the template's own command with its file name, nothing he
+    cannot run.  The map attached is his side's, not the enemy's nor the umpire's."""
     import email
     from email import policy
 
@@ -366,7 +368,15 @@ def test_the_umpired_mail_says_the_one_command_that_works_and_carries_the_view(s
     (path,) = out.glob("*-union.eml")
     msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
     names = [p.get_filename() for p in msg.iter_attachments()]
-    assert names == ["union-t1.union-template.yaml", "union-t1.union-view.yaml"]
+    assert names == ["union-t1-map.svg", "union-t1.union-template.yaml", "union-t1.union-view.yaml"]
+    view = next(p for p in msg.iter_attachments() if p.get_filename() == "union-t1.union-view.yaml")
+    with pytest.MonkeyPatch.context() as mp:          # read as the union player reads it at home
+        mp.setenv("HXREF_HOME", str(salem.root / "union" / "home"))
+        assert side_view.read("union-t1.union-view.yaml", view.get_content()).side == "union"
+    svg = next(p for p in msg.iter_attachments() if p.get_filename() == "union-t1-map.svg").get_content()
+    svg = svg.decode() if isinstance(svg, bytes) else svg
+    maps = {who: side_svg(salem.eng(), who) for who in ("union", "confederate", "umpire")}
+    assert svg == maps["union"] and svg not in (maps["confederate"], maps["umpire"])
     plain = msg.get_body(("plain",)).get_content()
     assert "    hxref answer --template union-t1.union-template.yaml --key YOUR_KEY" in plain
     assert "sign, send" not in plain and "hxref sign" not in plain

@@ -34,6 +34,7 @@ Readings chosen (pinned by ``tests/security/test_fog_checks.py``):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from .state_types import HeartlandState
 from ...geometry.paths import is_prohibited
@@ -54,6 +55,26 @@ def checked_state(state: HeartlandState, side: str) -> HeartlandState:
     if not fog_of_war(state) or not hidden_forces(state, enemy):
         return state
     return without_hidden(state, enemy)
+
+
+#: the counters on top of a hex that make it a stack an attack is made against (8.4)
+STACK_TOPS = ("leader", "unit")
+
+
+def enemy_stacks_in_sight(state: HeartlandState, side: str) -> set[str]:
+    """3.71, 8.4: the hexes where ``side`` sees an enemy stack on its own map -- a leader or a unit
+    on top; a wagon or a depot alone is no stack.
+
+    The side's map is what it sees of the enemy (:func:`.counters.top_counters`, with the hidden
+    forces off it: :func:`checked_state`).  A side's view carries that map as ``seen`` (made by the
+    same functions, :mod:`.views`); a state makes it.  So the umpire's check on the state and the
+    player's check on his view at home read the same hexes."""
+    from .counters import top_counters
+
+    enemy = model.other_side(side)
+    view = cast(dict, state)
+    seen = view["seen"].get(enemy, {}) if "seen" in view else top_counters(checked_state(state, side), enemy)
+    return {label for label, entry in seen.items() if entry["top"]["kind"] in STACK_TOPS}
 
 
 # --- contact with hidden forces at resolution --------------------------------------------------

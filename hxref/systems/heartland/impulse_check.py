@@ -10,6 +10,7 @@ from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap, 
 from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems
+from .fog import enemy_stacks_in_sight
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
               "naval", "plot", "reveal", "searched", "exhaust"}
@@ -113,7 +114,7 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> 
     march, detachments and merging -- then the must-attack rule (8.4) over all of them."""
     problems: list[Problem] = []
     zoc = enemy_zoc(state, side)
-    enemy = model.occupied_hexes(state, model.other_side(side))
+    enemy = enemy_stacks_in_sight(state, side)
     cost = cost_fn(state, side)
     seen: set[str] = set()
     mine = set(model.forces(state, side))
@@ -146,8 +147,9 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> 
         target = mv.get("attack")
         if target is not None and target not in enemy:
             # 8.4: the check is made against an adjacent enemy stack; ``enemy`` is the side's own map
-            # (3.71: hidden forces are off it), so a stack it cannot see reads as an empty hex, in
-            # words that do not depend on the hex (the path names it)
+            # (3.71: hidden forces are off it), read alike from the state and from the side's view,
+            # so a stack it cannot see reads as an empty hex, in words that do not depend on the hex
+            # (the path names it)
             problems.append(Problem("the hex to attack holds no enemy stack that you can see: an attack check "
                                     "is made against an adjacent enemy stack", "8.4", ["moves", i, "attack"]))
         merge = mv.get("merge")
