@@ -36,8 +36,10 @@ def test_no_salem_module_rewrites_text_by_regex():
     modules = sorted(PACKAGE.glob("*.py"))
     assert {p.name for p in modules} >= {"narration.py", "turn.py", "combat.py", "movement.py", "views.py",
                                          "system.py", "report.py"}
+    # the chart reader parses the chart's cells; the map marks read the effects a reader was told
+    # (a retreat's hex) to draw them: both import re, and neither may rewrite text with it
     found = [hit for p in modules for hit in _regex_uses(p)
-             if not (p.name == CHART_READER and hit.endswith("import re"))]
+             if not (p.name in (CHART_READER, "marks.py") and hit.endswith("import re"))]
     assert found == []
     from hxref.systems.salem_church import system, views
 

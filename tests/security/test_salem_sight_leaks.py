@@ -100,7 +100,7 @@ def test_a_combat_reason_does_not_name_the_hex_of_an_attacker_out_of_sight():
     assert reasons == ["attacking out of heavy woods"] * 2
     # the attacker reads his own hexes in full
     (own,) = [e for e in events if e["type"] == "combat" and visible(e, "union")]
-    assert "first-1 5 /2 attacking out of heavy woods in 0105 (TEC)" in own["text"]
+    assert "First/1 5 /2 attacking out of heavy woods in 0105 (TEC)" in own["text"]
 
 
 # --- 3. a unit seen only at its destination: not its whole path ------------------------------------
@@ -166,7 +166,7 @@ def test_control_of_a_victory_hex_by_an_unseen_unit_does_not_say_how():
     assert union == ["1204: Confederate (was nobody's) [14.1, 14.2]"]
     assert leaked(held_by(st, events, "union"), ["wilcox-m", "Wilcox/M", "an unseen Confederate unit"]) == []
     own = [t for t in told if t not in union]
-    assert own and own[0].startswith("1204: Confederate (wilcox-m ")
+    assert own and own[0].startswith("1204: Confederate (Wilcox/M ")
     assert SYSTEM.view(st, "union", "umpired")["control"] == {"1204": "confederate"}
 
 
@@ -180,10 +180,10 @@ def test_a_bombardment_does_not_say_where_an_unseen_battery_fires_from():
     confederate = held_by(st, events, "confederate")
     assert leaked(confederate, ["0105", "art-1", "Art/1", "2 hex(es)"]) == []
     (told,) = [e for e in events if e["type"] == "bombardment" and visible(e, "confederate")]
-    assert told["text"].startswith("an unseen Union unit bombards 0107 (wilcox-m): die 6: step")
+    assert told["text"].startswith("an unseen Union unit bombards 0107 (Wilcox/M): die 6: step")
     assert told["explain"]["from"] is None and told["explain"]["distance"] is None
     (own,) = [e for e in events if e["type"] == "bombardment" and visible(e, "union")]
-    assert own["text"].startswith("art-1 in 0105 bombards 0107 (wilcox-m): 2 hex(es), range 3")
+    assert own["text"].startswith("Art/1 in 0105 bombards 0107 (Wilcox/M): 2 hex(es), range 3")
     assert own["explain"]["from"] == "0105"
 
 
