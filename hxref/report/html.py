@@ -31,7 +31,7 @@ _SCROLL = "overflow-x:auto;max-width:100%;"
 _TABLE = "border-collapse:collapse;font-size:14px;margin:2px 0 6px 0;"
 _SECRET = "color:#a01010;"
 _FOOT = "color:#666666;font-size:12px;margin-top:18px;border-top:1px solid #cccccc;"
-_MAP = "display:block;width:100%;max-width:900px;height:auto;margin:10px 0;"
+_MAP = "display:block;width:100%;max-width:720px;height:auto;margin:10px 0;"
 _SVG = "display:block;width:100%;height:auto;max-width:100%;"
 _SUMMARY = "font-weight:bold;font-size:16px;margin:10px 0 2px 0;cursor:pointer;"
 

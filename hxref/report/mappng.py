@@ -9,15 +9,21 @@ import struct
 ZOOM = 2.0
 #: the widest PNG drawn (px): a larger picture is drawn smaller, to keep the mail small
 MAX_WIDTH = 1100
+#: the most pixels a PNG has (about 60 KB of map): a larger picture is drawn smaller, so that the mail
+#: stays small whatever the crop; it is shown at most 720 px wide (:mod:`.html`), at a phone's 400 px
+#: about 370, so it still has more pixels than the screen shows
+MAX_PIXELS = 500_000
 
 
 def to_png(svg: str, zoom: float = ZOOM, max_width: int = MAX_WIDTH) -> bytes:
-    """The PNG of ``svg`` at ``zoom`` times its size, at most ``max_width`` pixels wide."""
+    """The PNG of ``svg`` at ``zoom`` times its size, at most ``max_width`` pixels wide and
+    :data:`MAX_PIXELS` pixels in all."""
+    import math
+
     import resvg_py
 
-    width, _ = svg_size(svg)
-    if width * zoom > max_width:
-        zoom = max_width / width
+    width, height = svg_size(svg)
+    zoom = min(zoom, max_width / width, math.sqrt(MAX_PIXELS / (width * height)))
     # crisp shapes: flat colours without anti-aliased edges compress to half the size; text stays smooth
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#fbfaf5", shape_rendering="crisp_edges"))
 

@@ -21,6 +21,7 @@ is deterministic (fixed precision, fixed order), so it can be a golden file.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -161,7 +162,9 @@ def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
 
 
 def _f(v: float) -> str:
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    """A coordinate or size to a tenth of a unit (a twentieth of a pixel in a PNG drawn at twice the
+    size): finer digits would only make the mail bigger."""
+    s = f"{v:.1f}".rstrip("0").rstrip(".")
     return "0" if s == "-0" else s
 
 
@@ -365,11 +368,19 @@ def _fog_key(x: float, y: float) -> str:
 
 
 def _terrain_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
-    """Each hex in its terrain's colour, then the hexes above level 0 shaded darker the higher they are."""
-    out = ['<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
+    """Each hex in its terrain's colour (one hex drawn once and used everywhere, the hexes of a terrain in
+    one group: the terrain's name is the group's tooltip), then the hexes above level 0 shaded darker the higher they are."""
+    corners = [(fr.s * math.cos(math.radians(60 * k)), fr.s * math.sin(math.radians(60 * k))) for k in range(6)]
+    out = [f'<defs><polygon id="hex" points="{_pts(corners)}"/></defs>',
+           '<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
+    by_terrain: dict[tuple[str, str], list[Hex]] = {}
     for h in hexes:
-        tt = m.terrain(h)
-        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="{tt.colour}"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
+        by_terrain.setdefault((m.terrain(h).label, m.terrain(h).colour), []).append(h)
+    for group in by_terrain.values():
+        tt = m.terrain(group[0])
+        out.append(f'<g fill="{tt.colour}"><title>{_esc(tt.label)}</title>')
+        out.extend(f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"/>' for x, y in (fr.at(h) for h in group))
+        out.append("</g>")
     out.append("</g>")
     levels = [(h, m.elevation(h)) for h in hexes if m.elevation(h) > 0]
     if levels:
