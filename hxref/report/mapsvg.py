@@ -416,7 +416,7 @@ def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
     (x1, y1), (x2, y2) = hexside_ends(side, s)
     x1, y1, x2, y2 = x1 + fr.ox, y1 + fr.oy, x2 + fr.ox, y2 + fr.oy
     out = []
-    for f in info.features:
+    for f in sorted(info.features):
         tt = types[f]
         if tt.replaces:
             continue
@@ -436,7 +436,7 @@ def _crossings_layer(m: Any, fr: _Frame) -> list[str]:
     types = m.types["hexside"]
     out = ['<g id="crossings" stroke-linecap="butt">']
     for side in sorted(m.sides):
-        for f in m.sides[side].features:
+        for f in sorted(m.sides[side].features):
             tt = types[f]
             if not tt.replaces:
                 continue
@@ -600,7 +600,7 @@ def _used_types(m: Any) -> list[Any]:
             for f in m.features(h):
                 add(m.types["features"][f])
         for info in m.sides.values():
-            for f in info.features:
+            for f in sorted(info.features):         # a set: sorted, so that two copies draw the same legend
                 add(m.types["hexside"][f])
         for ln in m.lines:
             add(m.types["lines"][ln.type])
