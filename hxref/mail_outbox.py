@@ -304,8 +304,9 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
     if commands:            # umpired: the player holds no game file; each template names its command
         view = f" and your side's view signed by the umpire ({', '.join(views)})" if views else ""
         carried.append(f"Attached: your template{'s' if len(commands) > 1 else ''} "
-                       f"({', '.join(n for n, _ in commands)}){view}. Save them in one folder, fill in "
-                       "`choice` in the template, then run:")
+                       f"({', '.join(n for n, _ in commands)}){view}. "
+                       + ("Save them in one folder, fill in " if view or len(commands) > 1 else "Fill in ")
+                       + "`choice` in the template, then run:")
         carried += [f"    hxref {kind} --template {name} --key YOUR_KEY" for name, kind in commands]
         carried.append("It checks your choice against the view, signs it and writes the file to mail to the "
                        "umpire." if views else "It signs your choice and writes the file to mail to the umpire.")

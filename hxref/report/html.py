@@ -90,6 +90,14 @@ def _list(lines: list[str]) -> str:
     return '<ul style="margin:2px 0;padding-left:20px;">' + "".join(f"<li>{_text(x)}</li>" for x in lines) + "</ul>"
 
 
+def _attached(lines: list[str]) -> str:
+    """What the mail carries, one item a line; a command (an indented line) as preformatted text
+    that wraps, under its note."""
+    items = [f'<li style="list-style:none;"><pre style="{_PRE}">{escape(x.strip())}</pre></li>' if x.startswith("    ")
+             else f"<li>{_text(x)}</li>" for x in lines]
+    return '<ul style="margin:2px 0;padding-left:20px;">' + "".join(items) + "</ul>"
+
+
 def section_html(sec: Any, fold: bool = True) -> str:
     """One report section (kit.protocol.Section): its title (a secret one marked, in red), its
     table, then its lines; folded in a ``<details>`` whose summary is the title."""
@@ -126,7 +134,7 @@ def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) ->
     body += [f'<p style="font-weight:bold;{_SECRET}">{_text(w)}</p>' for w in getattr(rep, "warnings", [])]
     body += _move(rep)
     if getattr(rep, "attached", None):
-        body.append(_list(rep.attached))
+        body.append(_attached(rep.attached))
     if getattr(rep, "brief", None):
         body += [f'<h2 style="{_H2}">This turn in brief</h2>', _list(rep.brief)]
     if map_cid:
