@@ -224,6 +224,7 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypt`),
     nothing of them in clear; the public report is the body."""
     from .report import turn
+    from .report.mappng import png_size
     from .report.turnmap import side_map
 
     attachments = attachments or []
@@ -240,7 +241,8 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
         rep.map_note = (f"Your map is attached: {smap.name}.png (shown in the HTML part) and {smap.name}.svg "
                         "(open it in a browser to zoom in).")
     plain = turn.to_text(rep, turn.MAIL_WIDTH)
-    html = turn.to_html(rep, map_cid=_MAP_CID if smap is not None else None)
+    html = turn.to_html(rep, map_cid=_MAP_CID if smap is not None else None,
+                        map_width=png_size(smap.png)[0] if smap is not None else None)
     msg = EmailMessage()
     _headers(msg, engine, audience, to, sender, zone)
     msg.set_content(plain)

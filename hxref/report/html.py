@@ -124,9 +124,11 @@ def _move(rep: Any) -> list[str]:
     return out
 
 
-def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) -> str:
+def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None, map_width: int | None = None) -> str:
     """A whole report (report.turn.Report) as one HTML page; the map, when there is one, after the
-    turn in brief: the mail's picture ``map_cid``, or the ``svg`` inline (a report file)."""
+    turn in brief: the mail's picture ``map_cid`` (at its own ``map_width`` in pixels when given:
+    scrolled sideways on a narrow screen rather than shrunk below legible), or the ``svg`` inline (a
+    report file)."""
     title = f"{rep.title} -- {rep.audience if rep.audience in ('public', 'umpire') else rep.audience}"
     whose = {"public": "public report", "umpire": "umpire's report"}.get(rep.audience, f"{rep.audience}'s report")
     body = [f'<h1 style="{_H1}">{_text(rep.title)} <span style="font-weight:normal;font-size:15px;">-- '
@@ -138,7 +140,13 @@ def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) ->
     if getattr(rep, "brief", None):
         body += [f'<h2 style="{_H2}">This turn in brief</h2>', _list(rep.brief)]
     if map_cid:
-        body.append(f'<img src="cid:{escape(map_cid)}" alt="your map" width="100%" style="{_MAP}">')
+        if map_width:               # at most its own size, and never so small that its text is under 9 px
+            least = -(-map_width * 9 // 11)     # a counter's 5.5-point details, drawn at twice the size: 9 px
+            body.append(f'<div style="{_SCROLL}margin:10px 0;"><img src="cid:{escape(map_cid)}" alt="your map" '
+                        f'style="display:block;width:100%;min-width:{least}px;max-width:{map_width}px;height:auto;">'
+                        "</div>")
+        else:
+            body.append(f'<img src="cid:{escape(map_cid)}" alt="your map" width="100%" style="{_MAP}">')
         if getattr(rep, "map_note", None):
             body.append(f'<p style="margin:2px 0;font-size:13px;color:#555555;">{_text(rep.map_note)}</p>')
     elif svg:

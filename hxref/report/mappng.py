@@ -9,10 +9,14 @@ import struct
 ZOOM = 2.0
 #: the widest PNG drawn (px): a larger picture is drawn smaller, to keep the mail small
 MAX_WIDTH = 1100
-#: the most pixels a PNG has (about 60 KB of map): a larger picture is drawn smaller, so that the mail
-#: stays small whatever the crop; it is shown at most 720 px wide (:mod:`.html`), at a phone's 400 px
-#: about 370, so it still has more pixels than the screen shows
-MAX_PIXELS = 500_000
+#: the widest PNG of a whole map (px): an overview, whose text no phone shows legibly anyway (the SVG
+#: attached zooms in); drawn wider, a whole map with its fog would be most of the mail
+OVERVIEW_WIDTH = 640
+#: the most pixels a PNG has (about 60-100 KB of map): a larger picture is drawn smaller, so that the
+#: mail stays small whatever the crop.  A crop of the action (:mod:`.turnmap`) stays under it, drawn at
+#: :data:`ZOOM`; a mail shows the PNG at its own size (:mod:`.html`), so its least text is 9 px even on a
+#: phone, which scrolls it sideways
+MAX_PIXELS = 800_000
 
 
 def to_png(svg: str, zoom: float = ZOOM, max_width: int = MAX_WIDTH) -> bytes:

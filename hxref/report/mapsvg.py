@@ -351,12 +351,14 @@ def _fog_layer(m: Any, fog: set[str], fr: _Frame) -> list[str]:
     """The hexes the reader cannot see, under a grey hatch: an empty hex and an unseen one differ."""
     if not fog:
         return []
-    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
-           'patternTransform="rotate(45)"><rect width="6" height="6" fill="#8c8c8c" fill-opacity="0.35"/>'
-           '<line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="1.2" stroke-opacity="0.45"/></pattern></defs>',
-           '<g id="fog" stroke="none">']
+    # level lines, not slanted ones: a PNG of them is a few rows repeated, which compresses to little
+    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse">'
+           '<rect width="6" height="6" fill="#8c8c8c" fill-opacity="0.35"/>'
+           '<line x1="0" y1="0.6" x2="6" y2="0.6" stroke="#555" stroke-width="1.2" stroke-opacity="0.45"/></pattern></defs>',
+           '<g id="fog" stroke="none" fill="url(#fog-hatch)">']
     for h in hex_focus(m, sorted(fog)):
-        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="url(#fog-hatch)"/>')
+        x, y = fr.at(h)
+        out.append(f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"/>')       # the hex of the terrain layer
     out.append("</g>")
     return out
 

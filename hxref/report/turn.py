@@ -457,12 +457,12 @@ def to_text(rep: Report, width: int | None = None) -> str:
     return "".join(line.rstrip() + "\n" for line in c.export_text(styles=False).splitlines())
 
 
-def to_html(rep: Report, map_cid: str | None = None, svg: str | None = None) -> str:
+def to_html(rep: Report, map_cid: str | None = None, svg: str | None = None, map_width: int | None = None) -> str:
     """The report as an HTML page for a mail client or a browser (:mod:`hxref.report.html`); the
     map after the turn in brief: ``map_cid``, the map's picture in the same mail, or ``svg`` inline."""
     from .html import report_html
 
-    return report_html(rep, map_cid, svg)
+    return report_html(rep, map_cid, svg, map_width)
 
 
 def _md_cell(text: str) -> str:
