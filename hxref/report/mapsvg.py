@@ -371,17 +371,23 @@ def _fog_key(x: float, y: float) -> str:
 
 def _terrain_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
     """Each hex in its terrain's colour (one hex drawn once and used everywhere, the hexes of a terrain in
-    one group: the terrain's name is the group's tooltip), then the hexes above level 0 shaded darker the higher they are."""
+    one group: the terrain's name is the group's tooltip, and a hex whose label is longer than the one
+    drawn on it has its own), then the hexes above level 0 shaded darker the higher they are."""
     corners = [(fr.s * math.cos(math.radians(60 * k)), fr.s * math.sin(math.radians(60 * k))) for k in range(6)]
     out = [f'<defs><polygon id="hex" points="{_pts(corners)}"/></defs>',
            '<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
+    short = getattr(m.grid.labels, "format_short", m.label)
     by_terrain: dict[tuple[str, str], list[Hex]] = {}
     for h in hexes:
         by_terrain.setdefault((m.terrain(h).label, m.terrain(h).colour), []).append(h)
     for group in by_terrain.values():
         tt = m.terrain(group[0])
         out.append(f'<g fill="{tt.colour}"><title>{_esc(tt.label)}</title>')
-        out.extend(f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"/>' for x, y in (fr.at(h) for h in group))
+        for h in group:
+            x, y = fr.at(h)
+            use = f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"'
+            full = m.label(h)       # a tooltip of its own where the hex shows a shorter label than its name
+            out.append(f"{use}><title>{_esc(full)}: {_esc(tt.label)}</title></use>" if full != short(h) else f"{use}/>")
         out.append("</g>")
     out.append("</g>")
     levels = [(h, m.elevation(h)) for h in hexes if m.elevation(h) > 0]
