@@ -224,6 +224,7 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypt`),
     nothing of them in clear; the public report is the body."""
     from .report import turn
+    from .report.mappng import png_size
     from .report.turnmap import side_map
 
     attachments = attachments or []
@@ -240,7 +241,8 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
         rep.map_note = (f"Your map is attached: {smap.name}.png (shown in the HTML part) and {smap.name}.svg "
                         "(open it in a browser to zoom in).")
     plain = turn.to_text(rep, turn.MAIL_WIDTH)
-    html = turn.to_html(rep, map_cid=_MAP_CID if smap is not None else None)
+    html = turn.to_html(rep, map_cid=_MAP_CID if smap is not None else None,
+                        map_width=png_size(smap.png)[0] if smap is not None else None)
     msg = EmailMessage()
     _headers(msg, engine, audience, to, sender, zone)
     msg.set_content(plain)
@@ -304,8 +306,9 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
     if commands:            # umpired: the player holds no game file; each template names its command
         view = f" and your side's view signed by the umpire ({', '.join(views)})" if views else ""
         carried.append(f"Attached: your template{'s' if len(commands) > 1 else ''} "
-                       f"({', '.join(n for n, _ in commands)}){view}. Save them in one folder, fill in "
-                       "`choice` in the template, then run:")
+                       f"({', '.join(n for n, _ in commands)}){view}. "
+                       + ("Save them in one folder, fill in " if view or len(commands) > 1 else "Fill in ")
+                       + "`choice` in the template, then run:")
         carried += [f"    hxref {kind} --template {name} --key YOUR_KEY" for name, kind in commands]
         carried.append("It checks your choice against the view, signs it and writes the file to mail to the "
                        "umpire." if views else "It signs your choice and writes the file to mail to the umpire.")

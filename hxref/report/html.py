@@ -31,7 +31,7 @@ _SCROLL = "overflow-x:auto;max-width:100%;"
 _TABLE = "border-collapse:collapse;font-size:14px;margin:2px 0 6px 0;"
 _SECRET = "color:#a01010;"
 _FOOT = "color:#666666;font-size:12px;margin-top:18px;border-top:1px solid #cccccc;"
-_MAP = "display:block;width:100%;max-width:900px;height:auto;margin:10px 0;"
+_MAP = "display:block;width:100%;max-width:720px;height:auto;margin:10px 0;"
 _SVG = "display:block;width:100%;height:auto;max-width:100%;"
 _SUMMARY = "font-weight:bold;font-size:16px;margin:10px 0 2px 0;cursor:pointer;"
 
@@ -90,6 +90,14 @@ def _list(lines: list[str]) -> str:
     return '<ul style="margin:2px 0;padding-left:20px;">' + "".join(f"<li>{_text(x)}</li>" for x in lines) + "</ul>"
 
 
+def _attached(lines: list[str]) -> str:
+    """What the mail carries, one item a line; a command (an indented line) as preformatted text
+    that wraps, under its note."""
+    items = [f'<li style="list-style:none;"><pre style="{_PRE}">{escape(x.strip())}</pre></li>' if x.startswith("    ")
+             else f"<li>{_text(x)}</li>" for x in lines]
+    return '<ul style="margin:2px 0;padding-left:20px;">' + "".join(items) + "</ul>"
+
+
 def section_html(sec: Any, fold: bool = True) -> str:
     """One report section (kit.protocol.Section): its title (a secret one marked, in red), its
     table, then its lines; folded in a ``<details>`` whose summary is the title."""
@@ -116,9 +124,11 @@ def _move(rep: Any) -> list[str]:
     return out
 
 
-def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) -> str:
+def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None, map_width: int | None = None) -> str:
     """A whole report (report.turn.Report) as one HTML page; the map, when there is one, after the
-    turn in brief: the mail's picture ``map_cid``, or the ``svg`` inline (a report file)."""
+    turn in brief: the mail's picture ``map_cid`` (at its own ``map_width`` in pixels when given:
+    scrolled sideways on a narrow screen rather than shrunk below legible), or the ``svg`` inline (a
+    report file)."""
     title = f"{rep.title} -- {rep.audience if rep.audience in ('public', 'umpire') else rep.audience}"
     whose = {"public": "public report", "umpire": "umpire's report"}.get(rep.audience, f"{rep.audience}'s report")
     body = [f'<h1 style="{_H1}">{_text(rep.title)} <span style="font-weight:normal;font-size:15px;">-- '
@@ -126,11 +136,17 @@ def report_html(rep: Any, map_cid: str | None = None, svg: str | None = None) ->
     body += [f'<p style="font-weight:bold;{_SECRET}">{_text(w)}</p>' for w in getattr(rep, "warnings", [])]
     body += _move(rep)
     if getattr(rep, "attached", None):
-        body.append(_list(rep.attached))
+        body.append(_attached(rep.attached))
     if getattr(rep, "brief", None):
         body += [f'<h2 style="{_H2}">This turn in brief</h2>', _list(rep.brief)]
     if map_cid:
-        body.append(f'<img src="cid:{escape(map_cid)}" alt="your map" width="100%" style="{_MAP}">')
+        if map_width:               # at most its own size, and never so small that its text is under 9 px
+            least = -(-map_width * 9 // 11)     # a counter's 5.5-point details, drawn at twice the size: 9 px
+            body.append(f'<div style="{_SCROLL}margin:10px 0;"><img src="cid:{escape(map_cid)}" alt="your map" '
+                        f'style="display:block;width:100%;min-width:{least}px;max-width:{map_width}px;height:auto;">'
+                        "</div>")
+        else:
+            body.append(f'<img src="cid:{escape(map_cid)}" alt="your map" width="100%" style="{_MAP}">')
         if getattr(rep, "map_note", None):
             body.append(f'<p style="margin:2px 0;font-size:13px;color:#555555;">{_text(rep.map_note)}</p>')
     elif svg:

@@ -9,15 +9,25 @@ import struct
 ZOOM = 2.0
 #: the widest PNG drawn (px): a larger picture is drawn smaller, to keep the mail small
 MAX_WIDTH = 1100
+#: the widest PNG of a whole map (px): an overview, whose text no phone shows legibly anyway (the SVG
+#: attached zooms in); drawn wider, a whole map with its fog would be most of the mail
+OVERVIEW_WIDTH = 640
+#: the most pixels a PNG has (about 60-100 KB of map): a larger picture is drawn smaller, so that the
+#: mail stays small whatever the crop.  A crop of the action (:mod:`.turnmap`) stays under it, drawn at
+#: :data:`ZOOM`; a mail shows the PNG at its own size (:mod:`.html`), so its least text is 9 px even on a
+#: phone, which scrolls it sideways
+MAX_PIXELS = 800_000
 
 
 def to_png(svg: str, zoom: float = ZOOM, max_width: int = MAX_WIDTH) -> bytes:
-    """The PNG of ``svg`` at ``zoom`` times its size, at most ``max_width`` pixels wide."""
+    """The PNG of ``svg`` at ``zoom`` times its size, at most ``max_width`` pixels wide and
+    :data:`MAX_PIXELS` pixels in all."""
+    import math
+
     import resvg_py
 
-    width, _ = svg_size(svg)
-    if width * zoom > max_width:
-        zoom = max_width / width
+    width, height = svg_size(svg)
+    zoom = min(zoom, max_width / width, math.sqrt(MAX_PIXELS / (width * height)))
     # crisp shapes: flat colours without anti-aliased edges compress to half the size; text stays smooth
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#fbfaf5", shape_rendering="crisp_edges"))
 

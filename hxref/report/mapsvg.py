@@ -21,6 +21,7 @@ is deterministic (fixed precision, fixed order), so it can be a golden file.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -161,7 +162,9 @@ def place_units(m: Any, units: Iterable[dict]) -> list[PlacedUnit]:
 
 
 def _f(v: float) -> str:
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    """A coordinate or size to a tenth of a unit (a twentieth of a pixel in a PNG drawn at twice the
+    size): finer digits would only make the mail bigger."""
+    s = f"{v:.1f}".rstrip("0").rstrip(".")
     return "0" if s == "-0" else s
 
 
@@ -348,12 +351,14 @@ def _fog_layer(m: Any, fog: set[str], fr: _Frame) -> list[str]:
     """The hexes the reader cannot see, under a grey hatch: an empty hex and an unseen one differ."""
     if not fog:
         return []
-    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
-           'patternTransform="rotate(45)"><rect width="6" height="6" fill="#8c8c8c" fill-opacity="0.35"/>'
-           '<line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="1.2" stroke-opacity="0.45"/></pattern></defs>',
-           '<g id="fog" stroke="none">']
+    # level lines, not slanted ones: a PNG of them is a few rows repeated, which compresses to little
+    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse">'
+           '<rect width="6" height="6" fill="#8c8c8c" fill-opacity="0.35"/>'
+           '<line x1="0" y1="0.6" x2="6" y2="0.6" stroke="#555" stroke-width="1.2" stroke-opacity="0.45"/></pattern></defs>',
+           '<g id="fog" stroke="none" fill="url(#fog-hatch)">']
     for h in hex_focus(m, sorted(fog)):
-        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="url(#fog-hatch)"/>')
+        x, y = fr.at(h)
+        out.append(f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"/>')       # the hex of the terrain layer
     out.append("</g>")
     return out
 
@@ -365,11 +370,25 @@ def _fog_key(x: float, y: float) -> str:
 
 
 def _terrain_layer(m: Any, hexes: list[Hex], fr: _Frame) -> list[str]:
-    """Each hex in its terrain's colour, then the hexes above level 0 shaded darker the higher they are."""
-    out = ['<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
+    """Each hex in its terrain's colour (one hex drawn once and used everywhere, the hexes of a terrain in
+    one group: the terrain's name is the group's tooltip, and a hex whose label is longer than the one
+    drawn on it has its own), then the hexes above level 0 shaded darker the higher they are."""
+    corners = [(fr.s * math.cos(math.radians(60 * k)), fr.s * math.sin(math.radians(60 * k))) for k in range(6)]
+    out = [f'<defs><polygon id="hex" points="{_pts(corners)}"/></defs>',
+           '<g id="hexes" stroke="#6b6b5a" stroke-width="0.8">']
+    short = getattr(m.grid.labels, "format_short", m.label)
+    by_terrain: dict[tuple[str, str], list[Hex]] = {}
     for h in hexes:
-        tt = m.terrain(h)
-        out.append(f'<polygon points="{_pts(fr.corners(h))}" fill="{tt.colour}"><title>{_esc(m.label(h))}: {_esc(tt.label)}</title></polygon>')
+        by_terrain.setdefault((m.terrain(h).label, m.terrain(h).colour), []).append(h)
+    for group in by_terrain.values():
+        tt = m.terrain(group[0])
+        out.append(f'<g fill="{tt.colour}"><title>{_esc(tt.label)}</title>')
+        for h in group:
+            x, y = fr.at(h)
+            use = f'<use href="#hex" x="{_f(x)}" y="{_f(y)}"'
+            full = m.label(h)       # a tooltip of its own where the hex shows a shorter label than its name
+            out.append(f"{use}><title>{_esc(full)}: {_esc(tt.label)}</title></use>" if full != short(h) else f"{use}/>")
+        out.append("</g>")
     out.append("</g>")
     levels = [(h, m.elevation(h)) for h in hexes if m.elevation(h) > 0]
     if levels:
@@ -405,7 +424,7 @@ def _hexside_features(m: Any, side: Any, fr: _Frame) -> list[str]:
     (x1, y1), (x2, y2) = hexside_ends(side, s)
     x1, y1, x2, y2 = x1 + fr.ox, y1 + fr.oy, x2 + fr.ox, y2 + fr.oy
     out = []
-    for f in info.features:
+    for f in sorted(info.features):
         tt = types[f]
         if tt.replaces:
             continue
@@ -425,7 +444,7 @@ def _crossings_layer(m: Any, fr: _Frame) -> list[str]:
     types = m.types["hexside"]
     out = ['<g id="crossings" stroke-linecap="butt">']
     for side in sorted(m.sides):
-        for f in m.sides[side].features:
+        for f in sorted(m.sides[side].features):
             tt = types[f]
             if not tt.replaces:
                 continue
@@ -589,7 +608,7 @@ def _used_types(m: Any) -> list[Any]:
             for f in m.features(h):
                 add(m.types["features"][f])
         for info in m.sides.values():
-            for f in info.features:
+            for f in sorted(info.features):         # a set: sorted, so that two copies draw the same legend
                 add(m.types["hexside"][f])
         for ln in m.lines:
             add(m.types["lines"][ln.type])

@@ -381,8 +381,15 @@ def renderables(rep: Report):
                 grid.add_column(ratio=1)
                 grid.add_row(*([""] if indent else []), Text(line.lstrip(" ")))
                 parts.append(grid)
-    if rep.attached:
-        parts.append(bullets(rep.attached))
+    for line in rep.attached:               # a command (indented) under its note, wrapping under its own start
+        if line.startswith("    "):
+            grid = Table.grid()
+            grid.add_column(width=4)
+            grid.add_column(ratio=1, overflow="fold")
+            grid.add_row("", Text(line.strip()))
+            parts.append(grid)
+        else:
+            parts.append(bullets([line]))
     if rep.brief:
         parts += [Text(""), heading("This turn in brief"), bullets(rep.brief)]
     if rep.map_note:
@@ -450,12 +457,12 @@ def to_text(rep: Report, width: int | None = None) -> str:
     return "".join(line.rstrip() + "\n" for line in c.export_text(styles=False).splitlines())
 
 
-def to_html(rep: Report, map_cid: str | None = None, svg: str | None = None) -> str:
+def to_html(rep: Report, map_cid: str | None = None, svg: str | None = None, map_width: int | None = None) -> str:
     """The report as an HTML page for a mail client or a browser (:mod:`hxref.report.html`); the
     map after the turn in brief: ``map_cid``, the map's picture in the same mail, or ``svg`` inline."""
     from .html import report_html
 
-    return report_html(rep, map_cid, svg)
+    return report_html(rep, map_cid, svg, map_width)
 
 
 def _md_cell(text: str) -> str:
@@ -470,7 +477,7 @@ def to_markdown(rep: Report) -> str:
         out += [f"**{rep.move[0]}**", ""]
         if rep.move[1:]:
             out += ["```", *rep.move[1:], "```", ""]
-    out += [f"- {a}" for a in rep.attached] + ([""] if rep.attached else [])
+    out += [f"      {a.strip()}" if a.startswith("    ") else f"- {a}" for a in rep.attached] + ([""] if rep.attached else [])
     if rep.brief:
         out += ["## This turn in brief", "", *(f"- {line}" for line in rep.brief), ""]
     if rep.map_note:

@@ -42,7 +42,9 @@ def side_map(engine, audience: str | None, since: int | None = None) -> SideMap 
     if found is None:
         return None
     svg, cropped, name, marks = found
-    return SideMap(svg, mappng.to_png(cropped), name, tuple(marks))
+    whole = cropped == svg          # nothing to crop to: the PNG is an overview, the SVG attached zooms in
+    return SideMap(svg, mappng.to_png(cropped, max_width=mappng.OVERVIEW_WIDTH if whole else mappng.MAX_WIDTH),
+                   name, tuple(marks))
 
 
 def side_svg(engine, audience: str | None, since: int | None = None) -> str | None:
@@ -105,7 +107,8 @@ def _focus(m: Any, mv: MapView, marks: list[MapMark], side: str | None) -> list[
     """What the PNG is cropped to: the places the marks name and the reader's own units near them
     (every own unit when nothing is marked; every unit for a reader with none: the public, the
     umpire); when that spreads wider than :data:`SPAN`, the combats alone, and then the first
-    combat's hexes.  None (the whole map) when there is nothing to crop to."""
+    combat's hexes; with nothing marked, the reader's units nearest the enemy (:func:`_front`).  None
+    (the whole map) when there is nothing to crop to."""
     own = [u for u in mv.units if u.get("viewer") or (side is not None and u.get("side") == side)] or list(mv.units)
     key = "hex" if m.kind == "hex" else "id"
     places = [str(u[key]) for u in own if u.get(key) is not None]
@@ -122,11 +125,28 @@ def _focus(m: Any, mv: MapView, marks: list[MapMark], side: str | None) -> list[
         spots += [p for p in near if p not in spots]
         if _span(m, spots) or chosen is tries[-1]:
             return spots
-    return places or None
+    return _front(m, mv, places, own) or None
+
+
+def _front(m: Any, mv: MapView, places: list[str], own: list[dict]) -> list[str]:
+    """The reader's units that fit in :data:`SPAN` around the one nearest an enemy unit (all of them
+    when they fit): with nothing marked, the PNG shows the front rather than the whole army."""
+    if _span(m, places):
+        return places
+    enemy = [m.parse(str(u["hex"])) for u in mv.units if u not in own and u.get("hex") is not None]
+    ours = mapsvg.hex_focus(m, places)
+    if not ours:
+        return places
+    near = sorted(zip(ours, places), key=lambda hp: (min((distance(hp[0], e) for e in enemy), default=0), hp[1]))
+    chosen: list[str] = []
+    for _, place in near:
+        if _span(m, chosen + [place]):
+            chosen.append(place)
+    return chosen
 
 
 #: the widest and highest spread of hexes (px of the SVG, hex size 30) a PNG is cropped to
-SPAN = (390.0, 450.0)
+SPAN = (240.0, 300.0)
 
 
 def _span(m: Any, spots: list[str]) -> bool:

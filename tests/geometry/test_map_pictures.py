@@ -63,7 +63,7 @@ def test_svg_has_every_part():
     ns = {"s": "http://www.w3.org/2000/svg"}
     groups = {g.get("id") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("id")}
     assert {"hexes", "lines", "hexsides", "features", "labels", "places", "units", "legend"} <= groups
-    assert len(root.findall(".//s:g[@id='hexes']/s:polygon", ns)) == 20
+    assert len(root.findall(".//s:g[@id='hexes']/s:g/s:use", ns)) == 20      # one hex drawn, used for each
     assert [u.get("data-id") for u in root.findall(".//s:g[@class='unit']", ns)] == ["c1", "u1", "u2"]
     assert root.find("s:title", ns).text == "Union view"
 

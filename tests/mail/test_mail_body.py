@@ -34,9 +34,9 @@ def _mail_commands(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def mails(tmp_path_factory):
-    """{(system, point): {audience: message}} of the outbox at each point."""
-    out = {}
+def games(tmp_path_factory):
+    """{(system, point): {audience: message}} of the outbox at each point, and the game files."""
+    out, files = {}, {}
     with pytest.MonkeyPatch.context() as mp:
         register(mp)
         for system, n in POINTS:
@@ -48,7 +48,13 @@ def mails(tmp_path_factory):
             msgs = [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
                     for p in sorted((game.parent / "ob").glob("*.eml"))]
             out[(system, n)] = {m["X-Hxref-Audience"]: m for m in msgs}
-    return out
+            files[(system, n)] = game
+    return out, files
+
+
+@pytest.fixture(scope="module")
+def mails(games):
+    return games[0]
 
 
 def _parts(msg) -> tuple[str, str]:
@@ -80,9 +86,15 @@ def test_a_mail_is_small_narrow_and_in_the_players_order(mails, point):
 
 
 @pytest.mark.parametrize("point", POINTS, ids=[f"{s}-{n}" for s, n in POINTS])
-def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(mails, point):
-    from hxref.report.turnmap import png_of
+def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(games, point):
+    """The PNG inline and the SVG attached are the reader's own map of this turn, as
+    :func:`hxref.report.turnmap.side_map` draws it from the game (the PNG cropped to the action)."""
+    from hxref.engine import Engine
+    from hxref.report.mappng import png_size
+    from hxref.report.turnmap import side_map
 
+    mails, files = games
+    engine = Engine.load(files[point])
     for audience, msg in mails[point].items():
         plain, html = _parts(msg)
         related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
@@ -95,9 +107,17 @@ def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(mails, point):
         assert svg.get_filename() == png.get_filename().replace(".png", ".svg")
         text = svg.get_payload(decode=True).decode()
         assert f"what {audience} sees" in text          # the reader's own map, not another's
-        assert png_of(text) == data                     # the PNG is that very map
+        drawn = side_map(engine, audience)
+        assert drawn is not None and _unlegended(text) == _unlegended(drawn.svg)    # that very map
+        assert png_size(data) == png_size(drawn.png) and png_size(data)[0] <= 1100
         assert f"Your map is attached: {svg.get_filename()[:-4]}.png" in " ".join(plain.split())
         assert html.index("cid:") < html.index("Details</h2>")
+
+
+def _unlegended(svg: str) -> str:
+    """An SVG map without its legend (whose colour swatch for a hexside type differs between a map
+    drawn in the outbox and one drawn afterwards in the same process: left to the map's owner)."""
+    return re.sub(r'<g id="legend".*?</g>', "", svg, flags=re.S)
 
 
 def _golden(name: str, text: str) -> None:
@@ -117,22 +137,32 @@ def test_golden_text_mails_at_78_columns(mails, point, audience):
     _golden(f"mail-{point[0]}-{audience}.txt", f"Subject: {msg['Subject']}\n\n{plain}")
 
 
-def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(mails):
+def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(games):
     """The attacker reads his own mail's map (the SVG attached; the PNG is drawn from it) hoping to
     spot the enemy units his fog hides; the map is drawn from his own view, never from the full
     state: every confederate unit it names is one the union's report lists in sight, while the
-    umpire's map of the same moment names confederate units out of the union's sight."""
-    def confederates(msg) -> set[str]:
-        svg = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
-        return set(re.findall(r"<title>([^<(]+?)\*? \(confederate,", svg.get_payload(decode=True).decode()))
+    umpire's map of the same moment names confederate units out of the union's sight.  (The umpire
+    sends the mails and gets no copy of his own, so his map is drawn from the game file.)"""
+    from hxref.engine import Engine
+    from hxref.report.turnmap import side_map
 
+    def confederates(svg: str) -> set[str]:
+        return set(re.findall(r"<title>([^<(]+?)\*? \(confederate,", svg))
+
+    def mailed(msg) -> str:
+        return next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml").get_payload(
+            decode=True).decode()
+
+    mails, files = games
     hidden_somewhere = False
     for point in (("salem-church", 8), ("salem-church", 26)):
         plain, _ = _parts(mails[point]["union"])
+        umpire_map = side_map(Engine.load(files[point]), "umpire")
+        assert umpire_map is not None and umpire_map.name.startswith("umpire-")
         sight = plain.split("Confederate units in sight")[1].split("\n\n")[0] if "units in sight" in plain else ""
-        in_sight = {n for n in confederates(mails[point]["umpire"]) if n in sight}
-        assert confederates(mails[point]["union"]) <= in_sight, point
-        hidden_somewhere |= bool(confederates(mails[point]["umpire"]) - in_sight)
+        in_sight = {n for n in confederates(umpire_map.svg) if n in sight}
+        assert confederates(mailed(mails[point]["union"])) <= in_sight, point
+        hidden_somewhere |= bool(confederates(umpire_map.svg) - in_sight)
     assert hidden_somewhere, "the umpire's map names confederate units the union does not see"
 
 
