@@ -376,7 +376,7 @@ def _attach(msg: EmailMessage, attachments: list, game_file: Path | None, templa
                                filename=a.name + ".sig")
     for name, text in templates:
         msg.add_attachment(text, subtype="plain", filename=name)
-        _last_part(msg)["X-Hxref-Part"] = "template"
+        _last_part(msg)["X-Hxref-Part"] = "view" if name.endswith(VIEW_SUFFIX) else "template"
     for name, data in sealed:
         msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
         _last_part(msg)["X-Hxref-Part"] = "encrypted"

@@ -102,8 +102,8 @@ def _walk(part, prefix: str, found: list[Found], sigs: dict[str, str], depth: in
             if isinstance(inner, Message):
                 _walk(inner, prefix + "forwarded/", found, sigs, depth + 1, is_hxref_mail(inner))
         return
-    if part.get("X-Hxref-Part") == "template":
-        return              # hxref's own template: a skeleton to fill in, not a file to submit
+    if part.get("X-Hxref-Part") in ("template", "view"):
+        return              # hxref's own template or a side's view: to fill in or check against, not to submit
     if part.is_multipart():
         subs = list(part.iter_parts())
         if ctype == "multipart/alternative" and subs:

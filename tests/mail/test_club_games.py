@@ -431,7 +431,7 @@ def play_umpired(root: Path, post: PostOffice) -> dict:
             return                              # nothing new since his last mail: he mails nobody
         mailed.append(now)
         before = len(post.sent)
-        ump.hxref("outbox", game, "--smtp", smtp)
+        ump.hxref("outbox", game, "--smtp", smtp, "--key", ump.key)
         record(ledger, f"round {n} {eng.awaiting[0].id if eng.awaiting else 'end'}", post.sent[before:])
         check_all(f"round {n}, after the umpire")
 
@@ -493,7 +493,7 @@ def play_umpired(root: Path, post: PostOffice) -> dict:
         check_all(f"round {n}, after {p.name}")
 
     slips: dict = {}
-    ump.hxref("outbox", game, "--smtp", smtp)
+    ump.hxref("outbox", game, "--smtp", smtp, "--key", ump.key)
     first = Engine.load(game)
     mailed = [(first.gf.head, json.dumps(first.gf.header.get("pending"), sort_keys=True))]
     n = 0
