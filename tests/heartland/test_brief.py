@@ -41,7 +41,7 @@ def test_the_brief_tells_the_combat_its_result_the_loss_by_name_and_the_leader_k
     assert "Grant killed, Rosecrans takes command" in combat
     loss = next(e for e in events if e["type"] == "combat.losses" and e["side"] == "confederate")
     assert loss["units"] == {"L1 (Longstreet)": 1, "L2 (Longstreet)": 1}    # by name, never lb1
-    assert ", 2/1 (return 1/1) -- G1 (Rosecrans) loses 1 step; confederate loses 2 steps;" in combat
+    assert ", fire 2/1, return fire 1/1 -- G1 (Rosecrans) loses 1 step; confederate loses 2 steps;" in combat
     mine = _brief(system, state, events, "confederate")[0]      # the Union is not told which units
     assert "L1 (Longstreet) loses 1 step; L2 (Longstreet) loses 1 step; union loses 1 step" in mine
     assert not any("lb1" in str(e.get("text")) or "gd1" in str(e.get("text")) for e in events)

@@ -59,9 +59,11 @@ def _combat(e: Mapping[str, Any], own: Sequence[Mapping[str, Any]], places: Mapp
     attackers = " and ".join(e.get("attackers") or []) or str(e.get("attacker"))
     defenders = " and ".join(e.get("defenders") or []) or "the defenders"
     res = e.get("results") or []
-    attack = [r["result"] for r in res if r.get("side") == e.get("attacker")]
-    back = [r["result"] for r in res if r.get("side") != e.get("attacker")]
-    head = f"Assault on {where}: {attackers} vs {defenders}, {'+'.join(attack) or '-'} (return {'+'.join(back) or '-'})"
+    told = {"-": "no effect"}          # a FERT result "-" is a fire without effect
+    attack = [told.get(str(r["result"]), str(r["result"])) for r in res if r.get("side") == e.get("attacker")]
+    back = [told.get(str(r["result"]), str(r["result"])) for r in res if r.get("side") != e.get("attacker")]
+    fire = [f"fire {'+'.join(attack)}" if attack else "no fire", f"return fire {'+'.join(back)}" if back else ""]
+    head = f"Assault on {where}: {attackers} vs {defenders}, " + ", ".join(x for x in fire if x)
     what: list[str] = []
     lost = dict(e.get("lost") or {})
     for mine in own:            # the reader's own display names the units that lost the steps (3.71)
