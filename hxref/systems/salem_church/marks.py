@@ -23,10 +23,6 @@ _ADVANCE = re.compile(r"^(.+?) advances into (\d{4})")
 _GONE = re.compile(r"^(.+?) (eliminated|killed|is left alone with the enemy and captured)$")
 
 
-def _other(side: str | None) -> str | None:
-    return {"union": "confederate", "confederate": "union"}.get(side or "")
-
-
 def marks(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[MapMark]:
     """The map marks of ``events`` (the module text)."""
     units = view.get("units") or {}
