@@ -23,6 +23,7 @@ from hxref.engine import UMPIRE, Engine
 from hxref.errors import HxrefError
 from hxref.kit import registry, schema
 
+from tests.conformance import players
 from tests.demo_sweep import report_formats
 
 #: the playthrough of a demo holds every report in full when they all come to less than this
@@ -206,14 +207,16 @@ def random_value(rng: random.Random, spec, words: list):
     return rng.choice(words)
 
 
-def candidates(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
-    """Choices to try, most random first: the schema's random values, the template with one
-    field drawn at random, the template, the decision's example."""
+def candidates(rng: random.Random, eng: Engine, dec, side: str) -> tuple[list[dict], int]:
+    """Choices to try, most random first: the system's random player's orders (:mod:`.players`),
+    the schema's random values, the template with one field drawn at random, the template, the
+    decision's example; and how many of them the system's player wrote."""
     view = eng.system.view(eng.state, side, eng.mode)
     template = eng.system.template(view, dec, side)
     words = _vocabulary(view)
     base = dict(template.choice)
-    out = []
+    out = players.propose(eng.h["meta"]["system"], rng, eng, dec, side)
+    proposed = len(out)
     for _ in range(3):
         out.append({k: random_value(rng, f, words) for k, f in dec.schema.items() if not f.optional or rng.random() < .5})
     for _ in range(3):
@@ -221,7 +224,7 @@ def candidates(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
             key = rng.choice(sorted(dec.schema))
             out.append({**base, key: random_value(rng, dec.schema[key], words)})
     out += [base, dict(dec.example)]
-    return out
+    return out, proposed
 
 
 def repaired(system, state, dec, side: str, choice: dict, limit: int = 40) -> dict | None:
@@ -248,6 +251,7 @@ class Stats:
 
     def __init__(self):
         self.decisions = self.answers = self.refused = self.games = self.finished = self.rolls = 0
+        self.played = 0                     # answers accepted that the system's random player wrote
         self.stuck: list[str] = []
         self.changed: list[str] = []
         self.defaults = 0                   # stand-fast defaults checked
@@ -308,9 +312,12 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
     import hxref.engine as engine_mod
 
     stats = Stats()
-    scenario = manifest(system)["scenario"]
+    demo = manifest(system)["scenario"]
+    # the demo's scenario first, then every other scenario the system ships, in turn
+    scenarios = [demo] + [s for s in registry.get(system).scenarios() if s != demo]
     sides = list(registry.info(system).sides)
     while stats.decisions < budget:
+        scenario = scenarios[stats.games % len(scenarios)]
         stats.games += 1
         path = folder / f"random-{stats.games}.yaml"
         seed = rng.getrandbits(256).to_bytes(32, "big").hex()
@@ -328,17 +335,18 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
             for side in dec.sides:
                 if "choice" in eng.pending(dec.id)["answers"].get(side, {}):
                     continue
-                tries = candidates(rng, eng, dec, side)
+                tries, proposed = candidates(rng, eng, dec, side)
                 if stats.decisions % check_every == 0:
                     shaped = next((c for c in tries if not schema.check(dec.schema, c, dec.rule)), tries[-1])
                     read_only_checks(eng, dec, side, shaped, stats)
-                for choice in tries:
+                for n, choice in enumerate(tries):
                     choice = repaired(eng.system, eng.state, dec, side, choice)
                     if choice is None:
                         continue            # kept only when the rules accept it
                     stats.answers += 1
                     try:
                         eng.answer_solo(side, dec.id, choice)
+                        stats.played += n < proposed
                         break
                     except HxrefError:
                         stats.refused += 1

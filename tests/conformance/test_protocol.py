@@ -5,10 +5,12 @@ registered by the conftest), for every system:
 
 (a) it ships a demo (``info.demo``: ``info.orders_path()/<demo>/demo.yaml``), a case book
     (``games/<folder>/cases/*.yaml``) and a golden playthrough;
-(b) random legal play in solo games, through the engine's own API, for
-    ``HXREF_CONFORMANCE_DECISIONS`` decisions (300): answers drawn from ``template``, the
-    decision's example and random values of its schema, kept only when ``check`` accepts them;
-    nothing is raised but a refusal, and no die is rolled on a decision declared without dice;
+(b) random legal play in solo games of every scenario the system ships, through the engine's own
+    API, for ``HXREF_CONFORMANCE_DECISIONS`` decisions (300): answers drawn from the system's
+    random player (``tests/conformance/players.py``: moves along the map, attacks, detachments,
+    shots, dice asked for twice), ``template``, the decision's example and random values of its
+    schema, kept only when ``check`` accepts them; no order ``check`` accepts makes ``resolve``
+    raise, nothing is raised but a refusal, and no die is rolled on a decision declared without dice;
     at every step, every awaited decision's stand-fast default passes its schema and ``check``;
 (c) ``check``, ``view``, ``report``, ``template``, ``map_view``, ``result`` and ``dashboard``
     leave the state as it was (canonical JSON), and report, template and map_view the view;
@@ -36,7 +38,7 @@ from hxref.kit import registry
 from hxref.report import story
 from hxref.kit.secret_kinds import values
 
-from tests.conformance import harness
+from tests.conformance import harness, players
 
 DECISIONS = int(os.environ.get("HXREF_CONFORMANCE_DECISIONS", "300"))
 
@@ -49,7 +51,7 @@ def random_games(system, tmp_path_factory):
     stats = harness.random_play(system, folder, random.Random(f"conformance {system}"), DECISIONS)
     stats.seconds = time.perf_counter() - t
     print(f"\n[conformance] {system}: random play {stats.decisions} decisions, {stats.answers} answers "
-          f"({stats.refused} refused), {stats.rolls} dice rolled, {stats.games} games ({stats.finished} "
+          f"({stats.refused} refused, {stats.played} written by the system's player), {stats.rolls} dice rolled, {stats.games} games ({stats.finished} "
           f"finished) in {stats.seconds:.1f}s")
     return stats, sorted(folder.glob("random-*.yaml"))
 
@@ -183,6 +185,15 @@ def test_b_random_legal_play(system, random_games):
     assert not stats.stuck, f"{system}: random play found no legal answer: {stats.stuck}"
     assert stats.decisions >= DECISIONS and stats.answers >= stats.decisions, vars(stats)
     assert games
+
+
+def test_b_random_player_reaches_the_rules(system, random_games):
+    """The system's random player writes orders the rules accept, often: without them random play
+    only ever answers the template, and an order that crashes ``resolve`` goes unseen."""
+    stats, _ = random_games
+    if system not in players.PLAYERS:
+        pytest.skip(f"{system} is played from its schema alone")
+    assert stats.played >= stats.decisions // 10, vars(stats)
 
 
 def test_b_stand_fast_default_is_legal_everywhere(system, random_games):
