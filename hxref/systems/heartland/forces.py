@@ -306,18 +306,24 @@ def in_service(leader: Leader) -> bool:
             and bool(leader.get("hex") or leader.get("superior")))
 
 
-def leader_pay(state: HeartlandState, side: str, involuntary: Iterable[str] = ()) -> Pay:
+def leader_pay(state: HeartlandState, side: str, involuntary: Iterable[str] = (),
+               voluntary: Iterable[str] = ()) -> Pay:
     """4.25/11.0 / H-30: 1 WEP per active leader of ``side`` (map and boxes, not the pool),
     plus each leader named in ``involuntary`` (deactivated this impulse by the IMC, attrition or
-    forced march).  Leaders deactivated voluntarily, or who failed to reactivate, are not paid."""
+    forced march).  Leaders deactivated voluntarily (``voluntary``, 8.12a), or who failed to
+    reactivate, are not paid."""
+    unpaid = list(voluntary)
     paid = [lid for lid, ld in state["leaders"].items()
-            if ld["side"] == side and in_service(ld) and ld.get("active")]
+            if ld["side"] == side and in_service(ld) and ld.get("active") and lid not in unpaid]
     extra = [lid for lid in involuntary
-             if lid not in paid and state["leaders"][lid]["side"] == side and in_service(state["leaders"][lid])]
+             if lid not in paid and lid not in unpaid and state["leaders"][lid]["side"] == side
+             and in_service(state["leaders"][lid])]
     why = f"{len(paid)} active leader(s)"
     if extra:
         why += f" + {len(extra)} deactivated involuntarily this impulse ({', '.join(extra)})"
     why += f" = {len(paid) + len(extra)} WEP"
+    if unpaid:
+        why += f"; not paid: {', '.join(unpaid)}, deactivated voluntarily (8.12a)"
     return Pay(side, len(paid) + len(extra), paid + extra, "4.25, 11.0", why)
 
 

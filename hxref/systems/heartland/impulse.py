@@ -63,6 +63,7 @@ def orders_decision(state: HeartlandState) -> Decision:
               "remove": Field("list", "your wagons and depots taken off the map so that the enemy cannot "
                                       "capture them (7.21, 7.22)", optional=True),
               "combat": osc.COMBAT,
+              "deactivate": osc.DEACTIVATE,
               "exhaust": Field("list", "captured Union Naval Landings the Union declares exhausted (8.64a)",
                                optional=True, rule="8.64a", items=Field("str", "a landing's id")),
               "engineers": replace(osc.SPECIAL["engineers"], help="pontoon work: {engineer, lay: PONTOON, hexside} "
@@ -147,6 +148,8 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
                        "text": f"{side} declares operation level {choice['level']} for impulse {imp['n']}"})
     if "combat" in choice:
         imp["combat"] = choice["combat"]
+    if choice.get("deactivate"):            # 8.12a: carried out at the end of the impulse (finish)
+        imp["deactivate"] = list(choice["deactivate"])
     if "standing" in choice:
         state.setdefault("standing", {})[side] = choice["standing"]
         events.append({"type": "standing", "side": side, "visible_to": [side], "rule": "9.0",
@@ -204,7 +207,8 @@ def finish(state: HeartlandState, events: list[dict], dice=None) -> None:
     _impulse_end(state, events)
     imp = cur.pop("active_impulse")
     side = imp["side"]
-    pay = _leader_pay(state, side, imp["involuntary"])
+    voluntary = _voluntary_deactivations(state, side, imp.get("deactivate", []), events)
+    pay = _leader_pay(state, side, imp["involuntary"], voluntary, events)
     state["wep"][side] -= pay
     cur["impulses"].append({"n": imp["n"], "side": side, "level": cast(int, imp["level"]), "fixed": imp["fixed"],
                             "rule": imp["rule"], "pay": pay, "assaults": imp["assaults"]})
@@ -213,10 +217,24 @@ def finish(state: HeartlandState, events: list[dict], dice=None) -> None:
     events.append(wep_event(state, side, "4.25"))
 
 
-def _leader_pay(state: HeartlandState, side: str, involuntary: list[str]) -> int:
+def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str], events: list[dict]) -> list[str]:
+    """8.12a: the leaders the orders deactivate, flipped now, before the pay."""
+    if not names:
+        return []
+    from .deactivation import deactivate_at_impulse_end
+
+    return deactivate_at_impulse_end(state, side, names, events)
+
+
+def _leader_pay(state: HeartlandState, side: str, involuntary: list[str], voluntary: list[str],
+                events: list[dict]) -> int:
     from .forces import leader_pay
 
-    return leader_pay(state, side, involuntary).amount
+    pay = leader_pay(state, side, involuntary, voluntary)
+    if voluntary:                           # 11.0: say who is not paid, and why
+        events.append({"type": "pay", "side": side, "visible_to": [side], "rule": pay.rule, "wep": pay.amount,
+                       "text": f"{side} pays its leaders: {pay.why}"})
+    return pay.amount
 
 
 # --- 8.6, 8.8, 8.9: special orders at the impulse's start and end -------------------------

@@ -14,6 +14,7 @@ from .fog import enemy_stacks_in_sight
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
               "naval", "plot", "reveal", "searched", "exhaust"}
+ORDER_KEYS |= {"deactivate"}             # 8.12a: leaders deactivated voluntarily (.deactivation)
 MOVE_KEYS = {"force", "detach", "lend_mr", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss",
              "merge", "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map",
              "capture_landing"}
@@ -74,6 +75,12 @@ def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Proble
         from .capture import exhaust_order_problems
 
         found = exhaust_order_problems(state, side, choice["exhaust"])
+        if found:
+            return found
+    if "deactivate" in choice:              # 8.12a: leaders deactivated voluntarily
+        from .deactivation import order_problems
+
+        found = order_problems(state, side, choice["deactivate"], choice.get("moves", []))
         if found:
             return found
     problems += _special_order_problems(state, side, choice)

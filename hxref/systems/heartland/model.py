@@ -7,7 +7,7 @@ these instead of walking the dicts themselves.
 State layout (the parts beyond the initiative segment)::
 
     map: demo                       # games/heartland/maps/<map>.yaml
-    year: 1862                      # for 9.21's exceptions by year
+    calendar: [{turn: 1, year: 1862, month: 9}, ...]   # the year by turn: 9.21's exceptions
     weather: {result: Clear, ...}   # current turn's (see initiative)
     leaders:
       grant:

@@ -45,6 +45,10 @@ DEFENCE = {key: Field("list", help, optional=True, rule="9.0", items=Field("dict
                              ("retreat", "pre-combat retreats: force, to, rear_guard"))}
 assert set(DEFENCE) == DEFENCE_KEYS
 
+#: 8.12a: the leaders the phasing side deactivates voluntarily, at the end of its impulse
+DEACTIVATE = Field("list", "your active leaders deactivated voluntarily at the end of the impulse, not paid for "
+                           "(8.12a, 11.0)", optional=True, rule="8.12a", items=Field("str", "a leader's id"))
+
 #: 9.0: standing orders for the enemy's next assaults
 STANDING = Field("dict", "standing orders for the enemy's next assaults: {defence: {react: [...], retreat: [...]}} "
                          "(9.0)", optional=True, rule="9.0",

@@ -64,6 +64,7 @@ from . import model
 from .attack import Assault, default_passable, enemy_zoc, neighbours
 from .forces import APCharge
 from .imc import half_up
+from .reorg_step import year_of
 
 OVERRUN_RATIO = 20       # 9.22, 9.23
 
@@ -660,9 +661,10 @@ def pre_combat_retreat(state: HeartlandState, hexmap, force_id: str, attack: Ass
     follows: the rear guard, the overrun test and the attacker's advance or pursuit.
 
     ``rear_guard`` are unit ids left in the hex; ``rear_guard_leader`` an SL who stays with them
-    (with his whole box).  ``year`` defaults to ``state["year"]``.  ``attacker_strength``
-    overrides the printed CF of the attacker for the overrun test."""
-    year = state.get("year") if year is None else year
+    (with his whole box).  ``year`` defaults to this turn's year in the game's calendar (9.21's
+    exceptions by year).  ``attacker_strength`` overrides the printed CF of the attacker for the
+    overrun test."""
+    year = year_of(state) if year is None else year
     side = _defender_side(state, attack)
     r = PreCombatRetreat(force_id, attack, year, side)
     p = r.problems

@@ -241,6 +241,7 @@ class ActiveImpulse(TypedDict):
     stage: str                          # orders | defence
     assaults: list[dict[str, Any]]      # the assaults ordered, as the order file gave them
     involuntary: list[Any]
+    deactivate: NotRequired[list[str]]          # leaders deactivated voluntarily at the impulse's end (8.12a)
     supply: NotRequired[dict[str, Any]]
     mp: NotRequired[dict[str, dict[str, Any]]]     # force -> {rolled, spent} (8.22)
     mp_from_reactivation: NotRequired[dict[str, float]]

@@ -143,6 +143,8 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
              "choice.emergency: a mapping force: the wagon or depot it consumes for emergency supply (7.35)",
              "choice.remove: a list of your wagons and depots taken off the map at the start of the impulse, "
              "so that the enemy cannot capture them (7.21, 7.22)",
+             "choice.deactivate: a list of your active leaders who deactivate voluntarily at the end of "
+             "the impulse, after combat: they are not paid this impulse, and must reactivate later (8.12a, 11.0)",
              "choice.screen: a list of {who, on?}: a corps leader or cavalry unit whose screen goes on "
              "(on: true) or off (8.62)",
              "choice.engineers: a list of {engineer, lay?, take_up?, hexside?}: lay a pontoon across a "
@@ -253,6 +255,21 @@ def _reorganization(view: Mapping[str, Any], side: str) -> list[str]:
 
 # --- the defender's answer (9.0-9.2) ----------------------------------------------------------------
 
+def _retreat_year_notes(view: Mapping[str, Any], side: str) -> list[str]:
+    """9.21's exceptions by year, for this turn's year of the game's calendar."""
+    from .reorg_step import year_of
+
+    year = year_of(cast(HeartlandState, view))
+    if year == 1861:
+        return ["In 1861 neither side may retreat before combat (9.21)."]
+    if side == "confederate" and year == 1862:
+        return ["In 1862 your OC loses no ML for a pre-combat retreat; a rear guard still stays (9.21)."]
+    if side == "confederate" and year == 1863:
+        return ["In 1863 you are not held to conditions 3 and 4: no higher ML or cavalry needed, no ML "
+                "loss, no rear guard (9.21)."]
+    return []
+
+
 def _defence(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
     from . import model
     from .report import describe_top
@@ -266,6 +283,7 @@ def _defence(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
     notes += [f"choice.retreat: pre-combat retreats (9.2), a list of {_keys(RETREAT_DOCS, ('force',))}; "
               "[] for none:"]
     notes += _entry_lines("choice.retreat[]", RETREAT_DOCS)
+    notes += _retreat_year_notes(view, side)
     notes += ["Leave both lists empty to stand and fight.", "",
               f"Assaulted hexes ({enemy} attacks, 8.42, 9.0):"]
     targets = sorted({a["target"] for a in assaults})
