@@ -27,6 +27,7 @@ from ..base import Problem
 from .areas import Areas, areas_chart, hex_of
 from .campaign import Campaign
 from .sides import SIDE_ADJECTIVES
+from .state_types import KgpState
 
 ESCAPE = "8.606"
 SHIFT = "8.613"
@@ -99,7 +100,7 @@ def _full(cg: Campaign, label: str) -> str | None:
         return None
 
 
-def roll_escapes(state: dict, areas: Areas, side: str, units: list, dice, events: list) -> list[str]:
+def roll_escapes(state: KgpState, areas: Areas, side: str, units: list, dice, events: list) -> list[str]:
     """8.606 for ``side``'s reported units: who stays, who must Escape, each attempt rolled; the
     Retained positions kept in ``state['retained']``.  Returns the checklist's lines (public)."""
     table = areas_chart()["escape"]
@@ -141,8 +142,7 @@ def roll_escapes(state: dict, areas: Areas, side: str, units: list, dice, events
         lines.append(f"{who}: one Escape dr")
         if ok:
             kept.append({"unit": u["unit"], **dest[0], "kind": kind})
-    state.setdefault("retained", {}).setdefault(side, [])
-    state["retained"][side] = kept
+    state.setdefault("retained", {})[side] = kept
     return lines
 
 
@@ -172,7 +172,7 @@ def shift_problems(state: Mapping, areas: Areas, side: str, shifts: list) -> lis
     return []
 
 
-def roll_shifts(state: dict, areas: Areas, side: str, shifts: list, dice, events: list) -> None:
+def roll_shifts(state: KgpState, areas: Areas, side: str, shifts: list, dice, events: list) -> None:
     """8.613: one dr per Shift, shown to its owner alone; a success moves the Retained unit."""
     table = areas_chart()["shift"]
     who = SIDE_ADJECTIVES[side]
