@@ -24,6 +24,7 @@ from collections.abc import Mapping
 
 from ...errors import InvalidInput
 from ..base import Decision, Problem
+from .areas import determine, determine_from_state, strategic_hexes, strategic_problems
 from .campaign import load_campaign
 from .chits import chit_outcome
 from .fortifications import buy, fpp_problems
@@ -32,6 +33,7 @@ from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_p
                      track_pf)
 from .rg_chart import load_rg_chart
 from .refit_rolls import check_problems, make_rolls, refit_chart, roll_checks, roll_problems
+from .retained import roll_escapes, roll_shifts, shift_problems, unit_problems
 from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
 from .sealing import opens, seal_id_problems, seal_problems
@@ -50,7 +52,7 @@ ROLLED_STEPS = {
 }
 
 #: the facts both reports of a scenario must agree on (8.603; 8.6 the Refit facts)
-SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts")
+SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts", "strategic", "blazes")
 
 
 # --- checks ---------------------------------------------------------------------------------------
@@ -66,7 +68,7 @@ def check(state: KgpState, decision: Decision, side: str, choice: dict) -> list[
     if decision.kind == "turn":
         return _turn_problems(state, side, choice)
     if decision.kind == "report":
-        return _report_problems(state, choice)
+        return _report_problems(state, choice) or _area_problems(state, side, choice)
     if decision.kind == "refit":
         return _refit_problems(state, side, choice)
     return []
@@ -152,8 +154,23 @@ def _report_problems(state: KgpState, choice: dict) -> list[Problem]:
     return []
 
 
+def _area_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
+    """8.2 Strategic Location and 8.605-8.606: the Strategic Locations a report claims, and the
+    side's own units and their Escapes, judged on the areas that report sets."""
+    cg = load_campaign(state["cg"])
+    items, blazes = list(choice.get("strategic") or []), list(choice.get("blazes") or [])
+    found = strategic_problems(state, cg, items, blazes)
+    if found or not choice.get("units"):
+        return found
+    return unit_problems(determine(cg, state["date"], strategic_hexes(items), blazes), side, list(choice["units"]))
+
+
 def _refit_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
     cg = load_campaign(state["cg"])
+    if choice.get("shift"):
+        found = shift_problems(state, determine_from_state(cg, state, state["date"]), side, list(choice["shift"]))
+        if found:
+            return found
     chit = choice["chit"]
     if chit == "attack" and state["chits"][side] >= state["chit_limits"][side]:
         return [Problem(f"{SIDE_ADJECTIVES[side]} have used all {state['chit_limits'][side]} Attack chits "
@@ -285,6 +302,8 @@ def _report(state: KgpState, answers: dict, dice, events: list) -> None:
             _say(events, "report.lost", f"{SIDE_ADJECTIVES[s]} report their losses: {', '.join(answers[s]['lost'])}",
                  "8.603", s)
     state["last_report"] = rep
+    state["strategic"] = list(answers[SIDES[0]].get("strategic") or [])      # 8.605 reads them
+    state["blazes"] = list(answers[SIDES[0]].get("blazes") or [])
     # 8.603: the roster row, the CG-LVP Total and the scenario's winner
     for s in SIDES:
         state["cg_lvp"][s] += int(rep["lvp"][s])
@@ -300,7 +319,8 @@ def _report(state: KgpState, answers: dict, dice, events: list) -> None:
         _finish(state, v, events)
         return
     checks = {s: list(answers[s].get("checks", [])) for s in SIDES}
-    _refit_steps(state, rep.get("facts") or {}, events, first=True, dice=dice, checks=checks)
+    units = {s: list(answers[s].get("units", []) or []) for s in SIDES}
+    _refit_steps(state, rep.get("facts") or {}, events, first=True, dice=dice, checks=checks, units=units)
 
 
 def _scenario_winner(rep: SceneReport) -> str:
@@ -337,7 +357,7 @@ def _finish(state: KgpState, v: Victory, events: list) -> None:
 
 
 def _refit_steps(state: KgpState, facts: Mapping[str, bool], events: list, *, first: bool, dice,
-                 checks: Mapping[str, list] | None = None) -> None:
+                 checks: Mapping[str, list] | None = None, units: Mapping[str, list] | None = None) -> None:
     """Walk the Refit checklist up to the sealed choices (8.619-8.623): computed steps now,
     recorded steps noted, steps that do not apply skipped with the reason."""
     chart = refit_chart()
@@ -358,7 +378,7 @@ def _refit_steps(state: KgpState, facts: Mapping[str, bool], events: list, *, fi
                 return
             status, why = "computed", new_date
         else:
-            status, why = _step_status(state, step, chart, facts, checks, dice, events)
+            status, why = _step_status(state, step, chart, facts, checks, dice, events, units)
         rows.append({"date": state["date"], "step": num, "title": step["title"], "status": status, "why": why})
         _say(events, "refit.step", f"{num} {step['title']}: {status} -- {why}", num)
     for row in rows:                # 8.601-8.611 were walked before 8.612 set the new CG Date
@@ -381,7 +401,8 @@ def _new_cg_date(state: KgpState) -> str | None:
 
 
 def _step_status(state: KgpState, step: dict, chart: dict, facts: Mapping[str, bool],
-                 checks: Mapping[str, list] | None, dice, events: list) -> tuple[str, str]:
+                 checks: Mapping[str, list] | None, dice, events: list,
+                 units: Mapping[str, list] | None = None) -> tuple[str, str]:
     """One Refit checklist step other than 8.612: computed now (8.603, 8.617, 8.604's checks),
     skipped when the reports say its condition is absent, or recorded at the table."""
     num = step["step"]
@@ -389,6 +410,18 @@ def _step_status(state: KgpState, step: dict, chart: dict, facts: Mapping[str, b
         return "computed", "CG Roster and CG-LVP Totals written (above)"
     if num == "8.617":
         return "computed", _weather(state, chart, dice)
+    if num == "8.605":
+        a = determine_from_state(load_campaign(state["cg"]), state, state["date"])
+        return "computed", "; ".join(f"{SIDE_ADJECTIVES[s]}: {a.summary(s)}" for s in SIDES) + \
+            f"; No Man's Land {len(a.no_mans_land)} hexes; every other hex Uncontrolled Territory (8.2)"
+    if num == "8.606":
+        a = determine_from_state(load_campaign(state["cg"]), state, state["date"])
+        lines = [x for s in SIDES for x in roll_escapes(state, a, s, (units or {}).get(s, []), dice, events)]
+        return "computed", ("; ".join(lines) if lines else "no unit must Escape") + \
+            "; the Retained units are each side's own (8.15)"
+    if num == "8.613":
+        return "recorded", "each side's Shifts come with its sealed Refit orders (`shift`); hxref rolls them " \
+                           "(stand-in table, games/kgp/charts/areas.yaml)"
     if step.get("skip_unless") and not facts.get(step["skip_unless"]):
         return "skipped", f"does not apply: the reports say no {step['skip_unless'].replace('_', ' ')}"
     if num == "8.604" and any((checks or {}).values()):
@@ -448,6 +481,9 @@ def _refit(state: KgpState, answers: dict, dice, events: list) -> None:
         rep = int(a.get("cpp_replenishment", 0) or 0)
         state["cpp"][side] += rep
         remove_oba(state, side, list(a.get("oba_removed", [])))                            # CG15, CG22
+        if a.get("shift"):                                                                  # 8.613
+            roll_shifts(state, determine_from_state(load_campaign(state["cg"]), state, state["date"]), side,
+                        list(a["shift"]), dice, events)
         rolls = list(a.get("rolls", []))
         make_rolls(state, side, [r for r in rolls if r["step"] < "8.619"], dice, events)     # 8.614, 8.618
         pay(state, side, list(a.get("purchase", [])))

@@ -227,6 +227,9 @@ class KgpState(TypedDict):
     dummy_minefields: NotRequired[dict[str, list[DummyMinefields]]]  # 7.2: each side's own
     last_report: NotRequired[SceneReport]
     bridge_destroyed_by: NotRequired[str]
+    strategic: NotRequired[list[dict]]  # 8.605: the Strategic Locations of the last agreed report
+    blazes: NotRequired[list[str]]      # 8.2 Enterable: the Blaze hexes of the last agreed report
+    retained: NotRequired[dict[str, list[dict]]]  # 8.606, 8.613: each side's Retained units (its own)
 
 
 def kgp_state(state: ReadOnlyState) -> KgpState:

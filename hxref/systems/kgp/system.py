@@ -53,6 +53,9 @@ from .state_types import KgpState, kgp_state, plain
 NAME = "kgp"
 #: the commitment a stand-fast set-up seals for each Objective Hex: no value and salt open it
 UNOPENED = "0" * 64
+#: 8.2 Strategic Location: the kinds a report may claim; a unit's kind for 8.606 and 8.613
+STRATEGIC_KINDS = ("building", "rubble", "bridge", "entrenchment", "objective", "vehicle", "gun")
+UNIT_KINDS = ("infantry", "vehicle", "gun")
 FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leaders")
 
 
@@ -60,10 +63,11 @@ FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leade
 #: map, the public rolls, victory points, the report rounds)
 PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "chits",
                "chit_limits", "roster", "cg_lvp", "rolls", "refit", "weather", "report_round", "result",
-               "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf")
+               "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf",
+               "strategic", "blazes")
 #: the state fields kept per side ({side: ...}) of which a side sees its own part only (8.14, 8.15, 9)
 OWN_KEYS = ("purchases", "opened", "cpp", "fpp", "secret_rolls", "refit_rolls", "fortifications", "oba_removed",
-            "dummy_minefields")
+            "dummy_minefields", "retained")
 
 def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
     """The other side's secrets: that one was sealed, and once opened its id and kind (the opening
@@ -211,6 +215,30 @@ class Kgp(GameSystem):
                                             "kind": Field("str", choices=("encirclement", "minefield")),
                                             "morale": Field("int", minimum=1),
                                             "drm": Field("int", "a leader's DRM", optional=True)})),
+                        # 8.2, 8.605: the Strategic Locations each side controls, and the Blaze hexes (not Enterable)
+                        "strategic": Field("list", "the Strategic Locations each side controls at the end: {hex, side, "
+                                                   "kind, ...} (8.2; both reports agree)", optional=True,
+                                           rule="8.605", items=Field("dict", fields={
+                                               "hex": Field("str"), "side": side_f,
+                                               "kind": Field("str", choices=STRATEGIC_KINDS),
+                                               "ma_mm": Field("int", "a vehicle's functioning MA", minimum=0,
+                                                              optional=True),
+                                               "ft": Field("bool", "a vehicle's functioning FT MA", optional=True),
+                                               "immobile": Field("bool", optional=True),
+                                               "abandoned": Field("bool", optional=True),
+                                               "hooked": Field("bool", "a Gun", optional=True),
+                                               "malfunctioned": Field("bool", "a Gun", optional=True)})),
+                        "blazes": Field("list", "Terrain Blaze hexes (not Enterable, 8.2; both reports agree)",
+                                        optional=True, rule="8.2", items=Field("str")),
+                        # 8.606: a side's own units on the map or in a Holding Box, and where each Escapes to
+                        "units": Field("list", "your units on the map or in a Holding Box: {unit, hex | box, kind?, "
+                                               "escape_to?} (8.606)", optional=True, rule="8.606",
+                                       items=Field("dict", fields={
+                                           "unit": Field("str"), "hex": Field("str", optional=True),
+                                           "box": Field("str", "an Entry Area's arrow hex", optional=True),
+                                           "kind": Field("str", choices=UNIT_KINDS, optional=True),
+                                           "escape_to": Field("str", "a friendly setup-area hex or an Eligible "
+                                                                     "Entry Area's arrow hex", optional=True)})),
                         "notes": Field("str", "anything else for the record", optional=True)},
                 example={"lvp": {"us": 0, "german": 0}, "cvp": {"us": 0, "german": 0}, "facts": {}})]
         if st == "refit":
@@ -229,6 +257,10 @@ class Kgp(GameSystem):
                         "oba_removed": Field("list", "your OBA RGs Used or eliminated, no longer held (SSR CG15, "
                                                      "CG22)", optional=True, rule="CG15", items=Field("str")),
                         "seal": seal,
+                        "shift": Field("list", "Retained units that Shift (8.613): {unit, to: a friendly setup-area "
+                                               "hex or an Eligible Entry Area's arrow hex}", optional=True,
+                                       rule="8.613", items=Field("dict", fields={
+                                           "unit": Field("str"), "to": Field("str")})),
                         "notes": Field("str", "your record of the recorded steps", optional=True)},
                 example={"chit": "idle", "purchase": [], "seal": []})]
         return []
