@@ -75,7 +75,10 @@ def heartland(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
             if rng.random() < .15:
                 move["forced_march"] = True
             moves.append(move)
-        out.append({"moves": moves})
+        choice: dict = {"moves": moves}
+        if leaders and rng.random() < .2:
+            choice["deactivate"] = _some(rng, leaders, 1)
+        out.append(choice)
     return out
 
 

@@ -33,7 +33,9 @@ class World:
     """Builds a state dict leader by leader and unit by unit."""
 
     def __init__(self, year: int | None = 1862):
-        self.state: dict = {"map": "sample", "year": year, "leaders": {}, "units": {}, "logistics": {},
+        # the year is the calendar's, as in a game (turn 1 of a one-turn calendar)
+        self.state: dict = {"map": "sample", "turn": 1, "calendar": [{"turn": 1, "year": year}] if year else [],
+                            "leaders": {}, "units": {}, "logistics": {},
                             "sources": {U: [], C: []}}
 
     def leader(self, lid: str, side: str, hex: str | None = "0303", *, stars: int = 2, brevet: int = 0,

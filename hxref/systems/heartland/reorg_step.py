@@ -89,7 +89,7 @@ def month_of(state: HeartlandState) -> int | None:
 
 
 def year_of(state: HeartlandState) -> int | None:
-    return calendar_entry(state).get("year", state.get("year"))
+    return calendar_entry(state).get("year")
 
 
 def gone(leader: Leader) -> bool:
