@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..canon import canonical_json, sha256_hex
 from ..errors import InvalidInput
@@ -384,7 +384,7 @@ def is_map_key(rel: str) -> bool:
     return rel.startswith((MAPS + "/", CLUB_MAPS + "/"))
 
 
-def club_map(name: Any) -> bool:
+def club_map(name: Any) -> TypeGuard[str]:
     """Whether a scenario's ``map:`` names a club's own map file (``my-table.yaml``), not a published map."""
     return isinstance(name, str) and name.endswith((".yaml", ".yml"))
 
@@ -586,7 +586,7 @@ def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
     for rel in sorted(set(here) | set(game)):
         if rel not in game:
             out.append(f"{rel} is not pinned (each copy would read its own file)")
-        elif rel.startswith(CLUB_MAPS + "/") and club_map(the_map) and rel == _club_key(the_map):
+        elif rel.startswith(CLUB_MAPS + "/") and club_map(the_map) and rel == club_key(the_map):
             out.append(f"the map is a club's own map, the creator's file {the_map} (sha256 {game[rel].sha256}), "
                        f"not one of the published ones in {folder(system) / MAPS}")
         elif rel not in here:
@@ -597,7 +597,7 @@ def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
     return out
 
 
-def _club_key(name: str) -> str | None:
+def club_key(name: str) -> str | None:
     """The pinned path of the club's map ``name``, or None when it is no club map name."""
     found = _CLUB_MAP.fullmatch(name)
     return f"{CLUB_MAPS}/{found.group(1)}.yaml" if found else None

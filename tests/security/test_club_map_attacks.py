@@ -183,6 +183,8 @@ def test_the_joiner_is_shown_a_clubs_own_map_with_the_digest_the_game_pins(cli):
     assert sha("g.yaml") == before
     shown = cli("join", "g.yaml", "--side", "confederate", "--key", "bob", "--show-charts").output
     assert "+++ game/club-maps/my-table.yaml" in shown and "+    name: Club Pond" in shown
+    signed = cli("join", "g.yaml", "--side", "confederate", "--key", "bob", "--accept-charts").output
+    assert f"  map: a club's own, my-table.yaml, sha256 {pinned}" in signed
 
 
 def crafted(edit) -> str:
