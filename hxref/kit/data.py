@@ -587,8 +587,8 @@ def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
         if rel not in game:
             out.append(f"{rel} is not pinned (each copy would read its own file)")
         elif rel.startswith(CLUB_MAPS + "/") and club_map(the_map) and rel == club_key(the_map):
-            out.append(f"the map is a club's own map, the creator's file {the_map} (sha256 {game[rel].sha256}), "
-                       f"not one of the published ones in {folder(system) / MAPS}")
+            out.append(f"the map is a club's own, the creator's file {the_map} (sha256 {game[rel].sha256[:16]}), "
+                       f"not one of the published maps in {folder(system) / MAPS}")
         elif rel not in here:
             out.append(f"{rel} is not one of the published charts in {folder(system)}")
         elif game[rel].sha256 != here[rel]["sha256"]:

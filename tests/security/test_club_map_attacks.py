@@ -178,8 +178,8 @@ def test_the_joiner_is_shown_a_clubs_own_map_with_the_digest_the_game_pins(cli):
     Path("my-table.yaml").write_text(Path("bobs/my-table.yaml").read_text())   # and his cwd's copy
     before = sha("g.yaml")
     err = cli.fails("join", "g.yaml", "--side", "confederate", "--key", "bob")
-    assert "[E507]" in err and "a club's own map, the creator's file my-table.yaml" in err
-    assert f"sha256 {pinned}" in err and sha256_hex(Path("bobs/my-table.yaml").read_bytes()) not in err
+    assert "[E507]" in err and "the map is a club's own, the creator's file my-table.yaml" in err
+    assert f"sha256 {pinned[:16]}" in err and sha256_hex(Path("bobs/my-table.yaml").read_bytes())[:16] not in err
     assert sha("g.yaml") == before
     shown = cli("join", "g.yaml", "--side", "confederate", "--key", "bob", "--show-charts").output
     assert "+++ game/club-maps/my-table.yaml" in shown and "+    name: Club Pond" in shown
@@ -222,3 +222,39 @@ def test_a_path_as_a_crafted_games_club_map_reads_nothing(cli, name):
     assert exc.value.code == "E500" and "crafted scenario" in exc.value.message
     with pytest.raises(InvalidInput):
         data.game_map("acw-minis", name)
+
+
+# --- 4. what holds ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("system, folder, scenario", [("heartland", "heartland", "heartland-demo"),
+                                                      ("salem-church", "salem_church", "salem-church")])
+def test_every_system_with_a_map_plays_on_a_clubs_own(cli, system, folder, scenario):
+    games = data.folder(system).parent
+    text = (games / folder / "scenarios" / f"{scenario}.yaml").read_text(encoding="utf-8")
+    published = re.search(r"(?m)^map: ([a-z0-9-]+)", text).group(1)
+    Path("club-map.yaml").write_text((games / folder / "maps" / f"{published}.yaml").read_text(encoding="utf-8"))
+    Path("s.yaml").write_text(re.sub(r"(?m)^map: .*$", "map: club-map.yaml", text), encoding="utf-8")
+    cli("new", "g.yaml", "--system", system, "--scenario", "s.yaml", "--mode", "solo")
+    charts = GameFile.load("g.yaml").log[0]["data"]["charts"]
+    assert "club-maps/club-map.yaml" in charts and not any(k.startswith("maps/") for k in charts)
+    Path("club-map.yaml").unlink()
+    cli("map", "show", "g.yaml", "--svg", "m.svg")
+    res = audit("g.yaml")
+    assert res.ok and any("club-maps/club-map.yaml" in n for n in res.notes)
+
+
+def test_a_season_on_one_set_of_charts_takes_the_clubs_table_of_each_scenario(cli):
+    """--charts-from an earlier game keeps its charts, but the club's table is the file the new
+    scenario names now; a published scenario made from a club game gets the published map."""
+    club_files()
+    cli(*new(cli, mode="solo", name="first.yaml"))
+    Path("my-table.yaml").write_text(Path("my-table.yaml").read_text().replace("name: Club Pond", "name: Club Lake"))
+    cli(*new(cli, mode="solo", name="second.yaml"), "--charts-from", "first.yaml")
+    charts = GameFile.load("second.yaml").log[0]["data"]["charts"]
+    assert "Club Lake" in charts["club-maps/my-table.yaml"]["text"]
+    assert sorted(k for k in charts if not k.startswith("club-maps/")) == \
+        sorted(k for k in GameFile.load("first.yaml").log[0]["data"]["charts"] if not k.startswith("club-maps/"))
+    cli("new", "third.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
+        "--charts-from", "second.yaml")
+    charts = GameFile.load("third.yaml").log[0]["data"]["charts"]
+    assert "maps/mercers-mill.yaml" in charts and not any(k.startswith("club-maps/") for k in charts)
