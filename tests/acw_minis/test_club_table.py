@@ -80,3 +80,24 @@ def test_a_scenario_naming_no_map_of_the_system_is_refused_at_new(cli):
     err = cli.fails("new", "g.yaml", "--system", "acw-minis", "--scenario", "my-scenario.yaml", "--mode", "solo")
     assert "[E503]" in err and "my-scenario.yaml" in err and "map: my-table.yaml" in err
     assert not Path("g.yaml").exists()
+
+
+def test_an_umpired_players_home_check_on_a_club_table_leaves_the_rules_to_the_umpire(tmp_path):
+    """A view carries no pinned files: the player's check at home says so, and the umpire's hxref,
+    which holds the game and its table, checks the rules (the pond refuses the move)."""
+    from tests.mail.test_side_view import Table, _literal
+
+    class ClubTable(Table):
+        def run(self, who, *args, **kw):        # the umpire reads the club's files, and accepts them
+            extra = ("--accept-charts",) if who == "umpire" and args[0] == "join" else ()
+            return super().run(who, *args, *extra, **kw)
+
+    scenario = club_files(tmp_path / "club")
+    t = ClubTable(tmp_path / "t", "acw-minis", str(scenario.resolve()))
+    got = t.mail("union", "m1")
+    text = re.sub(r"(?ms)^choice:.*", "choice: " + MOVE + "\n", got["template"].read_text())
+    got["template"].write_text(text)
+    out = t.run("union", *_literal(got["template"], t.key("union"))).output
+    assert "club's own map (my-table.yaml)" in out and "the umpire's hxref checks them" in out
+    res = t.run("umpire", "check", t.game, got["template"].parent / "union-t1.union.yaml", code=2)
+    assert "Club Pond" in res.output
