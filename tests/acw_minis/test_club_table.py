@@ -48,6 +48,13 @@ def test_the_published_scenario_refused_before_is_now_a_club_game(cli):
     assert audit("g.yaml").ok
 
 
+def test_a_club_scenario_in_a_folder_of_its_own_with_a_yml_table(cli):
+    club_files(Path("club"), table="our-table.yml")
+    cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "club/my-scenario.yaml", "--mode", "solo")
+    assert "club-maps/our-table.yaml" in GameFile.load("g.yaml").log[0]["data"]["charts"]
+    assert "Club Pond" in cli.fails("play", "g.yaml", "--choice", MOVE)
+
+
 def test_the_club_table_is_drawn_from_the_game(cli, tmp_path):
     club_files()
     cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "my-scenario.yaml", "--mode", "solo")
