@@ -142,6 +142,10 @@ def _chart_notices(gf: GameFile, res: AuditResult) -> None:
         res.charts_changed.append({"chart": rel, "how": how})
         res.notes.append(f"NOTICE: the game was played with its pinned {rel}, which {how}; the replay used "
                          "the pinned one (`hxref audit --rerun` shows what today's would change)")
+    for rel, src in sorted(charts.items()):
+        if rel.startswith(data.CLUB_MAPS + "/"):
+            res.notes.append(f"NOTICE: the game is played on a club's own map, pinned when it was made ({rel}, "
+                             f"sha256 {src.sha256}); the replay used it")
     _scenario_notice(gf, system, res)
 
 

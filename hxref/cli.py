@@ -217,6 +217,9 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     The game pins the data it is played with (charts, terrain types, the scenario's map),
     so it goes on and audits with them whatever later versions of hxref ship; each player's
     `hxref join` compares them with his own before he signs.
+
+    A club's own scenario file may play on the club's own table or map: its `map:` names
+    a map file beside it (map: my-table.yaml; no folder, no path, no link), pinned here.
     """
     from . import systems
     from .engine import Engine

@@ -455,6 +455,8 @@ def _title(system) -> str:
 
 def join_lines(created: dict, identity: str, side: str, options: list[str]) -> list[str]:
     """:func:`what_a_join_signs` from ``game.created``'s data (a template's join reads it there)."""
+    from .kit.published import club_map_of
+
     meta = created["meta"]
     lines = [f"you sign a join of game {meta['game']!r} (identity {identity}) as {side}:",
              f"  {meta['mode']} game of {_title(meta.get('system'))}, scenario {meta['scenario']} ({meta['title']}), "
@@ -469,6 +471,9 @@ def join_lines(created: dict, identity: str, side: str, options: list[str]) -> l
     else:
         lines.append("  no deadlines: a party that stops sending can stall this game")
     lines.append("  optional rules your join agrees to: " + (", ".join(options) or "none"))
+    club = club_map_of(created)
+    if club is not None:
+        lines.append(f"  map: a club's own, {club[0]}, sha256 {club[1]}")
     return lines
 
 

@@ -268,7 +268,8 @@ class Engine(ClaimsMixin):
         created_data = {"meta": meta, "participants": participants, "scenario": data,
                         "nonce": nonce or random_hex(32),
                         # the charts the game is played with, covered by its identity (kit.data)
-                        "charts": _charts_to_pin(system, charts, data)}
+                        "charts": _charts_to_pin(system, charts, data,
+                                                 scenario if data_mod.own_file(scenario) else None)}
         if mode == "solo":
             created_data["solo_seed"] = random_hex(32)
         eng._apply("game.created", None, created_data)
@@ -803,21 +804,25 @@ class Engine(ClaimsMixin):
         return cands[0]
 
 
-def _charts_to_pin(system: str, given: Mapping[str, Any] | None, scenario: Mapping[str, Any]) -> dict:
-    """What a new game pins: this hxref's data files for ``scenario`` (kit.data.pin), or exactly
+def _charts_to_pin(system: str, given: Mapping[str, Any] | None, scenario: Mapping[str, Any],
+                   scenario_file: str | None = None) -> dict:
+    """What a new game pins: this hxref's data files for ``scenario`` (kit.data.pin), with the
+    club's own map a scenario file of one's own names (read beside ``scenario_file``), or exactly
     an earlier game's (checked as a game file's pinned charts are: E500 when damaged), so a game
     re-made from it, a shipped demo, has the same identity whatever this hxref publishes today;
     only a scenario on a map the earlier game did not pin pins that map as this hxref has it, and
     the earlier game's other maps are left out (a season's next scenario on another map would
-    pin one its players' hxref does not publish for it, and every join would be refused)."""
-    today = data_mod.pin(system, scenario)
+    pin one its players' hxref does not publish for it, and every join would be refused); a
+    club's own map is always the file the scenario names now."""
+    today = data_mod.pin(system, scenario, scenario_file)
     if given is None:
         return today
     data_mod.prepare(system, given)
-    own = f"{data_mod.MAPS}/{scenario.get('map')}.yaml"
-    out = {rel: dict(entry) for rel, entry in given.items() if not rel.startswith(data_mod.MAPS + "/") or rel == own}
+    own = data_mod.map_key(system, scenario.get("map")) if scenario.get("map") is not None else None
+    out = {rel: dict(entry) for rel, entry in given.items()
+           if not data_mod.is_map_key(rel) or (rel == own and not data_mod.club_map(scenario.get("map")))}
     for rel, entry in today.items():
-        if rel.startswith(data_mod.MAPS + "/") and rel not in out:
+        if data_mod.is_map_key(rel) and rel not in out:
             out[rel] = entry
     return out
 
@@ -864,6 +869,10 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     if folder not in Path(found.map_path).resolve().parents:      # a crafted scenario's "map: ../../x"
         raise InvalidInput("the scenario names no map of its system: a crafted game file", code="E500",
                            file=str(path))
+    rel = Path(found.map_path).resolve().relative_to(folder).as_posix()
+    if rel.startswith(data.CLUB_MAPS + "/") and rel not in eng.system.sources():    # never read from the disk
+        raise InvalidInput("the scenario's map is a club's own map this game does not pin: a crafted game file",
+                           code="E500", file=str(path))
     with data.pinned(eng.meta["system"], eng.system.sources()):     # the game's map, as its rules read it
         return replace(found, hexmap=load_map(found.map_path))
 

@@ -44,17 +44,18 @@ ORDER_LIMITS = Limits()
 DATA_LIMITS = Limits(max_bytes=16 * 1024 * 1024, max_depth=64, max_nodes=5_000_000, max_string=1024 * 1024)
 
 
-def read_text(path: str | Path, limits: Limits = ORDER_LIMITS) -> str:
+def read_text(path: str | Path, limits: Limits = ORDER_LIMITS, *, follow: bool = True) -> str:
     """Read a text file, refusing it before reading when it is too large or not a regular file.
 
     A FIFO or a device would block ``open`` or ``read`` (or never end), so only a regular file is
     read: checked before opening, and again on what was opened (without blocking), as the name may
-    have been swapped in between.
+    have been swapped in between.  With ``follow=False`` a symbolic link is not read either (the
+    name is opened without following it, so a link put in its place meanwhile is refused too).
     """
     p = Path(path)
     try:
-        _regular(os.stat(p), path)
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+        _regular(os.stat(p) if follow else os.lstat(p), path)
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0)))
         with os.fdopen(fd, "rb") as fh:
             size = _regular(os.fstat(fh.fileno()), path).st_size
             if size > limits.max_bytes:

@@ -17,6 +17,13 @@ types: the terrain effects chart of the maps) and the map the scenario names, ``
 scenario is in ``game.created`` already (read once, by the system's
 :meth:`~hxref.kit.protocol.GameSystem.load_scenario`).
 
+A club's own map: a scenario file of one's own may name, as its ``map:``, a map file of the club's
+(``map: my-table.yaml``), a plain file name beside the scenario file, never a path nor a link.
+``hxref new`` reads it once (:func:`club_map_file`) and pins it as ``club-maps/<name>.yaml``; from
+then on it is read from the game only, never from anyone's disk (:func:`game_map` refuses a club
+map the game does not pin), and the joining player is told it is a club's own map, with its
+sha256 (:func:`unpublished`).
+
 Caches are keyed by content (:class:`Source` compares by its sha256), never by name: two games
 with different charts in one process each see their own.
 
@@ -31,12 +38,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..canon import canonical_json, sha256_hex
 from ..errors import InvalidInput
@@ -49,9 +57,13 @@ PINNED_FOLDERS = ("charts", "campaigns")
 PINNED_TOP = ("terrain.yaml",)
 #: the folder of the maps: a new game pins the one its scenario names (``map:``)
 MAPS = "maps"
+#: where a game pins a club's own map (no such folder is ever read from the disk)
+CLUB_MAPS = "club-maps"
 #: a pinned file's key: a path inside the data folder (checked, as it comes from a game file); lower
 #: case only, so no two keys name one file on a file system that ignores case
-_KEY = re.compile(r"(?:(?:charts|campaigns|maps)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
+_KEY = re.compile(r"(?:(?:charts|campaigns|maps|club-maps)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
+#: a club's own map as its scenario names it: a file name beside the scenario, never a path
+_CLUB_MAP = re.compile(r"([a-z0-9_][a-z0-9_.-]*)\.ya?ml")
 #: at most this many files pinned in one game (a system ships about ten)
 MAX_PINNED = 64
 
@@ -300,7 +312,7 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
         # a pinned map reads its terrain types from the game too: a map naming a file the game does
         # not pin (outside the data folder, another map, a scenario) would make each copy read its
         # own disk; only the terrain types may be left out, which the joining player is told
-        ref = _terrain_ref(src) if rel.startswith(MAPS + "/") else None
+        ref = _terrain_ref(src) if is_map_key(rel) else None
         if ref is not None and ref not in out and ref not in PINNED_TOP:
             raise InvalidInput(f"game.created: the pinned map {rel} names the terrain file {ref[:80]!r}, which the "
                                "game does not pin (a crafted game file)", code="E500")
@@ -344,10 +356,10 @@ def game_map(system: str, name: str) -> Any:
     with the terrain types it names read the same way.  Parsed once per content."""
     from ..maps import load_map
 
-    rel = f"{MAPS}/{name}.yaml"
-    if not (isinstance(name, str) and _KEY.fullmatch(rel)):    # a crafted scenario's "../../x": no map of it
-        raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is no map name of {system}: a crafted scenario",
-                           code="E500")
+    rel = map_key(system, name)
+    if rel.startswith(CLUB_MAPS + "/") and pins.held(system, rel) is None:
+        raise InvalidInput(f"the scenario's map is the club's own file {name!r}, which this game does not pin: a "
+                           "club's map is read only from the game that pinned it (a crafted game file)", code="E500")
     src = source(system, rel)
     ref = _terrain_ref(src)
     if ref is None:
@@ -365,6 +377,80 @@ def game_map(system: str, name: str) -> Any:
         _MAPS.clear()
     _MAPS[(system, name)] = (key, m)
     return m
+
+
+def is_map_key(rel: str) -> bool:
+    """Whether the pinned path ``rel`` is a map: a published one or a club's own."""
+    return rel.startswith((MAPS + "/", CLUB_MAPS + "/"))
+
+
+def club_map(name: Any) -> TypeGuard[str]:
+    """Whether a scenario's ``map:`` names a club's own map file (``my-table.yaml``), not a published map."""
+    return isinstance(name, str) and name.endswith((".yaml", ".yml"))
+
+
+def map_key(system: str, name: Any) -> str:
+    """The pinned path of the scenario's map ``name``: ``maps/<name>.yaml`` for a published map,
+    ``club-maps/<stem>.yaml`` for a club's own file ``<stem>.yaml``; E500 for anything else, a
+    crafted scenario's ``../../x`` or ``/etc/passwd.yaml``: no file is looked up for it."""
+    rel = ""
+    if club_map(name):
+        found = _CLUB_MAP.fullmatch(name)
+        rel = f"{CLUB_MAPS}/{found.group(1)}.yaml" if found else ""
+    elif isinstance(name, str):
+        rel = f"{MAPS}/{name}.yaml"
+    if len(rel) > 220 or not _KEY.fullmatch(rel):
+        raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is no map name of {system}: a crafted scenario",
+                           code="E500")
+    return rel
+
+
+def map_file(system: str, name: Any) -> Path:
+    """Where the map reader (:mod:`hxref.maps`) reads the scenario's map ``name``: inside the data
+    folder, so that while a game is played it answers from the game's pinned copy."""
+    return folder(system) / map_key(system, name)
+
+
+#: a club's map takes the system's terrain types by this name only (pinned with it), or its own inline
+SYSTEM_TERRAIN_REF = "../terrain.yaml"
+
+
+def club_map_file(system: str, name: str, scenario_file: str | Path) -> Source:
+    """A club's own map as ``hxref new`` pins it: ``name``, the scenario's ``map:``, is a file name
+    beside the scenario file, a regular file and no symbolic link, one sound YAML mapping
+    (:func:`problem`) whose terrain types are inline or the system's own (``terrain:
+    ../terrain.yaml``).  E503 (naming the scenario or the map file) when it is not: a scenario
+    someone sent must not make ``hxref new`` pin some other file of its user's disk into a game
+    that he then sends to his opponent."""
+    from ..yamlio import DATA_LIMITS, read_text
+
+    where = Path(scenario_file)
+    found = _CLUB_MAP.fullmatch(name) if len(name) <= 200 else None
+    if found is None:
+        raise InvalidInput(f"the scenario's map {name[:80]!r} is not the name of a map file beside the scenario: "
+                           "write a file name, e.g. map: my-table.yaml (lower-case letters, digits, '_', '.', '-'; "
+                           "no folder, no path)", code="E503", file=str(where))
+    path = where.parent / name
+    try:
+        st = os.lstat(path)
+    except OSError:
+        raise InvalidInput(f"the scenario's map file {name} is missing: a club's map lies beside its scenario",
+                           code="E503", file=str(path)) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise InvalidInput("the club's map is a symbolic link: a game pins only a map file of its own beside the "
+                           "scenario (copy the map there)", code="E503", file=str(path))
+    text = canonical_text(read_text(path, DATA_LIMITS, follow=False))
+    bad = problem(text)
+    if bad is not None:
+        raise InvalidInput(f"this map {bad[0]}: it cannot be pinned in a game", code=bad[1], file=str(path))
+    rel = f"{CLUB_MAPS}/{found.group(1)}.yaml"
+    src = Source(system, rel, str(path), sha256_hex(text.encode("utf-8")), False, text)
+    ref = src.data().get("terrain")
+    if not isinstance(ref, dict) and ref != SYSTEM_TERRAIN_REF:
+        raise InvalidInput(f"a club's map declares its terrain types inline (terrain: {{...}}) or takes the "
+                           f"system's (terrain: {SYSTEM_TERRAIN_REF}), not {str(ref)[:60]!r}", code="E503",
+                           file=str(path))
+    return src
 
 
 @lru_cache(maxsize=64)
@@ -405,18 +491,26 @@ def chart(system: str, name: str) -> Any:
     return chart_source(system, name).data()
 
 
-def pin(system: str, scenario: Any = None) -> dict[str, dict[str, str]]:
+def pin(system: str, scenario: Any = None, scenario_file: str | Path | None = None) -> dict[str, dict[str, str]]:
     """What a new game pins, as ``{path: {sha256, text}}``: every file of :data:`PINNED_FOLDERS`,
     the files of :data:`PINNED_TOP`, and the map the scenario names (its ``map:``; a scenario
-    played on no map, or no scenario, pins none)."""
+    played on no map, or no scenario, pins none).  A club's own map (``map: my-table.yaml``) is
+    pinned only from ``scenario_file``, the scenario file ``hxref new`` was given, and checked as
+    its game will read it (:func:`club_map_file`); without it (what this hxref publishes for a
+    game's scenario: the joining player's check) a club's map is never looked for."""
     base = folder(system)
     paths = [(f"{sub}/{p.name}", p) for sub in PINNED_FOLDERS for p in sorted((base / sub).glob("*.yaml"))]
     paths += [(name, base / name) for name in PINNED_TOP if (base / name).is_file()]
     name = scenario.get("map") if isinstance(scenario, Mapping) else None
     # a name from a game file (the joining player's check): a plain file name, looked up only then
-    if isinstance(name, str) and len(name) <= 200 and _KEY.fullmatch(f"{MAPS}/{name}.yaml") \
-            and (base / MAPS / f"{name}.yaml").is_file():
+    if not club_map(name) and isinstance(name, str) and len(name) <= 200 \
+            and _KEY.fullmatch(f"{MAPS}/{name}.yaml") and (base / MAPS / f"{name}.yaml").is_file():
         paths.append((f"{MAPS}/{name}.yaml", base / MAPS / f"{name}.yaml"))
+    elif scenario_file is not None and name is not None and not club_map(name):
+        maps = ", ".join(sorted(p.stem for p in (base / MAPS).glob("*.yaml")))
+        raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is none of {system}'s maps ({maps}); a club's "
+                           "own map is named as its file beside the scenario: map: my-table.yaml", code="E503",
+                           file=str(scenario_file))
     out = {}
     for rel, p in paths:
         if _KEY.fullmatch(rel):
@@ -426,13 +520,30 @@ def pin(system: str, scenario: Any = None) -> dict[str, dict[str, str]]:
                 raise InvalidInput(f"this chart {bad[0]}: it cannot be pinned in a game", code=bad[1],
                                    file=str(p))
             out[rel] = {"sha256": src.sha256, "text": src.text}
+    if club_map(name) and scenario_file is not None:
+        own = club_map_file(system, name, scenario_file)
+        out[own.path] = {"sha256": own.sha256, "text": own.text}
+        _check_club_map(system, name, out, own.file)
     return out
+
+
+def _check_club_map(system: str, name: str, charts: Mapping[str, Any], file: str) -> None:
+    """Read the club's map ``name`` as the game will (from ``charts``, with the terrain types they
+    pin), so a map its rules cannot read is refused at ``hxref new``, naming the club's file."""
+    try:
+        with pinned(system, prepare(system, charts)):
+            game_map(system, name)
+    except InvalidInput as exc:
+        exc.where.file = file
+        raise
 
 
 def changed(system: str, charts: Mapping[str, Source]) -> list[tuple[str, str]]:
     """The pinned files that differ from the disk today: ``(path, how)``."""
     out = []
     for rel, src in sorted(charts.items()):
+        if rel.startswith(CLUB_MAPS + "/"):     # no hxref publishes a club's map: nothing to differ from
+            continue
         try:
             now = today(system, rel)
         except InvalidInput:
@@ -471,15 +582,25 @@ def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
         return [f"the game pins no charts: each copy would read its own {folder(system)}"]
     game = prepare(system, charts)
     out = []
+    the_map = scenario.get("map") if isinstance(scenario, Mapping) else None
     for rel in sorted(set(here) | set(game)):
         if rel not in game:
             out.append(f"{rel} is not pinned (each copy would read its own file)")
+        elif rel.startswith(CLUB_MAPS + "/") and club_map(the_map) and rel == club_key(the_map):
+            out.append(f"the map is a club's own, the creator's file {the_map} (sha256 {game[rel].sha256[:16]}), "
+                       f"not one of the published maps in {folder(system) / MAPS}")
         elif rel not in here:
             out.append(f"{rel} is not one of the published charts in {folder(system)}")
         elif game[rel].sha256 != here[rel]["sha256"]:
             out.append(f"{rel} differs from {folder(system) / rel} (the game's sha256 {game[rel].sha256[:16]}, "
                        f"yours {here[rel]['sha256'][:16]})")
     return out
+
+
+def club_key(name: str) -> str | None:
+    """The pinned path of the club's map ``name``, or None when it is no club map name."""
+    found = _CLUB_MAP.fullmatch(name)
+    return f"{CLUB_MAPS}/{found.group(1)}.yaml" if found else None
 
 
 def differences(system: str, charts: Any, scenario: Any = None) -> str:
@@ -570,6 +691,8 @@ def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:
     """``charts`` with each file that still exists replaced by today's (``hxref audit --rerun``)."""
     out = dict(charts)
     for rel in charts:
+        if rel.startswith(CLUB_MAPS + "/"):     # a club's map is only ever the game's
+            continue
         try:
             out[rel] = today(system, rel)
         except InvalidInput:

@@ -19,6 +19,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+from ..canon import sha256_hex
 from . import data
 
 def _created(eng: Any) -> Mapping:
@@ -41,6 +42,19 @@ def options_of(created: Mapping) -> list[str]:
     if not isinstance(options, dict):
         return []
     return sorted(str(name) for name, on in options.items() if on)
+
+
+def club_map_of(created: Mapping) -> tuple[str, str] | None:
+    """The club's own map the game is played on, as ``game.created``'s data holds it: its file
+    name and the sha256 of the pinned text; None for a published map (or a damaged event)."""
+    scenario, charts = created.get("scenario"), created.get("charts")
+    name = scenario.get("map") if isinstance(scenario, Mapping) else None
+    if not data.club_map(name) or not isinstance(charts, Mapping):
+        return None
+    key = data.club_key(name)
+    entry = charts.get(key) if key is not None else None
+    text = entry.get("text") if isinstance(entry, Mapping) else None
+    return (name, sha256_hex(text.encode("utf-8"))) if isinstance(text, str) else None
 
 
 def differences(eng: Any) -> list[str]:

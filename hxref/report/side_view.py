@@ -267,8 +267,15 @@ def check(sv: SideView, order, *, signed: bool) -> list[str]:
     system, differ = system_for(sv)
     if differ:
         notes.append(differ)
+    from ..kit.data import club_map
+
+    on_club_map = club_map(sv.view.get("map")) if isinstance(sv.view, dict) else False
+    if on_club_map:         # the game reads it from the game file alone, which a player of an umpired game has not
+        notes.append(f"the game is played on a club's own map ({sv.view['map']}), which a view does not carry: "
+                     "its rules were not checked here; the umpire's hxref checks them")
     if order.kind in ("answer", "reveal"):
-        rules = lambda choice: system.check(sv.view, dec, sv.side, choice)  # noqa: E731
+        rules = (lambda choice: []) if on_club_map else \
+            (lambda choice: system.check(sv.view, dec, sv.side, choice))  # noqa: E731
         orders.check_choice(order, dec, rules)
         if owed_now.get("link") is not None and order.data.get("link") is None and signed:
             raise order.error(IllegalOrder, f"decision {dec.id} rolls dice: the file must carry {sv.side}'s dice "

@@ -332,7 +332,9 @@ class AcwMinis(GameSystem):
                   **({"hits": u["hits"]} if u.get("hits") is not None else {}),
                   **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
                  for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
-        return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", units,
+        from ...kit.data import map_file
+
+        return MapView(map_file(NAME, view["map"]), units,
                        (view.get("last") or {}).get("shots", []))
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:

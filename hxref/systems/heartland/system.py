@@ -567,7 +567,9 @@ class Heartland(GameSystem):
 def _map_view(view: Mapping[str, Any]) -> MapView:
     from .report import map_units
 
-    return MapView(INFO.games_path() / "maps" / f"{view['map']}.yaml", map_units(view))
+    from ...kit.data import map_file
+
+    return MapView(map_file(INFO.name, view["map"]), map_units(view))
 
 
 def _corps_limits(state: HeartlandState, scenario: dict) -> None:

@@ -197,7 +197,9 @@ class SalemChurch(GameSystem):
         reader's sees, shaded (the view keeps no last-seen positions, so no ghost is drawn)."""
         from .report import map_units
 
-        return MapView(self.info.games_path() / "maps" / f"{view['map']}.yaml", map_units(view), fog=_fog(view))
+        from ...kit.data import map_file
+
+        return MapView(map_file(self.info.name, view["map"]), map_units(view), fog=_fog(view))
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks
