@@ -42,6 +42,8 @@ CREST_SLOPE = "crest_slope"                       # 2.53
 SLOPES = (SLOPE, CREST_SLOPE)
 BARBED_WIRE = "barbed_wire"                       # 3.1
 STREAM = "stream"                                 # hex feature, and the hexsides the stream crosses
+CULVERT = "culvert"                               # hex feature: the underground Location (4.2)
+STEEPLE = "steeple"                               # hex feature: the Location above the building (5.2)
 NARROW_STREETS = {"narrow_street": True, "narrow_street_unpaved": False}   # name -> paved (5.1)
 ROAD = "road"
 STREAM_MIXED = ("woods", "pine_woods", "brush", "orchard")                 # 4.1
@@ -106,13 +108,15 @@ class Unit:
 @dataclass(frozen=True)
 class Location:
     """A Location: a hex label, the building level above its ground (0 = ground
-    level), the narrow-street hexside it bypasses along (if any) and, in a
-    stream hex, whether it is in crest status (B20.9)."""
+    level), the narrow-street hexside it bypasses along (if any), in a
+    stream hex whether it is in crest status (B20.9), and whether it is the
+    culvert under the hex (4.2)."""
 
     hex: str
     level: int = 0
     bypass: str | None = None
     crest: bool = False
+    culvert: bool = False
 
 
 UnitLike = Union[Unit, str]
