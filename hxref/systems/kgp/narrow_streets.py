@@ -185,11 +185,11 @@ class TcaChange:
     why: str = ""
 
 
-def _narrow(hexmap, hexside: str | HexSide) -> tuple[HexSide, str]:
+def _narrow(hexmap, hexside: str | HexSide, rule: str) -> tuple[HexSide, str]:
     s = _side(hexmap, hexside)
     sl = hexmap.grid.side_label(s)
     if _street(hexmap, s) is None:
-        raise InvalidInput(f"{sl} is not a narrow street (5.1)", rule="5.1")
+        raise InvalidInput(f"{sl} is not a narrow street (5.1): {rule} is a narrow-street rule", rule=rule)
     return s, sl
 
 
@@ -203,7 +203,7 @@ def vehicle_bypass(hexmap, unit: UnitLike, start: LocationLike, end: LocationLik
         raise InvalidInput(f"a {u.kind} is no vehicle: VBM is for vehicles (5.11)")
     if vca_changes < 0:
         raise InvalidInput("--vca-changes: a number of VCA changes is 0 or more")
-    s, sl = _narrow(hexmap, hexside)
+    s, sl = _narrow(hexmap, hexside, "5.11")
     a, b = _hex(hexmap, start), _hex(hexmap, end)
     if b not in s.hexes:
         raise InvalidInput(f"{sl} is not a hexside of {_label(hexmap, b)}: a vehicle bypasses along a hexside of "
@@ -229,7 +229,7 @@ def turn_around(hexmap, unit: UnitLike, hexside: str | HexSide, printed_mp: int 
     u = _unit(unit)
     if not u.vehicle:
         raise InvalidInput(f"a {u.kind} has no VCA: --unit vehicle or motorcycle (5.12)")
-    _, sl = _narrow(hexmap, hexside)
+    _, sl = _narrow(hexmap, hexside, "5.12")
     mp = _frac(printed_mp)
     if mp <= 0:
         raise InvalidInput(f"--printed-mp {printed_mp}: a vehicle's printed MP is more than 0")
@@ -256,7 +256,7 @@ def tca_change(hexmap, hexside: str | HexSide, ma_mm: int, *, outside_vca: bool 
     first needs a final TCA-change dr of 3 or less: +2 LL, +1 L, -1 "*" barrel, +1 BU, the Armor
     Leader's modifier; at most two tries per phase, each failed try in the MPh costing 2 MP."""
     chart = chart or TerrainChart.load()
-    _, sl = _narrow(hexmap, hexside)
+    _, sl = _narrow(hexmap, hexside, "5.12")
     if barrel not in BARRELS:
         raise InvalidInput(f"--barrel {barrel}: use one of {', '.join(BARRELS)}")
     if dr is not None and not 1 <= dr <= 6:

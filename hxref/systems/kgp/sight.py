@@ -145,7 +145,12 @@ class _Walk:
             tops = [(_frac(self.terrain.ground(h)) + _frac(self.terrain.obstacle(h)), h) for h in step]
             top, low = min(tops, key=lambda t: t[0])
             hill = self.terrain.obstacle(low) == 0
-            out.append((2 * i, self.judge(step, top, "hill" if hill else "terrain")))
+            o = self.judge(step, top, "hill" if hill else "terrain")
+            own = None if hill else (self.m.terrain(low).rules or {}).get("rule")
+            if own and o.effect != "none":
+                # an obstacle a KGP rule describes (5.3: the two-story house) names that rule too
+                o = Obstacle(o.where, o.kind, o.top, o.effect, o.text, f"{o.rule}; {own}")
+            out.append((2 * i, o))
         return out
 
     def judge(self, step: tuple[Hex, ...], top: Fraction, kind: str) -> Obstacle:

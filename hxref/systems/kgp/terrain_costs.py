@@ -422,6 +422,8 @@ def _barred_step(st: _Step, *, dash: bool, charging: bool, on_street: bool, manh
     for x in (st.a_loc, st.b_loc):
         if x.culvert and x.crest:
             raise InvalidInput(f"{x.hex}: a unit in a culvert cannot be in crest status (4.22)")
+    if st.a_loc.culvert and st.b_loc.crest:
+        raise _Refused(f"the culvert-to-stream hexside {st.side_label} is not eligible for crest status", "4.22")
     if st.b_loc.culvert and manhandling:
         raise _Refused(f"Guns cannot enter the culvert under {st.lb}", "4.21")
     if dash and on_street:
