@@ -1,8 +1,8 @@
-"""``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
+"""``hxref kgp mf|tem|los|wall|loc|turn|turret|wire``: the KGP terrain calculators on the command line.
 
 The main command line mounts :data:`kgp_group` as ``hxref kgp`` (``INFO.cli``); everything here is a thin
 shell over the terrain modules (:mod:`.terrain`, :mod:`.terrain_costs`, :mod:`.slopes`, :mod:`.fire_lanes`,
-:mod:`.sight`: the rules, their numbers
+:mod:`.sight`, :mod:`.narrow_streets`, :mod:`.terrain_locations`, :mod:`.terrain_streams`: the rules, their numbers
 and their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
 Each verb prints the answer with every part's reason and rule, or with
 ``--json`` the same facts for scripts.  A question that was answered exits 0,
@@ -146,8 +146,8 @@ def _level(text: str | None, arg: str, given: str | None = None) -> int:
 
 @click.group("kgp")
 def kgp_group() -> None:
-    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope TEM and Fire-Lane DRM, LOS, wire) and
-    sealed secrets.
+    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope and stream TEM, Fire-Lane DRM, LOS,
+    Locations, narrow-street turns and turrets, wire) and sealed secrets.
 
     Each answer lists its parts with their reasons and KGP rules (digest
     rules/kgp.md, sections 1-6); numbers the rules seed does not print are
@@ -160,6 +160,8 @@ def kgp_group() -> None:
       hxref kgp tem games/kgp/maps/figure_2_3.yaml StK14 StI14 --fire-lane
       hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StL10
       hxref kgp wire --unit vehicle --not-fully-tracked
+      hxref kgp loc games/kgp/maps/village.yaml StJ19 --level 2
+      hxref kgp turret games/kgp/maps/village.yaml StN17-O17 --ma 75 --barrel L --bu
     """
 
 

@@ -13,7 +13,10 @@ reason and rule, and a ``why`` sentence.  Rule numbers are those of the digest
 * :mod:`.slopes` -- Down-Slope and Up-Slope (2.2), LOS height (2.3) and the Slope TEM (2.41);
 * :mod:`.fire_lanes` -- Fire Lanes across slopes: same base level (2.31), the Fire-Lane Slope DRM (2.42);
 * :mod:`.sight` -- LOS by obstacles and blind hexes (2.3), hillside walls and hedges (6.1, 6.2);
-* :mod:`.narrow_streets` -- which hex of a narrow street counts (5.11, 5.13, 5.143).
+* :mod:`.narrow_streets` -- which hex of a narrow street counts (5.11, 5.13, 5.143), vehicles on it:
+  VBM at half cost, the 180-degree turn, the TCA-change dr (5.11, 5.12);
+* :mod:`.terrain_locations` -- steeples (5.2, 5.21), the single-hex two-story house (5.3), culverts (4.2);
+* :mod:`.terrain_streams` -- the stream-bottom TEM (4.13), sight and fire in a culvert (4.2, 4.24).
 
 The numbers are data: the COT of each hex type is the ``move`` of the map's
 terrain types (``games/kgp/terrain.yaml``); KGP's own numbers are in
@@ -23,7 +26,8 @@ names: hexside features ``slope`` and ``crest_slope`` (``drawn_in`` = the hex
 holding the hachures, which is Down-Slope across it), ``barbed_wire``,
 ``stream`` (a hexside the stream crosses), ``narrow_street`` (paved),
 ``narrow_street_unpaved``, ``wall``, ``hedge``, ``hillside_wall`` and
-``hillside_hedge`` (6.1); the hex feature ``stream``; the line type ``road``.
+``hillside_hedge`` (6.1); the hex features ``stream``, ``culvert`` (4.2) and ``steeple`` (5.2);
+the hex type ``two_story_house`` (5.3) and a building's ``rules.levels``; the line type ``road``.
 """
 from __future__ import annotations
 

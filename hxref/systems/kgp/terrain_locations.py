@@ -12,7 +12,7 @@ The number of building Locations of a terrain type is its ``rules.levels`` in
 ``games/kgp/terrain.yaml`` (ASL B23 prints them; stand-ins); a type without it is not a
 building the calculators know the levels of, and its levels are not checked.
 
-Readings (README, KGP readings; tests: tests/kgp/test_terrain_locations.py):
+Readings (README, KGP readings; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/kgp-terrain.yaml):
 
 * a steeple does not raise its hex's LOS obstacle height (the seed says nothing; a spire covers
   little of the hex): it adds a Location from which a unit sees, not an obstacle;
@@ -57,8 +57,14 @@ class LocationFacts:
 
 
 def _declared_levels(hexmap, h: Hex) -> int | None:
-    levels = (hexmap.terrain(h).rules or {}).get("levels")
-    return None if levels is None else int(levels)
+    tt = hexmap.terrain(h)
+    levels = (tt.rules or {}).get("levels") if isinstance(tt.rules, dict) else None
+    if levels is None:
+        return None
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
+        raise InvalidInput(f"terrain type {tt.name!r}: rules.levels must be a whole number of building Locations, "
+                           f"1 or more, not {levels!r}", file=hexmap.path or None, path=f"{tt.name}.rules.levels")
+    return levels
 
 
 def steeple_level(hexmap, h: Hex) -> int | None:
