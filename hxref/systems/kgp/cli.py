@@ -130,6 +130,17 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
+def _say(text: str, indent: int = 2) -> None:
+    """One detail line, wrapped at the terminal's width (``COLUMNS``) with a hanging indent."""
+    import textwrap
+
+    from ...report.turn import text_width
+
+    pad = " " * indent
+    click.echo(textwrap.fill(text, text_width(), initial_indent=pad, subsequent_indent=pad + "  ",
+                             break_on_hyphens=False))
+
+
 def _level(text: str | None, arg: str, given: str | None = None) -> int:
     """A building level given as ``arg`` (``given``: the whole argument, when the level is part of it)."""
     what = f"{arg} {given if given is not None else text}"
@@ -358,7 +369,7 @@ def _firer(m, text: str, path: str):
     return Location(m.label(h), _level(lv or None, "FIRER", text))
 
 
-@kgp_group.command("tem", short_help="Slope TEM (2.41) and Fire-Lane Slope DRM (2.42), every condition shown.")
+@kgp_group.command("tem", short_help="Slope TEM, Fire-Lane DRM, stream-bottom and culvert TEM (2.41, 2.42, 4.13, 4.24).")
 @map_argument
 @click.argument("target", metavar="TARGET")
 @click.argument("firers", metavar="FIRER...", nargs=-1, required=True)
@@ -471,7 +482,7 @@ def _water_tem(m, map_file: str, target: str, firers, target_level, stream_botto
             return
         click.echo(f"the culvert under {cf.target}, {cf.fire} fire: "
                    f"{'in Open Ground' if cf.affects else 'no effect'} ({cf.rule})")
-        click.echo(f"  {cf.why}")
+        _say(cf.why)
         return
     with _about(map_file):
         sb = stream_bottom_tem(m, t, group)
@@ -484,7 +495,7 @@ def _water_tem(m, map_file: str, target: str, firers, target_level, stream_botto
     verdict = "in Open Ground" if sb.open_ground else f"TEM {sb.tem:+d}"
     click.echo(f"{sb.target} stream bottom, fired on from {', '.join(f.hex for f in group)}: {verdict} ({sb.rule})")
     for c in sb.checks:
-        click.echo(f"  {'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
+        _say(f"{'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
     if sb.airbursts:
         click.echo(f"  Airbursts always apply here: {sb.airburst_drm:+d} DRM vs HE (4.13)")
     click.echo("  unless Smoke or a LOS Hindrance applies (4.13)")
@@ -592,7 +603,7 @@ def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entr
                         "rule": cs.rule, "rules": [cs.rule], "why": cs.why})
             return
         click.echo(f"{la} -> {lb}: LOS {'clear' if cs.visible else 'none'} ({cs.rule})")
-        click.echo(f"  {cs.why}")
+        _say(cs.why)
         return
     with _about(map_file):
         res = line_of_sight(m, Location(la, lv_a), Location(lb, lv_b), viewer_entrenched=from_entrenched,
@@ -716,9 +727,9 @@ def loc_cmd(map_file, hex_label, level, culvert, as_json):
     kinds = {"two_story_house": "single-hex two-story house", "building": "building level"}
     click.echo(f"{where}: {kinds.get(lf.kind, lf.kind)} ({lf.rule})")
     for f in lf.facts:
-        click.echo(f"  {f.text} ({f.rule})")
+        _say(f"{f.text} ({f.rule})")
     if not lf.facts:
-        click.echo(f"  {lf.why}")
+        _say(lf.why)
 
 
 # --- vehicles on a narrow street: the 180-degree turn and the TCA change ----------------------
@@ -762,7 +773,7 @@ def turn_cmd(map_file, hexside, kind, printed_mp, very_small, as_json):
         return
     head = f"{t.unit} on {t.hexside}, 180-degree VCA turn"
     click.echo(f"{head}: {mf_text(t.mp)} MP ({t.rule})" if t.legal else f"{head}: not allowed ({t.rule})")
-    click.echo(f"  {t.why}")
+    _say(t.why)
 
 
 @kgp_group.command("turret", short_help="The TCA-change dr of a vehicle on a narrow street (5.12).")
@@ -808,7 +819,7 @@ def turret_cmd(map_file, hexside, ma_mm, within_vca, barrel, bu, armor_leader, d
         return
     if not t.dr_needed:
         click.echo(f"{t.hexside}: no TCA-change dr ({t.rule})")
-        click.echo(f"  {t.why}")
+        _say(t.why)
         return
     need = f"dr {t.highest_dr} or less" if t.highest_dr else "impossible"
     click.echo(f"{t.hexside}: TCA-change {need} (final dr {t.target} or less, drm {t.drm:+d}) ({t.rule})")
