@@ -1,8 +1,8 @@
-"""``hxref kgp mf|tem|los|wire``: the KGP terrain calculators on the command line.
+"""``hxref kgp mf|tem|los|wall|loc|turn|turret|wire``: the KGP terrain calculators on the command line.
 
 The main command line mounts :data:`kgp_group` as ``hxref kgp`` (``INFO.cli``); everything here is a thin
 shell over the terrain modules (:mod:`.terrain`, :mod:`.terrain_costs`, :mod:`.slopes`, :mod:`.fire_lanes`,
-:mod:`.sight`: the rules, their numbers
+:mod:`.sight`, :mod:`.narrow_streets`, :mod:`.terrain_locations`, :mod:`.terrain_streams`: the rules, their numbers
 and their readings live there and in ``games/kgp/charts/terrain_costs.yaml``).
 Each verb prints the answer with every part's reason and rule, or with
 ``--json`` the same facts for scripts.  A question that was answered exits 0,
@@ -130,6 +130,17 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
+def _say(text: str, indent: int = 2) -> None:
+    """One detail line, wrapped at the terminal's width (``COLUMNS``) with a hanging indent."""
+    import textwrap
+
+    from ...report.turn import text_width
+
+    pad = " " * indent
+    click.echo(textwrap.fill(text, text_width(), initial_indent=pad, subsequent_indent=pad + "  ",
+                             break_on_hyphens=False))
+
+
 def _level(text: str | None, arg: str, given: str | None = None) -> int:
     """A building level given as ``arg`` (``given``: the whole argument, when the level is part of it)."""
     what = f"{arg} {given if given is not None else text}"
@@ -146,8 +157,8 @@ def _level(text: str | None, arg: str, given: str | None = None) -> int:
 
 @click.group("kgp")
 def kgp_group() -> None:
-    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope TEM and Fire-Lane DRM, LOS, wire) and
-    sealed secrets.
+    """KGP (ASL Kampfgruppe Peiper): terrain calculators (MF, slope and stream TEM, Fire-Lane DRM, LOS,
+    Locations, narrow-street turns and turrets, wire) and sealed secrets.
 
     Each answer lists its parts with their reasons and KGP rules (digest
     rules/kgp.md, sections 1-6); numbers the rules seed does not print are
@@ -160,6 +171,8 @@ def kgp_group() -> None:
       hxref kgp tem games/kgp/maps/figure_2_3.yaml StK14 StI14 --fire-lane
       hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StL10
       hxref kgp wire --unit vehicle --not-fully-tracked
+      hxref kgp loc games/kgp/maps/village.yaml StJ19 --level 2
+      hxref kgp turret games/kgp/maps/village.yaml StN17-O17 --ma 75 --barrel L --bu
     """
 
 
@@ -192,10 +205,14 @@ def kgp_group() -> None:
 @click.option("--human-wave", is_flag=True, help="Infantry in a Human Wave (3.21)")
 @click.option("--no-assault-move", is_flag=True,
               help="the unit could not Assault Move into TO (the seed's 突撃可能, 4.12)")
+@click.option("--vca-changes", default=0, type=int, metavar="N",
+              help="a vehicle or wagon bypassing along a narrow street changes its VCA N times (D2.33; 5.11)")
+@click.option("--culvert", "to_culvert", is_flag=True, help="enter the culvert under TO (4.21)")
+@click.option("--from-culvert", is_flag=True, help="FROM is the culvert under that hex (4.21)")
 @json_option
 def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tracked, truck_mp, night, to_level,
            from_level, crest, bypass, from_bypass, breaches, stream_depth, roadblock, dash, charging, armored_assault,
-           in_trench, manhandling, human_wave, no_assault_move, as_json):
+           in_trench, manhandling, human_wave, no_assault_move, vca_changes, to_culvert, from_culvert, as_json):
     """The MF (MP for a vehicle) to enter TO from the adjacent FROM, part by part.
 
     Infantry, cavalry, wagons, bicycles and horses pay MF: the COT of TO,
@@ -203,14 +220,20 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
     climbing a slope (2.51), stream-hex terrain (4.11, 4.12), narrow streets
     (5.11, 5.141).  A vehicle (--unit vehicle|motorcycle) gets what KGP adds
     on top of the ASL COT in MP: 1 MP to climb a slope (2.52), crest-line
-    slopes barred (2.53), barbed wire's Bog DR (3.3).  A move the rules bar
-    prints "not allowed" with the rule (exit 0; "legal": false in --json).
+    slopes barred (2.53), barbed wire's Bog DR (3.3).  A vehicle bypassing
+    along a narrow street (--bypass) pays half the normal VBM, and 1 MP per
+    VCA change (--vca-changes; 1 MF for a wagon) (5.11).  --culvert enters
+    the culvert under TO, only from the adjacent stream (4.21).  A move the
+    rules bar prints "not allowed" with the rule (exit 0; "legal": false in
+    --json).
 
     \b
     Examples:
       hxref kgp mf games/kgp/maps/sample.yaml StJ15 StJ14
       hxref kgp mf games/kgp/maps/sample.yaml StG10 StH10 --night --json
       hxref kgp mf games/kgp/maps/sample.yaml StK12 StK11 --unit cavalry --charging
+      hxref kgp mf games/kgp/maps/village.yaml StN17 StO17 --unit vehicle --bypass StN17-O17
+      hxref kgp mf games/kgp/maps/village.yaml StQ16 StQ17 --culvert --stream-depth shallow
     """
     from ...geometry.hex import distance
     from .terrain import STREAM, Location
@@ -226,25 +249,54 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
     bypass = _hexside(m, bypass, "--bypass", map_file)
     from_bypass = _hexside(m, from_bypass, "--from-bypass", map_file)
     breach_sides = [_side(m, s, "--breach", map_file) for s in breaches]
-    if stream_depth is not None and STREAM not in m.features(b):
+    if stream_depth is not None and STREAM not in m.features(b) and not to_culvert:
         raise InvalidInput(f"--stream-depth {stream_depth}: TO {m.label(b)} is no stream hex (4.11)", code="E504",
                            file=map_file)
     if u.vehicle:
         used = [o for o, on in (("--level", lv_to), ("--from-level", lv_from), ("--crest", crest),
-                                ("--bypass", bypass), ("--from-bypass", from_bypass)) if on]
+                                ("--from-bypass", from_bypass), ("--from-culvert", from_culvert)) if on]
         if used:
             raise InvalidInput(f"{used[0]} is for units expending MF; a {u.kind} expends MP and `kgp mf` prices its "
-                               "step from hex to hex (2.52, 2.53, 3.3)", code="E504")
+                               "step from hex to hex (2.52, 2.53, 3.3, 5.11)", code="E504")
+        if bypass is not None:
+            from .narrow_streets import vehicle_bypass
+
+            with _about(map_file):
+                sm = vehicle_bypass(m, u, m.label(a), m.label(b), bypass, vca_changes)
+            _street_out(sm, as_json)
+            return
+        if vca_changes:
+            raise InvalidInput("--vca-changes: the 5.11 VCA change is priced bypassing along a narrow street "
+                               "(--bypass HEXSIDE)", code="E504")
         with _about(map_file):
-            v = vehicle_entry(m, u, m.label(a), m.label(b), breaches=breach_sides)
+            v = vehicle_entry(m, u, m.label(a), Location(m.label(b), culvert=to_culvert), breaches=breach_sides)
         _vehicle_out(v, as_json)
         return
     with _about(map_file):
-        c = mf_cost(m, u, Location(m.label(a), lv_from, from_bypass), Location(m.label(b), lv_to, bypass, crest),
+        c = mf_cost(m, u, Location(m.label(a), lv_from, from_bypass, culvert=from_culvert),
+                    Location(m.label(b), lv_to, bypass, crest, culvert=to_culvert),
                     night=night, armored_assault=armored_assault, in_trench=in_trench, breaches=breach_sides,
                     stream_depth=stream_depth, crosses_roadblock=roadblock, dash=dash, charging=charging,
-                    manhandling=manhandling, human_wave=human_wave, assault_move_possible=not no_assault_move)
+                    manhandling=manhandling, human_wave=human_wave, assault_move_possible=not no_assault_move,
+                    vca_changes=vca_changes)
     _mf_out(c, as_json)
+
+
+def _street_out(sm, as_json: bool) -> None:
+    from .terrain import mf_text
+
+    if as_json:
+        _echo_json({"from": sm.start, "to": sm.end, "unit": sm.unit, "cost": "MP", "legal": True,
+                    "bypass": sm.hexside, "total": _num(sm.total), "total_text": mf_text(sm.total),
+                    "extra_mp_only": False, "parts": [_part(p) for p in sm.parts], "rule": sm.rule,
+                    "rules": list(dict.fromkeys([sm.rule] + [p.rule for p in sm.parts])), "why": sm.why})
+        return
+    click.echo(f"{sm.start} -> {sm.end} ({sm.unit}, VBM along {sm.hexside}): {mf_text(sm.total)} MP")
+    for p in sm.parts:
+        click.echo(_part_line(p))
+    click.echo(f"  total  {mf_text(sm.total)} MP")
+    if any(p.stand_in for p in sm.parts):
+        click.echo(f"  {STAND_IN_NOTE}")
 
 
 def _mf_out(c, as_json: bool) -> None:
@@ -317,7 +369,7 @@ def _firer(m, text: str, path: str):
     return Location(m.label(h), _level(lv or None, "FIRER", text))
 
 
-@kgp_group.command("tem", short_help="Slope TEM (2.41) and Fire-Lane Slope DRM (2.42), every condition shown.")
+@kgp_group.command("tem", short_help="Slope TEM, Fire-Lane DRM, stream-bottom and culvert TEM (2.41, 2.42, 4.13, 4.24).")
 @map_argument
 @click.argument("target", metavar="TARGET")
 @click.argument("firers", metavar="FIRER...", nargs=-1, required=True)
@@ -331,8 +383,15 @@ def _firer(m, text: str, path: str):
 @click.option("--fire-lane", is_flag=True,
               help="the attack is a Fire Lane (火線) from FIRER: also the +1 Fire-Lane Slope DRM (2.42); "
                    "a TARGET hexside is a Fire-Lane Snap Shot (火線即応射撃, A9.221)")
+@click.option("--stream-bottom", is_flag=True,
+              help="the target is at the bottom of a stream-woods/pine/brush/orchard hex: its TEM (4.13)")
+@click.option("--culvert", is_flag=True, help="the target is in the culvert under TARGET (4.2, 4.24)")
+@click.option("--fire", "fire_kind", default="direct", show_default=True,
+              type=click.Choice(["direct", "indirect", "air", "sniper"]),
+              help="with --culvert: the kind of attack (4.24)")
 @json_option
-def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_tem, mud_tem, fire_lane, as_json):
+def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_tem, mud_tem, fire_lane, stream_bottom,
+            culvert, fire_kind, as_json):
     """May Infantry in TARGET claim the +1 Slope TEM against direct fire from FIRER (2.41)?
 
     TARGET's hex needs 3 Down-Slope (斜面下方) hexsides, or 2 non-connected;
@@ -349,18 +408,33 @@ def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_te
     hexside (StL13-L14) is a Snap Shot: both of its hexes must qualify, and
     the Slope TEM is not asked.
 
+    With --stream-bottom: the TEM of a unit at the bottom of a stream-woods,
+    pine, brush or orchard hex: in Open Ground when each FIRER's LOS is traced
+    from within the hex or runs entirely along the stream, otherwise the
+    terrain's TEM; Airbursts always apply in stream-woods and pine (4.13).
+    With --culvert: units in a culvert are in Open Ground; --fire indirect,
+    air or sniper does not affect them (4.2, 4.24).
+
     \b
     Examples:
       hxref kgp tem games/kgp/maps/sample.yaml StF8 StI10
       hxref kgp tem mymap.yaml StK14 StH12 StI14 --other-tem 1 --json
       hxref kgp tem games/kgp/maps/figure_2_3.yaml StK14 StI14 --fire-lane
       hxref kgp tem games/kgp/maps/figure_2_3.yaml StL13-L14 StI14 --fire-lane
+      hxref kgp tem games/kgp/maps/village.yaml StQ16 StQ14 --stream-bottom
+      hxref kgp tem games/kgp/maps/village.yaml StQ17 StN15 --culvert --fire indirect
     """
     from .slopes import slope_tem
     from .terrain import Location
 
     u = _unit(kind)
     m = _hexmap(map_file)
+    if stream_bottom or culvert:
+        if fire_lane or (stream_bottom and culvert):
+            raise InvalidInput("--stream-bottom, --culvert and --fire-lane are separate questions: give one",
+                               code="E504")
+        _water_tem(m, map_file, target, firers, target_level, stream_bottom, fire_kind, as_json)
+        return
     snap = fire_lane and "-" in target       # a hexside label (StL13-L14): a Snap Shot
     if fire_lane and len(firers) != 1:
         raise InvalidInput(f"--fire-lane: a Fire Lane has one firer, not {len(firers)} (2.42)", code="E504",
@@ -389,6 +463,44 @@ def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_te
         return
     for line in _tem_lines(res, t, names, other_tem, mud_tem):
         click.echo(line)
+
+
+def _water_tem(m, map_file: str, target: str, firers, target_level, stream_bottom: bool, fire_kind: str,
+               as_json: bool) -> None:
+    """The TEM at a stream's bottom (4.13) or in a culvert (4.2, 4.24)."""
+    from .terrain import Location
+    from .terrain_streams import culvert_fire, stream_bottom_tem
+
+    t = Location(m.label(_hex(m, target, "TARGET", map_file)), _level(target_level, "--level"))
+    group = [_firer(m, f, map_file) for f in firers]
+    if not stream_bottom:
+        with _about(map_file):
+            cf = culvert_fire(m, t, fire_kind)
+        if as_json:
+            _echo_json({"target": cf.target, "culvert": True, "fire": cf.fire, "affects": cf.affects,
+                        "open_ground": cf.open_ground, "rule": cf.rule, "why": cf.why})
+            return
+        click.echo(f"the culvert under {cf.target}, {cf.fire} fire: "
+                   f"{'in Open Ground' if cf.affects else 'no effect'} ({cf.rule})")
+        _say(cf.why)
+        return
+    with _about(map_file):
+        sb = stream_bottom_tem(m, t, group)
+    if as_json:
+        _echo_json({"target": sb.target, "firers": [f.hex for f in group], "stream_bottom": {
+            "terrain": sb.terrain, "open_ground": sb.open_ground, "tem": sb.tem, "airbursts": sb.airbursts,
+            "airburst_drm": sb.airburst_drm, "stand_in": sb.stand_in, "rule": sb.rule,
+            "checks": [{"ok": c.ok, "text": c.text, "rule": c.rule} for c in sb.checks], "why": sb.why}})
+        return
+    verdict = "in Open Ground" if sb.open_ground else f"TEM {sb.tem:+d}"
+    click.echo(f"{sb.target} stream bottom, fired on from {', '.join(f.hex for f in group)}: {verdict} ({sb.rule})")
+    for c in sb.checks:
+        _say(f"{'yes' if c.ok else 'no ':3}  {c.text} ({c.rule})")
+    if sb.airbursts:
+        click.echo(f"  Airbursts always apply here: {sb.airburst_drm:+d} DRM vs HE (4.13)")
+    click.echo("  unless Smoke or a LOS Hindrance applies (4.13)")
+    if sb.stand_in:
+        click.echo(f"  {STAND_IN_NOTE}")
 
 
 def _tem_lines(res, t, names: str, other_tem: int, mud_tem: int) -> list[str]:
@@ -437,8 +549,11 @@ def _fire_lane_out(m, map_file: str, firer, target, side, u, as_json: bool, tem)
 @click.option("--to-level", default=None, metavar="N", help="TO is building level N")
 @click.option("--from-entrenched", is_flag=True, help="the unit in FROM is in an entrenchment (B9.21)")
 @click.option("--to-entrenched", is_flag=True, help="the unit in TO is in an entrenchment (B9.21)")
+@click.option("--from-culvert", is_flag=True, help="the unit is in the culvert under FROM (4.2)")
+@click.option("--to-culvert", is_flag=True, help="the unit is in the culvert under TO (4.2)")
 @json_option
-def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entrenched, as_json):
+def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entrenched, from_culvert, to_culvert,
+            as_json):
     """Does FROM see TO?  ASL's obstacles and blind hexes, with what KGP adds (2.3, 6.2).
 
     Each unit's level is its base level plus its building level, +3/4 when
@@ -455,11 +570,18 @@ def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entr
     full level or more (6.2).  A question that needs ASL rules the seed lacks
     (A6.4, B10.23, B9.21) exits 2 saying so.  Hindrances are not computed.
 
+    A level is checked against the hex's building: a steeple is one
+    Location above its highest building level (5.2), a single-hex
+    two-story house has ground and 1st level and is a 1 1/2-level obstacle
+    (5.3).  A unit in a culvert (--from-culvert, --to-culvert) sees only
+    the adjacent stream or culvert (4.2).
+
     \b
     Examples:
       hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StK11
       hxref kgp los games/kgp/maps/figure_2_3.yaml StI14 StL10 --json
       hxref kgp los games/kgp/maps/sample.yaml StG9 StF8
+      hxref kgp los games/kgp/maps/village.yaml StJ19 StM21 --from-level 2
     """
     from .sight import line_of_sight
     from .terrain import Location, mf_text
@@ -470,6 +592,19 @@ def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entr
     lv_a, lv_b = _level(from_level, "--from-level"), _level(to_level, "--to-level")
     if a == b:
         raise InvalidInput(f"FROM and TO are the same hex {la}: give two hexes", code="E504", file=map_file)
+    if from_culvert or to_culvert:
+        from .terrain_streams import culvert_sight
+
+        with _about(map_file):
+            cs = culvert_sight(m, Location(la, lv_a, culvert=from_culvert), Location(lb, lv_b, culvert=to_culvert))
+        if as_json:
+            _echo_json({"from": {"hex": la, "level": lv_a, "culvert": from_culvert},
+                        "to": {"hex": lb, "level": lv_b, "culvert": to_culvert}, "visible": cs.visible,
+                        "rule": cs.rule, "rules": [cs.rule], "why": cs.why})
+            return
+        click.echo(f"{la} -> {lb}: LOS {'clear' if cs.visible else 'none'} ({cs.rule})")
+        _say(cs.why)
+        return
     with _about(map_file):
         res = line_of_sight(m, Location(la, lv_a), Location(lb, lv_b), viewer_entrenched=from_entrenched,
                             target_entrenched=to_entrenched)
@@ -548,6 +683,153 @@ def wall_cmd(map_file, hexside, unit_hex, unit_level, crest, as_json):
     click.echo(f"{res.hexside} ({res.kind.replace('_', ' ')}, level {_num(res.height):g}) for the unit in "
                f"{res.unit_hex}: benefit {'yes' if res.benefit else 'no'}, Wall Advantage {wa} ({res.rule})")
     click.echo(f"  {res.why}")
+
+
+# --- locations: steeples, the two-story house, culverts ---------------------------------------
+
+@kgp_group.command("loc", short_help="What the rules say of a Location: steeple, two-story house, culvert (4.2, 5.2, 5.3).")
+@map_argument
+@click.argument("hex_label", metavar="HEX")
+@click.option("--level", "level", default=None, metavar="N", help="building level N of HEX (0 = ground level)")
+@click.option("--culvert", is_flag=True, help="the culvert under HEX (4.2)")
+@json_option
+def loc_cmd(map_file, hex_label, level, culvert, as_json):
+    """What the KGP rules say of the Location HEX (at --level N, or its culvert).
+
+    A steeple (a black dot in a white cross) is a building Location above
+    the hex's highest one, with its own stairway: 1 HS-equivalent, no Guns,
+    never Fortified, no rooftop, no stone-rubble drm (5.2, 5.21).  A
+    single-hex two-story house (a large white dot) has ground and 1st level
+    and no rooftop (5.3).  A culvert is an underground Location of the
+    stream: Open Ground, LOS only to the adjacent stream or culvert, 1
+    squad-equivalent, no set-up, entered only from the stream (4.2-4.24).
+    A Location the hex does not have exits 2 naming the rule.
+
+    \b
+    Examples:
+      hxref kgp loc games/kgp/maps/village.yaml StJ19 --level 2
+      hxref kgp loc games/kgp/maps/village.yaml StK20 --level 1
+      hxref kgp loc games/kgp/maps/village.yaml StQ17 --culvert --json
+    """
+    from .terrain import Location
+    from .terrain_locations import location_facts
+
+    m = _hexmap(map_file)
+    h = _hex(m, hex_label, "HEX", map_file)
+    with _about(map_file):
+        lf = location_facts(m, Location(m.label(h), _level(level, "--level"), culvert=culvert))
+    if as_json:
+        _echo_json({"hex": lf.hex, "level": lf.level, "culvert": lf.culvert, "kind": lf.kind,
+                    "facts": {f.name: {"value": f.value, "text": f.text, "rule": f.rule} for f in lf.facts},
+                    "rule": lf.rule, "rules": list(lf.rules), "why": lf.why})
+        return
+    where = f"the culvert under {lf.hex}" if lf.culvert else f"{lf.hex} level {lf.level}"
+    kinds = {"two_story_house": "single-hex two-story house", "building": "building level"}
+    click.echo(f"{where}: {kinds.get(lf.kind, lf.kind)} ({lf.rule})")
+    for f in lf.facts:
+        _say(f"{f.text} ({f.rule})")
+    if not lf.facts:
+        _say(lf.why)
+
+
+# --- vehicles on a narrow street: the 180-degree turn and the TCA change ----------------------
+
+@kgp_group.command("turn", short_help="A vehicle's 180-degree VCA turn on a narrow street (5.12).")
+@map_argument
+@click.argument("hexside", metavar="HEXSIDE")
+@click.option("--unit", "kind", default="vehicle", show_default=True, metavar="KIND", help="vehicle or motorcycle")
+@click.option("--printed-mp", required=True, metavar="MP", help="the vehicle's printed MP")
+@click.option("--very-small", is_flag=True, help="the vehicle is a Very Small target (D1.75)")
+@json_option
+def turn_cmd(map_file, hexside, kind, printed_mp, very_small, as_json):
+    """May the vehicle on the narrow street HEXSIDE turn its VCA 180 degrees, and for how many MP (5.12)?
+
+    A motorcycle pays 1/4 of its printed MP, a Very Small target vehicle
+    1/2; no other vehicle may change its VCA on a narrow street (except per
+    D2.33, the VCA change while bypassing: `kgp mf --bypass --vca-changes`).
+
+    \b
+    Examples:
+      hxref kgp turn games/kgp/maps/village.yaml StN17-O17 --unit motorcycle --printed-mp 24
+      hxref kgp turn games/kgp/maps/village.yaml StN17-O17 --printed-mp 16 --json
+    """
+    from .narrow_streets import turn_around
+    from .terrain import mf_text
+
+    u = _unit(kind)
+    m = _hexmap(map_file)
+    side = _side(m, hexside, "HEXSIDE", map_file)
+    from fractions import Fraction
+
+    try:
+        mp = Fraction(str(printed_mp))
+    except (ValueError, ZeroDivisionError):
+        raise InvalidInput(f"--printed-mp {printed_mp}: a number of MP", code="E504") from None
+    with _about(map_file):
+        t = turn_around(m, u, side, mp, very_small)
+    if as_json:
+        _echo_json({"unit": t.unit, "hexside": t.hexside, "legal": t.legal, "mp": _num(t.mp),
+                    "mp_text": None if t.mp is None else mf_text(t.mp), "rule": t.rule, "why": t.why})
+        return
+    head = f"{t.unit} on {t.hexside}, 180-degree VCA turn"
+    click.echo(f"{head}: {mf_text(t.mp)} MP ({t.rule})" if t.legal else f"{head}: not allowed ({t.rule})")
+    _say(t.why)
+
+
+@kgp_group.command("turret", short_help="The TCA-change dr of a vehicle on a narrow street (5.12).")
+@map_argument
+@click.argument("hexside", metavar="HEXSIDE")
+@click.option("--ma", "ma_mm", required=True, type=int, metavar="MM", help="the turret-mounted MA's calibre in mm")
+@click.option("--within-vca", is_flag=True, help="the new TCA stays within the VCA (no dr)")
+@click.option("--barrel", default="normal", show_default=True, type=click.Choice(["normal", "L", "LL", "*"]),
+              help="the MA's barrel length")
+@click.option("--bu", is_flag=True, help="the vehicle is buttoned up")
+@click.option("--armor-leader", default=0, type=int, show_default=True, metavar="N",
+              help="the Armor Leader's modifier, with its sign")
+@click.option("--dr", default=None, type=int, metavar="N", help="the dr rolled: passed or failed")
+@json_option
+def turret_cmd(map_file, hexside, ma_mm, within_vca, barrel, bu, armor_leader, dr, as_json):
+    """The TCA-change dr of a vehicle on the narrow street HEXSIDE (5.12).
+
+    A vehicle whose MA is 50mm or more and that points its TCA outside its
+    VCA must first make a final dr of 3 or less: +2 LL, +1 L, -1 "*" barrel
+    (the sign is lost in the seed: stand-in), +1 BU, the Armor Leader's
+    modifier.  At most two tries per phase; each failed try in the MPh
+    costs 2 MP.  A vehicle with a turret MA of 50mm or more (not a "*"
+    barrel) may be non-Stopped there only with its TCA within its VCA or
+    rear VCA.
+
+    \b
+    Examples:
+      hxref kgp turret games/kgp/maps/village.yaml StN17-O17 --ma 75 --barrel L --bu
+      hxref kgp turret games/kgp/maps/village.yaml StN17-O17 --ma 88 --barrel LL --dr 1 --json
+    """
+    from .narrow_streets import tca_change
+
+    m = _hexmap(map_file)
+    side = _side(m, hexside, "HEXSIDE", map_file)
+    with _about(map_file):
+        t = tca_change(m, side, ma_mm, outside_vca=not within_vca, barrel=barrel, buttoned_up=bu,
+                       armor_leader=armor_leader, dr=dr)
+    if as_json:
+        _echo_json({"hexside": t.hexside, "dr_needed": t.dr_needed, "drm": t.drm, "parts": [_part(p) for p in t.parts],
+                    "target": t.target, "highest_dr": t.highest_dr, "tries_per_phase": t.tries,
+                    "failed_try_mp": t.failed_mp, "dr": t.dr, "passed": t.passed, "stand_in": t.stand_in,
+                    "rule": t.rule, "why": t.why})
+        return
+    if not t.dr_needed:
+        click.echo(f"{t.hexside}: no TCA-change dr ({t.rule})")
+        _say(t.why)
+        return
+    need = f"dr {t.highest_dr} or less" if t.highest_dr else "impossible"
+    click.echo(f"{t.hexside}: TCA-change {need} (final dr {t.target} or less, drm {t.drm:+d}) ({t.rule})")
+    for p in t.parts:
+        click.echo(_part_line(p, sign=True))
+    click.echo(f"  at most {t.tries} tries per phase; each failed try in the MPh costs {t.failed_mp} MP")
+    if t.dr is not None:
+        click.echo(f"  dr {t.dr} {t.drm:+d} = {t.dr + t.drm}: {'passed' if t.passed else 'failed'}")
+    if t.stand_in:
+        click.echo(f"  {STAND_IN_NOTE}")
 
 
 # --- wire ------------------------------------------------------------------------------------

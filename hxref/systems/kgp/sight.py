@@ -13,6 +13,8 @@ model, with what KGP adds:
   Up-Slope is blocked by that crest (the 2.3 example: A at level 3 does not see C, D, G at level 2);
 * a hillside wall or hedge (6.1) is ignored for LOS when the two units' levels differ by one full level
   or more (6.2); otherwise it is a wall 1/2 level above the higher of its two hexes (6.3);
+* a building level the hex does not have is refused: a steeple adds one Location above the highest
+  building level (5.2), a single-hex two-story house has the ground and 1st level (5.3);
 * the seed's one count of blind hexes is its 2.3 example (one, behind a building B overlooks by 1/4
   level: K11 blind, L10 seen); it is used inside that example's bounds only (chart ``los.*``).
 
@@ -38,6 +40,7 @@ from ...geometry.hex import Hex, HexSide, distance, line_steps
 from ...geometry.los import SightTerrain, sight_line
 from .slopes import LosHeight, los_height
 from .terrain import LocationLike, NotCovered, TerrainChart, _frac, _label, _loc, mf_text
+from .terrain_locations import check_location
 
 WALLS = ("wall", "hedge")
 HILLSIDE_WALLS = ("hillside_wall", "hillside_hedge")        # 6.1
@@ -91,6 +94,10 @@ def line_of_sight(hexmap, viewer: LocationLike, target: LocationLike, chart: Ter
     a, b = hexmap.parse(va.hex), hexmap.parse(ta.hex)
     if a == b:
         raise InvalidInput(f"the viewer and the target are both in {_label(hexmap, a)}: give two hexes")
+    for x in (va, ta):
+        check_location(hexmap, x)
+    if va.culvert or ta.culvert:
+        raise InvalidInput("a unit in a culvert sees only the adjacent stream or culvert: culvert_sight (4.2)")
     hv, ht = los_height(hexmap, va, ta, chart), los_height(hexmap, ta, va, chart)
     walk = _Walk(hexmap, chart, a, b, hv, ht)
     for end, entrenched in ((a, viewer_entrenched), (b, target_entrenched)):
@@ -138,7 +145,12 @@ class _Walk:
             tops = [(_frac(self.terrain.ground(h)) + _frac(self.terrain.obstacle(h)), h) for h in step]
             top, low = min(tops, key=lambda t: t[0])
             hill = self.terrain.obstacle(low) == 0
-            out.append((2 * i, self.judge(step, top, "hill" if hill else "terrain")))
+            o = self.judge(step, top, "hill" if hill else "terrain")
+            own = None if hill else (self.m.terrain(low).rules or {}).get("rule")
+            if own and o.effect != "none":
+                # an obstacle a KGP rule describes (5.3: the two-story house) names that rule too
+                o = Obstacle(o.where, o.kind, o.top, o.effect, o.text, f"{o.rule}; {own}")
+            out.append((2 * i, o))
         return out
 
     def judge(self, step: tuple[Hex, ...], top: Fraction, kind: str) -> Obstacle:

@@ -98,7 +98,12 @@ def los_height(hexmap, location: LocationLike, toward: LocationLike | Hex, chart
     lh, lo = _label(hexmap, h), _label(hexmap, o)
     parts = [Part(_frac(hexmap.elevation(h)), "base level", "2.3")]
     if loc.level:
-        parts.append(Part(_frac(loc.level), "building level", "ASL B23"))
+        from .terrain_locations import steeple_level
+
+        if steeple_level(hexmap, h) == loc.level:
+            parts.append(Part(_frac(loc.level), "steeple, above the building's highest level", "5.2"))
+        else:
+            parts.append(Part(_frac(loc.level), "building level", "ASL B23"))
     up = is_up_slope(hexmap, h, o)
     if up:
         e = chart.entry("slope.up_slope_levels")

@@ -13,7 +13,10 @@ reason and rule, and a ``why`` sentence.  Rule numbers are those of the digest
 * :mod:`.slopes` -- Down-Slope and Up-Slope (2.2), LOS height (2.3) and the Slope TEM (2.41);
 * :mod:`.fire_lanes` -- Fire Lanes across slopes: same base level (2.31), the Fire-Lane Slope DRM (2.42);
 * :mod:`.sight` -- LOS by obstacles and blind hexes (2.3), hillside walls and hedges (6.1, 6.2);
-* :mod:`.narrow_streets` -- which hex of a narrow street counts (5.11, 5.13, 5.143).
+* :mod:`.narrow_streets` -- which hex of a narrow street counts (5.11, 5.13, 5.143), vehicles on it:
+  VBM at half cost, the 180-degree turn, the TCA-change dr (5.11, 5.12);
+* :mod:`.terrain_locations` -- steeples (5.2, 5.21), the single-hex two-story house (5.3), culverts (4.2);
+* :mod:`.terrain_streams` -- the stream-bottom TEM (4.13), sight and fire in a culvert (4.2, 4.24).
 
 The numbers are data: the COT of each hex type is the ``move`` of the map's
 terrain types (``games/kgp/terrain.yaml``); KGP's own numbers are in
@@ -23,7 +26,8 @@ names: hexside features ``slope`` and ``crest_slope`` (``drawn_in`` = the hex
 holding the hachures, which is Down-Slope across it), ``barbed_wire``,
 ``stream`` (a hexside the stream crosses), ``narrow_street`` (paved),
 ``narrow_street_unpaved``, ``wall``, ``hedge``, ``hillside_wall`` and
-``hillside_hedge`` (6.1); the hex feature ``stream``; the line type ``road``.
+``hillside_hedge`` (6.1); the hex features ``stream``, ``culvert`` (4.2) and ``steeple`` (5.2);
+the hex type ``two_story_house`` (5.3) and a building's ``rules.levels``; the line type ``road``.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ CREST_SLOPE = "crest_slope"                       # 2.53
 SLOPES = (SLOPE, CREST_SLOPE)
 BARBED_WIRE = "barbed_wire"                       # 3.1
 STREAM = "stream"                                 # hex feature, and the hexsides the stream crosses
+CULVERT = "culvert"                               # hex feature: the underground Location (4.2)
+STEEPLE = "steeple"                               # hex feature: the Location above the building (5.2)
 NARROW_STREETS = {"narrow_street": True, "narrow_street_unpaved": False}   # name -> paved (5.1)
 ROAD = "road"
 STREAM_MIXED = ("woods", "pine_woods", "brush", "orchard")                 # 4.1
@@ -106,13 +112,15 @@ class Unit:
 @dataclass(frozen=True)
 class Location:
     """A Location: a hex label, the building level above its ground (0 = ground
-    level), the narrow-street hexside it bypasses along (if any) and, in a
-    stream hex, whether it is in crest status (B20.9)."""
+    level), the narrow-street hexside it bypasses along (if any), in a
+    stream hex whether it is in crest status (B20.9), and whether it is the
+    culvert under the hex (4.2)."""
 
     hex: str
     level: int = 0
     bypass: str | None = None
     crest: bool = False
+    culvert: bool = False
 
 
 UnitLike = Union[Unit, str]

@@ -49,8 +49,8 @@ from typing import Any, Iterable, Sequence
 from ...errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance
 from ...geometry.mapmodel import crossing_kind
-from .terrain import (ASL_COT_RULE, BARBED_WIRE, CREST_SLOPE, KGP_COT_RULE, MMC, NARROW_STREETS, ROAD, SLOPES,
-                      STREAM, STREAM_MIXED, Location, LocationLike, NotCovered, Part, TerrainChart, Unit, UnitLike,
+from .terrain import (ASL_COT_RULE, BARBED_WIRE, CREST_SLOPE, CULVERT, KGP_COT_RULE, MMC, NARROW_STREETS, ROAD,
+                      SLOPES, STREAM, STREAM_MIXED, Location, LocationLike, NotCovered, Part, TerrainChart, Unit, UnitLike,
                       _frac, _label, _loc, _rules, _side, _slope_drawn_in, _street, _unit, mf_text)
 
 _KGP_SIDES = set(SLOPES) | {BARBED_WIRE, STREAM} | set(NARROW_STREETS)
@@ -322,6 +322,7 @@ def mf_cost(
     manhandling: bool = False,
     human_wave: bool = False,
     assault_move_possible: bool = True,
+    vca_changes: int = 0,
     chart: TerrainChart | None = None,
 ) -> MoveCost:
     """MF for ``unit`` to enter the ground-level Location ``end`` from the adjacent ``start``.
@@ -334,7 +335,9 @@ def mf_cost(
     along or across a narrow street (5.11); ``charging`` cavalry cannot cross
     a crest-line slope (2.53); ``manhandling`` and ``human_wave`` bar the use of
     a breach; ``assault_move_possible`` says whether the unit could Assault
-    Move into a stream hex it enters in crest status (4.12).
+    Move into a stream hex it enters in crest status (4.12); ``vca_changes`` are a
+    wagon's VCA changes while bypassing along a narrow street, 1 MF each (5.11).
+    ``end`` may be the culvert under a hex (4.21).
 
     Bad input raises :class:`~hxref.errors.InvalidInput`; a question needing
     ASL rules the seed lacks raises :class:`NotCovered`; a step the rules bar
@@ -358,6 +361,7 @@ def mf_cost(
             breached=side in {_side(hexmap, s) for s in breaches}, stream_depth=stream_depth,
             crosses_roadblock=crosses_roadblock, dash=dash, charging=charging, manhandling=manhandling,
             human_wave=human_wave, assault_move_possible=assault_move_possible)
+        parts += _wagon_vca(st, vca_changes)
     except _Refused as no:
         why = f"{la} -> {lb}: {no.reason} ({no.rule})"
         if no.ti:
@@ -379,7 +383,7 @@ def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, br
     chart, feats = st.chart, st.feats
     a_bypass, b_bypass = st.bypass_side(st.a_loc, st.a), st.bypass_side(st.b_loc, st.b)
     on_street = _street(st.hexmap, st.side) is not None or a_bypass is not None or b_bypass is not None
-    _barred_step(st, dash=dash, charging=charging, on_street=on_street)
+    _barred_step(st, dash=dash, charging=charging, on_street=on_street, manhandling=manhandling)
     notes: list[str] = []
     parts = _entered_cot(st, b_bypass, on_street, stream_depth, assault_move_possible, notes)
     parts += _asl_hexsides(st)
@@ -396,10 +400,32 @@ def _price(st: _Step, *, night: bool, armored_assault: bool, in_trench: bool, br
     return parts, notes, bonus, hazardous
 
 
-def _barred_step(st: _Step, *, dash: bool, charging: bool, on_street: bool) -> None:
+def _wagon_vca(st: _Step, vca_changes: int) -> list[Part]:
+    """5.11: a wagon bypassing along a narrow street pays 1 MF for each VCA change (D2.33)."""
+    if not vca_changes:
+        return []
+    if vca_changes < 0:
+        raise InvalidInput("--vca-changes: a number of VCA changes is 0 or more")
+    if st.unit.kind != "wagon":
+        raise InvalidInput(f"a {st.unit.kind} has no VCA: --vca-changes is for wagons and vehicles (5.11)")
+    if st.b_loc.bypass is None:
+        raise InvalidInput("--vca-changes: the 5.11 VCA change is made bypassing along a narrow street (--bypass)")
+    e = st.chart.entry("vehicle_street.vca_change_mp")
+    return [Part(e.value * vca_changes, f"{vca_changes} VCA change{'s' if vca_changes > 1 else ''} of a wagon "
+                 "(D2.33)", e.rule, e.stand_in)]
+
+
+def _barred_step(st: _Step, *, dash: bool, charging: bool, on_street: bool, manhandling: bool) -> None:
     """What bars the step before any pricing: no Dash on a narrow street (5.11), only cavalry charges and
     never across a crest-line slope (2.53), who may not cross barbed wire (3.2)."""
     u, feats = st.unit, st.feats
+    for x in (st.a_loc, st.b_loc):
+        if x.culvert and x.crest:
+            raise InvalidInput(f"{x.hex}: a unit in a culvert cannot be in crest status (4.22)")
+    if st.a_loc.culvert and st.b_loc.crest:
+        raise _Refused(f"the culvert-to-stream hexside {st.side_label} is not eligible for crest status", "4.22")
+    if st.b_loc.culvert and manhandling:
+        raise _Refused(f"Guns cannot enter the culvert under {st.lb}", "4.21")
     if dash and on_street:
         raise _Refused("no Dash along or across a narrow street", "5.11")
     if charging and u.kind != "cavalry":
@@ -418,9 +444,14 @@ def _entered_cot(st: _Step, b_bypass: HexSide | None, on_street: bool, stream_de
     4.12) or the terrain; doubled when moving to a higher elevation (2.51 example; ASL B10.4)."""
     hexmap, chart = st.hexmap, st.chart
     stream_hex = STREAM in hexmap.features(st.b)
+    if st.a_loc.culvert and not st.b_loc.culvert and (not stream_hex or st.b_loc.level or st.b_loc.bypass):
+        raise _Refused(f"a unit in the culvert under {st.la} leaves it only into the adjacent stream or culvert, "
+                       f"and {st.lb} is neither", "4.21")
     if st.b_loc.crest and not stream_hex:
         raise InvalidInput(f"{st.lb} is no stream hex: crest status (B20.9) is for stream hexes")
-    if b_bypass is not None:
+    if st.b_loc.culvert:
+        cot = _culvert_entry(st, stream_depth)
+    elif b_bypass is not None:
         e = chart.entry("narrow_street.bypass_mf")
         cot = [Part(e.value, f"bypass along the narrow street {hexmap.grid.side_label(b_bypass)}", e.rule, e.stand_in)]
         notes.append("the road-movement bonus is kept (5.11)")
@@ -433,6 +464,29 @@ def _entered_cot(st: _Step, b_bypass: HexSide | None, on_street: bool, stream_de
         cot = [Part(p.value * e.value, f"{p.reason} x{mf_text(e.value)} (moving to a higher elevation)",
                     f"{p.rule}; {e.rule}", p.stand_in) for p in cot]
     return list(cot)
+
+
+def _culvert_entry(st: _Step, depth: str | None) -> list[Part]:
+    """4.21: Infantry enters a culvert as any stream, only from the adjacent stream or culvert, not while
+    the stream is Flooded; Guns cannot (an Infantry manhandling one is refused by the caller)."""
+    u, chart = st.unit, st.chart
+    if CULVERT not in st.hexmap.features(st.b):
+        raise InvalidInput(f"{st.lb} has no culvert (4.2)")
+    if not u.infantry:
+        raise _Refused(f"only Infantry may enter the culvert under {st.lb}, not a {u.kind}", "4.21")
+    if not (st.a_loc.culvert or (STREAM in st.hexmap.features(st.a) and not st.a_loc.level)):
+        raise _Refused(f"the culvert under {st.lb} is entered only from the adjacent stream or culvert, and {st.la} "
+                       "is neither", "4.21")
+    if depth is None:
+        raise InvalidInput(f"the culvert under {st.lb} is entered as a stream: give stream_depth (dry, shallow ...) "
+                           "(4.21, B20.4)")
+    if depth == "flooded":
+        raise _Refused(f"no unit enters the culvert under {st.lb} while the stream is Flooded", "4.21")
+    e = chart.group("stream.depth_mf").get(depth)
+    if e is None:
+        raise NotCovered(f"no MF for a {depth} stream: its ASL B20.4 cost is not in the seed; the KGP chart gives "
+                         f"{', '.join(chart.group('stream.depth_mf'))}")
+    return [Part(e.value, f"{depth} stream, into the culvert (as any stream)", f"4.21; {e.rule}", e.stand_in)]
 
 
 def _asl_hexsides(st: _Step) -> list[Part]:
@@ -525,6 +579,8 @@ def vehicle_entry(
     def refuse(reason: str, rule: str) -> VehicleEntry:
         return VehicleEntry(u.kind, la, lb, False, None, rule=rule, why=f"{la} -> {lb}: {reason} ({rule})")
 
+    if b_loc.culvert:
+        return refuse(f"5/8\" vehicles cannot enter the culvert under {lb}", "4.21")
     if CREST_SLOPE in feats:
         return refuse(f"vehicles cannot cross the crest-line slope {sl}", "2.53")
     if BARBED_WIRE in feats and u.kind == "motorcycle":
