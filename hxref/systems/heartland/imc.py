@@ -146,9 +146,10 @@ class IMCResult:
 
 def unled_detachments_stay(state: HeartlandState, label: str, side: str) -> str:
     """8.22b, 8.52: why unled detachments make no move of their own, and what moves them."""
-    wagons = sorted(sid for sid, s in state.get("logistics", {}).items()
-                    if s.get("kind") == "wagon" and s.get("hex") == label and s.get("side") == side
-                    and not s.get("leader"))
+    from .wagons import lone_movers, where
+
+    wagons = [sid for sid in lone_movers(state, side)
+              if state.get("logistics", {}).get(sid) and where(state, sid) == label]
     how = (f"move the wagon {wagons[0]} and they ride with it as its escort (7.21)" if wagons
            else "they move with a leader's force or ride with a wagon")
     return f"the detachments in {label} cannot move on their own: {how}"

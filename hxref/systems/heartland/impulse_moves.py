@@ -53,6 +53,25 @@ def _move_one(state: HeartlandState, side: str, force: str, mv: dict, dice, even
     _at_the_end_of_move(state, side, force, mv, w, zoc, dice, events)
 
 
+def _move_alone(state: HeartlandState, side: str, mover: str, mv: dict, events: list[dict],
+                left: str | None) -> None:
+    """7.21, 8.81: a wagon or an unbridged pontoon moves on its own 8 MP, a wagon's escort of
+    detachments riding with it (8.52), which capture what is alone where they go (8.64)."""
+    from . import wagons
+
+    m = wagons.lone_move(state, side, mover, mv.get("path") or [], hexmap=hexmap(state), cost=cost_fn(state, side),
+                         zoc=enemy_zoc(state, side), left=left)
+    wagons.apply_lone_move(state, m)
+    state["current"]["active_impulse"]["mp"][mover] = {"rolled": wagons.LONE_MP, "spent": m.spent}
+    rules = m.rule + (", 8.52" if m.escort else "")
+    events.append({"type": "move", "side": side, "force": mover, "path": m.hexes, "escort": m.escort,
+                   "rule": rules, "text": wagons.lone_move_text(state, m)})
+    if m.escort and len(m.hexes) > 1:
+        _captures_and_cuts(state, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
+    if m.kind == "wagon" and len(m.hexes) > 1 and weather_of(state) == "Blizzard":
+        _blizzard_march_loss(state, side, mover, events)
+
+
 def _ready_to_move(state: HeartlandState, force: str, mv: dict, dice, events: list[dict]) -> bool:
     """8.51 / 8.12: split off the ordered detachments, then reactivate an inactive leader;
     False when the force stays inactive and so does not move."""
