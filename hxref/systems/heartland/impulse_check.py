@@ -160,11 +160,12 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
                                     "8.22b, 8.52", ["moves", i, "force"]))
             continue
         path = mv.get("path", [])
-        problems += _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
+        found = _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
+        problems += found
         if mv.get("rail"):
             problems += _rail_order_problems(state, force, mv, i)
-        if mv.get("forced_march"):
-            problems += _forced_march_order_problems(state, force, path, i)
+        if mv.get("forced_march"):              # 8.32a reads the hexes of a path already found sound
+            problems += _forced_march_order_problems(state, force, [] if found else path, i)
         if not model.is_unled(force):
             found = _detach_problems(state, force, mv, i)
             more = _detachment_problems(state, force, mv, i)
