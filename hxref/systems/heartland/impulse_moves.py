@@ -63,9 +63,11 @@ def _move_alone(state: HeartlandState, side: str, mover: str, mv: dict, events: 
                          zoc=enemy_zoc(state, side), left=left)
     wagons.apply_lone_move(state, m)
     state["current"]["active_impulse"]["mp"][mover] = {"rolled": wagons.LONE_MP, "spent": m.spent}
-    rules = m.rule + (", 8.52" if m.escort else "")
-    events.append({"type": "move", "side": side, "force": mover, "path": m.hexes, "escort": m.escort,
-                   "rule": rules, "text": wagons.lone_move_text(state, m)})
+    if len(m.hexes) > 1:        # the counter is seen to move; whose force it left and its escort are the side's (3.71)
+        events.append({"type": "move", "side": side, "force": mover, "path": m.hexes, "rule": m.rule,
+                       "text": f"the {m.kind} {mover} moves alone {' > '.join(m.hexes)} ({m.stopped})"})
+    events.append({"type": "move.detail", "side": side, "visible_to": [side], "force": mover, "escort": m.escort,
+                   "rule": m.rule + (", 8.52" if m.escort else ""), "text": wagons.lone_move_text(state, m)})
     if m.escort and len(m.hexes) > 1:
         _captures_and_cuts(state, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
     if m.kind == "wagon" and len(m.hexes) > 1 and weather_of(state) == "Blizzard":
