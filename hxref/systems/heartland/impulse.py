@@ -306,8 +306,10 @@ def _depots(state: HeartlandState, side: str, items: list[dict], events: list[di
             continue
         where = wagons.make_depot(state, item["wagon"], item["detachment"])
         events.append({"type": "depot", "side": side, "id": item["wagon"], "hex": where, "rule": "8.5, 7.22",
-                       "text": f"{side}'s wagon {item['wagon']} becomes a depot in {where}; the detachment "
-                               f"{item['detachment']} stays with it as its garrison (8.5)"})
+                       "text": f"{side}'s wagon {item['wagon']} becomes a depot in {where} (8.5)"})
+        events.append({"type": "depot.detail", "side": side, "visible_to": [side], "rule": "8.5",
+                       "text": f"the detachment {item['detachment']} stays with the depot {item['wagon']} as its "
+                               "garrison and leaves the map (8.5)"})
 
 
 def _impulse_end(state: HeartlandState, events: list[dict]) -> None:
