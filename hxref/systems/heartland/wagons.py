@@ -210,10 +210,11 @@ def apply_lone_move(state: HeartlandState, m: LoneMove) -> None:
 
 
 def lone_move_text(state: HeartlandState, m: LoneMove) -> str:
-    left = f", leaving {state['leaders'][m.left]['name']}'s force" if m.left in state["leaders"] else ""
-    ride = (f", its escort {', '.join(m.escort)} riding with it (8.52)" if m.escort else "")
-    return (f"the {m.kind} {m.mover} moves alone {' > '.join(m.hexes)}{left}{ride}: {m.spent:g} of its "
-            f"{LONE_MP} MP ({m.stopped})")
+    """What the owner is told of the move besides the path: the MP used, the force the wagon left
+    and the escort riding with it."""
+    left = f"; it leaves {state['leaders'][m.left]['name']}'s force (7.21)" if m.left in state["leaders"] else ""
+    ride = f"; its escort {', '.join(m.escort)} rides with it (8.52)" if m.escort else ""
+    return f"the {m.kind} {m.mover} uses {m.spent:g} of its {LONE_MP} MP{left}{ride}"
 
 
 # --- 8.5: a wagon becomes a depot -----------------------------------------------------------
