@@ -200,15 +200,16 @@ def test_8_22b_unled_detachments_alone_cannot_move():
     w = World()
     w.unit("det", U, hex="0505", arm="detachment", size="regiment", cf=(1, 1))
     res = imc.imc_roll(w.state, "unled@0505", 3, FixedDice([]))
-    assert res.problems[0].rule == "8.22b"
+    assert res.problems[0].rule == "8.22b, 8.52"
 
 
-def test_8_22b_unled_detachments_move_with_a_wagon():
+def test_8_52_unled_detachments_ride_with_the_wagon_not_on_an_imc_roll():
+    # 7.21, 8.52: the wagon moves them with its own 8 MP (.wagons); they roll no IMC of their own
     w = World()
     w.unit("det", U, hex="0505", arm="detachment", size="regiment", cf=(1, 1))
     w.wagon("w", U, "0505")
-    res = imc.imc_roll(w.state, "unled@0505", 3, FixedDice([2]))
-    assert res.legal and res.mr == 1 and res.left_behind == []
+    res = imc.imc_roll(w.state, "unled@0505", 3, FixedDice([]))
+    assert res.problems[0].rule == "8.22b, 8.52" and "move the wagon w" in res.problems[0].message
 
 
 def test_8_22b_unled_detachments_stay_behind_without_a_wagon():

@@ -19,9 +19,10 @@ Readings chosen where the rules are ambiguous (pinned by
   or in a box.
 * 3.54: a voluntary ML reduction is declared with the roll (before it), by
   the OC only, and lowers his ML at once even if the roll deactivates him.
-* 8.22b: unled detachments move only with a wagon in their hex (then at
-  MR 1); otherwise they stay behind (``left_behind``).  A mixed unled force
-  with any infantry or engineers reads MR 1; cavalry alone MR 2.
+* 8.22b, 8.52: unled detachments move only with a leader or a wagon: they
+  ride with their wagon's own move (7.21, :mod:`.wagons`), never with an
+  unled stack, which leaves them behind (``left_behind``).  A mixed unled
+  force with any infantry or engineers reads MR 1; cavalry alone MR 2.
 * 7.32/7.33: the caller says the force's supply state; combat supply and
   out of supply both halve the chart MP, rounded up (so 1 MP stays 1).
 * 8.11: only the OC of the force is deactivated by a result below 1 MP;
@@ -143,9 +144,15 @@ class IMCResult:
         return not self.problems
 
 
-def _wagon_in_hex(state: HeartlandState, label: str, side: str) -> bool:
-    return any(s.get("kind") == "wagon" and s.get("hex") == label and s.get("side") == side
-               and not s.get("leader") for s in state.get("logistics", {}).values())
+def unled_detachments_stay(state: HeartlandState, label: str, side: str) -> str:
+    """8.22b, 8.52: why unled detachments make no move of their own, and what moves them."""
+    from .wagons import lone_movers, where
+
+    wagons = [sid for sid in lone_movers(state, side)
+              if state.get("logistics", {}).get(sid) and where(state, sid) == label]
+    how = (f"move the wagon {wagons[0]} and they ride with it as its escort (7.21)" if wagons
+           else "they move with a leader's force or ride with a wagon")
+    return f"the detachments in {label} cannot move on their own: {how}"
 
 
 def _request_problems(state: HeartlandState, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
@@ -184,7 +191,7 @@ class _Column:
 
 def _unled_column(state: HeartlandState, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
     """8.22b: unled infantry and engineers read MR 1, unled cavalry MR 2 (the slowest arm sets
-    it); detachments move only with a wagon in their hex."""
+    it); detachments stay behind: they move only with a leader or with a wagon's own move (8.52)."""
     side = model.force_side(state, force_id)
     label = model.force_hex(state, force_id)
     problems: list[Problem] = []
@@ -192,15 +199,9 @@ def _unled_column(state: HeartlandState, force_id: str, voluntary_ml: int, mr_fr
     left_behind: list[str] = []
     units = model.units_of(state, force_id)
     moving = [u for u in units if state["units"][u]["arm"] != "detachment"]
-    dets = [u for u in units if state["units"][u]["arm"] == "detachment"]
-    if dets and _wagon_in_hex(state, label, side):
-        moving += dets
-        notes.append("detachments move with the wagon in their hex")
-    elif dets:
-        left_behind = dets
+    left_behind = [u for u in units if state["units"][u]["arm"] == "detachment"]
     if not moving:
-        problems.append(Problem(f"the detachments in {label} cannot move without a leader or a wagon",
-                                "8.22b", ["force"]))
+        problems.append(Problem(unled_detachments_stay(state, label, side), "8.22b, 8.52", ["force"]))
         mr, mr_src = 1, "unled"
     else:
         mr = min(UNLED_MR.get(state["units"][u]["arm"], 1) for u in moving)   # the slowest arm sets it
@@ -305,7 +306,8 @@ def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: 
     res = IMCResult(force_id, oc, level, table, col.mr, col.mr_from, col.drms, supply=supply,
                     voluntary_ml=voluntary_ml, ml_after=col.ml_after, charges=col.charges,
                     left_behind=col.left_behind, stand_in=chart.stand_in, problems=problems,
-                    rule="8.22, 3.24b" if oc is not None and mr_from and mr_from != oc else "8.22")
+                    rule=("8.22, 3.24b" if oc is not None and mr_from and mr_from != oc
+                          else "8.22" if oc is not None else "8.22, 8.22b"))
     if problems:
         res.why = "not rolled: " + "; ".join(p.message for p in problems)
         return res

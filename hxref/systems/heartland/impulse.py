@@ -38,6 +38,8 @@ from .impulse_conditions import _supply_states, cost_fn, enemy_zoc, hexmap, load
 from .views import wep_event
 from .impulse_moves import (REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move,
                             detachment_chart)
+from .impulse_moves import _move_alone
+from . import wagons
 
 __all__ = [      # what other modules, tools and tests take from here (re-exported from the layers)
     "COMBAT_KEYS", "DEFENCE_KEYS", "MOVE_KEYS", "OFF_MAP_VALUES", "ORDER_KEYS", "REACTIVATION_METHODS",
@@ -62,6 +64,7 @@ def orders_decision(state: HeartlandState) -> Decision:
                                  optional=True, rule="7.35"),
               "remove": Field("list", "your wagons and depots taken off the map so that the enemy cannot "
                                       "capture them (7.21, 7.22)", optional=True),
+              "depots": osc.DEPOTS,
               "combat": osc.COMBAT,
               "deactivate": osc.DEACTIVATE,
               "exhaust": Field("list", "captured Union Naval Landings the Union declares exhausted (8.64a)",
@@ -158,6 +161,7 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
     _hidden_orders(state, side, choice, dice, events)
     _special_orders(state, side, choice, dice, events)
     _removals(state, side, choice.get("remove", []), events)
+    _depots(state, side, choice.get("depots") or [], events)
     if choice.get("exhaust"):               # 8.64a: the Union flips its captured landings
         from .capture import exhaust_landings
 
@@ -169,10 +173,14 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
     imp["mp"] = {}
     _hidden_plots(state, side, choice, dice, events)
+    left = wagons.unhook(state, side, choice.get("moves", []))      # 7.21: wagons ordered alone
     for mv in choice.get("moves", []):
         force = mv["force"]
         if mv.get("off_map") == "enter":          # 8.74: coming back by train from off the map
             _rail_move(state, side, force, mv["rail"], events, "enter")
+            continue
+        if wagons.is_lone_mover(state, side, force):      # 7.21, 8.81: a wagon or pontoon on its own
+            _move_alone(state, side, force, mv, events, left.get(force))
             continue
         if force not in model.forces(state, side):
             events.append({"type": "move.void", "side": side, "force": force, "rule": "8.21",
@@ -303,6 +311,23 @@ def _removals(state: HeartlandState, side: str, remove: list[str], events: list[
         # what the enemy sees of it is the counter gone from its map (3.71)
         events.append({"type": "logistics.removed", "side": side, "id": sid, "hex": where, "rule": r.rule,
                        "visible_to": [side], "text": f"{side} removes its {kind} {sid} in {where} from the map"})
+
+
+def _depots(state: HeartlandState, side: str, items: list[dict], events: list[dict]) -> None:
+    """8.5: the wagons the owner makes depots, in his own impulse before any move (:mod:`.wagons`);
+    one no longer possible (removed first) is void, and said."""
+    for item in items:
+        found = wagons.depot_problems(state, side, [item], hexmap(state))
+        if found:
+            events.append({"type": "depot.void", "side": side, "visible_to": [side], "rule": found[0].rule,
+                           "text": f"{item.get('wagon')} does not become a depot: {found[0].message}"})
+            continue
+        where = wagons.make_depot(state, item["wagon"], item["detachment"])
+        events.append({"type": "depot", "side": side, "id": item["wagon"], "hex": where, "rule": "8.5, 7.22",
+                       "text": f"{side}'s wagon {item['wagon']} becomes a depot in {where} (8.5)"})
+        events.append({"type": "depot.detail", "side": side, "visible_to": [side], "rule": "8.5",
+                       "text": f"the detachment {item['detachment']} stays with the depot {item['wagon']} as its "
+                               "garrison and leaves the map (8.5)"})
 
 
 def _impulse_end(state: HeartlandState, events: list[dict]) -> None:

@@ -3,6 +3,8 @@ detachments, rail, forced march, off-map moves, the must-attack rule) and the sp
 gunboats, screens, naval), all before any die is rolled."""
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet, Sequence
+
 from .state_types import HeartlandState
 from ..base import Problem
 from . import model
@@ -83,8 +85,17 @@ def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Proble
         found = order_problems(state, side, choice["deactivate"], choice.get("moves", []))
         if found:
             return found
+    depots = choice.get("depots")
+    if depots is not None:                  # 8.5: wagons that become depots, before any move
+        from .wagons import depot_problems
+
+        found = depot_problems(state, side, depots, hexmap(state))
+        if found:
+            return found
     problems += _special_order_problems(state, side, choice)
-    return problems + _check_moves(state, side, choice.get("moves", []), choice.get("level") or imp.get("level"))
+    made = {d["wagon"] for d in depots or [] if isinstance(d, dict) and isinstance(d.get("wagon"), str)}
+    return problems + _check_moves(state, side, choice.get("moves", []), choice.get("level") or imp.get("level"),
+                                   made)
 
 
 def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[Problem], bool]:
@@ -116,9 +127,13 @@ def _emergency_problems(state: HeartlandState, side: str, emergency) -> list[Pro
     return []
 
 
-def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> list[Problem]:
+def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, depots: AbstractSet[str] = frozenset()) -> list[Problem]:
     """8.21: each ordered force's move in turn -- who moves, the path and its reach, rail, forced
-    march, detachments and merging -- then the must-attack rule (8.4) over all of them."""
+    march, detachments and merging -- then the must-attack rule (8.4) over all of them.  A wagon or
+    an unbridged pontoon may be ordered alone (7.21, 8.81; :mod:`.wagons`); ``depots`` are the
+    wagons the orders make depots (8.5)."""
+    from . import wagons
+
     problems: list[Problem] = []
     zoc = enemy_zoc(state, side)
     enemy = enemy_stacks_in_sight(state, side)
@@ -132,16 +147,32 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> 
             if found is not None:
                 problems += found
                 continue
-        bad = _sl_detach_problem(state, side, force, mv, i) or _mover_problem(force, mine, seen, i)
+        if wagons.is_lone_mover(state, side, force):        # 7.21, 8.81: on its own 8 MP
+            if force in seen:
+                return problems + [Problem(f"{force} is ordered to move twice", "8.21", ["moves", i, "force"])]
+            seen.add(force)
+            problems += wagons.move_problems(state, side, mv, i, hexmap=hexmap(state), cost=cost, zoc=zoc,
+                                             enemy=enemy, depots=depots)
+            continue
+        bad = _sl_detach_problem(state, side, force, mv, i) or _mover_problem(force, mine, seen, i,
+                                                                              wagons.lone_movers(state, side))
         if bad is not None:
             return problems + [bad]
         seen.add(force)
+        if model.is_unled(force) and mv.get("path") and all(
+                state["units"][u]["arm"] == "detachment" for u in model.units_of(state, force)):
+            from .imc import unled_detachments_stay     # 8.22b, 8.52: they ride with a leader or a wagon
+
+            problems.append(Problem(unled_detachments_stay(state, model.force_hex(state, force), side),
+                                    "8.22b, 8.52", ["moves", i, "force"]))
+            continue
         path = mv.get("path", [])
-        problems += _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
+        found = _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
+        problems += found
         if mv.get("rail"):
             problems += _rail_order_problems(state, force, mv, i)
-        if mv.get("forced_march"):
-            problems += _forced_march_order_problems(state, force, path, i)
+        if mv.get("forced_march"):              # 8.32a reads the hexes of a path already found sound
+            problems += _forced_march_order_problems(state, force, [] if found else path, i)
         if not model.is_unled(force):
             found = _detach_problems(state, force, mv, i)
             more = _detachment_problems(state, force, mv, i)
@@ -166,11 +197,14 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level) -> 
     return problems + check_must_attack(state, side, moves)
 
 
-def _mover_problem(force: str, mine: set[str], seen: set[str], i: int) -> Problem | None:
-    """8.21: the force is one of the side's own, ordered once this impulse."""
+def _mover_problem(force: str, mine: set[str], seen: set[str], i: int, alone: Sequence[str] = ()) -> Problem | None:
+    """8.21: the force is one of the side's own, ordered once this impulse (``alone``: the wagons and
+    pontoons that may be ordered on their own, 7.21, 8.81)."""
     if force not in mine:       # 3.71: one answer for any id, an enemy's (hidden or not) or none
         return Problem(f"`{force}` is not one of your forces on the map; your forces: "
-                       f"{', '.join(sorted(mine))}", "8.21", ["moves", i, "force"])
+                       f"{', '.join(sorted(mine))}"
+                       + (f"; your wagons and pontoons, which move alone: {', '.join(alone)}" if alone else ""),
+                       "8.21", ["moves", i, "force"])
     if force in seen:
         return Problem(f"{force} is ordered to move twice; each force moves once per impulse",
                        "8.21", ["moves", i, "force"])
@@ -430,6 +464,11 @@ def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int) ->
         return [Problem(f"{force} has {state['leaders'][force]['ap']} AP; each detachment order costs 1 AP",
                         "8.51", ["moves", i, "detachments"])]
     return []
+
+
+# --- 8.5: wagons made depots ------------------------------------------------------------
+
+ORDER_KEYS |= {"depots"}                   # 8.5: {wagon, detachment}, checked by .wagons.depot_problems
 
 
 # --- 8.6, 8.8, 8.9, 10.8: cavalry, engineers, gunboats: the special orders ----------------

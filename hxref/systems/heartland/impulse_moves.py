@@ -37,19 +37,41 @@ def _move_one(state: HeartlandState, side: str, force: str, mv: dict, dice, even
     march = _forced_march(state, side, force, mp, mv, dice, events) if mv.get("forced_march") else None
     cuts = [h for h in mv.get("cut_rail", []) if h in mv.get("path", [])]
     cost = _step_cost(state, side, hm, zoc, march, cuts, cost)
+    ordered = force
     if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:      # 8.61: it recons while moving
-        w = _recon_walk(state, side, force, mv, start_hex, mp, hm, cost, zoc, march, dice, events)
+        w, force = _recon_walk(state, side, force, mv, start_hex, mp, hm, cost, zoc, march, dice, events)
     else:
         w = _walk_the_path(state, side, force, mv.get("path", []), start_hex, mp, hm, cost, zoc, march, events)
-    _relocate(state, force, w.end)
-    imp["mp"][force] = {"rolled": mp, "spent": w.spent}
+    force = _relocate(state, force, w.end)          # 8.22b: an unled stack is known by the hex it ends in
+    imp["mp"][ordered] = imp["mp"][force] = {"rolled": mp, "spent": w.spent}
     _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events, mv.get("capture_landing") or [])
     if march is not None:
         _end_forced_march(state, side, force, march, imp, events)
     if len(w.hexes) > 1 and weather_of(state) == "Blizzard":
         _blizzard_march_loss(state, side, force, events)
-    _report_move(state, side, force, w, mp, hm, events)
+    _report_move(state, side, force, w, mp, hm, events, ordered)
     _at_the_end_of_move(state, side, force, mv, w, zoc, dice, events)
+
+
+def _move_alone(state: HeartlandState, side: str, mover: str, mv: dict, events: list[dict],
+                left: str | None) -> None:
+    """7.21, 8.81: a wagon or an unbridged pontoon moves on its own 8 MP, a wagon's escort of
+    detachments riding with it (8.52), which capture what is alone where they go (8.64)."""
+    from . import wagons
+
+    m = wagons.lone_move(state, side, mover, mv.get("path") or [], hexmap=hexmap(state), cost=cost_fn(state, side),
+                         zoc=enemy_zoc(state, side), left=left)
+    wagons.apply_lone_move(state, m)
+    state["current"]["active_impulse"]["mp"][mover] = {"rolled": wagons.LONE_MP, "spent": m.spent}
+    if len(m.hexes) > 1:        # the counter is seen to move; whose force it left and its escort are the side's (3.71)
+        events.append({"type": "move", "side": side, "force": mover, "path": m.hexes, "rule": m.rule,
+                       "text": f"the {m.kind} {mover} moves alone {' > '.join(m.hexes)} ({m.stopped})"})
+    events.append({"type": "move.detail", "side": side, "visible_to": [side], "force": mover, "escort": m.escort,
+                   "rule": m.rule + (", 8.52" if m.escort else ""), "text": wagons.lone_move_text(state, m)})
+    if m.escort and len(m.hexes) > 1:
+        _captures_and_cuts(state, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
+    if m.kind == "wagon" and len(m.hexes) > 1 and weather_of(state) == "Blizzard":
+        _blizzard_march_loss(state, side, mover, events)
 
 
 def _ready_to_move(state: HeartlandState, force: str, mv: dict, dice, events: list[dict]) -> bool:
@@ -140,17 +162,19 @@ def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: l
         events.append({"type": "blizzard", "side": side, "visible_to": [side], "rule": "5.29", "text": loss.why})
 
 
-def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[dict]) -> None:
-    """8.22: the move and the MP used; a hidden force's move is its side's secret (8.62a) and it
-    appears at once in enemy ZOC."""
+def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[dict],
+                 ordered: str) -> None:
+    """8.22: the move and the MP used, under the name the orders gave the force (an unled stack is
+    named by the hex it left); a hidden force's move is its side's secret (8.62a) and it appears at
+    once in enemy ZOC."""
     hidden = _is_hidden(state, force)               # 8.62a: a hidden force's moves are its side's secret
     if len(w.hexes) > 1:
-        events.append({"type": "move", "side": side, "force": force, "path": w.hexes, "rule": w.rule,
+        events.append({"type": "move", "side": side, "force": ordered, "path": w.hexes, "rule": w.rule,
                        **({"visible_to": [side]} if hidden else {}),
-                       "text": f"{_name(state, force)} moves {' > '.join(w.hexes)} ({w.stopped})"})
-        events.append({"type": "move.mp", "side": side, "visible_to": [side], "force": force, "mp": mp,
+                       "text": f"{_name(state, ordered)} moves {' > '.join(w.hexes)} ({w.stopped})"})
+        events.append({"type": "move.mp", "side": side, "visible_to": [side], "force": ordered, "mp": mp,
                        "spent": w.spent, "rule": "8.22",
-                       "text": f"{_name(state, force)}: {mp} MP rolled, {w.spent:g} used"})
+                       "text": f"{_name(state, ordered)}: {mp} MP rolled, {w.spent:g} used"})
     if hidden:                                      # [translator] 8.62a: in enemy ZOC it appears at once
         reveal_mover(state, hm, force, events)
 
@@ -164,8 +188,7 @@ def _at_the_end_of_move(state: HeartlandState, side: str, force: str, mv: dict, 
         _hide(state, side, force, events)
     if mv.get("merge"):
         _merge(state, side, force, mv["merge"], events)
-    if len(w.hexes) > 1 and _join_assault(state, side, f"unled@{w.end}" if model.is_unled(force) else force,
-                                          events):
+    if len(w.hexes) > 1 and _join_assault(state, side, force, events):
         return                                      # 8.42: it joins a passed check, it makes none
     if here in zoc and not mv.get("attack") and _recon_ignores_zoc(state, side, force, reconned, events):
         return                                      # 8.61: a reconning cavalry force makes no check
@@ -190,18 +213,21 @@ def _is_hidden(state: HeartlandState, force: str) -> bool:
     return fog_of_war(state) and force in hidden_forces(state, model.force_side(state, force))
 
 
-def _relocate(state: HeartlandState, force: str, label: str) -> None:
+def _relocate(state: HeartlandState, force: str, label: str) -> str:
+    """Put the force in ``label`` and return its id there: a leader's force keeps its id; an unled
+    stack is known by its hex (``unled@<hex>``), so its id changes with the move (8.22b).  Unled
+    detachments stay where they are: they move only with a leader or a wagon (8.22b, 8.52)."""
     if model.is_unled(force):
-        old = model.force_hex(state, force)
         side = model.force_side(state, force)
-        for u in state["units"].values():
-            if u.get("leader") is None and u.get("hex") == old and u["side"] == side:
-                u["hex"] = label
-        return
+        for uid in model.units_of(state, force):
+            if state["units"][uid]["arm"] != "detachment":
+                state["units"][uid]["hex"] = label
+        return f"unled@{label}" if force.count("@") == 1 else f"unled@{label}@{side}"
     for lid in model.force_leaders(state, force):
         state["leaders"][lid]["hex"] = label
     for sid in model.force_logistics(state, force):
         state["logistics"][sid]["hex"] = label
+    return force
 
 
 def _legal_stop(state: HeartlandState, side: str, force: str, w):
@@ -496,7 +522,8 @@ def _reconned_here(state: HeartlandState, force: str, label: str) -> bool:
 def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_hex: str, mp: int, hm, cost, zoc, march,
                 dice, events: list[dict]):
     """8.61: a cavalry force walks to the hex of its path it recons from and recons; it then goes on
-    with the MP left, not stopped by the enemy ZOC there (it stops there if the recon is void)."""
+    with the MP left, not stopped by the enemy ZOC there (it stops there if the recon is void).
+    Returns the walk and the force's id where it stands (an unled stack's id names its hex)."""
     from .cavalry import recon_stop, zoc_on_entry
     from .movement import Walk
 
@@ -504,20 +531,20 @@ def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_he
     k = path.index(str(recon_stop(mv)))
     w = _walk_the_path(state, side, force, path[:k + 1], start_hex, mp, hm, cost, zoc, march, events)
     if len(w.hexes) != k + 2:                       # it did not get there: no recon on the way
-        return w
-    _relocate(state, force, w.end)
+        return w, force
+    force = _relocate(state, force, w.end)
     spec = {key: v for key, v in mv["recon"].items() if key != "at"}
     made = _recon(state, side, force, spec, dice, events)
     if w.end in zoc and zoc_on_entry(state, force, recons=made).stop or k + 1 == len(path):
-        return w
+        return w, force
     rest = _walk_the_path(state, side, force, path[k + 1:], w.end, mp - w.spent, hm, cost, zoc, march, events)
     if len(rest.hexes) == 1:                        # no MP left: it ends its move where it reconned
-        return w
+        return w, force
     if w.end in zoc:
         events.append({"type": "recon.zoc", "side": side, "force": force, "rule": "8.61",
                        "text": f"{_name(state, force)} recons from {w.end}: not stopped by enemy ZOC, it moves on"})
     return Walk(hexes=w.hexes + rest.hexes[1:], spent=w.spent + rest.spent, mp=mp, stopped=rest.stopped,
-                in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps)
+                in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps), force
 
 
 def _recon(state: HeartlandState, side: str, force: str, spec, dice, events: list[dict]) -> bool:

@@ -46,7 +46,7 @@ def marks(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience
                 out.append(MapMark("retreat", (start, str(ev["to"])), side, text))
             where[str(ev.get("force"))] = str(ev["to"])
         elif kind == "attack.check" and ev.get("target") and ev.get("passed"):
-            at = where.get(str(ev.get("force")))
+            at = where.get(str(ev.get("force"))) or _unled_hex(str(ev.get("force")))
             if at and at != ev["target"]:
                 sources.setdefault(str(ev["target"]), [])
                 if at not in sources[str(ev["target"])]:
@@ -85,6 +85,11 @@ def _combat(ev: Mapping[str, Any], sources: list[str]) -> list[MapMark]:
     for lid in _KILLED.findall(text):
         out.append(MapMark("killed", (target,), None, lid))
     return out
+
+
+def _unled_hex(force: str) -> str | None:
+    """An unled stack is named by the hex it stands in, ``unled@<hex>`` (8.22b)."""
+    return force.split("@")[1] if force.startswith("unled@") else None
 
 
 def _seen_forces(view: Mapping[str, Any]) -> dict[str, str]:

@@ -24,10 +24,17 @@ DETACHMENT = Field("dict", "{unit, by: step_loss or removal}", rule="8.51", fiel
     "unit": Field("str", "one of the force's units"),
     "by": Field("str", "how the unit yields its detachments", choices=("step_loss", "removal"))})
 
+#: 8.5: a wagon made a depot where it stands, with a detachment of the side in its hex
+DEPOT = Field("dict", "{wagon, detachment}", rule="8.5", fields={
+    "wagon": Field("str", "one of your wagons, in a major city or town (7.22)"),
+    "detachment": Field("str", "a detachment of yours in the wagon's hex, used up as the depot's garrison")})
+DEPOTS = Field("list", "your wagons made depots at the start of the impulse: {wagon, detachment} (8.5, 7.22)",
+               optional=True, rule="8.5", items=DEPOT)
+
 #: 8.21: one move of a force (8.2 its path, 8.51 its detachments)
 MOVE = Field("dict", "a move: {force, path, ...}", fields={
     **{k: _ANY for k in sorted(MOVE_KEYS)},
-    "force": Field("str", "the leader (or unled unit) that moves"),
+    "force": Field("str", "the leader that moves (or unled@HEX, or a wagon or unbridged pontoon alone, 7.21, 8.81)"),
     "path": Field("list", "hex labels in quotes, e.g. [\"0512\", \"0613\"]", optional=True, rule="8.2",
                   items=Field("str", "a hex label in quotes, e.g. \"0512\"")),
     "detachments": Field("list", optional=True, items=DETACHMENT)})

@@ -18,7 +18,9 @@ from .state_types import HeartlandState, Leader, Ratings
 # the keys of the checker (impulse_check.ORDER_KEYS, MOVE_KEYS, SPECIAL_ORDERS, impulse_combat.COMBAT_KEYS,
 # impulse_combat._defence_problems), each with its meaning and rule
 MOVE_DOCS = [
-    ("force", "an independent leader's id, or unled@HEX (8.21)"),
+    ("force", "an independent leader's id, or unled@HEX (8.21), or a wagon or unbridged pontoon that moves "
+              "alone on its own 8 MP with only a path, a wagon's unled detachments riding with it (7.21, 8.81, "
+              "8.52)"),
     ("path", "the hexes to enter, in order; the force goes as far as its IMC roll allows and stops on "
              "entering enemy ZOC (8.21-8.23, 3.61); [] stays put"),
     ("attack", "the enemy hex to check against if the force ends next to it (8.41)"),
@@ -148,7 +150,9 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
              "choice.screen: a list of {who, on?}: a corps leader or cavalry unit whose screen goes on "
              "(on: true) or off (8.62)",
              "choice.engineers: a list of {engineer, lay?, take_up?, hexside?}: lay a pontoon across a "
-             "hexside or take one up (8.81)"]
+             "hexside or take one up (8.81)",
+             "choice.depots: a list of {wagon, detachment}: a wagon in a major city or town becomes a depot "
+             "before any move, with a detachment of yours in its hex used up as its garrison (8.5, 7.22)"]
     if view.get("naval"):
         keys.append("choice.gunboats: a list of {gunboat, to}: each gunboat's move to a hexside (8.91)")
         if side == "union":
@@ -186,6 +190,7 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
             moves.append({"force": fid, "path": [], "attack": targets[0]})
         else:
             moves.append({"force": fid, "path": []})
+    notes += _lone_movers(view, side)
     notes.append("Enemy stacks you see (3.71):")
     enemy = "confederate" if side == "union" else "union"
     for label, entry in sorted(view.get("seen", {}).get(enemy, {}).items()):
@@ -194,6 +199,27 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
     if "level" in decision.schema:
         choice = {"level": 1, **choice}
     return notes, choice
+
+
+def _lone_movers(view: Mapping[str, Any], side: str) -> list[str]:
+    """7.21, 8.81: the side's wagons and unbridged pontoons, which a move may name alone (8 MP)."""
+    from .wagons import escort, lone_movers, where
+
+    st = cast(HeartlandState, {**view, "logistics": view.get("logistics") or {}, "units": view.get("units") or {},
+                               "leaders": view.get("leaders") or {}})
+    out = []
+    for mover in lone_movers(st, side):
+        s = st["logistics"].get(mover)
+        if s is None:
+            pt = next(p for p in st.get("pontoons") or [] if p.get("id") == mover)
+            if pt.get("status") == "unbridged":
+                out.append(f"  {mover}: {where(st, mover)}, an unbridged pontoon, 8 MP alone (8.81)")
+            continue
+        ride = escort(st, mover)
+        out.append(f"  {mover}: {where(st, mover)}, a wagon of capacity {s.get('capacity')}"
+                   + (f" with {s['leader']}'s force" if s.get("leader") else "") + ", 8 MP alone (7.21)"
+                   + (f", escort {', '.join(ride)}" if ride else ""))
+    return (["Your wagons and pontoons (a move {force: ID, path} takes one alone):"] + out) if out else []
 
 
 # --- the Reorganization Segment's sealed orders (12.0-13.x, 4.31-4.33) -----------------------------
