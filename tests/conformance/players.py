@@ -78,6 +78,11 @@ def heartland(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
         choice: dict = {"moves": moves}
         if leaders and rng.random() < .2:
             choice["deactivate"] = _some(rng, leaders, 1)
+        wagons = [w for w in logistics if state["logistics"][w].get("kind") == "wagon"]
+        unled = [u for u, x in sorted(state["units"].items()) if x.get("side") == side and x.get("hex")
+                 and x.get("leader") is None]
+        if wagons and unled and rng.random() < .2:      # 8.5: a wagon made a depot, garrisoned
+            choice["depots"] = [{"wagon": rng.choice(wagons), "detachment": rng.choice(unled)}]
         out.append(choice)
     return out
 

@@ -15,8 +15,9 @@ from .movement import path_problems
 from .fog import enemy_stacks_in_sight
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
-              "naval", "plot", "reveal", "searched", "exhaust"}
-ORDER_KEYS |= {"deactivate"}             # 8.12a: leaders deactivated voluntarily (.deactivation)
+              "naval", "plot", "reveal", "searched", "exhaust",
+              "deactivate",             # 8.12a: leaders deactivated voluntarily (.deactivation)
+              "depots"}                 # 8.5: {wagon, detachment}, checked by .wagons.depot_problems
 MOVE_KEYS = {"force", "detach", "lend_mr", "ml_reduction", "reactivate", "path", "attack", "retreat", "step_loss",
              "merge", "detachments", "forced_march", "rail", "cut_rail", "recon", "hide", "off_map",
              "capture_landing"}
@@ -465,10 +466,6 @@ def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int) ->
                         "8.51", ["moves", i, "detachments"])]
     return []
 
-
-# --- 8.5: wagons made depots ------------------------------------------------------------
-
-ORDER_KEYS |= {"depots"}                   # 8.5: {wagon, detachment}, checked by .wagons.depot_problems
 
 
 # --- 8.6, 8.8, 8.9, 10.8: cavalry, engineers, gunboats: the special orders ----------------
