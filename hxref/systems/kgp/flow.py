@@ -118,8 +118,10 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
     found = pf_problems(state, choice.get("pf"))
     if found:
         return found
-    for i, r in enumerate(choice.get("rolls", [])):
-        found = request_problems(r["roll"], t, r.get("side", side), state, r)
+    rolls = choice.get("rolls", [])
+    for i, r in enumerate(rolls):
+        # once per Player Turn / RPh: the requests before this one in these orders count as made
+        found = request_problems(r["roll"], t, r.get("side", side), state, r, earlier=rolls[:i], default_side=side)
         if found:
             return [Problem(p.message, p.rule, ["rolls", i, *p.path]) for p in found]
     for i, r in enumerate(choice.get("reveal", [])):
