@@ -26,6 +26,8 @@ from ...errors import InvalidInput
 from ..base import Decision, Problem
 from .campaign import load_campaign
 from .chits import chit_outcome
+from .lvp import counted, lost_lvp
+from .lvp import report_problems as lvp_problems
 from .fortifications import buy, fpp_problems
 from .purchase import ob_objective_problems, pay, purchase_problems
 from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_problems, remove_oba, say_oba,
@@ -50,7 +52,7 @@ ROLLED_STEPS = {
 }
 
 #: the facts both reports of a scenario must agree on (8.603; 8.6 the Refit facts)
-SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts")
+SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts", "lvp_buildings")
 
 
 # --- checks ---------------------------------------------------------------------------------------
@@ -145,6 +147,10 @@ def _report_problems(state: KgpState, choice: dict) -> list[Problem]:
     if sum(choice["lvp"].values()) > cg.lvp_total:
         return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
                         f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
+    # 8.2 LVP: a building's LVP is its value times its existing Locations, rubble included
+    found = lvp_problems(cg.map_group, cg.lvp_total, choice)
+    if found:
+        return found
     # what the victory determination reads must be readable now, not fail when both reports are in
     try:
         _victory(state, _shared(choice), "scenario_end")
@@ -270,7 +276,7 @@ def _shared(choice: dict) -> SceneReport:
     """The facts of SHARED_FACTS a report gives (None where it gives none)."""
     return {"lvp": choice["lvp"], "cvp": choice["cvp"], "hexes": choice.get("hexes"),
             "buildings": choice.get("buildings"), "bridge_destroyed_by": choice.get("bridge_destroyed_by"),
-            "facts": choice.get("facts")}
+            "facts": choice.get("facts"), "lvp_buildings": choice.get("lvp_buildings")}
 
 
 def _report(state: KgpState, answers: dict, dice, events: list) -> None:
@@ -287,6 +293,9 @@ def _report(state: KgpState, answers: dict, dice, events: list) -> None:
             _say(events, "report.lost", f"{SIDE_ADJECTIVES[s]} report their losses: {', '.join(answers[s]['lost'])}",
                  "8.603", s)
     state["last_report"] = rep
+    cg = load_campaign(state["cg"])
+    for item in counted(cg.map_group, rep):                 # 8.2 LVP: counted from the building's Locations
+        _say(events, "lvp.building", item.why, "8.2 LVP", item.side)
     # 8.603: the roster row, the CG-LVP Total and the scenario's winner
     for s in SIDES:
         state["cg_lvp"][s] += int(rep["lvp"][s])
@@ -314,11 +323,14 @@ def _scenario_winner(rep: SceneReport) -> str:
 
 def _victory(state: KgpState, rep: SceneReport, moment: str) -> Victory:
     hexes = rep.get("hexes") or {}
-    return victory(load_campaign(state["cg"]), {
+    cg = load_campaign(state["cg"])
+    return victory(cg, {
         "moment": moment, "date": state["scenario"]["date"], "cg_lvp": dict(state["cg_lvp"]),
         "current_lvp": dict(rep["lvp"]), "cvp": dict(rep["cvp"]), "buildings": dict(rep.get("buildings") or {}),
         "hexes": {s: list(hexes.get(s, [])) for s in SIDES}, "lvp_hexes": {s: list(hexes.get(s, [])) for s in SIDES},
-        "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by")})
+        "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by"),
+        # 8.2 EXC: rubble lowers the LVP existing on the map group as the buildings' Locations fall
+        "lvp_existing": cg.lvp_total - lost_lvp(counted(cg.map_group, rep))})
 
 
 def _victory_now(state: KgpState, events: list, moment: str) -> bool:
@@ -441,7 +453,7 @@ def _san(state: KgpState, side: str) -> int:
 def _empty() -> SceneReport:
     """No scenario reported yet: no LVP, no CVP, no other fact."""
     return {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}, "hexes": None, "buildings": None,
-            "bridge_destroyed_by": None, "facts": None}
+            "bridge_destroyed_by": None, "facts": None, "lvp_buildings": None}
 
 
 def _refit(state: KgpState, answers: dict, dice, events: list) -> None:

@@ -200,6 +200,9 @@ class Kgp(GameSystem):
                                        optional=True, nullable=True, fields={
                                            s: Field("list", optional=True, items=Field("str")) for s in SIDES}),
                         "buildings": Field("dict", "building -> the side holding all its hexes", optional=True),
+                        "lvp_buildings": Field("dict", "8.2 LVP: an LVP building -> {side, rubbled?: [hexes], held?: "
+                                                       "Locations}; hxref counts its LVP from its Locations",
+                                               optional=True, nullable=True, rule="8.2"),
                         "bridge_destroyed_by": bridge,
                         "facts": Field("dict", f"true/false: {', '.join(FACT_KEYS)}", optional=True, rule="8.6",
                                        fields={k: Field("bool", optional=True) for k in FACT_KEYS}),
@@ -354,6 +357,9 @@ class Kgp(GameSystem):
                     "choice.cvp: the CVP each side gained, {us, german}, whole numbers (8.603)",
                     "choice.hexes: the LVP hexes each side holds, {us?, german?}, lists of hexes (8.603)",
                     "choice.buildings: a mapping building: the side holding all its hexes (8.603)",
+                    "choice.lvp_buildings: the LVP buildings a side holds, {building: {side, rubbled?: [its rubbled "
+                    "hexes], held?: Locations held}} (games/kgp/charts/lvp.yaml); each counts value x its existing "
+                    "Locations, rubble included (8.2 LVP), and the side's Current LVP Total must cover it",
                     "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
                     f"choice.facts: what the Refit Phase needs, true or false: "
                     f"{{{', '.join(k + '?' for k in FACT_KEYS)}}} (8.6)",
@@ -362,7 +368,8 @@ class Kgp(GameSystem):
                     "(1TC, failure eliminates) | minefield (NTC, failure is Casualty Reduction), morale, drm?} "
                     "(needs facts.encircled_or_mined)",
                     "choice.notes: anything else for the record",
-                    "Both reports must agree on lvp, cvp, hexes, buildings, the bridge and the facts."], example
+                    "Both reports must agree on lvp, cvp, hexes, buildings, lvp_buildings, the bridge and the "
+                    "facts."], example
         if decision.kind == "refit":
             return [decision.prompt,
                     "choice.cpp_replenishment: the CPP your side receives (8.616), at most your Initial CPP "
