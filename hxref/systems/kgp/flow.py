@@ -36,7 +36,7 @@ from .rg_chart import load_rg_chart
 from .refit_rolls import check_problems, make_rolls, refit_chart, roll_checks, roll_problems
 from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
-from .sealing import opens, seal_id_problems, seal_problems
+from .sealing import OBJECTIVE_RULE, OBJECTIVE_TERRAIN, objective_problems, opens, seal_id_problems, seal_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
 from .state_types import KgpState, RefitRow, RollRecord, SceneReport
 from .victory import Victory, victory
@@ -136,6 +136,13 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
         if not opens(item, r["value"], str(r["salt"])):
             return [Problem(f"{r['id']}: the value and salt do not open the commitment sealed for it", "9",
                             ["reveal", i])]
+        if item["kind"] == "objective_hex":       # 8.2 Objective Hex: its validity, once its hex is known
+            found = objective_problems(state, item, r["value"], r.get("meets"))
+            if found:
+                return [Problem(p.message, p.rule, ["reveal", i, *p.path]) for p in found]
+        elif r.get("meets"):
+            return [Problem(f"{r['id']} is a {item['kind']}, not an Objective Hex: it meets no terrain condition",
+                            "9", ["reveal", i, "meets"])]
     return []
 
 
@@ -239,6 +246,12 @@ def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
         state["opened"][r["side"]].append({"id": r["id"], "kind": item["kind"], "value": r["value"]})
         _say(events, "opened", f"{SIDE_ADJECTIVES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
+        if item["kind"] == "objective_hex":
+            meets = OBJECTIVE_TERRAIN.get(str(r.get("meets")), "a terrain condition")
+            _say(events, "objective.valid", f"{r['value']} is a valid Objective Hex: no Strategic Location hxref "
+                                            f"knows of when designated; it meets {meets} "
+                                            "(the opener's word: check it on the map sheet); from now on a "
+                                            "Strategic Location", OBJECTIVE_RULE)
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     track_pf(state, choice.get("pf"), events)
     ended = False

@@ -46,7 +46,7 @@ from .campaign import load_campaign
 from .info import INFO
 from .rolls import REQUESTS
 from .scenario_rolls import NAMES, request_problems
-from .sealing import SEAL_KINDS
+from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
 from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
 
@@ -175,9 +175,13 @@ class Kgp(GameSystem):
                                        optional=True, rule="9", items=Field("dict", fields={
                                            "roll": Field("str", choices=NAMES), "side": replace(side_f, optional=True),
                                            "rg": Field("any", "the RG that enters", optional=True)})),
-                        "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True, rule="9",
-                                        items=Field("dict", fields={"side": side_f, "id": Field("any"),
-                                                                    "value": Field("any"), "salt": Field("any")})),
+                        "reveal": Field("list", "opened secrets: {side, id, value, salt, meets?}", optional=True,
+                                        rule="9", items=Field("dict", fields={
+                                            "side": side_f, "id": Field("any"), "value": Field("any"),
+                                            "salt": Field("any"),
+                                            "meets": Field("str", "an Objective Hex: the terrain condition its hex "
+                                                                  "meets (8.2)", optional=True,
+                                                           choices=tuple(OBJECTIVE_TERRAIN))})),
                         "end": Field("bool", "end the scenario if the Game End dr asked for in `rolls` ends it "
                                                     "(CG Game End: from Turn 6; only the dr ends it)",
                                      optional=True, rule="CG Game End"),
@@ -328,6 +332,9 @@ class Kgp(GameSystem):
                      "choice.rolls[].rg: the RG a per-RG reinforcement dr is for (III.5)",
                      "choice.reveal: secrets opened as the rules say (9), a list of {side, id, value, salt}: the "
                      "id sealed, its value and salt from the owner's secrets file",
+                     "choice.reveal[].meets: an Objective Hex only (8.2): the condition its hex meets, "
+                     + ", ".join(f"{k} ({v})" for k, v in OBJECTIVE_TERRAIN.items())
+                     + "; a hex already a Strategic Location when designated is refused",
                      "choice.end: a CG scenario has no fixed length and ends only on a Game End dr hxref rolls (from "
                      "Turn 6): `end: true` is refused without a game_end roll, and ends nothing the dr does not "
                      "(CG Game End)",
