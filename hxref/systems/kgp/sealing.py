@@ -82,9 +82,9 @@ def strategic_hexes(state: KgpState, before: str) -> dict[str, str]:
                 out[b.hex] = f"a hex of {b.name}, a building Location"
         if c.test == "bridge_destroyed_by" and c.hex:
             out[c.hex] = "a bridge Location"
-    for b in load_lvp_chart().get(cg.map_group, ()):
-        for h in b.hexes:
-            out.setdefault(h, f"a hex of {b.name}, a building Location")
+    for lb in load_lvp_chart().get(cg.map_group, ()):
+        for h in lb.hexes:
+            out.setdefault(h, f"a hex of {lb.name}, a building Location")
     first = cg.date(before)
     for side, items in state["sealed"].items():
         for x in items:
