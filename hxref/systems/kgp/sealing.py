@@ -88,8 +88,10 @@ def strategic_hexes(state: KgpState, before: str) -> dict[str, str]:
     first = cg.date(before)
     for side, items in state["sealed"].items():
         for x in items:
+            # a side's view holds the other side's items without their kind and opening: its home
+            # check knows only its own, and the umpire's check (on the whole state) decides
             o = x.get("opened")
-            if x["kind"] == "objective_hex" and o and cg.date(o["date"]) < first:
+            if x.get("kind") == "objective_hex" and isinstance(o, dict) and cg.date(o["date"]) < first:
                 try:
                     out.setdefault(cg.hex(str(o["value"])), f"the {SIDE_ADJECTIVES[side]} Objective Hex revealed on "
                                                             f"{o['date']}")
