@@ -845,7 +845,7 @@ KGP_PLAN = {
     # the Night reinforcement dr of the Scenario Defender, and the reports (round 1 may disagree)
     "scenarios": {
         "20PM": {
-            "open": {3: [("us", "objective-ob-us-I2-1")]},
+            "open": {3: [("us", "objective-ob-us-I2-1", "tem")]},
             "last_turn": 10,
             "report": {"lvp": {"us": 4, "german": 8}, "cvp": {"us": 6, "german": 9},
                        "hexes": {"us": ["ChW8", "ChX9"], "german": ["ChNN6", "ChKK5", "ChJJ7", "ChII6"]},
@@ -902,7 +902,8 @@ KGP_SAY = {
              "end. No Sniper selection dr is ever asked: the Ch map group has 1 Sniper counter (SSR CG16), "
              "and hxref refuses one.",
     "open": "Turn {turn}: the paratroopers reach their Objective Hex. The US opens it with `hxref kgp open` "
-            "(value and salt from its private file); hxref checks them against the commitment sealed at set-up.",
+            "(value and salt from its private file, and the terrain condition the hex meets); hxref checks them "
+            "against the commitment sealed at set-up, and that the hex may be an Objective Hex (8.2).",
     "disagree": "{date} is over. Both sides report its outcome (8.603). The German counts one building of "
                 "Cheneux as his: the two reports disagree on the LVP, so both sides report again.",
     "again": "{date}, report round {round}: the sides check the map together; the German accepts the US "
@@ -940,11 +941,13 @@ def _kgp_seal(side: str, item: tuple) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def _kgp_open(side: str, item_id: str) -> dict:
-    """`hxref kgp open`: the `reveal` entry for a sealed secret."""
+def _kgp_open(side: str, item_id: str, meets: str | None = None) -> dict:
+    """`hxref kgp open`: the `reveal` entry for a sealed secret (an Objective Hex names the terrain it meets)."""
     import json
 
-    return json.loads(run(["kgp", "open", "game.yaml", "--side", side, "--id", item_id]).strip().splitlines()[-1])
+    extra = ["--meets", meets] if meets else []
+    return json.loads(run(["kgp", "open", "game.yaml", "--side", side, "--id", item_id, *extra])
+                      .strip().splitlines()[-1])
 
 
 def _kgp_turn(state: dict, plan: dict) -> dict:
@@ -955,7 +958,7 @@ def _kgp_turn(state: dict, plan: dict) -> dict:
     keeper = sc["moves_first"]
     other = "german" if keeper == "us" else "us"
     choice: dict = {}
-    reveal = [_kgp_open(side, item_id) for side, item_id in plan.get("open", {}).get(t, [])]
+    reveal = [_kgp_open(*item) for item in plan.get("open", {}).get(t, [])]
     if reveal:
         choice["reveal"] = reveal
     if t >= plan["last_turn"]:      # CG Game End: only a Game End dr ends it, so `end` goes with the drs

@@ -100,16 +100,21 @@ def test_8_2_the_initial_obs_i_and_hw_rgs_need_their_objective_hexes(game):
 
 def test_9_setup_secrets_are_sealed_and_opened_later_with_a_check(game):
     obj = sealed("objective-setup", "objective_hex", "ChNN6")
-    answer(game, {"us": {"seal": [obj]}, "german": {"seal": []}})
-    assert game.state["sealed"]["us"][-1]["commitment"] == obj["commitment"]
+    answer(game, {"us": {"seal": [obj, sealed("objective-other", "objective_hex", "ChW8")]}, "german": {"seal": []}})
+    assert game.state["sealed"]["us"][-2]["commitment"] == obj["commitment"]
     dec = game.awaiting[0]
     assert dec.id == "d20PM.t1" and dec.sides == ("us",)
     with pytest.raises(HxrefError) as e:       # a wrong value does not open it
         game.answer_solo("us", dec.id, {"reveal": [{"side": "us", "id": "objective-setup", "value": "ChA10",
                                                     "salt": SALT}]})
     assert "do not open" in e.value.render()
-    answer(game, {"us": {"reveal": [{"side": "us", "id": "objective-setup", "value": "ChNN6", "salt": SALT}]}})
-    assert game.state["opened"]["us"] == [{"id": "objective-setup", "kind": "objective_hex", "value": "ChNN6"}]
+    with pytest.raises(HxrefError) as e:       # 8.2: the NN6 bridge is already a Strategic Location
+        game.answer_solo("us", dec.id, {"reveal": [{"side": "us", "id": "objective-setup", "value": "ChNN6",
+                                                    "salt": SALT, "meets": "hexsides"}]})
+    assert "ChNN6 was already a Strategic Location" in e.value.render() and "a bridge Location" in e.value.render()
+    answer(game, {"us": {"reveal": [{"side": "us", "id": "objective-other", "value": "ChW8", "salt": SALT,
+                                     "meets": "tem"}]}})
+    assert game.state["opened"]["us"] == [{"id": "objective-other", "kind": "objective_hex", "value": "ChW8"}]
 
 
 def test_cg_game_end_dr_only_from_turn_6_and_it_can_end_the_scenario(game):

@@ -30,6 +30,7 @@ from hxref.audit import audit
 from hxref.engine import Engine
 from hxref.paths import orders_dir
 from hxref.report import turn
+from hxref.signing import load_private_key
 from tests.demo_sweep import leaks, report_formats
 
 DEMO = orders_dir() / "kgp" / "cg-ii"
@@ -119,6 +120,9 @@ def played(tmp_path_factory):
             if resolutions[-1] == "d21AM.refit":          # the German's one Attack chit is used: keep this moment
                 eng.save()
                 shutil.copy(work / "game.yaml", work / "at-21PM-refit.yaml")
+            if eng.state["stage"] == "play" and eng.state["turn"] == 6 and not (work / "at-turn-6.yaml").exists():
+                eng.save()                            # the first Turn 6: the Game End dr may be asked for
+                shutil.copy(work / "game.yaml", work / "at-turn-6.yaml")
             if resolutions[-1] == "d21PM.t1":
                 eng.save()
                 shutil.copy(work / "game.yaml", work / "at-21PM-t2.yaml")
@@ -273,6 +277,39 @@ def test_no_sniper_selection_dr_on_the_cheneux_map_group(played):
                                     str(work / "keys" / "us"), "--choice", "rolls: [{roll: game_end}]",
                                     "--dir", str(work / "tries")])
     assert res.exit_code == 2 and "no Game End dr before Turn 6 (this is Turn 2)" in res.output
+
+
+def test_a_second_game_end_dr_in_one_players_orders_is_refused(played):
+    """The attack: the US, moving first, wants two chances to end a scenario he is winning on Turn 6
+    and asks for his Game End dr twice in the turn's orders (CG Game End: one per Player Turn, by
+    the phasing player).  Before: accepted, and both drs were rolled.  Refused by his own `answer`
+    and, signed by hand past it, by the umpire's `submit`; the game file is unchanged."""
+    from tests.security import attacker
+
+    work, _, _, _, _, _ = played
+    game = work / "at-turn-6.yaml"
+    twice = "rolls: [{roll: game_end, side: us}, {roll: game_end, side: us}]"
+    (work / "tries").mkdir(exist_ok=True)
+    before = attacker.sha(game)
+    res = CliRunner().invoke(main, ["answer", str(game), "--side", "us", "--key", str(work / "keys" / "us"),
+                                    "--choice", twice, "--dir", str(work / "tries")])
+    assert res.exit_code == 2
+    assert "one Game End dr per Player Turn" in res.output and "CG Game End" in res.output
+    eng = Engine.load(game)
+    dec = eng.awaiting[0]
+    assert dec.id.endswith(".t6") and dec.sides == ("us",)
+    forged = attacker.signed_file(game, "us", str(work / "keys" / "us"), work / "twice.yaml", {
+        "decision": dec.id, "kind": "answer", "choice": {"rolls": [{"roll": "game_end", "side": "us"}] * 2},
+        "link": eng.next_link("us", load_private_key(work / "keys" / "us"), dec)})
+    res = CliRunner().invoke(main, ["submit", str(game), str(forged)])
+    assert res.exit_code == 2, res.output
+    assert "one Game End dr per Player Turn" in res.output and "Traceback" not in res.output
+    assert attacker.sha(game) == before
+    # the honest turn: each phasing player's own dr, the US then the German
+    res = CliRunner().invoke(main, ["answer", str(game), "--side", "us", "--key", str(work / "keys" / "us"),
+                                    "--choice", "rolls: [{roll: game_end, side: us}, {roll: game_end, side: german}]",
+                                    "--dir", str(work / "tries")])
+    assert res.exit_code == 0, res.output
 
 
 def test_hxref_demo_plays_the_kgp_campaign(tmp_path):

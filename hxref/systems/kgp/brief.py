@@ -15,8 +15,8 @@ from typing import Any
 #: the most lines a brief has
 MOST = 8
 #: event types in the order a brief tells them, most important first
-ORDER = ("victory", "scenario.end", "roster", "report.lost", "roll", "initiative", "scenario.start",
-         "refit.purchase", "opened")
+ORDER = ("victory", "scenario.end", "roster", "lvp.building", "report.lost", "roll", "initiative", "scenario.start",
+         "refit.purchase", "opened", "objective.valid")
 #: rolls the rules did not make: nothing was decided
 SKIPPED = ("roll.not_made",)
 

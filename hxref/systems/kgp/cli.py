@@ -942,10 +942,17 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
 @click.argument("game", type=click.Path(exists=True, dir_okay=False))
 @click.option("--side", required=True, help="your side: us or german")
 @click.option("--id", "item_id", required=True, help="the secret's name")
-def open_cmd(game: str, side: str, item_id: str) -> None:
+@click.option("--meets", type=click.Choice(["tem", "hexsides", "ford"]), default=None,
+              help="an Objective Hex (8.2): the condition its hex meets: tem (in-hex TEM +1 or more), hexsides "
+                   "(3+ crest-line, slope, wall, hedge or road hexsides) or ford (a ford Location)")
+def open_cmd(game: str, side: str, item_id: str, meets: str | None) -> None:
     """Print the `reveal` entry that opens a sealed secret when the rules say it is revealed.
 
-    Example: hxref kgp open cg.yaml --side us --id objective-I1-1
+    An Objective Hex (8.2) is checked when it is opened: it may not be a hex that was already a
+    Strategic Location when you designated it, and you name the terrain condition it meets
+    (--meets), which the other side checks on the map sheet.
+
+    Example: hxref kgp open cg.yaml --side us --id objective-I1-1 --meets tem
     """
     from ... import yamlio
 
@@ -954,4 +961,11 @@ def open_cmd(game: str, side: str, item_id: str) -> None:
     if item_id not in book:
         raise InvalidInput(f"{book_path.name} holds no secret called {item_id!r}", code="E504")
     s = book[item_id]
-    click.echo(json.dumps({"side": side, "id": item_id, "value": s["value"], "salt": s["salt"]}))
+    if s.get("kind") == "objective_hex" and meets is None:
+        raise InvalidInput(f"{item_id} is an Objective Hex: say which condition {s['value']} meets with --meets "
+                           "tem|hexsides|ford", code="E504", rule="8.2 Objective Hex")
+    if s.get("kind") != "objective_hex" and meets is not None:
+        raise InvalidInput(f"{item_id} is a {s.get('kind')}, not an Objective Hex: --meets is for Objective Hexes",
+                           code="E504", rule="8.2 Objective Hex")
+    entry = {"side": side, "id": item_id, "value": s["value"], "salt": s["salt"]}
+    click.echo(json.dumps({**entry, "meets": meets} if meets else entry))

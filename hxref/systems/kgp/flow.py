@@ -27,6 +27,8 @@ from ..base import Decision, Problem
 from .areas import determine, determine_from_state, strategic_hexes, strategic_problems
 from .campaign import load_campaign
 from .chits import chit_outcome
+from .lvp import counted, lost_lvp
+from .lvp import report_problems as lvp_problems
 from .fortifications import buy, fpp_problems
 from .purchase import ob_objective_problems, pay, purchase_problems
 from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_problems, remove_oba, say_oba,
@@ -36,7 +38,7 @@ from .refit_rolls import check_problems, make_rolls, refit_chart, roll_checks, r
 from .retained import roll_escapes, roll_shifts, shift_problems, unit_problems
 from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
-from .sealing import opens, seal_id_problems, seal_problems
+from .sealing import OBJECTIVE_RULE, OBJECTIVE_TERRAIN, objective_problems, opens, seal_id_problems, seal_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
 from .state_types import KgpState, RefitRow, RollRecord, SceneReport
 from .victory import Victory, victory
@@ -52,7 +54,8 @@ ROLLED_STEPS = {
 }
 
 #: the facts both reports of a scenario must agree on (8.603; 8.6 the Refit facts)
-SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts", "strategic", "blazes")
+SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "facts", "strategic", "blazes",
+                "lvp_buildings")
 
 
 # --- checks ---------------------------------------------------------------------------------------
@@ -120,8 +123,10 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
     found = pf_problems(state, choice.get("pf"))
     if found:
         return found
-    for i, r in enumerate(choice.get("rolls", [])):
-        found = request_problems(r["roll"], t, r.get("side", side), state, r)
+    rolls = choice.get("rolls", [])
+    for i, r in enumerate(rolls):
+        # once per Player Turn / RPh: the requests before this one in these orders count as made
+        found = request_problems(r["roll"], t, r.get("side", side), state, r, earlier=rolls[:i], default_side=side)
         if found:
             return [Problem(p.message, p.rule, ["rolls", i, *p.path]) for p in found]
     for i, r in enumerate(choice.get("reveal", [])):
@@ -134,6 +139,13 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
         if not opens(item, r["value"], str(r["salt"])):
             return [Problem(f"{r['id']}: the value and salt do not open the commitment sealed for it", "9",
                             ["reveal", i])]
+        if item["kind"] == "objective_hex":       # 8.2 Objective Hex: its validity, once its hex is known
+            found = objective_problems(state, item, r["value"], r.get("meets"))
+            if found:
+                return [Problem(p.message, p.rule, ["reveal", i, *p.path]) for p in found]
+        elif r.get("meets"):
+            return [Problem(f"{r['id']} is a {item['kind']}, not an Objective Hex: it meets no terrain condition",
+                            "9", ["reveal", i, "meets"])]
     return []
 
 
@@ -145,6 +157,10 @@ def _report_problems(state: KgpState, choice: dict) -> list[Problem]:
     if sum(choice["lvp"].values()) > cg.lvp_total:
         return [Problem(f"the Current LVP Totals add up to {sum(choice['lvp'].values())}, more than the "
                         f"{cg.lvp_total} LVP of the {cg.map_group} map group", "8.603", ["lvp"])]
+    # 8.2 LVP: a building's LVP is its value times its existing Locations, rubble included
+    found = lvp_problems(cg.map_group, cg.lvp_total, choice)
+    if found:
+        return found
     # what the victory determination reads must be readable now, not fail when both reports are in
     try:
         _victory(state, _shared(choice), "scenario_end")
@@ -248,6 +264,12 @@ def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
         state["opened"][r["side"]].append({"id": r["id"], "kind": item["kind"], "value": r["value"]})
         _say(events, "opened", f"{SIDE_ADJECTIVES[r['side']]} open {item['kind']} {r['id']}: {r['value']} (it matches "
                                f"the commitment sealed on {item['date']})", "9")
+        if item["kind"] == "objective_hex":
+            meets = OBJECTIVE_TERRAIN.get(str(r.get("meets")), "a terrain condition")
+            _say(events, "objective.valid", f"{r['value']} is a valid Objective Hex: no Strategic Location hxref "
+                                            f"knows of when designated; it meets {meets} "
+                                            "(the opener's word: check it on the map sheet); from now on a "
+                                            "Strategic Location", OBJECTIVE_RULE)
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     track_pf(state, choice.get("pf"), events)
     ended = False
@@ -285,7 +307,7 @@ def _shared(choice: dict) -> SceneReport:
     """The facts of SHARED_FACTS a report gives (None where it gives none)."""
     return {"lvp": choice["lvp"], "cvp": choice["cvp"], "hexes": choice.get("hexes"),
             "buildings": choice.get("buildings"), "bridge_destroyed_by": choice.get("bridge_destroyed_by"),
-            "facts": choice.get("facts")}
+            "facts": choice.get("facts"), "lvp_buildings": choice.get("lvp_buildings")}
 
 
 def _report(state: KgpState, answers: dict, dice, events: list) -> None:
@@ -304,6 +326,9 @@ def _report(state: KgpState, answers: dict, dice, events: list) -> None:
     state["last_report"] = rep
     state["strategic"] = list(answers[SIDES[0]].get("strategic") or [])      # 8.605 reads them
     state["blazes"] = list(answers[SIDES[0]].get("blazes") or [])
+    cg = load_campaign(state["cg"])
+    for item in counted(cg.map_group, rep):                 # 8.2 LVP: counted from the building's Locations
+        _say(events, "lvp.building", item.why, "8.2 LVP", item.side)
     # 8.603: the roster row, the CG-LVP Total and the scenario's winner
     for s in SIDES:
         state["cg_lvp"][s] += int(rep["lvp"][s])
@@ -332,11 +357,14 @@ def _scenario_winner(rep: SceneReport) -> str:
 
 def _victory(state: KgpState, rep: SceneReport, moment: str) -> Victory:
     hexes = rep.get("hexes") or {}
-    return victory(load_campaign(state["cg"]), {
+    cg = load_campaign(state["cg"])
+    return victory(cg, {
         "moment": moment, "date": state["scenario"]["date"], "cg_lvp": dict(state["cg_lvp"]),
         "current_lvp": dict(rep["lvp"]), "cvp": dict(rep["cvp"]), "buildings": dict(rep.get("buildings") or {}),
         "hexes": {s: list(hexes.get(s, [])) for s in SIDES}, "lvp_hexes": {s: list(hexes.get(s, [])) for s in SIDES},
-        "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by")})
+        "bridge_destroyed_by": rep.get("bridge_destroyed_by") or state.get("bridge_destroyed_by"),
+        # 8.2 EXC: rubble lowers the LVP existing on the map group as the buildings' Locations fall
+        "lvp_existing": cg.lvp_total - lost_lvp(counted(cg.map_group, rep))})
 
 
 def _victory_now(state: KgpState, events: list, moment: str) -> bool:
@@ -472,7 +500,7 @@ def _san(state: KgpState, side: str) -> int:
 def _empty() -> SceneReport:
     """No scenario reported yet: no LVP, no CVP, no other fact."""
     return {"lvp": {s: 0 for s in SIDES}, "cvp": {s: 0 for s in SIDES}, "hexes": None, "buildings": None,
-            "bridge_destroyed_by": None, "facts": None}
+            "bridge_destroyed_by": None, "facts": None, "lvp_buildings": None}
 
 
 def _refit(state: KgpState, answers: dict, dice, events: list) -> None:

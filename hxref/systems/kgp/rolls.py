@@ -36,7 +36,8 @@ pinned by ``tests/kgp/test_rolls.py``:
   side's own RPh (the seed says "in the RPh").  A dr that cannot succeed (Turn
   1; Turns 1-2 for I.2) is not refused, since the seed names no first turn: it
   simply fails, and the ``why`` says so.  One dr per RPh (III.5: per RG; CG5:
-  per side or per RG is ambiguous, the caller decides, one call per dr).  When
+  one for all the Scenario Defender's reinforcements, as its text names no RG
+  where III.5 says "per RG").  When
   CG5's restriction is lifted by an attack, the reinforcements enter with no dr.
 * SSR III.6: the threshold is printed ("修整後 DR が現在のターン数以下": the
   modified DR <= the turn; only the symbol in "( )" is lost), so no stand-in
@@ -149,7 +150,7 @@ REQUESTS: Mapping[str, RollRequest] = {q.name: q for q in (
         "Area; the restriction is also lifted when a Scenario-Defender unit is attacked by a Known enemy unit "
         "other than OBA or a Sniper (then no dr)",
         phase="RPh", phasing_only=True, night_only=True, per="RPh",
-        reading="the dr is made in the reinforcing side's own RPh; per side or per RG is ambiguous"),
+        reading="the dr is made in the reinforcing side's own RPh, one for all its reinforcements (not per RG)"),
     RollRequest(
         "reinforcement_i2", "Medium Tank Platoon II reinforcement dr", "dr", "the US", "in the US RPh",
         "I.2",

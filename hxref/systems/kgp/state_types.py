@@ -186,6 +186,7 @@ class SceneReport(TypedDict):
     buildings: dict[str, str | None] | None
     bridge_destroyed_by: str | None
     facts: dict[str, bool] | None
+    lvp_buildings: NotRequired[dict[str, dict] | None]      # 8.2 LVP: building -> {side, rubbled, held}
 
 
 class KgpState(TypedDict):

@@ -46,7 +46,7 @@ from .campaign import load_campaign
 from .info import INFO
 from .rolls import REQUESTS
 from .scenario_rolls import NAMES, request_problems
-from .sealing import SEAL_KINDS
+from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
 from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
 
@@ -179,9 +179,13 @@ class Kgp(GameSystem):
                                        optional=True, rule="9", items=Field("dict", fields={
                                            "roll": Field("str", choices=NAMES), "side": replace(side_f, optional=True),
                                            "rg": Field("any", "the RG that enters", optional=True)})),
-                        "reveal": Field("list", "opened secrets: {side, id, value, salt}", optional=True, rule="9",
-                                        items=Field("dict", fields={"side": side_f, "id": Field("any"),
-                                                                    "value": Field("any"), "salt": Field("any")})),
+                        "reveal": Field("list", "opened secrets: {side, id, value, salt, meets?}", optional=True,
+                                        rule="9", items=Field("dict", fields={
+                                            "side": side_f, "id": Field("any"), "value": Field("any"),
+                                            "salt": Field("any"),
+                                            "meets": Field("str", "an Objective Hex: the terrain condition its hex "
+                                                                  "meets (8.2)", optional=True,
+                                                           choices=tuple(OBJECTIVE_TERRAIN))})),
                         "end": Field("bool", "end the scenario if the Game End dr asked for in `rolls` ends it "
                                                     "(CG Game End: from Turn 6; only the dr ends it)",
                                      optional=True, rule="CG Game End"),
@@ -204,6 +208,9 @@ class Kgp(GameSystem):
                                        optional=True, nullable=True, fields={
                                            s: Field("list", optional=True, items=Field("str")) for s in SIDES}),
                         "buildings": Field("dict", "building -> the side holding all its hexes", optional=True),
+                        "lvp_buildings": Field("dict", "8.2 LVP: an LVP building -> {side, rubbled?: [hexes], held?: "
+                                                       "Locations}; hxref counts its LVP from its Locations",
+                                               optional=True, nullable=True, rule="8.2"),
                         "bridge_destroyed_by": bridge,
                         "facts": Field("dict", f"true/false: {', '.join(FACT_KEYS)}", optional=True, rule="8.6",
                                        fields={k: Field("bool", optional=True) for k in FACT_KEYS}),
@@ -357,6 +364,9 @@ class Kgp(GameSystem):
                      "choice.rolls[].rg: the RG a per-RG reinforcement dr is for (III.5)",
                      "choice.reveal: secrets opened as the rules say (9), a list of {side, id, value, salt}: the "
                      "id sealed, its value and salt from the owner's secrets file",
+                     "choice.reveal[].meets: an Objective Hex only (8.2): the condition its hex meets, "
+                     + ", ".join(f"{k} ({v})" for k, v in OBJECTIVE_TERRAIN.items())
+                     + "; a hex already a Strategic Location when designated is refused",
                      "choice.end: a CG scenario has no fixed length and ends only on a Game End dr hxref rolls (from "
                      "Turn 6): `end: true` is refused without a game_end roll, and ends nothing the dr does not "
                      "(CG Game End)",
@@ -386,6 +396,9 @@ class Kgp(GameSystem):
                     "choice.cvp: the CVP each side gained, {us, german}, whole numbers (8.603)",
                     "choice.hexes: the LVP hexes each side holds, {us?, german?}, lists of hexes (8.603)",
                     "choice.buildings: a mapping building: the side holding all its hexes (8.603)",
+                    "choice.lvp_buildings: the LVP buildings a side holds, {building: {side, rubbled?: [its rubbled "
+                    "hexes], held?: Locations held}} (games/kgp/charts/lvp.yaml); each counts value x its existing "
+                    "Locations, rubble included (8.2 LVP), and the side's Current LVP Total must cover it",
                     "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
                     f"choice.facts: what the Refit Phase needs, true or false: "
                     f"{{{', '.join(k + '?' for k in FACT_KEYS)}}} (8.6)",
@@ -394,7 +407,8 @@ class Kgp(GameSystem):
                     "(1TC, failure eliminates) | minefield (NTC, failure is Casualty Reduction), morale, drm?} "
                     "(needs facts.encircled_or_mined)",
                     "choice.notes: anything else for the record",
-                    "Both reports must agree on lvp, cvp, hexes, buildings, the bridge and the facts."], example
+                    "Both reports must agree on lvp, cvp, hexes, buildings, lvp_buildings, the bridge and the "
+                    "facts."], example
         if decision.kind == "refit":
             return [decision.prompt,
                     "choice.cpp_replenishment: the CPP your side receives (8.616), at most your Initial CPP "
