@@ -35,6 +35,7 @@ from .refit_rolls import check_problems, make_rolls, refit_chart, roll_checks, r
 from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
 from .sealing import opens, seal_id_problems, seal_problems
+from .setup_rules import place, placement_problems, release, release_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
 from .state_types import KgpState, RefitRow, RollRecord, SceneReport
 from .victory import Victory, victory
@@ -101,7 +102,8 @@ def _setup_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
             or fpp_problems(state, side, list(choice.get("fpp", [])), initial=True)
             or fanaticism_problems(state, side, bool(choice.get("fanaticism")))
             or oba_problems(state, side, bought, [])
-            or seal_problems(seals) or seal_id_problems(state, side, seals))
+            or seal_problems(seals) or seal_id_problems(state, side, seals)
+            or placement_problems(state, side, choice))      # 8.51-8.53, SSR CG6, CG7, CG20
 
 
 def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
@@ -115,7 +117,7 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
         if not any(r["roll"] == "game_end" for r in choice.get("rolls", [])):
             return [Problem("a CG scenario ends only on a Game End dr: ask for it ({roll: game_end}) and hxref "
                             "rolls it; `end` alone does not end the scenario", GAME_END_RULE, ["end"])]
-    found = pf_problems(state, choice.get("pf"))
+    found = pf_problems(state, choice.get("pf")) or release_problems(state, choice.get("release", []))
     if found:
         return found
     for i, r in enumerate(choice.get("rolls", [])):
@@ -212,6 +214,7 @@ def _setup(state: KgpState, answers: dict, dice, events: list) -> None:
         make_rolls(state, side, list(answers[side].get("rolls", [])), dice, events)    # 8.618, 8.620 (8.5)
         buy(state, side, list(answers[side].get("fpp", [])), events, dice)              # 8.621 (8.5), 7.2
         _san(state, side)
+    place(state, answers, events)                             # 8.51-8.53, SSR CG7a, II.3, III.4
     if answers["german"].get("fanaticism"):
         declare_fanaticism(state, events)                     # CG14, told to both
     sc = state["scenario"]
@@ -233,6 +236,7 @@ def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
                                f"the commitment sealed on {item['date']})", "9")
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     track_pf(state, choice.get("pf"), events)
+    release(state, choice.get("release", []), events)          # SSR CG7b
     ended = False
     rolls = choice.get("rolls", [])
     for i, r in enumerate(rolls):

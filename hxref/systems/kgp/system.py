@@ -47,6 +47,7 @@ from .info import INFO
 from .rolls import REQUESTS
 from .scenario_rolls import NAMES, request_problems
 from .sealing import SEAL_KINDS
+from .setup_rules import KINDS
 from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
 
@@ -60,10 +61,10 @@ FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leade
 #: map, the public rolls, victory points, the report rounds)
 PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "chits",
                "chit_limits", "roster", "cg_lvp", "rolls", "refit", "weather", "report_round", "result",
-               "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf")
+               "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf", "wrecks")
 #: the state fields kept per side ({side: ...}) of which a side sees its own part only (8.14, 8.15, 9)
 OWN_KEYS = ("purchases", "opened", "cpp", "fpp", "secret_rolls", "refit_rolls", "fortifications", "oba_removed",
-            "dummy_minefields")
+            "dummy_minefields", "placements")
 
 def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
     """The other side's secrets: that one was sealed, and once opened its id and kind (the opening
@@ -147,6 +148,28 @@ class Kgp(GameSystem):
                        rule="8.52")
         per_side = Field("dict", "a whole number for us and german", rule="8.603",
                          fields={s: Field("int", minimum=0) for s in SIDES})
+        # 8.51-8.53, SSR CG6, CG7: where each counter or stack sets up, or the Entry Area it comes on by
+        placements = Field("list", "your set-up: {id?, rg?, unit?, kind, hex | enter, ...} (8.51-8.53, SSR CG6, CG7)",
+                           optional=True, rule="CG7", items=Field("dict", fields={
+                               "id": Field("str", "the counter's id (a Reserve's, for its release)", optional=True),
+                               "rg": Field("str", "the RG it belongs to", optional=True),
+                               "unit": Field("str", "the unit, e.g. PzKpfw VIb, M4A3, 8-0", optional=True),
+                               "kind": Field("str", choices=KINDS),
+                               "hex": Field("str", "the hex it sets up in", optional=True),
+                               "enter": Field("str", "the Entry Area's arrow hex it comes on by (or CG-I German: "
+                                                     "south)", optional=True),
+                               "entry_hex": Field("str", "the edge hex it enters at", optional=True),
+                               "turn": Field("int", "the turn it may enter from", minimum=1, optional=True),
+                               "reserve": Field("bool", "German: set up as a Reserve (SSR CG7a)", optional=True),
+                               "hip": Field("bool", optional=True),
+                               "level": Field("int", "the Location's level (0 ground)", minimum=0, optional=True),
+                               "building": Field("str", "CG-I US: the building hex numbered 19-34 it is within 3 "
+                                                        "hexes of", optional=True),
+                               "fortification": Field("str", "an id of the fortification chart", optional=True),
+                               "ca": Field("str", "a Gun's recorded Covered Arc (I.3), a hexspine", optional=True),
+                               "vca": Field("str", "a vehicle's VCA hexside", optional=True),
+                               "hooked": Field("bool", optional=True), "limbered": Field("bool", optional=True),
+                               "ft": Field("bool", "CG-I: this M4A3 carries the FT (I.4)", optional=True)}))
         if st == "setup":
             # 8.5: the Initial Scenario starts at Refit step 8.618: the initial CPP buy RGs (8.619), sealed.
             # Reading: in an umpired game the files go to the umpire alone (neither side sees the other's
@@ -160,6 +183,7 @@ class Kgp(GameSystem):
                                                                "(8.5, 8.619; not those marked in CG Max, 8.2)",
                                                        optional=True, rule="8.619", items=Field("str")),
                                      "fpp": fpp, "seal": seal, "secret_drs": secret, "fanaticism": fanatic,
+                                     "placements": placements,
                                      "rolls": replace(refit_rolls, help="8.618 and 8.620 drs (8.5: the Initial "
                                                                         "Scenario starts at 8.618)")},
                              example={"purchase": [], "seal": []})]
@@ -186,7 +210,13 @@ class Kgp(GameSystem):
                                             "squads set up on-map) and PF shots fired", optional=True, rule="CG13",
                                     fields={"squads": Field("int", minimum=0, optional=True),
                                             "shots": Field("int", minimum=0, optional=True)}),
-                        "bridge_destroyed_by": bridge},
+                        "bridge_destroyed_by": bridge,
+                        "release": Field("list", "German Reserves released (SSR CG7b): {id, by: los|attack, "
+                                                 "enemy_hex}", optional=True, rule="CG7b", items=Field("dict", fields={
+                                                     "id": Field("str", "the Reserve Cloaking counter's id"),
+                                                     "by": Field("str", choices=("los", "attack")),
+                                                     "enemy_hex": Field("str", "by los: the enemy ground unit's hex",
+                                                                        optional=True)}))},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
             r = state["report_round"]
