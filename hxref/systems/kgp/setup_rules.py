@@ -206,12 +206,12 @@ def _one(state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, bought: list, o
         return f"{who}: give either `hex` (set up on-map) or `enter` (an Entry Area's arrow hex)", "CG7", None
     for key in ("hex", "entry_hex", "building"):
         try:
-            if x.get(key):
+            if key in x:
                 _hex(pl, x[key])
         except InvalidInput as exc:
             return exc.message, "0.3", key
     where = _hex(pl, x["hex"]) if "hex" in x else None
-    entry_hex = _hex(pl, x["entry_hex"]) if x.get("entry_hex") else None
+    entry_hex = _hex(pl, x["entry_hex"]) if "entry_hex" in x else None
     rg = x.get("rg")
     if rg and rg not in ob and rg not in bought:
         return f"{rg} is neither in the {SIDE_ADJECTIVES[side]} Initial OB nor bought in these orders", "CG7", "rg"

@@ -6,12 +6,16 @@ hxref does not play ASL's turns.  It referees what a KGP Campaign Game needs aro
   (8.5), so each side buys RGs with its initial CPP (8.619; not those marked in the
   "CG Max" column, 8.2) and seals its secret set-up items (objective hexes, HIP units,
   Known-minefield dummies...: a commitment each, made with ``hxref kgp seal``; opened
-  later with ``reveal``);
+  later with ``reveal``) and may place its counters (``placements``: on-map within
+  8.51-8.53's set-up lines, German Reserves under SSR CG7a, or coming on by an Entry
+  Area, SSR CG6; :mod:`.setup_rules`);
 * ``dD.tT`` (the side moving first): one per scenario turn while ASL is played at the
   table -- the scenario-time rolls the rules call for (Game End dr from turn 6,
   reinforcement drs, the Reserve Release DR, Sniper selection; :mod:`.rolls`),
   rolled with the verifiable dice and logged; secrets opened as the rules say; the
   end of the scenario (only a Game End dr that ends it: CG scenarios have no fixed length);
+  German Reserves released (``release``; SSR CG7b: LOS to an enemy ground unit within 6
+  hexes, or an attack);
 * ``dD.report`` (both sides): each side's signed report of the scenario's outcome --
   LVP, CVP, hexes held, what happened that the Refit Phase needs; the two must agree
   on every shared fact, or both report again;
@@ -342,6 +346,10 @@ class Kgp(GameSystem):
                     "games/kgp/charts/rg.yaml; an RG whose id begins with I or HW needs its Objective Hex sealed "
                     "as objective-<RG>-<n> (8.2); RGs marked in the CG Max column may not be bought (8.2)",
                     seal, secret_drs,
+                    "choice.placements: your set-up (8.51-8.53), one a counter or stack: {id?, rg?, unit?, kind: "
+                    "mmc|leader|vehicle|gun|sw|fortification|dummy, hex (on-map) or enter (an Entry Area's arrow "
+                    "hex, SSR CG6), entry_hex?, turn?, reserve? (German, SSR CG7a; needs id), hip?, level?, "
+                    "building? (CG-I US: the building hex numbered 19-34), ca? (a US Gun's CA, I.3), vca?, ft?}",
                     "choice.seal must hold the Objective Hex of each I or HW RG of your Initial OB (8.2): "
                     + (", ".join(ids) or "none") + "; replace each placeholder commitment (0...0) with the one "
                     f"`hxref kgp seal GAME --side {side} --id ID --kind objective_hex --value HEX` prints"], \
@@ -360,6 +368,8 @@ class Kgp(GameSystem):
                      "(CG Game End)",
                      secret_drs,
                      "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
+                     "choice.release: German Reserves released (CG7b), a list of {id, by: los (an enemy ground "
+                     "unit within 6 hexes: enemy_hex) | attack}",
                      "choice.pf: German PF (CG13): {squads: the squads set up on-map (Turn 1) or released or "
                      "entering this turn, shots: PF shots fired}; 1.5 shots a squad, a half shot is no PF", "",
                      f"Rolls the rules allow now (turn {t}):"]
