@@ -92,7 +92,7 @@ def _placement(rnd, keys):
     for k in rnd.sample(keys, rnd.randint(0, 2)):
         x[k] = rnd.choice(GOOD + BAD)
     for k, v in (("rg", rnd.choice(["I1", "I2", "V2", "V4", "HW1", "G1"])), ("reserve", True), ("hip", True),
-                 ("id", rnd.choice(["r1", "r2"])), ("turn", rnd.randint(1, 3)), ("ca", "N"), ("ft", True),
+                 ("id", rnd.choice(["r1", "r2"])), ("turn", rnd.randint(1, 3)), ("ca", "E"), ("ft", True),
                  ("unit", rnd.choice(["PzKpfw VIb", "M4A3", "8-0"])), ("fortification", "foxhole-1s")):
         if rnd.random() < 0.15:
             x[k] = v

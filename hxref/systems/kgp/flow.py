@@ -27,6 +27,7 @@ from ..base import Decision, Problem
 from .campaign import load_campaign
 from .chits import chit_outcome
 from .fortifications import buy, fpp_problems
+from .gun_arcs import fix_arcs, gun_problems
 from .purchase import ob_objective_problems, pay, purchase_problems
 from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_problems, remove_oba, say_oba,
                      track_pf)
@@ -117,7 +118,8 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
         if not any(r["roll"] == "game_end" for r in choice.get("rolls", [])):
             return [Problem("a CG scenario ends only on a Game End dr: ask for it ({roll: game_end}) and hxref "
                             "rolls it; `end` alone does not end the scenario", GAME_END_RULE, ["end"])]
-    found = pf_problems(state, choice.get("pf")) or release_problems(state, choice.get("release", []))
+    found = pf_problems(state, choice.get("pf")) or release_problems(state, choice.get("release", [])) \
+        or gun_problems(state, choice.get("guns", []))
     if found:
         return found
     for i, r in enumerate(choice.get("rolls", [])):
@@ -237,6 +239,7 @@ def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     track_pf(state, choice.get("pf"), events)
     release(state, choice.get("release", []), events)          # SSR CG7b
+    fix_arcs(state, choice.get("guns", []), dice, events)      # I.3
     ended = False
     rolls = choice.get("rolls", [])
     for i, r in enumerate(rolls):

@@ -41,7 +41,7 @@ from .sides import SIDE_ADJECTIVES, SIDES
 from .state_types import KgpState
 
 KINDS = ("mmc", "leader", "vehicle", "gun", "sw", "fortification", "dummy")
-HEXSPINES = ("N", "NE", "SE", "S", "SW", "NW")     # a recorded Covered Arc (I.3), clockwise
+HEXSPINES = ("E", "SE", "SW", "W", "NW", "NE")     # a recorded Covered Arc (I.3): the hexspines, clockwise
 RESERVE_RG = ("I", "V", "HW")                       # SSR CG7a: the German RGs that set up as Reserves
 RELEASE_RANGE = 6                                   # SSR CG7b: LOS to an enemy ground unit within 6 hexes
 

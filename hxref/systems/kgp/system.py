@@ -220,7 +220,12 @@ class Kgp(GameSystem):
                                                      "id": Field("str", "the Reserve Cloaking counter's id"),
                                                      "by": Field("str", choices=("los", "attack")),
                                                      "enemy_hex": Field("str", "by los: the enemy ground unit's hex",
-                                                                        optional=True)}))},
+                                                                        optional=True)})),
+                        "guns": Field("list", "CG-I: US Guns first revealed, their CA dr (I.3): {id, secret?}",
+                                      optional=True, rule="I.3", items=Field("dict", fields={
+                                          "id": Field("str", "the Gun's placement id"),
+                                          "secret": Field("bool", "an AT Gun attacked before revealed: the US's "
+                                                                  "secret dr", optional=True)}))},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
             r = state["report_round"]
@@ -370,6 +375,8 @@ class Kgp(GameSystem):
                      "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
                      "choice.release: German Reserves released (CG7b), a list of {id, by: los (an enemy ground "
                      "unit within 6 hexes: enemy_hex) | attack}",
+                     "choice.guns: CG-I, US Guns first revealed (I.3), a list of {id, secret?}: hxref rolls the dr "
+                     "that fixes the recorded CA (secret: an AT Gun attacked first, the dr the US's alone)",
                      "choice.pf: German PF (CG13): {squads: the squads set up on-map (Turn 1) or released or "
                      "entering this turn, shots: PF shots fired}; 1.5 shots a squad, a half shot is no PF", "",
                      f"Rolls the rules allow now (turn {t}):"]
