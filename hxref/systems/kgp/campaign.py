@@ -206,7 +206,8 @@ def _load_campaign(src, chart_src) -> Campaign:
     r = Reader(src.rt(), path)
     top = ("cg", "title", "rule", "map_group", "map_sections", "lvp_total", "year", "month", "dates", "date_count",
            "attack_chits", "entry_areas", "victory", "initial")
-    root = r.mapping(r.root, [], top, ("quotas", "hq_hex", "stand_in", "note", "cpp_replenishment", "weather"))
+    root = r.mapping(r.root, [], top, ("quotas", "hq_hex", "stand_in", "note", "cpp_replenishment", "weather",
+                                          "setup"))   # setup: read by setup_rules.py
     cg = r.str(root["cg"], ["cg"], CAMPAIGNS)
     rule = r.str(root["rule"], ["rule"])
     group = r.str(root["map_group"], ["map_group"], ("St", "Ch", "Lg"))

@@ -30,6 +30,7 @@ from .chits import chit_outcome
 from .lvp import counted, lost_lvp
 from .lvp import report_problems as lvp_problems
 from .fortifications import buy, fpp_problems
+from .gun_arcs import fix_arcs, gun_problems
 from .purchase import ob_objective_problems, pay, purchase_problems
 from .quotas import (declare_fanaticism, fanaticism_problems, oba_problems, pf_problems, remove_oba, say_oba,
                      track_pf)
@@ -39,6 +40,7 @@ from .retained import roll_escapes, roll_shifts, shift_problems, unit_problems
 from .rolls import GAME_END_FROM_TURN, GAME_END_RULE
 from .scenario_rolls import make_roll, request_problems
 from .sealing import OBJECTIVE_RULE, OBJECTIVE_TERRAIN, objective_problems, opens, seal_id_problems, seal_problems
+from .setup_rules import place, placement_problems, release, release_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
 from .state_types import KgpState, RefitRow, RollRecord, SceneReport
 from .victory import Victory, victory
@@ -106,7 +108,8 @@ def _setup_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
             or fpp_problems(state, side, list(choice.get("fpp", [])), initial=True)
             or fanaticism_problems(state, side, bool(choice.get("fanaticism")))
             or oba_problems(state, side, bought, [])
-            or seal_problems(seals) or seal_id_problems(state, side, seals))
+            or seal_problems(seals) or seal_id_problems(state, side, seals)
+            or placement_problems(state, side, choice))      # 8.51-8.53, SSR CG6, CG7, CG20
 
 
 def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
@@ -120,7 +123,8 @@ def _turn_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
         if not any(r["roll"] == "game_end" for r in choice.get("rolls", [])):
             return [Problem("a CG scenario ends only on a Game End dr: ask for it ({roll: game_end}) and hxref "
                             "rolls it; `end` alone does not end the scenario", GAME_END_RULE, ["end"])]
-    found = pf_problems(state, choice.get("pf"))
+    found = pf_problems(state, choice.get("pf")) or release_problems(state, choice.get("release", [])) \
+        or gun_problems(state, choice.get("guns", []))
     if found:
         return found
     rolls = choice.get("rolls", [])
@@ -245,6 +249,7 @@ def _setup(state: KgpState, answers: dict, dice, events: list) -> None:
         make_rolls(state, side, list(answers[side].get("rolls", [])), dice, events)    # 8.618, 8.620 (8.5)
         buy(state, side, list(answers[side].get("fpp", [])), events, dice)              # 8.621 (8.5), 7.2
         _san(state, side)
+    place(state, answers, events)                             # 8.51-8.53, SSR CG7a, II.3, III.4
     if answers["german"].get("fanaticism"):
         declare_fanaticism(state, events)                     # CG14, told to both
     sc = state["scenario"]
@@ -272,6 +277,8 @@ def _turn(state: KgpState, answers: dict, dice, events: list) -> None:
                                             "Strategic Location", OBJECTIVE_RULE)
     _secret_drs(state, keeper, choice.get("secret_drs", []), dice, events)
     track_pf(state, choice.get("pf"), events)
+    release(state, choice.get("release", []), events)          # SSR CG7b
+    fix_arcs(state, choice.get("guns", []), dice, events)      # I.3
     ended = False
     rolls = choice.get("rolls", [])
     for i, r in enumerate(rolls):

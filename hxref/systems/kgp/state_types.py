@@ -225,6 +225,8 @@ class KgpState(TypedDict):
     fanaticism: NotRequired[list[str]]  # CG14: the CG Dates the Germans declared Fanaticism for
     oba_removed: NotRequired[dict[str, list[str]]]  # CG15/CG22: OBA RGs a side no longer holds (its own)
     pf: NotRequired[PfTrack]            # CG13: the current scenario's German PF track
+    placements: NotRequired[dict[str, list[dict]]]  # 8.51-8.53, CG7: each side's Initial set-up (its own)
+    wrecks: NotRequired[list[str]]      # II.3: the burnt-out wrecks the referee places
     dummy_minefields: NotRequired[dict[str, list[DummyMinefields]]]  # 7.2: each side's own
     last_report: NotRequired[SceneReport]
     bridge_destroyed_by: NotRequired[str]

@@ -6,12 +6,16 @@ hxref does not play ASL's turns.  It referees what a KGP Campaign Game needs aro
   (8.5), so each side buys RGs with its initial CPP (8.619; not those marked in the
   "CG Max" column, 8.2) and seals its secret set-up items (objective hexes, HIP units,
   Known-minefield dummies...: a commitment each, made with ``hxref kgp seal``; opened
-  later with ``reveal``);
+  later with ``reveal``) and may place its counters (``placements``: on-map within
+  8.51-8.53's set-up lines, German Reserves under SSR CG7a, or coming on by an Entry
+  Area, SSR CG6; :mod:`.setup_rules`);
 * ``dD.tT`` (the side moving first): one per scenario turn while ASL is played at the
   table -- the scenario-time rolls the rules call for (Game End dr from turn 6,
   reinforcement drs, the Reserve Release DR, Sniper selection; :mod:`.rolls`),
   rolled with the verifiable dice and logged; secrets opened as the rules say; the
   end of the scenario (only a Game End dr that ends it: CG scenarios have no fixed length);
+  German Reserves released (``release``; SSR CG7b: LOS to an enemy ground unit within 6
+  hexes, or an attack);
 * ``dD.report`` (both sides): each side's signed report of the scenario's outcome --
   LVP, CVP, hexes held, what happened that the Refit Phase needs; the two must agree
   on every shared fact, or both report again;
@@ -47,6 +51,7 @@ from .info import INFO
 from .rolls import REQUESTS
 from .scenario_rolls import NAMES, request_problems
 from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
+from .setup_rules import KINDS
 from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
 
@@ -64,10 +69,10 @@ FACT_KEYS = ("melee", "encircled_or_mined", "prisoners", "fires", "wounded_leade
 PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenario", "chits",
                "chit_limits", "roster", "cg_lvp", "rolls", "refit", "weather", "report_round", "result",
                "last_report", "refit_checks", "san", "elr", "mist", "random_weather", "fanaticism", "pf",
-               "strategic", "blazes")
+               "strategic", "blazes", "wrecks")
 #: the state fields kept per side ({side: ...}) of which a side sees its own part only (8.14, 8.15, 9)
 OWN_KEYS = ("purchases", "opened", "cpp", "fpp", "secret_rolls", "refit_rolls", "fortifications", "oba_removed",
-            "dummy_minefields", "retained")
+            "dummy_minefields", "retained", "placements")
 
 def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
     """The other side's secrets: that one was sealed, and once opened its id and kind (the opening
@@ -151,6 +156,28 @@ class Kgp(GameSystem):
                        rule="8.52")
         per_side = Field("dict", "a whole number for us and german", rule="8.603",
                          fields={s: Field("int", minimum=0) for s in SIDES})
+        # 8.51-8.53, SSR CG6, CG7: where each counter or stack sets up, or the Entry Area it comes on by
+        placements = Field("list", "your set-up: {id?, rg?, unit?, kind, hex | enter, ...} (8.51-8.53, SSR CG6, CG7)",
+                           optional=True, rule="CG7", items=Field("dict", fields={
+                               "id": Field("str", "the counter's id (a Reserve's, for its release)", optional=True),
+                               "rg": Field("str", "the RG it belongs to", optional=True),
+                               "unit": Field("str", "the unit, e.g. PzKpfw VIb, M4A3, 8-0", optional=True),
+                               "kind": Field("str", choices=KINDS),
+                               "hex": Field("str", "the hex it sets up in", optional=True),
+                               "enter": Field("str", "the Entry Area's arrow hex it comes on by (or CG-I German: "
+                                                     "south)", optional=True),
+                               "entry_hex": Field("str", "the edge hex it enters at", optional=True),
+                               "turn": Field("int", "the turn it may enter from", minimum=1, optional=True),
+                               "reserve": Field("bool", "German: set up as a Reserve (SSR CG7a)", optional=True),
+                               "hip": Field("bool", optional=True),
+                               "level": Field("int", "the Location's level (0 ground)", minimum=0, optional=True),
+                               "building": Field("str", "CG-I US: the building hex numbered 19-34 it is within 3 "
+                                                        "hexes of", optional=True),
+                               "fortification": Field("str", "an id of the fortification chart", optional=True),
+                               "ca": Field("str", "a Gun's recorded Covered Arc (I.3), a hexspine", optional=True),
+                               "vca": Field("str", "a vehicle's VCA hexside", optional=True),
+                               "hooked": Field("bool", optional=True), "limbered": Field("bool", optional=True),
+                               "ft": Field("bool", "CG-I: this M4A3 carries the FT (I.4)", optional=True)}))
         if st == "setup":
             # 8.5: the Initial Scenario starts at Refit step 8.618: the initial CPP buy RGs (8.619), sealed.
             # Reading: in an umpired game the files go to the umpire alone (neither side sees the other's
@@ -164,6 +191,7 @@ class Kgp(GameSystem):
                                                                "(8.5, 8.619; not those marked in CG Max, 8.2)",
                                                        optional=True, rule="8.619", items=Field("str")),
                                      "fpp": fpp, "seal": seal, "secret_drs": secret, "fanaticism": fanatic,
+                                     "placements": placements,
                                      "rolls": replace(refit_rolls, help="8.618 and 8.620 drs (8.5: the Initial "
                                                                         "Scenario starts at 8.618)")},
                              example={"purchase": [], "seal": []})]
@@ -194,7 +222,18 @@ class Kgp(GameSystem):
                                             "squads set up on-map) and PF shots fired", optional=True, rule="CG13",
                                     fields={"squads": Field("int", minimum=0, optional=True),
                                             "shots": Field("int", minimum=0, optional=True)}),
-                        "bridge_destroyed_by": bridge},
+                        "bridge_destroyed_by": bridge,
+                        "release": Field("list", "German Reserves released (SSR CG7b): {id, by: los|attack, "
+                                                 "enemy_hex}", optional=True, rule="CG7b", items=Field("dict", fields={
+                                                     "id": Field("str", "the Reserve Cloaking counter's id"),
+                                                     "by": Field("str", choices=("los", "attack")),
+                                                     "enemy_hex": Field("str", "by los: the enemy ground unit's hex",
+                                                                        optional=True)})),
+                        "guns": Field("list", "CG-I: US Guns first revealed, their CA dr (I.3): {id, secret?}",
+                                      optional=True, rule="I.3", items=Field("dict", fields={
+                                          "id": Field("str", "the Gun's placement id"),
+                                          "secret": Field("bool", "an AT Gun attacked before revealed: the US's "
+                                                                  "secret dr", optional=True)}))},
                 example={"rolls": [{"roll": "game_end", "side": keeper}], "end": False})]
         if st == "report":
             r = state["report_round"]
@@ -351,6 +390,10 @@ class Kgp(GameSystem):
                     "games/kgp/charts/rg.yaml; an RG whose id begins with I or HW needs its Objective Hex sealed "
                     "as objective-<RG>-<n> (8.2); RGs marked in the CG Max column may not be bought (8.2)",
                     seal, secret_drs,
+                    "choice.placements: your set-up (8.51-8.53), one a counter or stack: {id?, rg?, unit?, kind: "
+                    "mmc|leader|vehicle|gun|sw|fortification|dummy, hex (on-map) or enter (an Entry Area's arrow "
+                    "hex, SSR CG6), entry_hex?, turn?, reserve? (German, SSR CG7a; needs id), hip?, level?, "
+                    "building? (CG-I US: the building hex numbered 19-34), ca? (a US Gun's CA, I.3), vca?, ft?}",
                     "choice.seal must hold the Objective Hex of each I or HW RG of your Initial OB (8.2): "
                     + (", ".join(ids) or "none") + "; replace each placeholder commitment (0...0) with the one "
                     f"`hxref kgp seal GAME --side {side} --id ID --kind objective_hex --value HEX` prints"], \
@@ -372,6 +415,10 @@ class Kgp(GameSystem):
                      "(CG Game End)",
                      secret_drs,
                      "choice.bridge_destroyed_by: us or german, who destroyed the NN6 bridge (8.52)",
+                     "choice.release: German Reserves released (CG7b), a list of {id, by: los (an enemy ground "
+                     "unit within 6 hexes: enemy_hex) | attack}",
+                     "choice.guns: CG-I, US Guns first revealed (I.3), a list of {id, secret?}: hxref rolls the dr "
+                     "that fixes the recorded CA (secret: an AT Gun attacked first, the dr the US's alone)",
                      "choice.pf: German PF (CG13): {squads: the squads set up on-map (Turn 1) or released or "
                      "entering this turn, shots: PF shots fired}; 1.5 shots a squad, a half shot is no PF", "",
                      f"Rolls the rules allow now (turn {t}):"]
