@@ -74,6 +74,7 @@ PUBLIC_KEYS = ("cg", "title", "date", "dates", "stage", "mode", "turn", "scenari
 OWN_KEYS = ("purchases", "opened", "cpp", "fpp", "secret_rolls", "refit_rolls", "fortifications", "oba_removed",
             "dummy_minefields", "retained", "placements")
 
+
 def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
     """The other side's secrets: that one was sealed, and once opened its id and kind (the opening
     is told to both); never the commitment, nor the id before (`objective-I2-1` names an RG bought)."""
