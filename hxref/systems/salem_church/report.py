@@ -53,8 +53,10 @@ def _turn_section(view: Mapping[str, Any]) -> Section:
         head.lines.append("Set-up: the Confederates place Wilcox/M west of column 16 (13.3).")
     elif not over:
         head.lines.append(f"Phasing: the {view['phasing']} player turn.")
-    head.lines.append(f"Union initiative: {view.get('initiative', 'full').upper()} (17.1"
-                      + (", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
+    rolled = view.get("initiative_turn")
+    head.lines.append(f"Union initiative: {str(view.get('initiative') or 'full').upper()} (17.1"
+                      + (f": turn {rolled}'s roll, made at the start of the Union movement phase)" if rolled
+                         else ", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
     w = view.get("wagon") or {}
     head.lines.append("The Union wagon train (16.0): " + ("captured" if w.get("captured") else
                                                           f"exited{' at ' + str(w['hex']) if w.get('hex') else ''} ({w.get('exited')})"

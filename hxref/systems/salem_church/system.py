@@ -151,10 +151,10 @@ class SalemChurch(GameSystem):
         if side == "union":
             state["phasing"] = "confederate"
         else:
-            self._end_turn(state, events)
+            self._end_turn(state, events, dice)
         return dict(state), tell_events(state, events)
 
-    def _end_turn(self, state: SalemState, events: list[dict]) -> None:
+    def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
         from .victory import determine
 
         rules = state["rules"]
@@ -168,6 +168,9 @@ class SalemChurch(GameSystem):
         state["turn"] += 1
         state["phasing"] = "union"
         state["cancelled_targets"] = []
+        from .turn import open_union_turn
+
+        events += open_union_turn(state, dice)       # 17.1: before the Union writes his orders
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, game: ReadOnlyState, side: str | None, mode: str) -> dict:
