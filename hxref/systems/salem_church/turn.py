@@ -475,10 +475,14 @@ class Turn:
         # the combat's narration, for each reader as he sees the units (:mod:`.narration`)
         why, explain = Phrase(res.told, res.units), Phrase(res.explanation, res.units)
         if res.cancelled:
-            record["effects"] = line("cancelled (17.3)").data()
+            cancelled = line("cancelled (17.3)")
+            record["effects"] = cancelled.data()
             st.setdefault("combats", []).append(record)
+            # the turn's brief reads the same fields as of a combat fought (the hex, the units, the effects)
             self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": line(why),
-                                "explain": explain})
+                                "explain": explain, "target": target, "counter": counter,
+                                "attackers": listing(map(named, attackers)),
+                                "defenders": listing(map(named, defenders)), "effects": cancelled})
             st.setdefault("cancelled_targets", []).append(target)
             return
         notes = self._effects(res, a, side, counter, attackers, defenders, target)
