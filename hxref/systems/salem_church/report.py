@@ -165,7 +165,8 @@ ORDER_DOCS = [
     "choice.bombard[].target: an enemy hex within the battery's range and in its line of sight for fire (TEC)",
     "choice.attacks: your attacks, in the order they are fought (B1), a list of "
     "{attackers, target, first?, losses?, advance?, choice?, hexes?}:",
-    "choice.attacks[].attackers: your attacking units, next to the target (B1)",
+    "choice.attacks[].attackers: your attacking units, next to the target, each in one attack only "
+    "(B1: a unit attacks once a combat phase, the series' reading)",
     "choice.attacks[].target: the enemy hex attacked (B1)",
     "choice.attacks[].first: your first unit (B2): the attacker that makes your morale checks, the CRT's "
     "and at Low Initiative 17.3's, and advances first; by default the first attacker listed",
@@ -182,7 +183,7 @@ ORDER_DOCS = [
     "choice.standing.losses: your units, first to lose a step, in the enemy's attacks and after an "
     "attack's own `losses` in yours (B2)",
     "choice.standing.counter_attacks: a list of {units, target, first?}: counter-attacks by your units "
-    "next to an enemy unit, not attacked this phase (7.2)",
+    "next to an enemy unit, not attacked this phase, each unit in one counter-attack only (7.2)",
 ]
 
 

@@ -82,6 +82,10 @@ class SalemChurch(GameSystem):
 
         t, side = state["turn"], state["phasing"]
         night = " (night: no combat, no moving next to the enemy, 18.0)" if t in state["rules"]["night"]["turns"] else ""
+        if side == "union" and state.get("initiative_turn") == t:      # 17.1: rolled before the orders
+            from .movement import initiative_told
+
+            night += f" at {initiative_told(state)}"
         return [Decision(
             id=f"t{t}.{side}", sides=(side,), kind="orders", rule="13.4", dice=True,
             prompt=f"turn {t}, the {side} player turn{night}: replacements, moves, attacks, standing orders",
