@@ -39,7 +39,8 @@ DEMO = orders_dir() / "salem_church" / "salem-church"
 SIDES = ("union", "confederate")
 FORMATS = ("rich", "text", "md", "html", "json", "svg")
 #: what the shipped game comes to (the dice come from the shipped join files and the umpire's key)
-RESULT = "draw"
+RESULT = "union marginal victory"
+WINNER = "union"
 
 
 def _other(side: str) -> str:
@@ -159,14 +160,15 @@ def test_the_game_ends_in_the_victory_determination(played):
     _, eng, _, _, _ = played
     v = eng.state["victory_result"]
     assert v["final"] and v["checked_at"] == "end of turn 14"
-    assert v["result"] == RESULT and v["rule"] == "14.3" and v["winner"] is None
+    assert v["result"] == RESULT and v["rule"] == "14.3" and v["winner"] == WINNER
     # the same as the rules give on the final state
     again = victory.determine(eng.state, eng.state["rules"], end_of_turn=14)
     assert again.to_dict() == v
     # 14.3: neither major victory; the wagon train escaped by 1204 (16.0), so no capture either
     assert eng.state["wagon"] == {"exited": "escape", "captured": False, "hex": "1204",
                                   "seen_by": ["confederate", "union"]}
-    assert v["score"]["points"] == {"union": 7, "confederate": 7}          # 14.3 stand-in: enemy steps lost (the batteries bombard, 17.3): equal, a draw
+    # 14.3 stand-in: enemy steps lost (the batteries bombard, 17.3): the Union leads by 5, a marginal victory
+    assert v["score"]["points"] == {"union": 10, "confederate": 5}
     # 1204 is the Union's; 1302, 2114 and 2407 the Confederates' (14.1, 14.2): one short of 14.2
     assert {h: eng.state["control"].get(h) for h in ("1204", "1302", "2114", "2407")} == {
         "1204": "union", "1302": "confederate", "2114": "confederate", "2407": "confederate"}

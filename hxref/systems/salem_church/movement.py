@@ -397,6 +397,13 @@ def initiative_state(state: Mapping) -> str:
     return state.get("initiative") or "full"
 
 
+def initiative_told(state: Mapping) -> str:
+    """The Union's initiative as a move's reasons cite it: "Full Initiative (turn 8's roll, 17.1)"."""
+    rolled = state.get("initiative_turn")
+    source = f"turn {rolled}'s roll" if rolled else f"no roll before turn {INITIATIVE_FROM_TURN}"
+    return f"{initiative_state(state).capitalize()} Initiative ({source}, 17.1)"
+
+
 @dataclass(frozen=True)
 class InitiativeCheck:
     """17.2: a leader's initiative check: fails if the die (-1 near an EZOC) is greater than his morale."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from ..base import Field
 
 _ANY = Field("any", optional=True)
+#: a unit named in a list: its id
+_UNIT = Field("str", "a unit id")
 #: B2: the hexes of a retreat
 _HEXES = Field("int", "1, 2 or 3", choices=(1, 2, 3), optional=True, nullable=True, rule="B2")
 
@@ -19,10 +21,11 @@ MOVE = Field("dict", "{unit, path: [hexes entered], leader?}", rule="D3", fields
     "leader": _ANY})
 
 ATTACK = Field("dict", "{attackers: [units], target: HEX, first?, losses?, advance?}", rule="B1", fields={
-    "attackers": Field("list", "the attacking units"),
+    "attackers": Field("list", "the attacking units", items=_UNIT),
     "target": Field("any", "the hex attacked"),
     "first": _ANY, "advance": _ANY,
-    "losses": Field("list", "the attacking units, first to lose a step", optional=True, nullable=True, rule="B2"),
+    "losses": Field("list", "the attacking units, first to lose a step", optional=True, nullable=True, rule="B2",
+                    items=_UNIT),
     "choice": Field("str", choices=("retreat", "disrupt", "loss"), optional=True, nullable=True, rule="B2"),
     "hexes": _HEXES})
 
@@ -36,9 +39,9 @@ STANDING = Field("dict", "answers during the enemy's turn: {choice: retreat|disr
     "choice": Field("str", "Ar/Dr", choices=("retreat", "disrupt"), optional=True, nullable=True),
     "loss": Field("str", "Ax/Dx passed", choices=("loss", "retreat"), optional=True, nullable=True),
     "hexes": _HEXES,
-    "losses": Field("list", optional=True, nullable=True),
+    "losses": Field("list", optional=True, nullable=True, items=_UNIT),
     "counter_attacks": Field("list", optional=True, nullable=True, rule="7.2", items=Field("dict", fields={
-        "units": Field("list", "your units"), "target": Field("any", "the hex"), "first": _ANY}))})
+        "units": Field("list", "your units", items=_UNIT), "target": Field("any", "the hex"), "first": _ANY}))})
 
 
 def orders_schema(side: str) -> dict[str, Field]:

@@ -146,14 +146,34 @@ def _bombard_problems(work: SalemState, hexmap, side: str, choice: dict) -> list
     return []
 
 
+#: the series' reading (Musket & Sabre, as its SPI forebears): a unit attacks at most once a combat phase
+ONCE_A_PHASE = "a unit attacks once a combat phase (Musket & Sabre series reading)"
+
+
+def _once_a_phase(engaged: dict[str, int], uid: str, i: int, what: str, rule: str,
+                  where: list) -> Problem | None:
+    """The series' reading: ``uid`` is in no earlier attack (``engaged``: unit -> its attack) of this
+    combat phase, nor twice in this one; it is noted as in attack ``i``."""
+    if uid in engaged:
+        again = "twice in this" if engaged[uid] == i else f"already in {what} {engaged[uid] + 1}, not again in"
+        return Problem(f"{uid} is {again} {what} {i + 1}: {ONCE_A_PHASE}", rule, where)
+    engaged[uid] = i
+    return None
+
+
 def _attack_problems(state: SalemState, side: str, turn: int, attacks: list) -> list[Problem]:
-    """B1: each attack names the side's attacking units and a hex of the map; 18.0: none at night."""
+    """B1: each attack names the side's attacking units and a hex of the map, each unit in one
+    attack only (the series' reading, :data:`ONCE_A_PHASE`); 18.0: none at night."""
+    engaged: dict[str, int] = {}
     for i, a in enumerate(attacks):
         if not a["attackers"]:
             return [Problem("name the attacking units", "B1", ["attacks", i, "attackers"])]
         for uid in a["attackers"]:
             if uid not in state["units"] or state["units"][uid]["side"] != side:
                 return [Problem(f"`{uid}` is not one of your units", "B1", ["attacks", i, "attackers"])]
+            again = _once_a_phase(engaged, uid, i, "attack", "B1", ["attacks", i, "attackers"])
+            if again is not None:
+                return [again]
         if mv.is_night(turn):
             return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
         if not _is_hex(state, a["target"]):
@@ -213,12 +233,17 @@ def _standing_problems(state: SalemState, side: str, standing) -> list[Problem]:
         return [Problem("standing `loss` (Ax/Dx passed) is loss or retreat", "B2", ["standing", "loss"])]
     if standing.get("hexes") not in (None, 1, 2, 3):
         return [Problem("standing `hexes` is 1, 2 or 3", "B2", ["standing", "hexes"])]
+    engaged: dict[str, int] = {}
     for i, c in enumerate(standing.get("counter_attacks") or []):
         if not isinstance(c, dict) or not {"units", "target"} <= set(c) or set(c) - {"units", "target", "first"}:
             return [Problem("each counter-attack is {units, target, first?}", "7.2", ["standing", "counter_attacks", i])]
         for uid in c["units"]:
             if uid not in state["units"] or state["units"][uid]["side"] != side:
                 return [Problem(f"`{uid}` is not one of your units", "7.2", ["standing", "counter_attacks", i])]
+            # the counter-attacks all come in one enemy combat phase
+            again = _once_a_phase(engaged, uid, i, "counter-attack", "7.2", ["standing", "counter_attacks", i, "units"])
+            if again is not None:
+                return [again]
         if not _is_hex(state, c["target"]):
             return [Problem(f"counter-attack target `{c['target']}` is not a hex of this map", "7.2",
                             ["standing", "counter_attacks", i, "target"])]

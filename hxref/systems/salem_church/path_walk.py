@@ -43,7 +43,7 @@ from .counters import COMBAT_ARMS, die_purpose
 from .movement import (DISRUPTED_MOVEMENT, EXIT, LEADER, STACK_LIMIT, WAGON, WAGON_EXIT_MP, WAGON_EXITS, Allowance,
                        MoveCheck, Refused, Roll, _adjacent_to, _check_passed, _check_reading, _lab, _name, _near,
                        _num, _occupants, _on_road, _other, _parse, _wagon, hex_cost, initiative_check,
-                       initiative_state, is_night, movement_allowance, step_cost, stop_on_entry, zoc_hexes)
+                       initiative_state, initiative_told, is_night, movement_allowance, step_cost, stop_on_entry, zoc_hexes)
 from .narration import Line, ident, line, listing, plain
 
 
@@ -230,7 +230,8 @@ class _Walker:
         mc, uid = self.mc, self.uid
         ldr_id = self.leader_id()
         if ldr_id is None:
-            self.refuse(i, line("the Union is at Low Initiative: ", ident(uid), f" may enter the enemy ZOC in "
+            self.refuse(i, line(f"the Union is at {initiative_told(self.state)}: ", ident(uid),
+                                f" may enter the enemy ZOC in "
                                 f"{label} only stacked with a leader who passes an initiative check (17.2)"), "17.2")
         ldr = self.units.get(ldr_id)
         if (ldr is None or ldr.get("type") != LEADER or ldr.get("side") != self.side
@@ -266,8 +267,11 @@ class _Walker:
             mc.captures = captures
         if into_ezoc:
             mc.entered_ezoc = True
+            # 17.1: from turn 7 a Union stack enters one by this turn's roll (Full, or Low and 17.2 passed)
+            told = (f"; the Union at {initiative_told(self.state)}"
+                    if self.side == "union" and self.state.get("initiative_turn") else "")
             self.stop = (line(f"entered the enemy ZOC in {label} (", listing(map(ident, sorted(self.ezoc[label]))),
-                              "): enemy ZOCs are locking, a unit entering one stops (D2)"), "D2")
+                              f"): enemy ZOCs are locking, a unit entering one stops (D2){told}"), "D2")
         else:
             why = stop_on_entry(self.hexmap, h)
             if why:

@@ -53,8 +53,10 @@ def _turn_section(view: Mapping[str, Any]) -> Section:
         head.lines.append("Set-up: the Confederates place Wilcox/M west of column 16 (13.3).")
     elif not over:
         head.lines.append(f"Phasing: the {view['phasing']} player turn.")
-    head.lines.append(f"Union initiative: {view.get('initiative', 'full').upper()} (17.1"
-                      + (", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
+    rolled = view.get("initiative_turn")
+    head.lines.append(f"Union initiative: {str(view.get('initiative') or 'full').upper()} (17.1"
+                      + (f": turn {rolled}'s roll, made at the start of the Union movement phase)" if rolled
+                         else ", rolled from turn 7)" if view["turn"] >= 7 else ": full until turn 7)"))
     w = view.get("wagon") or {}
     head.lines.append("The Union wagon train (16.0): " + ("captured" if w.get("captured") else
                                                           f"exited{' at ' + str(w['hex']) if w.get('hex') else ''} ({w.get('exited')})"
@@ -163,7 +165,8 @@ ORDER_DOCS = [
     "choice.bombard[].target: an enemy hex within the battery's range and in its line of sight for fire (TEC)",
     "choice.attacks: your attacks, in the order they are fought (B1), a list of "
     "{attackers, target, first?, losses?, advance?, choice?, hexes?}:",
-    "choice.attacks[].attackers: your attacking units, next to the target (B1)",
+    "choice.attacks[].attackers: your attacking units, next to the target, each in one attack only "
+    "(B1: a unit attacks once a combat phase, the series' reading)",
     "choice.attacks[].target: the enemy hex attacked (B1)",
     "choice.attacks[].first: your first unit (B2): the attacker that makes your morale checks, the CRT's "
     "and at Low Initiative 17.3's, and advances first; by default the first attacker listed",
@@ -180,7 +183,7 @@ ORDER_DOCS = [
     "choice.standing.losses: your units, first to lose a step, in the enemy's attacks and after an "
     "attack's own `losses` in yours (B2)",
     "choice.standing.counter_attacks: a list of {units, target, first?}: counter-attacks by your units "
-    "next to an enemy unit, not attacked this phase (7.2)",
+    "next to an enemy unit, not attacked this phase, each unit in one counter-attack only (7.2)",
 ]
 
 

@@ -154,6 +154,7 @@ class SalemState(TypedDict):
     mode: str                              # the table mode: umpired | ...
     options: dict[str, object]             # optional rules chosen at ``hxref new`` (open_map)
     initiative: str | None                 # the Union's: full | low (17.1); None after a bad die
+    initiative_turn: NotRequired[int]      # the turn of the roll ``initiative`` comes from (17.1)
     initiative_checks: dict[str, InitiativeRecord]
     units: dict[str, UnitRecord]
     control: dict[str, str]                # hex label -> the side holding it (14.x)

@@ -82,6 +82,10 @@ class SalemChurch(GameSystem):
 
         t, side = state["turn"], state["phasing"]
         night = " (night: no combat, no moving next to the enemy, 18.0)" if t in state["rules"]["night"]["turns"] else ""
+        if side == "union" and state.get("initiative_turn") == t:      # 17.1: rolled before the orders
+            from .movement import initiative_told
+
+            night += f" at {initiative_told(state)}"
         return [Decision(
             id=f"t{t}.{side}", sides=(side,), kind="orders", rule="13.4", dice=True,
             prompt=f"turn {t}, the {side} player turn{night}: replacements, moves, attacks, standing orders",
@@ -151,10 +155,10 @@ class SalemChurch(GameSystem):
         if side == "union":
             state["phasing"] = "confederate"
         else:
-            self._end_turn(state, events)
+            self._end_turn(state, events, dice)
         return dict(state), tell_events(state, events)
 
-    def _end_turn(self, state: SalemState, events: list[dict]) -> None:
+    def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
         from .victory import determine
 
         rules = state["rules"]
@@ -168,6 +172,9 @@ class SalemChurch(GameSystem):
         state["turn"] += 1
         state["phasing"] = "union"
         state["cancelled_targets"] = []
+        from .turn import open_union_turn
+
+        events += open_union_turn(state, dice)       # 17.1: before the Union writes his orders
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, game: ReadOnlyState, side: str | None, mode: str) -> dict:

@@ -4,7 +4,9 @@ dice is :mod:`.orders_check`.
 One signed orders file per side per turn.  The Union plays first (13.4);
 each player turn is, in order (the sequence of the missing standard rules, digest D2/E):
 
-1. the Union initiative roll from turn 7 (17.1);
+1. the Union initiative roll from turn 7 (17.1), made when the turn before ends, at the start of
+   the Union movement phase, before the Union writes his orders (:func:`open_union_turn`): his
+   orders are checked and played against this turn's roll;
 2. disrupted units of the phasing side not in enemy ZOC recover (stand-in, digest E);
 3. replacements: up to 2 steps (13.2, 13.3): a reduced unit back to full, or an
    eliminated unit back reduced at an entry hex (stand-in procedure, digest E);
@@ -195,6 +197,24 @@ def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping
     return None
 
 
+# --- the start of a Union player turn -------------------------------------------------------------
+
+def open_union_turn(state: SalemState, dice) -> list[dict]:
+    """17.1: the start of the Union movement phase of ``state["turn"]``: from turn 7 the Union's
+    initiative die, rolled before he writes his orders, so that ``check`` and the resolution judge
+    them by this turn's roll; and 17.2: the leaders' checks of the last phase are forgotten (one
+    per leader per Union movement phase, G7).  The events of the roll."""
+    state["initiative_checks"] = {}
+    turn = int(state["turn"])
+    if turn < mv.INITIATIVE_FROM_TURN:
+        return []
+    r = mv.union_initiative(turn, Roller(dice, "union")(f"Union initiative turn {turn} (17.1)"))
+    state["initiative"] = r.state
+    state["initiative_turn"] = turn
+    return [{"type": "initiative", "side": "union", "rule": "17.1", "text": line(r.why), "initiative": r.state,
+             "turn": turn}]
+
+
 # --- resolving ------------------------------------------------------------------------------------
 
 class Roller:
@@ -238,12 +258,6 @@ class Turn:
     # --- the sequence ---------------------------------------------------------------------------
     def play(self) -> None:
         st = self.state
-        if self.side == "union":
-            st["initiative_checks"] = {}
-            if int(st["turn"]) >= mv.INITIATIVE_FROM_TURN:
-                r = mv.union_initiative(int(st["turn"]), self.roll("Union initiative (17.1)"))
-                st["initiative"] = r.state
-                self.say("initiative", r.why, "17.1", initiative=r.state)
         self.recover()
         self.replace()
         self.move()
@@ -461,10 +475,14 @@ class Turn:
         # the combat's narration, for each reader as he sees the units (:mod:`.narration`)
         why, explain = Phrase(res.told, res.units), Phrase(res.explanation, res.units)
         if res.cancelled:
-            record["effects"] = line("cancelled (17.3)").data()
+            cancelled = line("cancelled (17.3)")
+            record["effects"] = cancelled.data()
             st.setdefault("combats", []).append(record)
+            # the turn's brief reads the same fields as of a combat fought (the hex, the units, the effects)
             self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": line(why),
-                                "explain": explain})
+                                "explain": explain, "target": target, "counter": counter,
+                                "attackers": listing(map(named, attackers)),
+                                "defenders": listing(map(named, defenders)), "effects": cancelled})
             st.setdefault("cancelled_targets", []).append(target)
             return
         notes = self._effects(res, a, side, counter, attackers, defenders, target)

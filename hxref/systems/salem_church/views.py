@@ -83,7 +83,7 @@ PUBLIC_CONTROL_HEXES = ("1204", "1302", "2114", "2407")
 #: the turn and its stage, the scenario's rules, the victory hexes' control, the wagon train, the
 #: turn's combats (their units named as the reader sees them, :func:`combat_record`)
 PUBLIC_KEYS = ("scenario", "map", "turn", "phasing", "stage", "mode", "options", "initiative",
-               "initiative_checks", "control", "wagon", "initial_steps", "combats", "rules", "wagon_unit",
+               "initiative_turn", "initiative_checks", "control", "wagon", "initial_steps", "combats", "rules", "wagon_unit",
                "victory_result", "cancelled_targets")
 #: per-side records: each side sees only its own part (digest F1, F2)
 PRIVATE_KEYS = ("orders", "standing_orders", "secrets", "plans", "choices", "pending")
