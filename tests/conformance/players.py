@@ -162,7 +162,16 @@ def kgp(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
         rolls = [{"roll": rng.choice(kinds), "side": rng.choice(sides)} for _ in range(rng.randint(0, 3))]
         if rolls and rng.random() < .5:
             rolls.append(dict(rolls[0]))        # the same dr asked for twice in one turn
-        out.append({"rolls": rolls, "end": rng.random() < .3})
+        choice: dict = {"rolls": rolls, "end": rng.random() < .3}
+        placed = [p for s in sides for p in (eng.state.get("placements") or {}).get(s, [])
+                  if isinstance(p, dict) and p.get("id")]
+        hexes = [p["hex"] for p in placed if p.get("hex")] or ["x"]
+        if placed and rng.random() < .4:        # CG7b: a Reserve released, by sight or attack
+            choice["release"] = [{"id": rng.choice(placed)["id"], "by": rng.choice(["los", "attack"]),
+                                  "enemy_hex": rng.choice(hexes)} for _ in range(rng.randint(1, 2))]
+        if placed and rng.random() < .3:        # I.3: a Gun's Covered Arc fixed when it is revealed
+            choice["guns"] = [{"id": rng.choice(placed)["id"], "secret": rng.random() < .5}]
+        out.append(choice)
     return out
 
 
