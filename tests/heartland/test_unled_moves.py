@@ -1,6 +1,6 @@
 """8.22b: an unled stack is named by its hex (``unled@<hex>``), so its id changes when it moves; what
 follows its move (captures, the attack check, the report, the map marks) finds it where it ends.  The
-moves themselves are cases of games/heartland/cases/hl-moves.yaml."""
+moves themselves are cases of games/heartland/cases/wagons_and_unled_moves.yaml."""
 from __future__ import annotations
 
 from hxref.systems.heartland.marks import marks

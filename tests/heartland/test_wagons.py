@@ -1,5 +1,5 @@
 """Wagons and unbridged pontoons that move alone (7.21, 8.81), their escort (8.52) and the depot a
-wagon becomes (8.5): what the case book (games/heartland/cases/hl-moves.yaml) cannot set up."""
+wagon becomes (8.5): what the case book (games/heartland/cases/wagons_and_unled_moves.yaml) cannot set up."""
 from __future__ import annotations
 
 from hxref.systems.heartland import wagons
@@ -85,7 +85,7 @@ def test_3_71_the_enemys_wagon_is_refused_word_for_word_as_an_id_that_does_not_e
     # ordering it: the refusal is the one a made-up id gets, so it tells him nothing
     from tests.cases import book
 
-    case = next(c for c in book.load_cases() if c.system == "heartland" and c.file.name == "hl-moves.yaml"
+    case = next(c for c in book.load_cases() if c.system == "heartland" and c.file.name == "wagons_and_unled_moves.yaml"
                 and "enemy wagon" in c.data["title"])
     system, state = book.position(case)
     decision = book.awaited(system, state, "orders")
@@ -100,7 +100,7 @@ def test_3_71_the_enemys_wagon_is_refused_word_for_word_as_an_id_that_does_not_e
 def test_8_21_a_wagon_is_ordered_once_an_impulse():
     from tests.cases import book
 
-    case = next(c for c in book.load_cases() if c.system == "heartland" and c.file.name == "hl-moves.yaml"
+    case = next(c for c in book.load_cases() if c.system == "heartland" and c.file.name == "wagons_and_unled_moves.yaml"
                 and c.data["rule"] == "7.21" and "greyfield road" in c.data["title"].lower())
     system, state = book.position(case)
     decision = book.awaited(system, state, "orders")

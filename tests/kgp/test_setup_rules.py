@@ -1,5 +1,5 @@
 """The KGP Initial set-up checked on the placements the sides send (8.51-8.53, SSR CG6, CG7, CG20):
-what the case book (games/kgp/cases/kgp-setup.yaml) cannot say -- the attacks a player would try
+what the case book (games/kgp/cases/initial_setup.yaml) cannot say -- the attacks a player would try
 with his own orders, the umpire's views, and the geometry of the set-up lines."""
 import random
 

@@ -1,5 +1,5 @@
 """KGP village and stream terrain (4.13, 4.2-4.24, 5.11, 5.12, 5.2, 5.21, 5.3): what the case book
-(games/kgp/cases/kgp-terrain.yaml) cannot say -- the shipped files carry the terrain, a crafted map
+(games/kgp/cases/village_terrain.yaml) cannot say -- the shipped files carry the terrain, a crafted map
 is refused with one line and never a traceback, and the text a player reads.
 """
 from __future__ import annotations

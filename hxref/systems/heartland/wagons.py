@@ -7,7 +7,7 @@ alone with its own 8 MP: no leader, no IMC roll (7.21: 補給馬車は各イン�
 own "like a wagon").  An order ``depots: [{wagon, detachment}]`` turns a wagon into a depot (8.5).
 
 Readings chosen where the rules are silent (pinned by the case book,
-``games/heartland/cases/hl-moves.yaml``):
+``games/heartland/cases/wagons_and_unled_moves.yaml``):
 
 * 7.21: a wagon with a field command (its ``leader`` set) may "instead" move alone: the order that
   names the wagon takes it out of the force for good, before any force of the orders moves, so a
