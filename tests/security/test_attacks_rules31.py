@@ -173,6 +173,38 @@ def test_odd_lvp_buildings_are_refused_not_a_traceback(building):
     assert problems and "8.2" in str(problems)
 
 
+@pytest.mark.xfail(strict=True, reason="works: in an open KGP game the scenario report (8.603) is answered in the "
+                                       "open, not sealed, yet it carries a side's own units and their Escape "
+                                       "destinations (8.606, `units: [{unit, hex, escape_to}]`, README: 'each side's "
+                                       "own'): the side reporting second reads the first's units and Escapes in the "
+                                       "game file before writing his own")
+def test_a_sides_units_and_escapes_in_an_open_games_report_are_sealed():
+    case = book.Case("kgp", Path("attack.yaml"), 0, {"rule": "x", "title": "attack", "scenario": "cg-i",
+                                                     "state": {"stage": "report", "turn": 8}, "decision": "x",
+                                                     "mode": "open"})
+    system, state = book.position(case)
+    report = book.awaited(system, state, "report")
+    assert "units" in report.schema and len(report.sides) == 2
+    assert report.secret, "the report is answered in the open: the first answer's `units` is in the game file"
+
+
+def test_a_shift_of_a_unit_not_retained_or_twice_is_refused():
+    """8.613: only the side's own Retained units (its last report's), once a Refit Phase."""
+    base = {"lvp": {"us": 4, "german": 2}, "cvp": {"us": 0, "german": 0},
+            "strategic": [{"hex": "StAA15", "side": "us", "kind": "building"},
+                          {"hex": "StAA18", "side": "german", "kind": "building"}]}
+    before = [{"decision": "turn", "orders": {"german": {"rolls": [{"roll": "game_end"}]}}, "dice": {"Game End*": [1]}},
+              {"decision": "report", "orders": {"us": {**base, "units": [{"unit": "667-c", "hex": "StAA14"}]},
+                                                "german": {**base, "units": [{"unit": "ge-1", "hex": "StAA19"}]}}}]
+    system, state = position("kgp", "cg-i", {"stage": "play", "turn": 6}, before)
+    for shift, why in (([{"unit": "ge-1", "to": "StHH0"}], "none of your Retained units"),
+                       ([{"unit": "667-c", "to": "StHH0"}] * 2, "Shifts once a Refit Phase"),
+                       ([{"unit": "667-c", "to": "StAA18"}], "enemy setup area")):
+        problems, _ = check_then_resolve(system, state, "refit", {"us": {"chit": "idle", "shift": shift},
+                                                                   "german": {"chit": "idle"}})
+        assert problems and why in str(problems["us"]), (shift, problems)
+
+
 # --- Salem Church: one attack per brigade (B1) --------------------------------------------------
 
 SALEM = {"turn": 2, "phasing": "union", "units.first-1.hex": "1110", "units.second-1.hex": "1110",
