@@ -56,28 +56,27 @@ def heartland(state: dict | None = None):
 
 # --- Heartland: unled stacks (8.22b) ------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="works: an unled stack ordered to detach (8.25, 8.51) is accepted by check "
-                                       "and resolve raises KeyError('unled@1904') (the detach code looks the "
-                                       "force up as a leader): a traceback from a legal-looking order")
 @pytest.mark.parametrize("order", [{"detach": ["c9"]}, {"detachments": [{"unit": "c9", "by": "removal"}]}],
                          ids=["detach", "detachments"])
 def test_an_unled_stack_that_detaches_is_refused_or_resolved_not_a_traceback(order):
     system, state = heartland(UNLED)
     move = {"force": "unled@1904", "path": ["2004"], **order}
     try:
-        check_then_resolve(system, state, "orders", {"confederate": {"moves": [move]}})
+        problems, _ = check_then_resolve(system, state, "orders", {"confederate": {"moves": [move]}})
     except Exception as exc:       # noqa: BLE001 - any raise is what the attack buys
         pytest.fail(f"resolve raised {exc!r} on orders check accepted")
+    assert problems and "a leader's order" in str(problems["confederate"])    # 8.22b: refused by check
 
 
-@pytest.mark.xfail(strict=True, reason="works: `ml_reduction` on an unled stack (3.54: only an OC lowers his ML) "
-                                       "passes check; resolve then voids the whole move (imc.refused): check and "
-                                       "resolve disagree, the player learns it only after the impulse")
-def test_an_unled_stack_lowering_an_ml_it_has_not_is_refused_by_check():
+@pytest.mark.parametrize("order", [{"ml_reduction": 1}, {"lend_mr": ["c10"]}, {"merge": "calloway"},
+                                   {"reactivate": "ap"}], ids=["ml_reduction", "lend_mr", "merge", "reactivate"])
+def test_an_unled_stack_giving_a_leaders_order_is_refused_by_check(order):
+    """`ml_reduction` (3.54: only an OC lowers his ML), `lend_mr`, `merge`, `reactivate`: a leader's
+    orders, refused by check rather than voided or ignored by resolve after the impulse."""
     system, state = heartland(UNLED)
-    move = {"force": "unled@1904", "path": ["2004"], "ml_reduction": 1}
+    move = {"force": "unled@1904", "path": ["2004"], **order}
     problems, events = check_then_resolve(system, state, "orders", {"confederate": {"moves": [move]}})
-    assert problems, [e.get("text") for e in events or [] if e.get("type") == "imc.refused"]
+    assert problems and "a leader's order" in str(problems["confederate"]), events
 
 
 def test_an_unled_stack_ordered_twice_is_refused():

@@ -160,6 +160,9 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
         if bad is not None:
             return problems + [bad]
         seen.add(force)
+        bad = _leader_order_problem(force, mv, i)
+        if bad is not None:
+            return problems + [bad]
         if model.is_unled(force) and mv.get("path") and all(
                 state["units"][u]["arm"] == "detachment" for u in model.units_of(state, force)):
             from .imc import unled_detachments_stay     # 8.22b, 8.52: they ride with a leader or a wagon
@@ -196,6 +199,24 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
             problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",
                                     "8.25a", ["moves", i, "merge"]))
     return problems + check_must_attack(state, side, moves)
+
+
+#: what only a leader orders, with its rule: an unled stack has no leader to give it (8.22b)
+LEADER_ORDERS = {"detach": "8.25b", "detachments": "8.51", "lend_mr": "3.24b", "ml_reduction": "3.54",
+                 "merge": "8.25a", "reactivate": "8.12"}
+
+
+def _leader_order_problem(force: str, mv: dict, i: int) -> Problem | None:
+    """8.22b: an unled stack moves on MR 1 or 2 and nothing else: detaching, making detachments,
+    lending MR, lowering an ML, merging and reactivating are a leader's orders (refused here, not
+    dropped by ``resolve`` after the impulse)."""
+    if not model.is_unled(force):
+        return None
+    key = next((k for k in LEADER_ORDERS if mv.get(k) not in (None, [], False)), None)
+    if key is None:
+        return None
+    return Problem(f"`{key}` is a leader's order; {force} is an unled stack (it only moves, 8.22b)",
+                   LEADER_ORDERS[key], ["moves", i, key])
 
 
 def _mover_problem(force: str, mine: set[str], seen: set[str], i: int, alone: Sequence[str] = ()) -> Problem | None:
