@@ -178,6 +178,10 @@ def _walk_events(text: str, lim: Any) -> tuple[tuple[str, str] | None, int]:
     return None, nodes
 
 
+#: YAML 1.1's plain scalars for infinity and not-a-number
+_NOT_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)")
+
+
 def _node_problem(ev: Any, nodes: int, stack: list[list | None], lim: Any) -> tuple[str, str] | None:
     """One node of a pinned chart: no anchor or tag, within the limits (values, length, depth), inside
     the one top mapping, and no key twice in its mapping; opens its collection on ``stack``."""
@@ -201,6 +205,9 @@ def _node_problem(ev: Any, nodes: int, stack: list[list | None], lim: Any) -> tu
     if isinstance(ev, yaml.ScalarEvent):
         if len(ev.value) > lim.max_string:
             return f"holds a value longer than {lim.max_string:,} characters", "E103"
+        if not ev.style and _NOT_FINITE.fullmatch(ev.value):     # plain, not quoted
+            # no chart or map measures anything in .nan or .inf; geometry and dice tables cannot use them
+            return f"holds a number that is not finite ({ev.value}, line {ev.start_mark.line + 1})", "E112"
     else:
         stack.append([set(), True] if isinstance(ev, yaml.MappingStartEvent) else None)
         if len(stack) > lim.max_depth:

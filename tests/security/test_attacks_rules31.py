@@ -243,23 +243,16 @@ def refused_at_new(cli) -> str:
     return res.output
 
 
-@pytest.mark.xfail(strict=True, reason="works: a club map whose area polygon has a .nan point makes `hxref new` "
-                                       "exit 3 (internal error, GEOSException), not a one-line E112 refusal")
 def test_a_club_map_polygon_with_nan_is_refused_at_new(cli):
     crafted_table(lambda t: t.replace(GANTT, "polygon: [[.nan, 12], [18, 10], [22, 16]]"))
     assert "[E112]" in refused_at_new(cli)
 
 
-@pytest.mark.xfail(strict=True, reason="works: a club map whose river is .nan inches wide makes `hxref new` exit 3 "
-                                       "(ValueError: buffer distance must be finite)")
 def test_a_club_map_river_of_nan_width_is_refused_at_new(cli):
     crafted_table(lambda t: t.replace("width: 2\n", "width: .nan\n", 1))
     assert "[E112]" in refused_at_new(cli)
 
 
-@pytest.mark.xfail(strict=True, reason="works: a club map whose road is .nan inches wide is pinned by `hxref new` "
-                                       "(and the audit calls the game OK), then every `play` and `report` of the "
-                                       "game exits 3: the creator mails a game his opponent cannot play")
 def test_a_club_map_road_of_nan_width_is_refused_at_new_not_at_every_move(cli):
     crafted_table(lambda t: t.replace("width: 1\n", "width: .nan\n", 1))
     from hxref.cli import main
