@@ -172,11 +172,6 @@ def test_odd_lvp_buildings_are_refused_not_a_traceback(building):
     assert problems and "8.2" in str(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="works: in an open KGP game the scenario report (8.603) is answered in the "
-                                       "open, not sealed, yet it carries a side's own units and their Escape "
-                                       "destinations (8.606, `units: [{unit, hex, escape_to}]`, README: 'each side's "
-                                       "own'): the side reporting second reads the first's units and Escapes in the "
-                                       "game file before writing his own")
 def test_a_sides_units_and_escapes_in_an_open_games_report_are_sealed():
     case = book.Case("kgp", Path("attack.yaml"), 0, {"rule": "x", "title": "attack", "scenario": "cg-i",
                                                      "state": {"stage": "report", "turn": 8}, "decision": "x",

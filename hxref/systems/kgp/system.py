@@ -239,7 +239,10 @@ class Kgp(GameSystem):
         if st == "report":
             r = state["report_round"]
             return [Decision(
+                # a report carries each side's own units and Escapes (8.606, 8.15): in an open game, where
+                # both hold the file, it is committed and revealed, so the second reporter cannot read the first's
                 id=f"d{d}.report" + (f".{r}" if r > 1 else ""), sides=SIDES, kind="report", rule="8.603", dice=True,
+                secret=state.get("mode") == "open", simultaneous=True,
                 prompt=f"{d}: your signed report of the scenario's outcome (LVP, CVP, hexes held, facts for the "
                        "Refit Phase); both reports must agree",
                 schema={"lvp": replace(per_side, help="Current LVP Total per side {us: N, german: N}"),
