@@ -193,7 +193,9 @@ def test_a_shift_of_a_unit_not_retained_or_twice_is_refused():
     system, state = position("kgp", "cg-i", {"stage": "play", "turn": 6}, before)
     for shift, why in (([{"unit": "ge-1", "to": "StHH0"}], "none of your Retained units"),
                        ([{"unit": "667-c", "to": "StHH0"}] * 2, "Shifts once a Refit Phase"),
-                       ([{"unit": "667-c", "to": "StAA18"}], "enemy setup area")):
+                       ([{"unit": "667-c", "to": "StAA18"}], "enemy setup area"),
+                       ([{"unit": "667-c", "to": "zz"}], "not a hex of the St map group"),      # a Problem, no raise
+                       ([{"unit": "667-c", "to": ""}], "not a hex of the St map group")):
         problems, _ = check_then_resolve(system, state, "refit", {"us": {"chit": "idle", "shift": shift},
                                                                    "german": {"chit": "idle"}})
         assert problems and why in str(problems["us"]), (shift, problems)

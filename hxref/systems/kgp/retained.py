@@ -35,16 +35,16 @@ SHIFT = "8.613"
 
 def _destination(areas: Areas, side: str, label: str, kind: str, *, rule: str) -> tuple[dict, frozenset] | str:
     """Where ``label`` takes a unit: ``({box: centre} | {hex: label}, goal hexes)``, or why it cannot."""
-    ea = areas.entry_area(side, label)
+    try:
+        ea = areas.entry_area(side, label)
+        h = hex_of(areas.cg, label)
+    except InvalidInput as exc:         # not a hex of the map group: a refusal, not a raise from check
+        return exc.message
     if ea is not None:
         if kind == "vehicle" and not ea[0].vehicles:
             return f"vehicles may not use the {ea[0].name or ea[0].centre} Entry Area (SSR CG Railroad-Bridge " \
                    "Entry Area)"
         return {"box": ea[0].centre}, ea[1]
-    try:
-        h = hex_of(areas.cg, label)
-    except InvalidInput as exc:
-        return str(exc)
     place = areas.place(side, h)
     if place.kind != "setup":
         return f"{label} is in {place.words()}, neither a friendly setup area nor an Eligible " \
