@@ -53,7 +53,7 @@ class RgChart:
         for rg in self.rgs.get(side, ()):
             if rg.id == rg_id:
                 return rg
-        raise InvalidInput(f"no RG {rg_id!r} for {SIDE_NAMES.get(side, side)} in {self.path}", rule="8.6191")
+        raise InvalidInput(f"no RG {rg_id!r} for {SIDE_NAMES.get(side, side)} in the RG chart (charts/rg.yaml)", rule="8.6191")
 
     def available(self, side: str, cg: str, *, initial: bool = False) -> tuple[Rg, ...]:
         """The RGs ``side`` may buy in ``cg`` (for its Initial Scenario if ``initial``)."""
