@@ -153,6 +153,14 @@ def acw_minis(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
 # --- ASL Kampfgruppe Peiper -----------------------------------------------------------------------------
 
 def kgp(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
+    if dec.kind == "report":
+        # the two reports must agree on the shared facts (8.603): both sides draw them from one
+        # generator seeded by the decision, or every report round disagrees and play never goes on
+        shared = random.Random(dec.id)
+        view = eng.system.view(eng.state, side, eng.mode)
+        base = dict(eng.system.template(view, dec, side).choice)
+        lvp = {s: shared.randint(0, 12) for s in ("us", "german")}
+        return [{**base, "lvp": lvp, "cvp": {s: shared.randint(0, 6) for s in ("us", "german")}}, base]
     if dec.kind != "turn":
         return []
     kinds = ["game_end", "reinforcement", "reserve_release", "sniper"]
@@ -162,7 +170,8 @@ def kgp(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
         rolls = [{"roll": rng.choice(kinds), "side": rng.choice(sides)} for _ in range(rng.randint(0, 3))]
         if rolls and rng.random() < .5:
             rolls.append(dict(rolls[0]))        # the same dr asked for twice in one turn
-        choice: dict = {"rolls": rolls, "end": rng.random() < .3}
+        # an end is sent with a Game End dr (CG Game End); the rules refuse it otherwise
+        choice: dict = {"rolls": rolls, "end": any(r["roll"] == "game_end" for r in rolls) and rng.random() < .5}
         placed = [p for s in sides for p in (eng.state.get("placements") or {}).get(s, [])
                   if isinstance(p, dict) and p.get("id")]
         hexes = [p["hex"] for p in placed if p.get("hex")] or ["x"]

@@ -429,6 +429,20 @@ def forces_in_enemy_zoc(state: HeartlandState, side: str) -> list[str]:
     return [f for f in model.forces(state, side) if model.force_hex(state, f) in zoc]
 
 
+def standing_attack_checks(state: HeartlandState, side: str) -> list[dict]:
+    """8.42a: the least a force that starts in enemy ZOC may be ordered when it stands where it is,
+    an attack check against an enemy stack exerting that ZOC (the stand-fast orders of a late side)."""
+    from .attack import enemy_zoc as exerted
+
+    zoc, seen = exerted(state, hexmap(state), side), enemy_stacks_in_sight(state, side)
+    out = []
+    for f in forces_in_enemy_zoc(state, side):
+        targets = sorted(h for h in zoc.get(model.force_hex(state, f), ()) if h in seen)
+        if targets:
+            out.append({"force": f, "attack": targets[0]})
+    return out
+
+
 def check_must_attack(state: HeartlandState, side: str, moves: list[dict]) -> list[Problem]:
     """8.41/8.42: a force that starts in enemy ZOC must leave it at the start of its move or check to attack."""
     ordered = {mv.get("force"): (i, mv) for i, mv in enumerate(moves) if isinstance(mv, dict)}

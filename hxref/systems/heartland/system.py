@@ -402,10 +402,16 @@ class Heartland(GameSystem):
 
     def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
         """A late side's answer under stand-fast: its forces stand where they are (an impulse's
-        orders with no moves, at the least level where it declares one, 5.15), a bid of 0 (Pass,
-        5.1); the example of every other decision."""
+        orders with no moves, at the least level where it declares one, 5.15; a force in enemy ZOC,
+        which may not simply stand, checks to attack, 8.42a), a bid of 0 (Pass, 5.1); the example
+        of every other decision."""
         if decision.kind == "orders":
-            return {"moves": [], **({"level": 1} if "level" in decision.schema else {})}
+            from . import fog
+            from .impulse_check import standing_attack_checks
+
+            full = cast(HeartlandState, state)
+            checks = standing_attack_checks(fog.checked_state(full, side), side) if full.get("full") else []
+            return {"moves": checks, **({"level": 1} if "level" in decision.schema else {})}
         if decision.kind == "bid":
             return {"bid": 0}
         return super().stand_fast(state, decision, side)
