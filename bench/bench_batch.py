@@ -195,7 +195,7 @@ def main() -> int:
                     help="run `python -m hxref.cli` instead of the console script (hxref from the current folder)")
     args = ap.parse_args()
     launch = launcher(args.module)
-    from hxref import batch_workers
+    from hxref.batch import workers as batch_workers
 
     cores = batch_workers._cores()
     with tempfile.TemporaryDirectory() as tmp:

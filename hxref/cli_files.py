@@ -17,7 +17,7 @@ from .cli_options import (SIDE_HELP, check_side, decision_option, dir_option, ga
 from .errors import HxrefError, InvalidInput
 
 #: the comment line of an umpired game's template that names the side's dice link for its decision
-#: (the umpire's outbox writes it, :func:`hxref.mail_outbox.umpired_templates`)
+#: (the umpire's outbox writes it, :func:`hxref.mail.outbox.umpired_templates`)
 LINK_MARK = re.compile(r"^# dice link: index (\d{1,9}) of your chain", re.M)
 
 

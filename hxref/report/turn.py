@@ -202,7 +202,7 @@ def decision_words(w: dict) -> str:
 def headline(engine, audience: str | None, zone: str | None = None) -> tuple[str, str]:
     """(``move``, ``wait``, ``over`` or ``none``; the line): the reader's move with its one deadline,
     or whom the game waits for, or that it is over."""
-    from ..mail_remind import deadline_text
+    from ..mail.remind import deadline_text
 
     if engine.finished:
         text = engine.waiting_text()
@@ -230,8 +230,8 @@ def headline(engine, audience: str | None, zone: str | None = None) -> tuple[str
 
 def move_lines(engine, audience: str | None, zone: str | None = None) -> list[str]:
     """The headline (:func:`headline`), then for each awaited decision its id and prompt and who
-    owes what, with the exact command (:func:`hxref.mail_remind.owed_lines`)."""
-    from ..mail_remind import owed_lines
+    owes what, with the exact command (:func:`hxref.mail.remind.owed_lines`)."""
+    from ..mail.remind import owed_lines
 
     _, line = headline(engine, audience, zone)
     out = [line]

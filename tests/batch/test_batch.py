@@ -33,7 +33,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import batch, batch_scan, orders, protocol, signing, systems
+from hxref import batch, orders, protocol, signing, systems
+from hxref.batch import scan as batch_scan
 from hxref import commit as commit_mod
 from hxref.cli import main
 from hxref.cli_batch import standings_cmd

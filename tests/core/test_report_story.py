@@ -142,7 +142,7 @@ def test_every_copy_starts_at_the_same_event(two_resolutions, tmp_path):
 
 
 def test_the_outbox_mails_the_side_the_whole_story(two_resolutions):
-    from hxref.mail_outbox import _report_for
+    from hxref.mail.outbox import _report_for
 
     eng = Engine.load(str(two_resolutions))
     rep = _report_for(eng, "union", None)

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import mail_outbox, yamlio
+from hxref import yamlio
+from hxref.mail import outbox as mail_outbox
 from hxref.cli import main
 from hxref.engine import Engine
 from hxref.report import side_view
@@ -313,7 +314,7 @@ def test_heartland_view_carries_nothing_of_the_other_sides_secrets_and_stays_sma
 # --- what the mail names ------------------------------------------------------------------------
 
 def test_an_umpired_players_mail_names_only_commands_he_can_run(salem):
-    from hxref.mail_remind import owed_lines
+    from hxref.mail.remind import owed_lines
 
     eng = salem.eng()
     lines = "\n".join(owed_lines(eng, "union", None))

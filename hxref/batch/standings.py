@@ -2,7 +2,7 @@
 
 What is counted is what the audit proves.  Every game file is audited (:func:`hxref.audit.audit`:
 its hash chain, every signature, the replay of the whole log from the scenario, the header compared
-with the replay), in worker processes when there are many (:mod:`hxref.batch_workers`).  A game
+with the replay), in worker processes when there are many (:mod:`hxref.batch.workers`).  A game
 that fails its audit is listed as an error with its one-line reason and counted for nobody; a game
 that audits clean is counted from the state its replay built, never from the header's snapshot.
 
@@ -35,12 +35,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch_scan import _rel, find_games
-from .batch_workers import _run
-from .errors import HxrefError, InvalidInput
-from .game import damaged
-from .kit import registry
-from .kit.protocol import Result
+from .scan import _rel, find_games
+from .workers import _run
+from ..errors import HxrefError, InvalidInput
+from ..game import damaged
+from ..kit import registry
+from ..kit.protocol import Result
 
 POINTS = {"win": 2, "draw": 1, "loss": 0}
 #: the least margin of a forfeit (when no game of the table was won by more)
@@ -163,7 +163,7 @@ def signed_joins(log) -> set[str]:
 def checked_result(path: str, file: str) -> GameResult | str | None:
     """A worker's job: audit one game; its result from the replay when it audits clean and is over,
     None while it goes on, or the one-line reason it is not counted."""
-    from .audit import audit
+    from ..audit import audit
 
     try:
         res = audit(path, workers=1)
@@ -186,7 +186,7 @@ def checked_result(path: str, file: str) -> GameResult | str | None:
 def standings(folder: str | Path, forfeit_margin: int | None = None, workers: int | None = None) -> Standings:
     """The tournament table of the finished games under ``folder`` that audit clean; ``workers``
     processes audit them (default: one per core when there are many games)."""
-    from .batch_workers import _workers
+    from .workers import _workers
 
     root = Path(folder)
     paths = find_games(root)

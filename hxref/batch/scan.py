@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidInput
-from .kit.protocol import SystemInfo
+from ..errors import InvalidInput
+from ..kit.protocol import SystemInfo
 
 #: the first bytes of every game file hxref writes
 SNIFF = b"# hxref game file"
@@ -35,7 +35,7 @@ _STATE_KEYS: tuple[str, ...] = SystemInfo.dashboard
 
 def state_keys(system: object) -> tuple[str, ...]:
     """The scalars of the state a dashboard shows for ``system`` (its ``SystemInfo.dashboard``)."""
-    from .kit import registry
+    from ..kit import registry
 
     try:
         return registry.info(system).dashboard if isinstance(system, str) else _STATE_KEYS
@@ -64,7 +64,7 @@ def find_games(folder: str | Path) -> list[Path]:
 
 def is_game_file(path: str | Path) -> bool:
     """A cheap look at the first bytes: True when the file is (or claims to be) an hxref game file."""
-    from .game import read_regular
+    from ..game import read_regular
 
     try:
         start = read_regular(Path(path), 4096)
@@ -89,7 +89,7 @@ class Peek:
 def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
     """The header of a game file as every command reads it (and its last activity): E500 when the
     file does not check out, as for any command."""
-    from .engine import Engine
+    from ..engine import Engine
 
     p = Path(path)
     eng = Engine.load(p)

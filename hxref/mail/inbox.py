@@ -1,7 +1,7 @@
 """The inbox (:func:`run_inbox`): the messages of a source that carry hxref files, submitted to their games.
 
 A source is a Maildir, an mbox file or a folder of ``.eml`` files (:class:`Source`); the hxref files
-of each message (order files, game files) are found by :func:`hxref.mail_read.find_orders`.
+of each message (order files, game files) are found by :func:`hxref.mail.read.find_orders`.
 
 The inbox acts only on messages that carry hxref files.  Every other message (a friend's mail, a
 key sent by hand, an hxref report without files, a mail it cannot parse) is left exactly where it
@@ -40,16 +40,16 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .errors import HxrefError, InvalidInput
-from .mail_read import GAME_MARK, Found, best_reading, find_orders, read_message
+from ..errors import HxrefError, InvalidInput
+from .read import GAME_MARK, Found, best_reading, find_orders, read_message
 
 
 # === games ======================================================================================
 
 def game_id_of(path: Path) -> str | None:
     """The game id of a game file (read from its header only), or None if it is not one."""
-    from . import yamlio
-    from .game import LOG_MARKER, read_regular
+    from .. import yamlio
+    from ..game import LOG_MARKER, read_regular
 
     try:
         if read_regular(path, len(GAME_MARK)) != GAME_MARK:
@@ -74,7 +74,7 @@ class Games:
         if self.single:
             gid = game_id_of(self.target)
             if gid is None:
-                from .engine import Engine
+                from ..engine import Engine
 
                 Engine.load(self.target)      # says what is wrong with it
                 raise InvalidInput("not an hxref game file", code="E500", file=str(self.target))
@@ -93,7 +93,7 @@ class Games:
     def new_path(self, name: str) -> Path:
         """Where a game file that arrived for no game here is saved: the target game file's path
         (when there is none yet), else under its own name in the target folder."""
-        from .bundle import _safe_name
+        from ..bundle import _safe_name
 
         if self.single:
             if self.target.exists() or self.paths:
@@ -180,7 +180,7 @@ def looks_rewrapped(text: str) -> bool:
 
 def _rewrapped(f: Found) -> bool:
     """A pasted file that a mail client rewrapped: its signature does not verify, and it looks broken."""
-    from .mail_read import _verifies
+    from .read import _verifies
 
     return f.pasted and f.sig is None and looks_rewrapped(f.text) and not _verifies(best_reading(f), f)
 
@@ -193,8 +193,8 @@ def _refusal(f: Found, exc: HxrefError) -> str:
 
 def _game_of(f: Found) -> str | None:
     """The game id a found file names, or None when it cannot be read."""
-    from . import orders, yamlio
-    from .game import LOG_MARKER
+    from .. import orders, yamlio
+    from ..game import LOG_MARKER
 
     try:
         if f.game:
@@ -207,7 +207,7 @@ def _game_of(f: Found) -> str | None:
 
 def _participants(engine) -> dict[str, str]:
     """Key fingerprint -> participant (side or umpire) of a game."""
-    from .signing import PublicKey
+    from ..signing import PublicKey
 
     out = {}
     for name, p in engine.participants.items():
@@ -219,7 +219,7 @@ def _participants(engine) -> dict[str, str]:
 def signer_of(f: Found, engine) -> str | None:
     """The participant of ``engine``'s game whose key signed ``f`` (its signature verifies with that
     key), or None: only then may a refusal tell what the game holds, and only to that participant."""
-    from .signing import verify_text
+    from ..signing import verify_text
 
     try:
         key, _ = verify_text(best_reading(f), source=f.name, detached=f.sig)
@@ -231,8 +231,8 @@ def signer_of(f: Found, engine) -> str | None:
 def public_reason(f: Found, engine) -> str:
     """Why ``f`` was refused, as told to a sender whose signature did not verify with any key of the
     game: read from the file alone (its YAML, its signature), so it reveals nothing of the game."""
-    from . import orders
-    from .signing import verify_text
+    from .. import orders
+    from ..signing import verify_text
 
     if _rewrapped(f):
         return f"{f.name}: {REWRAPPED} (its signature does not match what was signed) [E201]"
@@ -269,9 +269,9 @@ def process_message(msg: EmailMessage, games: Games, *, dry_run: bool = False, k
     (:mod:`hxref.bundle`): all of them, or none.  A message with no hxref file, or whose files are
     all for games not here, is left alone.  Files this copy holds already are skipped; open games
     resolve what they can as files come in (``resolve``)."""
-    from . import bundle, orders
-    from .engine import Engine
-    from .game import locked
+    from .. import bundle, orders
+    from ..engine import Engine
+    from ..game import locked
 
     try:
         found = find_orders(msg)
@@ -491,7 +491,7 @@ class Processed:
     one digest a line, appended), so a message is submitted, refused or answered once."""
 
     def __init__(self, path: Path | None = None):
-        from .heads import home
+        from ..heads import home
 
         self.path = path or home() / "inbox" / "processed"
         try:
@@ -573,7 +573,7 @@ def _header(msg: EmailMessage | None, name: str) -> str:
 
 
 def _archive(folder: Path, stem: str, raw: bytes, reason: str | None = None) -> Path:
-    from .game import atomic_write
+    from ..game import atomic_write
 
     folder.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[/\\\x00]", "_", stem) or "message"
@@ -742,7 +742,7 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
     import textwrap
     from email.utils import format_datetime
 
-    from .engine import now_iso
+    from ..engine import now_iso
 
     name = _short(res.refused_file or "your file")
     if res.refused_file:

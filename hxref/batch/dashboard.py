@@ -1,14 +1,14 @@
 """The dashboard of a folder of games (:func:`dashboard`): one :class:`Row` per game.
 
-Each row is read from the game file's header as every command reads it (:func:`hxref.batch_scan.read_header`:
+Each row is read from the game file's header as every command reads it (:func:`hxref.batch.scan.read_header`:
 proved by the replay of its log, or the very file this machine wrote or proved).  It lists
 every party that owes something now (an answer, a commitment, a reveal, a dice link, the umpire's
 resolution) and the deadlines; a party past the deadline of a decision it owes is *late*, and once
 the grace is over too a signed claim (``hxref claim``) can be made against it.  How a finished game
 ended (a forfeit says so) is never read from its header: it comes from the game's audited replay
-(:func:`hxref.batch_standings.checked_result`, as ``hxref standings`` counts it), and a finished game
+(:func:`hxref.batch.standings.checked_result`, as ``hxref standings`` counts it), and a finished game
 that fails its audit says so instead.  ``audit=True`` also runs :func:`hxref.audit.audit` on every
-game; the audits run in parallel processes (:mod:`hxref.batch_workers`).
+game; the audits run in parallel processes (:mod:`hxref.batch.workers`).
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch_scan import _rel, _sort_time, find_games, parse_time, read_header
-from .batch_standings import GameResult, checked_result, result_text
-from .batch_workers import _audit_one, _key_fingerprint, _run
-from .errors import HxrefError
-from .game import GameFile, damaged
+from .scan import _rel, _sort_time, find_games, parse_time, read_header
+from .standings import GameResult, checked_result, result_text
+from .workers import _audit_one, _key_fingerprint, _run
+from ..errors import HxrefError
+from ..game import GameFile, damaged
 
 def _shell(path: Path, header: dict):
     """An :class:`~hxref.engine.Engine` over a header alone: enough for ``waiting_for``, ``ready``,
@@ -30,7 +30,7 @@ def _shell(path: Path, header: dict):
     ``files``, the ``answers`` and ``links`` they give, and any ``claims`` and ``undo`` votes),
     without loading the game system or the log.  Nothing that applies a file or rules may be called
     on it (it has no ``system``)."""
-    from .engine import Engine
+    from ..engine import Engine
 
     eng = Engine.__new__(Engine)
     eng.gf = GameFile(path, header, [])
@@ -203,7 +203,7 @@ def owes_now(owed: dict) -> list[str]:
 
 def _blocked(eng, dec, umpire_fp: str | None) -> str | None:
     """Why the ready decision ``dec`` cannot be resolved by us now (None: it can)."""
-    from .engine import UMPIRE
+    from ..engine import UMPIRE
 
     if not dec.dice:
         return None
@@ -245,14 +245,14 @@ def dashboard(folder: str | Path, *, audit: bool = False, workers: int | None = 
 
 
 def _now() -> str:
-    from .engine import now_iso
+    from ..engine import now_iso
 
     return now_iso()
 
 
 def time_left(deadline: str, now: str | None = None) -> str:
     """``3d 4h left``, ``2h 5m left`` or ``late by 1d 2h`` (``now``: default the engine's clock)."""
-    from .engine import now_iso
+    from ..engine import now_iso
 
     due, at = parse_time(deadline), parse_time(now or now_iso())
     if due is None or at is None:

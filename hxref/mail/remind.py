@@ -1,17 +1,17 @@
 """Who owes what: the deadline and owed lines of a mail, and the ``--remind`` mails.
 
 :func:`deadline_lines` and :func:`owed_lines` are the lines of the outbox's mail
-(:mod:`hxref.mail_outbox`) that give the awaited decisions' deadlines and every party that owes
+(:mod:`hxref.mail.outbox`) that give the awaited decisions' deadlines and every party that owes
 anything, with the exact command.  :func:`reminder_messages` (``hxref outbox --remind``) tell every
 party that owes anything for a decision due soon what to send, and who may claim the deadline once
-its grace is over.  Times are shown in each recipient's own zone (:func:`hxref.mail_addresses.local_time`).
+its grace is over.  Times are shown in each recipient's own zone (:func:`hxref.mail.addresses.local_time`).
 """
 from __future__ import annotations
 
 import re
 from email.message import EmailMessage
 
-from .mail_addresses import AddressBook, local_time
+from .addresses import AddressBook, local_time
 
 def due_time(utc: str, zone: str | None) -> str:
     """A UTC time as a reader reads a deadline on his own clock: ``Sun 6 Dec 2026 07:00 EST``
@@ -65,7 +65,7 @@ def _owed_parts(party: str, what: str) -> tuple[str, str]:
     """An entry of ``waiting_for()["owed"]`` in words, and when it can be sent (``reveal``: its
     reveal; ``link (after the answers)``: its dice link, after the answers); the umpire gives its
     dice link by resolving the decision."""
-    from .engine import UMPIRE
+    from ..engine import UMPIRE
 
     if what == "wait (others commit)":
         return "its reveal", "once the others have committed"
@@ -88,7 +88,7 @@ def _owing(w: dict) -> dict[str, str]:
 def _claim_lines(engine, w: dict, party: str, owed: str, zone: str | None) -> list[str]:
     """What happens after the deadline: who may claim it, with which command, and what a claim gives
     under the game's policy (no clock applies a deadline: a signed claim does)."""
-    from .engine import UMPIRE
+    from ..engine import UMPIRE
 
     due = w.get("due") or w["deadline"]
     when = f"{local_time(due, zone)} ({due})"
@@ -130,7 +130,7 @@ def _fill(text: str) -> str:
 
 def _later_command(engine, w: dict, party: str, owed: str) -> str | None:
     """The command for a file that follows the others' (a reveal, a dice link), to run once they are in."""
-    from .engine import UMPIRE
+    from ..engine import UMPIRE
 
     if owed == "wait (others commit)":
         return _command(engine, f"hxref submit GAME {party}-{w['decision']}-reveal.yaml")
@@ -150,7 +150,7 @@ def reminder_messages(engine, book: AddressBook, *, within_hours: float,
 
     from email.utils import format_datetime
 
-    from .engine import UMPIRE, _time_left, now_iso
+    from ..engine import UMPIRE, _time_left, now_iso
 
     now = _dt.datetime.fromisoformat(now_iso().replace("Z", "+00:00"))
     frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
@@ -203,7 +203,7 @@ def _party_command(engine, w: dict, party: str, owed: str, reader: str) -> str |
     """The command that sends what ``party`` owes, as ``reader`` may run it: in an umpired game a
     player holds no game file, so a player reads only his own, as the ``--template`` command; the
     umpire and every party of an open game read the game's commands."""
-    from .engine import UMPIRE
+    from ..engine import UMPIRE
 
     if engine.mode == "umpired" and reader != UMPIRE:
         return _template_command(w, party, owed) if party == reader else None

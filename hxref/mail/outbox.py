@@ -1,10 +1,10 @@
 """The outbox (:func:`outbox_messages`): the mail of a game to each recipient, written or sent.
 
-For each recipient in the game's address book (:mod:`hxref.mail_addresses`) a
+For each recipient in the game's address book (:mod:`hxref.mail.addresses`) a
 ``multipart/alternative`` message (:func:`compose`) with a plain-text and an HTML part: the receipts
 of the files accepted since the last mail (:func:`recent_receipts`: those now pending for an open
 decision, and those of the blocks appended since), the public report and that side's own report
-(the umpire gets the umpire's report), who owes what (:mod:`hxref.mail_remind`), and the head hash.
+(the umpire gets the umpire's report), who owes what (:mod:`hxref.mail.remind`), and the head hash.
 They are written as ``.eml`` files (:func:`write_outbox`) or sent through SMTP (:func:`send`).
 What an open game's mail carries so that each player's copy of the game travels is
 :mod:`hxref.bundle`'s.
@@ -18,12 +18,12 @@ from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from .errors import HxrefError, InvalidInput
-from .mail_addresses import AddressBook, _valid_address
-from .report.story import _pending_files, _written_against, last_mail_event  # noqa: F401  (mail.py re-exports it)
+from ..errors import HxrefError, InvalidInput
+from .addresses import AddressBook, _valid_address
+from ..report.story import _pending_files, _written_against, last_mail_event  # noqa: F401  (mail.py re-exports it)
 
 if TYPE_CHECKING:
-    from .report.turn import Report
+    from ..report.turn import Report
 
 # --- receipts -------------------------------------------------------------------------------------
 #
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # nothing is pending, those of the last block.
 
 def _produced_after(log: list[dict], i: int) -> int:
-    from .engine import INPUT_KINDS
+    from ..engine import INPUT_KINDS
 
     j = i
     while j + 1 < len(log) and log[j + 1]["kind"] not in INPUT_KINDS:
@@ -54,7 +54,7 @@ def _block_end(log: list[dict], i: int) -> int:
 
 
 def _receipt(engine, log: list[dict], i: int):
-    from .engine import Receipt
+    from ..engine import Receipt
 
     d = log[i]["data"]
     j = _block_end(log, i)
@@ -63,7 +63,7 @@ def _receipt(engine, log: list[dict], i: int):
 
 def pending_receipts(engine) -> list:
     """Receipts of the files kept for open decisions: each waits on top of the current head."""
-    from .engine import Receipt
+    from ..engine import Receipt
 
     head, seq = engine.gf.head, len(engine.gf.log)
     return [Receipt(engine.meta["game"], dec, f["party"], f["kind"], f["sha256"], head, seq, pending=True)
@@ -92,7 +92,7 @@ def subject(engine, audience: str | None = None, zone: str | None = None) -> str
     """The mail's subject, for its recipient: ``heartland-demo: your move: turn 2, impulse 3, due
     Sun 6 Dec 2026 07:00 EST``, or ``heartland-demo: waiting for confederate``, or ``... game over``
     (:func:`hxref.report.turn.headline`, without the grace: the mail's first line gives it)."""
-    from .report.turn import headline
+    from ..report.turn import headline
 
     kind, line = headline(engine, audience, zone)
     text = {"over": "game over", "none": "nothing is awaited"}.get(kind)
@@ -107,8 +107,8 @@ def subject(engine, audience: str | None = None, zone: str | None = None) -> str
 def _report_for(engine, audience: str, zone: str | None) -> Report:
     """The one report a recipient reads: his side's own (it holds everything public), or the
     umpire's; each tells the story since this reader last read."""
-    from .report import turn
-    from .report.story import default_since
+    from ..report import turn
+    from ..report.story import default_since
 
     if audience == "umpire":
         return turn.build(engine, "umpire", zone=zone)
@@ -121,7 +121,7 @@ def templates_for(engine, audience: str) -> list[tuple[str, str]]:
     import io
     from contextlib import redirect_stdout
 
-    from .cli_files import template
+    from ..cli_files import template
 
     write = template.callback       # the command's function: `hxref template` as a library call
     assert write is not None
@@ -154,7 +154,7 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
     umpire's key, the one whose signed views (:mod:`hxref.report.side_view`) the player believes.
     ``hxref join/answer/commit --template FILE --key KEY`` write the signed files from it, an
     answer or commitment with the ``choice`` filled in there."""
-    from . import orders
+    from .. import orders
 
     out = []
     for w in engine.waiting_for():
@@ -202,7 +202,7 @@ def pack_created(engine) -> list[str]:
     import base64
     import zlib
 
-    from .canon import canonical_json
+    from ..canon import canonical_json
 
     first = {k: v for k, v in engine.gf.log[0].items() if k != "hash"}
     packed = base64.b64encode(zlib.compress(canonical_json(first), 9)).decode("ascii")
@@ -223,9 +223,9 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     and the ``templates`` of the answers he owes.  With ``encrypt`` his own report, his map and his
     templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypt`),
     nothing of them in clear; the public report is the body."""
-    from .report import turn
-    from .report.mappng import png_size
-    from .report.turnmap import side_map
+    from ..report import turn
+    from ..report.mappng import png_size
+    from ..report.turnmap import side_map
 
     attachments = attachments or []
     templates = templates or []
@@ -268,9 +268,9 @@ def _seal(engine, audience: str, rep: Report, smap, templates: list[tuple[str, s
           ) -> tuple[Report, list[tuple[str, bytes]]]:
     """``--encrypt``: the recipient's own report (the umpire's, for the umpire), his map and his
     templates as ``.age`` attachments to his key; the report left in clear (the public report)."""
-    from . import crypt
-    from .report import turn
-    from .report.story import default_since
+    from .. import crypt
+    from ..report import turn
+    from ..report.story import default_since
 
     stem = "umpire" if audience == "umpire" else audience
     sealed = [(f"{stem}-report.txt.age", crypt.encrypt_report(engine, audience, turn.to_text(rep, turn.MAIL_WIDTH)))]
@@ -339,7 +339,7 @@ def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: st
     import datetime as _dt
     from email.utils import format_datetime
 
-    from .engine import now_iso
+    from ..engine import now_iso
 
     game, head = engine.meta["game"], engine.gf.head
     msg["From"] = sender
@@ -444,8 +444,8 @@ def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templ
     templates and, with the ``umpire_key``, its view signed by the umpire while it owes a file
     (they go as templates do: encrypted with --encrypt), and the game file once the game is over
     (``attach_game``)."""
-    from . import bundle
-    from .report import side_view
+    from .. import bundle
+    from ..report import side_view
 
     extra: dict = {}
     if engine.mode == "open" and audience != "umpire":
@@ -479,7 +479,7 @@ def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path,
                  name: Callable[[EmailMessage], str] | None = None) -> list[Path]:
     """Write each message as a ready ``.eml`` file (``X-Unsent: 1``: mail clients open it as a draft),
     named by ``name`` (default :func:`outbox_name`)."""
-    from .game import atomic_write
+    from ..game import atomic_write
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """The address book of a game's mail (``GAME.addresses.yaml``, :func:`load_address_book`).
 
-Who gets the outbox's mail (:mod:`hxref.mail_outbox`) and the reminders
-(:mod:`hxref.mail_remind`), and in which time zone each recipient reads its deadlines
+Who gets the outbox's mail (:mod:`hxref.mail.outbox`) and the reminders
+(:mod:`hxref.mail.remind`), and in which time zone each recipient reads its deadlines
 (:func:`local_time`)::
 
     # g.addresses.yaml: who gets hxref's mail for game test-game
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InvalidInput
+from ..errors import InvalidInput
 
 @dataclass
 class AddressBook:
@@ -47,7 +47,7 @@ def _valid_address(text: str) -> str | None:
 
 def load_address_book(path: str | Path, engine) -> AddressBook:
     """Read and check ``GAME.addresses.yaml``: ``side: address`` (or a list), ``umpire:``, ``from:``."""
-    from . import yamlio
+    from .. import yamlio
 
     path = Path(path)
     sides = engine.sides()

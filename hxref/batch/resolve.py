@@ -1,7 +1,7 @@
 """Resolving every ready game of a folder (:func:`resolve_all`).
 
 Every game whose awaited decision has all its answers (and the dice links it needs) is resolved,
-each in a worker process (:mod:`hxref.batch_workers`) that takes the game's lock, loads, resolves
+each in a worker process (:mod:`hxref.batch.workers`) that takes the game's lock, loads, resolves
 and saves it exactly as ``hxref resolve GAME`` does.  A game that fails is reported with its
 one-line error and never stops the others.  No clock applies a deadline (SECURITY.md, "Attested
 time"): a late game is never changed by ``resolve``; only a signed claim, submitted to the game,
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .batch_dashboard import Row, _now, _row, owes_now
-from .batch_scan import find_games, parse_time
-from .batch_workers import Outcome, _key_blob, _key_fingerprint, _resolve_one, _run, _workers
-from .errors import HxrefError
+from .dashboard import Row, _now, _row, owes_now
+from .scan import find_games, parse_time
+from .workers import Outcome, _key_blob, _key_fingerprint, _resolve_one, _run, _workers
+from ..errors import HxrefError
 
 @dataclass
 class BatchResult:
@@ -78,7 +78,7 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
     used = _workers(workers, len(todo))
     if used > 1:
         # import the games' systems once here: the forked workers inherit them instead of importing each
-        from . import systems
+        from .. import systems
 
         for name in {r.system for r in todo if r.system is not None}:
             try:
