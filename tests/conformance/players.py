@@ -74,6 +74,8 @@ def heartland(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
                     move = {"force": f"unled@{here[f]}", "path": _walk(rng, near, here[f], 3)}
             if rng.random() < .15:
                 move["forced_march"] = True
+            if model.is_unled(move["force"]) and rng.random() < .15:    # a leader's order, which it has not
+                move[rng.choice(["ml_reduction", "lend_mr", "merge", "reactivate"])] = rng.choice(leaders or [1])
             moves.append(move)
         choice: dict = {"moves": moves}
         if leaders and rng.random() < .2:
