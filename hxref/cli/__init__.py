@@ -901,3 +901,8 @@ def demo(system_name, keep, scenario, fmt):
     from ..kit import registry
 
     run(main, system_name or registry.default(), keep, fmt, scenario)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
