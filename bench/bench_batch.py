@@ -217,7 +217,7 @@ def main() -> int:
         probe = subprocess.run([*launch, "status", str(template)], capture_output=True, text=True)
         if probe.returncode != 0:
             print(f"`hxref status DIR` does not work here yet (exit {probe.returncode}: "
-                  f"{probe.stderr.strip()[:200]}); is cli.py wired to hxref.cli.batch? Nothing timed.")
+                  f"{probe.stderr.strip()[:200]}); is cli.py wired to hxref.cli_batch? Nothing timed.")
             return 0
 
         chosen = pick(games, args.sample)

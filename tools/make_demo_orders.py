@@ -1434,7 +1434,7 @@ def new_demo_game(spec: dict, system: str, sides: dict, umpire: str | None) -> N
 
 def join_demo_game(spec: dict, who: str, key: str) -> None:
     """``who``'s join file, as `hxref join` writes it, with the demo's fixed join nonce."""
-    from hxref.cli.files import write_join
+    from hxref.cli_files import write_join
     from hxref.engine import Engine
     from hxref.signing import load_private_key
 

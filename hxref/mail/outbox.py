@@ -121,7 +121,7 @@ def templates_for(engine, audience: str) -> list[tuple[str, str]]:
     import io
     from contextlib import redirect_stdout
 
-    from ..cli.files import template
+    from ..cli_files import template
 
     write = template.callback       # the command's function: `hxref template` as a library call
     assert write is not None

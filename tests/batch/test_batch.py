@@ -37,7 +37,7 @@ from hxref import batch, orders, protocol, signing, systems
 from hxref.batch import scan as batch_scan
 from hxref import commit as commit_mod
 from hxref.cli import main
-from hxref.cli.batch import standings_cmd
+from hxref.cli_batch import standings_cmd
 from hxref.audit import audit
 from hxref.engine import UMPIRE, Engine
 
@@ -657,4 +657,4 @@ def test_standings_is_registered_lazily():
 
     if "standings" not in Main.GROUPS:
         pytest.skip("cli.py does not register standings yet")
-    assert Main.GROUPS["standings"] == ("hxref.cli.batch", "standings_cmd")
+    assert Main.GROUPS["standings"] == ("hxref.cli_batch", "standings_cmd")

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import Main
-from hxref.cli.crypt import decrypt as decrypt_cmd
+from hxref.cli_crypt import decrypt as decrypt_cmd
 from hxref.crypt import (
     E_DAMAGED,
     E_OTHER_KEY,
@@ -355,7 +355,7 @@ def test_report_encrypt_flag(cli, game, keydir):
     from hxref.cli import report
 
     if "encrypt" not in {p.name for p in report.params}:
-        pytest.skip("hxref report --encrypt is not wired into hxref/cli/__init__.py yet")
+        pytest.skip("hxref report --encrypt is not wired into hxref/cli.py yet")
     out = cli("report", game, "--side", "union", "--format", "text", "-o", "union.txt", "--encrypt").stdout
     assert "union.txt.age" in out
     assert not Path("union.txt").exists()
@@ -382,7 +382,7 @@ def test_report_encrypt_refuses_a_solo_game(cli):
     from hxref.cli import report
 
     if "encrypt" not in {p.name for p in report.params}:
-        pytest.skip("hxref report --encrypt is not wired into hxref/cli/__init__.py yet")
+        pytest.skip("hxref report --encrypt is not wired into hxref/cli.py yet")
     cli("new", "s.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "solo")
     err = cli.fails("report", "s.yaml", "--side", "union", "--encrypt")
     assert "union has no key" in err and "solo" in err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref.cli.map import map_group
+from hxref.cli_map import map_group
 from hxref.errors import HxrefError, InvalidInput
 from hxref.kit.protocol import MapView
 

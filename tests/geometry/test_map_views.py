@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from rich.console import Console
 
-from hxref.cli.map import map_group
+from hxref.cli_map import map_group
 from hxref.engine import Engine, map_view
 from hxref.errors import HxrefError
 from hxref.maps import load_map

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from ...cli.options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
+from ...cli_options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
 from ...errors import InvalidInput
 
 if TYPE_CHECKING:

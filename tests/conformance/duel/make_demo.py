@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from hxref import yamlio
 from hxref.cli import main
-from hxref.cli.files import write_join
+from hxref.cli_files import write_join
 from hxref.engine import Engine
 from hxref.signing import load_private_key, load_public_key
 from hxref.kit import registry

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import HxrefError, InvalidInput
+from .errors import HxrefError, InvalidInput
 
 
 @click.group("map")
@@ -37,7 +37,7 @@ def check_cmd(file: str) -> None:
     Example:
       hxref map check games/heartland/maps/sample.yaml
     """
-    from ..maps import check_map, load_map
+    from .maps import check_map, load_map
 
     problems = check_map(file)
     if problems:
@@ -83,7 +83,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | No
       hxref map show mygame.yaml --side confederate --png csa.png
       hxref map show mygame.yaml --side union --width 80 --around 1510
     """
-    from ..maps import is_map_file, load_map
+    from .maps import is_map_file, load_map
 
     path = Path(file)
     if not path.exists():
@@ -97,7 +97,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | No
         m = load_map(path)
     else:
         try:
-            from ..engine import map_view
+            from .engine import map_view
         except ImportError:
             raise HxrefError(
                 "this file is not a map file, and drawing a game's map needs hxref.engine.map_view, which this installation lacks",
@@ -111,7 +111,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | No
     if png_out:
         _write_png(path, m, side, png_out, game=title is not None)
     if svg_out:
-        from ..report.mapsvg import render_svg
+        from .report.mapsvg import render_svg
 
         Path(svg_out).write_text(render_svg(m, units, title=title, shots=shots), encoding="utf-8")
         click.echo(f"wrote {svg_out}")
@@ -119,7 +119,7 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | No
         return
     from rich.console import Console
 
-    from ..report.mapterm import render_terminal
+    from .report.mapterm import render_terminal
 
     import shutil
 
@@ -139,19 +139,19 @@ def show_cmd(file: str, side: str | None, svg_out: str | None, png_out: str | No
 def _write_png(path: Path, m, side: str | None, png_out: str, game: bool) -> None:
     """The PNG of ``hxref map show --png``: a game's side map as its mail carries it
     (:func:`hxref.report.turnmap.side_map`), a map file's whole picture."""
-    from ..game import atomic_write
-    from ..report.mappng import to_png
+    from .game import atomic_write
+    from .report.mappng import to_png
 
     if game:
-        from ..engine import Engine
-        from ..report.turnmap import side_map
+        from .engine import Engine
+        from .report.turnmap import side_map
 
         found = side_map(Engine.load(path), side)
         if found is None:
             raise InvalidInput("this game has no map to draw", code="E503", file=str(path))
         png = found.png
     else:
-        from ..report.mapsvg import render_svg
+        from .report.mapsvg import render_svg
 
         png = to_png(render_svg(m))
     atomic_write(Path(png_out), png)

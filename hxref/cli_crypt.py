@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import InvalidInput
+from .errors import InvalidInput
 
 
 @click.command("decrypt")
@@ -32,7 +32,7 @@ def decrypt(file, key_path, out):
       hxref decrypt union-report.txt.age --key alice
       hxref decrypt union-report.html.age --key ~/.ssh/id_ed25519 -o union.html
     """
-    from ..crypt import decrypt_with
+    from .crypt import decrypt_with
 
     if file == "-":
         data, source = sys.stdin.buffer.read(), "<stdin>"
@@ -55,6 +55,6 @@ def decrypt(file, key_path, out):
 def _write_private(path: Path, data: bytes) -> None:
     """Write ``data`` atomically, mode 0600 from the first byte (a random temporary file, no
     symlink followed): a decrypted report is secret."""
-    from ..game import atomic_write
+    from .game import atomic_write
 
     atomic_write(path, data, private=True)

@@ -36,7 +36,7 @@ def _short_time(text: str | None) -> str:
     """``2026-11-29 12:00Z``: minutes are enough for a dashboard."""
     if not text:
         return "-"
-    from ..batch import parse_time
+    from .batch import parse_time
 
     t = parse_time(text)
     return t.strftime("%Y-%m-%d %H:%MZ") if t else text
@@ -48,7 +48,7 @@ def _awaited(row) -> str:
         return row.error
     if row.finished:
         return f"the game is over: {row.result}" if row.result else "the game is over (no result: its audit fails)"
-    from ..batch import owes_now
+    from .batch import owes_now
 
     claimable = {(c["decision"], c["against"]) for c in row.claimable}
     parts = []
@@ -100,7 +100,7 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
     Exit status 0; 1 when a finished game fails its audit (its result is checked by replaying it) or,
     with ``--audit``, when any game fails its audit or cannot be read.
     """
-    from .. import batch
+    from . import batch
 
     rows = batch.dashboard(folder, audit=audit, workers=workers)
     failed = any((audit and r.error) or (r.audit or "").startswith("FAILED") for r in rows)
@@ -130,7 +130,7 @@ def status_folder(folder: str, as_json: bool = False, audit: bool = False, worke
 def _status_table(rows, audit: bool):
     """The dashboard's table, one row a game, and the notes printed below it (unreadable files, late
     parties, failed audits), in the rows' order."""
-    from ..report.fit import Col, FitTable
+    from .report.fit import Col, FitTable
 
     cells: list = []
     notes: list = []
@@ -156,7 +156,7 @@ def _status_cells(r) -> list:
     deadline and time left, last activity, head."""
     from rich.text import Text
 
-    from .. import batch
+    from . import batch
 
     turn = "-" if r.turn is None else str(r.turn)
     if r.stage and r.stage not in ("play", "over"):
@@ -175,7 +175,7 @@ def _row_notes(r, audit_column: bool = False) -> list:
     claim gives."""
     from rich.text import Text
 
-    from .. import batch
+    from . import batch
 
     notes = []
     if r.error:
@@ -208,13 +208,13 @@ def resolve_folder(folder: str, key_path: str | None = None, fmt: str = "rich", 
     output names who is late and the claim that settles it (``hxref claim``).
     Exit status 0, or 1 when a game could not be read or resolved (the others are resolved all the same).
     """
-    from .. import batch
+    from . import batch
 
     key = None
     if key_path:
         import os
 
-        from ..signing import load_private_key
+        from .signing import load_private_key
 
         key = load_private_key(os.path.expanduser(key_path))
     if fmt == "json":
@@ -285,7 +285,7 @@ def standings_cmd(folder, as_json, show_games, forfeit_margin, workers):
 
     Example: hxref standings tournament/ --games
     """
-    from .. import batch
+    from . import batch
 
     st = batch.standings(folder, forfeit_margin=forfeit_margin, workers=workers)
     if as_json:

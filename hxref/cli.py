@@ -12,16 +12,16 @@ from pathlib import Path
 
 import click
 
-from .. import __version__
-from .options import (RegistryHelp, check_side, demo_system_help, demos_help, game_argument, load_game,
+from . import __version__
+from .cli_options import (RegistryHelp, check_side, demo_system_help, demos_help, game_argument, load_game,
                           options_help, out_dir_for, private_key, scenarios_help, systems_help)
-from ..errors import HxrefError, InvalidInput
+from .errors import HxrefError, InvalidInput
 
 #: the deadline policy of a game made without one: a week a decision and two days' grace
 DEFAULT_DEADLINE_HOURS = 7 * 24
 DEFAULT_GRACE_HOURS = 2 * 24
 
-#: the commands that write a player's signed files (:mod:`hxref.cli.files`)
+#: the commands that write a player's signed files (:mod:`hxref.cli_files`)
 FILE_COMMANDS = ("join", "commit", "answer", "roll", "claim", "undo", "sign", "template")
 
 
@@ -42,7 +42,7 @@ class Main(click.Group):
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
         except OSError as exc:      # the system refused a file where no command expected it: not a bug
-            from ..errors import os_reason
+            from .errors import os_reason
 
             err = InvalidInput(f"cannot use the file: {os_reason(exc)}", code="E510", file=exc.filename)
             click.echo(f"hxref: error: {err.render()}", err=True)
@@ -58,16 +58,16 @@ class Main(click.Group):
 
     #: commands and command groups kept in their own modules, imported only when used; a game
     #: system's own group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
-    GROUPS = {**{name: ("hxref.cli.files", name) for name in FILE_COMMANDS},
-              "map": ("hxref.cli.map", "map_group"),
-              "decrypt": ("hxref.cli.crypt", "decrypt"),
-              "inbox": ("hxref.cli.mail", "inbox_cmd"), "outbox": ("hxref.cli.mail", "outbox_cmd"),
-              "standings": ("hxref.cli.batch", "standings_cmd"), "dice": ("hxref.cli.dice", "dice_cmd")}
+    GROUPS = {**{name: ("hxref.cli_files", name) for name in FILE_COMMANDS},
+              "map": ("hxref.cli_map", "map_group"),
+              "decrypt": ("hxref.cli_crypt", "decrypt"),
+              "inbox": ("hxref.cli_mail", "inbox_cmd"), "outbox": ("hxref.cli_mail", "outbox_cmd"),
+              "standings": ("hxref.cli_batch", "standings_cmd"), "dice": ("hxref.cli_dice", "dice_cmd")}
 
     @staticmethod
     def system_groups() -> dict[str, tuple[str, str]]:
         """name -> (module, attribute) of each registered system's command group (from its info.py)."""
-        from ..kit import registry
+        from .kit import registry
 
         return {i.name: tuple(i.cli.split(":", 1)) for i in registry.infos() if i.cli}  # type: ignore[misc]
 
@@ -123,7 +123,7 @@ def keygen(name, comment):
 
     Example: hxref keygen alice
     """
-    from ..signing import generate_key
+    from .signing import generate_key
 
     key = generate_key(Path(name), comment or Path(name).name)
     click.echo(key.public.line())
@@ -143,8 +143,8 @@ def verify(file, game, pub, sig):
 
     Example: hxref verify union-t1.bid-commit.yaml --game g.yaml
     """
-    from .. import yamlio
-    from ..signing import PublicKey, load_public_key, verify_text
+    from . import yamlio
+    from .signing import PublicKey, load_public_key, verify_text
 
     text = yamlio.read_text(file)
     detached = yamlio.read_text(sig) if sig else None
@@ -221,9 +221,9 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     A club's own scenario file may play on the club's own table or map: its `map:` names
     a map file beside it (map: my-table.yaml; no folder, no path, no link), pinned here.
     """
-    from .. import systems
-    from ..engine import Engine
-    from ..signing import load_public_key
+    from . import systems
+    from .engine import Engine
+    from .signing import load_public_key
 
     if Path(game).exists():
         raise InvalidInput("a game file of that name exists; choose another name", code="E502", file=game)
@@ -246,7 +246,7 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
         # claimed against after the deadline and the grace)
         policy = dict(policy, deadline_hours=DEFAULT_DEADLINE_HOURS,
                       grace_hours=DEFAULT_GRACE_HOURS if grace_hours is None else grace_hours)
-    from ..game import locked
+    from .game import locked
 
     demo, charts = _shipped_demo(nonce, charts_from) if nonce is not None else (None, None)
     if charts_from and demo is None:
@@ -281,13 +281,13 @@ def play(game, side, choice):
         if side is not None:
             raise InvalidInput("--side goes with --choice; without it each awaited side is asked in turn",
                                code="E504")
-        from ..play import play_loop
+        from .play import play_loop
 
         play_loop(game)          # refuses non-solo games itself (E504)
         return
-    from .. import orders
-    from ..game import locked
-    from ..report.turn import _event_line
+    from . import orders
+    from .game import locked
+    from .report.turn import _event_line
 
     value = orders.parse_choice(choice)
     with locked(game):
@@ -341,10 +341,10 @@ def submit(game, files, sig):
 
     Example: hxref submit g.yaml union-t1.bid-commit.yaml
     """
-    from .. import yamlio
-    from ..game import locked
+    from . import yamlio
+    from .game import locked
 
-    from ..errors import Problems
+    from .errors import Problems
 
     if sig and len(files) != 1:
         raise InvalidInput("--sig goes with exactly one FILE", code="E504")
@@ -406,7 +406,7 @@ def _keep_the_files_before(game: str, texts: list, detached: str | None):
 
 def _charts_warning(eng) -> None:
     """The receiving side's check of a join: it signs charts that differ from this machine's."""
-    from ..kit import published
+    from .kit import published
 
     differ = published.differences(eng)
     if differ:
@@ -441,8 +441,8 @@ def check(paths, sig, view_path):
     Examples: hxref check g.yaml union-t1.bid-reveal.yaml
               hxref check union-t1.i1.orders.yaml   (its view beside it)
     """
-    from .. import yamlio
-    from ..errors import Problems
+    from . import yamlio
+    from .errors import Problems
 
     if len(paths) > 2:
         raise InvalidInput("give [GAME] FILE: at most two paths", code="E504")
@@ -466,7 +466,7 @@ def check(paths, sig, view_path):
 
 
 def _unsigned(text: str) -> bool:
-    from ..signing import split_signed_text
+    from .signing import split_signed_text
 
     return split_signed_text(text)[1] is None and "-----BEGIN SSH SIGNATURE-----" not in text
 
@@ -478,7 +478,7 @@ def _not_signed_yet(file: str, order, how: str) -> InvalidInput:
 
 def _check_unsigned(eng, text: str, file: str) -> None:
     """An unsigned file against the game: the choice's checks, then E200 (it is not signed yet)."""
-    from .. import orders
+    from . import orders
 
     order = orders.parse(text, file)
     dec = eng.decision(order.decision)
@@ -493,9 +493,9 @@ def _check_unsigned(eng, text: str, file: str) -> None:
 
 def _check_at_home(file: str, sig: str | None, view_path: str | None) -> None:
     """FILE against the umpire-signed view of its side (:mod:`hxref.report.side_view`)."""
-    from .. import key_record, orders, yamlio
-    from ..report import side_view
-    from ..signing import verify_text
+    from . import key_record, orders, yamlio
+    from .report import side_view
+    from .signing import verify_text
 
     text = yamlio.read_text(file)
     if text.startswith("# hxref game file"):
@@ -541,17 +541,17 @@ def resolve(game, key_path, fmt, workers):
     import json
 
     if os.path.isdir(game):
-        from .batch import resolve_folder
+        from .cli_batch import resolve_folder
 
         return resolve_folder(game, key_path, fmt, workers)
 
-    from ..game import locked
+    from .game import locked
 
     key = private_key(key_path) if key_path else None
     with locked(game):
         eng = load_game(game)
         if key is not None and eng.mode == "umpired":
-            from ..engine import UMPIRE
+            from .engine import UMPIRE
 
             eng.check_key(UMPIRE, key)
         done = eng.resolve(key)
@@ -561,7 +561,7 @@ def resolve(game, key_path, fmt, workers):
                                             for r in done], "head": eng.gf.head,
                                "awaiting": eng.waiting_for()}, indent=2))
         return
-    from ..report.turn import _event_line
+    from .report.turn import _event_line
 
     for r in done:
         click.echo(f"resolved {r.decision}")
@@ -602,7 +602,7 @@ def status(game, as_json, with_audit, workers, width):
     import json
 
     if os.path.isdir(game):
-        from .batch import status_folder
+        from .cli_batch import status_folder
 
         return status_folder(game, as_json, with_audit, workers, width)
 
@@ -617,7 +617,7 @@ def status(game, as_json, with_audit, workers, width):
     if as_json:
         click.echo(json.dumps(facts, indent=2))
         return
-    from ..report.fit import Col, FitTable, show
+    from .report.fit import Col, FitTable, show
 
     # on a terminal with rich's colours; piped, the same text without rich (see .report.fit.show)
     turn = f", turn {facts['turn']}" if "turn" in facts else ""
@@ -631,7 +631,7 @@ def status(game, as_json, with_audit, workers, width):
             for col in ("decision", "party", "owes", "command")]
     if facts["awaiting"]:
         parts.append(FitTable(cols, rows, show_edge=False, box=None, padding=(0, 1)))
-    from ..claims import awaits_text
+    from .claims import awaits_text
 
     for w in facts["awaiting"]:
         parts.append(awaits_text(w))
@@ -654,7 +654,7 @@ def status(game, as_json, with_audit, workers, width):
 
 
 def _options_of(eng) -> list[str]:
-    from ..kit import published
+    from .kit import published
 
     return published.chosen_options(eng)
 
@@ -665,7 +665,7 @@ def _options_line(options: list[str]) -> str:
 
 
 def _charts_differ(eng) -> list[str]:
-    from ..kit import published
+    from .kit import published
 
     return published.differences(eng)
 
@@ -709,22 +709,22 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
     Encrypted, to post where everyone can see it: hxref report g.yaml --side union --encrypt
     (writes g-union-report.txt.age, which only union's key opens)
     """
-    from ..crypt import side_key, write_encrypted_report
-    from ..report import turn
+    from .crypt import side_key, write_encrypted_report
+    from .report import turn
 
     eng = load_game(game)
     if side and side != "umpire":
         check_side(eng, side)
     if encrypt:
         side_key(eng, side)         # no side, or a side without a key: refuse before writing anything
-    from ..report.story import parse_since
+    from .report.story import parse_since
 
     rep = turn.build(eng, side, None if since is None else parse_since(since, eng.gf.log, game))
     svg = _report_map(eng, side, rep.facts.get("since")) if (map_out or fmt == "html") else None
     if map_out and svg is None:
         click.echo(f"hxref: {game}: warning: this game has no map to draw; {map_out} not written", err=True)
     elif map_out and svg is not None:
-        from ..game import atomic_write
+        from .game import atomic_write
 
         if encrypt:
             click.echo(f"wrote {write_encrypted_report(eng, side, map_out, svg)}")
@@ -746,7 +746,7 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
         path = write_encrypted_report(eng, side, out or default, text)
         click.echo(f"wrote {path} (encrypted to {side}'s key: hxref decrypt {path.name} --key KEY)")
     elif out:
-        from ..game import atomic_write
+        from .game import atomic_write
 
         atomic_write(Path(out), text.encode("utf-8"))
         click.echo(f"wrote {out}")
@@ -757,7 +757,7 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
 def _report_map(eng, side: str | None, since: int | None) -> str | None:
     """The SVG map of what ``side`` sees, with the turn the report tells drawn on it (None: the game
     has no map, or none yet)."""
-    from ..report.turnmap import side_svg
+    from .report.turnmap import side_svg
 
     return side_svg(eng, side, since)
 
@@ -767,8 +767,8 @@ def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None
     re-creates, and the data files it pins (E504 for any other use: a recorded nonce serves only to
     replay a shipped demo, whose signed files name that identity; a game made with an old game's
     nonce would be that game again)."""
-    from ..demo import shipped_games
-    from ..game import GameFile
+    from .demo import shipped_games
+    from .game import GameFile
 
     if not charts_from:
         raise InvalidInput("--nonce re-creates a shipped demo: give --charts-from with its pinned data file",
@@ -784,8 +784,8 @@ def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None
 
 def _charts_of(path: str, system: str) -> dict:
     """The data files pinned in the earlier game ``path`` (``new --charts-from``), checked."""
-    from ..game import GameFile
-    from ..kit import data
+    from .game import GameFile
+    from .kit import data
 
     log = GameFile.load(path).log
     first = log[0].get("data") if log and log[0].get("kind") == "game.created" else None
@@ -831,10 +831,10 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
     """
     import json
 
-    from ..audit import audit as run_audit
+    from .audit import audit as run_audit
 
     if rerun:
-        from ..audit import rerun as run_rerun
+        from .audit import rerun as run_rerun
 
         rr = run_rerun(game)
         if rr.charts and not as_json:
@@ -856,8 +856,8 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
     if since and not as_side:
         raise InvalidInput("--since goes with --as SIDE", code="E504")
     if as_side:
-        from ..audit import audit_as
-        from ..signing import load_public_key
+        from .audit import audit_as
+        from .signing import load_public_key
 
         if not (key_path or pub):
             raise InvalidInput("--as needs your key: --key MY_KEY or --pub MY_KEY.pub", code="E504")
@@ -865,8 +865,8 @@ def audit(game, as_json, rerun, as_side, key_path, pub, since, accept_head):
         res.problems += audit_as(game, as_side, mine, since)
         res.ok = not res.problems
     if accept_head and res.ok:
-        from .. import heads
-        from ..game import GameFile
+        from . import heads
+        from .game import GameFile
 
         gf = GameFile.load(game)
         heads.remember(gf.log[0]["hash"], gf.path, len(gf.log), gf.head)
@@ -897,8 +897,8 @@ def demo(system_name, keep, scenario, fmt):
 
     Example: hxref demo --system heartland --scenario bidding-demo
     """
-    from ..demo import run
-    from ..kit import registry
+    from .demo import run
+    from .kit import registry
 
     run(main, system_name or registry.default(), keep, fmt, scenario)
 

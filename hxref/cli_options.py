@@ -1,7 +1,7 @@
 """The options and helpers the commands share (one place for each): the GAME argument, ``--side``,
 ``--key``, ``--decision`` and ``--dir``, loading a game and a key, the folder a command writes
 to, and the options whose help names the registered systems.  Both :mod:`hxref.cli` and the
-modules of commands it mounts (:mod:`hxref.cli.files`) read them; this module imports neither,
+modules of commands it mounts (:mod:`hxref.cli_files`) read them; this module imports neither,
 and nothing heavy, so ``hxref --version`` stays fast.
 """
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import InvalidInput
+from .errors import InvalidInput
 
 if TYPE_CHECKING:
-    from ..engine import Engine
-    from ..signing import Key
+    from .engine import Engine
+    from .signing import Key
 
 SIDE_HELP = "the side you play (e.g. union)"
 
@@ -37,14 +37,14 @@ def key_option(required: bool = True, extra: str = "") -> Any:
 
 def load_game(game: str) -> Engine:
     """The game file GAME, checked as every command checks what it loads."""
-    from ..engine import Engine
+    from .engine import Engine
 
     return Engine.load(game)
 
 
 def private_key(path: str) -> Key:
     """The private key file at ``path`` (``~`` expanded)."""
-    from ..signing import load_private_key
+    from .signing import load_private_key
 
     return load_private_key(os.path.expanduser(path))
 
@@ -82,19 +82,19 @@ def _or(words: list[str]) -> str:
 
 
 def systems_help(lead: str) -> str:
-    from ..kit import registry
+    from .kit import registry
 
     return f"{lead}: {_or(registry.names())}"
 
 
 def scenarios_help() -> str:
-    from ..kit import registry
+    from .kit import registry
 
     return "; ".join(f"{n}: {', '.join(registry.get(n).scenarios())}" for n in registry.names())
 
 
 def options_help() -> str:
-    from ..kit import registry
+    from .kit import registry
 
     rules = [f"{i.name}: " + ", ".join(f"{k} ({v.split(':')[0].split()[0]})" for k, v in i.optional_rules.items())
              for i in registry.infos() if i.optional_rules]
@@ -102,14 +102,14 @@ def options_help() -> str:
 
 
 def demo_system_help() -> str:
-    from ..kit import registry
+    from .kit import registry
 
     return systems_help("which system's demo game to play") + f" (default: {registry.default()})"
 
 
 def demos_help() -> str:
-    from ..demo import demos
-    from ..kit import registry
+    from .demo import demos
+    from .kit import registry
 
     parts = []
     for n in registry.names():

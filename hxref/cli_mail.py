@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import InvalidInput
+from .errors import InvalidInput
 
 
 def _who(o) -> str:
@@ -33,7 +33,7 @@ def _smtp_options(f):
 
 def _check_smtp(smtp, starttls, use_ssl, smtp_user):
     """(host, port) of --smtp, checked before anything is read or sent; None without it."""
-    from .. import mail
+    from . import mail
 
     if starttls and use_ssl:
         raise InvalidInput("--starttls and --ssl exclude each other", code="E504")
@@ -114,7 +114,7 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, addresses, out_dir
     """
     import sys
 
-    from .. import mail
+    from . import mail
 
     server = _check_smtp(smtp, starttls, use_ssl, smtp_user)
     key = _inbox_key(target, maildir, mbox, emls, key_path)
@@ -154,8 +154,8 @@ class _Answer:
         self.done: dict[str, str] = {}          # message digest -> what became of its refusal (a line)
 
     def _game(self, res):
-        from ..engine import Engine
-        from ..errors import HxrefError
+        from .engine import Engine
+        from .errors import HxrefError
 
         path = res.game_path or (self.target if self.target.is_file() else None)
         if path is None:
@@ -168,7 +168,7 @@ class _Answer:
         return eng, book, None
 
     def __call__(self, o, msg, res):
-        from .. import mail
+        from . import mail
 
         eng, book, why = self._game(res)
         if eng is None:
@@ -198,7 +198,7 @@ class _Answer:
 
 def mail_book(addresses, game, eng):
     """The address book of ``game``: --addresses, else GAME.addresses.yaml beside it."""
-    from .. import mail
+    from . import mail
 
     return mail.load_address_book(addresses or mail.address_book_path(game), eng)
 
@@ -221,14 +221,14 @@ def _inbox_key(target, maildir, mbox, emls, key_path):
                            "a GAME.yaml path or a folder" if key_path is None else ""), code="E100", file=target)
     if not key_path:
         return None
-    from ..signing import load_public_key
+    from .signing import load_public_key
 
     return load_public_key(key_path)
 
 
 def _inbox_source(maildir, mbox, emls, archive):
     """The mail source the one given option names."""
-    from .. import mail
+    from . import mail
 
     if maildir:
         return mail.MaildirSource(maildir, archive)
@@ -242,7 +242,7 @@ def _next_waiting(accepted) -> dict:
     nxt = {}
     touched = sorted({g for o in accepted for g in o.games})
     if touched:
-        from ..engine import Engine
+        from .engine import Engine
 
         for g in touched:
             eng = Engine.load(g)
@@ -349,8 +349,8 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
       hxref outbox g.yaml --smtp HOST --encrypt --key umpire
           (umpired: each side's report, templates and signed view, .age files)
     """
-    from .. import mail
-    from ..engine import Engine
+    from . import mail
+    from .engine import Engine
 
     server = _check_smtp(smtp, starttls, use_ssl, smtp_user)
     eng = Engine.load(game)
@@ -364,7 +364,7 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     else:
         umpire_key = None
         if key_path:
-            from .options import private_key
+            from .cli_options import private_key
 
             if eng.mode != "umpired":
                 raise InvalidInput("--key: only an umpired game's mail carries views signed by the umpire",

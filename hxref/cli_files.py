@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
-from .options import (SIDE_HELP, check_side, decision_option, dir_option, game_argument, key_option,
+from .cli_options import (SIDE_HELP, check_side, decision_option, dir_option, game_argument, key_option,
                           load_game, out_dir_for, private_key, side_option)
-from ..errors import HxrefError, InvalidInput
+from .errors import HxrefError, InvalidInput
 
 #: the comment line of an umpired game's template that names the side's dice link for its decision
 #: (the umpire's outbox writes it, :func:`hxref.mail.outbox.umpired_templates`)
@@ -22,7 +22,7 @@ LINK_MARK = re.compile(r"^# dice link: index (\d{1,9}) of your chain", re.M)
 
 
 def _write_new(path: Path, text: str, private: bool = False) -> None:
-    from ..game import atomic_write
+    from .game import atomic_write
 
     if os.path.lexists(path):      # a dangling symlink too: a new file is never written through a link
         raise InvalidInput("file exists already; move it away or use another --dir/--out", code="E502",
@@ -34,8 +34,8 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     """Sign and write a file for ``side``: the envelope (game, identity, head, signed time,
     decision, side, kind) and then ``fields``; never for a history that does not hold the last head
     the key signed for this game, and recorded in the key's record (:mod:`hxref.key_record`)."""
-    from .. import key_record, orders
-    from ..signing import sign_text
+    from . import key_record, orders
+    from .signing import sign_text
 
     fields = dict(fields)
     decision = fields.pop("decision")
@@ -71,8 +71,8 @@ class _Template:
     chain; a join from a template says it is for an umpired game."""
 
     def __init__(self, path: str, kind: str, side: str | None):
-        from .. import orders, yamlio
-        from ..signing import split_signed_text
+        from . import orders, yamlio
+        from .signing import split_signed_text
 
         text = yamlio.read_text(path)
         body = split_signed_text(text)[0]
@@ -103,7 +103,7 @@ class _Template:
         import json
         import zlib
 
-        from ..game import event_hash
+        from .game import event_hash
 
         packed = self.data.get("created")
         if packed is None:
@@ -132,14 +132,14 @@ class _Template:
 
     def choice(self, given: str | None):
         """``--choice`` when given, else the ``choice`` filled in in the template (E111: none)."""
-        from .. import orders
+        from . import orders
 
         if given is not None:
             return orders.parse_choice(given)
         if "choice" not in self.data:
             raise InvalidInput("no `choice` in the template and no --choice: fill in `choice` in the template",
                                code="E111", file=str(self.path))
-        from .. import yamlio
+        from . import yamlio
 
         return yamlio.to_plain(self.data["choice"])
 
@@ -147,8 +147,8 @@ class _Template:
         """Check ``value`` against the side's view (``--view``, or the one beside the template) with
         the umpire's own checks (:func:`hxref.report.side_view.check`), before anything is signed;
         say so when there is no view to check against."""
-        from .. import orders
-        from ..report import side_view
+        from . import orders
+        from .report import side_view
 
         head = str(self.data["head"])
         sv = side_view.read(view_path) if view_path else side_view.find(
@@ -169,10 +169,10 @@ class _Template:
                    "accept the choice as far as your side can see")
 
     def write(self, key, kind: str, fields: dict, path: Path, comment: str, private: bool = False) -> None:
-        from .. import key_record, orders
-        from ..engine import now_iso
-        from ..game import atomic_write
-        from ..signing import sign_text
+        from . import key_record, orders
+        from .engine import now_iso
+        from .game import atomic_write
+        from .signing import sign_text
 
         env = {k: self.data[k] for k in ("game", "identity", "head", "decision", "side")}
         text = orders.render({**env, "at": now_iso(), "kind": kind, **fields}, comment)
@@ -189,8 +189,8 @@ class _Template:
     def own_earlier(self, path: Path, key) -> bool:
         """Whether ``path`` is a regular file signed by ``key`` answering this template's game,
         side and decision: an earlier answer of this side (a resend after a refusal replaces it)."""
-        from .. import yamlio
-        from ..signing import verify_text
+        from . import yamlio
+        from .signing import verify_text
 
         if path.is_symlink() or not path.is_file():
             return False
@@ -205,12 +205,12 @@ class _Template:
     def nonce(self, key) -> str:
         """The nonce of the key's join of the template's game, once the template passes the key's
         record (E206: a game it never joined, an open one, a link past the next)."""
-        from .. import key_record
+        from . import key_record
 
         return key_record.template_nonce(key.public.fingerprint(), self.identity, self.side, self.link_index)
 
     def link(self, key) -> dict:
-        from .. import dice
+        from . import dice
 
         nonce = self.nonce(key)
         if self.link_index is None:
@@ -239,7 +239,7 @@ def _check_charts(eng, game: str, side: str, show: bool, accept: bool) -> None:
     pins and its scenario (its creator's, covered by every join) against the ones his hxref
     publishes.  A friendlier chart, map or order of battle slipped in by whoever made the game is
     named here, not found in play."""
-    from ..kit import published
+    from .kit import published
 
     differ = published.differences(eng)
     if show:
@@ -269,7 +269,7 @@ def _signed_as_it_is(key, body: str, file: str) -> tuple[str, str, int | None] |
     order file names a game the key joined as an umpired game's side (a filled-in template), and
     its dice link, if any, is a link of the key's chain for it, at most the next one.  Returns
     (identity, head, link index) to record; None for a file that names no game."""
-    from .. import dice, key_record, yamlio
+    from . import dice, key_record, yamlio
 
     root = yamlio.load_rt(body, file)
     if not isinstance(root, dict) or "identity" not in root:
@@ -305,9 +305,9 @@ def sign(file, key_path, game, side):
 
     Example: hxref sign orders.yaml --key alice --game g.yaml --side union
     """
-    from .. import key_record, yamlio
-    from ..game import atomic_write
-    from ..signing import sign_text, split_signed_text
+    from . import key_record, yamlio
+    from .game import atomic_write
+    from .signing import sign_text, split_signed_text
 
     key = private_key(key_path)
     text = yamlio.read_text(file)
@@ -320,7 +320,7 @@ def sign(file, key_path, game, side):
         check_side(eng, side)
         root = yamlio.load_rt(body, file)
         if isinstance(root, dict):
-            from .. import orders
+            from . import orders
 
             dec = eng.decision(str(root.get("decision"))) if root.get("decision") else None
             if dec is None:
@@ -382,14 +382,14 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
     Example: hxref join g.yaml --side union --key alice   (then: hxref submit g.yaml union-join.yaml)
     Umpired, without the game: hxref join --template union-join-template.yaml --key alice
     """
-    from .. import key_record
+    from . import key_record
 
     if template_path and (show_charts or accept_charts):
         raise InvalidInput("a template holds no charts to compare: --show-charts and --accept-charts need GAME",
                            code="E504")
     t = _game_or_template(game, template_path, side, "join")
     if t is not None:
-        from .. import canon, dice
+        from . import canon, dice
 
         key = private_key(key_path)
         fp = key.public.fingerprint()
@@ -403,7 +403,7 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
                        f"{t.side} with {fp}; the template names nothing else: the umpire holds the game, and "
                        "his views of your side cannot be checked at home (no umpire's key to check them with)")
         else:
-            from ..kit.published import options_of
+            from .kit.published import options_of
 
             for line in join_lines(created, t.identity, t.side, options_of(created)):
                 click.echo(line)
@@ -439,13 +439,13 @@ def what_a_join_signs(eng, side: str) -> list[str]:
     """What a join of ``side`` signs, as its signer reads it before signing: the game's identity and
     label, mode, system and scenario, every participant and key, the deadline policy and the
     optional rules, all from ``game.created`` (what the identity is the hash of)."""
-    from ..kit.published import chosen_options
+    from .kit.published import chosen_options
 
     return join_lines(eng.gf.log[0]["data"], eng.identity, side, chosen_options(eng))
 
 
 def _title(system) -> str:
-    from .. import systems
+    from . import systems
 
     try:
         return systems.info(str(system)).title
@@ -455,7 +455,7 @@ def _title(system) -> str:
 
 def join_lines(created: dict, identity: str, side: str, options: list[str]) -> list[str]:
     """:func:`what_a_join_signs` from ``game.created``'s data (a template's join reads it there)."""
-    from ..kit.published import club_map_of
+    from .kit.published import club_map_of
 
     meta = created["meta"]
     lines = [f"you sign a join of game {meta['game']!r} (identity {identity}) as {side}:",
@@ -481,7 +481,7 @@ def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> Non
     """Print what the join signs, record it in the key's record (refused for an identity the key
     joined already: E206), then sign and write it; ``nonce`` (a demo's fixed one) instead of a
     fresh random nonce."""
-    from .. import key_record
+    from . import key_record
 
     fp = key.public.fingerprint()
     key_record.check_new_join(fp, eng.identity, eng.meta["game"])
@@ -523,8 +523,8 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path, view_
     Umpired, without the game: fill in `choice` in the template, then
       hxref commit --template union-t1.bid-template.txt --key alice
     """
-    from .. import commit as commit_mod
-    from .. import orders
+    from . import commit as commit_mod
+    from . import orders
 
     t = _game_or_template(game, template_path, side, "commit")
     if t is not None:
@@ -608,8 +608,8 @@ def answer(game, side, key_path, choice, decision, out_dir, template_path, view_
 
     Example: hxref answer g.yaml --side union --key alice --choice 'level: 2'
     """
-    from .. import orders
-    from ..game import locked
+    from . import orders
+    from .game import locked
 
     t = _game_or_template(game, template_path, side, "answer")
     if t is not None:
@@ -671,7 +671,7 @@ def undo(game, side, key_path, target, out_dir):
 
     Examples: hxref undo g.yaml (solo); hxref undo g.yaml --side union --key alice (then submit it)
     """
-    from ..game import locked
+    from .game import locked
 
     eng = load_game(game)
     if eng.mode == "solo":
@@ -717,7 +717,7 @@ def template(game, side, decision, out):
 
     Example: hxref template g.yaml --side union -o union-orders.yaml
     """
-    from .. import orders
+    from . import orders
 
     eng = load_game(game)
     check_side(eng, side)
@@ -770,7 +770,7 @@ def roll(game, side, key_path, decision, out_dir):
 
     Example: hxref roll g.yaml --side confederate --key bob
     """
-    from .. import protocol
+    from . import protocol
 
     eng = load_game(game)
     check_side(eng, side)

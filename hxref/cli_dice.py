@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from .options import check_side, game_argument, load_game
-from ..errors import InvalidInput
+from .cli_options import check_side, game_argument, load_game
+from .errors import InvalidInput
 
 
 @click.command("dice")
@@ -40,7 +40,7 @@ def dice_cmd(game: str, side: str | None, purposes: tuple[str, ...], as_json: bo
       hxref dice g.yaml --json
       hxref dice g.yaml --svg dice.svg
     """
-    from .. import dice_stats
+    from . import dice_stats
 
     eng = load_game(game)
     if side is not None and side != "umpire":
@@ -56,7 +56,7 @@ def dice_cmd(game: str, side: str | None, purposes: tuple[str, ...], as_json: bo
     st = dice_stats.compute(chosen, game=Path(game).name, mode=eng.mode, audience=side, purposes=purposes)
     click.echo(dice_stats.render_json(st) if as_json else dice_stats.render_text(st), nl=False)
     if svg_out:
-        from ..game import atomic_write
+        from .game import atomic_write
 
         atomic_write(Path(svg_out), dice_stats.render_svg(st).encode("utf-8"))
         # after JSON the message goes to stderr, so that stdout stays one JSON document
