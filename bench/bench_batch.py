@@ -26,7 +26,7 @@ of the rounds.  The singles are timed on --sample games spread over both systems
 scaled to all the games (0: every game).
 
 Each run works on a fresh copy of the folder at a new path, with the heads this machine has seen
-(``$HXREF_HOME``, :mod:`hxref.heads`) kept in a temporary folder: a copy put back where a game
+(``$HXREF_HOME``, :mod:`hxref.gamefile.heads`) kept in a temporary folder: a copy put back where a game
 was already resolved would be refused as a rollback (E506), and the user's own record is never
 touched.
 
@@ -51,8 +51,8 @@ import time
 from pathlib import Path
 
 from hxref import batch
-from hxref.engine import Engine
-from hxref.game import locked
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import locked
 
 TARGET = 0.3
 SYSTEMS = (("heartland", "bidding-demo"), ("acw-minis", "mercers-mill"))
@@ -217,7 +217,7 @@ def main() -> int:
         probe = subprocess.run([*launch, "status", str(template)], capture_output=True, text=True)
         if probe.returncode != 0:
             print(f"`hxref status DIR` does not work here yet (exit {probe.returncode}: "
-                  f"{probe.stderr.strip()[:200]}); is cli.py wired to hxref.cli_batch? Nothing timed.")
+                  f"{probe.stderr.strip()[:200]}); is cli.py wired to hxref.cli.batch? Nothing timed.")
             return 0
 
         chosen = pick(games, args.sample)

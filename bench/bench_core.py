@@ -6,7 +6,7 @@
 1. audit: generates a heartland game of about --events log events (two keys,
    an open game on a long scenario, commit/reveal bids and level declarations
    turn after turn, written in-process with the library as `hxref commit` and
-   `hxref answer` would), then times `hxref.audit.audit` in-process and
+   `hxref answer` would), then times `hxref.referee.audit.audit` in-process and
    `hxref audit GAME` as a subprocess against the floor: what any audit must
    do at least -- recompute every event's hash (and check the chain links)
    and verify every stored signature with `cryptography` directly, on events
@@ -37,12 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from hxref import audit as audit_mod
-from hxref import commit as commit_mod
-from hxref import orders, signing
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.game import LOG_MARKER, event_hash
+from hxref.referee import audit as audit_mod
+from hxref.crypto import commit as commit_mod
+from hxref.referee import orders
+from hxref.crypto import signing
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import LOG_MARKER, event_hash
 
 SIDES = ("union", "confederate")
 MAXIMUM = {"union": 4, "confederate": 5}
@@ -213,7 +214,7 @@ def run(cmd: list[str]):
 
 
 def main() -> int:
-    # this machine's record of game heads (hxref.heads) stays the user's own
+    # this machine's record of game heads (hxref.gamefile.heads) stays the user's own
     os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-bench-home-")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", type=int, default=2000, help="log events to generate (default 2000)")

@@ -39,10 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hxref import yamlio  # noqa: E402
-from hxref.engine import Engine  # noqa: E402
-from hxref.game import GameFile  # noqa: E402
-from hxref.signing import load_private_key  # noqa: E402
+from hxref.base import yamlio  # noqa: E402
+from hxref.referee.engine import Engine  # noqa: E402
+from hxref.gamefile.game import GameFile  # noqa: E402
+from hxref.crypto.signing import load_private_key  # noqa: E402
 
 DEMO = ROOT / "orders" / "heartland" / "heartland-demo"
 
@@ -81,7 +81,7 @@ def main() -> None:
     # the game as `hxref demo` makes it (`hxref new` with the manifest's nonce, pinned charts and policy),
     # so the demo's signed files are for this game
     from hxref.cli import main as cli_main
-    from hxref.demo import _new_args
+    from hxref.cli.demo import _new_args
 
     shutil.copytree(DEMO / "keys", work / "keys")
     here = Path.cwd()
@@ -95,21 +95,21 @@ def main() -> None:
     ump = load_private_key(DEMO / man["umpire_key"])
 
     timer = Parts()
-    import hxref.maps
-    import hxref.orders
-    import hxref.signing
-    import hxref.yamlio
+    import hxref.geometry.mapfile
+    import hxref.referee.orders
+    import hxref.crypto.signing
+    import hxref.base.yamlio
 
     # the parts, measured where they happen (module attributes: the engine looks them up per call)
     system = type(getattr(eng.system, "unpinned", eng.system))      # the rules behind the game's pinned charts
     for name in ("resolve", "decisions", "check"):
         timer.patch(system, name, "rules")
-    timer.patch(hxref.orders, "parse", "order files")
-    timer.patch(hxref.signing, "sshsig_verify", "order files")
-    timer.patch(hxref.signing, "verify_text", "order files")
-    timer.patch(hxref.maps, "load_map", "data files")
-    timer.patch(hxref.yamlio, "load_data", "data files")
-    timer.patch(hxref.yamlio, "load_data_fast", "data files")
+    timer.patch(hxref.referee.orders, "parse", "order files")
+    timer.patch(hxref.crypto.signing, "sshsig_verify", "order files")
+    timer.patch(hxref.crypto.signing, "verify_text", "order files")
+    timer.patch(hxref.geometry.mapfile, "load_map", "data files")
+    timer.patch(hxref.base.yamlio, "load_data", "data files")
+    timer.patch(hxref.base.yamlio, "load_data_fast", "data files")
     load = timer.wrap("game file", lambda path: Engine(GameFile.load(path)))
     save = timer.wrap("game file", lambda e: e.save())
 

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from tests.security import replay  # noqa: E402  (sets HXREF_HOME apart when unset)
 from tests.security.replay import Copy, FileInfo, Mail, file_info  # noqa: E402
 
-from hxref.engine import Engine  # noqa: E402
+from hxref.referee.engine import Engine  # noqa: E402
 
 
 @dataclass
@@ -248,7 +248,7 @@ def run_sim(name: str, src: Path, work: Path, fresh_keys: bool) -> Sim:
     choices, last = shipped_choices(src)
     sides = list(man["keys"])
     if fresh_keys:
-        from hxref.signing import generate_key
+        from hxref.crypto.signing import generate_key
 
         fresh = work / "fresh"
         fresh.mkdir(parents=True, exist_ok=True)

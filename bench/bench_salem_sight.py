@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.report import turn
 from hxref.systems.salem_church import views as vw
 from hxref.systems.salem_church.board import hexmap

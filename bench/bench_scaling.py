@@ -41,10 +41,10 @@ from pathlib import Path
 
 from bench_core import SIDES, generate, launcher, own_link, pick_bids, signed
 
-from hxref import commit as commit_mod
-from hxref import signing
-from hxref.engine import Engine
-from hxref.game import GameFile
+from hxref.crypto import commit as commit_mod
+from hxref.crypto import signing
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import GameFile
 
 COMMANDS = ("submit+resolve", "status", "report", "audit", "first sight")
 

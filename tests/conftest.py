@@ -13,7 +13,7 @@ from hxref.cli import main
 
 NOW = "2026-11-29T12:00:00Z"
 
-# the heads this machine has seen (hxref.heads) are kept apart from the user's own, for every
+# the heads this machine has seen (hxref.gamefile.heads) are kept apart from the user's own, for every
 # test and every hxref process a test starts
 os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-test-home-")
 
@@ -21,7 +21,7 @@ os.environ["HXREF_HOME"] = tempfile.mkdtemp(prefix="hxref-test-home-")
 @pytest.fixture(autouse=True)
 def own_home(tmp_path_factory, monkeypatch) -> Path:
     """Each test runs on a machine of its own: the heads it keeps and its keys' records of the games
-    they joined (hxref.key_record) start empty, so a demo game re-created by one test (with its
+    they joined (hxref.referee.key_record) start empty, so a demo game re-created by one test (with its
     shipped identity) is not a game the keys of the next test joined already."""
     home = tmp_path_factory.mktemp("hxref-home")
     monkeypatch.setenv("HXREF_HOME", str(home))
@@ -30,7 +30,7 @@ def own_home(tmp_path_factory, monkeypatch) -> Path:
 
 @pytest.fixture(scope="session")
 def keydir(tmp_path_factory) -> Path:
-    from hxref.signing import generate_key
+    from hxref.crypto.signing import generate_key
 
     d = tmp_path_factory.mktemp("keys")
     for name in ("alice", "bob", "carol", "umpire"):
@@ -108,7 +108,7 @@ def bid_round(cli, game: str, union: int, confederate: int, decision: str = "t1.
 def envelope(game: str, side: str, decision: str, kind: str) -> str:
     """The first lines of a hand-written order file for ``game`` as it is now: format, label,
     identity, head and signed time, decision, side and kind (what `hxref answer` writes)."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     e = eng.envelope(side, decision, kind)

@@ -1,4 +1,4 @@
-"""Tests for hxref.signing: keys, SSHSIG, signatures embedded in YAML files.
+"""Tests for hxref.crypto.signing: keys, SSHSIG, signatures embedded in YAML files.
 
 The interop tests run the real ``ssh-keygen`` in both directions.
 """
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hxref.errors import InvalidInput
-from hxref.signing import (
+from hxref.base.errors import InvalidInput
+from hxref.crypto.signing import (
     NAMESPACE,
     SIG_BEGIN,
     Key,

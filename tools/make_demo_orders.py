@@ -27,7 +27,7 @@ from click.testing import CliRunner
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hxref import yamlio  # noqa: E402
+from hxref.base import yamlio  # noqa: E402
 from hxref.cli import main  # noqa: E402
 
 def plan_moves(game: str, side: str, goals: dict[str, str], attack: bool = True) -> dict:
@@ -38,7 +38,7 @@ def plan_moves(game: str, side: str, goals: dict[str, str], attack: bool = True)
     ends next to the enemy attacks the nearest enemy stack.  This is the demo's
     "player", so the shipped orders stay legal whatever the dice did before.
     """
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
     from hxref.geometry.hex import are_adjacent
     from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited
     from hxref.systems.heartland import impulse, model
@@ -85,7 +85,7 @@ def legal_orders(game: str, side: str, choice: dict) -> dict:
     """``choice`` with every move the rules refuse cut short, one hex at a time (its attack
     dropped first), until the rules accept it: the scripted player's orders stay legal whatever
     the dice did before (a path too long for the best IMC roll, 8.22)."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     dec = next(d for d in eng.awaiting if side in d.sides)
@@ -656,7 +656,7 @@ class SalemPlanner:
 
 def plan_salem(game: str, side: str) -> dict:
     """Orders for ``side``'s awaited Salem Church player turn, checked by the system itself."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     dec = eng.awaiting[0]
@@ -798,8 +798,8 @@ def _write_salem_orders(path: str, game: str, decision: str, side: str, key: str
     """A player's order file as a person writes it from `hxref template`: hex labels and the train's
     'off' quoted, short lists on one line, and the side's next dice-chain link (what `hxref sign
     --game` fills in); `hxref sign` then adds the signature."""
-    from hxref.engine import Engine
-    from hxref.signing import load_private_key
+    from hxref.referee.engine import Engine
+    from hxref.crypto.signing import load_private_key
 
     from ruamel.yaml.comments import CommentedSeq
     from ruamel.yaml.scalarstring import SingleQuotedScalarString
@@ -977,7 +977,7 @@ def play_kgp(plan: dict, keys: dict, submit, resolve, steps: list) -> None:
     """Every KGP decision to the end of the CG, answered from ``plan`` through the real command line."""
     import json
 
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     def answer(side: str, choice: dict) -> str:
         dec = _awaiting()["id"]
@@ -1300,7 +1300,7 @@ class AcwPlanner:
 
 def plan_acw(game: str, side: str) -> dict:
     """Orders for ``side``'s awaited ACW player turn, checked by the system itself before answering."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     dec = eng.awaiting[0]
@@ -1356,7 +1356,7 @@ def play_acw(sides: dict, submit, resolve, steps: list) -> None:
     orders (`hxref answer`, checked by hxref), the other side gives its dice link (`hxref roll`)."""
     import json
 
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     while (dec := _awaiting()):
         side = dec["sides"][0]
@@ -1423,8 +1423,8 @@ def demo_join_nonce(spec: dict, who: str) -> str:
 def new_demo_game(spec: dict, system: str, sides: dict, umpire: str | None) -> None:
     """The demo's game.yaml, made as `hxref new` makes it, with the demo's recorded nonce (which
     `hxref new --nonce` takes only to re-create a demo already shipped)."""
-    from hxref.engine import Engine
-    from hxref.signing import load_public_key
+    from hxref.referee.engine import Engine
+    from hxref.crypto.signing import load_public_key
 
     Engine.create("game.yaml", system=system, scenario=spec["scenario"], mode=spec["mode"],
                   sides={s: load_public_key(f"{k}.pub") for s, k in sides.items()},
@@ -1434,9 +1434,9 @@ def new_demo_game(spec: dict, system: str, sides: dict, umpire: str | None) -> N
 
 def join_demo_game(spec: dict, who: str, key: str) -> None:
     """``who``'s join file, as `hxref join` writes it, with the demo's fixed join nonce."""
-    from hxref.cli_files import write_join
-    from hxref.engine import Engine
-    from hxref.signing import load_private_key
+    from hxref.cli.files import write_join
+    from hxref.referee.engine import Engine
+    from hxref.crypto.signing import load_private_key
 
     write_join(Engine.load("game.yaml"), who, load_private_key(key), Path(f"{who}-join.yaml"),
                nonce=demo_join_nonce(spec, who))
@@ -1462,7 +1462,7 @@ def build(name: str) -> Path:
         cwd = os.getcwd()
         os.chdir(tmp)
         os.environ["HXREF_NOW"] = spec["created"]
-        # the demo keys' records (hxref.key_record) in the work folder, not in the user's own
+        # the demo keys' records (hxref.referee.key_record) in the work folder, not in the user's own
         home = os.environ.get("HXREF_HOME")
         os.environ["HXREF_HOME"] = str(Path(tmp) / "hxref-home")
         try:
@@ -1539,7 +1539,7 @@ def build(name: str) -> Path:
                 elif kind == "acw":            # ACW miniatures: every player turn to the end
                     play_acw(sides, submit, resolve, steps)
                 elif kind == "salem":          # Salem Church: every player turn to the end, scripted players
-                    from hxref.engine import Engine
+                    from hxref.referee.engine import Engine
 
                     while (dec := _awaiting()):
                         side = dec["sides"][0]

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# the heads this run sees stay apart from the user's own (hxref.heads)
+# the heads this run sees stay apart from the user's own (hxref.gamefile.heads)
 os.environ.setdefault("HXREF_HOME", tempfile.mkdtemp(prefix="hxref-regen-home-"))
 
 from hxref.kit import registry  # noqa: E402

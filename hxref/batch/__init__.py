@@ -8,7 +8,7 @@ private ones the benchmark and the tests use), so ``from hxref import batch`` /
   :func:`read_header` (a game file's header, as every command reads it), and the times they read.
 * :mod:`hxref.batch.dashboard` -- :func:`dashboard`: one :class:`Row` per game, with every party
   that owes something now, the deadlines and who is late; ``audit=True`` also runs
-  :func:`hxref.audit.audit` on every game, in parallel processes.
+  :func:`hxref.referee.audit.audit` on every game, in parallel processes.
 * :mod:`hxref.batch.resolve` -- :func:`resolve_all`: resolves every game whose awaited decision has
   all its answers, each in a worker process, as ``hxref resolve GAME`` does.  No clock applies a
   deadline: only a signed claim settles a late game.

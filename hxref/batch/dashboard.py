@@ -7,7 +7,7 @@ resolution) and the deadlines; a party past the deadline of a decision it owes i
 the grace is over too a signed claim (``hxref claim``) can be made against it.  How a finished game
 ended (a forfeit says so) is never read from its header: it comes from the game's audited replay
 (:func:`hxref.batch.standings.checked_result`, as ``hxref standings`` counts it), and a finished game
-that fails its audit says so instead.  ``audit=True`` also runs :func:`hxref.audit.audit` on every
+that fails its audit says so instead.  ``audit=True`` also runs :func:`hxref.referee.audit.audit` on every
 game; the audits run in parallel processes (:mod:`hxref.batch.workers`).
 """
 from __future__ import annotations
@@ -20,17 +20,17 @@ from typing import Any
 from .scan import _rel, _sort_time, find_games, parse_time, read_header
 from .standings import GameResult, checked_result, result_text
 from .workers import _audit_one, _key_fingerprint, _run
-from ..errors import HxrefError
-from ..game import GameFile, damaged
+from ..base.errors import HxrefError
+from ..gamefile.game import GameFile, damaged
 
 def _shell(path: Path, header: dict):
-    """An :class:`~hxref.engine.Engine` over a header alone: enough for ``waiting_for``, ``ready``,
+    """An :class:`~hxref.referee.engine.Engine` over a header alone: enough for ``waiting_for``, ``ready``,
     ``missing_links``, ``owed_by``, ``due`` and ``claim_command``, which read only the header
     (``meta``, ``participants``, ``awaiting`` and ``pending``: per open decision its kept
     ``files``, the ``answers`` and ``links`` they give, and any ``claims`` and ``undo`` votes),
     without loading the game system or the log.  Nothing that applies a file or rules may be called
     on it (it has no ``system``)."""
-    from ..engine import Engine
+    from ..referee.engine import Engine
 
     eng = Engine.__new__(Engine)
     eng.gf = GameFile(path, header, [])
@@ -203,7 +203,7 @@ def owes_now(owed: dict) -> list[str]:
 
 def _blocked(eng, dec, umpire_fp: str | None) -> str | None:
     """Why the ready decision ``dec`` cannot be resolved by us now (None: it can)."""
-    from ..engine import UMPIRE
+    from ..referee.engine import UMPIRE
 
     if not dec.dice:
         return None
@@ -245,14 +245,14 @@ def dashboard(folder: str | Path, *, audit: bool = False, workers: int | None = 
 
 
 def _now() -> str:
-    from ..engine import now_iso
+    from ..referee.engine import now_iso
 
     return now_iso()
 
 
 def time_left(deadline: str, now: str | None = None) -> str:
     """``3d 4h left``, ``2h 5m left`` or ``late by 1d 2h`` (``now``: default the engine's clock)."""
-    from ..engine import now_iso
+    from ..referee.engine import now_iso
 
     due, at = parse_time(deadline), parse_time(now or now_iso())
     if due is None or at is None:

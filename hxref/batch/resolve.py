@@ -17,7 +17,7 @@ from typing import Any, Callable
 from .dashboard import Row, _now, _row, owes_now
 from .scan import find_games, parse_time
 from .workers import Outcome, _key_blob, _key_fingerprint, _resolve_one, _run, _workers
-from ..errors import HxrefError
+from ..base.errors import HxrefError
 
 @dataclass
 class BatchResult:
@@ -48,7 +48,7 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
 
     Each game is resolved in a worker process (``workers``; default: one per core, and none below
     :data:`PARALLEL_GAMES` games) under its lock, exactly as ``hxref resolve GAME``.  ``umpire_key``
-    is the umpire's private key (a :class:`~hxref.signing.Key` or its file): it is used for the
+    is the umpire's private key (a :class:`~hxref.crypto.signing.Key` or its file): it is used for the
     umpired games whose umpire it is.  ``progress(done, total, outcome)`` is called in this process
     after each game.  Games that are not ready are listed as skipped with what they await; a game
     that cannot be read or resolved is listed as an error, and the others go on.
@@ -78,11 +78,11 @@ def resolve_all(folder: str | Path, umpire_key: Any = None, workers: int | None 
     used = _workers(workers, len(todo))
     if used > 1:
         # import the games' systems once here: the forked workers inherit them instead of importing each
-        from .. import systems
+        from ..kit import registry
 
         for name in {r.system for r in todo if r.system is not None}:
             try:
-                systems.get(name)
+                registry.get(name)
             except HxrefError:
                 pass                     # that game's worker reports it
     jobs = [(str(r.path), r.file, key_blob) for r in todo]

@@ -1,12 +1,12 @@
 """Finding the game files of a folder and reading their headers fast, for :mod:`hxref.batch`.
 
 :func:`find_games` -- every game file under a folder, recursively.  A game file is a ``.yaml``/
-``.yml`` file that starts the way :meth:`hxref.game.GameFile.dumps` writes one (``# hxref game
+``.yml`` file that starts the way :meth:`hxref.gamefile.game.GameFile.dumps` writes one (``# hxref game
 file``, or ``hxref: 1`` followed by ``meta:``); backups (``.bak``), lock files, hidden and temporary
 files, order files and every other YAML file are skipped.
 
 :func:`read_header` reads a game file's header as every command reads it
-(:meth:`hxref.engine.Engine.load`: the header its log proves, or that of the very file this machine
+(:meth:`hxref.referee.engine.Engine.load`: the header its log proves, or that of the very file this machine
 wrote or proved), by default with its ``state`` cut to the scalars the game's system names in its
 :attr:`~hxref.kit.protocol.SystemInfo.dashboard` (``turn``, ``stage``, ``date``, ...).  The last
 activity it reports is the latest signed time of the files the game holds (those kept for its open
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from ..kit.protocol import SystemInfo
 
 #: the first bytes of every game file hxref writes
@@ -64,7 +64,7 @@ def find_games(folder: str | Path) -> list[Path]:
 
 def is_game_file(path: str | Path) -> bool:
     """A cheap look at the first bytes: True when the file is (or claims to be) an hxref game file."""
-    from ..game import read_regular
+    from ..base.files import read_regular
 
     try:
         start = read_regular(Path(path), 4096)
@@ -89,7 +89,7 @@ class Peek:
 def read_header(path: str | Path, *, full_state: bool = False) -> Peek:
     """The header of a game file as every command reads it (and its last activity): E500 when the
     file does not check out, as for any command."""
-    from ..engine import Engine
+    from ..referee.engine import Engine
 
     p = Path(path)
     eng = Engine.load(p)

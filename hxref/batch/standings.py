@@ -1,6 +1,6 @@
 """A tournament table over the finished games of a folder (:func:`standings`).
 
-What is counted is what the audit proves.  Every game file is audited (:func:`hxref.audit.audit`:
+What is counted is what the audit proves.  Every game file is audited (:func:`hxref.referee.audit.audit`:
 its hash chain, every signature, the replay of the whole log from the scenario, the header compared
 with the replay), in worker processes when there are many (:mod:`hxref.batch.workers`).  A game
 that fails its audit is listed as an error with its one-line reason and counted for nobody; a game
@@ -37,8 +37,8 @@ from typing import Any
 
 from .scan import _rel, find_games
 from .workers import _run
-from ..errors import HxrefError, InvalidInput
-from ..game import damaged
+from ..base.errors import HxrefError, InvalidInput
+from ..gamefile.game import damaged
 from ..kit import registry
 from ..kit.protocol import Result
 
@@ -163,7 +163,7 @@ def signed_joins(log) -> set[str]:
 def checked_result(path: str, file: str) -> GameResult | str | None:
     """A worker's job: audit one game; its result from the replay when it audits clean and is over,
     None while it goes on, or the one-line reason it is not counted."""
-    from ..audit import audit
+    from ..referee.audit import audit
 
     try:
         res = audit(path, workers=1)

@@ -14,7 +14,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..errors import HxrefError
+from ..base.errors import HxrefError
 
 #: below this many games a batch runs in this process (starting workers costs more than it saves)
 PARALLEL_GAMES = 4
@@ -41,8 +41,8 @@ class Outcome:
 
 def _resolve_one(path: str, file: str, key_blob: bytes | None) -> Outcome:
     """A worker's job: resolve one game under its lock and save it (as ``hxref resolve GAME``)."""
-    from ..engine import Engine
-    from ..game import locked
+    from ..referee.engine import Engine
+    from ..gamefile.game import locked
 
     game = None
     try:
@@ -64,7 +64,7 @@ def _resolve_one(path: str, file: str, key_blob: bytes | None) -> Outcome:
 
 def _audit_one(path: str) -> str:
     """A worker's job: audit one game; "ok" or "FAILED: the first problem"."""
-    from ..audit import audit
+    from ..referee.audit import audit
 
     try:
         res = audit(path, workers=1)
@@ -121,7 +121,7 @@ def _run(fn: Callable, jobs: list[tuple], workers: int | None) -> Iterable[tuple
 def _key_fingerprint(key: Any) -> str | None:
     if key is None:
         return None
-    from ..signing import Key, load_private_key
+    from ..crypto.signing import Key, load_private_key
 
     if not isinstance(key, Key):
         key = load_private_key(key)
@@ -134,7 +134,7 @@ def _key_blob(key: Any) -> bytes | None:
         return None
     from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-    from ..signing import Key, load_private_key
+    from ..crypto.signing import Key, load_private_key
 
     if not isinstance(key, Key):
         key = load_private_key(key)
@@ -144,6 +144,6 @@ def _key_blob(key: Any) -> bytes | None:
 def _key_from_blob(blob: bytes):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ..signing import Key
+    from ..crypto.signing import Key
 
     return Key(Ed25519PrivateKey.from_private_bytes(blob))

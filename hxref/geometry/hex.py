@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Iterator, NamedTuple, Protocol
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 
 SQRT3 = math.sqrt(3.0)
 

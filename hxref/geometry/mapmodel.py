@@ -1,6 +1,6 @@
 """The map model: terrain types, hex maps and tables as loaded from map files.
 
-:mod:`hxref.maps` reads and checks the files and builds these; the format is
+:mod:`hxref.geometry.mapfile` reads and checks the files and builds these; the format is
 described there.  A :class:`HexMap` answers what is in a hex or on a hexside,
 gives the data step cost for :mod:`.paths` (:meth:`HexMap.step_cost`) and the
 sight terrain for :mod:`.los` (:meth:`HexMap.sight_terrain`).  A
@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Literal
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from .hex import Hex, HexGrid, HexSide
 from .los import SightTerrain
 from .paths import MoveRules, Prohibited

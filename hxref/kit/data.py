@@ -3,7 +3,7 @@ with, pinned in its first event.
 
 Numbers from a game's charts are data (design: a chart is updated by replacing its file,
 nothing in the code changes).  But a game begun with one chart must go on, and audit, with that
-chart: so :meth:`hxref.engine.Engine.create` pins the text of every chart in ``game.created``
+chart: so :meth:`hxref.referee.engine.Engine.create` pins the text of every chart in ``game.created``
 (:func:`pin`), keyed by its path inside the data folder with a sha256 each, and the game's
 identity, the hash of that event, covers them.  While the engine calls the system (every call
 goes through :class:`PinnedSystem`) the context :func:`pinned` holds the game's charts, and every
@@ -13,7 +13,7 @@ made before charts were pinned, charts are read from the disk.
 What is pinned: the files the rules read during play, ``charts/*.yaml``, KGP's
 ``campaigns/*.yaml`` (the campaign is re-read at every stage), ``terrain.yaml`` (the terrain
 types: the terrain effects chart of the maps) and the map the scenario names, ``maps/<map>.yaml``
-(read through :func:`game_map`, and by :mod:`hxref.maps` whenever it reads a pinned path).  The
+(read through :func:`game_map`, and by :mod:`hxref.geometry.mapfile` whenever it reads a pinned path).  The
 scenario is in ``game.created`` already (read once, by the system's
 :meth:`~hxref.kit.protocol.GameSystem.load_scenario`).
 
@@ -46,8 +46,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ..canon import canonical_json, sha256_hex
-from ..errors import InvalidInput
+from ..crypto.canon import canonical_json, sha256_hex
+from ..base.errors import InvalidInput
 from . import pins
 
 #: the folders of a data folder whose YAML files are all pinned in a new game
@@ -88,7 +88,7 @@ class Source:
 
     def rt(self) -> Any:
         """The data with line numbers (ruamel), for readers whose errors name file:line."""
-        from ..yamlio import DATA_LIMITS, load_rt
+        from ..base.yamlio import DATA_LIMITS, load_rt
 
         bad = problem(self.text)
         if bad is not None:
@@ -104,7 +104,7 @@ class Source:
 
 @lru_cache(maxsize=256)     # by content; bounded, as a batch may read many games' crafted charts
 def _plain(src: Source) -> Any:
-    from ..yamlio import fast_load, to_plain
+    from ..base.yamlio import fast_load, to_plain
 
     bad = problem(src.text)         # a file on the disk too: an alias bomb is refused before it expands
     if bad is not None:
@@ -123,12 +123,12 @@ _SOUND: set[str] = set()
 
 def problem(text: str) -> tuple[str, str] | None:
     """Why ``text`` cannot be a pinned chart, with the error code, or None: it must be one YAML
-    mapping within :data:`~hxref.yamlio.DATA_LIMITS`, without aliases or anchors (an alias bomb
+    mapping within :data:`~hxref.base.yamlio.DATA_LIMITS`, without aliases or anchors (an alias bomb
     would expand when read), tags, or duplicate keys (two readers would read it differently).
     Walks the C parser's events, so nothing is composed before it is checked."""
     import yaml
 
-    from ..yamlio import DATA_LIMITS as lim
+    from ..base.yamlio import DATA_LIMITS as lim
 
     if len(text.encode("utf-8")) > lim.max_bytes:
         return f"is larger than {lim.max_bytes:,} bytes", "E103"
@@ -228,7 +228,7 @@ _FILES: dict[tuple[Path, str], Path] = {}
 
 def folder(system: str) -> Path:
     """``games/<folder>/`` of the system called ``system``."""
-    from .. import paths
+    from ..base import paths
     from .registry import REGISTRY, info
 
     key = (system, paths.games_dir(), REGISTRY.get(system))
@@ -261,7 +261,7 @@ _RACY_NS = 2_000_000_000
 def _from_disk(system: str, rel: str, path: Path, what: str) -> Source:
     """The file's text, read again only when the file changed (size, time or inode), or when it
     had changed just before it was read (file times are coarse: a second write may keep them)."""
-    from ..yamlio import DATA_LIMITS, read_text
+    from ..base.yamlio import DATA_LIMITS, read_text
 
     key = str(path)
     try:
@@ -358,10 +358,10 @@ _MAPS: dict[tuple[str, str], tuple[tuple[str, str], Any]] = {}
 
 
 def game_map(system: str, name: str) -> Any:
-    """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.maps.HexMap` or
-    :class:`~hxref.maps.TableMap`): the game's pinned copy while a game is played, else the disk's,
+    """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.geometry.mapfile.HexMap` or
+    :class:`~hxref.geometry.mapfile.TableMap`): the game's pinned copy while a game is played, else the disk's,
     with the terrain types it names read the same way.  Parsed once per content."""
-    from ..maps import load_map
+    from ..geometry.mapfile import load_map
 
     rel = map_key(system, name)
     if rel.startswith(CLUB_MAPS + "/") and pins.held(system, rel) is None:
@@ -413,7 +413,7 @@ def map_key(system: str, name: Any) -> str:
 
 
 def map_file(system: str, name: Any) -> Path:
-    """Where the map reader (:mod:`hxref.maps`) reads the scenario's map ``name``: inside the data
+    """Where the map reader (:mod:`hxref.geometry.mapfile`) reads the scenario's map ``name``: inside the data
     folder, so that while a game is played it answers from the game's pinned copy."""
     return folder(system) / map_key(system, name)
 
@@ -429,7 +429,7 @@ def club_map_file(system: str, name: str, scenario_file: str | Path) -> Source:
     ../terrain.yaml``).  E503 (naming the scenario or the map file) when it is not: a scenario
     someone sent must not make ``hxref new`` pin some other file of its user's disk into a game
     that he then sends to his opponent."""
-    from ..yamlio import DATA_LIMITS, read_text
+    from ..base.yamlio import DATA_LIMITS, read_text
 
     where = Path(scenario_file)
     found = _CLUB_MAP.fullmatch(name) if len(name) <= 200 else None
@@ -640,7 +640,7 @@ def own_file(name: str) -> bool:
 
 def published_scenario(system: str, name: str) -> Any:
     """This hxref's scenario ``name`` as a new game would hold it, or None when it has none."""
-    from ..errors import HxrefError
+    from ..base.errors import HxrefError
     from .registry import get
 
     try:

@@ -17,7 +17,7 @@ goes into its own event, visible to that side, next to the event everyone reads.
 a side may read only in part is written again for that side, without the part it may not
 read, by the rules code that knows what the side sees.
 
-A die roll (``die`` events) follows the same rule: :meth:`hxref.dice.Dice.roll` takes
+A die roll (``die`` events) follows the same rule: :meth:`hxref.crypto.dice.Dice.roll` takes
 ``visible_to`` and records it in the roll.
 """
 from __future__ import annotations

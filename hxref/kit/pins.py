@@ -2,7 +2,7 @@
 
 While the engine calls a game's system (:func:`hxref.kit.data.pinned`), this context holds the
 game's pinned files (its charts, terrain types and map, :mod:`hxref.kit.data`) and the data
-folder they belong to.  The chart reader and the map reader (:mod:`hxref.maps`) ask it before
+folder they belong to.  The chart reader and the map reader (:mod:`hxref.geometry.mapfile`) ask it before
 they read a file from the disk, so a game is played, replayed and drawn with the files it was
 begun with.  It imports nothing of hxref's, so any reader may ask it.
 """

@@ -166,7 +166,7 @@ class MapView:
         """The map: the game's own when the engine filled :attr:`hexmap`, else the file's."""
         if self.hexmap is not None:
             return self.hexmap
-        from ..maps import load_map
+        from ..geometry.mapfile import load_map
 
         return load_map(self.map_path)
 
@@ -226,14 +226,14 @@ class SystemInfo:
     def games_path(self) -> Path:
         if self.root is not None:
             return self.root / "games"
-        from ..paths import games_dir
+        from ..base.paths import games_dir
 
         return games_dir() / self.data_folder
 
     def orders_path(self) -> Path:
         if self.root is not None:
             return self.root / "orders"
-        from ..paths import orders_dir
+        from ..base.paths import orders_dir
 
         return orders_dir() / self.data_folder
 
@@ -275,8 +275,8 @@ class GameSystem(ABC):
         when there is none, or when it lacks one of :attr:`scenario_keys`.  Read once, when a
         game is made, and kept in its ``game.created``: a scenario is never pinned as charts are
         (:mod:`hxref.kit.data`)."""
-        from ..errors import InvalidInput
-        from ..yamlio import load_data, to_plain
+        from ..base.errors import InvalidInput
+        from ..base.yamlio import load_data, to_plain
 
         own = name.endswith((".yaml", ".yml"))
         path = Path(name) if own else self.info.games_path() / "scenarios" / f"{name}.yaml"

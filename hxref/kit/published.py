@@ -19,7 +19,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from ..canon import sha256_hex
+from ..crypto.canon import sha256_hex
 from . import data
 
 def _created(eng: Any) -> Mapping:
@@ -74,7 +74,7 @@ def differences(eng: Any) -> list[str]:
 def diff_text(eng: Any) -> str:
     """The game's pinned files and scenario against the published ones, as a unified diff: what
     the joining player reads before he accepts them (``hxref join --show-charts``)."""
-    from ..yamlio import dump_fast
+    from ..base.yamlio import dump_fast
 
     created = _created(eng)
     system = eng.meta["system"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from .protocol import GameSystem, SystemInfo
 
 #: name -> the system's package

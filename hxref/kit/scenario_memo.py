@@ -18,7 +18,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from ..canon import canonical_json, sha256_hex
+from ..crypto.canon import canonical_json, sha256_hex
 
 
 def _tree(root: Path | None) -> list[list[Any]]:
@@ -57,7 +57,7 @@ def key(system: str, name: str, scenario: Any, data_folder: Path, what: str = "s
 
 
 def _path(k: str) -> Path:
-    from ..heads import home
+    from ..base.home import home
 
     return home() / "scenarios" / f"{k[:40]}.json"
 
@@ -69,7 +69,7 @@ def remembered(system: str, name: str, scenario: Any, data_folder: Path,
         k = key(system, name, scenario, data_folder, what)
     except (TypeError, ValueError):     # a scenario that is not plain data: compare afresh
         return compute()
-    from ..heads import read_record, write_record
+    from ..base.home import read_record, write_record
 
     path = _path(k)
     got = read_record(path)     # this user's own record only: another account's could hide a difference

@@ -10,7 +10,7 @@ inside it; at the top, the decision's rule).
 :func:`check` walks a choice against a schema and returns every :class:`ShapeProblem` at once,
 each with its data path inside the choice (``["moves", 2, "facnig"]``), its error code (E110
 unknown key, E111 missing key, E112 wrong type or value) and a one-line message that names the
-place: ``unknown key `facnig` in moves[2] (allowed: ...)``, ```moves[2].facing` must be a number``.  :mod:`hxref.orders` turns
+place: ``unknown key `facnig` in moves[2] (allowed: ...)``, ```moves[2].facing` must be a number``.  :mod:`hxref.referee.orders` turns
 each into an error at its line of the order file, before the system's ``check`` is asked: a
 system's rules see only well-formed choices.
 """

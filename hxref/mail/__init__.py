@@ -17,11 +17,12 @@ few private ones other modules use), so ``from hxref import mail`` / ``mail.run_
 * :mod:`hxref.mail.outbox` -- the outbox (:func:`outbox_messages`): receipts since the last mail,
   the reports, templates; written as ``.eml`` files (:func:`write_outbox`) or sent by SMTP
   (:func:`send`).
-* :mod:`hxref.bundle` -- what an open game's mail carries so that each player's copy travels.
+* :mod:`hxref.referee.bundle` -- what an open game's mail carries so that each player's copy travels.
 """
 from __future__ import annotations
 
-from .addresses import AddressBook, address_book_path, load_address_book, local_time
+from ..report.owed import local_time
+from .addresses import AddressBook, address_book_path, load_address_book
 from .inbox import (REWRAPPED, EmlSource, Games, Inbox, Item, MaildirSource, MboxSource, Outcome, Processed,
                          Refusal, Result, Source, game_id_of, looks_rewrapped, message_digest, process_message,
                          refusal_for, refusal_name, run_inbox)
@@ -30,7 +31,8 @@ from .outbox import (compose, last_mail_event, outbox_messages, outbox_name,
                           umpired_templates, write_outbox)
 from .read import (GAME_MARK, MAX_DEPTH, ORDER_SUFFIXES, YAML_SUFFIXES, YAML_TYPES, Found, best_reading,
                         extract, find_orders, html_to_text, is_hxref_mail, read_message, repaired, unflow)
-from .remind import deadline_lines, owed_lines, reminder_messages
+from ..report.owed import deadline_lines, owed_lines
+from .remind import reminder_messages
 
 __all__ = [
     "AddressBook", "address_book_path", "load_address_book", "local_time",

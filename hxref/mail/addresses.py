@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 
 @dataclass
 class AddressBook:
@@ -47,7 +47,7 @@ def _valid_address(text: str) -> str | None:
 
 def load_address_book(path: str | Path, engine) -> AddressBook:
     """Read and check ``GAME.addresses.yaml``: ``side: address`` (or a list), ``umpire:``, ``from:``."""
-    from .. import yamlio
+    from ..base import yamlio
 
     path = Path(path)
     sides = engine.sides()
@@ -110,11 +110,3 @@ def _timezones(value, audiences: list[str], path: Path, line) -> dict[str, str]:
     return out
 
 
-def local_time(utc: str, zone: str | None) -> str:
-    """A UTC deadline as ``2026-12-01 13:00 CET`` in ``zone`` (UTC when None)."""
-    import datetime as _dt
-    from zoneinfo import ZoneInfo
-
-    t = _dt.datetime.fromisoformat(utc.replace("Z", "+00:00"))
-    t = t.astimezone(ZoneInfo(zone)) if zone else t.astimezone(_dt.timezone.utc)
-    return t.strftime("%Y-%m-%d %H:%M ") + (t.tzname() or "UTC")

@@ -9,7 +9,7 @@ is and is not counted as a refusal; so is a message whose files are all for game
 here (the inbox run for those games takes it).  It may therefore be pointed at a whole mailbox.
 
 Each order file is matched to a game by its ``game:`` id (one game file, or every game file under
-a folder: :class:`Games`), then submitted through :class:`~hxref.engine.Engine` under the game's
+a folder: :class:`Games`), then submitted through :class:`~hxref.referee.engine.Engine` under the game's
 lock.  A message is taken whole or not at all (:func:`process_message`): its files are submitted in
 order to the games in memory and saved only when every one of them is accepted; one refusal
 rejects the whole message and stores nothing.  Messages that fail are tried again after the others
@@ -40,7 +40,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import HxrefError, InvalidInput
+from ..base.errors import HxrefError, InvalidInput
 from .read import GAME_MARK, Found, best_reading, find_orders, read_message
 
 
@@ -48,8 +48,9 @@ from .read import GAME_MARK, Found, best_reading, find_orders, read_message
 
 def game_id_of(path: Path) -> str | None:
     """The game id of a game file (read from its header only), or None if it is not one."""
-    from .. import yamlio
-    from ..game import LOG_MARKER, read_regular
+    from ..base import yamlio
+    from ..base.files import read_regular
+    from ..gamefile.game import LOG_MARKER
 
     try:
         if read_regular(path, len(GAME_MARK)) != GAME_MARK:
@@ -74,7 +75,7 @@ class Games:
         if self.single:
             gid = game_id_of(self.target)
             if gid is None:
-                from ..engine import Engine
+                from ..referee.engine import Engine
 
                 Engine.load(self.target)      # says what is wrong with it
                 raise InvalidInput("not an hxref game file", code="E500", file=str(self.target))
@@ -93,7 +94,7 @@ class Games:
     def new_path(self, name: str) -> Path:
         """Where a game file that arrived for no game here is saved: the target game file's path
         (when there is none yet), else under its own name in the target folder."""
-        from ..bundle import _safe_name
+        from ..referee.bundle import _safe_name
 
         if self.single:
             if self.target.exists() or self.paths:
@@ -136,7 +137,7 @@ class Games:
 @dataclass
 class Result:
     accepted: bool
-    receipts: list = field(default_factory=list)     # hxref.engine.Receipt
+    receipts: list = field(default_factory=list)     # hxref.referee.engine.Receipt
     reason: str | None = None
     games: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)     # files this copy held already
@@ -193,8 +194,9 @@ def _refusal(f: Found, exc: HxrefError) -> str:
 
 def _game_of(f: Found) -> str | None:
     """The game id a found file names, or None when it cannot be read."""
-    from .. import orders, yamlio
-    from ..game import LOG_MARKER
+    from ..referee import orders
+    from ..base import yamlio
+    from ..gamefile.game import LOG_MARKER
 
     try:
         if f.game:
@@ -207,7 +209,7 @@ def _game_of(f: Found) -> str | None:
 
 def _participants(engine) -> dict[str, str]:
     """Key fingerprint -> participant (side or umpire) of a game."""
-    from ..signing import PublicKey
+    from ..crypto.signing import PublicKey
 
     out = {}
     for name, p in engine.participants.items():
@@ -219,7 +221,7 @@ def _participants(engine) -> dict[str, str]:
 def signer_of(f: Found, engine) -> str | None:
     """The participant of ``engine``'s game whose key signed ``f`` (its signature verifies with that
     key), or None: only then may a refusal tell what the game holds, and only to that participant."""
-    from ..signing import verify_text
+    from ..crypto.signing import verify_text
 
     try:
         key, _ = verify_text(best_reading(f), source=f.name, detached=f.sig)
@@ -231,8 +233,8 @@ def signer_of(f: Found, engine) -> str | None:
 def public_reason(f: Found, engine) -> str:
     """Why ``f`` was refused, as told to a sender whose signature did not verify with any key of the
     game: read from the file alone (its YAML, its signature), so it reveals nothing of the game."""
-    from .. import orders
-    from ..signing import verify_text
+    from ..referee import orders
+    from ..crypto.signing import verify_text
 
     if _rewrapped(f):
         return f"{f.name}: {REWRAPPED} (its signature does not match what was signed) [E201]"
@@ -266,12 +268,13 @@ def _refused(f: Found | None, exc: HxrefError | str, engine=None, games: list[Pa
 def process_message(msg: EmailMessage, games: Games, *, dry_run: bool = False, key=None,
                     resolve: bool = True) -> Result:
     """Find, match and submit the order files of one message, and apply a game file it carries
-    (:mod:`hxref.bundle`): all of them, or none.  A message with no hxref file, or whose files are
+    (:mod:`hxref.referee.bundle`): all of them, or none.  A message with no hxref file, or whose files are
     all for games not here, is left alone.  Files this copy holds already are skipped; open games
     resolve what they can as files come in (``resolve``)."""
-    from .. import bundle, orders
-    from ..engine import Engine
-    from ..game import locked
+    from ..referee import bundle
+    from ..referee import orders
+    from ..referee.engine import Engine
+    from ..gamefile.game import locked
 
     try:
         found = find_orders(msg)
@@ -491,7 +494,7 @@ class Processed:
     one digest a line, appended), so a message is submitted, refused or answered once."""
 
     def __init__(self, path: Path | None = None):
-        from ..heads import home
+        from ..base.home import home
 
         self.path = path or home() / "inbox" / "processed"
         try:
@@ -573,7 +576,7 @@ def _header(msg: EmailMessage | None, name: str) -> str:
 
 
 def _archive(folder: Path, stem: str, raw: bytes, reason: str | None = None) -> Path:
-    from ..game import atomic_write
+    from ..base.files import atomic_write
 
     folder.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[/\\\x00]", "_", stem) or "message"
@@ -742,7 +745,7 @@ def compose_refusal(res: Result, msg: EmailMessage | None, to: list[str], sender
     import textwrap
     from email.utils import format_datetime
 
-    from ..engine import now_iso
+    from ..referee.engine import now_iso
 
     name = _short(res.refused_file or "your file")
     if res.refused_file:

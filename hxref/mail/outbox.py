@@ -7,7 +7,7 @@ decision, and those of the blocks appended since), the public report and that si
 (the umpire gets the umpire's report), who owes what (:mod:`hxref.mail.remind`), and the head hash.
 They are written as ``.eml`` files (:func:`write_outbox`) or sent through SMTP (:func:`send`).
 What an open game's mail carries so that each player's copy of the game travels is
-:mod:`hxref.bundle`'s.
+:mod:`hxref.referee.bundle`'s.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import HxrefError, InvalidInput
+from ..base.errors import HxrefError, InvalidInput
 from .addresses import AddressBook, _valid_address
 from ..report.story import _pending_files, _written_against, last_mail_event  # noqa: F401  (mail.py re-exports it)
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # nothing is pending, those of the last block.
 
 def _produced_after(log: list[dict], i: int) -> int:
-    from ..engine import INPUT_KINDS
+    from ..referee.engine import INPUT_KINDS
 
     j = i
     while j + 1 < len(log) and log[j + 1]["kind"] not in INPUT_KINDS:
@@ -54,7 +54,7 @@ def _block_end(log: list[dict], i: int) -> int:
 
 
 def _receipt(engine, log: list[dict], i: int):
-    from ..engine import Receipt
+    from ..referee.engine import Receipt
 
     d = log[i]["data"]
     j = _block_end(log, i)
@@ -63,7 +63,7 @@ def _receipt(engine, log: list[dict], i: int):
 
 def pending_receipts(engine) -> list:
     """Receipts of the files kept for open decisions: each waits on top of the current head."""
-    from ..engine import Receipt
+    from ..referee.engine import Receipt
 
     head, seq = engine.gf.head, len(engine.gf.log)
     return [Receipt(engine.meta["game"], dec, f["party"], f["kind"], f["sha256"], head, seq, pending=True)
@@ -118,25 +118,18 @@ def _report_for(engine, audience: str, zone: str | None) -> Report:
 def templates_for(engine, audience: str) -> list[tuple[str, str]]:
     """(name, text) of ``hxref template GAME --side AUDIENCE`` for each decision awaiting its answer
     or commitment now."""
-    import io
-    from contextlib import redirect_stdout
+    from ..referee.orders import skeleton
 
-    from ..cli_files import template
-
-    write = template.callback       # the command's function: `hxref template` as a library call
-    assert write is not None
     out = []
     for w in engine.waiting_for():
         if w["owed"].get(audience) not in ("answer", "commit") or audience not in w["commands"]:
             continue
-        buf = io.StringIO()
         try:
-            with redirect_stdout(buf):
-                write(game=str(engine.gf.path), side=audience, decision=w["decision"], out=None)
-        except (HxrefError, SystemExit):
+            text, _ = skeleton(engine, str(engine.gf.path), audience, w["decision"])
+        except HxrefError:
             continue
         suffix = "txt" if w["owed"][audience] == "commit" else "yaml"
-        out.append((f"{audience}-{w['decision']}-template.{suffix}", buf.getvalue()))
+        out.append((f"{audience}-{w['decision']}-template.{suffix}", text))
     return out
 
 
@@ -154,7 +147,7 @@ def umpired_templates(engine, audience: str) -> list[tuple[str, str]]:
     umpire's key, the one whose signed views (:mod:`hxref.report.side_view`) the player believes.
     ``hxref join/answer/commit --template FILE --key KEY`` write the signed files from it, an
     answer or commitment with the ``choice`` filled in there."""
-    from .. import orders
+    from ..referee import orders
 
     out = []
     for w in engine.waiting_for():
@@ -202,7 +195,7 @@ def pack_created(engine) -> list[str]:
     import base64
     import zlib
 
-    from ..canon import canonical_json
+    from ..crypto.canon import canonical_json
 
     first = {k: v for k, v in engine.gf.log[0].items() if k != "hash"}
     packed = base64.b64encode(zlib.compress(canonical_json(first), 9)).decode("ascii")
@@ -218,10 +211,10 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     ``zone``, and the command; what the mail carries; the turn in brief; his map (inline in the HTML
     part as a PNG, attached as an SVG); the details; and a footer with the receipts, the head and the
     keys.  He reads one report: his side's own (the umpire's, for the umpire).  In open games the
-    mail carries what the recipient needs to keep his own copy in step (:mod:`hxref.bundle`):
+    mail carries what the recipient needs to keep his own copy in step (:mod:`hxref.referee.bundle`):
     ``attachments`` (the signed files after the head he ``acknowledged``) or the ``game_file`` itself,
     and the ``templates`` of the answers he owes.  With ``encrypt`` his own report, his map and his
-    templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypt`),
+    templates go only as ``.age`` attachments encrypted to his key in the game (:mod:`hxref.crypto.crypt`),
     nothing of them in clear; the public report is the body."""
     from ..report import turn
     from ..report.mappng import png_size
@@ -268,7 +261,7 @@ def _seal(engine, audience: str, rep: Report, smap, templates: list[tuple[str, s
           ) -> tuple[Report, list[tuple[str, bytes]]]:
     """``--encrypt``: the recipient's own report (the umpire's, for the umpire), his map and his
     templates as ``.age`` attachments to his key; the report left in clear (the public report)."""
-    from .. import crypt
+    from ..crypto import crypt
     from ..report import turn
     from ..report.story import default_since
 
@@ -339,7 +332,7 @@ def _headers(msg: EmailMessage, engine, audience: str, to: list[str], sender: st
     import datetime as _dt
     from email.utils import format_datetime
 
-    from ..engine import now_iso
+    from ..referee.engine import now_iso
 
     game, head = engine.meta["game"], engine.gf.head
     msg["From"] = sender
@@ -401,7 +394,7 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     The sender's own address is left out of every recipient's addresses (a recipient with no other
     address gets no mail: the sender has his copy of the game), unless ``copy_to_me``.
 
-    In open games each side's mail carries what it may lack (:mod:`hxref.bundle`; ``files``): the
+    In open games each side's mail carries what it may lack (:mod:`hxref.referee.bundle`; ``files``): the
     signed files after the head it acknowledged, or the game file itself when it has signed nothing
     in the game yet, or always with ``attach_game`` (the "one host holds the file" flow); and the
     templates of the answers it owes (``templates``).  In umpired games a side's mail attaches the
@@ -444,7 +437,7 @@ def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templ
     templates and, with the ``umpire_key``, its view signed by the umpire while it owes a file
     (they go as templates do: encrypted with --encrypt), and the game file once the game is over
     (``attach_game``)."""
-    from .. import bundle
+    from ..referee import bundle
     from ..report import side_view
 
     extra: dict = {}
@@ -479,7 +472,7 @@ def write_outbox(messages: list[tuple[str, EmailMessage]], folder: str | Path,
                  name: Callable[[EmailMessage], str] | None = None) -> list[Path]:
     """Write each message as a ready ``.eml`` file (``X-Unsent: 1``: mail clients open it as a draft),
     named by ``name`` (default :func:`outbox_name`)."""
-    from ..game import atomic_write
+    from ..base.files import atomic_write
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

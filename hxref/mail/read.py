@@ -7,7 +7,7 @@ into an HTML-only body (:func:`html_to_text`), and the same inside forwarded mes
 base64) and charsets are undone by the ``email`` package; ``format=flowed`` bodies are unflowed
 (:func:`unflow`, RFC 3676); a ``NAME.sig`` attachment is the detached signature of ``NAME``.
 
-What a mail client may do to a signed file, and what is done about it: :mod:`hxref.signing`
+What a mail client may do to a signed file, and what is done about it: :mod:`hxref.crypto.signing`
 already turns CRLF and CR into LF before it checks a signature, and ignores blanks at the ends of
 the signature block's lines and blank lines after it.  Beyond that, a file whose signature does not
 verify as received is tried again (:func:`repaired`) with its signature block re-armored (lines
@@ -28,7 +28,7 @@ from email.parser import BytesParser
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ..errors import HxrefError
+from ..base.errors import HxrefError
 
 #: attachment names that are read as order files whatever their MIME type
 ORDER_SUFFIXES = (".yaml", ".yml", ".txt")
@@ -191,7 +191,7 @@ def _looks_like_order(part) -> bool:
 def _game_file_part(part, name: str, found: list[Found]) -> bool:
     """An attached game file (it starts with hxref's game file mark): kept as one, up to the size a
     game file may have; True when ``part`` is one."""
-    from ..yamlio import DATA_LIMITS
+    from ..base.yamlio import DATA_LIMITS
 
     try:
         raw = part.get_payload(decode=True) or b""
@@ -212,7 +212,7 @@ def _game_file_part(part, name: str, found: list[Found]) -> bool:
 
 def _part_text(part, name: str) -> tuple[str, str | None]:
     """A leaf part's text (transfer encoding and charset undone), or the reason it has none."""
-    from ..yamlio import ORDER_LIMITS
+    from ..base.yamlio import ORDER_LIMITS
 
     try:
         raw = part.get_payload(decode=True) or b""
@@ -357,7 +357,7 @@ def extract(text: str) -> list[str]:
 
 def repaired(text: str) -> list[str]:
     """Readings of a received file, least changed first (see the module's docstring)."""
-    from ..signing import embed_signature, split_signed_text
+    from ..crypto.signing import embed_signature, split_signed_text
 
     norm = text.replace("\r\n", "\n").replace("\r", "\n")
     readings = [norm]
@@ -390,7 +390,7 @@ def best_reading(f: Found) -> str:
             return reading
     if f.sig is None:
         # pasted text: a comment line of the mail's own right above the file was taken for part of it
-        from ..signing import embed_signature, split_signed_text
+        from ..crypto.signing import embed_signature, split_signed_text
 
         for base in readings:           # least changed first: the signature block as it came, if it can be
             body, armored = split_signed_text(base)
@@ -405,7 +405,7 @@ def best_reading(f: Found) -> str:
 
 
 def _verifies(reading: str, f: Found) -> bool:
-    from ..signing import verify_text
+    from ..crypto.signing import verify_text
 
     try:
         verify_text(reading, source=f.name, detached=f.sig)

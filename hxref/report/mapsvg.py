@@ -1,7 +1,7 @@
 """SVG pictures of maps: hex maps and miniatures tables, with units as counters.
 
-:func:`render_svg` takes a loaded map (:class:`~hxref.maps.HexMap` or
-:class:`~hxref.maps.TableMap`) and the units to show, as plain dicts::
+:func:`render_svg` takes a loaded map (:class:`~hxref.geometry.mapfile.HexMap` or
+:class:`~hxref.geometry.mapfile.TableMap`) and the units to show, as plain dicts::
 
     {"id": "u1", "side": "union", "label": "1/Sheridan", "kind": "infantry",
      "hex": "0305"}                                     # on a hex map
@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from ..geometry.hex import Hex, hex_corners, hex_to_pixel, hexside_ends
 from ..geometry.table import Base
 from ..kit.protocol import MapMark

@@ -12,7 +12,7 @@ never an order file and an order's signature never a view's.
 
 A player learns which key is the umpire's from the game he joined: the join template carries the
 game's first event (``game.created``, whose hash is the identity), ``hxref join --template``
-checks it and records the umpire's key with the join (:mod:`hxref.key_record`).  A view is
+checks it and records the umpire's key with the join (:mod:`hxref.referee.key_record`).  A view is
 believed only when that recorded key signed it; a view of another game, of the other side, or
 older than the file it checks is refused.
 
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..canon import canonical_json
-from ..errors import HxrefError, IllegalOrder, InvalidInput
+from ..crypto.canon import canonical_json
+from ..base.errors import HxrefError, IllegalOrder, InvalidInput
 
 #: the SSHSIG namespace of a side's view (an order file's is ``hxref``)
 NAMESPACE = "hxref-view"
@@ -75,7 +75,7 @@ def file_name(engine, side: str) -> str:
 
 def build(engine, side: str, key) -> str:
     """The signed text of ``side``'s view of the game now (``key``: the umpire's)."""
-    from ..signing import embed_signature
+    from ..crypto.signing import embed_signature
 
     if engine.mode != "umpired":
         raise InvalidInput("a signed side's view is for umpired games (in open games each player holds the game)",
@@ -127,7 +127,7 @@ class SideView:
 
 def _parse(text: str, path: str) -> tuple[dict[str, str], str, str, str]:
     """The view's fields, its packed data, its signature and its signed body (E112: not a view)."""
-    from ..signing import split_signed_text
+    from ..crypto.signing import split_signed_text
 
     body, armored = split_signed_text(text)
     if armored is None:
@@ -175,8 +175,9 @@ def _unpack(blob: str, path: str) -> dict:
 def read(path: str | Path, text: str | None = None) -> SideView:
     """The view at ``path``, once its signature is the key this user's record holds as the umpire's
     of its game (E202: anyone else's; E206: a game no key of this user joined from a template)."""
-    from .. import key_record, yamlio
-    from ..signing import PublicKey, sshsig_verify
+    from ..referee import key_record
+    from ..base import yamlio
+    from ..crypto.signing import PublicKey, sshsig_verify
 
     path = str(path)
     text = yamlio.read_text(path) if text is None else text
@@ -234,13 +235,14 @@ def system_for(sv: SideView):
 
 
 def check(sv: SideView, order, *, signed: bool) -> list[str]:
-    """Check ``order`` (:class:`hxref.orders.Order`) against the view with the code the umpire's
+    """Check ``order`` (:class:`hxref.referee.orders.Order`) against the view with the code the umpire's
     hxref runs on the game: the file names the view's game, side and a decision it owes, against
-    the view's head or a later one; its choice's shape (:func:`hxref.orders.check_choice`), its
+    the view's head or a later one; its choice's shape (:func:`hxref.referee.orders.check_choice`), its
     dice link where the decision takes it, then the rules' own ``check`` run on the view.  Raises
     the first refusal (a view older than the file's head too: not the position it was written
     for); returns notes (charts that differ from this hxref's)."""
-    from .. import orders, protocol
+    from ..referee import orders
+    from ..referee import trust as protocol
     from ..kit.protocol import Decision
 
     notes = []

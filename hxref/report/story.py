@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 
 _HASH_PREFIX = re.compile(r"[0-9a-f]{8,64}")
 
@@ -88,7 +88,7 @@ def default_since(engine, audience: str | None) -> int:
 
 def parse_since(text: str, log: Sequence[Mapping[str, Any]], game: str) -> int:
     """``--since``: ``start``, an event number, or a head of this log (``HASH@SEQ`` or a prefix)."""
-    from ..protocol import parse_head
+    from ..referee.trust import parse_head
 
     word = text.strip().lower()
     if word == "start":
@@ -137,7 +137,8 @@ def _pending_files(engine) -> list[tuple[str, dict]]:
 
 def _written_against(text: str) -> int | None:
     """The event number of the head a kept file names (None if it names none)."""
-    from .. import orders, protocol
+    from ..referee import orders
+    from ..referee import trust as protocol
 
     try:
         head = protocol.parse_head(orders.parse(text, "kept file", fast=True).data.get("head"))
@@ -163,7 +164,7 @@ def last_mail_event(engine) -> int:
     if seqs:
         return min(seqs)
     # no files (a solo game: its answers are events of the log): the resolutions that end the log
-    from ..inputs import INPUT_KINDS
+    from ..referee.inputs import INPUT_KINDS
 
     i = len(log) - 1
     while i >= 0 and (log[i]["kind"] not in INPUT_KINDS or log[i]["kind"] in ("resolve", "link")):

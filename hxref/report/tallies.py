@@ -8,8 +8,8 @@ the 100th.  So they are kept, per game, reader and mode, under ``$HXREF_HOME/tal
 the event they were counted to (its number and hash); the next report counts only the events
 after it.  A kept tally whose event is not in the history of the file read (another history, a
 rollback, a file of another game) is counted anew, from the start; so is one that is not well
-formed, or that another account wrote or could have written (:func:`hxref.heads.read_record`).
-They are this user's own record, like the kept heads (:mod:`hxref.heads`), and only spare work:
+formed, or that another account wrote or could have written (:func:`hxref.base.home.read_record`).
+They are this user's own record, like the kept heads (:mod:`hxref.gamefile.heads`), and only spare work:
 a report with them says what one without them says (``tests/core/test_seen.py``).
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..dice_stats import face_counts, visible_rolls
-from ..heads import home, read_record, write_record
+from .dice_stats import face_counts, visible_rolls
+from ..base.home import home, read_record, write_record
 
 #: what a tally holds changes with this number (a kept one of another is counted anew)
 VERSION = 1

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..kit.events import restricted, shown  # noqa: F401  (shown: read here by the reports and their tests)
-from ..systems.base import Section
+from ..kit.protocol import Section
 
 FORMATS = ("rich", "text", "md", "html", "json")
 #: the text report's width in a file, and the narrowest it is laid out at
@@ -68,7 +68,7 @@ def _event_line(ev: dict, audience: str | None, mode: str) -> str:
 
 def _local_reveals(folder: Path, game: str, side: str) -> dict[str, tuple[Path, dict]]:
     """Reveal files this side keeps next to the game file: decision -> (path, choice)."""
-    from .. import yamlio
+    from ..base import yamlio
 
     found: dict[str, tuple[Path, dict]] = {}
     for path in sorted(folder.glob(f"{side}*reveal*.yaml")):
@@ -116,7 +116,7 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
         rep.sections.append(protocol)
     start = story.default_since(engine, audience) if since is None else since
     told, new = story.since_resolutions(engine.gf.log, start)
-    from ..dice_stats import summary_of
+    from .dice_stats import summary_of
 
     # an umpired game's players hold no game file: their reports name no command that reads it
     summary = summary_of(faces, audience, engine.gf.path.name if mode != "umpired" or audience == "umpire" else None)
@@ -202,7 +202,7 @@ def decision_words(w: dict) -> str:
 def headline(engine, audience: str | None, zone: str | None = None) -> tuple[str, str]:
     """(``move``, ``wait``, ``over`` or ``none``; the line): the reader's move with its one deadline,
     or whom the game waits for, or that it is over."""
-    from ..mail.remind import deadline_text
+    from .owed import deadline_text
 
     if engine.finished:
         text = engine.waiting_text()
@@ -230,8 +230,8 @@ def headline(engine, audience: str | None, zone: str | None = None) -> tuple[str
 
 def move_lines(engine, audience: str | None, zone: str | None = None) -> list[str]:
     """The headline (:func:`headline`), then for each awaited decision its id and prompt and who
-    owes what, with the exact command (:func:`hxref.mail.remind.owed_lines`)."""
-    from ..mail.remind import owed_lines
+    owes what, with the exact command (:func:`hxref.report.owed.owed_lines`)."""
+    from .owed import owed_lines
 
     _, line = headline(engine, audience, zone)
     out = [line]

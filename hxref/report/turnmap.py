@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from ..geometry.hex import distance
 from ..kit.events import shown
 from ..kit.protocol import MapMark, MapView
@@ -84,7 +84,7 @@ def _view(engine, audience: str | None) -> tuple[dict, MapView] | None:
     from dataclasses import replace
 
     from ..kit import data
-    from ..maps import load_map
+    from ..geometry.mapfile import load_map
 
     h = engine.h
     if h.get("phase") == "setup":

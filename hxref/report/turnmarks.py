@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..errors import InvalidInput
+from ..base.errors import InvalidInput
 from ..kit.protocol import MapMark
 
 ATTACK = "#c0392b"

@@ -174,7 +174,7 @@ def test_the_field_of_fire_reading_is_a_declared_scenario_option():
 
 
 def test_hxref_new_switches_the_option_on(cli):
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     cli("new", "g.yaml", "--system", "acw-minis", "--scenario", "mercers-mill", "--mode", "solo",
         "--option", "fire_arc_centre")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hxref.audit import audit
-from hxref.canon import sha256_hex
-from hxref.game import GameFile
+from hxref.referee.audit import audit
+from hxref.crypto.canon import sha256_hex
+from hxref.gamefile.game import GameFile
 from hxref.kit import data
 
 PUBLISHED = data.folder("acw-minis")

@@ -24,11 +24,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 from hxref.systems.acw_minis import sequence, shooting
 from hxref.systems.acw_minis.units import ELIMINATION_HITS, TOLERANCE
 from hxref.systems.acw_minis.system import _units, table_map

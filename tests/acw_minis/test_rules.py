@@ -14,7 +14,7 @@ import pytest
 from shapely.geometry import box
 
 from hxref.geometry.table import Area, Crossing, Table, Watercourse
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 from hxref.systems.acw_minis.movement import (
     check_move,
     movement_step,

@@ -30,8 +30,8 @@ from shapely.geometry import Polygon, box
 
 from hxref.geometry.mapmodel import TableMap
 from hxref.geometry.table import EPS, Base, heading, overlap
-from hxref.maps import check_map, load_map
-from hxref.yamlio import load_data, to_plain
+from hxref.geometry.mapfile import check_map, load_map
+from hxref.base.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "acw_minis"

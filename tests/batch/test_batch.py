@@ -33,13 +33,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import batch, orders, protocol, signing, systems
+from hxref import batch, systems
+from hxref.referee import orders
+from hxref.referee import trust as protocol
+from hxref.crypto import signing
 from hxref.batch import scan as batch_scan
-from hxref import commit as commit_mod
+from hxref.crypto import commit as commit_mod
 from hxref.cli import main
-from hxref.cli_batch import standings_cmd
-from hxref.audit import audit
-from hxref.engine import UMPIRE, Engine
+from hxref.cli.batch import standings_cmd
+from hxref.referee.audit import audit
+from hxref.referee.engine import UMPIRE, Engine
 
 DAY = "2026-11-{:02d}T12:00:00Z"
 
@@ -61,7 +64,7 @@ def _solo(path: Path, system: str, scenario: str, game_id: str, mp: pytest.Monke
     mp.setenv("HXREF_NOW", DAY.format(day))
     sides = {s: None for s in systems.get(system).load_scenario(scenario)["sides"]}
     with pytest.MonkeyPatch.context() as seed:      # a fixed solo seed (it is `secrets` itself: only here)
-        seed.setattr("hxref.engine.random_hex", lambda n=32: f"{day:02x}" * n)
+        seed.setattr("hxref.referee.engine.random_hex", lambda n=32: f"{day:02x}" * n)
         return Engine.create(path, system=system, scenario=scenario, mode="solo", sides=sides, game_id=game_id)
 
 
@@ -287,7 +290,7 @@ def test_dashboard_rows(tournament):
 
 
 def test_the_fast_header_equals_the_full_parse(tournament):
-    from hxref.game import GameFile
+    from hxref.gamefile.game import GameFile
 
     for path in batch.find_games(tournament):
         if path.name in ("cut-header.yaml", "damaged-log.yaml"):
@@ -324,7 +327,7 @@ def test_a_deadline_is_shown_with_the_time_left(tournament, keydir, monkeypatch)
 
 
 def test_not_a_folder(tmp_path):
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match="not a folder"):
         batch.dashboard(tmp_path / "nowhere")
@@ -657,4 +660,4 @@ def test_standings_is_registered_lazily():
 
     if "standings" not in Main.GROUPS:
         pytest.skip("cli.py does not register standings yet")
-    assert Main.GROUPS["standings"] == ("hxref.cli_batch", "standings_cmd")
+    assert Main.GROUPS["standings"] == ("hxref.cli.batch", "standings_cmd")

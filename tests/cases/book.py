@@ -3,7 +3,7 @@
 A case book is ``games/<data folder>/cases/*.yaml`` (the format is described in
 ``tests/cases/test_case_book.py`` and in ``games/README.md``).  This module loads the cases,
 builds each case's position from a scenario, and plays the case's decision as the engine would:
-the decision's schema first (:func:`hxref.orders.choice_problems`), then the system's ``check``
+the decision's schema first (:func:`hxref.referee.orders.choice_problems`), then the system's ``check``
 for every side, then ``resolve`` with dice scripted by purpose, and, when the case expects what
 the reports show, each audience's report of the resolution as ``hxref report`` builds it
 (:func:`report_text`).  It knows no rules of any system.
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hxref import orders
-from hxref.dice import Dice
+from hxref.referee import orders
+from hxref.crypto.dice import Dice
 from hxref.kit import registry
-from hxref.yamlio import load_data, to_plain
+from hxref.base.yamlio import load_data, to_plain
 
 #: the keys of a case, and of a step played before it
 CASE_KEYS = {"rule", "title", "example", "scenario", "mode", "setup", "state", "before", "decision", "orders",
@@ -30,7 +30,7 @@ QUERY_KEYS = {"rule", "title", "example", "query", "expect", "note"}
 QUERY_EXPECT_KEYS = {"answer", "refused"}
 STEP_KEYS = {"decision", "orders", "dice", "state"}
 EXPECT_KEYS = {"refused", "events", "no_events", "state", "rolls", "report"}
-#: the game's modes (:data:`hxref.inputs.MODES`); a case is played in ``mode`` (default umpired)
+#: the game's modes (:data:`hxref.referee.inputs.MODES`); a case is played in ``mode`` (default umpired)
 MODES = ("open", "umpired", "solo")
 #: what a case may expect of one audience's report
 REPORT_KEYS = {"shows", "hides"}

@@ -17,10 +17,10 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from hxref import yamlio
-from hxref.canon import canonical_json
-from hxref.engine import UMPIRE, Engine
-from hxref.errors import HxrefError
+from hxref.base import yamlio
+from hxref.crypto.canon import canonical_json
+from hxref.referee.engine import UMPIRE, Engine
+from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema
 
 from tests.conformance import players
@@ -64,7 +64,7 @@ def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engin
 
 def replay_folder(demo: Path, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
     """Replay the demo game in the folder ``demo`` (its ``demo.yaml`` and signed files) into ``work``."""
-    from hxref.signing import load_private_key, load_public_key
+    from hxref.crypto.signing import load_private_key, load_public_key
 
     man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
     for f in demo.glob("*.yaml"):
@@ -103,7 +103,7 @@ def moment_reports(eng: Engine, audience: str | None, since: int | None = None) 
     view = rep.facts["view"]
     mv = eng.system.map_view(view) if view else None
     if mv is not None:
-        from hxref.maps import load_map
+        from hxref.geometry.mapfile import load_map
         from hxref.report.mapsvg import render_svg
 
         out["svg"] = render_svg(load_map(mv.map_path), mv.units, shots=mv.shots)
@@ -234,7 +234,7 @@ def repaired(system, state, dec, side: str, choice: dict, limit: int = 40) -> di
 
     choice = copy.deepcopy(choice)
     for _ in range(limit):
-        # the decision's schema first, as hxref.orders checks every order, then the rules
+        # the decision's schema first, as hxref.referee.orders checks every order, then the rules
         problems = schema.check(dec.schema, choice, dec.rule) or system.check(state, dec, side, choice)
         if not problems:
             return choice
@@ -309,7 +309,7 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
     """Random legal play in solo games of ``system``'s demo scenario until ``budget`` decisions are
     resolved (a finished game is followed by a new one); every step through the engine's own API.
     Raises whatever the engine raises that is not a refusal (an :class:`HxrefError`)."""
-    import hxref.engine as engine_mod
+    import hxref.referee.engine as engine_mod
 
     stats = Stats()
     demo = manifest(system)["scenario"]
@@ -367,7 +367,7 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
 
 
 class _Seeded:
-    """Stands in for :func:`hxref.engine.random_hex` while a random game is made."""
+    """Stands in for :func:`hxref.referee.engine.random_hex` while a random game is made."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng

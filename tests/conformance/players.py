@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 
 
 def _walk(rng: random.Random, neighbours: Callable[[str], list[str]], start: str | None, most: int) -> list[str]:

@@ -31,9 +31,9 @@ import time
 
 import pytest
 
-from hxref import yamlio
-from hxref.audit import audit
-from hxref.engine import Engine
+from hxref.base import yamlio
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
 from hxref.kit import registry
 from hxref.report import story
 from hxref.kit.secret_kinds import values

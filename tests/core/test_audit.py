@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.canon import canonical_json
-from hxref.audit import audit
-from hxref.game import LOG_MARKER, GameFile, event_hash
+from hxref.crypto.canon import canonical_json
+from hxref.referee.audit import audit
+from hxref.gamefile.game import LOG_MARKER, GameFile, event_hash
 from tests.conftest import bid_round
 
 
@@ -133,7 +133,7 @@ def test_parallel_reading_still_finds_a_forged_file(played):
 
 
 def test_parallel_reading_refuses_a_file_signed_by_another_side(played, keydir):
-    from hxref.signing import load_private_key, sign_text, split_signed_text
+    from hxref.crypto.signing import load_private_key, sign_text, split_signed_text
 
     gf = GameFile.load(played)
     ev = next(e for e in gf.log if e["kind"] == "submission" and "side: union" in e["data"]["file"]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.signing import load_private_key, sign_text, split_signed_text
+from hxref.crypto.signing import load_private_key, sign_text, split_signed_text
 
 
 @pytest.fixture
@@ -83,8 +83,8 @@ def test_a_key_that_is_a_list_or_mapping_is_refused_without_a_traceback(cli, com
 
 
 def test_a_data_file_with_such_a_key_names_the_file():
-    from hxref.errors import InvalidInput
-    from hxref.yamlio import DATA_LIMITS, load_rt
+    from hxref.base.errors import InvalidInput
+    from hxref.base.yamlio import DATA_LIMITS, load_rt
 
     with pytest.raises(InvalidInput) as exc:
         load_rt("a: 1\n? [x, {y: 2}]\n: 3\n", "my-scenario.yaml", DATA_LIMITS, strict=False)
@@ -113,8 +113,8 @@ def test_bid_above_the_maximum(cli, game):
 
 def test_bid_above_the_maximum_in_a_reveal(cli, game):
     # a player who bypasses `hxref commit` and commits to an illegal bid cannot reveal it
-    from hxref import commit as c
-    from hxref.engine import Engine
+    from hxref.crypto import commit as c
+    from hxref.referee.engine import Engine
     from tests.conftest import envelope
 
     eng = Engine.load(game)
@@ -208,8 +208,8 @@ def test_replayed_file_from_an_earlier_decision(cli, game):
 def test_a_link_bound_to_another_decision(cli, committed):
     # the link of a decision is bound to it: union's next link in its chain (the one for the next
     # dice decision) is refused here, so no link can be saved up or spent early
-    from hxref import dice
-    from hxref.engine import Engine
+    from hxref.crypto import dice
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(committed)
     seed = dice.chain_seed(load_private_key("alice"), eng.identity, eng.participants["union"]["nonce"])
@@ -271,7 +271,7 @@ def test_new_with_an_optional_rule_switches_it_on(cli):
     # 1.12: optional rules the players agree on; 8.74 off-map rail here
     cli("new", "o.yaml", "--system", "heartland", "--scenario", "river-line", "--mode", "solo",
         "--option", "off_map_rail", "--option", "sickness")
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     assert Engine.load("o.yaml").state["options"] == {"off_map_rail": True, "sickness": True}
 

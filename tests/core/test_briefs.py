@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.kit.events import shown
 from hxref.report import story
 

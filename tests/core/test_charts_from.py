@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.game import GameFile
-from hxref.paths import orders_dir
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import GameFile
+from hxref.base.paths import orders_dir
 
 from tests.core import test_pinned_charts as pinned
 from tests.security.attacker import rehash

@@ -10,8 +10,9 @@ import pytest
 import yaml
 from ruamel.yaml import YAML
 
-from hxref import orders, yamlio
-from hxref.signing import sign_text
+from hxref.referee import orders
+from hxref.base import yamlio
+from hxref.crypto.signing import sign_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMOS = sorted(ROOT.glob("orders/*/*/demo.yaml"))
@@ -171,7 +172,7 @@ def test_commit_reveal_answer_and_roll_files_fit(cli, game):
 
 
 def test_undo_files_fit(cli, game):
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     cli("commit", game, "--side", "union", "--key", "alice", "--choice", "bid: 3")
     cli("submit", game, "union-t1.bid-commit.yaml")
@@ -210,7 +211,7 @@ def test_a_signed_file_survives_a_mail_client_that_rewraps_at_72(cli, game):
 
 
 def test_the_signature_block_is_within_72_columns(keydir):
-    from hxref.signing import load_private_key
+    from hxref.crypto.signing import load_private_key
 
     text = sign_text(orders.render({"a": "b"}, "c"), load_private_key(keydir / "alice"))
     block = text[text.index("# -----BEGIN"):]

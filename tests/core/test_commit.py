@@ -4,8 +4,8 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hxref import commit
-from hxref.canon import canonical_json
+from hxref.crypto import commit
+from hxref.crypto.canon import canonical_json
 
 
 def test_commitment_formula():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from hxref.audit import audit
-from hxref.engine import Engine
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
 
 T0 = "2026-11-29T12:00:00Z"
 ORDERS = "{moves: [{unit: us-3, advance: 6}], shots: []}"

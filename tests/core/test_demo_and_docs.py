@@ -104,7 +104,7 @@ def test_rich_text_keeps_rule_tags_and_never_parses_markup(demo_run):
     folder, _ = demo_run
     text = (folder / "report-public.md").read_text()
     assert "[rule 5.13a]" in text
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
     from hxref.report import turn
 
     rep = turn.build(Engine.load(folder / "game.yaml"), None)

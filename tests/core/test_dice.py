@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hxref import dice
+from hxref.crypto import dice
 
 
 class FakeKey:

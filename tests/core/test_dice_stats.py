@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import dice_stats
+from hxref.report import dice_stats
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.errors import InvalidInput
+from hxref.referee.engine import Engine
+from hxref.base.errors import InvalidInput
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.dice import Dice
+from hxref.crypto.dice import Dice
 from hxref.kit.events import event, only, visible
 from hxref.report.turn import _event_line, shown
 

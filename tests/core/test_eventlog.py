@@ -1,11 +1,11 @@
-"""The game file's log (hxref.eventlog): its lines kept as read, each event parsed when first asked
+"""The game file's log (hxref.gamefile.eventlog): its lines kept as read, each event parsed when first asked
 for, answers exactly what the fully parsed log answers, and a save writes the same bytes back."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hxref.game import GameFile, new_header
+from hxref.gamefile.game import GameFile, new_header
 from hxref.report import story
 
 KINDS = ["game.created", "submission", "resolve", "rules", "die", "link", "answer"]

@@ -3,7 +3,7 @@
 first event, so no one signs for rules he was not shown."""
 import json
 
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 
 
 def made_with(cli, *options: str) -> str:

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from hxref.errors import HxrefError, Locked
-from hxref.game import GENESIS, GameFile, event_hash, locked, new_header
+from hxref.base.errors import HxrefError, Locked
+from hxref.gamefile.game import GENESIS, GameFile, event_hash, locked, new_header
 
 
 def make(tmp_path, n=3) -> GameFile:
@@ -156,8 +156,8 @@ def test_an_event_changed_in_place_is_written_as_changed(tmp_path):
 
 
 def test_a_yaml_header_of_an_earlier_hxref_is_still_read(tmp_path):
-    from hxref import yamlio
-    from hxref.game import LOG_MARKER
+    from hxref.base import yamlio
+    from hxref.gamefile.game import LOG_MARKER
 
     gf = make(tmp_path)
     text = "# hxref game file.\n" + yamlio.dump_fast(gf.header) + LOG_MARKER + "\n"

@@ -160,7 +160,7 @@ def test_umpired_game_hides_wep_and_needs_the_umpire_for_dice(cli):
 def test_sign_a_hand_written_file_with_the_envelope_filled_in(cli, game):
     # a player writes only what he decides; `hxref sign --game` fills in the game's identity, the
     # head he writes against and his signed time (and his dice link where the decision takes one)
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     bid_round(cli, game, 2, 4)
     Path("mine.yaml").write_text("# my orders\nhxref: 2\ngame: test-game\ndecision: t1.i3.level\n"
@@ -187,7 +187,7 @@ def test_detached_signature_from_ssh_keygen_and_an_ssh_keygen_key(cli, tmp_path)
         "--side", "union=id_ed25519.pub", "--side", "confederate=bob.pub")
     cli("join", "g.yaml", "--side", "union", "--key", "id_ed25519")
     # strip hxref's embedded signature, sign the file with ssh-keygen itself, submit with --sig
-    from hxref.signing import split_signed_text
+    from hxref.crypto.signing import split_signed_text
 
     body, _ = split_signed_text(Path("union-join.yaml").read_text())
     Path("plain.yaml").write_text(body)
@@ -224,7 +224,7 @@ def test_template_for_a_secret_decision_says_how_to_commit(cli, game):
 
 def test_the_files_of_one_mail_are_read_and_written_once(cli, game, monkeypatch):
     """`hxref submit GAME F1 F2`: the game is loaded and saved once, and holds both files."""
-    from hxref.game import GameFile
+    from hxref.gamefile.game import GameFile
 
     calls = {"load": 0, "save": 0}
     load, save = GameFile.load.__func__, GameFile.save

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import paths
+from hxref.base import paths
 from hxref.cli import main
-from hxref.audit import audit, rerun
-from hxref.engine import Engine
-from hxref.errors import InvalidInput
+from hxref.referee.audit import audit, rerun
+from hxref.referee.engine import Engine
+from hxref.base.errors import InvalidInput
 from hxref.kit import data
 
 WEATHER = "charts/weather.yaml"

@@ -98,8 +98,8 @@ def test_a_good_file_still_passes(cli, hgame):
 
 
 def test_the_error_object_carries_every_problem(cli, hgame):
-    from hxref.engine import Engine
-    from hxref.errors import IllegalOrder, Problems
+    from hxref.referee.engine import Engine
+    from hxref.base.errors import IllegalOrder, Problems
 
     f = orders_file(cli, hgame, BAD_MOVES)
     with pytest.raises(IllegalOrder) as info:             # still an IllegalOrder, for code that catches one

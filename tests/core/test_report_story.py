@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import demo, yamlio
+from hxref.cli import demo
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.report import story, turn
 
 
@@ -162,7 +163,7 @@ def test_the_dice_section_sums_up_the_dice_the_reader_may_see(two_resolutions):
 def test_since_a_hash_prefix_of_digits_only_is_a_head_not_an_event_number():
     """A head's first twelve hex digits may all be decimal digits (about once in 280 games): such a
     prefix, past the log's end as a number, names that head; a short number stays an event number."""
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
     from hxref.report.story import parse_since
 
     log = [{"seq": 1, "hash": "585669882490" + "a" * 52}, {"seq": 2, "hash": "b" * 64}]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import rerun
-from hxref.engine import Engine
+from hxref.referee.audit import rerun
+from hxref.referee.engine import Engine
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.kit import registry
 
 FILE_SYSTEMS = [n for n in registry.names() if any((registry.info(n).games_path() / "scenarios").glob("*.yaml"))]

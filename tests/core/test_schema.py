@@ -1,11 +1,12 @@
 """Nested choice schemas (hxref.kit.schema), their storage in the game file
-(Decision.to_dict/from_dict) and their one check in hxref.orders, with lines and data paths."""
+(Decision.to_dict/from_dict) and their one check in hxref.referee.orders, with lines and data paths."""
 from __future__ import annotations
 
 import pytest
 
-from hxref import orders, yamlio
-from hxref.errors import HxrefError
+from hxref.referee import orders
+from hxref.base import yamlio
+from hxref.base.errors import HxrefError
 from hxref.kit import schema
 from hxref.kit.protocol import Decision, Field
 

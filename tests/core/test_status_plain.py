@@ -171,7 +171,7 @@ def test_status_shows_one_deadline_with_the_grace_in_words(game, monkeypatch):
     grace as a second date (a player read two dates for one deadline).  --json keeps both times."""
     import json
 
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     w = Engine.load(game).waiting_for()[0]
     assert w["deadline"] and w["due"] and w["due"] != w["deadline"]

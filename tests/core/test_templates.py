@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 
 DEMOS = {"heartland": "heartland/heartland-demo", "bidding": "heartland/bidding-demo",
          "salem-church": "salem_church/salem-church", "kgp": "kgp/cg-ii", "acw-minis": "acw_minis/mercers-mill"}
@@ -253,7 +253,7 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
             assert system.check(st, dec, "confederate", {"react": [react]}) == [], react
     assert f"calloway in {target}: retreat to" in text
     # every key named is one the checker accepts: unlike an unknown key, it is not refused as one
-    # (the decision's schema first, as hxref.orders checks it, then the rules)
+    # (the decision's schema first, as hxref.referee.orders checks it, then the rules)
     from hxref.kit import schema
 
     def problems(choice):

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.errors import HxrefError
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
 
 ORDERS = {"moves": [{"unit": "us-3", "advance": 6}], "shots": []}
 

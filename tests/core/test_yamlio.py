@@ -2,7 +2,7 @@
 rule refuses anything YAML 1.1 and YAML 1.2 read differently)."""
 import pytest
 
-from hxref import yamlio
+from hxref.base import yamlio
 
 AMBIGUOUS = ["0609", "0809", "1e3", "0o17", "0x1F", "off", "on", "yes", "no", "y", "n", "~", "null", "true",
              "1_000", "0b101", "+12", "-0", ".5", "12:30", "2114", "NaN", ".inf"]

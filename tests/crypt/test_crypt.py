@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import Main
-from hxref.cli_crypt import decrypt as decrypt_cmd
-from hxref.crypt import (
+from hxref.cli.crypt import decrypt as decrypt_cmd
+from hxref.crypto.crypt import (
     E_DAMAGED,
     E_OTHER_KEY,
     decrypt_with,
@@ -34,8 +34,8 @@ from hxref.crypt import (
     ssh_tag,
     write_encrypted_report,
 )
-from hxref.errors import HxrefError, InvalidInput
-from hxref.signing import generate_key, load_private_key, load_public_key
+from hxref.base.errors import HxrefError, InvalidInput
+from hxref.crypto.signing import generate_key, load_private_key, load_public_key
 
 REPORT = ("Turn 3 -- what union sees\n"
           "Royce's cavalry reached 1514; the enemy at 1612 is 2 strength points.\n"
@@ -262,7 +262,7 @@ def test_armor_begun_but_not_ended_is_cut_short(keys):
 # -- reports of a game --------------------------------------------------------------------------
 
 def test_encrypt_report_uses_the_sides_key_from_the_game_header(cli, game, keydir):
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     assert side_key(eng, "union") == eng.participants["union"]["key"]
@@ -278,7 +278,7 @@ def test_encrypt_report_uses_the_sides_key_from_the_game_header(cli, game, keydi
 
 
 def test_encrypt_report_refuses_what_has_no_key(cli, game):
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     eng = Engine.load(game)
     for side, says in ((None, "needs --side"), ("", "needs --side"), ("prussia", "no side 'prussia'"),
@@ -294,7 +294,7 @@ def test_encrypt_report_refuses_what_has_no_key(cli, game):
 
 
 def test_an_umpired_games_umpire_report_goes_to_the_umpires_key(cli, keydir):
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     cli("new", "u.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "umpired",
         "--side", "union=alice.pub", "--side", "confederate=bob.pub", "--umpire", "umpire.pub")

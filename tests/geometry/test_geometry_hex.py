@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hxref.errors import InvalidInput
+from hxref.base.errors import InvalidInput
 from hxref.geometry.hex import (
     AslLabels,
     Direction,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from hxref.geometry.hex import FourDigit, Hex, HexSide
 from hxref.geometry.los import LosResult, SightTerrain, line_of_sight, sight_line, upslope_bonus
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hxref.geometry.hex import FourDigit, Hex, HexGrid, HexSide
 from hxref.geometry.paths import MoveGraph, MoveRules, cheapest_path, is_prohibited, reachable
 from hxref.kit.walk import WalkRules, walk
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = yaml.safe_load((Path(__file__).parent / "movement_cases.yaml").read_text(encoding="utf-8"))["cases"]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref.cli_map import map_group
-from hxref.errors import HxrefError, InvalidInput
+from hxref.cli.map import map_group
+from hxref.base.errors import HxrefError, InvalidInput
 from hxref.kit.protocol import MapView
 
 HERE = Path(__file__).parent
@@ -76,9 +76,9 @@ def test_show_a_game_uses_map_view(tmp_path, monkeypatch):
         units = [{"id": "u1", "side": "union", "label": "Rosecrans", "kind": "army", "hex": "0705"}]
         return MapView(Path(SAMPLE), units if side == "union" else [])
 
-    fake = types.ModuleType("hxref.engine")
+    fake = types.ModuleType("hxref.referee.engine")
     fake.map_view = map_view
-    monkeypatch.setitem(sys.modules, "hxref.engine", fake)
+    monkeypatch.setitem(sys.modules, "hxref.referee.engine", fake)
     out = tmp_path / "union.svg"
     run("show", str(game), "--side", "union", "--svg", str(out))
     assert calls == [(str(game), "union")]
@@ -91,10 +91,10 @@ def test_show_a_game_uses_map_view(tmp_path, monkeypatch):
 def test_show_a_game_without_map_view(tmp_path, monkeypatch):
     game = tmp_path / "game.yaml"
     game.write_text("meta: {game: g1}\n")
-    monkeypatch.setitem(sys.modules, "hxref.engine", types.ModuleType("hxref.engine"))
+    monkeypatch.setitem(sys.modules, "hxref.referee.engine", types.ModuleType("hxref.referee.engine"))
     with pytest.raises(HxrefError) as exc:
         run("show", str(game))
-    assert "needs hxref.engine.map_view" in exc.value.render() and exc.value.code == "E504"
+    assert "needs hxref.referee.engine.map_view" in exc.value.render() and exc.value.code == "E504"
 
 
 def test_every_command_has_help_with_an_example():

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
+from hxref.base.errors import InvalidInput
 from hxref.geometry.hex import HexSide
-from hxref.maps import HexMap, TableMap, check_map, is_map_file, load_map
+from hxref.geometry.mapfile import HexMap, TableMap, check_map, is_map_file, load_map
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent / "maps"
@@ -98,14 +98,14 @@ def test_load_map_raises_the_first_problem(tmp_path):
 def test_a_remembered_map_is_the_same_map_and_a_bad_one_still_names_its_line(tmp_path, monkeypatch):
     """load_map keeps the YAML reader's answer under HXREF_HOME (a tenth of a second a map on every
     command); read again, the map is the same, and a map with a problem still names its line."""
-    from hxref import yamlio
+    from hxref.base import yamlio
 
     monkeypatch.setenv("HXREF_HOME", str(tmp_path / "home"))
     path = ROOT / "games/heartland/maps/demo.yaml"
     first = load_map(path)
     assert len(list((tmp_path / "home" / "yaml").glob("*.json"))) == 2          # the map and its terrain file
     reads = []
-    import hxref.maps as maps_mod
+    import hxref.geometry.mapfile as maps_mod
 
     monkeypatch.setattr(maps_mod, "remembered_yaml",
                         lambda text, parse, real=yamlio.remembered_yaml: reads.append(real(text, parse)[1])

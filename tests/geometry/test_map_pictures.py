@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from hxref.errors import InvalidInput
-from hxref.maps import load_map
+from hxref.base.errors import InvalidInput
+from hxref.geometry.mapfile import load_map
 from hxref.report.mapsvg import render_svg, side_colours
 from hxref.report.mapterm import render_terminal
 
@@ -102,7 +102,7 @@ def test_table_picture_draws_the_last_shots_field_of_fire_and_line():
     # its target
     from hxref.report.mapsvg import render_svg
 
-    from hxref.paths import games_dir
+    from hxref.base.paths import games_dir
 
     m = load_map(games_dir() / "acw_minis" / "maps" / "sample-table.yaml")
     units = [{"id": "a", "side": "union", "x": 20, "y": 20, "facing": 0, "frontage": 5, "label": "1st Minn"},

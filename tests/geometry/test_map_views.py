@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from rich.console import Console
 
-from hxref.cli_map import map_group
-from hxref.engine import Engine, map_view
-from hxref.errors import HxrefError
-from hxref.maps import load_map
-from hxref.paths import games_dir
+from hxref.cli.map import map_group
+from hxref.referee.engine import Engine, map_view
+from hxref.base.errors import HxrefError
+from hxref.geometry.mapfile import load_map
+from hxref.base.paths import games_dir
 from hxref.report.mapsvg import place_units, plural, render_svg
 from hxref.report.mapterm import hex_window, render_terminal, unit_codes
 from tests.conformance.harness import replay_demo
@@ -36,7 +36,7 @@ class _Games(dict):
         self.factory = factory
 
     def __missing__(self, system: str):
-        from hxref.errors import HxrefError
+        from hxref.base.errors import HxrefError
 
         work = self.factory.mktemp(system)
         try:

@@ -6,8 +6,8 @@ import os
 
 from rich.console import Console
 
-from hxref.maps import load_map
-from hxref.paths import games_dir
+from hxref.geometry.mapfile import load_map
+from hxref.base.paths import games_dir
 from hxref.report.mapterm import render_terminal
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from hxref.dice import FixedDice  # noqa: F401  (re-exported for the tests)
+from hxref.crypto.dice import FixedDice  # noqa: F401  (re-exported for the tests)
 
 U, C = "union", "confederate"
 
@@ -23,8 +23,8 @@ def sample_map():
 
     Clear in the north-west; the Duck River (major) between columns 06 and 07
     with a ford at 0602/0702 and a bridge at 0604/0705."""
-    from hxref.maps import load_map
-    from hxref.paths import games_dir
+    from hxref.geometry.mapfile import load_map
+    from hxref.base.paths import games_dir
 
     return load_map(games_dir() / "heartland" / "maps" / "sample.yaml")
 
@@ -82,8 +82,8 @@ def art_map(tmp_path, art, hexsides: dict | None = None, lines=None, terrain=Non
     separated by blanks, columns left to right, labels CCRR.  ``lines`` is [(type, [hexes])]."""
     import yaml
 
-    from hxref.maps import load_map
-    from hxref.paths import games_dir
+    from hxref.geometry.mapfile import load_map
+    from hxref.base.paths import games_dir
 
     text_rows = art.strip("\n").splitlines() if isinstance(art, str) else list(art)
     rows = [r.split() for r in text_rows if r.strip()]

@@ -14,7 +14,7 @@ from hxref.systems.heartland import combat as cb
 from hxref.systems.heartland import imc, model
 from hxref.systems.heartland.administration import end_of_turn
 from hxref.systems.heartland.forced_march import apply_changes
-from hxref.yamlio import load_data
+from hxref.base.yamlio import load_data
 
 M = sample_map()
 CHART = imc.IMCChart.load()

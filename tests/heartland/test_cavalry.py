@@ -6,7 +6,7 @@ Distances from 0403: 0603 is 2, 0703 is 3, 0803 is 4.
 import pytest
 
 from factory import C, U, FixedDice, World, sample_map
-from hxref import commit
+from hxref.crypto import commit
 from hxref.systems.heartland import cavalry as cv
 from hxref.systems.heartland import corps as cc
 from hxref.systems.heartland import views
@@ -136,7 +136,7 @@ def test_3_12_corps_only_cavalry_and_limits():
 
 
 def test_3_12_a_scenario_with_a_third_cavalry_corps_is_refused_at_set_up():
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
     from hxref.kit import registry
 
     system = registry.get("heartland")

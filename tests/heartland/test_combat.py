@@ -262,8 +262,8 @@ def test_9_14_support_adds_half_cf_and_artillery_and_never_suffers():
 # --- column shifts (10.31-10.33) ---------------------------------------------------------
 
 def h5_map(tmp_path):
-    from hxref.maps import load_map
-    from hxref.paths import games_dir
+    from hxref.geometry.mapfile import load_map
+    from hxref.base.paths import games_dir
     p = tmp_path / "h5.yaml"
     p.write_text(f"""map: h5
 title: H-5

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.maps import check_map, load_map
-from hxref.yamlio import load_data, to_plain
+from hxref.geometry.mapfile import check_map, load_map
+from hxref.base.yamlio import load_data, to_plain
 from tests.heartland.mapchecks import (
     DIVISION,
     bank,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import audit
-from hxref.engine import Engine
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
 from hxref.report import turn
 from hxref.systems.heartland import hidden_open as ho
 from hxref.systems.heartland.cavalry import plot_choice, plot_commitment

@@ -6,10 +6,10 @@ import shutil
 
 import pytest
 
-from hxref import yamlio
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.base import yamlio
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg
 
@@ -32,7 +32,7 @@ def _reports(eng, audience) -> dict[str, str]:
     out = {fmt: turn.render(rep, fmt) for fmt in ("text", "md", "html", "json")}
     mv = eng.system.map_view(eng.system.view(eng.state, audience, eng.mode))
     path, units = mv.map_path, mv.units
-    from hxref.maps import load_map
+    from hxref.geometry.mapfile import load_map
 
     out["svg"] = render_svg(load_map(path), units)
     return out
@@ -47,7 +47,7 @@ def played(tmp_path_factory):
     """Replay the shipped demo step by step, checking every side's reports after every resolution."""
     import os
 
-    from hxref.signing import load_private_key
+    from hxref.crypto.signing import load_private_key
 
     work = tmp_path_factory.mktemp("hd")
     man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
@@ -56,7 +56,7 @@ def played(tmp_path_factory):
     old = os.environ.get("HXREF_NOW")
     os.environ["HXREF_NOW"] = man["created"]
     try:
-        from hxref.signing import load_public_key
+        from hxref.crypto.signing import load_public_key
 
         eng = Engine.create(work / "game.yaml", system="heartland", scenario=man["scenario"], mode="umpired",
                             sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},

@@ -5,7 +5,7 @@ Readings of the digest's ambiguities are the ones listed in the README
 """
 import pytest
 
-from hxref.dice import FixedDice
+from hxref.crypto.dice import FixedDice
 from hxref.systems.heartland import initiative as ini
 
 U, C = "union", "confederate"

@@ -12,7 +12,7 @@ import pytest
 
 from factory import C, U, FixedDice, World, sample_map
 from hxref.geometry.paths import is_prohibited
-from hxref.paths import games_dir
+from hxref.base.paths import games_dir
 from hxref.systems.heartland import naval as nv
 from hxref.systems.heartland.combat_fire import Circumstances
 from hxref.systems.heartland.terrain import step_cost
@@ -255,7 +255,7 @@ def test_sunk_gunboat_loses_its_cargo_10_81():
 @pytest.fixture(scope="module")
 def ferry_map(tmp_path_factory):
     """The sample map with towns on both banks of 0606/0707 and a ferry there (8.24a)."""
-    from hxref.maps import load_map
+    from hxref.geometry.mapfile import load_map
     text = (games_dir() / "heartland" / "maps" / "sample.yaml").read_text()
     text = text.replace("terrain: ../terrain.yaml", f"terrain: {games_dir() / 'heartland' / 'terrain.yaml'}")
     text = text.replace('  "1207": {terrain: clear, features: [town]}',

@@ -222,7 +222,7 @@ def test_special_orders_are_checked_before_any_die():
 
 
 def test_recon_move_reports_only_to_the_reconning_side():
-    from hxref.dice import FixedDice
+    from hxref.crypto.dice import FixedDice
 
     st = _state_at_orders()
     hm = impulse.hexmap(st)

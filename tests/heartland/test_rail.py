@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.maps import load_map
-from hxref.paths import games_dir
+from hxref.geometry.mapfile import load_map
+from hxref.base.paths import games_dir
 from hxref.systems.heartland import rail
 from tests.heartland.factory import C, U, World
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 import shlex
 
-from hxref import yamlio
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.base import yamlio
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 from tests.core.test_templates import DEMOS, GAME, Demo, hx
 
 

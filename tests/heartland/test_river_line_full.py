@@ -12,8 +12,8 @@ import json
 
 import pytest
 
-from hxref.audit import audit
-from hxref.engine import Engine
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
 from hxref.report import turn
 
 OUT = {"force": "dorsey", "rail": ["1204", "1301"], "off_map": "leave"}
@@ -62,7 +62,7 @@ def play(eng, plan, reorg=None, orders=None):
 def game(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
     # a fixed solo seed: the weather of turns 1 and 3 must let trains run (5.28, 5.29)
-    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "5e" * n)
+    monkeypatch.setattr("hxref.referee.engine.random_hex", lambda n=32: "5e" * n)
     return Engine.create(tmp_path / "r.yaml", system="heartland", scenario="river-line", mode="solo",
                          sides={"union": None, "confederate": None}, game_id="river-full",
                          options=["off_map_rail"])

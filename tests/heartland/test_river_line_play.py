@@ -1,8 +1,8 @@
 """The second scenario, river-line (rail, gunboats, a river line), played through the engine in solo mode."""
 import json
 
-from hxref.audit import audit
-from hxref.engine import Engine
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
 from hxref.report import turn
 
 
@@ -42,7 +42,7 @@ def test_river_line_plays_an_impulse_with_gunboats_and_audits(tmp_path, monkeypa
 def test_river_line_orders_refuse_a_gunboat_that_is_not_ours(tmp_path, monkeypatch):
     import pytest
 
-    from hxref.errors import HxrefError
+    from hxref.base.errors import HxrefError
 
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
     eng = Engine.create(tmp_path / "r.yaml", system="heartland", scenario="river-line", mode="solo",

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from hxref.paths import games_dir
+from hxref.base.paths import games_dir
 from hxref.systems.heartland import supply as sp
 from hxref.systems.heartland.supply import Supply, distance_drm, supply_status
 from hxref.systems.heartland.zoc import zoc_hexes

@@ -10,8 +10,8 @@ import pytest
 
 from hxref.geometry.paths import Prohibited
 from hxref.kit.walk import WalkRules, walk
-from hxref.maps import load_map
-from hxref.paths import games_dir
+from hxref.geometry.mapfile import load_map
+from hxref.base.paths import games_dir
 from hxref.systems.heartland.terrain import WEATHERS, step_cost
 from tests.heartland.factory import art_map
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
+from hxref.base.errors import InvalidInput
 from hxref.systems.kgp import campaign as C
 from hxref.systems.kgp import cg_calendar as cal
 from hxref.systems.kgp import chits

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
-from hxref.maps import load_map
+from hxref.base.errors import InvalidInput
+from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.fire_lanes import fire_lane_drm
 from hxref.systems.kgp.slopes import slope_tem
 from hxref.systems.kgp.terrain import TerrainChart

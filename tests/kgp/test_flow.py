@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from hxref import commit
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.errors import HxrefError
+from hxref.crypto import commit
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
 from hxref.report import turn as rt
 from hxref.systems.kgp.sealing import seal_choice
 
@@ -23,7 +23,7 @@ def sealed(item_id, kind, value, salt=SALT):
 @pytest.fixture
 def game(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "4b" * n)
+    monkeypatch.setattr("hxref.referee.engine.random_hex", lambda n=32: "4b" * n)
     return Engine.create(tmp_path / "cg.yaml", system="kgp", scenario="cg-ii", mode="solo",
                          sides={"us": None, "german": None}, game_id="kgp-flow")
 

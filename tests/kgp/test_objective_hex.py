@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.systems.kgp.purchase import ob_objective_ids
 from tests.security.attacker import sha
 

@@ -24,13 +24,13 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 from hxref.report import turn
-from hxref.signing import load_private_key
+from hxref.crypto.signing import load_private_key
 from tests.demo_sweep import leaks, report_formats
 
 DEMO = orders_dir() / "kgp" / "cg-ii"
@@ -95,7 +95,7 @@ _leaks = leaks
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """Replay the shipped game resolution by resolution, checking every report after each one."""
-    from hxref.signing import load_private_key, load_public_key
+    from hxref.crypto.signing import load_private_key, load_public_key
 
     work = tmp_path_factory.mktemp("kgp")
     man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
@@ -336,7 +336,7 @@ def test_hxref_demo_plays_the_kgp_campaign(tmp_path):
 @pytest.fixture
 def solo(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "4b" * n)
+    monkeypatch.setattr("hxref.referee.engine.random_hex", lambda n=32: "4b" * n)
     return Engine.create(tmp_path / "cg.yaml", system="kgp", scenario="cg-ii", mode="solo",
                          sides={"us": None, "german": None}, game_id="kgp-play-fixes")
 
@@ -352,7 +352,7 @@ def _answer(eng, choices: dict):
 
 
 def _problems(eng, side, choice):
-    """The problems the engine finds: the schema's (hxref.orders) first, then the rules'."""
+    """The problems the engine finds: the schema's (hxref.referee.orders) first, then the rules'."""
     from hxref.kit import schema
 
     dec = eng.awaiting[0]
@@ -389,7 +389,7 @@ def test_a_report_naming_no_hex_of_the_map_group_is_refused_when_sent(solo):
 
 
 def test_refit_orders_need_a_whole_replenishment_and_a_fresh_seal_id(solo):
-    from hxref import commit
+    from hxref.crypto import commit
     from hxref.systems.kgp.sealing import seal_choice
 
     def sealed(item_id, value):

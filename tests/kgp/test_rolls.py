@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import IllegalOrder, InvalidInput
+from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.systems.base import Problem
 from hxref.systems.kgp import campaign as C
 from hxref.systems.kgp import rolls as R
@@ -400,7 +400,7 @@ def test_results_are_frozen_and_carry_rule_and_why():
 
 def test_rolls_take_faces_from_the_verifiable_dice_and_are_logged():
     # section 9: the rolls are public and logged; the rules take faces, the dice module rolls and records
-    from hxref.dice import FixedDice
+    from hxref.crypto.dice import FixedDice
 
     d = FixedDice([2, 1, 2, 5])
     q = R.REQUESTS["game_end"]

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from hxref.errors import HxrefError
+from hxref.base.errors import HxrefError
 from hxref.kit import schema
 from hxref.systems.kgp.purchase import ob_objective_ids
 from hxref.systems.kgp.setup_rules import plan

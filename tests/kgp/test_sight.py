@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
-from hxref.maps import load_map
+from hxref.base.errors import InvalidInput
+from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.sight import line_of_sight
 from hxref.systems.kgp.slopes import los_height
 from hxref.systems.kgp.terrain import Location, NotCovered, TerrainChart

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
-from hxref.maps import load_map
+from hxref.base.errors import InvalidInput
+from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.narrow_streets import bypass_minefields, mines_must_be_revealed, street_hexes
 from hxref.systems.kgp.slopes import down_slope_hexsides, is_up_slope, los_height, sight_adjustments, slope_tem
 from hxref.systems.kgp.terrain import Location, NotCovered, TerrainChart, Unit, mf_text

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.narrow_streets import tca_change, turn_around, vehicle_bypass
 from hxref.systems.kgp.terrain import Location
 from hxref.systems.kgp.terrain_locations import building_levels, check_location
@@ -40,7 +40,7 @@ def test_building_levels_count_the_steeple(village):
 
 
 def test_a_level_the_hex_does_not_have_is_refused_naming_its_rule(village):
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match=r"no building level 2.*\(5\.3\)"):
         check_location(village, Location("StK20", 2))
@@ -50,7 +50,7 @@ def test_a_level_the_hex_does_not_have_is_refused_naming_its_rule(village):
 
 
 def test_the_vbm_and_turn_functions_refuse_what_is_no_vehicle(village):
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match="VBM is for vehicles"):
         vehicle_bypass(village, "squad", "StN17", "StO17", "StN17-O17")

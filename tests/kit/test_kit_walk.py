@@ -11,7 +11,7 @@ from hxref.geometry.hex import Hex, HexSide
 from hxref.geometry.paths import MoveRules, Prohibited
 from hxref.kit.walk import End, Refusal, Rule, WalkRules, walk
 from hxref.kit.zoc import zoc
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 from tests.geometry.hexart import cost_from, parse_art
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,8 +21,8 @@ def register(monkeypatch) -> None:
     """Put the mail commands in the main command table, as cli.py registers them (a no-op once it does)."""
     from hxref.cli import Main
 
-    monkeypatch.setitem(Main.GROUPS, "inbox", ("hxref.cli_mail", "inbox_cmd"))
-    monkeypatch.setitem(Main.GROUPS, "outbox", ("hxref.cli_mail", "outbox_cmd"))
+    monkeypatch.setitem(Main.GROUPS, "inbox", ("hxref.cli.mail", "inbox_cmd"))
+    monkeypatch.setitem(Main.GROUPS, "outbox", ("hxref.cli.mail", "outbox_cmd"))
 
 
 def message(frm: str = ALICE, subject: str = "orders", body: str | None = "Orders attached.\n", *,

@@ -11,7 +11,8 @@ import io
 import os
 from pathlib import Path
 
-from hxref import demo, yamlio
+from hxref.cli import demo
+from hxref.base import yamlio
 from hxref.cli import main
 
 

@@ -42,10 +42,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import orders, yamlio
+from hxref.referee import orders
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.game import LOG_MARKER
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import LOG_MARKER
 
 from .test_travel import NOW, Game, Player, PostOffice, free_port, make_key, parse
 
@@ -207,7 +208,8 @@ def fixed_dice():
     the shipped demo keys the dice, and so the game played, are the same on every run."""
     import hashlib
 
-    from hxref import canon, engine
+    from hxref.crypto import canon
+    from hxref.referee import engine
 
     count = iter(range(10**9))
 

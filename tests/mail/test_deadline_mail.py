@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hxref import mail
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.signing import load_private_key, sign_text, split_signed_text, sshsig_sign
+from hxref.crypto.signing import load_private_key, sign_text, split_signed_text, sshsig_sign
 from tests.mail import (ALICE, BOB, FIXTURES, REFEREE, attach, commits, flowed, message, owed, read,
                         register, save)
 
@@ -37,7 +37,7 @@ def sha(text: str) -> str:
 def stored_files(game: str) -> list[str]:
     """The order files the game holds: those in its log (closed blocks), in order, then those kept
     for its open decisions (pending, outside the hash chain, in canonical order)."""
-    from hxref.game import GameFile
+    from hxref.gamefile.game import GameFile
 
     gf = GameFile.load(game)
     logged = [ev["data"]["file"] for ev in gf.log if ev["kind"] == "submission"]

@@ -89,7 +89,7 @@ def test_a_mail_is_small_narrow_and_in_the_players_order(mails, point):
 def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(games, point):
     """The PNG inline and the SVG attached are the reader's own map of this turn, as
     :func:`hxref.report.turnmap.side_map` draws it from the game (the PNG cropped to the action)."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
     from hxref.report.mappng import png_size
     from hxref.report.turnmap import side_map
 
@@ -143,7 +143,7 @@ def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(games):
     state: every confederate unit it names is one the union's report lists in sight, while the
     umpire's map of the same moment names confederate units out of the union's sight.  (The umpire
     sends the mails and gets no copy of his own, so his map is drawn from the game file.)"""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
     from hxref.report.turnmap import side_map
 
     def confederates(svg: str) -> set[str]:

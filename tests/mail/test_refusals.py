@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.signing import load_private_key, sign_text, split_signed_text
+from hxref.crypto.signing import load_private_key, sign_text, split_signed_text
 from tests.mail import ALICE, BOB, attach, commits, message, read, register, save
 
 MALLORY = "Mallory <mallory@evil.example>"
@@ -193,7 +193,7 @@ def test_no_copy_to_the_sender_unless_asked(cli, revealing):
 
 
 def test_the_outbox_summary_names_the_game_file(cli, game, monkeypatch):
-    from hxref.cli_mail import _files_carried
+    from hxref.cli.mail import _files_carried
 
     assert _files_carried("0 +game") == ", the game file"
     assert _files_carried("2") == ", 2 signed files" and _files_carried("1 +game") == ", 1 signed file and the game file"

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.mail import outbox as mail_outbox
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.report import side_view
 from hxref.report.turnmap import side_svg
-from hxref.signing import load_private_key
+from hxref.crypto.signing import load_private_key
 
 NOW = "2026-11-29T12:00:00Z"
 SIDES = ("union", "confederate")
@@ -144,7 +144,7 @@ def test_check_with_the_game_of_an_unsigned_file_checks_the_choice_first(salem, 
     eng = salem.eng()
     dec = eng.decision("t1.union")
     path = tmp_path / "u.yaml"
-    from hxref import orders
+    from hxref.referee import orders
     good = eng.system.template(eng.system.view(eng.state, "union", eng.mode), dec, "union").choice
     path.write_text(orders.render({**eng.envelope("union", dec.id, "answer"), "choice": dec.example}))
     res = salem.run("umpire", "check", salem.game, path, code=2)
@@ -186,7 +186,7 @@ def test_a_file_of_someone_else_is_not_replaced(salem):
 
 def _forged(t: Table, signer: str, side: str = "union", **change) -> str:
     """``side``'s view, as the umpire builds it, re-signed with ``signer``'s key (and fields changed)."""
-    from hxref.signing import embed_signature, split_signed_text
+    from hxref.crypto.signing import embed_signature, split_signed_text
 
     eng = t.eng()
     text = side_view.build(eng, side, load_private_key(t.key("umpire")))
@@ -233,7 +233,7 @@ def test_a_view_of_another_game_is_refused(salem, tmp_path):
 def test_an_older_view_presented_as_current_is_refused(salem, tmp_path):
     """A genuine view of an earlier head (the setup's, kept from an older mail) against a file
     written at the newer head: refused, not checked against a stale position."""
-    from hxref.signing import embed_signature, split_signed_text
+    from hxref.crypto.signing import embed_signature, split_signed_text
 
     got = salem.mail("union", "older")
     text = got["view"].read_text()
@@ -314,7 +314,7 @@ def test_heartland_view_carries_nothing_of_the_other_sides_secrets_and_stays_sma
 # --- what the mail names ------------------------------------------------------------------------
 
 def test_an_umpired_players_mail_names_only_commands_he_can_run(salem):
-    from hxref.mail.remind import owed_lines
+    from hxref.report.owed import owed_lines
 
     eng = salem.eng()
     lines = "\n".join(owed_lines(eng, "union", None))
@@ -409,8 +409,9 @@ def test_every_answer_the_umpire_accepted_passes_the_home_check_on_the_sides_vie
     """Each system's `check` runs on a side's view (the allow-list) as on the state: replaying a
     shipped demo, every answer and reveal the game accepted passes the same check run on its
     side's view at that moment (the home check), so no honest file is refused at home."""
-    from hxref import audit, orders
-    from hxref.game import GameFile
+    from hxref.referee import audit
+    from hxref.referee import orders
+    from hxref.gamefile.game import GameFile
 
     CliRunner().invoke(main, ["demo", "--system", system, "--scenario", scenario, "--keep", str(tmp_path / "d"),
                               "--format", "text"], env={"HXREF_HOME": str(tmp_path / "home")})
@@ -440,7 +441,7 @@ def test_a_damaged_or_crafted_view_is_one_clear_refusal(salem):
     import base64
     import zlib
 
-    from hxref.signing import embed_signature, split_signed_text
+    from hxref.crypto.signing import embed_signature, split_signed_text
 
     got = salem.mail("union", "damaged")
     good = got["view"].read_text()

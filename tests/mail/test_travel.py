@@ -1,7 +1,7 @@
 """The game travels by e-mail (open games): each player keeps his own copy in his own folder, with
 his own key and Maildir, and mails only through ``hxref outbox --smtp`` to a local aiosmtpd
 server on 127.0.0.1, which delivers each message into the recipient's Maildir; each reads with
-``hxref inbox --maildir``.  What a mail carries is :mod:`hxref.bundle`'s: the signed files the
+``hxref inbox --maildir``.  What a mail carries is :mod:`hxref.referee.bundle`'s: the signed files the
 recipient may lack, or the game file (at the start, and in the "one host holds the file" flow).
 
 The end-to-end test plays a whole open game on Heartland's ``heartland-demo`` scenario with the
@@ -30,9 +30,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import orders, yamlio
+from hxref.referee import orders
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "orders" / "heartland" / "heartland-demo"
@@ -348,7 +349,7 @@ def test_a_whole_open_game_by_mail_each_player_with_his_own_copy(tmp_path, post,
     ea, eb = alice.eng(), bob.eng()
     assert ea.finished or game.beyond(ea), ea.waiting_text()
     assert ea.gf.head == eb.gf.head and len(ea.gf.log) > 100
-    from hxref.game import LOG_MARKER
+    from hxref.gamefile.game import LOG_MARKER
 
     assert alice.game.read_text().partition(LOG_MARKER)[2] == bob.game.read_text().partition(LOG_MARKER)[2]
     for p in players.values():
@@ -540,7 +541,7 @@ def test_a_pasted_file_whose_lines_the_mail_client_rewrapped(cli, game):
     text = Path("union-t1.bid-commit.yaml").read_text()
     # a signed file with a long comment line, hard-wrapped at 72 columns as a plain-text client does
     long = "# " + "these are my orders for the first turn, as we agreed on the phone yesterday " * 2
-    from hxref.signing import load_private_key, sign_text, split_signed_text
+    from hxref.crypto.signing import load_private_key, sign_text, split_signed_text
 
     body = split_signed_text(text)[0]
     signed = sign_text(long.rstrip() + "\n" + body, load_private_key("alice"))

@@ -40,10 +40,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from hxref import orders, yamlio
+from hxref.referee import orders
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.errors import HxrefError
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
 
 from .test_travel import NOW, make_key, parse, post, shipped_choices  # noqa: F401 (post: the fixture)
 

@@ -7,9 +7,9 @@ import io
 import pytest
 from rich.console import Console
 
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.play import menu_for, play_loop
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.cli.solo import menu_for, play_loop
 
 
 def _script(*lines: str):
@@ -114,7 +114,7 @@ def test_resume_after_quit_and_play_on(cli):
 
 
 def test_open_games_are_refused(cli):
-    from hxref.errors import HxrefError
+    from hxref.base.errors import HxrefError
 
     cli("new", "o.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
         "--side", "union=alice.pub", "--side", "confederate=bob.pub")
@@ -127,8 +127,8 @@ def test_the_example_answer_is_shown_whole_at_80_columns(cli):
     scripted keyboard (not a terminal) neither edits lines nor keeps a history."""
     import json
 
-    from hxref.heads import home
-    from hxref.play import Session, _wrapped
+    from hxref.base.home import home
+    from hxref.cli.solo import Session, _wrapped
 
     path = _new(cli, "g.yaml", "acw-minis", "mercers-mill")
     con = Console(file=io.StringIO(), width=80, record=True, color_system=None, highlight=False)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hxref import heads
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.play import Session
+from hxref.gamefile import heads
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.cli.solo import Session
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)")
@@ -23,13 +23,13 @@ pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt
 
 def _command(game: str) -> str:
     """`hxref play GAME` once the command takes no --choice; until then the same loop via the module."""
-    from hxref import cli
+    from hxref.cli.root import play
 
-    choice = next(p for p in cli.play.params if p.name == "choice")
+    choice = next(p for p in play.params if p.name == "choice")
     bindir = Path(sys.executable).parent
     if not choice.required:
         return f"{bindir / 'hxref'} play {game}"
-    return f"{sys.executable} -m hxref.play {game}"
+    return f"{sys.executable} -m hxref.cli.solo {game}"
 
 
 class Tmux:

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.maps import load_map
-from hxref.yamlio import load_data, to_plain
+from hxref.geometry.mapfile import load_map
+from hxref.base.yamlio import load_data, to_plain
 
 GAME = Path(__file__).resolve().parents[2] / "games" / "salem_church"
 

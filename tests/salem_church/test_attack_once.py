@@ -60,7 +60,7 @@ def test_the_honest_attack_is_played(cli, next_to_wilcox) -> None:
     cli("submit", "g.yaml", "union-t2.union.yaml")
     _link(cli, "bob", "t2.union")
     cli("resolve", "g.yaml")
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     combats = Engine.load("g.yaml").state["combats"]
     assert [(c["turn"], c["attackers"], c["target"]) for c in combats] == [(2, ["first-1", "second-1"], "1612")]

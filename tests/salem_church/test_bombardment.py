@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from hxref.errors import IllegalOrder, InvalidInput
+from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.kit import registry
 from hxref.systems.salem_church import bombardment as bo
 from hxref.systems.salem_church.board import hexmap

@@ -16,6 +16,6 @@ def test_answer_with_a_hex_label_is_accepted_by_submit(cli):
     assert "'0609'" in text
     cli("submit", "g.yaml", "confederate-t0.setup.yaml")
     cli("resolve", "g.yaml")
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     assert Engine.load("g.yaml").state["units"]["wilcox-m"]["hex"] == "0609"

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from hxref.errors import IllegalOrder, InvalidInput
+from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.systems.salem_church import combat as cb
 from hxref.systems.salem_church import morale as mo
 from hxref.systems.salem_church.counters import Fate, Outcome, PathStatus, Unit

@@ -10,11 +10,11 @@ import copy
 
 import pytest
 
-from hxref.errors import InvalidInput
-from hxref.paths import games_dir
+from hxref.base.errors import InvalidInput
+from hxref.base.paths import games_dir
 from hxref.systems.salem_church import crt as crt_mod
 from hxref.systems.salem_church.crt import Affects, Crt, Kind, Result
-from hxref.yamlio import load_data_fast
+from hxref.base.yamlio import load_data_fast
 
 # --- B4, copied from the digest -----------------------------------------------------------------
 B4_COLUMNS = ["<=-5", "-4..-3", "-2..-1", "0..+1", "+2..+3", "+4..+5", "+6..+7", "+8..+9", ">=+10"]

@@ -15,8 +15,8 @@ import pytest
 
 from hxref.geometry.los import line_of_sight
 from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited
-from hxref.maps import check_map, load_map
-from hxref.yamlio import load_data, to_plain
+from hxref.geometry.mapfile import check_map, load_map
+from hxref.base.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "salem_church"

@@ -24,13 +24,13 @@ import pytest
 
 from hxref.geometry.mapmodel import MapLine
 from hxref.geometry.paths import MoveGraph, MoveRules, Prohibited
-from hxref.maps import load_map
+from hxref.geometry.mapfile import load_map
 from hxref.systems.salem_church import entry as en
 from hxref.systems.salem_church import movement as mv
 from hxref.systems.salem_church.path_walk import check_path
 from hxref.systems.salem_church import retreat as rt
 from hxref.systems.salem_church.counters import PathStatus
-from hxref.yamlio import load_data, to_plain
+from hxref.base.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "salem_church"

@@ -23,11 +23,11 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.paths import orders_dir
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg
 from hxref.systems.salem_church import victory
@@ -73,7 +73,7 @@ _leaks = leaks
 
 @functools.lru_cache(maxsize=None)
 def _map(path):
-    from hxref.maps import load_map
+    from hxref.geometry.mapfile import load_map
 
     return load_map(path)
 
@@ -95,7 +95,7 @@ def _reports(eng, audience, since: int | None = None) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """Replay the shipped game resolution by resolution, checking every report after each one."""
-    from hxref.signing import load_private_key, load_public_key
+    from hxref.crypto.signing import load_private_key, load_public_key
 
     from hxref.systems.salem_church import views
 

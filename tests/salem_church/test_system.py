@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import pytest
 
-from hxref.engine import Engine
-from hxref.errors import IllegalOrder, InvalidInput
+from hxref.referee.engine import Engine
+from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.report import turn
 
 STANDING = {"choice": "disrupt", "loss": "loss", "hexes": 1}
@@ -31,7 +31,7 @@ STANDING = {"choice": "disrupt", "loss": "loss", "hexes": 1}
 @pytest.fixture
 def new(tmp_path, monkeypatch):
     monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    monkeypatch.setattr("hxref.engine.random_hex", lambda n=32: "5c" * n)
+    monkeypatch.setattr("hxref.referee.engine.random_hex", lambda n=32: "5c" * n)
     return Engine.create(tmp_path / "g.yaml", system="salem-church", scenario="salem-church", mode="solo",
                          sides={"union": None, "confederate": None}, game_id="salem-rules")
 
@@ -224,7 +224,7 @@ def test_unknown_keys_are_refused(game):
     dec = game.awaiting[0]
     from hxref.kit import schema
 
-    def check(state, dec, side, choice):       # as hxref.orders checks: the schema, then the rules
+    def check(state, dec, side, choice):       # as hxref.referee.orders checks: the schema, then the rules
         return schema.check(dec.schema, choice, dec.rule) or game.system.check(state, dec, side, choice)
 
     # a key the orders do not have: the decision's rule (13.4)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.errors import InvalidInput
+from hxref.base.errors import InvalidInput
 from hxref.systems.salem_church import victory as vc
-from hxref.yamlio import load_data, to_plain
+from hxref.base.yamlio import load_data, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "games" / "salem_church" / "scenarios" / "salem-church.yaml"

@@ -3,7 +3,7 @@
 Each works with what a cheating player has: the game file, his own key(s) and the files he
 legitimately holds.  Nothing here reads the victim's private key.  Game files are written with
 :meth:`GameFile.save` only, never :meth:`Engine.save`: the cheater works on his own machine, so
-the victim's record of the heads he saw (hxref.heads) is not touched.
+the victim's record of the heads he saw (hxref.gamefile.heads) is not touched.
 """
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import copy
 import hashlib
 from pathlib import Path
 
-from hxref import commit as commit_mod
-from hxref import orders, protocol, systems
-from hxref.canon import sha256_hex
-from hxref.engine import INPUT_KINDS, Engine
-from hxref.game import GameFile, new_header
-from hxref.signing import load_private_key, sign_text
+from hxref.crypto import commit as commit_mod
+from hxref import systems
+from hxref.referee import orders
+from hxref.referee import trust as protocol
+from hxref.crypto.canon import sha256_hex
+from hxref.referee.engine import INPUT_KINDS, Engine
+from hxref.gamefile.game import GameFile, new_header
+from hxref.crypto.signing import load_private_key, sign_text
 
 
 def sha(path) -> str:
@@ -120,7 +122,7 @@ def swap_key(src, out, side: str, new_key_path: str, keys: dict[str, str]) -> Ga
 def rehash(gf) -> None:
     """Make a game file whose first event was edited consistent again, as its creator's own tools
     would: every event's link and hash, then the header's identity and head."""
-    from hxref.game import event_hash
+    from hxref.gamefile.game import event_hash
 
     prev = gf.log[0]["prev"]
     for ev in gf.log:

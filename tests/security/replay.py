@@ -21,9 +21,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from hxref import orders, yamlio
+from hxref.referee import orders
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.game import LOG_MARKER
+from hxref.gamefile.game import LOG_MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "orders"
@@ -189,7 +190,7 @@ class Copy:
         return self.hxref("audit", GAME, day=day)
 
     def head(self) -> str:
-        from hxref.game import GameFile
+        from hxref.gamefile.game import GameFile
 
         return GameFile.load(self.game).head
 

@@ -17,14 +17,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import orders, protocol
-from hxref.canon import sha256_hex
-from hxref.audit import audit as run_audit
-from hxref.engine import Engine
-from hxref.errors import HxrefError
-from hxref.game import GameFile
+from hxref.referee import orders
+from hxref.referee import trust as protocol
+from hxref.crypto.canon import sha256_hex
+from hxref.referee.audit import audit as run_audit
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
+from hxref.gamefile.game import GameFile
 from hxref.cli import main
-from hxref.signing import load_private_key
+from hxref.crypto.signing import load_private_key
 
 from tests.conftest import NOW, bid_round
 from tests.security import attacker

@@ -5,7 +5,7 @@ through one load (``Engine.load``), which proves any file this machine did not w
 the audit's replay (every line its event's canonical JSON, the chain, the header).  The attacks
 still apply to that load, and are kept against it:
 
-- hxref/eventlog.py keeps the log as the lines read, parses an event only when asked and writes the
+- hxref/gamefile/eventlog.py keeps the log as the lines read, parses an event only when asked and writes the
   stored lines back byte for byte;
 - hxref/kit/data.py ``unpublished`` is remembered under $HXREF_HOME;
 - ``hxref submit F1 F2 ...`` loads and saves the game once.
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import audit as run_audit
-from hxref.canon import canonical_json, sha256_hex
-from hxref.game import LOG_SEPARATOR, GameFile, event_hash
+from hxref.referee.audit import audit as run_audit
+from hxref.crypto.canon import canonical_json, sha256_hex
+from hxref.gamefile.game import LOG_SEPARATOR, GameFile, event_hash
 
 from tests.core.test_deadlines import claim as acw_claim
 from tests.core.test_deadlines import open_game as acw_open_game

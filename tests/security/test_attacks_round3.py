@@ -113,8 +113,8 @@ def test_the_loser_forks_a_finished_game_with_a_claim_and_books_a_forfeit_win(cl
     too).  Handed to the organiser alone, the fork books Bob a win by forfeit; beside the honest
     copy, the two end at different heads and the game counts for nobody.  Alice signed nothing
     after the fork point; her reveal, signed long before the deadline, is in the honest copy."""
-    from hxref.engine import Engine
-    from hxref.signing import load_private_key
+    from hxref.referee.engine import Engine
+    from hxref.crypto.signing import load_private_key
     from tests.batch.test_batch import OpenPlayers
 
     Path("club").mkdir()

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.dice import Dice
-from hxref.game import GameFile
+from hxref.crypto.dice import Dice
+from hxref.gamefile.game import GameFile
 
 from tests.acw_minis.test_club_table import MOVE, club_files
 from tests.cases import book

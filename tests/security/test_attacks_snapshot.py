@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from hxref import audit as audit_mod
-from hxref.canon import sha256_hex
-from hxref.game import LOG_SEPARATOR, GameFile, event_hash
+from hxref.referee import audit as audit_mod
+from hxref.crypto.canon import sha256_hex
+from hxref.gamefile.game import LOG_SEPARATOR, GameFile, event_hash
 
 from tests.security.attacker import sha
 from tests.security.test_attacks import DEC, answer, refused, roll, start

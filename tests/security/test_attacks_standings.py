@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.signing import load_private_key
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.crypto.signing import load_private_key
 
 from tests.security.test_attacks import KEYS, bid, run
 
@@ -191,8 +191,8 @@ def _solo_with_keys(path: Path) -> None:
     the US and bob's for the Germans: made with hxref's own engine where it lets a solo game carry
     keys, else by writing the keys into a finished solo game's first event and rehashing the log,
     as the one who holds the file can."""
-    from hxref.errors import HxrefError
-    from hxref.game import GameFile
+    from hxref.base.errors import HxrefError
+    from hxref.gamefile.game import GameFile
 
     from tests.batch.test_batch import _kgp_to_the_end
     from tests.security.attacker import rehash

@@ -17,11 +17,11 @@ from unittest import mock
 import pytest
 from click.testing import CliRunner
 
-from hxref import orders
+from hxref.referee import orders
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.game import GameFile
-from hxref.inputs import check_created
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import GameFile
+from hxref.referee.inputs import check_created
 
 from tests.security.attacker import _replay, sha
 
@@ -96,7 +96,7 @@ def first_event(path: Path) -> dict:
 def attackers_hxref():
     """The attacker's own copy of hxref, without the check of the first event (what he writes by
     hand needs no hxref at all)."""
-    with mock.patch("hxref.engine.check_created", lambda data: None):
+    with mock.patch("hxref.referee.engine.check_created", lambda data: None):
         yield
 
 
@@ -254,7 +254,7 @@ def refused_everywhere(bob: Machine, game: str, what: str) -> None:
 
 
 def add_phantom(data: dict, keydir_pub: str) -> None:
-    from hxref.signing import load_public_key
+    from hxref.crypto.signing import load_public_key
 
     key = load_public_key(keydir_pub)
     data["participants"] = dict(data["participants"], observer={"role": "side", "key": key.line(),
@@ -330,7 +330,7 @@ def test_a_solo_game_carries_no_players_keys(table, keydir):
                       "--side", "confederate=bob.pub", code="E504")
     assert "solo game takes no keys" in err and not (alice / "s.yaml").exists()
     alice.run("new", "s.yaml", *BIDDING, "--mode", "solo")
-    from hxref.signing import load_public_key
+    from hxref.crypto.signing import load_public_key
 
     def with_keys(d: dict) -> None:
         d["participants"] = {name: {"role": "side", "key": load_public_key(str(keydir / f"{who}.pub")).line(),

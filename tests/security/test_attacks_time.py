@@ -25,11 +25,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from hxref import commit as commit_mod
-from hxref import orders, protocol
-from hxref.audit import audit as run_audit
-from hxref.engine import Engine
-from hxref.game import GameFile
+from hxref.crypto import commit as commit_mod
+from hxref.referee import orders
+from hxref.referee import trust as protocol
+from hxref.referee.audit import audit as run_audit
+from hxref.referee.engine import Engine
+from hxref.gamefile.game import GameFile
 
 from tests.conftest import NOW
 from tests.security import attacker
@@ -316,8 +317,8 @@ def test_no_signed_time_or_policy_makes_the_engine_raise(keydir, clock, deadline
     accepts, and every file (joins, commitments, reveals, claims) signed at any time, extreme or near
     the clock: each file is accepted or refused with a user error, resolve and the waiting texts
     never raise, and what was accepted live passes the audit's replay on the same clock."""
-    from hxref.errors import HxrefError
-    from hxref.signing import load_private_key, load_public_key, sign_text
+    from hxref.base.errors import HxrefError
+    from hxref.crypto.signing import load_private_key, load_public_key, sign_text
 
     keys = {"union": load_private_key(str(keydir / "alice")), "confederate": load_private_key(str(keydir / "bob"))}
     ats = iter([_near(clock, t) if isinstance(t, int) else t for t in times])

@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from hxref import paths, yamlio
-from hxref.canon import sha256_hex
-from hxref.game import GameFile, event_hash
+from hxref.base import paths
+from hxref.base import yamlio
+from hxref.crypto.canon import sha256_hex
+from hxref.gamefile.game import GameFile, event_hash
 from hxref.kit import data
 
 from tests.security.attacker import sha

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import audit
-from hxref.canon import sha256_hex
-from hxref.errors import InvalidInput
-from hxref.game import GameFile
+from hxref.referee.audit import audit
+from hxref.crypto.canon import sha256_hex
+from hxref.base.errors import InvalidInput
+from hxref.gamefile.game import GameFile
 from hxref.kit import data
 
 from tests.acw_minis.test_club_table import MOVE, club_files
@@ -96,7 +96,7 @@ def test_a_club_map_that_is_a_symbolic_link_pins_nothing(cli, tmp_path):
 
 def test_a_link_put_in_place_of_the_table_is_not_followed(cli, tmp_path):
     """The name is opened without following a link: no window between the look and the read."""
-    from hxref import yamlio
+    from hxref.base import yamlio
 
     club_files()
     a_valid_table_elsewhere(tmp_path / "elsewhere" / "secret-table.yaml")

@@ -42,8 +42,8 @@ from pathlib import Path
 
 import pytest
 
-from hxref.audit import audit
-from hxref.game import GameFile
+from hxref.referee.audit import audit
+from hxref.gamefile.game import GameFile
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 GAME = "g.yaml"
@@ -55,7 +55,7 @@ HOLD_SECONDS = 4.5              # longer than hxref's 3 s wait for the lock
 DRIVER = r"""
 import sys, time
 from hxref.cli import main
-import hxref.engine, hxref.game, hxref.yamlio, hxref.orders, hxref.signing   # warm up before the barrier
+import hxref.referee.engine, hxref.gamefile.game, hxref.base.yamlio, hxref.referee.orders, hxref.crypto.signing   # warm up before the barrier
 start = float(sys.argv[1])
 time.sleep(max(0.0, start - time.time()))
 sys.argv = ["hxref"] + sys.argv[2:]
@@ -64,7 +64,7 @@ main()
 
 HOLDER = r"""
 import sys, time
-from hxref.game import locked
+from hxref.gamefile.game import locked
 start, hold = float(sys.argv[2]), float(sys.argv[3])
 with locked(sys.argv[1]):
     print("holding", flush=True)
@@ -100,7 +100,7 @@ def _make_files(cli) -> tuple[bytes, list[str]]:
     for p in folder.glob(GAME + "*"):
         p.unlink()
     (folder / GAME).write_bytes(start)
-    # this machine saw the game further on (hxref.heads): taking it back to the start is a rollback
+    # this machine saw the game further on (hxref.gamefile.heads): taking it back to the start is a rollback
     # on purpose, recorded as `hxref audit --accept-head` does after a clean audit
     cli("audit", GAME, "--accept-head")
     return start, files

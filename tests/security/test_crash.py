@@ -11,7 +11,7 @@ command's measured duration, and then checks that
 * a leftover ``.GAME.<pid>.tmp`` (the kill landed in the middle of a write) never
   replaced the game file,
 * the version left still loads on this machine: its record of the last head seen
-  (:mod:`hxref.heads`, written after the game file) is that version's head or an
+  (:mod:`hxref.gamefile.heads`, written after the game file) is that version's head or an
   earlier one, never a head the file does not reach.
 
 Only trials where the process was still running when the signal arrived count as
@@ -32,11 +32,11 @@ import sys
 import time
 from pathlib import Path
 
-from hxref import heads
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.errors import HxrefError
-from hxref.game import GameFile
+from hxref.gamefile import heads
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
+from hxref.gamefile.game import GameFile
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 
@@ -114,7 +114,7 @@ def _reset(folder: Path, start: str) -> None:
         p.unlink()
     shutil.copy(folder / (start + ".bak"), folder / (GAME + ".bak"))
     shutil.copy(folder / start, folder / GAME)
-    # the heads this machine saw (hxref.heads): the last one is the start version's, as when it was saved
+    # the heads this machine saw (hxref.gamefile.heads): the last one is the start version's, as when it was saved
     # (else the command would refuse the game put back as a rollback, E506)
     gf = GameFile.load(folder / GAME)
     heads.remember(gf.log[0]["hash"], folder / GAME, len(gf.log), gf.head)

@@ -20,7 +20,7 @@ import json
 
 import pytest
 
-from hxref.dice import FixedDice
+from hxref.crypto.dice import FixedDice
 from hxref.systems import get
 from hxref.systems.heartland import cavalry as cv
 from hxref.systems.heartland import fog, impulse, model

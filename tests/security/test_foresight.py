@@ -2,7 +2,7 @@
 decision becomes final.
 
 A game is walked file by file in the order of the exchange.  A party *holds*, at a moment, its
-own dice chain (all of it: derived from its own key, ``hxref.dice.chain_seed(key, identity, join_nonce)``)
+own dice chain (all of it: derived from its own key, ``hxref.crypto.dice.chain_seed(key, identity, join_nonce)``)
 and every file any other party sent before that moment (an over-estimate: as if every file were
 mailed to everyone the moment it was written), with every link that can be derived from the
 links in them (hashing a link gives the links before it on its chain, down to the tip in the
@@ -30,11 +30,11 @@ from pathlib import Path
 
 import pytest
 
-from hxref import dice as dice_mod
-from hxref import orders
-from hxref.canon import sha256_hex
-from hxref.game import GameFile
-from hxref.signing import load_private_key
+from hxref.crypto import dice as dice_mod
+from hxref.referee import orders
+from hxref.crypto.canon import sha256_hex
+from hxref.gamefile.game import GameFile
+from hxref.crypto.signing import load_private_key
 from tests.conftest import bid_round
 from tests.security.replay import BIDDING, DEMOS, Copy, FileInfo, file_info, manifest, manifest_sequence, segments
 
@@ -178,7 +178,7 @@ def test_shipped_order_is_the_exchange():
 def test_fixture_game_bids_and_levels(cli, game, keydir):
     """An open bidding-demo game played here: bid rounds, and every other decision answered with the
     decision's example (and rolled for by the other side when it rolls dice), walked file by file."""
-    from hxref.engine import Engine
+    from hxref.referee.engine import Engine
 
     seq: list[FileInfo] = []
     folder = Path(cli.folder)

@@ -3,7 +3,7 @@ user error, never a crash).
 
 Hypothesis makes order files -- the shipped demo files with wrong values (re-signed with the
 right demo key, so the values reach the rules' checks), random YAML, random bytes, deep nesting,
-huge numbers, unicode confusables in ids -- and feeds them to :func:`hxref.orders.parse`,
+huge numbers, unicode confusables in ids -- and feeds them to :func:`hxref.referee.orders.parse`,
 :meth:`Engine.check` on the four shipped demo games stopped part-way, and `hxref check` through the
 command line. Every input must give a result or one :class:`HxrefError` (a one-line message);
 any other exception is a bug. The number of inputs tried is printed.
@@ -17,11 +17,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from hxref import orders, yamlio
+from hxref.referee import orders
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.engine import Engine
-from hxref.errors import HxrefError
-from hxref.signing import load_private_key, sign_text
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
+from hxref.crypto.signing import load_private_key, sign_text
 
 from tests.security.test_secrets_all import DEMOS, replay
 

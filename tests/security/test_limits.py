@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.yamlio import ORDER_LIMITS
+from hxref.base.yamlio import ORDER_LIMITS
 
 from tests.conftest import envelope
 

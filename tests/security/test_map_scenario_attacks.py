@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from hxref import paths
-from hxref.audit import audit
-from hxref.engine import Engine, map_view
-from hxref.game import GameFile
+from hxref.base import paths
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine, map_view
+from hxref.gamefile.game import GameFile
 
 from tests.security.attacker import sha
 
@@ -183,7 +183,7 @@ def test_a_scenario_naming_a_map_outside_the_maps_folder_reads_nothing(cli, name
     game = craft(game, lambda charts: charts)
     err = cli.fails("join", game, "--side", "confederate", "--key", "bob")
     assert "[E507]" in err and "the scenario heartland-demo differs" in err
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
     from hxref.kit import data
 
     with pytest.raises(InvalidInput) as exc:

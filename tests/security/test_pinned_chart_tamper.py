@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from hxref.canon import sha256_hex
-from hxref.audit import audit
-from hxref.game import GameFile, event_hash
+from hxref.crypto.canon import sha256_hex
+from hxref.referee.audit import audit
+from hxref.gamefile.game import GameFile, event_hash
 from tests.conftest import bid_round
 
 WEATHER = "charts/weather.yaml"
@@ -80,7 +80,7 @@ def test_a_pinned_chart_that_does_not_match_its_sha256_is_refused(played, tmp_pa
     edit_pinned(played, str(tmp_path / "forged.yaml"), fix_sha=False, rehash=True)
     res = audit(tmp_path / "forged.yaml", known_head=False)
     assert not res.ok and "this file is for another game" in res.problems[0]
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
     from hxref.kit import data
 
     with pytest.raises(InvalidInput, match="does not match its sha256") as exc:
@@ -91,7 +91,7 @@ def test_a_pinned_chart_that_does_not_match_its_sha256_is_refused(played, tmp_pa
 @pytest.mark.parametrize("key", ["../../../etc/passwd", "charts/../x.yaml", "maps/../x.yaml", "scenarios/demo.yaml",
                                  "Terrain.yaml", "maps/Demo.yaml"])
 def test_a_pinned_chart_under_another_name_is_refused(key):
-    from hxref.errors import InvalidInput
+    from hxref.base.errors import InvalidInput
     from hxref.kit import data
 
     with pytest.raises(InvalidInput, match="is damaged") as exc:

@@ -31,12 +31,12 @@ from pathlib import Path
 
 import pytest
 
-from hxref import paths
-from hxref.audit import audit
-from hxref.canon import sha256_hex
+from hxref.base import paths
+from hxref.referee.audit import audit
+from hxref.crypto.canon import sha256_hex
 from hxref.cli import main
-from hxref.engine import Engine, map_view
-from hxref.game import GameFile, event_hash
+from hxref.referee.engine import Engine, map_view
+from hxref.gamefile.game import GameFile, event_hash
 from hxref.kit import data
 
 from tests.security.attacker import rehash, sha

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hxref.cli import main
-from hxref.game import GameFile
+from hxref.gamefile.game import GameFile
 from tests.security import replay
 from tests.security.replay import BIDDING, DEMOS, Copy, file_info, manifest, phase_order, random_day, segments
 

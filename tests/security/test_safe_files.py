@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from hxref import game as game_mod
-from hxref.errors import InvalidInput, Locked
-from hxref.game import atomic_write, locked
-from hxref.yamlio import read_text
+from hxref.gamefile import game as game_mod
+from hxref.base.errors import InvalidInput, Locked
+from hxref.base.files import atomic_write
+from hxref.gamefile.game import locked
+from hxref.base.yamlio import read_text
 
 NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 HXREF = str(Path(sys.executable).with_name("hxref"))
@@ -66,7 +67,7 @@ def test_planted_tmp_links_for_the_next_pids_are_not_followed(tmp_path):
     victim.write_bytes(b"the victim's own text\n")
     # the save runs in a new process: links for the PIDs that come next
     plant(tmp_path, "g.yaml", os.getpid())
-    code = ("import sys; from pathlib import Path; from hxref.game import atomic_write; "
+    code = ("import sys; from pathlib import Path; from hxref.base.files import atomic_write; "
             "atomic_write(Path(sys.argv[1]), b'new game\\n', backup=True)")
     subprocess.run([sys.executable, "-c", code, str(game)], check=True, timeout=60)
     assert victim.read_bytes() == b"the victim's own text\n"
@@ -270,9 +271,9 @@ def test_disk_full_or_no_permission_during_submit(cli, game, monkeypatch, where,
 
 
 def test_an_unexpected_oserror_is_still_one_line(cli, monkeypatch):
-    import hxref.signing
+    import hxref.crypto.signing
 
-    monkeypatch.setattr(hxref.signing, "generate_key", fail_with(errno.EIO))
+    monkeypatch.setattr(hxref.crypto.signing, "generate_key", fail_with(errno.EIO))
     res = cli("keygen", "zed", code=2)
     one_line_error(res.stderr, "E510")
     assert "internal error" not in res.stderr
@@ -281,7 +282,7 @@ def test_an_unexpected_oserror_is_still_one_line(cli, monkeypatch):
 def test_an_unreadable_order_file_names_it(tmp_path, monkeypatch):
     f = tmp_path / "o.yaml"
     f.write_text("a: 1\n")
-    monkeypatch.setattr("hxref.yamlio.os.open", fail_with(errno.EACCES))
+    monkeypatch.setattr("hxref.base.yamlio.os.open", fail_with(errno.EACCES))
     with pytest.raises(InvalidInput) as e:
         read_text(f)
     assert e.value.code == "E100" and e.value.render() == f"{f}: cannot read the file: permission denied [E100]"
@@ -292,7 +293,7 @@ def test_an_unreadable_order_file_names_it(tmp_path, monkeypatch):
 def test_read_text_refuses_a_fifo_without_blocking(tmp_path):
     fifo = tmp_path / "orders.yaml"
     os.mkfifo(fifo)
-    code = "import sys; from hxref.yamlio import read_text; read_text(sys.argv[1])"
+    code = "import sys; from hxref.base.yamlio import read_text; read_text(sys.argv[1])"
     res = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=20)
     assert "not a regular file" in res.stderr and "E100" in res.stderr
 
@@ -331,7 +332,7 @@ def ssh_keygen(*args: str, stdin: bytes | None = None) -> subprocess.CompletedPr
 
 @needs_ssh_keygen
 def test_detached_signature_over_a_crlf_file(cli):
-    from hxref.signing import split_signed_text
+    from hxref.crypto.signing import split_signed_text
 
     folder = cli.folder
     cli("new", "g.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
 from hxref.kit import registry
 from hxref.report import turn
@@ -127,7 +127,7 @@ def _reports(eng, audience, game: Path, since: int | None = None, umpire_key=Non
     rep = turn.build(eng, audience, since)
     out = {fmt: turn.render(rep, fmt) for fmt in ("text", "md", "html", "json")}
     out.update(_side_view(eng, audience, umpire_key))
-    from hxref.maps import load_map
+    from hxref.geometry.mapfile import load_map
     from hxref.report.mapsvg import render_svg
 
     mv = eng.system.map_view(rep.facts["view"])
@@ -153,7 +153,7 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
     game = tmp_path / "game.yaml"
     checked, searched, leaks, moments = 0, 0, [], 0
     seen = 0
-    from hxref.signing import load_private_key
+    from hxref.crypto.signing import load_private_key
 
     umpire_key = load_private_key(demo / "keys" / "umpire") if (demo / "keys" / "umpire").exists() else None
     views = 0

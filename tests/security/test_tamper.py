@@ -32,13 +32,16 @@ from pathlib import Path
 
 import pytest
 
-from hxref import commit as commit_mod
-from hxref import orders, protocol, signing, yamlio
-from hxref.audit import audit
-from hxref.engine import Engine
-from hxref.errors import HxrefError
-from hxref.canon import sha256_hex
-from hxref.game import GameFile, event_hash
+from hxref.crypto import commit as commit_mod
+from hxref.referee import orders
+from hxref.referee import trust as protocol
+from hxref.crypto import signing
+from hxref.base import yamlio
+from hxref.referee.audit import audit
+from hxref.referee.engine import Engine
+from hxref.base.errors import HxrefError
+from hxref.crypto.canon import sha256_hex
+from hxref.gamefile.game import GameFile, event_hash
 
 SEED = 20261129
 ROOT = Path(__file__).resolve().parents[2]
@@ -311,7 +314,7 @@ def simultaneous(a: dict, b: dict) -> bool:
 
 
 def canonical_blocks(log: list[dict]) -> bool:
-    """Every block's files in the canonical order (hxref.protocol.canonical)."""
+    """Every block's files in the canonical order (hxref.referee.trust.canonical)."""
     run: list[dict] = []
     for ev in log + [{"kind": "end"}]:
         if ev["kind"] == "submission":

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
 from ..base import Decision, Field, Problem, Section
 from .info import INFO
@@ -99,7 +99,7 @@ class AcwMinis(GameSystem):
 
     def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         """The rules' problems of orders whose shape fits the decision's schema (checked first, in
-        :mod:`hxref.orders`)."""
+        :mod:`hxref.referee.orders`)."""
         return self._check(acw_state(state), side, choice)
 
     def _check(self, state: AcwState, side: str, choice: dict) -> list[Problem]:

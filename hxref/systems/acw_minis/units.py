@@ -11,7 +11,7 @@ Pure functions, no dice import: die faces are passed in.  Geometry is
 :mod:`hxref.geometry.table` (shapely): a unit's base is a rotated rectangle, a straight
 advance sweeps the convex hull of its start and end bases.  ``table`` is a
 :class:`~hxref.geometry.table.Table` or a :class:`~hxref.geometry.mapmodel.TableMap`
-from :func:`hxref.maps.load_map` (whose ``areas`` terrain types' ``rules`` may rename
+from :func:`hxref.geometry.mapfile.load_map` (whose ``areas`` terrain types' ``rules`` may rename
 what counts as woods, town or impassable; :func:`terrain_rules`).  ``units`` maps unit
 id -> :class:`Unit`.
 

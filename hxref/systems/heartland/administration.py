@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, TypeGuard, cast
 
 from .state_types import HeartlandState, Unit
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ..base import Problem
 from . import forces as fc
 from . import model

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, cast
 
 from .state_types import HeartlandState, Turn
-from ... import commit
+from ...crypto import commit
 from ...geometry.hex import distance
 from ..base import Problem
 from . import model
@@ -701,7 +701,7 @@ def recon_move_problems(state: HeartlandState, force: str, mv: dict, *, start: s
                                index=index)
 
 
-# --- plotted positions in open games (8.62a with hxref.commit) ----------------------------------
+# --- plotted positions in open games (8.62a with hxref.crypto.commit) ----------------------------------
 
 PLOT_KEYS = ("force", "hex", "impulse")
 
@@ -712,7 +712,7 @@ def plot_choice(force: str, label: str, impulse: int) -> dict:
 
 
 def plot_commitment(choice: dict, salt_hex: str) -> str:
-    """The commitment to a plotted hex (:func:`hxref.commit.commitment` of :func:`plot_choice`)."""
+    """The commitment to a plotted hex (:func:`hxref.crypto.commit.commitment` of :func:`plot_choice`)."""
     if not isinstance(choice, dict) or set(choice) != set(PLOT_KEYS):
         raise ValueError(f"a plot is {{force, hex, impulse}}, not {choice!r} (8.62a)")
     return commit.commitment(choice, salt_hex)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from ...cli_options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
-from ...errors import InvalidInput
+from ...cli.options import check_side, dir_option, game_argument, load_game, out_dir_for, side_option
+from ...base.errors import InvalidInput
 
 if TYPE_CHECKING:
     from .state_types import HeartlandState
@@ -50,7 +50,8 @@ def plot(game, side, force, label, reveal_force, out_dir):
     """
     import json
 
-    from ... import commit, yamlio
+    from ...crypto import commit
+    from ...base import yamlio
     from . import hidden_open as ho
     from .cavalry import plot_choice, plot_commitment
 
@@ -99,6 +100,6 @@ def plot(game, side, force, label, reveal_force, out_dir):
 
 def _write_private(path: Path, text: str) -> None:
     """A secret file (hidden plots and their salts): mode 0600 from its first byte, written atomically."""
-    from ...game import atomic_write
+    from ...base.files import atomic_write
 
     atomic_write(path, text.encode("utf-8"), private=True)

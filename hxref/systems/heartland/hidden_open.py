@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Mapping, cast
 
 from .state_types import HeartlandState, PendingSearch, Plot, Turn
-from ... import commit
+from ...crypto import commit
 from ...geometry.hex import distance
 from ...geometry.paths import MoveGraph, MoveRules, Prohibited
 from ..base import Problem

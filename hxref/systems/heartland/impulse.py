@@ -110,7 +110,7 @@ def defence_decision(state: HeartlandState) -> Decision:
 
 
 def check_defence(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
-    """The rules' problems of a defence whose shape fits its schema (checked first, in :mod:`hxref.orders`)."""
+    """The rules' problems of a defence whose shape fits its schema (checked first, in :mod:`hxref.referee.orders`)."""
     from . import fog
 
     # 3.71, 8.62a: in umpired games the defender's reactions and retreats are checked against what

@@ -65,7 +65,7 @@ def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Proble
     problems, refused = _level_order(state, side, choice)
     if refused:
         return problems
-    # the shapes of the orders (keys, types) are checked first, in hxref.orders: .order_schema
+    # the shapes of the orders (keys, types) are checked first, in hxref.referee.orders: .order_schema
     emergency = choice.get("emergency", {})
     if emergency:
         found = _emergency_problems(state, side, emergency)

@@ -21,7 +21,7 @@ import enum
 from dataclasses import dataclass, field
 from functools import cache
 
-from ...dice import Dice, Roll
+from ...crypto.dice import Dice, Roll
 from ..base import Problem
 
 INITIATIVE_FEE = 5          # 5.11

@@ -1,6 +1,6 @@
 """The shapes of an impulse's orders and of a defence (:mod:`hxref.kit.schema`), declared once.
 
-:mod:`hxref.orders` checks every answer against them before the rules are asked
+:mod:`hxref.referee.orders` checks every answer against them before the rules are asked
 (:func:`.impulse_check.check_orders`, :func:`.impulse.check_defence`): an unknown key, a value of
 the wrong type or a missing ``force`` is refused there, at its line of the order file, with the
 rule the shape comes from.  The key sets themselves (``ORDER_KEYS``, ``MOVE_KEYS``,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
 from ..base import Decision, Field, Problem, Section
 from . import impulse
@@ -41,7 +41,7 @@ class Heartland(GameSystem):
     # --- scenarios -----------------------------------------------------------------------
     def load_scenario(self, name: str) -> dict:
         """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
-        from ...yamlio import load_data, to_plain
+        from ...base.yamlio import load_data, to_plain
 
         from pathlib import Path
 

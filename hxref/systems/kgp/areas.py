@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import AslLabels, Hex, HexGrid, column_number
 from .campaign import Campaign, EntryArea
 from .sides import SIDES, other

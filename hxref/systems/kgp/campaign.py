@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .cg_calendar import CGDate, date_range, parse_date
 from .chart_reader import SOURCES, Reader, chart_source, kind
 from .rg_chart import CAMPAIGNS, RgChart, _load_rg

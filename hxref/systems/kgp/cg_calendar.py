@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import total_ordering
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 
 PERIODS = ("AM", "PM", "N")             # 8.2 CG Date: AM, PM, Night
 _DATE = re.compile(r"^([0-9]{1,2})(AM|PM|N)$")

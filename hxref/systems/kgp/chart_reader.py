@@ -1,7 +1,7 @@
 """Reading KGP data files (the campaign files and the charts): every error names the file, the line and the key.
 
 :class:`Reader` checks the shape of a loaded YAML tree node by node and raises
-:class:`~hxref.errors.InvalidInput` with the file, the line and the data path;
+:class:`~hxref.base.errors.InvalidInput` with the file, the line and the data path;
 :func:`chart_source` gives a chart's pinned copy while a game is played.
 ``SOURCES`` is where a datum comes from: the seed, a public source, or a reading.
 """
@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidInput
-from ...yamlio import format_path, line_of_path
+from ...base.errors import InvalidInput
+from ...base.yamlio import format_path, line_of_path
 from .cg_calendar import CGDate, parse_date
 from .sides import SIDES
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .cg_calendar import CGDate, is_night
 from .chart_reader import SOURCES, Reader, chart_source
 from .sides import SIDE_NAMES, SIDES, other

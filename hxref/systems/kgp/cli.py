@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from ...errors import HxrefError, InvalidInput
+from ...base.errors import HxrefError, InvalidInput
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -66,7 +66,7 @@ def _unit(kind: str, status: str = "good_order", cx: bool = False, skis: bool = 
 
 def _hexmap(path: str):
     """The KGP hex map in ``path`` (InvalidInput naming the file otherwise)."""
-    from ...maps import load_map
+    from ...geometry.mapfile import load_map
 
     if not Path(path).exists():
         raise InvalidInput("no such file", code="E100", file=path)
@@ -919,7 +919,8 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
 
     Example: hxref kgp seal cg.yaml --side us --id objective-I1-1 --kind objective_hex --value ChNN6
     """
-    from ... import commit, yamlio
+    from ...crypto import commit
+    from ...base import yamlio
     from .sealing import seal_choice
 
     book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
@@ -929,7 +930,7 @@ def seal_cmd(game: str, side: str, item_id: str, kind: str, value: str) -> None:
     salt = commit.new_salt()
     c = commit.commitment(seal_choice(item_id, kind, value), salt)
     book[item_id] = {"kind": kind, "value": value, "salt": salt, "commitment": c}
-    from ...game import atomic_write
+    from ...base.files import atomic_write
 
     # 0600 from the first byte, through a random temporary file (no symlink is followed)
     atomic_write(book_path, ("# PRIVATE: your sealed KGP secrets and their salts. Never send this file.\n"
@@ -954,7 +955,7 @@ def open_cmd(game: str, side: str, item_id: str, meets: str | None) -> None:
 
     Example: hxref kgp open cg.yaml --side us --id objective-I1-1 --meets tem
     """
-    from ... import yamlio
+    from ...base import yamlio
 
     book_path = Path(game).with_name(f"{Path(game).stem}-{side}-secrets.yaml")
     book = (yamlio.fast_load(book_path.read_text()) if book_path.exists() else None) or {}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance
 from ...geometry.los import SightTerrain, sight_line
 from .slopes import Check, is_up_slope, los_height

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ..base import Decision, Problem
 from .areas import determine, determine_from_state, strategic_hexes, strategic_problems
 from .campaign import load_campaign
@@ -64,7 +64,7 @@ SHARED_FACTS = ("lvp", "cvp", "hexes", "buildings", "bridge_destroyed_by", "fact
 
 def check(state: KgpState, decision: Decision, side: str, choice: dict) -> list[Problem]:
     """The rules' problems of a choice whose shape fits the decision's schema (checked first, in
-    :mod:`hxref.orders`)."""
+    :mod:`hxref.referee.orders`)."""
     found = _secret_dr_problems(choice.get("secret_drs", []))
     if found:
         return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .sight import HILLSIDE_WALLS, hillside_check
 from .terrain import NotCovered, mf_text
 

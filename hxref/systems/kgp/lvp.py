@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ..base import Problem
 from .chart_reader import Reader, chart_source
 from .sides import SIDE_NAMES, SIDES

@@ -23,7 +23,7 @@ from typing import Collection, Iterable, Mapping
 
 from fractions import Fraction
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, HexSide
 from .terrain import (LocationLike, Part, TerrainChart, UnitLike, _frac, _hex, _label, _side, _sides_of,
                       _street, _unit, mf_text)

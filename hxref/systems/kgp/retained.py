@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ..base import Problem
 from .areas import Areas, areas_chart, hex_of
 from .campaign import Campaign

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .chart_reader import Reader, chart_source
 from .sides import SIDE_NAMES, SIDES
 

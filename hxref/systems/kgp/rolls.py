@@ -5,12 +5,12 @@ reinforcements), SSR CG16 (Snipers), SSR I.2 (8.51, Medium Tank Platoon II),
 SSR III.5 and III.6 (8.53), and the digest's section 9 "Public die rolls":
 every one of these rolls is made openly, with the verifiable dice, and logged.
 
-Pure functions: nothing here rolls.  The caller rolls with :class:`hxref.dice.Dice`
+Pure functions: nothing here rolls.  The caller rolls with :class:`hxref.crypto.dice.Dice`
 (``dice.roll(REQUESTS[name].purpose, count=REQUESTS[name].count, by=side)``)
 and passes the face(s); each function returns a frozen dataclass with the
 result, the rule and a ``why``.  A roll the rules forbid now raises
-:class:`~hxref.errors.IllegalOrder` naming the rule; a die face that is not one
-raises :class:`~hxref.errors.InvalidInput`.  :data:`REQUESTS` describes each
+:class:`~hxref.base.errors.IllegalOrder` naming the rule; a die face that is not one
+raises :class:`~hxref.base.errors.InvalidInput`.  :data:`REQUESTS` describes each
 roll (dice, who, when, rule) and :func:`check_request` checks a player's
 request against it, returning :class:`~hxref.systems.base.Problem` s, so a game
 system can refuse a roll before any die is spent.
@@ -62,7 +62,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import IllegalOrder, InvalidInput
+from ...base.errors import IllegalOrder, InvalidInput
 from ..base import Problem
 from .chart_reader import Reader, chart_source
 from .sides import SIDE_NAMES, SIDES
@@ -127,7 +127,7 @@ class RollRequest:
 
     @property
     def purpose(self) -> str:
-        """The ``purpose`` to log the roll under (:meth:`hxref.dice.Dice.roll`)."""
+        """The ``purpose`` to log the roll under (:meth:`hxref.crypto.dice.Dice.roll`)."""
         return f"{self.label} ({self.rule})"
 
     def as_dict(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ..base import Problem
 from . import rolls as rl
 from .campaign import load_campaign

@@ -14,8 +14,8 @@ to check on the sheet).
 """
 from __future__ import annotations
 
-from ... import commit
-from ...errors import InvalidInput
+from ...crypto import commit
+from ...base.errors import InvalidInput
 from ..base import Problem
 from .campaign import load_campaign
 from .lvp import load_lvp_chart

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import column_letters, column_number, distance
 from ..base import Problem
 from .campaign import Campaign, load_campaign

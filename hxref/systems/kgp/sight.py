@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance, line_steps
 from ...geometry.los import SightTerrain, sight_line
 from .slopes import LosHeight, los_height

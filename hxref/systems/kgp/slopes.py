@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance
 from ...geometry.los import Adjustment, SightTerrain, sight_line, upslope_bonus
 from .terrain import (Location, LocationLike, Part, TerrainChart, Unit, UnitLike, _frac, _hex, _label, _loc, _rules,

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...kit.protocol import GameSystem, ReadOnlyState, Result, State, Template
 from ...kit.views import AllowList
 from ..base import Decision, Field, Problem, Section

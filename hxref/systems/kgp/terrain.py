@@ -1,7 +1,7 @@
 """ASL Kampfgruppe Peiper terrain calculators (KGP rules 1-6): the terrain they speak of, the units
 and Locations they ask about, the chart of KGP's own numbers, and how a cost is explained.
 
-The calculators are pure functions over a loaded map (:func:`hxref.maps.load_map`);
+The calculators are pure functions over a loaded map (:func:`hxref.geometry.mapfile.load_map`);
 each returns a frozen result with the total, every part (:class:`Part`) with its
 reason and rule, and a ``why`` sentence.  Rule numbers are those of the digest
 (``rules/kgp.md``).  They live by rule:
@@ -37,7 +37,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Union
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Direction, Hex, HexSide
 
 # Names of map terrain the rules speak of (the vocabulary of games/kgp/terrain.yaml).

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, HexSide, distance
 from ...geometry.mapmodel import crossing_kind
 from .terrain import (ASL_COT_RULE, BARBED_WIRE, CREST_SLOPE, CULVERT, KGP_COT_RULE, MMC, NARROW_STREETS, ROAD,
@@ -339,7 +339,7 @@ def mf_cost(
     wagon's VCA changes while bypassing along a narrow street, 1 MF each (5.11).
     ``end`` may be the culvert under a hex (4.21).
 
-    Bad input raises :class:`~hxref.errors.InvalidInput`; a question needing
+    Bad input raises :class:`~hxref.base.errors.InvalidInput`; a question needing
     ASL rules the seed lacks raises :class:`NotCovered`; a step the rules bar
     gives a result with ``legal`` False.
     """

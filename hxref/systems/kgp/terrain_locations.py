@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex
 from .terrain import CULVERT, STEEPLE, STREAM, LocationLike, TerrainChart, _label, _loc, mf_text
 

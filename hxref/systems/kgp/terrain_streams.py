@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, distance, line_steps
 from .slopes import Check
 from .terrain import (CULVERT, STREAM, STREAM_MIXED, LocationLike, NotCovered, TerrainChart, _label, _loc)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .campaign import Campaign, Condition
 from .cg_calendar import CGDate
 from .sides import SIDE_NAMES, SIDES, other

@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import AbstractSet, Any, Mapping
 
-from ...errors import IllegalOrder, InvalidInput
+from ...base.errors import IllegalOrder, InvalidInput
 from . import counters as ct
 from .counters import Ids, Roll, _same, die_purpose, sees
 

@@ -54,7 +54,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ...errors import IllegalOrder, InvalidInput
+from ...base.errors import IllegalOrder, InvalidInput
 from .counters import (
     COUNTER_ATTACK_FACTOR,
     DEFENSIVE_POSITION_CF,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Iterable
 
-from ...errors import IllegalOrder, InvalidInput
+from ...base.errors import IllegalOrder, InvalidInput
 
 
 def die_purpose(roll: Callable | None, what: str, unit: str, detail: str = "") -> str:

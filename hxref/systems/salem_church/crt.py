@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 LEADER = "Leader"

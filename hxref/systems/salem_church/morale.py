@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ...errors import IllegalOrder, InvalidInput
+from ...base.errors import IllegalOrder, InvalidInput
 from .counters import UNIT, CombatRefused, Ids, Roll, Unit, _same, die_purpose
 from .crt import Crt, _face
 

@@ -1,6 +1,6 @@
 """The shape of a Salem Church player turn's orders (:mod:`hxref.kit.schema`), declared once.
 
-:mod:`hxref.orders` checks every answer against it before :func:`.orders_check.check_orders` is asked:
+:mod:`hxref.referee.orders` checks every answer against it before :func:`.orders_check.check_orders` is asked:
 an unknown key, a value of the wrong type or out of its choices is refused there, at its line of
 the order file, with the rule it comes from (D3 the moves, B1 the attacks, B2 the combat
 answers, 7.2 the counter-attacks, 13.2/13.3 the replacements).

@@ -1,7 +1,7 @@
 """Salem Church: checking a side's orders file before the dice (13.2, 13.3, 13.x, D3, B1, B2, 7.2, 18.0).
 
 :func:`check_orders` is :meth:`.system.SalemChurch.check` for a player turn's orders (their
-shape is :mod:`.order_schema`'s, checked first by :mod:`hxref.orders`).  The steps, one helper
+shape is :mod:`.order_schema`'s, checked first by :mod:`hxref.referee.orders`).  The steps, one helper
 each, the first problem found is the answer:
 
 1. ``entry``: one of the entry hexes of this turn's arrivals (13.3);
@@ -31,7 +31,7 @@ from .turn import REPLACEMENTS, STANDING_KEYS, _copy_units, _entry_hex, due, sig
 
 def check_orders(state: SalemState, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
     """What can be known to be wrong before the dice (the moves are walked in order), of orders
-    whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.orders`):
+    whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.referee.orders`):
     the entry hex (13.3), the replacements (13.2, 13.3), the moves (D3, 13.x), the units due entering
     (13.x), the attacks (B1, 18.0) and the standing orders (B2, 7.2), the first problem found."""
     turn = int(state["turn"])
@@ -253,7 +253,7 @@ def _standing_problems(state: SalemState, side: str, standing) -> list[Problem]:
 def _is_hex(state: SalemState, label) -> bool:
     """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
     so a bad hex must be refused now, not when it is played)."""
-    from ...errors import InvalidInput
+    from ...base.errors import InvalidInput
 
     try:
         return hexmap(state).parse(str(label)) in hexmap(state).grid

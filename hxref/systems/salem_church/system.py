@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -35,7 +35,7 @@ class SalemChurch(GameSystem):
     # --- scenarios -----------------------------------------------------------------------------
     def load_scenario(self, name: str) -> dict:
         """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
-        from ...yamlio import load_data, to_plain
+        from ...base.yamlio import load_data, to_plain
 
         path = Path(name) if name.endswith((".yaml", ".yml")) else self.info.games_path() / "scenarios" / f"{name}.yaml"
         if not path.is_file():

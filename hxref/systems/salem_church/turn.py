@@ -424,7 +424,7 @@ class Turn:
         """A battery's bombardment (stand-in, :mod:`.bombardment`): checked again on the true map
         (its own move may have been cut short), the die, and its result on the enemy combat units
         in the target hex: disrupted, or one step lost (the owner's ``losses`` order first)."""
-        from ...errors import IllegalOrder
+        from ...base.errors import IllegalOrder
         from . import bombardment as bo
 
         st = self.state

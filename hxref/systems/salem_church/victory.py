@@ -59,7 +59,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from .state_types import ConditionRecord, SalemState, ScoreRecord, VictoryRecord
 
 SIDES = ("union", "confederate")

@@ -67,7 +67,7 @@ from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, Iterable, cast
 
-from ...errors import InvalidInput
+from ...base.errors import InvalidInput
 from ...geometry.hex import Hex, distance
 from ...geometry.los import LosResult, SightTerrain
 from ...geometry.los import line_of_sight as _framework_los

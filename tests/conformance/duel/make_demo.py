@@ -21,11 +21,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from hxref import yamlio
+from hxref.base import yamlio
 from hxref.cli import main
-from hxref.cli_files import write_join
-from hxref.engine import Engine
-from hxref.signing import load_private_key, load_public_key
+from hxref.cli.files import write_join
+from hxref.referee.engine import Engine
+from hxref.crypto.signing import load_private_key, load_public_key
 from hxref.kit import registry
 
 from .info import INFO

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
-from hxref.engine import Engine
+from hxref.referee.engine import Engine
 from hxref.kit import registry
 
 from tests.conformance.conftest import registered

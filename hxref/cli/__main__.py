@@ -1,0 +1,4 @@
+"""``python -m hxref.cli``: the same as the ``hxref`` command."""
+from .root import main
+
+main()
