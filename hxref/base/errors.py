@@ -20,7 +20,7 @@ import errno
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: Stable error codes, one table.  Tests and the README refer to these.
+#: Stable error codes, one table.  Tests and the manual (docs/) refer to these.
 CODES: dict[str, str] = {
     # reading files
     "E100": "file cannot be read (missing, too large, not UTF-8)",

@@ -1,4 +1,4 @@
-"""A club's own scenario file: ``hxref new --scenario my-scenario.yaml`` (the README's words).
+"""A club's own scenario file: ``hxref new --scenario my-scenario.yaml`` (the words of docs/maps.md).
 
 Every system that reads scenarios from ``games/<folder>/scenarios/`` also takes a file of one's
 own, by a path relative to the working folder, and says which file is wrong when it is.  KGP's

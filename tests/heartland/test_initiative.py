@@ -1,7 +1,7 @@
 """The Heartland initiative segment, rules 4.1 and 5.0-5.17, from the digest's numbers.
 
-Readings of the digest's ambiguities are the ones listed in the README
-("Rules interpretations"); each is pinned by a test here.
+Readings of the digest's ambiguities are the ones listed in
+games/heartland/readings.md; each is pinned by a test here.
 """
 import pytest
 
@@ -65,7 +65,7 @@ def test_5_13a_h2_monopoly_union_3_then_2():
     assert o.remaining == {U: 0, C: 0}
 
 
-# 5.13a: the monopolist pays the 5 WEP initiative fee (reading in the README)
+# 5.13a: the monopolist pays the 5 WEP initiative fee (reading in games/heartland/readings.md)
 def test_5_13a_monopoly_pays_5():
     assert outcome(4, 0, mu=5, mc=3).fee == 5
 

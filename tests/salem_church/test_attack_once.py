@@ -1,7 +1,8 @@
-"""A unit attacks once a combat phase (the Musket & Sabre series reading, README): the Union player,
-with only his key and the game file, names one brigade in two attacks to make it fight twice, or
-twice in one attack to count its CF twice; ``hxref answer`` and ``hxref check`` refuse the file
-(exit 2, one line naming the rule), and the game file is not changed."""
+"""A unit attacks once a combat phase (the Musket & Sabre series reading,
+games/salem_church/readings.md): the Union player, with only his key and the game file, names
+one brigade in two attacks to make it fight twice, or twice in one attack to count its CF twice;
+``hxref answer`` and ``hxref check`` refuse the file (exit 2, one line naming the rule), and the
+game file is not changed."""
 import json
 from pathlib import Path
 

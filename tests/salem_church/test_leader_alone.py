@@ -1,5 +1,5 @@
 """A leader whose last unit in the hex is captured or eliminated does not stay alone with the
-enemy: he is captured too (reading, README)."""
+enemy: he is captured too (reading, games/salem_church/readings.md)."""
 from hxref.systems.salem_church.system import SYSTEM, hexmap
 from hxref.systems.salem_church import combat as cb
 from hxref.systems.salem_church.counters import Outcome

@@ -25,7 +25,7 @@ C14, B2, B6); :func:`eliminated`, :func:`apply_hits` (A5); :func:`terrain_rules`
 :func:`open_water` (C13); :class:`Options`, the digest's flagged alternatives and the
 scenario options, all off by default.
 
-Readings (the README's "rules interpretations"; digest F and the C entries named)
+Readings (games/acw_minis/readings.md; digest F and the C entries named)
 ---------------------------------------------------------------------------------
 * C5 prohibitions use any overlap of the whole base (touching is not overlap): Cavalry and
   Artillery never overlap woods, during the move or at its end (a base swinging into woods

@@ -20,7 +20,7 @@ Extended battle (10.7, 10.71): :func:`extended_battle`, :func:`extended_assault`
 Readings chosen where the rules are ambiguous (pinned by
 ``tests/heartland/test_combat.py`` and ``test_combat_example.py``):
 
-* 10.12a with the 10.7 example (the example is the authority; README "Combat"): a defender
+* 10.12a with the 10.7 example (the example is the authority; games/heartland/readings.md, "Combat"): a defender
   attacked in waves pays once, before the first resolution, as 10.12 says (the OC 1 general, each
   leader using his artillery 1: Longstreet 2 and Hood 1 in H-1, "before the combat", for all
   three fires), and every later resolution fires on that payment: the ammunition state of the

@@ -5,7 +5,7 @@ its impulse's orders, ``deactivate: [leader, ...]``; they flip to their inactive
 of the impulse, after its combat and just before the leaders are paid (4.25).  That is the
 moment the choice matters: 11.0 pays 1 WEP for every active leader and for every leader
 deactivated against his will during the impulse, but not for one who deactivated voluntarily
-(README, "Rules interpretations": the reading of "at any time").  The flip is 8.11's: his AP
+(games/heartland/readings.md: the reading of "at any time").  The flip is 8.11's: his AP
 fall to the inactive-side AR.  Until it happens the order is the phasing side's own (3.71: the
 enemy's view of the impulse does not hold it); the flip itself is seen by all, as 8.11's is.
 """

@@ -1,8 +1,8 @@
 """The Initiative Determination Segment: rules 4.1, 5.0-5.17 and the weather roll of 5.2.
 
 Pure functions of bids, maxima, WEP and dice.  The readings chosen where the
-digest marks the text ambiguous are listed in the README ("Rules
-interpretations") and pinned by ``tests/heartland/test_initiative.py``:
+digest marks the text ambiguous are listed in games/heartland/readings.md and pinned by
+``tests/heartland/test_initiative.py``:
 
 * 5.12 "after 3 bids" means the first bid and two re-bids; if WEP are equal
   after the third tie each side rolls 1d6 (re-rolling ties), higher first.

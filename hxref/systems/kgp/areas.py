@@ -15,7 +15,7 @@ sides' agreed reports give them, and the hexes that are not Enterable (8.2: Terr
   Enterable hexes of Uncontrolled Territory or friendly setup area reaches an Eligible friendly
   Entry Area (SSR CG6c), or for the Germans on the Lg map the HQ hex.
 
-Readings (the README's KGP readings): hxref works hex by hex (a hex's Locations share its area);
+Readings (games/kgp/readings.md): hxref works hex by hex (a hex's Locations share its area);
 the KG map sheets are not in the seed, so a map group is the stand-in rectangle of
 ``games/kgp/charts/areas.yaml`` in which every hex is Enterable but the reported Blaze hexes; an
 Entry Area is its arrow hex and the board-edge hexes within 4 of it; the Germans control an Entry

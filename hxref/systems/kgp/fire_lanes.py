@@ -10,7 +10,7 @@
 The Fire Lane rules themselves (A9.22: who lays one, which Locations it attacks, at what FP) are ASL,
 not in the seed: this answers only what KGP adds.
 
-Readings (README, KGP readings; tests: tests/kgp/test_fire_lanes.py):
+Readings (games/kgp/readings.md; tests: tests/kgp/test_fire_lanes.py):
 
 * "from an Up-Slope position 3/4 level higher than the target": the firer is Up-Slope for the LOS to
   that target hex (2.2) and its LOS height (2.3, :func:`.slopes.los_height`) is at least 3/4 level

@@ -13,7 +13,7 @@ held: N}}``); hxref counts each one's LVP, refuses a report whose Current LVP To
 side is below what its buildings give, and lowers the LVP existing on the map group by the
 Locations rubble removed (:func:`report_problems`, :func:`counted`).
 
-Readings (README, "Rules interpretations"): ``held`` is the Locations of the building the side
+Readings (games/kgp/readings.md): ``held`` is the Locations of the building the side
 controls, all its existing ones when left out; a building is named once, by its id or any of
 its hexes; the Current LVP Total still comes from the report, which may count LVP Locations the
 chart does not list.

@@ -7,7 +7,7 @@ motorcycle or a Very Small vehicle, and the TCA-change dr (5.12).
 * :func:`vehicle_bypass` (``hxref kgp mf --unit vehicle --bypass``), :func:`turn_around`
   (``hxref kgp turn``), :func:`tca_change` (``hxref kgp turret``).
 
-Readings (README, KGP readings; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
+Readings (games/kgp/readings.md; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
 
 * normal VBM (ASL D2.3, not in the seed) is a chart stand-in of 2 MP; along a narrow street the
   vehicle pays half of it (5.11) and 1 MP more for each VCA change (D2.33), which is not halved;

@@ -11,7 +11,7 @@ Shift: Retained units try to leave their setup/entry area for another friendly s
 Eligible Entry Area.  8.2 Retained: a unit ending a scenario in friendly setup area X starts the
 next one there, unless it Shifted.  SSR CG: vehicles may not use the Railroad-Bridge Entry Area.
 
-Readings (the bodies of 8.606 and 8.613 are lost; the README's KGP readings): a unit in No Man's
+Readings (the bodies of 8.606 and 8.613 are lost; games/kgp/readings.md): a unit in No Man's
 Land, an enemy setup area or Uncontrolled Territory must Escape or is eliminated (a Retained on-map
 unit sets up in a friendly setup area, 8.6055), one in an Isolated setup area may try; the attempt
 is one dr on the stand-in table of ``games/kgp/charts/areas.yaml`` (failure: eliminated), along a

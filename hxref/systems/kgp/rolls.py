@@ -18,7 +18,7 @@ system can refuse a roll before any die is spent.
 The circled Game End numbers are map data: ``games/kgp/charts/game_end.yaml``
 (Turn 7 = 3 from the seed, the rest stand-ins).
 
-Readings chosen where the digest is unclear (README, "Rules interpretations"),
+Readings chosen where the digest is unclear (games/kgp/readings.md),
 pinned by ``tests/kgp/test_rolls.py``:
 
 * CG Game End: the example's "Turn 7 ... an original dr <= 3" makes Turn 7's

@@ -22,7 +22,7 @@ Where the answer needs ASL rules the seed lacks (the A6.4 count elsewhere, a hil
 a wall's, an entrenched unit behind a wall per B9.21) the calculator raises :class:`.terrain.NotCovered`
 naming them, rather than guess.  Hindrances (A6.7: AFVs, wrecks, orchards, smoke) are not computed.
 
-Readings (README, KGP readings; tests: tests/kgp/test_sight.py):
+Readings (games/kgp/readings.md; tests: tests/kgp/test_sight.py):
 
 * an obstacle whose top equals the lower unit's level is seen over; one equal to the higher unit's
   level blocks (2.3: a unit sees over what is lower than itself), ground at the level of both does not;

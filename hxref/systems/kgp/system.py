@@ -28,7 +28,7 @@ hxref does not play ASL's turns.  It referees what a KGP Campaign Game needs aro
   "*" steps repeat; otherwise the next scenario starts;
 * after the last CG Date, or when a CG Victory Condition is met, the victory.
 
-Readings (the README's "rules interpretations"): in an umpired game each side's
+Readings (games/kgp/readings.md): in an umpired game each side's
 purchases, CPP, OB and opened secrets are its own (the views), in an open game the
 sealed refit choices are revealed to both when both have sealed (a limitation of a
 game file both players hold); the scenario's roles come from the chit outcome

@@ -12,7 +12,7 @@ The number of building Locations of a terrain type is its ``rules.levels`` in
 ``games/kgp/terrain.yaml`` (ASL B23 prints them; stand-ins); a type without it is not a
 building the calculators know the levels of, and its levels are not checked.
 
-Readings (README, KGP readings; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
+Readings (games/kgp/readings.md; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
 
 * a steeple does not raise its hex's LOS obstacle height (the seed says nothing; a spire covers
   little of the hex): it adds a Location from which a unit sees, not an obstacle;

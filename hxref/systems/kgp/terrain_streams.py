@@ -5,7 +5,7 @@ them (4.2, 4.24).
 * :func:`stream_bottom_tem` (``hxref kgp tem --stream-bottom``), :func:`culvert_fire`
   (``hxref kgp tem --culvert``) and :func:`culvert_sight` (``hxref kgp los --from-culvert``).
 
-Readings (README, KGP readings; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
+Readings (games/kgp/readings.md; tests: tests/kgp/test_village_terrain.py and games/kgp/cases/village_terrain.yaml):
 
 * 4.13 "runs entirely along the stream depiction": every hex the LOS passes through between the
   firer and the target, the firer's own included, is a stream hex (of a pair the LOS runs between,

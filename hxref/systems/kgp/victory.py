@@ -3,7 +3,7 @@
 The conditions are data in the CG files (:mod:`.campaign`); :func:`victory`
 checks each at one moment and says which are checked now and which are met.
 
-Reading chosen where the digest is ambiguous (README, "Rules interpretations"),
+Reading chosen where the digest is ambiguous (games/kgp/readings.md),
 pinned by ``tests/kgp/test_campaign.py``:
 
 * 8.51-8.53: the seed names only the US CG conditions (and only one side's

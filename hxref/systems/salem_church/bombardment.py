@@ -4,7 +4,7 @@ The scenario refers to bombardment -- 17.3: "initiative has no effect on bombard
 TEC: light woods block artillery LOS unless the artillery is on a hill -- and the artillery
 counters carry a range, but the procedure is in the missing standard rules (digest D3, E:
 "none available; make it data").  The numbers are ``games/salem_church/charts/bombardment.yaml``
-(``stand_in: true``); the procedure here is hxref's reading (README, Salem Church):
+(``stand_in: true``); the procedure here is hxref's reading (games/salem_church/readings.md):
 
 * in its combat phase, before its attacks, the phasing side's artillery units may each
   bombard **once** a player turn (``bombard: [{unit, target}]``), and a battery that bombards

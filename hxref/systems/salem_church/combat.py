@@ -18,7 +18,7 @@ brings its hex number (for 15.0) and the terrain names of its hex (for the TEC).
   retreat path is safe, unsafe or missing (rout, capture; CRT key).
 
 Readings where the rules are silent or the text is ambiguous (digest G, E) --
-the README's "rules interpretations":
+games/salem_church/readings.md:
 
 * the differential is attacker CF minus defender CF (B1, derived); no CRT DRMs
   or column shifts exist (digest 0.);

@@ -58,8 +58,7 @@ die (the 17.2 initiative check) is rolled with ``roll``; a failed check is not a
 the unit stops in the hex before the enemy ZOC, and :attr:`MoveCheck.stopped` says so.
 Without ``roll`` the check is listed in :attr:`MoveCheck.pending` and assumed passed.
 
-Readings where the text is silent or ambiguous (digest E, G) -- the README's "rules
-interpretations":
+Readings where the text is silent or ambiguous (digest E, G) -- games/salem_church/readings.md:
 
 * ZOC (D2 "locking", E): the 6 adjacent hexes of every infantry or artillery unit on the
   map (leaders and the train have CF 0 and exert none; disrupted units do); a unit

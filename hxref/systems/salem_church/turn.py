@@ -41,7 +41,7 @@ Orders (a choice)::
                                        (digest F2): Ar/Dr, Ax/Dx passed, retreat length, which
                                        unit loses a step first, and 7.2 counter-attacks
 
-Readings (stand-ins where the standard rules are missing, digest D3/E; in the README):
+Readings (stand-ins where the standard rules are missing, digest D3/E; in games/salem_church/readings.md):
 
 * the "first unit" (B2, 17.3) is the unit that makes a side's MC: the attack's ``first``, else
   the first attacker listed; it does not choose who loses a step;

@@ -30,7 +30,7 @@ State layout (shared with :mod:`.views`)::
                            capture)
     state["initial_steps"] {uid: steps at full strength} (else the scenario's counters)
 
-Readings where the rules are silent (the README's "rules interpretations"; digest G4, G6):
+Readings where the rules are silent (games/salem_church/readings.md; digest G4, G6):
 
 * "Unit" that holds a hex = a **combat unit** (infantry, artillery); not a leader, not
   the wagon train (the scenario's ``hold_units``; 16.0 treats the train apart from

@@ -29,7 +29,7 @@ The state layout read here (the same as :mod:`.victory`)::
     state["wagon"], state["turn"], state["initial_steps"] = {uid: steps}
     state["orders"], state["standing_orders"], ... = {side: ...}   # private to each side
 
-Readings where the rules are silent (the README's "rules interpretations"):
+Readings where the rules are silent (games/salem_church/readings.md):
 
 * **Seeing** enemy units is not the TEC's subject (it speaks of LOS for fire); for the
   fog option the plain reading is used: the hill and heavy-woods rules apply to every
