@@ -360,7 +360,7 @@ def _against_own_record(gf: GameFile, side: str, fingerprint: str) -> list[str]:
     join of ``side`` in it is not the one the key signed for this identity (an earlier game's join
     spliced into a game re-made with its identity), or the last head the key signed against is not
     in its history (a fork)."""
-    from ..referee import key_record
+    from . import key_record
 
     identity = gf.log[0]["hash"] if gf.log else ""
     entry = key_record.joined(fingerprint, identity)
