@@ -589,7 +589,7 @@ def remembered_yaml(text: str, parse: Callable[[], Any]) -> tuple[Any, bool]:
     from importlib.metadata import PackageNotFoundError, version
 
     from .. import __version__
-    from ..crypto.canon import canonical_json, sha256_hex
+    from .canon import canonical_json, sha256_hex
     from .home import home, read_record, write_record
 
     try:

@@ -395,7 +395,7 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
                            code="E504")
     t = _game_or_template(game, template_path, side, "join")
     if t is not None:
-        from ..crypto import canon
+        from ..base import canon
         from ..crypto import dice
 
         key = private_key(key_path)

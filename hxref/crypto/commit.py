@@ -21,7 +21,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from .canon import canonical_json, is_hex
+from ..base.canon import canonical_json, is_hex
 
 COMMIT_DOMAIN = b"hxref-commit/1"
 BOUND_DOMAIN = b"hxref-commit/2"

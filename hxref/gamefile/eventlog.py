@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from typing import Any, overload
 
-from ..crypto.canon import canonical_json
+from ..base.canon import canonical_json
 
 #: every stored line of the log: ``- `` then the event's canonical JSON
 LINE_START = b"- {"

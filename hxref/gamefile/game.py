@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Iterator, TypedDict
 
-from ..crypto.canon import canonical_json, sha256_hex
+from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import HxrefError, InvalidInput, Locked, cannot_write, os_reason
 from ..base.files import atomic_write, read_regular
 from .eventlog import EventLog

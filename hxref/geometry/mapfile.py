@@ -87,7 +87,7 @@ Table
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeGuard
 
@@ -162,22 +162,28 @@ def _duplicate_keys(text: str, file: str) -> list[InvalidInput]:
     return out
 
 
-#: while true, a map or terrain file's YAML may come from the memo (:func:`load_map` only)
-_REMEMBER: ContextVar[bool] = ContextVar("hxref_maps_remember", default=False)
+def _disk_text(path: Path) -> str:
+    return read_text(path, DATA_LIMITS)
 
 
-def _read(path: str | Path, lenient: bool) -> tuple[Any, list[InvalidInput]]:
-    """The YAML data of a map or terrain file; lenient mode reports duplicate keys and goes on.
-    While a game is played, a file it pinned (its map, its terrain types) is read from the game."""
-    from ..kit.pins import pinned_file
+@dataclass(frozen=True)
+class Reader:
+    """How a map's files are read: ``text`` gives the text of a file (the map, the terrain file
+    it names) by its path, from the disk or from the copy a game pinned; with ``remember`` the
+    YAML reader's answer may come from the memo kept between commands
+    (:func:`hxref.base.yamlio.remembered_yaml`), else every file is parsed with its line numbers."""
 
-    held = pinned_file(path)
-    text = held.text if held is not None else read_text(path, DATA_LIMITS)
+    text: Callable[[Path], str] = _disk_text
+    remember: bool = False
+
+
+def _read(path: str | Path, lenient: bool, reader: Reader) -> tuple[Any, list[InvalidInput]]:
+    """The YAML data of a map or terrain file; lenient mode reports duplicate keys and goes on."""
+    text = reader.text(Path(path))
     dups = _duplicate_keys(text, str(path)) if lenient else []
     if not dups:
-        if _REMEMBER.get():
-            # the reader's answer kept between commands (hxref.base.yamlio.remembered_yaml): plain data,
-            # without line numbers, so a map with a problem is read again to name its line
+        if reader.remember:
+            # plain data, without line numbers, so a map with a problem is read again to name its line
             data, _ = remembered_yaml(text, lambda: load_rt(text, str(path), DATA_LIMITS, strict=False))
             return data, []
         return load_rt(text, str(path), DATA_LIMITS, strict=False), []
@@ -292,7 +298,7 @@ def _check_costs(g: str, name: str, d: dict, decls: dict, groups: tuple[str, ...
         probs.add(f"move_out, move_in, line_move and replaces are for hexside features only ({name!r})", d, None, file=file)
 
 
-def _terrain(root: Any, base: Path, groups: tuple[str, ...], probs: _Problems, lenient: bool) -> tuple[dict[str, dict[str, TerrainType]], bool]:
+def _terrain(root: Any, base: Path, groups: tuple[str, ...], probs: _Problems, lenient: bool, reader: Reader) -> tuple[dict[str, dict[str, TerrainType]], bool]:
     node = root.get("terrain")
     if node is None:
         probs.add("the map declares no terrain: add 'terrain:' (a file name or the declarations)", root, None, "E111")
@@ -300,7 +306,7 @@ def _terrain(root: Any, base: Path, groups: tuple[str, ...], probs: _Problems, l
     if isinstance(node, str):
         tpath = (base / node).resolve()
         try:
-            data, dups = _read(tpath, lenient)
+            data, dups = _read(tpath, lenient, reader)
         except InvalidInput as exc:
             exc.at(file=str(tpath))
             probs.add(f"cannot use terrain file {node!r}: {exc.message}", root, "terrain", exc.code)
@@ -385,10 +391,10 @@ def _known(name: Any, group: dict[str, TerrainType], what: str, node: Any, key: 
     return False
 
 
-def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> HexMap | None:
+def _hex_map(root: Any, path: Path, probs: _Problems, lenient: bool, reader: Reader) -> HexMap | None:
     _unknown_keys(root, _HEX_KEYS, "a hex map", probs)
     grid = _grid(root, probs)
-    types, _ = _terrain(root, path.parent, HEX_GROUPS, probs, lenient)
+    types, _ = _terrain(root, path.parent, HEX_GROUPS, probs, lenient, reader)
     if grid is None:
         return None
     default, default_elev = _grid_defaults(root["grid"], types, probs)
@@ -595,9 +601,9 @@ def _points(raw: Any, n_min: int) -> list[tuple[float, float]] | None:
     return good if len(good) == len(pts) else None
 
 
-def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool) -> TableMap | None:
+def _table_map(root: Any, path: Path, probs: _Problems, lenient: bool, reader: Reader) -> TableMap | None:
     _unknown_keys(root, _TABLE_KEYS, "a table map", probs)
-    types, _ = _terrain(root, path.parent, TABLE_GROUPS, probs, lenient)
+    types, _ = _terrain(root, path.parent, TABLE_GROUPS, probs, lenient, reader)
     table = _table_size(root, probs)
     if table is None:
         return None
@@ -727,11 +733,11 @@ def _pt(xy: tuple[float, float]):
     return Point(xy)
 
 
-def _load(path: str | Path, lenient: bool) -> tuple[HexMap | TableMap | None, list[InvalidInput]]:
+def _load(path: str | Path, lenient: bool, reader: Reader) -> tuple[HexMap | TableMap | None, list[InvalidInput]]:
     p = Path(path)
     probs = _Problems(str(path))
     try:
-        root, dups = _read(p, lenient)
+        root, dups = _read(p, lenient, reader)
     except InvalidInput as exc:
         return None, [exc]
     probs.extend(dups)
@@ -740,9 +746,9 @@ def _load(path: str | Path, lenient: bool) -> tuple[HexMap | TableMap | None, li
         return None, probs.items
     kind = root.get("kind")
     if kind == "hex":
-        m: HexMap | TableMap | None = _hex_map(root, p, probs, lenient)
+        m: HexMap | TableMap | None = _hex_map(root, p, probs, lenient, reader)
     elif kind == "table":
-        m = _table_map(root, p, probs, lenient)
+        m = _table_map(root, p, probs, lenient, reader)
     else:
         probs.add(f"kind must be 'hex' or 'table', not {kind!r}" if kind is not None else "the map needs kind: hex or kind: table", root, "kind" if "kind" in root else None, "E112" if kind is not None else "E111")
         m = None
@@ -751,19 +757,17 @@ def _load(path: str | Path, lenient: bool) -> tuple[HexMap | TableMap | None, li
 
 def check_map(path: str | Path) -> list[InvalidInput]:
     """Every problem in a map file (and its terrain file), each with file and line; [] if it is good."""
-    _, problems = _load(path, lenient=True)
+    _, problems = _load(path, True, Reader())
     return sorted(problems, key=lambda p: (p.where.file != str(path), p.where.file or "", p.where.line or 0))
 
 
-def load_map(path: str | Path) -> HexMap | TableMap:
-    """Load a map file; raises InvalidInput for the first problem (run :func:`check_map` to see all)."""
-    token = _REMEMBER.set(True)
-    try:
-        m, problems = _load(path, lenient=False)
-    finally:
-        _REMEMBER.reset(token)
+def load_map(path: str | Path, text: Callable[[Path], str] = _disk_text) -> HexMap | TableMap:
+    """Load a map file, its files' texts read by ``text`` (from the disk unless a game gives the
+    copies it pinned: :meth:`hxref.kit.charts.Charts.map`); raises InvalidInput for the first
+    problem (run :func:`check_map` to see all)."""
+    m, problems = _load(path, False, Reader(text, remember=True))
     if problems:
-        m, problems = _load(path, lenient=False)        # read afresh: the problem with its line
+        m, problems = _load(path, False, Reader(text))        # read afresh: the problem with its line
     if problems:
         raise problems[0]
     assert m is not None

@@ -44,9 +44,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from ..crypto.canon import canonical_json, sha256_hex
+from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import InvalidInput
 from . import pins
 
@@ -352,38 +353,66 @@ def source(system: str, rel: str) -> Source:
     return _from_disk(system, rel, _path(system, rel), "chart" if rel.startswith("charts/") else "data file")
 
 
-#: (system, map name) -> (the sha256 of the map file and of its terrain file, the map): a map is
+#: (system, map path) -> (the sha256 of the map file and of its terrain file, the map): a map is
 #: parsed once per content, as charts are; bounded, as a batch may read many games' crafted maps
 _MAPS: dict[tuple[str, str], tuple[tuple[str, str], Any]] = {}
 
 
-def game_map(system: str, name: str) -> Any:
-    """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.geometry.mapfile.HexMap` or
-    :class:`~hxref.geometry.mapfile.TableMap`): the game's pinned copy while a game is played, else the disk's,
-    with the terrain types it names read the same way.  Parsed once per content."""
+def game_map(system: str, name: str, pinned: Mapping[str, Source] | None = None) -> Any:
+    """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.geometry.mapmodel.HexMap` or
+    :class:`~hxref.geometry.mapmodel.TableMap`): the game's pinned copy in ``pinned`` (the game
+    being played, :func:`pinned`, when not given), else the disk's, with the terrain types it names
+    read the same way.  Parsed once per content."""
+    if pinned is None:
+        held = pins.ACTIVE.get()
+        pinned = held[1] if held is not None and held[0] == system else {}
+    return game_map_at(system, map_key(system, name), pinned)
+
+
+def game_map_at(system: str, rel: str, pinned: Mapping[str, Source]) -> Any:
+    """The map at ``rel`` inside the data folder (``maps/x.yaml``, ``club-maps/y.yaml``), as
+    :func:`game_map` reads it."""
     from ..geometry.mapfile import load_map
 
-    rel = map_key(system, name)
-    if rel.startswith(CLUB_MAPS + "/") and pins.held(system, rel) is None:
-        raise InvalidInput(f"the scenario's map is the club's own file {name!r}, which this game does not pin: a "
-                           "club's map is read only from the game that pinned it (a crafted game file)", code="E500")
-    src = source(system, rel)
+    if rel.startswith(CLUB_MAPS + "/") and rel not in pinned:
+        raise InvalidInput(f"the scenario's map is the club's own file {rel.split('/', 1)[1]!r}, which this game does "
+                           "not pin: a club's map is read only from the game that pinned it (a crafted game file)",
+                           code="E500")
+    src = pinned.get(rel) or today(system, rel)
     ref = _terrain_ref(src)
     if ref is None:
         terrain = ""
     elif ref.startswith("/"):             # a terrain file outside the data folder: never pinned
         terrain = file(system, ref).sha256
     else:
-        terrain = source(system, ref).sha256
+        terrain = (pinned.get(ref) or today(system, ref)).sha256
     key = (src.sha256, terrain)
-    hit = _MAPS.get((system, name))
+    hit = _MAPS.get((system, rel))
     if hit is not None and hit[0] == key:
         return hit[1]
-    m = load_map(folder(system) / rel)
+    m = load_map(folder(system) / rel, text=_reader(system, pinned))
     if len(_MAPS) > 64:
         _MAPS.clear()
-    _MAPS[(system, name)] = (key, m)
+    _MAPS[(system, rel)] = (key, m)
     return m
+
+
+def _reader(system: str, pinned: Mapping[str, Source]) -> Callable[[Path], str]:
+    """The text of a file the map reader asks for: the game's pinned copy of a file of the data
+    folder (its map, the terrain file the map names), else the file on the disk."""
+    from ..base.yamlio import DATA_LIMITS, read_text
+
+    root = _resolved(folder(system))
+
+    def text(path: Path) -> str:
+        try:
+            rel = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            rel = ""
+        held = pinned.get(rel)
+        return held.text if held is not None else read_text(path, DATA_LIMITS)
+
+    return text
 
 
 def is_map_key(rel: str) -> bool:
@@ -723,15 +752,21 @@ class PinnedSystem:
         self._charts = charts
         self._prepared: tuple[Any, dict[str, Source]] = (None, {})
         self.today = False      # True: each pinned file that still exists is read as it is today
+        self._bound: tuple[dict[str, Source], Any] | None = None
 
     @property
     def unpinned(self) -> Any:
-        """The system object itself (its rules imported now if they were not yet)."""
+        """The system's rules bound to the game's charts (imported now if they were not yet)."""
+        from .charts import Charts
+
         if self._system is None:
             from . import registry
 
             self._system = registry.get(self._name)
-        return self._system
+        sources = self.sources()
+        if self._bound is None or self._bound[0] is not sources:
+            self._bound = (sources, self._system.bind(Charts(self._name, MappingProxyType(sources))))
+        return self._bound[1]
 
     @property
     def name(self) -> str:

@@ -14,7 +14,8 @@ its default here.  ``check``, ``view``, ``report``, ``result``, ``template`` and
 take the state read-only; ``resolve`` returns the new state (the engine hands it a copy of its own,
 which the rules of the four shipped systems still update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
-come in as an object and charts through :mod:`hxref.kit.data`.
+come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
+the system is bound to (:meth:`GameSystem.bind`): the game's pinned files, or today's.
 """
 from __future__ import annotations
 
@@ -23,7 +24,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from .charts import Charts
 
 #: the audience of a view or report that is no side: the umpire sees everything
 UMPIRE = "umpire"
@@ -243,6 +247,27 @@ class GameSystem(ABC):
     methods; the others have working defaults."""
 
     info: SystemInfo
+    #: the data files the rules read, set by :meth:`bind`; today's files until bound
+    _charts: Charts | None = None
+
+    def bind(self, charts: Charts) -> Self:
+        """These rules playing with ``charts`` (a game's pinned files): a copy of the system
+        whose every rule reads its charts, terrain and map from ``charts`` only."""
+        if charts.system != self.name:
+            raise ValueError(f"the charts of {charts.system} given to {self.name}")
+        bound = copy.copy(self)
+        bound._charts = charts
+        return bound
+
+    @property
+    def charts(self) -> Charts:
+        """The data files these rules play with: the game's when bound (:meth:`bind`), else the
+        data folder's as they are today."""
+        if self._charts is None:
+            from .charts import Charts
+
+            return Charts.today(self.name)
+        return self._charts
 
     # the metadata the core reads often, from ``info``
     @property

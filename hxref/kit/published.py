@@ -19,7 +19,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from ..crypto.canon import sha256_hex
+from ..base.canon import sha256_hex
 from . import data
 
 def _created(eng: Any) -> Mapping:

@@ -18,7 +18,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from ..crypto.canon import canonical_json, sha256_hex
+from ..base.canon import canonical_json, sha256_hex
 
 
 def _tree(root: Path | None) -> list[list[Any]]:

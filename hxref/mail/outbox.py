@@ -195,7 +195,7 @@ def pack_created(engine) -> list[str]:
     import base64
     import zlib
 
-    from ..crypto.canon import canonical_json
+    from ..base.canon import canonical_json
 
     first = {k: v for k, v in engine.gf.log[0].items() if k != "hash"}
     packed = base64.b64encode(zlib.compress(canonical_json(first), 9)).decode("ascii")

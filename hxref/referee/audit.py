@@ -13,7 +13,7 @@ from typing import Any
 
 from . import orders
 from . import trust as protocol
-from ..crypto.canon import sha256_hex
+from ..base.canon import sha256_hex
 from .engine import Engine
 from ..base.errors import HxrefError, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, chain_problems, new_header

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import orders
 from . import trust as protocol
-from ..crypto.canon import sha256_hex
+from ..base.canon import sha256_hex
 from ..base.errors import HxrefError, InvalidInput
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from ..kit import registry
 from ..gamefile import heads
 from . import orders
 from . import trust as protocol
-from ..crypto.canon import canonical_json, random_hex, sha256_hex
+from ..base.canon import canonical_json, random_hex, sha256_hex
 from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
 from ..base.errors import IllegalOrder, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, new_header
@@ -866,7 +866,6 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     from dataclasses import replace
 
     from ..kit import data
-    from ..geometry.mapfile import load_map
 
     folder = data.folder(eng.meta["system"]).resolve()
     if folder not in Path(found.map_path).resolve().parents:      # a crafted scenario's "map: ../../x"
@@ -876,6 +875,5 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     if rel.startswith(data.CLUB_MAPS + "/") and rel not in eng.system.sources():    # never read from the disk
         raise InvalidInput("the scenario's map is a club's own map this game does not pin: a crafted game file",
                            code="E500", file=str(path))
-    with data.pinned(eng.meta["system"], eng.system.sources()):     # the game's map, as its rules read it
-        return replace(found, hexmap=load_map(found.map_path))
+    return replace(found, hexmap=eng.system.charts.map_at(found.map_path))   # the game's map, as its rules read it
 

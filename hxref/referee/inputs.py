@@ -114,7 +114,7 @@ def check_created(data: Any) -> None:
 
 
 def _is_hex(value: Any) -> bool:
-    from ..crypto.canon import is_hex
+    from ..base.canon import is_hex
 
     return is_hex(value, 32)
 

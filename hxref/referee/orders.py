@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..crypto.canon import is_hex
+from ..base.canon import is_hex
 from .trust import is_signed_time, parse_head
 from ..base.errors import IllegalOrder, InvalidInput
 

@@ -10,7 +10,7 @@ import datetime as _dt
 import os
 import re
 
-from ..crypto.canon import canonical_json, sha256_hex
+from ..base.canon import canonical_json, sha256_hex
 
 #: the order of a decision's files inside its block: commitments first; then the claims that give
 #: a late side its default (a missing commitment or answer), before the reveals and answers they

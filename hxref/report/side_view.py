@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..crypto.canon import canonical_json
+from ..base.canon import canonical_json
 from ..base.errors import HxrefError, IllegalOrder, InvalidInput
 
 #: the SSHSIG namespace of a side's view (an order file's is ``hxref``)

@@ -84,7 +84,6 @@ def _view(engine, audience: str | None) -> tuple[dict, MapView] | None:
     from dataclasses import replace
 
     from ..kit import data
-    from ..geometry.mapfile import load_map
 
     h = engine.h
     if h.get("phase") == "setup":
@@ -99,8 +98,7 @@ def _view(engine, audience: str | None) -> tuple[dict, MapView] | None:
     if folder not in Path(mv.map_path).resolve().parents:
         raise InvalidInput("the scenario names no map of its system: a crafted game file", code="E500",
                            file=str(engine.gf.path))
-    with data.pinned(system, engine.system.sources()):
-        return view, replace(mv, hexmap=load_map(mv.map_path))
+    return view, replace(mv, hexmap=engine.system.charts.map_at(mv.map_path))
 
 
 def _focus(m: Any, mv: MapView, marks: list[MapMark], side: str | None) -> list[str] | None:

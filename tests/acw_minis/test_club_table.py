@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from hxref.referee.audit import audit
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import GameFile
 from hxref.kit import data
 

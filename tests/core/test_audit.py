@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.crypto.canon import canonical_json
+from hxref.base.canon import canonical_json
 from hxref.referee.audit import audit
 from hxref.gamefile.game import LOG_MARKER, GameFile, event_hash
 from tests.conftest import bid_round

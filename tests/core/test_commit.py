@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hxref.crypto import commit
-from hxref.crypto.canon import canonical_json
+from hxref.base.canon import canonical_json
 
 
 def test_commitment_formula():

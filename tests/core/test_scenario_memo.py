@@ -101,7 +101,7 @@ def test_the_pinned_charts_comparison_is_remembered_by_what_the_game_holds(tmp_p
     """`hxref status` compares the game's pinned charts with the published ones once; the answer
     kept is keyed by the sha256 of each text as the game holds it, so a crafted game that claims
     the published digests for other texts is compared afresh, never handed an honest game's answer."""
-    from hxref.crypto.canon import sha256_hex
+    from hxref.base.canon import sha256_hex
     from hxref.base.errors import InvalidInput
     from hxref.kit import data
 

@@ -208,7 +208,7 @@ def fixed_dice():
     the shipped demo keys the dice, and so the game played, are the same on every run."""
     import hashlib
 
-    from hxref.crypto import canon
+    from hxref.base import canon
     from hxref.referee import engine
 
     count = iter(range(10**9))

@@ -15,7 +15,7 @@ from hxref.crypto import commit as commit_mod
 from hxref import systems
 from hxref.referee import orders
 from hxref.referee import trust as protocol
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.referee.engine import INPUT_KINDS, Engine
 from hxref.gamefile.game import GameFile, new_header
 from hxref.crypto.signing import load_private_key, sign_text

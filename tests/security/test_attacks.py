@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from hxref.referee import orders
 from hxref.referee import trust as protocol
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.referee.audit import audit as run_audit
 from hxref.referee.engine import Engine
 from hxref.base.errors import HxrefError

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from hxref.referee.audit import audit as run_audit
-from hxref.crypto.canon import canonical_json, sha256_hex
+from hxref.base.canon import canonical_json, sha256_hex
 from hxref.gamefile.game import LOG_SEPARATOR, GameFile, event_hash
 
 from tests.core.test_deadlines import claim as acw_claim

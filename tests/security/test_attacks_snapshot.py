@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from hxref.referee import audit as audit_mod
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import LOG_SEPARATOR, GameFile, event_hash
 
 from tests.security.attacker import sha

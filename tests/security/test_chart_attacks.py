@@ -25,7 +25,7 @@ import pytest
 
 from hxref.base import paths
 from hxref.base import yamlio
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import GameFile, event_hash
 from hxref.kit import data
 

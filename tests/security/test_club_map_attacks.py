@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from hxref.referee.audit import audit
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.base.errors import InvalidInput
 from hxref.gamefile.game import GameFile
 from hxref.kit import data

@@ -32,7 +32,7 @@ import pytest
 
 from hxref.crypto import dice as dice_mod
 from hxref.referee import orders
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import GameFile
 from hxref.crypto.signing import load_private_key
 from tests.conftest import bid_round

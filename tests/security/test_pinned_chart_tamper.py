@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.referee.audit import audit
 from hxref.gamefile.game import GameFile, event_hash
 from tests.conftest import bid_round

@@ -33,7 +33,7 @@ import pytest
 
 from hxref.base import paths
 from hxref.referee.audit import audit
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.cli import main
 from hxref.referee.engine import Engine, map_view
 from hxref.gamefile.game import GameFile, event_hash

@@ -40,7 +40,7 @@ from hxref.base import yamlio
 from hxref.referee.audit import audit
 from hxref.referee.engine import Engine
 from hxref.base.errors import HxrefError
-from hxref.crypto.canon import sha256_hex
+from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import GameFile, event_hash
 
 SEED = 20261129
