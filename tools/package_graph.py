@@ -68,16 +68,12 @@ def graph() -> dict[str, set[str]]:
     return dict(out)
 
 
-def lines_of(package: str) -> int:
-    return sum(p.read_text(encoding="utf-8").count("\n") for p in (HXREF / package).rglob("*.py"))
-
-
 def render() -> str:
-    """The graph as a Markdown table: each package, its lines, and what it imports."""
+    """The graph as a Markdown table: each package and the packages it imports, lowest first."""
     g = graph()
-    rows = ["| package | lines | imports |", "|---|---:|---|"]
+    rows = ["| package | imports |", "|---|---|"]
     for name in sorted(g, key=lambda n: (len(_below(g, n)), n)):
-        rows.append(f"| `{name}/` | {lines_of(name):,} | {', '.join(f'`{o}`' for o in sorted(g[name])) or '—'} |")
+        rows.append(f"| `{name}/` | {', '.join(f'`{o}`' for o in sorted(g[name])) or '—'} |")
     return "\n".join(rows) + "\n"
 
 

@@ -69,7 +69,7 @@ def _code_names(path: Path) -> list[tuple[int, str]]:
 def test_the_core_list_is_the_core():
     names = {p.relative_to(PACKAGE).as_posix() for p in CORE}
     assert {"referee/engine.py", "gamefile/game.py", "cli/root.py", "batch/standings.py", "batch/scan.py",
-            "cli/demo.py", "mail/outbox.py", "cli/play.py", "report/turn.py", "kit/registry.py",
+            "cli/demo.py", "mail/outbox.py", "cli/solo.py", "report/turn.py", "kit/registry.py",
             "kit/protocol.py", "geometry/mapfile.py"} <= names
     assert not any(n.startswith("systems/") for n in names)
 
