@@ -952,6 +952,7 @@ def _kgp_open(side: str, item_id: str, meets: str | None = None) -> dict:
 
 def _kgp_turn(state: dict, plan: dict) -> dict:
     """The keeper's turn report: the rolls the rules allow now (checked by hxref before it is written)."""
+    from hxref.kit.charts import Charts
     from hxref.systems.kgp.scenario_rolls import request_problems
 
     sc, t = state["scenario"], state["turn"]
@@ -967,7 +968,9 @@ def _kgp_turn(state: dict, plan: dict) -> dict:
     if plan.get("reinforcements") and t >= 2:       # CG5, the Defender's own RPh: dr < turn (none on Turn 1)
         wanted.append({"roll": "reinforcement", "side": sc["defender"]})
     wanted.append({"roll": "game_end", "side": other})                  # the second Player Turn's end
-    rolls = [r for r in wanted if not request_problems(r["roll"], t, r["side"], state, r)]
+    # the demo game is made here from today's files, so today's charts are the ones it pinned
+    charts = Charts.today("kgp")
+    rolls = [r for r in wanted if not request_problems(charts, r["roll"], t, r["side"], state, r)]
     if rolls:
         choice["rolls"] = rolls
     return choice

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base.errors import InvalidInput
 from hxref.systems.kgp import campaign as C
 from hxref.systems.kgp import cg_calendar as cal
@@ -19,13 +20,16 @@ from hxref.systems.kgp import chits
 from hxref.systems.kgp import rg_chart
 from hxref.systems.kgp import victory as V
 
+CHARTS = Charts.today("kgp")     # the data folder's files as they are today: no game's
+INITIATIVE = chits.load_initiative_chart(CHARTS)
+
 ROOT = Path(__file__).resolve().parents[2]
 KGP = ROOT / "games" / "kgp"
 
 
 @pytest.fixture(scope="module")
 def cgs():
-    return {name: C.load_campaign(name) for name in C.CAMPAIGNS}
+    return {name: C.load_campaign(CHARTS, name) for name in C.CAMPAIGNS}
 
 
 # --------------------------------------------------------------------------
@@ -102,10 +106,10 @@ def test_counts_the_seed_lost_are_stand_ins_8_51_8_53(cgs):
 
 
 def test_initial_ob_rgs_name_rgs_of_the_stand_in_chart_8_619():
-    chart = rg_chart.load_rg_chart()
+    chart = rg_chart.load_rg_chart(CHARTS)
     assert chart.stand_in
     for name in C.CAMPAIGNS:
-        cg = C.load_campaign(name)
+        cg = C.load_campaign(CHARTS, name)
         for side, s in cg.initial.sides.items():
             for item in s.ob:
                 if item.rg:
@@ -115,7 +119,7 @@ def test_initial_ob_rgs_name_rgs_of_the_stand_in_chart_8_619():
 
 
 def test_rg_chart_shape_for_a_purchase_step_8_619():
-    chart = rg_chart.load_rg_chart()
+    chart = rg_chart.load_rg_chart(CHARTS)
     assert set(chart.rgs) == {"us", "german"}
     for side, rgs in chart.rgs.items():
         assert rgs, side
@@ -182,7 +186,7 @@ def test_date_labels_refused_name_the_rule_8_2(bad):
 
 
 def test_initiative_chart_says_where_each_outcome_comes_from_8_623():
-    chart = chits.load_initiative_chart()
+    chart = chits.load_initiative_chart(CHARTS)
     assert len(chart.outcomes) == 8                               # 2 x 2 chits x day/night
     for o in chart.outcomes:
         assert o.source in {"seed", "public", "reading"} and o.rule
@@ -194,43 +198,43 @@ def test_initiative_chart_says_where_each_outcome_comes_from_8_623():
 
 @pytest.mark.parametrize("night", [False, True])
 def test_both_idle_is_an_idle_date_8_2(night):
-    o = chits.chit_outcome("idle", "idle", night=night)
+    o = chits.chit_outcome(INITIATIVE, "idle", "idle", night=night)
     assert o.idle_date and not o.scenario and o.attacker is None and o.source == "seed"
 
 
 def test_attack_idle_by_day_attacker_moves_first_defender_sets_up_first_8_623():
-    o = chits.chit_outcome("attack", "idle", night=False)
+    o = chits.chit_outcome(INITIATIVE, "attack", "idle", night=False)
     assert (o.attacker, o.defender, o.sets_up_first, o.moves_first) == ("us", "german", "german", "us")
-    o = chits.chit_outcome("idle", "attack", night=False)
+    o = chits.chit_outcome(INITIATIVE, "idle", "attack", night=False)
     assert (o.attacker, o.defender, o.sets_up_first, o.moves_first) == ("german", "us", "us", "german")
     assert o.source == "reading" and o.scenario and not o.idle_date
 
 
 def test_night_roles_from_the_chits_cg5():
-    o = chits.chit_outcome("idle", "attack", night=True)
+    o = chits.chit_outcome(INITIATIVE, "idle", "attack", night=True)
     assert (o.attacker, o.defender) == ("german", "us") and o.source == "seed" and o.rule.startswith("CG5")
-    o = chits.chit_outcome("attack", "idle", date="19N")
+    o = chits.chit_outcome(INITIATIVE, "attack", "idle", date="19N")
     assert (o.attacker, o.defender) == ("us", "german") and o.night
 
 
 @pytest.mark.parametrize("night", [False, True])
 def test_both_attack_needs_a_dr_that_decides_the_attacker_8_623(night):
-    o = chits.chit_outcome("attack", "attack", night=night)
+    o = chits.chit_outcome(INITIATIVE, "attack", "attack", night=night)
     assert o.scenario and o.needs_dr and o.attacker is None
-    chart = chits.load_initiative_chart()
+    chart = chits.load_initiative_chart(CHARTS)
     for dr in range(1, 7):
-        o = chits.chit_outcome("attack", "attack", night=night, dr=dr)
+        o = chits.chit_outcome(INITIATIVE, "attack", "attack", night=night, dr=dr)
         assert not o.needs_dr and o.attacker == chart.tie_break.side_for(dr)
         assert {o.attacker, o.defender} == {"us", "german"} and str(dr) in o.why
-    assert chits.chit_outcome("attack", "attack", night=night, dr=1).attacker != \
-        chits.chit_outcome("attack", "attack", night=night, dr=6).attacker
+    assert chits.chit_outcome(INITIATIVE, "attack", "attack", night=night, dr=1).attacker != \
+        chits.chit_outcome(INITIATIVE, "attack", "attack", night=night, dr=6).attacker
 
 
 def test_chit_outcome_refuses_unknown_chits_and_needs_the_period():
     with pytest.raises(InvalidInput):
-        chits.chit_outcome("defend", "idle", night=False)
+        chits.chit_outcome(INITIATIVE, "defend", "idle", night=False)
     with pytest.raises(ValueError):
-        chits.chit_outcome("idle", "idle")
+        chits.chit_outcome(INITIATIVE, "idle", "idle")
 
 
 # --------------------------------------------------------------------------
@@ -398,7 +402,7 @@ def _copy(tmp_path, name, old, new, count=1):
 
 def _fails(path, **kw) -> InvalidInput:
     with pytest.raises(InvalidInput) as e:
-        C.load_campaign(path, **kw)
+        C.load_campaign(CHARTS, path, **kw)
     return e.value
 
 
@@ -454,7 +458,7 @@ def test_loader_entry_area_date_outside_the_cg(tmp_path):
 
 def test_unknown_campaign_name():
     with pytest.raises(InvalidInput) as e:
-        C.load_campaign("cg-iv")
+        C.load_campaign(CHARTS, "cg-iv")
     assert "cg-iv" in e.value.message
 
 
@@ -463,18 +467,18 @@ def test_chart_loader_errors_name_file_and_key(tmp_path):
     p = tmp_path / "initiative.yaml"
     p.write_text(text.replace("\n  source: reading", "\n  source: guess", 1), encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        chits.load_initiative_chart(p)
+        chits.load_initiative_chart(CHARTS, p)
     assert e.value.where.file == str(p) and e.value.where.path.endswith(".source")
     text = (KGP / "charts" / "rg.yaml").read_text(encoding="utf-8")
     p = tmp_path / "rg.yaml"
     p.write_text(text.replace("cpp: ", "cpp: -", 1), encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        rg_chart.load_rg_chart(p)
+        rg_chart.load_rg_chart(CHARTS, p)
     assert e.value.where.file == str(p) and e.value.where.path.endswith(".cpp")
 
 
 def test_shipped_files_are_stand_in_where_the_seed_is_silent(cgs):
-    assert rg_chart.load_rg_chart().stand_in
+    assert rg_chart.load_rg_chart(CHARTS).stand_in
     for cg in cgs.values():
         assert any(ea.stand_in for ea in cg.entry_areas)           # sides/colours/dates are map data
         for s in cg.initial.sides.values():

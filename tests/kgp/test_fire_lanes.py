@@ -14,11 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base.errors import InvalidInput
 from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.fire_lanes import fire_lane_drm
 from hxref.systems.kgp.slopes import slope_tem
 from hxref.systems.kgp.terrain import TerrainChart
+
+CHART = TerrainChart.load(Charts.today("kgp"))     # today's chart: no game's
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE = ROOT / "games" / "kgp" / "maps" / "figure_2_3.yaml"
@@ -30,64 +33,64 @@ def m():
 
 
 def test_2_42_the_DRM_is_chart_data():
-    c = TerrainChart.load()
+    c = CHART
     assert c.value("fire_lane.slope_drm") == 1 and c.entry("fire_lane.slope_drm").rule == "2.42"
     assert c.value("fire_lane.slope_levels") == c.value("slope.up_slope_levels")
 
 
 @pytest.mark.parametrize("target", ["StI13", "StJ13", "StK13", "StJ14", "StK14"])
 def test_2_42_example_1_A_is_not_up_slope(m, target):
-    r = fire_lane_drm(m, "StI15", target)
+    r = fire_lane_drm(m, "StI15", target, chart=CHART)
     assert not r.eligible and r.drm == 0 and not r.no_effect
     assert any(not c.ok and "not Up-Slope" in c.text for c in r.checks)
 
 
 @pytest.mark.parametrize("target", ["StJ13", "StJ14"])
 def test_2_42_example_2_adjacent_to_B_no_DRM(m, target):
-    r = fire_lane_drm(m, "StI14", target)
+    r = fire_lane_drm(m, "StI14", target, chart=CHART)
     assert not r.eligible and any(not c.ok and "adjacent" in c.text for c in r.checks)
 
 
 def test_2_42_example_2_K14_claims_both_slope_TEM_and_DRM(m):
-    r = fire_lane_drm(m, "StI14", "StK14")
+    r = fire_lane_drm(m, "StI14", "StK14", chart=CHART)
     assert r.eligible and r.drm == 1 and r.rule == "2.42" and r.targets == ("StK14",)
-    assert slope_tem(m, "StK14", "StI14").eligible
+    assert slope_tem(m, "StK14", "StI14", chart=CHART).eligible
 
 
 def test_2_42_example_3_L14_and_the_snap_shot_on_L13_L14_no_DRM(m):
-    r = fire_lane_drm(m, "StI14", "StL14")
+    r = fire_lane_drm(m, "StI14", "StL14", chart=CHART)
     assert not r.eligible and any(not c.ok and "not Up-Slope" in c.text for c in r.checks)
-    snap = fire_lane_drm(m, "StI14", snap_shot="StL13-L14")
+    snap = fire_lane_drm(m, "StI14", snap_shot="StL13-L14", chart=CHART)
     assert not snap.eligible and snap.drm == 0 and snap.snap_shot == "StL13-L14"
     assert snap.targets == ("StL13", "StL14") and "A9.221" in snap.checks[-1].text
-    assert fire_lane_drm(m, "StI14", "StL13").eligible             # the map's deviation: one hex alone qualifies
+    assert fire_lane_drm(m, "StI14", "StL13", chart=CHART).eligible             # the map's deviation: one hex alone qualifies
 
 
 def test_2_42_example_4_the_lane_to_I12_only_I12(m):
-    assert fire_lane_drm(m, "StI14", "StI12").eligible
-    assert not fire_lane_drm(m, "StI14", "StI13").eligible         # adjacent
+    assert fire_lane_drm(m, "StI14", "StI12", chart=CHART).eligible
+    assert not fire_lane_drm(m, "StI14", "StI13", chart=CHART).eligible         # adjacent
 
 
 def test_2_42_a_snap_shot_where_both_hexes_qualify(m):
-    r = fire_lane_drm(m, "StI14", snap_shot="StI11-I12")
+    r = fire_lane_drm(m, "StI14", snap_shot="StI11-I12", chart=CHART)
     assert r.eligible and r.drm == 1
-    assert not fire_lane_drm(m, "StI14", snap_shot="StI12-I13").eligible     # I13 is adjacent
+    assert not fire_lane_drm(m, "StI14", snap_shot="StI12-I13", chart=CHART).eligible     # I13 is adjacent
 
 
 def test_2_31_2_42_no_effect_at_another_base_level(m):
-    r = fire_lane_drm(m, "StI14", "StK11")                          # K11 is at base level 2; the LOF crosses I14-J13
+    r = fire_lane_drm(m, "StI14", "StK11", chart=CHART)                          # K11 is at base level 2; the LOF crosses I14-J13
     assert r.no_effect and not r.eligible and r.drm == 0 and "2.31" in r.why
 
 
 def test_2_42_only_infantry(m):
-    assert not fire_lane_drm(m, "StI14", "StK14", target_unit="vehicle").eligible
+    assert not fire_lane_drm(m, "StI14", "StK14", target_unit="vehicle", chart=CHART).eligible
 
 
 def test_2_42_bad_questions(m):
     with pytest.raises(InvalidInput, match="not both"):
-        fire_lane_drm(m, "StI14", "StK14", snap_shot="StL13-L14")
+        fire_lane_drm(m, "StI14", "StK14", snap_shot="StL13-L14", chart=CHART)
     with pytest.raises(InvalidInput, match="firer's hex"):
-        fire_lane_drm(m, "StI14", snap_shot="StI14-J13")
+        fire_lane_drm(m, "StI14", snap_shot="StI14-J13", chart=CHART)
 
 
 # --------------------------------------------------------------------------

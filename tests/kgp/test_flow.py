@@ -33,7 +33,7 @@ def with_ob_seals(eng, side, choice):
     from hxref.systems.kgp.purchase import ob_objective_ids
 
     have = {x["id"] for x in choice.get("seal", [])}
-    extra = [sealed(i, "objective_hex", "ChW8") for i in ob_objective_ids(eng.state["cg"], side) if i not in have]
+    extra = [sealed(i, "objective_hex", "ChW8") for i in ob_objective_ids(eng.system.charts, eng.state["cg"], side) if i not in have]
     return {**choice, "seal": extra + list(choice.get("seal", []))}
 
 

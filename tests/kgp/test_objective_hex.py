@@ -39,7 +39,7 @@ def _seal(path, side: str, item_id: str, value: str) -> dict:
 
 def _set_up(path, eng, us_values: dict[str, str]) -> None:
     for side in ("us", "german"):
-        ids = ob_objective_ids(eng.state["cg"], side)
+        ids = ob_objective_ids(eng.system.charts, eng.state["cg"], side)
         seals = [_seal(path, side, i, us_values.get(i, "ChW8") if side == "us" else "ChMM8") for i in ids]
         eng.answer_solo(side, eng.awaiting[0].id, {"purchase": [], "seal": seals})
     eng.resolve()
@@ -48,7 +48,7 @@ def _set_up(path, eng, us_values: dict[str, str]) -> None:
 
 def test_an_objective_hex_on_the_bridge_is_refused_when_opened(game):
     path, eng = game
-    bad = ob_objective_ids("cg-ii", "us")[0]
+    bad = ob_objective_ids(eng.system.charts, "cg-ii", "us")[0]
     _set_up(path, eng, {bad: "ChNN6"})
     res = _cli("kgp", "open", str(path), "--side", "us", "--id", bad)
     assert res.exit_code == 2 and "say which condition ChNN6 meets with --meets" in res.output
@@ -66,7 +66,7 @@ def test_an_objective_hex_on_the_bridge_is_refused_when_opened(game):
 
 def test_a_valid_objective_hex_opens_and_says_what_it_meets(game):
     path, eng = game
-    good = ob_objective_ids("cg-ii", "us")[0]
+    good = ob_objective_ids(eng.system.charts, "cg-ii", "us")[0]
     _set_up(path, eng, {})
     res = _cli("kgp", "open", str(path), "--side", "us", "--id", good, "--meets", "ford")
     entry = json.loads(res.output.strip().splitlines()[-1])

@@ -26,10 +26,14 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.systems.base import Problem
 from hxref.systems.kgp import campaign as C
 from hxref.systems.kgp import rolls as R
+
+CHARTS = Charts.today("kgp")     # the data folder's files as they are today: no game's
+GAME_END = R.load_game_end_chart(CHARTS)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "games" / "kgp" / "charts" / "game_end.yaml"
@@ -42,7 +46,7 @@ CHART = ROOT / "games" / "kgp" / "charts" / "game_end.yaml"
 @pytest.mark.parametrize("dr, ends", [(1, True), (2, True), (3, True), (4, False), (5, False), (6, False)])
 def test_cg_game_end_example_turn7_day_original_dr_3_or_less_ends(dr, ends):
     # CG Game End example: Turn 7 of a day CG scenario, an original dr <= 3 ends it at once
-    g = R.game_end(7, dr, night=False)
+    g = R.game_end(GAME_END, 7, dr, night=False)
     assert g.ends is ends
     assert g.circled == 3 and g.drm == 0 and g.modified == dr
     assert g.stand_in is False                     # Turn 7 = 3 is the seed's number
@@ -53,7 +57,7 @@ def test_cg_game_end_example_turn7_day_original_dr_3_or_less_ends(dr, ends):
 @pytest.mark.parametrize("dr, ends", [(1, True), (2, True), (3, False), (6, False)])
 def test_cg_game_end_night_plus_1_drm(dr, ends):
     # CG Game End: "in every CG Night scenario the Game End dr gets +1 drm" (example 37: dr + 1 <= 3)
-    g = R.game_end(7, dr, night=True)
+    g = R.game_end(GAME_END, 7, dr, night=True)
     assert g.drm == 1 and g.modified == dr + 1
     assert g.ends is ends
     assert "+1" in g.why and "Night" in g.why
@@ -63,7 +67,7 @@ def test_cg_game_end_night_plus_1_drm(dr, ends):
 def test_cg_game_end_no_dr_before_turn_6(turn):
     # CG Game End: "From Turn 6 ..." (example 37: Turns 1-5, no Game End dr)
     with pytest.raises(IllegalOrder) as e:
-        R.game_end(turn, 1, night=False)
+        R.game_end(GAME_END, turn, 1, night=False)
     assert e.value.rule == "CG Game End"
     assert "Turn 6" in e.value.message
     probs = R.check_request("game_end", turn=turn)
@@ -72,8 +76,8 @@ def test_cg_game_end_no_dr_before_turn_6(turn):
 
 def test_cg_game_end_turn_6_uses_the_stand_in_table():
     # the circled numbers other than Turn 7's are map data the seed does not print: stand-ins, flagged
-    g = R.game_end(6, 1, night=False)
-    chart = R.load_game_end_chart()
+    g = R.game_end(GAME_END, 6, 1, night=False)
+    chart = R.load_game_end_chart(CHARTS)
     assert g.circled == chart.circled(6).value
     assert g.stand_in is True and "stand-in" in g.why
     assert R.check_request("game_end", turn=6) == []
@@ -81,32 +85,32 @@ def test_cg_game_end_turn_6_uses_the_stand_in_table():
 
 def test_cg_game_end_given_circled_number_overrides_the_table():
     # a player reading his own map's Turn Record Chart passes the circled number
-    g = R.game_end(8, 4, night=False, circled=4)
+    g = R.game_end(GAME_END, 8, 4, night=False, circled=4)
     assert g.ends and g.circled == 4 and g.stand_in is False
-    assert not R.game_end(8, 5, night=False, circled=4).ends
-    assert not R.game_end(8, 4, night=True, circled=4).ends      # 4 + 1 = 5 > 4
+    assert not R.game_end(GAME_END, 8, 5, night=False, circled=4).ends
+    assert not R.game_end(GAME_END, 8, 4, night=True, circled=4).ends      # 4 + 1 = 5 > 4
 
 
 def test_cg_game_end_night_dr_6_never_ends():
     # a modified 7 is above every circled number (1-6)
     for turn in range(6, 16):
-        assert not R.game_end(turn, 6, night=True).ends
+        assert not R.game_end(GAME_END, turn, 6, night=True).ends
 
 
 @pytest.mark.parametrize("bad", [0, 7, -1, True, "3", 2.0, None])
 def test_cg_game_end_dr_is_one_die_face(bad):
     with pytest.raises(InvalidInput):
-        R.game_end(7, bad, night=False)
+        R.game_end(GAME_END, 7, bad, night=False)
 
 
 @pytest.mark.parametrize("bad", [0, 7])
 def test_cg_game_end_bad_circled_number(bad):
     with pytest.raises(InvalidInput):
-        R.game_end(7, 1, night=False, circled=bad)
+        R.game_end(GAME_END, 7, 1, night=False, circled=bad)
 
 
 def test_game_end_chart_file_turn_7_is_the_seed_and_the_rest_stand_ins():
-    chart = R.load_game_end_chart()
+    chart = R.load_game_end_chart(CHARTS)
     assert chart.stand_in is True and chart.note
     assert chart.rule == "CG Game End"
     assert min(chart.turns) == 6                  # no circle before Turn 6
@@ -119,7 +123,7 @@ def test_game_end_chart_file_turn_7_is_the_seed_and_the_rest_stand_ins():
 
 
 def test_game_end_chart_after_the_last_turn_keeps_the_last_number():
-    chart = R.load_game_end_chart()
+    chart = R.load_game_end_chart(CHARTS)
     last = max(chart.turns)
     e = chart.circled(last + 3)
     assert e.value == chart.turns[last].value and e.stand_in is True
@@ -132,11 +136,11 @@ def test_game_end_chart_map_group_override(tmp_path):
     p.write_text("rule: CG Game End\nstand_in: true\nnote: test\n"
                  "turns:\n  6: {circled: 2, stand_in: true, note: x}\n  7: {circled: 3, source: seed}\n"
                  "map_groups:\n  Ch:\n    7: {circled: 4, stand_in: true, note: y}\n", encoding="utf-8")
-    chart = R.load_game_end_chart(p)
+    chart = R.load_game_end_chart(CHARTS, p)
     assert chart.circled(7).value == 3
     assert chart.circled(7, map_group="Ch").value == 4
     assert chart.circled(6, map_group="Ch").value == 2
-    g = R.game_end(7, 4, night=False, map_group="Ch", chart=chart)
+    g = R.game_end(chart, 7, 4, night=False, map_group="Ch")
     assert g.ends and g.stand_in
 
 
@@ -144,11 +148,11 @@ def test_game_end_chart_errors_name_file_and_line(tmp_path):
     p = tmp_path / "ge.yaml"
     p.write_text("rule: CG Game End\nturns:\n  6: {circled: 2}\n  7: {circled: 9}\n", encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        R.load_game_end_chart(p)
+        R.load_game_end_chart(CHARTS, p)
     assert e.value.where.file == str(p) and e.value.where.line == 4
     p.write_text("rule: CG Game End\nturns:\n  5: {circled: 2}\n", encoding="utf-8")
     with pytest.raises(InvalidInput) as e:
-        R.load_game_end_chart(p)
+        R.load_game_end_chart(CHARTS, p)
     assert "Turn 6" in e.value.message
 
 
@@ -343,7 +347,7 @@ def test_cg16_counter_count_and_bad_dr():
 @pytest.mark.parametrize("group, n", [("St", 2), ("Ch", 1), ("Lg", 2)])
 def test_cg16_counters_per_map_group_agree_with_the_campaign_files(group, n):
     assert R.sniper_counters(group) == n
-    cg = next(c for c in C.campaigns().values() if c.map_group == group)
+    cg = next(c for c in C.campaigns(CHARTS).values() if c.map_group == group)
     assert cg.quotas["snipers"] == n
     with pytest.raises(InvalidInput):
         R.sniper_counters("Xx")
@@ -389,7 +393,7 @@ def test_check_request_unknown_roll_and_bad_turn():
 
 
 def test_results_are_frozen_and_carry_rule_and_why():
-    results = [R.game_end(7, 3, night=False), R.reinforcement(2, 1), R.reserve_release(3, (1, 1)),
+    results = [R.game_end(GAME_END, 7, 3, night=False), R.reinforcement(2, 1), R.reserve_release(3, (1, 1)),
                R.sniper_selection(2)]
     for res in results:
         assert dataclasses.is_dataclass(res) and res.rule and res.why
@@ -405,7 +409,7 @@ def test_rolls_take_faces_from_the_verifiable_dice_and_are_logged():
     d = FixedDice([2, 1, 2, 5])
     q = R.REQUESTS["game_end"]
     (face,) = d.roll(q.purpose, count=q.count, by="us")
-    assert R.game_end(7, face, night=False).ends
+    assert R.game_end(GAME_END, 7, face, night=False).ends
     q = R.REQUESTS["reserve_release"]
     faces = d.roll(q.purpose, count=q.count, by="german")
     assert R.reserve_release(3, tuple(faces)).releases            # 1 + 2 = 3 <= 3

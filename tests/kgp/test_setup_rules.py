@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base.errors import HxrefError
 from hxref.kit import schema
 from hxref.systems.kgp.purchase import ob_objective_ids
@@ -12,9 +13,11 @@ from hxref.systems.kgp.setup_rules import plan
 from hxref.systems.kgp.system import SYSTEM
 from tests.kgp.test_flow import answer, game  # noqa: F401  (the fixture)
 
+CHARTS = Charts.today("kgp")     # the data folder's files as they are today: no game's
+
 
 def _seals(cg, side):
-    return [{"id": i, "kind": "objective_hex", "commitment": "1" * 64} for i in ob_objective_ids(cg, side)]
+    return [{"id": i, "kind": "objective_hex", "commitment": "1" * 64} for i in ob_objective_ids(CHARTS, cg, side)]
 
 
 def _setup_state(cg, mode="umpired"):
@@ -100,7 +103,7 @@ def _placement(rnd, keys):
 
 
 def test_8_51_8_53_the_set_up_lines_and_the_entry_areas():
-    i, ii, iii = plan("cg-i"), plan("cg-ii"), plan("cg-iii")
+    i, ii, iii = plan(CHARTS, "cg-i"), plan(CHARTS, "cg-ii"), plan(CHARTS, "cg-iii")
     on = [h for h in ("StA29", "StJ33", "StS38", "StS50") if not i.area("german", i.group.parse(h))]
     assert on == []                                    # the line's own hexes are "on" it
     assert not i.area("german", i.group.parse("StA28")) and not i.area("german", i.group.parse("StT45"))

@@ -16,12 +16,16 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base.errors import InvalidInput
 from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.narrow_streets import bypass_minefields, mines_must_be_revealed, street_hexes
 from hxref.systems.kgp.slopes import down_slope_hexsides, is_up_slope, los_height, sight_adjustments, slope_tem
 from hxref.systems.kgp.terrain import Location, NotCovered, TerrainChart, Unit, mf_text
 from hxref.systems.kgp.terrain_costs import mf_cost, temporary_breach, vehicle_entry, wire_drms
+
+CHARTS = Charts.today("kgp")     # the data folder's files as they are today: no game's
+CHART = TerrainChart.load(CHARTS)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "games" / "kgp" / "maps" / "sample.yaml"
@@ -168,7 +172,7 @@ def parts(cost):
 
 
 def test_2_51_squad_A_enters_J14_over_wire_and_up_a_slope_2_half_MF(figure):
-    c = mf_cost(figure(), "squad", "StI15", "StJ14")
+    c = mf_cost(figure(), "squad", "StI15", "StJ14", chart=CHART)
     assert c.legal and c.total == F(5, 2)
     assert parts(c) == [(1, "ASL B, not in the seed"), (1, "3.2"), (F(1, 2), "2.51")]
     assert c.why.startswith("StI15 -> StJ14: 2 1/2 MF = 1 Open ground COT")
@@ -177,75 +181,75 @@ def test_2_51_squad_A_enters_J14_over_wire_and_up_a_slope_2_half_MF(figure):
 
 
 def test_2_51_the_same_move_crossing_a_crest_line_too_3_half_MF(figure):
-    c = mf_cost(figure(j14=4), "squad", "StI15", "StJ14")
+    c = mf_cost(figure(j14=4), "squad", "StI15", "StJ14", chart=CHART)
     assert c.total == F(7, 2)
     assert [p.value for p in c.parts] == [2, 1, F(1, 2)]   # 2 [Open Ground COT x2] + 1 [wire] + 1/2 [slope]
     assert "x2" in c.parts[0].reason and "2.51 example (ASL B10.4)" in c.parts[0].rule
 
 
 def test_2_51_the_H14_graveyard_2_half_MF(figure):
-    c = mf_cost(figure(), "squad", "StI15", "StH14")
+    c = mf_cost(figure(), "squad", "StI15", "StH14", chart=CHART)
     assert c.total == F(5, 2)
     assert [p.value for p in c.parts] == [2, F(1, 2)]      # graveyard COT 2 (stand-in) + climbing 1/2
     assert c.parts[0].stand_in and not c.parts[1].stand_in
 
 
 def test_2_51_squad_B_goes_down_into_J13_1_MF(figure):
-    c = mf_cost(figure(), "squad", "StI14", "StJ13")
+    c = mf_cost(figure(), "squad", "StI14", "StJ13", chart=CHART)
     assert c.total == 1 and parts(c) == [(1, "ASL B, not in the seed")]
     assert any("going down a slope costs nothing extra (2.51)" in n for n in c.notes)
 
 
 def test_2_51_replayed_on_the_sample_map(sample):
     # J14 behind wire and a slope drawn in J15: the printed 2 1/2 MF
-    assert mf_cost(sample, "squad", "J15", "J14").total == F(5, 2)
+    assert mf_cost(sample, "squad", "J15", "J14", chart=CHART).total == F(5, 2)
     # the crest-line variant placed at G10-H10 (H10 is one level higher): 3 1/2 MF
-    assert mf_cost(sample, "squad", "StG10", "StH10").total == F(7, 2)
+    assert mf_cost(sample, "squad", "StG10", "StH10", chart=CHART).total == F(7, 2)
     # back out of J14: the wire again, but going down the slope is free
-    assert mf_cost(sample, "squad", "J14", "J15").total == 2
+    assert mf_cost(sample, "squad", "J14", "J15", chart=CHART).total == 2
 
 
 def test_2_1_the_StG9_F8_slope(sample):
     # hachures drawn in F8: F8 -> G9 climbs the slope and a level (G9 is level 1)
-    up = mf_cost(sample, "squad", "StF8", "StG9")
+    up = mf_cost(sample, "squad", "StF8", "StG9", chart=CHART)
     assert up.total == F(5, 2) and [p.value for p in up.parts] == [2, F(1, 2)]
-    down = mf_cost(sample, "squad", "StG9", "StF8")
+    down = mf_cost(sample, "squad", "StG9", "StF8", chart=CHART)
     assert down.total == 1
 
 
 def test_2_51_cavalry_and_wagons_pay_the_half_too(figure):
-    assert mf_cost(figure(), "cavalry", "StI15", "StH14").total == F(5, 2)
-    assert mf_cost(figure(), "wagon", "StI15", "StH14").total == F(5, 2)
+    assert mf_cost(figure(), "cavalry", "StI15", "StH14", chart=CHART).total == F(5, 2)
+    assert mf_cost(figure(), "wagon", "StI15", "StH14", chart=CHART).total == F(5, 2)
 
 
 def test_2_51_skis_get_a_half_MF_bonus_per_slope_hexside_descended(figure):
     skier = Unit("squad", skis=True)
-    down = mf_cost(figure(), skier, "StI14", "StJ13")
+    down = mf_cost(figure(), skier, "StI14", "StJ13", chart=CHART)
     assert down.total == 1 and down.bonus == F(1, 2) and "+1/2 MF bonus" in down.why
-    up = mf_cost(figure(), skier, "StI15", "StH14")
+    up = mf_cost(figure(), skier, "StI15", "StH14", chart=CHART)
     assert up.bonus == 0 and up.total == F(5, 2)
 
 
 def test_2_52_units_expending_MP_pay_1_MP_to_climb(sample):
-    v = vehicle_entry(sample, Unit("vehicle"), "StF8", "StG9")
+    v = vehicle_entry(sample, Unit("vehicle"), "StF8", "StG9", chart=CHART)
     assert v.legal and v.extra_mp == 1 and [(p.value, p.rule) for p in v.parts] == [(1, "2.52")]
-    assert vehicle_entry(sample, Unit("vehicle"), "StG9", "StF8").extra_mp == 0
+    assert vehicle_entry(sample, Unit("vehicle"), "StG9", "StF8", chart=CHART).extra_mp == 0
     assert "not in the seed" in v.why        # the vehicle COT itself is ASL
 
 
 def test_2_53_crest_line_slopes_bar_vehicles_and_cavalry_charges(sample):
     # K11 (level 1) - K12 (level 0) is a crest-line slope drawn in K12
-    assert mf_cost(sample, "squad", "K12", "K11").total == F(5, 2)      # 2 x 1 + 1/2
-    assert mf_cost(sample, "cavalry", "K12", "K11").legal
-    charge = mf_cost(sample, "cavalry", "K12", "K11", charging=True)
+    assert mf_cost(sample, "squad", "K12", "K11", chart=CHART).total == F(5, 2)      # 2 x 1 + 1/2
+    assert mf_cost(sample, "cavalry", "K12", "K11", chart=CHART).legal
+    charge = mf_cost(sample, "cavalry", "K12", "K11", charging=True, chart=CHART)
     assert not charge.legal and charge.total is None and charge.rule == "2.53"
-    v = vehicle_entry(sample, Unit("vehicle"), "K11", "K12")
+    v = vehicle_entry(sample, Unit("vehicle"), "K11", "K12", chart=CHART)
     assert not v.legal and v.rule == "2.53" and "crest-line slope" in v.why
 
 
 def test_road_rate_and_crossing_a_slope_along_a_road(sample):
     # the Stoumont road F9-G9 climbs a level: the road rate doubled (B3.4 and B10.4 are ASL, stand-ins)
-    c = mf_cost(sample, "squad", "StF9", "StG9")
+    c = mf_cost(sample, "squad", "StF9", "StG9", chart=CHART)
     assert c.total == 2 and "road" in c.parts[0].reason
 
 
@@ -254,21 +258,21 @@ def test_road_rate_and_crossing_a_slope_along_a_road(sample):
 
 
 def test_1_3_pine_woods_infantry_1_half_cavalry_3(sample):
-    c = mf_cost(sample, "squad", "StK16", "StK15")
+    c = mf_cost(sample, "squad", "StK16", "StK15", chart=CHART)
     assert c.total == F(3, 2) and parts(c) == [(F(3, 2), "1.3")] and not c.parts[0].stand_in
-    assert mf_cost(sample, "cavalry", "StK16", "StK15").total == 3
-    assert mf_cost(sample, "crew", "StG14", "StG13").total == F(3, 2)
+    assert mf_cost(sample, "cavalry", "StK16", "StK15", chart=CHART).total == 3
+    assert mf_cost(sample, "crew", "StG14", "StG13", chart=CHART).total == F(3, 2)
 
 
 def test_1_3_pine_woods_up_a_level_doubles(sample):
     # J12 (level 1) -> J11 (pine woods, level 2)
-    assert mf_cost(sample, "squad", "StJ12", "StJ11").total == 3
+    assert mf_cost(sample, "squad", "StJ12", "StJ11", chart=CHART).total == 3
 
 
 def test_the_sample_terrain_agrees_with_the_rules(sample):
     pine = sample.types["hex"]["pine_woods"]
     assert pine.cost("infantry") == 1.5 and pine.cost("cavalry") == 3          # 1.3
-    chart = TerrainChart.load()
+    chart = CHART
     assert sample.types["hexside"]["slope"].cost(None, "move_out") == chart.value("slope.climb_mf")     # 2.51
     assert sample.types["hexside"]["barbed_wire"].cost(None) == chart.value("barbed_wire.infantry_mf")  # 3.2
 
@@ -287,7 +291,7 @@ def test_the_sample_terrain_agrees_with_the_rules(sample):
     ("cavalry", {"night": True}, 5),                    # +4 at night
 ])
 def test_3_2_crossing_barbed_wire(sample, unit, kw, total):
-    assert mf_cost(sample, unit, "StJ14", "StJ15", **kw).total == total
+    assert mf_cost(sample, unit, "StJ14", "StJ15", **kw, chart=CHART).total == total
 
 
 @pytest.mark.parametrize("unit, words", [
@@ -299,22 +303,22 @@ def test_3_2_crossing_barbed_wire(sample, unit, kw, total):
     (Unit("cavalry", cx=True), "CX cavalry"),
 ])
 def test_3_2_who_cannot_cross_barbed_wire(sample, unit, words):
-    c = mf_cost(sample, unit, "StJ14", "StJ15")
+    c = mf_cost(sample, unit, "StJ14", "StJ15", chart=CHART)
     assert not c.legal and c.total is None and c.rule == "3.2"
     assert words in c.why and not c.task_impossible
 
 
 def test_3_2_a_straying_unit_that_cannot_cross_becomes_TI(sample):
-    c = mf_cost(sample, Unit("squad", cx=True, straying=True), "StJ14", "StJ15")
+    c = mf_cost(sample, Unit("squad", cx=True, straying=True), "StJ14", "StJ15", chart=CHART)
     assert not c.legal and c.task_impossible and "TI" in c.why
 
 
 def test_3_3_motorcycles_cannot_cross_wire_other_vehicles_bog(sample):
-    moto = vehicle_entry(sample, Unit("motorcycle", fully_tracked=False), "StJ14", "StJ15")
+    moto = vehicle_entry(sample, Unit("motorcycle", fully_tracked=False), "StJ14", "StJ15", chart=CHART)
     assert not moto.legal and moto.rule == "3.3"
-    ht = vehicle_entry(sample, Unit("vehicle", fully_tracked=False), "StJ14", "StJ15")
+    ht = vehicle_entry(sample, Unit("vehicle", fully_tracked=False), "StJ14", "StJ15", chart=CHART)
     assert ht.legal and ht.extra_mp == 0 and ht.wire_bog and ht.bog.total == 1    # no MP, a Bog DR
-    tank = vehicle_entry(sample, Unit("vehicle"), "StJ15", "StJ14")
+    tank = vehicle_entry(sample, Unit("vehicle"), "StJ15", "StJ14", chart=CHART)
     assert tank.extra_mp == 1 and tank.wire_bog and tank.bog.total == 0           # and the slope's 1 MP
 
 
@@ -323,11 +327,11 @@ def test_3_3_motorcycles_cannot_cross_wire_other_vehicles_bog(sample):
 
 
 def test_3_21_a_breach_costs_half_and_is_hazardous(sample):
-    c = mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StJ14-J15"])
+    c = mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StJ14-J15"], chart=CHART)
     assert c.total == F(3, 2) and c.hazardous and parts(c)[-1] == (F(1, 2), "3.21")
-    assert mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StJ14-J15"], night=True).total == 2
+    assert mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StJ14-J15"], night=True, chart=CHART).total == 2
     # a breach elsewhere does nothing here
-    assert mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StL11-M11"]).total == 2
+    assert mf_cost(sample, "squad", "StJ14", "StJ15", breaches=["StL11-M11"], chart=CHART).total == 2
 
 
 @pytest.mark.parametrize("unit, kw", [
@@ -337,18 +341,18 @@ def test_3_21_a_breach_costs_half_and_is_hazardous(sample):
     (Unit("squad"), {"human_wave": True}),
 ])
 def test_3_21_who_cannot_use_a_breach(sample, unit, kw):
-    c = mf_cost(sample, unit, "StJ14", "StJ15", breaches=["StJ14-J15"], **kw)
+    c = mf_cost(sample, unit, "StJ14", "StJ15", breaches=["StJ14-J15"], **kw, chart=CHART)
     assert c.total == 2 and not c.hazardous and any("3.21" in n for n in c.notes)
 
 
 def test_3_21_a_breach_is_for_infantry_not_cavalry_or_vehicles(sample):
-    assert mf_cost(sample, "cavalry", "StJ14", "StJ15", breaches=["StJ14-J15"]).total == 3
-    v = vehicle_entry(sample, Unit("vehicle"), "StJ14", "StJ15", breaches=["StJ14-J15"])
+    assert mf_cost(sample, "cavalry", "StJ14", "StJ15", breaches=["StJ14-J15"], chart=CHART).total == 3
+    v = vehicle_entry(sample, Unit("vehicle"), "StJ14", "StJ15", breaches=["StJ14-J15"], chart=CHART)
     assert v.wire_bog and "gives vehicles nothing" in v.why
 
 
 def test_3_21_creating_a_breach():
-    ok = temporary_breach("squad")
+    ok = temporary_breach("squad", chart=CHART)
     assert ok.legal and ok.mf == 2 and ok.task_impossible and ok.concealment_loss and ok.rule == "3.21"
     for unit, kw, words in [
         (Unit("squad", straying=True), {}, "non-Straying"),
@@ -361,7 +365,7 @@ def test_3_21_creating_a_breach():
         (Unit("squad"), {"in_wire_location": True}, "Wire Location"),
         (Unit("squad"), {"gully_bottom": True}, "gully"),
     ]:
-        res = temporary_breach(unit, **kw)
+        res = temporary_breach(unit, **kw, chart=CHART)
         assert not res.legal and res.mf is None and words in res.why, (unit, kw)
 
 
@@ -370,13 +374,13 @@ def test_3_21_creating_a_breach():
 
 
 def test_3_3_wire_bog_drms():
-    assert wire_drms(Unit("vehicle")).total == 0
-    half = wire_drms(Unit("vehicle", fully_tracked=False))
+    assert wire_drms(Unit("vehicle"), chart=CHART).total == 0
+    half = wire_drms(Unit("vehicle", fully_tracked=False), chart=CHART)
     assert half.total == 1 and half.rule == "3.3" and half.stand_in
-    truck = wire_drms(Unit("vehicle", fully_tracked=False, truck_mp=True))
+    truck = wire_drms(Unit("vehicle", fully_tracked=False, truck_mp=True), chart=CHART)
     assert truck.total == 2 and "+2" in truck.why
     with pytest.raises(InvalidInput, match="vehicles"):
-        wire_drms(Unit("squad"))
+        wire_drms(Unit("squad"), chart=CHART)
 
 
 # --------------------------------------------------------------------------
@@ -391,41 +395,41 @@ def test_3_3_wire_bog_drms():
     ("StL6", "StM6", "dry", 4),              # Dry stream-woods
 ])
 def test_4_11_entering_across_a_non_stream_hexside_is_cumulative(streams, start, end, depth, total):
-    c = mf_cost(streams, "squad", start, end, stream_depth=depth)
+    c = mf_cost(streams, "squad", start, end, stream_depth=depth, chart=CHART)
     assert c.total == total and "4.11" in c.rules
 
 
 def test_4_11_entering_across_a_stream_hexside_pays_the_stream_only(streams):
-    assert mf_cost(streams, "squad", "StM5", "StM6", stream_depth="shallow").total == 3
-    assert mf_cost(streams, "squad", "StM5", "StM6", stream_depth="dry").total == 2
+    assert mf_cost(streams, "squad", "StM5", "StM6", stream_depth="shallow", chart=CHART).total == 3
+    assert mf_cost(streams, "squad", "StM5", "StM6", stream_depth="dry", chart=CHART).total == 2
 
 
 @pytest.mark.parametrize("end, total", [("StM6", 3), ("StM7", 3), ("StM5", F(5, 2)), ("StM8", 2)])
 def test_4_12_entering_into_crest_status(streams, end, total):
     start = "StL" + end[3:]
     for depth in ("shallow", "dry"):
-        c = mf_cost(streams, "squad", start, Location(end, crest=True), stream_depth=depth)
+        c = mf_cost(streams, "squad", start, Location(end, crest=True), stream_depth=depth, chart=CHART)
         assert c.total == total and parts(c) == [(total, "4.12")]
 
 
 def test_4_12_crest_entry_edges(streams):
-    broken = mf_cost(streams, Unit("squad", status="broken"), "StL6", Location("StM6", crest=True), stream_depth="shallow")
+    broken = mf_cost(streams, Unit("squad", status="broken"), "StL6", Location("StM6", crest=True), stream_depth="shallow", chart=CHART)
     assert not broken.legal and broken.rule == "4.12"
-    far = mf_cost(streams, "squad", "StL6", Location("StM6", crest=True), stream_depth="shallow", assault_move_possible=False)
+    far = mf_cost(streams, "squad", "StL6", Location("StM6", crest=True), stream_depth="shallow", assault_move_possible=False, chart=CHART)
     assert not far.legal and "Assault Move" in far.why
     with pytest.raises(NotCovered, match="B20.91"):
-        mf_cost(streams, "squad", "StM5", Location("StM6", crest=True), stream_depth="shallow")   # across the stream
+        mf_cost(streams, "squad", "StM5", Location("StM6", crest=True), stream_depth="shallow", chart=CHART)   # across the stream
     with pytest.raises(NotCovered, match="B20.91"):
-        mf_cost(streams, "squad", "StL9", Location("StM9", crest=True), stream_depth="shallow")   # a plain stream
+        mf_cost(streams, "squad", "StL9", Location("StM9", crest=True), stream_depth="shallow", chart=CHART)   # a plain stream
     with pytest.raises(InvalidInput, match="crest status"):
-        mf_cost(streams, "squad", "StK6", Location("StL6", crest=True))                          # no stream there
+        mf_cost(streams, "squad", "StK6", Location("StL6", crest=True), chart=CHART)                          # no stream there
 
 
 def test_4_1_stream_depth_must_be_given_and_known(streams):
     with pytest.raises(InvalidInput, match="stream_depth"):
-        mf_cost(streams, "squad", "StL6", "StM6")
+        mf_cost(streams, "squad", "StL6", "StM6", chart=CHART)
     with pytest.raises(NotCovered, match="deep"):
-        mf_cost(streams, "squad", "StL6", "StM6", stream_depth="deep")
+        mf_cost(streams, "squad", "StL6", "StM6", stream_depth="deep", chart=CHART)
 
 
 # --------------------------------------------------------------------------
@@ -435,35 +439,35 @@ def test_4_1_stream_depth_must_be_given_and_known(streams):
 def test_5_11_from_the_street_into_a_building_pays_the_building(village):
     m = village()
     # G bypasses along O18-N18, then enters the O19 building: the normal 2 MF
-    c = mf_cost(m, "squad", Location("StO18", bypass="StO18-N18"), "StO19")
+    c = mf_cost(m, "squad", Location("StO18", bypass="StO18-N18"), "StO19", chart=CHART)
     assert c.total == 2
     # N17 into the O17 building across the street, which is also drawn as a road: no road rate
-    c = mf_cost(m, "squad", "StN17", "StO17")
+    c = mf_cost(m, "squad", "StN17", "StO17", chart=CHART)
     assert c.total == 2 and any("5.11" in n for n in c.notes)
     # elsewhere a road into woods pays the road rate (B3.4, a stand-in)
-    assert mf_cost(m, "squad", "StM15", "StM16").total == 1
+    assert mf_cost(m, "squad", "StM15", "StM16", chart=CHART).total == 1
 
 
 def test_5_11_bypassing_along_a_narrow_street(village):
     m = village()
-    c = mf_cost(m, "squad", "StN17", Location("StO18", bypass="StO18-N18"))
+    c = mf_cost(m, "squad", "StN17", Location("StO18", bypass="StO18-N18"), chart=CHART)
     assert c.total == 1 and c.parts[0].stand_in and c.parts[0].rule == "5.11 (ASL A4.3)"
     with pytest.raises(NotCovered, match="A4.3"):
-        mf_cost(m, "squad", "StN16", Location("StO17", bypass="StO16-O17"))
+        mf_cost(m, "squad", "StN16", Location("StO17", bypass="StO16-O17"), chart=CHART)
     with pytest.raises(InvalidInput, match="not a hexside of StO18"):
-        mf_cost(m, "squad", "StN17", Location("StO18", bypass="StN17-O17"))
+        mf_cost(m, "squad", "StN17", Location("StO18", bypass="StN17-O17"), chart=CHART)
 
 
 def test_5_141_crossing_the_roadblock_costs_1_more(village):
     # G bypasses directly into vertex O17-O18-P17: 1 more MF ("pays 2 MF at the same time")
-    c = mf_cost(village(), "squad", "StN17", Location("StO18", bypass="StO17-O18"), crosses_roadblock=True)
+    c = mf_cost(village(), "squad", "StN17", Location("StO18", bypass="StO17-O18"), crosses_roadblock=True, chart=CHART)
     assert c.total == 2 and parts(c)[-1] == (1, "5.141 example")
 
 
 def test_5_11_no_dash_along_or_across_a_narrow_street(village):
-    c = mf_cost(village(), "squad", "StN17", "StO18", dash=True)
+    c = mf_cost(village(), "squad", "StN17", "StO18", dash=True, chart=CHART)
     assert not c.legal and c.rule == "5.11"
-    assert mf_cost(village(), "squad", "StM17", "StN17", dash=True).legal
+    assert mf_cost(village(), "squad", "StM17", "StN17", dash=True, chart=CHART).legal
 
 
 def test_5_11_5_13_which_hexes_of_a_street_count(village):
@@ -514,22 +518,22 @@ def test_2_2_down_slope_hexsides_and_up_slope(figure):
 
 
 def test_2_3_B_up_slope_is_at_level_3_three_quarters(figure):
-    h = los_height(figure(), "StI14", "StK14")
+    h = los_height(figure(), "StI14", "StK14", chart=CHART)
     assert h.height == F(15, 4) and h.up_slope and "3 3/4" in h.why and "2.3" in h.rules
-    assert los_height(figure(), "StI14", "StI12").height == 3
-    assert los_height(figure(), Location("StJ13", level=1), "StI14").height == 4     # a building level, Down-Slope
+    assert los_height(figure(), "StI14", "StI12", chart=CHART).height == 3
+    assert los_height(figure(), Location("StJ13", level=1), "StI14", chart=CHART).height == 4     # a building level, Down-Slope
 
 
 def test_2_3_the_StG9_F8_slope_for_LOS(sample):
-    assert los_height(sample, "StG9", "StF8").height == F(7, 4)
-    assert los_height(sample, "StF8", "StG9").height == 0
+    assert los_height(sample, "StG9", "StF8", chart=CHART).height == F(7, 4)
+    assert los_height(sample, "StF8", "StG9", chart=CHART).height == 0
 
 
 def test_2_3_the_bonus_feeds_the_LOS_engine(sample):
     from hxref.geometry.los import line_of_sight
 
     t = sample.sight_terrain()
-    res = line_of_sight(t, sample.parse("StG9"), sample.parse("StF8"), adjustments=sight_adjustments(sample))
+    res = line_of_sight(t, sample.parse("StG9"), sample.parse("StF8"), adjustments=sight_adjustments(sample, chart=CHART))
     assert res.visible and res.line.observer_height == F(7, 4)
 
 
@@ -546,48 +550,48 @@ def test_2_3_the_bonus_feeds_the_LOS_engine(sample):
     ("StL13", False),    # squad F: adjacent
 ])
 def test_2_41_E_in_K14(figure, firer, ok):
-    t = slope_tem(figure(), "StK14", firer)
+    t = slope_tem(figure(), "StK14", firer, chart=CHART)
     assert t.eligible is ok and t.tem == (1 if ok else 0) and t.rule == "2.41"
 
 
 def test_2_41_a_fire_group_per_A5_and_no_flamethrowers(figure):
     m = figure()
-    assert slope_tem(m, "StK14", ["StH12", "StI14"]).eligible            # A.5
-    assert not slope_tem(m, "StK14", ["StH12", "StI12"]).eligible
-    ft = slope_tem(m, "StK14", "StI14", flamethrower=True)
+    assert slope_tem(m, "StK14", ["StH12", "StI14"], chart=CHART).eligible            # A.5
+    assert not slope_tem(m, "StK14", ["StH12", "StI12"], chart=CHART).eligible
+    ft = slope_tem(m, "StK14", "StI14", flamethrower=True, chart=CHART)
     assert not ft.eligible and "FT" in ft.why
 
 
 def test_2_41_a_higher_firer_needs_a_level_difference_below_the_range(figure):
     m = figure(hexes="  StG14: {terrain: open_ground, elevation: 5}\n  StJ12: {terrain: open_ground, elevation: 5}")
-    assert slope_tem(m, "StK14", "StG14").eligible           # 2 levels up, range 4 (the LOS meets J14-K14)
-    far = slope_tem(m, "StK14", "StJ12")                      # 2 levels up, range 2
+    assert slope_tem(m, "StK14", "StG14", chart=CHART).eligible           # 2 levels up, range 4 (the LOS meets J14-K14)
+    far = slope_tem(m, "StK14", "StJ12", chart=CHART)                      # 2 levels up, range 2
     assert not far.eligible and "less than the range" in far.why
 
 
 def test_2_41_which_hexes_qualify(figure):
     # L11 has two CONNECTED Down-Slope hexsides (L10-L11 and K11-L11): no TEM
-    assert not slope_tem(figure(), "StL11", "StL8").eligible
+    assert not slope_tem(figure(), "StL11", "StL8", chart=CHART).eligible
     # with K12-L11 instead the two are not connected: TEM
     m = figure(l11="StK12-L11: {features: [slope], drawn_in: StL11}")
-    assert slope_tem(m, "StL11", "StL8").eligible
+    assert slope_tem(m, "StL11", "StL8", chart=CHART).eligible
     # three, connected or not
     m3 = figure(l11="StK11-L11: {features: [slope], drawn_in: StL11}\n  StM11-L11: {features: [slope], drawn_in: StL11}")
-    assert slope_tem(m3, "StL11", "StL8").eligible
+    assert slope_tem(m3, "StL11", "StL8", chart=CHART).eligible
 
 
 def test_2_41_only_infantry_at_ground_level(figure):
     m = figure()
-    assert not slope_tem(m, Location("StK14", level=1), "StI14").eligible
-    assert not slope_tem(m, "StK14", "StI14", target_unit="vehicle").eligible
+    assert not slope_tem(m, Location("StK14", level=1), "StI14", chart=CHART).eligible
+    assert not slope_tem(m, "StK14", "StI14", target_unit="vehicle", chart=CHART).eligible
 
 
 def test_2_41_not_cumulative_with_other_positive_TEM(figure):
     m = figure()
-    assert slope_tem(m, "StK14", "StI14", other_tem=1).combined_tem == 1
-    assert slope_tem(m, "StK14", "StI14", other_tem=0).combined_tem == 1
-    assert slope_tem(m, "StK14", "StI14", other_tem=1, mud_or_deep_snow_tem=1).combined_tem == 2   # EXC
-    assert slope_tem(m, "StK14", "StH12", other_tem=1).combined_tem == 1
+    assert slope_tem(m, "StK14", "StI14", other_tem=1, chart=CHART).combined_tem == 1
+    assert slope_tem(m, "StK14", "StI14", other_tem=0, chart=CHART).combined_tem == 1
+    assert slope_tem(m, "StK14", "StI14", other_tem=1, mud_or_deep_snow_tem=1, chart=CHART).combined_tem == 2   # EXC
+    assert slope_tem(m, "StK14", "StH12", other_tem=1, chart=CHART).combined_tem == 1
 
 
 # --------------------------------------------------------------------------
@@ -596,23 +600,23 @@ def test_2_41_not_cumulative_with_other_positive_TEM(figure):
 
 def test_bad_inputs(sample):
     with pytest.raises(InvalidInput, match="not adjacent"):
-        mf_cost(sample, "squad", "StJ14", "StJ16")
+        mf_cost(sample, "squad", "StJ14", "StJ16", chart=CHART)
     with pytest.raises(InvalidInput, match="unknown unit kind 'tank'"):
-        mf_cost(sample, "tank", "StJ14", "StJ15")
+        mf_cost(sample, "tank", "StJ14", "StJ15", chart=CHART)
     with pytest.raises(InvalidInput, match="expends MP, not MF"):
-        mf_cost(sample, "vehicle", "StJ14", "StJ15")
+        mf_cost(sample, "vehicle", "StJ14", "StJ15", chart=CHART)
     with pytest.raises(InvalidInput, match="only cavalry charges"):
-        mf_cost(sample, "squad", "K12", "K11", charging=True)
+        mf_cost(sample, "squad", "K12", "K11", charging=True, chart=CHART)
     with pytest.raises(InvalidInput, match="vehicle_entry is for vehicles"):
-        vehicle_entry(sample, "squad", "StJ14", "StJ15")
+        vehicle_entry(sample, "squad", "StJ14", "StJ15", chart=CHART)
     with pytest.raises(NotCovered, match="B23"):
-        mf_cost(sample, "squad", "StL11", Location("StL10", level=1))
+        mf_cost(sample, "squad", "StL11", Location("StL10", level=1), chart=CHART)
     with pytest.raises(InvalidInput):
-        mf_cost(sample, "squad", "StZ99", "StJ15")
+        mf_cost(sample, "squad", "StZ99", "StJ15", chart=CHART)
 
 
 def test_the_chart_marks_its_stand_ins():
-    chart = TerrainChart.load()
+    chart = CHART
     assert chart.stand_in
     assert not chart.entry("slope.climb_mf").stand_in and chart.entry("slope.climb_mf").rule == "2.51"
     assert chart.value("slope.up_slope_levels") == F(3, 4)
@@ -625,7 +629,7 @@ def test_a_chart_missing_an_entry_is_refused(tmp_path):
     p = tmp_path / "c.yaml"
     p.write_text("stand_in: true\nslope: {climb_mf: {value: 0.5, rule: '2.51'}}\n")
     with pytest.raises(InvalidInput, match="slope.climb_mp"):
-        TerrainChart.load(p)
+        TerrainChart.load(CHARTS, p)
 
 
 @pytest.mark.parametrize("value, text", [(F(5, 2), "2 1/2"), (F(1, 2), "1/2"), (3, "3"), (F(15, 4), "3 3/4"), (0, "0")])

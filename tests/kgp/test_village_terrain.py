@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.geometry.mapfile import load_map
 from hxref.systems.kgp.narrow_streets import tca_change, turn_around, vehicle_bypass
-from hxref.systems.kgp.terrain import Location
+from hxref.systems.kgp.terrain import Location, TerrainChart
 from hxref.systems.kgp.terrain_locations import building_levels, check_location
 from hxref.systems.kgp.terrain_streams import stream_bottom_tem
+
+CHART = TerrainChart.load(Charts.today("kgp"))     # today's chart: no game's
 
 ROOT = Path(__file__).resolve().parents[2]
 VILLAGE = str(ROOT / "games" / "kgp" / "maps" / "village.yaml")
@@ -53,22 +56,22 @@ def test_the_vbm_and_turn_functions_refuse_what_is_no_vehicle(village):
     from hxref.base.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match="VBM is for vehicles"):
-        vehicle_bypass(village, "squad", "StN17", "StO17", "StN17-O17")
+        vehicle_bypass(village, "squad", "StN17", "StO17", "StN17-O17", chart=CHART)
     with pytest.raises(InvalidInput, match="has no VCA"):
-        turn_around(village, "squad", "StN17-O17", 4)
+        turn_around(village, "squad", "StN17-O17", 4, chart=CHART)
     with pytest.raises(InvalidInput, match="not a hexside of StO18"):
-        vehicle_bypass(village, "vehicle", "StN17", "StO18", "StN17-O17")
+        vehicle_bypass(village, "vehicle", "StN17", "StO18", "StN17-O17", chart=CHART)
 
 
 def test_a_tca_change_within_the_vca_needs_no_dr(village):
-    assert not tca_change(village, "StN17-O17", 75, outside_vca=False).dr_needed
-    ll_bu = tca_change(village, "StN17-O17", 88, barrel="LL", buttoned_up=True)
+    assert not tca_change(village, "StN17-O17", 75, outside_vca=False, chart=CHART).dr_needed
+    ll_bu = tca_change(village, "StN17-O17", 88, barrel="LL", buttoned_up=True, chart=CHART)
     assert ll_bu.drm == 3 and ll_bu.highest_dr == 0        # a final 3 cannot be made
 
 
 def test_a_fire_group_puts_the_bottom_in_open_ground_only_when_every_lof_does(village):
-    along = stream_bottom_tem(village, "StQ16", ["StQ14"])
-    mixed = stream_bottom_tem(village, "StQ16", ["StQ14", "StP17"])
+    along = stream_bottom_tem(village, "StQ16", ["StQ14"], chart=CHART)
+    mixed = stream_bottom_tem(village, "StQ16", ["StQ14", "StP17"], chart=CHART)
     assert along.open_ground and not mixed.open_ground and mixed.tem == 1
 
 

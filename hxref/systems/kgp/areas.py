@@ -27,20 +27,22 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ...base.errors import InvalidInput
 from ...geometry.hex import AslLabels, Hex, HexGrid, column_number
 from .campaign import Campaign, EntryArea
 from .sides import SIDES, other
 
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
+
 RULE = "8.605"
 
 
-def areas_chart() -> dict:
-    """The areas chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("kgp", "areas")
+def areas_chart(charts: Charts) -> dict:
+    """The areas chart's data (the chart ``areas`` of ``charts``); read-only."""
+    return charts.chart("areas")
 
 
 @cache
@@ -48,17 +50,18 @@ def _grid(group: str, columns: tuple[str, str], rows: tuple[int, int]) -> HexGri
     return HexGrid(AslLabels(board_prefix=group), (column_number(columns[0]), column_number(columns[1])), rows)
 
 
-def map_grid(cg: Campaign) -> HexGrid:
+def map_grid(charts: Charts, cg: Campaign) -> HexGrid:
     """The printed rectangle of the CG's map group (a stand-in: the map sheets are not in the seed)."""
-    g = areas_chart()["map_groups"][cg.map_group]
+    g = areas_chart(charts)["map_groups"][cg.map_group]
     return _grid(cg.map_group, (str(g["columns"][0]), str(g["columns"][1])), (int(g["rows"][0]), int(g["rows"][1])))
 
 
-def hex_of(cg: Campaign, label: str) -> Hex:
-    """``label`` (``StJ14`` or ``J14``) as a hex of the CG's map group; InvalidInput naming 0.3 if not."""
+def hex_of(grid: HexGrid, cg: Campaign, label: str) -> Hex:
+    """``label`` (``StJ14`` or ``J14``) as a hex of the CG's map group, whose printed rectangle is
+    ``grid`` (:func:`map_grid`); InvalidInput naming 0.3 if not."""
     full = cg.hex(label)
     try:
-        return map_grid(cg).parse(full)
+        return grid.parse(full)
     except InvalidInput as exc:
         raise InvalidInput(f"{label!r} is not on the {cg.map_group} map group: {exc}", rule="0.3") from None
 
@@ -173,14 +176,14 @@ def _entry_hexes(grid: HexGrid, centre: Hex, half: int) -> frozenset[Hex]:
     return frozenset(edge | {centre})
 
 
-def determine(cg: Campaign, date: str, strategic: Mapping[str, Iterable[str]],
+def determine(charts: Charts, cg: Campaign, date: str, strategic: Mapping[str, Iterable[str]],
               blazes: Iterable[str] = ()) -> Areas:
     """8.605: the areas of both sides from the Strategic Locations each controls (8.3)."""
-    chart = areas_chart()
-    grid = map_grid(cg)
+    chart = areas_chart(charts)
+    grid = map_grid(charts, cg)
     reach = int(chart["reach"])
-    sl = {s: frozenset(hex_of(cg, x) for x in strategic.get(s, ())) for s in SIDES}
-    blocked = frozenset(hex_of(cg, x) for x in blazes)
+    sl = {s: frozenset(hex_of(grid, cg, x) for x in strategic.get(s, ())) for s in SIDES}
+    blocked = frozenset(hex_of(grid, cg, x) for x in blazes)
     every_sl = sl[SIDES[0]] | sl[SIDES[1]]
     near = {s: _within(grid, sl[s], reach) for s in SIDES}
     nml = frozenset((near[SIDES[0]] & near[SIDES[1]]) - every_sl)
@@ -202,7 +205,7 @@ def determine(cg: Campaign, date: str, strategic: Mapping[str, Iterable[str]],
     for s in SIDES:
         found = []
         for ea in cg.entry_areas:
-            centre = hex_of(cg, ea.centre)
+            centre = hex_of(grid, cg, ea.centre)
             us_held = any(centre in a for a in setup["us"]) or centre in nml
             if cg.eligible(ea, s, date, controls_centre=not us_held):
                 found.append((ea, _entry_hexes(grid, centre, half)))
@@ -213,7 +216,7 @@ def determine(cg: Campaign, date: str, strategic: Mapping[str, Iterable[str]],
         enemy = frozenset().union(*setup[other(s)]) if setup[other(s)] else frozenset()
         goal = frozenset().union(*(h for _, h in entry[s])) if entry[s] else frozenset()
         if s == "german" and cg.hq_hex:
-            goal = goal | {hex_of(cg, cg.hq_hex)}
+            goal = goal | {hex_of(grid, cg, cg.hq_hex)}
 
         def passable(h: Hex, friendly=friendly, enemy=enemy) -> bool:
             return h not in blocked and (h in friendly or (h not in enemy and h not in nml))
@@ -221,9 +224,9 @@ def determine(cg: Campaign, date: str, strategic: Mapping[str, Iterable[str]],
     return Areas(cg, date, grid, sl, blocked, setup, isolated, nml, entry)
 
 
-def determine_from_state(cg: Campaign, state: Mapping, date: str) -> Areas:
+def determine_from_state(charts: Charts, cg: Campaign, state: Mapping, date: str) -> Areas:
     """The areas the last agreed report set (8.605), for the Eligible Entry Areas of ``date``."""
-    return determine(cg, date, strategic_hexes(state.get("strategic") or []), state.get("blazes") or [])
+    return determine(charts, cg, date, strategic_hexes(state.get("strategic") or []), state.get("blazes") or [])
 
 
 def strategic_hexes(items: Iterable[Mapping]) -> dict[str, list[str]]:
@@ -234,16 +237,17 @@ def strategic_hexes(items: Iterable[Mapping]) -> dict[str, list[str]]:
     return out
 
 
-def strategic_problems(state: Mapping, cg: Campaign, items: list, blazes: list) -> list:
+def strategic_problems(charts: Charts, state: Mapping, cg: Campaign, items: list, blazes: list) -> list:
     """8.2 Strategic Location: what a report claims must be one, on the map group, held by one side."""
     from ..base import Problem
 
-    kinds = areas_chart()["strategic_kinds"]
+    kinds = areas_chart(charts)["strategic_kinds"]
+    grid = map_grid(charts, cg)
     seen: dict[Hex, str] = {}
     for i, x in enumerate(items):
         where = ["strategic", i]
         try:
-            h = hex_of(cg, x["hex"])
+            h = hex_of(grid, cg, x["hex"])
         except InvalidInput as exc:
             return [Problem(str(exc), "0.3", [*where, "hex"])]
         side, kind = x["side"], x["kind"]
@@ -271,7 +275,7 @@ def strategic_problems(state: Mapping, cg: Campaign, items: list, blazes: list) 
         seen[h] = side
     for i, b in enumerate(blazes):
         try:
-            hex_of(cg, b)
+            hex_of(grid, cg, b)
         except InvalidInput as exc:
             return [Problem(str(exc), "0.3", ["blazes", i])]
     return []

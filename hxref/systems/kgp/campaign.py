@@ -13,13 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
 from .cg_calendar import CGDate, date_range, parse_date
-from .chart_reader import SOURCES, Reader, chart_source, kind
+from .chart_reader import SOURCES, Reader, kind
 from .rg_chart import CAMPAIGNS, RgChart, _load_rg
 from .sides import SIDES
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 WHEN = ("immediate", "scenario_end", "cg_end", "initial_end")
 TESTS = {   # victory test -> the keys it needs besides id/side/when/test/rule/text
@@ -180,22 +183,22 @@ class Campaign:
         return ok and (controls_centre or side == "us")
 
 
-def load_campaign(name: str | Path, *, rg_chart: RgChart | None = None) -> Campaign:
-    """A CG by name (``"cg-ii"``) or by path; Initial-OB RGs are checked against ``rg_chart``."""
-    from ...kit import data
-
+def load_campaign(charts: Charts, name: str | Path, *, rg_chart: RgChart | None = None) -> Campaign:
+    """A CG by name (``"cg-ii"``: the file of ``charts``, a game's pinned copy or today's) or by
+    path; Initial-OB RGs are checked against ``rg_chart`` (default: the chart ``rg`` of ``charts``)."""
     s = str(name)
-    if s in CAMPAIGNS:      # re-read at every stage: the game's pinned file, else the disk's
-        src = data.source("kgp", f"campaigns/{s}.yaml")
+    if s in CAMPAIGNS:
+        src = charts.source(f"campaigns/{s}.yaml")
     elif s.endswith((".yaml", ".yml")) or "/" in s or "\\" in s:
-        src = data.file("kgp", s)
+        src = charts.file(s)
     else:
         raise InvalidInput(f"unknown KGP campaign {s!r}", code="E503", hint=f"one of {', '.join(CAMPAIGNS)}")
-    return _load_campaign(src, chart_source("rg", rg_chart.path if rg_chart else None))
+    return _load_campaign(src, charts.chart_source("rg", rg_chart.path if rg_chart else None))
 
 
-def campaigns() -> dict[str, Campaign]:
-    return {name: load_campaign(name) for name in CAMPAIGNS}
+def campaigns(charts: Charts) -> dict[str, Campaign]:
+    """The three CGs of ``charts``."""
+    return {name: load_campaign(charts, name) for name in CAMPAIGNS}
 
 
 @cache

@@ -1,15 +1,13 @@
 """Reading KGP data files (the campaign files and the charts): every error names the file, the line and the key.
 
 :class:`Reader` checks the shape of a loaded YAML tree node by node and raises
-:class:`~hxref.base.errors.InvalidInput` with the file, the line and the data path;
-:func:`chart_source` gives a chart's pinned copy while a game is played.
+:class:`~hxref.base.errors.InvalidInput` with the file, the line and the data path.
 ``SOURCES`` is where a datum comes from: the seed, a public source, or a reading.
 """
 from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from ...base.errors import InvalidInput
@@ -92,11 +90,4 @@ def kind(node: Any) -> str:
         if isinstance(node, t):
             return name
     return type(node).__name__
-
-
-def chart_source(name: str, path: str | Path | None):
-    """The chart: the game's pinned copy while a game is played, else the disk's (or ``path``)."""
-    from ...kit import data
-
-    return data.chart_source("kgp", name, path)
 

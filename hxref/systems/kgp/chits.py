@@ -11,11 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...base.errors import InvalidInput
 from .cg_calendar import CGDate, is_night
-from .chart_reader import SOURCES, Reader, chart_source
+from .chart_reader import SOURCES, Reader
 from .sides import SIDE_NAMES, SIDES, other
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 CHITS = ("idle", "attack")              # 8.623
 
@@ -66,9 +70,9 @@ class InitiativeChart:
         return next(o for o in self.outcomes if (o.us, o.german, o.period) == (us, german, period))
 
 
-def load_initiative_chart(path: str | Path | None = None) -> InitiativeChart:
-    """The chit-pair outcomes (``games/kgp/charts/initiative.yaml``), or another file of that shape."""
-    return _load_initiative(chart_source("initiative", path))
+def load_initiative_chart(charts: Charts, path: str | Path | None = None) -> InitiativeChart:
+    """The chit-pair outcomes (the chart ``initiative`` of ``charts``), or another file of that shape."""
+    return _load_initiative(charts.chart_source("initiative", path))
 
 
 @cache
@@ -153,8 +157,8 @@ class ChitOutcome:
         return self.attacker, self.defender, self.sets_up_first, self.moves_first
 
 
-def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str | CGDate | None" = None,
-                 dr: int | None = None, chart: InitiativeChart | None = None) -> ChitOutcome:
+def chit_outcome(chart: InitiativeChart, us: str, german: str, *, night: bool | None = None,
+                 date: "str | CGDate | None" = None, dr: int | None = None) -> ChitOutcome:
     """The outcome of the chits ``us`` and ``german`` on a day or Night CG Date (pass ``night`` or ``date``).
 
     When both chose Attack the tie-break ``dr`` decides the Scenario Attacker;
@@ -166,8 +170,7 @@ def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str 
     for side, chit in (("us", us), ("german", german)):
         if chit not in CHITS:
             raise InvalidInput(f"{chit!r} is not a chit (idle or attack)", path=side, rule="8.623")
-    ch = chart or load_initiative_chart()
-    row = ch.rule_for(us, german, night)
+    row = chart.rule_for(us, german, night)
     when = "night" if night else "day"
     head = f"US {us}, German {german} ({when}): "
     if row.result == "idle_date":
@@ -180,8 +183,8 @@ def chit_outcome(us: str, german: str, *, night: bool | None = None, date: "str 
         if dr is None:
             return ChitOutcome(us, german, night, False, True, None, None, None, None, True, None, row.source,
                                row.rule, why + " A tie-break dr is needed.")
-        attacker = ch.tie_break.side_for(dr)
-        why += f" Tie-break dr {dr}: {SIDE_NAMES[attacker]} attack ({ch.tie_break.rule}, {ch.tie_break.source})."
+        attacker = chart.tie_break.side_for(dr)
+        why += f" Tie-break dr {dr}: {SIDE_NAMES[attacker]} attack ({chart.tie_break.rule}, {chart.tie_break.source})."
     defender = other(attacker)
     role = {"attacker": attacker, "defender": defender}
     return ChitOutcome(us, german, night, False, True, attacker, defender, role[row.sets_up_first],

@@ -98,6 +98,14 @@ def _side(m, text: str, arg: str, path: str) -> str:
         raise InvalidInput(f"{arg} {text}: {exc.message}", code="E504", file=path) from None
 
 
+def _chart():
+    """The terrain chart as the data folder holds it today: a calculator answers for no game."""
+    from ...kit.charts import Charts
+    from .terrain import TerrainChart
+
+    return TerrainChart.load(Charts.today("kgp"))
+
+
 @contextmanager
 def _about(path: str) -> Iterator[None]:
     """Errors the calculators raise while answering concern the map file: say so."""
@@ -262,14 +270,15 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
             from .narrow_streets import vehicle_bypass
 
             with _about(map_file):
-                sm = vehicle_bypass(m, u, m.label(a), m.label(b), bypass, vca_changes)
+                sm = vehicle_bypass(m, u, m.label(a), m.label(b), bypass, vca_changes, chart=_chart())
             _street_out(sm, as_json)
             return
         if vca_changes:
             raise InvalidInput("--vca-changes: the 5.11 VCA change is priced bypassing along a narrow street "
                                "(--bypass HEXSIDE)", code="E504")
         with _about(map_file):
-            v = vehicle_entry(m, u, m.label(a), Location(m.label(b), culvert=to_culvert), breaches=breach_sides)
+            v = vehicle_entry(m, u, m.label(a), Location(m.label(b), culvert=to_culvert), breaches=breach_sides,
+                              chart=_chart())
         _vehicle_out(v, as_json)
         return
     with _about(map_file):
@@ -277,6 +286,7 @@ def mf_cmd(map_file, start, end, kind, status, cx, skis, straying, not_fully_tra
                     Location(m.label(b), lv_to, bypass, crest, culvert=to_culvert),
                     night=night, armored_assault=armored_assault, in_trench=in_trench, breaches=breach_sides,
                     stream_depth=stream_depth, crosses_roadblock=roadblock, dash=dash, charging=charging,
+                    chart=_chart(),
                     manhandling=manhandling, human_wave=human_wave, assault_move_possible=not no_assault_move,
                     vca_changes=vca_changes)
     _mf_out(c, as_json)
@@ -449,7 +459,7 @@ def tem_cmd(map_file, target, firers, kind, target_level, flamethrower, other_te
     t = Location(m.label(_hex(m, target, "TARGET", map_file)), _level(target_level, "--level"))
     with _about(map_file):
         res = slope_tem(m, t, group, flamethrower=flamethrower, target_unit=u, other_tem=other_tem,
-                        mud_or_deep_snow_tem=mud_tem)
+                        mud_or_deep_snow_tem=mud_tem, chart=_chart())
     names = ", ".join(f.hex + (f" (level {f.level})" if f.level else "") for f in group)
     tem_json = {"target": t.hex, "firers": [{"hex": f.hex, "level": f.level} for f in group],
                 "eligible": res.eligible, "tem": res.tem, "combined_tem": res.combined_tem, "rule": res.rule,
@@ -485,7 +495,7 @@ def _water_tem(m, map_file: str, target: str, firers, target_level, stream_botto
         _say(cf.why)
         return
     with _about(map_file):
-        sb = stream_bottom_tem(m, t, group)
+        sb = stream_bottom_tem(m, t, group, _chart())
     if as_json:
         _echo_json({"target": sb.target, "firers": [f.hex for f in group], "stream_bottom": {
             "terrain": sb.terrain, "open_ground": sb.open_ground, "tem": sb.tem, "airbursts": sb.airbursts,
@@ -518,7 +528,7 @@ def _fire_lane_out(m, map_file: str, firer, target, side, u, as_json: bool, tem)
     from .fire_lanes import fire_lane_drm
 
     with _about(map_file):
-        fl = fire_lane_drm(m, firer, target, snap_shot=side, target_unit=u)
+        fl = fire_lane_drm(m, firer, target, snap_shot=side, target_unit=u, chart=_chart())
     if as_json:
         out = {"target": side or target.hex, "firer": {"hex": firer.hex, "level": firer.level},
                "snap_shot": fl.snap_shot, "slope_tem": tem, "fire_lane": {
@@ -606,7 +616,7 @@ def los_cmd(map_file, start, end, from_level, to_level, from_entrenched, to_entr
         _say(cs.why)
         return
     with _about(map_file):
-        res = line_of_sight(m, Location(la, lv_a), Location(lb, lv_b), viewer_entrenched=from_entrenched,
+        res = line_of_sight(m, Location(la, lv_a), Location(lb, lv_b), _chart(), viewer_entrenched=from_entrenched,
                             target_entrenched=to_entrenched)
     ha, hb = res.viewer, res.target
 
@@ -717,7 +727,7 @@ def loc_cmd(map_file, hex_label, level, culvert, as_json):
     m = _hexmap(map_file)
     h = _hex(m, hex_label, "HEX", map_file)
     with _about(map_file):
-        lf = location_facts(m, Location(m.label(h), _level(level, "--level"), culvert=culvert))
+        lf = location_facts(m, Location(m.label(h), _level(level, "--level"), culvert=culvert), _chart())
     if as_json:
         _echo_json({"hex": lf.hex, "level": lf.level, "culvert": lf.culvert, "kind": lf.kind,
                     "facts": {f.name: {"value": f.value, "text": f.text, "rule": f.rule} for f in lf.facts},
@@ -766,7 +776,7 @@ def turn_cmd(map_file, hexside, kind, printed_mp, very_small, as_json):
     except (ValueError, ZeroDivisionError):
         raise InvalidInput(f"--printed-mp {printed_mp}: a number of MP", code="E504") from None
     with _about(map_file):
-        t = turn_around(m, u, side, mp, very_small)
+        t = turn_around(m, u, side, mp, very_small, chart=_chart())
     if as_json:
         _echo_json({"unit": t.unit, "hexside": t.hexside, "legal": t.legal, "mp": _num(t.mp),
                     "mp_text": None if t.mp is None else mf_text(t.mp), "rule": t.rule, "why": t.why})
@@ -810,7 +820,7 @@ def turret_cmd(map_file, hexside, ma_mm, within_vca, barrel, bu, armor_leader, d
     side = _side(m, hexside, "HEXSIDE", map_file)
     with _about(map_file):
         t = tca_change(m, side, ma_mm, outside_vca=not within_vca, barrel=barrel, buttoned_up=bu,
-                       armor_leader=armor_leader, dr=dr)
+                       armor_leader=armor_leader, dr=dr, chart=_chart())
     if as_json:
         _echo_json({"hexside": t.hexside, "dr_needed": t.dr_needed, "drm": t.drm, "parts": [_part(p) for p in t.parts],
                     "target": t.target, "highest_dr": t.highest_dr, "tries_per_phase": t.tries,
@@ -863,7 +873,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
     if u.vehicle:
         # 3.3: motorcycles (the SdKfz 2 included) cannot cross; vehicle_entry refuses them on a map.
         crosses = u.kind != "motorcycle"
-        bog = wire_drms(u) if crosses else None
+        bog = wire_drms(u, _chart()) if crosses else None
         if as_json:
             _echo_json({"unit": u.kind, "vehicle": True, "can_cross": crosses, "bog": _bog_json(bog),
                         "rule": "3.3"})
@@ -882,13 +892,13 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
             click.echo(f"  {STAND_IN_NOTE}; the signs are lost in the seed")
         return
     br = temporary_breach(u, in_entrenchment=in_entrenchment, in_pillbox=in_pillbox,
-                          in_wire_location=in_wire_location, gully_bottom=gully_bottom)
+                          in_wire_location=in_wire_location, gully_bottom=gully_bottom, chart=_chart())
     if as_json:
         _echo_json({"unit": u.kind, "vehicle": False, "breach": {
             "legal": br.legal, "mf": _num(br.mf), "task_impossible": br.task_impossible,
             "concealment_loss": br.concealment_loss, "rule": br.rule, "why": br.why}})
         return
-    from .terrain import TerrainChart, mf_text
+    from .terrain import mf_text
 
     if not br.legal:
         click.echo(f"{u.kind}: may not create a Temporary Breach: {br.why.split(': ', 1)[1]}")
@@ -897,7 +907,7 @@ def wire_cmd(kind, status, cx, skis, straying, not_fully_tracked, truck_mp, in_e
                f"({br.rule})")
     for fact in br.why.split("; ")[1:]:
         click.echo(f"  {fact}")
-    chart = TerrainChart.load()
+    chart = _chart()
     breach, wire = chart.entry("barbed_wire.breach_mf"), chart.entry("barbed_wire.infantry_mf")
     click.echo(f"  while it lasts, Infantry crossing that hexside pays +{mf_text(breach.value)} MF instead of "
                f"+{mf_text(wire.value)}, as Hazardous Movement; not broken, berserk or manhandling Infantry, nor a "

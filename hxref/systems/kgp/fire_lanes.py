@@ -85,11 +85,10 @@ def fire_lane_drm(
     *,
     snap_shot: str | HexSide | None = None,
     target_unit: UnitLike = "squad",
-    chart: TerrainChart | None = None,
+    chart: TerrainChart,
 ) -> FireLaneDrm:
     """May Infantry attacked in ``target`` by a Fire Lane from ``firer`` claim the +1 Fire-Lane Slope DRM
     (2.42)?  With ``snap_shot`` (a hexside, A9.221) instead of ``target``, both of its hexes must qualify."""
-    chart = chart or TerrainChart.load()
     floc = _loc(firer)
     fh = hexmap.parse(floc.hex)
     if (target is None) == (snap_shot is None):

@@ -8,27 +8,30 @@ with its set-up orders (8.5: it starts at 8.618, before 8.621).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Problem
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
 
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
+
 RULE = "8.621"
 
 
-def chart() -> dict:
-    """The fortification chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("kgp", "fortifications")
+def chart(charts: Charts) -> dict:
+    """The fortification chart's data (the chart ``fortifications`` of ``charts``); read-only."""
+    return charts.chart("fortifications")
 
 
-def cost_of(items: list) -> int:
-    forts = chart()["fortifications"]
+def cost_of(charts: Charts, items: list) -> int:
+    forts = chart(charts)["fortifications"]
     return sum(int(forts[x["fortification"]]["fpp"]) * int(x.get("count", 1)) for x in items)
 
 
-def fpp_problems(state: KgpState, side: str, items: list, *, initial: bool) -> list[Problem]:
-    c = chart()
+def fpp_problems(charts: Charts, state: KgpState, side: str, items: list, *, initial: bool) -> list[Problem]:
+    c = chart(charts)
     forts = c["fortifications"]
     for i, x in enumerate(items):
         f = x["fortification"]
@@ -39,20 +42,20 @@ def fpp_problems(state: KgpState, side: str, items: list, *, initial: bool) -> l
             if p["cg"] == state["cg"] and p["side"] == side and p["fortification"] == f and (initial or not p["initial"]):
                 return [Problem(f"{p['text']} ({p['cg'].upper()} Initial Scenario)", p["rule"],
                                 ["fpp", i, "fortification"])]
-    cost = cost_of(items)
+    cost = cost_of(charts, items)
     if cost > state["fpp"][side]:
         return [Problem(f"the fortifications cost {cost} FPP; {SIDE_ADJECTIVES[side]} have {state['fpp'][side]}",
                         RULE, ["fpp"])]
     return []
 
 
-def buy(state: KgpState, side: str, items: list, events: list, dice) -> None:
+def buy(charts: Charts, state: KgpState, side: str, items: list, events: list, dice) -> None:
     """Pay the FPP and record the fortifications in ``side``'s own record; the Dummy minefields
     their Known Minefields bring (7.2)."""
     if not items:
         return
-    forts = chart()["fortifications"]
-    cost = cost_of(items)
+    forts = chart(charts)["fortifications"]
+    cost = cost_of(charts, items)
     state["fpp"][side] -= cost
     mine = state.setdefault("fortifications", {"us": [], "german": []})[side]
     for x in items:
@@ -64,13 +67,13 @@ def buy(state: KgpState, side: str, items: list, events: list, dice) -> None:
                    "text": f"{SIDE_ADJECTIVES[side]} buy {bought} for {cost} FPP (stand-in costs); FPP left "
                            f"{state['fpp'][side]}"})
     known = sum(int(forts[x["fortification"]].get("known_fp", 0)) * int(x.get("count", 1)) for x in items)
-    dummies(state, side, known, events, dice)
+    dummies(charts, state, side, known, events, dice)
 
 
-def dummies(state: KgpState, side: str, known_fp: int, events: list, dice) -> None:
+def dummies(charts: Charts, state: KgpState, side: str, known_fp: int, events: list, dice) -> None:
     """7.2: 1 Dummy minefield per full 24 FP of Known Minefield received; with at least 1, a
     secret dr halved (FRD) more.  The dr and the count are the owner's alone."""
-    per = int(chart()["dummy_minefields"]["per_fp"])
+    per = int(chart(charts)["dummy_minefields"]["per_fp"])
     base = known_fp // per
     if base < 1:
         if known_fp:

@@ -10,17 +10,22 @@ a new dr.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Problem
 from .setup_rules import HEXSPINES, plan
 from .state_types import KgpState
 
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
+
 RULE = "I.3"
 
 
-def gun_problems(state: KgpState, items: list) -> list[Problem]:
+def gun_problems(charts: Charts, state: KgpState, items: list) -> list[Problem]:
     if not items:
         return []
-    rules = plan(state["cg"]).sides["us"].guns
+    rules = plan(charts, state["cg"]).sides["us"].guns
     if not rules or "ca_dr" not in rules or not state["scenario"].get("initial"):
         return [Problem("no Covered Arc dr in this scenario: I.3 is the CG-I Initial Scenario's", RULE, ["guns"])]
     guns = {x.get("id"): x for x in (state.get("placements") or {}).get("us", []) if x.get("kind") == "gun"}
@@ -53,11 +58,11 @@ def arc(recorded: str, dr: int, table: dict) -> tuple[str, str]:
     return recorded, "as recorded"
 
 
-def fix_arcs(state: KgpState, items: list, dice, events: list) -> None:
+def fix_arcs(charts: Charts, state: KgpState, items: list, dice, events: list) -> None:
     """Roll each named Gun's CA dr (or tell the CA a secret dr fixed before)."""
     if not items:
         return
-    table = (plan(state["cg"]).sides["us"].guns or {})["ca_dr"]
+    table = (plan(charts, state["cg"]).sides["us"].guns or {})["ca_dr"]
     guns = {x.get("id"): x for x in state["placements"]["us"] if x.get("kind") == "gun"}
     when = f"{state['date']} turn {state['turn']}"
     for g in items:

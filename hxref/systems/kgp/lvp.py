@@ -24,12 +24,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
 from ..base import Problem
-from .chart_reader import Reader, chart_source
+from .chart_reader import Reader
 from .sides import SIDE_NAMES, SIDES
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 RULE = "8.2 LVP"
 MAP_GROUPS = ("St", "Ch", "Lg")
@@ -67,9 +70,9 @@ class Held:
     why: str
 
 
-def load_lvp_chart(path: str | Path | None = None) -> Mapping[str, tuple[LvpBuilding, ...]]:
-    """The LVP buildings of each map group (``games/kgp/charts/lvp.yaml``), or another file of that shape."""
-    return _load(chart_source("lvp", path))
+def load_lvp_chart(charts: Charts, path: str | Path | None = None) -> Mapping[str, tuple[LvpBuilding, ...]]:
+    """The LVP buildings of each map group (the chart ``lvp`` of ``charts``), or another file of that shape."""
+    return _load(charts.chart_source("lvp", path))
 
 
 @cache
@@ -102,9 +105,9 @@ def _load(src) -> Mapping[str, tuple[LvpBuilding, ...]]:
     return out
 
 
-def building(map_group: str, name: str) -> LvpBuilding | None:
+def building(charts: Charts, map_group: str, name: str) -> LvpBuilding | None:
     """The LVP building called ``name`` (its id, or any of its hexes with or without the prefix)."""
-    for b in load_lvp_chart().get(map_group, ()):
+    for b in load_lvp_chart(charts).get(map_group, ()):
         if name == b.id or name in b.hexes or f"{map_group}{name}" in b.hexes:
             return b
     return None
@@ -124,11 +127,11 @@ def held(b: LvpBuilding, side: str, rubbled: list[str], count: int | None) -> He
     return Held(b, side, tuple(sorted(gone)), existing, k, lvp, why)
 
 
-def counted(map_group: str, report: Mapping[str, Any]) -> list[Held]:
+def counted(charts: Charts, map_group: str, report: Mapping[str, Any]) -> list[Held]:
     """Each LVP building a report names, counted (the report is one :func:`report_problems` passed)."""
     out = []
     for name, x in (report.get("lvp_buildings") or {}).items():
-        b = building(map_group, str(name))
+        b = building(charts, map_group, str(name))
         if b is None:
             raise InvalidInput(f"{name!r} is not an LVP building", rule=RULE, path=f"lvp_buildings.{name}")
         rubbled = [h if h in b.hexes else f"{map_group}{h}" for h in x.get("rubbled") or []]
@@ -141,7 +144,7 @@ def lost_lvp(items: list[Held]) -> int:
     return sum((i.building.locations - i.existing) * i.building.value for i in items)
 
 
-def report_problems(map_group: str, lvp_total: int, report: Mapping[str, Any]) -> list[Problem]:
+def report_problems(charts: Charts, map_group: str, lvp_total: int, report: Mapping[str, Any]) -> list[Problem]:
     """8.2 LVP: the buildings a report names, and the Current LVP Totals against what they give."""
     raw = report.get("lvp_buildings")
     if not raw:
@@ -149,9 +152,9 @@ def report_problems(map_group: str, lvp_total: int, report: Mapping[str, Any]) -
     seen: set[str] = set()
     for name, x in raw.items():
         where = ["lvp_buildings", name]
-        b = building(map_group, str(name))
+        b = building(charts, map_group, str(name))
         if b is None:
-            known = ", ".join(f"{c.id} ({next(iter(c.hexes))})" for c in load_lvp_chart().get(map_group, ()))
+            known = ", ".join(f"{c.id} ({next(iter(c.hexes))})" for c in load_lvp_chart(charts).get(map_group, ()))
             return [Problem(f"{name!r} is not an LVP building of the {map_group} map group (games/kgp/charts/lvp.yaml"
                             f"{': ' + known if known else ': none listed'})", RULE, where)]
         if b.id in seen:
@@ -172,7 +175,7 @@ def report_problems(map_group: str, lvp_total: int, report: Mapping[str, Any]) -
         if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= existing):
             return [Problem(f"{b.label} has {existing} Locations now; a side cannot hold {count!r} of them", RULE,
                             where + ["held"])]
-    items = counted(map_group, report)
+    items = counted(charts, map_group, report)
     for s in SIDES:
         mine = [i for i in items if i.side == s]
         need = sum(i.lvp for i in mine)

@@ -194,10 +194,9 @@ def _narrow(hexmap, hexside: str | HexSide, rule: str) -> tuple[HexSide, str]:
 
 
 def vehicle_bypass(hexmap, unit: UnitLike, start: LocationLike, end: LocationLike, hexside: str | HexSide,
-                   vca_changes: int = 0, chart: TerrainChart | None = None) -> StreetMove:
+                   vca_changes: int = 0, *, chart: TerrainChart) -> StreetMove:
     """5.11: a vehicle entering ``end`` bypassing along the narrow street ``hexside`` pays half the MP of
     normal bypass, and 1 MP for each VCA change (D2.33), which is not halved."""
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     if not u.vehicle:
         raise InvalidInput(f"a {u.kind} is no vehicle: VBM is for vehicles (5.11)")
@@ -222,10 +221,9 @@ def vehicle_bypass(hexmap, unit: UnitLike, start: LocationLike, end: LocationLik
 
 
 def turn_around(hexmap, unit: UnitLike, hexside: str | HexSide, printed_mp: int | str | Fraction,
-                very_small: bool = False, chart: TerrainChart | None = None) -> TurnAround:
+                very_small: bool = False, *, chart: TerrainChart) -> TurnAround:
     """5.12: on a narrow street a motorcycle turns its VCA 180 degrees for 1/4 of its printed MP, a Very
     Small target vehicle for 1/2; no other vehicle may change its VCA there (D2.33 aside)."""
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     if not u.vehicle:
         raise InvalidInput(f"a {u.kind} has no VCA: --unit vehicle or motorcycle (5.12)")
@@ -251,11 +249,10 @@ BARRELS = ("normal", "L", "LL", "*")
 
 def tca_change(hexmap, hexside: str | HexSide, ma_mm: int, *, outside_vca: bool = True, barrel: str = "normal",
                buttoned_up: bool = False, armor_leader: int = 0, dr: int | None = None,
-               chart: TerrainChart | None = None) -> TcaChange:
+               chart: TerrainChart) -> TcaChange:
     """5.12: a vehicle on a narrow street with an MA of 50mm or more that points its TCA outside its VCA
     first needs a final TCA-change dr of 3 or less: +2 LL, +1 L, -1 "*" barrel, +1 BU, the Armor
     Leader's modifier; at most two tries per phase, each failed try in the MPh costing 2 MP."""
-    chart = chart or TerrainChart.load()
     _, sl = _narrow(hexmap, hexside, "5.12")
     if barrel not in BARRELS:
         raise InvalidInput(f"--barrel {barrel}: use one of {', '.join(BARRELS)}")

@@ -10,11 +10,16 @@ whose id begins with I or HW has no secret Objective Hex sealed with it (8.2 Obj
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Problem
 from .campaign import load_campaign
 from .rg_chart import load_rg_chart
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 INITIAL_RULE = "8.2 Initial Scenario"
 
@@ -30,34 +35,34 @@ def ob_objective_id(side: str, rg_id: str, n: int) -> str:
     return f"objective-ob-{side}-{rg_id}-{n}"
 
 
-def ob_objective_ids(cg_id: str, side: str) -> list[str]:
+def ob_objective_ids(charts: Charts, cg_id: str, side: str) -> list[str]:
     """8.2 Objective Hex: every RG of the Initial OB whose id begins with I or HW gets one."""
     from .campaign import load_campaign
 
-    chart = load_rg_chart()
+    chart = load_rg_chart(charts)
     out = []
-    for item in load_campaign(cg_id).initial.sides[side].ob:
+    for item in load_campaign(charts, cg_id).initial.sides[side].ob:
         if item.kind == "rg" and chart.get(side, item.ref).objective_hex:
             out += [ob_objective_id(side, item.ref, n) for n in range(1, item.count + 1)]
     return out
 
 
-def ob_objective_problems(state: KgpState, side: str, seals: list) -> list[Problem]:
+def ob_objective_problems(charts: Charts, state: KgpState, side: str, seals: list) -> list[Problem]:
     """8.2 Objective Hex: the set-up orders seal the secret Objective Hex of each I or HW RG of the
     side's Initial OB, as ``objective-ob-<side>-<RG>-<n>`` of kind objective_hex."""
     have = {x["id"] for x in seals if x["kind"] == "objective_hex"}
-    missing = [i for i in ob_objective_ids(state["cg"], side) if i not in have]
+    missing = [i for i in ob_objective_ids(charts, state["cg"], side) if i not in have]
     if missing:
         return [Problem(f"the {SIDE_ADJECTIVES[side]} Initial OB's I and HW RGs each need a secret Objective Hex: "
                         f"seal {', '.join(missing)} (kind objective_hex)", "8.2 Objective Hex", ["seal"])]
     return []
 
 
-def purchase_problems(state: KgpState, side: str, bought: list, sealed_ids: set[str], cpp: int, *,
+def purchase_problems(charts: Charts, state: KgpState, side: str, bought: list, sealed_ids: set[str], cpp: int, *,
                       initial: bool) -> list[Problem]:
     """The problems of ``side`` buying ``bought`` with ``cpp`` CPP (8.619; 8.5 and 8.2 when ``initial``)."""
-    cg = load_campaign(state["cg"])
-    chart = load_rg_chart()
+    cg = load_campaign(charts, state["cg"])
+    chart = load_rg_chart(charts)
     rule = "8.5" if initial else "8.619"
     cost = 0
     for i, rg_id in enumerate(bought):
@@ -86,9 +91,9 @@ def purchase_problems(state: KgpState, side: str, bought: list, sealed_ids: set[
     return []
 
 
-def pay(state: KgpState, side: str, bought: list[str]) -> int:
+def pay(charts: Charts, state: KgpState, side: str, bought: list[str]) -> int:
     """Record ``side``'s RGs bought on the current CG Date and pay their CPP; the CPP they cost."""
-    chart = load_rg_chart()
+    chart = load_rg_chart(charts)
     cost = 0
     for rg_id in bought:
         rg = chart.get(side, rg_id)

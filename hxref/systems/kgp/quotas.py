@@ -15,11 +15,16 @@
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Problem
 from .campaign import load_campaign
 from .rg_chart import load_rg_chart
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 #: SSR CG15: the RGs the 2-module limit does not count (US RG O3, the M12 GMC OBA)
 OBA_EXEMPT = {("us", "O3")}
@@ -28,12 +33,12 @@ PF_HALVES_PER_SQUAD = 3                 # CG13: 1.5 shots a squad, kept in half 
 
 # --- CG14 Fanaticism ------------------------------------------------------------------------------
 
-def fanaticism_problems(state: KgpState, side: str, declared: bool) -> list[Problem]:
+def fanaticism_problems(charts: Charts, state: KgpState, side: str, declared: bool) -> list[Problem]:
     if not declared:
         return []
     if side != "german":
         return [Problem("only the Germans declare Fanaticism", "CG14", ["fanaticism"])]
-    cg = load_campaign(state["cg"])
+    cg = load_campaign(charts, state["cg"])
     quota = int((cg.quotas.get("fanaticism") or {}).get("german", 0))
     used = state.get("fanaticism", [])
     if len(used) >= quota:
@@ -42,11 +47,11 @@ def fanaticism_problems(state: KgpState, side: str, declared: bool) -> list[Prob
     return []
 
 
-def declare_fanaticism(state: KgpState, events: list) -> None:
+def declare_fanaticism(charts: Charts, state: KgpState, events: list) -> None:
     """CG14: every German personnel unit is Fanatic for the whole scenario of the current CG Date."""
     used = state.setdefault("fanaticism", [])
     used.append(state["date"])
-    quota = int((load_campaign(state["cg"]).quotas.get("fanaticism") or {}).get("german", 0))
+    quota = int((load_campaign(charts, state["cg"]).quotas.get("fanaticism") or {}).get("german", 0))
     events.append({"type": "fanaticism", "rule": "CG14",
                    "text": f"the Germans declare Fanaticism for the {state['date']} scenario ({len(used)} of {quota}): "
                            "all German personnel are Fanatic for the whole scenario, Bombardment included"})
@@ -54,29 +59,29 @@ def declare_fanaticism(state: KgpState, events: list) -> None:
 
 # --- CG15 OBA modules -----------------------------------------------------------------------------
 
-def _counts(side: str, rg_id: str) -> bool:
-    chart = load_rg_chart()
+def _counts(charts: Charts, side: str, rg_id: str) -> bool:
+    chart = load_rg_chart(charts)
     return chart.get(side, rg_id).type == "oba" and (side, rg_id) not in OBA_EXEMPT
 
 
-def held_oba(state: KgpState, side: str) -> list[str]:
+def held_oba(charts: Charts, state: KgpState, side: str) -> list[str]:
     """The OBA modules ``side`` holds for the CG15 limit: bought, not removed, not exempt."""
-    held = [p["rg"] for p in state["purchases"][side] if _counts(side, p["rg"])]
+    held = [p["rg"] for p in state["purchases"][side] if _counts(charts, side, p["rg"])]
     for rg in state.get("oba_removed", {}).get(side, []):
         if rg in held:
             held.remove(rg)
     return held
 
 
-def oba_problems(state: KgpState, side: str, bought: list, removed: list) -> list[Problem]:
-    held = held_oba(state, side)
+def oba_problems(charts: Charts, state: KgpState, side: str, bought: list, removed: list) -> list[Problem]:
+    held = held_oba(charts, state, side)
     for i, rg in enumerate(removed):
         if rg not in held:
             return [Problem(f"{SIDE_ADJECTIVES[side]} hold no OBA module {rg!r} to remove (they hold "
                             f"{', '.join(held) or 'none'})", "CG15", ["oba_removed", i])]
         held.remove(rg)
-    new = [rg for rg in bought if _counts(side, str(rg))]
-    limit = int(load_campaign(state["cg"]).quotas.get("oba_modules", 2))
+    new = [rg for rg in bought if _counts(charts, side, str(rg))]
+    limit = int(load_campaign(charts, state["cg"]).quotas.get("oba_modules", 2))
     if new and len(held) + len(new) > limit:
         return [Problem(f"at most {limit} OBA modules a side a CG Date (US RG O3 aside): {SIDE_ADJECTIVES[side]} "
                         f"would hold {', '.join(held + new)}", "CG15", ["purchase"])]
@@ -87,13 +92,13 @@ def remove_oba(state: KgpState, side: str, removed: list) -> None:
     state.setdefault("oba_removed", {"us": [], "german": []})[side].extend(removed)
 
 
-def say_oba(state: KgpState, side: str, bought: list, removed: list, events: list) -> None:
+def say_oba(charts: Charts, state: KgpState, side: str, bought: list, removed: list, events: list) -> None:
     """The side's OBA modules after its orders, told to it alone (its RGs are its own)."""
-    chart = load_rg_chart()
+    chart = load_rg_chart(charts)
     if not removed and not any(chart.get(side, str(rg)).type == "oba" for rg in bought):
         return
-    limit = int(load_campaign(state["cg"]).quotas.get("oba_modules", 2))
-    held = held_oba(state, side)
+    limit = int(load_campaign(charts, state["cg"]).quotas.get("oba_modules", 2))
+    held = held_oba(charts, state, side)
     exempt = [rg for rg in bought if (side, rg) in OBA_EXEMPT]
     events.append({"type": "oba.modules", "rule": "CG15", "side": side, "visible_to": [side],
                    "text": f"{SIDE_ADJECTIVES[side]} OBA modules held: {', '.join(held) or 'none'} ({len(held)} of "

@@ -14,19 +14,22 @@ order is shown to its owner alone (8.11: each side's forces are kept from the ot
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Problem
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 CHECK_RULE = "8.604"
 ROLL_STEPS = ("8.614", "8.618", "8.620")
 
 
-def refit_chart() -> dict:
-    """The refit chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("kgp", "refit")
+def refit_chart(charts: Charts) -> dict:
+    """The refit chart's data (the chart ``refit`` of ``charts``); read-only."""
+    return charts.chart("refit")
 
 
 def check_problems(checks: list, facts: dict | None) -> list[Problem]:
@@ -37,9 +40,9 @@ def check_problems(checks: list, facts: dict | None) -> list[Problem]:
     return []
 
 
-def roll_checks(state: KgpState, side: str, checks: list, dice, events: list) -> list[str]:
+def roll_checks(charts: Charts, state: KgpState, side: str, checks: list, dice, events: list) -> list[str]:
     """Roll ``side``'s 8.604 checks; the lines of the Refit checklist row."""
-    chart = refit_chart()["checks"]
+    chart = refit_chart(charts)["checks"]
     out = []
     for c in checks:
         k = chart["kinds"][c["kind"]]
@@ -61,12 +64,12 @@ def roll_checks(state: KgpState, side: str, checks: list, dice, events: list) ->
     return out
 
 
-def roll_problems(side: str, rolls: list, bought_now: list[str], state: KgpState, *,
+def roll_problems(charts: Charts, side: str, rolls: list, bought_now: list[str], state: KgpState, *,
                   initial: bool = False) -> list[Problem]:
     """The Refit rolls ``side`` asks for: a step of :data:`ROLL_STEPS` that is the side's, and for
     8.620 an RG it receives now (bought now, or in the Initial OB at the Initial Scenario, 8.5)."""
-    chart = refit_chart()["rolls"]
-    ob = _initial_ob_rgs(state, side) if initial else []
+    chart = refit_chart(charts)["rolls"]
+    ob = _initial_ob_rgs(charts, state, side) if initial else []
     for i, r in enumerate(rolls):
         step = r["step"]
         if step not in ROLL_STEPS:
@@ -95,16 +98,16 @@ def roll_problems(side: str, rolls: list, bought_now: list[str], state: KgpState
     return []
 
 
-def _initial_ob_rgs(state: KgpState, side: str) -> list[str]:
+def _initial_ob_rgs(charts: Charts, state: KgpState, side: str) -> list[str]:
     from .campaign import load_campaign
 
-    ob = load_campaign(state["cg"]).initial.sides[side].ob
+    ob = load_campaign(charts, state["cg"]).initial.sides[side].ob
     return [x.ref for x in ob if x.kind == "rg" for _ in range(x.count)]
 
 
-def make_rolls(state: KgpState, side: str, rolls: list, dice, events: list) -> None:
+def make_rolls(charts: Charts, state: KgpState, side: str, rolls: list, dice, events: list) -> None:
     """Roll ``side``'s Refit rolls in step order; each is its owner's alone."""
-    chart = refit_chart()["rolls"]
+    chart = refit_chart(charts)["rolls"]
     for r in sorted(rolls, key=lambda x: x["step"]):
         c = chart[r["step"]]
         what = r.get("rg") or r.get("what")

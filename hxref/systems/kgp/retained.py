@@ -21,6 +21,7 @@ path of Enterable hexes that enters no enemy-controlled Strategic Location; a Sh
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ...base.errors import InvalidInput
 from ..base import Problem
@@ -28,6 +29,9 @@ from .areas import Areas, areas_chart, hex_of
 from .campaign import Campaign
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 ESCAPE = "8.606"
 SHIFT = "8.613"
@@ -37,7 +41,7 @@ def _destination(areas: Areas, side: str, label: str, kind: str, *, rule: str) -
     """Where ``label`` takes a unit: ``({box: centre} | {hex: label}, goal hexes)``, or why it cannot."""
     try:
         ea = areas.entry_area(side, label)
-        h = hex_of(areas.cg, label)
+        h = hex_of(areas.grid, areas.cg, label)
     except InvalidInput as exc:         # not a hex of the map group: a refusal, not a raise from check
         return exc.message
     if ea is not None:
@@ -75,7 +79,7 @@ def unit_problems(areas: Areas, side: str, units: list) -> list[Problem]:
                                 [*where, "escape_to"])]
             continue
         try:
-            h = hex_of(areas.cg, u["hex"])
+            h = hex_of(areas.grid, areas.cg, u["hex"])
         except InvalidInput as exc:
             return [Problem(str(exc), "0.3", [*where, "hex"])]
         place = areas.place(side, h)
@@ -100,10 +104,11 @@ def _full(cg: Campaign, label: str) -> str | None:
         return None
 
 
-def roll_escapes(state: KgpState, areas: Areas, side: str, units: list, dice, events: list) -> list[str]:
+def roll_escapes(charts: Charts, state: KgpState, areas: Areas, side: str, units: list, dice,
+                 events: list) -> list[str]:
     """8.606 for ``side``'s reported units: who stays, who must Escape, each attempt rolled; the
     Retained positions kept in ``state['retained']``.  Returns the checklist's lines (public)."""
-    table = areas_chart()["escape"]
+    table = areas_chart(charts)["escape"]
     kept: list[dict] = []
     lines: list[str] = []
     who = SIDE_ADJECTIVES[side]
@@ -112,7 +117,7 @@ def roll_escapes(state: KgpState, areas: Areas, side: str, units: list, dice, ev
         if u.get("box"):
             kept.append({"unit": u["unit"], "box": _full(areas.cg, u["box"]), "kind": kind})
             continue
-        h = hex_of(areas.cg, u["hex"])
+        h = hex_of(areas.grid, areas.cg, u["hex"])
         place = areas.place(side, h)
         label = areas.label(h)
         if place.kind == "setup" and (not place.isolated or not u.get("escape_to")):
@@ -166,15 +171,15 @@ def shift_problems(state: Mapping, areas: Areas, side: str, shifts: list) -> lis
         if u.get("box") and dest[0].get("box") == u["box"]:
             return [Problem(f"{s['unit']} is already in the {u['box']} Holding Box: a Shift leaves its area",
                             SHIFT, [*where, "to"])]
-        if u.get("hex") and "hex" in dest[0] and hex_of(areas.cg, u["hex"]) in dest[1]:
+        if u.get("hex") and "hex" in dest[0] and hex_of(areas.grid, areas.cg, u["hex"]) in dest[1]:
             return [Problem(f"{s['unit']} is already in that setup area: a Shift leaves its setup area for another",
                             SHIFT, [*where, "to"])]
     return []
 
 
-def roll_shifts(state: KgpState, areas: Areas, side: str, shifts: list, dice, events: list) -> None:
+def roll_shifts(charts: Charts, state: KgpState, areas: Areas, side: str, shifts: list, dice, events: list) -> None:
     """8.613: one dr per Shift, shown to its owner alone; a success moves the Retained unit."""
-    table = areas_chart()["shift"]
+    table = areas_chart(charts)["shift"]
     who = SIDE_ADJECTIVES[side]
     for s in shifts:
         u = next(x for x in state["retained"][side] if x["unit"] == s["unit"])

@@ -11,9 +11,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ...base.errors import InvalidInput
-from .chart_reader import Reader, chart_source
+from .chart_reader import Reader
 from .sides import SIDE_NAMES, SIDES
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 CAMPAIGNS = ("cg-i", "cg-ii", "cg-iii")
 RG_TYPES = ("infantry", "heavy_weapons", "vehicle", "gun", "oba", "bombardment", "air_support", "san",
@@ -60,9 +65,9 @@ class RgChart:
         return tuple(rg for rg in self.rgs[side] if cg in rg.cg_max and (rg.initial or not initial))
 
 
-def load_rg_chart(path: str | Path | None = None) -> RgChart:
-    """The RG charts (``games/kgp/charts/rg.yaml``, stand-in), or another file of that shape."""
-    return _load_rg(chart_source("rg", path))
+def load_rg_chart(charts: Charts, path: str | Path | None = None) -> RgChart:
+    """The RG charts (the chart ``rg`` of ``charts``, stand-in), or another file of that shape."""
+    return _load_rg(charts.chart_source("rg", path))
 
 
 

@@ -60,12 +60,15 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...base.errors import IllegalOrder, InvalidInput
 from ..base import Problem
-from .chart_reader import Reader, chart_source
+from .chart_reader import Reader
 from .sides import SIDE_NAMES, SIDES
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 # --- the numbers the seed prints -----------------------------------------------------------------
 
@@ -354,9 +357,9 @@ class GameEndChart:
 _SOURCES = ("seed", "map", "public", "stand-in")
 
 
-def load_game_end_chart(path: str | Path | None = None) -> GameEndChart:
-    """The circled Game End numbers (``games/kgp/charts/game_end.yaml``), or another file of that shape."""
-    return _load_game_end(chart_source("game_end", path))
+def load_game_end_chart(charts: Charts, path: str | Path | None = None) -> GameEndChart:
+    """The circled Game End numbers (the chart ``game_end`` of ``charts``), or another file of that shape."""
+    return _load_game_end(charts.chart_source("game_end", path))
 
 
 @cache
@@ -418,8 +421,8 @@ class GameEnd:
         return asdict(self)
 
 
-def game_end(turn: int, dr: int, *, night: bool, circled: int | None = None, map_group: str | None = None,
-             chart: GameEndChart | None = None) -> GameEnd:
+def game_end(chart: GameEndChart, turn: int, dr: int, *, night: bool, circled: int | None = None,
+             map_group: str | None = None) -> GameEnd:
     """The Game End dr ``dr`` at the end of a Player Turn of ``turn`` (from Turn 6).
 
     ``circled``: the number in the current turn box, read off the map; when
@@ -429,7 +432,7 @@ def game_end(turn: int, dr: int, *, night: bool, circled: int | None = None, map
     _refuse(check_request("game_end", turn=turn))
     face = _face(dr, "Game End dr", GAME_END_RULE)
     if circled is None:
-        c = (chart or load_game_end_chart()).circled(turn, map_group=map_group)
+        c = chart.circled(turn, map_group=map_group)
         value, stand_in, source = c.value, c.stand_in, c.source
     else:
         if not _is_int(circled) or circled not in DIE_FACES:

@@ -15,6 +15,7 @@ so two requests in one turn's orders cannot both be rolled.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...base.errors import InvalidInput
 from ..base import Problem
@@ -22,6 +23,9 @@ from . import rolls as rl
 from .campaign import load_campaign
 from .rg_chart import load_rg_chart
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 NAMES = tuple(rl.REQUESTS)
 
@@ -54,7 +58,7 @@ def _same(name: str, side: str, rg: object, earlier: list[dict], default_side: s
                and (name != "reinforcement_iii5" or r.get("rg") == rg) for r in earlier)
 
 
-def _rg_problems(name: str, rg: object) -> list[Problem]:
+def _rg_problems(charts: Charts, name: str, rg: object) -> list[Problem]:
     """III.5 names the RG its dr is for (an I, V or G RG of the US chart); no other roll names one."""
     q = rl.REQUESTS[name]
     if name != "reinforcement_iii5":
@@ -66,7 +70,7 @@ def _rg_problems(name: str, rg: object) -> list[Problem]:
     if rg is None:
         return [Problem("the III.5 reinforcement dr is made per RG: name it (`rg: I3`)", q.rule, ["rg"])]
     try:
-        load_rg_chart().get("us", str(rg))
+        load_rg_chart(charts).get("us", str(rg))
     except InvalidInput as exc:
         return [Problem(exc.message, q.rule, ["rg"])]
     if not str(rg).startswith(III5_TYPES) or str(rg).startswith("HW"):
@@ -74,7 +78,7 @@ def _rg_problems(name: str, rg: object) -> list[Problem]:
     return []
 
 
-def request_problems(name: str, turn: int, side: str, state: KgpState, request: dict | None = None,
+def request_problems(charts: Charts, name: str, turn: int, side: str, state: KgpState, request: dict | None = None,
                      earlier: list[dict] | None = None, default_side: str | None = None) -> list[Problem]:
     """Why ``side`` may not make the roll ``name`` now.  ``earlier``: the requests before this one in
     the orders being checked (``default_side``: whose orders, the side a request without one names):
@@ -84,10 +88,10 @@ def request_problems(name: str, turn: int, side: str, state: KgpState, request: 
     if q is None:
         return [Problem(f"there is no roll {name!r}; the KGP scenario rolls are {', '.join(NAMES)}", "9", ["roll"])]
     rg = (request or {}).get("rg")
-    found = _rg_problems(name, rg)
+    found = _rg_problems(charts, name, rg)
     if found:
         return found
-    cg = load_campaign(state["cg"])
+    cg = load_campaign(charts, state["cg"])
     per_turn: dict[str, object] = {"turn": turn} if q.per in PER_TURN else {}
     if name == "reinforcement_iii5":            # III.5: one dr a RPh for each RG
         per_turn["rg"] = rg
@@ -108,14 +112,14 @@ def request_problems(name: str, turn: int, side: str, state: KgpState, request: 
     return problems
 
 
-def make_roll(request: dict, state: KgpState, side: str, dice) -> Made:
+def make_roll(charts: Charts, request: dict, state: KgpState, side: str, dice) -> Made:
     name = request["roll"]
     q = rl.REQUESTS[name]
     t, sc = state["turn"], state["scenario"]
-    cg = load_campaign(state["cg"])
+    cg = load_campaign(charts, state["cg"])
     if name == "game_end":
         dr = dice.d6(q.purpose, by=side)
-        r = rl.game_end(t, dr, night=sc["night"], map_group=cg.map_group)
+        r = rl.game_end(rl.load_game_end_chart(charts), t, dr, night=sc["night"], map_group=cg.map_group)
         return Made([dr], r.why, r.rule, r.ends)
     if name.startswith("reinforcement"):
         variant = {"reinforcement": "standard", "reinforcement_i2": "cg1_i2", "reinforcement_iii5": "cg3_iii5"}[name]

@@ -14,6 +14,8 @@ to check on the sheet).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...crypto import commit
 from ...base.errors import InvalidInput
 from ..base import Problem
@@ -21,6 +23,9 @@ from .campaign import load_campaign
 from .lvp import load_lvp_chart
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState, SealedItem
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 SEAL_KINDS = ("objective_hex", "hip", "minefield", "dummy_minefields", "reserve", "other")
 OBJECTIVE_RULE = "8.2 Objective Hex"
@@ -69,12 +74,12 @@ def seal_id_problems(state: KgpState, side: str, items: list) -> list[Problem]:
     return []
 
 
-def strategic_hexes(state: KgpState, before: str) -> dict[str, str]:
+def strategic_hexes(charts: Charts, state: KgpState, before: str) -> dict[str, str]:
     """The hexes hxref knows were Strategic Locations before the CG Date ``before`` (8.2 Strategic
     Location: every building, rubble and bridge Location, every Objective Hex revealed), each with
     the reason: the CG's victory buildings and bridge, the LVP buildings of its map group, and the
     Objective Hexes opened on an earlier CG Date."""
-    cg = load_campaign(state["cg"])
+    cg = load_campaign(charts, state["cg"])
     out: dict[str, str] = {}
     for c in (*cg.victory.conditions, *cg.initial.victory.conditions):
         for b in c.buildings:
@@ -82,7 +87,7 @@ def strategic_hexes(state: KgpState, before: str) -> dict[str, str]:
                 out[b.hex] = f"a hex of {b.name}, a building Location"
         if c.test == "bridge_destroyed_by" and c.hex:
             out[c.hex] = "a bridge Location"
-    for lb in load_lvp_chart().get(cg.map_group, ()):
+    for lb in load_lvp_chart(charts).get(cg.map_group, ()):
         for h in lb.hexes:
             out.setdefault(h, f"a hex of {lb.name}, a building Location")
     first = cg.date(before)
@@ -100,9 +105,10 @@ def strategic_hexes(state: KgpState, before: str) -> dict[str, str]:
     return out
 
 
-def objective_problems(state: KgpState, item: SealedItem, value: object, meets: object) -> list[Problem]:
+def objective_problems(charts: Charts, state: KgpState, item: SealedItem, value: object,
+                       meets: object) -> list[Problem]:
     """8.2 Objective Hex validity, checked when the sealed hex is opened."""
-    cg = load_campaign(state["cg"])
+    cg = load_campaign(charts, state["cg"])
     try:
         if not isinstance(value, str):
             raise InvalidInput("not a hex")
@@ -110,7 +116,7 @@ def objective_problems(state: KgpState, item: SealedItem, value: object, meets: 
     except InvalidInput:
         return [Problem(f"{item['id']}: {value!r} is not a hex of the {cg.map_group} map group: no Objective Hex",
                         OBJECTIVE_RULE, ["value"])]
-    why = strategic_hexes(state, item["date"]).get(hx)
+    why = strategic_hexes(charts, state, item["date"]).get(hx)
     if why:
         return [Problem(f"{item['id']}: {hx} was already a Strategic Location when it was designated on "
                         f"{item['date']} ({why}): an Objective Hex may not be one", OBJECTIVE_RULE, ["value"])]

@@ -28,17 +28,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
 from ...geometry.hex import column_letters, column_number, distance
 from ..base import Problem
-from .campaign import Campaign, load_campaign
+from .campaign import Campaign, _load_campaign
 from .chart_reader import Reader
 from .rg_chart import load_rg_chart
 from .setup_areas import HexLine, MapGroup, distances_from
 from .sides import SIDE_ADJECTIVES, SIDES
 from .state_types import KgpState
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 KINDS = ("mmc", "leader", "vehicle", "gun", "sw", "fortification", "dummy")
 HEXSPINES = ("E", "SE", "SW", "W", "NW", "NE")     # a recorded Covered Arc (I.3): the hexspines, clockwise
@@ -87,15 +90,15 @@ class SetupPlan:
         return all(line.holds(h) for line in self.sides[side].lines)
 
 
-def plan(cg_id: str) -> SetupPlan:
-    from ...kit import data
-
-    return _plan(data.source("kgp", f"campaigns/{cg_id}.yaml"), cg_id)
+def plan(charts: Charts, cg_id: str) -> SetupPlan:
+    """The set-up restrictions of the CG ``cg_id`` (its file's ``setup``), from ``charts``."""
+    return _plan(charts.source(f"campaigns/{cg_id}.yaml"), charts.chart_source("rg"))
 
 
 @cache
-def _plan(src, cg_id: str) -> SetupPlan:
-    cg = load_campaign(cg_id)
+def _plan(src, rg_src) -> SetupPlan:
+    """Once per content of the campaign file and of the RG chart."""
+    cg = _load_campaign(src, rg_src)
     r = Reader(src.rt(), src.file)
     node = r.mapping(r.root.get("setup"), ["setup"], ("map", "sides", "reserve_hexes"), ("wrecks", "note"))
     m = r.mapping(node["map"], ["setup", "map"], ("columns", "rows"), ("stand_in", "note"))
@@ -166,18 +169,18 @@ def _plain(x: Any) -> Any:
 
 # --- checks ---------------------------------------------------------------------------------------
 
-def placement_problems(state: KgpState, side: str, choice: dict) -> list[Problem]:
+def placement_problems(charts: Charts, state: KgpState, side: str, choice: dict) -> list[Problem]:
     """The first problem of the side's placements, each naming its rule and the placement."""
     items = list(choice.get("placements", []))
     if not items:
         return []
-    pl = plan(state["cg"])
+    pl = plan(charts, state["cg"])
     sp = pl.sides[side]
     bought = list(choice.get("purchase", []))
     ob = {x.ref for x in pl.cg.initial.sides[side].ob if x.kind == "rg"}
     seen_ids: set[str] = set()
     for i, x in enumerate(items):
-        found = _one(state, pl, sp, side, x, bought, ob, seen_ids)
+        found = _one(charts, state, pl, sp, side, x, bought, ob, seen_ids)
         if found:
             msg, rule, key = found
             return [Problem(msg, rule, ["placements", i] + ([key] if key else []))]
@@ -195,7 +198,7 @@ def _hex(pl: SetupPlan, label: Any):
     return h
 
 
-def _one(state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, bought: list, ob: set, ids: set):
+def _one(charts: Charts, state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, bought: list, ob: set, ids: set):
     """(message, rule, key) of the first problem of one placement, or None."""
     who = x.get("rg") or x.get("unit") or x.get("id") or x["kind"]
     if x.get("id"):
@@ -232,7 +235,7 @@ def _one(state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, bought: list, o
     if where is not None:
         found = _on_map(pl, sp, side, x, where)
     else:
-        found = _entry(state, pl, sp, side, x, entry_hex, rg, bought, ob)
+        found = _entry(charts, state, pl, sp, side, x, entry_hex, rg, bought, ob)
     return found
 
 
@@ -322,7 +325,8 @@ def _is(x: dict, kinds: list) -> bool:
     return "minefield" in kinds and "minefield" in str(x.get("fortification", ""))
 
 
-def _entry(state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, entry_hex, rg, bought: list, ob: set):
+def _entry(charts: Charts, state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, entry_hex, rg, bought: list,
+           ob: set):
     area_name = str(x["enter"])
     edge = sp.edge_entry
     if edge and area_name == edge["edge"]:
@@ -354,7 +358,7 @@ def _entry(state, pl: SetupPlan, sp: SidePlan, side: str, x: dict, entry_hex, rg
     if x["kind"] == "vehicle" and not area.vehicles:
         return f"vehicles may not enter by the {area.name or centre} Entry Area", "CG20", "enter"
     if side == "us" and rg:
-        codes = load_rg_chart().get("us", rg).entry_codes
+        codes = load_rg_chart(charts).get("us", rg).entry_codes
         if area.colour not in codes:
             return (f"{rg} enters only by an arrow of its Entry Codes ({', '.join(codes)}); {centre} is "
                     f"{area.colour}"), "CG6a", "enter"
@@ -420,10 +424,10 @@ def _together(pl: SetupPlan, sp: SidePlan, side: str, items: list):
 
 # --- resolution -----------------------------------------------------------------------------------
 
-def place(state: KgpState, answers: dict, events: list) -> None:
+def place(charts: Charts, state: KgpState, answers: dict, events: list) -> None:
     """Record each side's placements (its own), the Reserve Cloaking counters (their number told to
     both), and the SSR placements the referee makes: II.3's wrecks, III.4's PzKpfw VIb."""
-    pl = plan(state["cg"])
+    pl = plan(charts, state["cg"])
     placed = state.setdefault("placements", {s: [] for s in SIDES})
     for side in SIDES:
         items = [dict(x) for x in answers[side].get("placements", [])]
@@ -454,7 +458,7 @@ def place(state: KgpState, answers: dict, events: list) -> None:
                        "text": "burnt-out wrecks placed in " + " and ".join(pl.wrecks)})
 
 
-def release_problems(state: KgpState, items: list) -> list[Problem]:
+def release_problems(charts: Charts, state: KgpState, items: list) -> list[Problem]:
     """SSR CG7b: a Reserve is released by LOS to an enemy ground unit within 6 hexes (``by: los``,
     the enemy unit's hex) or when an enemy attack costs it its concealment (``by: attack``)."""
     mine = {x.get("id"): x for x in (state.get("placements") or {}).get("german", []) if x.get("reserve")}
@@ -468,7 +472,7 @@ def release_problems(state: KgpState, items: list) -> list[Problem]:
             if not r.get("enemy_hex"):
                 return [Problem("a release by LOS names the enemy ground unit's hex (`enemy_hex`)", "CG7b",
                                 ["release", i, "enemy_hex"])]
-            pl = plan(state["cg"])
+            pl = plan(charts, state["cg"])
             try:
                 e = _hex(pl, r["enemy_hex"])
             except InvalidInput as exc:
@@ -481,9 +485,9 @@ def release_problems(state: KgpState, items: list) -> list[Problem]:
     return []
 
 
-def release(state: KgpState, items: list, events: list) -> None:
+def release(charts: Charts, state: KgpState, items: list, events: list) -> None:
     """SSR CG7b: the Reserve Cloaking counters released this turn; their contents go on-board."""
-    pl = plan(state["cg"]) if items else None
+    pl = plan(charts, state["cg"]) if items else None
     for r in items:
         x = next(x for x in state["placements"]["german"] if x.get("id") == r["id"])
         x["released"] = f"{state['date']} turn {state['turn']}"

@@ -84,12 +84,11 @@ def hillside_check(hexmap, side: HexSide) -> None:
                            path=f"hexsides.{hexmap.grid.side_label(side)}", rule="6.1")
 
 
-def line_of_sight(hexmap, viewer: LocationLike, target: LocationLike, chart: TerrainChart | None = None, *,
+def line_of_sight(hexmap, viewer: LocationLike, target: LocationLike, chart: TerrainChart, *,
                   viewer_entrenched: bool = False, target_entrenched: bool = False) -> Sight:
     """Does ``viewer`` see ``target`` (and so, A6.5, the reverse)?  See the module text.
 
     Raises :class:`.terrain.NotCovered` when the answer needs ASL rules the seed lacks."""
-    chart = chart or TerrainChart.load()
     va, ta = _loc(viewer), _loc(target)
     a, b = hexmap.parse(va.hex), hexmap.parse(ta.hex)
     if a == b:

@@ -88,10 +88,9 @@ def is_up_slope(hexmap, location: LocationLike | Hex, toward: LocationLike | Hex
 
 
 
-def los_height(hexmap, location: LocationLike, toward: LocationLike | Hex, chart: TerrainChart | None = None) -> LosHeight:
+def los_height(hexmap, location: LocationLike, toward: LocationLike | Hex, chart: TerrainChart) -> LosHeight:
     """The height of ``location`` for a LOS to or from ``toward``: base level + building
     level, + 3/4 when the LOS crosses the hexside that makes it Up-Slope (2.3)."""
-    chart = chart or TerrainChart.load()
     loc = _loc(location)
     h = hexmap.parse(loc.hex)
     o = _hex(hexmap, toward)
@@ -115,9 +114,8 @@ def los_height(hexmap, location: LocationLike, toward: LocationLike | Hex, chart
     return LosHeight(total, up, tuple(parts), _rules(parts, (), "2.3"), why)
 
 
-def sight_adjustments(hexmap, chart: TerrainChart | None = None) -> list[Adjustment]:
+def sight_adjustments(hexmap, chart: TerrainChart) -> list[Adjustment]:
     """The KGP adjustments for :func:`hxref.geometry.los.line_of_sight` on ``hexmap``: the +3/4 Up-Slope level (2.3)."""
-    chart = chart or TerrainChart.load()
     return [upslope_bonus(lambda s: _slope_drawn_in(hexmap, s), float(chart.value("slope.up_slope_levels")))]
 
 
@@ -192,7 +190,7 @@ def slope_tem(
     target_unit: UnitLike = "squad",
     other_tem: int = 0,
     mud_or_deep_snow_tem: int = 0,
-    chart: TerrainChart | None = None,
+    chart: TerrainChart,
 ) -> SlopeTem:
     """May the target claim the +1 Slope TEM against direct fire from ``firers`` (2.41)?
 
@@ -201,7 +199,6 @@ def slope_tem(
     TEM (not cumulative with the slope's); ``mud_or_deep_snow_tem`` is.
     The target's conditions (:func:`_target_checks`), each firer's (:func:`_firer_checks`), then the TEM.
     """
-    chart = chart or TerrainChart.load()
     tloc = _loc(target)
     th = hexmap.parse(tloc.hex)
     lt = _label(hexmap, th)

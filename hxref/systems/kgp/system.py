@@ -100,11 +100,11 @@ class Kgp(GameSystem):
     def load_scenario(self, name: str) -> dict:
         if name not in self.scenarios():
             raise InvalidInput(f"no campaign {name!r} for {NAME}; known: {', '.join(self.scenarios())}", code="E503")
-        cg = load_campaign(name)
+        cg = load_campaign(self.charts, name)
         return {"scenario": name, "sides": list(SIDES), "title": f"KGP {cg.id.upper()}: {cg.title}"}
 
     def setup(self, scenario: dict) -> State:
-        cg = load_campaign(scenario["scenario"])
+        cg = load_campaign(self.charts, scenario["scenario"])
         ini = cg.initial
         first = ini.date.label
         state: KgpState = {
@@ -316,12 +316,12 @@ class Kgp(GameSystem):
         return []
 
     def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        return flow.check(kgp_state(state), decision, side, choice)
+        return flow.check(self.charts, kgp_state(state), decision, side, choice)
 
     def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
         st = kgp_state(state)             # the engine's copy, updated in place (the protocol)
         events: list[dict] = []
-        flow.resolve(st, decision, answers, dice, events)
+        flow.resolve(self.charts, st, decision, answers, dice, events)
         return plain(st), events
 
     # --- views and reports ---------------------------------------------------------------------
@@ -366,7 +366,7 @@ class Kgp(GameSystem):
             from .purchase import ob_objective_ids
 
             return {"purchase": [], "seal": [{"id": i, "kind": "objective_hex", "commitment": UNOPENED}
-                                             for i in ob_objective_ids(kgp_state(state)["cg"], side)]}
+                                             for i in ob_objective_ids(self.charts, kgp_state(state)["cg"], side)]}
         if decision.kind == "turn":
             return {}
         return super().stand_fast(state, decision, side)
@@ -388,7 +388,7 @@ class Kgp(GameSystem):
 
             # 8.2 Objective Hex: each I/HW RG of the side's Initial OB needs one; the skeleton lists their
             # ids with a placeholder commitment that `hxref kgp seal` replaces
-            ids = ob_objective_ids(view["cg"], side)
+            ids = ob_objective_ids(self.charts, view["cg"], side)
             obs = [{"id": i, "kind": "objective_hex", "commitment": UNOPENED} for i in ids]
             return ["choice.purchase: the RGs bought with the initial CPP (8.5, 8.619), a list of RG ids of "
                     "games/kgp/charts/rg.yaml; an RG whose id begins with I or HW needs its Objective Hex sealed "
@@ -431,7 +431,8 @@ class Kgp(GameSystem):
             for name in NAMES:
                 for who in SIDES:
                     try:
-                        ok = not request_problems(name, t, who, kgp_state(view), {"roll": name, "side": who})
+                        ok = not request_problems(self.charts, name, t, who, kgp_state(view),
+                                                  {"roll": name, "side": who})
                     except Exception:              # noqa: BLE001 -- a hint only; the checker decides
                         ok = False
                     if ok:

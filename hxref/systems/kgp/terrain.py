@@ -1,7 +1,7 @@
 """ASL Kampfgruppe Peiper terrain calculators (KGP rules 1-6): the terrain they speak of, the units
 and Locations they ask about, the chart of KGP's own numbers, and how a cost is explained.
 
-The calculators are pure functions over a loaded map (:func:`hxref.geometry.mapfile.load_map`);
+The calculators are pure functions over a loaded map and the chart (:meth:`TerrainChart.load`);
 each returns a frozen result with the total, every part (:class:`Part`) with its
 reason and rule, and a ``why`` sentence.  Rule numbers are those of the digest
 (``rules/kgp.md``).  They live by rule:
@@ -35,10 +35,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
 
 from ...base.errors import InvalidInput
 from ...geometry.hex import Direction, Hex, HexSide
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 # Names of map terrain the rules speak of (the vocabulary of games/kgp/terrain.yaml).
 SLOPE = "slope"
@@ -235,15 +238,9 @@ class TerrainChart:
         return cls(entries, combine, bool(data.get("stand_in", False)), str(data.get("note", "")), path)
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "TerrainChart":
-        """The shipped chart, or another file."""
-        return _load(str(path) if path else None)
-
-
-def _load(path: str | None) -> TerrainChart:
-    from ...kit import data
-
-    return _build(data.chart_source("kgp", "terrain_costs", path))
+    def load(cls, charts: Charts, path: str | Path | None = None) -> "TerrainChart":
+        """The chart ``terrain_costs`` of ``charts``, or another file."""
+        return _build(charts.chart_source("terrain_costs", str(path) if path else None))
 
 
 @cache

@@ -323,7 +323,7 @@ def mf_cost(
     human_wave: bool = False,
     assault_move_possible: bool = True,
     vca_changes: int = 0,
-    chart: TerrainChart | None = None,
+    chart: TerrainChart,
 ) -> MoveCost:
     """MF for ``unit`` to enter the ground-level Location ``end`` from the adjacent ``start``.
 
@@ -343,7 +343,6 @@ def mf_cost(
     ASL rules the seed lacks raises :class:`NotCovered`; a step the rules bar
     gives a result with ``legal`` False.
     """
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     if u.vehicle:
         raise InvalidInput(f"a {u.kind} expends MP, not MF: use vehicle_entry for what KGP adds (2.52, 2.53, 3.3)")
@@ -526,9 +525,8 @@ def _slope_mf(st: _Step, parts: list[Part], notes: list[str]) -> Fraction:
 # vehicles and barbed wire
 
 
-def wire_drms(unit: UnitLike, chart: TerrainChart | None = None) -> BogDrms:
+def wire_drms(unit: UnitLike, chart: TerrainChart) -> BogDrms:
     """The DRMs of the extra Bog DR a vehicle makes to cross barbed wire (3.3; signs lost: see the chart)."""
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     if not u.vehicle:
         raise InvalidInput(f"barbed-wire Bog DRs are for vehicles, not a {u.kind} (3.3)")
@@ -559,11 +557,10 @@ def vehicle_entry(
     end: LocationLike,
     *,
     breaches: Iterable[str | HexSide] = (),
-    chart: TerrainChart | None = None,
+    chart: TerrainChart,
 ) -> VehicleEntry:
     """What KGP adds when a vehicle enters ``end`` from the adjacent ``start``: +1 MP to
     climb a slope (2.52), no crossing of crest-line slopes (2.53), barbed wire (3.3)."""
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     if not u.vehicle:
         raise InvalidInput(f"vehicle_entry is for vehicles; a {u.kind} expends MF: use mf_cost")
@@ -615,10 +612,9 @@ def temporary_breach(
     in_pillbox: bool = False,
     in_wire_location: bool = False,
     gully_bottom: bool = False,
-    chart: TerrainChart | None = None,
+    chart: TerrainChart,
 ) -> BreachAttempt:
     """Creating a Temporary Breach in one barbed-wire hexside during the MMC's MPh (3.21)."""
-    chart = chart or TerrainChart.load()
     u = _unit(unit)
     problems = []
     if u.kind not in MMC:

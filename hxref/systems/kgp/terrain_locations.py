@@ -119,9 +119,8 @@ def check_location(hexmap, loc: LocationLike) -> None:
     raise InvalidInput(f"{lab} has no building level {x.level}: {why}", rule=rule)
 
 
-def location_facts(hexmap, loc: LocationLike, chart: TerrainChart | None = None) -> LocationFacts:
+def location_facts(hexmap, loc: LocationLike, chart: TerrainChart) -> LocationFacts:
     """What the KGP rules say of the Location ``loc`` (4.2, 4.21, 5.2, 5.21, 5.3)."""
-    chart = chart or TerrainChart.load()
     x = _loc(loc)
     check_location(hexmap, x)
     h = hexmap.parse(x.hex)

@@ -74,11 +74,10 @@ def _along_stream(hexmap, firer: Hex, target: Hex) -> bool:
 
 
 def stream_bottom_tem(hexmap, target: LocationLike, firers: Sequence[LocationLike],
-                      chart: TerrainChart | None = None) -> StreamBottomTem:
+                      chart: TerrainChart) -> StreamBottomTem:
     """4.13: in Open Ground when the LOS is traced from within the hex or runs entirely along the
     stream; otherwise the TEM of the hex's woods, pine, brush or orchard; Airbursts always apply in
     stream-woods and stream-pine."""
-    chart = chart or TerrainChart.load()
     t = _loc(target)
     h = hexmap.parse(t.hex)
     lab = _label(hexmap, h)
