@@ -38,7 +38,15 @@ def pytest_configure(config):
     played demos; on a run of the whole suite it starts playing them at once, two at a time, while
     the workers collect the tests (a test that needs a demo before it is done waits for it)."""
     if hasattr(config, "workerinput"):
+        # an xdist worker is given the controller's terminal width as COLUMNS: the commands lay their
+        # output out as under a plain `pytest`, with the COLUMNS the run was started with, or none
+        given = os.environ.get(_COLUMNS)
+        if given:
+            os.environ["COLUMNS"] = given
+        elif given is not None:
+            os.environ.pop("COLUMNS", None)
         return
+    os.environ[_COLUMNS] = os.environ.get("COLUMNS", "")
     from tests.played import Played, demos
 
     root = Path(tempfile.mkdtemp(prefix="hxref-played-"))
@@ -64,6 +72,7 @@ def pytest_unconfigure(config):
 
 
 _ROOT = pytest.StashKey[Path]()
+_COLUMNS = "HXREF_TEST_COLUMNS"
 _POOL = pytest.StashKey[object]()
 
 
