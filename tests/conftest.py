@@ -28,6 +28,62 @@ def own_home(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
+#: the folder of this run's played demos (tests/played.py), made by the first process of the run and
+#: named to pytest-xdist's workers, which inherit its environment
+PLAYED = "HXREF_TEST_PLAYED"
+
+
+def pytest_configure(config):
+    """The first process of the run (the only one, or xdist's controller) makes the folder of the
+    played demos; on a run of the whole suite it starts playing them at once, two at a time, while
+    the workers collect the tests (a test that needs a demo before it is done waits for it)."""
+    if hasattr(config, "workerinput"):
+        # an xdist worker is given the controller's terminal width as COLUMNS: the commands lay their
+        # output out as under a plain `pytest`, with the COLUMNS the run was started with, or none
+        given = os.environ.get(_COLUMNS)
+        if given:
+            os.environ["COLUMNS"] = given
+        elif given is not None:
+            os.environ.pop("COLUMNS", None)
+        return
+    os.environ[_COLUMNS] = os.environ.get("COLUMNS", "")
+    from tests.played import Played, demos
+
+    root = Path(tempfile.mkdtemp(prefix="hxref-played-"))
+    os.environ[PLAYED] = str(root)
+    config.stash[_ROOT] = root
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        import concurrent.futures
+        import multiprocessing
+
+        pool = concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+        for d in demos():
+            pool.submit(Played(root).folder, d.system, d.scenario)
+        config.stash[_POOL] = pool
+
+
+def pytest_unconfigure(config):
+    pool = config.stash.get(_POOL, None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+    root = config.stash.get(_ROOT, None)
+    if root is not None:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+_ROOT = pytest.StashKey[Path]()
+_COLUMNS = "HXREF_TEST_COLUMNS"
+_POOL = pytest.StashKey[object]()
+
+
+@pytest.fixture(scope="session")
+def played():
+    """The shipped demos, each played to its end once per test run (tests/played.py)."""
+    from tests.played import Played
+
+    return Played(Path(os.environ[PLAYED]))
+
+
 @pytest.fixture(scope="session")
 def keydir(tmp_path_factory) -> Path:
     from hxref.crypto.signing import generate_key

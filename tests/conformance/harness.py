@@ -1,7 +1,7 @@
 """What the conformance suite does to a system, shared with ``tools/regen_playthroughs.py``.
 
 - :func:`replay_demo` replays a system's shipped demo (``info.orders_path()/<demo>/demo.yaml``)
-  through the real engine, yielding after every step;
+  through the real engine, yielding after every step (the tests' one replayer, tests/played.py);
 - :func:`moment_reports` renders every audience's report in every format at one moment;
 - :func:`playthrough_text` is the golden text of the demo: every audience's text report at
   every step, written in full or as a sha256 per report (:data:`FULL_LIMIT`), the last step in full;
@@ -9,40 +9,24 @@
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 from hxref.base import yamlio
-from hxref.base.canon import canonical_json
+from hxref.crypto.canon import canonical_json
 from hxref.referee.engine import UMPIRE, Engine
 from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema
 
 from tests.conformance import players
+from tests.played import replay_folder
 from tests.demo_sweep import report_formats
 
 #: the playthrough of a demo holds every report in full when they all come to less than this
 #: many bytes; else a sha256 per report and the last step in full (reviewable in a diff)
 FULL_LIMIT = 200_000
-
-
-@contextlib.contextmanager
-def fixed_now(when: str):
-    """Every signed time and every deadline read from ``HXREF_NOW``, as `hxref demo` does."""
-    old = os.environ.get("HXREF_NOW")
-    os.environ["HXREF_NOW"] = when
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("HXREF_NOW", None)
-        else:
-            os.environ["HXREF_NOW"] = old
 
 
 def demo_folder(system: str) -> Path | None:
@@ -55,36 +39,11 @@ def manifest(system: str) -> dict:
 
 
 def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
-    """Replay ``system``'s demo into ``work``: yield ``(what, names, eng)`` after each submit
-    (the files) and each resolve (the decisions resolved)."""
+    """Replay ``system``'s demo into ``work`` (:func:`tests.played.replay_folder`): yield
+    ``(what, names, eng)`` after each submit (the files) and each resolve (the decisions resolved)."""
     demo = demo_folder(system)
     assert demo is not None, f"{system} ships no demo"
     return replay_folder(demo, work)
-
-
-def replay_folder(demo: Path, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
-    """Replay the demo game in the folder ``demo`` (its ``demo.yaml`` and signed files) into ``work``."""
-    from hxref.crypto.signing import load_private_key, load_public_key
-
-    man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
-    for f in demo.glob("*.yaml"):
-        if f.name != "demo.yaml":
-            shutil.copy(f, work / f.name)
-    with fixed_now(man["created"]):
-        eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
-                            sides={s: load_public_key(demo / k) for s, k in man["keys"].items()},
-                            umpire=load_public_key(demo / man["umpire"]) if man.get("umpire") else None,
-                            game_id=man["game_id"], created=man["created"], nonce=man.get("nonce"),
-                            policy=man.get("policy"))
-        ump = load_private_key(demo / man["umpire_key"]) if man.get("umpire_key") else None
-        for step in man["steps"]:
-            if step.get("submit"):
-                for name in step["submit"]:
-                    eng.submit((work / name).read_text(), name)
-                yield "submit", list(step["submit"]), eng
-            if "resolve" in step:
-                yield "resolve", [r.decision for r in eng.resolve(ump)], eng
-        eng.save()
 
 
 def audiences(eng: Engine) -> list[str | None]:

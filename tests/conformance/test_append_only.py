@@ -9,7 +9,7 @@ import json
 import pytest
 
 from hxref.kit import protocol, registry
-from tests.conformance.harness import replay_folder
+from tests.played import replay_folder
 
 SYSTEMS = [i for i in registry.infos() if i.append_only and i.demo]
 

@@ -10,10 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from hxref.report import dice_stats
-from hxref.cli import main
 from hxref.referee.engine import Engine
 from hxref.base.errors import InvalidInput
 
@@ -21,13 +19,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def salem(tmp_path_factory) -> Path:
+def salem(tmp_path_factory, played) -> Path:
     """The game file of the Salem Church demo, played to its end."""
-    folder = tmp_path_factory.mktemp("salem") / "play"
-    res = CliRunner().invoke(main, ["demo", "--system", "salem-church", "--scenario", "salem-church",
-                                    "--keep", str(folder), "--format", "text"], catch_exceptions=False)
-    assert res.exit_code == 0, res.output
-    return folder / "game.yaml"
+    return played.copy("salem-church", tmp_path_factory.mktemp("salem") / "play") / "game.yaml"
 
 
 @pytest.fixture(scope="module")

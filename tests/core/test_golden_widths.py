@@ -15,24 +15,22 @@ import pytest
 from click.testing import CliRunner
 
 from hxref.cli import main
+from tests import played
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 WIDTHS = (80, 160)
-#: each system's demo and the side whose report is golden
-DEMOS = {"heartland": "union", "salem-church": "union", "kgp": "us", "acw-minis": "union"}
+#: each registered system's demo (SystemInfo.demo) and the side whose report is golden: its first
+SIDE = {d.system: next(iter(d.manifest()["keys"])) for d in played.default_demos()}
 _RULE = re.compile(r"^[═║╔╗╚╝━─│]+$")      # borders and rules: as long as the room, not words
 
 
 @pytest.fixture(scope="module")
-def demos(tmp_path_factory):
-    """The four demos played once, each in its own folder under one root (the dashboard's DIR)."""
+def demos(tmp_path_factory, played):
+    """Each system's demo, played to its end (tests/played.py), copied into a folder of its own
+    under one root (the dashboard's DIR)."""
     root = tmp_path_factory.mktemp("demos")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HXREF_NOW", "2026-12-01T12:00:00Z")
-        for system in DEMOS:
-            res = CliRunner().invoke(main, ["demo", "--system", system, "--keep", str(root / system),
-                                            "--format", "md"], catch_exceptions=False)
-            assert res.exit_code == 0, res.output
+    for system in SIDE:
+        played.copy(system, root / system)
     return root
 
 
@@ -75,16 +73,16 @@ def _readable(texts: dict[int, str], name: str) -> None:
 
 
 def _report(demos: Path, system: str, width: int) -> str:
-    return _run(demos, "report", f"{system}/game.yaml", "--side", DEMOS[system], "--format", "text",
+    return _run(demos, "report", f"{system}/game.yaml", "--side", SIDE[system], "--format", "text",
                 "--width", str(width), width=width)
 
 
-@pytest.mark.parametrize("system", list(DEMOS))
+@pytest.mark.parametrize("system", list(SIDE))
 def test_side_report_at_80_and_160_columns(demos, system):
     texts = {w: _report(demos, system, w) for w in WIDTHS}
     _readable(texts, system)
     for w, text in texts.items():
-        _golden(f"{system}-{DEMOS[system]}-report-{w}.txt", text)
+        _golden(f"{system}-{SIDE[system]}-report-{w}.txt", text)
 
 
 def test_the_army_organization_display_names_every_leader_and_unit_whole(demos):
@@ -104,7 +102,7 @@ def test_the_army_organization_display_names_every_leader_and_unit_whole(demos):
 
 
 def test_status_of_each_game_at_80_and_160_columns(demos):
-    games = [f"{s}/game.yaml" for s in DEMOS] + ["heartland/pinned-data.yaml"]   # the last awaits its joins
+    games = [f"{s}/game.yaml" for s in SIDE] + ["heartland/pinned-data.yaml"]   # the last awaits its joins
     texts = {w: "".join(f"$ hxref status {g}\n" + _run(demos, "status", g, width=w) for g in games)
              for w in WIDTHS}
     _readable(texts, "status GAME")

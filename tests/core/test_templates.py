@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,13 +16,13 @@ from click.testing import CliRunner
 from hxref.base import yamlio
 from hxref.cli import main
 from hxref.referee.engine import Engine
-from hxref.base.paths import orders_dir
+from tests import played
 
-DEMOS = {"heartland": "heartland/heartland-demo", "bidding": "heartland/bidding-demo",
-         "salem-church": "salem_church/salem-church", "kgp": "kgp/cg-ii", "acw-minis": "acw_minis/mercers-mill"}
 GAME = "game.yaml"
 PH = "zz"                     # a placeholder value: the checkers look at a key before its value
 DOCS: dict[tuple, str] = {}   # path -> its comment
+#: the named keys of a system's templates are checked in this many tests, each a share of them
+PARTS = 8
 
 
 def ph(path: tuple):
@@ -41,34 +42,30 @@ def hx(*args: str, code: int | None = 0):
 
 
 class Demo:
-    """A shipped demo re-created from its manifest, played step by step."""
+    """A shipped demo replayed in the current folder (tests/played.py), with the players' keys, its
+    game file saved at every moment a side may answer: before each step that submits files, and at
+    the end."""
 
-    def __init__(self, folder: Path, work: Path):
-        self.src, self.work = folder, work
-        self.man = yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))
-        for f in folder.glob("*.yaml"):
-            if f.name != "demo.yaml":
-                shutil.copy(f, work / f.name)
-        shutil.copytree(folder / "keys", work / "keys")
+    def __init__(self, demo: played.Demo, work: Path):
+        self.demo, self.work = demo, work
+        self.man = demo.manifest()
+        shutil.copytree(demo.folder / "keys", work / "keys")
         for k in (work / "keys").iterdir():
             k.chmod(0o600)
-        m = self.man
-        hx("new", GAME, "--system", m["system"], "--scenario", m["scenario"], "--mode", m["mode"],
-           "--game-id", m["game_id"], "--created", m["created"], "--nonce", m["nonce"], "--charts-from", m["charts_from"],
-           *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in m["policy"].items()), []),
-           *sum((["--side", f"{s}={k}"] for s, k in m["keys"].items()), []),
-           *(["--umpire", m["umpire"]] if m.get("umpire") else []))
 
     def key(self, side: str) -> str:
         return str(Path("keys") / side)
 
     def steps(self):
-        for step in self.man["steps"]:
-            if "submit" in step:
-                yield step
-                hx("submit", GAME, *step["submit"])
-            elif "resolve" in step:
-                hx("resolve", GAME, *(["--key", self.man["umpire_key"]] if self.man.get("umpire_key") else []))
+        """The engine at each moment before the manifest submits files, saved to ``game.yaml``; and at the end."""
+        acting = [s for s in self.man["steps"] if s.get("submit") or "resolve" in s]
+        assert not any(s.get("submit") and "resolve" in s for s in acting)
+        eng = None
+        for (_what, _names, eng), following in zip(played.replay_folder(self.demo.folder, self.work),
+                                                   acting[1:] + [None]):
+            if following is None or following.get("submit"):
+                eng.save()
+                yield eng
 
     def answerable(self):
         """(decision, side) pairs awaited now from a side with `hxref answer` (not the secret ones)."""
@@ -141,14 +138,15 @@ def _with(choice: dict, path: tuple, last: str, required: dict, schema) -> dict:
     return out
 
 
-def _keys_accepted(text: str, side: str, key: str, decision) -> list[str]:
-    """Every named key: a file with it is not refused as one with an unknown key is."""
+def _keys_accepted(text: str, side: str, key: str, decision, part: int) -> list[str]:
+    """Every named key of the share ``part`` (every :data:`PARTS`-th, from the ``part``-th): a file with
+    it is not refused as one with an unknown key is."""
     data = yamlio.to_plain(yamlio.load_data(Path("t0.yaml")))
     skeleton = data["choice"]
     head = text[:re.search(r"^choice:", text, re.M).start()]
     paths, required = named_paths(text)
     bad = []
-    for p in paths:
+    for p in paths[part::PARTS]:
         *path, last = p
         if last == "[]":
             continue
@@ -162,40 +160,88 @@ def _keys_accepted(text: str, side: str, key: str, decision) -> list[str]:
     return bad
 
 
-SEEN: dict[str, set] = {}
+@dataclass
+class Found:
+    """A template first met in a demo: the decision, the side, the text, and a copy of the game then."""
+
+    decision: str
+    kind: str
+    side: str
+    text: str
+    game: Path
 
 
-def _try_templates(demo: Demo, system: str, tmp: Path, found: list) -> None:
-    for d, side in list(demo.answerable()):
-        variant = (d.kind, "level" in d.schema)
-        if variant in SEEN.setdefault(system, set()):
-            continue
-        SEEN[system].add(variant)
-        hx("template", GAME, "--side", side, "--decision", d.id, "-o", "t.yaml")
-        text = Path("t.yaml").read_text()
-        shutil.copy("t.yaml", "t0.yaml")
-        err = _check(text, side, demo.key(side))
-        assert err == "", f"{system} {d.id} ({side}): the skeleton is refused: {err}\n{text}"
-        Path("t.yaml").unlink()
-        bad = _keys_accepted(text, side, demo.key(side), d)
-        assert not bad, f"{system} {d.id}: named keys the checker refuses: {bad}\n{text}"
-        found.append((d.id, d.kind, text))
+#: the kinds of decision each demo's templates must cover
+EXPECTED = {"heartland:heartland-demo": {"orders"}, "heartland:bidding-demo": {"level"},
+            "salem-church:salem-church": {"setup", "orders"}, "kgp:cg-ii": {"setup", "turn", "report"},
+            "acw-minis:mercers-mill": {"orders"}}
 
 
-@pytest.mark.parametrize("system", list(DEMOS))
-def test_every_answer_template_is_accepted_and_names_only_accepted_keys(system, tmp_path, monkeypatch):
+def _walk(demo: played.Demo, work: Path) -> list[Found]:
+    """Every kind of decision a side answers with `hxref answer` in ``demo``, met once: its template,
+    signed as it stands, is accepted by `hxref check`."""
+    game = Demo(demo, work)
+    seen: set = set()
+    found: list[Found] = []
+    for _ in game.steps():
+        for d, side in list(game.answerable()):
+            variant = (d.kind, "level" in d.schema)
+            if variant in seen:
+                continue
+            seen.add(variant)
+            hx("template", GAME, "--side", side, "--decision", d.id, "-o", "t.yaml")
+            text = Path("t.yaml").read_text()
+            err = _check(text, side, game.key(side))
+            assert err == "", f"{demo.id} {d.id} ({side}): the skeleton is refused: {err}\n{text}"
+            Path("t.yaml").unlink()
+            moment = work / "moments" / str(len(found)) / GAME
+            moment.parent.mkdir(parents=True)
+            shutil.copy(GAME, moment)
+            found.append(Found(d.id, d.kind, side, text, moment))
+    return found
+
+
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory):
+    """``demo`` -> the templates met in it (:func:`_walk`), the demo walked once for this module."""
+    walked: dict[str, list[Found]] = {}
+
+    def of(demo: played.Demo) -> list[Found]:
+        if demo.id not in walked:
+            work = tmp_path_factory.mktemp("templates")
+            with pytest.MonkeyPatch.context() as mp:
+                mp.chdir(work)
+                mp.setenv("HXREF_NOW", demo.manifest()["created"])
+                walked[demo.id] = _walk(demo, work)
+        return walked[demo.id]
+
+    return of
+
+
+DEMOS = played.demos()
+
+
+@pytest.mark.parametrize("demo", DEMOS, ids=[d.id for d in DEMOS])
+def test_every_answer_template_is_accepted(demo, templates):
+    kinds = {f.kind for f in templates(demo)}
+    assert EXPECTED.get(demo.id, set()) <= kinds, (demo.id, kinds)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("demo", DEMOS, ids=[d.id for d in DEMOS])
+def test_every_answer_template_names_only_accepted_keys(demo, part, templates, tmp_path, monkeypatch):
+    """Every key a template's comments name is one the checker accepts: the keys of the demo's
+    templates, a share (``part``) of them in each test."""
+    found = templates(demo)
     monkeypatch.chdir(tmp_path)
-    man = yamlio.to_plain(yamlio.load_data(orders_dir() / DEMOS[system] / "demo.yaml"))
-    monkeypatch.setenv("HXREF_NOW", man["created"])
-    demo = Demo(orders_dir() / DEMOS[system], tmp_path)
-    found: list = []
-    for _ in demo.steps():
-        _try_templates(demo, system, tmp_path, found)
-    _try_templates(demo, system, tmp_path, found)
-    kinds = {k for _, k, _ in found}
-    expected = {"heartland": {"orders"}, "bidding": {"level"}, "salem-church": {"setup", "orders"},
-                "kgp": {"setup", "turn", "report"}, "acw-minis": {"orders"}}[system]
-    assert expected <= kinds, (system, kinds)
+    monkeypatch.setenv("HXREF_NOW", demo.manifest()["created"])
+    game = Demo(demo, tmp_path)
+    for f in found:
+        shutil.copy(f.game, GAME)
+        d = Engine.load(GAME).decision(f.decision)
+        Path("t0.yaml").write_text(f.text)
+        bad = _keys_accepted(f.text, f.side, game.key(f.side), d, part)
+        assert not bad, f"{demo.id} {f.decision}: named keys the checker refuses: {bad}\n{f.text}"
 
 
 def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path, monkeypatch):
@@ -206,9 +252,9 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     from hxref.systems.heartland.impulse_conditions import hexmap
 
     monkeypatch.chdir(tmp_path)
-    folder = orders_dir() / DEMOS["heartland"]
-    monkeypatch.setenv("HXREF_NOW", yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))["created"])
-    demo = Demo(folder, tmp_path)
+    heartland = played.demo("heartland")
+    monkeypatch.setenv("HXREF_NOW", heartland.manifest()["created"])
+    demo = Demo(heartland, tmp_path)
 
     def assaulted(eng):
         """royce put next to calloway, assaulting him, in the Union impulse ``eng`` awaits."""
@@ -231,8 +277,7 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
         return (st, system, dec, view, target, src, offers) if offers else None
 
     found = None
-    for _ in demo.steps():         # the first Union impulse where a Confederate force could react
-        eng = Engine.load(GAME)
+    for eng in demo.steps():         # the first Union impulse where a Confederate force could react
         if eng.awaiting and eng.awaiting[0].kind == "orders" and eng.awaiting[0].sides == ("union",):
             found = assaulted(eng)
             if found:
@@ -277,11 +322,10 @@ def test_the_heartland_skeleton_makes_the_attack_check_a_force_in_enemy_zoc_owes
     from hxref.systems.heartland.impulse_conditions import hexmap
 
     monkeypatch.chdir(tmp_path)
-    folder = orders_dir() / DEMOS["heartland"]
-    monkeypatch.setenv("HXREF_NOW", yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))["created"])
-    demo = Demo(folder, tmp_path)
-    for _ in demo.steps():
-        eng = Engine.load(GAME)
+    heartland = played.demo("heartland")
+    monkeypatch.setenv("HXREF_NOW", heartland.manifest()["created"])
+    demo = Demo(heartland, tmp_path)
+    for eng in demo.steps():
         if eng.awaiting and eng.awaiting[0].kind == "orders" and eng.awaiting[0].sides == ("confederate",):
             break
     st, system, dec = eng.state, eng.system, eng.awaiting[0]

@@ -6,19 +6,17 @@ from __future__ import annotations
 import copy
 import shlex
 
-from hxref.base import yamlio
 from hxref.referee.engine import Engine
-from hxref.base.paths import orders_dir
-from tests.core.test_templates import DEMOS, GAME, Demo, hx
+from tests import played
+from tests.core.test_templates import GAME, Demo, hx
 
 
 def _at_reorganization(tmp_path, monkeypatch) -> Engine:
     monkeypatch.chdir(tmp_path)
-    folder = orders_dir() / DEMOS["heartland"]
-    monkeypatch.setenv("HXREF_NOW", yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))["created"])
-    demo = Demo(folder, tmp_path)
-    for _ in demo.steps():
-        eng = Engine.load(GAME)
+    heartland = played.demo("heartland")
+    monkeypatch.setenv("HXREF_NOW", heartland.manifest()["created"])
+    demo = Demo(heartland, tmp_path)
+    for eng in demo.steps():
         if eng.awaiting and eng.awaiting[0].kind == "reorg":
             return eng
     raise AssertionError("the demo reaches no Reorganization Segment")

@@ -25,17 +25,11 @@ from hxref.referee import orders
 from hxref.base import yamlio
 from hxref.cli import main
 from hxref.gamefile.game import LOG_MARKER
+from tests import played
 
-ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "orders"
-#: the four systems' shipped demos (the default demo of each system, its SystemInfo.demo)
-DEMOS = {
-    "heartland": ORDERS / "heartland" / "heartland-demo",
-    "salem-church": ORDERS / "salem_church" / "salem-church",
-    "kgp": ORDERS / "kgp" / "cg-ii",
-    "acw-minis": ORDERS / "acw_minis" / "mercers-mill",
-}
-BIDDING = ORDERS / "heartland" / "bidding-demo"
+#: every registered system's shipped demo (the default demo of each system, its SystemInfo.demo)
+DEMOS = {d.system: d.folder for d in played.default_demos()}
+BIDDING = played.demo("heartland", "bidding-demo").folder
 GAME = "game.yaml"
 #: kinds that may be sent in any order among themselves, phase by phase
 PHASE = {"join": 0, "commit": 1, "answer": 1, "claim": 1, "reveal": 2, "roll": 2, "undo": 3}

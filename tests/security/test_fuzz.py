@@ -24,7 +24,8 @@ from hxref.referee.engine import Engine
 from hxref.base.errors import HxrefError
 from hxref.crypto.signing import load_private_key, sign_text
 
-from tests.security.test_secrets_all import DEMOS, replay
+from tests.played import replay_folder
+from tests.security.test_secrets_all import DEMOS
 
 TRIED = {"orders.parse": 0, "Engine.check": 0, "hxref check": 0}
 ACCEPTED = {"orders.parse": 0, "Engine.check": 0, "hxref check": 0}
@@ -44,7 +45,7 @@ def games(tmp_path_factory):
     for system, demo in DEMOS.items():
         work = tmp_path_factory.mktemp(system)
         resolves = 0
-        gen = replay(demo, work)
+        gen = replay_folder(demo, work)
         for what, _, eng in gen:
             resolves += what == "resolve"
             if resolves >= STOP.get(system, 1):

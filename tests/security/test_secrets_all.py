@@ -27,21 +27,12 @@ from click.testing import CliRunner
 
 from hxref.base import yamlio
 from hxref.cli import main
-from hxref.kit import registry
 from hxref.report import turn
+from tests import played
 
 #: every registered system's shipped demo (its SystemInfo.demo, in its orders folder)
-DEMOS = {i.name: i.orders_path() / i.demo for i in registry.infos() if i.demo}
+DEMOS = {d.system: d.folder for d in played.default_demos()}
 FORMATS = ("text", "md", "html", "json", "svg", "map-show-svg")
-
-
-# --- replaying a shipped demo (shared with test_fuzz) ----------------------------------------------
-def replay(demo: Path, work: Path):
-    """Replay the demo in ``demo`` into ``work``: yield ``(what, names, eng)`` after each submit
-    (``what`` = "submit", names = the files) and each resolve ("resolve", the decisions)."""
-    from tests.conformance.harness import replay_folder
-
-    return replay_folder(demo, work)
 
 
 def _leaves(x) -> list[str]:
@@ -157,7 +148,7 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
 
     umpire_key = load_private_key(demo / "keys" / "umpire") if (demo / "keys" / "umpire").exists() else None
     views = 0
-    for what, names, eng in replay(demo, tmp_path):
+    for what, names, eng in played.replay_folder(demo, tmp_path):
         # Each report tells the resolutions since the previous moment: what a reader who reads every
         # report is told.  So every event is searched at the moment it is first told, against the
         # secrets of that moment; a reader who skips reports is later told the same events again

@@ -1,0 +1,164 @@
+"""The shipped demo games for the tests: listed from the registry, and played once per test run.
+
+Every registered system's demos (``orders/<data_folder>/<scenario>/demo.yaml``, as :mod:`hxref.cli.demo`
+lists them) are the games the tests play.  Two ways to play one:
+
+- :func:`replay_folder` walks a demo through the engine in this process, yielding after every step
+  (for the tests that look at each moment, or hook into the rules while they resolve);
+- :class:`Played` hands out the finished game, played by ``hxref demo --keep`` -- the very command a
+  player types -- once per test run: the first test that asks plays it into a per-run folder
+  (one for every pytest-xdist worker, under a lock) and every other test gets that folder or a
+  copy of it.
+
+A demo replayed step by step in this process takes a second or a few; the finished game through
+the command line, every one of its commands reading the game file again, several: that is what is
+shared.  A game copied out of the shared folder is proved by the audit's replay the first time a
+test's machine (its own ``HXREF_HOME``) loads it, as a game that came by mail is.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from hxref.base import yamlio
+from hxref.referee.engine import Engine
+from hxref.kit import registry
+
+#: the time every shared demo is played at (the commands a demo runs read their own from its manifest)
+NOW = "2026-12-01T12:00:00Z"
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One shipped demo: its system, scenario and folder of signed files."""
+
+    system: str
+    scenario: str
+    folder: Path
+
+    @property
+    def id(self) -> str:
+        return f"{self.system}:{self.scenario}"
+
+    def manifest(self) -> dict:
+        return yamlio.to_plain(yamlio.load_data(self.folder / "demo.yaml"))
+
+
+def demos() -> list[Demo]:
+    """Every registered system's shipped demos, system by system."""
+    from hxref.cli.demo import demos as shipped
+
+    return [Demo(system, scenario, path.parent) for system in registry.names()
+            for scenario, path in shipped(system).items()]
+
+
+def default_demos() -> list[Demo]:
+    """The demo each registered system names as its own (``SystemInfo.demo``), one per system."""
+    return [d for d in demos() if d.scenario == registry.info(d.system).demo]
+
+
+def demo(system: str, scenario: str | None = None) -> Demo:
+    """``system``'s demo ``scenario`` (default: the one its ``SystemInfo.demo`` names)."""
+    name = scenario or registry.info(system).demo
+    found = [d for d in demos() if d.system == system and d.scenario == name]
+    assert found, f"{system} ships no demo {name!r}"
+    return found[0]
+
+
+@contextlib.contextmanager
+def fixed_now(when: str) -> Iterator[None]:
+    """Every signed time and every deadline read from ``HXREF_NOW``, as `hxref demo` does."""
+    old = os.environ.get("HXREF_NOW")
+    os.environ["HXREF_NOW"] = when
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("HXREF_NOW", None)
+        else:
+            os.environ["HXREF_NOW"] = old
+
+
+def replay_folder(folder: Path, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
+    """Replay the demo game in ``folder`` (its ``demo.yaml`` and signed files) into ``work`` through the
+    engine: yield ``(what, names, eng)`` after each submit (``"submit"``, the files) and each resolve
+    (``"resolve"``, the decisions resolved); the game is saved at the end."""
+    from hxref.crypto.signing import load_private_key, load_public_key
+
+    man = yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))
+    for f in folder.glob("*.yaml"):
+        if f.name != "demo.yaml":
+            shutil.copy(f, work / f.name)
+    with fixed_now(man["created"]):
+        eng = Engine.create(work / "game.yaml", system=man["system"], scenario=man["scenario"], mode=man["mode"],
+                            sides={s: load_public_key(folder / k) for s, k in man["keys"].items()},
+                            umpire=load_public_key(folder / man["umpire"]) if man.get("umpire") else None,
+                            game_id=man["game_id"], created=man["created"], nonce=man.get("nonce"),
+                            policy=man.get("policy"))
+        ump = load_private_key(folder / man["umpire_key"]) if man.get("umpire_key") else None
+        for step in man["steps"]:
+            if step.get("submit"):
+                for name in step["submit"]:
+                    eng.submit((work / name).read_text(), name)
+                yield "submit", list(step["submit"]), eng
+            if "resolve" in step:
+                yield "resolve", [r.decision for r in eng.resolve(ump)], eng
+        eng.save()
+
+
+def content_key(folder: Path) -> str:
+    """A short digest of a demo folder's files (names and bytes): a changed demo is played anew."""
+    h = hashlib.sha256()
+    for f in sorted(p for p in folder.rglob("*") if p.is_file()):
+        h.update(str(f.relative_to(folder)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+class Played:
+    """The finished demo games of one test run, played on first request into ``root``.
+
+    ``root`` is shared by every worker of the run; a lock file per demo lets one worker play it while
+    the others wait, and a ``done`` mark tells them it is whole."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def folder(self, system: str, scenario: str | None = None) -> Path:
+        """The folder ``hxref demo --keep`` left: the finished ``game.yaml``, the demo's order files,
+        the public keys (and an umpired demo's umpire key), and every audience's report as Markdown
+        and HTML.  Shared: a test that changes anything works on :meth:`copy`."""
+        d = demo(system, scenario)
+        out = self.root / f"{d.system}-{d.scenario}-{content_key(d.folder)}"
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / f"{out.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (out / "done").is_file():
+                shutil.rmtree(out, ignore_errors=True)
+                _play(d, out)
+                (out / "done").write_text("")
+        return out
+
+    def copy(self, system: str, dest: Path, scenario: str | None = None) -> Path:
+        """A copy of the finished demo in ``dest`` (made, with its parents): the test's own to change."""
+        shutil.copytree(self.folder(system, scenario), dest, ignore=shutil.ignore_patterns("done"))
+        return dest
+
+
+def _play(d: Demo, out: Path) -> None:
+    """``hxref demo --keep out`` for ``d``, with a machine of its own (``HXREF_HOME``) and a fixed clock."""
+    from click.testing import CliRunner
+
+    from hxref.cli import main
+
+    home = out.parent / f"{out.name}.home"
+    home.mkdir(exist_ok=True)
+    res = CliRunner(env={"HXREF_HOME": str(home), "HXREF_NOW": NOW}).invoke(
+        main, ["demo", "--system", d.system, "--scenario", d.scenario, "--keep", str(out), "--format", "md"],
+        catch_exceptions=False)
+    assert res.exit_code == 0, f"hxref demo --system {d.system} --scenario {d.scenario}:\n{res.output}"
