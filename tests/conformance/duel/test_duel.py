@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from hxref.base.canon import sha256_hex
 from hxref.base.yamlio import load_data, to_plain
 from hxref.cli import main
 from hxref.kit import registry
+from hxref.kit.charts import Charts
+from hxref.kit.data import Source
 from hxref.referee.engine import Engine
 
 from tests.cases import book
@@ -64,10 +67,20 @@ def test_the_game_pins_its_table_and_reads_it_from_the_game(demo, tmp_path):
     assert rules.charts.pinned["charts/crt.yaml"].pinned and rules.table().columns[0] == "1:2"
 
 
-def test_the_map_shows_the_sides_own_units_and_shades_what_it_cannot_see(demo):
+def test_the_rules_read_the_table_they_are_bound_to():
+    system = registry.get("hex-duel")
+    text = (system.info.games_path() / "charts" / "crt.yaml").read_text().replace('"1:2", ', '"1:3", ')
+    game = Source("hex-duel", "charts/crt.yaml", "game.yaml", sha256_hex(text.encode()), True, text)
+    bound = system.bind(Charts("hex-duel", {"charts/crt.yaml": game}))
+    assert bound.table().columns[0] == "1:3" and system.table().columns[0] == "1:2"
+
+
+def test_a_sides_map_shows_its_own_units_by_name_and_the_enemy_as_counters(demo):
     _, where = demo
     res = CliRunner().invoke(main, ["map", "show", str(where / "game.yaml"), "--side", "red"])
     assert res.exit_code == 0, res.output
+    assert "what red sees" in res.output and "1st Foot" in res.output
+    assert not [name for name in ("Grenadiers", "Fusiliers", "Blue Hussars") if name in res.output]
 
 
 def test_the_names_are_the_declared_secret_and_only_their_side_reads_them():
