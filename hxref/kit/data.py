@@ -10,8 +10,9 @@ goes through :class:`PinnedSystem`) the context :func:`pinned` holds the game's 
 chart read answers from them; with no game (a unit test calling the rules directly) or a game
 made before charts were pinned, charts are read from the disk.
 
-What is pinned: the files the rules read during play, ``charts/*.yaml``, KGP's
-``campaigns/*.yaml`` (the campaign is re-read at every stage), ``terrain.yaml`` (the terrain
+What is pinned: the files the rules read during play, every YAML file of the folders the system
+names in :attr:`SystemInfo.pinned_folders <hxref.kit.protocol.SystemInfo>` (``charts/*.yaml``, and
+for instance a campaign re-read at every stage, ``campaigns/*.yaml``), ``terrain.yaml`` (the terrain
 types: the terrain effects chart of the maps) and the map the scenario names, ``maps/<map>.yaml``
 (read through :func:`game_map`, and by :mod:`hxref.geometry.mapfile` whenever it reads a pinned path).  The
 scenario is in ``game.created`` already (read once, by the system's
@@ -51,8 +52,6 @@ from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import InvalidInput
 from . import pins
 
-#: the folders of a data folder whose YAML files are all pinned in a new game
-PINNED_FOLDERS = ("charts", "campaigns")
 #: the files at the top of a data folder pinned in a new game: the terrain types, which are the
 #: terrain effects chart (movement costs, combat effects) of the system's maps
 PINNED_TOP = ("terrain.yaml",)
@@ -60,13 +59,28 @@ PINNED_TOP = ("terrain.yaml",)
 MAPS = "maps"
 #: where a game pins a club's own map (no such folder is ever read from the disk)
 CLUB_MAPS = "club-maps"
-#: a pinned file's key: a path inside the data folder (checked, as it comes from a game file); lower
-#: case only, so no two keys name one file on a file system that ignores case
-_KEY = re.compile(r"(?:(?:charts|campaigns|maps|club-maps)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
+#: a pinned file's key: a path inside the data folder (checked, as it comes from a game file), a file
+#: of a pinned folder, of the maps or the club's maps, or the terrain types; lower case only, so no
+#: two keys name one file on a file system that ignores case
+_KEY = re.compile(r"(?:(?P<folder>[a-z0-9_][a-z0-9_-]*)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
 #: a club's own map as its scenario names it: a file name beside the scenario, never a path
 _CLUB_MAP = re.compile(r"([a-z0-9_][a-z0-9_.-]*)\.ya?ml")
 #: at most this many files pinned in one game (a system ships about ten)
 MAX_PINNED = 64
+
+
+def pinned_folders(system: str) -> tuple[str, ...]:
+    """The folders of ``system``'s data folder whose every YAML file a new game pins, as its
+    :class:`~hxref.kit.protocol.SystemInfo` names them (never the maps: a game pins only its own)."""
+    from .registry import info
+
+    return tuple(f for f in info(system).pinned_folders if f not in (MAPS, CLUB_MAPS))
+
+
+def is_key(system: str, rel: Any) -> bool:
+    """Whether ``rel`` may be the key of one of ``system``'s pinned files (see :data:`_KEY`)."""
+    found = _KEY.fullmatch(rel) if isinstance(rel, str) else None
+    return found is not None and found.group("folder") in (None, MAPS, CLUB_MAPS, *pinned_folders(system))
 
 
 @dataclass(frozen=True)
@@ -303,7 +317,7 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
     base = folder(system)
     out = {}
     for rel, entry in charts.items():
-        if not (isinstance(rel, str) and _KEY.fullmatch(rel)) or not isinstance(entry, dict) \
+        if not is_key(system, rel) or not isinstance(entry, dict) \
                 or set(entry) != {"sha256", "text"} or not isinstance(entry["text"], str):
             raise InvalidInput(f"game.created: the pinned chart {str(rel)[:60]!r} is damaged (edited game file)",
                                code="E500")
@@ -435,7 +449,7 @@ def map_key(system: str, name: Any) -> str:
         rel = f"{CLUB_MAPS}/{found.group(1)}.yaml" if found else ""
     elif isinstance(name, str):
         rel = f"{MAPS}/{name}.yaml"
-    if len(rel) > 220 or not _KEY.fullmatch(rel):
+    if len(rel) > 220 or not is_key(system, rel):
         raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is no map name of {system}: a crafted scenario",
                            code="E500")
     return rel
@@ -528,19 +542,19 @@ def chart(system: str, name: str) -> Any:
 
 
 def pin(system: str, scenario: Any = None, scenario_file: str | Path | None = None) -> dict[str, dict[str, str]]:
-    """What a new game pins, as ``{path: {sha256, text}}``: every file of :data:`PINNED_FOLDERS`,
+    """What a new game pins, as ``{path: {sha256, text}}``: every file of :func:`pinned_folders`,
     the files of :data:`PINNED_TOP`, and the map the scenario names (its ``map:``; a scenario
     played on no map, or no scenario, pins none).  A club's own map (``map: my-table.yaml``) is
     pinned only from ``scenario_file``, the scenario file ``hxref new`` was given, and checked as
     its game will read it (:func:`club_map_file`); without it (what this hxref publishes for a
     game's scenario: the joining player's check) a club's map is never looked for."""
     base = folder(system)
-    paths = [(f"{sub}/{p.name}", p) for sub in PINNED_FOLDERS for p in sorted((base / sub).glob("*.yaml"))]
+    paths = [(f"{sub}/{p.name}", p) for sub in pinned_folders(system) for p in sorted((base / sub).glob("*.yaml"))]
     paths += [(name, base / name) for name in PINNED_TOP if (base / name).is_file()]
     name = scenario.get("map") if isinstance(scenario, Mapping) else None
     # a name from a game file (the joining player's check): a plain file name, looked up only then
     if not club_map(name) and isinstance(name, str) and len(name) <= 200 \
-            and _KEY.fullmatch(f"{MAPS}/{name}.yaml") and (base / MAPS / f"{name}.yaml").is_file():
+            and is_key(system, f"{MAPS}/{name}.yaml") and (base / MAPS / f"{name}.yaml").is_file():
         paths.append((f"{MAPS}/{name}.yaml", base / MAPS / f"{name}.yaml"))
     elif scenario_file is not None and name is not None and not club_map(name):
         maps = ", ".join(sorted(p.stem for p in (base / MAPS).glob("*.yaml")))
@@ -549,7 +563,7 @@ def pin(system: str, scenario: Any = None, scenario_file: str | Path | None = No
                            file=str(scenario_file))
     out = {}
     for rel, p in paths:
-        if _KEY.fullmatch(rel):
+        if is_key(system, rel):
             src = _from_disk(system, rel, p, "chart")
             bad = problem(src.text)
             if bad is not None:       # it would be refused in every copy of the game

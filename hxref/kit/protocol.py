@@ -226,6 +226,7 @@ class SystemInfo:
     cli: str | None = None
     dashboard: tuple[str, ...] = ("turn", "turns", "stage", "date")
     root: Path | None = None
+    pinned_folders: tuple[str, ...] = ("charts", "campaigns")
 
     def games_path(self) -> Path:
         if self.root is not None:

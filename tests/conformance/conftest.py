@@ -1,5 +1,6 @@
-"""The conformance suite runs over every registered system, and over Dice Duel, the tiny system
-shipped in ``tests/conformance/duel/``: registering it is the one line a new system needs."""
+"""The conformance suite runs over every registered system, and over Hex Duel, the small hex game
+shipped in ``tests/conformance/duel/``: registering it is the one line a new system needs (and one
+more for its random player)."""
 from __future__ import annotations
 
 import contextlib
@@ -8,8 +9,12 @@ import pytest
 
 from hxref.kit import registry
 
+from tests.conformance import players
+from tests.conformance.duel.player import random_orders
+
 #: the systems shipped with the tests, registered for this suite only
-EXTRA = {"dice-duel": "tests.conformance.duel"}
+EXTRA = {"hex-duel": "tests.conformance.duel"}
+players.PLAYERS["hex-duel"] = random_orders
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
-"""Dice Duel: the smallest game system, shipped inside the tests.
+"""Hex Duel: a small hex-and-counter game, shipped inside the tests and built from the kit alone.
 
-It proves that a new system is one package (``info.py``, ``system.py``, its data folder) plus one
-registry line: ``tests/conformance/conftest.py`` registers it as ``dice-duel`` and the whole
+It proves that a new map game is one package (``info.py``, ``system.py`` and its rules modules,
+its data folder ``games/`` with a map, terrain types, a results table and a case book) plus one
+registry line: ``tests/conformance/conftest.py`` registers it as ``hex-duel`` and the whole
 conformance suite runs over it unchanged.  The rules are in :mod:`.system`.
 """

@@ -1,168 +1,281 @@
-"""Dice Duel: the rules.
+"""Hex Duel: a small hex-and-counter game, built from the kit alone.
 
-D1 Muster.  Each side names its champion, secretly and at the same time.  A champion's name is
-   its own side's to know: the other side and the public meet "the red champion".
-D2 Stances.  Each turn both sides choose a stance, ``attack`` or ``defend``, secretly and at the
-   same time (commit-reveal in an umpired or open game).
-D3 Blows.  Each side that can hit rolls one d6; it scores a hit when the die reaches the number
-   the scenario's to-hit chart gives for its stance against the enemy's (none: no blow, no roll).
-D4 Victory.  The first side to reach the scenario's ``hits_to_win`` wins; when both reach it in
-   the same turn the one with more hits wins, and equal hits are a draw.  After the last turn the
-   side with more hits wins; equal hits are a draw.
+H1 Counters.  Each side has the scenario's counters: a name, an arm, a strength and a movement
+   allowance (MA), each in one hex of the scenario's map.
+H2 Turns.  Each turn red and then blue gives its orders: moves, then attacks.  The game ends after
+   the scenario's last turn (H7).
+H3 Movement.  A unit enters adjacent hexes one by one, paying each hex's MP (the terrain chart:
+   clear 1, woods 2, lake none) up to its MA.  It may pass its own units but ends alone in its hex.
+H4 Zones of control.  A unit exerts a zone of control into the six hexes around it.  A unit that
+   enters an enemy zone stops there; no unit enters an enemy's hex.  A move meeting a hidden
+   enemy stops where the enemy's zone or counter stops it.
+H5 Attacks.  After the moves, units next to a hex attack the enemy unit in it together: their
+   strength against its strength as odds on the combat results table (``charts/crt.yaml``),
+   shifted by the defender's terrain, one d6.  A retreat is one hex, into no unit and no enemy
+   zone, else the unit is eliminated.
+H6 Objectives.  A side holds an objective place of the map once one of its units ends a move in it,
+   until an enemy unit does.  Who holds what is public.
+H7 Victory.  A side with no unit left loses at once.  After the last turn the side holding more
+   objectives wins, then the side with more strength on the map; else a draw.
+H8 Hidden units.  In an umpired game a side sees an enemy counter only next to one of its own, and
+   never its name; orders are checked against what the side sees.
 
 State (plain data)::
 
-    stage: muster | fight | over      turn, turns, hits_to_win, to_hit (the chart, from the scenario)
-    champions: {side: name | None}    hits: {side: n}
-    history: [{turn, stances: {side: stance}, rolls: {side: die}, hits: {side: n}}]
-    result: None | {winner, how}
+    stage: play | over    turn, turns, sides, phasing, mode, map, result
+    units: {id: {side, name, arm, strength, ma, hex | None (eliminated)}}
+    objectives: {place: side | None}
 """
 from __future__ import annotations
 
 import copy
-import re
+from collections.abc import Mapping
+from typing import Any
 
-from hxref.kit.protocol import (UMPIRE, Decision, Field, GameSystem, Problem, Result, Section, Template,
+from hxref.kit.data import map_file
+from hxref.kit.fog import unseen
+from hxref.kit.protocol import (UMPIRE, Decision, Field, GameSystem, MapView, Problem, Result, Section, Template,
                                 other_side)
+from hxref.kit.results import ResultsTable
+from hxref.kit.views import AllowList, sides_own
 
+from . import board, combat
 from .info import INFO
 
-STANCES = ("attack", "defend")
-#: D1: a champion's name, as a player would write it
-NAME = re.compile(r"[A-Za-z][A-Za-z' -]{1,23}")
+#: H2: an order file's shape
+SCHEMA = {
+    "moves": Field("list", "each unit's move: {unit: ID, path: [HEX, ...]}, the hexes it enters (H3)", optional=True,
+                   items=Field("dict", fields={"unit": Field("str", "the unit's id"),
+                                               "path": Field("list", "the hexes entered", items=Field("str"))})),
+    "attacks": Field("list", "attacks after the moves: {target: HEX, by: [ID, ...]} (H5)", optional=True,
+                     items=Field("dict", fields={"target": Field("str", "the enemy's hex"),
+                                                 "by": Field("list", "the attacking units", items=Field("str"))})),
+}
 
 
-class DiceDuel(GameSystem):
+#: H6-H8: what each audience of an umpired game sees of the state: the public fields, its own units
+FOGGED = AllowList(public=("stage", "turn", "turns", "sides", "phasing", "mode", "map", "objectives", "result"),
+                   built={"units": lambda state, side: sides_own(state["units"], side)})
+
+
+class HexDuel(GameSystem):
     info = INFO
+    scenario_keys = ("map", "turns", "objectives", "units")
+
+    def table(self) -> ResultsTable:
+        """H5: the combat results table the game pinned."""
+        return ResultsTable.read(self.charts.chart_source("crt"))
+
+    def hexmap(self, state: Mapping[str, Any]) -> Any:
+        return self.charts.map(state["map"])
 
     # --- the sequence of play ----------------------------------------------------------------
     def setup(self, scenario: dict) -> dict:
-        return {
-            "stage": "muster", "turn": 0, "turns": int(scenario["turns"]),
-            "hits_to_win": int(scenario["hits_to_win"]), "to_hit": copy.deepcopy(scenario["to_hit"]),
-            "champions": {s: None for s in self.sides}, "hits": {s: 0 for s in self.sides},
-            "history": [], "result": None,
-        }
+        sides = list(scenario.get("sides") or self.sides)
+        return {"stage": "play", "turn": 1, "turns": int(scenario["turns"]), "sides": sides, "phasing": sides[0],
+                "mode": scenario.get("table_mode", "open"), "map": scenario["map"],
+                "objectives": {p: None for p in scenario["objectives"]},
+                "units": copy.deepcopy(scenario["units"]), "result": None}
 
-    def decisions(self, state) -> list[Decision]:
-        if state["stage"] == "muster":
-            return [Decision(id="muster", sides=self.sides, kind="muster", rule="D1", secret=True,
-                             simultaneous=True, prompt="name your champion (the other side never learns it)",
-                             schema={"champion": Field("str", help="your champion's name, 2-24 letters")},
-                             example={"champion": "Sir Roland"})]
-        if state["stage"] == "fight":
-            return [Decision(id=f"t{state['turn']}", sides=self.sides, kind="stance", rule="D2", secret=True,
-                             simultaneous=True, dice=True,
-                             prompt=f"turn {state['turn']}: attack or defend (both sides choose in secret)",
-                             schema={"stance": Field("str", help="attack or defend", choices=STANCES)},
-                             example={"stance": "attack"})]
-        return []
-
-    def check(self, state, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        if decision.kind == "muster":
-            name = choice.get("champion")
-            if not isinstance(name, str) or not NAME.fullmatch(name):
-                return [Problem("a champion's name is 2 to 24 letters, spaces, hyphens or apostrophes, "
-                                "beginning with a letter", "D1", ["champion"])]
+    def decisions(self, state: Mapping[str, Any]) -> list[Decision]:
+        if state["stage"] != "play":
             return []
-        if choice.get("stance") not in STANCES:
-            return [Problem("the stance is attack or defend", "D2", ["stance"])]
-        return []
+        side = state["phasing"]
+        return [Decision(id=f"t{state['turn']}.{side}", sides=(side,), kind="orders", rule="H2", dice=True,
+                         prompt=f"turn {state['turn']} of {state['turns']}: {side}'s moves, then attacks",
+                         schema=SCHEMA, example={"moves": [], "attacks": []})]
 
-    def resolve(self, state, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
-        new = copy.deepcopy(dict(state))
-        if decision.kind == "muster":
-            for side in self.sides:
-                new["champions"][side] = answers[side]["champion"]
-            new["stage"], new["turn"] = "fight", 1
-            return new, [{"type": "mustered", "rule": "D1",
-                          "text": "both champions take the field (each side knows only its own)"}]
-        stances = {s: answers[s]["stance"] for s in self.sides}
-        rolls, scored = {}, {}
-        events = [{"type": "stances", "rule": "D2",
-                   "text": "stances revealed: " + ", ".join(f"{s} {stances[s]}" for s in self.sides)}]
-        for side in self.sides:
-            need = new["to_hit"][stances[side]][stances[other_side(self.sides, side)]]
-            if need is None:
+    def check(self, state: Mapping[str, Any], decision: Decision, side: str, choice: dict) -> list[Problem]:
+        hm = self.hexmap(state)
+        units = board.known(state, hm, side)
+        out: list[Problem] = []
+        moved: set[str] = set()
+        ends = {uid: u["hex"] for uid, u in units.items() if u["side"] == side}
+        for i, mv in enumerate(choice.get("moves") or []):
+            uid = mv["unit"]
+            if uid not in ends:
+                out.append(Problem(f"{uid!r} is none of your units on the map", "H1", ["moves", i, "unit"]))
                 continue
-            rolls[side] = dice.d6(f"{side} blow", by=side)
-            scored[side] = int(rolls[side] >= need)
-            new["hits"][side] += scored[side]
-            events.append({"type": "blow", "rule": "D3", "side": side,
-                           "text": f"{side} rolls {rolls[side]} (needs {need}): "
-                                   + ("a hit" if scored[side] else "a miss")})
-        if not rolls:
-            events.append({"type": "guard", "rule": "D3", "text": "both stand on guard: no blow is struck"})
-        new["history"].append({"turn": new["turn"], "stances": stances, "rolls": rolls, "hits": scored})
-        result = self._victory(new)
-        if result:
-            new["result"], new["stage"] = result, "over"
-            events.append({"type": "result", "rule": "D4", "text": result["how"]})
-        else:
+            if uid in moved:
+                out.append(Problem(f"{uid} moves twice", "H3", ["moves", i, "unit"]))
+                continue
+            moved.add(uid)
+            w = board.move(hm, units, uid, list(mv["path"]))
+            if not w.legal:
+                out.append(Problem(w.why, w.rule, ["moves", i, "path"]))
+                continue
+            if w.here != ends[uid] and w.here in ends.values():      # the moves are made in their order
+                out.append(Problem(f"{uid} would end in {w.here}, which another of your units holds then", "H3",
+                                   ["moves", i, "path"]))
+                continue
+            ends[uid] = w.here
+        attacking: set[str] = set()
+        for i, at in enumerate(choice.get("attacks") or []):
+            target = at["target"]
+            if board.hex_at(hm, target) is None:
+                out.append(Problem(f"{target!r} is not a hex of the map", "H5", ["attacks", i, "target"]))
+            elif target in ends.values():
+                out.append(Problem(f"{target} holds your own unit", "H5", ["attacks", i, "target"]))
+            for uid in at["by"]:
+                if uid not in ends:
+                    out.append(Problem(f"{uid!r} is none of your units on the map", "H5", ["attacks", i, "by"]))
+                elif uid in attacking:
+                    out.append(Problem(f"{uid} attacks twice", "H5", ["attacks", i, "by"]))
+                elif board.hex_at(hm, target) is not None and not board.next_to(hm, ends[uid], target):
+                    out.append(Problem(f"{uid} ends its move in {ends[uid]}, not next to {target}", "H5",
+                                       ["attacks", i, "by"]))
+                attacking.add(uid)
+            if not at["by"]:
+                out.append(Problem("an attack needs a unit", "H5", ["attacks", i, "by"]))
+        return out
+
+    def resolve(self, state: Mapping[str, Any], decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[dict, list[dict]]:
+        new = copy.deepcopy(dict(state))
+        side, hm = new["phasing"], self.hexmap(new)
+        orders = answers[side]
+        events: list[dict] = []
+        before = {s: set(board.known(new, hm, s)) for s in new["sides"]}
+        for mv in orders.get("moves") or []:
+            events += self._move(new, hm, side, mv["unit"], list(mv["path"]))
+        table = self.table()
+        for at in orders.get("attacks") or []:
+            events += combat.attack(new, hm, table, side, at, dice)
+        events += self._objectives(new, hm, side)
+        events += self._sighted(new, hm, before)
+        enemy = other_side(tuple(new["sides"]), side)
+        if side == new["sides"][-1]:
             new["turn"] += 1
+        new["phasing"] = enemy
+        result = self._victory(new)
+        if result is not None:
+            new["result"], new["stage"] = result, "over"
+            events.append({"type": "result", "rule": "H7", "text": result["how"]})
         return new, events
 
+    def _move(self, state: dict, hm: Any, side: str, uid: str, path: list[str]) -> list[dict]:
+        """H3, H4: the move walked against every unit, stopped short of an own unit's hex."""
+        units = board.on_map(state["units"])
+        w = board.move(hm, units, uid, path)
+        hexes = w.hexes
+        taken = {u["hex"] for k, u in units.items() if k != uid}
+        while hexes[-1] in taken:
+            hexes.pop()
+        state["units"][uid]["hex"] = hexes[-1]
+        name = state["units"][uid]["name"]
+        if len(hexes) == 1:
+            text = f"{name} stays in {hexes[0]}"
+        else:
+            text = f"{name} moves {'-'.join(hexes)}"
+        if not w.legal or len(hexes) < len(w.hexes) or w.halt is not None:
+            why = w.why if len(hexes) == len(w.hexes) else f"{w.hexes[len(hexes)]} holds another of your units"
+            text += f" and stops: {why}"
+        return [{"type": "move", "rule": w.rule, "side": side, "unit": uid, "path": hexes, "text": text,
+                 "visible_to": [side]}]
+
+    def _sighted(self, state: dict, hm: Any, before: Mapping[str, set[str]]) -> list[dict]:
+        """H8: each side told of the enemy counters that came into its sight."""
+        events = []
+        for side in state["sides"]:
+            units = board.known(state, hm, side)
+            new = [u for uid, u in sorted(units.items()) if u["side"] != side and uid not in before[side]]
+            if new:
+                events.append({"type": "sighted", "rule": "H8", "side": side, "visible_to": [side],
+                               "text": "in sight now: " + ", ".join(f"{board.counter(u)} in {u['hex']}" for u in new)})
+        return events
+
+    def _objectives(self, state: dict, hm: Any, side: str) -> list[dict]:
+        """H6: the objectives ``side``'s units stand in after its moves and attacks are its own."""
+        events = []
+        for place, held in state["objectives"].items():
+            label = hm.label(hm.place(place))
+            if held != side and any(u["hex"] == label and u["side"] == side for u in state["units"].values()):
+                state["objectives"][place] = side
+                events.append({"type": "objective", "rule": "H6", "text": f"{side} takes the {place} ({label})"})
+        return events
+
     def _victory(self, state: dict) -> dict | None:
-        hits, goal = state["hits"], state["hits_to_win"]
-        a, b = self.sides
-        done = max(hits.values()) >= goal or state["turn"] >= state["turns"]
-        if not done:
+        """H7: who wins, once the game is over."""
+        a, b = state["sides"]
+        left = {s: sum(u["strength"] for u in state["units"].values() if u["side"] == s and u["hex"]) for s in (a, b)}
+        for s in (a, b):
+            if left[s] == 0:
+                w = other_side((a, b), s)
+                return {"winner": w, "margin": left[w], "how": f"{w} wins: {s} has no unit left (H7)"}
+        if state["turn"] <= state["turns"]:
             return None
-        if hits[a] == hits[b]:
-            return {"winner": None, "how": f"a draw: {hits[a]} hits each after turn {state['turn']}"}
-        winner = a if hits[a] > hits[b] else b
-        loser = other_side(self.sides, winner)
-        return {"winner": winner, "how": f"{winner} wins, {hits[winner]} hits to {hits[loser]}, "
-                                         f"after turn {state['turn']}"}
+        held = {s: sum(1 for v in state["objectives"].values() if v == s) for s in (a, b)}
+        for score, what in ((held, "objectives"), (left, "strength on the map")):
+            if score[a] != score[b]:
+                w = a if score[a] > score[b] else b
+                lose = other_side((a, b), w)
+                return {"winner": w, "margin": score[w] - score[lose],
+                        "how": f"{w} wins after turn {state['turns']}: {score[w]} {what} to {score[lose]} (H7)"}
+        return {"winner": None, "margin": 0, "how": f"a draw after turn {state['turns']} (H7)"}
 
-    def result(self, state) -> Result | None:
+    def result(self, state: Mapping[str, Any]) -> Result | None:
         r = state.get("result")
-        if not r:
-            return None
-        margin = abs(state["hits"][self.sides[0]] - state["hits"][self.sides[1]])
-        return Result(r["winner"], margin, r["how"])
+        return Result(r["winner"], r["margin"], r["how"]) if r else None
 
-    # --- what each audience sees ------------------------------------------------------------
-    #: D1-D4: what every audience may see (everything but the champions' names)
-    SHOWN = ("stage", "turn", "turns", "hits_to_win", "to_hit", "hits", "history", "result")
-
-    def view(self, state, audience, mode: str) -> dict:
-        v = {k: copy.deepcopy(state[k]) for k in self.SHOWN}
-        # in open and solo games every player holds the game file: nothing is secret
-        shown = self.sides if mode != "umpired" or audience == UMPIRE else \
-            (audience,) if audience in self.sides else ()
-        v["champions"] = {s: state["champions"][s] for s in shown}
+    # --- what each audience sees --------------------------------------------------------------
+    def view(self, state: Mapping[str, Any], audience: str | None, mode: str) -> dict:
+        if mode != "umpired" or audience == UMPIRE:
+            v = copy.deepcopy(dict(state))
+            v["seen"] = []
+        else:
+            v = FOGGED.view(state, audience)
+            v["seen"] = self._seen(state, audience)
         v["viewer"] = audience
         return v
 
-    def report(self, view) -> list[Section]:
-        duel = Section("The duel", columns=["side", "champion", "hits"])
-        for s in self.sides:
-            duel.rows.append([s, view["champions"].get(s) or f"the {s} champion", str(view["hits"][s])])
+    def _seen(self, state: Mapping[str, Any], side: str | None) -> list[dict]:
+        """H8: the enemy counters ``side`` sees, without their names (the public sees none)."""
+        if side is None:
+            return []
+        units = board.known(state, self.hexmap(state), side)
+        return [{"hex": u["hex"], "side": u["side"], "arm": u["arm"], "strength": u["strength"]}
+                for _, u in sorted(units.items()) if u["side"] != side]
+
+    def report(self, view: Mapping[str, Any]) -> list[Section]:
+        turn = Section("The skirmish")
         if view["result"]:
-            duel.lines.append(view["result"]["how"])
-        elif view["stage"] == "fight":
-            duel.lines.append(f"turn {view['turn']} of {view['turns']}; {view['hits_to_win']} hits win (D4)")
-        out = [duel]
-        if view["history"]:
-            past = Section("Blows", columns=["turn", *(f"{s} stance, die, hit" for s in self.sides)])
-            for h in view["history"]:
-                past.rows.append([str(h["turn"]), *(
-                    f"{h['stances'][s]}, {h['rolls'].get(s, '-')}, {h['hits'].get(s, 0)}" for s in self.sides)])
-            out.append(past)
-        return out
+            turn.lines.append(view["result"]["how"])
+        else:
+            turn.lines.append(f"turn {view['turn']} of {view['turns']}: {view['phasing']} gives orders (H2)")
+        units = Section("Units", columns=["unit", "id", "side", "arm", "strength", "MA", "hex"])
+        for uid, u in sorted(view["units"].items()):
+            units.rows.append([u["name"], uid, u["side"], u["arm"], str(u["strength"]), str(u["ma"]),
+                               u["hex"] or "eliminated"])
+        out = [turn, units]
+        if view["seen"]:
+            seen = Section("Enemy counters in sight (H8)", columns=["side", "arm", "strength", "hex"])
+            seen.rows += [[s["side"], s["arm"], str(s["strength"]), s["hex"]] for s in view["seen"]]
+            out.append(seen)
+        held = Section("Objectives (H6)", columns=["place", "held by"])
+        held.rows += [[p, s or "nobody"] for p, s in view["objectives"].items()]
+        return out + [held]
 
-    def template(self, view, decision: Decision, side: str) -> Template:
-        if decision.kind == "muster":
-            return Template(["champion: your champion's name; the other side never learns it (D1)"],
-                            {"champion": f"The {side.title()} Knight"})
-        enemy = other_side(self.sides, side)
-        chart = view["to_hit"]
-        notes = [f"stance: attack or defend (D2). To hit (D3): attacking you need {chart['attack']['attack']} "
-                 f"against an attack, {chart['attack']['defend']} against a guard; defending, "
-                 f"{chart['defend']['attack']} against an attack.",
-                 f"hits: you {view['hits'][side]}, {enemy} {view['hits'][enemy]}; {view['hits_to_win']} win (D4)."]
-        return Template(notes, {"stance": "attack"})
+    def map_view(self, view: Mapping[str, Any]) -> MapView:
+        side = view.get("viewer")
+        marks = [{"id": uid, "side": u["side"], "hex": u["hex"], "label": u["name"], "kind": u["arm"],
+                  "strength": u["strength"], "viewer": u["side"] == side} for uid, u in sorted(view["units"].items())
+                 if u["hex"]]
+        marks += [{"id": f"{s['side']}@{s['hex']}", "side": s["side"], "hex": s["hex"], "label": s["arm"],
+                   "kind": s["arm"], "strength": s["strength"]} for s in view["seen"]]
+        shade: frozenset = frozenset()
+        if view["mode"] == "umpired" and isinstance(side, str) and side in view["sides"]:
+            hm = self.hexmap(view)
+            shade = frozenset(hm.label(h) for h in unseen(hm.hexes(), board.eyes(view["units"], hm, side), board.SIGHT))
+        return MapView(map_file(self.name, view["map"]), marks, fog=shade)
+
+    def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
+        mine = ", ".join(f"{uid} {u['name']} in {u['hex']} (MA {u['ma']})" for uid, u in sorted(view["units"].items())
+                         if u["side"] == side and u["hex"])
+        return Template([f"your units: {mine}",
+                         "moves: {unit: ID, path: [HEX, ...]}, the hexes entered (H3); entering a hex next to "
+                         "an enemy ends the move (H4)",
+                         "attacks: {target: HEX, by: [ID, ...]}, by units next to it after the moves (H5)"],
+                        {"moves": [], "attacks": []})
 
 
-SYSTEM = DiceDuel()
+SYSTEM = HexDuel()
