@@ -226,7 +226,8 @@ class SystemInfo:
     cli: str | None = None
     dashboard: tuple[str, ...] = ("turn", "turns", "stage", "date")
     root: Path | None = None
-    pinned_folders: tuple[str, ...] = ("charts", "campaigns")
+    #: the folders of the data folder whose YAML files a new game pins (besides terrain.yaml and its map)
+    pinned_folders: tuple[str, ...] = ("charts",)
 
     def games_path(self) -> Path:
         if self.root is not None:

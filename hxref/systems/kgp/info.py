@@ -19,5 +19,7 @@ INFO = SystemInfo(
     optional_rules={"random_weather": "CG3: the random KG weather table (8.617) instead of the historical weather "
                                       "of each CG Date (both players agree)"},
     demo="cg-ii",
+    # the campaign is read again at every stage (8.6): its file is pinned with the charts
+    pinned_folders=("charts", "campaigns"),
     cli="hxref.systems.kgp.cli:kgp_group",
 )
