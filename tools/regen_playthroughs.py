@@ -1,11 +1,11 @@
 """Write the golden playthroughs again: every audience's text report at every step of each
 system's shipped demo (as OpenSpiel's playthroughs), checked by tests/conformance (g).
 
-    python tools/regen_playthroughs.py                    # every system, Dice Duel included
+    python tools/regen_playthroughs.py                    # every system, Hex Duel included
     python tools/regen_playthroughs.py --system kgp       # one system
 
 Each goes to ``<the system's games folder>/playthroughs/<demo>.txt`` (for the four systems
-``games/<folder>/playthroughs/``; for Dice Duel ``tests/conformance/duel/games/playthroughs/``).
+``games/<folder>/playthroughs/``; for Hex Duel ``tests/conformance/duel/games/playthroughs/``).
 Run it when a change to what reports show, or to the demos, is meant; review the diff.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The conformance suite: what every registered game system must do, checked the same way for each.
 
-Parametrised over :func:`hxref.kit.registry.names` (with Dice Duel, ``tests/conformance/duel/``,
+Parametrised over :func:`hxref.kit.registry.names` (with Hex Duel, ``tests/conformance/duel/``,
 registered by the conftest), for every system:
 
 (a) it ships a demo (``info.demo``: ``info.orders_path()/<demo>/demo.yaml``), a case book
