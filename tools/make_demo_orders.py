@@ -1130,12 +1130,12 @@ class AcwPlanner:
     next turn; one that cannot move usefully pivots to face an enemy in range but out of its arc.
     """
 
-    def __init__(self, state: dict, side: str):
+    def __init__(self, state: dict, side: str, tm):
         from hxref.systems.acw_minis import movement, sequence, shooting, system, units
 
         self.r, self.side = units, side
         self.check_move, self.check_shot = movement.check_move, shooting.check_shot
-        self.tm = system.table_map(state["map"])
+        self.tm = tm
         self.opts = system._options(state)
         self.units = sequence.start_player_turn(system._units(state), side)
         self.town = next(a for a in self.tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
@@ -1304,7 +1304,7 @@ def plan_acw(game: str, side: str) -> dict:
 
     eng = Engine.load(game)
     dec = eng.awaiting[0]
-    choice = AcwPlanner(eng.state, side).orders()
+    choice = AcwPlanner(eng.state, side, eng.system.table(eng.state)).orders()
     problems = eng.system.check(eng.state, dec, side, choice)
     if problems:
         raise SystemExit(f"the scripted {side} player wrote orders hxref refuses: {problems[0].message}")
