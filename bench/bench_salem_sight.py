@@ -100,7 +100,7 @@ def main() -> int:
     args = ap.parse_args()
     eng = Engine.load(demo_game(args.cache))
     state, mode = eng.h["state"], eng.h["meta"]["mode"]
-    hm = hexmap(state)
+    hm = hexmap(eng.system.charts, state)
     print(f"game: {args.cache / 'game.yaml'}: {len(eng.gf.log)} events, mode {mode}, turn {state.get('turn')}, "
           f"{len(hm.hexes())} hexes; observers union {len(vw.observers(state, 'union'))}, "
           f"confederate {len(vw.observers(state, 'confederate'))}")

@@ -149,15 +149,15 @@ class SalemPlanner:
     shipped orders stay legal whatever the dice did before.
     """
 
-    def __init__(self, state: dict, side: str):
+    def __init__(self, state: dict, side: str, charts):
         import copy
 
         from hxref.systems.salem_church import movement, path_walk, turn
-        from hxref.systems.salem_church.system import hexmap
+        from hxref.systems.salem_church.board import hexmap
 
-        self.st, self.side = state, side
+        self.st, self.side, self.charts = state, side, charts
         self.enemy = "confederate" if side == "union" else "union"
-        self.hm = hexmap(state)
+        self.hm = hexmap(charts, state)
         self.mv, self.pw, self.tn = movement, path_walk, turn
         self.turn = int(state["turn"])
         self.night = movement.is_night(self.turn)
@@ -384,7 +384,8 @@ class SalemPlanner:
             if uid in attacking:
                 continue
             legal = [h for h in hexes if bb.targets_in(self.work, h, self.side) and bb.problem(
-                self.work, self.hm, self.side, {"unit": uid, "target": h}, fired=fired, attacking=attacking) is None]
+                self.work, self.hm, self.side, {"unit": uid, "target": h}, fired=fired, attacking=attacking,
+                chart=bb.BombardmentChart.load(self.charts)) is None]
             if not legal:
                 continue
             steps = {h: sum(int(self.work["units"][x]["steps"]) for x in bb.targets_in(self.work, h, self.side))
@@ -662,7 +663,7 @@ def plan_salem(game: str, side: str) -> dict:
     dec = eng.awaiting[0]
     if dec.kind == "setup":
         return plan_salem_setup()
-    choice = SalemPlanner(eng.state, side).orders()
+    choice = SalemPlanner(eng.state, side, eng.system.charts).orders()
     for _ in range(30):
         problems = eng.system.check(eng.state, dec, side, choice)
         if not problems:
@@ -1133,12 +1134,12 @@ class AcwPlanner:
     next turn; one that cannot move usefully pivots to face an enemy in range but out of its arc.
     """
 
-    def __init__(self, state: dict, side: str):
+    def __init__(self, state: dict, side: str, tm):
         from hxref.systems.acw_minis import movement, sequence, shooting, system, units
 
         self.r, self.side = units, side
         self.check_move, self.check_shot = movement.check_move, shooting.check_shot
-        self.tm = system.table_map(state["map"])
+        self.tm = tm
         self.opts = system._options(state)
         self.units = sequence.start_player_turn(system._units(state), side)
         self.town = next(a for a in self.tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
@@ -1307,7 +1308,7 @@ def plan_acw(game: str, side: str) -> dict:
 
     eng = Engine.load(game)
     dec = eng.awaiting[0]
-    choice = AcwPlanner(eng.state, side).orders()
+    choice = AcwPlanner(eng.state, side, eng.system.table(eng.state)).orders()
     problems = eng.system.check(eng.state, dec, side, choice)
     if problems:
         raise SystemExit(f"the scripted {side} player wrote orders hxref refuses: {problems[0].message}")

@@ -31,7 +31,7 @@ from hxref.referee.engine import Engine
 from hxref.base.paths import orders_dir
 from hxref.systems.acw_minis import sequence, shooting
 from hxref.systems.acw_minis.units import ELIMINATION_HITS, TOLERANCE
-from hxref.systems.acw_minis.system import _units, table_map
+from hxref.systems.acw_minis.system import SYSTEM, _units
 
 DEMO = orders_dir() / "acw_minis" / "mercers-mill"
 SIDES = ("union", "confederate")
@@ -67,7 +67,7 @@ def _rule_result(state: dict) -> dict | None:
     if len(out[played]) >= need:            # only the phasing side eliminates units (A5)
         raise AssertionError("the side that did not shoot lost its 4th unit")
     if state["last"]["turn"] >= int(rule["town"]["at_end_of_turn"]) and played == state["order"][1]:
-        town = next(a for a in table_map(state["map"]).table.areas if a.name == rule["town"]["area"])
+        town = next(a for a in SYSTEM.table(state).table.areas if a.name == rule["town"]["area"])
         inside = {x["side"] for x in state["units"].values() if not x.get("eliminated")
                   and town.contains_point((x["x"], x["y"]))}
         return {"winner": inside.pop() if len(inside) == 1 else None, "eliminated": None}
@@ -156,7 +156,7 @@ def test_every_shot_has_its_range_arc_die_and_hits(played):
     n = 0
     for dec, state in before.items():
         side = dec.split(".")[1]
-        tm = table_map(state["map"])
+        tm = SYSTEM.table(state)
         units = sequence.start_player_turn(_units(state), side)
         shots = _events(eng, dec, "shot")
         rolled = {d["purpose"]: d for d in dice if d["decision"] == dec}

@@ -97,7 +97,7 @@ def salem_church(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
     state = eng.state
     if dec.kind != "orders":
         return []
-    hm = hexmap(state)
+    hm = hexmap(eng.system.charts, state)
 
     def near(label: str) -> list[str]:
         h = hm.parse(label)

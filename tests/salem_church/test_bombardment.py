@@ -10,12 +10,17 @@ import pytest
 
 from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.kit import registry
+from hxref.kit.charts import Charts
 from hxref.systems.salem_church import bombardment as bo
 from hxref.systems.salem_church.board import hexmap
 
+#: the charts as the data folder holds them today
+TODAY = Charts.today("salem-church")
+CHART = bo.BombardmentChart.load(TODAY)
+
 
 def test_the_chart_is_a_labelled_stand_in_with_a_result_for_every_face():
-    chart = bo.BombardmentChart.load()
+    chart = bo.BombardmentChart.load(TODAY)
     assert chart.stand_in is True and chart.note
     assert sorted(chart.results) == [1, 2, 3, 4, 5, 6]
     assert set(chart.results.values()) <= set(bo.RESULTS)
@@ -50,7 +55,7 @@ def test_resolve_rolls_one_die_on_the_chart_and_changes_nothing():
         asked.append(purpose)
         return 6
 
-    b = bo.resolve(state, hexmap(state), "union", {"unit": "art-1", "target": "1010"}, roll)
+    b = bo.resolve(state, hexmap(TODAY, state), "union", {"unit": "art-1", "target": "1010"}, roll, chart=CHART)
     assert (b.distance, b.range, b.die, b.result, b.hits) == (3, 3, 6, "step", ("wilcox-m",))
     assert asked == ["bombardment art-1 at 1010"]
     assert state == before
@@ -60,7 +65,7 @@ def test_resolve_rolls_one_die_on_the_chart_and_changes_nothing():
 def test_resolve_refuses_what_the_check_refuses():
     state = _state()
     with pytest.raises(IllegalOrder, match="once a player turn"):
-        bo.resolve(state, hexmap(state), "union", {"unit": "art-1", "target": "1010"}, lambda p: 1,
-                   fired={"art-1"})
+        bo.resolve(state, hexmap(TODAY, state), "union", {"unit": "art-1", "target": "1010"}, lambda p: 1,
+                   fired={"art-1"}, chart=CHART)
     with pytest.raises(IllegalOrder, match="only artillery bombards"):
-        bo.resolve(state, hexmap(state), "union", {"unit": "first-1", "target": "1010"}, lambda p: 1)
+        bo.resolve(state, hexmap(TODAY, state), "union", {"unit": "first-1", "target": "1010"}, lambda p: 1, chart=CHART)

@@ -15,7 +15,11 @@ from hxref.base.errors import IllegalOrder, InvalidInput
 from hxref.systems.salem_church import combat as cb
 from hxref.systems.salem_church import morale as mo
 from hxref.systems.salem_church.counters import Fate, Outcome, PathStatus, Unit
-from hxref.systems.salem_church.crt import Result
+from hxref.kit.charts import Charts
+from hxref.systems.salem_church.crt import Crt, Result
+
+#: the shipped CRT (charts/crt.yaml as the data folder holds it today)
+CRT = Crt.load(Charts.today("salem-church"))
 
 
 class Dice:
@@ -240,7 +244,7 @@ def test_an_attack_needs_a_combat_unit():
 def test_resolve_b6_example_through_the_defensive_position():
     # 9 CF against a 4-CF brigade in 0609 (15.0): 9 - 6 = +3, column +2..+3, die 2: Dc(Ex) (B6)
     dice = Dice(2, 3)                      # CRT 2; defender MC 3 against morale 4: pass -> Ex
-    c = cb.resolve([yank(cf=9)], [inf(cf=4, hex="0609", morale=4)], dice)
+    c = cb.resolve([yank(cf=9)], [inf(cf=4, hex="0609", morale=4)], dice, crt=CRT)
     assert (c.attack.total, c.defence.total, c.differential, c.column) == (9, 6, 3, "+2..+3")
     assert c.die == 2 and c.result.code == "Dc(Ex)"
     assert dice.asked[0] == "CRT" and dice.done()
@@ -258,7 +262,7 @@ def test_resolve_b6_example_through_the_defensive_position():
 
 def test_resolve_reports_an_uncertain_cell():
     # B4: (5, +2..+3) is one of the two "?" cells
-    c = cb.resolve([yank(cf=7)], [inf(cf=4)], Dice(5, 6))      # Dx; MC 6 > 4 fails
+    c = cb.resolve([yank(cf=7)], [inf(cf=4)], Dice(5, 6), crt=CRT)      # Dx; MC 6 > 4 fails
     assert c.result.code == "Dx"
     assert "Dr" in c.explanation()["uncertain"]
     assert c.effects.defender.outcome is Outcome.DISRUPT_AND_RETREAT
@@ -269,7 +273,7 @@ def test_resolve_die_4_rolls_for_each_leader_of_both_sides():
     att = [yank(cf=6), ldr("Newton", hex="0708", side="union")]
     dfn = [inf(cf=6, morale=4), ldr("McLaws", hex="0608")]
     dice = Dice(4, 3, 5, 4)                 # CRT 4 at 0: Dc(Ex) + Leader; MC 3 pass; Newton 5; McLaws 4
-    c = cb.resolve(att, dfn, dice)
+    c = cb.resolve(att, dfn, dice, crt=CRT)
     assert c.result.leader and c.result.code == "Dc(Ex)"
     assert [(k.leader, k.die, k.killed) for k in c.effects.leaders] == [("Newton", 5, True), ("McLaws", 4, False)]
     assert dice.asked == ["CRT", "MC u1 (defender, Dc(Ex))", "leader casualty Newton", "leader casualty McLaws"]
@@ -277,24 +281,24 @@ def test_resolve_die_4_rolls_for_each_leader_of_both_sides():
 
 
 def test_resolve_no_leader_roll_off_die_4():
-    c = cb.resolve([yank(cf=6), ldr("Newton", hex="0708", side="union")], [inf(cf=6)], Dice(1))   # Ar
+    c = cb.resolve([yank(cf=6), ldr("Newton", hex="0708", side="union")], [inf(cf=6)], Dice(1), crt=CRT)   # Ar
     assert c.result.code == "Ar" and c.effects.leaders == ()
 
 
 def test_resolve_refuses_a_night_combat():
     with pytest.raises(IllegalOrder):
-        cb.resolve([yank()], [inf()], Dice(3), turn=6)
+        cb.resolve([yank()], [inf()], Dice(3), turn=6, crt=CRT)
 
 
 def test_resolve_rejects_a_die_that_is_not_1d6():
     with pytest.raises(ValueError, match="1d6"):
-        cb.resolve([yank()], [inf()], Dice(7))
+        cb.resolve([yank()], [inf()], Dice(7), crt=CRT)
 
 
 # --- 17.3 Union low initiative -------------------------------------------------------------------
 def test_17_3_failed_mc_cancels_the_attack_and_allows_a_counter_attack():
     dice = Dice(4)                          # first unit morale 3: 4 > 3 fails
-    c = cb.resolve([yank(morale=3)], [inf()], dice, union_low_initiative=True)
+    c = cb.resolve([yank(morale=3)], [inf()], dice, union_low_initiative=True, crt=CRT)
     assert c.cancelled and c.counter_attack_allowed
     assert c.die is None and c.result is None
     assert dice.asked == ["low initiative MC y1 (17.3)"]
@@ -305,7 +309,7 @@ def test_17_3_failed_mc_cancels_the_attack_and_allows_a_counter_attack():
 
 def test_17_3_passed_mc_resolves_normally():
     dice = Dice(3, 1)                       # MC 3 <= 3 passes; CRT 1
-    c = cb.resolve([yank(morale=3)], [inf(cf=6)], dice, union_low_initiative=True)
+    c = cb.resolve([yank(morale=3)], [inf(cf=6)], dice, union_low_initiative=True, crt=CRT)
     assert not c.cancelled and c.result.code == "Ar"
     assert dice.asked == ["low initiative MC y1 (17.3)", "CRT"]
 
@@ -314,33 +318,33 @@ def test_17_3_leader_modification_applies():
     # 17.3: a stacked leader modifies the first unit's morale (amount: leader data, stand-in)
     dice = Dice(4, 1)
     c = cb.resolve([yank(morale=3), ldr("Newton", hex="0708", side="union", modifier=1)], [inf(cf=6)],
-                   dice, union_low_initiative=True)
+                   dice, union_low_initiative=True, crt=CRT)
     assert not c.cancelled and c.checks[0].rating == 4
 
 
 def test_17_3_leader_in_another_hex_does_not_modify():
     c = cb.resolve([yank(morale=3), ldr("Newton", hex="0709", side="union", modifier=1)], [inf()],
-                   Dice(4), union_low_initiative=True)
+                   Dice(4), union_low_initiative=True, crt=CRT)
     assert c.cancelled
 
 
 def test_17_3_designated_first_unit():
     dice = Dice(4, 1)
     c = cb.resolve([yank("y1", morale=3), yank("y2", hex="0709", morale=5)], [inf(cf=12)], dice,
-                   union_low_initiative=True, first_attacker="y2")
+                   union_low_initiative=True, first_attacker="y2", crt=CRT)
     assert not c.cancelled and dice.asked[0] == "low initiative MC y2 (17.3)"
 
 
 def test_17_3_confederate_attacks_never_check():
     dice = Dice(1)
-    c = cb.resolve([inf(cf=4)], [yank(cf=4)], dice, union_low_initiative=True)
+    c = cb.resolve([inf(cf=4)], [yank(cf=4)], dice, union_low_initiative=True, crt=CRT)
     assert dice.asked == ["CRT"] and not c.cancelled
 
 
 def test_17_3_union_counter_attack_does_not_check():
     # 17.3 applies in the Union combat phase; a counter-attack is in the Confederate turn
     dice = Dice(1)
-    cb.resolve([yank(cf=3)], [inf(cf=6)], dice, union_low_initiative=True, counter_attack=True)
+    cb.resolve([yank(cf=3)], [inf(cf=6)], dice, union_low_initiative=True, counter_attack=True, crt=CRT)
     assert dice.asked == ["CRT"]
 
 
@@ -370,7 +374,7 @@ DEF = [Unit("c1", "confederate", "infantry", cf=4, hex="0608", morale=4),
 
 def plan(code: str, *faces: int):
     dice = Dice(*faces)
-    p = cb.plan_effects(Result.parse(code), ATT, DEF, dice)
+    p = cb.plan_effects(Result.parse(code), ATT, DEF, dice, crt=CRT)
     assert dice.done(), dice.faces
     return p, dice
 
@@ -450,7 +454,7 @@ def test_b2_dm_dx_pass_then_the_dx_mc():
 def test_b2_mc_uses_the_designated_first_unit_and_its_leader():
     dice = Dice(4)
     dfn = DEF + [Unit("Kershaw", "confederate", "leader", hex="0608", morale_modifier=1)]
-    p = cb.plan_effects(Result.parse("Dc(NE)"), ATT, dfn, dice, first_defender="c2")
+    p = cb.plan_effects(Result.parse("Dc(NE)"), ATT, dfn, dice, first_defender="c2", crt=CRT)
     assert dice.asked == ["MC c2 (defender, Dc(NE))"]
     assert p.defender.checks[0].rating == 4 and p.defender.checks[0].passed    # 3 + 1
 
@@ -460,12 +464,12 @@ def test_b2_leader_line_rolls_every_leader_of_both_sides():
     dfn = DEF + [Unit("Kershaw", "confederate", "leader", hex="0608"),
                  Unit("McLaws", "confederate", "leader", hex="0608")]
     dice = Dice(6, 1, 5)
-    p = cb.plan_effects(Result.parse("Dr + Leader"), att, dfn, dice)
+    p = cb.plan_effects(Result.parse("Dr + Leader"), att, dfn, dice, crt=CRT)
     assert [(k.leader, k.killed) for k in p.leaders] == [("Newton", True), ("Kershaw", False), ("McLaws", True)]
 
 
 def test_leader_casualties_kill_on_5_and_6():
-    got = mo.leader_casualties([ldr(f"L{i}") for i in range(1, 7)], Dice(1, 2, 3, 4, 5, 6))
+    got = mo.leader_casualties([ldr(f"L{i}") for i in range(1, 7)], Dice(1, 2, 3, 4, 5, 6), crt=CRT)
     assert [k.killed for k in got] == [False, False, False, False, True, True]
     assert got[4].rule == "B2"
 

@@ -12,7 +12,7 @@ import pytest
 
 from hxref.base.errors import InvalidInput
 from hxref.base.paths import games_dir
-from hxref.systems.salem_church import crt as crt_mod
+from hxref.kit.charts import Charts
 from hxref.systems.salem_church.crt import Affects, Crt, Kind, Result
 from hxref.base.yamlio import load_data_fast
 
@@ -43,7 +43,7 @@ B4_CELLS = _b4()
 
 @pytest.fixture(scope="module")
 def crt() -> Crt:
-    return Crt.load()
+    return Crt.load(Charts.today("salem-church"))
 
 
 def test_b1_nine_columns_as_the_digest_labels_them(crt):
@@ -125,9 +125,9 @@ B6 = [
 
 
 @pytest.mark.parametrize("diff,label,die,code", B6)
-def test_b6_lookup_examples(diff, label, die, code):
-    assert crt_mod.column_for(diff) == label
-    r = crt_mod.lookup(diff, die)
+def test_b6_lookup_examples(crt, diff, label, die, code):
+    assert crt.column_for(diff) == label
+    r = crt.lookup(diff, die)
     assert r.code == code and not r.leader
 
 

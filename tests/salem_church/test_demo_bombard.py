@@ -11,6 +11,7 @@ from hxref.systems.salem_church.system import SYSTEM
 from tests.salem_church.test_narration import PurposeDice
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "make_demo_orders.py"
+CHART = bb.BombardmentChart.load(SYSTEM.charts)
 
 
 def planner_module():
@@ -39,15 +40,15 @@ BATTERY = {"art-1": "1508", "first-1": "1509", "wilcox-m": "1306"}
 def test_a_battery_in_range_of_an_enemy_brigade_is_scripted_to_bombard_it():
     st = position(BATTERY)
     mod = planner_module()
-    p = mod.SalemPlanner(st, "union")
-    assert bb.problem(st, p.hm, "union", {"unit": "art-1", "target": "1306"}) is None
+    p = mod.SalemPlanner(st, "union", SYSTEM.charts)
+    assert bb.problem(st, p.hm, "union", {"unit": "art-1", "target": "1306"}, chart=CHART) is None
     assert p.bombardments(set()) == [{"unit": "art-1", "target": "1306"}]
 
 
 def test_the_scripted_orders_bombard_and_pass_check_and_resolve():
     # the battery moves west with First/1 first, then fires from where it stands (1007, 3 hexes)
     st = position(BATTERY)
-    choice = planner_module().SalemPlanner(st, "union").orders()
+    choice = planner_module().SalemPlanner(st, "union", SYSTEM.charts).orders()
     assert choice["bombard"] == [{"unit": "art-1", "target": "1306"}]
     assert "art-1" not in {u for a in choice["attacks"] for u in a["attackers"]}
     dec = SYSTEM.decisions(st)[0]
@@ -61,18 +62,18 @@ def test_the_scripted_orders_bombard_and_pass_check_and_resolve():
 
 def test_a_battery_that_attacks_does_not_also_bombard():
     st = position(BATTERY)
-    p = planner_module().SalemPlanner(st, "union")
+    p = planner_module().SalemPlanner(st, "union", SYSTEM.charts)
     assert p.bombardments({"art-1"}) == []
 
 
 def test_no_scripted_bombardment_at_night():
     st = position(BATTERY, turn=6)                  # 18.0: turn 6 is the night turn
-    choice = planner_module().SalemPlanner(st, "union").orders()
+    choice = planner_module().SalemPlanner(st, "union", SYSTEM.charts).orders()
     assert "bombard" not in choice
 
 
 def test_no_bombardment_out_of_range():
     st = position({"art-1": "1508", "first-1": "1509", "wilcox-m": "1102"})
-    p = planner_module().SalemPlanner(st, "union")
-    assert bb.problem(st, p.hm, "union", {"unit": "art-1", "target": "1102"}) is not None
+    p = planner_module().SalemPlanner(st, "union", SYSTEM.charts)
+    assert bb.problem(st, p.hm, "union", {"unit": "art-1", "target": "1102"}, chart=CHART) is not None
     assert p.bombardments(set()) == []

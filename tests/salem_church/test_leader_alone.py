@@ -1,6 +1,7 @@
 """A leader whose last unit in the hex is captured or eliminated does not stay alone with the
 enemy: he is captured too (reading, games/salem_church/readings.md)."""
-from hxref.systems.salem_church.system import SYSTEM, hexmap
+from hxref.systems.salem_church.board import hexmap
+from hxref.systems.salem_church.system import SYSTEM
 from hxref.systems.salem_church import combat as cb
 from hxref.systems.salem_church.counters import Outcome
 from hxref.systems.salem_church.narration import everyone
@@ -14,7 +15,7 @@ class NoDice:
 
 def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
     st = SYSTEM.setup(SYSTEM.load_scenario("salem-church"))
-    hm = hexmap(st)
+    hm = hexmap(SYSTEM.charts, st)
     corner = "0101"
     st["units"]["wilcox-m"]["hex"] = corner
     st["units"]["mclaws-m"]["hex"] = corner                      # the Confederate leader with him
@@ -23,7 +24,7 @@ def test_a_leader_left_alone_after_his_unit_is_captured_is_captured():
     for uid, label in zip(union, around):                       # every way out is held by the enemy
         st["units"][uid]["hex"] = label
     st["stage"] = "play"
-    t = Turn(st, st["rules"], hm, "union", {}, NoDice())
+    t = Turn(st, st["rules"], SYSTEM.charts, "union", {}, NoDice())
     effect = cb.SideEffect("defender", Outcome.DISRUPT_OR_RETREAT)
     notes = t._settle(effect, ["wilcox-m", "mclaws-m"], "confederate", {"choice": "retreat", "hexes": 1},
                       corner, attackers=union[:1])

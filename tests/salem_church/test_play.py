@@ -31,7 +31,8 @@ from hxref.base.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg
 from hxref.systems.salem_church import victory
-from hxref.systems.salem_church.system import hexmap
+from hxref.kit.charts import Charts
+from hxref.systems.salem_church.board import hexmap
 from hxref.systems.salem_church.views import seen_units
 from tests.demo_sweep import leaks, report_formats
 
@@ -54,7 +55,7 @@ def _seen(state: dict, side: str) -> set[str]:
     """:func:`views.seen_units`, once per side and placing of the units (the reports ask again)."""
     key = (side, tuple(sorted((uid, u.get("hex"), (u.get("steps") or 0) > 0) for uid, u in state["units"].items())))
     if key not in _SEEN:
-        _SEEN[key] = seen_units(state, hexmap(state), side)
+        _SEEN[key] = seen_units(state, hexmap(Charts.today("salem-church"), state), side)
     return set(_SEEN[key])
 
 
@@ -210,7 +211,7 @@ def test_fog_hides_enemies_and_events_but_keeps_the_turn_summary(played):
         view = json.loads(turn.render(turn.build(eng, side), "json"))["view"]
         enemy_on_map = {u for u, x in eng.state["units"].items() if x["side"] != side and x.get("hex")}
         shown = {u for u, x in view["units"].items() if x["side"] != side}
-        assert shown == seen_units(eng.state, hexmap(eng.state), side) and shown <= enemy_on_map
+        assert shown == seen_units(eng.state, hexmap(eng.system.charts, eng.state), side) and shown <= enemy_on_map
         assert len(view["combats"]) == len(eng.state["combats"]) > 0
     umpire = json.loads(turn.render(turn.build(eng, "umpire"), "json"))["view"]
     assert set(umpire["units"]) == set(eng.state["units"])
@@ -239,7 +240,7 @@ def test_map_show_draws_what_the_union_sees(played, tmp_path):
     mine = [u["name"].split("/")[0] for u in eng.state["units"].values()
             if u["side"] == "union" and u.get("hex") and u["steps"] > 0]
     assert mine and all(label in text for label in mine)
-    seen = seen_units(eng.state, hexmap(eng.state), "union")
+    seen = seen_units(eng.state, hexmap(eng.system.charts, eng.state), "union")
     unseen = [u["name"].split("/")[0] for uid, u in eng.state["units"].items()
               if u["side"] == "confederate" and uid not in seen]
     assert unseen and not [label for label in unseen if re.search(r"\b" + re.escape(label) + r"\b", text)]

@@ -232,11 +232,11 @@ SALEM_PATH = ["0809", "0810", "0811", "0812", "0713"]
 
 
 def test_salem_umpired_the_check_never_names_an_unseen_unit():
-    from hxref.systems.salem_church.system import hexmap
+    from hxref.systems.salem_church.board import hexmap
     from hxref.systems.salem_church import views as vw
 
     S, st = salem()
-    assert "kershaw-m" not in vw.seen_units(st, hexmap(st), "union")
+    assert "kershaw-m" not in vw.seen_units(st, hexmap(S.charts, st), "union")
     dec = S.decisions(st)[0]
     assert S.check(st, dec, "union", {"moves": [{"unit": "first-1", "path": SALEM_PATH}]}) == []
     a = S.check(st, dec, "union", {"moves": [{"unit": "kershaw-m", "path": ["0712"]}]})

@@ -13,6 +13,7 @@ from typing import Any
 
 from hxref.kit.events import visible
 from hxref.systems.salem_church import views as vw
+from hxref.systems.salem_church.board import hexmap
 from hxref.systems.salem_church.system import SYSTEM
 from tests.salem_church.test_narration import PurposeDice
 
@@ -57,7 +58,7 @@ def retreat_out_of_sight():
     st["standing_orders"]["confederate"] = {"choice": "retreat", "hexes": 3}
     st, events = play(st, {"attacks": [{"attackers": ["first-1"], "target": "0310"}]}, {"CRT": 5, "MC": 1})
     assert st["units"]["wilcox-m"]["hex"] == "0608"
-    assert "wilcox-m" not in vw.seen_now(st, "union")
+    assert "wilcox-m" not in vw.seen_now(st, hexmap(SYSTEM.charts, st), "union")
     return st, events
 
 
@@ -91,7 +92,7 @@ def test_a_combat_reason_does_not_name_the_hex_of_an_attacker_out_of_sight():
     st["standing_orders"]["confederate"] = {"choice": "retreat", "hexes": 3}
     st, events = play(st, {"attacks": [{"attackers": ["first-1", "second-1"], "target": "0106"}]},
                       {"CRT": 5, "MC": 1})
-    assert not {"first-1", "second-1"} & vw.seen_now(st, "confederate")
+    assert not {"first-1", "second-1"} & vw.seen_now(st, hexmap(SYSTEM.charts, st), "confederate")
     confederate = held_by(st, events, "confederate")
     assert leaked(confederate, ["0105", "first-1", "First/1", "second-1"]) == []
     (told,) = [e for e in events if e["type"] == "combat" and visible(e, "confederate")]
@@ -108,7 +109,7 @@ def test_a_combat_reason_does_not_name_the_hex_of_an_attacker_out_of_sight():
 def test_a_unit_seen_arriving_is_told_from_out_of_sight():
     """Kershaw/M moves 0408 > 0407 > 0406; First/1 in 0909 sees only 0406."""
     st = game({"first-1": "0909", "kershaw-m": "0408"}, turn=1, phasing="confederate")
-    sight = set().union(*(vw.sight_from(st["map"], h) for h in vw.observers(st, "union")))
+    sight = set().union(*(vw.sight_from(hexmap(SYSTEM.charts, st), h) for h in vw.observers(st, "union")))
     assert "0406" in sight and not {"0408", "0407"} & sight
     st, events = play(st, {"moves": [{"unit": "kershaw-m", "path": ["0407", "0406"]}]}, {})
     union = held_by(st, events, "union")
@@ -125,7 +126,7 @@ def test_a_unit_seen_arriving_is_told_from_out_of_sight():
 def test_a_move_seen_whole_is_told_whole_to_both_sides():
     """Kershaw/M moves 0607 > 0608 next to First/1's sight all the way: one event for everyone."""
     st = game({"first-1": "0909", "kershaw-m": "0607"}, turn=1, phasing="confederate")
-    sight = set().union(*(vw.sight_from(st["map"], h) for h in vw.observers(st, "union")))
+    sight = set().union(*(vw.sight_from(hexmap(SYSTEM.charts, st), h) for h in vw.observers(st, "union")))
     assert {"0607", "0608"} <= sight
     st, events = play(st, {"moves": [{"unit": "kershaw-m", "path": ["0608"]}]}, {})
     (move,) = [e for e in events if e["type"] == "move"]
@@ -160,7 +161,7 @@ def test_control_of_a_victory_hex_by_an_unseen_unit_does_not_say_how():
     sight (0105): the Union reads who holds 1204, not that a unit is (or passed) there."""
     st = game({"first-1": "0105", "wilcox-m": "1203"}, turn=1, phasing="confederate")
     st, events = play(st, {"moves": [{"unit": "wilcox-m", "path": ["1204"]}]}, {})
-    assert "wilcox-m" not in vw.seen_now(st, "union")
+    assert "wilcox-m" not in vw.seen_now(st, hexmap(SYSTEM.charts, st), "union")
     told = [e["text"] for e in events if e["type"] == "control" and e["hex"] == "1204"]
     union = [e["text"] for e in events if e["type"] == "control" and e["hex"] == "1204" and visible(e, "union")]
     assert union == ["1204: Confederate (was nobody's) [14.1, 14.2]"]
@@ -175,7 +176,7 @@ def test_a_bombardment_does_not_say_where_an_unseen_battery_fires_from():
     a step lost.  The Confederates learn of the fire and its result, not the battery's hex nor
     its distance (which would draw the ring it stands on)."""
     st = game({"art-1": "0105", "wilcox-m": "0107"})
-    assert "0105" not in vw.sight_from(st["map"], "0107")
+    assert "0105" not in vw.sight_from(hexmap(SYSTEM.charts, st), "0107")
     st, events = play(st, {"bombard": [{"unit": "art-1", "target": "0107"}]}, {"bombard": 6})
     confederate = held_by(st, events, "confederate")
     assert leaked(confederate, ["0105", "art-1", "Art/1", "2 hex(es)"]) == []
@@ -197,7 +198,7 @@ def wagon_exit(confederate_hex: str):
 
 def test_the_wagon_trains_exit_hex_is_not_told_to_a_confederate_who_did_not_see_it():
     st, events = wagon_exit("2010")
-    assert "0107" not in set().union(*(vw.sight_from(st["map"], h) for h in vw.observers(st, "confederate")))
+    assert "0107" not in set().union(*(vw.sight_from(hexmap(SYSTEM.charts, st), h) for h in vw.observers(st, "confederate")))
     assert st["wagon"]["exited"] == "victory" and st["wagon"]["hex"] == "0107"
     assert "confederate" not in st["wagon"]["seen_by"]
     confederate = held_by(st, events, "confederate")

@@ -15,7 +15,8 @@ Orders (a choice)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
 from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
@@ -23,18 +24,14 @@ from ..base import Decision, Field, Problem, Section
 from .info import INFO
 from .state_types import AcwState, ShotRecord, acw_state, plain
 
+if TYPE_CHECKING:
+    from ...geometry.mapmodel import TableMap
+
 NAME = "acw-minis"
 DATA = "acw_minis"
 SIDES = ("union", "confederate")
 #: the table picture's colour for a unit eliminated by the shots it shows
 ELIMINATED_COLOUR = "#f0f0f0"
-
-
-def table_map(name: str):
-    """The scenario's table: the game's pinned copy in play (kit.data), parsed once per content."""
-    from ...kit.data import game_map
-
-    return game_map("acw-minis", name)
 
 
 def _units(state: AcwState):
@@ -62,12 +59,17 @@ class AcwMinis(GameSystem):
     # (games/acw_minis/scenarios/*.yaml)
     info = INFO
 
+    def table(self, game: Mapping[str, Any]) -> TableMap:
+        """The table of a scenario, a state or a view (its ``map``) as the game's charts hold it:
+        the game's pinned copy in play, parsed once per content."""
+        return self.charts.map(game["map"])
+
     def setup(self, scenario: dict) -> State:
         from .units import Unit, check_setup
 
         units = {u["id"]: Unit.from_dict({k: v for k, v in u.items() if k != "id"}, u["id"]).to_dict()
                  for u in scenario["units"]}
-        found = check_setup(table_map(scenario["map"]), {k: Unit.from_dict(v, k) for k, v in units.items()})
+        found = check_setup(self.table(scenario), {k: Unit.from_dict(v, k) for k, v in units.items()})
         if found:
             raise InvalidInput(f"scenario set-up: {found[0].message}", code="E503", rule=found[0].rule)
         state: AcwState = {
@@ -119,7 +121,7 @@ class AcwMinis(GameSystem):
                 return [Problem(f"{m['unit']} has two move orders: one move per player turn (A2)", "A2",
                                 ["moves", i, "unit"])]
             seen.add(m["unit"])
-        tm = table_map(state["map"])
+        tm = self.table(state)
         units = start_player_turn(_units(state), side)
         ms = movement_step(tm, units, _orders(choice), phasing=side, options=_options(state))
         if ms.problems:
@@ -146,7 +148,7 @@ class AcwMinis(GameSystem):
 
         side = state["order"][state["phasing_index"]]
         choice = answers[side]
-        tm = table_map(state["map"])
+        tm = self.table(state)
         events: list[dict] = []
         units = start_player_turn(_units(state), side)
         ms = movement_step(tm, units, _orders(choice), phasing=side, options=_options(state))
@@ -214,7 +216,7 @@ class AcwMinis(GameSystem):
     def town_holder(self, state: AcwState) -> str | None:
         from shapely.geometry import Point
 
-        tm = table_map(state["map"])
+        tm = self.table(state)
         area = next(a for a in tm.table.areas if a.name == state["victory_rule"]["town"]["area"])
         sides = {u["side"] for u in state["units"].values() if not u.get("eliminated")
                  and area.polygon.intersects(Point(u["x"], u["y"]))}
@@ -332,10 +334,7 @@ class AcwMinis(GameSystem):
                   **({"hits": u["hits"]} if u.get("hits") is not None else {}),
                   **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
                  for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
-        from ...kit.data import map_file
-
-        return MapView(map_file(NAME, view["map"]), units,
-                       (view.get("last") or {}).get("shots", []))
+        return MapView(Path(self.table(view).path), units, (view.get("last") or {}).get("shots", []))
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks

@@ -5,30 +5,27 @@ another sideways: the rules modules (:mod:`.turn`, :mod:`.views`, :mod:`.report`
 system object (:mod:`.system`) read the scenario's map and its fog from here, and the
 system object calls down into the rules, never the other way.
 
-* :func:`load_map`: the scenario's map (``games/salem_church/maps/NAME.yaml``), parsed once
-  per process;
-* :func:`hexmap`: the map of a game state;
+* :func:`hexmap`: the map of a game state, as the game's charts hold it (the game's pinned
+  copy in play, :class:`~hxref.kit.charts.Charts`; parsed once per content);
 * :func:`fogged`: umpired line-of-sight play, where each side sees the enemy only in its
   units' sight (:mod:`.views`), unless the game was made with ``--option open_map``.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from ...geometry.mapmodel import HexMap
+    from ...kit.charts import Charts
 
 
 DATA = "salem_church"                # the folder under games/
 
 
-def hexmap(state: Mapping):
-    """The map of the game ``state`` (its scenario's ``map``)."""
-    return load_map(state["map"])
-
-
-def load_map(name: str):
-    """The scenario's map: the game's pinned copy in play (kit.data), parsed once per content."""
-    from ...kit.data import game_map
-
-    return game_map("salem-church", name)
+def hexmap(charts: Charts, state: Mapping) -> HexMap:
+    """The map of the game ``state`` (its scenario's ``map``, ``games/salem_church/maps/NAME.yaml``)
+    as ``charts`` hold it."""
+    return charts.map(state["map"])
 
 
 def fogged(state: Mapping) -> bool:

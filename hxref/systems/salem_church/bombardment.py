@@ -28,11 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import AbstractSet, Any, Mapping
+from typing import TYPE_CHECKING, AbstractSet, Any, Mapping
 
 from ...base.errors import IllegalOrder, InvalidInput
 from . import counters as ct
 from .counters import Ids, Roll, _same, die_purpose, sees
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 RESULTS = ("none", "disrupt", "step")
 
@@ -48,10 +51,10 @@ class BombardmentChart:
     note: str = ""
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "BombardmentChart":
-        from ...kit import data
-
-        return _build(data.chart_source("salem-church", "bombardment", path))
+    def load(cls, charts: Charts, path: str | Path | None = None) -> "BombardmentChart":
+        """The chart ``charts/bombardment.yaml`` of ``charts`` (a game's pinned copy, or today's
+        file), or with ``path`` another file of its shape."""
+        return _build(charts.chart_source("bombardment", path))
 
     @classmethod
     def from_data(cls, data: Any, where: str = "charts/bombardment.yaml") -> "BombardmentChart":
@@ -96,7 +99,7 @@ class Refusal:
 
 
 def problem(state: Mapping, hexmap, side: str, order: Mapping, *, fired: AbstractSet[str] = frozenset(),
-            attacking: AbstractSet[str] = frozenset(), chart: BombardmentChart | None = None) -> Refusal | None:
+            attacking: AbstractSet[str] = frozenset(), chart: BombardmentChart) -> Refusal | None:
     """Why ``side``'s bombardment ``order`` ({unit, target}) may not be fired now, or None: the
     side's artillery on the map, once a turn (``fired``) and not also attacking (``attacking``);
     not at night (18.0); the target a hex of the map within range and in the line of sight for
@@ -104,7 +107,6 @@ def problem(state: Mapping, hexmap, side: str, order: Mapping, *, fired: Abstrac
     from . import movement as mv
     from .views import line_of_sight
 
-    chart = chart or BombardmentChart.load()
     rule = chart.rule
     uid, target = str(order.get("unit")), str(order.get("target"))
     u = state["units"].get(uid)
@@ -191,7 +193,7 @@ class Bombardment:
 
 
 def resolve(state: Mapping, hexmap, side: str, order: Mapping, roll: Roll, *, fired: AbstractSet[str] = frozenset(),
-            attacking: AbstractSet[str] = frozenset(), chart: BombardmentChart | None = None,
+            attacking: AbstractSet[str] = frozenset(), chart: BombardmentChart,
             low_initiative: bool = False) -> Bombardment:
     """Fire one bombardment: :func:`problem` (raised as :class:`IllegalOrder`), then 1d6 on the
     chart (purpose ``bombardment``); a Union battery at Low Initiative (``low_initiative``) fires
@@ -199,7 +201,6 @@ def resolve(state: Mapping, hexmap, side: str, order: Mapping, roll: Roll, *, fi
     from .views import line_of_sight
     from ...geometry.hex import distance
 
-    chart = chart or BombardmentChart.load()
     bad = problem(state, hexmap, side, order, fired=fired, attacking=attacking, chart=chart)
     if bad is not None:
         raise IllegalOrder(bad.message, rule=bad.rule, path=bad.key)

@@ -2,7 +2,8 @@
 
 Pure functions.  Dice are an input: :func:`resolve` and :func:`plan_effects` ask a
 ``roll(purpose) -> face`` callable for every die they need, by purpose; the
-smaller functions take the face itself.  Map geometry stays outside: a unit
+smaller functions take the face itself.  So is the chart: they read the CRT they are
+given (``crt``, the game's, :meth:`.crt.Crt.load`).  Map geometry stays outside: a unit
 brings its hex number (for 15.0) and the terrain names of its hex (for the TEC).
 
 * :func:`attack_strength`, :func:`defence_strength` -- the CF of each side with
@@ -390,7 +391,7 @@ _OUTCOME_TEXT = {
 
 def plan_effects(result: Result, attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *,
                  first_attacker: str | None = None, first_defender: str | None = None,
-                 crt: Crt | None = None) -> EffectPlan:
+                 crt: Crt) -> EffectPlan:
     """B2: apply ``result``: roll each MC it asks for (first unit of the side named), then the
     Leader line's casualty rolls.  The owner's choices are left open (:func:`settle`)."""
     sides = {"attacker": _Side("attacker", first_unit(attackers, first_attacker)),
@@ -624,13 +625,12 @@ class Combat:
         }
 
 
-def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *, crt: Crt | None = None,
+def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit], roll: Roll, *, crt: Crt,
             turn: int | None = None, counter_attack: bool = False, union_low_initiative: bool = False,
             first_attacker: str | None = None, first_defender: str | None = None,
             disrupted: str = DISRUPTED) -> Combat:
     """Resolve one combat: legality, strengths, the 17.3 check for a Union attack at Low Initiative
     (not for a counter-attack), the CRT roll (purpose ``CRT``) and the effects plan."""
-    crt = crt or Crt.load()
     check_combat(attackers, defenders, turn=turn, disrupted=disrupted)
     attack = attack_strength(attackers, defenders[0].terrain, counter_attack=counter_attack, disrupted=disrupted)
     defence = defence_strength(defenders, disrupted=disrupted)

@@ -11,8 +11,8 @@ uncertain cells listed.  This module reads and checks it and answers:
 * what a result code means (:meth:`Result.parse`): whom it acts on, what it
   does, the bracketed result, and whether the cell also carries ``Leader``.
 
-The module functions :func:`column_for` and :func:`lookup` read the shipped
-chart.
+:meth:`Crt.load` builds the chart the game's :class:`~hxref.kit.charts.Charts` hold (its
+pinned copy in play), once per content.
 """
 from __future__ import annotations
 
@@ -21,9 +21,12 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...base.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 LEADER = "Leader"
@@ -285,9 +288,10 @@ class Crt:
                    dict(data.get("terms") or {}), chart.where)
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "Crt":
-        """The shipped chart (``games/salem_church/charts/crt.yaml``), or another file."""
-        return _load(str(path) if path else None)
+    def load(cls, charts: Charts, path: str | Path | None = None) -> "Crt":
+        """The chart ``charts/crt.yaml`` of ``charts`` (a game's pinned copy, or today's file), or
+        with ``path`` another file of its shape."""
+        return _build(charts.chart_source("crt", str(path) if path else None))
 
 
 @dataclass(frozen=True)
@@ -430,23 +434,8 @@ def _face(die: int) -> int:
     return die
 
 
-def _load(path: str | None) -> Crt:
-    from ...kit import data
-
-    return _build(data.chart_source("salem-church", "crt", path))
-
-
 @cache
 def _build(src) -> Crt:
     """Once per chart content (the game's pinned chart, or the disk's)."""
     return Crt.from_data(src.data(), src.file)
 
-
-def column_for(differential: int) -> str:
-    """B1, on the shipped chart: the column label of ``differential`` (attacker CF - defender CF)."""
-    return Crt.load().column_for(differential)
-
-
-def lookup(differential: int, die: int) -> Result:
-    """B1, on the shipped chart: the result of ``differential`` and an unmodified 1d6 ``die``."""
-    return Crt.load().lookup(differential, die)

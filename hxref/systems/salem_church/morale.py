@@ -120,9 +120,9 @@ class LeaderCheck:
                 "rule": self.rule}
 
 
-def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt | None = None) -> tuple[LeaderCheck, ...]:
+def leader_casualties(leaders: Iterable[Unit], roll: Roll, crt: Crt) -> tuple[LeaderCheck, ...]:
     """The Leader line (CRT key): 1d6 for each leader; the chart's faces (5-6) kill him."""
-    kills = (crt or Crt.load()).leader_kills
+    kills = crt.leader_kills
     out = []
     for x in leaders:
         if x.arm != "leader":

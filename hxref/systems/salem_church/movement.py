@@ -5,7 +5,7 @@ The entry of reinforcements and returning units (13.x) is :mod:`.entry`, retreat
 
 Pure functions, no dice import: a die face, or a ``roll(purpose) -> face`` callable, is
 passed in.  Hexes are the map's four-digit labels (``"2114"``); the map is a
-:class:`hxref.geometry.mapmodel.HexMap` from :func:`hxref.geometry.mapfile.load_map`, whose terrain
+:class:`hxref.geometry.mapmodel.HexMap`, the game's (:meth:`hxref.kit.charts.Charts.map`), whose terrain
 types (``games/salem_church/terrain.yaml``, the TEC) give every movement number.
 
 State layout this module reads (it never writes it)::

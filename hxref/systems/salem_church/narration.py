@@ -3,7 +3,7 @@ each event written once per audience when it is made (umpired line-of-sight play
 
 The rules code never writes a unit's name into its prose.  It writes a :class:`Line`: text
 with a :class:`Ref` wherever a unit is named, a :class:`Place` wherever it names where a unit is
-(``line(name(uid), " retreats ", place(state, uid, "0311", "to"))``, :func:`.views.place`), or a
+(``line(name(uid), " retreats ", place(state, hm, uid, "0311", "to"))``, :func:`.views.place`), or a
 :class:`Phrase`, another module's narration as a function of how the audience names units
 (the combat explanation of :mod:`.combat`).  :func:`tell` then writes each event of a
 resolution for its audiences (:mod:`hxref.kit.events`: ``visible_to`` is the one key):

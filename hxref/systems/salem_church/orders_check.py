@@ -18,22 +18,28 @@ each, the first problem found is the answer:
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from ..base import Problem
 from . import counters as ct
 from . import movement as mv
 from .path_walk import check_path
-from .board import hexmap
+from .board import hexmap as map_of
 from .state_types import SalemState
 from .turn import REPLACEMENTS, STANDING_KEYS, _copy_units, _entry_hex, due, sighted, unseen_enemy
 
+if TYPE_CHECKING:
+    from ...geometry.mapmodel import HexMap
+    from ...kit.charts import Charts
 
-def check_orders(state: SalemState, rules: Mapping, hexmap, side: str, choice: dict) -> list[Problem]:
+
+def check_orders(state: SalemState, rules: Mapping, charts: Charts, side: str, choice: dict) -> list[Problem]:
     """What can be known to be wrong before the dice (the moves are walked in order), of orders
     whose shape fits the decision's schema (:mod:`.order_schema`, checked first in :mod:`hxref.referee.orders`):
     the entry hex (13.3), the replacements (13.2, 13.3), the moves (D3, 13.x), the units due entering
-    (13.x), the attacks (B1, 18.0) and the standing orders (B2, 7.2), the first problem found."""
+    (13.x), the attacks (B1, 18.0) and the standing orders (B2, 7.2), the first problem found, on
+    the game's map and bombardment chart (``charts``)."""
+    hexmap = map_of(charts, state)
     turn = int(state["turn"])
     groups = due(rules, side, turn)
     found = _entry_choice_problems(groups, side, turn, choice.get("entry"))
@@ -42,13 +48,13 @@ def check_orders(state: SalemState, rules: Mapping, hexmap, side: str, choice: d
         return found
     # umpired line-of-sight play (views): the moves are checked against the side's own view, the
     # enemy units it does not see off the map; contact with them is settled at resolution
-    work = _copy_units(sighted(state, side, unseen_enemy(state, side)))
+    work = _copy_units(sighted(state, side, unseen_enemy(state, hexmap, side)))
     seen: set[str] = set()
     found = _move_problems(work, rules, hexmap, side, turn, choice, seen)
     found = found or _due_problems(state, work, rules, hexmap, side, turn, choice.get("entry"), seen)
-    found = found or _bombard_problems(work, hexmap, side, choice)
-    found = found or _attack_problems(state, side, turn, choice.get("attacks", []))
-    return found or _standing_problems(state, side, choice.get("standing"))
+    found = found or _bombard_problems(work, hexmap, charts, side, choice)
+    found = found or _attack_problems(state, hexmap, side, turn, choice.get("attacks", []))
+    return found or _standing_problems(state, hexmap, side, choice.get("standing"))
 
 
 def _entry_choice_problems(groups: list[dict], side: str, turn: int, entry) -> list[Problem]:
@@ -130,7 +136,7 @@ def _due_problems(state: SalemState, work: SalemState, rules: Mapping, hexmap, s
     return []
 
 
-def _bombard_problems(work: SalemState, hexmap, side: str, choice: dict) -> list[Problem]:
+def _bombard_problems(work: SalemState, hexmap: HexMap, charts: Charts, side: str, choice: dict) -> list[Problem]:
     """Stand-in (:mod:`.bombardment`): each bombardment by the side's artillery where it stands after
     its moves (``work``), once a turn, not by a battery that also attacks, in range and in the line
     of sight for fire (TEC), at a hex holding an enemy combat unit; none at night (18.0)."""
@@ -139,7 +145,8 @@ def _bombard_problems(work: SalemState, hexmap, side: str, choice: dict) -> list
     attacking = {u for a in choice.get("attacks", []) for u in a.get("attackers") or []}
     fired: set[str] = set()
     for i, b in enumerate(choice.get("bombard", [])):
-        bad = bo.problem(work, hexmap, side, b, fired=fired, attacking=attacking)
+        chart = bo.BombardmentChart.load(charts)
+        bad = bo.problem(work, hexmap, side, b, fired=fired, attacking=attacking, chart=chart)
         if bad is not None:
             return [Problem(bad.message, bad.rule, ["bombard", i, bad.key])]
         fired.add(str(b["unit"]))
@@ -161,7 +168,7 @@ def _once_a_phase(engaged: dict[str, int], uid: str, i: int, what: str, rule: st
     return None
 
 
-def _attack_problems(state: SalemState, side: str, turn: int, attacks: list) -> list[Problem]:
+def _attack_problems(state: SalemState, hexmap: HexMap, side: str, turn: int, attacks: list) -> list[Problem]:
     """B1: each attack names the side's attacking units and a hex of the map, each unit in one
     attack only (the series' reading, :data:`ONCE_A_PHASE`); 18.0: none at night."""
     engaged: dict[str, int] = {}
@@ -176,7 +183,7 @@ def _attack_problems(state: SalemState, side: str, turn: int, attacks: list) -> 
                 return [again]
         if mv.is_night(turn):
             return [Problem(f"turn {turn} is a night turn: no combat", "18.0", ["attacks", i])]
-        if not _is_hex(state, a["target"]):
+        if not _is_hex(hexmap, a["target"]):
             return [Problem(f"attack target `{a['target']}` is not a hex of this map", "B1", ["attacks", i, "target"])]
         if a.get("first") is not None and a["first"] not in a["attackers"]:
             return [Problem(f"`first` is the attack's first unit, one of its attackers ({', '.join(a['attackers'])}), "
@@ -222,7 +229,7 @@ def returning_hexes(rules: Mapping, side: str, u: Mapping) -> list[str]:
     return [str(h) for h in spec or []]
 
 
-def _standing_problems(state: SalemState, side: str, standing) -> list[Problem]:
+def _standing_problems(state: SalemState, hexmap: HexMap, side: str, standing) -> list[Problem]:
     if standing is None:
         return []
     if not isinstance(standing, dict) or set(standing) - STANDING_KEYS:
@@ -244,18 +251,18 @@ def _standing_problems(state: SalemState, side: str, standing) -> list[Problem]:
             again = _once_a_phase(engaged, uid, i, "counter-attack", "7.2", ["standing", "counter_attacks", i, "units"])
             if again is not None:
                 return [again]
-        if not _is_hex(state, c["target"]):
+        if not _is_hex(hexmap, c["target"]):
             return [Problem(f"counter-attack target `{c['target']}` is not a hex of this map", "7.2",
                             ["standing", "counter_attacks", i, "target"])]
     return []
 
 
-def _is_hex(state: SalemState, label) -> bool:
+def _is_hex(hexmap: HexMap, label) -> bool:
     """Whether ``label`` names a hex of the scenario's map (a standing order is played later,
     so a bad hex must be refused now, not when it is played)."""
     from ...base.errors import InvalidInput
 
     try:
-        return hexmap(state).parse(str(label)) in hexmap(state).grid
+        return hexmap.parse(str(label)) in hexmap.grid
     except InvalidInput:
         return False

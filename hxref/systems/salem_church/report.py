@@ -1,10 +1,14 @@
-"""Salem Church report sections, map markers and order templates, from a view (never the state)."""
+"""Salem Church report sections, map markers and order templates, from a view (never the state);
+a template's arrivals are placed on the game's map (its charts)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base import Decision, Section
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 VICTORY_HEXES = ("1204", "1302", "2114", "2407")      # 14.1, 14.2
 SIDES = ("union", "confederate")
@@ -213,14 +217,15 @@ def _could_enter(work: dict, hm, uid: str, label: str, blockers: list[str]) -> b
     return _first_legal(trial, hm, uid, [[label]]) is not None
 
 
-def _arrival_moves(view: Mapping[str, Any], moves: list[dict], units: list[str], entry: str) -> list[dict]:
+def _arrival_moves(view: Mapping[str, Any], charts: Charts, moves: list[dict], units: list[str],
+                   entry: str) -> list[dict]:
     """Moves for the units arriving by ``entry`` that the checker accepts on the side's view: the entry
     hex, or on to a neighbouring hex when the entry hex is full (D3 stacking).  When an arrival finds
     no such path (the wagon train may not enter a hex holding another unit, 16.0), the side's units
     standing in the entry hex first step out to a neighbouring hex, and the arrivals are tried again."""
     import copy
 
-    ring = _entry_ring(view, entry)
+    ring = _entry_ring(view, charts, entry)
     if ring is None:                         # a hint only: the plain entry hex
         return [{"unit": uid, "path": [entry]} for uid in units]
     hm, around, onward = ring
@@ -236,13 +241,13 @@ def _arrival_moves(view: Mapping[str, Any], moves: list[dict], units: list[str],
     return [{"unit": uid, "path": path or [entry]} for uid, path in placed]
 
 
-def _entry_ring(view: Mapping[str, Any], entry: str) -> tuple[Any, list[str], list[list[str]]] | None:
-    """The map, the hexes around ``entry`` and the paths on from it (one or two hexes), or None
-    when the view's map cannot give them."""
+def _entry_ring(view: Mapping[str, Any], charts: Charts, entry: str) -> tuple[Any, list[str], list[list[str]]] | None:
+    """The map (the game's, of ``charts``), the hexes around ``entry`` and the paths on from it
+    (one or two hexes), or None when the view's map cannot give them."""
     from .board import hexmap
 
     try:
-        hm = hexmap(view)
+        hm = hexmap(charts, view)
         around = [hm.label(n) for n in hm.parse(entry).neighbours() if n in hm.grid]
         beyond = {n: [hm.label(m) for m in hm.parse(n).neighbours() if m in hm.grid and hm.label(m) != entry]
                   for n in around}
@@ -331,7 +336,7 @@ def _enemy_in_sight(view: Mapping[str, Any], side: str) -> list[str]:
     return lines
 
 
-def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
+def template(view: Mapping[str, Any], decision: Decision, side: str, charts: Charts) -> tuple[list[str], dict]:
     if decision.kind == "setup":
         spec = ((view.get("rules") or {}).get("setup") or [{}])[0]
         cols = spec.get("area", {}).get("columns", [1, 15])
@@ -354,7 +359,7 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
         notes.append(f"  arriving this turn ({g['rule']}): {', '.join(g['units'])} by "
                      f"{' or '.join(g['entry_hexes'])}: give `entry` and their paths (first hex = the entry hex)")
         choice["entry"] = g["entry_hexes"][0]
-        moves += _arrival_moves(view, moves, g["units"], str(g["entry_hexes"][0]))
+        moves += _arrival_moves(view, charts, moves, g["units"], str(g["entry_hexes"][0]))
     notes += _enemy_in_sight(view, side)
     choice.update(attacks=[], standing={"choice": "disrupt", "hexes": 1})
     return notes, choice

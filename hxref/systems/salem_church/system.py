@@ -14,13 +14,16 @@ from pathlib import Path
 
 from ...base.errors import InvalidInput
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
 from .state_types import SalemState, UnitRecord, salem
+
+if TYPE_CHECKING:
+    from ...geometry.mapmodel import HexMap
 
 NAME = "salem-church"
 SIDES = ("union", "confederate")
@@ -98,7 +101,7 @@ class SalemChurch(GameSystem):
             return self._setup_problems(state, choice)
         from .orders_check import check_orders
 
-        return check_orders(state, state["rules"], hexmap(state), side, choice)
+        return check_orders(state, state["rules"], self.charts, side, choice)
 
     def stand_fast(self, game: ReadOnlyState, decision: Decision, side: str) -> dict:
         """A late side's orders under stand-fast: the skeleton of its template, which moves and
@@ -109,7 +112,7 @@ class SalemChurch(GameSystem):
         from .report import template
 
         state = salem(game)
-        return template(self.view(state, side, str(state.get("mode") or "open")), decision, side)[1]
+        return template(self.view(state, side, str(state.get("mode") or "open")), decision, side, self.charts)[1]
 
     def _setup_problems(self, state: SalemState, choice: dict) -> list[Problem]:
         spec = state["rules"]["setup"][0]
@@ -117,7 +120,7 @@ class SalemChurch(GameSystem):
         if not isinstance(place, dict) or set(place) != set(spec["units"]):
             return [Problem(f"`place` gives a hex for each of {', '.join(spec['units'])}", spec["rule"], ["place"])]
         lo, hi = spec.get("area", {}).get("columns", [1, 15])
-        hm = hexmap(state)
+        hm = hexmap(self.charts, state)
         for uid, label in place.items():
             try:
                 col = hm.grid.labels.to_offset(hm.parse(str(label)))[0]
@@ -140,7 +143,7 @@ class SalemChurch(GameSystem):
                 events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
                                "text": line(name(uid), f" sets up in {label}")})
             state["stage"] = "play"
-            return dict(state), tell_events(state, events)
+            return dict(state), tell_events(state, hexmap(self.charts, state), events)
         from .turn import Turn
 
         side = state["phasing"]
@@ -149,14 +152,14 @@ class SalemChurch(GameSystem):
             state["standing_orders"][side] = copy.deepcopy(choice["standing"])
         if side == "union":
             state["combats"] = [c for c in state.get("combats", []) if c["turn"] == state["turn"]]
-        t = Turn(state, state["rules"], hexmap(state), side, choice, dice)
+        t = Turn(state, state["rules"], self.charts, side, choice, dice)
         t.play()
         events += t.events
         if side == "union":
             state["phasing"] = "confederate"
         else:
             self._end_turn(state, events, dice)
-        return dict(state), tell_events(state, events)
+        return dict(state), tell_events(state, t.hm, events)
 
     def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
         from .victory import determine
@@ -182,10 +185,11 @@ class SalemChurch(GameSystem):
         from .views import public_view, side_view
 
         los = not (state.get("options") or {}).get("open_map")
+        hm = hexmap(self.charts, state)
         if side in SIDES:
-            v = side_view(state, hexmap(state), side, mode, los)
+            v = side_view(state, hm, side, mode, los)
         else:
-            v = public_view(state, hexmap(state), mode, los)
+            v = public_view(state, hm, mode, los)
         v["viewer"] = side
         return v
 
@@ -204,9 +208,8 @@ class SalemChurch(GameSystem):
         reader's sees, shaded (the view keeps no last-seen positions, so no ghost is drawn)."""
         from .report import map_units
 
-        from ...kit.data import map_file
-
-        return MapView(map_file(self.info.name, view["map"]), map_units(view), fog=_fog(view))
+        hm = hexmap(self.charts, view)
+        return MapView(Path(hm.path), map_units(view), fog=_fog(view, hm))
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks
@@ -216,7 +219,7 @@ class SalemChurch(GameSystem):
     def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         from .report import template
 
-        notes, choice = template(view, decision, side)
+        notes, choice = template(view, decision, side, self.charts)
         return Template(notes, choice)
 
     def result(self, game: ReadOnlyState) -> Result | None:
@@ -232,32 +235,41 @@ class SalemChurch(GameSystem):
             margin = points.get(winner, 0) - max((points.get(s, 0) for s in SIDES if s != winner), default=0)
         return Result(winner, margin, str(v.get("result") or "no result"))
 
+    def secrets(self, game: ReadOnlyState, side: str) -> set[str]:
+        """``side``'s declared secrets (``INFO.secret_kinds``: :func:`.views.unseen_by_enemy`,
+        :func:`.views.unseen_positions`), read on the game's map."""
+        from .views import unseen_by_enemy, unseen_positions
+
+        state = salem(game)
+        hm = hexmap(self.charts, state)
+        found = {str(v) for v in (*unseen_by_enemy(state, side, hm), *unseen_positions(state, side, hm))}
+        return {v for v in found if v.strip()}
+
 
 SYSTEM = SalemChurch()
 
 
 # --- line-of-sight fog for the events of a resolution (umpired play) ---------------------------------
 
-def tell_events(state: SalemState, events: list[dict]) -> list[dict]:
+def tell_events(state: SalemState, hm: HexMap, events: list[dict]) -> list[dict]:
     """The events of a resolution, each written for its audiences as it is made: the units it names
     as each side sees them when the resolution ends (:func:`.narration.tell`).  The dice name no
     unit in line-of-sight play (:class:`.turn.Roller`)."""
     from .narration import tell
     from .views import PUBLIC_CONTROL_HEXES, seen_now
 
-    return tell(state, events, fogged(state), lambda side: seen_now(state, side), PUBLIC_CONTROL_HEXES)
+    return tell(state, events, fogged(state), lambda side: seen_now(state, hm, side), PUBLIC_CONTROL_HEXES)
 
 
-def _fog(view: Mapping[str, Any]) -> frozenset:
-    """The hexes out of the sight of the reader's units (line-of-sight play, :mod:`.views`): worked
-    out from the reader's own units in its view, so it tells nothing the view does not."""
+def _fog(view: Mapping[str, Any], hm: HexMap) -> frozenset:
+    """The hexes of the map ``hm`` out of the sight of the reader's units (line-of-sight play,
+    :mod:`.views`): worked out from the reader's own units in its view, so it tells nothing the
+    view does not."""
     side = (view.get("view") or {}).get("side")
     seen = view.get("view") or {}
     if not seen.get("los") or seen.get("mode") != "umpired" or side not in ("union", "confederate"):
         return frozenset()
-    from .board import load_map
     from .views import _seen_from, observers
 
-    hm = load_map(str(view["map"]))
     eyes = [hm.parse(label) for label in sorted(observers(cast(SalemState, view), side))]
     return frozenset(hm.label(h) for h in hm.hexes() if not _seen_from(hm, eyes, h, True))

@@ -63,11 +63,13 @@ Readings (stand-ins where the standard rules are missing, digest D3/E; in games/
 from __future__ import annotations
 
 from dataclasses import replace as with_fields
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from . import combat as cb
 from . import counters as ct
 from . import retreat as rt
+from .crt import Crt
+from . import board
 from .board import fogged
 from . import movement as mv
 from .path_walk import check_path
@@ -75,6 +77,10 @@ from .narration import Line, Phrase, Ref, Seen, ident, joined, line, listing
 from .narration import name as named
 from .state_types import CombatRecord, SalemState, UnitRecord
 from .views import journey, place
+
+if TYPE_CHECKING:
+    from ...geometry.mapmodel import HexMap
+    from ...kit.charts import Charts
 
 SIDES = ("union", "confederate")
 ORDER_KEYS = {"entry", "replacements", "moves", "bombard", "attacks", "standing"}
@@ -140,13 +146,13 @@ def due(rules: Mapping, side: str, turn: int) -> list[dict]:
     return [g for g in rules.get("reinforcements") or [] if g["side"] == side and int(g["turn"]) == turn]
 
 
-def unseen_enemy(state: SalemState, side: str) -> set[str]:
+def unseen_enemy(state: SalemState, hexmap: HexMap, side: str) -> set[str]:
     """The enemy units on the map ``side`` does not see (umpired line-of-sight play, :mod:`.views`)."""
     from .views import seen_now
 
     if not fogged(state):
         return set()
-    seen = seen_now(state, side)
+    seen = seen_now(state, hexmap, side)
     return {uid for uid, u in state["units"].items() if u.get("side") != side and on_map(u) and uid not in seen}
 
 
@@ -232,10 +238,13 @@ class Roller:
 
 
 class Turn:
-    """One player turn being resolved: the state, the map, the dice and the events."""
+    """One player turn being resolved: the state, the game's charts (its map, the CRT and the
+    bombardment chart), the dice and the events."""
 
-    def __init__(self, state: SalemState, rules: Mapping, hexmap, side: str, choice: dict, dice) -> None:
-        self.state, self.rules, self.hm, self.side, self.choice, self.dice = state, rules, hexmap, side, choice, dice
+    def __init__(self, state: SalemState, rules: Mapping, charts: Charts, side: str, choice: dict, dice) -> None:
+        self.state, self.rules, self.side, self.choice, self.dice = state, rules, side, choice, dice
+        self.charts = charts
+        self.hm = board.hexmap(charts, state)
         self.events: list[dict] = []
         self.paths: list[tuple[str, list[str]]] = []          # for hex control (14.x), in order
         self.attacked: set[str] = set()                       # 7.2: units attacked this phase
@@ -305,7 +314,7 @@ class Turn:
         """Movement, unit by unit: the ordered moves in the order given, then the units due this turn
         (13.x); each path walked (:func:`.path_walk.check_path`) on the true map."""
         ordered = {m["unit"]: m for m in self.choice.get("moves", [])}
-        unseen = unseen_enemy(self.state, self.side)          # the side's view when it wrote its orders
+        unseen = unseen_enemy(self.state, self.hm, self.side)          # the side's view when it wrote its orders
         for uid in self._movers(ordered):
             self._move_one(uid, ordered.get(uid, {"unit": uid}), unseen)
 
@@ -379,7 +388,7 @@ class Turn:
             self.paths.append((uid, list(mc.hexes)))
         # each hex as the enemy saw it then (:func:`.views.journey`): a side is told only the
         # stretches of the path its units saw
-        path = journey(st, uid, start_hex, mc.hexes)
+        path = journey(st, self.hm, uid, start_hex, mc.hexes)
         self.say("move", line(self.name(uid), " ", path, " (", mc.stop_line, ")"), mc.rule, unit=uid, path=path)
 
     def _wagon_exit(self, u: UnitRecord, kind: str, mc: mv.MoveCheck, start_hex: str | None) -> None:
@@ -388,7 +397,7 @@ class Turn:
         last = mc.hexes[-1] if mc.hexes else start_hex
         # the hex as each side saw it then: in umpired LOS play the Confederates are told where the
         # train left only when their units saw that hex (that it left, and for what, is public, F5)
-        where = place(st, self._wagon_id(), last, "at")
+        where = place(st, self.hm, self._wagon_id(), last, "at")
         where = with_fields(where, seen=where.seen | {str(u.get("side") or "union")}, left=True)  # its owner knows
         st["wagon"].update({"exited": kind, "hex": last, "seen_by": sorted(where.seen)})
         u["hex"] = None
@@ -431,6 +440,7 @@ class Turn:
         attacking = {u for a in self.choice.get("attacks", []) for u in a.get("attackers") or []}
         try:
             res = bo.resolve(st, self.hm, self.side, b, self.roll, fired=self.fired, attacking=attacking,
+                             chart=bo.BombardmentChart.load(self.charts),
                              low_initiative=mv.initiative_state(st) == "low")
         except IllegalOrder as exc:
             self.events.append({"type": "bombardment.void", "side": self.side, "rule": exc.rule or "bombardment",
@@ -517,8 +527,8 @@ class Turn:
         low = side == "union" and not counter and mv.initiative_state(st) == "low"
         try:
             return cb.resolve([as_unit(st, hm, u) for u in attackers], [as_unit(st, hm, u) for u in defenders],
-                              self.roll, turn=int(st["turn"]), counter_attack=counter, union_low_initiative=low,
-                              first_attacker=a.get("first"))
+                              self.roll, crt=Crt.load(self.charts), turn=int(st["turn"]), counter_attack=counter,
+                              union_low_initiative=low, first_attacker=a.get("first"))
         except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
             why = Phrase(exc.told, exc.units) if isinstance(exc, ct.CombatRefused) else str(exc)
             self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
@@ -560,7 +570,7 @@ class Turn:
             if lead is not None:
                 st["units"][lead]["hex"] = target
                 self.paths.append((lead, [target]))
-                notes.append(line(self.name(lead), " advances ", place(st, lead, target, "into")))
+                notes.append(line(self.name(lead), " advances ", place(st, self.hm, lead, target, "into")))
 
     _defender_retreated = False
 
@@ -620,10 +630,10 @@ class Turn:
         if fate is ct.Fate.ROUT:
             u["disrupted"] = True
             self._lose_steps(side, [uid], 1, notes)
-            notes.append(line(self.name(uid), " routs ", place(st, uid, u["hex"], "to") if on_map(u) else "to destruction", " "
-                              "(stand-in: disrupted, one step lost)"))
+            where = place(st, self.hm, uid, u["hex"], "to") if on_map(u) else "to destruction"
+            notes.append(line(self.name(uid), " routs ", where, " (stand-in: disrupted, one step lost)"))
         else:
-            notes.append(line(self.name(uid), " retreats ", place(st, uid, u["hex"], "to")))
+            notes.append(line(self.name(uid), " retreats ", place(st, self.hm, uid, u["hex"], "to")))
             if defending:
                 self._defender_retreated = True
 
@@ -637,7 +647,7 @@ class Turn:
                              and st["units"][x]["hex"] != target), None)
                 if dest:
                     st["units"][uid]["hex"] = dest
-                    notes.append(line(self.name(uid), " goes with his men ", place(st, uid, dest, "to")))
+                    notes.append(line(self.name(uid), " goes with his men ", place(st, self.hm, uid, dest, "to")))
                 else:                # no unit of his left to go with: the enemy takes him
                     st["units"][uid].update({"steps": 0, "hex": None, "captured": True})
                     notes.append(line(self.name(uid), " is left alone with the enemy and captured"))

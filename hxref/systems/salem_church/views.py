@@ -62,8 +62,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any, Iterable, cast
 
@@ -72,7 +71,6 @@ from ...geometry.hex import Hex, distance
 from ...geometry.los import LosResult, SightTerrain
 from ...geometry.los import line_of_sight as _framework_los
 from ...geometry.mapmodel import HexMap
-from .board import hexmap, load_map
 from .narration import Audience, Journey, Line, Place
 from .state_types import SalemState
 
@@ -274,71 +272,83 @@ def _seen_from(hexmap: HexMap, eyes: list[Hex], t: Hex, contact: bool) -> bool:
     return any((contact and distance(o, t) <= 1) or _sees(hexmap, o, t) for o in eyes)
 
 
-#: per map object: the hexes' labels, and each line of sight ``purpose="see"`` asked so far.  Line
-#: of sight turns on the map's terrain alone (TEC: hills and woods; units never block it), and a
-#: map is not changed once loaded (:func:`.board.load_map` shares one per content), so an answer
-#: holds for as long as its map lives; the entry goes with it.
-_SIGHT: dict[int, tuple[frozenset[str], dict[tuple[Hex, Hex], bool]]] = {}
+#: per map object, what never changes while it lives: the hexes' labels, each line of sight
+#: ``purpose="see"`` asked so far, and the hexes seen from each hex asked so far.  Line of sight
+#: turns on the map's terrain alone (TEC: hills and woods; units never block it), and a map is not
+#: changed once loaded (the game's charts share one per content,
+#: :meth:`~hxref.kit.charts.Charts.map`), so an answer holds for as long as its map lives; the
+#: entry goes with it.
+@dataclass
+class _MapSight:
+    labels: frozenset[str]
+    pairs: dict[tuple[Hex, Hex], bool] = field(default_factory=dict)
+    from_hex: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
-def _table(hexmap: HexMap) -> tuple[frozenset[str], dict[tuple[Hex, Hex], bool]]:
+_SIGHT: dict[int, _MapSight] = {}
+
+
+def _table(hexmap: HexMap) -> _MapSight:
     key = id(hexmap)
     hit = _SIGHT.get(key)
     if hit is None:
-        hit = _SIGHT[key] = (frozenset(hexmap.label(h) for h in hexmap.hexes()), {})
+        hit = _SIGHT[key] = _MapSight(frozenset(hexmap.label(h) for h in hexmap.hexes()))
         weakref.finalize(hexmap, _SIGHT.pop, key, None)
     return hit
 
 
 def _labels(hexmap: HexMap) -> frozenset[str]:
     """The labels of every hex of the map (what :func:`visible_hexes` may hold)."""
-    return _table(hexmap)[0]
+    return _table(hexmap).labels
 
 
 def _sees(hexmap: HexMap, o: Hex, t: Hex) -> bool:
     """``line_of_sight(hexmap, o, t).visible``, worked out once per map and pair of hexes."""
-    memo = _table(hexmap)[1]
+    memo = _table(hexmap).pairs
     hit = memo.get((o, t))
     if hit is None:
         hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
     return hit
 
 
-@lru_cache(maxsize=None)
-def sight_from(map_name: str, label: str) -> frozenset:
+def sight_from(hexmap: HexMap, label: str) -> frozenset:
     """The hexes a unit in ``label`` sees (contact and the TEC's line of sight, as
-    :func:`visible_hexes`), worked out once per hex: the terrain never changes."""
-    hm = load_map(map_name)
-    o = hm.parse(label)
-    return frozenset(hm.label(h) for h in hm.hexes() if distance(o, h) <= 1 or line_of_sight(hm, o, h).visible)
+    :func:`visible_hexes`), worked out once per map and hex: the terrain never changes."""
+    memo = _table(hexmap).from_hex
+    hit = memo.get(label)
+    if hit is None:
+        o = hexmap.parse(label)
+        hit = memo[label] = frozenset(hexmap.label(h) for h in hexmap.hexes()
+                                      if distance(o, h) <= 1 or line_of_sight(hexmap, o, h).visible)
+    return hit
 
 
-def seen_now(state: SalemState, side: str) -> set[str]:
-    """:func:`seen_units` on the scenario's own map, from the cached sight of each hex a unit of
-    ``side`` is in (what the rules ask at every resolution)."""
-    vis = set().union(*(sight_from(state["map"], h) for h in sorted(observers(state, side))))
+def seen_now(state: SalemState, hexmap: HexMap, side: str) -> set[str]:
+    """:func:`seen_units` on the game's map, from the cached sight of each hex a unit of ``side``
+    is in (what the rules ask at every resolution)."""
+    vis = set().union(*(sight_from(hexmap, h) for h in sorted(observers(state, side))))
     return {uid for uid, u in state["units"].items() if u.get("side") != side and _on_map(u)
             and str(u["hex"]) in vis}
 
 
 # --- places: what each side saw at one moment (narration's Place and Journey) --------------------
 
-def place(state: Mapping, uid: str, label: str | None, to: str = "") -> Place:
+def place(state: Mapping, hexmap: HexMap, uid: str, label: str | None, to: str = "") -> Place:
     """``uid`` in ``label`` now: a :class:`Place` with the sides whose units see that hex now
     (:func:`sight_from`, contact included); ``to`` the word written before the hex."""
-    return Place(uid, str(label), frozenset(s for s in SIDES if str(label) in _sight(state, s)), to)
+    return Place(uid, str(label), frozenset(s for s in SIDES if str(label) in _sight(state, hexmap, s)), to)
 
 
-def journey(state: Mapping, uid: str, start: str | None, hexes: Iterable[str]) -> Journey:
+def journey(state: Mapping, hexmap: HexMap, uid: str, start: str | None, hexes: Iterable[str]) -> Journey:
     """A move from ``start`` (None: arriving) through ``hexes``, each hex with the sides that see it
     now -- during a player turn's movement the enemy's units stand still, so what they see now is
     what they saw at each step."""
     labels = ([start] if start else []) + [str(h) for h in hexes]
-    return Journey(uid, tuple(place(state, uid, h) for h in labels), enters=start is None)
+    return Journey(uid, tuple(place(state, hexmap, uid, h) for h in labels), enters=start is None)
 
 
-def _sight(state: Mapping, side: str) -> set[str]:
-    return set().union(*(sight_from(state["map"], h) for h in sorted(observers(cast(SalemState, state), side))))
+def _sight(state: Mapping, hexmap: HexMap, side: str) -> set[str]:
+    return set().union(*(sight_from(hexmap, h) for h in sorted(observers(cast(SalemState, state), side))))
 
 
 # --------------------------------------------------------------------------
@@ -491,14 +501,14 @@ def public_view(state: SalemState, hexmap: HexMap, mode: str, los_option: bool =
     return v
 
 
-def unseen_by_enemy(state: SalemState, side: str) -> list[str]:
+def unseen_by_enemy(state: SalemState, side: str, hexmap: HexMap | None = None) -> list[str]:
     """``side``'s secrets in umpired line-of-sight play (its declared secret kind): the ids and
-    names of its units on the map that the enemy does not see.  A unit off the map is in the
-    scenario's public schedule (13.3 names Wilcox/M's set-up); with ``--option open_map`` nothing
-    is hidden."""
+    names of its units on the map that the enemy does not see on ``hexmap`` (:func:`_secret_map`).
+    A unit off the map is in the scenario's public schedule (13.3 names Wilcox/M's set-up); with
+    ``--option open_map`` nothing is hidden."""
     if (state.get("options") or {}).get("open_map"):
         return []
-    seen = seen_units(state, hexmap(state), _other(side))
+    seen = seen_units(state, _secret_map(state, hexmap), _other(side))
     return [x for uid, u in state.get("units", {}).items() if u.get("side") == side and _on_map(u)
             and uid not in seen for x in (uid, u.get("name") or uid)]
 
@@ -507,13 +517,25 @@ def unseen_by_enemy(state: SalemState, side: str) -> list[str]:
 _WENT = ("> {hex}", "to {hex}", "into {hex}")
 
 
-def unseen_positions(state: SalemState, side: str) -> list[str]:
+def unseen_positions(state: SalemState, side: str, hexmap: HexMap | None = None) -> list[str]:
     """``side``'s secret positions in umpired line-of-sight play (a declared secret kind): where
-    each of its units on the map that the enemy does not see went, as narration writes it
-    (``> 0608``, ``to 0608``, ``into 0608``).  The bare hex label is not a secret: it is printed on
-    the map and names terrain and other units."""
+    each of its units on the map that the enemy does not see on ``hexmap`` (:func:`_secret_map`)
+    went, as narration writes it (``> 0608``, ``to 0608``, ``into 0608``).  The bare hex label is
+    not a secret: it is printed on the map and names terrain and other units."""
     if (state.get("options") or {}).get("open_map"):
         return []
-    seen = seen_units(state, hexmap(state), _other(side))
+    seen = seen_units(state, _secret_map(state, hexmap), _other(side))
     return [w.format(hex=u["hex"]) for uid, u in state.get("units", {}).items()
             if u.get("side") == side and _on_map(u) and uid not in seen for w in _WENT]
+
+
+def _secret_map(state: SalemState, hexmap: HexMap | None) -> HexMap:
+    """The map a declared secret kind is read on: the game's (``hexmap``, as
+    :meth:`.system.SalemChurch.secrets` gives it), or, when :mod:`hxref.kit.secret_kinds` calls the
+    kind with the state and the side alone, the scenario's map as the data folder holds it today."""
+    if hexmap is not None:
+        return hexmap
+    from ...kit.charts import Charts
+    from .info import INFO
+
+    return Charts.today(INFO.name).map(state["map"])
