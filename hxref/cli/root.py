@@ -623,7 +623,7 @@ def status(game, as_json, with_audit, workers, width):
 
     # on a terminal with rich's colours; piped, the same text without rich (see .report.fit.show)
     turn = f", turn {facts['turn']}" if "turn" in facts else ""
-    parts: list = [((str(eng.meta["game"]), "bold"), (f" -- {eng.system.title}, {eng.meta['scenario']} "
+    parts: list = [((str(eng.meta["game"]), "bold"), (f" -- {eng.title}, {eng.meta['scenario']} "
                                                    f"({eng.mode}); phase {facts['phase']}{turn}", None))]
     rows = [[w["decision"], s, what, w["commands"].get(s, "").replace("GAME", game)]
             for w in facts["awaiting"] for s, what in w["owed"].items()]

@@ -1,12 +1,16 @@
-"""The rules kit: what every game system uses, so that no system re-implements it.
+"""The rules kit: what a game system is written with, so that no system re-implements it.  It
+imports nothing of the referee, the game file or the commands above it.
 
 - :mod:`.protocol`: the game-system protocol (:class:`GameSystem`, :class:`SystemInfo`) and the
-  records it exchanges with the core (decisions, problems, sections, map views, results);
+  records it exchanges with the referee (decisions, problems, sections, map views, results);
 - :mod:`.registry`: the systems by name, their metadata without importing their rules;
-- :mod:`.data`: the one reader of ``games/<folder>/``: charts, terrain types, maps, scenarios,
-  and the files a game is played with, pinned in its first event (:mod:`.pins`: the pinned files
-  of the game being played);
-- :mod:`.published`: a game's pinned files and scenario against this hxref's (the join check);
+- :mod:`.charts`: the data a game plays with, given to the rules as a value
+  (:meth:`GameSystem.bind`); :mod:`.data`: the files of ``games/<folder>/``, what a game pins
+  of them and the checks a pinned text passes;
+- :mod:`.results`: a combat results table read from a chart; :mod:`.fog`: which enemy units a side sees;
 - :mod:`.views`: views by allow-list; :mod:`.events`: an event's audience (``visible_to``);
-- :mod:`.schema`: nested choice schemas; :mod:`.zoc`, :mod:`.walk`: zones of control and path walks.
+- :mod:`.schema`: nested choice schemas; :mod:`.zoc`, :mod:`.walk`: zones of control and path walks;
+- :mod:`.published`: a game's pinned files and scenario against this hxref's (the join check),
+  remembered between commands (:mod:`.scenario_memo`); :mod:`.secret_kinds`: where a side's
+  secrets lie in the state.
 """

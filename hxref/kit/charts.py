@@ -70,6 +70,11 @@ class Charts:
         every other file: the game's copies first.  Parsed once per content."""
         return data.game_map(self.system, name, self.pinned)
 
+    def map_path(self, name: Any) -> Path:
+        """Where the scenario's map ``name`` lies in the data folder (a :class:`MapView`'s
+        ``map_path``), without reading it: :meth:`map_at` reads it, the game's copy first."""
+        return data.map_file(self.system, name)
+
     def map_at(self, path: str | Path) -> Any:
         """The map file at ``path``: one of the data folder's maps (``maps/x.yaml``, the game's
         copy first), else a file of the user's, read from the disk (``hxref map show FILE``)."""

@@ -1,20 +1,21 @@
-"""The one code that reads the charts of ``games/<folder>/``, and the charts a game is played
-with, pinned in its first event.
+"""The files of a system's data folder (``games/<folder>/``): how they are read, what a game
+pins of them in its first event, and the checks a pinned text must pass.
 
 Numbers from a game's charts are data (design: a chart is updated by replacing its file,
 nothing in the code changes).  But a game begun with one chart must go on, and audit, with that
 chart: so :meth:`hxref.referee.engine.Engine.create` pins the text of every chart in ``game.created``
 (:func:`pin`), keyed by its path inside the data folder with a sha256 each, and the game's
-identity, the hash of that event, covers them.  While the engine calls the system (every call
-goes through :class:`PinnedSystem`) the context :func:`pinned` holds the game's charts, and every
-chart read answers from them; with no game (a unit test calling the rules directly) or a game
-made before charts were pinned, charts are read from the disk.
+identity, the hash of that event, covers them.  The engine gives them to the rules as a value,
+:class:`hxref.kit.charts.Charts` (:mod:`hxref.referee.rules`), which answers every read of a
+chart or map from them; with no game (a unit test calling the rules directly) or a game made
+before charts were pinned, charts are read from the disk.
 
 What is pinned: the files the rules read during play, every YAML file of the folders the system
 names in :attr:`SystemInfo.pinned_folders <hxref.kit.protocol.SystemInfo>` (``charts/*.yaml``, and
 for instance a campaign re-read at every stage, ``campaigns/*.yaml``), ``terrain.yaml`` (the terrain
 types: the terrain effects chart of the maps) and the map the scenario names, ``maps/<map>.yaml``
-(read through :func:`game_map`, and by :mod:`hxref.geometry.mapfile` whenever it reads a pinned path).  The
+(read through :func:`game_map`, which gives the map reader the pinned texts of the map and of
+the terrain file it names).  The
 scenario is in ``game.created`` already (read once, by the system's
 :meth:`~hxref.kit.protocol.GameSystem.load_scenario`).
 
@@ -36,21 +37,18 @@ Whether a game's charts are the ones this hxref publishes is the joining player'
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, TypeGuard
 
 from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import InvalidInput
-from . import pins
 
 #: the files at the top of a data folder pinned in a new game: the terrain types, which are the
 #: terrain effects chart (movement costs, combat effects) of the system's maps
@@ -341,30 +339,10 @@ def prepare(system: str, charts: Any) -> dict[str, Source]:
     return out
 
 
-@contextlib.contextmanager
-def pinned(system: str, charts: Mapping[str, Source] | None) -> Iterator[None]:
-    """Within: every read of ``system``'s pinned files answers from ``charts`` (from :func:`prepare`);
-    a file the game did not pin, and any other system's file, is read from the disk."""
-    token = pins.ACTIVE.set((system, charts or {}, _resolved(folder(system))))
-    try:
-        yield
-    finally:
-        pins.ACTIVE.reset(token)
-
-
 @lru_cache(maxsize=64)
 def _resolved(path: Path) -> Path:
     """``path`` with its links resolved: once per folder, not at every resolution of a replay."""
     return path.resolve()
-
-
-def source(system: str, rel: str) -> Source:
-    """The file ``rel`` of ``system``'s data folder: the game's pinned copy while a game is
-    played (:func:`pinned`), else the disk's."""
-    hit = pins.held(system, rel)
-    if hit is not None:
-        return hit
-    return _from_disk(system, rel, _path(system, rel), "chart" if rel.startswith("charts/") else "data file")
 
 
 #: (system, map path) -> (the sha256 of the map file and of its terrain file, the map): a map is
@@ -372,14 +350,11 @@ def source(system: str, rel: str) -> Source:
 _MAPS: dict[tuple[str, str], tuple[tuple[str, str], Any]] = {}
 
 
-def game_map(system: str, name: str, pinned: Mapping[str, Source] | None = None) -> Any:
+def game_map(system: str, name: str, pinned: Mapping[str, Source]) -> Any:
     """The map ``maps/<name>.yaml`` of ``system`` (a :class:`~hxref.geometry.mapmodel.HexMap` or
     :class:`~hxref.geometry.mapmodel.TableMap`): the game's pinned copy in ``pinned`` (the game
     being played, :func:`pinned`, when not given), else the disk's, with the terrain types it names
     read the same way.  Parsed once per content."""
-    if pinned is None:
-        held = pins.ACTIVE.get()
-        pinned = held[1] if held is not None and held[0] == system else {}
     return game_map_at(system, map_key(system, name), pinned)
 
 
@@ -519,26 +494,9 @@ def _terrain_ref(src: Source) -> str | None:
     return inside
 
 
-def chart_source(system: str, name: str, path: str | Path | None = None) -> Source:
-    """The chart ``charts/<name>.yaml`` (pinned or on disk, as :func:`source`), or, with ``path``,
-    another file of that shape (a test's, a user's), always read from the disk."""
-    rel = f"charts/{name}.yaml"
-    if path is not None:
-        p = Path(path)
-        if p.resolve() != (folder(system) / rel).resolve():
-            return file(system, p)
-    return source(system, rel)
-
-
 def file(system: str, path: str | Path) -> Source:
     """Another file of a chart's (or campaign's) shape, a test's or a user's: always from the disk."""
     return _from_disk(system, str(path), Path(path), "data file")
-
-
-def chart(system: str, name: str) -> Any:
-    """The plain data of ``system``'s chart ``name`` (``charts/<name>.yaml``), with its
-    ``stand_in`` flag as the file gives it.  Shared: read-only."""
-    return chart_source(system, name).data()
 
 
 def pin(system: str, scenario: Any = None, scenario_file: str | Path | None = None) -> dict[str, dict[str, str]]:
@@ -581,8 +539,7 @@ def _check_club_map(system: str, name: str, charts: Mapping[str, Any], file: str
     """Read the club's map ``name`` as the game will (from ``charts``, with the terrain types they
     pin), so a map its rules cannot read is refused at ``hxref new``, naming the club's file."""
     try:
-        with pinned(system, prepare(system, charts)):
-            game_map(system, name)
+        game_map(system, name, prepare(system, charts))
     except InvalidInput as exc:
         exc.where.file = file
         raise
@@ -750,74 +707,5 @@ def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:
     return out
 
 
-# --- every call of a game's system runs with its charts -------------------------------------------
 
 
-class PinnedSystem:
-    """A game system as one game sees it: every method call runs within :func:`pinned` with the
-    game's charts (``charts()`` returns ``game.created``'s ``charts``, or None for a game made
-    before charts were pinned).  Any other attribute is the system's own."""
-
-    def __init__(self, system: Any, charts: Callable[[], Any]) -> None:
-        # a name: the rules are imported on first use, so a command that only reads the game's
-        # metadata (`hxref status`) never loads them; ``name`` and ``title`` come from its info
-        self._name: str = system if isinstance(system, str) else system.name
-        self._system = None if isinstance(system, str) else system
-        self._charts = charts
-        self._prepared: tuple[Any, dict[str, Source]] = (None, {})
-        self.today = False      # True: each pinned file that still exists is read as it is today
-        self._bound: tuple[dict[str, Source], Any] | None = None
-
-    @property
-    def unpinned(self) -> Any:
-        """The system's rules bound to the game's charts (imported now if they were not yet)."""
-        from .charts import Charts
-
-        if self._system is None:
-            from . import registry
-
-            self._system = registry.get(self._name)
-        sources = self.sources()
-        if self._bound is None or self._bound[0] is not sources:
-            self._bound = (sources, self._system.bind(Charts(self._name, MappingProxyType(sources))))
-        return self._bound[1]
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def title(self) -> str:
-        if self._system is not None:
-            return self._system.title
-        from . import registry
-
-        return registry.info(self._name).title
-
-    def sources(self) -> dict[str, Source]:
-        """The game's pinned charts (prepared once per game.created)."""
-        raw = self._charts()
-        got, prepared = self._prepared
-        if got is not raw:
-            prepared = prepare(self._name, raw)
-            self._prepared = (raw, prepared)
-        return with_today(self._name, prepared) if self.today else prepared
-
-    def __getattr__(self, name: str) -> Any:
-        if "_name" not in self.__dict__ or name.startswith("__"):   # copy and pickle look for hooks before __init__
-            raise AttributeError(name)
-        system = self.unpinned
-        value = getattr(system, name)
-        if not callable(value) or isinstance(value, type):
-            return value
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with pinned(system.name, self.sources()):
-                return value(*args, **kwargs)
-
-        call.__name__ = getattr(value, "__name__", name)
-        call.__doc__ = getattr(value, "__doc__", None)
-        return call
-
-    def __repr__(self) -> str:
-        return f"PinnedSystem({self._system or self._name!r})"

@@ -15,6 +15,7 @@ from . import orders
 from . import trust as protocol
 from ..base.canon import sha256_hex
 from .engine import Engine
+from .rules import GameRules
 from ..base.errors import HxrefError, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, chain_problems, new_header
 from .inputs import INPUT_KINDS, UMPIRE, inputs_for, stored_text
@@ -51,7 +52,7 @@ def _fresh(gf: GameFile) -> Engine:
     replay = Engine.__new__(Engine)
     replay.gf = GameFile(gf.path, new_header({"system": meta["system"]}, {}))
     replay.h = replay.gf.header
-    replay.system = replay.bind(replay.h["meta"]["system"])
+    replay.rules = GameRules(replay.h["meta"]["system"], replay.pinned_charts)
     replay.replaying = True
     return replay
 
@@ -406,7 +407,7 @@ def rerun(path: str | Path) -> RerunResult:
         res.refused.append("the log's hash chain is broken: " + "; ".join(checked.problems))
         return res
     replay = _fresh(gf)
-    replay.system.today = True
+    replay.rules.today = True
     res.charts = [c["chart"] for c in checked.charts_changed]
     inputs = [i for i, ev in enumerate(gf.log) if ev["kind"] in INPUT_KINDS]
     for n, i in enumerate(inputs):

@@ -27,7 +27,7 @@ from ..kit import schema
 if TYPE_CHECKING:
     from .engine import Engine
     from ..gamefile.game import Event
-    from ..kit.protocol import Decision
+    from ..kit.protocol import Decision, GameSystem
 
 #: after a signed claim of a missed deadline: the late side's unanswered decision gets its
 #: declared default (stand-fast), or the late side forfeits the game (forfeit)
@@ -91,8 +91,9 @@ class _Engine(Protocol):
     """What the claims read of :class:`hxref.referee.engine.Engine`: its header, decisions and system."""
 
     h: dict
-    system: Any
 
+    @property
+    def system(self) -> GameSystem: ...
     @property
     def meta(self) -> dict: ...
     @property

@@ -37,7 +37,8 @@ from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the se
 from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_created, check_table, participants_record, public_key
 from .inputs import stored_text
 from ..kit import data as data_mod
-from ..kit.protocol import MapView, resolve_copy
+from ..kit.protocol import GameSystem, MapView, resolve_copy
+from .rules import GameRules
 from .trust import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from ..kit.protocol import Decision
 
@@ -94,13 +95,17 @@ class Engine(ClaimsMixin):
     def __init__(self, gf: GameFile):
         self.gf = gf
         self.h = gf.header
-        self.system = self.bind(self.h["meta"]["system"])
+        self.rules = GameRules(self.h["meta"]["system"], self.pinned_charts)
 
-    def bind(self, system: str) -> data_mod.PinnedSystem:
-        """The system as this game sees it: every call runs with the charts pinned in its
-        ``game.created`` (:mod:`hxref.kit.data`)."""
-        registry.info(system)        # an unknown system is refused here, its rules loaded when used
-        return data_mod.PinnedSystem(system, self.pinned_charts)
+    @property
+    def system(self) -> GameSystem:
+        """The game's system, bound to the charts its ``game.created`` pins (:mod:`.rules`)."""
+        return self.rules.system
+
+    @property
+    def title(self) -> str:
+        """The system's title (its rules are not loaded for it)."""
+        return self.rules.title
 
     def pinned_charts(self) -> dict | None:
         """The charts pinned in ``game.created``; None for a game made before charts were pinned
@@ -746,7 +751,7 @@ class Engine(ClaimsMixin):
         fresh = Engine.__new__(Engine)
         fresh.gf = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
         fresh.h = fresh.gf.header
-        fresh.system = self.system
+        fresh.rules = self.rules
         for ev in self.gf.log:
             if ev["kind"] in SOLO_INPUTS and ev["kind"] != "undo" and ev["seq"] not in undone:
                 fresh.gf.log.append(ev)
@@ -861,7 +866,7 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
         full = side == UMPIRE
         found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.mode))
     if found is None:
-        raise InvalidInput(f"this {eng.system.title} game ({eng.meta['scenario']}) has no map to show",
+        raise InvalidInput(f"this {eng.title} game ({eng.meta['scenario']}) has no map to show",
                            code="E503", file=str(path))
     from dataclasses import replace
 
@@ -872,7 +877,7 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
         raise InvalidInput("the scenario names no map of its system: a crafted game file", code="E500",
                            file=str(path))
     rel = Path(found.map_path).resolve().relative_to(folder).as_posix()
-    if rel.startswith(data.CLUB_MAPS + "/") and rel not in eng.system.sources():    # never read from the disk
+    if rel.startswith(data.CLUB_MAPS + "/") and rel not in eng.rules.sources():    # never read from the disk
         raise InvalidInput("the scenario's map is a club's own map this game does not pin: a crafted game file",
                            code="E500", file=str(path))
     return replace(found, hexmap=eng.system.charts.map_at(found.map_path))   # the game's map, as its rules read it

@@ -165,7 +165,7 @@ def _header(engine, audience: str | None, mode: str) -> tuple[list[tuple[str, st
     meta = engine.h["meta"]
     header = [
         ("game", meta["game"]),
-        ("system", f"{engine.system.title} -- {meta['scenario']}"),
+        ("system", f"{engine.title} -- {meta['scenario']}"),
         ("mode", mode),
         ("for", _for_whom(audience, mode)),
         ("head", f"{engine.gf.head} (event {len(engine.gf.log)})"),

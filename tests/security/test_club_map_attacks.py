@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.referee.audit import audit
 from hxref.base.canon import sha256_hex
 from hxref.base.errors import InvalidInput
@@ -211,7 +212,7 @@ def test_a_club_map_the_game_does_not_pin_is_never_read_from_the_disk(cli):
     err = cli.fails("submit", game, "confederate-join.yaml")
     assert "[E500]" in err and "does not pin" in err
     with pytest.raises(InvalidInput) as exc:
-        data.game_map("acw-minis", "my-table.yaml")
+        Charts.today("acw-minis").map("my-table.yaml")
     assert exc.value.code == "E500"
 
 
@@ -221,7 +222,7 @@ def test_a_path_as_a_crafted_games_club_map_reads_nothing(cli, name):
         data.map_key("acw-minis", name)
     assert exc.value.code == "E500" and "crafted scenario" in exc.value.message
     with pytest.raises(InvalidInput):
-        data.game_map("acw-minis", name)
+        Charts.today("acw-minis").map(name)
 
 
 # --- 4. what holds ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from hxref.kit.charts import Charts
 from hxref.base import paths
 from hxref.referee.audit import audit
 from hxref.referee.engine import Engine, map_view
@@ -184,8 +185,7 @@ def test_a_scenario_naming_a_map_outside_the_maps_folder_reads_nothing(cli, name
     err = cli.fails("join", game, "--side", "confederate", "--key", "bob")
     assert "[E507]" in err and "the scenario heartland-demo differs" in err
     from hxref.base.errors import InvalidInput
-    from hxref.kit import data
 
     with pytest.raises(InvalidInput) as exc:
-        data.game_map("heartland", name)
+        Charts.today("heartland").map(name)
     assert exc.value.code == "E500" and "no map name" in exc.value.message

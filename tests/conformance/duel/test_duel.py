@@ -63,7 +63,7 @@ def test_the_game_pins_its_table_and_reads_it_from_the_game(demo, tmp_path):
     eng = Engine.load(where / "game.yaml")
     pinned = eng.gf.log[0]["data"]["charts"]
     assert set(pinned) == {"charts/crt.yaml", "terrain.yaml", "maps/crossing.yaml"}
-    rules = eng.system.unpinned
+    rules = eng.system
     assert rules.charts.pinned["charts/crt.yaml"].pinned and rules.table().columns[0] == "1:2"
 
 
