@@ -37,7 +37,7 @@ from hxref.base.canon import sha256_hex
 from hxref.cli import main
 from hxref.referee.engine import Engine, map_view
 from hxref.gamefile.game import GameFile, event_hash
-from hxref.kit import data
+from hxref.kit.charts import Charts
 
 from tests.security.attacker import rehash, sha
 
@@ -218,11 +218,9 @@ def test_two_games_in_one_process_each_read_their_own_pinned_map(cli):
         a, b = map_view(honest, "union").hexmap, map_view(rigged, "union").hexmap
         assert not a.title.startswith("Doctored") and b.title.startswith("Doctored")
         assert (a.types["hex"]["swamp"].move, b.types["hex"]["swamp"].move) == (3, 1)
-        with data.pinned("heartland", Engine.load(rigged).system.sources()):
-            assert data.game_map("heartland", "demo").types["hex"]["swamp"].move == 1
-        with data.pinned("heartland", Engine.load(honest).system.sources()):
-            assert data.game_map("heartland", "demo").types["hex"]["swamp"].move == 3
-        assert data.game_map("heartland", "demo").types["hex"]["swamp"].move == 3      # no game: the disk
+        assert Engine.load(rigged).system.charts.map("demo").types["hex"]["swamp"].move == 1
+        assert Engine.load(honest).system.charts.map("demo").types["hex"]["swamp"].move == 3
+        assert Charts.today("heartland").map("demo").types["hex"]["swamp"].move == 3     # no game: the disk
 
 
 def test_a_game_that_pins_no_map_is_named_to_the_joining_player(cli):
