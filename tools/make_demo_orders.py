@@ -45,9 +45,9 @@ def plan_moves(game: str, side: str, goals: dict[str, str], attack: bool = True)
 
     eng = Engine.load(game)
     state = eng.state
-    hm = impulse.hexmap(state)
-    base = impulse.cost_fn(state, side)
-    zoc = impulse.enemy_zoc(state, side)
+    hm = eng.system.charts.map(state["map"])       # the game's map, its pinned copy
+    base = impulse.cost_fn(state, hm, side)
+    zoc = impulse.enemy_zoc(state, hm, side)
     enemy = model.occupied_hexes(state, model.other_side(side))
 
     moves = []

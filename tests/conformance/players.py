@@ -41,12 +41,11 @@ def _some(rng: random.Random, items: list, most: int) -> list:
 def heartland(rng: random.Random, eng: Engine, dec, side: str) -> list[dict]:
     from hxref.systems.heartland import model
     from hxref.systems.heartland.attack import neighbours
-    from hxref.systems.heartland.impulse_conditions import hexmap
 
     state = eng.state
     if dec.kind not in ("orders", "defence") or not isinstance(state.get("leaders"), dict):
         return []
-    hm = hexmap(state)
+    hm = eng.system.charts.map(state["map"])
     near = lambda h: neighbours(hm, h)                                          # noqa: E731
     forces = model.forces(state, side)
     leaders = [lid for lid in forces if not model.is_unled(lid)]

@@ -145,17 +145,20 @@ def to_weather_last(eng: Engine, label: str) -> str:
 
 
 def test_rules_called_with_no_game_read_the_disk(games):
+    from hxref.kit.charts import Charts
+    from hxref.systems import get
     from hxref.systems.heartland.initiative import WeatherChart
 
-    assert WeatherChart.load().lookup(1, 7) == "Clear"
+    today = get("heartland").charts                 # rules bound to no game: today's files
+    assert WeatherChart.load(today).lookup(1, 7) == "Clear"
     set_weather(games, "Thaw")
-    assert WeatherChart.load().lookup(1, 7) == "Thaw"          # the file read again: it changed
+    assert WeatherChart.load(today).lookup(1, 7) == "Thaw"     # the file read again: it changed
     charts = data.prepare("heartland", {WEATHER: {"text": (t := set_weather(games, "Cold")),
                                                   "sha256": data.sha256_hex(t.encode())}})
     set_weather(games, "Snow")
-    with data.pinned("heartland", charts):
-        assert WeatherChart.load().lookup(1, 7) == "Cold"
-    assert WeatherChart.load().lookup(1, 7) == "Snow"
+    bound = get("heartland").bind(Charts("heartland", charts))
+    assert WeatherChart.load(bound.charts).lookup(1, 7) == "Cold"
+    assert WeatherChart.load(today).lookup(1, 7) == "Snow"
 
 
 def test_a_game_made_before_charts_were_pinned_reads_the_disk(games, tmp_path):
@@ -180,6 +183,6 @@ def test_a_chart_missing_later_only_stops_the_games_that_did_not_pin_it(games, t
     shutil.move(games / "heartland" / "charts" / "imc.yaml", tmp_path / "imc.yaml")
     eng = new_game(tmp_path)            # made without an IMC: it pins the others
     assert "charts/imc.yaml" not in eng.gf.log[0]["data"]["charts"]
-    with data.pinned("heartland", eng.system.sources()), pytest.raises(InvalidInput) as exc:
-        data.chart("heartland", "imc")
+    with pytest.raises(InvalidInput) as exc:
+        eng.system.charts.chart("imc")
     assert exc.value.code == "E503" and exc.value.where.file.endswith("charts/imc.yaml")

@@ -249,7 +249,6 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     assaulted), so an assault is put into the state of its first Union impulse: royce, moved next to
     calloway, assaults calloway's hex.  The template is built from the Confederate's umpired view."""
     from hxref.systems.heartland import model
-    from hxref.systems.heartland.impulse_conditions import hexmap
 
     monkeypatch.chdir(tmp_path)
     heartland = played.demo("heartland")
@@ -259,7 +258,7 @@ def test_the_defence_template_names_the_assaulted_hex_and_who_may_react(tmp_path
     def assaulted(eng):
         """royce put next to calloway, assaulting him, in the Union impulse ``eng`` awaits."""
         st, system = copy.deepcopy(eng.state), eng.system
-        hm = hexmap(st)
+        hm = system.charts.map(st["map"])
         busy = model.occupied_hexes(st, "confederate") | model.occupied_hexes(st, "union")
         target = model.force_hex(st, "calloway")        # wherever the demo's dice have put him by then
         src = next((hm.label(n) for n in hm.parse(target).neighbours() if n in hm.grid and hm.label(n) not in busy),
@@ -319,7 +318,6 @@ def test_the_heartland_skeleton_makes_the_attack_check_a_force_in_enemy_zoc_owes
     skeleton, "accepted as it stands", gives it the check against the stack next to it (found by a
     mail test whose dice put a Union stack next to duvall)."""
     from hxref.systems.heartland import impulse_check, model
-    from hxref.systems.heartland.impulse_conditions import hexmap
 
     monkeypatch.chdir(tmp_path)
     heartland = played.demo("heartland")
@@ -329,12 +327,12 @@ def test_the_heartland_skeleton_makes_the_attack_check_a_force_in_enemy_zoc_owes
         if eng.awaiting and eng.awaiting[0].kind == "orders" and eng.awaiting[0].sides == ("confederate",):
             break
     st, system, dec = eng.state, eng.system, eng.awaiting[0]
-    hm = hexmap(st)
+    hm = system.charts.map(st["map"])
     busy = model.occupied_hexes(st, "confederate") | model.occupied_hexes(st, "union")
     at = model.force_hex(st, "duvall")
     next_to = next(hm.label(n) for n in hm.parse(at).neighbours() if n in hm.grid and hm.label(n) not in busy)
     st["leaders"]["royce"]["hex"] = next_to                     # a Union stack moves next to duvall
-    assert "duvall" in impulse_check.forces_in_enemy_zoc(st, "confederate")
+    assert "duvall" in impulse_check.forces_in_enemy_zoc(st, hm, "confederate")
     template = system.template(system.view(st, "confederate", eng.mode), dec, "confederate")
     duvall = next(m for m in template.choice["moves"] if m["force"] == "duvall")
     assert duvall == {"force": "duvall", "path": [], "attack": next_to}

@@ -13,8 +13,11 @@ from __future__ import annotations
 from functools import cache
 
 from hxref.crypto.dice import FixedDice  # noqa: F401  (re-exported for the tests)
+from hxref.kit.charts import Charts
 
 U, C = "union", "confederate"
+#: the charts and maps of games/heartland/ as they are on the disk: what the rules read outside a game
+TODAY = Charts.today("heartland")
 
 
 @cache

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.kit import registry
 from hxref.systems.heartland import attack as at
 from hxref.systems.heartland import combat as cb
@@ -17,7 +17,7 @@ from hxref.systems.heartland.forced_march import apply_changes
 from hxref.base.yamlio import load_data
 
 M = sample_map()
-CHART = imc.IMCChart.load()
+CHART = imc.IMCChart.load(TODAY)
 
 
 @pytest.mark.parametrize("brevet,wound,br", [(0, 0, 4), (1, 0, 3), (2, 0, 3), (1, 1, 2), (1, 4, 0)])
@@ -44,7 +44,7 @@ def test_14_51_a_brevet_given_in_play_counts_at_once():
     w.state["leaders"]["sherman"]["brevet"] = 1          # e.g. 3.23b or 3.32b, in the middle of a turn
     r = at.attack_check(w.state, M, "sherman", "0303", FixedDice([3]))
     assert r.rating == 2 and not r.passed and "brevet marker, 14.51" in r.why
-    assert imc.imc_roll(w.state, "sherman", 3, FixedDice([2])).mr == 3
+    assert imc.imc_roll(w.state, "sherman", 3, FixedDice([2]), chart=CHART).mr == 3
     st = cb.stack_strength(w.state, ["sherman"], role="attacker")
     assert [(d.rule, d.amount) for d in cb.fire_drms(w.state, st, ["hardee"])][0] == ("10.41", 2)
 

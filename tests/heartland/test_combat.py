@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.systems.heartland import combat as cb
 from hxref.systems.heartland import model
 from hxref.systems.heartland import reaction as rx
@@ -23,7 +23,7 @@ from hxref.systems.heartland.fert import Fert, monotonic_problems
 from hxref.systems.heartland.imc import half_up
 
 M = sample_map()
-FERT = Fert.load()
+FERT = Fert.load(TODAY)
 A, D = "0402", "0403"
 ATTACK = Assault("grant", A, D)
 
@@ -94,7 +94,7 @@ def test_a_fert_that_favours_the_fired_on_for_a_higher_roll_is_refused_when_load
     bad = tmp_path / "fert.yaml"
     bad.write_text(yaml.safe_dump(data), encoding="utf-8")
     with pytest.raises(ValueError, match=r"row \d+, column .* going (right|up).*\(0, 10\.3\)"):
-        Fert.load(bad)
+        Fert.load(TODAY, bad)
     Fert.from_data(data)           # a test's hand-made table is not the game's chart: it is not refused
 
 

@@ -16,7 +16,7 @@ both) supports automatically and Hooker cannot.  Hood starts 4 hexes away in
 """
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.systems.heartland import combat as cb
 from hxref.systems.heartland import forces as fc
 from hxref.systems.heartland import model
@@ -26,7 +26,7 @@ from hxref.systems.heartland.fert import Fert
 from hxref.systems.heartland.imc import half_up
 
 M = sample_map()
-FERT = Fert.load()
+FERT = Fert.load(TODAY)
 L, HOOKER, GRANT, SHERIDAN = "0403", "0402", "0503", "0504"
 
 

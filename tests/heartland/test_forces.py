@@ -5,9 +5,11 @@ from fractions import Fraction
 
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.systems.heartland import forces as fc
 from hxref.systems.heartland import imc, model
+
+IMC = imc.IMCChart.load(TODAY)
 
 
 # --- 3.22 the OC ---------------------------------------------------------------------------
@@ -298,7 +300,7 @@ def test_3_24b_h18_detach_a_leader_and_lend_him_mr_costs_two_ap():
     assert w.state["leaders"]["oc"]["ap"] == 1 and w.state["leaders"]["sl"]["superior"] is None
     assert set(model.forces(w.state, U)) == {"oc", "sl"}
     # the detached leader then rolls with the OC's MR, which the order above paid for
-    res = imc.imc_roll(w.state, "sl", 3, FixedDice([1]), mr_from="oc", mr_paid=True)
+    res = imc.imc_roll(w.state, "sl", 3, FixedDice([1]), mr_from="oc", mr_paid=True, chart=IMC)
     assert res.legal and res.mr == 4 and res.charges == []
 
 
@@ -314,8 +316,8 @@ def test_8_25c_h19_halleck_splits_two_armies_for_one_ap_and_each_rolls_its_own_m
     fc.apply_detach(w.state, order)
     assert w.state["leaders"]["halleck"]["ap"] == 3
     assert sorted(model.forces(w.state, U)) == ["buell", "halleck", "pope"]
-    assert imc.imc_roll(w.state, "buell", 3, FixedDice([2])).mr == 3
-    assert imc.imc_roll(w.state, "pope", 3, FixedDice([2])).mr == 5
+    assert imc.imc_roll(w.state, "buell", 3, FixedDice([2]), chart=IMC).mr == 3
+    assert imc.imc_roll(w.state, "pope", 3, FixedDice([2]), chart=IMC).mr == 5
 
 
 def test_8_25b_detach_a_single_unit_makes_it_unled():

@@ -16,11 +16,11 @@ from hxref.referee.engine import Engine
 from hxref.report import turn
 from hxref.systems.heartland import hidden_open as ho
 from hxref.systems.heartland.cavalry import plot_choice, plot_commitment
-from hxref.systems.heartland.impulse import load_map
 from hxref.systems.heartland.terrain import step_cost
+from tests.heartland.factory import TODAY
 
 KEYS = {"union": "alice", "confederate": "bob"}
-M = load_map("river-line")
+M = TODAY.map("river-line")
 SALT = "cd" * 32
 
 
@@ -138,7 +138,8 @@ def test_8_62a_plot_and_reveal_are_open_game_orders_only(cli):
     from hxref.systems.heartland.impulse import check_orders
 
     eng.state["current"]["active_impulse"] = {"n": 1, "side": "union", "level": 1}
-    found = check_orders(eng.state, "union", {"plot": [{"force": "harrow", "commitment": "ab" * 32}]})
+    found = check_orders(eng.state, "union", {"plot": [{"force": "harrow", "commitment": "ab" * 32}]},
+                         charts=eng.system.charts)
     assert found[0].rule == "8.62a" and "open games" in found[0].message
 
 
@@ -247,6 +248,6 @@ def test_8_62a_open_game_unled_units_are_not_plotted():
     w.units("cav", 2, U, leader="stuart", arm="cavalry", size="brigade")
     w.unit("lone", U, hex="0404")
     events: list = []
-    _hide(w.state, U, "unled@0404", events)
+    _hide(w.state, TODAY.map("sample"), U, "unled@0404", events)
     assert events[0]["type"] == "hide.void" and "8.62a" in events[0]["text"]
     assert not w.state.get("plots") and w.state["units"]["lone"]["hex"] == "0404"

@@ -7,6 +7,7 @@ import pytest
 
 from hxref.crypto.dice import FixedDice
 from hxref.systems.heartland import initiative as ini
+from tests.heartland.factory import TODAY
 
 U, C = "union", "confederate"
 
@@ -139,14 +140,14 @@ def test_5_15_declared_level_limits():
 
 # 5.2 weather: the initiative winner rolls 2d6 except June-August, which are Clear
 def test_5_2_weather_summer_is_clear_without_a_roll():
-    chart = ini.WeatherChart.load()
+    chart = ini.WeatherChart.load(TODAY)
     dice = FixedDice([])
     w = chart.roll(month=7, dice=dice, by=U)
     assert w.result == "Clear" and w.roll is None and dice.rolls == []
 
 
 def test_5_2_weather_rolls_2d6_outside_summer():
-    chart = ini.WeatherChart.load()
+    chart = ini.WeatherChart.load(TODAY)
     dice = FixedDice([3, 4])
     w = chart.roll(month=4, dice=dice, by=C)
     assert w.roll == [3, 4]

@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.geometry.paths import is_prohibited
 from hxref.base.paths import games_dir
 from hxref.systems.heartland import naval as nv
 from hxref.systems.heartland.combat_fire import Circumstances
 from hxref.systems.heartland.terrain import step_cost
+
+NCRT = nv.Ncrt.load(TODAY)
 
 
 def world() -> World:
@@ -43,7 +45,7 @@ def rules(problems) -> list[str]:
 # --- the chart ------------------------------------------------------------------------------
 
 def test_ncrt_chart_is_a_marked_stand_in_with_monotone_cells():
-    ch = nv.Ncrt.load()
+    ch = NCRT
     assert ch.stand_in and "Stand-in" in ch.note
     assert ch.columns == tuple(range(-4, 5)) and ch.rows == tuple(range(0, 8))
     for r in ch.rows:
@@ -57,7 +59,7 @@ def test_ncrt_chart_is_a_marked_stand_in_with_monotone_cells():
 
 @pytest.mark.parametrize("diff, column", [(-2, -2), (0, 0), (-1.5, -1), (0.5, 1), (-9, -4), (12, 4)])
 def test_ncrt_column_fractions_round_up_and_ends_clamp_10_81(diff, column):
-    assert nv.Ncrt.load().column_for(diff) == column
+    assert NCRT.column_for(diff) == column
 
 
 # --- control range (8.91a) -------------------------------------------------------------------
@@ -173,7 +175,7 @@ def h10():
 
 def test_h10_differential_minus_2_and_drm_minus_1_10_81():
     w = h10()
-    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["cgb", "bt"], phasing=U)
+    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["cgb", "bt"], phasing=U, chart=NCRT)
     assert r.legal and r.totals == (2, 4) and r.differential == -2 and r.column == -2
     assert [(d.amount, d.rule) for d in r.drms] == [(-1, "10.81a")] and r.die is None
 
@@ -181,7 +183,7 @@ def test_h10_differential_minus_2_and_drm_minus_1_10_81():
 def test_h10_one_die_by_the_attacker_gives_both_results_10_81():
     w = h10()
     dice = FixedDice([4])
-    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["cgb", "bt"], dice, phasing=U)
+    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["cgb", "bt"], dice, phasing=U, chart=NCRT)
     assert dice.unused == [] and dice.rolls[0].by == U
     assert (r.die, r.modified, r.row) == (4, 3, 3)
     assert r.cell.text == "1/0" and [x.text for x in r.losses] == ["ugb -1 step"]
@@ -194,9 +196,9 @@ def test_h10_one_die_by_the_attacker_gives_both_results_10_81():
 def test_battery_attacks_in_confederate_impulses_with_plus_1_10_82a():
     w = h10()
     m = sample_map()
-    p = nv.naval_combat(w.state, m, ["ugb"], ["cgb", "bt"], phasing=C).problems
+    p = nv.naval_combat(w.state, m, ["ugb"], ["cgb", "bt"], phasing=C, chart=NCRT).problems
     assert rules(p) == ["10.82a"]
-    r = nv.naval_combat(w.state, m, ["cgb", "bt"], ["ugb"], phasing=C)
+    r = nv.naval_combat(w.state, m, ["cgb", "bt"], ["ugb"], phasing=C, chart=NCRT)
     assert r.legal and r.totals == (4, 2) and r.column == 2
     assert [(d.amount, d.rule) for d in r.drms] == [(+1, "10.81a")]
 
@@ -207,7 +209,7 @@ def test_entrenchment_absorbs_a_battery_loss_10_82a():
     gunboat(w, "b", U, "0605/0705", naval=(4, 2))
     battery(w, "bt", "0705", "0604/0705")
     w.state["entrenchments"] = {"0705": {"side": C, "level": 1}}
-    r = nv.naval_combat(w.state, sample_map(), ["a", "b"], ["bt"], FixedDice([6]), phasing=U)
+    r = nv.naval_combat(w.state, sample_map(), ["a", "b"], ["bt"], FixedDice([6]), phasing=U, chart=NCRT)
     assert r.differential == 5 and r.column == 4 and r.drm == -1 and r.cell.text == "0/2"
     assert [x.text for x in r.losses] == ["entrenchment in 0705 -1 level (10.82a)", "bt -1 step"]
     nv.apply_naval_combat(w.state, r)
@@ -221,7 +223,7 @@ def test_owner_may_take_the_loss_on_the_battery_instead_10_82a():
     battery(w, "bt", "0705", "0604/0705", naval=(1, 1))
     w.state["entrenchments"] = {"0705": 2}
     r = nv.naval_combat(w.state, sample_map(), ["a"], ["bt"], FixedDice([6]), phasing=U,
-                        allocation={C: ["bt", "bt"]})
+                        allocation={C: ["bt", "bt"]}, chart=NCRT)
     assert r.cell.text == "0/2" and [x.unit for x in r.losses] == ["bt", "bt"]
     nv.apply_naval_combat(w.state, r)
     assert w.state["naval"]["batteries"]["bt"]["steps"] == 0 and w.state["entrenchments"]["0705"] == 2
@@ -233,9 +235,9 @@ def test_naval_combat_needs_contact_and_sides_10_81():
     gunboat(w, "ugb", U, "0602/0703")
     gunboat(w, "cgb", C, "0610/0710")
     m = sample_map()
-    assert rules(nv.naval_combat(w.state, m, ["ugb"], ["cgb"], phasing=U).problems) == ["10.81", "10.81"]
-    assert rules(nv.naval_combat(w.state, m, ["ugb"], [], phasing=U).problems) == ["10.81"]
-    assert rules(nv.naval_combat(w.state, m, ["ugb"], ["ugb"], phasing=U).problems) == ["10.81"]
+    assert rules(nv.naval_combat(w.state, m, ["ugb"], ["cgb"], phasing=U, chart=NCRT).problems) == ["10.81", "10.81"]
+    assert rules(nv.naval_combat(w.state, m, ["ugb"], [], phasing=U, chart=NCRT).problems) == ["10.81"]
+    assert rules(nv.naval_combat(w.state, m, ["ugb"], ["ugb"], phasing=U, chart=NCRT).problems) == ["10.81"]
 
 
 def test_sunk_gunboat_loses_its_cargo_10_81():
@@ -244,7 +246,7 @@ def test_sunk_gunboat_loses_its_cargo_10_81():
     battery(w, "bt", "0705", "0604/0705", naval=(3, 2))
     w.unit("u1", U, hex=None)
     w.state["naval"]["gunboats"]["ugb"]["cargo"] = {"units": ["u1"], "leaders": [], "wagon": None}
-    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["bt"], FixedDice([1]), phasing=U)
+    r = nv.naval_combat(w.state, sample_map(), ["ugb"], ["bt"], FixedDice([1]), phasing=U, chart=NCRT)
     assert r.column == -2 and r.cell.attacker >= 1
     nv.apply_naval_combat(w.state, r)
     assert w.state["naval"]["gunboats"]["ugb"]["steps"] == 0 and w.state["units"]["u1"]["steps"] == 0

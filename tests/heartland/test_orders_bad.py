@@ -8,6 +8,7 @@ from hxref.systems import get
 from hxref.systems.heartland import impulse, model
 from hxref.systems.heartland.impulse_moves import _recon
 from hxref.systems.heartland.movement import path_problems, walk
+from tests.heartland.factory import TODAY
 
 
 def refuse(cli, game, choice: str, rule: str, words: str) -> str:
@@ -88,7 +89,7 @@ def _state_at_orders():
     sysobj = get("heartland")
     st = sysobj.setup(sysobj.load_scenario("heartland-demo"))
     st["phase"], st["current"]["remaining"] = "impulse", {"union": 2, "confederate": 2}
-    impulse.start(st, {"side": "confederate", "level": 3, "fixed": True, "rule": "5.11"}, [])
+    impulse.start(st, TODAY.map(st["map"]), {"side": "confederate", "level": 3, "fixed": True, "rule": "5.11"}, [])
     return st
 
 
@@ -96,7 +97,7 @@ def test_detaching_without_ap():
     st = _state_at_orders()
     st["leaders"]["calloway"]["ap"] = 0
     probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "calloway", "detach": ["gaskins"],
-                                                                "path": ["1910"]}]})
+                                                                "path": ["1910"]}]}, charts=TODAY)
     # 8.25c: the detach costs the OC 1 AP (3.24: he must have it)
     assert probs and probs[0].rule == "3.24" and "must pay 1 AP but has 0" in probs[0].message
 
@@ -107,7 +108,7 @@ def test_inactive_leader_may_not_enter_enemy_zoc():
     st["leaders"]["strother"]["active"] = False
     for lid in model.force_leaders(st, "whitcomb"):
         st["leaders"][lid]["hex"] = "1705"
-    probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "strother", "path": ["1804"]}]})
+    probs = impulse.check_orders(st, "confederate", {"moves": [{"force": "strother", "path": ["1804"]}]}, charts=TODAY)
     assert probs and probs[0].rule == "3.61" and "inactive" in probs[0].message
 
 
@@ -115,9 +116,9 @@ def test_zoc_to_zoc_and_stop_on_entering_zoc():
     st = _state_at_orders()
     for lid in model.force_leaders(st, "whitcomb"):
         st["leaders"][lid]["hex"] = "1705"
-    hm = impulse.hexmap(st)
-    cost = impulse.cost_fn(st, "confederate")
-    zoc = impulse.enemy_zoc(st, "confederate")
+    hm = TODAY.map(st["map"])
+    cost = impulse.cost_fn(st, hm, "confederate")
+    zoc = impulse.enemy_zoc(st, hm, "confederate")
     assert {"1604", "1605", "1704", "1706", "1804", "1805"} <= zoc and "1803" not in zoc
     # 8.26: the path may not go on after a hex in enemy ZOC
     p = path_problems(["1903", "1803", "1704", "1703"], start="1904", hexmap=hm, cost=cost, enemy_zoc=zoc,
@@ -134,8 +135,8 @@ def test_zoc_to_zoc_and_stop_on_entering_zoc():
 
 def test_walk_stops_when_the_mp_run_out():
     st = _state_at_orders()
-    hm = impulse.hexmap(st)
-    cost = impulse.cost_fn(st, "confederate")
+    hm = TODAY.map(st["map"])
+    cost = impulse.cost_fn(st, hm, "confederate")
     w = walk(["1910", "1810", "1710"], start="2010", mp=1, hexmap=hm, cost=cost, enemy_zoc=set())
     assert w.spent <= 1 and "out of movement points" in w.stopped
     w0 = walk(["1910"], start="2010", mp=0, hexmap=hm, cost=cost, enemy_zoc=set())
@@ -146,7 +147,7 @@ def test_a_force_starting_in_enemy_zoc_must_leave_or_attack():
     st = _state_at_orders()
     for lid in model.force_leaders(st, "whitcomb"):
         st["leaders"][lid]["hex"] = "1905"
-    probs = impulse.check_must_attack(st, "confederate", [])
+    probs = impulse.check_must_attack(st, TODAY.map(st["map"]), "confederate", [])
     assert probs and probs[0].rule == "8.42" and "strother" in probs[0].message
 
 
@@ -204,14 +205,14 @@ def test_8_3_forced_march_order(cli, hgame):
 def test_special_orders_are_checked_before_any_die():
     st = _state_at_orders()
     # 8.91: a gunboat order for a gunboat the side does not have
-    p = impulse.check_orders(st, "confederate", {"moves": [], "gunboats": [{"gunboat": "g9", "to": "1510/1610"}]})
+    p = impulse.check_orders(st, "confederate", {"moves": [], "gunboats": [{"gunboat": "g9", "to": "1510/1610"}]}, charts=TODAY)
     assert p and p[0].rule == "8.91"
     # 8.62: a screen by a leader that is no cavalry corps
-    p = impulse.check_orders(st, "confederate", {"moves": [], "screen": [{"who": "strother", "on": True}]})
+    p = impulse.check_orders(st, "confederate", {"moves": [], "screen": [{"who": "strother", "on": True}]}, charts=TODAY)
     assert p and p[0].rule.startswith("8.62") or p[0].rule in ("3.12", "8.6")
     # 8.81: engineer work by a unit that is no engineer
     p = impulse.check_orders(st, "confederate", {"moves": [], "engineers": [
-        {"engineer": "c9", "lay": "p1", "hexside": "1510/1610"}]})
+        {"engineer": "c9", "lay": "p1", "hexside": "1510/1610"}]}, charts=TODAY)
     assert p and p[0].rule.startswith("8.8")
     # unknown keys in a special order: refused by the orders' schema, before the rules are asked
     from hxref.kit import schema
@@ -225,12 +226,12 @@ def test_recon_move_reports_only_to_the_reconning_side():
     from hxref.crypto.dice import FixedDice
 
     st = _state_at_orders()
-    hm = impulse.hexmap(st)
+    hm = TODAY.map(st["map"])
     next_to_royce = next(hm.label(n) for n in hm.parse("1113").neighbours()
                          if hm.label(n) not in model.occupied_hexes(st, "union"))
     st["leaders"]["duvall"]["hex"] = next_to_royce          # Duvall's cavalry stands next to Royce
     events: list = []
-    _recon(st, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
+    _recon(st, hm, "confederate", "duvall", {"target": "1113"}, FixedDice([6, 6, 1, 1]), events)
     public = [e for e in events if "visible_to" not in e]
     private = [e for e in events if "visible_to" in e]
     assert [e["type"] for e in public] == ["recon"] and "1113" in public[0]["text"]

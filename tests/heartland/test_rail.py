@@ -6,7 +6,7 @@ import pytest
 from hxref.geometry.mapfile import load_map
 from hxref.base.paths import games_dir
 from hxref.systems.heartland import rail
-from tests.heartland.factory import C, U, World
+from tests.heartland.factory import TODAY, C, U, World
 
 # demo map: stations 0410 (Brandtville), 1010 (Ransom Station), 2010 (Dalby), 2710 (Sumnerton)
 DEMO = "0410"
@@ -251,17 +251,15 @@ def test_8_72_the_train_price_is_the_scenario_s_else_the_stand_in_chart(demo):
     """14.14's price list is missing: the extra train costs the scenario's `prices.train`, else the
     stand-in price chart's (games/heartland/charts/prices.yaml, `stand_in: true`), never a number
     in the code; the event says which."""
-    from hxref.kit import data
-
-    chart = data.chart("heartland", "prices")
+    chart = TODAY.chart("prices")
     assert chart["stand_in"] is True and chart["rule"] == "14.14"
     w = world()
-    bought = rail.buy_train(w.state, demo, U, "0410")
+    bought = rail.buy_train(w.state, demo, U, "0410", price=rail.wep_price(w.state, "train", TODAY))
     assert bought.wep == chart["train"] and "stand-in price chart" in bought.why
     w.state["prices"] = {"train": 9}
-    bought = rail.buy_train(w.state, demo, U, "0410")
+    bought = rail.buy_train(w.state, demo, U, "0410", price=rail.wep_price(w.state, "train", TODAY))
     assert bought.wep == 9 and "the scenario's price" in bought.why
-    assert rail.wep_price({"prices": {"asp": 3}}, "asp") == 3 and rail.wep_price({}, "asp") == chart["asp"]
+    assert rail.wep_price({"prices": {"asp": 3}}, "asp", TODAY) == 3 and rail.wep_price({}, "asp", TODAY) == chart["asp"]
 
 
 def test_8_74_off_map_is_optional_and_waits_two_or_three_turns():

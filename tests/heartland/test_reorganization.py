@@ -7,12 +7,14 @@ import copy
 
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.systems.heartland import reorganization as ro
 from hxref.systems.heartland import supply as sp
 from tests.heartland.factory import art_map
 
 HM = sample_map()
+FORAGING = ro.ForagingChart.load(TODAY)
+ATTRITION = ro.AttritionChart.load(TODAY)
 
 
 def world(month: int = 7, year: int = 1862, turn: int = 2) -> World:
@@ -238,7 +240,7 @@ def test_13_22_a_town_counts_as_clear_and_a_burned_one_does_not(tmp_path):
 
 def test_13_22_a_number_is_wep_at_once():
     w = forager()
-    r = ro.foraging(w.state, U, {"foraging": [{"leader": "a"}]}, FixedDice([6]), HM)    # 7 clear, 6: 5 WEP
+    r = ro.foraging(w.state, U, {"foraging": [{"leader": "a"}]}, FixedDice([6]), HM, chart=FORAGING)    # 7 clear, 6: 5 WEP
     ro.apply_step(w.state, r)
     assert w.state["wep"][U] == 105 and w.state["leaders"]["a"]["ap"] == 1
     assert "[stand-in Foraging Table]" in r.why
@@ -246,7 +248,7 @@ def test_13_22_a_number_is_wep_at_once():
 
 def test_13_22_ou_places_an_own_use_marker_for_next_turn():
     w = forager()
-    r = ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([1]), HM)
+    r = ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([1]), HM, chart=FORAGING)
     ro.apply_step(w.state, r)
     assert w.state["leaders"]["a"]["own_use"] == 3 and w.state["wep"][U] == 100
 
@@ -254,57 +256,57 @@ def test_13_22_ou_places_an_own_use_marker_for_next_turn():
 def test_13_22_confederates_north_of_the_ohio_double_the_wep():
     w = forager(side=C)
     w.state["north_of_ohio"] = ["0303"]
-    ro.apply_step(w.state, ro.foraging(w.state, C, {"foraging": ["a"]}, FixedDice([6]), HM))
+    ro.apply_step(w.state, ro.foraging(w.state, C, {"foraging": ["a"]}, FixedDice([6]), HM, chart=FORAGING))
     assert w.state["wep"][C] == 90
     w = forager(side=U)
     w.state["north_of_ohio"] = True
-    ro.apply_step(w.state, ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([6]), HM))
+    ro.apply_step(w.state, ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([6]), HM, chart=FORAGING))
     assert w.state["wep"][U] == 105                                   # only the Confederates
 
 
 def test_13_22_own_use_is_not_doubled():
     w = forager(side=C)
     w.state["north_of_ohio"] = True
-    r = ro.foraging(w.state, C, {"foraging": ["a"]}, FixedDice([1]), HM)
+    r = ro.foraging(w.state, C, {"foraging": ["a"]}, FixedDice([1]), HM, chart=FORAGING)
     ro.apply_step(w.state, r)
     assert w.state["leaders"]["a"]["own_use"] == 3 and w.state["wep"][C] == 80
 
 
 def test_13_22_a_major_city_may_forage():
     w = forager(hex="0705")
-    assert ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([4]), HM).legal
+    assert ro.foraging(w.state, U, {"foraging": ["a"]}, FixedDice([4]), HM, chart=FORAGING).legal
 
 
 @pytest.mark.parametrize("month", [5, 10, 1])
 def test_13_21_only_june_to_september(month):
     w = forager(month=month)
-    r = ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM)
+    r = ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM, chart=FORAGING)
     assert rules(r) == ["13.21"] and "June to September" in r.problems[0].message
 
 
 def test_4_31_the_scenario_may_forbid_foraging():
     w = forager()
     w.state["foraging"] = False
-    assert rules(ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM)) == ["4.31"]
+    assert rules(ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM, chart=FORAGING)) == ["4.31"]
 
 
 @pytest.mark.parametrize("kw,rule", [({"hex": "0404"}, "13.21"), ({"active": False}, "13.21"), ({"ap": 0}, "3.24")])
 def test_13_21_illegal_foraging(kw, rule):
     w = forager(**kw)
-    assert rules(ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM)) == [rule]
+    assert rules(ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM, chart=FORAGING)) == [rule]
 
 
 def test_13_21_once_per_stack_and_not_in_a_burned_town():
     w = forager()
-    r = ro.foraging(w.state, U, {"foraging": ["a", "a"]}, no_dice(), HM)
+    r = ro.foraging(w.state, U, {"foraging": ["a", "a"]}, no_dice(), HM, chart=FORAGING)
     assert rules(r) == ["13.21"] and "already foraged" in r.problems[0].message
     w.state["devastated"] = {"0303": {"side": C, "turn": 1}}
-    r = ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM)
+    r = ro.foraging(w.state, U, {"foraging": ["a"]}, no_dice(), HM, chart=FORAGING)
     assert rules(r) == ["13.23"] and "a devastated town" in r.problems[0].message
 
 
 def test_foraging_chart_is_a_stand_in_and_more_open_country_never_gives_less():
-    ch = ro.ForagingChart.load()
+    ch = FORAGING
     assert ch.stand_in and ch.columns == tuple(range(8)) and sorted(ch.table) == [1, 2, 3, 4, 5, 6]
     for row in ch.table.values():
         wep = [c if isinstance(c, int) else 0 for c in row]
@@ -354,7 +356,7 @@ def army(sources=("0102",), asp=2, leaders=3, weather="Clear", hex="0303"):
 
 def test_4_31_three_leaders_check_even_in_full_supply():
     w = army()
-    r = ro.supply_recheck(w.state, U, {}, FixedDice([6]), HM)
+    r = ro.supply_recheck(w.state, U, {}, FixedDice([6]), HM, chart=ATTRITION)
     chk = r.checks[0]
     assert chk.force == "a" and chk.reasons == ["3 leaders in the force (4.31)"] and chk.supply == "full"
     assert chk.modified == 6 and chk.steps == 1 and not chk.deactivate
@@ -367,13 +369,13 @@ def test_4_31_three_leaders_check_even_in_full_supply():
 
 def test_4_31_two_leaders_in_communication_do_not_check():
     w = army(leaders=2)
-    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM, chart=ATTRITION)
     assert r.legal and not r.checks
 
 
 def test_7_31a_7_12b_no_line_out_of_communication_plus_4_and_combat_supply():
     w = army(sources=(), leaders=1)
-    r = ro.supply_recheck(w.state, U, {}, FixedDice([1]), HM)
+    r = ro.supply_recheck(w.state, U, {}, FixedDice([1]), HM, chart=ATTRITION)
     chk = r.checks[0]
     assert chk.reasons == ["out of communication (7.31a)", "cannot trace a supply line (4.31)"]
     assert [(d.value, d.rule) for d in chk.drms] == [(4, "7.12b"), (1, "7.31a")]
@@ -382,13 +384,13 @@ def test_7_31a_7_12b_no_line_out_of_communication_plus_4_and_combat_supply():
 
 def test_7_31a_out_of_supply_is_worse_than_combat_supply_and_deactivates():
     w = army(sources=(), leaders=1, asp=0)
-    r = ro.supply_recheck(w.state, U, {}, FixedDice([5]), HM)          # 5 + 4 + 2 = 11: 3 steps, D
+    r = ro.supply_recheck(w.state, U, {}, FixedDice([5]), HM, chart=ATTRITION)          # 5 + 4 + 2 = 11: 3 steps, D
     chk = r.checks[0]
     assert chk.supply == "out" and chk.modified == 11 and chk.steps == 3 and chk.deactivate
     ro.apply_step(w.state, r)
     assert [w.state["units"][u]["steps"] for u in ("u1", "u2")] == [0, 1]     # spread: 2->1, 2->1, 1->0
     assert not w.state["leaders"]["a"]["active"] and w.state["leaders"]["a"]["ap"] == 1    # 8.11
-    ch = ro.AttritionChart.load()
+    ch = ATTRITION
     assert ch.stand_in and ch.supply_drm["out"] > ch.supply_drm["combat"] > ch.supply_drm["full"] == 0
 
 
@@ -396,14 +398,14 @@ def test_7_31a_a_line_too_long_is_out_of_communication_without_the_plus_4(tmp_pa
     hm = art_map(tmp_path, [" ".join("." * 30)])
     w = army(sources=("2501",), leaders=1, hex="0101")               # the source is 24 MP away
     w.wagon("wg", U, "1601")                                          # in supply, 15 MP away: a line, too long
-    r = ro.supply_recheck(w.state, U, {}, FixedDice([3]), hm)
+    r = ro.supply_recheck(w.state, U, {}, FixedDice([3]), hm, chart=ATTRITION)
     chk = r.checks[0]
     assert chk.reasons == ["out of communication (7.31a)"] and [d.value for d in chk.drms] == [1]
 
 
 def test_3_54c_the_oc_gives_up_ml_for_minus_1_each():
     w = army(sources=(), leaders=1)
-    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"a": 2}}}, FixedDice([1]), HM)
+    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"a": 2}}}, FixedDice([1]), HM, chart=ATTRITION)
     chk = r.checks[0]
     assert chk.modified == 1 + 4 + 1 - 2 and chk.steps == 0
     ro.apply_step(w.state, r)
@@ -413,14 +415,14 @@ def test_3_54c_the_oc_gives_up_ml_for_minus_1_each():
 @pytest.mark.parametrize("weather,extra", [("Rain", 1), ("Mud", 3), ("Snow", 2), ("Blizzard", 4), ("Thaw", 0)])
 def test_5_2x_weather_on_the_attrition_roll(weather, extra):
     w = army(weather=weather)
-    chk = ro.supply_recheck(w.state, U, {}, FixedDice([1]), HM).checks[0]
+    chk = ro.supply_recheck(w.state, U, {}, FixedDice([1]), HM, chart=ATTRITION).checks[0]
     assert chk.modified == 1 + extra
 
 
 def test_4_31_the_ordered_units_take_the_losses_and_an_empty_leader_goes_to_the_pool():
     w = army(sources=(), leaders=2, asp=0)
     w.unit("ub", U, leader="b", steps=1)
-    r = ro.supply_recheck(w.state, U, {"attrition": {"losses": {"a": ["ub"]}}}, FixedDice([1]), HM)   # 7: 1 step
+    r = ro.supply_recheck(w.state, U, {"attrition": {"losses": {"a": ["ub"]}}}, FixedDice([1]), HM, chart=ATTRITION)   # 7: 1 step
     chk = r.checks[0]
     assert [x.unit for x in chk.losses] == ["ub"] and chk.to_pool == ["b"]
     ro.apply_step(w.state, r)
@@ -430,7 +432,7 @@ def test_4_31_the_ordered_units_take_the_losses_and_an_empty_leader_goes_to_the_
 def test_7_35_emergency_supply_in_the_recheck_avoids_the_large_drm_and_consumes_the_wagon():
     w = army(sources=(), leaders=1)
     w.wagon("wg", U, "0403")
-    r = ro.supply_recheck(w.state, U, {"attrition": {"emergency": {"a": "wg"}}}, FixedDice([2]), HM)
+    r = ro.supply_recheck(w.state, U, {"attrition": {"emergency": {"a": "wg"}}}, FixedDice([2]), HM, chart=ATTRITION)
     chk = r.checks[0]
     assert chk.supply == "full" and chk.reasons[0] == "out of communication (7.31a)"
     assert [(d.value, d.rule) for d in chk.drms] == [(0, "7.35")] and chk.modified == 2
@@ -441,7 +443,7 @@ def test_7_35_emergency_supply_in_the_recheck_avoids_the_large_drm_and_consumes_
 def test_4_31_unled_units_out_of_communication_check_without_deactivation():
     w = world()
     w.unit("x1", U, hex="0505")
-    r = ro.supply_recheck(w.state, U, {}, FixedDice([6]), HM)        # 6 + 4 + 1 = 11
+    r = ro.supply_recheck(w.state, U, {}, FixedDice([6]), HM, chart=ATTRITION)        # 6 + 4 + 1 = 11
     chk = r.checks[0]
     assert chk.force == "unled@0505" and chk.oc is None and chk.steps == 3 and chk.deactivated is None
 
@@ -454,16 +456,16 @@ def test_4_31_unled_units_out_of_communication_check_without_deactivation():
 ])
 def test_4_31_illegal_attrition_orders(orders, rule, text):
     w = army(leaders=2)
-    r = ro.supply_recheck(w.state, U, {"attrition": orders}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {"attrition": orders}, no_dice(), HM, chart=ATTRITION)
     assert rules(r) == [rule] and text in r.problems[0].message and not r.changes
 
 
 def test_3_54c_ml_orders_need_an_oc_with_the_ml():
     w = army(sources=(), leaders=1)
-    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"a": 5}}}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"a": 5}}}, no_dice(), HM, chart=ATTRITION)
     assert rules(r) == ["3.54c"]
     w.unit("x1", U, hex="0909")
-    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"unled@0909": 1}}}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {"attrition": {"ml": {"unled@0909": 1}}}, no_dice(), HM, chart=ATTRITION)
     assert rules(r) == ["3.54c"] and "unled" in r.problems[0].message
 
 
@@ -471,11 +473,11 @@ def test_7_13_a_cut_railroad_depot_loses_a_capacity_level():
     w = world()
     w.wagon("dep", U, "0908", kind="depot", capacity=2)                # Cedar Station: a town on the railroad
     w.wagon("dep2", U, "0303", kind="depot", capacity=2)               # Ashby: a town off the railroad
-    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM, chart=ATTRITION)
     ro.apply_step(w.state, r)
     assert w.state["logistics"]["dep"]["capacity"] == 1 and w.state["logistics"]["dep2"]["capacity"] == 2
     assert r.depots[0].rule == "7.13"
-    ro.apply_step(w.state, ro.supply_recheck(w.state, U, {}, no_dice(), HM))
+    ro.apply_step(w.state, ro.supply_recheck(w.state, U, {}, no_dice(), HM, chart=ATTRITION))
     assert "dep" not in w.state["logistics"]                            # capacity 0: removed
 
 
@@ -483,14 +485,14 @@ def test_7_13_a_depot_linked_by_rail_loses_nothing():
     w = world()
     w.state["sources"][U] = ["1208"]
     w.wagon("dep", U, "0908", kind="depot", capacity=2)
-    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM)
+    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM, chart=ATTRITION)
     assert not r.depots
 
 
 def test_supply_recheck_accepts_a_supply_result():
     w = army(leaders=2)
     ss = sp.supply_status(w.state, U, HM)
-    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM, supply=ss)
+    r = ro.supply_recheck(w.state, U, {}, no_dice(), HM, supply=ss, chart=ATTRITION)
     assert r.supply is ss and r.legal
 
 
@@ -511,7 +513,7 @@ def admin_world(ap=3, **kw):
 
 
 def adm(w, orders, side=U, **kw):
-    return ro.administration(w.state, side, {"administration": orders}, HM, **kw)
+    return ro.administration(w.state, side, {"administration": orders}, HM, charts=TODAY, **kw)
 
 
 def test_4_32_replacement_steps_1_ap_each_from_the_pool():
@@ -560,7 +562,7 @@ def test_7_34_replacements_and_ammo_only_in_communication_and_full_supply():
     r = adm(w, {"replacements": [{"unit": "u1"}], "ammo": [{"leader": "a", "asp": 2}]})
     assert rules(r) == ["7.34", "7.34"]
     w.state["current"]["reorganization"] = {}
-    r = ro.administration(w.state, U, {"administration": {"replacements": [{"unit": "u1"}]}}, None)
+    r = ro.administration(w.state, U, {"administration": {"replacements": [{"unit": "u1"}]}}, None, charts=TODAY)
     assert rules(r) == ["7.34"] and "no supply recheck" in r.problems[0].message
     r = adm(w, {"replacements": [{"unit": "u1"}]})                       # with the map: a fresh check (no source)
     assert rules(r) == ["7.34"] and "not in communication" in r.problems[0].message
@@ -708,7 +710,7 @@ def test_3_22a_an_appointment_may_not_break_stacking():
     w.unit("uy", U, leader="y")
     w.unit("ux", U, leader="x")
     w.leader("new", U, None, stars=2, pool=True)
-    r = ro.administration(w.state, U, {"administration": {"leaders": [{"appoint": "new", "box": "y"}]}}, HM)
+    r = ro.administration(w.state, U, {"administration": {"leaders": [{"appoint": "new", "box": "y"}]}}, HM, charts=TODAY)
     assert rules(r) == ["3.22a"]
 
 
@@ -878,7 +880,7 @@ def test_13_1_destruction_comes_before_foraging_and_the_segment_ends_the_turn():
                   "administration": {"replacements": [{"unit": "u1"}]}},
               C: {"foraging": ["c"]}}
     # dice: town burning (Union) 6; Confederate foraging 6; attrition for the OOC Confederates 1
-    results = ro.reorganization(w.state, orders, FixedDice([6, 6, 1]), HM)
+    results = ro.reorganization(w.state, orders, FixedDice([6, 6, 1]), HM, charts=TODAY)
     steps = [(r.step, r.side, r.legal) for r in results]
     assert steps[:4] == [("destruction", U, True), ("destruction", C, True), ("foraging", U, False),
                          ("foraging", C, True)]
@@ -897,4 +899,4 @@ def test_check_functions_report_without_dice():
     assert ro.check_foraging(w.state, U, {"foraging": ["a"]}, HM)
     w = army(leaders=2)
     assert ro.check_supply_recheck(w.state, U, {"attrition": {"ml": {"a": 1}}}, HM)
-    assert ro.check_administration(admin_world().state, U, {"administration": {"training": ["zz"]}}, HM)
+    assert ro.check_administration(admin_world().state, U, {"administration": {"training": ["zz"]}}, HM, charts=TODAY)

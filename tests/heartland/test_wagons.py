@@ -3,9 +3,9 @@ wagon becomes (8.5): what the case book (games/heartland/cases/wagons_and_unled_
 from __future__ import annotations
 
 from hxref.systems.heartland import wagons
-from hxref.systems.heartland.impulse_conditions import cost_fn, hexmap
+from hxref.systems.heartland.impulse_conditions import cost_fn
 
-from tests.heartland.factory import C, U, World
+from tests.heartland.factory import TODAY, C, U, World
 
 
 def _world() -> World:
@@ -17,7 +17,8 @@ def _world() -> World:
 
 def _walk(w: World, path: list[str]) -> wagons.LoneMove:
     st = w.state
-    return wagons.lone_move(st, U, "w", path, hexmap=hexmap(st), cost=cost_fn(st, U), zoc=set())
+    hm = TODAY.map(st["map"])
+    return wagons.lone_move(st, U, "w", path, hexmap=hm, cost=cost_fn(st, hm, U), zoc=set())
 
 
 def test_7_21_a_wagon_walks_its_path_on_8_mp():
@@ -67,7 +68,7 @@ def test_7_21_a_wagon_ordered_alone_leaves_its_field_command_before_any_force_mo
 def test_8_5_a_depot_stands_only_in_a_major_city_or_town_with_a_detachment_there(tmp_path):
     w = _world()
     w.unit("d1", U, hex="0101", arm="detachment", size="regiment", cf=(1, 1))
-    hm = hexmap(w.state)
+    hm = TODAY.map(w.state["map"])
     found = wagons.depot_problems(w.state, U, [{"wagon": "w", "detachment": "d1"}], hm)
     towns = [lab for lab in (f"{c:02d}{r:02d}" for c in range(1, 13) for r in range(1, 11))
              if {"town", "major_city"} & set(hm.features(hm.parse(lab)))]

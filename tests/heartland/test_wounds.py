@@ -5,7 +5,7 @@ marker stays.  Each rule that reads a rating is checked with a wounded leader he
 have their own wound tests in their modules' tests."""
 import pytest
 
-from factory import C, U, FixedDice, World, sample_map
+from factory import TODAY, C, U, FixedDice, World, sample_map
 from hxref.systems.heartland import attack as at
 from hxref.systems.heartland import forces as fc
 from hxref.systems.heartland import imc, model
@@ -14,7 +14,7 @@ from hxref.systems.heartland import supply as sp
 from hxref.systems.heartland.attack import Assault
 
 M = sample_map()
-CHART = imc.IMCChart.load()
+CHART = imc.IMCChart.load(TODAY)
 
 
 @pytest.mark.parametrize("wound,mr", [(0, 4), (1, 3), (3, 1), (5, 0)])
@@ -29,7 +29,7 @@ def test_10_67_imc_reads_the_wounded_mr():
     w = World()
     w.leader("a", U, "0303", stars=2, mr=4, wound=2)
     w.units("u", 2, U, leader="a")
-    res = imc.imc_roll(w.state, "a", 3, FixedDice([2]))
+    res = imc.imc_roll(w.state, "a", 3, FixedDice([2]), chart=CHART)
     assert res.mr == 2 and res.mp == CHART.lookup(3, 2, 2)
 
 
@@ -40,7 +40,7 @@ def test_10_67_a_lent_mr_is_the_lenders_wounded_mr():
     w.leader("a", U, "0303", stars=2, mr=1)
     w.units("u", 2, U, leader="a")
     assert fc.command_range(w.state, "ac") == 4
-    res = imc.imc_roll(w.state, "a", 3, FixedDice([2]), mr_from="ac", hexmap=M)
+    res = imc.imc_roll(w.state, "a", 3, FixedDice([2]), mr_from="ac", hexmap=M, chart=CHART)
     assert res.mr == 4
 
 
@@ -59,7 +59,7 @@ def test_10_67_reactivation_rolls_against_the_wounded_inactive_ar(face, ok):
     w = World()
     w.leader("s", U, "0303", stars=2, active=False, iar=2, imr=2, wound=1)
     w.unit("u", U, leader="s")
-    r = imc.reactivation(w.state, "s", 1, FixedDice([face]))
+    r = imc.reactivation(w.state, "s", 1, FixedDice([face]), chart=CHART)
     assert r.success is ok
 
 

@@ -257,16 +257,16 @@ class Game:
         adjacent enemy stack (8.41, 8.42: it must leave at once or attack), the rest standing: what
         a player whose own copy diverged from the shipped game's positions would send."""
         from hxref.geometry.hex import are_adjacent
-        from hxref.systems.heartland import impulse, impulse_check, model
+        from hxref.systems.heartland import impulse_check, model
 
         eng = p.eng()
         state = eng.state
         if "moves" not in empty or not isinstance(state.get("units"), dict):
             return empty
-        hm = impulse.hexmap(state)
+        hm = eng.system.charts.map(state["map"])
         enemy = model.occupied_hexes(state, model.other_side(p.side))
         moves = []
-        for f in impulse_check.forces_in_enemy_zoc(state, p.side):
+        for f in impulse_check.forces_in_enemy_zoc(state, hm, p.side):
             here = model.force_hex(state, f)
             near = sorted(e for e in enemy if here and are_adjacent(hm.parse(here), hm.parse(e)))
             if near:

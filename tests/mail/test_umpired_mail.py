@@ -215,7 +215,6 @@ def attack_checks(eng: Engine, side: str, choice: dict, why: str, template: str)
     The stack is one the side's template names next to the force; a stack it does not see (a
     hidden one, 8.62a) is asked of the umpire's copy, the test's oracle, as the refusals are."""
     from hxref.systems.heartland.attack import enemy_zoc
-    from hxref.systems.heartland.impulse_conditions import hexmap
 
     held = MUST_LEAVE_OR_ATTACK.findall(why)
     if not held or not isinstance(choice.get("moves"), list):
@@ -223,7 +222,7 @@ def attack_checks(eng: Engine, side: str, choice: dict, why: str, template: str)
     seen = next_to_enemy(template)
     out = copy.deepcopy(choice)
     for force, here in held:
-        targets = seen.get(force) or sorted(enemy_zoc(eng.state, hexmap(eng.state), side).get(here, ()))
+        targets = seen.get(force) or sorted(enemy_zoc(eng.state, eng.system.charts.map(eng.state["map"]), side).get(here, ()))
         if not targets:
             return None
         mv = next((m for m in out["moves"] if isinstance(m, dict) and m.get("force") == force), None)

@@ -35,12 +35,12 @@ def heartland(mode: str = "umpired", dunning_at: str = "1404", hidden: bool = Tr
     sc["table_mode"] = mode                       # the engine sets it before setup
     st = H.setup(sc)
     st["phase"], st["current"]["remaining"] = "impulse", {"union": 2, "confederate": 2}
-    impulse.start(st, {"side": "confederate", "level": 3, "fixed": True, "rule": "5.11"}, [])
+    impulse.start(st, H.charts.map(st["map"]), {"side": "confederate", "level": 3, "fixed": True, "rule": "5.11"}, [])
     st["leaders"]["dunning"]["hex"] = dunning_at
     # 8.62a: Royce's cavalry (2 brigades: screen range 2) screens as a corps two hexes away
     st["leaders"]["royce"].update(hex="1204" if dunning_at == "1404" else "1602", cavalry_corps=True, screen=True)
     if hidden:
-        h = cv.hide(st, impulse.hexmap(st), "dunning")
+        h = cv.hide(st, H.charts.map(st["map"]), "dunning")
         assert not h.problems, h.why                # a legal `hide: true`
         cv.apply_hide(st, h)
     return st
@@ -166,7 +166,7 @@ def test_3_61_zoc_to_zoc_into_a_hidden_zoc_stops_before():
         st["leaders"][lid]["hex"] = "1903"
     assert probe(st, [{"force": "strother", "path": ["1804"]}]) == []   # not ZOC to ZOC on its map
     st2, events = resolve(st, [{"force": "strother", "path": ["1804"]}])
-    z = impulse.enemy_zoc(fog.checked_state(st, "confederate"), "confederate")     # the ZOC on its map
+    z = impulse.enemy_zoc(fog.checked_state(st, "confederate"), H.charts.map(st["map"]), "confederate")     # the ZOC on its map
     if "1804" in z:       # 1804 is in the seen ZOC too: the move stops there, no contact needed
         return
     assert st2["leaders"]["strother"]["hex"] in ("1904", "1804")
@@ -209,8 +209,9 @@ def test_open_game_hidden_forces_are_plotted_off_the_map():
     st = heartland(mode="open", hidden=False)
     ho.start(st, "dunning", "1404")              # 8.62a open: it leaves the map, plotted on paper
     assert probe(st, [{"force": "strother", "path": PATH}]) == []
+    hm = H.charts.map(st["map"])
     assert fog.contact_on_path(st, "confederate", PATH, start="1904", active=True,
-                               hexmap=impulse.hexmap(st), cost=impulse.cost_fn(st, "confederate")) is None
+                               hexmap=hm, cost=impulse.cost_fn(st, hm, "confederate")) is None
 
 
 # --- Salem Church: line-of-sight fog ----------------------------------------------------------

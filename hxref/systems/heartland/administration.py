@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Mapping, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Mapping, TypeGuard, cast
 
 from .state_types import HeartlandState, Unit
 from ...base.errors import InvalidInput
@@ -33,6 +33,9 @@ from .admin_leaders import keep_acting_commanders, relieve_and_appoint, war_depa
 from .model import WDO_COST      # 3.41a
 from .reorg_step import (
     Action, StepResult, _leader_problems, _record, _recorded, _refused, _summary, gone, reorg, turn_of, year_of)
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 WDO_PER_TURN = 1                 # 3.41a
 COS_MIN_STARS = 2                # 3.32
@@ -75,16 +78,10 @@ def wdo_problems(state: HeartlandState, side: str, *, for_death: bool = False, e
 # 4.32 administration
 
 
-def _detachment_chart() -> dict:
-    """The Detachment Chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("heartland", "detachment")
-
-
-def detachment_yield(unit: Unit, by: str) -> int:
-    """8.51: detachments a unit yields by ``step_loss`` or ``removal`` (stand-in Detachment Chart)."""
-    for row in _detachment_chart()["yields"]:
+def detachment_yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
+    """8.51: detachments a unit yields by ``step_loss`` or ``removal`` on the (stand-in) Detachment
+    Chart's data ``chart`` (``charts/detachment.yaml``)."""
+    for row in chart["yields"]:
         if row["arm"] == unit["arm"] and row["size"] == unit.get("size"):
             return int(row[by])
     return 0
@@ -93,11 +90,12 @@ def detachment_yield(unit: Unit, by: str) -> int:
 class _Admin:
     """Administration orders checked and carried out one by one on a working copy."""
 
-    def __init__(self, state: HeartlandState, side: str, hexmap, supply):
+    def __init__(self, state: HeartlandState, side: str, hexmap, supply, charts: Charts):
         self.work = Work(state)
         self.side = side
         self.hexmap = hexmap
         self.supply = supply
+        self.charts = charts
         self.actions: list[Action] = []
         self.problems: list[Problem] = []
         self.wdo = 0
@@ -304,7 +302,8 @@ class _Admin:
                 self.bad(f"{uid!r} is not a living unit of {lid}'s force", "8.51", path + ["unit"])
                 continue
             u = self.st["units"][uid]
-            count = detachment_yield(u, o["by"])
+            chart = self.charts.chart("detachment")
+            count = detachment_yield(chart, u, o["by"])
             if count < 1:
                 self.bad(f"{uid} yields no detachments by {o['by'].replace('_', ' ')} (Detachment Chart)", "8.51",
                          path + ["unit"])
@@ -312,7 +311,7 @@ class _Admin:
             if not self.pay_ap(lid, 1, path, "a detachment order"):
                 continue
             self.work.set(("units", uid, "steps"), 0 if o["by"] == "removal" else u["steps"] - 1)
-            counter = _detachment_chart()["detachment"][u["side"]]
+            counter = chart["detachment"][u["side"]]
             made = []
             for _ in range(count):
                 n = 1
@@ -332,7 +331,7 @@ class _Admin:
     def ammo(self, items: list) -> None:
         from .rail import price_source, wep_price
 
-        price = wep_price(self.st, "asp") if items else 0
+        price = wep_price(self.st, "asp", self.charts) if items else 0
         done = set(_recorded(self.st, "ammo", self.side))
         for i, o in enumerate(items):
             path = ["administration", "ammo", i]
@@ -430,7 +429,7 @@ class _Admin:
                      f"the Union removes its landing {lid} in {ln.get('hex')}, exhausted after its capture (8.64a)")
 
     def train(self, items: list) -> None:
-        from .rail import apply_buy_train, buy_train, price_source
+        from .rail import apply_buy_train, buy_train, price_source, wep_price
 
         for i, o in enumerate(items):
             path = ["administration", "train", i]
@@ -439,7 +438,8 @@ class _Admin:
                 self.bad(f"`hex` names the major city where the new train is placed, not {label!r}", "8.72",
                          path + ["hex"])
                 continue
-            n = buy_train(self.st, self.hexmap, self.side, cast(str, label))     # _on_map: a str
+            n = buy_train(self.st, self.hexmap, self.side, cast(str, label),     # _on_map: a str
+                          price=wep_price(self.st, "train", self.charts))
             if n.problems:
                 self.problems += [Problem(p.message, p.rule, path + p.path) for p in n.problems]
                 continue
@@ -496,12 +496,15 @@ def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | N
     return None
 
 
-def check_administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> list[Problem]:
-    return administration(state, side, orders, hexmap, supply=supply).problems
+def check_administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
+                         supply=None) -> list[Problem]:
+    return administration(state, side, orders, hexmap, charts=charts, supply=supply).problems
 
 
-def administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, supply=None) -> StepResult:
-    """4.32 / 3.24a: the side's administration orders, in the order of :data:`ADMIN_ORDER`.
+def administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
+                   supply=None) -> StepResult:
+    """4.32 / 3.24a: the side's administration orders, in the order of :data:`ADMIN_ORDER`, with the
+    game's charts (``charts``: the Detachment Chart, the stand-in prices).
 
     ``supply`` (a :class:`.supply.SideSupply` or ``{force: {state, in_communication}}``) says which
     forces were in communication and in full supply (7.34); by default this turn's Supply
@@ -515,7 +518,7 @@ def administration(state: HeartlandState, side: str, orders: Mapping | None, hex
         return _refused("administration", side, [Problem(
             f"unknown administration order {k!r}; the orders are {', '.join(ADMIN_ORDER)}", "4.32",
             ["administration", k]) for k in unknown], "4.32")
-    adm = _Admin(state, side, hexmap, _supply_record(state, side, supply, hexmap))
+    adm = _Admin(state, side, hexmap, _supply_record(state, side, supply, hexmap), charts)
     for key in ADMIN_ORDER:
         items = o.get(key) or []
         if not isinstance(items, list):

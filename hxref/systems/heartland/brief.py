@@ -10,14 +10,17 @@ his report does not.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 #: the most lines a brief has
 MOST = 8
 
 
-def brief(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[str]:
-    places = _places(view)
+def brief(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], charts: Charts) -> list[str]:
+    places = _places(view, charts)
     first: list[str] = []
     combats: list[str] = []
     later: list[str] = []
@@ -42,14 +45,13 @@ def brief(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[
     return (first + combats + later)[:MOST]
 
 
-def _places(view: Mapping[str, Any]) -> dict[str, str]:
-    """Hex label -> the place named there on the view's map (none when there is no map)."""
+def _places(view: Mapping[str, Any], charts: Charts) -> dict[str, str]:
+    """Hex label -> the place named there on the view's map, the game's (``charts``); none when there
+    is no map."""
     name = view.get("map")
     if not name:
         return {}
-    from .impulse_conditions import load_map
-
-    hm = load_map(str(name))
+    hm = charts.map(str(name))
     return {hm.label(h): p for p, h in hm.places.items()}
 
 

@@ -80,11 +80,10 @@ def plot(game, side, force, label, reveal_force, out_dir):
     dec = eng.open_decision_for(side, None, ("answer",))
     if dec.kind != "orders":
         raise InvalidInput(f"{dec.id} is not an orders decision: plots go with your impulse's orders", code="E301")
-    from .impulse import hexmap
-
     label = str(label)
+    hm = eng.system.charts.map(state["map"])        # the game's map, as its pinned copy draws it
     try:
-        hexmap(state).parse(label)
+        hm.parse(label)
     except Exception as exc:
         raise InvalidInput(f"--hex {label}: {exc}", code="E504") from None
     impulse = ho.impulse_number(state)

@@ -277,13 +277,12 @@ def _defender_forces(state: HeartlandState, target: str, side: str) -> list[str]
     return [f for f in model.forces_in_hex(state, target, side) if model.units_of(state, f, side)]
 
 
-def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert | None = None,
+def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert,
                    circumstances: Circumstances | None = None,
                    choices: Mapping[str, Choices] | None = None) -> Combat:
     """10.11, 10.6x: every Assault on one target, in the phasing player's order, then the results.
 
     ``state`` is not changed; apply the result with :func:`apply_combat`."""
-    fert = fert or Fert.load()
     circ = circumstances or Circumstances()
     choices = dict(choices or {})
     if not assaults:

@@ -20,9 +20,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Collection, Mapping
+from typing import Collection, Mapping, TYPE_CHECKING
 
 from ...geometry.hex import HexSide
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 _CELL = re.compile(r"^(\d+)/(\d+)(\*?)$")
 _BAND = re.compile(r"^(\d+)(?:-(\d+)|(\+))$")
@@ -204,9 +207,9 @@ class Fert:
                    bool(data.get("stand_in", False)), str(data.get("note", "")), path, tuple(c.label for c in cols))
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "Fert":
-        """The shipped chart (``games/heartland/charts/fert.yaml``), or another file."""
-        return _load(str(path) if path else None)
+    def load(cls, charts: Charts, path: str | Path | None = None) -> "Fert":
+        """The game's chart ``charts/fert.yaml`` (of ``charts``), or another file of its shape."""
+        return _build(charts.chart_source("fert", str(path) if path else None))
 
 
 def _columns(raw: list, where: str) -> list[Column]:
@@ -254,12 +257,6 @@ def _terrain_shifts(ts: dict) -> TerrainShifts:
         doctrine_no_shift=frozenset(doc.get("no_shift") or ()),
         doctrine_attacker_only=frozenset(doc.get("attacker_only") or ()),
     )
-
-
-def _load(path: str | None) -> Fert:
-    from ...kit import data
-
-    return _build(data.chart_source("heartland", "fert", path))
 
 
 @cache

@@ -116,7 +116,7 @@ def contact_on_path(state: HeartlandState, side: str, path: list[str], *, start:
     if not hidden:
         return None
     full_zoc = zc.zoc_hexes(state, enemy, hexmap)
-    seen_cost = cost_fn(checked_state(state, side), side)
+    seen_cost = cost_fn(checked_state(state, side), hexmap, side)
     here = start
     for i, label in enumerate(path):
         a, b = hexmap.parse(here), hexmap.parse(label)

@@ -67,7 +67,7 @@ import copy
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterable, Mapping, Sequence, cast
+from typing import Any, Iterable, Mapping, Sequence, TYPE_CHECKING, cast
 
 from .state_types import HeartlandState, Leader
 from ...geometry.paths import Prohibited
@@ -78,6 +78,9 @@ from .names import surname, unit_label
 from . import supply as sp
 from . import weather as wx
 from .imc import DRM, Deactivation, deactivation, apply_deactivation
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 CLEAR = "clear"                  # terrain type names the rules speak of (terrain.yaml)
 ROAD = "road"                    # 8.32a: only roads; "rail" is not one
@@ -287,8 +290,9 @@ class ForcedMarchChart:
     note: str
 
     @classmethod
-    def load(cls, path: str | None = None) -> "ForcedMarchChart":
-        return _load_chart(path)
+    def load(cls, charts: Charts, path: str | None = None) -> "ForcedMarchChart":
+        """The game's chart ``charts/forced_march.yaml`` (of ``charts``), or another file of its shape."""
+        return _build_chart(charts.chart_source("forced_march", path))
 
     @classmethod
     def from_data(cls, data: dict) -> "ForcedMarchChart":
@@ -326,12 +330,6 @@ class ForcedMarchChart:
         if col is None:
             raise ValueError(f"{mp} MP is below the Forced March Table's first column")
         return self.results[self.table[self.row_for(modified)][col]]
-
-
-def _load_chart(path: str | None) -> ForcedMarchChart:
-    from ...kit import data
-
-    return _build_chart(data.chart_source("heartland", "forced_march", path))
 
 
 @cache
@@ -416,7 +414,7 @@ def _supply_inputs(supply) -> tuple[str, int, bool, str]:
 
 def forced_march(state: HeartlandState, force_id: str, mp: int, dice, *, supply=None, weather: str | None = None,
                  voluntary_ml: int = 0, imc_ml: int = 0, loss_unit: str | None = None,
-                 chart: ForcedMarchChart | None = None) -> ForcedMarch:
+                 chart: ForcedMarchChart) -> ForcedMarch:
     """8.31 / 8.32: ``force_id`` tries a forced march with the ``mp`` it rolled on the IMC.
 
     ``supply`` is its :class:`.supply.ForceSupply` for this impulse (or a mapping ``{state,
@@ -424,7 +422,6 @@ def forced_march(state: HeartlandState, force_id: str, mp: int, dice, *, supply=
     ``imc_ml`` the ML levels the OC already gave up with the IMC roll (3.54: they count here
     too); ``voluntary_ml`` further levels he gives up now (8.31a item 4); ``loss_unit`` the unit
     to take a step loss.  Nothing is rolled when the attempt is illegal (see ``problems``)."""
-    chart = chart or ForcedMarchChart.load()
     weather = weather or wx.current_weather(state)
     problems: list[Problem] = []
     fm = ForcedMarch(force_id, None, mp, stand_in=chart.stand_in, voluntary_ml=voluntary_ml)
@@ -599,9 +596,8 @@ def march_path_problems(path: Sequence[str], *, start: str, hexmap, index: int =
     return []
 
 
-def march_map(hexmap, chart: ForcedMarchChart | None = None):
+def march_map(hexmap, chart: ForcedMarchChart):
     """``hexmap`` with the chart's reduced costs for clear hexes and roads (8.3)."""
-    chart = chart or ForcedMarchChart.load()
     types = {g: dict(ts) for g, ts in hexmap.types.items()}
     for group in ("hex", "lines"):
         for name, cost in chart.success_costs.get(group, {}).items():
@@ -610,7 +606,7 @@ def march_map(hexmap, chart: ForcedMarchChart | None = None):
     return dataclasses.replace(hexmap, types=types)
 
 
-def march_step_cost(hexmap, *, weather: str, side: str, chart: ForcedMarchChart | None = None, **kw):
+def march_step_cost(hexmap, *, weather: str, side: str, chart: ForcedMarchChart, **kw):
     """The step cost of a successful forced march: :func:`.terrain.step_cost` on the reduced costs
     (weather and hexsides as usual), with the steps 8.32a forbids prohibited."""
     from .terrain import step_cost

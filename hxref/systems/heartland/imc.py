@@ -34,7 +34,7 @@ Readings chosen where the rules are ambiguous (pinned by
 """
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from dataclasses import dataclass, field
 from functools import cache
@@ -44,6 +44,9 @@ from ..base import Problem
 from . import forces as fc
 from . import model
 from .forces import APCharge
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 LEVELS = range(1, 7)           # 8.22: six tables
 SUPPLY_STATES = ("full", "combat", "out")   # 7.32-7.34
@@ -66,8 +69,9 @@ class IMCChart:
     note: str
 
     @classmethod
-    def load(cls, path: str | None = None) -> "IMCChart":
-        return _load_chart(path)
+    def load(cls, charts: Charts, path: str | None = None) -> "IMCChart":
+        """The game's chart ``charts/imc.yaml`` (of ``charts``), or another file of its shape."""
+        return _build_chart(charts.chart_source("imc", path))
 
     @classmethod
     def from_data(cls, data: dict) -> "IMCChart":
@@ -90,12 +94,6 @@ class IMCChart:
     def lookup(self, level: int, mr: int, modified: int) -> int:
         row = self.levels[level][self.row_for(modified)]
         return row[self.columns.index(self.column_for(mr))]
-
-
-def _load_chart(path: str | None) -> IMCChart:
-    from ...kit import data
-
-    return _build_chart(data.chart_source("heartland", "imc", path))
 
 
 @cache
@@ -287,7 +285,7 @@ def _imc_why(res: IMCResult, notes: list[str]) -> str:
 
 def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
              mr_from: str | None = None, mr_paid: bool = False, hexmap=None, cavalry_corps: bool | None = None,
-             reactivation_tried: bool = False, chart: IMCChart | None = None) -> IMCResult:
+             reactivation_tried: bool = False, chart: IMCChart) -> IMCResult:
     """8.21/8.22: roll the IMC for ``force_id`` at the operation ``level`` committed.
 
     ``mr_from`` is a leader lending his MR (3.24b, 8.25b, 3.31a: 1 AP from him, unless
@@ -295,7 +293,6 @@ def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: 
     ``voluntary_ml`` the ML levels the OC gives up for -1 DRM each (3.54);
     ``supply`` the force's state for this impulse ("full", "combat", "out").
     Nothing is rolled when the request is illegal (see ``problems``)."""
-    chart = chart or IMCChart.load()
     side = model.force_side(state, force_id)
     problems = _request_problems(state, force_id, level, supply, voluntary_ml)
     oc = fc.force_oc(state, force_id)
@@ -391,7 +388,7 @@ class Reactivation:
 
 def reactivation(state: HeartlandState, lid: str, method: int, dice=None, *, commander: str | None = None, hexmap=None,
                  wep: int | None = None, wdo_used: bool = False, tried: bool = False, level: int | None = None,
-                 supply: str = "full", chart: IMCChart | None = None) -> Reactivation:
+                 supply: str = "full", chart: IMCChart) -> Reactivation:
     """8.12: try to reactivate inactive leader ``lid`` by ``method`` 1-4 (one method per impulse).
 
     1: roll 1d6 <= inactive AR; 2: an active army commander (``commander``) with ``lid`` in his
@@ -488,7 +485,7 @@ def _roll_against_ar(r: Reactivation, ld: Leader, dice) -> None:
     r.why = f"{r.leader} rolls {r.roll} against inactive AR {ar}: {'reactivated' if r.success else 'stays inactive'}"
 
 
-def _reactivate_by_imc(state: HeartlandState, r: Reactivation, level, dice, *, supply: str, chart: IMCChart | None) -> None:
+def _reactivate_by_imc(state: HeartlandState, r: Reactivation, level, dice, *, supply: str, chart: IMCChart) -> None:
     """8.12 method 4: the IMC with the inactive MR; at least 1 MP reactivates him, and the force
     moves with these MP."""
     imc = imc_roll(state, r.leader, level, dice, supply=supply, chart=chart)

@@ -19,14 +19,16 @@ the reports.
 The module is the façade of the impulse and holds its life cycle (the decisions, start, resolution,
 finish); the layers live in :mod:`.impulse_check` (checking an orders file), :mod:`.impulse_moves`
 (moving the forces and what they do during a move), :mod:`.impulse_combat` (attack checks, the
-Combat Preparation and Combat Sequences) and :mod:`.impulse_conditions` (the map, weather, ZOC,
-costs and supply they share).
+Combat Preparation and Combat Sequences) and :mod:`.impulse_conditions` (the weather, ZOC, costs
+and supply they share).  The game's map (``hm``) and charts (a :class:`~hxref.kit.charts.Charts`)
+come in as arguments: a step that needs a chart takes the charts, one that reads only the map
+takes the map.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .state_types import HeartlandState
 from ..base import Decision, Field, Problem
@@ -34,18 +36,20 @@ from . import model
 from .impulse_check import (DEFENCE_KEYS, MOVE_KEYS, OFF_MAP_VALUES, ORDER_KEYS, SPECIAL_ORDERS, _army_commander,
                             _naval_order, check_must_attack, check_orders, forces_in_enemy_zoc)
 from .impulse_combat import COMBAT_KEYS, WDO_COST, _defence_problems, _naval_combats, combat_sequence, resolve_defence
-from .impulse_conditions import _supply_states, cost_fn, enemy_zoc, hexmap, load_map, weather_of
+from .impulse_conditions import _supply_states, cost_fn, enemy_zoc, weather_of
 from .views import wep_event
-from .impulse_moves import (REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move,
-                            detachment_chart)
+from .impulse_moves import REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move
 from .impulse_moves import _move_alone
 from . import wagons
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 __all__ = [      # what other modules, tools and tests take from here (re-exported from the layers)
     "COMBAT_KEYS", "DEFENCE_KEYS", "MOVE_KEYS", "OFF_MAP_VALUES", "ORDER_KEYS", "REACTIVATION_METHODS",
     "SPECIAL_ORDERS", "WDO_COST", "check_defence", "check_must_attack", "check_orders", "combat_sequence",
-    "cost_fn", "defence_decision", "detachment_chart", "enemy_zoc", "finish", "forces_in_enemy_zoc", "hexmap",
-    "load_map", "orders_decision", "resolve_defence", "resolve_orders", "start", "weather_of",
+    "cost_fn", "defence_decision", "enemy_zoc", "finish", "forces_in_enemy_zoc", "orders_decision",
+    "resolve_defence", "resolve_orders", "start", "weather_of",
 ]
 
 
@@ -109,19 +113,20 @@ def defence_decision(state: HeartlandState) -> Decision:
     )
 
 
-def check_defence(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
-    """The rules' problems of a defence whose shape fits its schema (checked first, in :mod:`hxref.referee.orders`)."""
+def check_defence(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
+    """The rules' problems of a defence whose shape fits its schema (checked first, in
+    :mod:`hxref.referee.orders`), on the game's map ``hm``."""
     from . import fog
 
     # 3.71, 8.62a: in umpired games the defender's reactions and retreats are checked against what
     # it sees, so a refusal never confirms an enemy force hidden from it
-    return _defence_problems(fog.checked_state(state, side), side, choice)
+    return _defence_problems(fog.checked_state(state, side), hm, side, choice)
 
 
 # --- the impulse's life -------------------------------------------------------------------
 
-def start(state: HeartlandState, imp: Mapping[str, Any], events: list[dict]) -> None:
-    """Begin an impulse of the full game: it waits for the phasing side's orders."""
+def start(state: HeartlandState, hm, imp: Mapping[str, Any], events: list[dict]) -> None:
+    """Begin an impulse of the full game on its map ``hm``: it waits for the phasing side's orders."""
     cur = state["current"]
     n = len(cur["impulses"]) + 1
     cur["active_impulse"] = {"n": n, "side": imp["side"], "level": imp["level"], "fixed": imp["fixed"],
@@ -133,13 +138,15 @@ def start(state: HeartlandState, imp: Mapping[str, Any], events: list[dict]) -> 
     if state.get("reinforcements"):             # 6.1: they enter before the impulse's orders
         from .reinforcements import arrival_text, arrive
 
-        for a in arrive(state, hexmap(state), imp["side"]):
+        for a in arrive(state, hm, imp["side"]):
             events.append({"type": "reinforcements", "side": a.side, "visible_to": [a.side], "rule": a.rule,
                            "entry": a.entry, "hex": a.hex, "text": arrival_text(state, a)})
 
 
-def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict]) -> bool:
-    """Supply, then every ordered move with its IMC roll and attack check; True when the impulse is over."""
+def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict], *, charts: Charts) -> bool:
+    """Supply, then every ordered move with its IMC roll and attack check, on the game's map and
+    charts (``charts``); True when the impulse is over."""
+    hm = charts.map(state["map"])
     cur = state["current"]
     imp = cur["active_impulse"]
     side = imp["side"]
@@ -157,36 +164,36 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
         state.setdefault("standing", {})[side] = choice["standing"]
         events.append({"type": "standing", "side": side, "visible_to": [side], "rule": "9.0",
                        "text": f"{side} leaves standing orders for its defence"})
-    _impulse_start(state, side, events)
-    _hidden_orders(state, side, choice, dice, events)
-    _special_orders(state, side, choice, dice, events)
+    _impulse_start(state, hm, side, events)
+    _hidden_orders(state, hm, side, choice, dice, events)
+    _special_orders(state, hm, side, choice, dice, events)
     _removals(state, side, choice.get("remove", []), events)
-    _depots(state, side, choice.get("depots") or [], events)
+    _depots(state, hm, side, choice.get("depots") or [], events)
     if choice.get("exhaust"):               # 8.64a: the Union flips its captured landings
         from .capture import exhaust_landings
 
         events += exhaust_landings(state, side, choice["exhaust"])
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
-    imp["supply"] = _supply_states(state, side, choice.get("emergency") or {}, events, spend_own_use=True)
+    imp["supply"] = _supply_states(state, hm, side, choice.get("emergency") or {}, events, spend_own_use=True)
     events.append({"type": "supply", "side": side, "visible_to": [side], "rule": "7.34",
                    "states": imp["supply"],
                    "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
     imp["mp"] = {}
-    _hidden_plots(state, side, choice, dice, events)
+    _hidden_plots(state, hm, side, choice, dice, events, charts=charts)
     left = wagons.unhook(state, side, choice.get("moves", []))      # 7.21: wagons ordered alone
     for mv in choice.get("moves", []):
         force = mv["force"]
         if mv.get("off_map") == "enter":          # 8.74: coming back by train from off the map
-            _rail_move(state, side, force, mv["rail"], events, "enter")
+            _rail_move(state, hm, side, force, mv["rail"], events, "enter")
             continue
         if wagons.is_lone_mover(state, side, force):      # 7.21, 8.81: a wagon or pontoon on its own
-            _move_alone(state, side, force, mv, events, left.get(force))
+            _move_alone(state, hm, side, force, mv, events, left.get(force))
             continue
         if force not in model.forces(state, side):
             events.append({"type": "move.void", "side": side, "force": force, "rule": "8.21",
                            "text": f"{force} is no longer a force on the map: its move is void"})
             continue
-        _move_one(state, side, force, mv, dice, events)
+        _move_one(state, hm, side, force, mv, dice, events, charts=charts)
     imp["stage"] = "moved"
     if not imp["assaults"]:
         return True
@@ -194,25 +201,26 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
     if standing is not None:
         events.append({"type": "standing", "side": model.other_side(side), "rule": "9.0",
                        "text": f"{model.other_side(side)} answers with its standing orders"})
-        resolve_defence(state, {model.other_side(side): standing}, dice, events)
+        resolve_defence(state, hm, {model.other_side(side): standing}, dice, events)
         return True
     imp["stage"] = "defence"
     return False
 
 
-def finish(state: HeartlandState, events: list[dict], dice=None) -> None:
-    """4.25 / 11.0: pay the leaders; the impulse goes into the turn's record."""
+def finish(state: HeartlandState, events: list[dict], dice=None, *, charts: Charts) -> None:
+    """4.25 / 11.0: the impulse's naval combats and Combat Sequence (on the game's map and charts,
+    ``charts``); pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
     if state.get("naval") and dice is not None:
-        _naval_combats(state, dice, events)
+        _naval_combats(state, dice, events, charts=charts)
     if cur["active_impulse"]["assaults"]:
         from .capture_combat import captures_after_combat, held_before
 
         assaults = list(cur["active_impulse"]["assaults"])
         held = held_before(state, assaults)
-        combat_sequence(state, dice, events)
+        combat_sequence(state, dice, events, charts=charts)
         events += captures_after_combat(state, assaults, held)     # 8.64: hexes cleared by combat
-    _impulse_end(state, events)
+    _impulse_end(state, charts.map(state["map"]), events)
     imp = cur.pop("active_impulse")
     side = imp["side"]
     voluntary = _voluntary_deactivations(state, side, imp.get("deactivate", []), events)
@@ -247,7 +255,7 @@ def _leader_pay(state: HeartlandState, side: str, involuntary: list[str], volunt
 
 # --- 8.6, 8.8, 8.9: special orders at the impulse's start and end -------------------------
 
-def _impulse_start(state: HeartlandState, side: str, events: list[dict]) -> None:
+def _impulse_start(state: HeartlandState, hm, side: str, events: list[dict]) -> None:
     """8.81: engineer work ordered earlier is finished at the start of the next Union impulse; pontoons
     with enemy units on a bank are lost; the gunboats' records of the last impulse lapse."""
     from . import engineers, naval
@@ -256,7 +264,7 @@ def _impulse_start(state: HeartlandState, side: str, events: list[dict]) -> None
         for done in engineers.finish_work(state):
             events.append({"type": "pontoon", "side": "union", "rule": "8.81", "text": done.why, "pontoon": done.pontoon,
                            **({"announce": "reorganization"} if done.status == "bridged" else {})})   # 3.72(4)
-    losses = engineers.pontoon_losses(state, hexmap(state))
+    losses = engineers.pontoon_losses(state, hm)
     if losses:
         engineers.apply_pontoon_losses(state, losses)
         for x in losses:
@@ -265,10 +273,9 @@ def _impulse_start(state: HeartlandState, side: str, events: list[dict]) -> None
         naval.new_impulse(state)
 
 
-def _special_orders(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict]) -> None:
     from . import cavalry, engineers, naval
 
-    hm = hexmap(state)
     cmd = _army_commander(state, side)
     for item in choice.get("screen", []):
         sc = cavalry.screen(state, item["who"], bool(item.get("on", True)))
@@ -313,11 +320,11 @@ def _removals(state: HeartlandState, side: str, remove: list[str], events: list[
                        "visible_to": [side], "text": f"{side} removes its {kind} {sid} in {where} from the map"})
 
 
-def _depots(state: HeartlandState, side: str, items: list[dict], events: list[dict]) -> None:
+def _depots(state: HeartlandState, hm, side: str, items: list[dict], events: list[dict]) -> None:
     """8.5: the wagons the owner makes depots, in his own impulse before any move (:mod:`.wagons`);
     one no longer possible (removed first) is void, and said."""
     for item in items:
-        found = wagons.depot_problems(state, side, [item], hexmap(state))
+        found = wagons.depot_problems(state, side, [item], hm)
         if found:
             events.append({"type": "depot.void", "side": side, "visible_to": [side], "rule": found[0].rule,
                            "text": f"{item.get('wagon')} does not become a depot: {found[0].message}"})
@@ -330,12 +337,11 @@ def _depots(state: HeartlandState, side: str, items: list[dict], events: list[di
                                "garrison and leaves the map (8.5)"})
 
 
-def _impulse_end(state: HeartlandState, events: list[dict]) -> None:
+def _impulse_end(state: HeartlandState, hm, events: list[dict]) -> None:
     """8.61/8.6: recon attempts lapse; 8.62a: hidden forces that must appear now do so."""
     from .cavalry import apply_reveal, reset_recon, reveals_now
 
     reset_recon(state)
-    hm = hexmap(state)
     if state.get("plots"):                      # 8.62a open games: what each plotted hex must satisfy
         from .hidden_open import checkpoint
 

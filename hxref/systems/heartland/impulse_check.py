@@ -3,16 +3,20 @@ detachments, rail, forced march, off-map moves, the must-attack rule) and the sp
 gunboats, screens, naval), all before any die is rolled."""
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet, Sequence
+from collections.abc import Mapping, Set as AbstractSet, Sequence
+from typing import TYPE_CHECKING
 
 from .state_types import HeartlandState
 from ..base import Problem
 from . import model
-from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, hexmap, own_use_forces
+from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, own_use_forces
 from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems
 from .fog import enemy_stacks_in_sight
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 ORDER_KEYS = {"level", "moves", "standing", "emergency", "remove", "combat", "engineers", "gunboats", "screen",
               "naval", "plot", "reveal", "searched", "exhaust",
@@ -27,8 +31,10 @@ DEFENCE_KEYS = {"react", "retreat"}
 
 # --- checking an orders file --------------------------------------------------------------
 
-def check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
-    """What is wrong with ``side``'s orders for the impulse (all of it that can be known now)."""
+def check_orders(state: HeartlandState, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
+    """What is wrong with ``side``'s orders for the impulse (all of it that can be known now), on
+    the game's map and charts (``charts``)."""
+    hm = charts.map(state["map"])
     if any(k in choice for k in ("plot", "reveal", "searched")) or (state.get("pending_searches") or {}).get(side):
         from . import hidden_open as ho
 
@@ -47,7 +53,6 @@ def check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem
             import copy
 
             state = copy.deepcopy(state)
-            hm = hexmap(state)
             for r in choice["reveal"]:
                 ho.apply_reveal(state, hm, r["force"], ho.open_plots(state, r["force"], r["plots"]).hexes[-1]
                                 if r["plots"] else state[ho.KEY][r["force"]]["from"])
@@ -55,10 +60,10 @@ def check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem
     # enemy's hidden forces off it); running into them is settled at resolution (.fog)
     from .fog import checked_state
 
-    return _check_orders(checked_state(state, side), side, choice)
+    return _check_orders(checked_state(state, side), hm, side, choice, charts=charts)
 
 
-def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
+def _check_orders(state: HeartlandState, hm, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
     """The orders checked in the order of the impulse: its level (5.15), emergency supply (7.35),
     removals (7.21, 7.22), the special orders and the moves (8.21)."""
     imp = state["current"]["active_impulse"]
@@ -68,7 +73,7 @@ def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Proble
     # the shapes of the orders (keys, types) are checked first, in hxref.referee.orders: .order_schema
     emergency = choice.get("emergency", {})
     if emergency:
-        found = _emergency_problems(state, side, emergency)
+        found = _emergency_problems(state, hm, side, emergency)
         if found:
             return found
     found = _removal_problems(state, side, choice.get("remove", []))
@@ -90,13 +95,13 @@ def _check_orders(state: HeartlandState, side: str, choice: dict) -> list[Proble
     if depots is not None:                  # 8.5: wagons that become depots, before any move
         from .wagons import depot_problems
 
-        found = depot_problems(state, side, depots, hexmap(state))
+        found = depot_problems(state, side, depots, hm)
         if found:
             return found
-    problems += _special_order_problems(state, side, choice)
+    problems += _special_order_problems(state, hm, side, choice)
     made = {d["wagon"] for d in depots or [] if isinstance(d, dict) and isinstance(d.get("wagon"), str)}
-    return problems + _check_moves(state, side, choice.get("moves", []), choice.get("level") or imp.get("level"),
-                                   made)
+    return problems + _check_moves(state, hm, side, choice.get("moves", []), choice.get("level") or imp.get("level"),
+                                   made, charts=charts)
 
 
 def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[Problem], bool]:
@@ -115,20 +120,21 @@ def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[P
     return [], False
 
 
-def _emergency_problems(state: HeartlandState, side: str, emergency) -> list[Problem]:
+def _emergency_problems(state: HeartlandState, hm, side: str, emergency) -> list[Problem]:
     """7.35: the emergency supply the side calls on for this impulse, checked by the supply rules on
     the lines the impulse's Supply Sequence will trace (its Own Use markers, laid pontoons and Rail
     Line Cut markers: :func:`.impulse_conditions._supply_states`)."""
     from .supply import line_conditions, supply_status
 
-    found = supply_status(state, side, hexmap(state), emergency=emergency, own_use=own_use_forces(state, side),
+    found = supply_status(state, side, hm, emergency=emergency, own_use=own_use_forces(state, side),
                           **line_conditions(state, side)).problems
     if found:
         return [Problem(found[0].message, found[0].rule, ["emergency", *found[0].path])]
     return []
 
 
-def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, depots: AbstractSet[str] = frozenset()) -> list[Problem]:
+def _check_moves(state: HeartlandState, hm, side: str, moves: list[dict], level,
+                 depots: AbstractSet[str] = frozenset(), *, charts: Charts) -> list[Problem]:
     """8.21: each ordered force's move in turn -- who moves, the path and its reach, rail, forced
     march, detachments and merging -- then the must-attack rule (8.4) over all of them.  A wagon or
     an unbridged pontoon may be ordered alone (7.21, 8.81; :mod:`.wagons`); ``depots`` are the
@@ -136,15 +142,16 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
     from . import wagons
 
     problems: list[Problem] = []
-    zoc = enemy_zoc(state, side)
+    zoc = enemy_zoc(state, hm, side)
     enemy = enemy_stacks_in_sight(state, side)
-    cost = cost_fn(state, side)
+    cost = cost_fn(state, hm, side)
+    detachment = charts.chart("detachment")
     seen: set[str] = set()
     mine = set(model.forces(state, side))
     for i, mv in enumerate(moves):
         force = mv["force"]
         if "off_map" in mv:
-            found = _off_map_move_problems(state, side, mv, i, seen)
+            found = _off_map_move_problems(state, hm, side, mv, i, seen)
             if found is not None:
                 problems += found
                 continue
@@ -152,7 +159,7 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
             if force in seen:
                 return problems + [Problem(f"{force} is ordered to move twice", "8.21", ["moves", i, "force"])]
             seen.add(force)
-            problems += wagons.move_problems(state, side, mv, i, hexmap=hexmap(state), cost=cost, zoc=zoc,
+            problems += wagons.move_problems(state, side, mv, i, hexmap=hm, cost=cost, zoc=zoc,
                                              enemy=enemy, depots=depots)
             continue
         bad = _sl_detach_problem(state, side, force, mv, i) or _mover_problem(force, mine, seen, i,
@@ -171,15 +178,16 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
                                     "8.22b, 8.52", ["moves", i, "force"]))
             continue
         path = mv.get("path", [])
-        found = _path_order_problems(state, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level)
+        found = _path_order_problems(state, hm, side, force, mv, i, cost=cost, zoc=zoc, enemy=enemy, level=level,
+                                     charts=charts)
         problems += found
         if mv.get("rail"):
-            problems += _rail_order_problems(state, force, mv, i)
+            problems += _rail_order_problems(state, hm, force, mv, i)
         if mv.get("forced_march"):              # 8.32a reads the hexes of a path already found sound
-            problems += _forced_march_order_problems(state, force, [] if found else path, i)
+            problems += _forced_march_order_problems(state, hm, force, [] if found else path, i)
         if not model.is_unled(force):
             found = _detach_problems(state, force, mv, i)
-            more = _detachment_problems(state, force, mv, i)
+            more = _detachment_problems(state, force, mv, i, detachment)
             problems += found + more + ([] if found or more else _move_ap_problems(state, force, mv, i))
             if mv.get("detach") and not found:      # 8.25b, H-19: what is detached moves on its own,
                 state = _after_detach(state, force, mv)     # later in this impulse
@@ -198,7 +206,7 @@ def _check_moves(state: HeartlandState, side: str, moves: list[dict], level, dep
         if merge is not None and (merge not in mine or merge == force):
             problems.append(Problem(f"`merge` names another of your forces to take along (8.25a), not {merge!r}",
                                     "8.25a", ["moves", i, "merge"]))
-    return problems + check_must_attack(state, side, moves)
+    return problems + check_must_attack(state, hm, side, moves)
 
 
 #: what only a leader orders, with its rule: an unled stack has no leader to give it (8.22b)
@@ -233,25 +241,25 @@ def _mover_problem(force: str, mine: set[str], seen: set[str], i: int, alone: Se
     return None
 
 
-def _path_order_problems(state: HeartlandState, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
-                         level) -> list[Problem]:
+def _path_order_problems(state: HeartlandState, hm, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
+                         level, charts: Charts) -> list[Problem]:
     """8.21 / 8.22: the ordered path, hex by hex, and whether any IMC roll could pay for it."""
     path = mv.get("path", [])
     active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
-    found = path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), cost=cost,
+    found = path_problems(path, start=model.force_hex(state, force), hexmap=hm, cost=cost,
                           enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
     if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:    # 8.61: a recon while moving
         from .cavalry import recon_move_problems
 
-        found = recon_move_problems(state, force, mv, start=model.force_hex(state, force), hexmap=hexmap(state),
+        found = recon_move_problems(state, force, mv, start=model.force_hex(state, force), hexmap=hm,
                                     cost=cost, enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active),
                                     index=i) or []
     if path and not found:
-        return _reach_problems(state, side, force, path, cost, i, level)
+        return _reach_problems(state, hm, side, force, path, cost, i, level, charts=charts)
     return found
 
 
-def _rail_order_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+def _rail_order_problems(state: HeartlandState, hm, force: str, mv: dict, i: int) -> list[Problem]:
     """8.72: a rail move names its stations and has no path."""
     from .rail import rail_move_problems
 
@@ -259,17 +267,17 @@ def _rail_order_problems(state: HeartlandState, force: str, mv: dict, i: int) ->
     if mv.get("path", []) or not isinstance(stations, list):
         return [Problem("a rail move gives `rail: [stations]` and no `path` (8.72)", "8.72", ["moves", i, "rail"])]
     return [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
-            for p in rail_move_problems(state, hexmap(state), force, stations, off_map=mv.get("off_map") == "leave")]
+            for p in rail_move_problems(state, hm, force, stations, off_map=mv.get("off_map") == "leave")]
 
 
-def _forced_march_order_problems(state: HeartlandState, force: str, path: list[str], i: int) -> list[Problem]:
+def _forced_march_order_problems(state: HeartlandState, hm, force: str, path: list[str], i: int) -> list[Problem]:
     """8.3 / 8.32a: only an active leader's force force-marches, and only through clear hexes or along roads."""
     from .forced_march import march_path_problems
 
     if model.is_unled(force) or not state["leaders"][force]["active"]:
         return [Problem("only an active leader's force may force-march", "8.3", ["moves", i, "forced_march"])]
     if path:
-        return march_path_problems(path, start=model.force_hex(state, force), hexmap=hexmap(state), index=i)
+        return march_path_problems(path, start=model.force_hex(state, force), hexmap=hm, index=i)
     return []
 
 
@@ -290,17 +298,17 @@ def _removal_problems(state: HeartlandState, side: str, remove) -> list[Problem]
     return []
 
 
-def _reach_problems(state: HeartlandState, side: str, force: str, path: list[str], cost, i: int, level) -> list[Problem]:
+def _reach_problems(state: HeartlandState, hm, side: str, force: str, path: list[str], cost, i: int, level, *,
+                    charts: Charts) -> list[Problem]:
     """8.22: a path no IMC roll could pay for; 3.22a/3.23: a final hex where the stack would be illegal."""
     from .imc import IMCChart
 
-    hm = hexmap(state)
     total, here = 0.0, model.force_hex(state, force)
     for label in path:
         total += cost(hm.parse(here), hm.parse(label))
         here = label
     if isinstance(level, int) and level >= 1:
-        chart = IMCChart.load()
+        chart = IMCChart.load(charts)
         units = model.units_of(state, force)
         cavalry = bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
         if model.is_unled(force):
@@ -424,30 +432,30 @@ def _after_detach(state: HeartlandState, force: str, mv: dict) -> HeartlandState
     return state
 
 
-def forces_in_enemy_zoc(state: HeartlandState, side: str) -> list[str]:
-    zoc = enemy_zoc(state, side)
+def forces_in_enemy_zoc(state: HeartlandState, hm, side: str) -> list[str]:
+    zoc = enemy_zoc(state, hm, side)
     return [f for f in model.forces(state, side) if model.force_hex(state, f) in zoc]
 
 
-def standing_attack_checks(state: HeartlandState, side: str) -> list[dict]:
+def standing_attack_checks(state: HeartlandState, hm, side: str) -> list[dict]:
     """8.42a: the least a force that starts in enemy ZOC may be ordered when it stands where it is,
     an attack check against an enemy stack exerting that ZOC (the stand-fast orders of a late side)."""
     from .attack import enemy_zoc as exerted
 
-    zoc, seen = exerted(state, hexmap(state), side), enemy_stacks_in_sight(state, side)
+    zoc, seen = exerted(state, hm, side), enemy_stacks_in_sight(state, side)
     out = []
-    for f in forces_in_enemy_zoc(state, side):
+    for f in forces_in_enemy_zoc(state, hm, side):
         targets = sorted(h for h in zoc.get(model.force_hex(state, f), ()) if h in seen)
         if targets:
             out.append({"force": f, "attack": targets[0]})
     return out
 
 
-def check_must_attack(state: HeartlandState, side: str, moves: list[dict]) -> list[Problem]:
+def check_must_attack(state: HeartlandState, hm, side: str, moves: list[dict]) -> list[Problem]:
     """8.41/8.42: a force that starts in enemy ZOC must leave it at the start of its move or check to attack."""
     ordered = {mv.get("force"): (i, mv) for i, mv in enumerate(moves) if isinstance(mv, dict)}
     out = []
-    for f in forces_in_enemy_zoc(state, side):
+    for f in forces_in_enemy_zoc(state, hm, side):
         i, mv = ordered.get(f, (None, {}))
         if mv.get("path") or mv.get("attack"):
             continue
@@ -457,7 +465,8 @@ def check_must_attack(state: HeartlandState, side: str, moves: list[dict]) -> li
     return out
 
 
-def _off_map_move_problems(state: HeartlandState, side: str, mv: dict, i: int, seen: set[str]) -> list[Problem] | None:
+def _off_map_move_problems(state: HeartlandState, hm, side: str, mv: dict, i: int,
+                           seen: set[str]) -> list[Problem] | None:
     """8.74: an ``off_map`` move is a rail move that leaves at (``leave``) or comes back from
     (``enter``) a friendly map edge.  The problems of a move coming back (None for a move
     leaving: it is checked with the forces on the map)."""
@@ -482,10 +491,11 @@ def _off_map_move_problems(state: HeartlandState, side: str, mv: dict, i: int, s
         return [Problem(f"{force} is ordered to move twice", "8.21", ["moves", i, "force"])]
     seen.add(force)
     return [Problem(p.message, p.rule, ["moves", i, "rail", *p.path])
-            for p in rail_move_problems(state, hexmap(state), force, stations, entering=True)]
+            for p in rail_move_problems(state, hm, force, stations, entering=True)]
 
 
-def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int, detachment: Mapping) -> list[Problem]:
+    """8.51: the detachment orders of a move, read on the Detachment Chart (``detachment``)."""
     specs = mv.get("detachments", [])          # each {unit, by}: .order_schema.DETACHMENT
     units = set(model.force_units(state, force))
     for j, spec in enumerate(specs):
@@ -493,7 +503,7 @@ def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int) ->
         if spec["unit"] not in units:
             return [Problem(f"{spec['unit']} is not one of {force}'s units: "
                             f"{', '.join(sorted(units))}", "8.51", where + ["unit"])]
-        if _yield(state["units"][spec["unit"]], spec["by"]) < 1:
+        if _yield(detachment, state["units"][spec["unit"]], spec["by"]) < 1:
             return [Problem(f"{spec['unit']} yields no detachments by {spec['by']} (Detachment Chart)", "8.51",
                             where)]
     if specs and state["leaders"][force]["ap"] < len(specs):
@@ -513,11 +523,10 @@ def _army_commander(state: HeartlandState, side: str) -> str | None:
     return next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]), None)
 
 
-def _special_order_problems(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
+def _special_order_problems(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
     """Shape and legality of engineer, gunboat and screen orders (8.81, 8.91, 8.62), before any die."""
     from . import cavalry, engineers, naval
 
-    hm = hexmap(state)
     for key in SPECIAL_ORDERS:                 # their shapes: .order_schema.SPECIAL
         for i, item in enumerate(choice.get(key, [])):
             if key == "engineers":

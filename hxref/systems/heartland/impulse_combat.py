@@ -9,22 +9,22 @@ from .state_types import HeartlandState
 from ...geometry.hex import are_adjacent
 from ..base import Problem
 from . import model
-from .impulse_conditions import _name, _supply_states, hexmap
+from .impulse_conditions import _name, _supply_states
 from .names import surname, unit_label
 
 if TYPE_CHECKING:
+    from ...kit.charts import Charts
     from .reaction import PreCombatRetreat, Reaction
 
 
 # --- 8.41/8.42: the attack check and its Assault marker -----------------------------------
 
-def _attack_check(state: HeartlandState, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
     """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
     from .attack import apply_attack_check, attack_check
     from .attack import enemy_zoc as zoc_sources
 
     imp = state["current"]["active_impulse"]
-    hm = hexmap(state)
     here = model.force_hex(state, force)
     candidates = sorted(zoc_sources(state, hm, side).get(here, set()))
     wanted = mv.get("attack")
@@ -131,10 +131,9 @@ def _assault_on(state: HeartlandState, target: str):
     return next((a for a in _assaults(state) if a.target == target), None)
 
 
-def _defence_problems(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
+def _defence_problems(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
     from .reaction import pre_combat_retreat, reaction
 
-    hm = hexmap(state)
     targets = {a.target for a in _assaults(state)}
     for key in ("react", "retreat"):        # their shapes: .order_schema.DEFENCE
         for i, item in enumerate(choice.get(key, [])):
@@ -162,14 +161,13 @@ def _defence_problems(state: HeartlandState, side: str, choice: dict) -> list[Pr
     return []
 
 
-def resolve_defence(state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
+def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list[dict]) -> None:
     """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
     from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
 
     imp = state["current"]["active_impulse"]
     side = model.other_side(imp["side"])
     choice = answers[side]
-    hm = hexmap(state)
     for item in choice.get("react", []):
         assault = _assault_on(state, item.get("against"))
         if assault is None or item["force"] not in model.forces(state, side):
@@ -308,17 +306,19 @@ def _own_notes(state: HeartlandState, c, side: str, events: list[dict]) -> None:
                            "text": f"{side} at {c.target}: " + "; ".join(notes)})
 
 
-def combat_sequence(state: HeartlandState, dice, events: list[dict]) -> None:
-    """Resolve every standing assault, target by target in the phasing side's order (10.11)."""
+def combat_sequence(state: HeartlandState, dice, events: list[dict], *, charts: Charts) -> None:
+    """Resolve every standing assault, target by target in the phasing side's order (10.11), on the
+    game's map and Fire Effects Results Table (``charts``)."""
     from .attack import Assault
     from .capture import depot_retreats
-    from .combat import Circumstances, apply_combat, resolve_combat
+    from .combat import Circumstances, Fert, apply_combat, resolve_combat
 
     cur = state["current"]
     imp = cur["active_impulse"]
     side = imp["side"]
     other = model.other_side(side)
-    hm = hexmap(state)
+    hm = charts.map(state["map"])
+    fert = Fert.load(charts)
     own = imp.get("combat") or {}
     order = list(own.get("order", []))
     targets = [a["target"] for a in imp["assaults"]]
@@ -326,7 +326,7 @@ def combat_sequence(state: HeartlandState, dice, events: list[dict]) -> None:
     # 7.35b: supply for combat is judged when the combat is resolved: the phasing side's was locked for
     # the impulse (7.34); the defender's is traced now
     supply = {f: s["state"] for f, s in imp.get("supply", {}).items()}
-    supply.update({f: s["state"] for f, s in _supply_states(state, other).items()})
+    supply.update({f: s["state"] for f, s in _supply_states(state, hm, other).items()})
     circ = Circumstances(supply=supply, targets=tuple(targets),
                          doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
                          forced_march=frozenset(imp.get("forced_march", ())),
@@ -339,7 +339,7 @@ def combat_sequence(state: HeartlandState, dice, events: list[dict]) -> None:
                  and a["force"] in model.forces(state, side) and model.force_hex(state, a["force"]) == a["source"]]
         if not group:
             continue
-        c = resolve_combat(state, hm, group, dice, circumstances=_with_bombardment(state, circ, group),
+        c = resolve_combat(state, hm, group, dice, fert=fert, circumstances=_with_bombardment(state, hm, circ, group),
                            choices=choices)
         if c.problems:
             events.append({"type": "combat.void", "target": target, "rule": c.rule,
@@ -352,10 +352,10 @@ def combat_sequence(state: HeartlandState, dice, events: list[dict]) -> None:
         _replacements(state, c, events)
     imp["assaults"] = []
     if fought:
-        _extended_battle(state, dice, events, fought, choices)
+        _extended_battle(state, hm, fert, dice, events, fought, choices)
 
 
-def _extended_battle(state: HeartlandState, dice, events: list[dict], fought: list, choices: dict) -> None:
+def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[dict], fought: list, choices: dict) -> None:
     """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
     from .attack import Assault
     from .capture import depot_retreats
@@ -365,7 +365,6 @@ def _extended_battle(state: HeartlandState, dice, events: list[dict], fought: li
     imp = cur["active_impulse"]
     side = imp["side"]
     other = model.other_side(side)
-    hm = hexmap(state)
     answers = {side: bool((imp.get("combat") or {}).get("extended_battle")),
                other: bool(state.get("standing", {}).get(other, {}).get("combat", {}).get("extended_battle"))}
     if not any(answers.values()) or not in_contact(state, hm, side):
@@ -387,7 +386,7 @@ def _extended_battle(state: HeartlandState, dice, events: list[dict], fought: li
                          doctrine=bool(state.get("options", {}).get("tactical_doctrine")),
                          forced_march=frozenset(imp.get("forced_march", ())))
     for target, group in by_target.items():
-        c = resolve_combat(state, hm, group, dice, circumstances=circ, choices=choices)
+        c = resolve_combat(state, hm, group, dice, fert=fert, circumstances=circ, choices=choices)
         if c.problems:
             continue
         apply_combat(state, c)
@@ -412,26 +411,27 @@ def _replacements(state: HeartlandState, c, events: list[dict]) -> None:
 
 # --- 10.8: gunboats in combat -------------------------------------------------------------
 
-def _naval_combats(state: HeartlandState, dice, events: list[dict]) -> None:
-    """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with."""
+def _naval_combats(state: HeartlandState, dice, events: list[dict], *, charts: Charts) -> None:
+    """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with,
+    on the game's map and Naval Combat Results Table (``charts``)."""
     from . import naval
 
     side = state["current"]["active_impulse"]["side"]
-    hm = hexmap(state)
+    hm = charts.map(state["map"])
     pairs = naval.contacts(state, hm, side)
     done: set = set()
     for mine, theirs in pairs:
         if (mine, theirs) in done:
             continue
         done.add((mine, theirs))
-        r = naval.naval_combat(state, hm, [mine], [theirs], dice, phasing=side)
+        r = naval.naval_combat(state, hm, [mine], [theirs], dice, phasing=side, chart=naval.Ncrt.load(charts))
         if r.problems:
             continue
         naval.apply_naval_combat(state, r)
         events.append({"type": "naval.combat", "rule": r.rule, "text": r.why})
 
 
-def _with_bombardment(state: HeartlandState, circ, group):
+def _with_bombardment(state: HeartlandState, hm, circ, group):
     """10.83: gunboat support enters a land combat as a DRM for each side (no ASP)."""
     if not state.get("naval") or not group:
         return circ
@@ -439,7 +439,6 @@ def _with_bombardment(state: HeartlandState, circ, group):
 
     from . import naval
 
-    hm = hexmap(state)
     a = group[0]
     attacker_side = model.force_side(state, a.attacker)
     extra = dict(circ.extra_drms)

@@ -1,6 +1,7 @@
-"""The conditions an impulse is played under (:mod:`.impulse`): the map, the weather (5.2), the
-enemy's ZOC (6.0), the movement cost function (8.2, with pontoons 8.81 and blockades 8.93), a
-force's name, the stacking check (3.6) and the supply states locked for the impulse (4.21, 7.34)."""
+"""The conditions an impulse is played under (:mod:`.impulse`): the weather (5.2), the enemy's ZOC
+(6.0), the movement cost function (8.2, with pontoons 8.81 and blockades 8.93), a force's name,
+the stacking check (3.6) and the supply states locked for the impulse (4.21, 7.34).  The map,
+``hm``, is the game's (:meth:`hxref.kit.charts.Charts.map`), given by the caller."""
 from __future__ import annotations
 
 
@@ -9,29 +10,18 @@ from ..base import Problem
 from . import model
 
 
-def load_map(name: str):
-    """The map ``games/heartland/maps/<name>.yaml``: the game's pinned copy in play (kit.data)."""
-    from ...kit.data import game_map
-
-    return game_map("heartland", name)
-
-
-def hexmap(state: HeartlandState):
-    return load_map(state["map"])
-
-
 def weather_of(state: HeartlandState) -> str:
     w = state["current"].get("weather")
     return w["result"] if w else "Clear"
 
 
-def enemy_zoc(state: HeartlandState, side: str) -> set[str]:
+def enemy_zoc(state: HeartlandState, hm, side: str) -> set[str]:
     from .zoc import zoc_hexes
 
-    return set(zoc_hexes(state, model.other_side(side), hexmap(state)))
+    return set(zoc_hexes(state, model.other_side(side), hm))
 
 
-def cost_fn(state: HeartlandState, side: str):
+def cost_fn(state: HeartlandState, hm, side: str):
     from .terrain import step_cost
 
     enemy = model.occupied_hexes(state, model.other_side(side))
@@ -39,9 +29,8 @@ def cost_fn(state: HeartlandState, side: str):
 
     from .naval_movement import blockaded_hexsides
 
-    hm = hexmap(state)
     return step_cost(hm, weather=weather_of(state), side=side, enemy_occupied=enemy,
-                     enemy_zoc=enemy_zoc(state, side), friendly_occupied=model.occupied_hexes(state, side),
+                     enemy_zoc=enemy_zoc(state, hm, side), friendly_occupied=model.occupied_hexes(state, side),
                      pontoons=pontoon_hexsides(state, side),
                      blockaded=blockaded_hexsides(state, hm) if state.get("naval") else ())
 
@@ -65,14 +54,14 @@ def own_use_forces(state: HeartlandState, side: str) -> list[str]:
     return [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use") and not ld.get("superior")]
 
 
-def _supply_states(state: HeartlandState, side: str, emergency: dict | None = None,
+def _supply_states(state: HeartlandState, hm, side: str, emergency: dict | None = None,
                    events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import line_conditions, supply_status
 
     # 7.35a: Own Use markers are spent at the start of the owner's own impulse (here: the next one)
     own_use = own_use_forces(state, side) if spend_own_use else []
-    result = supply_status(state, side, hexmap(state), emergency=emergency or {}, own_use=own_use,
+    result = supply_status(state, side, hm, emergency=emergency or {}, own_use=own_use,
                            **line_conditions(state, side))
     for lid in own_use:
         state["leaders"][lid].pop("own_use", None)

@@ -3,40 +3,44 @@
 and what a force may do during its move: recon, hiding and, in open games, hidden plots and reveals."""
 from __future__ import annotations
 
-from typing import Sequence, cast
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from .state_types import ActiveImpulse, HeartlandState, Turn, Unit
 from . import model
 from .impulse_combat import _attack_check, _join_assault
-from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, hexmap, weather_of
+from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, weather_of
 from .fog import contact_made, contact_on_path, fog_of_war, reveal_mover, reveal_on_contact
 from .movement import walk
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 
 # --- 8.2: one force's move ----------------------------------------------------------------
 
-def _move_one(state: HeartlandState, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[dict], *,
+              charts: Charts) -> None:
     """8.21: one force's move in the order of the procedure -- detachments and reactivation, rail or
     standing or the IMC roll, forced march, the walk, its losses and report, and what it does at the end."""
     imp = state["current"]["active_impulse"]
-    hm = hexmap(state)
     start_hex = model.force_hex(state, force)
-    if not _ready_to_move(state, force, mv, dice, events):
+    if not _ready_to_move(state, hm, force, mv, dice, events, charts=charts):
         return
-    zoc = enemy_zoc(state, side)
+    zoc = enemy_zoc(state, hm, side)
     if mv.get("rail"):              # 8.72: by train, no other movement this impulse
-        _rail_move(state, side, force, mv["rail"], events, mv.get("off_map"))
+        _rail_move(state, hm, side, force, mv["rail"], events, mv.get("off_map"))
         return
     if not mv.get("path"):          # staying put: no IMC roll (8.23), perhaps an attack check
-        _stand(state, side, force, mv, start_hex in zoc, dice, events)
+        _stand(state, hm, side, force, mv, start_hex in zoc, dice, events)
         return
-    mp = _imc_roll(state, force, imp, mv, dice, events)
+    mp = _imc_roll(state, hm, force, imp, mv, dice, events, charts=charts)
     if mp is None:
         return
-    cost = cost_fn(state, side)
-    march = _forced_march(state, side, force, mp, mv, dice, events) if mv.get("forced_march") else None
+    cost = cost_fn(state, hm, side)
+    march = (_forced_march(state, side, force, mp, mv, dice, events, charts=charts) if mv.get("forced_march")
+             else None)
     cuts = [h for h in mv.get("cut_rail", []) if h in mv.get("path", [])]
-    cost = _step_cost(state, side, hm, zoc, march, cuts, cost)
+    cost = _step_cost(state, side, hm, zoc, march, cuts, cost, charts=charts)
     ordered = force
     if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:      # 8.61: it recons while moving
         w, force = _recon_walk(state, side, force, mv, start_hex, mp, hm, cost, zoc, march, dice, events)
@@ -44,23 +48,23 @@ def _move_one(state: HeartlandState, side: str, force: str, mv: dict, dice, even
         w = _walk_the_path(state, side, force, mv.get("path", []), start_hex, mp, hm, cost, zoc, march, events)
     force = _relocate(state, force, w.end)          # 8.22b: an unled stack is known by the hex it ends in
     imp["mp"][ordered] = imp["mp"][force] = {"rolled": mp, "spent": w.spent}
-    _captures_and_cuts(state, side, force, w.hexes[1:], cuts, events, mv.get("capture_landing") or [])
+    _captures_and_cuts(state, hm, side, force, w.hexes[1:], cuts, events, mv.get("capture_landing") or [])
     if march is not None:
         _end_forced_march(state, side, force, march, imp, events)
     if len(w.hexes) > 1 and weather_of(state) == "Blizzard":
         _blizzard_march_loss(state, side, force, events)
     _report_move(state, side, force, w, mp, hm, events, ordered)
-    _at_the_end_of_move(state, side, force, mv, w, zoc, dice, events)
+    _at_the_end_of_move(state, hm, side, force, mv, w, zoc, dice, events)
 
 
-def _move_alone(state: HeartlandState, side: str, mover: str, mv: dict, events: list[dict],
+def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, events: list[dict],
                 left: str | None) -> None:
     """7.21, 8.81: a wagon or an unbridged pontoon moves on its own 8 MP, a wagon's escort of
     detachments riding with it (8.52), which capture what is alone where they go (8.64)."""
     from . import wagons
 
-    m = wagons.lone_move(state, side, mover, mv.get("path") or [], hexmap=hexmap(state), cost=cost_fn(state, side),
-                         zoc=enemy_zoc(state, side), left=left)
+    m = wagons.lone_move(state, side, mover, mv.get("path") or [], hexmap=hm, cost=cost_fn(state, hm, side),
+                         zoc=enemy_zoc(state, hm, side), left=left)
     wagons.apply_lone_move(state, m)
     state["current"]["active_impulse"]["mp"][mover] = {"rolled": wagons.LONE_MP, "spent": m.spent}
     if len(m.hexes) > 1:        # the counter is seen to move; whose force it left and its escort are the side's (3.71)
@@ -69,46 +73,48 @@ def _move_alone(state: HeartlandState, side: str, mover: str, mv: dict, events: 
     events.append({"type": "move.detail", "side": side, "visible_to": [side], "force": mover, "escort": m.escort,
                    "rule": m.rule + (", 8.52" if m.escort else ""), "text": wagons.lone_move_text(state, m)})
     if m.escort and len(m.hexes) > 1:
-        _captures_and_cuts(state, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
+        _captures_and_cuts(state, hm, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
     if m.kind == "wagon" and len(m.hexes) > 1 and weather_of(state) == "Blizzard":
         _blizzard_march_loss(state, side, mover, events)
 
 
-def _ready_to_move(state: HeartlandState, force: str, mv: dict, dice, events: list[dict]) -> bool:
+def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events: list[dict], *,
+                   charts: Charts) -> bool:
     """8.51 / 8.12: split off the ordered detachments, then reactivate an inactive leader;
     False when the force stays inactive and so does not move."""
     if mv.get("detach"):
         _detach(state, force, mv["detach"], events, mv.get("lend_mr", []))
     for spec in mv.get("detachments", []):
-        _create_detachments(state, force, spec, events)
+        _create_detachments(state, force, spec, events, charts.chart("detachment"))
     if not model.is_unled(force) and not state["leaders"][force]["active"]:
-        return _reactivate(state, force, mv.get("reactivate"), dice, events)
+        return _reactivate(state, hm, force, mv.get("reactivate"), dice, events, charts=charts)
     return True
 
 
-def _stand(state: HeartlandState, side: str, force: str, mv: dict, in_zoc: bool, dice, events: list[dict]) -> None:
+def _stand(state: HeartlandState, hm, side: str, force: str, mv: dict, in_zoc: bool, dice,
+           events: list[dict]) -> None:
     """8.23: a force that stays put makes no IMC roll; it may recon from its hex (8.6: the special
     actions are taken at any point of the Movement Sequence; 8.62a: a force next to the enemy makes
     an attack check "or a recon") and take a force of its hex along (8.25a, 3.24a: attaching is an
     impulse order); in enemy ZOC or when ordered it makes an attack check, otherwise it may hide
     where it stands (8.62a)."""
     if mv.get("recon"):
-        _recon(state, side, force, mv["recon"], dice, events)
+        _recon(state, hm, side, force, mv["recon"], dice, events)
     if mv.get("merge"):
         _merge(state, side, force, mv["merge"], events)
     if in_zoc or mv.get("attack"):
-        _attack_check(state, side, force, mv, dice, events)
+        _attack_check(state, hm, side, force, mv, dice, events)
     elif mv.get("hide"):
-        _hide(state, side, force, events)
+        _hide(state, hm, side, force, events)
 
 
-def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str], cost):
+def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str], cost, *, charts: Charts):
     """The MP cost of each step: the ordinary cost, or the forced-march chart when the march
     succeeded (8.31), plus 3 MP to cut the rail line in each ordered hex (8.63)."""
     if march is not None and march.success:
-        from .forced_march import march_step_cost
+        from .forced_march import ForcedMarchChart, march_step_cost
 
-        cost = march_step_cost(hm, weather=weather_of(state), side=side,
+        cost = march_step_cost(hm, weather=weather_of(state), side=side, chart=ForcedMarchChart.load(charts),
                                enemy_occupied=model.occupied_hexes(state, model.other_side(side)),
                                enemy_zoc=zoc, friendly_occupied=model.occupied_hexes(state, side))
     if cuts:                                        # 8.63: +3 MP to cut the line in each of these hexes
@@ -179,13 +185,14 @@ def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, e
         reveal_mover(state, hm, force, events)
 
 
-def _at_the_end_of_move(state: HeartlandState, side: str, force: str, mv: dict, w, zoc, dice, events: list[dict]) -> None:
+def _at_the_end_of_move(state: HeartlandState, hm, side: str, force: str, mv: dict, w, zoc, dice,
+                        events: list[dict]) -> None:
     """What a force does where its move ends: recon (8.61), hiding (8.62a), merging (8.25a), joining
     a passed assault (8.42) or its own attack check (8.4)."""
     here = model.force_hex(state, force)
-    reconned = bool(mv.get("recon")) and _recon(state, side, force, mv["recon"], dice, events)
+    reconned = bool(mv.get("recon")) and _recon(state, hm, side, force, mv["recon"], dice, events)
     if mv.get("hide"):
-        _hide(state, side, force, events)
+        _hide(state, hm, side, force, events)
     if mv.get("merge"):
         _merge(state, side, force, mv["merge"], events)
     if len(w.hexes) > 1 and _join_assault(state, side, force, events):
@@ -193,7 +200,7 @@ def _at_the_end_of_move(state: HeartlandState, side: str, force: str, mv: dict, 
     if here in zoc and not mv.get("attack") and _recon_ignores_zoc(state, side, force, reconned, events):
         return                                      # 8.61: a reconning cavalry force makes no check
     if here in zoc or mv.get("attack"):
-        _attack_check(state, side, force, mv, dice, events)
+        _attack_check(state, hm, side, force, mv, dice, events)
 
 
 def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: bool, events: list[dict]) -> bool:
@@ -293,11 +300,11 @@ def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, ev
 REACTIVATION_METHODS = {"roll": 1, "order": 2, "wdo": 3, "imc": 4, 1: 1, 2: 2, 3: 3, 4: 4}
 
 
-def _reactivate(state: HeartlandState, force: str, method, dice, events: list[dict]) -> bool:
+def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: list[dict], *, charts: Charts) -> bool:
     """8.12: an inactive OC may try one method; without one his IMC roll is method 4."""
     if method is None:
         return True     # the IMC roll with the inactive MR is the attempt (method 4)
-    from .imc import apply_reactivation, reactivation
+    from .imc import IMCChart, apply_reactivation, reactivation
 
     imp = state["current"]["active_impulse"]
     side = imp["side"]
@@ -306,8 +313,9 @@ def _reactivate(state: HeartlandState, force: str, method, dice, events: list[di
     from .reorganization import wdo_used
 
     r = reactivation(state, force, REACTIVATION_METHODS.get(method, 0), dice, commander=commander,
-                     hexmap=hexmap(state), wep=state["wep"][side], wdo_used=wdo_used(state, side) > 0,
-                     level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"))
+                     hexmap=hm, wep=state["wep"][side], wdo_used=wdo_used(state, side) > 0,
+                     level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"),
+                     chart=IMCChart.load(charts))
     if r.problems:
         events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "visible_to": [side],
                        "text": f"{_name(state, force)}: reactivation not possible: {r.why}"})
@@ -326,9 +334,10 @@ def _reactivate(state: HeartlandState, force: str, method, dice, events: list[di
     return r.success
 
 
-def _imc_roll(state: HeartlandState, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[dict]):
+def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[dict], *,
+              charts: Charts):
     """8.21/8.22: the force's MP for this impulse, or None when it does not move."""
-    from .imc import apply_imc, imc_roll
+    from .imc import IMCChart, apply_imc, imc_roll
 
     side = imp["side"]
     known = imp.get("mp_from_reactivation", {}).pop(force, None)
@@ -337,8 +346,8 @@ def _imc_roll(state: HeartlandState, force: str, imp: ActiveImpulse, mv: dict, d
     lender = imp.get("mr_lent", {}).get(force)     # 3.24b: the MR his detaching OC paid to lend him
     res = imc_roll(state, force, cast(int, imp["level"]), dice,       # declared with the orders (5.15)
                    supply=imp["supply"].get(force, {}).get("state", "full"),
-                   voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hexmap(state),
-                   mr_from=lender, mr_paid=lender is not None)
+                   voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hm,
+                   mr_from=lender, mr_paid=lender is not None, chart=IMCChart.load(charts))
     if res.problems:
         events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule, "visible_to": [side],
                        "text": f"{_name(state, force)} does not move: {res.why}"})
@@ -385,22 +394,19 @@ def _merge(state: HeartlandState, side: str, force: str, other: str, events: lis
                    "text": f"{_name(state, force)} takes {other} along (1 AP)"})
 
 
-def detachment_chart() -> dict:
-    """The Detachment Chart's data (the game's pinned chart, or the disk's); read-only."""
-    from ...kit import data
-
-    return data.chart("heartland", "detachment")
-
-
-def _yield(unit: Unit, by: str) -> int:
-    for row in detachment_chart()["yields"]:
+def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
+    """8.51: how many detachments ``unit`` yields ``by`` step loss or removal, on the Detachment
+    Chart's data ``chart`` (``charts/detachment.yaml``)."""
+    for row in chart["yields"]:
         if row["arm"] == unit["arm"] and row["size"] == unit["size"]:
             return int(row[by])
     return 0
 
 
-def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[dict]) -> None:
-    """8.51: 1 AP; the unit loses a step or is removed; the chart says how many detachments it yields."""
+def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[dict],
+                        chart: Mapping[str, Any]) -> None:
+    """8.51: 1 AP; the unit loses a step or is removed; the Detachment Chart (``chart``) says how many
+    detachments it yields."""
     ld = state["leaders"][force]
     unit = state["units"].get(cast(str, spec.get("unit")))     # order data: None finds no unit
     if unit is None or unit["steps"] <= 0:
@@ -409,12 +415,12 @@ def _create_detachments(state: HeartlandState, force: str, spec: dict, events: l
         events.append({"type": "detachments.void", "side": ld["side"], "visible_to": [ld["side"]], "rule": "3.24",
                        "text": f"{ld['name']} has no AP left to break {unit['name']} down (8.51, 3.24)"})
         return
-    count = _yield(unit, spec["by"])
+    count = _yield(chart, unit, spec["by"])
     if count < 1:
         return
     ld["ap"] -= 1
     unit["steps"] = 0 if spec["by"] == "removal" else unit["steps"] - 1
-    counter = detachment_chart()["detachment"][unit["side"]]
+    counter = chart["detachment"][unit["side"]]
     made = []
     for k in range(count):
         n = 1
@@ -432,13 +438,15 @@ def _create_detachments(state: HeartlandState, force: str, spec: dict, events: l
 
 # --- 8.31: forced march -------------------------------------------------------------------
 
-def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[dict]):
+def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[dict], *,
+                  charts: Charts):
     """8.31: the Forced March Table roll after the IMC; a success halves CF and artillery in combat (8.31c)."""
-    from .forced_march import apply_forced_march, forced_march
+    from .forced_march import ForcedMarchChart, apply_forced_march, forced_march
 
     imp = state["current"]["active_impulse"]
     fm = forced_march(state, force, mp, dice, supply=imp["supply"].get(force, {}).get("state", "full"),
-                      imc_ml=int(mv.get("ml_reduction", 0) or 0), loss_unit=mv.get("step_loss"))
+                      imc_ml=int(mv.get("ml_reduction", 0) or 0), loss_unit=mv.get("step_loss"),
+                      chart=ForcedMarchChart.load(charts))
     if fm.problems:
         events.append({"type": "forced.march.void", "side": side, "visible_to": [side], "rule": fm.rule,
                        "text": f"{_name(state, force)}: no forced march: {fm.why}"})
@@ -453,11 +461,11 @@ def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dic
 
 # --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
 
-def _rail_move(state: HeartlandState, side: str, force: str, stations: list[str], events: list[dict],
+def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[str], events: list[dict],
                off_map: str | None = None) -> None:
     from .rail import apply_rail_move, rail_move
 
-    m = rail_move(state, hexmap(state), force, stations, off_map=off_map == "leave", entering=off_map == "enter")
+    m = rail_move(state, hm, force, stations, off_map=off_map == "leave", entering=off_map == "enter")
     if m.problems:
         events.append({"type": "rail.void", "side": side, "visible_to": [side], "rule": m.rule,
                        "text": f"{_name(state, force)}: no rail move: {m.why}"})
@@ -476,7 +484,7 @@ def _rail_move(state: HeartlandState, side: str, force: str, stations: list[str]
                    "text": f"{_name(state, force)}: {m.why}"})
 
 
-def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: list[str], cuts: list[str],
+def _captures_and_cuts(state: HeartlandState, hm, side: str, force: str, entered: list[str], cuts: list[str],
                        events: list[dict], chosen: Sequence[str] = ()) -> None:
     """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
     it, 8.64a); 8.63: the rail cut where it was ordered."""
@@ -484,7 +492,7 @@ def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: li
     from .rail import apply_cut_rail, cut_rail
     from .rail_open import note_passage
 
-    held = note_passage(state, hexmap(state), side, entered)      # 8.71: the last side through a rail hex
+    held = note_passage(state, hm, side, entered)      # 8.71: the last side through a rail hex
     if held:
         events.append({"type": "rail.held", "side": side, "visible_to": [side], "rule": "8.71",
                        "text": f"{_name(state, force)} is the last through the rail hexes {', '.join(held)} "
@@ -504,7 +512,7 @@ def _captures_and_cuts(state: HeartlandState, side: str, force: str, entered: li
                 events.append({"type": "capture", "side": side, "rule": c.rule,
                                "text": f"{_name(state, force)}: {c.why}"})
         if label in cuts:
-            cut = cut_rail(state, hexmap(state), force, label)
+            cut = cut_rail(state, hm, force, label)
             if not cut.problems:
                 apply_cut_rail(state, cut)
                 events.append({"type": "rail.cut", "side": side, "rule": cut.rule,
@@ -534,7 +542,7 @@ def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_he
         return w, force
     force = _relocate(state, force, w.end)
     spec = {key: v for key, v in mv["recon"].items() if key != "at"}
-    made = _recon(state, side, force, spec, dice, events)
+    made = _recon(state, hm, side, force, spec, dice, events)
     if w.end in zoc and zoc_on_entry(state, force, recons=made).stop or k + 1 == len(path):
         return w, force
     rest = _walk_the_path(state, side, force, path[k + 1:], w.end, mp - w.spent, hm, cost, zoc, march, events)
@@ -547,7 +555,7 @@ def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_he
                 in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps), force
 
 
-def _recon(state: HeartlandState, side: str, force: str, spec, dice, events: list[dict]) -> bool:
+def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events: list[dict]) -> bool:
     """8.61: the roll is public; what was found goes to the reconning side only.  False when the
     attempt is void."""
     from .cavalry import apply_recon, recon
@@ -557,7 +565,7 @@ def _recon(state: HeartlandState, side: str, force: str, spec, dice, events: lis
         return _reconned_here(state, force, str(spec["at"]))
     target = spec.get("target")
     units = spec.get("units") or [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
-    r = recon(state, hexmap(state), force, dice, target=target, units=units, search=bool(spec.get("search")))
+    r = recon(state, hm, force, dice, target=target, units=units, search=bool(spec.get("search")))
     if r.problems:
         events.append({"type": "recon.void", "side": side, "visible_to": [side], "rule": r.rule,
                        "text": f"{_name(state, force)}: no recon: {r.why}"})
@@ -579,14 +587,13 @@ def _recon(state: HeartlandState, side: str, force: str, spec, dice, events: lis
     return True
 
 
-def _hidden_orders(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict]) -> None:
     """8.62a / 8.61c in open games: answers to searches, reveals, then this impulse's plots."""
     if not any(k in choice for k in ("plot", "reveal", "searched")):
         return
     from . import hidden_open as ho
     from .terrain import step_cost
 
-    hm = hexmap(state)
     for a in ho.apply_search_answers(state, side, choice):
         events.append({"type": "search.answer", "side": side, "rule": "8.61c",
                        "text": f"{side} answers search {a['id']}: "
@@ -603,27 +610,28 @@ def _hidden_orders(state: HeartlandState, side: str, choice: dict, dice, events:
                            "text": f"BREACH by {side}: {b.message} ({b.rule})"})
 
 
-def _hidden_plots(state: HeartlandState, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict], *,
+                  charts: Charts) -> None:
     """8.62a in open games: each plotted force rolls its IMC (as in full supply) for the record."""
     from . import hidden_open as ho
 
     imp = state["current"]["active_impulse"]
     for s in choice.get("plot", []):
         force = s["force"]
-        mp = _imc_roll(state, force, imp, {}, dice, events) or 0
-        ho.add_entry(state, hexmap(state), force, s["commitment"], mp, weather_of(state))
+        mp = _imc_roll(state, hm, force, imp, {}, dice, events, charts=charts) or 0
+        ho.add_entry(state, hm, force, s["commitment"], mp, weather_of(state))
         events.append({"type": "plot", "side": side, "force": force, "rule": "8.62a",
                        "text": f"{_name(state, force)} moves hidden with {mp} MP; its plotted hex is committed "
                                f"({s['commitment'][:12]}...)"})
 
 
-def _hide(state: HeartlandState, side: str, force: str, events: list[dict]) -> None:
+def _hide(state: HeartlandState, hm, side: str, force: str, events: list[dict]) -> None:
     """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex, or in
     an open game its owner plots it from now on (:mod:`.hidden_open`)."""
     from . import hidden_open as ho
     from .cavalry import apply_hide, hide
 
-    h = hide(state, hexmap(state), force)
+    h = hide(state, hm, force)
     if not h.problems and ho.open_mode(state):
         if model.is_unled(force):          # reading: a plot needs a name to come back under
             events.append({"type": "hide.void", "side": side, "force": force, "rule": h.rule,

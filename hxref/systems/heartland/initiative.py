@@ -20,9 +20,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ...crypto.dice import Dice, Roll
 from ..base import Problem
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 INITIATIVE_FEE = 5          # 5.11
 TIEBREAK_FEE = 10           # 5.12
@@ -200,11 +204,9 @@ class WeatherChart:
     note: str
 
     @classmethod
-    def load(cls) -> "WeatherChart":
-        """The Weather Chart: the game's pinned chart, or the disk's."""
-        from ...kit import data
-
-        return _build_weather(data.chart_source("heartland", "weather"))
+    def load(cls, charts: Charts) -> "WeatherChart":
+        """The Weather Chart of ``charts``: the game's pinned chart, or the disk's."""
+        return _build_weather(charts.chart_source("weather"))
 
     @classmethod
     def from_data(cls, data: dict) -> "WeatherChart":

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Mapping, Sequence, cast
+from typing import Mapping, Sequence, TYPE_CHECKING, cast
 
 from .state_types import Battery, Gunboat, HeartlandState
 from ..base import Problem
@@ -24,6 +24,9 @@ from .naval_control import (
     ATTACK_BATTERY_DRM, BATTERY_DRM, _entrenchment, _nv, _position, _side, _unit, batteries, gunboats, in_contact,
     is_battery, mission_of, naval, strength, support_value, touching_hexes,
 )
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 
 # --------------------------------------------------------------------------
@@ -51,8 +54,9 @@ class Ncrt:
     note: str
 
     @classmethod
-    def load(cls, path: str | None = None) -> "Ncrt":
-        return _load_ncrt(path)
+    def load(cls, charts: Charts, path: str | None = None) -> "Ncrt":
+        """The game's chart ``charts/ncrt.yaml`` (of ``charts``), or another file of its shape."""
+        return _build_ncrt(charts.chart_source("ncrt", path))
 
     @classmethod
     def from_data(cls, data: dict) -> "Ncrt":
@@ -82,12 +86,6 @@ class Ncrt:
 
     def cell(self, column: int, row: int) -> NcrtCell:
         return self.results[row][self.columns.index(column)]
-
-
-def _load_ncrt(path: str | None) -> Ncrt:
-    from ...kit import data
-
-    return _build_ncrt(data.chart_source("heartland", "ncrt", path))
 
 
 @cache
@@ -295,13 +293,12 @@ def _refused(r: NavalCombat) -> NavalCombat:
 
 def naval_combat(state: HeartlandState, hexmap, attackers: Sequence[str], defenders: Sequence[str], dice=None, *,
                  phasing: str | None = None, allocation: Mapping[str, Sequence[str]] | None = None,
-                 chart: Ncrt | None = None) -> NavalCombat:
+                 chart: Ncrt) -> NavalCombat:
     """10.81: ``attackers`` (the phasing side's gunboats and batteries) attack ``defenders``.
 
     Totals of naval strength, the differential column (fractions up), DRMs of 10.81a, one 1d6 by
     the attacker (when ``dice`` is given), the cell's step losses to both sides, allocated by
     ``allocation[side]`` (ids or ``entrenchment:<hex>``, see the module text)."""
-    chart = chart or Ncrt.load()
     r = NavalCombat(list(attackers), list(defenders), stand_in=chart.stand_in)
     p = r.problems
     nv = _nv(state)

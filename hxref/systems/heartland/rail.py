@@ -68,15 +68,17 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Collection, Iterable, Mapping, cast
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping, cast
 
 from .state_types import HeartlandState, OffMap, Train, Turn
 from ...geometry.hex import Hex
-from ...kit import data
 from ..base import Problem
 from . import forces as fc
 from . import model
 from .zoc import zoc_hexes
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 RAIL = "rail"                                    # the map line type of railroads
 STATIONS = frozenset({"town", "major_city"})     # 8.71: every town and major city on a rail line
@@ -716,11 +718,11 @@ class NewTrain:
     why: str = ""
 
 
-def wep_price(state: HeartlandState, item: str) -> int:
+def wep_price(state: HeartlandState, item: str, charts: Charts) -> int:
     """14.14 (missing): the WEP price of ``item`` (``train``, ``asp``), the scenario's ``prices``
-    first, else the stand-in chart ``charts/prices.yaml``."""
+    first, else the game's stand-in chart ``charts/prices.yaml`` (of ``charts``)."""
     own = (state.get("prices") or {}).get(item)
-    return int(own) if own is not None else int(data.chart("heartland", "prices")[item])
+    return int(own) if own is not None else int(charts.chart("prices")[item])
 
 
 def price_source(state: HeartlandState, item: str) -> str:
@@ -730,10 +732,9 @@ def price_source(state: HeartlandState, item: str) -> str:
     return "stand-in price chart; the price list of 14.14 is missing"
 
 
-def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: int | None = None) -> NewTrain:
-    """8.72: one more train for the WEP of 14.14 (missing: the scenario's ``prices.train``, else the
-    stand-in price chart), placed in a friendly major city (the reading: where trains start)."""
-    price = wep_price(state, "train") if price is None else price
+def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: int) -> NewTrain:
+    """8.72: one more train for ``price`` WEP (14.14 is missing: :func:`wep_price`), placed in a
+    friendly major city (the reading: where trains start)."""
     r = NewTrain(side, str(label), price)
     extra = [t for t in trains_of(state, side).values() if t.get("extra")]
     if len(extra) >= EXTRA_TRAINS:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Mapping
+from typing import Any, Mapping, TYPE_CHECKING
 
 from .state_types import HeartlandState
 from ..base import Problem
@@ -27,6 +27,9 @@ from .forced_march import Work
 from .reorg_step import (
     Action, StepResult, _AP, _spend_ap, _leader_problems, _must_be_oc, _record, _recorded, _refused,
     _summary, _wep_change, marked, month_of, turn_of)
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 FORAGE_MONTHS = (6, 7, 8, 9)     # 13.21: June to September
 TOWN, MAJOR_CITY, CLEAR = "town", "major_city", "clear"
@@ -44,18 +47,13 @@ class ForagingChart:
     note: str
 
     @classmethod
-    def load(cls, path: str | None = None) -> "ForagingChart":
-        return _load_foraging(path)
+    def load(cls, charts: Charts, path: str | None = None) -> "ForagingChart":
+        """The game's chart ``charts/foraging.yaml`` (of ``charts``), or another file of its shape."""
+        return _build_foraging(charts.chart_source("foraging", path))
 
     def lookup(self, clear: int, roll: int):
         col = self.columns.index(min(max(clear, self.columns[0]), self.columns[-1]))
         return self.table[min(max(roll, min(self.table)), max(self.table))][col]
-
-
-def _load_foraging(path: str | None) -> ForagingChart:
-    from ...kit import data
-
-    return _build_foraging(data.chart_source("heartland", "foraging", path))
 
 
 @cache
@@ -203,12 +201,11 @@ def _foraging_plan(state: HeartlandState, side: str, orders: Mapping | None, hex
 
 
 def foraging(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap, *,
-             chart: ForagingChart | None = None) -> StepResult:
+             chart: ForagingChart) -> StepResult:
     """13.2-13.22: forage for an Own Use marker or WEP (doubled for Confederates north of the Ohio)."""
     plan, problems = _foraging_plan(state, side, orders, hexmap)
     if problems:
         return _refused("foraging", side, problems, "13.2")
-    chart = chart or ForagingChart.load()
     work = Work(state)
     actions = []
     for p in plan:

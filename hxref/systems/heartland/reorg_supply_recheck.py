@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Mapping, cast
+from typing import Any, Mapping, TYPE_CHECKING, cast
 
 from .state_types import HeartlandState
 from ..base import Problem
@@ -23,6 +23,9 @@ from .forced_march import Work, plan_step_losses
 from .imc import DRM, deactivation
 from .reorg_step import (
     Action, StepResult, _wep_change)
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 NO_LINE_DRM = 4                  # 7.12b
 LEADERS_FOR_ATTRITION = 3        # 4.31
@@ -75,18 +78,13 @@ class AttritionChart:
     note: str
 
     @classmethod
-    def load(cls, path: str | None = None) -> "AttritionChart":
-        return _load_attrition(path)
+    def load(cls, charts: Charts, path: str | None = None) -> "AttritionChart":
+        """The game's chart ``charts/attrition.yaml`` (of ``charts``), or another file of its shape."""
+        return _build_attrition(charts.chart_source("attrition", path))
 
     def lookup(self, modified: int) -> tuple[int, bool]:
         row = self.table[min(max(modified, self.rows[0]), self.rows[-1])]
         return int(row["steps"]), bool(row["deactivate"])
-
-
-def _load_attrition(path: str | None) -> AttritionChart:
-    from ...kit import data
-
-    return _build_attrition(data.chart_source("heartland", "attrition", path))
 
 
 @cache
@@ -295,7 +293,7 @@ def _cut_rail_depots(state: HeartlandState, work: Work, result: Recheck, side: s
 
 
 def supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap, *, supply=None,
-                   chart: AttritionChart | None = None, weather: str | None = None, **supply_kw) -> Recheck:
+                   chart: AttritionChart, weather: str | None = None, **supply_kw) -> Recheck:
     """4.31, 7.31a, 7.13: recheck supply, roll attrition for the forces that must, and wear down cut
     railroad depots.  ``supply`` may be given (a :class:`.supply.SideSupply`); otherwise it is
     computed with the orders' emergency supply (7.35)."""
@@ -304,7 +302,6 @@ def supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, dic
         r = Recheck("supply_recheck", side, [], problems, [], "4.31", "refused, nothing done: "
                     + "; ".join(p.message for p in problems))
         return r
-    chart = chart or AttritionChart.load()
     weather = weather or wx.current_weather(state)
     o = (orders or {}).get("attrition") or {}
     emergency = set((o.get("emergency") or {}).keys())

@@ -181,7 +181,7 @@ re-exports the public names of the steps, so ``reorganization.X`` is the segment
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from .state_types import HeartlandState
 from .administration import (
@@ -196,6 +196,9 @@ from .reorg_supply_recheck import (
     AttritionChart, AttritionCheck, DepotLoss, Recheck, attrition_reasons, check_supply_recheck, income,
     supply_recheck,
 )
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 SIDES = ("union", "confederate")
 
@@ -228,20 +231,21 @@ def apply_step(state: HeartlandState, result: StepResult) -> None:
 # the whole segment
 
 
-def reorganization(state: HeartlandState, orders: Mapping[str, Mapping], dice, hexmap, *,
+def reorganization(state: HeartlandState, orders: Mapping[str, Mapping], dice, hexmap, *, charts: Charts,
                    sides: Iterable[str] = SIDES) -> list[StepResult]:
     """12.0 / 13.0 / 4.3: play the Reorganization Segment for both sides, step by step in the rules'
-    order, applying each legal step.  Within a step both sides are resolved against the same
+    order, applying each legal step, on the map ``hexmap`` with the game's charts (``charts``).  Within a step both sides are resolved against the same
     state and then applied (simultaneous).  A side's illegal step is refused (nothing done) and
     its result, with the problems, is returned like the others."""
     sides = tuple(sides)
     results: list[StepResult] = []
     steps: list[tuple[str, Callable]] = [
         ("destruction", lambda s: destruction(state, s, orders.get(s), dice, hexmap)),
-        ("foraging", lambda s: foraging(state, s, orders.get(s), dice, hexmap)),
+        ("foraging", lambda s: foraging(state, s, orders.get(s), dice, hexmap, chart=ForagingChart.load(charts))),
         ("income", lambda s: income(state, s, orders.get(s), hexmap)),
-        ("supply_recheck", lambda s: supply_recheck(state, s, orders.get(s), dice, hexmap)),
-        ("administration", lambda s: administration(state, s, orders.get(s), hexmap)),
+        ("supply_recheck", lambda s: supply_recheck(state, s, orders.get(s), dice, hexmap,
+                                                    chart=AttritionChart.load(charts))),
+        ("administration", lambda s: administration(state, s, orders.get(s), hexmap, charts=charts)),
     ]
     for _, step in steps:
         batch = [step(s) for s in sides]

@@ -9,6 +9,7 @@ the end of the turn (:mod:`.victory`).  Each rules module names the sections it 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, cast
 
 from ...base.errors import InvalidInput
@@ -43,8 +44,6 @@ class Heartland(GameSystem):
         """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
         from ...base.yamlio import load_data, to_plain
 
-        from pathlib import Path
-
         path = Path(name) if name.endswith((".yaml", ".yml")) else self.info.games_path() / "scenarios" / f"{name}.yaml"
         if not path.is_file():
             raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}",
@@ -53,7 +52,7 @@ class Heartland(GameSystem):
         for key in ("sides", "maximum", "wep", "leaders", "calendar"):
             if key not in data:
                 raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
-        chart = ini.WeatherChart.load()
+        chart = ini.WeatherChart.load(self.charts)
         data["charts"] = {"weather": {"stand_in": chart.stand_in, "note": chart.note}}
         return data
 
@@ -156,16 +155,16 @@ class Heartland(GameSystem):
         if decision.kind == "bid":
             return ini.bid_problems(choice["bid"], state["maximum"][side])
         if decision.kind == "orders":
-            return impulse.check_orders(state, side, choice)
+            return impulse.check_orders(state, side, choice, charts=self.charts)
         if decision.kind == "reorg":
             from . import reorganization as ro
 
-            hm = impulse.hexmap(state)
+            hm = self.charts.map(state["map"])
             return (ro.check_destruction(state, side, choice, hm) + ro.check_foraging(state, side, choice, hm)
                     + ro.check_supply_recheck(state, side, choice, hm)
-                    + ro.check_administration(state, side, choice, hm))
+                    + ro.check_administration(state, side, choice, hm, charts=self.charts))
         if decision.kind == "defence":
-            return impulse.check_defence(state, side, choice)
+            return impulse.check_defence(state, self.charts.map(state["map"]), side, choice)
         if decision.kind == "level":
             return ini.level_problems(choice["level"], state["current"]["remaining"][side],
                                       state.get("impulse_level_limit"))
@@ -195,12 +194,12 @@ class Heartland(GameSystem):
         if decision.kind == "bid":
             self._resolve_bid(state, answers, dice, events)
         elif decision.kind == "orders":
-            if impulse.resolve_orders(state, answers, dice, events):
-                impulse.finish(state, events, dice)
+            if impulse.resolve_orders(state, answers, dice, events, charts=self.charts):
+                impulse.finish(state, events, dice, charts=self.charts)
                 self._advance(state, events)
         elif decision.kind == "defence":
-            impulse.resolve_defence(state, answers, dice, events)
-            impulse.finish(state, events, dice)
+            impulse.resolve_defence(state, self.charts.map(state["map"]), answers, dice, events)
+            impulse.finish(state, events, dice, charts=self.charts)
             self._advance(state, events)
         elif decision.kind == "reorg":
             self._resolve_reorganization(state, answers, dice, events)
@@ -238,7 +237,7 @@ class Heartland(GameSystem):
                        "rule": o.rule, "text": o.why})
         events.append(wep_event(state, winner, o.rule))
         month = self._month(state)
-        w = ini.WeatherChart.load().roll(month, dice, by=winner)
+        w = ini.WeatherChart.load(self.charts).roll(month, dice, by=winner)
         cur["weather"] = {"result": w.result, "roll": w.roll, "stand_in": w.stand_in}
         events.append({"type": "weather", "side": winner, "result": w.result, "roll": w.roll,
                        "stand_in": w.stand_in, "rule": "5.2",
@@ -276,7 +275,7 @@ class Heartland(GameSystem):
         while cur.get("queue"):
             imp = cur["queue"].pop(0)
             if state.get("full"):
-                impulse.start(state, imp, events)      # waits for the phasing side's orders
+                impulse.start(state, self.charts.map(state["map"]), imp, events)   # waits for the orders
                 return
             self._play(state, ini.Impulse(imp["side"], imp["level"], True, imp["rule"]), events)
         last = cur["impulses"][-1]["side"]
@@ -284,7 +283,8 @@ class Heartland(GameSystem):
         if nxt is None:
             self._end_turn(state, events)
         elif state.get("full"):
-            impulse.start(state, {"side": nxt, "level": None, "fixed": False, "rule": "5.15"}, events)
+            impulse.start(state, self.charts.map(state["map"]),
+                          {"side": nxt, "level": None, "fixed": False, "rule": "5.15"}, events)
         else:
             cur["declare"] = nxt
 
@@ -299,11 +299,11 @@ class Heartland(GameSystem):
         self._close_turn(state, events)
 
     def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
-        from .impulse import hexmap
         from .reorganization import reorganization
         from . import dense_fog
 
-        for r in reorganization(state, answers, dice, hexmap(state)):
+        hm = self.charts.map(state["map"])
+        for r in reorganization(state, answers, dice, hm, charts=self.charts):
             public = r.step in ("destruction", "end_of_turn")
             for line in r.lines():
                 events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
@@ -312,17 +312,16 @@ class Heartland(GameSystem):
             if r.step == "supply_recheck":      # the attrition dice: open, or the roller's under 3.72(2)
                 events.extend(dense_fog.attrition_events(state, r))
         if state.get("naval"):
-            self._naval_sequence(state, answers.get("union", {}).get("naval") or {}, events)
+            self._naval_sequence(state, hm, answers.get("union", {}).get("naval") or {}, events)
         self._close_turn(state, events)
 
     @staticmethod
-    def _naval_sequence(state: HeartlandState, orders: dict, events: list[dict]) -> None:
-        """4.33, Union only: river transport, then every group on the Naval Assault Display moves one box;
-        an announcement that a naval assault may occur is public (8.92a(5)), nothing else is."""
+    def _naval_sequence(state: HeartlandState, hm, orders: dict, events: list[dict]) -> None:
+        """4.33, Union only: river transport on the map ``hm``, then every group on the Naval Assault
+        Display moves one box; an announcement that a naval assault may occur is public (8.92a(5)),
+        nothing else is."""
         from . import naval
-        from .impulse import hexmap
 
-        hm = hexmap(state)
         for t in orders.get("transport", []):
             r = naval.river_transport(state, hm, t.get("gunboat"), t.get("origin"), t.get("destination"),
                                       t.get("units", []), leaders=t.get("leaders", []), wagon=t.get("wagon"))
@@ -397,7 +396,7 @@ class Heartland(GameSystem):
         checker accepts, what the side may do now, a skeleton accepted as it stands."""
         from .template_notes import template
 
-        notes, choice = template(view, decision, side)
+        notes, choice = template(view, decision, side, self.charts)
         return Template(notes, choice)
 
     def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
@@ -410,7 +409,8 @@ class Heartland(GameSystem):
             from .impulse_check import standing_attack_checks
 
             full = cast(HeartlandState, state)
-            checks = standing_attack_checks(fog.checked_state(full, side), side) if full.get("full") else []
+            checks = (standing_attack_checks(fog.checked_state(full, side), self.charts.map(full["map"]), side)
+                      if full.get("full") else [])
             return {"moves": checks, **({"level": 1} if "level" in decision.schema else {})}
         if decision.kind == "bid":
             return {"bid": 0}
@@ -421,12 +421,15 @@ class Heartland(GameSystem):
         scenario played without a map (bidding-demo)."""
         if not view.get("full"):
             return None
-        return _map_view(view)
+        from .report import map_units
+
+        hm = self.charts.map(view["map"])         # the game's map, its pinned copy
+        return MapView(_map_file(self.info.games_path(), hm), map_units(view), hexmap=hm)
 
     def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
         from .brief import brief
 
-        return brief(events, view)
+        return brief(events, view, self.charts)
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks
@@ -570,12 +573,12 @@ class Heartland(GameSystem):
         return s
 
 
-def _map_view(view: Mapping[str, Any]) -> MapView:
-    from .report import map_units
-
-    from ...kit.data import map_file
-
-    return MapView(map_file(INFO.name, view["map"]), map_units(view))
+def _map_file(folder: Path, hm: Any) -> Path:
+    """Where the map ``hm`` lies in the data folder ``folder`` as the game reads it (``maps/x.yaml``,
+    ``club-maps/y.yaml``): its own folder and file name, under today's data folder (a map parsed once
+    per content may have been read under another)."""
+    where = Path(hm.path)
+    return folder / where.parent.name / where.name
 
 
 def _corps_limits(state: HeartlandState, scenario: dict) -> None:

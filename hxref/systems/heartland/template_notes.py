@@ -10,10 +10,13 @@ checks the answer against the true map.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Decision
 from .state_types import HeartlandState, Leader, Ratings
+
+if TYPE_CHECKING:
+    from ...kit.charts import Charts
 
 # the keys of the checker (impulse_check.ORDER_KEYS, MOVE_KEYS, SPECIAL_ORDERS, impulse_combat.COMBAT_KEYS,
 # impulse_combat._defence_problems), each with its meaning and rule
@@ -76,11 +79,13 @@ def _entry_lines(prefix: str, docs: list[tuple[str, str]]) -> list[str]:
     return [f"{prefix}.{k}: {text}" for k, text in docs]
 
 
-def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
+def template(view: Mapping[str, Any], decision: Decision, side: str, charts: Charts) -> tuple[list[str], dict]:
+    """The notes and the choice skeleton of ``decision`` for ``side``, from its view, the game's map
+    and the IMC of ``charts``."""
     if decision.kind == "orders":
-        return _orders(view, decision, side)
+        return _orders(view, decision, side, charts)
     if decision.kind == "defence":
-        return _defence(view, decision, side)
+        return _defence(view, decision, side, charts)
     if decision.kind == "reorg":
         return _reorganization(view, side), dict(decision.example)
     if decision.kind == "level":
@@ -94,7 +99,7 @@ def template(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
 
 # --- the phasing side's orders (8.21) ---------------------------------------------------------------
 
-def _mp_range(view: Mapping[str, Any], force: str, mr: int) -> str:
+def _mp_range(view: Mapping[str, Any], force: str, mr: int, charts: Charts) -> str:
     """The MP the IMC can give this force at this impulse's level (stand-in chart), for the template."""
     from .imc import IMCChart
 
@@ -102,17 +107,14 @@ def _mp_range(view: Mapping[str, Any], force: str, mr: int) -> str:
     level = imp.get("level")
     if not level:
         return ""
-    chart = IMCChart.load()
+    chart = IMCChart.load(charts)
     units = [u for u in view["units"].values() if u.get("leader") == force and u["steps"] > 0]
     table = min(level + 1, 6) if units and all(u["arm"] == "cavalry" for u in units) else level
     lo, hi = chart.lookup(table, mr, max(chart.rows)), chart.lookup(table, mr, min(chart.rows))
     return f"; IMC at level {level}: {lo}-{hi} MP"
 
 
-def _adjacent_enemies(view: Mapping[str, Any], side: str, here: str) -> list[str]:
-    from .impulse import load_map
-
-    hm = load_map(view["map"])
+def _adjacent_enemies(view: Mapping[str, Any], hm, side: str, here: str) -> list[str]:
     near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
     enemy = "confederate" if side == "union" else "union"
     return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
@@ -124,7 +126,7 @@ def _forces_in_view(view: Mapping[str, Any], side: str) -> list[str]:
     return model.forces(cast(HeartlandState, {**view, "logistics": view.get("logistics", {})}), side)
 
 
-def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
+def _orders(view: Mapping[str, Any], decision: Decision, side: str, charts: Charts) -> tuple[list[str], dict]:
     from . import model
     from .report import _ratings_text, describe_top
 
@@ -170,6 +172,7 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
                  "choice.searched: a list of {search, found}: your answers to enemy searches (8.61c)"]
     notes = keys + ["", "Your forces (force id: where, leader, state):"]
     moves = []
+    hm = charts.map(view["map"])
     for fid in sorted(_forces_in_view(view, side)):
         here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
         if fid in view["leaders"]:
@@ -178,10 +181,10 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[lis
             mr = model.current_rating(cast(Leader, ld), "mr")
             notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
                          f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {_ratings_text(ld)}, "
-                         f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, mr))
+                         f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, mr, charts))
         else:
             notes.append(f"  {fid}: unled units")
-        targets = _adjacent_enemies(view, side, here)
+        targets = _adjacent_enemies(view, hm, side, here)
         if targets:
             notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away; "
                          f"the skeleton checks against {targets[0]}")
@@ -296,7 +299,7 @@ def _retreat_year_notes(view: Mapping[str, Any], side: str) -> list[str]:
     return []
 
 
-def _defence(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[list[str], dict]:
+def _defence(view: Mapping[str, Any], decision: Decision, side: str, charts: Charts) -> tuple[list[str], dict]:
     from . import model
     from .report import describe_top
 
@@ -322,7 +325,7 @@ def _defence(view: Mapping[str, Any], decision: Decision, side: str) -> tuple[li
                      + (", ".join(mine) or "none"))
     if not assaults:
         notes.append("  none")
-    notes += _reaction_notes(view, side, assaults, targets)
+    notes += _reaction_notes(view, side, assaults, targets, charts)
     return notes, {"react": [], "retreat": []}
 
 
@@ -364,13 +367,12 @@ def _as_state(view: Mapping[str, Any], side: str) -> HeartlandState:
     return st
 
 
-def _reaction_notes(view: Mapping[str, Any], side: str, assaults: list[dict], targets: list[str]) -> list[str]:
+def _reaction_notes(view: Mapping[str, Any], side: str, assaults: list[dict], targets: list[str],
+                    charts: Charts) -> list[str]:
     """Which forces may react, to which hexes and on whose order, and which may retreat (9.1, 9.2)."""
     try:
-        from .impulse_conditions import hexmap
-
         st = _as_state(view, side)
-        hm = hexmap(st)
+        hm = charts.map(st["map"])
         commanders = _army_commanders(st, side)
         react_lines, cannot, retreat_lines = [], [], []
         for fid in _own_forces(view, side):
