@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from hxref.base import yamlio
-from hxref.crypto.canon import canonical_json
+from hxref.base.canon import canonical_json
 from hxref.referee.engine import UMPIRE, Engine
 from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema

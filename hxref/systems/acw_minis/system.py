@@ -15,7 +15,6 @@ Orders (a choice)::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
@@ -334,7 +333,8 @@ class AcwMinis(GameSystem):
                   **({"hits": u["hits"]} if u.get("hits") is not None else {}),
                   **({"colour": ELIMINATED_COLOUR} if u.get("eliminated") else {})}
                  for uid, u in view["units"].items() if not u.get("eliminated") or uid in just_out]
-        return MapView(Path(self.table(view).path), units, (view.get("last") or {}).get("shots", []))
+        return MapView(self.charts.map_path(view["map"]), units, (view.get("last") or {}).get("shots", []),
+                       hexmap=self.table(view))
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks

@@ -424,7 +424,7 @@ class Heartland(GameSystem):
         from .report import map_units
 
         hm = self.charts.map(view["map"])         # the game's map, its pinned copy
-        return MapView(_map_file(self.info.games_path(), hm), map_units(view), hexmap=hm)
+        return MapView(self.charts.map_path(view["map"]), map_units(view), hexmap=hm)
 
     def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
         from .brief import brief
@@ -571,14 +571,6 @@ class Heartland(GameSystem):
                            str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
                            str(count) if side in view["wep"] or view.get("open_view") else "hidden (3.71)"])
         return s
-
-
-def _map_file(folder: Path, hm: Any) -> Path:
-    """Where the map ``hm`` lies in the data folder ``folder`` as the game reads it (``maps/x.yaml``,
-    ``club-maps/y.yaml``): its own folder and file name, under today's data folder (a map parsed once
-    per content may have been read under another)."""
-    where = Path(hm.path)
-    return folder / where.parent.name / where.name
 
 
 def _corps_limits(state: HeartlandState, scenario: dict) -> None:

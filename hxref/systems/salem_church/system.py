@@ -209,7 +209,7 @@ class SalemChurch(GameSystem):
         from .report import map_units
 
         hm = hexmap(self.charts, view)
-        return MapView(Path(hm.path), map_units(view), fog=_fog(view, hm))
+        return MapView(self.charts.map_path(view["map"]), map_units(view), fog=_fog(view, hm), hexmap=hm)
 
     def map_marks(self, events, view: Mapping[str, Any], audience: str | None) -> list:
         from .marks import marks
