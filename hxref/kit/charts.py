@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from ..base.errors import InvalidInput
@@ -33,7 +32,7 @@ class Charts:
     only ever the game's)."""
 
     system: str
-    pinned: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
+    pinned: Mapping[str, Source] = field(default_factory=dict)
 
     @classmethod
     def today(cls, system: str) -> Charts:

@@ -10,7 +10,6 @@ used, so a command that only reads a game's metadata (``hxref status``) never lo
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MappingProxyType
 from typing import Any
 
 from ..kit import data, registry
@@ -56,6 +55,6 @@ class GameRules:
         """The system's rules bound to the game's charts."""
         sources = self.sources()
         if self._bound is None or self._bound[0] is not sources:
-            rules = registry.get(self.name).bind(Charts(self.name, MappingProxyType(sources)))
+            rules = registry.get(self.name).bind(Charts(self.name, dict(sources)))
             self._bound = (sources, rules)
         return self._bound[1]

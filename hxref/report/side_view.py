@@ -225,7 +225,6 @@ def find(file: str | Path, identity: str, side: str, decision: str, head: str) -
 def system_for(sv: SideView):
     """The game's system, with this hxref's published charts (a view carries no charts; its digest
     says whether they are the game's), and a note when they differ."""
-    from types import MappingProxyType
 
     from ..kit import data as data_mod
     from ..kit import registry
@@ -236,7 +235,7 @@ def system_for(sv: SideView):
     note = None if pinned_digest(charts) == sv.fields["pinned"] else (
         "the game's pinned charts differ from your hxref's: this check used yours")
     system = sv.fields["system"]
-    return registry.get(system).bind(Charts(system, MappingProxyType(data_mod.prepare(system, charts)))), note
+    return registry.get(system).bind(Charts(system, data_mod.prepare(system, charts))), note
 
 
 def check(sv: SideView, order, *, signed: bool) -> list[str]:

@@ -12,10 +12,10 @@ import hashlib
 from pathlib import Path
 
 from hxref.crypto import commit as commit_mod
-from hxref import systems
 from hxref.referee import orders
 from hxref.referee import trust as protocol
 from hxref.base.canon import sha256_hex
+from hxref.referee.rules import GameRules
 from hxref.referee.engine import INPUT_KINDS, Engine
 from hxref.gamefile.game import GameFile, new_header
 from hxref.crypto.signing import load_private_key, sign_text
@@ -52,7 +52,7 @@ def _replay(system: str, out, inputs: list[dict], resign=None) -> GameFile:
     eng = Engine.__new__(Engine)
     eng.gf = GameFile(Path(out), new_header({"system": system}, {}))
     eng.h = eng.gf.header
-    eng.system = systems.get(system)
+    eng.rules = GameRules(system, eng.pinned_charts)
     for ev in inputs:
         data, order = ev["data"], None
         if ev["kind"] == "submission":

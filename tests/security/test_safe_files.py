@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.gamefile import game as game_mod
+from hxref.base import files as game_mod
 from hxref.base.errors import InvalidInput, Locked
 from hxref.base.files import atomic_write
 from hxref.gamefile.game import locked

@@ -589,7 +589,7 @@ def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
             e = copy.deepcopy(GameFile.load(src))
             eng = Engine.__new__(Engine)
             eng.gf, eng.h = e, e.header
-            eng.system = Engine.load(src).system
+            eng.rules = Engine.load(src).rules
             try:
                 eng._pend(orders.parse(text, "x", fast=True))
             except Exception:   # noqa: BLE001 - a file too damaged to say anything: entry alone
