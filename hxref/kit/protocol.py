@@ -7,7 +7,7 @@ registered with :func:`hxref.kit.registry.register`) with two modules:
   data folder, demo and command group.  It imports no rules, so the CLI can list the systems,
   their help and their command groups without loading any of them;
 - ``system.py`` holds ``SYSTEM``, an instance of a :class:`GameSystem` subclass, named with the
-  type of its state: ``class Duel(GameSystem[DuelState])``, the state a ``TypedDict`` of its
+  type of its state: ``class HexDuel(GameSystem[DuelState])``, the state a ``TypedDict`` of its
   ``state_types.py``, so every method that takes or returns the state is checked against it.
 
 The core (engine, game file, CLI, batch, demo, mail, play, report) calls a system only through
@@ -41,9 +41,6 @@ PUBLIC = None
 #: a system's state: plain data (mappings, lists, text, numbers) a game file holds as YAML; each
 #: system names its own ``TypedDict`` (``GameSystem[HeartlandState]``)
 S = TypeVar("S", bound=Mapping[str, Any])
-
-State = dict[str, Any]
-ReadOnlyState = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
