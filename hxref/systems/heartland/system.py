@@ -365,11 +365,11 @@ class Heartland(GameSystem[HeartlandState]):
             state["current"] = self._new_turn()
 
     @staticmethod
-    def _month(state: Mapping[str, Any]) -> int:
+    def _month(state: HeartlandState) -> int:
         return state["calendar"][state["turn"] - 1]["month"]
 
     @staticmethod
-    def _month_label(state: Mapping[str, Any]) -> str:
+    def _month_label(state: HeartlandState) -> str:
         c = state["calendar"][state["turn"] - 1]
         return f"{MONTHS[c['month']]} {c['year']}"
 
