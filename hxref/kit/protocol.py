@@ -6,13 +6,17 @@ registered with :func:`hxref.kit.registry.register`) with two modules:
 - ``info.py`` holds ``INFO``, a :class:`SystemInfo`: its name, title, sides, optional rules,
   data folder, demo and command group.  It imports no rules, so the CLI can list the systems,
   their help and their command groups without loading any of them;
-- ``system.py`` holds ``SYSTEM``, an instance of a :class:`GameSystem` subclass.
+- ``system.py`` holds ``SYSTEM``, an instance of a :class:`GameSystem` subclass, named with the
+  type of its state: ``class HexDuel(GameSystem[DuelState])``, the state a ``TypedDict`` of its
+  ``state_types.py``, so every method that takes or returns the state is checked against it.
 
 The core (engine, game file, CLI, batch, demo, mail, play, report) calls a system only through
-the methods below and never looks a hook up by name.  Every method a system may leave out has
-its default here.  ``check``, ``view``, ``report``, ``result``, ``template`` and ``map_view``
-take the state read-only; ``resolve`` returns the new state (the engine hands it a copy of its own,
-which the rules of the four shipped systems still update in place).
+the methods below and never looks a hook up by name; it holds every system as a ``GameSystem[Any]``
+(the state it keeps is the plain data the game file holds, which is the state the system's own
+``setup`` and ``resolve`` returned).  Every method a system may leave out has its default here.
+``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``dashboard`` and ``secrets``
+read the state and change nothing (the conformance suite checks it); ``resolve`` returns the new
+state (the engine hands it a copy of its own, which the rules of the shipped systems update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
 the system is bound to (:meth:`GameSystem.bind`): the game's pinned files, or today's.
@@ -24,7 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 if TYPE_CHECKING:
     from .charts import Charts
@@ -34,8 +38,9 @@ UMPIRE = "umpire"
 #: the audience of the public view (what every side and any onlooker may see)
 PUBLIC = None
 
-State = dict[str, Any]
-ReadOnlyState = Mapping[str, Any]
+#: a system's state: plain data (mappings, lists, text, numbers) a game file holds as YAML; each
+#: system names its own ``TypedDict`` (``GameSystem[HeartlandState]``)
+S = TypeVar("S", bound=Mapping[str, Any])
 
 
 @dataclass(frozen=True)
@@ -244,9 +249,9 @@ class SystemInfo:
         return orders_dir() / self.data_folder
 
 
-class GameSystem(ABC):
-    """The base of every game system.  Subclasses set ``info`` and implement the abstract
-    methods; the others have working defaults."""
+class GameSystem(ABC, Generic[S]):
+    """The base of every game system, generic over the type ``S`` of its state.  Subclasses set
+    ``info`` and implement the abstract methods; the others have working defaults."""
 
     info: SystemInfo
     #: the data files the rules read, set by :meth:`bind`; today's files until bound
@@ -321,25 +326,25 @@ class GameSystem(ABC):
 
     # --- the sequence of play --------------------------------------------------------------
     @abstractmethod
-    def setup(self, scenario: dict) -> State:
+    def setup(self, scenario: dict) -> S:
         """The state at the start of play, from the scenario's plain data."""
 
     @abstractmethod
-    def decisions(self, state: ReadOnlyState) -> list[Decision]:
+    def decisions(self, state: S) -> list[Decision]:
         """What is awaited now, in the order the decisions close."""
 
     @abstractmethod
-    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, state: S, decision: Decision, side: str, choice: dict) -> list[Problem]:
         """Why ``choice`` is illegal for ``side`` (empty when it is legal).  Changes nothing."""
 
     @abstractmethod
-    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
-                dice: Any) -> tuple[State, list[dict]]:
+    def resolve(self, state: S, decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[S, list[dict]]:
         """The new state and the events of resolving ``decision`` with every side's answer.
         A pure function of its arguments and the game's charts; ``state`` is the engine's copy."""
 
     @abstractmethod
-    def view(self, state: ReadOnlyState, audience: str | None, mode: str) -> dict:
+    def view(self, state: S, audience: str | None, mode: str) -> dict:
         """What ``audience`` may see: a side, :data:`PUBLIC` or :data:`UMPIRE` (everything).
         Built by allow-list: a field is shown because the rules say it may be."""
 
@@ -348,7 +353,7 @@ class GameSystem(ABC):
         """The rules' part of a report, from a view."""
 
     # --- optional, with defaults -----------------------------------------------------------
-    def result(self, state: ReadOnlyState) -> Result | None:
+    def result(self, state: S) -> Result | None:
         """How the game ended, or None while it goes on (or when the scenario names no winner)."""
         return None
 
@@ -356,7 +361,7 @@ class GameSystem(ABC):
         """The skeleton of ``side``'s order file for ``decision``: by default the decision's example."""
         return Template(notes=[], choice=copy.deepcopy(dict(decision.example)))
 
-    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+    def stand_fast(self, state: S, decision: Decision, side: str) -> dict:
         """What a signed claim gives ``side``, late with its answer to ``decision``, under the
         stand-fast policy: an answer the rules accept in every position (for an impulse's orders,
         no moves), which ``resolve`` plays as the side standing fast.  By default the decision's
@@ -380,11 +385,11 @@ class GameSystem(ABC):
         results, retreats, eliminated units and fallen leaders that it may see."""
         return []
 
-    def dashboard(self, state: ReadOnlyState) -> dict[str, Any]:
+    def dashboard(self, state: S) -> dict[str, Any]:
         """The scalars a dashboard line shows (turn, stage, date, ...), from ``info.dashboard``."""
         return {k: state[k] for k in self.info.dashboard if k in state and not isinstance(state[k], (dict, list))}
 
-    def secrets(self, state: ReadOnlyState, side: str) -> set[str]:
+    def secrets(self, state: S, side: str) -> set[str]:
         """The text values of ``side``'s secrets in an umpired game: what no other audience's
         report may show.  By default read from ``info.secret_kinds`` (:mod:`hxref.kit.secret_kinds`)."""
         from .secret_kinds import values

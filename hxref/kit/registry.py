@@ -8,6 +8,7 @@ system shipped outside hxref calls :func:`register` (a test does so for its own 
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from ..base.errors import InvalidInput
 from .protocol import GameSystem, SystemInfo
@@ -46,7 +47,7 @@ def infos() -> list[SystemInfo]:
     return [info(n) for n in names()]
 
 
-def get(name: str) -> GameSystem:
+def get(name: str) -> GameSystem[Any]:
     """The system called ``name`` (one of :func:`names`)."""
     found = import_module(_package(name) + ".system").SYSTEM
     if not isinstance(found, GameSystem):

@@ -98,7 +98,7 @@ class Engine(ClaimsMixin):
         self.rules = GameRules(self.h["meta"]["system"], self.pinned_charts)
 
     @property
-    def system(self) -> GameSystem:
+    def system(self) -> GameSystem[Any]:
         """The game's system, bound to the charts its ``game.created`` pins (:mod:`.rules`)."""
         return self.rules.system
 

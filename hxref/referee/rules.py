@@ -27,7 +27,7 @@ class GameRules:
         self.name = name
         self._pinned = pinned
         self._prepared: tuple[Any, dict[str, Source]] = (None, {})
-        self._bound: tuple[dict[str, Source], GameSystem] | None = None
+        self._bound: tuple[dict[str, Source], GameSystem[Any]] | None = None
         #: True (``hxref audit --rerun``): each pinned file that still exists is read as it is today
         self.today = False
 
@@ -51,7 +51,7 @@ class GameRules:
         return self.system.charts
 
     @property
-    def system(self) -> GameSystem:
+    def system(self) -> GameSystem[Any]:
         """The system's rules bound to the game's charts."""
         sources = self.sources()
         if self._bound is None or self._bound[0] is not sources:

@@ -8,9 +8,7 @@ are kept as the scenario gives them; the rules read the keys typed required here
 """
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, cast
-
-from ...kit.protocol import ReadOnlyState, State
+from typing import NotRequired, TypedDict
 
 
 class UnitRecord(TypedDict):
@@ -111,12 +109,3 @@ class AcwState(TypedDict):
     result: AcwResult | None
     eliminated: dict[str, list[str]]    # per side, its units eliminated (A5)
 
-
-def acw_state(state: ReadOnlyState) -> AcwState:
-    """The engine's state (the protocol's ``Mapping``) read as the ACW state :meth:`.system.AcwMinis.setup` built."""
-    return cast(AcwState, state)
-
-
-def plain(state: AcwState) -> State:
-    """The ACW state as the protocol's plain ``dict`` (what the engine keeps and hands back)."""
-    return cast(State, state)

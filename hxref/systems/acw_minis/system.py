@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...base.errors import InvalidInput
-from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
+from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .info import INFO
-from .state_types import AcwState, ShotRecord, acw_state, plain
+from .state_types import AcwState, ShotRecord
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import TableMap
@@ -53,7 +53,7 @@ def _orders(choice: dict) -> dict:
     return {m["unit"]: {k: v for k, v in m.items() if k != "unit"} for m in choice.get("moves", [])}
 
 
-class AcwMinis(GameSystem):
+class AcwMinis(GameSystem[AcwState]):
     # name, title, sides and the optional rules come from INFO; the scenarios are the base's
     # (games/acw_minis/scenarios/*.yaml)
     info = INFO
@@ -63,7 +63,7 @@ class AcwMinis(GameSystem):
         the game's pinned copy in play, parsed once per content."""
         return self.charts.map(game["map"])
 
-    def setup(self, scenario: dict) -> State:
+    def setup(self, scenario: dict) -> AcwState:
         from .units import Unit, check_setup
 
         units = {u["id"]: Unit.from_dict({k: v for k, v in u.items() if k != "id"}, u["id"]).to_dict()
@@ -78,9 +78,9 @@ class AcwMinis(GameSystem):
                 "options": dict(scenario.get("options") or {}), "victory_rule": scenario["victory"],
                 "last": {"moves": [], "shots": [], "eliminated": []}, "history": [], "result": None,
                 "eliminated": {s: [] for s in SIDES}}
-        return plain(state)
+        return state
 
-    def decisions(self, state: ReadOnlyState) -> list[Decision]:
+    def decisions(self, state: AcwState) -> list[Decision]:
         if state.get("result"):
             return []
         from .movement import ORDER_FIELDS
@@ -98,12 +98,9 @@ class AcwMinis(GameSystem):
                                                                           "target": Field("str")}))},
             example={"moves": [], "shots": []})]
 
-    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, state: AcwState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         """The rules' problems of orders whose shape fits the decision's schema (checked first, in
         :mod:`hxref.referee.orders`)."""
-        return self._check(acw_state(state), side, choice)
-
-    def _check(self, state: AcwState, side: str, choice: dict) -> list[Problem]:
         from .movement import movement_step
         from .sequence import start_player_turn
         from .shooting import shooting_step
@@ -136,9 +133,8 @@ class AcwMinis(GameSystem):
             return [Problem(p.message, p.rule, ["shots", idx, *p.path[1:]])]
         return []
 
-    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
-        st, events = self._resolve(acw_state(state), answers, dice)     # the engine's copy, updated in place
-        return plain(st), events
+    def resolve(self, state: AcwState, decision: Decision, answers: dict, dice) -> tuple[AcwState, list[dict]]:
+        return self._resolve(state, answers, dice)      # the engine's copy, updated in place
 
     def _resolve(self, state: AcwState, answers: dict, dice) -> tuple[AcwState, list[dict]]:
         from .movement import movement_step
@@ -222,7 +218,7 @@ class AcwMinis(GameSystem):
         return sides.pop() if len(sides) == 1 else None
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
+    def view(self, state: AcwState, side: str | None, mode: str) -> dict:
         """Every side, the public and the umpire see the whole state, in every mode: on a
         miniatures table both players see every figure, every order is carried out in the
         open and every die is rolled in the open (digest E), so the rules keep no secret.
@@ -273,7 +269,7 @@ class AcwMinis(GameSystem):
 
         return brief(events)
 
-    def result(self, state: ReadOnlyState) -> Result | None:
+    def result(self, state: AcwState) -> Result | None:
         """The scenario's victory: the margin is how many fewer units the winner lost than the other
         side.  None while the game goes on."""
         r = state.get("result")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ...base.errors import InvalidInput
-from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, State, Template
+from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from . import impulse
 from . import model
@@ -35,7 +35,7 @@ def _other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
-class Heartland(GameSystem):
+class Heartland(GameSystem[HeartlandState]):
     # name, title, sides and the optional rules (1.12) come from INFO
     info = INFO
 
@@ -56,7 +56,7 @@ class Heartland(GameSystem):
         data["charts"] = {"weather": {"stand_in": chart.stand_in, "note": chart.note}}
         return data
 
-    def setup(self, scenario: dict) -> dict:
+    def setup(self, scenario: dict) -> HeartlandState:
         state = self._setup_initiative(scenario)
         if "map" in scenario:   # the full game: armies on a map (bidding-demo has none)
             state["full"] = True
@@ -70,8 +70,10 @@ class Heartland(GameSystem):
                         "reinforcements"):
                 if key in scenario:
                     state[key] = scenario[key]
-            for key in ("leaders", "units", "logistics", "sources"):
-                state[key] = scenario.get(key, {})
+            state["leaders"] = scenario.get("leaders", {})
+            state["units"] = scenario.get("units", {})
+            state["logistics"] = scenario.get("logistics", {})
+            state["sources"] = scenario.get("sources", {})
             for ld in state["leaders"].values():
                 ld.setdefault("superior", None)
                 ld.setdefault("pool", False)
@@ -79,13 +81,13 @@ class Heartland(GameSystem):
                 ld.setdefault("hq", False)
                 ld.setdefault("active", True)
                 ld.setdefault("ap", model.current_rating(ld, "ar", "active"))    # AR less a brevet (14.51)
-            _corps_limits(cast(HeartlandState, state), scenario)
+            _corps_limits(state, scenario)
             if "victory" in state:          # the VP record starts with the set-up (3.16)
                 state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
                 state["control_vp"] = dict(state["victory"].get("initial_control", {}))
         return state
 
-    def _setup_initiative(self, scenario: dict) -> dict:
+    def _setup_initiative(self, scenario: dict) -> HeartlandState:
         return {
             "scenario": scenario["name"],
             "turn": 1,
@@ -106,8 +108,7 @@ class Heartland(GameSystem):
                 "weather": None, "impulses": [], "remaining": {}, "declare": None}
 
     # --- decisions -----------------------------------------------------------------------
-    def decisions(self, state: ReadOnlyState) -> list[Decision]:
-        state = cast(HeartlandState, state)     # what setup built, as the engine hands it back
+    def decisions(self, state: HeartlandState) -> list[Decision]:
         t = state["turn"]
         cur = state["current"]
         if state["phase"] == "bid":
@@ -150,8 +151,7 @@ class Heartland(GameSystem):
             )]
         return []
 
-    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        state = cast(HeartlandState, state)     # what setup built, as the engine hands it back
+    def check(self, state: HeartlandState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         if decision.kind == "bid":
             return ini.bid_problems(choice["bid"], state["maximum"][side])
         if decision.kind == "orders":
@@ -171,9 +171,9 @@ class Heartland(GameSystem):
         return [Problem(f"unknown decision kind {decision.kind}", "-")]
 
     # --- resolution ----------------------------------------------------------------------
-    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict[str, dict],
-                dice: Any) -> tuple[State, list[dict]]:
-        state, events = self._resolve(cast(HeartlandState, state), decision, answers, dice)
+    def resolve(self, state: HeartlandState, decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[HeartlandState, list[dict]]:
+        state, events = self._resolve(state, decision, answers, dice)
         if state.get("full"):               # 3.12: a command that stopped being a cavalry corps loses its marker
             from .corps import lapse_events
 
@@ -185,7 +185,7 @@ class Heartland(GameSystem):
             from .victory import update_control
 
             update_control(state)
-        return cast(State, state), events
+        return state, events
 
     def _resolve(self, state: HeartlandState, decision: Decision, answers: dict,
                  dice: Any) -> tuple[HeartlandState, list[dict]]:
@@ -365,16 +365,16 @@ class Heartland(GameSystem):
             state["current"] = self._new_turn()
 
     @staticmethod
-    def _month(state: Mapping[str, Any]) -> int:
+    def _month(state: HeartlandState) -> int:
         return state["calendar"][state["turn"] - 1]["month"]
 
     @staticmethod
-    def _month_label(state: Mapping[str, Any]) -> str:
+    def _month_label(state: HeartlandState) -> str:
         c = state["calendar"][state["turn"] - 1]
         return f"{MONTHS[c['month']]} {c['year']}"
 
     # --- views and reports ---------------------------------------------------------------
-    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
+    def view(self, state: HeartlandState, side: str | None, mode: str) -> dict:
         """What ``side`` may see (None = the public).
 
         The Number Track (WEP) is on the hidden Army Organization Display
@@ -385,7 +385,7 @@ class Heartland(GameSystem):
         """
         from .views import army_view
 
-        v = army_view(cast(HeartlandState, state), side, mode)
+        v = army_view(state, side, mode)
         v["open_view"] = mode != "umpired"
         v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
         v["viewer"] = side
@@ -399,7 +399,7 @@ class Heartland(GameSystem):
         notes, choice = template(view, decision, side, self.charts)
         return Template(notes, choice)
 
-    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+    def stand_fast(self, state: HeartlandState, decision: Decision, side: str) -> dict:
         """A late side's answer under stand-fast: its forces stand where they are (an impulse's
         orders with no moves, at the least level where it declares one, 5.15; a force in enemy ZOC,
         which may not simply stand, checks to attack, 8.42a), a bid of 0 (Pass, 5.1); the example
@@ -408,9 +408,8 @@ class Heartland(GameSystem):
             from . import fog
             from .impulse_check import standing_attack_checks
 
-            full = cast(HeartlandState, state)
-            checks = (standing_attack_checks(fog.checked_state(full, side), self.charts.map(full["map"]), side)
-                      if full.get("full") else [])
+            checks = (standing_attack_checks(fog.checked_state(state, side), self.charts.map(state["map"]), side)
+                      if state.get("full") else [])
             return {"moves": checks, **({"level": 1} if "level" in decision.schema else {})}
         if decision.kind == "bid":
             return {"bid": 0}
@@ -436,7 +435,7 @@ class Heartland(GameSystem):
 
         return marks(events, view, audience)
 
-    def result(self, state: ReadOnlyState) -> Result | None:
+    def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
         r = state.get("result")

@@ -8,9 +8,7 @@ units, ...): free-form data, typed ``object``.
 """
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, cast
-
-from ...kit.protocol import ReadOnlyState, State
+from typing import NotRequired, TypedDict
 
 
 class ScenarioInfo(TypedDict):
@@ -234,12 +232,3 @@ class KgpState(TypedDict):
     blazes: NotRequired[list[str]]      # 8.2 Enterable: the Blaze hexes of the last agreed report
     retained: NotRequired[dict[str, list[dict]]]  # 8.606, 8.613: each side's Retained units (its own)
 
-
-def kgp_state(state: ReadOnlyState) -> KgpState:
-    """The engine's state (the protocol's ``Mapping``) read as the KGP state :meth:`.system.Kgp.setup` built."""
-    return cast(KgpState, state)
-
-
-def plain(state: KgpState) -> State:
-    """The KGP state as the protocol's plain ``dict`` (what the engine keeps and hands back)."""
-    return cast(State, state)

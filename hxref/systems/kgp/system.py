@@ -39,10 +39,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from ...base.errors import InvalidInput
-from ...kit.protocol import GameSystem, ReadOnlyState, Result, State, Template
+from ...kit.protocol import GameSystem, Result, Template
 from ...kit.views import AllowList
 from ..base import Decision, Field, Problem, Section
 from . import flow
@@ -53,7 +53,7 @@ from .scenario_rolls import NAMES, request_problems
 from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
 from .setup_rules import KINDS
 from .sides import SIDES, other
-from .state_types import KgpState, kgp_state, plain
+from .state_types import KgpState
 
 NAME = "kgp"
 #: the commitment a stand-fast set-up seals for each Objective Hex: no value and salt open it
@@ -89,7 +89,7 @@ def _sealed(state: Mapping[str, Any], side: str | None) -> dict:
 VIEW = AllowList(PUBLIC_KEYS, OWN_KEYS, {"sealed": _sealed})
 
 
-class Kgp(GameSystem):
+class Kgp(GameSystem[KgpState]):
     # name, title and sides come from INFO; no map (map_view's default None)
     info = INFO
 
@@ -103,7 +103,7 @@ class Kgp(GameSystem):
         cg = load_campaign(self.charts, name)
         return {"scenario": name, "sides": list(SIDES), "title": f"KGP {cg.id.upper()}: {cg.title}"}
 
-    def setup(self, scenario: dict) -> State:
+    def setup(self, scenario: dict) -> KgpState:
         cg = load_campaign(self.charts, scenario["scenario"])
         ini = cg.initial
         first = ini.date.label
@@ -125,10 +125,10 @@ class Kgp(GameSystem):
             # CG3: the historical weather of the CG Date, or the random table when both players agreed
             "random_weather": bool((scenario.get("options") or {}).get("random_weather")),
         }
-        return plain(state)
+        return state
 
     # --- decisions -----------------------------------------------------------------------------
-    def decisions(self, state: ReadOnlyState) -> list[Decision]:
+    def decisions(self, state: KgpState) -> list[Decision]:
         st, d = state["stage"], state["date"]
 
         # 9: the shapes of sealed items, secret drs and opened secrets
@@ -315,17 +315,16 @@ class Kgp(GameSystem):
                 example={"chit": "idle", "purchase": [], "seal": []})]
         return []
 
-    def check(self, state: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        return flow.check(self.charts, kgp_state(state), decision, side, choice)
+    def check(self, state: KgpState, decision: Decision, side: str, choice: dict) -> list[Problem]:
+        return flow.check(self.charts, state, decision, side, choice)
 
-    def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
-        st = kgp_state(state)             # the engine's copy, updated in place (the protocol)
+    def resolve(self, state: KgpState, decision: Decision, answers: dict, dice) -> tuple[KgpState, list[dict]]:
         events: list[dict] = []
-        flow.resolve(self.charts, st, decision, answers, dice, events)
-        return plain(st), events
+        flow.resolve(self.charts, state, decision, answers, dice, events)   # the engine's copy, updated in place
+        return state, events
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:
+    def view(self, state: KgpState, side: str | None, mode: str) -> dict:
         """What ``side`` may see (None: the public), built by allow-list: a state field not named
         in :data:`PUBLIC_KEYS` or :data:`OWN_KEYS` is nobody's but the umpire's.  In open and solo
         games every player holds the game file, so the view is the whole state."""
@@ -343,7 +342,7 @@ class Kgp(GameSystem):
 
         return brief(events)
 
-    def result(self, state: ReadOnlyState) -> Result | None:
+    def result(self, state: KgpState) -> Result | None:
         """The CG victory: the winner's lead in CG LVP over the other side (below 0 when a CG Victory
         Condition gave the win to the side with fewer).  None while the campaign goes on."""
         r = state.get("result")
@@ -357,7 +356,7 @@ class Kgp(GameSystem):
         lvps = ", ".join(f"{s} {n}" for s, n in lvp.items())
         return Result(winner, margin, f"rule {r.get('rule')}; CG LVP {lvps}")
 
-    def stand_fast(self, state: ReadOnlyState, decision: Decision, side: str) -> dict:
+    def stand_fast(self, state: KgpState, decision: Decision, side: str) -> dict:
         """A late side's answer under stand-fast: no RG bought, and at the set-up each Objective Hex
         the Initial OB needs (8.2) sealed empty (a commitment no hex opens: the side named none);
         at a scenario turn no roll asked for (the scenario goes on); a report and a Refit Phase
@@ -366,7 +365,7 @@ class Kgp(GameSystem):
             from .purchase import ob_objective_ids
 
             return {"purchase": [], "seal": [{"id": i, "kind": "objective_hex", "commitment": UNOPENED}
-                                             for i in ob_objective_ids(self.charts, kgp_state(state)["cg"], side)]}
+                                             for i in ob_objective_ids(self.charts, state["cg"], side)]}
         if decision.kind == "turn":
             return {}
         return super().stand_fast(state, decision, side)
@@ -428,10 +427,11 @@ class Kgp(GameSystem):
                      f"Rolls the rules allow now (turn {t}):"]
             allowed = []
             # a view holds every key request_problems reads (cg, date, scenario, rolls: PUBLIC_KEYS)
+            public = cast(KgpState, view)
             for name in NAMES:
                 for who in SIDES:
                     try:
-                        ok = not request_problems(self.charts, name, t, who, kgp_state(view),
+                        ok = not request_problems(self.charts, name, t, who, public,
                                                   {"roll": name, "side": who})
                     except Exception:              # noqa: BLE001 -- a hint only; the checker decides
                         ok = False

@@ -13,8 +13,7 @@ standing orders beyond the keys listed here.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NotRequired, TypedDict
 
 
 class UnitRecord(TypedDict):
@@ -167,8 +166,3 @@ class SalemState(TypedDict):
     victory_result: VictoryRecord | None
     cancelled_targets: NotRequired[list[str]]   # hexes of cancelled Union attacks this turn (17.3)
 
-
-def salem(state: Mapping[str, Any]) -> SalemState:
-    """The engine's state (the protocol's plain mapping) as the Salem state it is: the engine
-    only ever hands a system the state its own :meth:`.system.SalemChurch.setup` built."""
-    return cast(SalemState, state)

@@ -16,11 +16,11 @@ from ...base.errors import InvalidInput
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ...kit.protocol import GameSystem, MapView, ReadOnlyState, Result, Template
+from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
-from .state_types import SalemState, UnitRecord, salem
+from .state_types import SalemState, UnitRecord
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import HexMap
@@ -31,7 +31,7 @@ RULE_KEYS = ("reinforcements", "reinforcement_entry", "formations", "returning_u
              "wagon_train", "defensive_positions", "night", "initiative", "setup", "turns")
 
 
-class SalemChurch(GameSystem):
+class SalemChurch(GameSystem[SalemState]):
     # name, title, sides and the optional rules (``hxref new --option NAME``) come from INFO
     info = INFO
 
@@ -49,7 +49,7 @@ class SalemChurch(GameSystem):
                 raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
         return data
 
-    def setup(self, scenario: dict) -> dict:
+    def setup(self, scenario: dict) -> SalemState:
         units: dict[str, UnitRecord] = {}
         for uid, u in scenario["units"].items():
             # the counter's values as the scenario file gives them (checked by tests/salem_church)
@@ -66,11 +66,10 @@ class SalemChurch(GameSystem):
             "standing_orders": {}, "combats": [], "rules": {k: scenario[k] for k in RULE_KEYS if k in scenario},
             "wagon_unit": wagon, "victory_result": None,
         }
-        return dict(state)
+        return state
 
     # --- decisions -----------------------------------------------------------------------------
-    def decisions(self, game: ReadOnlyState) -> list[Decision]:
-        state = salem(game)
+    def decisions(self, state: SalemState) -> list[Decision]:
         if state["stage"] == "setup":
             spec = state["rules"]["setup"][0]
             cols = spec.get("area", {}).get("columns", [1, 15])
@@ -95,23 +94,21 @@ class SalemChurch(GameSystem):
             schema=orders_schema(side),
             example={"moves": [], "attacks": [], "standing": {"choice": "disrupt", "hexes": 1}})]
 
-    def check(self, game: ReadOnlyState, decision: Decision, side: str, choice: dict) -> list[Problem]:
-        state = salem(game)
+    def check(self, state: SalemState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         if decision.kind == "setup":
             return self._setup_problems(state, choice)
         from .orders_check import check_orders
 
         return check_orders(state, state["rules"], self.charts, side, choice)
 
-    def stand_fast(self, game: ReadOnlyState, decision: Decision, side: str) -> dict:
+    def stand_fast(self, state: SalemState, decision: Decision, side: str) -> dict:
         """A late side's orders under stand-fast: the skeleton of its template, which moves and
         attacks nothing and brings on the units due this turn (13.x: every unit due enters) by the
         first entry hex, on to a hex where they may stop (D3, 16.0), as the checker accepts."""
         if decision.kind != "orders":
-            return super().stand_fast(game, decision, side)
+            return super().stand_fast(state, decision, side)
         from .report import template
 
-        state = salem(game)
         return template(self.view(state, side, str(state.get("mode") or "open")), decision, side, self.charts)[1]
 
     def _setup_problems(self, state: SalemState, choice: dict) -> list[Problem]:
@@ -131,8 +128,8 @@ class SalemChurch(GameSystem):
                                 spec["rule"], ["place", uid])]
         return []
 
-    def resolve(self, game: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
-        state = salem(game)          # the engine's own copy: the rules update it in place
+    def resolve(self, state: SalemState, decision: Decision, answers: dict, dice) -> tuple[SalemState, list[dict]]:
+        # the engine's own copy of the state: the rules update it in place
         events: list[dict] = []
         if decision.kind == "setup":
             from .narration import line, name
@@ -143,7 +140,7 @@ class SalemChurch(GameSystem):
                 events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
                                "text": line(name(uid), f" sets up in {label}")})
             state["stage"] = "play"
-            return dict(state), tell_events(state, hexmap(self.charts, state), events)
+            return state, tell_events(state, hexmap(self.charts, state), events)
         from .turn import Turn
 
         side = state["phasing"]
@@ -159,7 +156,7 @@ class SalemChurch(GameSystem):
             state["phasing"] = "confederate"
         else:
             self._end_turn(state, events, dice)
-        return dict(state), tell_events(state, t.hm, events)
+        return state, tell_events(state, t.hm, events)
 
     def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
         from .victory import determine
@@ -180,8 +177,7 @@ class SalemChurch(GameSystem):
         events += open_union_turn(state, dice)       # 17.1: before the Union writes his orders
 
     # --- views and reports ---------------------------------------------------------------------
-    def view(self, game: ReadOnlyState, side: str | None, mode: str) -> dict:
-        state = salem(game)
+    def view(self, state: SalemState, side: str | None, mode: str) -> dict:
         from .views import public_view, side_view
 
         los = not (state.get("options") or {}).get("open_map")
@@ -222,10 +218,10 @@ class SalemChurch(GameSystem):
         notes, choice = template(view, decision, side, self.charts)
         return Template(notes, choice)
 
-    def result(self, game: ReadOnlyState) -> Result | None:
+    def result(self, state: SalemState) -> Result | None:
         """The victory determination after turn 14 (14.x): the winner by the VP difference over the
         best other side.  None before it."""
-        v = salem(game).get("victory_result")
+        v = state.get("victory_result")
         if not v:
             return None
         points = v["score"]["points"]
@@ -235,12 +231,11 @@ class SalemChurch(GameSystem):
             margin = points.get(winner, 0) - max((points.get(s, 0) for s in SIDES if s != winner), default=0)
         return Result(winner, margin, str(v.get("result") or "no result"))
 
-    def secrets(self, game: ReadOnlyState, side: str) -> set[str]:
+    def secrets(self, state: SalemState, side: str) -> set[str]:
         """``side``'s declared secrets (``INFO.secret_kinds``: :func:`.views.unseen_by_enemy`,
         :func:`.views.unseen_positions`), read on the game's map."""
         from .views import unseen_by_enemy, unseen_positions
 
-        state = salem(game)
         hm = hexmap(self.charts, state)
         found = {str(v) for v in (*unseen_by_enemy(state, side, hm), *unseen_positions(state, side, hm))}
         return {v for v in found if v.strip()}

@@ -88,8 +88,8 @@ def move(hm: HexMap, units: Mapping[str, Any], uid: str, path: list[str]) -> Wal
                 mp=unit["ma"], zoc=in_zoc, enters=enters)
 
 
-def next_to(hm: HexMap, a: str, b: str) -> bool:
-    """Whether the hexes labelled ``a`` and ``b`` are adjacent."""
+def next_to(hm: HexMap, a: str | None, b: str) -> bool:
+    """Whether the hexes labelled ``a`` and ``b`` are adjacent (an eliminated unit's None is next to none)."""
     ha, hb = hex_at(hm, a), hex_at(hm, b)
     return ha is not None and hb is not None and distance(ha, hb) == 1
 

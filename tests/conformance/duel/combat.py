@@ -14,9 +14,10 @@ from hxref.kit.protocol import other_side
 from hxref.kit.results import Outcome, ResultsTable
 
 from . import board
+from .state_types import DuelState, Unit
 
 
-def attack(state: dict, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[dict]:
+def attack(state: DuelState, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[dict]:
     """Resolve one attack of ``side`` (``{target, by}``) in ``state``; the events, each side's own."""
     units, target = state["units"], order["target"]
     enemy = other_side(tuple(state["sides"]), side)
@@ -54,7 +55,7 @@ def _how(o: Outcome) -> str:
     return f"{o.attack} to {o.defence}{shift}, column {o.column}, die {o.die}"
 
 
-def _apply(state: dict, hm: HexMap, cell: str, attackers: list[str], defender: str) -> list[tuple[str, str]]:
+def _apply(state: DuelState, hm: HexMap, cell: str, attackers: list[str], defender: str) -> list[tuple[str, str]]:
     """The result ``cell`` carried out (H5): who is eliminated or retreats, and what became of each."""
     units = state["units"]
     out: list[tuple[str, str]] = []
@@ -72,12 +73,12 @@ def _apply(state: dict, hm: HexMap, cell: str, attackers: list[str], defender: s
     return out
 
 
-def _eliminate(units: dict, uid: str) -> str:
+def _eliminate(units: dict[str, Unit], uid: str) -> str:
     units[uid]["hex"] = None
     return "is eliminated"
 
 
-def retreat(state: dict, hm: HexMap, uid: str) -> str:
+def retreat(state: DuelState, hm: HexMap, uid: str) -> str:
     """H5: a unit retreats one hex into the first (by label) it may enter that holds no unit and lies
     in no enemy zone of control; with none it is eliminated."""
     units = board.on_map(state["units"])

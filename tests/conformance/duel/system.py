@@ -41,6 +41,7 @@ from hxref.kit.views import AllowList, sides_own
 
 from . import board, combat
 from .info import INFO
+from .state_types import DuelState, GameResult
 
 #: H2: an order file's shape
 SCHEMA = {
@@ -58,7 +59,7 @@ FOGGED = AllowList(public=("stage", "turn", "turns", "sides", "phasing", "mode",
                    built={"units": lambda state, side: sides_own(state["units"], side)})
 
 
-class HexDuel(GameSystem):
+class HexDuel(GameSystem[DuelState]):
     info = INFO
     scenario_keys = ("map", "turns", "objectives", "units")
 
@@ -70,14 +71,14 @@ class HexDuel(GameSystem):
         return self.charts.map(state["map"])
 
     # --- the sequence of play ----------------------------------------------------------------
-    def setup(self, scenario: dict) -> dict:
+    def setup(self, scenario: dict) -> DuelState:
         sides = list(scenario.get("sides") or self.sides)
         return {"stage": "play", "turn": 1, "turns": int(scenario["turns"]), "sides": sides, "phasing": sides[0],
                 "mode": scenario.get("table_mode", "open"), "map": scenario["map"],
                 "objectives": {p: None for p in scenario["objectives"]},
                 "units": copy.deepcopy(scenario["units"]), "result": None}
 
-    def decisions(self, state: Mapping[str, Any]) -> list[Decision]:
+    def decisions(self, state: DuelState) -> list[Decision]:
         if state["stage"] != "play":
             return []
         side = state["phasing"]
@@ -85,7 +86,7 @@ class HexDuel(GameSystem):
                          prompt=f"turn {state['turn']} of {state['turns']}: {side}'s moves, then attacks",
                          schema=SCHEMA, example={"moves": [], "attacks": []})]
 
-    def check(self, state: Mapping[str, Any], decision: Decision, side: str, choice: dict) -> list[Problem]:
+    def check(self, state: DuelState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         hm = self.hexmap(state)
         units = board.known(state, hm, side)
         out: list[Problem] = []
@@ -129,9 +130,9 @@ class HexDuel(GameSystem):
                 out.append(Problem("an attack needs a unit", "H5", ["attacks", i, "by"]))
         return out
 
-    def resolve(self, state: Mapping[str, Any], decision: Decision, answers: dict[str, dict],
-                dice: Any) -> tuple[dict, list[dict]]:
-        new = copy.deepcopy(dict(state))
+    def resolve(self, state: DuelState, decision: Decision, answers: dict[str, dict],
+                dice: Any) -> tuple[DuelState, list[dict]]:
+        new = copy.deepcopy(state)
         side, hm = new["phasing"], self.hexmap(new)
         orders = answers[side]
         events: list[dict] = []
@@ -153,7 +154,7 @@ class HexDuel(GameSystem):
             events.append({"type": "result", "rule": "H7", "text": result["how"]})
         return new, events
 
-    def _move(self, state: dict, hm: Any, side: str, uid: str, path: list[str]) -> list[dict]:
+    def _move(self, state: DuelState, hm: Any, side: str, uid: str, path: list[str]) -> list[dict]:
         """H3, H4: the move walked against every unit, stopped short of an own unit's hex."""
         units = board.on_map(state["units"])
         w = board.move(hm, units, uid, path)
@@ -173,7 +174,7 @@ class HexDuel(GameSystem):
         return [{"type": "move", "rule": w.rule, "side": side, "unit": uid, "path": hexes, "text": text,
                  "visible_to": [side]}]
 
-    def _sighted(self, state: dict, hm: Any, before: Mapping[str, set[str]]) -> list[dict]:
+    def _sighted(self, state: DuelState, hm: Any, before: Mapping[str, set[str]]) -> list[dict]:
         """H8: each side told of the enemy counters that came into its sight."""
         events = []
         for side in state["sides"]:
@@ -184,7 +185,7 @@ class HexDuel(GameSystem):
                                "text": "in sight now: " + ", ".join(f"{board.counter(u)} in {u['hex']}" for u in new)})
         return events
 
-    def _objectives(self, state: dict, hm: Any, side: str) -> list[dict]:
+    def _objectives(self, state: DuelState, hm: Any, side: str) -> list[dict]:
         """H6: the objectives ``side``'s units stand in after its moves and attacks are its own."""
         events = []
         for place, held in state["objectives"].items():
@@ -194,7 +195,7 @@ class HexDuel(GameSystem):
                 events.append({"type": "objective", "rule": "H6", "text": f"{side} takes the {place} ({label})"})
         return events
 
-    def _victory(self, state: dict) -> dict | None:
+    def _victory(self, state: DuelState) -> GameResult | None:
         """H7: who wins, once the game is over."""
         a, b = state["sides"]
         left = {s: sum(u["strength"] for u in state["units"].values() if u["side"] == s and u["hex"]) for s in (a, b)}
@@ -213,12 +214,12 @@ class HexDuel(GameSystem):
                         "how": f"{w} wins after turn {state['turns']}: {score[w]} {what} to {score[lose]} (H7)"}
         return {"winner": None, "margin": 0, "how": f"a draw after turn {state['turns']} (H7)"}
 
-    def result(self, state: Mapping[str, Any]) -> Result | None:
+    def result(self, state: DuelState) -> Result | None:
         r = state.get("result")
         return Result(r["winner"], r["margin"], r["how"]) if r else None
 
     # --- what each audience sees --------------------------------------------------------------
-    def view(self, state: Mapping[str, Any], audience: str | None, mode: str) -> dict:
+    def view(self, state: DuelState, audience: str | None, mode: str) -> dict:
         if mode != "umpired" or audience == UMPIRE:
             v = copy.deepcopy(dict(state))
             v["seen"] = []
@@ -228,7 +229,7 @@ class HexDuel(GameSystem):
         v["viewer"] = audience
         return v
 
-    def _seen(self, state: Mapping[str, Any], side: str | None) -> list[dict]:
+    def _seen(self, state: DuelState, side: str | None) -> list[dict]:
         """H8: the enemy counters ``side`` sees, without their names (the public sees none)."""
         if side is None:
             return []
