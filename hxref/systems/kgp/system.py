@@ -54,6 +54,7 @@ from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
 from .setup_rules import KINDS
 from .sides import SIDES, other
 from .state_types import KgpState, kgp_state, plain
+from ...kit.events import Event, event_dicts
 
 NAME = "kgp"
 #: the commitment a stand-fast set-up seals for each Objective Hex: no value and salt open it
@@ -320,9 +321,9 @@ class Kgp(GameSystem):
 
     def resolve(self, state: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[State, list[dict]]:
         st = kgp_state(state)             # the engine's copy, updated in place (the protocol)
-        events: list[dict] = []
+        events: list[Event] = []
         flow.resolve(self.charts, st, decision, answers, dice, events)
-        return plain(st), events
+        return plain(st), event_dicts(events)
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, state: ReadOnlyState, side: str | None, mode: str) -> dict:

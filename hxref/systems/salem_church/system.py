@@ -21,6 +21,7 @@ from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
 from .state_types import SalemState, UnitRecord, salem
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import HexMap
@@ -133,15 +134,14 @@ class SalemChurch(GameSystem):
 
     def resolve(self, game: ReadOnlyState, decision: Decision, answers: dict, dice) -> tuple[dict, list[dict]]:
         state = salem(game)          # the engine's own copy: the rules update it in place
-        events: list[dict] = []
+        events: list[Event] = []
         if decision.kind == "setup":
             from .narration import line, name
 
             spec = state["rules"]["setup"][0]
             for uid, label in answers[spec["side"]]["place"].items():
                 state["units"][uid]["hex"] = str(label)
-                events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
-                               "text": line(name(uid), f" sets up in {label}")})
+                events.append(event("setup", line(name(uid), f" sets up in {label}"), spec["rule"], side=spec["side"]))
             state["stage"] = "play"
             return dict(state), tell_events(state, hexmap(self.charts, state), events)
         from .turn import Turn
@@ -161,7 +161,7 @@ class SalemChurch(GameSystem):
             self._end_turn(state, events, dice)
         return dict(state), tell_events(state, t.hm, events)
 
-    def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
+    def _end_turn(self, state: SalemState, events: list[Event], dice) -> None:
         from .victory import determine
 
         rules = state["rules"]
@@ -169,9 +169,9 @@ class SalemChurch(GameSystem):
         if v.final:
             state["victory_result"] = v.to_dict()
             state["stage"] = "over"
-            events.append({"type": "victory", "rule": v.rule, "text": v.why.splitlines()[0], "detail": v.why})
+            events.append(event("victory", v.why.splitlines()[0], v.rule, detail=v.why))
             return
-        events.append({"type": "turn.end", "rule": "13.4", "text": f"turn {state['turn']} ends"})
+        events.append(event("turn.end", f"turn {state['turn']} ends", "13.4"))
         state["turn"] += 1
         state["phasing"] = "union"
         state["cancelled_targets"] = []
@@ -251,7 +251,7 @@ SYSTEM = SalemChurch()
 
 # --- line-of-sight fog for the events of a resolution (umpired play) ---------------------------------
 
-def tell_events(state: SalemState, hm: HexMap, events: list[dict]) -> list[dict]:
+def tell_events(state: SalemState, hm: HexMap, events: list[Event]) -> list[dict]:
     """The events of a resolution, each written for its audiences as it is made: the units it names
     as each side sees them when the resolution ends (:func:`.narration.tell`).  The dice name no
     unit in line-of-sight play (:class:`.turn.Roller`)."""

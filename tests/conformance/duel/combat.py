@@ -14,9 +14,10 @@ from hxref.kit.protocol import other_side
 from hxref.kit.results import Outcome, ResultsTable
 
 from . import board
+from hxref.kit.events import Event, event
 
 
-def attack(state: dict, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[dict]:
+def attack(state: dict, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[Event]:
     """Resolve one attack of ``side`` (``{target, by}``) in ``state``; the events, each side's own."""
     units, target = state["units"], order["target"]
     enemy = other_side(tuple(state["sides"]), side)
@@ -43,9 +44,8 @@ def attack(state: dict, hm: HexMap, table: ResultsTable, side: str, order: Mappi
         told = (f"{who} ({strength}) attack {name(defender)} in {target}: {_how(outcome)}, "
                 f"{outcome.cell}, {outcome.means}")
         after = "; ".join(f"{name(uid)} {what}" for uid, what in losses)
-        events.append({"type": "combat", "rule": outcome.rule, "side": side, "target": target,
-                       "text": told + (f"; {after}" if after else ""), "explain": outcome.explain(),
-                       "visible_to": [reader]})
+        events.append(event("combat", told + (f"; {after}" if after else ""), outcome.rule, side=side, target=target,
+                            explain=outcome.explain(), visible_to=[reader]))
     return events
 
 
@@ -95,4 +95,4 @@ def retreat(state: dict, hm: HexMap, uid: str) -> str:
 
 
 def _told(side: str, text: str) -> dict:
-    return {"type": "attack", "rule": "H5", "side": side, "text": text, "visible_to": [side]}
+    return event("attack", text, "H5", side=side, visible_to=[side])
