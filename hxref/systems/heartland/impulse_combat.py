@@ -180,8 +180,8 @@ def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list
             continue
         apply_reaction(state, r)
         events.append(event("reaction", f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
-                + (f"moves to {r.destination}" if r.success else "fails"), r.rule, side=side, force=item["force"],
-                            success=r.success))
+                                        + (f"moves to {r.destination}" if r.success else "fails"),
+                            r.rule, side=side, force=item["force"], success=r.success))
         events.append(event("reaction.detail", f"{_name(state, item['force'])}: {r.why}", r.rule, side=side,
                             visible_to=[side]))
     for item in choice.get("retreat", []):
@@ -199,9 +199,9 @@ def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list
         apply_pre_combat_retreat(state, pr)
         events.append(event("retreat.before.combat",
                             f"{_name(state, item['force'])} retreats before combat to {pr.to}"
-   + (" leaving a rear guard" if pr.rear_guard else "")
-   + ("; the rear guard is overrun" if pr.overrun is not None and pr.overrun.overrun else ""), pr.rule, side=side,
-                            force=item["force"], to=pr.to))
+                            + (" leaving a rear guard" if pr.rear_guard else "")
+                            + ("; the rear guard is overrun" if pr.overrun is not None and pr.overrun.overrun else ""),
+                            pr.rule, side=side, force=item["force"], to=pr.to))
         events.append(event("retreat.detail", f"{_name(state, item['force'])}: {pr.why}", pr.rule, side=side,
                             visible_to=[side]))
         if pr.overrun is not None or pr.attacker_advances or pr.next_assault is not None:
@@ -398,9 +398,9 @@ def _replacements(state: HeartlandState, c, events: list[Event]) -> None:
         if isinstance(e, Kill) and e.replacement.startswith("now"):
             side = state["leaders"][e.leader]["side"]
             state["wep"][side] -= WDO_COST
+            heir = f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else ""
             events.append(event("replacement", f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
-                                               f"{state['leaders'][e.leader]['name']} (killed)"
-                                               + (f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else ""),
+                                               f"{state['leaders'][e.leader]['name']} (killed){heir}",
                                 "3.41(2), 10.67b", side=side))
 
 

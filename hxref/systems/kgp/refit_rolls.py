@@ -116,6 +116,6 @@ def make_rolls(charts: Charts, state: KgpState, side: str, rolls: list, dice, ev
         result = c["results"][dr]
         state.setdefault("refit_rolls", {"us": [], "german": []})[side].append({"date": state["date"], "step": r["step"], "what": str(what), "dr": dr,
                                            "result": result})
-        events.append(event("refit.roll", f"{SIDE_ADJECTIVES[side]} {c['title']} dr for {what}: {dr}: {result}"
-                                          + (" (stand-in table, games/kgp/charts/refit.yaml)" if c.get("stand_in") else ""),
+        stand_in = " (stand-in table, games/kgp/charts/refit.yaml)" if c.get("stand_in") else ""
+        events.append(event("refit.roll", f"{SIDE_ADJECTIVES[side]} {c['title']} dr for {what}: {dr}: {result}{stand_in}",
                             r["step"], side=side, visible_to=[side]))
