@@ -41,7 +41,7 @@ from hxref.kit.views import AllowList, sides_own
 
 from . import board, combat
 from .info import INFO
-from hxref.kit.events import Event, event
+from hxref.kit.events import Event, event, event_dicts
 
 #: H2: an order file's shape
 SCHEMA = {
@@ -152,7 +152,7 @@ class HexDuel(GameSystem):
         if result is not None:
             new["result"], new["stage"] = result, "over"
             events.append(event("result", result["how"], "H7"))
-        return new, events
+        return new, event_dicts(events)
 
     def _move(self, state: dict, hm: Any, side: str, uid: str, path: list[str]) -> list[Event]:
         """H3, H4: the move walked against every unit, stopped short of an own unit's hex."""
