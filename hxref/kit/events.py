@@ -1,15 +1,17 @@
 """The event record every game system returns, and who may see it.
 
-``resolve`` returns a list of events: plain dicts the engine canonicalises and logs as
-``rules`` events.  Each has
+``resolve`` returns a list of events, each made by :func:`event` (the one form: a test reads
+every system's rules and finds no event written as a dict display), which the engine
+canonicalises and logs as ``rules`` events.  Each has
 
 - ``type``: what happened (``"move"``, ``"combat"``, ``"imc"``, ...);
-- ``text``: one line a report shows;
+- ``text``: one line a report shows (absent from the few events a system's report words from
+  their data alone, as Heartland's bidding game does for its bids and impulses);
 - ``rule``: the rule number it applies (``"-"`` for none);
 - ``visible_to`` (optional): the sides that may read it.  Absent, every audience reads it
   (each side, the public report, the umpire).  Present, only those sides and the umpire;
-- any other keys: the event's data (``side``, ``force``, ``hex``, ...), which the system's
-  own reports and tests read.  ``data`` may hold a nested dict of them.
+- any other keys: the event's data (``side``, ``force``, ``hex``, ...), kept beside the
+  standard ones, which the system's own reports and tests read.
 
 Visibility is this one key and nothing else: the core never strips a field by name and
 never reads a system's text.  A fact only one side may know (its WEP, the MP a force got)
@@ -23,7 +25,7 @@ A die roll (``die`` events) follows the same rule: :meth:`hxref.crypto.dice.Dice
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict, cast
 
 #: the audience that reads every event (the same name as :data:`hxref.kit.protocol.UMPIRE`)
 UMPIRE = "umpire"
@@ -32,24 +34,44 @@ KEY = "visible_to"
 
 
 class Event(TypedDict):
-    """The keys every event has and the one that restricts it.  Systems add their own data
-    keys beside these (the engine stores the dict as it is)."""
+    """The keys every event has and the one that restricts it.
+
+    A TypedDict is open (PEP 589): a value of this type may hold more keys than it names, and an
+    event holds its data keys beside these.  Only :func:`event` puts them there, so the keys are
+    declared once, here; a system reads its own data keys with ``.get`` (or from the logged
+    event, a plain mapping).  The engine stores the dict as it is (canonical JSON, keys sorted)."""
 
     type: str
-    text: str
+    text: NotRequired[str]
     rule: str
     visible_to: NotRequired[list[str]]
-    data: NotRequired[dict[str, Any]]
 
 
-def event(type: str, text: str, rule: str = "-", *, visible_to: Iterable[str] | None = None,
-          **data: Any) -> dict[str, Any]:
-    """An event: ``visible_to`` the sides that may read it (None: every audience); ``data``
-    the event's other keys, kept beside the standard ones."""
-    out: dict[str, Any] = {"type": type, "text": text, "rule": rule, **data}
+class Narration(Protocol):
+    """An event's text as a system keeps it until the resolution ends, when it writes the text
+    for each reader (Salem Church names each unit as the reader sees it): the event leaves
+    ``resolve`` with a ``str``."""
+
+    def told(self, say: Any, /) -> str: ...
+
+
+def event(type: str, text: str | Narration | None, rule: str = "-", *,
+          visible_to: Iterable[str] | None = None, **data: Any) -> Event:
+    """An event of ``type`` that ``text`` tells (None: no line of its own; the system's report
+    words it), applying ``rule``: ``visible_to`` the sides that may read it (None: every
+    audience); ``data`` the event's other keys, kept beside the standard ones."""
+    out: dict[str, Any] = {"type": type, "rule": rule, **data}
+    if text is not None:
+        out["text"] = text
     if visible_to is not None:
         out[KEY] = audience_list(visible_to)
-    return out
+    return cast(Event, out)     # the data keys: an event is the open TypedDict (see Event)
+
+
+def event_dicts(events: Iterable[Event]) -> list[dict]:
+    """The events as the plain dicts :meth:`hxref.kit.protocol.GameSystem.resolve` hands the
+    engine (each copied: the same keys, in the same order)."""
+    return [dict(e) for e in events]
 
 
 def only(sides: Iterable[str] | str) -> dict[str, list[str]]:

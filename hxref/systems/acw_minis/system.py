@@ -22,6 +22,7 @@ from ...kit.protocol import GameSystem, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .info import INFO
 from .state_types import AcwState, ShotRecord
+from ...kit.events import Event, event, event_dicts
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import TableMap
@@ -134,9 +135,10 @@ class AcwMinis(GameSystem[AcwState]):
         return []
 
     def resolve(self, state: AcwState, decision: Decision, answers: dict, dice) -> tuple[AcwState, list[dict]]:
-        return self._resolve(state, answers, dice)      # the engine's copy, updated in place
+        st, events = self._resolve(state, answers, dice)      # the engine's copy, updated in place
+        return st, event_dicts(events)
 
-    def _resolve(self, state: AcwState, answers: dict, dice) -> tuple[AcwState, list[dict]]:
+    def _resolve(self, state: AcwState, answers: dict, dice) -> tuple[AcwState, list[Event]]:
         from .movement import movement_step
         from .sequence import eliminating_step, start_player_turn
         from .shooting import shooting_step
@@ -144,12 +146,12 @@ class AcwMinis(GameSystem[AcwState]):
         side = state["order"][state["phasing_index"]]
         choice = answers[side]
         tm = self.table(state)
-        events: list[dict] = []
+        events: list[Event] = []
         units = start_player_turn(_units(state), side)
         ms = movement_step(tm, units, _orders(choice), phasing=side, options=_options(state))
         for m in ms.moves:
             if m.moved:
-                events.append({"type": "move", "side": side, "rule": "A3", "text": m.why})
+                events.append(event("move", m.why, "A3", side=side))
         shots = choice.get("shots", [])
         faces = {s["shooter"]: dice.d6(f"shot {s['shooter']} at {s['target']} (A4)", by=side) for s in shots}
         st = shooting_step(tm, ms.units, shots, faces, phasing=side, options=_options(state))
@@ -157,18 +159,17 @@ class AcwMinis(GameSystem[AcwState]):
         for o in st.shots:
             c, r = o.check, o.roll
             shooter, target = _name(ms.units, o.shooter), _name(ms.units, o.target)
-            events.append({"type": "shot", "side": side, "rule": "A4",
-                           "text": f"{shooter} shoots at {target}: {c.why}; {r.why if r else ''}",
-                           "shooter": shooter, "target": target, "hits": r.hits if r else 0})
+            events.append(event("shot", f"{shooter} shoots at {target}: {c.why}; {r.why if r else ''}", "A4",
+                                side=side, shooter=shooter, target=target, hits=r.hits if r else 0))
             last_shots.append({"from": o.shooter, "to": o.target, "range": c.max_range, "arc": 45,
                                "label": f"{r.hits if r else 0} hit{'' if r and r.hits == 1 else 's'} (d6 {r.die if r else '-'})",
                                "distance": round(c.range, 1) if c.range is not None else None,
                                "hits": r.hits if r else 0, "die": r.die if r else None, "cover": c.target_in_cover})
         for w in st.warnings:
-            events.append({"type": "shot.warning", "side": side, "rule": "C16", "text": w})
+            events.append(event("shot.warning", w, "C16", side=side))
         el = eliminating_step(st.units, phasing=side)
-        events.append({"type": "eliminate", "side": side, "rule": el.rule, "text": el.why,
-                       "eliminated": [_name(st.units, u) for u in el.removed]})
+        events.append(event("eliminate", el.why, el.rule, side=side,
+                            eliminated=[_name(st.units, u) for u in el.removed]))
         new_units = {k: u.to_dict() for k, u in st.units.items()}
         for uid in el.removed:
             new_units[uid]["eliminated"] = True
@@ -190,7 +191,7 @@ class AcwMinis(GameSystem[AcwState]):
                 state["turn"] += 1
         return state, events
 
-    def _victory(self, state: AcwState, side: str, events: list[dict]) -> None:
+    def _victory(self, state: AcwState, side: str, events: list[Event]) -> None:
         rule = state["victory_rule"]
         need = int(rule["elimination"]["enemy_units"])
         enemy = "confederate" if side == "union" else "union"
@@ -206,7 +207,7 @@ class AcwMinis(GameSystem[AcwState]):
                                                        f"{rule['town']['area']}: a draw"})
         res = state["result"]
         if res:
-            events.append({"type": "victory", "rule": "scenario", "text": res["why"]})
+            events.append(event("victory", res["why"], "scenario"))
 
     def town_holder(self, state: AcwState) -> str | None:
         from shapely.geometry import Point

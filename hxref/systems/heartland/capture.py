@@ -41,6 +41,7 @@ from .state_types import HeartlandState, Logistics, Turn
 from ..base import Problem
 from . import forces as fc
 from . import model
+from ...kit.events import Event, event
 
 LANDING_AP = 1          # 8.64a, 3.24a
 
@@ -259,7 +260,7 @@ def exhaust_order_problems(state: HeartlandState, side: str, landings: object) -
     return []
 
 
-def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> list[dict]:
+def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> list[Event]:
     """8.64a: carry out an accepted ``exhaust`` order; its events (the flipped counter is public)."""
     events = []
     for lid in landings:
@@ -267,8 +268,9 @@ def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> l
             continue
         apply_exhaust_landing(state, lid)
         where = state["landings"][lid].get("hex")
-        events.append({"type": "landing.exhausted", "side": side, "id": lid, "hex": where, "rule": "8.64a",
-                       "text": f"the Union declares its captured landing in {where} exhausted and flips it"})
+        events.append(event("landing.exhausted",
+                            f"the Union declares its captured landing in {where} exhausted and flips it", "8.64a",
+                            side=side, id=lid, hex=where))
     return events
 
 
@@ -295,13 +297,13 @@ def apply_depot_retreat(state: HeartlandState, c: Capture) -> None:
     s.update({"side": c.captor, "kind": "wagon", "capacity": cap, "cf": 0, "leader": None})
 
 
-def depot_retreats(state: HeartlandState, combat: Any) -> list[dict]:
+def depot_retreats(state: HeartlandState, combat: Any) -> list[Event]:
     """8.64b after one combat is applied: the depots of a defender forced to retreat from the hex
     fought for, with none of its combat units left there, are captured at once and become the
     attacker's wagons; the events.  The combat (:mod:`.combat`) gives a depot no CF and no losses
     (7.22's CF is not added to the defence), so its strength after losses is its capacity."""
     side, captor = combat.defender_side, combat.attacker_side
-    events: list[dict] = []
+    events: list[Event] = []
     for plan in combat.retreats:
         if plan.side != side or plan.start != combat.target or plan.eliminated:
             continue
@@ -312,8 +314,7 @@ def depot_retreats(state: HeartlandState, combat: Any) -> list[dict]:
                 continue
             c = depot_forced_retreat(state, sid, captor, int(s.get("capacity", 0)))
             apply_depot_retreat(state, c)
-            events.append({"type": "capture", "side": captor, "id": sid, "hex": plan.start, "rule": c.rule,
-                           "text": c.why + " (8.64b)"})
+            events.append(event("capture", c.why + " (8.64b)", c.rule, side=captor, id=sid, hex=plan.start))
     return events
 
 

@@ -19,6 +19,7 @@ from typing import Iterable, Mapping
 
 from .state_types import HeartlandState
 from . import model
+from ...kit.events import Event, event
 
 
 def _fights(assaults: Iterable[Mapping]) -> list[tuple[str, str, str]]:
@@ -49,12 +50,12 @@ def _captor(state: HeartlandState, side: str, label: str, fights: list[tuple[str
 
 
 def captures_after_combat(state: HeartlandState, assaults: Iterable[Mapping],
-                          before: Mapping[str, list[str]]) -> list[dict]:
+                          before: Mapping[str, list[str]]) -> list[Event]:
     """8.64: apply the captures in every hex the combat cleared of its owner's combat units; the events."""
     from .capture import apply_capture, captures_on_entry, hex_combat_units
 
     fights = _fights(assaults)
-    events: list[dict] = []
+    events: list[Event] = []
     for label, sides in before.items():
         for owner in sides:
             if hex_combat_units(state, label, owner):
@@ -66,10 +67,10 @@ def captures_after_combat(state: HeartlandState, assaults: Iterable[Mapping],
                 if not c.automatic:
                     continue                        # 8.64a: a landing is taken only by entering it
                 if c.problems:
-                    events.append({"type": "capture.void", "side": c.captor, "visible_to": [c.captor],
-                                   "rule": c.problems[0].rule, "text": c.why})
+                    events.append(event("capture.void", c.why, c.problems[0].rule, side=c.captor,
+                                        visible_to=[c.captor]))
                     continue
                 apply_capture(state, c)
-                events.append({"type": "capture", "side": c.captor, "id": c.id, "hex": label, "rule": c.rule,
-                               "text": c.why + " (8.64: every enemy combat unit there is gone by combat)"})
+                events.append(event("capture", c.why + " (8.64: every enemy combat unit there is gone by combat)",
+                                    c.rule, side=c.captor, id=c.id, hex=label))
     return events

@@ -36,6 +36,7 @@ from typing import Iterable
 from .state_types import HeartlandState
 from ..base import Problem
 from . import model
+from ...kit.events import Event, event
 
 MAX_CORPS = 2                  # 3.12, 8.62
 MAX_CORPS_ARTILLERY = 2        # 3.12, 8.62
@@ -118,14 +119,13 @@ def apply_lapse(state: HeartlandState, lp: Lapse) -> None:
         ld.pop(key, None)       # type: ignore[misc]
 
 
-def lapse_events(state: HeartlandState) -> list[dict]:
+def lapse_events(state: HeartlandState) -> list[Event]:
     """3.12 after any resolution: remove the markers of commands that broke the corps' limits; one
     event each, for the owner (the AOD is his, 3.1)."""
     out = []
     for lp in lapses(state):
         apply_lapse(state, lp)
-        out.append({"type": "corps.lapsed", "side": lp.side, "visible_to": [lp.side], "rule": lp.rule,
-                    "leader": lp.leader, "text": lp.why})
+        out.append(event("corps.lapsed", lp.why, lp.rule, side=lp.side, leader=lp.leader, visible_to=[lp.side]))
     return out
 
 

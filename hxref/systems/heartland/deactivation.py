@@ -18,6 +18,7 @@ from . import forces as fc
 from .imc import apply_deactivation, deactivation
 from .names import surname
 from .state_types import HeartlandState
+from ...kit.events import Event, event
 
 RULE = "8.12a"
 
@@ -46,25 +47,25 @@ def order_problems(state: HeartlandState, side: str, names: Any, moves: Iterable
 
 
 def deactivate_at_impulse_end(state: HeartlandState, side: str, names: Iterable[str],
-                              events: list[dict]) -> list[str]:
+                              events: list[Event]) -> list[str]:
     """8.12a: flip the named leaders who are still active and in service; the leaders deactivated."""
     done: list[str] = []
     for lid in names:
         ld, name = state["leaders"][lid], surname(state["leaders"], lid)
         if ld.get("killed") or ld.get("removed") or not fc.in_service(ld):
-            events.append({"type": "deactivate.void", "side": side, "visible_to": [side], "rule": RULE,
-                           "text": f"{name} is no longer on the map: no voluntary deactivation"})
+            events.append(event("deactivate.void", f"{name} is no longer on the map: no voluntary deactivation", RULE,
+                                side=side, visible_to=[side]))
             continue
         if not ld.get("active"):
-            events.append({"type": "deactivate.void", "side": side, "visible_to": [side], "rule": RULE,
-                           "text": f"{name} is already inactive: no voluntary deactivation"})
+            events.append(event("deactivate.void", f"{name} is already inactive: no voluntary deactivation", RULE,
+                                side=side, visible_to=[side]))
             continue
         d = deactivation(state, lid, voluntary=True)
         apply_deactivation(state, d)
         done.append(lid)
-        events.append({"type": "deactivated", "side": side, "leader": lid, "voluntary": True, "rule": RULE,
-                       "text": f"{name} is deactivated voluntarily at the end of the impulse (8.12a)"})
-        events.append({"type": "deactivated.detail", "side": side, "visible_to": [side], "rule": RULE,
-                       "text": f"{name}'s AP {d.ap_before} -> {d.ap_after} (his inactive AR, 8.11); "
-                               "not paid this impulse (11.0)"})
+        events.append(event("deactivated", f"{name} is deactivated voluntarily at the end of the impulse (8.12a)",
+                            RULE, side=side, leader=lid, voluntary=True))
+        events.append(event("deactivated.detail",
+                            f"{name}'s AP {d.ap_before} -> {d.ap_after} (his inactive AR, 8.11); "
+                            "not paid this impulse (11.0)", RULE, side=side, visible_to=[side]))
     return done

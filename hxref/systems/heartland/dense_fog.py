@@ -40,6 +40,7 @@ from __future__ import annotations
 import copy
 from typing import Iterable, cast
 from .state_types import HeartlandState
+from ...kit.events import Event, event
 
 SIDES = ("union", "confederate")
 STRENGTH_KEYS = ("cf", "steps")                  # 3.72(1)
@@ -105,7 +106,7 @@ def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) 
     return out
 
 
-def attrition_events(state: HeartlandState, result) -> list[dict]:
+def attrition_events(state: HeartlandState, result) -> list[Event]:
     """3.72(2): an event for each attrition check of a Supply Recheck step ``result`` (its
     ``checks``): without dense fog everyone reads which force rolled and the die's face (not
     its DRMs, losses or deactivation: the AOD's, 3.71); with dense fog only the roller does."""
@@ -118,13 +119,12 @@ def attrition_events(state: HeartlandState, result) -> list[dict]:
         if secret:
             text = (f"{side}: {chk.force} checks attrition (4.31): the die rolled {chk.roll}, kept secret "
                     f"from the enemy (dense fog, 3.72(2))")
-            out.append({"type": "reorganization.attrition", "side": side, "force": chk.force, "roll": chk.roll,
-                        "visible_to": [side], "rule": "4.31, 3.72(2)", "text": text})
+            out.append(event("reorganization.attrition", text, "4.31, 3.72(2)", side=side, force=chk.force,
+                             roll=chk.roll, visible_to=[str(side)]))
         else:
             text = (f"{side}: {chk.force} checks attrition (4.31): the die rolled {chk.roll}, in the open; "
                     f"what it costs is on the {side} Army Organization Display (3.71)")
-            out.append({"type": "reorganization.attrition", "side": side, "force": chk.force, "roll": chk.roll,
-                        "rule": "4.31", "text": text})
+            out.append(event("reorganization.attrition", text, "4.31", side=side, force=chk.force, roll=chk.roll))
     return out
 
 
@@ -182,7 +182,7 @@ ANNOUNCEMENTS = "announcements"
 UNANNOUNCED = "unannounced"
 
 
-def defer(state: HeartlandState, events: list[dict]) -> list[dict]:
+def defer(state: HeartlandState, events: list[Event]) -> list[Event]:
     """3.72(4) at resolution: each deferred event of a side is its owner's alone now, and its public
     copy waits in the state for the Reorganization Segment, released after its start event
     (:func:`release`); a pontoon it lays is off the enemy's map until then.  Unchanged without
@@ -192,25 +192,26 @@ def defer(state: HeartlandState, events: list[dict]) -> list[dict]:
         return events
     _now, later = deferred_announcements(events, options)
     held = {id(e) for e in later if e.get("side") in SIDES and "visible_to" not in e}
-    out: list[dict] = []
+    out: list[Event] = []
     for e in events:
         if id(e) in held:
             cast(dict, state).setdefault(ANNOUNCEMENTS, []).append(copy.deepcopy(e))
             for pt in state.get("pontoons") or []:
                 if pt.get("id") == e.get("pontoon"):
                     cast(dict, pt)[UNANNOUNCED] = True
-            e = {**e, "visible_to": [e["side"]], "rule": ", ".join(filter(None, (e.get("rule"), "3.72(4)")))}
+            e = {**e, "visible_to": [str(e.get("side"))], "rule": ", ".join(filter(None, (e.get("rule"), "3.72(4)")))}
         out.append(e)
         if e.get("type") == "reorganization.start":
             out += release(state)
     return out
 
 
-def release(state: HeartlandState) -> list[dict]:
+def release(state: HeartlandState) -> list[Event]:
     """3.72(4): the Reorganization Segment: every held announcement is made to both sides."""
     held = cast(dict, state).pop(ANNOUNCEMENTS, None) or []
     for pt in state.get("pontoons") or []:
         cast(dict, pt).pop(UNANNOUNCED, None)
-    return [{"type": "announcement", "side": e.get("side"), "rule": "3.72(4)",
-             "text": f"announced in the Reorganization Segment (3.72(4)): {e.get('text', e.get('type'))}"}
+    return [event("announcement",
+                  f"announced in the Reorganization Segment (3.72(4)): {e.get('text', e.get('type'))}", "3.72(4)",
+                  side=e.get("side"))
             for e in held]

@@ -40,6 +40,7 @@ from .state_types import HeartlandState
 from ...geometry.paths import is_prohibited
 from . import model
 from . import zoc as zc
+from ...kit.events import Event, event
 
 
 def fog_of_war(state: HeartlandState) -> bool:
@@ -145,7 +146,7 @@ def contact_made(contact: Contact, walked: list[str], mp: float) -> bool:
 
 
 def reveal_on_contact(state: HeartlandState, side: str, mover: str, contact: Contact, end: str,
-                      events: list[dict]) -> None:
+                      events: list[Event]) -> None:
     """8.62a: the hidden forces met appear; each side is told what it sees of it."""
     from .cavalry import Reveal, apply_reveal
     from .impulse_conditions import _name
@@ -155,23 +156,23 @@ def reveal_on_contact(state: HeartlandState, side: str, mover: str, contact: Con
         where = model.force_hex(state, f)
         apply_reveal(state, Reveal(f, enemy, where, len(model.units_of(state, f)), "contact", "8.62a",
                                    f"{f} in {where} is met by an enemy move and appears"))
-        events.append({"type": "reveal", "side": enemy, "force": f, "rule": "8.62a",
-                       "text": f"a hidden {enemy} force appears at {where} (contact)"})
-        events.append({"type": "contact", "side": enemy, "visible_to": [enemy], "rule": "8.62a",
-                       "text": f"{_name(state, f)}, hidden in {where}, is met by an enemy force moving to "
-                               f"{end} and appears (8.62a)"})
+        events.append(event("reveal", f"a hidden {enemy} force appears at {where} (contact)", "8.62a", side=enemy,
+                            force=f))
+        events.append(event("contact", f"{_name(state, f)}, hidden in {where}, is met by an enemy force moving to "
+                                       f"{end} and appears (8.62a)", "8.62a", side=enemy, visible_to=[enemy]))
     hexes = ", ".join(sorted({model.force_hex(state, f) for f in contact.hidden}))
-    events.append({"type": "contact", "side": side, "visible_to": [side], "rule": contact.rule,
-                   "text": f"{_name(state, mover)} runs into a hidden {enemy} force in {hexes}, which appears: "
-                           f"the move stops in {end} ({contact.why}; {contact.rule}, 8.62a)"})
+    events.append(event("contact",
+                        f"{_name(state, mover)} runs into a hidden {enemy} force in {hexes}, which appears: "
+                        f"the move stops in {end} ({contact.why}; {contact.rule}, 8.62a)", contact.rule, side=side,
+                        visible_to=[side]))
 
 
-def reveal_mover(state: HeartlandState, hexmap, force: str, events: list[dict]) -> None:
+def reveal_mover(state: HeartlandState, hexmap, force: str, events: list[Event]) -> None:
     """[translator] 8.62a: a hidden force that ends its move in enemy ZOC appears at once."""
     from .cavalry import apply_reveal, must_reveal
 
     r = must_reveal(state, hexmap, force)
     if r is not None and r.reason == "enemy zoc":
         apply_reveal(state, r)
-        events.append({"type": "reveal", "side": r.side, "force": force, "rule": r.rule,
-                       "text": f"a hidden {r.side} force appears at {r.hex} (enemy zoc)"})
+        events.append(event("reveal", f"a hidden {r.side} force appears at {r.hex} (enemy zoc)", r.rule, side=r.side,
+                            force=force))

@@ -41,6 +41,7 @@ from .views import wep_event
 from .impulse_moves import REACTIVATION_METHODS, _hidden_orders, _hidden_plots, _move_one, _rail_move
 from .impulse_moves import _move_alone
 from . import wagons
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -125,25 +126,25 @@ def check_defence(state: HeartlandState, hm, side: str, choice: dict) -> list[Pr
 
 # --- the impulse's life -------------------------------------------------------------------
 
-def start(state: HeartlandState, hm, imp: Mapping[str, Any], events: list[dict]) -> None:
+def start(state: HeartlandState, hm, imp: Mapping[str, Any], events: list[Event]) -> None:
     """Begin an impulse of the full game on its map ``hm``: it waits for the phasing side's orders."""
     cur = state["current"]
     n = len(cur["impulses"]) + 1
     cur["active_impulse"] = {"n": n, "side": imp["side"], "level": imp["level"], "fixed": imp["fixed"],
                              "rule": imp["rule"], "stage": "orders", "assaults": [], "involuntary": []}
-    events.append({"type": "impulse.start", "n": n, "side": imp["side"], "level": imp["level"],
-                   "rule": imp["rule"],
-                   "text": f"impulse {n}: {imp['side']} " + (f"at operation level {imp['level']} (set by the bid)"
-                                                             if imp["level"] else "declares its level")})
+    events.append(event("impulse.start",
+                        f"impulse {n}: {imp['side']} " + (f"at operation level {imp['level']} (set by the bid)"
+                                                          if imp["level"] else "declares its level"), imp["rule"],
+                        n=n, side=imp["side"], level=imp["level"]))
     if state.get("reinforcements"):             # 6.1: they enter before the impulse's orders
         from .reinforcements import arrival_text, arrive
 
         for a in arrive(state, hm, imp["side"]):
-            events.append({"type": "reinforcements", "side": a.side, "visible_to": [a.side], "rule": a.rule,
-                           "entry": a.entry, "hex": a.hex, "text": arrival_text(state, a)})
+            events.append(event("reinforcements", arrival_text(state, a), a.rule, side=a.side, entry=a.entry,
+                                hex=a.hex, visible_to=[a.side]))
 
 
-def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict], *, charts: Charts) -> bool:
+def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[Event], *, charts: Charts) -> bool:
     """Supply, then every ordered move with its IMC roll and attack check, on the game's map and
     charts (``charts``); True when the impulse is over."""
     hm = charts.map(state["map"])
@@ -154,16 +155,16 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
     if imp["level"] is None:
         imp["level"] = choice["level"]
         cur["remaining"][side] -= choice["level"]
-        events.append({"type": "level", "side": side, "level": choice["level"], "rule": "5.15",
-                       "text": f"{side} declares operation level {choice['level']} for impulse {imp['n']}"})
+        events.append(event("level", f"{side} declares operation level {choice['level']} for impulse {imp['n']}",
+                            "5.15", side=side, level=choice["level"]))
     if "combat" in choice:
         imp["combat"] = choice["combat"]
     if choice.get("deactivate"):            # 8.12a: carried out at the end of the impulse (finish)
         imp["deactivate"] = list(choice["deactivate"])
     if "standing" in choice:
         state.setdefault("standing", {})[side] = choice["standing"]
-        events.append({"type": "standing", "side": side, "visible_to": [side], "rule": "9.0",
-                       "text": f"{side} leaves standing orders for its defence"})
+        events.append(event("standing", f"{side} leaves standing orders for its defence", "9.0", side=side,
+                            visible_to=[side]))
     _impulse_start(state, hm, side, events)
     _hidden_orders(state, hm, side, choice, dice, events)
     _special_orders(state, hm, side, choice, dice, events)
@@ -175,9 +176,9 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
         events += exhaust_landings(state, side, choice["exhaust"])
     # 4.21 / 7.34: supply states, locked for the whole impulse; emergency supply consumes (7.35)
     imp["supply"] = _supply_states(state, hm, side, choice.get("emergency") or {}, events, spend_own_use=True)
-    events.append({"type": "supply", "side": side, "visible_to": [side], "rule": "7.34",
-                   "states": imp["supply"],
-                   "text": "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items()))})
+    events.append(event("supply",
+                        "supply: " + ", ".join(f"{f} {s['state']}" for f, s in sorted(imp["supply"].items())), "7.34",
+                        side=side, states=imp["supply"], visible_to=[side]))
     imp["mp"] = {}
     _hidden_plots(state, hm, side, choice, dice, events, charts=charts)
     left = wagons.unhook(state, side, choice.get("moves", []))      # 7.21: wagons ordered alone
@@ -190,8 +191,8 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
             _move_alone(state, hm, side, force, mv, events, left.get(force))
             continue
         if force not in model.forces(state, side):
-            events.append({"type": "move.void", "side": side, "force": force, "rule": "8.21",
-                           "text": f"{force} is no longer a force on the map: its move is void"})
+            events.append(event("move.void", f"{force} is no longer a force on the map: its move is void", "8.21",
+                                side=side, force=force))
             continue
         _move_one(state, hm, side, force, mv, dice, events, charts=charts)
     imp["stage"] = "moved"
@@ -199,15 +200,15 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[dict
         return True
     standing = state.get("standing", {}).get(model.other_side(side), {}).get("defence")
     if standing is not None:
-        events.append({"type": "standing", "side": model.other_side(side), "rule": "9.0",
-                       "text": f"{model.other_side(side)} answers with its standing orders"})
+        events.append(event("standing", f"{model.other_side(side)} answers with its standing orders", "9.0",
+                            side=model.other_side(side)))
         resolve_defence(state, hm, {model.other_side(side): standing}, dice, events)
         return True
     imp["stage"] = "defence"
     return False
 
 
-def finish(state: HeartlandState, events: list[dict], dice=None, *, charts: Charts) -> None:
+def finish(state: HeartlandState, events: list[Event], dice=None, *, charts: Charts) -> None:
     """4.25 / 11.0: the impulse's naval combats and Combat Sequence (on the game's map and charts,
     ``charts``); pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
@@ -228,12 +229,12 @@ def finish(state: HeartlandState, events: list[dict], dice=None, *, charts: Char
     state["wep"][side] -= pay
     cur["impulses"].append({"n": imp["n"], "side": side, "level": cast(int, imp["level"]), "fixed": imp["fixed"],
                             "rule": imp["rule"], "pay": pay, "assaults": imp["assaults"]})
-    events.append({"type": "impulse", "n": imp["n"], "side": side, "level": imp["level"],
-                   "how": "set by the bid" if imp["fixed"] else "declared", "rule": "4.25", "pay": pay})
+    events.append(event("impulse", None, "4.25", n=imp["n"], side=side, level=imp["level"],
+                        how="set by the bid" if imp["fixed"] else "declared", pay=pay))
     events.append(wep_event(state, side, "4.25"))
 
 
-def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str], events: list[dict]) -> list[str]:
+def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str], events: list[Event]) -> list[str]:
     """8.12a: the leaders the orders deactivate, flipped now, before the pay."""
     if not names:
         return []
@@ -243,37 +244,37 @@ def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str],
 
 
 def _leader_pay(state: HeartlandState, side: str, involuntary: list[str], voluntary: list[str],
-                events: list[dict]) -> int:
+                events: list[Event]) -> int:
     from .forces import leader_pay
 
     pay = leader_pay(state, side, involuntary, voluntary)
     if voluntary:                           # 11.0: say who is not paid, and why
-        events.append({"type": "pay", "side": side, "visible_to": [side], "rule": pay.rule, "wep": pay.amount,
-                       "text": f"{side} pays its leaders: {pay.why}"})
+        events.append(event("pay", f"{side} pays its leaders: {pay.why}", pay.rule, side=side, wep=pay.amount,
+                            visible_to=[side]))
     return pay.amount
 
 
 # --- 8.6, 8.8, 8.9: special orders at the impulse's start and end -------------------------
 
-def _impulse_start(state: HeartlandState, hm, side: str, events: list[dict]) -> None:
+def _impulse_start(state: HeartlandState, hm, side: str, events: list[Event]) -> None:
     """8.81: engineer work ordered earlier is finished at the start of the next Union impulse; pontoons
     with enemy units on a bank are lost; the gunboats' records of the last impulse lapse."""
     from . import engineers, naval
 
     if side == "union":
         for done in engineers.finish_work(state):
-            events.append({"type": "pontoon", "side": "union", "rule": "8.81", "text": done.why, "pontoon": done.pontoon,
-                           **({"announce": "reorganization"} if done.status == "bridged" else {})})   # 3.72(4)
+            events.append(event("pontoon", done.why, "8.81", side="union", pontoon=done.pontoon,
+                                **({"announce": "reorganization"} if done.status == "bridged" else {})))   # 3.72(4)
     losses = engineers.pontoon_losses(state, hm)
     if losses:
         engineers.apply_pontoon_losses(state, losses)
         for x in losses:
-            events.append({"type": "pontoon.lost", "rule": "8.81a", "text": x.why})
+            events.append(event("pontoon.lost", x.why, "8.81a"))
     if state.get("naval"):
         naval.new_impulse(state)
 
 
-def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
     from . import cavalry, engineers, naval
 
     cmd = _army_commander(state, side)
@@ -281,29 +282,29 @@ def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, ev
         sc = cavalry.screen(state, item["who"], bool(item.get("on", True)))
         if not sc.problems:
             cavalry.apply_screen(state, sc)
-            events.append({"type": "screen", "side": side, "visible_to": [side], "rule": sc.rule, "text": sc.why})
+            events.append(event("screen", sc.why, sc.rule, side=side, visible_to=[side]))
     for item in choice.get("engineers", []):
         w = (engineers.lay_pontoon(state, hm, item["engineer"], item["lay"], item.get("hexside"), cmd)
              if "lay" in item else engineers.take_up_pontoon(state, hm, item["engineer"], item["take_up"], cmd))
         if not w.problems:
             engineers.apply_pontoon_work(state, w)
-            events.append({"type": "pontoon.work", "side": side, "rule": w.rule, "text": w.why, "pontoon": w.pontoon,
-                           **({"announce": "reorganization"} if w.kind == "lay" else {})})          # 3.72(4)
+            events.append(event("pontoon.work", w.why, w.rule, side=side, pontoon=w.pontoon,
+                                **({"announce": "reorganization"} if w.kind == "lay" else {})))          # 3.72(4)
     for item in choice.get("naval", []):           # 8.92a: embarking happens at the start of the impulse
         r = _naval_order(state, hm, item)
         if r is not None and not r.problems:
             (naval.apply_embark if "embark" in item else naval.apply_naval_assault)(state, r)
             private = "embark" in item                  # 3.17: the display is on the Union AOD
-            events.append({"type": "naval.order", "side": side, "rule": r.rule, "text": r.why,
-                           **({"visible_to": [side]} if private else {})})
+            events.append(event("naval.order", r.why, r.rule, side=side,
+                                visible_to=[side] if private else None))
     for item in choice.get("gunboats", []):
         m = naval.gunboat_move(state, hm, item["gunboat"], item.get("to"))
         if not m.problems:
             naval.apply_gunboat_move(state, m)
-            events.append({"type": "gunboat", "side": side, "rule": m.rule, "text": m.why})
+            events.append(event("gunboat", m.why, m.rule, side=side))
 
 
-def _removals(state: HeartlandState, side: str, remove: list[str], events: list[dict]) -> None:
+def _removals(state: HeartlandState, side: str, remove: list[str], events: list[Event]) -> None:
     """7.21, 7.22: the owner takes his wagons and depots off the map in his own impulse, before the
     supply states are set, to deny them to the enemy."""
     from .capture import apply_removal, voluntary_removal
@@ -316,28 +317,28 @@ def _removals(state: HeartlandState, side: str, remove: list[str], events: list[
         where, kind = s.get("hex"), s["kind"]
         apply_removal(state, r)
         # what the enemy sees of it is the counter gone from its map (3.71)
-        events.append({"type": "logistics.removed", "side": side, "id": sid, "hex": where, "rule": r.rule,
-                       "visible_to": [side], "text": f"{side} removes its {kind} {sid} in {where} from the map"})
+        events.append(event("logistics.removed", f"{side} removes its {kind} {sid} in {where} from the map", r.rule,
+                            side=side, id=sid, hex=where, visible_to=[side]))
 
 
-def _depots(state: HeartlandState, hm, side: str, items: list[dict], events: list[dict]) -> None:
+def _depots(state: HeartlandState, hm, side: str, items: list[dict], events: list[Event]) -> None:
     """8.5: the wagons the owner makes depots, in his own impulse before any move (:mod:`.wagons`);
     one no longer possible (removed first) is void, and said."""
     for item in items:
         found = wagons.depot_problems(state, side, [item], hm)
         if found:
-            events.append({"type": "depot.void", "side": side, "visible_to": [side], "rule": found[0].rule,
-                           "text": f"{item.get('wagon')} does not become a depot: {found[0].message}"})
+            events.append(event("depot.void", f"{item.get('wagon')} does not become a depot: {found[0].message}",
+                                found[0].rule, side=side, visible_to=[side]))
             continue
         where = wagons.make_depot(state, item["wagon"], item["detachment"])
-        events.append({"type": "depot", "side": side, "id": item["wagon"], "hex": where, "rule": "8.5, 7.22",
-                       "text": f"{side}'s wagon {item['wagon']} becomes a depot in {where} (8.5)"})
-        events.append({"type": "depot.detail", "side": side, "visible_to": [side], "rule": "8.5",
-                       "text": f"the detachment {item['detachment']} stays with the depot {item['wagon']} as its "
-                               "garrison and leaves the map (8.5)"})
+        events.append(event("depot", f"{side}'s wagon {item['wagon']} becomes a depot in {where} (8.5)", "8.5, 7.22",
+                            side=side, id=item["wagon"], hex=where))
+        events.append(event("depot.detail",
+                            f"the detachment {item['detachment']} stays with the depot {item['wagon']} as its "
+                            "garrison and leaves the map (8.5)", "8.5", side=side, visible_to=[side]))
 
 
-def _impulse_end(state: HeartlandState, hm, events: list[dict]) -> None:
+def _impulse_end(state: HeartlandState, hm, events: list[Event]) -> None:
     """8.61/8.6: recon attempts lapse; 8.62a: hidden forces that must appear now do so."""
     from .cavalry import apply_reveal, reset_recon, reveals_now
 
@@ -349,5 +350,6 @@ def _impulse_end(state: HeartlandState, hm, events: list[dict]) -> None:
     for side in ("union", "confederate"):
         for r in reveals_now(state, hm, side):
             apply_reveal(state, r)
-            events.append({"type": "reveal", "side": side, "rule": r.rule,
-                           "text": f"a hidden {side} force appears at {model.force_hex(state, r.force)} ({r.reason})"})
+            events.append(event("reveal",
+                                f"a hidden {side} force appears at {model.force_hex(state, r.force)} ({r.reason})",
+                                r.rule, side=side))

@@ -11,6 +11,7 @@ from ..base import Problem
 from . import model
 from .impulse_conditions import _name, _supply_states
 from .names import surname, unit_label
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 # --- 8.41/8.42: the attack check and its Assault marker -----------------------------------
 
-def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[dict]) -> None:
+def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[Event]) -> None:
     """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
     from .attack import apply_attack_check, attack_check
     from .attack import enemy_zoc as zoc_sources
@@ -38,15 +39,15 @@ def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, di
             # 8.4: an attack check needs an enemy stack next to the force; say which of the two is missing
             why = (f"no enemy stack is in {wanted} any more" if wanted not in model.occupied_hexes(
                 state, model.other_side(side)) else f"not adjacent to {wanted}")
-            events.append({"type": "attack.void", "side": side, "force": force, "rule": "8.4",
-                           "text": f"{_name(state, force)} ends in {here}, {why}: no attack"})
+            events.append(event("attack.void", f"{_name(state, force)} ends in {here}, {why}: no attack", "8.4",
+                                side=side, force=force))
         return
     r = attack_check(state, hm, force, target, dice, retreat_to=mv.get("retreat"), step_loss=mv.get("step_loss"))
     if r.problems:
         r = attack_check(state, hm, force, target, dice)
     if r.problems:
-        events.append({"type": "attack.refused", "side": side, "force": force, "rule": r.rule, "visible_to": [side],
-                       "text": f"{_name(state, force)}: {r.why}"})
+        events.append(event("attack.refused", f"{_name(state, force)}: {r.why}", r.rule, side=side, force=force,
+                            visible_to=[side]))
         return
     new_id = apply_attack_check(state, r)
     # what the enemy sees: the check, its die and the Assault marker or the retreat on the map (D-20);
@@ -63,19 +64,18 @@ def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, di
                   f"{'inverted ML' if r.unled else 'BR'} {r.rating}: "
                   + ("passes; Assault marker placed" + (" (hasty, no AP)" if r.hasty else "") if r.passed
                      else "fails" + (f" and retreats to {r.retreat_to}" if r.retreat_to else "")))
-    events.append({"type": "attack.check", "side": side, "force": force, "target": target, "passed": r.passed,
-                   "rule": r.rule + (", 3.52b" if r.unit_checks else ""), "text": public})
+    events.append(event("attack.check", public, r.rule + (", 3.52b" if r.unit_checks else ""), side=side, force=force,
+                        target=target, passed=r.passed))
     own = ([f"checks with BR {r.rating} ({r.brevet_note})"] if r.brevet_note else []) + r.own
     if own:         # the check itself is told once, above; this is what the AOD adds to it
-        events.append({"type": "attack.check.detail", "side": side, "visible_to": [side],
-                       "rule": r.rule + (", 14.51" if r.brevet_note else ""),  # the marker stays on the AOD (3.72)
-                       "text": f"{_name(state, new_id)}: " + "; ".join(own)})
+        events.append(event("attack.check.detail", f"{_name(state, new_id)}: " + "; ".join(own),
+                            r.rule + (", 14.51" if r.brevet_note else ""), side=side, visible_to=[side]))
     if r.passed and r.assault is not None:
         a = r.assault
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
 
 
-def _join_assault(state: HeartlandState, side: str, force: str, events: list[dict]) -> bool:
+def _join_assault(state: HeartlandState, side: str, force: str, events: list[Event]) -> bool:
     """8.42: a force that enters a hex whose force already passed its attack check makes no check:
     it joins that attack, its OC paying 1 AP for the stack merge (8.25a).  False when there is
     no such assault in the hex, or the merge is not possible (then the force checks as usual)."""
@@ -88,19 +88,19 @@ def _join_assault(state: HeartlandState, side: str, force: str, events: list[dic
         return False
     j = join_assault(state, force, passed)
     if j.problems or j.assault is None:
-        events.append({"type": "attack.join.void", "side": side, "force": force, "rule": "8.42",
-                       "visible_to": [side], "text": f"{_name(state, force)} cannot join the attack from {here}: "
-                                                     f"{j.why}; it checks as usual (8.41)"})
+        events.append(event("attack.join.void", f"{_name(state, force)} cannot join the attack from {here}: "
+                                                f"{j.why}; it checks as usual (8.41)", "8.42", side=side, force=force,
+                            visible_to=[side]))
         return False
     old = next(a for a in imp["assaults"] if a["source"] == here and a["force"] != force)
     apply_join(state, j)
     old["force"] = j.assault.attacker            # the merged force's head (the senior leader)
-    events.append({"type": "attack.join", "side": side, "force": force, "target": old["target"],
-                   "attacker": old["force"], "rule": "8.42",
-                   "text": f"{_name(state, force)} enters {here}, where the attack on {old['target']} has passed "
-                           "its check, and joins it without a check (8.42)"})
-    events.append({"type": "attack.join.detail", "side": side, "visible_to": [side], "rule": "8.42, 8.25a",
-                   "ap": j.order.ap if j.order is not None else 0, "text": j.why})
+    events.append(event("attack.join",
+                        f"{_name(state, force)} enters {here}, where the attack on {old['target']} has passed "
+                        "its check, and joins it without a check (8.42)", "8.42", side=side, force=force,
+                        target=old["target"], attacker=old["force"]))
+    events.append(event("attack.join.detail", j.why, "8.42, 8.25a", side=side,
+                        ap=j.order.ap if j.order is not None else 0, visible_to=[side]))
     return True
 
 
@@ -161,7 +161,7 @@ def _defence_problems(state: HeartlandState, hm, side: str, choice: dict) -> lis
     return []
 
 
-def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list[dict]) -> None:
+def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list[Event]) -> None:
     """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
     from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
 
@@ -175,16 +175,15 @@ def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list
         r = reaction(state, hm, item["force"], assault, dice, commander=item.get("commander"),
                      lend_mr=bool(item.get("lend_mr")), destination=item.get("to"))
         if r.problems:
-            events.append({"type": "reaction.void", "side": side, "force": item["force"], "rule": r.rule,
-                           "visible_to": [side],
-                           "text": f"{_name(state, item['force'])}: no reaction: {r.why}"})
+            events.append(event("reaction.void", f"{_name(state, item['force'])}: no reaction: {r.why}", r.rule,
+                                side=side, force=item["force"], visible_to=[side]))
             continue
         apply_reaction(state, r)
-        events.append({"type": "reaction", "side": side, "force": item["force"], "success": r.success,
-                       "rule": r.rule, "text": f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
-                       + (f"moves to {r.destination}" if r.success else "fails")})
-        events.append({"type": "reaction.detail", "side": side, "visible_to": [side], "rule": r.rule,
-                       "text": f"{_name(state, item['force'])}: {r.why}"})
+        events.append(event("reaction", f"{_name(state, item['force'])} tries to react (rolled {r.roll}): "
+                                        + (f"moves to {r.destination}" if r.success else "fails"),
+                            r.rule, side=side, force=item["force"], success=r.success))
+        events.append(event("reaction.detail", f"{_name(state, item['force'])}: {r.why}", r.rule, side=side,
+                            visible_to=[side]))
     for item in choice.get("retreat", []):
         if item["force"] not in model.forces(state, side):
             continue
@@ -194,17 +193,17 @@ def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list
         pr = pre_combat_retreat(state, hm, item["force"], assault, to=item.get("to"),
                                rear_guard=item.get("rear_guard", []), rear_guard_leader=item.get("rear_guard_leader"))
         if pr.problems:
-            events.append({"type": "retreat.void", "side": side, "force": item["force"], "rule": pr.rule,
-                           "visible_to": [side],
-                           "text": f"{_name(state, item['force'])}: no pre-combat retreat: {pr.why}"})
+            events.append(event("retreat.void", f"{_name(state, item['force'])}: no pre-combat retreat: {pr.why}",
+                                pr.rule, side=side, force=item["force"], visible_to=[side]))
             continue
         apply_pre_combat_retreat(state, pr)
-        events.append({"type": "retreat.before.combat", "side": side, "force": item["force"], "to": pr.to,
-                       "rule": pr.rule, "text": f"{_name(state, item['force'])} retreats before combat to {pr.to}"
-                       + (" leaving a rear guard" if pr.rear_guard else "")
-                       + ("; the rear guard is overrun" if pr.overrun is not None and pr.overrun.overrun else "")})
-        events.append({"type": "retreat.detail", "side": side, "visible_to": [side], "rule": pr.rule,
-                       "text": f"{_name(state, item['force'])}: {pr.why}"})
+        events.append(event("retreat.before.combat",
+                            f"{_name(state, item['force'])} retreats before combat to {pr.to}"
+                            + (" leaving a rear guard" if pr.rear_guard else "")
+                            + ("; the rear guard is overrun" if pr.overrun is not None and pr.overrun.overrun else ""),
+                            pr.rule, side=side, force=item["force"], to=pr.to))
+        events.append(event("retreat.detail", f"{_name(state, item['force'])}: {pr.why}", pr.rule, side=side,
+                            visible_to=[side]))
         if pr.overrun is not None or pr.attacker_advances or pr.next_assault is not None:
             for a in imp["assaults"]:
                 if a["target"] == assault.target and a["force"] == assault.attacker:
@@ -234,7 +233,7 @@ def _combat_choices(state: HeartlandState, side: str, own: dict | None):
                    advance=spec.get("advance") if isinstance(spec.get("advance"), str) else None)
 
 
-def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
+def _combat_events(state: HeartlandState, c, events: list[Event]) -> None:
     """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
     the steps stays on each side's own display."""
 
@@ -253,32 +252,29 @@ def _combat_events(state: HeartlandState, c, events: list[dict]) -> None:
         lost[side] = lost.get(side, 0) + 1
     public.append("  steps lost: " + ", ".join(f"{s} {n}" for s, n in sorted(lost.items())) if lost
                   else "  no steps lost")
-    events.append({"type": "combat", "target": c.target, "attacker": c.attacker_side, "rule": c.rule,
-                   "inflicted": c.inflicted, "retreating": c.retreating, "text": "\n".join(public),
-                   # what the turn's brief reads: who fought, each fire's result, and what came of it
-                   "attackers": attackers, "defenders": defenders, "lost": lost,
-                   "results": [{"side": f.side, "by": _name(state, f.firer[0]), "result": f.cell.text}
-                               for f in c.fires],
-                   "retreats": [{"side": r.side, "from": r.start, "to": r.route[-1] if r.route else None,
-                                 "eliminated": r.eliminated} for r in c.retreats],
-                   "killed": [{"leader": surname(leaders, e.leader),
-                               "heir": surname(leaders, e.heir) if e.heir else None}
-                              for e in c.effects if isinstance(e, Kill)],
-                   "wounded": [surname(leaders, e.leader) for e in c.effects if isinstance(e, Wound)],
-                   "captured": [surname(leaders, e.leader) for e in c.effects if isinstance(e, Capture)]})
+    events.append(event("combat", "\n".join(public), c.rule, target=c.target, attacker=c.attacker_side,
+                        inflicted=c.inflicted, retreating=c.retreating, attackers=attackers, defenders=defenders,
+                        lost=lost, results=[{"side": f.side, "by": _name(state, f.firer[0]), "result": f.cell.text}
+                                            for f in c.fires],
+                        retreats=[{"side": r.side, "from": r.start, "to": r.route[-1] if r.route else None,
+                                   "eliminated": r.eliminated} for r in c.retreats],
+                        killed=[{"leader": surname(leaders, e.leader),
+                                 "heir": surname(leaders, e.heir) if e.heir else None}
+                                for e in c.effects if isinstance(e, Kill)],
+                        wounded=[surname(leaders, e.leader) for e in c.effects if isinstance(e, Wound)],
+                        captured=[surname(leaders, e.leader) for e in c.effects if isinstance(e, Capture)]))
     for side in (c.attacker_side, c.defender_side):
         mine = [e for e in c.losses() if state["units"][e.unit]["side"] == side]
         if mine:
             steps: dict[str, int] = {}
             for e in mine:
                 steps[unit_label(state, e.unit)] = steps.get(unit_label(state, e.unit), 0) + 1
-            events.append({"type": "combat.losses", "side": side, "visible_to": [side], "rule": "10.63",
-                           "target": c.target, "units": steps,
-                           "text": f"{side} losses at {c.target}: " + "; ".join(e.why for e in mine)})
+            events.append(event("combat.losses", f"{side} losses at {c.target}: " + "; ".join(e.why for e in mine),
+                                "10.63", side=side, target=c.target, units=steps, visible_to=[side]))
         _own_notes(state, c, side, events)
 
 
-def _own_notes(state: HeartlandState, c, side: str, events: list[dict]) -> None:
+def _own_notes(state: HeartlandState, c, side: str, events: list[Event]) -> None:
     """What only the side's own display explains: a brevetted OC's BR (14.51; the marker stays on the
     AOD, 3.72(3)) and the defender's ASP at the later waves of a wave attack (10.12a)."""
     brevets: list[str] = []
@@ -302,11 +298,11 @@ def _own_notes(state: HeartlandState, c, side: str, events: list[dict]) -> None:
              + " of the wave attack: nothing is paid again (10.12a read by the 10.7 example)"] if covered else []
     for rule, notes in (("14.51", brevets), ("10.12a", waves)):
         if notes:
-            events.append({"type": "combat.detail", "side": side, "visible_to": [side], "rule": rule,
-                           "text": f"{side} at {c.target}: " + "; ".join(notes)})
+            events.append(event("combat.detail", f"{side} at {c.target}: " + "; ".join(notes), rule, side=side,
+                                visible_to=[side]))
 
 
-def combat_sequence(state: HeartlandState, dice, events: list[dict], *, charts: Charts) -> None:
+def combat_sequence(state: HeartlandState, dice, events: list[Event], *, charts: Charts) -> None:
     """Resolve every standing assault, target by target in the phasing side's order (10.11), on the
     game's map and Fire Effects Results Table (``charts``)."""
     from .attack import Assault
@@ -342,8 +338,7 @@ def combat_sequence(state: HeartlandState, dice, events: list[dict], *, charts: 
         c = resolve_combat(state, hm, group, dice, fert=fert, circumstances=_with_bombardment(state, hm, circ, group),
                            choices=choices)
         if c.problems:
-            events.append({"type": "combat.void", "target": target, "rule": c.rule,
-                           "text": f"no combat at {target}: {c.why}"})
+            events.append(event("combat.void", f"no combat at {target}: {c.why}", c.rule, target=target))
             continue
         apply_combat(state, c)
         fought.append(c)
@@ -355,7 +350,7 @@ def combat_sequence(state: HeartlandState, dice, events: list[dict], *, charts: 
         _extended_battle(state, hm, fert, dice, events, fought, choices)
 
 
-def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[dict], fought: list, choices: dict) -> None:
+def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[Event], fought: list, choices: dict) -> None:
     """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
     from .attack import Assault
     from .capture import depot_retreats
@@ -370,7 +365,7 @@ def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[dict], 
     if not any(answers.values()) or not in_contact(state, hm, side):
         return
     eb = extended_battle(side, answers, levels_left=cur["remaining"], earlier=fought)
-    events.append({"type": "extended.battle", "rule": eb.rule, "text": eb.why})
+    events.append(event("extended.battle", eb.why, eb.rule))
     if not eb.chooser:
         return
     cur["remaining"][eb.chooser] -= 1
@@ -394,7 +389,7 @@ def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[dict], 
         events += depot_retreats(state, c)      # 8.64b: a depot forced to retreat is captured
 
 
-def _replacements(state: HeartlandState, c, events: list[dict]) -> None:
+def _replacements(state: HeartlandState, c, events: list[Event]) -> None:
     """3.41(2) / 10.67b: a leader killed in an impulse that is not the turn's last is replaced at once
     by a War Department Order for 10 WEP (his heir takes the command, see combat.Kill)."""
     from .combat import Kill
@@ -403,15 +398,15 @@ def _replacements(state: HeartlandState, c, events: list[dict]) -> None:
         if isinstance(e, Kill) and e.replacement.startswith("now"):
             side = state["leaders"][e.leader]["side"]
             state["wep"][side] -= WDO_COST
-            events.append({"type": "replacement", "side": side, "rule": "3.41(2), 10.67b",
-                           "text": f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
-                                   f"{state['leaders'][e.leader]['name']} (killed)"
-                                   + (f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else "")})
+            heir = f"; {state['leaders'][e.heir]['name']} takes the command" if e.heir else ""
+            events.append(event("replacement", f"{side} pays {WDO_COST} WEP: a War Department Order replaces "
+                                               f"{state['leaders'][e.leader]['name']} (killed){heir}",
+                                "3.41(2), 10.67b", side=side))
 
 
 # --- 10.8: gunboats in combat -------------------------------------------------------------
 
-def _naval_combats(state: HeartlandState, dice, events: list[dict], *, charts: Charts) -> None:
+def _naval_combats(state: HeartlandState, dice, events: list[Event], *, charts: Charts) -> None:
     """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with,
     on the game's map and Naval Combat Results Table (``charts``)."""
     from . import naval
@@ -428,7 +423,7 @@ def _naval_combats(state: HeartlandState, dice, events: list[dict], *, charts: C
         if r.problems:
             continue
         naval.apply_naval_combat(state, r)
-        events.append({"type": "naval.combat", "rule": r.rule, "text": r.why})
+        events.append(event("naval.combat", r.why, r.rule))
 
 
 def _with_bombardment(state: HeartlandState, hm, circ, group):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .state_types import HeartlandState
 from ..base import Problem
 from . import model
+from ...kit.events import Event, event
 
 
 def weather_of(state: HeartlandState) -> str:
@@ -55,7 +56,7 @@ def own_use_forces(state: HeartlandState, side: str) -> list[str]:
 
 
 def _supply_states(state: HeartlandState, hm, side: str, emergency: dict | None = None,
-                   events: list[dict] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
+                   events: list[Event] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import line_conditions, supply_status
 
@@ -66,14 +67,14 @@ def _supply_states(state: HeartlandState, hm, side: str, emergency: dict | None 
     for lid in own_use:
         state["leaders"][lid].pop("own_use", None)
         if events is not None:
-            events.append({"type": "own.use", "side": side, "visible_to": [side], "rule": "7.35a",
-                           "text": f"{state['leaders'][lid]['name']} spends an Own Use marker: full supply"})
+            events.append(event("own.use", f"{state['leaders'][lid]['name']} spends an Own Use marker: full supply",
+                                "7.35a", side=side, visible_to=[side]))
     for sid in result.consumed:                     # 7.35: the wagon or depot is used up
         kind = state["logistics"][sid]["kind"]
         del state["logistics"][sid]
         if events is not None:
-            events.append({"type": "emergency.supply", "side": side, "rule": "7.35",
-                           "text": f"{side} uses up a {kind} for emergency supply (7.35)"})
+            events.append(event("emergency.supply", f"{side} uses up a {kind} for emergency supply (7.35)", "7.35",
+                                side=side))
     return {f: {"state": fs.state.value if hasattr(fs.state, "value") else str(fs.state),
                 "in_communication": fs.in_communication, "mp_halved": fs.mp_halved,
                 "cf_halved": fs.cf_halved, "reason": fs.reason}

@@ -11,6 +11,7 @@ from .impulse_combat import _attack_check, _join_assault
 from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, weather_of
 from .fog import contact_made, contact_on_path, fog_of_war, reveal_mover, reveal_on_contact
 from .movement import walk
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 # --- 8.2: one force's move ----------------------------------------------------------------
 
-def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[dict], *,
+def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[Event], *,
               charts: Charts) -> None:
     """8.21: one force's move in the order of the procedure -- detachments and reactivation, rail or
     standing or the IMC roll, forced march, the walk, its losses and report, and what it does at the end."""
@@ -57,7 +58,7 @@ def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, 
     _at_the_end_of_move(state, hm, side, force, mv, w, zoc, dice, events)
 
 
-def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, events: list[dict],
+def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, events: list[Event],
                 left: str | None) -> None:
     """7.21, 8.81: a wagon or an unbridged pontoon moves on its own 8 MP, a wagon's escort of
     detachments riding with it (8.52), which capture what is alone where they go (8.64)."""
@@ -68,17 +69,17 @@ def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, even
     wagons.apply_lone_move(state, m)
     state["current"]["active_impulse"]["mp"][mover] = {"rolled": wagons.LONE_MP, "spent": m.spent}
     if len(m.hexes) > 1:        # the counter is seen to move; whose force it left and its escort are the side's (3.71)
-        events.append({"type": "move", "side": side, "force": mover, "path": m.hexes, "rule": m.rule,
-                       "text": f"the {m.kind} {mover} moves alone {' > '.join(m.hexes)} ({m.stopped})"})
-    events.append({"type": "move.detail", "side": side, "visible_to": [side], "force": mover, "escort": m.escort,
-                   "rule": m.rule + (", 8.52" if m.escort else ""), "text": wagons.lone_move_text(state, m)})
+        events.append(event("move", f"the {m.kind} {mover} moves alone {' > '.join(m.hexes)} ({m.stopped})", m.rule,
+                            side=side, force=mover, path=m.hexes))
+    events.append(event("move.detail", wagons.lone_move_text(state, m), m.rule + (", 8.52" if m.escort else ""),
+                        side=side, force=mover, escort=m.escort, visible_to=[side]))
     if m.escort and len(m.hexes) > 1:
         _captures_and_cuts(state, hm, side, f"unled@{m.hexes[-1]}", m.hexes[1:], [], events)
     if m.kind == "wagon" and len(m.hexes) > 1 and weather_of(state) == "Blizzard":
         _blizzard_march_loss(state, side, mover, events)
 
 
-def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events: list[dict], *,
+def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events: list[Event], *,
                    charts: Charts) -> bool:
     """8.51 / 8.12: split off the ordered detachments, then reactivate an inactive leader;
     False when the force stays inactive and so does not move."""
@@ -92,7 +93,7 @@ def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events
 
 
 def _stand(state: HeartlandState, hm, side: str, force: str, mv: dict, in_zoc: bool, dice,
-           events: list[dict]) -> None:
+           events: list[Event]) -> None:
     """8.23: a force that stays put makes no IMC roll; it may recon from its hex (8.6: the special
     actions are taken at any point of the Movement Sequence; 8.62a: a force next to the enemy makes
     an attack check "or a recon") and take a force of its hex along (8.25a, 3.24a: attaching is an
@@ -125,7 +126,7 @@ def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str]
 
 
 def _walk_the_path(state: HeartlandState, side: str, force: str, path: list[str], start_hex: str, mp: int, hm, cost,
-                   zoc, march, events: list[dict]):
+                   zoc, march, events: list[Event]):
     """8.22 / 3.22a / 8.62a / 8.31b: walk the ordered path with the MP rolled, stopping where a
     hidden enemy force is met, before enemy ZOC on a failed forced march, and where stacking is legal."""
     active = model.is_unled(force) or state["leaders"][force]["active"]
@@ -148,45 +149,43 @@ def _walk_the_path(state: HeartlandState, side: str, force: str, path: list[str]
 
 
 def _end_forced_march(state: HeartlandState, side: str, force: str, march, imp: ActiveImpulse,
-                      events: list[dict]) -> None:
+                      events: list[Event]) -> None:
     """8.31b: the losses of the forced march, and the deactivation it may bring (paid for, 11.0)."""
     from .forced_march import apply_march_end
 
     if apply_march_end(state, march) is not None:
         imp["involuntary"].append(march.oc)          # 11.0: paid for all the same
-        events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.31b",
-                       "text": f"{_name(state, force)} is deactivated at the end of the forced march"})
+        events.append(event("deactivated", f"{_name(state, force)} is deactivated at the end of the forced march",
+                            "8.31b", side=side, force=force))
 
 
-def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: list[dict]) -> None:
+def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: list[Event]) -> None:
     """5.29: a force that moves in a blizzard may lose strength."""
     from .weather import apply_blizzard_loss, blizzard_loss
 
     loss = blizzard_loss(state, force)
     if loss.hits:
         apply_blizzard_loss(state, loss)
-        events.append({"type": "blizzard", "side": side, "visible_to": [side], "rule": "5.29", "text": loss.why})
+        events.append(event("blizzard", loss.why, "5.29", side=side, visible_to=[side]))
 
 
-def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[dict],
+def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[Event],
                  ordered: str) -> None:
     """8.22: the move and the MP used, under the name the orders gave the force (an unled stack is
     named by the hex it left); a hidden force's move is its side's secret (8.62a) and it appears at
     once in enemy ZOC."""
     hidden = _is_hidden(state, force)               # 8.62a: a hidden force's moves are its side's secret
     if len(w.hexes) > 1:
-        events.append({"type": "move", "side": side, "force": ordered, "path": w.hexes, "rule": w.rule,
-                       **({"visible_to": [side]} if hidden else {}),
-                       "text": f"{_name(state, ordered)} moves {' > '.join(w.hexes)} ({w.stopped})"})
-        events.append({"type": "move.mp", "side": side, "visible_to": [side], "force": ordered, "mp": mp,
-                       "spent": w.spent, "rule": "8.22",
-                       "text": f"{_name(state, ordered)}: {mp} MP rolled, {w.spent:g} used"})
+        events.append(event("move", f"{_name(state, ordered)} moves {' > '.join(w.hexes)} ({w.stopped})", w.rule,
+                            side=side, force=ordered, path=w.hexes, visible_to=[side] if hidden else None))
+        events.append(event("move.mp", f"{_name(state, ordered)}: {mp} MP rolled, {w.spent:g} used", "8.22",
+                            side=side, force=ordered, mp=mp, spent=w.spent, visible_to=[side]))
     if hidden:                                      # [translator] 8.62a: in enemy ZOC it appears at once
         reveal_mover(state, hm, force, events)
 
 
 def _at_the_end_of_move(state: HeartlandState, hm, side: str, force: str, mv: dict, w, zoc, dice,
-                        events: list[dict]) -> None:
+                        events: list[Event]) -> None:
     """What a force does where its move ends: recon (8.61), hiding (8.62a), merging (8.25a), joining
     a passed assault (8.42) or its own attack check (8.4)."""
     here = model.force_hex(state, force)
@@ -203,14 +202,14 @@ def _at_the_end_of_move(state: HeartlandState, hm, side: str, force: str, mv: di
         _attack_check(state, hm, side, force, mv, dice, events)
 
 
-def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: bool, events: list[dict]) -> bool:
+def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: bool, events: list[Event]) -> bool:
     """8.61: a cavalry-only force that reconned from the enemy ZOC hex it entered has no attack check."""
     from .cavalry import zoc_on_entry
 
     z = zoc_on_entry(state, force, recons=reconned)
     if z.attack_check:
         return False
-    events.append({"type": "recon.zoc", "side": side, "force": force, "rule": z.rule, "text": z.why})
+    events.append(event("recon.zoc", z.why, z.rule, side=side, force=force))
     return True
 
 
@@ -248,7 +247,7 @@ def _legal_stop(state: HeartlandState, side: str, force: str, w):
     return w
 
 
-def _detach(state: HeartlandState, force: str, parts: list[str], events: list[dict], lend: Sequence[str] = ()) -> None:
+def _detach(state: HeartlandState, force: str, parts: list[str], events: list[Event], lend: Sequence[str] = ()) -> None:
     """8.25b/c: the OC detaches the leaders and units named, all at once in his hex: 1 AP in
     total (:func:`.forces.detach_order`), and 1 AP more for each detached leader who is to roll
     his IMC with the OC's MR (3.24b, H-18).  An order no longer legal when its turn comes (an
@@ -259,9 +258,8 @@ def _detach(state: HeartlandState, force: str, parts: list[str], events: list[di
     order = detach_order(state, force, parts, lend_mr_to=lend)
     if order.problems:
         p = order.problems[0]
-        events.append({"type": "detach.void", "side": ld["side"], "force": force, "rule": p.rule,
-                       "visible_to": [ld["side"]],
-                       "text": f"{ld['name']} detaches nothing: {p.message}"})
+        events.append(event("detach.void", f"{ld['name']} detaches nothing: {p.message}", p.rule, side=ld["side"],
+                            force=force, visible_to=[ld["side"]]))
         return
     apply_detach(state, order)
     left = state["current"]["active_impulse"].setdefault("detached_from", {})
@@ -271,15 +269,14 @@ def _detach(state: HeartlandState, force: str, parts: list[str], events: list[di
     lent = state["current"]["active_impulse"].setdefault("mr_lent", {})
     for b in lend:                                  # 3.24b: paid now; the borrower's IMC uses it later
         lent[b] = force
-    events.append({"type": "detach", "side": ld["side"], "force": force, "parts": list(order.parts),
-                   "ap": order.ap, "stacks": order.stacks, "lend_mr": list(lend), "rule": "8.25c",
-                   "visible_to": [ld["side"]],
-                   "text": f"{ld['name']} detaches {', '.join(order.parts)} (1 AP for all, 8.25c"
-                           + (f"; 1 AP each for lending his MR to {', '.join(lend)}, 3.24b" if lend else "")
-                           + f"); {order.hex} now holds {order.stacks} stack(s)"})
+    events.append(event("detach", f"{ld['name']} detaches {', '.join(order.parts)} (1 AP for all, 8.25c"
+                                  + (f"; 1 AP each for lending his MR to {', '.join(lend)}, 3.24b" if lend else "")
+                                  + f"); {order.hex} now holds {order.stacks} stack(s)", "8.25c", side=ld["side"],
+                        force=force, parts=list(order.parts), ap=order.ap, stacks=order.stacks, lend_mr=list(lend),
+                        visible_to=[ld["side"]]))
 
 
-def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, events: list[dict]) -> None:
+def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, events: list[Event]) -> None:
     """8.25b: a leader detached this impulse who fails to get movement (under 1 MP) rejoins at once the
     force he was detached from, and the AP paid for the detach is wasted.  Reading: only while that
     force's OC still heads a force in his hex (if it has moved on, he stays where he is)."""
@@ -290,9 +287,10 @@ def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, ev
     if pl is None or pl.get("superior") or not pl.get("hex") or pl.get("hex") != ld.get("hex"):
         return
     ld["superior"] = parent
-    events.append({"type": "rejoin", "side": side, "force": force, "visible_to": [side], "rule": "8.25b",
-                   "text": f"{_name(state, force)} fails to get moving and rejoins {_name(state, parent)}'s force "
-                           "in " + str(pl["hex"]) + "; the AP of the detach is wasted (8.25b)"})
+    events.append(event("rejoin",
+                        f"{_name(state, force)} fails to get moving and rejoins {_name(state, parent)}'s force "
+                        "in " + str(pl["hex"]) + "; the AP of the detach is wasted (8.25b)", "8.25b", side=side,
+                        force=force, visible_to=[side]))
 
 
 # --- 8.12, 8.21/8.22: reactivation and the IMC roll ---------------------------------------
@@ -300,7 +298,7 @@ def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, ev
 REACTIVATION_METHODS = {"roll": 1, "order": 2, "wdo": 3, "imc": 4, 1: 1, 2: 2, 3: 3, 4: 4}
 
 
-def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: list[dict], *, charts: Charts) -> bool:
+def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: list[Event], *, charts: Charts) -> bool:
     """8.12: an inactive OC may try one method; without one his IMC roll is method 4."""
     if method is None:
         return True     # the IMC roll with the inactive MR is the attempt (method 4)
@@ -317,24 +315,25 @@ def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: lis
                      level=imp["level"], supply=imp["supply"].get(force, {}).get("state", "full"),
                      chart=IMCChart.load(charts))
     if r.problems:
-        events.append({"type": "reactivation.refused", "side": side, "force": force, "rule": "8.12", "visible_to": [side],
-                       "text": f"{_name(state, force)}: reactivation not possible: {r.why}"})
+        events.append(event("reactivation.refused", f"{_name(state, force)}: reactivation not possible: {r.why}",
+                            "8.12", side=side, force=force, visible_to=[side]))
         return False
     apply_reactivation(state, r)
     if r.wep:
         state["wep"][side] -= r.wep
         wdo = state["current"].setdefault("wdo", {})
         wdo[side] = wdo.get(side, 0) + 1             # 3.41a: one limited WDO a turn per side
-    events.append({"type": "reactivation", "side": side, "force": force, "success": r.success, "rule": "8.12",
-                   "text": f"{_name(state, force)} " + ("reactivates" if r.success else "stays inactive")})
-    events.append({"type": "reactivation.detail", "side": side, "visible_to": [side], "rule": "8.12",
-                   "text": f"{_name(state, force)}: {r.why}"})
+    events.append(event("reactivation",
+                        f"{_name(state, force)} " + ("reactivates" if r.success else "stays inactive"), "8.12",
+                        side=side, force=force, success=r.success))
+    events.append(event("reactivation.detail", f"{_name(state, force)}: {r.why}", "8.12", side=side,
+                        visible_to=[side]))
     if r.success and r.imc is not None:      # method 4: he moves with the MP obtained
         imp.setdefault("mp_from_reactivation", {})[force] = r.imc.mp
     return r.success
 
 
-def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[dict], *,
+def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[Event], *,
               charts: Charts):
     """8.21/8.22: the force's MP for this impulse, or None when it does not move."""
     from .imc import IMCChart, apply_imc, imc_roll
@@ -349,49 +348,47 @@ def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dic
                    voluntary_ml=int(mv.get("ml_reduction", 0) or 0), hexmap=hm,
                    mr_from=lender, mr_paid=lender is not None, chart=IMCChart.load(charts))
     if res.problems:
-        events.append({"type": "imc.refused", "side": side, "force": force, "rule": res.rule, "visible_to": [side],
-                       "text": f"{_name(state, force)} does not move: {res.why}"})
+        events.append(event("imc.refused", f"{_name(state, force)} does not move: {res.why}", res.rule, side=side,
+                            force=force, visible_to=[side]))
         return None
     apply_imc(state, res)
-    events.append({"type": "imc", "side": side, "force": force, "visible_to": [side], "mp": res.mp, "rule": res.rule,
-                   "text": f"{_name(state, force)}: {res.why}"})
+    events.append(event("imc", f"{_name(state, force)}: {res.why}", res.rule, side=side, force=force, mp=res.mp,
+                        visible_to=[side]))
     if res.mp < 1:
         _rejoin(state, side, force, imp, events)
     if res.deactivates:
         imp["involuntary"].append(res.oc)
-        events.append({"type": "deactivated", "side": side, "force": force, "rule": "8.11",
-                       "text": f"{_name(state, force)} fails to get moving and is deactivated (8.11)"})
+        events.append(event("deactivated", f"{_name(state, force)} fails to get moving and is deactivated (8.11)",
+                            "8.11", side=side, force=force))
         if state.get("options", {}).get("sickness"):          # 8.13 (optional): is he ill?
             from .sickness import apply_sickness, sickness_check
 
             sick = sickness_check(state, cast(str, res.oc), dice)
             if not sick.problems:
                 apply_sickness(state, sick)
-                events.append({"type": "sickness", "side": side, "visible_to": [side], "rule": sick.rule,
-                               "text": sick.why})
+                events.append(event("sickness", sick.why, sick.rule, side=side, visible_to=[side]))
         return None
     return res.mp
 
 
 # --- 8.25a merging and 8.51 detachments ---------------------------------------------------
 
-def _merge(state: HeartlandState, side: str, force: str, other: str, events: list[dict]) -> None:
+def _merge(state: HeartlandState, side: str, force: str, other: str, events: list[Event]) -> None:
     from .forces import apply_merge, merge_order
 
     if other not in model.forces(state, side) or model.force_hex(state, other) != model.force_hex(state, force):
-        events.append({"type": "merge.void", "side": side, "visible_to": [side], "rule": "8.25a",
-                       "text": f"{_name(state, force)} does not meet {other}: no merge"})
+        events.append(event("merge.void", f"{_name(state, force)} does not meet {other}: no merge", "8.25a",
+                            side=side, visible_to=[side]))
         return
     order = merge_order(state, force, other)
     if order.problems:
         p = order.problems[0]
-        events.append({"type": "merge.void", "side": side, "visible_to": [side],
-                       "rule": "8.25a" if p.rule == "8.25a" else f"8.25a, {p.rule}",
-                       "text": f"{_name(state, force)} cannot take {other} along: {p.message}"})
+        events.append(event("merge.void", f"{_name(state, force)} cannot take {other} along: {p.message}",
+                            "8.25a" if p.rule == "8.25a" else f"8.25a, {p.rule}", side=side, visible_to=[side]))
         return
     apply_merge(state, order)
-    events.append({"type": "merge", "side": side, "visible_to": [side], "rule": "8.25a",
-                   "text": f"{_name(state, force)} takes {other} along (1 AP)"})
+    events.append(event("merge", f"{_name(state, force)} takes {other} along (1 AP)", "8.25a", side=side,
+                        visible_to=[side]))
 
 
 def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
@@ -403,7 +400,7 @@ def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
     return 0
 
 
-def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[dict],
+def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[Event],
                         chart: Mapping[str, Any]) -> None:
     """8.51: 1 AP; the unit loses a step or is removed; the Detachment Chart (``chart``) says how many
     detachments it yields."""
@@ -412,8 +409,9 @@ def _create_detachments(state: HeartlandState, force: str, spec: dict, events: l
     if unit is None or unit["steps"] <= 0:
         return
     if ld["ap"] < 1:        # the check refuses a move whose orders outrun the AP (3.24); said, never skipped
-        events.append({"type": "detachments.void", "side": ld["side"], "visible_to": [ld["side"]], "rule": "3.24",
-                       "text": f"{ld['name']} has no AP left to break {unit['name']} down (8.51, 3.24)"})
+        events.append(event("detachments.void",
+                            f"{ld['name']} has no AP left to break {unit['name']} down (8.51, 3.24)", "3.24",
+                            side=ld["side"], visible_to=[ld["side"]]))
         return
     count = _yield(chart, unit, spec["by"])
     if count < 1:
@@ -431,14 +429,15 @@ def _create_detachments(state: HeartlandState, force: str, spec: dict, events: l
                                "size": counter["size"], "cf": list(counter["cf"]), "ml": list(counter["ml"]),
                                "steps": counter["steps"], "leader": force, "hex": None}
         made.append(uid)
-    events.append({"type": "detachments", "side": unit["side"], "visible_to": [unit["side"]], "rule": "8.51",
-                   "text": f"{ld['name']} breaks {unit['name']} down by {spec['by'].replace('_', ' ')} into "
-                           f"{count} detachment(s): {', '.join(made)} (1 AP; stand-in Detachment Chart)"})
+    events.append(event("detachments",
+                        f"{ld['name']} breaks {unit['name']} down by {spec['by'].replace('_', ' ')} into "
+                        f"{count} detachment(s): {', '.join(made)} (1 AP; stand-in Detachment Chart)", "8.51",
+                        side=unit["side"], visible_to=[unit["side"]]))
 
 
 # --- 8.31: forced march -------------------------------------------------------------------
 
-def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[dict], *,
+def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[Event], *,
                   charts: Charts):
     """8.31: the Forced March Table roll after the IMC; a success halves CF and artillery in combat (8.31c)."""
     from .forced_march import ForcedMarchChart, apply_forced_march, forced_march
@@ -448,27 +447,26 @@ def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dic
                       imc_ml=int(mv.get("ml_reduction", 0) or 0), loss_unit=mv.get("step_loss"),
                       chart=ForcedMarchChart.load(charts))
     if fm.problems:
-        events.append({"type": "forced.march.void", "side": side, "visible_to": [side], "rule": fm.rule,
-                       "text": f"{_name(state, force)}: no forced march: {fm.why}"})
+        events.append(event("forced.march.void", f"{_name(state, force)}: no forced march: {fm.why}", fm.rule,
+                            side=side, visible_to=[side]))
         return None
     apply_forced_march(state, fm)
     if fm.success:
         imp.setdefault("forced_march", []).append(force)
-    events.append({"type": "forced.march", "side": side, "visible_to": [side], "rule": fm.rule,
-                   "text": f"{_name(state, force)}: {fm.why}"})
+    events.append(event("forced.march", f"{_name(state, force)}: {fm.why}", fm.rule, side=side, visible_to=[side]))
     return fm
 
 
 # --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
 
-def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[str], events: list[dict],
+def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[str], events: list[Event],
                off_map: str | None = None) -> None:
     from .rail import apply_rail_move, rail_move
 
     m = rail_move(state, hm, force, stations, off_map=off_map == "leave", entering=off_map == "enter")
     if m.problems:
-        events.append({"type": "rail.void", "side": side, "visible_to": [side], "rule": m.rule,
-                       "text": f"{_name(state, force)}: no rail move: {m.why}"})
+        events.append(event("rail.void", f"{_name(state, force)}: no rail move: {m.why}", m.rule, side=side,
+                            visible_to=[side]))
         return
     start = model.force_hex(state, force)
     apply_rail_move(state, m)
@@ -478,14 +476,12 @@ def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[
         text = f"{_name(state, force)} comes back onto the map by rail at {stations[0]} and rides to {m.end} (8.74)"
     else:
         text = f"{_name(state, force)} moves by rail from {start} to {m.end}"
-    events.append({"type": "rail", "side": side, "force": force, "rule": "8.74" if off_map else m.rule,
-                   "text": text})
-    events.append({"type": "rail.detail", "side": side, "visible_to": [side], "rule": m.rule,
-                   "text": f"{_name(state, force)}: {m.why}"})
+    events.append(event("rail", text, "8.74" if off_map else m.rule, side=side, force=force))
+    events.append(event("rail.detail", f"{_name(state, force)}: {m.why}", m.rule, side=side, visible_to=[side]))
 
 
 def _captures_and_cuts(state: HeartlandState, hm, side: str, force: str, entered: list[str], cuts: list[str],
-                       events: list[dict], chosen: Sequence[str] = ()) -> None:
+                       events: list[Event], chosen: Sequence[str] = ()) -> None:
     """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
     it, 8.64a); 8.63: the rail cut where it was ordered."""
     from .capture import apply_capture, captures_on_entry
@@ -494,29 +490,31 @@ def _captures_and_cuts(state: HeartlandState, hm, side: str, force: str, entered
 
     held = note_passage(state, hm, side, entered)      # 8.71: the last side through a rail hex
     if held:
-        events.append({"type": "rail.held", "side": side, "visible_to": [side], "rule": "8.71",
-                       "text": f"{_name(state, force)} is the last through the rail hexes {', '.join(held)} "
-                               "(8.71: a stretch may be opened where the side's units were the last)"})
+        events.append(event("rail.held",
+                            f"{_name(state, force)} is the last through the rail hexes {', '.join(held)} "
+                            "(8.71: a stretch may be opened where the side's units were the last)", "8.71", side=side,
+                            visible_to=[side]))
     for label in entered:
         for c in captures_on_entry(state, force, label):
             if not c.automatic and c.id not in chosen:     # 8.64a: the Confederates' choice
-                events.append({"type": "capture.declined", "side": side, "visible_to": [side], "rule": c.rule,
-                               "text": f"{_name(state, force)} enters the Union landing {c.id} in {label} and "
-                                       "does not capture it (8.64a: not ordered; it may be raided, 13.13)"})
+                events.append(event("capture.declined",
+                                    f"{_name(state, force)} enters the Union landing {c.id} in {label} and "
+                                    "does not capture it (8.64a: not ordered; it may be raided, 13.13)", c.rule,
+                                    side=side, visible_to=[side]))
                 continue
             if not c.automatic and c.problems:
-                events.append({"type": "capture.void", "side": side, "visible_to": [side], "rule": c.rule,
-                               "text": f"{_name(state, force)} cannot capture the landing in {label}: {c.why}"})
+                events.append(event("capture.void",
+                                    f"{_name(state, force)} cannot capture the landing in {label}: {c.why}", c.rule,
+                                    side=side, visible_to=[side]))
             if not c.problems:
                 apply_capture(state, c)
-                events.append({"type": "capture", "side": side, "rule": c.rule,
-                               "text": f"{_name(state, force)}: {c.why}"})
+                events.append(event("capture", f"{_name(state, force)}: {c.why}", c.rule, side=side))
         if label in cuts:
             cut = cut_rail(state, hm, force, label)
             if not cut.problems:
                 apply_cut_rail(state, cut)
-                events.append({"type": "rail.cut", "side": side, "rule": cut.rule,
-                               "text": f"{_name(state, force)} cuts the rail line in {label} (8.63)"})
+                events.append(event("rail.cut", f"{_name(state, force)} cuts the rail line in {label} (8.63)",
+                                    cut.rule, side=side))
 
 
 # --- 8.61, 8.62a: recon, hidden forces ----------------------------------------------------
@@ -528,7 +526,7 @@ def _reconned_here(state: HeartlandState, force: str, label: str) -> bool:
 
 
 def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_hex: str, mp: int, hm, cost, zoc, march,
-                dice, events: list[dict]):
+                dice, events: list[Event]):
     """8.61: a cavalry force walks to the hex of its path it recons from and recons; it then goes on
     with the MP left, not stopped by the enemy ZOC there (it stops there if the recon is void).
     Returns the walk and the force's id where it stands (an unled stack's id names its hex)."""
@@ -549,13 +547,14 @@ def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_he
     if len(rest.hexes) == 1:                        # no MP left: it ends its move where it reconned
         return w, force
     if w.end in zoc:
-        events.append({"type": "recon.zoc", "side": side, "force": force, "rule": "8.61",
-                       "text": f"{_name(state, force)} recons from {w.end}: not stopped by enemy ZOC, it moves on"})
+        events.append(event("recon.zoc",
+                            f"{_name(state, force)} recons from {w.end}: not stopped by enemy ZOC, it moves on",
+                            "8.61", side=side, force=force))
     return Walk(hexes=w.hexes + rest.hexes[1:], spent=w.spent + rest.spent, mp=mp, stopped=rest.stopped,
                 in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps), force
 
 
-def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events: list[dict]) -> bool:
+def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events: list[Event]) -> bool:
     """8.61: the roll is public; what was found goes to the reconning side only.  False when the
     attempt is void."""
     from .cavalry import apply_recon, recon
@@ -567,12 +566,12 @@ def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events:
     units = spec.get("units") or [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
     r = recon(state, hm, force, dice, target=target, units=units, search=bool(spec.get("search")))
     if r.problems:
-        events.append({"type": "recon.void", "side": side, "visible_to": [side], "rule": r.rule,
-                       "text": f"{_name(state, force)}: no recon: {r.why}"})
+        events.append(event("recon.void", f"{_name(state, force)}: no recon: {r.why}", r.rule, side=side,
+                            visible_to=[side]))
         return False
     apply_recon(state, r)
-    events.append({"type": "recon", "side": side, "rule": r.rule,
-                   "text": f"{_name(state, force)} reconnoitres " + (f"{target}" if target else "around it")})
+    events.append(event("recon", f"{_name(state, force)} reconnoitres " + (f"{target}" if target else "around it"),
+                        r.rule, side=side))
     if r.search and r.success:                  # 8.61c in open games: the hidden side must answer
         from .cavalry import corps_size
         from .hidden_open import open_mode, record_search
@@ -580,14 +579,15 @@ def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events:
         s = open_mode(state) and record_search(state, model.other_side(side), model.force_hex(state, force),
                                               corps_size(state, force), force)
         if s:
-            events.append({"type": "search", "side": side, "rule": "8.61c",
-                           "text": f"search {s['id']}: {model.other_side(side)} must say in its next orders which "
-                                   f"hidden forces are within {s['range']} of {s['center']} and reveal them"})
-    events.append({"type": "recon.report", "side": side, "visible_to": [side], "rule": r.rule, "text": str(r.report())})
+            events.append(event("search",
+                                f"search {s['id']}: {model.other_side(side)} must say in its next orders which "
+                                f"hidden forces are within {s['range']} of {s['center']} and reveal them", "8.61c",
+                                side=side))
+    events.append(event("recon.report", str(r.report()), r.rule, side=side, visible_to=[side]))
     return True
 
 
-def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict]) -> None:
+def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
     """8.62a / 8.61c in open games: answers to searches, reveals, then this impulse's plots."""
     if not any(k in choice for k in ("plot", "reveal", "searched")):
         return
@@ -595,22 +595,21 @@ def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, eve
     from .terrain import step_cost
 
     for a in ho.apply_search_answers(state, side, choice):
-        events.append({"type": "search.answer", "side": side, "rule": "8.61c",
-                       "text": f"{side} answers search {a['id']}: "
-                               + (", ".join(_name(state, f) for f in a["found"]) + " found" if a["found"]
-                                  else "nothing found")})
+        events.append(event("search.answer", f"{side} answers search {a['id']}: "
+                                             + (", ".join(_name(state, f) for f in a["found"]) + " found" if a["found"]
+                                                else "nothing found"), "8.61c", side=side))
     for r in choice.get("reveal", []):
         force = r["force"]
         check = ho.check_reveal(state, hm, force, r["plots"], lambda w: step_cost(hm, weather=w, side=side))
         where = ho.apply_reveal(state, hm, force, cast(str, check.end))
-        events.append({"type": "reveal", "side": side, "force": force, "rule": check.rule,
-                       "text": f"{_name(state, force)} appears in {where}: {check.why}"})
+        events.append(event("reveal", f"{_name(state, force)} appears in {where}: {check.why}", check.rule, side=side,
+                            force=force))
         for b in check.breaches:
-            events.append({"type": "hidden.breach", "side": side, "force": force, "rule": b.rule,
-                           "text": f"BREACH by {side}: {b.message} ({b.rule})"})
+            events.append(event("hidden.breach", f"BREACH by {side}: {b.message} ({b.rule})", b.rule, side=side,
+                                force=force))
 
 
-def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[dict], *,
+def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event], *,
                   charts: Charts) -> None:
     """8.62a in open games: each plotted force rolls its IMC (as in full supply) for the record."""
     from . import hidden_open as ho
@@ -620,12 +619,11 @@ def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, even
         force = s["force"]
         mp = _imc_roll(state, hm, force, imp, {}, dice, events, charts=charts) or 0
         ho.add_entry(state, hm, force, s["commitment"], mp, weather_of(state))
-        events.append({"type": "plot", "side": side, "force": force, "rule": "8.62a",
-                       "text": f"{_name(state, force)} moves hidden with {mp} MP; its plotted hex is committed "
-                               f"({s['commitment'][:12]}...)"})
+        events.append(event("plot", f"{_name(state, force)} moves hidden with {mp} MP; its plotted hex is committed "
+                                    f"({s['commitment'][:12]}...)", "8.62a", side=side, force=force))
 
 
-def _hide(state: HeartlandState, hm, side: str, force: str, events: list[dict]) -> None:
+def _hide(state: HeartlandState, hm, side: str, force: str, events: list[Event]) -> None:
     """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex, or in
     an open game its owner plots it from now on (:mod:`.hidden_open`)."""
     from . import hidden_open as ho
@@ -634,16 +632,15 @@ def _hide(state: HeartlandState, hm, side: str, force: str, events: list[dict]) 
     h = hide(state, hm, force)
     if not h.problems and ho.open_mode(state):
         if model.is_unled(force):          # reading: a plot needs a name to come back under
-            events.append({"type": "hide.void", "side": side, "force": force, "rule": h.rule,
-                           "text": f"unled units in {h.hex} cannot be plotted in an open game: only a leader's "
-                                   "force moves hidden (reading of 8.62a)"})
+            events.append(event("hide.void",
+                                f"unled units in {h.hex} cannot be plotted in an open game: only a leader's "
+                                "force moves hidden (reading of 8.62a)", h.rule, side=side, force=force))
             return
         ho.start(state, force, h.hex)
-        events.append({"type": "hide", "side": side, "force": force, "rule": h.rule,
-                       "text": f"{_name(state, force)} leaves the map in {h.hex}, hidden under the screen: its "
-                               "owner plots it from now on (8.62a)"})
+        events.append(event("hide", f"{_name(state, force)} leaves the map in {h.hex}, hidden under the screen: its "
+                                    "owner plots it from now on (8.62a)", h.rule, side=side, force=force))
         return
     if not h.problems:
         apply_hide(state, h)
-        events.append({"type": "hide", "side": side, "visible_to": [side], "rule": h.rule,
-                       "text": f"{_name(state, force)} moves hidden under the screen (8.62a)"})
+        events.append(event("hide", f"{_name(state, force)} moves hidden under the screen (8.62a)", h.rule, side=side,
+                            visible_to=[side]))

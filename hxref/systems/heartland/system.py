@@ -22,6 +22,7 @@ from .info import INFO
 from .initiative import Outcome
 from .state_types import HeartlandState, PastTurn, Turn
 from .views import wep_event
+from ...kit.events import Event, event, event_dicts
 
 NAME = "heartland"
 SIDES = ("union", "confederate")
@@ -185,11 +186,11 @@ class Heartland(GameSystem[HeartlandState]):
             from .victory import update_control
 
             update_control(state)
-        return state, events
+        return state, event_dicts(events)
 
     def _resolve(self, state: HeartlandState, decision: Decision, answers: dict,
-                 dice: Any) -> tuple[HeartlandState, list[dict]]:
-        events: list[dict] = []
+                 dice: Any) -> tuple[HeartlandState, list[Event]]:
+        events: list[Event] = []
         cur = state["current"]
         if decision.kind == "bid":
             self._resolve_bid(state, answers, dice, events)
@@ -213,63 +214,60 @@ class Heartland(GameSystem[HeartlandState]):
             self._advance(state, events)
         return state, events
 
-    def _resolve_bid(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
+    def _resolve_bid(self, state: HeartlandState, answers: dict, dice, events: list[Event]) -> None:
         cur = state["current"]
         bids = {s: answers[s]["bid"] for s in SIDES}
         rnd = cur["bid_round"]
         cur["bids"].append({"round": rnd, **bids})
-        events.append({"type": "bids.revealed", "round": rnd, "bids": bids, "rule": "5.1"})
+        events.append(event("bids.revealed", None, "5.1", round=rnd, bids=bids))
         o = ini.resolve_bids(bids, state["maximum"], rnd, state["wep"], dice)
         if o.kind == Outcome.REBID:
             cur["bid_round"] += 1
-            events.append({"type": "bid.tied", "round": rnd, "rule": o.rule, "text": o.why})
+            events.append(event("bid.tied", o.why, o.rule, round=rnd))
             return
         cur["outcome"] = o.kind.value
         if o.kind == Outcome.NO_ACTIVITY:
-            events.append({"type": "no.activity", "rule": o.rule, "text": o.why})
+            events.append(event("no.activity", o.why, o.rule))
             self._end_turn(state, events)
             return
         winner = o.winner
         assert winner is not None       # every outcome but a re-bid and no activity names one (5.1)
         cur["initiative"], cur["fee"] = winner, o.fee
         state["wep"][winner] -= o.fee
-        events.append({"type": "initiative", "side": winner, "fee": o.fee, "outcome": o.kind.value,
-                       "rule": o.rule, "text": o.why})
+        events.append(event("initiative", o.why, o.rule, side=winner, fee=o.fee, outcome=o.kind.value))
         events.append(wep_event(state, winner, o.rule))
         month = self._month(state)
         w = ini.WeatherChart.load(self.charts).roll(month, dice, by=winner)
         cur["weather"] = {"result": w.result, "roll": w.roll, "stand_in": w.stand_in}
-        events.append({"type": "weather", "side": winner, "result": w.result, "roll": w.roll,
-                       "stand_in": w.stand_in, "rule": "5.2",
-                       "text": (f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
-                                else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}")})
+        events.append(event("weather", f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
+                                       else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}",
+                            "5.2", side=winner, result=w.result, roll=w.roll, stand_in=w.stand_in))
         if state.get("full"):
             from .weather import start_of_turn
 
             mud, ts = start_of_turn(state)      # 5.24 Mud, 5.21 Clear after Mud/Blizzard, 5.26 Cold
             if mud is not None and mud.mud:
-                events.append({"type": "weather.mud", "rule": mud.rule, "text": mud.why})
+                events.append(event("weather.mud", mud.why, mud.rule))
             if ts.changes or ts.recoveries:
-                events.append({"type": "weather.effects", "rule": ts.rule, "text": ts.why})
+                events.append(event("weather.effects", ts.why, ts.rule))
         cur["remaining"] = dict(o.remaining)
         cur["schedule"] = [{"side": i.side, "level": i.level, "rule": i.rule} for i in o.impulses]
         cur["queue"] = [{"side": i.side, "level": i.level, "fixed": True, "rule": i.rule} for i in o.impulses]
         state["phase"] = "impulse"
         self._advance(state, events)
 
-    def _play(self, state: HeartlandState, imp: ini.Impulse, events: list[dict]) -> None:
+    def _play(self, state: HeartlandState, imp: ini.Impulse, events: list[Event]) -> None:
         cur = state["current"]
         pay = ini.leader_pay(cast(int, state["leaders"][imp.side]))    # the bidding game: a count per side
         state["wep"][imp.side] -= pay
         n = len(cur["impulses"]) + 1
         cur["impulses"].append({"n": n, "side": imp.side, "level": imp.level, "fixed": imp.fixed,
                                 "rule": imp.rule, "pay": pay})
-        events.append({"type": "impulse", "n": n, "side": imp.side, "level": imp.level,
-                       "how": "set by the bid" if imp.fixed else "declared", "rule": imp.rule,
-                       "pay": pay})
+        events.append(event("impulse", None, imp.rule, n=n, side=imp.side, level=imp.level,
+                            how="set by the bid" if imp.fixed else "declared", pay=pay))
         events.append(wep_event(state, imp.side, imp.rule))
 
-    def _advance(self, state: HeartlandState, events: list[dict]) -> None:
+    def _advance(self, state: HeartlandState, events: list[Event]) -> None:
         """Start the next impulse: those the bid set first (5.15), then declared ones (5.15, 5.17)."""
         cur = state["current"]
         while cur.get("queue"):
@@ -288,17 +286,18 @@ class Heartland(GameSystem[HeartlandState]):
         else:
             cur["declare"] = nxt
 
-    def _end_turn(self, state: HeartlandState, events: list[dict]) -> None:
+    def _end_turn(self, state: HeartlandState, events: list[Event]) -> None:
         """After the last impulse (or none): the Reorganization Segment (4.3), then the turn's end."""
         if state.get("full"):
             state["phase"] = "reorg"          # both sides' sealed orders (D-15), then 12.0-13.x and 4.4
-            events.append({"type": "reorganization.start", "turn": state["turn"], "rule": "4.3, 12.0",
-                           "text": f"turn {state['turn']}: the Reorganization Segment; both sides send their "
-                                   "orders (destruction, foraging, attrition, administration)"})
+            events.append(event("reorganization.start",
+                                f"turn {state['turn']}: the Reorganization Segment; both sides send their "
+                                "orders (destruction, foraging, attrition, administration)", "4.3, 12.0",
+                                turn=state["turn"]))
             return
         self._close_turn(state, events)
 
-    def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[dict]) -> None:
+    def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[Event]) -> None:
         from .reorganization import reorganization
         from . import dense_fog
 
@@ -306,9 +305,8 @@ class Heartland(GameSystem[HeartlandState]):
         for r in reorganization(state, answers, dice, hm, charts=self.charts):
             public = r.step in ("destruction", "end_of_turn")
             for line in r.lines():
-                events.append({"type": f"reorganization.{r.step}", "rule": r.rule or "12.0",
-                               **({} if public or not r.side else {"side": r.side, "visible_to": [r.side]}),
-                               "text": line.strip()})
+                events.append(event(f"reorganization.{r.step}", line.strip(), r.rule or "12.0",
+                                    **({} if public or not r.side else {"side": r.side, "visible_to": [r.side]})))
             if r.step == "supply_recheck":      # the attrition dice: open, or the roller's under 3.72(2)
                 events.extend(dense_fog.attrition_events(state, r))
         if state.get("naval"):
@@ -316,7 +314,7 @@ class Heartland(GameSystem[HeartlandState]):
         self._close_turn(state, events)
 
     @staticmethod
-    def _naval_sequence(state: HeartlandState, hm, orders: dict, events: list[dict]) -> None:
+    def _naval_sequence(state: HeartlandState, hm, orders: dict, events: list[Event]) -> None:
         """4.33, Union only: river transport on the map ``hm``, then every group on the Naval Assault
         Display moves one box; an announcement that a naval assault may occur is public (8.92a(5)),
         nothing else is."""
@@ -327,38 +325,37 @@ class Heartland(GameSystem[HeartlandState]):
                                       t.get("units", []), leaders=t.get("leaders", []), wagon=t.get("wagon"))
             if not r.problems:
                 naval.apply_river_transport(state, r)
-            events.append({"type": "naval.transport", "side": "union", "visible_to": ["union"], "rule": r.rule,
-                           "text": r.why})
+            events.append(event("naval.transport", r.why, r.rule, side="union", visible_to=["union"]))
         adv = naval.advance_display(state, announce=bool(orders.get("announce")))
         naval.apply_advance_display(state, adv)
         if adv.notice:
-            events.append({"type": "naval.notice", "rule": "8.92a", "text": adv.notice})
+            events.append(event("naval.notice", adv.notice, "8.92a"))
         if adv.moves:
-            events.append({"type": "naval.display", "side": "union", "visible_to": ["union"], "rule": "4.33",
-                           "text": adv.why})
+            events.append(event("naval.display", adv.why, "4.33", side="union", visible_to=["union"]))
 
-    def _close_turn(self, state: HeartlandState, events: list[dict]) -> None:
+    def _close_turn(self, state: HeartlandState, events: list[Event]) -> None:
         cur = state["current"]
         t = state["turn"]
         state["history"].append(cast(PastTurn, {"turn": t, "month": self._month_label(state), **{
             k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}}))
         if state.get("full"):
-            events.append({"type": "turn.end", "turn": t, "rule": "4.4",
-                           "text": f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)"})
+            events.append(event("turn.end", f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)",
+                                "4.4", turn=t))
         else:
-            events.append({"type": "turn.end", "turn": t, "rule": "4.3",
-                           "text": f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)"})
+            events.append(event("turn.end",
+                                f"turn {t} ends: Reorganization Segment (nothing to reorganise in this scenario)",
+                                "4.3", turn=t))
         if t >= len(state["calendar"]):
             state["phase"] = "over"
-            events.append({"type": "game.end", "rule": "-", "text": f"the scenario ends after turn {t}"})
+            events.append(event("game.end", f"the scenario ends after turn {t}", "-"))
             if state.get("victory"):
                 from .victory import score, update_control
 
                 update_control(state)
                 sc = score(state)
                 state["result"] = {"points": sc.points, "winner": sc.winner, "level": sc.level, "margin": sc.margin}
-                events.append({"type": "victory", "rule": "3.16", "points": sc.points, "winner": sc.winner,
-                               "text": sc.why + (" (stand-in VP schedule)" if sc.stand_in else "")})
+                events.append(event("victory", sc.why + (" (stand-in VP schedule)" if sc.stand_in else ""), "3.16",
+                                    points=sc.points, winner=sc.winner))
         else:
             state["turn"] = t + 1
             state["phase"] = "bid"

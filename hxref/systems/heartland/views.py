@@ -21,13 +21,14 @@ from .state_types import HeartlandState, Naval, Turn, Unit
 from .cavalry import concealment, redact_view
 from .counters import top_counters
 from .dense_fog import redact
+from ...kit.events import Event, event
 
 
-def wep_event(state: HeartlandState, side: str, rule: str) -> dict:
+def wep_event(state: HeartlandState, side: str, rule: str) -> Event:
     """The event telling ``side`` its WEP after a payment: the Number Track is on its hidden
     Army Organization Display (3.16, 3.71), so the event is its own."""
-    return {"type": "wep", "side": side, "visible_to": [side], "rule": rule, "wep": state["wep"][side],
-            "text": f"{side} WEP now {state['wep'][side]}"}
+    return event("wep", f"{side} WEP now {state['wep'][side]}", rule, side=side, wep=state["wep"][side],
+                 visible_to=[side])
 
 
 #: the state fields every side sees: the calendar and the phase, the map and what stands on it

@@ -45,6 +45,7 @@ from .setup_rules import place, placement_problems, release, release_problems
 from .sides import SIDE_ADJECTIVES, SIDES, other
 from .state_types import KgpState, RefitRow, RollRecord, SceneReport
 from .victory import Victory, victory
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -88,7 +89,7 @@ def _secret_dr_problems(items: list) -> list[Problem]:
             for i, x in enumerate(items) if not x["purpose"]][:1]
 
 
-def _secret_drs(state: KgpState, side: str, items: list, dice, events: list) -> None:
+def _secret_drs(state: KgpState, side: str, items: list, dice, events: list[Event]) -> None:
     """9 (S7, S18): a secret dr is rolled with the verifiable dice and shown only to its owner."""
     for x in items:
         dr = dice.d6(f"secret dr: {x['purpose']}", by=side, visible_to=[side])
@@ -222,16 +223,16 @@ def _refit_problems(charts: Charts, state: KgpState, side: str, choice: dict) ->
 
 # --- resolution -----------------------------------------------------------------------------------
 
-def resolve(charts: Charts, state: KgpState, decision: Decision, answers: dict, dice, events: list[dict]) -> None:
+def resolve(charts: Charts, state: KgpState, decision: Decision, answers: dict, dice, events: list[Event]) -> None:
     {"setup": _setup, "turn": _turn, "report": _report, "refit": _refit}[decision.kind](
         charts, state, answers, dice, events)
 
 
-def _say(events: list, kind: str, text: str, rule: str, side: str | None = None, **extra) -> None:
-    events.append({"type": kind, "rule": rule, "text": text, **({"side": side} if side else {}), **extra})
+def _say(events: list[Event], kind: str, text: str, rule: str, side: str | None = None, **extra) -> None:
+    events.append(event(kind, text, rule, **({"side": side} if side else {}), **extra))
 
 
-def _store_seals(state: KgpState, side: str, items: list, events: list, secret: bool = False) -> None:
+def _store_seals(state: KgpState, side: str, items: list, events: list[Event], secret: bool = False) -> None:
     for s in items:
         state["sealed"][side].append({"id": s["id"], "kind": s["kind"], "commitment": s["commitment"],
                                       "date": state["date"]})
@@ -241,7 +242,7 @@ def _store_seals(state: KgpState, side: str, items: list, events: list, secret: 
              **({"visible_to": [side]} if secret else {}))
 
 
-def _setup(charts: Charts, state: KgpState, answers: dict, dice, events: list) -> None:
+def _setup(charts: Charts, state: KgpState, answers: dict, dice, events: list[Event]) -> None:
     for side in SIDES:
         bought = list(answers[side].get("purchase", []))
         # the Objective Hexes sealed with a purchase tell which RGs were bought: their side's alone
@@ -266,7 +267,7 @@ def _setup(charts: Charts, state: KgpState, answers: dict, dice, events: list) -
     state["stage"], state["turn"] = "play", 1
 
 
-def _turn(charts: Charts, state: KgpState, answers: dict, dice, events: list) -> None:
+def _turn(charts: Charts, state: KgpState, answers: dict, dice, events: list[Event]) -> None:
     sc = state["scenario"]
     keeper = sc["moves_first"]
     choice = answers[keeper]
@@ -324,7 +325,7 @@ def _shared(choice: dict) -> SceneReport:
             "facts": choice.get("facts"), "lvp_buildings": choice.get("lvp_buildings")}
 
 
-def _report(charts: Charts, state: KgpState, answers: dict, dice, events: list) -> None:
+def _report(charts: Charts, state: KgpState, answers: dict, dice, events: list[Event]) -> None:
     a = _shared(answers[SIDES[0]])
     differ = [k for k in SHARED_FACTS if answers[SIDES[0]].get(k) != answers[SIDES[1]].get(k)]
     if differ:
@@ -381,7 +382,7 @@ def _victory(charts: Charts, state: KgpState, rep: SceneReport, moment: str) -> 
         "lvp_existing": cg.lvp_total - lost_lvp(counted(charts, cg.map_group, rep))})
 
 
-def _victory_now(charts: Charts, state: KgpState, events: list, moment: str) -> bool:
+def _victory_now(charts: Charts, state: KgpState, events: list[Event], moment: str) -> bool:
     rep = state.get("last_report") or _empty()
     v = _victory(charts, state, rep, moment)
     if v.winner:
@@ -390,7 +391,7 @@ def _victory_now(charts: Charts, state: KgpState, events: list, moment: str) -> 
     return False
 
 
-def _finish(state: KgpState, v: Victory, events: list) -> None:
+def _finish(state: KgpState, v: Victory, events: list[Event]) -> None:
     state["stage"] = "over"
     state["result"] = {"winner": v.winner, "why": v.why, "rule": v.rule,
                        "checks": [{"id": c.id, "side": c.side, "met": c.met, "checked": c.checked,
@@ -398,7 +399,7 @@ def _finish(state: KgpState, v: Victory, events: list) -> None:
     _say(events, "victory", v.why, v.rule)
 
 
-def _refit_steps(charts: Charts, state: KgpState, facts: Mapping[str, bool], events: list, *, first: bool, dice,
+def _refit_steps(charts: Charts, state: KgpState, facts: Mapping[str, bool], events: list[Event], *, first: bool, dice,
                  checks: Mapping[str, list] | None = None, units: Mapping[str, list] | None = None) -> None:
     """Walk the Refit checklist up to the sealed choices (8.619-8.623): computed steps now,
     recorded steps noted, steps that do not apply skipped with the reason."""
@@ -443,7 +444,7 @@ def _new_cg_date(charts: Charts, state: KgpState) -> str | None:
 
 
 def _step_status(charts: Charts, state: KgpState, step: dict, chart: dict, facts: Mapping[str, bool],
-                 checks: Mapping[str, list] | None, dice, events: list,
+                 checks: Mapping[str, list] | None, dice, events: list[Event],
                  units: Mapping[str, list] | None = None) -> tuple[str, str]:
     """One Refit checklist step other than 8.612: computed now (8.603, 8.617, 8.604's checks),
     skipped when the reports say its condition is absent, or recorded at the table."""
@@ -518,7 +519,7 @@ def _empty() -> SceneReport:
             "bridge_destroyed_by": None, "facts": None, "lvp_buildings": None}
 
 
-def _refit(charts: Charts, state: KgpState, answers: dict, dice, events: list) -> None:
+def _refit(charts: Charts, state: KgpState, answers: dict, dice, events: list[Event]) -> None:
     for side in SIDES:
         a = answers[side]
         rep = int(a.get("cpp_replenishment", 0) or 0)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..base import Problem
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -49,7 +50,7 @@ def fpp_problems(charts: Charts, state: KgpState, side: str, items: list, *, ini
     return []
 
 
-def buy(charts: Charts, state: KgpState, side: str, items: list, events: list, dice) -> None:
+def buy(charts: Charts, state: KgpState, side: str, items: list, events: list[Event], dice) -> None:
     """Pay the FPP and record the fortifications in ``side``'s own record; the Dummy minefields
     their Known Minefields bring (7.2)."""
     if not items:
@@ -63,29 +64,29 @@ def buy(charts: Charts, state: KgpState, side: str, items: list, events: list, d
         mine.append({"date": state["date"], "fortification": x["fortification"], "name": f["name"],
                      "count": int(x.get("count", 1)), "fpp": int(f["fpp"]) * int(x.get("count", 1))})
     bought = ", ".join(f"{int(x.get('count', 1))} x {forts[x['fortification']]['name']}" for x in items)
-    events.append({"type": "refit.fortifications", "rule": RULE, "side": side, "visible_to": [side],
-                   "text": f"{SIDE_ADJECTIVES[side]} buy {bought} for {cost} FPP (stand-in costs); FPP left "
-                           f"{state['fpp'][side]}"})
+    events.append(event("refit.fortifications",
+                        f"{SIDE_ADJECTIVES[side]} buy {bought} for {cost} FPP (stand-in costs); FPP left "
+                        f"{state['fpp'][side]}", RULE, side=side, visible_to=[side]))
     known = sum(int(forts[x["fortification"]].get("known_fp", 0)) * int(x.get("count", 1)) for x in items)
     dummies(charts, state, side, known, events, dice)
 
 
-def dummies(charts: Charts, state: KgpState, side: str, known_fp: int, events: list, dice) -> None:
+def dummies(charts: Charts, state: KgpState, side: str, known_fp: int, events: list[Event], dice) -> None:
     """7.2: 1 Dummy minefield per full 24 FP of Known Minefield received; with at least 1, a
     secret dr halved (FRD) more.  The dr and the count are the owner's alone."""
     per = int(chart(charts)["dummy_minefields"]["per_fp"])
     base = known_fp // per
     if base < 1:
         if known_fp:
-            events.append({"type": "dummy_minefields", "rule": "7.2", "side": side, "visible_to": [side],
-                           "text": f"{SIDE_ADJECTIVES[side]}: {known_fp} FP of Known Minefield, less than {per}: no "
-                                   "Dummy minefield, so no secret dr"})
+            events.append(event("dummy_minefields",
+                                f"{SIDE_ADJECTIVES[side]}: {known_fp} FP of Known Minefield, less than {per}: no "
+                                "Dummy minefield, so no secret dr", "7.2", side=side, visible_to=[side]))
         return
     dr = dice.d6(f"secret dr: 7.2 Dummy minefields ({side})", by=side, visible_to=[side])
     extra = dr // 2                                     # the dr halved, fractions rounded down
     state.setdefault("dummy_minefields", {"us": [], "german": []})[side].append(
         {"date": state["date"], "known_fp": known_fp, "base": base, "dr": dr, "extra": extra, "total": base + extra})
-    events.append({"type": "dummy_minefields", "rule": "7.2", "side": side, "visible_to": [side],
-                   "text": f"{SIDE_ADJECTIVES[side]} Dummy minefields: {known_fp} FP of Known Minefield gives {base} "
-                           f"(1 a full {per} FP); secret dr {dr} halved (FRD) gives {extra} more: {base + extra} "
-                           "Dummies"})
+    events.append(event("dummy_minefields",
+                        f"{SIDE_ADJECTIVES[side]} Dummy minefields: {known_fp} FP of Known Minefield gives {base} "
+                        f"(1 a full {per} FP); secret dr {dr} halved (FRD) gives {extra} more: {base + extra} "
+                        "Dummies", "7.2", side=side, visible_to=[side]))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..base import Problem
 from .setup_rules import HEXSPINES, plan
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -58,7 +59,7 @@ def arc(recorded: str, dr: int, table: dict) -> tuple[str, str]:
     return recorded, "as recorded"
 
 
-def fix_arcs(charts: Charts, state: KgpState, items: list, dice, events: list) -> None:
+def fix_arcs(charts: Charts, state: KgpState, items: list, dice, events: list[Event]) -> None:
     """Roll each named Gun's CA dr (or tell the CA a secret dr fixed before)."""
     if not items:
         return
@@ -70,9 +71,9 @@ def fix_arcs(charts: Charts, state: KgpState, items: list, dice, events: list) -
         fixed = x.get("ca_fixed")
         if fixed:                                   # fixed by the secret dr: now revealed, no new dr
             fixed["revealed"] = when
-            events.append({"type": "gun.ca", "rule": RULE, "side": "us",
-                           "text": f"US Gun {g['id']} in {x['hex']} revealed: its CA, fixed by the US's secret dr, "
-                                   f"is {fixed['ca']}"})
+            events.append(event("gun.ca",
+                                f"US Gun {g['id']} in {x['hex']} revealed: its CA, fixed by the US's secret dr, "
+                                f"is {fixed['ca']}", RULE, side="us"))
             continue
         secret = bool(g.get("secret"))
         dr = dice.d6(f"I.3 CA of US Gun {g['id']}", by="us", **({"visible_to": ["us"]} if secret else {}))
@@ -80,8 +81,9 @@ def fix_arcs(charts: Charts, state: KgpState, items: list, dice, events: list) -
         x["ca_fixed"] = {"ca": ca, "dr": dr, "when": when, **({} if secret else {"revealed": when})}
         text = f"US Gun {g['id']} in {x['hex']}: CA dr {dr}: {how}, CA {ca}"
         if secret:
-            events.append({"type": "gun.ca", "rule": RULE, "side": "us", "visible_to": ["us"],
-                           "text": text + " (secret dr: attacked before revealed; fixed even if it stays hidden)"})
-            events.append({"type": "secret.dr.public", "rule": RULE, "text": "US make a secret dr (I.3 Gun CA)"})
+            events.append(event("gun.ca",
+                                text + " (secret dr: attacked before revealed; fixed even if it stays hidden)", RULE,
+                                side="us", visible_to=["us"]))
+            events.append(event("secret.dr.public", "US make a secret dr (I.3 Gun CA)", RULE))
         else:
-            events.append({"type": "gun.ca", "rule": RULE, "side": "us", "text": text + " (revealed)"})
+            events.append(event("gun.ca", text + " (revealed)", RULE, side="us"))

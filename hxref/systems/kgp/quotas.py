@@ -22,6 +22,7 @@ from .campaign import load_campaign
 from .rg_chart import load_rg_chart
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -47,14 +48,14 @@ def fanaticism_problems(charts: Charts, state: KgpState, side: str, declared: bo
     return []
 
 
-def declare_fanaticism(charts: Charts, state: KgpState, events: list) -> None:
+def declare_fanaticism(charts: Charts, state: KgpState, events: list[Event]) -> None:
     """CG14: every German personnel unit is Fanatic for the whole scenario of the current CG Date."""
     used = state.setdefault("fanaticism", [])
     used.append(state["date"])
     quota = int((load_campaign(charts, state["cg"]).quotas.get("fanaticism") or {}).get("german", 0))
-    events.append({"type": "fanaticism", "rule": "CG14",
-                   "text": f"the Germans declare Fanaticism for the {state['date']} scenario ({len(used)} of {quota}): "
-                           "all German personnel are Fanatic for the whole scenario, Bombardment included"})
+    events.append(event("fanaticism",
+                        f"the Germans declare Fanaticism for the {state['date']} scenario ({len(used)} of {quota}): "
+                        "all German personnel are Fanatic for the whole scenario, Bombardment included", "CG14"))
 
 
 # --- CG15 OBA modules -----------------------------------------------------------------------------
@@ -92,7 +93,7 @@ def remove_oba(state: KgpState, side: str, removed: list) -> None:
     state.setdefault("oba_removed", {"us": [], "german": []})[side].extend(removed)
 
 
-def say_oba(charts: Charts, state: KgpState, side: str, bought: list, removed: list, events: list) -> None:
+def say_oba(charts: Charts, state: KgpState, side: str, bought: list, removed: list, events: list[Event]) -> None:
     """The side's OBA modules after its orders, told to it alone (its RGs are its own)."""
     chart = load_rg_chart(charts)
     if not removed and not any(chart.get(side, str(rg)).type == "oba" for rg in bought):
@@ -100,10 +101,11 @@ def say_oba(charts: Charts, state: KgpState, side: str, bought: list, removed: l
     limit = int(load_campaign(charts, state["cg"]).quotas.get("oba_modules", 2))
     held = held_oba(charts, state, side)
     exempt = [rg for rg in bought if (side, rg) in OBA_EXEMPT]
-    events.append({"type": "oba.modules", "rule": "CG15", "side": side, "visible_to": [side],
-                   "text": f"{SIDE_ADJECTIVES[side]} OBA modules held: {', '.join(held) or 'none'} ({len(held)} of "
-                           f"{limit} a CG Date)" + (f"; removed {', '.join(removed)}" if removed else "")
-                           + (f"; {', '.join(exempt)} not counted (US RG O3)" if exempt else "")})
+    events.append(event("oba.modules",
+                        f"{SIDE_ADJECTIVES[side]} OBA modules held: {', '.join(held) or 'none'} ({len(held)} of "
+                        f"{limit} a CG Date)" + (f"; removed {', '.join(removed)}" if removed else "")
+                        + (f"; {', '.join(exempt)} not counted (US RG O3)" if exempt else ""), "CG15", side=side,
+                        visible_to=[side]))
 
 
 # --- CG13 PF --------------------------------------------------------------------------------------
@@ -128,7 +130,7 @@ def _pf_now(state: KgpState) -> tuple[int, int]:
     return pf["halves"], pf["used"]
 
 
-def track_pf(state: KgpState, pf: dict | None, events: list) -> None:
+def track_pf(state: KgpState, pf: dict | None, events: list[Event]) -> None:
     if not pf:
         return
     halves, used = _pf_now(state)
@@ -137,6 +139,6 @@ def track_pf(state: KgpState, pf: dict | None, events: list) -> None:
     used += int(pf.get("shots", 0) or 0)
     state["pf"] = {"date": state["date"], "halves": halves, "used": used}
     total = f"{halves // 2}" + (".5" if halves % 2 else "")
-    events.append({"type": "pf", "rule": "CG13",
-                   "text": f"German PF: +{squads} squad(s) x 1.5; {total} shots received, {used} used, "
-                           f"{halves // 2 - used} usable left" + (" (the half shot is no PF)" if halves % 2 else "")})
+    events.append(event("pf", f"German PF: +{squads} squad(s) x 1.5; {total} shots received, {used} used, "
+                              f"{halves // 2 - used} usable left" + (" (the half shot is no PF)" if halves % 2 else ""),
+                        "CG13"))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..base import Problem
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -40,7 +41,7 @@ def check_problems(checks: list, facts: dict | None) -> list[Problem]:
     return []
 
 
-def roll_checks(charts: Charts, state: KgpState, side: str, checks: list, dice, events: list) -> list[str]:
+def roll_checks(charts: Charts, state: KgpState, side: str, checks: list, dice, events: list[Event]) -> list[str]:
     """Roll ``side``'s 8.604 checks; the lines of the Refit checklist row."""
     chart = refit_chart(charts)["checks"]
     out = []
@@ -59,7 +60,7 @@ def roll_checks(charts: Charts, state: KgpState, side: str, checks: list, dice, 
         state.setdefault("refit_checks", []).append({"date": state["date"], "side": side, "unit": c["unit"], "kind": c["kind"],
                                       "faces": list(faces), "total": total, "morale": int(c["morale"]),
                                       "passed": passed, "result": "stays" if passed else k["fail"]})
-        events.append({"type": "refit.check", "rule": CHECK_RULE, "text": why, "side": side})
+        events.append(event("refit.check", why, CHECK_RULE, side=side))
         out.append(why)
     return out
 
@@ -105,7 +106,7 @@ def _initial_ob_rgs(charts: Charts, state: KgpState, side: str) -> list[str]:
     return [x.ref for x in ob if x.kind == "rg" for _ in range(x.count)]
 
 
-def make_rolls(charts: Charts, state: KgpState, side: str, rolls: list, dice, events: list) -> None:
+def make_rolls(charts: Charts, state: KgpState, side: str, rolls: list, dice, events: list[Event]) -> None:
     """Roll ``side``'s Refit rolls in step order; each is its owner's alone."""
     chart = refit_chart(charts)["rolls"]
     for r in sorted(rolls, key=lambda x: x["step"]):
@@ -115,6 +116,6 @@ def make_rolls(charts: Charts, state: KgpState, side: str, rolls: list, dice, ev
         result = c["results"][dr]
         state.setdefault("refit_rolls", {"us": [], "german": []})[side].append({"date": state["date"], "step": r["step"], "what": str(what), "dr": dr,
                                            "result": result})
-        events.append({"type": "refit.roll", "rule": r["step"], "side": side, "visible_to": [side],
-                       "text": f"{SIDE_ADJECTIVES[side]} {c['title']} dr for {what}: {dr}: {result}"
-                               + (" (stand-in table, games/kgp/charts/refit.yaml)" if c.get("stand_in") else "")})
+        stand_in = " (stand-in table, games/kgp/charts/refit.yaml)" if c.get("stand_in") else ""
+        events.append(event("refit.roll", f"{SIDE_ADJECTIVES[side]} {c['title']} dr for {what}: {dr}: {result}{stand_in}",
+                            r["step"], side=side, visible_to=[side]))

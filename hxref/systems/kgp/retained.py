@@ -29,6 +29,7 @@ from .areas import Areas, areas_chart, hex_of
 from .campaign import Campaign
 from .sides import SIDE_ADJECTIVES
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -105,7 +106,7 @@ def _full(cg: Campaign, label: str) -> str | None:
 
 
 def roll_escapes(charts: Charts, state: KgpState, areas: Areas, side: str, units: list, dice,
-                 events: list) -> list[str]:
+                 events: list[Event]) -> list[str]:
     """8.606 for ``side``'s reported units: who stays, who must Escape, each attempt rolled; the
     Retained positions kept in ``state['retained']``.  Returns the checklist's lines (public)."""
     table = areas_chart(charts)["escape"]
@@ -177,7 +178,7 @@ def shift_problems(state: Mapping, areas: Areas, side: str, shifts: list) -> lis
     return []
 
 
-def roll_shifts(charts: Charts, state: KgpState, areas: Areas, side: str, shifts: list, dice, events: list) -> None:
+def roll_shifts(charts: Charts, state: KgpState, areas: Areas, side: str, shifts: list, dice, events: list[Event]) -> None:
     """8.613: one dr per Shift, shown to its owner alone; a success moves the Retained unit."""
     table = areas_chart(charts)["shift"]
     who = SIDE_ADJECTIVES[side]
@@ -196,12 +197,12 @@ def roll_shifts(charts: Charts, state: KgpState, areas: Areas, side: str, shifts
             u.pop("hex", None)
             u.pop("box", None)
             u.update(dest[0])
-        events.append({"type": "refit.shift", "rule": SHIFT, "side": side, "visible_to": [side],
-                       "text": f"{who} {s['unit']} Shifts from {here} to {to}: dr {dr}" + (f" {drm:+d}" if drm else "")
-                               + f" {'<=' if ok else '>'} {table['shifts_at_most']}: "
-                               + ("it Shifts" if ok else "it stays") + (" (stand-in table)" if table.get("stand_in")
-                                                                        else "")})
+        events.append(event("refit.shift",
+                            f"{who} {s['unit']} Shifts from {here} to {to}: dr {dr}" + (f" {drm:+d}" if drm else "")
+                            + f" {'<=' if ok else '>'} {table['shifts_at_most']}: "
+                            + ("it Shifts" if ok else "it stays") + (" (stand-in table)" if table.get("stand_in")
+                                                                     else ""), SHIFT, side=side, visible_to=[side]))
 
 
-def _say(events: list, text: str, side: str) -> None:
-    events.append({"type": "refit.escape", "rule": ESCAPE, "side": side, "visible_to": [side], "text": text})
+def _say(events: list[Event], text: str, side: str) -> None:
+    events.append(event("refit.escape", text, ESCAPE, side=side, visible_to=[side]))

@@ -39,6 +39,7 @@ from .rg_chart import load_rg_chart
 from .setup_areas import HexLine, MapGroup, distances_from
 from .sides import SIDE_ADJECTIVES, SIDES
 from .state_types import KgpState
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -424,7 +425,7 @@ def _together(pl: SetupPlan, sp: SidePlan, side: str, items: list):
 
 # --- resolution -----------------------------------------------------------------------------------
 
-def place(charts: Charts, state: KgpState, answers: dict, events: list) -> None:
+def place(charts: Charts, state: KgpState, answers: dict, events: list[Event]) -> None:
     """Record each side's placements (its own), the Reserve Cloaking counters (their number told to
     both), and the SSR placements the referee makes: II.3's wrecks, III.4's PzKpfw VIb."""
     pl = plan(charts, state["cg"])
@@ -440,22 +441,21 @@ def place(charts: Charts, state: KgpState, answers: dict, events: list) -> None:
             on = sum(1 for x in items if "hex" in x)
             rules = [pl.sides[side].rule] + (["CG6"] + (["CG20"] if any(not a.vehicles for a in pl.cg.entry_areas)
                                                         else []) if on < len(items) else [])
-            events.append({"type": "setup.placed", "rule": ", ".join(rules), "side": side, "visible_to": [side],
-                           "text": f"{SIDE_ADJECTIVES[side]} set up {on} counter(s) on-map and "
-                                   f"{len(items) - on} to enter ({pl.sides[side].text})"})
+            events.append(event("setup.placed", f"{SIDE_ADJECTIVES[side]} set up {on} counter(s) on-map and "
+                                                f"{len(items) - on} to enter ({pl.sides[side].text})",
+                                ", ".join(rules), side=side, visible_to=[side]))
         reserves = [x for x in items if x.get("reserve")]
         if reserves:
-            events.append({"type": "setup.reserves", "rule": "CG7a", "side": side,
-                           "text": f"{SIDE_ADJECTIVES[side]} set up {len(reserves)} Reserve Cloaking counter(s): "
-                                   + ", ".join(f"{x['id']} in {x['hex']}" for x in reserves)})
+            events.append(event("setup.reserves",
+                                f"{SIDE_ADJECTIVES[side]} set up {len(reserves)} Reserve Cloaking counter(s): "
+                                + ", ".join(f"{x['id']} in {x['hex']}" for x in reserves), "CG7a", side=side))
         for f in pl.sides[side].fixed:
-            events.append({"type": "setup.fixed", "rule": f["rule"], "side": side,
-                           "text": f"{f['text']}: the {f['unit']} is in {pl.group.name(pl.group.parse(f['hex']))}, "
-                                   f"{f['status']}, VCA {f['vca']}"})
+            events.append(event("setup.fixed",
+                                f"{f['text']}: the {f['unit']} is in {pl.group.name(pl.group.parse(f['hex']))}, "
+                                f"{f['status']}, VCA {f['vca']}", f["rule"], side=side))
     if pl.wrecks:
         state["wrecks"] = list(pl.wrecks)
-        events.append({"type": "setup.wrecks", "rule": pl.wrecks_rule,
-                       "text": "burnt-out wrecks placed in " + " and ".join(pl.wrecks)})
+        events.append(event("setup.wrecks", "burnt-out wrecks placed in " + " and ".join(pl.wrecks), pl.wrecks_rule))
 
 
 def release_problems(charts: Charts, state: KgpState, items: list) -> list[Problem]:
@@ -485,7 +485,7 @@ def release_problems(charts: Charts, state: KgpState, items: list) -> list[Probl
     return []
 
 
-def release(charts: Charts, state: KgpState, items: list, events: list) -> None:
+def release(charts: Charts, state: KgpState, items: list, events: list[Event]) -> None:
     """SSR CG7b: the Reserve Cloaking counters released this turn; their contents go on-board."""
     pl = plan(charts, state["cg"]) if items else None
     for r in items:
@@ -493,5 +493,4 @@ def release(charts: Charts, state: KgpState, items: list, events: list) -> None:
         x["released"] = f"{state['date']} turn {state['turn']}"
         why = (f"LOS to an enemy ground unit in {pl.group.name(pl.group.parse(r['enemy_hex']))} within "
                f"{RELEASE_RANGE} hexes" if r["by"] == "los" and pl else "an enemy attack cost it its concealment")
-        events.append({"type": "reserve.released", "rule": "CG7b",
-                       "text": f"German Reserve {r['id']} in {x['hex']} released ({why})"})
+        events.append(event("reserve.released", f"German Reserve {r['id']} in {x['hex']} released ({why})", "CG7b"))

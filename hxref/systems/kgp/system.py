@@ -54,6 +54,7 @@ from .sealing import OBJECTIVE_TERRAIN, SEAL_KINDS
 from .setup_rules import KINDS
 from .sides import SIDES, other
 from .state_types import KgpState
+from ...kit.events import Event, event_dicts
 
 NAME = "kgp"
 #: the commitment a stand-fast set-up seals for each Objective Hex: no value and salt open it
@@ -319,9 +320,9 @@ class Kgp(GameSystem[KgpState]):
         return flow.check(self.charts, state, decision, side, choice)
 
     def resolve(self, state: KgpState, decision: Decision, answers: dict, dice) -> tuple[KgpState, list[dict]]:
-        events: list[dict] = []
+        events: list[Event] = []
         flow.resolve(self.charts, state, decision, answers, dice, events)   # the engine's copy, updated in place
-        return state, events
+        return state, event_dicts(events)
 
     # --- views and reports ---------------------------------------------------------------------
     def view(self, state: KgpState, side: str | None, mode: str) -> dict:

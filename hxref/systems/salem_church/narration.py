@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .counters import UNSEEN, UNSEEN_UNIT
 from .state_types import SalemState
+from ...kit.events import Event
 
 SIDES = ("union", "confederate")
 #: events about a unit's own doings: a side that does not see every unit they name gets nothing
@@ -314,7 +315,7 @@ def _for(ev: dict, sides: Iterable[str]) -> dict:
     return {**ev, "visible_to": keep}
 
 
-def tell(state: SalemState, events: list[dict], fogged: bool, seen: Callable[[str], set[str]],
+def tell(state: SalemState, events: list[Event], fogged: bool, seen: Callable[[str], set[str]],
          public_hexes: Iterable[str]) -> list[dict]:
     """Each event of a resolution written for its audiences (the module text); ``seen(side)`` the
     enemy units ``side`` sees now.  The events returned are plain data."""
@@ -328,8 +329,9 @@ def tell(state: SalemState, events: list[dict], fogged: bool, seen: Callable[[st
     for ev in events:
         whole = write(ev, full)
         private_control = ev.get("type") == "control" and ev.get("hex") not in public
-        if private_control and ev.get("holder") in SIDES:
-            out.append(_for(whole, [ev["holder"]]))
+        holder = ev.get("holder")
+        if private_control and isinstance(holder, str) and holder in SIDES:
+            out.append(_for(whole, [holder]))
             continue
         names = named(ev)
         hid = {s: {u for u in names if u in units and not says[s].sees(u)} for s in SIDES}

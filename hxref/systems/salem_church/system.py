@@ -21,6 +21,7 @@ from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
 from .state_types import SalemState, UnitRecord
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import HexMap
@@ -130,15 +131,14 @@ class SalemChurch(GameSystem[SalemState]):
 
     def resolve(self, state: SalemState, decision: Decision, answers: dict, dice) -> tuple[SalemState, list[dict]]:
         # the engine's own copy of the state: the rules update it in place
-        events: list[dict] = []
+        events: list[Event] = []
         if decision.kind == "setup":
             from .narration import line, name
 
             spec = state["rules"]["setup"][0]
             for uid, label in answers[spec["side"]]["place"].items():
                 state["units"][uid]["hex"] = str(label)
-                events.append({"type": "setup", "side": spec["side"], "rule": spec["rule"],
-                               "text": line(name(uid), f" sets up in {label}")})
+                events.append(event("setup", line(name(uid), f" sets up in {label}"), spec["rule"], side=spec["side"]))
             state["stage"] = "play"
             return state, tell_events(state, hexmap(self.charts, state), events)
         from .turn import Turn
@@ -158,7 +158,7 @@ class SalemChurch(GameSystem[SalemState]):
             self._end_turn(state, events, dice)
         return state, tell_events(state, t.hm, events)
 
-    def _end_turn(self, state: SalemState, events: list[dict], dice) -> None:
+    def _end_turn(self, state: SalemState, events: list[Event], dice) -> None:
         from .victory import determine
 
         rules = state["rules"]
@@ -166,9 +166,9 @@ class SalemChurch(GameSystem[SalemState]):
         if v.final:
             state["victory_result"] = v.to_dict()
             state["stage"] = "over"
-            events.append({"type": "victory", "rule": v.rule, "text": v.why.splitlines()[0], "detail": v.why})
+            events.append(event("victory", v.why.splitlines()[0], v.rule, detail=v.why))
             return
-        events.append({"type": "turn.end", "rule": "13.4", "text": f"turn {state['turn']} ends"})
+        events.append(event("turn.end", f"turn {state['turn']} ends", "13.4"))
         state["turn"] += 1
         state["phasing"] = "union"
         state["cancelled_targets"] = []
@@ -246,7 +246,7 @@ SYSTEM = SalemChurch()
 
 # --- line-of-sight fog for the events of a resolution (umpired play) ---------------------------------
 
-def tell_events(state: SalemState, hm: HexMap, events: list[dict]) -> list[dict]:
+def tell_events(state: SalemState, hm: HexMap, events: list[Event]) -> list[dict]:
     """The events of a resolution, each written for its audiences as it is made: the units it names
     as each side sees them when the resolution ends (:func:`.narration.tell`).  The dice name no
     unit in line-of-sight play (:class:`.turn.Roller`)."""

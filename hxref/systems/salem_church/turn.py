@@ -77,6 +77,7 @@ from .narration import Line, Phrase, Ref, Seen, ident, joined, line, listing
 from .narration import name as named
 from .state_types import CombatRecord, SalemState, UnitRecord
 from .views import journey, place
+from ...kit.events import Event, event
 
 if TYPE_CHECKING:
     from ...geometry.mapmodel import HexMap
@@ -205,7 +206,7 @@ def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping
 
 # --- the start of a Union player turn -------------------------------------------------------------
 
-def open_union_turn(state: SalemState, dice) -> list[dict]:
+def open_union_turn(state: SalemState, dice) -> list[Event]:
     """17.1: the start of the Union movement phase of ``state["turn"]``: from turn 7 the Union's
     initiative die, rolled before he writes his orders, so that ``check`` and the resolution judge
     them by this turn's roll; and 17.2: the leaders' checks of the last phase are forgotten (one
@@ -217,8 +218,7 @@ def open_union_turn(state: SalemState, dice) -> list[dict]:
     r = mv.union_initiative(turn, Roller(dice, "union")(f"Union initiative turn {turn} (17.1)"))
     state["initiative"] = r.state
     state["initiative_turn"] = turn
-    return [{"type": "initiative", "side": "union", "rule": "17.1", "text": line(r.why), "initiative": r.state,
-             "turn": turn}]
+    return [event("initiative", line(r.why), "17.1", side="union", initiative=r.state, turn=turn)]
 
 
 # --- resolving ------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ class Turn:
         self.state, self.rules, self.side, self.choice, self.dice = state, rules, side, choice, dice
         self.charts = charts
         self.hm = board.hexmap(charts, state)
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.paths: list[tuple[str, list[str]]] = []          # for hex control (14.x), in order
         self.attacked: set[str] = set()                       # 7.2: units attacked this phase
         self.fired: set[str] = set()                          # the batteries that bombarded this turn
@@ -258,7 +258,7 @@ class Turn:
     def say(self, kind: str, text: str | Line, rule: str, **extra) -> None:
         """An event of this turn; ``text`` names units by reference (:mod:`.narration`), written for
         each audience when the resolution ends."""
-        self.events.append({"type": kind, "side": self.side, "rule": rule, "text": line(text), **extra})
+        self.events.append(event(kind, line(text), rule, side=self.side, **extra))
 
     def name(self, uid: str) -> Ref:
         """The unit named in narration: a reference its readers write as they see it."""
@@ -408,9 +408,9 @@ class Turn:
         """A move runs into enemy units its side did not see: it stops short; they are in sight now
         (contact: a unit sees the hexes next to it, :mod:`.views`)."""
         end = path[-1] if path else self.state["units"][uid].get("hex")
-        self.events.append({"type": "contact", "side": self.side, "visible_to": [self.side], "rule": p.rule,
-                            "text": line(self.name(uid), " runs into enemy units it had not seen: its move stops "
-                                         f"in {end} ({p.rule})")})
+        self.events.append(event("contact",
+                                 line(self.name(uid), " runs into enemy units it had not seen: its move stops "
+                                      f"in {end} ({p.rule})"), p.rule, side=self.side, visible_to=[self.side]))
 
     def _wagon_id(self) -> str:
         """16.0: the train's unit id, as the scenario names it (``wagon_train.unit``, kept at the top
@@ -443,9 +443,9 @@ class Turn:
                              chart=bo.BombardmentChart.load(self.charts),
                              low_initiative=mv.initiative_state(st) == "low")
         except IllegalOrder as exc:
-            self.events.append({"type": "bombardment.void", "side": self.side, "rule": exc.rule or "bombardment",
-                                "text": line(self.name(str(b.get("unit"))), f" does not bombard {b.get('target')}: "
-                                             f"{exc.message}")})
+            self.events.append(event("bombardment.void",
+                                     line(self.name(str(b.get("unit"))), f" does not bombard {b.get('target')}: "
+                                          f"{exc.message}"), exc.rule or "bombardment", side=self.side))
             return
         self.fired.add(res.unit)
         notes: list[Line] = []
@@ -456,9 +456,9 @@ class Turn:
         elif res.result == "step":
             self._lose_steps(other(self.side), list(res.hits), 1, notes)
         text = line(Phrase(res.told, res.units), *(["; ", joined(notes)] if notes else []))
-        self.events.append({"type": "bombardment", "side": self.side, "rule": res.rule, "text": text,
-                            "explain": Phrase(res.explanation, res.units),
-                            "effects": joined(notes) if notes else line("no effect")})
+        self.events.append(event("bombardment", text, res.rule, side=self.side,
+                                 explain=Phrase(res.explanation, res.units),
+                                 effects=joined(notes) if notes else line("no effect")))
 
     def attack(self, a: dict, *, counter: bool = False, side: str | None = None) -> None:
         """An attack (B1; a counter-attack, 7.2): the units engaged, the combat (the 17.3 check at Low
@@ -469,9 +469,9 @@ class Turn:
         rule = "7.2" if counter else "B1"
         attackers, defenders = self._engaged(a, side, target)
         if not combat_units(st, attackers) or not combat_units(st, defenders):
-            self.events.append({"type": "attack.void", "side": side, "rule": rule,
-                                "text": line(f"attack on {target} void: no attacking unit next to it or no enemy "
-                                             "combat unit in it")})
+            self.events.append(event("attack.void",
+                                     line(f"attack on {target} void: no attacking unit next to it or no enemy "
+                                          "combat unit in it"), rule, side=side))
             return
         self.attacked.update(defenders)
         res = self._combat(a, side, counter, attackers, defenders, target, rule)
@@ -489,22 +489,20 @@ class Turn:
             record["effects"] = cancelled.data()
             st.setdefault("combats", []).append(record)
             # the turn's brief reads the same fields as of a combat fought (the hex, the units, the effects)
-            self.events.append({"type": "combat", "side": side, "rule": "17.3", "text": line(why),
-                                "explain": explain, "target": target, "counter": counter,
-                                "attackers": listing(map(named, attackers)),
-                                "defenders": listing(map(named, defenders)), "effects": cancelled})
+            self.events.append(event("combat", line(why), "17.3", side=side, explain=explain, target=target,
+                                     counter=counter, attackers=listing(map(named, attackers)),
+                                     defenders=listing(map(named, defenders)), effects=cancelled))
             st.setdefault("cancelled_targets", []).append(target)
             return
         notes = self._effects(res, a, side, counter, attackers, defenders, target)
         effects = joined(notes) if notes else line("no effect")
         record["effects"] = effects.data()
         st.setdefault("combats", []).append(record)
-        self.events.append({"type": "combat", "side": side, "rule": rule,
-                            "text": line(f"{'counter-attack' if counter else 'attack'} on {target}: ", why, "; ",
-                                         effects), "explain": explain,
-                            # what the turn's brief reads, named as each reader sees the units
-                            "target": target, "counter": counter, "attackers": listing(map(named, attackers)),
-                            "defenders": listing(map(named, defenders)), "effects": effects})
+        self.events.append(event("combat",
+                                 line(f"{'counter-attack' if counter else 'attack'} on {target}: ", why, "; ",
+                                      effects), rule, side=side, explain=explain, target=target, counter=counter,
+                                 attackers=listing(map(named, attackers)), defenders=listing(map(named, defenders)),
+                                 effects=effects))
 
     def _engaged(self, a: Mapping, side: str, target: str) -> tuple[list[str], list[str]]:
         """B1: the attacking units on the map next to the target hex, and the enemy units in it; with
@@ -531,8 +529,8 @@ class Turn:
                               union_low_initiative=low, first_attacker=a.get("first"))
         except Exception as exc:          # IllegalOrder: a combat the rules forbid (night, heavy woods)
             why = Phrase(exc.told, exc.units) if isinstance(exc, ct.CombatRefused) else str(exc)
-            self.events.append({"type": "attack.void", "side": side, "rule": getattr(exc, "rule", rule) or rule,
-                                "text": line(f"attack on {target} void: ", why)})
+            self.events.append(event("attack.void", line(f"attack on {target} void: ", why),
+                                     getattr(exc, "rule", rule) or rule, side=side))
             return None
 
     def _effects(self, res: cb.Combat, a: Mapping, side: str, counter: bool, attackers: list[str],

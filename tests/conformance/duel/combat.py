@@ -14,10 +14,12 @@ from hxref.kit.protocol import other_side
 from hxref.kit.results import Outcome, ResultsTable
 
 from . import board
+from hxref.kit.events import Event, event
+
 from .state_types import DuelState, Unit
 
 
-def attack(state: DuelState, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[dict]:
+def attack(state: DuelState, hm: HexMap, table: ResultsTable, side: str, order: Mapping[str, Any], dice: Any) -> list[Event]:
     """Resolve one attack of ``side`` (``{target, by}``) in ``state``; the events, each side's own."""
     units, target = state["units"], order["target"]
     enemy = other_side(tuple(state["sides"]), side)
@@ -44,9 +46,8 @@ def attack(state: DuelState, hm: HexMap, table: ResultsTable, side: str, order: 
         told = (f"{who} ({strength}) attack {name(defender)} in {target}: {_how(outcome)}, "
                 f"{outcome.cell}, {outcome.means}")
         after = "; ".join(f"{name(uid)} {what}" for uid, what in losses)
-        events.append({"type": "combat", "rule": outcome.rule, "side": side, "target": target,
-                       "text": told + (f"; {after}" if after else ""), "explain": outcome.explain(),
-                       "visible_to": [reader]})
+        events.append(event("combat", told + (f"; {after}" if after else ""), outcome.rule, side=side, target=target,
+                            explain=outcome.explain(), visible_to=[reader]))
     return events
 
 
@@ -96,4 +97,4 @@ def retreat(state: DuelState, hm: HexMap, uid: str) -> str:
 
 
 def _told(side: str, text: str) -> dict:
-    return {"type": "attack", "rule": "H5", "side": side, "text": text, "visible_to": [side]}
+    return event("attack", text, "H5", side=side, visible_to=[side])

@@ -41,6 +41,8 @@ from hxref.kit.views import AllowList, sides_own
 
 from . import board, combat
 from .info import INFO
+from hxref.kit.events import Event, event, event_dicts
+
 from .state_types import DuelState, GameResult
 
 #: H2: an order file's shape
@@ -135,7 +137,7 @@ class HexDuel(GameSystem[DuelState]):
         new = copy.deepcopy(state)
         side, hm = new["phasing"], self.hexmap(new)
         orders = answers[side]
-        events: list[dict] = []
+        events: list[Event] = []
         before = {s: set(board.known(new, hm, s)) for s in new["sides"]}
         for mv in orders.get("moves") or []:
             events += self._move(new, hm, side, mv["unit"], list(mv["path"]))
@@ -151,10 +153,10 @@ class HexDuel(GameSystem[DuelState]):
         result = self._victory(new)
         if result is not None:
             new["result"], new["stage"] = result, "over"
-            events.append({"type": "result", "rule": "H7", "text": result["how"]})
-        return new, events
+            events.append(event("result", result["how"], "H7"))
+        return new, event_dicts(events)
 
-    def _move(self, state: DuelState, hm: Any, side: str, uid: str, path: list[str]) -> list[dict]:
+    def _move(self, state: DuelState, hm: Any, side: str, uid: str, path: list[str]) -> list[Event]:
         """H3, H4: the move walked against every unit, stopped short of an own unit's hex."""
         units = board.on_map(state["units"])
         w = board.move(hm, units, uid, path)
@@ -171,28 +173,28 @@ class HexDuel(GameSystem[DuelState]):
         if not w.legal or len(hexes) < len(w.hexes) or w.halt is not None:
             why = w.why if len(hexes) == len(w.hexes) else f"{w.hexes[len(hexes)]} holds another of your units"
             text += f" and stops: {why}"
-        return [{"type": "move", "rule": w.rule, "side": side, "unit": uid, "path": hexes, "text": text,
-                 "visible_to": [side]}]
+        return [event("move", text, w.rule, side=side, unit=uid, path=hexes, visible_to=[side])]
 
-    def _sighted(self, state: DuelState, hm: Any, before: Mapping[str, set[str]]) -> list[dict]:
+    def _sighted(self, state: DuelState, hm: Any, before: Mapping[str, set[str]]) -> list[Event]:
         """H8: each side told of the enemy counters that came into its sight."""
         events = []
         for side in state["sides"]:
             units = board.known(state, hm, side)
             new = [u for uid, u in sorted(units.items()) if u["side"] != side and uid not in before[side]]
             if new:
-                events.append({"type": "sighted", "rule": "H8", "side": side, "visible_to": [side],
-                               "text": "in sight now: " + ", ".join(f"{board.counter(u)} in {u['hex']}" for u in new)})
+                events.append(event("sighted",
+                                    "in sight now: " + ", ".join(f"{board.counter(u)} in {u['hex']}" for u in new),
+                                    "H8", side=side, visible_to=[side]))
         return events
 
-    def _objectives(self, state: DuelState, hm: Any, side: str) -> list[dict]:
+    def _objectives(self, state: DuelState, hm: Any, side: str) -> list[Event]:
         """H6: the objectives ``side``'s units stand in after its moves and attacks are its own."""
         events = []
         for place, held in state["objectives"].items():
             label = hm.label(hm.place(place))
             if held != side and any(u["hex"] == label and u["side"] == side for u in state["units"].values()):
                 state["objectives"][place] = side
-                events.append({"type": "objective", "rule": "H6", "text": f"{side} takes the {place} ({label})"})
+                events.append(event("objective", f"{side} takes the {place} ({label})", "H6"))
         return events
 
     def _victory(self, state: DuelState) -> GameResult | None:
