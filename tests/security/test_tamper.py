@@ -45,6 +45,9 @@ from hxref.gamefile.game import GameFile, event_hash
 
 SEED = 20261129
 ROOT = Path(__file__).resolve().parents[2]
+#: each long sweep over the saved game is cut into this many shards (every ``SHARDS``-th case of the
+#: same seeded list), so that pytest-xdist spreads it over the cores; together they try every case
+SHARDS = 8
 
 
 def _bench():
@@ -143,6 +146,12 @@ def generate(folder: Path, target: int, seed: int) -> Path:
     return path
 
 
+def fork(eng: Engine) -> Engine:
+    """A copy of ``eng`` to play on: its game and state copied, the rules bound to its charts shared
+    (the charts are read-only)."""
+    return copy.deepcopy(eng, {id(eng.system): eng.system})
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """A finished ~200-event game on disk, three live order files with the engines that await them, and a
@@ -159,12 +168,12 @@ def world(tmp_path_factory):
     eng = Engine.load(live)
     while eng.awaiting[0].kind != "bid":
         step(eng, keys, rng)
-    commit_eng = copy.deepcopy(eng)
+    commit_eng = fork(eng)
     commits, reveals = bid_files(eng, keys, eng.awaiting[0].id, {"union": 2, "confederate": 1})
-    reveal_eng = copy.deepcopy(eng)
+    reveal_eng = fork(eng)
     for t in commits:
         reveal_eng.submit(t, "c.yaml")
-    ans_eng = copy.deepcopy(reveal_eng)
+    ans_eng = fork(reveal_eng)
     for t in reveals:
         ans_eng.submit(t, "r.yaml")
     ans_eng.resolve()
@@ -180,14 +189,14 @@ def world(tmp_path_factory):
         e.check(text, "x.yaml")          # the untouched file is accepted
     # the pending game: both commitments and union's reveal are kept for the open bid, confederate's
     # reveal is not received yet
-    pend_eng = copy.deepcopy(reveal_eng)
+    pend_eng = fork(reveal_eng)
     pend_eng.submit(reveals[0], "r.yaml")
     pend_eng.gf.path = d / "pending.yaml"
     pend_eng.save()
 
     def receive(texts: list[str]) -> Engine | None:
         """The game before the bid's files, after receiving ``texts`` (None: it refuses one)."""
-        e = copy.deepcopy(commit_eng)
+        e = fork(commit_eng)
         order = {"commit": 0, "reveal": 1}
         try:
             for t in sorted(texts, key=lambda t: order.get(orders.parse(t, "x", fast=True).kind, 2)):
