@@ -17,8 +17,10 @@ command's measured duration, and then checks that
 Only trials where the process was still running when the signal arrived count as
 kills.  The figure printed: kills tried and files lost (must be 0).
 
-``HXREF_CRASH_KILLS`` sets the number of kills (default 200, split between submit
-and resolve); ``HXREF_CRASH_SEED`` the RNG seed.
+``HXREF_CRASH_KILLS`` sets the number of kills (default 200, split evenly between
+submit and resolve, and for each command between five shards, each with its own
+seeded RNG, that pytest-xdist runs side by side); ``HXREF_CRASH_SEED`` the RNG
+seed.
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from hxref.gamefile import heads
 from hxref.referee.audit import audit
 from hxref.referee.engine import Engine
@@ -43,6 +47,8 @@ NOW = "2026-11-29T12:00:00Z"    # as tests/conftest.py
 KILLS = int(os.environ.get("HXREF_CRASH_KILLS", "200"))
 SEED = int(os.environ.get("HXREF_CRASH_SEED", "20261129"))
 GAME = "g.yaml"
+#: each command's kills are made by this many shards (tests), each drawing its moments from its own RNG
+SHARDS = 5
 
 
 def _cmd(*args: str) -> list[str]:
@@ -130,10 +136,33 @@ def _run_to_end(folder: Path, sc: dict) -> float:
     return took
 
 
-def test_sigkill_submit_and_resolve(cli):
-    folder: Path = cli.folder
-    snap = _prepare(cli)
-    scenarios = _scenarios(snap)
+@pytest.fixture(scope="module")
+def started(tmp_path_factory, keydir) -> tuple[Path, dict, dict]:
+    """The folder of the starting games, every complete version the commands may leave, and each
+    command's typical duration (the median of three runs): made once for all the shards."""
+    from tests.conftest import Cli
+
+    folder = tmp_path_factory.mktemp("crash")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        mp.setenv("HXREF_NOW", NOW)
+        mp.setenv("HXREF_HOME", str(tmp_path_factory.mktemp("crash-home")))
+        for f in keydir.iterdir():
+            shutil.copy(f, folder / f.name)
+        (folder / "alice").chmod(0o600)
+        snap = _prepare(Cli(folder))
+        # measure each command's duration (also checks that it ends in the version expected)
+        durations = {name: sorted(_run_to_end(folder, sc) for _ in range(3))[1]
+                     for name, sc in _scenarios(snap).items()}
+    return folder, snap, durations
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.parametrize("name", ["submit", "resolve"])
+def test_sigkill_submit_and_resolve(started, tmp_path, name, shard):
+    folder = shutil.copytree(started[0], tmp_path / "game")
+    snap, durations = started[1], started[2]
+    scenarios = {name: _scenarios(snap)[name]}
     known = {_digest(b): k for k, b in snap.items()}
     known.update({_digest((folder / (k + ".bak")).read_bytes()): k + ".bak" for k in snap})
 
@@ -149,18 +178,11 @@ def test_sigkill_submit_and_resolve(cli):
             assert res.ok, res.problems
         return audited[d]
 
-    # measure each command's duration (also checks that it ends in the version expected)
-    durations = {name: sorted(_run_to_end(folder, sc) for _ in range(3))[1] for name, sc in scenarios.items()}
-
-    rng = random.Random(SEED)
-    stats = {name: {"kills": 0, "finished": 0, "lost": 0, "mid_write": 0, "left": {}} for name in scenarios}
-    names = list(scenarios)
+    rng = random.Random(f"{SEED}-{name}-{shard}")
+    stats = {n: {"kills": 0, "finished": 0, "lost": 0, "mid_write": 0, "left": {}} for n in scenarios}
     lost_detail: list[str] = []
     t_start = time.perf_counter()
-    trial = 0
-    while sum(s["kills"] for s in stats.values()) < KILLS:
-        name = names[trial % len(names)]
-        trial += 1
+    while stats[name]["kills"] < KILLS // (2 * SHARDS):
         sc, st = scenarios[name], stats[name]
         _reset(folder, sc["start"])
         delay = rng.uniform(0.0, durations[name] * 1.1)
@@ -205,11 +227,11 @@ def test_sigkill_submit_and_resolve(cli):
               f"ended before the kill {st['finished']}, killed mid-write (temporary file left) "
               f"{st['mid_write']}, files lost {st['lost']}; versions left: "
               + ", ".join(f"{k} {v}" for k, v in sorted(st["left"].items())))
-    print(f"crash safety: kills tried {total_kills}, files lost {total_lost} "
+    print(f"crash safety, {name} shard {shard + 1} of {SHARDS}: kills tried {total_kills}, files lost {total_lost} "
           f"(seed {SEED}, {elapsed:.1f} s)")
     assert total_lost == 0, "\n".join(lost_detail)
     # the random moments must cover the whole run: some kills left the old file, some the new
     for name, sc in scenarios.items():
         left = stats[name]["left"]
-        if stats[name]["kills"] >= 40:
+        if stats[name]["kills"] >= 20:
             assert left.get(sc["start"], 0) > 0, f"{name}: no kill left the old version"

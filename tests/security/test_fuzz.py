@@ -11,10 +11,11 @@ any other exception is a bug. The number of inputs tried is printed.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
 from hxref.referee import orders
@@ -36,35 +37,65 @@ CONFUSABLES = {"a": "а", "e": "е", "o": "о", "i": "і", "c": "с", "p": "р",
                "-": "‐", ".": "․", "t": "ţ"}
 FUZZ = settings(max_examples=int(os.environ.get("HXREF_FUZZ_EXAMPLES", "250")), deadline=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
+#: each system's fuzzing is cut into this many shards, each with its own fixed seed and its share of the
+#: examples, so that pytest-xdist spreads them; together they try FUZZ.max_examples inputs
+SHARDS = 5
+
+
+def shard_of(system: str, shard: int):
+    """The settings and seed of one shard of ``system``'s fuzzing (the seed fixed, as derandomize is)."""
+    share = -(-FUZZ.max_examples // SHARDS)
+    return lambda run: settings(FUZZ, max_examples=share)(seed(f"{system}-{shard}")(run))
+
+
+def stopped(system: str, work: Path) -> dict:
+    """``system``'s demo game stopped part-way in ``work``, with every shipped order file's data and the
+    signing keys."""
+    demo = DEMOS[system]
+    resolves = 0
+    gen = replay_folder(demo, work)
+    for what, _, eng in gen:
+        resolves += what == "resolve"
+        if resolves >= STOP.get(system, 1):
+            eng.save()
+            break
+    gen.close()
+    man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
+    keys = {s: load_private_key(demo / k.removesuffix(".pub")) for s, k in man["keys"].items()
+            if (demo / k.removesuffix(".pub")).exists()}
+    files = {}
+    for f in sorted(demo.glob("*.yaml")):
+        if f.name not in ("demo.yaml", man.get("charts_from")):     # the signed files only
+            body = orders.parse(f.read_text(), f.name).data
+            files[f.name] = body
+    eng = Engine.load(work / "game.yaml")
+    awaiting = [d.id for d in eng.awaiting]
+    return {"game": work / "game.yaml", "eng": eng, "keys": keys, "files": files, "awaiting": awaiting,
+            "created": man["created"]}
+
+
+class Games:
+    """Each demo game stopped part-way (:func:`stopped`), replayed the first time a test asks for it: a
+    worker replays only the systems its tests fuzz."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.made: dict[str, dict] = {}
+
+    def __iter__(self):
+        return iter(DEMOS)
+
+    def __getitem__(self, system: str) -> dict:
+        if system not in self.made:
+            work = self.root / system
+            work.mkdir()
+            self.made[system] = stopped(system, work)
+        return self.made[system]
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory):
-    """Each demo game stopped part-way, with every shipped order file's data and the signing keys."""
-    out = {}
-    for system, demo in DEMOS.items():
-        work = tmp_path_factory.mktemp(system)
-        resolves = 0
-        gen = replay_folder(demo, work)
-        for what, _, eng in gen:
-            resolves += what == "resolve"
-            if resolves >= STOP.get(system, 1):
-                eng.save()
-                break
-        gen.close()
-        man = yamlio.to_plain(yamlio.load_data(demo / "demo.yaml"))
-        keys = {s: load_private_key(demo / k.removesuffix(".pub")) for s, k in man["keys"].items()
-                if (demo / k.removesuffix(".pub")).exists()}
-        files = {}
-        for f in sorted(demo.glob("*.yaml")):
-            if f.name not in ("demo.yaml", man.get("charts_from")):     # the signed files only
-                body = orders.parse(f.read_text(), f.name).data
-                files[f.name] = body
-        eng = Engine.load(work / "game.yaml")
-        awaiting = [d.id for d in eng.awaiting]
-        out[system] = {"game": work / "game.yaml", "eng": eng, "keys": keys, "files": files, "awaiting": awaiting,
-                       "created": man["created"]}
-    return out
+def games(tmp_path_factory) -> Games:
+    return Games(tmp_path_factory.mktemp("fuzz"))
 
 
 # --- strategies ----------------------------------------------------------------------------------
@@ -201,11 +232,12 @@ def _print():
 
 
 # --- the tests -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("system", list(DEMOS))
-def test_wrong_values_in_valid_shapes(games, system):
+def test_wrong_values_in_valid_shapes(games, system, shard):
     g = games[system]
 
-    @FUZZ
+    @shard_of(system, shard)
     @given(wrong_values(g))
     def run(text):
         _one(lambda t: orders.parse(t, "fuzz.yaml"), text, "orders.parse")
@@ -215,11 +247,12 @@ def test_wrong_values_in_valid_shapes(games, system):
     _print()
 
 
+@pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("system", ["heartland", "kgp"])
-def test_random_yaml_bytes_nesting_and_numbers(games, system):
+def test_random_yaml_bytes_nesting_and_numbers(games, system, shard):
     g = games[system]
 
-    @FUZZ
+    @shard_of(system, shard)
     @given(st.one_of(random_yaml, random_bytes.map(_text_of)))
     def run(text):
         _one(lambda t: orders.parse(t, "fuzz.yaml"), text, "orders.parse")

@@ -136,14 +136,20 @@ def _reports(eng, audience, game: Path, since: int | None = None, umpire_key=Non
     return out
 
 
+#: each game's moments are searched by this many shards (every ``SHARDS``-th moment each, the game
+#: replayed by every one), so that pytest-xdist spreads the search
+SHARDS = 4
+
+
 # --- the test ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("system", list(DEMOS))
-def test_no_report_shows_an_enemy_secret(system, tmp_path):
+def test_no_report_shows_an_enemy_secret(system, shard, tmp_path):
     demo = DEMOS[system]
     reveals = _reveals(demo)
     game = tmp_path / "game.yaml"
     checked, searched, leaks, moments = 0, 0, [], 0
-    seen = 0
+    seen = nth = 0
     from hxref.crypto.signing import load_private_key
 
     umpire_key = load_private_key(demo / "keys" / "umpire") if (demo / "keys" / "umpire").exists() else None
@@ -156,6 +162,9 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
         since, seen = seen, len(eng.gf.log)
         # check after every resolution, and after a reveal is stored but not yet resolved
         if what == "submit" and not any(n.endswith("-reveal.yaml") for n in names):
+            continue
+        nth += 1
+        if nth % SHARDS != shard:
             continue
         moments += 1
         done = _resolved(eng)
@@ -186,7 +195,7 @@ def test_no_report_shows_an_enemy_secret(system, tmp_path):
                 leaks.append((names, "public", fmt, found[:5]))
             checked += 1
             searched += len(allw) + len(allp)
-    print(f"\n[secrets] {system}: {moments} moments, {checked} reports checked ({views} signed side's views), "
+    print(f"\n[secrets] {system}, shard {shard + 1} of {SHARDS}: {moments} of {nth} moments, {checked} reports checked ({views} signed side's views), "
           f"{searched} secrets searched, {len(leaks)} leaks")
     assert moments > 0 and checked > 0
     assert leaks == [], leaks[:10]

@@ -45,6 +45,9 @@ from hxref.gamefile.game import GameFile, event_hash
 
 SEED = 20261129
 ROOT = Path(__file__).resolve().parents[2]
+#: each long sweep over a saved game is cut into this many shards (every ``SHARDS``-th case of the
+#: same seeded list), so that pytest-xdist spreads it over the cores; together they try every case
+SHARDS = 7
 
 
 def _bench():
@@ -143,6 +146,12 @@ def generate(folder: Path, target: int, seed: int) -> Path:
     return path
 
 
+def fork(eng: Engine) -> Engine:
+    """A copy of ``eng`` to play on: its game and state copied, the rules bound to its charts shared
+    (the charts are read-only)."""
+    return copy.deepcopy(eng, {id(eng.system): eng.system})
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """A finished ~200-event game on disk, three live order files with the engines that await them, and a
@@ -159,12 +168,12 @@ def world(tmp_path_factory):
     eng = Engine.load(live)
     while eng.awaiting[0].kind != "bid":
         step(eng, keys, rng)
-    commit_eng = copy.deepcopy(eng)
+    commit_eng = fork(eng)
     commits, reveals = bid_files(eng, keys, eng.awaiting[0].id, {"union": 2, "confederate": 1})
-    reveal_eng = copy.deepcopy(eng)
+    reveal_eng = fork(eng)
     for t in commits:
         reveal_eng.submit(t, "c.yaml")
-    ans_eng = copy.deepcopy(reveal_eng)
+    ans_eng = fork(reveal_eng)
     for t in reveals:
         ans_eng.submit(t, "r.yaml")
     ans_eng.resolve()
@@ -180,14 +189,14 @@ def world(tmp_path_factory):
         e.check(text, "x.yaml")          # the untouched file is accepted
     # the pending game: both commitments and union's reveal are kept for the open bid, confederate's
     # reveal is not received yet
-    pend_eng = copy.deepcopy(reveal_eng)
+    pend_eng = fork(reveal_eng)
     pend_eng.submit(reveals[0], "r.yaml")
     pend_eng.gf.path = d / "pending.yaml"
     pend_eng.save()
 
     def receive(texts: list[str]) -> Engine | None:
         """The game before the bid's files, after receiving ``texts`` (None: it refuses one)."""
-        e = copy.deepcopy(commit_eng)
+        e = fork(commit_eng)
         order = {"commit": 0, "reveal": 1}
         try:
             for t in sorted(texts, key=lambda t: order.get(orders.parse(t, "x", fast=True).kind, 2)):
@@ -246,22 +255,28 @@ def test_every_byte_flip_of_an_order_file_is_refused(world, name):
     assert tried == rejected + noop
 
 
-def test_sampled_byte_flips_of_a_saved_game_are_refused(world, tmp_path):
+def sampled_flips(rng: random.Random, start: int, end: int, count: int) -> list[tuple[int, int]]:
+    """``count`` seeded positions in ``[start, end)`` (in order), each with its mask: 0x01 for every
+    other one (ASCII text stays ASCII), a random non-zero byte for the rest."""
+    positions = sorted(rng.sample(range(start, end), min(count, end - start)))
+    return [(pos, 0x01 if k % 2 else rng.randrange(1, 256)) for k, pos in enumerate(positions)]
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_sampled_byte_flips_of_a_saved_game_are_refused(world, tmp_path, shard):
     src = world["saved"]
     raw = src.read_bytes()
     orig = GameFile.parse(raw.decode(), src)
     n_events = len(orig.log)
     assert 180 <= n_events <= 260, n_events
     assert audit(src, workers=1).ok
-    rng = random.Random(SEED)
-    positions = sorted(rng.sample(range(len(raw)), min(2000, len(raw))))
+    flips = sampled_flips(random.Random(SEED), 0, len(raw), 2000)[shard::SHARDS]
     path = tmp_path / "g.yaml"
     tried = rejected = noop = 0
     how: dict[str, int] = {}
     accepted = []
-    for k, pos in enumerate(positions):
+    for pos, mask in flips:
         b = bytearray(raw)
-        mask = 0x01 if k % 2 else rng.randrange(1, 256)     # half keep ASCII text ASCII
         b[pos] ^= mask
         path.write_bytes(bytes(b))
         tried += 1
@@ -283,7 +298,8 @@ def test_sampled_byte_flips_of_a_saved_game_are_refused(world, tmp_path):
         else:
             diff = [k for k in set(gf.header) | set(orig.header) if gf.header.get(k) != orig.header.get(k)]
             accepted.append((pos, hex(mask), bytes(raw[max(0, pos - 30):pos + 30]), diff, gf.log == orig.log))
-    print(f"\ntamper: saved game ({n_events} events, {len(raw):,} bytes) {tried:,} flips tried, "
+    print(f"\ntamper: saved game ({n_events} events, {len(raw):,} bytes), shard {shard + 1} of {SHARDS}: "
+          f"{tried:,} flips tried, "
           f"{rejected:,} rejected, {noop:,} no-op (same parsed header and log), {len(accepted)} accepted "
           f"changes; by {dict(sorted(how.items()))}")
     assert not accepted, accepted[:5]
@@ -326,7 +342,8 @@ def canonical_blocks(log: list[dict]) -> bool:
     return True
 
 
-def test_swapped_and_dropped_events_are_refused(world, tmp_path):
+@pytest.mark.parametrize("shard", range(2 * SHARDS))
+def test_swapped_and_dropped_events_are_refused(world, tmp_path, shard):
     src = world["saved"]
     log = GameFile.load(src).log
     n = len(log)
@@ -338,7 +355,7 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path):
     accepted = []
     assert canonical_blocks(log)
     cases = [("swap", p) for p in pairs] + [("drop", (i,)) for i in range(n)]
-    for (what, idx), rehash in itertools.product(cases, (False, True)):
+    for (what, idx), rehash in itertools.product(cases[shard::2 * SHARDS], (False, True)):
         new = copy.deepcopy(log)
         if what == "swap":
             i, j = idx
@@ -368,8 +385,8 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path):
         else:
             accepted.append((what, idx, rehash))
     print(f"\ntamper: saved game log, {len(pairs)} swaps and {n} drops, each with the chain kept and "
-          f"re-hashed: {tried:,} tried, {rejected:,} rejected, {commuting} rehashed swaps of two sides' "
-          f"simultaneous files accepted as equivalent (same replayed game; {noncanonical} of them leave a "
+          f"re-hashed, shard {shard + 1} of {2 * SHARDS}: {tried:,} tried, {rejected:,} rejected, {commuting} "
+          f"rehashed swaps of two sides' simultaneous files accepted as equivalent (same replayed game; {noncanonical} of them leave a "
           f"block out of canonical order), {len(accepted)} accepted changes "
           f"({identical} swaps of identical events skipped)")
     assert not accepted, accepted[:10]
@@ -471,25 +488,32 @@ def _with(src: Path, edit) -> bytes:
     return gf.dumps().encode("utf-8")
 
 
-def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
-    src = world["pending"]
-    raw = src.read_bytes()
-    orig = GameFile.load(src)
-    first = audit(src, workers=1)
-    assert first.ok and first.pending == 3, first.problems
-    (dec_id,) = orig.header["pending"]
-    kept = {f["sha256"] for f in orig.header["pending"][dec_id]["files"]}
-    receive, keys = world["receive"], world["keys"]
-    path = tmp_path / "g.yaml"
-    counts = {"tried": 0, "rejected": 0, "no-op": 0, "not received yet": 0, "as if submitted": 0}
-    how: dict[str, int] = {}
-    accepted = []
+class PendingJudge:
+    """Judges tampered copies of the saved game whose open decision keeps files in the header's pending
+    area: each is refused, changes nothing, or is the very game that received the files it keeps (one
+    that has not received a removed file yet, or that received an added genuine file)."""
 
-    def judge(label, data: bytes) -> str:
-        path.write_bytes(data)
+    def __init__(self, world, tmp_path: Path):
+        self.src = world["pending"]
+        self.raw = self.src.read_bytes()
+        self.orig = GameFile.load(self.src)
+        first = audit(self.src, workers=1)
+        assert first.ok and first.pending == 3, first.problems
+        (self.dec_id,) = self.orig.header["pending"]
+        self.files = self.orig.header["pending"][self.dec_id]["files"]
+        self.kept = {f["sha256"] for f in self.files}
+        self.receive = world["receive"]
+        self.path = tmp_path / "g.yaml"
+        self.counts = {"tried": 0, "rejected": 0, "no-op": 0, "not received yet": 0, "as if submitted": 0}
+        self.how: dict[str, int] = {}
+        self.accepted: list[str] = []
+
+    def __call__(self, label, data: bytes) -> str:
+        counts, how, orig = self.counts, self.how, self.orig
+        self.path.write_bytes(data)
         counts["tried"] += 1
         try:
-            res = audit(path, workers=1)
+            res = audit(self.path, workers=1)
         except HxrefError as exc:
             clear(exc)
             how[exc.code] = how.get(exc.code, 0) + 1
@@ -500,35 +524,53 @@ def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
             how["audit"] = how.get("audit", 0) + 1
             counts["rejected"] += 1
             return "rejected"
-        gf = GameFile.load(path)
+        gf = GameFile.load(self.path)
         if gf.header == orig.header and gf.log == orig.log:
             counts["no-op"] += 1
             return "no-op"
         # accepted and different: it must be the very game that received the files it keeps
         files = [f for p in gf.header.get("pending", {}).values() for f in p["files"]]
-        real = receive([f["file"] for f in files])
+        real = self.receive([f["file"] for f in files])
         if real is not None and gf.log == orig.log and gf.header == real.h:
             got = {f["sha256"] for f in files}
-            what = "not received yet" if got < kept else "as if submitted"
+            what = "not received yet" if got < self.kept else "as if submitted"
             counts[what] += 1
             return what
-        accepted.append(label)
+        self.accepted.append(label)
         return "accepted"
 
-    # 1. sampled byte flips inside the pending area
+    def verdict(self, what: str) -> None:
+        """Print the counts of ``what`` was tried; no accepted change, and every try counted once."""
+        counts = self.counts
+        print(f"\ntamper: pending area of a saved game ({len(self.files)} files kept for {self.dec_id}), {what}: "
+              f"{counts['tried']:,} tried, {counts['rejected']:,} rejected, "
+              f"{counts['no-op']} no-op (same parsed header), {counts['not received yet']} not received yet "
+              f"(the game before that file), {counts['as if submitted']} as if submitted (a genuine acceptable "
+              f"file with what it says), {len(self.accepted)} accepted changes; by {dict(sorted(self.how.items()))}")
+        assert not self.accepted, self.accepted[:5]
+        assert counts["tried"] == counts["rejected"] + counts["no-op"] + counts["not received yet"] + \
+            counts["as if submitted"]
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_byte_flips_in_the_pending_area_are_refused_or_not_received_yet(world, tmp_path, shard):
+    judge = PendingJudge(world, tmp_path)
+    raw = judge.raw
     start = raw.index(b'\n "pending": ') + 1
     end = raw.index(b"\n--- # log")
-    rng = random.Random(SEED)
-    positions = sorted(rng.sample(range(start, end), min(1200, end - start)))
-    flips = 0
-    for k, pos in enumerate(positions):
+    flips = sampled_flips(random.Random(SEED), start, end, 1200)[shard::SHARDS]
+    for pos, mask in flips:
         b = bytearray(raw)
-        mask = 0x01 if k % 2 else rng.randrange(1, 256)
         b[pos] ^= mask
         judge(f"flip {pos} ^{mask:#x}", bytes(b))
-        flips += 1
-    # 2. each kept file removed: its entry alone, and with all it says (the game that has not received it)
-    files = orig.header["pending"][dec_id]["files"]
+    judge.verdict(f"{len(flips):,} sampled byte flips of its {end - start:,} bytes (shard {shard + 1} of {SHARDS})")
+
+
+def test_pending_files_removed_or_added_are_refused_or_not_received_yet(world, tmp_path):
+    judge = PendingJudge(world, tmp_path)
+    src, orig, dec_id, files = judge.src, judge.orig, judge.dec_id, judge.files
+    receive, keys = world["receive"], world["keys"]
+    # 1. each kept file removed: its entry alone, and with all it says (the game that has not received it)
     for i, f in enumerate(files):
         def drop(h, i=i):
             del h["pending"][dec_id]["files"][i]
@@ -545,7 +587,7 @@ def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
     base = receive([])
     assert judge("all files removed with what they say",
                  _with(src, lambda h: h.update(copy.deepcopy(base.h)))) == "not received yet"
-    # 3. files added
+    # 2. files added
     unsent = world["unsent"]                    # confederate's reveal: genuine, acceptable, not received
     union_reveal = next(g["file"] for g in files if g["kind"] == "reveal")
 
@@ -596,11 +638,4 @@ def test_tampered_pending_area_is_refused_or_not_received_yet(world, tmp_path):
                 return
             h.update(eng.h)
         assert judge(f"added with what it says: {label}", _with(src, said)) == "rejected", label
-    print(f"\ntamper: pending area of a saved game ({len(files)} files kept for {dec_id}, {end - start:,} bytes): "
-          f"{counts['tried']:,} tried ({flips:,} byte flips, removals, additions), {counts['rejected']:,} rejected, "
-          f"{counts['no-op']} no-op (same parsed header), {counts['not received yet']} not received yet "
-          f"(the game before that file), {counts['as if submitted']} as if submitted (a genuine acceptable file "
-          f"with what it says), {len(accepted)} accepted changes; by {dict(sorted(how.items()))}")
-    assert not accepted, accepted[:5]
-    assert counts["tried"] == counts["rejected"] + counts["no-op"] + counts["not received yet"] + \
-        counts["as if submitted"]
+    judge.verdict("files removed, added, forged and replayed")
