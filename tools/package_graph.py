@@ -72,17 +72,17 @@ def render() -> str:
     """The graph as a Markdown table: each package and the packages it imports, lowest first."""
     g = graph()
     rows = ["| package | imports |", "|---|---|"]
-    for name in sorted(g, key=lambda n: (len(_below(g, n)), n)):
+    for name in sorted(g, key=lambda n: (len(reached(g, n)), n)):
         rows.append(f"| `{name}/` | {', '.join(f'`{o}`' for o in sorted(g[name])) or '—'} |")
     return "\n".join(rows) + "\n"
 
 
-def _below(g: dict[str, set[str]], name: str, seen: frozenset[str] = frozenset()) -> set[str]:
+def reached(g: dict[str, set[str]], name: str, seen: frozenset[str] = frozenset()) -> set[str]:
     """Every package ``name`` reaches by imports (cycles stop at the first repeat)."""
     out: set[str] = set()
     for other in g.get(name, ()):
         if other not in seen:
-            out |= {other} | _below(g, other, seen | {name})
+            out |= {other} | reached(g, other, seen | {name})
     return out
 
 

@@ -264,6 +264,18 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     click.echo(f"next: {eng.waiting_text()}")
 
 
+def _echo_resolutions(done) -> None:
+    """Each resolution as `hxref play` and `hxref resolve` print it: its dice and its events."""
+    from ..report.turn import _event_line
+
+    for r in done:
+        click.echo(f"resolved {r.decision}")
+        for roll_ in r.rolls:
+            click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
+        for ev in r.events:
+            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+
+
 @main.command()
 @game_argument
 @click.option("--side", default=None, help="with --choice: the side to play (default: the side awaited)")
@@ -287,7 +299,6 @@ def play(game, side, choice):
         return
     from ..referee import orders
     from ..gamefile.game import locked
-    from ..report.turn import _event_line
 
     value = orders.parse_choice(choice)
     with locked(game):
@@ -307,12 +318,7 @@ def play(game, side, choice):
         eng.answer_solo(side, dec.id, value)
         done = eng.resolve()
         eng.save()
-    for r in done:
-        click.echo(f"resolved {r.decision}")
-        for roll_ in r.rolls:
-            click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
-        for ev in r.events:
-            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+    _echo_resolutions(done)
     click.echo(f"next: {eng.waiting_text()}")
 
 
@@ -563,14 +569,7 @@ def resolve(game, key_path, fmt, workers):
                                             for r in done], "head": eng.gf.head,
                                "awaiting": eng.waiting_for()}, indent=2))
         return
-    from ..report.turn import _event_line
-
-    for r in done:
-        click.echo(f"resolved {r.decision}")
-        for roll_ in r.rolls:
-            click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
-        for ev in r.events:
-            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+    _echo_resolutions(done)
     click.echo(f"head {eng.gf.head[:16]}... next: {eng.waiting_text()}")
 
 

@@ -46,11 +46,6 @@ class GameRules:
         return data.with_today(self.name, prepared) if self.today else prepared
 
     @property
-    def charts(self) -> Charts:
-        """The data files the game plays with."""
-        return self.system.charts
-
-    @property
     def system(self) -> GameSystem[Any]:
         """The system's rules bound to the game's charts."""
         sources = self.sources()

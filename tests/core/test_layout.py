@@ -74,7 +74,7 @@ def test_a_package_imports_only_the_layers_below_it(package):
 def test_the_package_graph_has_no_cycle():
     g = graph_tool.graph()
     for name in g:
-        assert name not in graph_tool._below(g, name), f"{name} imports itself back through another package"
+        assert name not in graph_tool.reached(g, name), f"{name} imports itself back through another package"
 
 
 def test_architecture_draws_the_package_graph_the_code_has():
