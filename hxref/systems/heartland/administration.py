@@ -21,7 +21,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, TypeGuard, cast
 
-from .state_types import HeartlandState, Unit
+from .state_types import FullGameState, Unit
 from ...base.errors import InvalidInput
 from ..base import Problem
 from . import forces as fc
@@ -47,7 +47,7 @@ ML_MIN, ML_MAX = 0, 9            # 3.51
 # 3.41 War Department Orders
 
 
-def wdo_used(state: HeartlandState, side: str) -> int:
+def wdo_used(state: FullGameState, side: str) -> int:
     """Limited WDOs ``side`` has used this turn (3.41a): ``current.wdo`` {side: n}, or a
     ``current.wdo_used`` mapping {side: bool}.  (A bare ``wdo_used: true`` names no side and is
     not counted.)"""
@@ -59,7 +59,7 @@ def wdo_used(state: HeartlandState, side: str) -> int:
     return n
 
 
-def wdo_problems(state: HeartlandState, side: str, *, for_death: bool = False, extra_used: int = 0,
+def wdo_problems(state: FullGameState, side: str, *, for_death: bool = False, extra_used: int = 0,
                  extra_wep: int = 0, path: list | None = None) -> list[Problem]:
     """3.41a: a WDO costs 10 WEP; at most 1 a turn, except those replacing a killed leader."""
     path = path or []
@@ -90,7 +90,7 @@ def detachment_yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
 class _Admin:
     """Administration orders checked and carried out one by one on a working copy."""
 
-    def __init__(self, state: HeartlandState, side: str, hexmap, supply, charts: Charts):
+    def __init__(self, state: FullGameState, side: str, hexmap, supply, charts: Charts):
         self.work = Work(state)
         self.side = side
         self.hexmap = hexmap
@@ -102,7 +102,7 @@ class _Admin:
         self.wep_spent = 0
 
     @property
-    def st(self) -> HeartlandState:
+    def st(self) -> FullGameState:
         return self.work.state
 
     # helpers
@@ -481,7 +481,7 @@ ADMIN_ORDER = ("replacements", "leaders", "wdo", "chief_of_staff", "cavalry_corp
                "entrench", "train", "remove_landing", "open_rail")
 
 
-def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | None:
+def _supply_record(state: FullGameState, side: str, supply, hexmap) -> dict | None:
     if isinstance(supply, sp.SideSupply):
         return {f: {"state": fs.state.value, "in_communication": fs.in_communication, "line": fs.nearest is not None}
                 for f, fs in supply.forces.items()}
@@ -496,12 +496,12 @@ def _supply_record(state: HeartlandState, side: str, supply, hexmap) -> dict | N
     return None
 
 
-def check_administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
+def check_administration(state: FullGameState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
                          supply=None) -> list[Problem]:
     return administration(state, side, orders, hexmap, charts=charts, supply=supply).problems
 
 
-def administration(state: HeartlandState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
+def administration(state: FullGameState, side: str, orders: Mapping | None, hexmap=None, *, charts: Charts,
                    supply=None) -> StepResult:
     """4.32 / 3.24a: the side's administration orders, in the order of :data:`ADMIN_ORDER`, with the
     game's charts (``charts``: the Detachment Chart, the stand-in prices).
@@ -577,7 +577,7 @@ class MLChange:
     why: str = ""
 
 
-def ml_change(state: HeartlandState, leader: str, cause: MLCause | str, levels: int = 1) -> MLChange:
+def ml_change(state: FullGameState, leader: str, cause: MLCause | str, levels: int = 1) -> MLChange:
     """3.53-3.55: the ML change ``cause`` makes to ``leader``'s force (or to him alone).
 
     OC-only causes fall on the OC of the force ``leader`` belongs to; an SL cannot reduce his ML
@@ -608,7 +608,7 @@ def ml_change(state: HeartlandState, leader: str, cause: MLCause | str, levels: 
     return out
 
 
-def apply_ml_change(state: HeartlandState, change: MLChange) -> None:
+def apply_ml_change(state: FullGameState, change: MLChange) -> None:
     if change.problems:
         raise ValueError("cannot apply an illegal ML change: " + change.why)
     for lid, _, after in change.changes:
@@ -619,7 +619,7 @@ def apply_ml_change(state: HeartlandState, change: MLChange) -> None:
 # 4.4 end of turn
 
 
-def cos_bonus(state: HeartlandState, army: str) -> int:
+def cos_bonus(state: FullGameState, army: str) -> int:
     """3.32 / 3.32c: the AP a Chief of Staff adds to his army commander (1 less in 1861-1862)."""
     cos = state["leaders"][army].get("cos")
     if not cos or cos not in state["leaders"] or gone(state["leaders"][cos]):
@@ -630,7 +630,7 @@ def cos_bonus(state: HeartlandState, army: str) -> int:
     return max(0, bonus)
 
 
-def end_of_turn(state: HeartlandState) -> StepResult:
+def end_of_turn(state: FullGameState) -> StepResult:
     """4.4, 10.67a, 8.13, 3.32, 7.35a: wounds heal a level, every leader's AP is reset to his AR
     (less his wound, plus his COS's AP), and Own Use markers of this turn lapse."""
     work = Work(state)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.paths import is_prohibited
 from ..base import Problem
 from . import forces as fc
@@ -74,12 +74,12 @@ def neighbours(hexmap, label: str) -> list[str]:
     return [hexmap.label(n) for n in h.neighbours() if n in hexmap.grid]
 
 
-def enemy_zoc(state: HeartlandState, hexmap, side: str) -> dict[str, set[str]]:
+def enemy_zoc(state: FullGameState, hexmap, side: str) -> dict[str, set[str]]:
     """Hexes in the ZOC of ``side``'s enemy -> the enemy hexes exerting it."""
     return zoc_hexes(state, model.other_side(side), hexmap)
 
 
-def retreat_hexes(state: HeartlandState, hexmap, force_id: str, passable=None) -> tuple[list[str], str]:
+def retreat_hexes(state: FullGameState, hexmap, force_id: str, passable=None) -> tuple[list[str], str]:
     """8.41a: the hexes a force may retreat 1 hex into, and a note on how they were chosen.
 
     Passable, adjacent, no enemy units; out of enemy ZOC if any such hex exists."""
@@ -132,7 +132,7 @@ class AttackCheck:
         return not self.problems
 
 
-def _target_problems(state: HeartlandState, hexmap, source: str, target: str, enemy: str) -> list[Problem]:
+def _target_problems(state: FullGameState, hexmap, source: str, target: str, enemy: str) -> list[Problem]:
     """8.4: the target is an adjacent hex holding enemy combat units."""
     p: list[Problem] = []
     if target not in neighbours(hexmap, source):
@@ -156,7 +156,7 @@ def _failure_choice_problems(r: AttackCheck, units: list[str], retreat_to: str |
     return p
 
 
-def _oc_declares(state: HeartlandState, r: AttackCheck, oc: str, lend_br_from: str | None) -> list[Problem]:
+def _oc_declares(state: FullGameState, r: AttackCheck, oc: str, lend_br_from: str | None) -> list[Problem]:
     """8.42, 8.1, 8.41: the OC checks with his own BR; an inactive OC declares no attack unless
     compelled; he pays 1 AP, or with none left makes a compelled check as a hasty attack."""
     p: list[Problem] = []
@@ -192,7 +192,7 @@ def _roll_check(r: AttackCheck, dice) -> str:
     return f"{r.oc} BR {r.rating}" + (f" ({r.brevet_note})" if r.brevet_note else "") + f": rolled {r.roll}"
 
 
-def _failed_check(state: HeartlandState, r: AttackCheck, test: str, units: list[str], retreat_to: str | None,
+def _failed_check(state: FullGameState, r: AttackCheck, test: str, units: list[str], retreat_to: str | None,
                   step_loss: str | None, retreat_note: str) -> None:
     """8.41a, 3.53(3a), 3.55: a failed check costs a 1-hex retreat, one step and 1 ML of the OC."""
     oc = r.oc
@@ -210,7 +210,7 @@ def _failed_check(state: HeartlandState, r: AttackCheck, test: str, units: list[
     r.why = "; ".join(parts + r.own)
 
 
-def attack_check(state: HeartlandState, hexmap, force_id: str, target: str, dice, *, retreat_to: str | None = None,
+def attack_check(state: FullGameState, hexmap, force_id: str, target: str, dice, *, retreat_to: str | None = None,
                  step_loss: str | None = None, lend_br_from: str | None = None, passable=None) -> AttackCheck:
     """8.41/8.42: ``force_id`` checks to attack the enemy stack in ``target``.
 
@@ -248,7 +248,7 @@ def attack_check(state: HeartlandState, hexmap, force_id: str, target: str, dice
     return r
 
 
-def _unled_checks(state: HeartlandState, r: AttackCheck, units: list[str], dice, retreat_to: str | None,
+def _unled_checks(state: FullGameState, r: AttackCheck, units: list[str], dice, retreat_to: str | None,
                   retreat_note: str) -> None:
     """3.52b, 8.41a: every unit of an unled force rolls 1d6 and passes below its own inverted ML."""
     for u in units:
@@ -273,7 +273,7 @@ def _unled_checks(state: HeartlandState, r: AttackCheck, units: list[str], dice,
     r.why = "; ".join(parts)
 
 
-def apply_attack_check(state: HeartlandState, r: AttackCheck) -> str:
+def apply_attack_check(state: FullGameState, r: AttackCheck) -> str:
     """Apply a check: its AP; on failure the step loss, the OC's ML and the retreat.
 
     Returns the force's id afterwards (an unled force's id names its hex)."""
@@ -313,7 +313,7 @@ class Join:
     why: str = ""
 
 
-def join_assault(state: HeartlandState, force_id: str, assaults: list[Assault]) -> Join:
+def join_assault(state: FullGameState, force_id: str, assaults: list[Assault]) -> Join:
     """8.42: ``force_id`` (now in the hex of a passed check) joins that assault without a check;
     the merge costs 1 AP (8.25a)."""
     here = model.force_hex(state, force_id)
@@ -339,7 +339,7 @@ def join_assault(state: HeartlandState, force_id: str, assaults: list[Assault]) 
     return Join(force_id, joined if order.legal else None, order, list(order.problems), "8.42", why)
 
 
-def apply_join(state: HeartlandState, j: Join) -> None:
+def apply_join(state: FullGameState, j: Join) -> None:
     if j.problems:
         raise ValueError("cannot apply an illegal join: " + j.why)
     if j.order is not None:

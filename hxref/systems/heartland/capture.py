@@ -37,7 +37,7 @@ from typing import Any, cast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .state_types import HeartlandState, Logistics, Turn
+from .state_types import FullGameState, Logistics, Turn
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -69,7 +69,7 @@ class Capture:
         return not self.problems
 
 
-def hex_combat_units(state: HeartlandState, label: str, side: str) -> list[str]:
+def hex_combat_units(state: FullGameState, label: str, side: str) -> list[str]:
     """Living combat units of ``side`` in ``label`` (in boxes of leaders there, or unled)."""
     out = []
     for uid, u in state["units"].items():
@@ -85,20 +85,20 @@ def hex_combat_units(state: HeartlandState, label: str, side: str) -> list[str]:
     return out
 
 
-def _logistics_hex(state: HeartlandState, s: Logistics) -> str | None:
+def _logistics_hex(state: FullGameState, s: Logistics) -> str | None:
     if s.get("leader"):
         return state["leaders"][model.top_of(state, cast(str, s["leader"]))].get("hex")
     return s.get("hex")
 
 
-def _landings(state: HeartlandState) -> dict[str, Any]:
+def _landings(state: FullGameState) -> dict[str, Any]:
     raw = state.get("landings") or {}
     if isinstance(raw, Mapping):
         return {k: (v if isinstance(v, Mapping) else {"hex": str(v)}) for k, v in raw.items()}
     return {f"landing@{x}": {"hex": str(x)} for x in raw}
 
 
-def captures_on_entry(state: HeartlandState, force: str, label: str, *, by_combat: bool = False) -> list[Capture]:
+def captures_on_entry(state: FullGameState, force: str, label: str, *, by_combat: bool = False) -> list[Capture]:
     """8.64 (7.21, 7.22, 8.73, 8.81a): what ``force`` takes when it enters ``label`` (or, with
     ``by_combat``, when combat has eliminated or driven off every enemy combat unit there)."""
     side = model.force_side(state, force)
@@ -130,7 +130,7 @@ def captures_on_entry(state: HeartlandState, force: str, label: str, *, by_comba
     return out
 
 
-def _alone_in(state: HeartlandState, label: str, enemy: str, side: str) -> list[tuple[str, str, str, str, str]]:
+def _alone_in(state: FullGameState, label: str, enemy: str, side: str) -> list[tuple[str, str, str, str, str]]:
     """8.64, 8.81a: the ``enemy``'s wagons, depots, trains, Chief Engineer and unbridged pontoons in
     ``label``, each (kind, id, effect, rule, why) of its taking by ``side``."""
     out = []
@@ -153,7 +153,7 @@ def _alone_in(state: HeartlandState, label: str, enemy: str, side: str) -> list[
     return out
 
 
-def landing_capture(state: HeartlandState, force: str, landing: str) -> Capture:
+def landing_capture(state: FullGameState, force: str, landing: str) -> Capture:
     """8.64a / H-29: the Confederate OC in a Union landing hex may capture it for 1 AP with a combat
     unit, a leader and a Confederate wagon there: Confederates + the wagon's capacity in WEP, Union -."""
     side = model.force_side(state, force)
@@ -190,7 +190,7 @@ def landing_capture(state: HeartlandState, force: str, landing: str) -> Capture:
     return c
 
 
-def apply_capture(state: HeartlandState, c: Capture) -> None:
+def apply_capture(state: FullGameState, c: Capture) -> None:
     """Carry out one capture (see the module text for each kind)."""
     if c.problems:
         raise ValueError("cannot apply an illegal capture: " + c.why)
@@ -224,7 +224,7 @@ def apply_capture(state: HeartlandState, c: Capture) -> None:
 
 # --- 8.64a exhausting a captured landing ---------------------------------------------------
 
-def exhaust_landing_problems(state: HeartlandState, landing: str) -> list[Problem]:
+def exhaust_landing_problems(state: FullGameState, landing: str) -> list[Problem]:
     """8.64a: the Union may declare a landing exhausted only after the Confederates captured it."""
     ln = _landings(state).get(landing)
     if ln is None:
@@ -237,14 +237,14 @@ def exhaust_landing_problems(state: HeartlandState, landing: str) -> list[Proble
     return []
 
 
-def apply_exhaust_landing(state: HeartlandState, landing: str) -> None:
+def apply_exhaust_landing(state: FullGameState, landing: str) -> None:
     probs = exhaust_landing_problems(state, landing)
     if probs:
         raise ValueError(probs[0].message)
     state["landings"][landing]["exhausted"] = True
 
 
-def exhaust_order_problems(state: HeartlandState, side: str, landings: object) -> list[Problem]:
+def exhaust_order_problems(state: FullGameState, side: str, landings: object) -> list[Problem]:
     """8.64a: the ``exhaust`` order of an impulse: captured Union landings the Union declares
     exhausted in its own impulse (reading: in any Union impulse after the capture)."""
     if not isinstance(landings, list):
@@ -260,7 +260,7 @@ def exhaust_order_problems(state: HeartlandState, side: str, landings: object) -
     return []
 
 
-def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> list[Event]:
+def exhaust_landings(state: FullGameState, side: str, landings: list[str]) -> list[Event]:
     """8.64a: carry out an accepted ``exhaust`` order; its events (the flipped counter is public)."""
     events = []
     for lid in landings:
@@ -276,7 +276,7 @@ def exhaust_landings(state: HeartlandState, side: str, landings: list[str]) -> l
 
 # --- 8.64b depots forced to retreat --------------------------------------------------------
 
-def depot_forced_retreat(state: HeartlandState, depot: str, captor: str, strength_after: int) -> Capture:
+def depot_forced_retreat(state: FullGameState, depot: str, captor: str, strength_after: int) -> Capture:
     """8.64b: a depot forced to retreat is captured at once and becomes a ``captor`` wagon whose
     capacity is its defence strength after losses (none left: nothing)."""
     s = state["logistics"][depot]
@@ -288,7 +288,7 @@ def depot_forced_retreat(state: HeartlandState, depot: str, captor: str, strengt
     return c
 
 
-def apply_depot_retreat(state: HeartlandState, c: Capture) -> None:
+def apply_depot_retreat(state: FullGameState, c: Capture) -> None:
     cap = c.capacity
     if cap <= 0:
         state["logistics"].pop(c.id, None)
@@ -297,7 +297,7 @@ def apply_depot_retreat(state: HeartlandState, c: Capture) -> None:
     s.update({"side": c.captor, "kind": "wagon", "capacity": cap, "cf": 0, "leader": None})
 
 
-def depot_retreats(state: HeartlandState, combat: Any) -> list[Event]:
+def depot_retreats(state: FullGameState, combat: Any) -> list[Event]:
     """8.64b after one combat is applied: the depots of a defender forced to retreat from the hex
     fought for, with none of its combat units left there, are captured at once and become the
     attacker's wagons; the events.  The combat (:mod:`.combat`) gives a depot no CF and no losses
@@ -329,7 +329,7 @@ class Removal:
     why: str = ""
 
 
-def voluntary_removal(state: HeartlandState, side: str, sid: str) -> Removal:
+def voluntary_removal(state: FullGameState, side: str, sid: str) -> Removal:
     """7.21, 7.22: the owner may remove his wagon or depot during his own impulse to deny it to the enemy."""
     r = Removal(sid, side)
     s = (state.get("logistics") or {}).get(sid)
@@ -345,7 +345,7 @@ def voluntary_removal(state: HeartlandState, side: str, sid: str) -> Removal:
     return r
 
 
-def apply_removal(state: HeartlandState, r: Removal) -> None:
+def apply_removal(state: FullGameState, r: Removal) -> None:
     if r.problems:
         raise ValueError("cannot remove: " + r.why)
     state["logistics"].pop(r.id, None)

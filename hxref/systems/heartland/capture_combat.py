@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from . import model
 from ...kit.events import Event, event
 
@@ -26,7 +26,7 @@ def _fights(assaults: Iterable[Mapping]) -> list[tuple[str, str, str]]:
     return [(str(a["force"]), str(a["source"]), str(a["target"])) for a in assaults]
 
 
-def held_before(state: HeartlandState, assaults: Iterable[Mapping]) -> dict[str, list[str]]:
+def held_before(state: FullGameState, assaults: Iterable[Mapping]) -> dict[str, list[str]]:
     """Before the Combat Sequence: every hex fought over or from -> the sides with combat units there."""
     from .capture import hex_combat_units
 
@@ -34,7 +34,7 @@ def held_before(state: HeartlandState, assaults: Iterable[Mapping]) -> dict[str,
     return {h: [s for s in ("union", "confederate") if hex_combat_units(state, h, s)] for h in sorted(hexes)}
 
 
-def _captor(state: HeartlandState, side: str, label: str, fights: list[tuple[str, str, str]]) -> str | None:
+def _captor(state: FullGameState, side: str, label: str, fights: list[tuple[str, str, str]]) -> str | None:
     """The force of ``side`` that fought against ``label``: an attacker of it, or a defender of the
     target an attacker from ``label`` fought."""
     mine = set(model.forces(state, side))
@@ -49,7 +49,7 @@ def _captor(state: HeartlandState, side: str, label: str, fights: list[tuple[str
     return None
 
 
-def captures_after_combat(state: HeartlandState, assaults: Iterable[Mapping],
+def captures_after_combat(state: FullGameState, assaults: Iterable[Mapping],
                           before: Mapping[str, list[str]]) -> list[Event]:
     """8.64: apply the captures in every hex the combat cleared of its owner's combat units; the events."""
     from .capture import apply_capture, captures_on_entry, hex_combat_units

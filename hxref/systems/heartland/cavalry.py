@@ -57,7 +57,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Iterable, cast
 
-from .state_types import HeartlandState, Turn
+from .state_types import FullGameState, Turn
 from ...crypto import commit
 from ...geometry.hex import distance
 from ..base import Problem
@@ -67,11 +67,11 @@ from .counters import top_counters
 
 # --- the cavalry corps (3.12, 8.62) -------------------------------------------------------------
 
-def _cav_units(state: HeartlandState, force_id: str) -> list[str]:
+def _cav_units(state: FullGameState, force_id: str) -> list[str]:
     return [u for u in model.units_of(state, force_id) if state["units"][u]["arm"] == "cavalry"]
 
 
-def is_corps(state: HeartlandState, force_id: str) -> bool:
+def is_corps(state: FullGameState, force_id: str) -> bool:
     """3.12: an independent leader flagged ``cavalry_corps``, heading no SL (a field command, 3.11b),
     whose force is cavalry only (the limits in play: :mod:`.corps`)."""
     if model.is_unled(force_id) or force_id not in state["leaders"]:
@@ -85,16 +85,16 @@ def is_corps(state: HeartlandState, force_id: str) -> bool:
     return bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
 
 
-def corps_size(state: HeartlandState, lid: str) -> int:
+def corps_size(state: FullGameState, lid: str) -> int:
     """8.61b, 8.62a/b: a corps' recon range, recon attempts, screen range and bonus."""
     return len(_cav_units(state, lid)) if is_corps(state, lid) else 0
 
 
-def corps_of(state: HeartlandState, side: str) -> list[str]:
+def corps_of(state: FullGameState, side: str) -> list[str]:
     return [f for f in model.forces(state, side) if is_corps(state, f)]
 
 
-def screening_corps(state: HeartlandState, side: str) -> list[str]:
+def screening_corps(state: FullGameState, side: str) -> list[str]:
     """8.62a: the corps of ``side`` on their "Screen" side."""
     return [c for c in corps_of(state, side) if state["leaders"][c].get("screen")]
 
@@ -105,24 +105,24 @@ def _dist(hexmap, a: str, b: str) -> int:
     return distance(hexmap.parse(a), hexmap.parse(b))
 
 
-def _force_hidden(state: HeartlandState, force_id: str) -> bool:
+def _force_hidden(state: FullGameState, force_id: str) -> bool:
     if model.is_unled(force_id):
         units = model.units_of(state, force_id)
         return bool(units) and all(state["units"][u].get("hidden") for u in units)
     return bool(state["leaders"][force_id].get("hidden"))
 
 
-def hidden_forces(state: HeartlandState, side: str) -> set[str]:
+def hidden_forces(state: FullGameState, side: str) -> set[str]:
     """The forces of ``side`` now moving hidden (8.62a)."""
     return {f for f in model.forces(state, side) if _force_hidden(state, f)}
 
 
-def _screens_covering(state: HeartlandState, hexmap, side: str, label: str) -> list[str]:
+def _screens_covering(state: FullGameState, hexmap, side: str, label: str) -> list[str]:
     return [c for c in screening_corps(state, side)
             if _dist(hexmap, cast(str, state["leaders"][c]["hex"]), label) <= corps_size(state, c)]
 
 
-def screened_forces(state: HeartlandState, hexmap, side: str) -> set[str]:
+def screened_forces(state: FullGameState, hexmap, side: str) -> set[str]:
     """8.62a: ``side``'s forces that may move hidden now: within a screening corps' range,
     not a corps themselves and not in enemy ZOC ([translator])."""
     enemy_zoc = zc.zoc_hexes(state, model.other_side(side), hexmap)
@@ -149,7 +149,7 @@ class Hide:
     why: str = ""
 
 
-def hide(state: HeartlandState, hexmap, force_id: str) -> Hide:
+def hide(state: FullGameState, hexmap, force_id: str) -> Hide:
     """8.62a: take ``force_id`` off the map (its hex is plotted / kept by the referee)."""
     side = model.force_side(state, force_id)
     here = model.force_hex(state, force_id)
@@ -164,13 +164,13 @@ def hide(state: HeartlandState, hexmap, force_id: str) -> Hide:
     return h
 
 
-def apply_hide(state: HeartlandState, h: Hide) -> None:
+def apply_hide(state: FullGameState, h: Hide) -> None:
     if h.problems:
         raise ValueError("cannot apply an illegal hide: " + h.why)
     _set_hidden(state, h.force, True)
 
 
-def _set_hidden(state: HeartlandState, force_id: str, value: bool) -> None:
+def _set_hidden(state: FullGameState, force_id: str, value: bool) -> None:
     if model.is_unled(force_id):
         for u in model.units_of(state, force_id):
             if value:
@@ -196,7 +196,7 @@ class Reveal:
     why: str = ""
 
 
-def must_reveal(state: HeartlandState, hexmap, force_id: str, *, at: str | None = None, recon: "Recon | None" = None,
+def must_reveal(state: FullGameState, hexmap, force_id: str, *, at: str | None = None, recon: "Recon | None" = None,
                 enemy_zoc: Iterable[str] | None = None) -> Reveal | None:
     """8.62a / 8.61a,c: must hidden ``force_id`` appear (standing in ``at``, default its hex)?
 
@@ -220,7 +220,7 @@ def must_reveal(state: HeartlandState, hexmap, force_id: str, *, at: str | None 
     return None
 
 
-def reveals_now(state: HeartlandState, hexmap, side: str) -> list[Reveal]:
+def reveals_now(state: FullGameState, hexmap, side: str) -> list[Reveal]:
     """Every hidden force of ``side`` that must appear now (after a corps moves, ends its screen...)."""
     out = []
     for f in sorted(hidden_forces(state, side)):
@@ -230,7 +230,7 @@ def reveals_now(state: HeartlandState, hexmap, side: str) -> list[Reveal]:
     return out
 
 
-def apply_reveal(state: HeartlandState, r: Reveal) -> None:
+def apply_reveal(state: FullGameState, r: Reveal) -> None:
     _set_hidden(state, r.force, False)
 
 
@@ -247,7 +247,7 @@ class Screen:
     why: str = ""
 
 
-def screen(state: HeartlandState, who: str, on: bool = True) -> Screen:
+def screen(state: FullGameState, who: str, on: bool = True) -> Screen:
     """8.62/8.62a, 8.6: ``who`` (a corps leader, or a cavalry unit in a leader's box) starts or
     stops screening.  A unit or corps that reconned this impulse may not screen (8.6)."""
     reconned = set(state.get("current", {}).get("reconned", []))
@@ -278,7 +278,7 @@ def screen(state: HeartlandState, who: str, on: bool = True) -> Screen:
     return s
 
 
-def apply_screen(state: HeartlandState, s: Screen) -> None:
+def apply_screen(state: FullGameState, s: Screen) -> None:
     if s.problems:
         raise ValueError("cannot apply an illegal screen: " + s.why)
     rec = cast(dict, state["leaders"][s.who] if s.kind == "corps" else state["units"][s.who])    # its screen flag (8.62)
@@ -289,7 +289,7 @@ def apply_screen(state: HeartlandState, s: Screen) -> None:
         rec.pop(key, None)
 
 
-def _screened_leaders(state: HeartlandState, side: str) -> set[str]:
+def _screened_leaders(state: FullGameState, side: str) -> set[str]:
     """8.62 / 8.62c: leaders of ``side`` whose ratings the enemy may not see."""
     out = cast(set[str], {u["leader"] for u in state["units"].values()
                           if u["side"] == side and u.get("screening") and u.get("leader") and u["steps"] > 0
@@ -314,7 +314,7 @@ class Concealment:
     why: str = ""
 
 
-def _off_the_map(state: HeartlandState, forces: Iterable[str]) -> HeartlandState:
+def _off_the_map(state: FullGameState, forces: Iterable[str]) -> FullGameState:
     """A copy of ``state`` with ``forces`` taken off the map (8.62a: removed, their hex plotted)."""
     work = copy.deepcopy(state)
     for f in forces:
@@ -330,13 +330,13 @@ def _off_the_map(state: HeartlandState, forces: Iterable[str]) -> HeartlandState
     return work
 
 
-def without_hidden(state: HeartlandState, side: str) -> HeartlandState:
+def without_hidden(state: FullGameState, side: str) -> FullGameState:
     """The state with ``side``'s hidden forces off the map: the map as the enemy sees it (3.71,
     8.62a), the same picture :func:`concealment` gives the enemy's view."""
     return _off_the_map(state, hidden_forces(state, side))
 
 
-def concealment(state: HeartlandState, side: str) -> Concealment:
+def concealment(state: FullGameState, side: str) -> Concealment:
     """What :func:`redact_view` removes from an enemy's view of ``side``."""
     hidden = hidden_forces(state, side)
     work = _off_the_map(state, hidden)
@@ -424,11 +424,11 @@ class Recon:
         return out
 
 
-def _attempts_used(state: HeartlandState, key: str) -> int:
+def _attempts_used(state: FullGameState, key: str) -> int:
     return int(state.get("current", {}).get("recon", {}).get(key, 0))
 
 
-def _corps_attempt_problems(state: HeartlandState, force_id: str, size: int, end_screen: bool) -> list[Problem]:
+def _corps_attempt_problems(state: FullGameState, force_id: str, size: int, end_screen: bool) -> list[Problem]:
     """8.61b, 8.6: a corps makes as many attempts as it has cavalry units, and none while screening."""
     p = []
     if _attempts_used(state, force_id) >= size:
@@ -440,7 +440,7 @@ def _corps_attempt_problems(state: HeartlandState, force_id: str, size: int, end
     return p
 
 
-def _unit_attempt_problems(state: HeartlandState, force_id: str, trying: list[str], search: bool,
+def _unit_attempt_problems(state: FullGameState, force_id: str, trying: list[str], search: bool,
                            end_screen: bool) -> list[Problem]:
     """8.61a, 8.61c, 8.6: the force's own cavalry units try, once each, none of them screening;
     only a corps searches."""
@@ -483,7 +483,7 @@ def _target_problems(hexmap, here: str, target: str | None, corps: bool, size: i
     return []
 
 
-def _search_resistance(state: HeartlandState, hexmap, enemy: str, here: str, size: int) -> tuple[int, str]:
+def _search_resistance(state: FullGameState, hexmap, enemy: str, here: str, size: int) -> tuple[int, str]:
     """8.61c, 8.62b: a search is resisted by the largest enemy screening corps whose screen
     range reaches into the search range."""
     covering = [c for c in screening_corps(state, enemy)
@@ -493,7 +493,7 @@ def _search_resistance(state: HeartlandState, hexmap, enemy: str, here: str, siz
     return bonus, (f"{best}'s screening corps ({bonus} units, 8.62b)" if best else "no screen")
 
 
-def _target_resistance(state: HeartlandState, enemy: str, target: str | None) -> tuple[int, str]:
+def _target_resistance(state: FullGameState, enemy: str, target: str | None) -> tuple[int, str]:
     """8.61a, 8.62b: the basic screening cavalry in the target hex and the size of any cavalry
     corps there."""
     parts = []
@@ -508,7 +508,7 @@ def _target_resistance(state: HeartlandState, enemy: str, target: str | None) ->
     return len(scr) + csum, "; ".join(parts) or "no screening cavalry"
 
 
-def _units_in(state: HeartlandState, side: str, target: str | None) -> int:
+def _units_in(state: FullGameState, side: str, target: str | None) -> int:
     """8.61a "number of units": the side's living combat units in the hex, in boxes and unled."""
     return sum(1 for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
         (u.get("leader") and (state["leaders"][cast(str, u["leader"])].get("hex") or
@@ -516,7 +516,7 @@ def _units_in(state: HeartlandState, side: str, target: str | None) -> int:
         or (not u.get("leader") and u.get("hex") == target)))
 
 
-def _search_finds(state: HeartlandState, hexmap, enemy: str, here: str, size: int) -> list[Found]:
+def _search_finds(state: FullGameState, hexmap, enemy: str, here: str, size: int) -> list[Found]:
     """8.61c: every hidden enemy force within the corps' recon range."""
     out = []
     for f in sorted(hidden_forces(state, enemy)):
@@ -526,13 +526,13 @@ def _search_finds(state: HeartlandState, hexmap, enemy: str, here: str, size: in
     return out
 
 
-def _hidden_in(state: HeartlandState, enemy: str, target: str | None) -> list[Found]:
+def _hidden_in(state: FullGameState, enemy: str, target: str | None) -> list[Found]:
     """8.61a: a hidden force in the reconned hex is found (its presence revealed)."""
     return [Found(f, target, len(model.units_of(state, f))) for f in sorted(hidden_forces(state, enemy))
             if model.force_hex(state, f) == target]
 
 
-def recon(state: HeartlandState, hexmap, force_id: str, dice, *, target: str | None = None, units: Iterable[str] = (),
+def recon(state: FullGameState, hexmap, force_id: str, dice, *, target: str | None = None, units: Iterable[str] = (),
           search: bool = False, end_screen: bool = False, at: str | None = None) -> Recon:
     """8.61: ``force_id`` (standing at ``at``, default its hex) tries recon.
 
@@ -594,7 +594,7 @@ def recon(state: HeartlandState, hexmap, force_id: str, dice, *, target: str | N
     return r
 
 
-def apply_recon(state: HeartlandState, r: Recon) -> None:
+def apply_recon(state: FullGameState, r: Recon) -> None:
     """Count the attempt (8.61, 8.61b), end a screen given up for it (8.6), reveal what was found."""
     if r.problems:
         raise ValueError("cannot apply an illegal recon: " + r.why)
@@ -615,7 +615,7 @@ def apply_recon(state: HeartlandState, r: Recon) -> None:
         apply_reveal(state, rv)
 
 
-def reset_recon(state: HeartlandState) -> None:
+def reset_recon(state: FullGameState) -> None:
     """At the end of an impulse: recon attempts and the 8.6 recon/screen exclusion lapse."""
     cur = state.get("current", {})
     cur.pop("recon", None)
@@ -632,7 +632,7 @@ class ZocRule:
     why: str
 
 
-def zoc_on_entry(state: HeartlandState, force_id: str, *, recons: bool) -> ZocRule:
+def zoc_on_entry(state: FullGameState, force_id: str, *, recons: bool) -> ZocRule:
     """3.61 / 8.61: a cavalry-only force that recons from the ZOC hex it entered neither stops nor
     checks, whatever the result; any other force stops and must check."""
     units = model.units_of(state, force_id)
@@ -680,7 +680,7 @@ def recon_stop(mv: dict) -> str | None:
     return str(spec["at"]) if isinstance(spec, dict) and spec.get("at") is not None else None
 
 
-def recon_move_problems(state: HeartlandState, force: str, mv: dict, *, start: str, hexmap, cost,
+def recon_move_problems(state: FullGameState, force: str, mv: dict, *, start: str, hexmap, cost,
                         enemy_zoc: set[str], enemy_occupied: set[str], active: bool,
                         index: int) -> list[Problem] | None:
     """8.61: the path of a move that recons while moving (None when it does not): only a force of

@@ -16,7 +16,7 @@ from ...cli.options import check_side, dir_option, game_argument, load_game, out
 from ...base.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .state_types import HeartlandState
+    from .state_types import FullGameState
 
 
 @click.group("heartland")
@@ -57,7 +57,7 @@ def plot(game, side, force, label, reveal_force, out_dir):
 
     eng = load_game(game)
     check_side(eng, side)
-    state = cast("HeartlandState", eng.state)      # what setup built
+    state = cast("FullGameState", eng.state)      # what setup built
     mine = out_dir_for(game, out_dir) / f"{Path(game).stem}-{side}-plots.yaml"
     book = yamlio.fast_load(mine.read_text()) if mine.exists() else {}
     if reveal_force:

@@ -129,7 +129,7 @@ from dataclasses import dataclass, field
 from functools import singledispatch  # noqa: F401
 from typing import Collection, Iterable, Mapping, Sequence  # noqa: F401
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import HexSide  # noqa: F401
 from ...geometry.hex import distance as hex_distance  # noqa: F401
 from ..base import Problem
@@ -206,7 +206,7 @@ def extended_battle(phasing: str, answers: Mapping[str, bool], *, levels_left: M
     return eb
 
 
-def in_contact(state: HeartlandState, hexmap, side: str) -> list[tuple[str, str]]:
+def in_contact(state: FullGameState, hexmap, side: str) -> list[tuple[str, str]]:
     """10.7: ``side``'s forces (with living units) adjacent to enemy combat units: (force, enemy hex)."""
     enemy = _enemy_unit_hexes(state, side)
     out = []
@@ -228,7 +228,7 @@ class ExtendedAttack:
     why: str = ""
 
 
-def extended_assault(state: HeartlandState, hexmap, force: str, target: str) -> ExtendedAttack:
+def extended_assault(state: FullGameState, hexmap, force: str, target: str) -> ExtendedAttack:
     """10.71: a force in contact attacks one adjacent enemy hex: 1 AP of its OC, no attack check."""
     side = model.force_side(state, force)
     here = model.force_hex(state, force)

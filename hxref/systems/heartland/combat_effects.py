@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import singledispatch
 from typing import TYPE_CHECKING, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from . import forces as fc
 from . import model
 
@@ -99,29 +99,29 @@ class MoveStack:
 
 
 @singledispatch
-def apply_effect(effect, state: HeartlandState) -> None:
+def apply_effect(effect, state: FullGameState) -> None:
     """Change ``state`` by one combat effect (no dice)."""
     raise TypeError(f"not a combat effect: {effect!r}")
 
 
 @apply_effect.register
-def _(e: SpendAsp, state: HeartlandState) -> None:
+def _(e: SpendAsp, state: FullGameState) -> None:
     ld = state["leaders"][e.leader]
     ld["asp"] = max(0, ld.get("asp", 0) - e.points)
 
 
 @apply_effect.register
-def _(e: StepLoss, state: HeartlandState) -> None:
+def _(e: StepLoss, state: FullGameState) -> None:
     u = state["units"][e.unit]
     u["steps"] = max(0, u["steps"] - 1)
 
 
 @apply_effect.register
-def _(e: MlChange, state: HeartlandState) -> None:
+def _(e: MlChange, state: FullGameState) -> None:
     state["leaders"][e.leader]["ml"] = e.after
 
 
-def _remove_leader(state: HeartlandState, lid: str, **flags: bool) -> None:
+def _remove_leader(state: FullGameState, lid: str, **flags: bool) -> None:
     ld = state["leaders"][lid]
     if ld.get("hq"):
         state.setdefault("hq_pool", {}).setdefault(ld["side"], []).append(lid)
@@ -131,12 +131,12 @@ def _remove_leader(state: HeartlandState, lid: str, **flags: bool) -> None:
 
 
 @apply_effect.register
-def _(e: Capture, state: HeartlandState) -> None:
+def _(e: Capture, state: FullGameState) -> None:
     _remove_leader(state, e.leader, captured=True)
 
 
 @apply_effect.register
-def _(e: Kill, state: HeartlandState) -> None:
+def _(e: Kill, state: FullGameState) -> None:
     ld = state["leaders"][e.leader]
     here = ld.get("hex") or fc.top_leader_hex(state, e.leader)
     boss = ld.get("superior")
@@ -161,7 +161,7 @@ def _(e: Kill, state: HeartlandState) -> None:
     _remove_leader(state, e.leader, killed=True)
 
 
-def _cos_takes_command(state: HeartlandState, e: Kill, here: str | None) -> None:
+def _cos_takes_command(state: FullGameState, e: Kill, here: str | None) -> None:
     """3.32b: the Chief of Staff leaves the army commander's box and takes the army, its HQ with it,
     where the commander fell; a brevet (14.51) costs the side 1 WEP."""
     ld, cos = state["leaders"][e.leader], state["leaders"][cast(str, e.heir)]
@@ -180,19 +180,19 @@ def _cos_takes_command(state: HeartlandState, e: Kill, here: str | None) -> None
 
 
 @apply_effect.register
-def _(e: Wound, state: HeartlandState) -> None:
+def _(e: Wound, state: FullGameState) -> None:
     ld = state["leaders"][e.leader]
     ld["wound"] = int(ld.get("wound", 0) or 0) + e.level
 
 
 @apply_effect.register
-def _(e: ArtilleryChange, state: HeartlandState) -> None:
+def _(e: ArtilleryChange, state: FullGameState) -> None:
     ld = state["leaders"][e.leader]
     ld["artillery"] = max(0, ld.get("artillery", 0) + e.delta)
 
 
 @apply_effect.register
-def _(e: MoveStack, state: HeartlandState) -> None:
+def _(e: MoveStack, state: FullGameState) -> None:
     moving = set(e.leaders)
     for x in e.leaders:
         ld = state["leaders"][x]
@@ -207,7 +207,7 @@ def _(e: MoveStack, state: HeartlandState) -> None:
         state["logistics"][sid]["hex"] = e.to
 
 
-def apply_combat(state: HeartlandState, combat: "Combat") -> None:
+def apply_combat(state: FullGameState, combat: "Combat") -> None:
     """Apply a resolved combat's effects to ``state`` (the state it was resolved against)."""
     for e in combat.effects:
         apply_effect(e, state)

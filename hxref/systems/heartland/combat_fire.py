@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Mapping, Sequence, cast
 
-from .state_types import HeartlandState, Turn
+from .state_types import FullGameState, Turn
 from ...geometry.hex import HexSide
 from . import forces as fc
 from . import model
@@ -69,7 +69,7 @@ def _ceil_div(n: int, k: int) -> int:
     return -(-n // (2 ** k))
 
 
-def stack_leaders(state: HeartlandState, forces: Iterable[str]) -> list[str]:
+def stack_leaders(state: FullGameState, forces: Iterable[str]) -> list[str]:
     out: list[str] = []
     for f in forces:
         out += [x for x in fc.force_leaders_of(state, f) if x not in out
@@ -77,22 +77,22 @@ def stack_leaders(state: HeartlandState, forces: Iterable[str]) -> list[str]:
     return out
 
 
-def stack_oc(state: HeartlandState, forces: Iterable[str]) -> str | None:
+def stack_oc(state: FullGameState, forces: Iterable[str]) -> str | None:
     """3.22: the OC of a stack of forces (None: unled)."""
     return fc.senior_of(state, stack_leaders(state, forces))[0]
 
 
-def stack_units(state: HeartlandState, forces: Iterable[str], side: str) -> list[str]:
+def stack_units(state: FullGameState, forces: Iterable[str], side: str) -> list[str]:
     return [u for f in forces for u in model.units_of(state, f, side)]
 
 
-def _forced(state: HeartlandState, force: str, forced_march: Collection[str]) -> bool:
+def _forced(state: FullGameState, force: str, forced_march: Collection[str]) -> bool:
     """10.22: the force forced-marched this impulse (listed, or a leader flagged ``forced_march``)."""
     return force in forced_march or any(state["leaders"][x].get("forced_march")
                                         for x in fc.force_leaders_of(state, force))
 
 
-def _supply_of(state: HeartlandState, force: str, given: Mapping[str, str]) -> str:
+def _supply_of(state: FullGameState, force: str, given: Mapping[str, str]) -> str:
     if force in given:
         return given[force]
     imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
@@ -122,7 +122,7 @@ def _general_asp(s: Strength, L: Mapping, avail: Mapping[str, int]) -> tuple[int
     return k_stack, k_art, ammo_stack
 
 
-def _unit_cf_groups(state: HeartlandState, s: Strength, avail: Mapping[str, int], k_stack: int, ammo_stack: bool,
+def _unit_cf_groups(state: FullGameState, s: Strength, avail: Mapping[str, int], k_stack: int, ammo_stack: bool,
                     supply: Mapping[str, str], forced_march: Collection[str], notes: list[str]) -> dict[int, int]:
     """10.22, 7.32, 10.12b, 10.23(3), 10.5: each unit's CF, halved for forced march, out of supply
     or a box leader with no ASP (ammunition counted once, whatever the cause).  Returns the CF
@@ -154,7 +154,7 @@ def _unit_cf_groups(state: HeartlandState, s: Strength, avail: Mapping[str, int]
     return groups
 
 
-def _artillery_groups(state: HeartlandState, s: Strength, leaders: Sequence[str], avail: Mapping[str, int], k_art: int,
+def _artillery_groups(state: FullGameState, s: Strength, leaders: Sequence[str], avail: Mapping[str, int], k_art: int,
                       artillery: bool | Collection[str], supply: Mapping[str, str],
                       forced_march: Collection[str], notes: list[str]) -> tuple[dict[int, int], list[str]]:
     """10.42, 10.12, 10.23, 7.32, 10.22: each leader's artillery fires if he chooses, is in supply and
@@ -197,7 +197,7 @@ def _add_support(s: Strength, own_cf: int, own_art: int, supports: Sequence) -> 
     s.artillery = own_art + s.support_artillery
 
 
-def _add_depots(state: HeartlandState, s: Strength, leaders: Sequence[str], notes: list[str]) -> None:
+def _add_depots(state: FullGameState, s: Strength, leaders: Sequence[str], notes: list[str]) -> None:
     """7.22: a depot cannot move but has a CF equal to its capacity, added to the total of the
     stack it is in when that stack is attacked."""
     hexes = {state["leaders"][x].get("hex") for x in leaders}
@@ -231,7 +231,7 @@ def _strength_why(L: Mapping[str, Any], s: Strength, own_cf: int, notes: list[st
     return "; ".join(parts)
 
 
-def stack_strength(state: HeartlandState, forces: Sequence[str], *, role: str, side: str | None = None,
+def stack_strength(state: FullGameState, forces: Sequence[str], *, role: str, side: str | None = None,
                    artillery: bool | Collection[str] = True, supply: Mapping[str, str] | None = None,
                    forced_march: Collection[str] = (), supports: Sequence = (),
                    asp_spent: Mapping[str, int] | None = None, wave_covered: bool = False) -> Strength:
@@ -307,7 +307,7 @@ def read_column(fert: Fert, strength: int, shifts: Sequence[Shift]) -> ColumnRea
     return ColumnRead(strength, base, fert.label(base), tuple(shifts), net, idx, fert.label(idx), clamped)
 
 
-def stack_ml(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[int, str]:
+def stack_ml(state: FullGameState, forces: Sequence[str], side: str) -> tuple[int, str]:
     """10.31: the OC's ML, or for an unled stack the worst unit ML inverted (3.52b)."""
     oc = stack_oc(state, forces)
     if oc is not None:
@@ -318,13 +318,13 @@ def stack_ml(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[i
     return inv, f"unled ML {worst} inverted to {inv} (3.52b)"
 
 
-def _entrenchment(state: HeartlandState, label: str, given: Mapping[str, int] | None) -> int:
+def _entrenchment(state: FullGameState, label: str, given: Mapping[str, int] | None) -> int:
     table = given if given is not None else state.get("entrenchments", {})
     v = table.get(label, 0)
     return int(v.get("level", 0)) if isinstance(v, dict) else int(v or 0)
 
 
-def fire_shifts(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *,
+def fire_shifts(state: FullGameState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *,
                 firer_hex: str, fired_on_hex: str, firer_attacks: bool, wave: int = 1,
                 wave_shift_carried: bool = False, entrenchments: Mapping[str, int] | None = None,
                 doctrine: bool = False) -> list[Shift]:
@@ -348,7 +348,7 @@ def fire_shifts(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str],
     return out
 
 
-def _gone(state: HeartlandState, hexmap, target: str, firer: str) -> set[str]:
+def _gone(state: FullGameState, hexmap, target: str, firer: str) -> set[str]:
     """Map features destroyed since: a devastated town (13.12), a burned bridge (13.11)."""
     out = set()
     if target in set(map(str, state.get("devastated") or ())):
@@ -394,7 +394,7 @@ def cavalry_superiority(cf_a: int, units_a: int, cf_b: int, units_b: int) -> Cav
     return Cavalry((cf_a, cf_b), (units_a, units_b), (-max(0, units_b - units_a), CAVALRY_DRM), 1)
 
 
-def stack_cavalry(state: HeartlandState, forces: Sequence[str], side: str) -> tuple[int, int]:
+def stack_cavalry(state: FullGameState, forces: Sequence[str], side: str) -> tuple[int, int]:
     """Cavalry CF and number of cavalry units of a stack (supporters are never passed in)."""
     cav = [u for u in stack_units(state, forces, side) if state["units"][u]["arm"] == "cavalry"]
     return sum(model.unit_cf(state["units"][u]) for u in cav), len(cav)
@@ -403,7 +403,7 @@ def stack_cavalry(state: HeartlandState, forces: Sequence[str], side: str) -> tu
 leader_rating = model.current_rating     # AR, BR or MR now, less the wound level (10.67)
 
 
-def fire_drms(state: HeartlandState, strength: Strength, fired_on: Sequence[str], *, weather: str = "Clear",
+def fire_drms(state: FullGameState, strength: Strength, fired_on: Sequence[str], *, weather: str = "Clear",
               offset: int = 0, hasty: bool = False, extra: Sequence[Drm] = ()) -> list[Drm]:
     """10.41-10.46: the DRMs of one fire."""
     out: list[Drm] = []
@@ -498,7 +498,7 @@ class Fire:
         return out
 
 
-def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *, firer_hex: str,
+def fire(state: FullGameState, hexmap, fert: Fert, firer: Sequence[str], fired_on: Sequence[str], *, firer_hex: str,
          fired_on_hex: str, role: str, wave: int = 1, dice=None, purpose: str = "", hasty: bool = False,
          artillery: bool | Collection[str] = True, supports: Sequence = (), asp_spent=None,
          wave_covered: bool = False, circumstances: "Circumstances | None" = None) -> Fire:
@@ -527,7 +527,7 @@ def fire(state: HeartlandState, hexmap, fert: Fert, firer: Sequence[str], fired_
     return f
 
 
-def _brevet_note(state: HeartlandState, oc: str | None) -> str:
+def _brevet_note(state: FullGameState, oc: str | None) -> str:
     """14.51: the OC's printed BR (the side his counter shows now) and what his brevet marker (and a
     wound, 10.67) take from it; "" without a brevet marker.  Written when he fires: a combat's results
     (a capture flips the counter, a wound) must not change what the fire read."""
@@ -538,14 +538,14 @@ def _brevet_note(state: HeartlandState, oc: str | None) -> str:
             + (f" (and his wound {ld['wound']}, 10.67)" if ld.get("wound") else ""))
 
 
-def _weather(state: HeartlandState, circ: "Circumstances") -> str:
+def _weather(state: FullGameState, circ: "Circumstances") -> str:
     if circ.weather:
         return circ.weather
     from .supply import weather_of
     return weather_of(state)
 
 
-def _offset(state: HeartlandState, circ: "Circumstances") -> int:
+def _offset(state: FullGameState, circ: "Circumstances") -> int:
     if circ.fert_offset is not None:
         return circ.fert_offset
     return int(state.get("fert_offset") or 0)

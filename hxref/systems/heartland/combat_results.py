@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import distance as hex_distance
 from ..base import Problem
 from . import forces as fc
@@ -32,7 +32,7 @@ ROUTE_SEARCH_LIMIT = 50_000                # paths looked at for one retreat
 
 # --- step losses (10.63) -----------------------------------------------------------------
 
-def allocate_losses(state: HeartlandState, units: Sequence[str], losses: int, *, owner_order: Sequence[str] = (),
+def allocate_losses(state: FullGameState, units: Sequence[str], losses: int, *, owner_order: Sequence[str] = (),
                     enemy_order: Sequence[str] = (), taken: dict[str, int] | None = None,
                     owner_only: bool = False) -> list[tuple[str, str]]:
     """10.63a / H-8: who loses each step: ``[(unit, "owner" | "enemy"), ...]``.
@@ -69,7 +69,7 @@ def allocate_losses(state: HeartlandState, units: Sequence[str], losses: int, *,
 
 # --- retreats (10.68) --------------------------------------------------------------------
 
-def _enemy_unit_hexes(state: HeartlandState, side: str) -> set[str]:
+def _enemy_unit_hexes(state: FullGameState, side: str) -> set[str]:
     out = set()
     for u in state["units"].values():
         if u["side"] == side or u["steps"] <= 0:
@@ -83,7 +83,7 @@ def _enemy_unit_hexes(state: HeartlandState, side: str) -> set[str]:
     return out
 
 
-def supply_points(state: HeartlandState, side: str) -> list[str]:
+def supply_points(state: FullGameState, side: str) -> list[str]:
     """Friendly supply sources, depots and wagons on the map (10.68's "supply source or relay")."""
     pts = list((state.get("sources") or {}).get(side, []))
     for sid, s in (state.get("logistics") or {}).items():
@@ -111,7 +111,7 @@ class RetreatPlan:
     why: str = ""
 
 
-def plan_retreat(state: HeartlandState, hexmap, side: str, start: str, hexes: int, *, chooser: str | None = None,
+def plan_retreat(state: FullGameState, hexmap, side: str, start: str, hexes: int, *, chooser: str | None = None,
                  route: Sequence[str] | None = None, passable=None) -> RetreatPlan:
     """10.68: the allowed routes of ``hexes`` hexes from ``start`` for ``side``'s stack, and the one taken
     (``route`` if allowed, else the default: fewest enemy-ZOC hexes, then nearest a supply point)."""
@@ -273,11 +273,11 @@ class Combat:
         return out
 
 
-def _defender_forces(state: HeartlandState, target: str, side: str) -> list[str]:
+def _defender_forces(state: FullGameState, target: str, side: str) -> list[str]:
     return [f for f in model.forces_in_hex(state, target, side) if model.units_of(state, f, side)]
 
 
-def resolve_combat(state: HeartlandState, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert,
+def resolve_combat(state: FullGameState, hexmap, assaults: Sequence[Assault], dice, *, fert: Fert,
                    circumstances: Circumstances | None = None,
                    choices: Mapping[str, Choices] | None = None) -> Combat:
     """10.11, 10.6x: every Assault on one target, in the phasing player's order, then the results.
@@ -347,7 +347,7 @@ def _spend(spent: dict[str, int], st: Strength) -> None:
         spent[p.leader] = spent.get(p.leader, 0) + p.points
 
 
-def _auto_supports(state: HeartlandState, hexmap, assault: Assault, targets: Sequence[str]) -> list:
+def _auto_supports(state: FullGameState, hexmap, assault: Assault, targets: Sequence[str]) -> list:
     return supports_for(state, hexmap, assault, targets=targets)
 
 
@@ -363,7 +363,7 @@ class _Stack:
     by_force: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
 
     @classmethod
-    def of(cls, state: HeartlandState, forces: Sequence[str], side: str) -> "_Stack":
+    def of(cls, state: FullGameState, forces: Sequence[str], side: str) -> "_Stack":
         by = {f: (tuple(model.units_of(state, f, side)), tuple(fc.force_leaders_of(state, f))) for f in forces}
         units = tuple(u for us, _ in by.values() for u in us)
         leaders = tuple(x for _, ls in by.values() for x in ls)

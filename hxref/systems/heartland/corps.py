@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import model
 from ...kit.events import Event, event
@@ -50,28 +50,28 @@ def _out_of_play(ld) -> bool:
                 or ld.get("cos_of"))
 
 
-def marked(state: HeartlandState, side: str) -> list[str]:
+def marked(state: FullGameState, side: str) -> list[str]:
     """The leaders of ``side`` whose box holds a Cavalry Corps marker, in play (3.12: at most 2)."""
     return sorted(lid for lid, ld in state["leaders"].items()
                   if ld["side"] == side and ld.get("cavalry_corps") and not _out_of_play(ld))
 
 
-def artillery_of(state: HeartlandState, lid: str) -> int:
+def artillery_of(state: FullGameState, lid: str) -> int:
     return int(state["leaders"][lid].get("artillery", 0) or 0)
 
 
-def artillery_room(state: HeartlandState, lid: str) -> int | None:
+def artillery_room(state: FullGameState, lid: str) -> int | None:
     """How much more artillery ``lid``'s box may take: None when no corps limit applies (3.12)."""
     if not state["leaders"][lid].get("cavalry_corps"):
         return None
     return max(0, MAX_CORPS_ARTILLERY - artillery_of(state, lid))
 
 
-def _not_cavalry(state: HeartlandState, units: Iterable[str]) -> list[str]:
+def _not_cavalry(state: FullGameState, units: Iterable[str]) -> list[str]:
     return [u for u in units if state["units"][u]["arm"] != "cavalry"]
 
 
-def breach(state: HeartlandState, lid: str) -> str | None:
+def breach(state: FullGameState, lid: str) -> str | None:
     """Why the marked leader ``lid``'s command is no longer a cavalry corps (3.11b, 3.12), or None."""
     ld = state["leaders"][lid]
     if _out_of_play(ld):
@@ -99,7 +99,7 @@ class Lapse:
     rule: str = RULE
 
 
-def lapses(state: HeartlandState) -> list[Lapse]:
+def lapses(state: FullGameState) -> list[Lapse]:
     """Every marked command that no longer meets 3.12 (nothing is changed)."""
     out = []
     for lid in sorted(state["leaders"]):
@@ -113,13 +113,13 @@ def lapses(state: HeartlandState) -> list[Lapse]:
     return out
 
 
-def apply_lapse(state: HeartlandState, lp: Lapse) -> None:
+def apply_lapse(state: FullGameState, lp: Lapse) -> None:
     ld = state["leaders"][lp.leader]
     for key in ("cavalry_corps", "screen"):
         ld.pop(key, None)       # type: ignore[misc]
 
 
-def lapse_events(state: HeartlandState) -> list[Event]:
+def lapse_events(state: FullGameState) -> list[Event]:
     """3.12 after any resolution: remove the markers of commands that broke the corps' limits; one
     event each, for the owner (the AOD is his, 3.1)."""
     out = []
@@ -129,7 +129,7 @@ def lapse_events(state: HeartlandState) -> list[Event]:
     return out
 
 
-def admit(state: HeartlandState, lid: str) -> str | None:
+def admit(state: FullGameState, lid: str) -> str | None:
     """6.1 with 3.12: an arriving leader marked a corps keeps the marker only while his side has fewer
     than 2 others; returns why the marker came off, or None."""
     ld = state["leaders"][lid]
@@ -155,7 +155,7 @@ class Formation:
     why: str = ""
 
 
-def _not_formable(state: HeartlandState, side: str, lid: str) -> str | None:
+def _not_formable(state: FullGameState, side: str, lid: str) -> str | None:
     """Why ``lid``'s command may not be made a cavalry corps now (3.11b, 3.12), or None."""
     ld = state["leaders"][lid]
     units = model.force_units(state, lid)
@@ -178,7 +178,7 @@ def _not_formable(state: HeartlandState, side: str, lid: str) -> str | None:
     return next((why for bad, why in checks if bad), None)
 
 
-def formation(state: HeartlandState, side: str, lid, path: list) -> Formation:
+def formation(state: FullGameState, side: str, lid, path: list) -> Formation:
     """3.12 / 8.62: ``lid``'s command becomes a cavalry corps (the markers already placed count)."""
     f = Formation(str(lid), side)
     ld = state["leaders"].get(lid) if isinstance(lid, str) else None
@@ -206,7 +206,7 @@ class CorpsCheck:
     why: str = ""
 
 
-def corps_check(state: HeartlandState, side: str) -> CorpsCheck:
+def corps_check(state: FullGameState, side: str) -> CorpsCheck:
     """3.12/8.62: at most 2 corps a side, each cavalry only, one leader's box, at most 2 artillery."""
     from .cavalry import is_corps
 

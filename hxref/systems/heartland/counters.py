@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import cast
 
-from .state_types import HeartlandState, Leader, Logistics, Unit
+from .state_types import FullGameState, Leader, Logistics, Unit
 from . import model
 from .forces import overall_commander  # the rules of 3.22
 
 
-def _oc(state: HeartlandState, label: str, side: str) -> str | None:
+def _oc(state: FullGameState, label: str, side: str) -> str | None:
     leaders = model.leaders_in_hex(state, label, side)
     return overall_commander(state, leaders) if leaders else None
 
 
-def _top(state: HeartlandState, label: str, side: str, units: list[Unit], logi: list[Logistics]) -> dict:
+def _top(state: FullGameState, label: str, side: str, units: list[Unit], logi: list[Logistics]) -> dict:
     """3.22, 3.71: the counter on top of the hex: its OC (name, stars, ratings), else its first
     unit (arm and size), else its first wagon or depot."""
     oc = _oc(state, label, side)
@@ -36,7 +36,7 @@ def _top(state: HeartlandState, label: str, side: str, units: list[Unit], logi: 
     return {"kind": logi[0]["kind"]}
 
 
-def top_counters(state: HeartlandState, side: str) -> dict[str, dict]:
+def top_counters(state: FullGameState, side: str) -> dict[str, dict]:
     """For each hex ``side`` occupies: what an enemy sees there (3.71)."""
     out: dict[str, dict] = {}
     hexes = set(model.occupied_hexes(state, side))

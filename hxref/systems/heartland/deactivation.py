@@ -17,13 +17,13 @@ from ..base import Problem
 from . import forces as fc
 from .imc import apply_deactivation, deactivation
 from .names import surname
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...kit.events import Event, event
 
 RULE = "8.12a"
 
 
-def order_problems(state: HeartlandState, side: str, names: Any, moves: Iterable[dict]) -> list[Problem]:
+def order_problems(state: FullGameState, side: str, names: Any, moves: Iterable[dict]) -> list[Problem]:
     """8.12a: each leader named is one of the side's own, on the map or in a box, named once, and
     active (or reactivated by his own move in these orders, 8.12)."""
     if not isinstance(names, list):
@@ -46,7 +46,7 @@ def order_problems(state: HeartlandState, side: str, names: Any, moves: Iterable
     return []
 
 
-def deactivate_at_impulse_end(state: HeartlandState, side: str, names: Iterable[str],
+def deactivate_at_impulse_end(state: FullGameState, side: str, names: Iterable[str],
                               events: list[Event]) -> list[str]:
     """8.12a: flip the named leaders who are still active and in service; the leaders deactivated."""
     done: list[str] = []

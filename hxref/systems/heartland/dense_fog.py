@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import copy
 from typing import Iterable, cast
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...kit.events import Event, event
 
 SIDES = ("union", "confederate")
@@ -106,7 +106,7 @@ def redact_rolls(rolls: Iterable[dict], side: str | None, options: dict | None) 
     return out
 
 
-def attrition_events(state: HeartlandState, result) -> list[Event]:
+def attrition_events(state: FullGameState, result) -> list[Event]:
     """3.72(2): an event for each attrition check of a Supply Recheck step ``result`` (its
     ``checks``): without dense fog everyone reads which force rolled and the die's face (not
     its DRMs, losses or deactivation: the AOD's, 3.71); with dense fog only the roller does."""
@@ -128,7 +128,7 @@ def attrition_events(state: HeartlandState, result) -> list[Event]:
     return out
 
 
-def combat_disclosure(state: HeartlandState, units: Iterable[str]) -> dict:
+def combat_disclosure(state: FullGameState, units: Iterable[str]) -> dict:
     """3.72(1): the strengths both sides learn when a combat is resolved: unit -> CF showing."""
     from .model import unit_cf
 
@@ -182,7 +182,7 @@ ANNOUNCEMENTS = "announcements"
 UNANNOUNCED = "unannounced"
 
 
-def defer(state: HeartlandState, events: list[Event]) -> list[Event]:
+def defer(state: FullGameState, events: list[Event]) -> list[Event]:
     """3.72(4) at resolution: each deferred event of a side is its owner's alone now, and its public
     copy waits in the state for the Reorganization Segment, released after its start event
     (:func:`release`); a pontoon it lays is off the enemy's map until then.  Unchanged without
@@ -206,7 +206,7 @@ def defer(state: HeartlandState, events: list[Event]) -> list[Event]:
     return out
 
 
-def release(state: HeartlandState) -> list[Event]:
+def release(state: FullGameState) -> list[Event]:
     """3.72(4): the Reorganization Segment: every held announcement is made to both sides."""
     held = cast(dict, state).pop(ANNOUNCEMENTS, None) or []
     for pt in state.get("pontoons") or []:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, cast
 
-from .state_types import HeartlandState, Pontoon
+from .state_types import FullGameState, Pontoon
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -45,22 +45,22 @@ WORK_AP = 1              # 8.81a, 8.81b: 1 AP of a Union army commander
 SIDE = "union"           # 8.8: only Union engineers bridge
 
 
-def pontoons(state: HeartlandState) -> list[Pontoon]:
+def pontoons(state: FullGameState) -> list[Pontoon]:
     return state.setdefault("pontoons", [])
 
 
-def pontoon(state: HeartlandState, pid: str) -> Pontoon | None:
+def pontoon(state: FullGameState, pid: str) -> Pontoon | None:
     return next((p for p in state.get("pontoons") or [] if p.get("id") == pid), None)
 
 
-def pontoon_hexsides(state: HeartlandState, side: str, blockaded: Collection[str] = ()) -> list[str]:
+def pontoon_hexsides(state: FullGameState, side: str, blockaded: Collection[str] = ()) -> list[str]:
     """The laid pontoon hexsides ``side`` may cross at a ford's cost (8.81; 8.93 closes blockaded ones)."""
     return cast(list[str], [p["hexside"] for p in state.get("pontoons") or []
                             if p.get("side") == side and p.get("status") in ("bridged", "lifting") and p.get("hexside")
                             and p["hexside"] not in set(blockaded)])
 
 
-def unit_hex(state: HeartlandState, uid: str) -> str | None:
+def unit_hex(state: FullGameState, uid: str) -> str | None:
     u = state["units"][uid]
     if u.get("leader"):
         return state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")
@@ -86,7 +86,7 @@ class PontoonWork:
         return not self.problems
 
 
-def _common(state: HeartlandState, hexmap, engineer: str, pid: str, commander: str | None, r: PontoonWork) -> Pontoon | None:
+def _common(state: FullGameState, hexmap, engineer: str, pid: str, commander: str | None, r: PontoonWork) -> Pontoon | None:
     p = r.problems
     u = state["units"].get(engineer)
     if u is None or u["arm"] != "engineer" or u["side"] != SIDE or u["steps"] <= 0:
@@ -114,7 +114,7 @@ def _common(state: HeartlandState, hexmap, engineer: str, pid: str, commander: s
     return pt
 
 
-def lay_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, hexside: str, commander: str | None, *,
+def lay_pontoon(state: FullGameState, hexmap, engineer: str, pid: str, hexside: str, commander: str | None, *,
                 controlled: Collection[str] = ()) -> PontoonWork:
     """8.81a: order ``engineer`` to lay pontoon ``pid`` across the major-river ``hexside`` from the
     stack's hex (``controlled``: hexsides under enemy battery or gunboat control)."""
@@ -157,7 +157,7 @@ def lay_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, hexside:
     return r
 
 
-def take_up_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, commander: str | None) -> PontoonWork:
+def take_up_pontoon(state: FullGameState, hexmap, engineer: str, pid: str, commander: str | None) -> PontoonWork:
     """8.81b: take up a laid pontoon: 1 AP of an army commander, steps as for laying."""
     pt = pontoon(state, pid)
     r = PontoonWork("take_up", pid, engineer, pt.get("hexside") if pt else None, commander, rule="8.81b")
@@ -170,7 +170,7 @@ def take_up_pontoon(state: HeartlandState, hexmap, engineer: str, pid: str, comm
     return r
 
 
-def apply_pontoon_work(state: HeartlandState, w: PontoonWork) -> None:
+def apply_pontoon_work(state: FullGameState, w: PontoonWork) -> None:
     """The AP, the engineer "at work", the pontoon's status until :func:`finish_work`."""
     if w.problems:
         raise ValueError("cannot apply illegal engineer work: " + w.why)
@@ -194,7 +194,7 @@ class WorkDone:
     why: str = ""
 
 
-def finish_work(state: HeartlandState) -> list[WorkDone]:
+def finish_work(state: FullGameState) -> list[WorkDone]:
     """8.81a/b: at the start of the next Union impulse, finish the work ordered earlier: the pontoon
     flips to "bridged" (or back to "unbridged") and the engineer flips back."""
     now = impulse_key(state)
@@ -224,7 +224,7 @@ class PontoonLoss:
     why: str = ""
 
 
-def pontoon_losses(state: HeartlandState, hexmap) -> list[PontoonLoss]:
+def pontoon_losses(state: FullGameState, hexmap) -> list[PontoonLoss]:
     """8.81a: laid pontoons with an enemy combat unit in either bank hex are removed."""
     out = []
     for pt in state.get("pontoons") or []:
@@ -239,7 +239,7 @@ def pontoon_losses(state: HeartlandState, hexmap) -> list[PontoonLoss]:
     return out
 
 
-def remove_pontoon(state: HeartlandState, pid: str) -> None:
+def remove_pontoon(state: FullGameState, pid: str) -> None:
     """Remove a pontoon (8.81a losses; also when the units stacked with an unbridged one retreat or die)."""
     gone: Mapping[str, Any] = pontoon(state, pid) or {}
     state["pontoons"] = [p for p in state.get("pontoons") or [] if p.get("id") != pid]
@@ -248,6 +248,6 @@ def remove_pontoon(state: HeartlandState, pid: str) -> None:
         state["units"][eng]["at_work"] = False
 
 
-def apply_pontoon_losses(state: HeartlandState, losses: list[PontoonLoss]) -> None:
+def apply_pontoon_losses(state: FullGameState, losses: list[PontoonLoss]) -> None:
     for x in losses:
         remove_pontoon(state, x.pontoon)

@@ -36,19 +36,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.paths import is_prohibited
 from . import model
 from . import zoc as zc
 from ...kit.events import Event, event
 
 
-def fog_of_war(state: HeartlandState) -> bool:
+def fog_of_war(state: FullGameState) -> bool:
     """3.71: only an umpired game keeps the enemy's hidden forces from a side (setup's default)."""
     return state.get("mode", "umpired") == "umpired"
 
 
-def checked_state(state: HeartlandState, side: str) -> HeartlandState:
+def checked_state(state: FullGameState, side: str) -> FullGameState:
     """The state ``side``'s orders are checked against: the enemy's hidden forces off the map."""
     from .cavalry import hidden_forces, without_hidden
 
@@ -62,7 +62,7 @@ def checked_state(state: HeartlandState, side: str) -> HeartlandState:
 STACK_TOPS = ("leader", "unit")
 
 
-def enemy_stacks_in_sight(state: HeartlandState, side: str) -> set[str]:
+def enemy_stacks_in_sight(state: FullGameState, side: str) -> set[str]:
     """3.71, 8.4: the hexes where ``side`` sees an enemy stack on its own map -- a leader or a unit
     on top; a wagon or a depot alone is no stack.
 
@@ -91,20 +91,20 @@ class Contact:
     why: str
 
 
-def _exerts_zoc(state: HeartlandState, force: str) -> bool:
+def _exerts_zoc(state: FullGameState, force: str) -> bool:
     return any(zc.exerts_zoc(state["units"][u]) for u in model.units_of(state, force))
 
 
-def _hidden_in(state: HeartlandState, hidden: list[str], label: str) -> list[str]:
+def _hidden_in(state: FullGameState, hidden: list[str], label: str) -> list[str]:
     return [f for f in hidden if model.force_hex(state, f) == label]
 
 
-def _hidden_zoc_at(state: HeartlandState, hidden: list[str], full_zoc: dict, label: str) -> list[str]:
+def _hidden_zoc_at(state: FullGameState, hidden: list[str], full_zoc: dict, label: str) -> list[str]:
     sources = full_zoc.get(label, set())
     return [f for f in hidden if model.force_hex(state, f) in sources and _exerts_zoc(state, f)]
 
 
-def contact_on_path(state: HeartlandState, side: str, path: list[str], *, start: str, active: bool, hexmap,
+def contact_on_path(state: FullGameState, side: str, path: list[str], *, start: str, active: bool, hexmap,
                     cost) -> Contact | None:
     """Where the ordered ``path`` (checked on ``side``'s map) first meets a hidden enemy force.
 
@@ -145,7 +145,7 @@ def contact_made(contact: Contact, walked: list[str], mp: float) -> bool:
     return len(walked) - 1 == contact.stop and (contact.stop > 0 or mp >= 1)
 
 
-def reveal_on_contact(state: HeartlandState, side: str, mover: str, contact: Contact, end: str,
+def reveal_on_contact(state: FullGameState, side: str, mover: str, contact: Contact, end: str,
                       events: list[Event]) -> None:
     """8.62a: the hidden forces met appear; each side is told what it sees of it."""
     from .cavalry import Reveal, apply_reveal
@@ -167,7 +167,7 @@ def reveal_on_contact(state: HeartlandState, side: str, mover: str, contact: Con
                         visible_to=[side]))
 
 
-def reveal_mover(state: HeartlandState, hexmap, force: str, events: list[Event]) -> None:
+def reveal_mover(state: FullGameState, hexmap, force: str, events: list[Event]) -> None:
     """[translator] 8.62a: a hidden force that ends its move in enemy ZOC appears at once."""
     from .cavalry import apply_reveal, must_reveal
 

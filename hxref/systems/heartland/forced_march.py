@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Iterable, Mapping, Sequence, TYPE_CHECKING, cast
 
-from .state_types import HeartlandState, Leader
+from .state_types import FullGameState, Leader
 from ...geometry.paths import Prohibited
 from ..base import Problem
 from . import forces as fc
@@ -111,7 +111,7 @@ class Change:
         return {"path": list(self.path), "value": "<delete>" if self.value is DELETE else self.value}
 
 
-def apply_changes(state: HeartlandState, changes: Iterable[Change]) -> None:
+def apply_changes(state: FullGameState, changes: Iterable[Change]) -> None:
     """Fold changes into ``state`` in order (missing dicts on the way are created)."""
     for c in changes:
         node: Any = state       # any record on the change's path through the plain data
@@ -130,7 +130,7 @@ class Work:
     changes) and calls :meth:`set`; the recorded :attr:`changes` are then
     applied to the real state by :func:`apply_changes`."""
 
-    def __init__(self, state: HeartlandState):
+    def __init__(self, state: FullGameState):
         self.state = copy.deepcopy(state)
         self.changes: list[Change] = []
 
@@ -181,7 +181,7 @@ class StepLosses:
     why: str = ""
 
 
-def _force_of_units(state: HeartlandState, force_id: str) -> list[str]:
+def _force_of_units(state: FullGameState, force_id: str) -> list[str]:
     return model.units_of(state, force_id)
 
 
@@ -203,7 +203,7 @@ def send_to_pool(work: Work, lid: str, rule: str) -> None:
         work.set(("leaders", lid, k), v)
 
 
-def plan_step_losses(state: HeartlandState, force_id: str, n: int, chosen: Sequence[str] = (), *, rule: str = "8.31a",
+def plan_step_losses(state: FullGameState, force_id: str, n: int, chosen: Sequence[str] = (), *, rule: str = "8.31a",
                      work: Work | None = None) -> StepLosses:
     """``n`` step losses for ``force_id``: the ``chosen`` units first (in order), then the living
     unit with the most steps left (first listed on a tie), so that no unit takes a second loss
@@ -412,7 +412,7 @@ def _supply_inputs(supply) -> tuple[str, int, bool, str]:
     raise TypeError("supply: a ForceSupply, a mapping {state, nearest, own_use} or a state name")
 
 
-def forced_march(state: HeartlandState, force_id: str, mp: int, dice, *, supply=None, weather: str | None = None,
+def forced_march(state: FullGameState, force_id: str, mp: int, dice, *, supply=None, weather: str | None = None,
                  voluntary_ml: int = 0, imc_ml: int = 0, loss_unit: str | None = None,
                  chart: ForcedMarchChart) -> ForcedMarch:
     """8.31 / 8.32: ``force_id`` tries a forced march with the ``mp`` it rolled on the IMC.
@@ -452,7 +452,7 @@ def forced_march(state: HeartlandState, force_id: str, mp: int, dice, *, supply=
     return fm
 
 
-def _who_may_march(state: HeartlandState, fm: ForcedMarch, *, voluntary_ml: int, imc_ml: int,
+def _who_may_march(state: FullGameState, fm: ForcedMarch, *, voluntary_ml: int, imc_ml: int,
                    loss_unit: str | None) -> list[Problem]:
     """8.3 / 8.31 / 3.54: only a whole force under an active OC force-marches; he gives up no more
     ML than he has, and the unit named for the step loss must be his.  Sets ``fm.oc``."""
@@ -514,7 +514,7 @@ def _march_drms(fm: ForcedMarch, oc: Leader, *, st: str, dist_drm: int, own_use:
     drms.append(DRM(-mr, f"{fm.oc}'s MR", "8.31a"))
 
 
-def _march_losses(state: HeartlandState, fm: ForcedMarch, loss_unit: str | None) -> None:
+def _march_losses(state: FullGameState, fm: ForcedMarch, loss_unit: str | None) -> None:
     """8.31a: what the roll costs at once -- the ML given up and the step losses (as changes)."""
     work = Work(state)
     if fm.ml_after is not None:
@@ -541,14 +541,14 @@ def _march_why(fm: ForcedMarch, res, *, own_use: bool, stand_in: bool) -> str:
     return why
 
 
-def apply_forced_march(state: HeartlandState, fm: ForcedMarch) -> None:
+def apply_forced_march(state: FullGameState, fm: ForcedMarch) -> None:
     """Apply what a forced-march roll does at once: the ML given up and the step loss (8.31a)."""
     if fm.problems:
         raise ValueError("cannot apply an illegal forced march: " + fm.why)
     apply_changes(state, fm.changes)
 
 
-def march_end(state: HeartlandState, fm: ForcedMarch) -> Deactivation | None:
+def march_end(state: FullGameState, fm: ForcedMarch) -> Deactivation | None:
     """8.31b / 8.11: the deactivation due at the end of the forced-march move (None if none)."""
     if not fm.deactivate or not fm.oc:
         return None
@@ -558,7 +558,7 @@ def march_end(state: HeartlandState, fm: ForcedMarch) -> Deactivation | None:
     return deactivation(state, fm.oc, cause="Forced March Table, at the end of the move (8.31b)")
 
 
-def apply_march_end(state: HeartlandState, fm: ForcedMarch) -> Deactivation | None:
+def apply_march_end(state: FullGameState, fm: ForcedMarch) -> Deactivation | None:
     """Deactivate the OC at the end of his move when the table said so (8.31b, 8.11)."""
     d = march_end(state, fm)
     if d is not None:

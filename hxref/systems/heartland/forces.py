@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, cast
 
-from .state_types import HeartlandState, Leader
+from .state_types import FullGameState, Leader
 from ...geometry.hex import distance
 from ..base import Problem
 from . import model
@@ -71,7 +71,7 @@ class Command:
     why: str = ""
 
 
-def senior_of(state: HeartlandState, leader_ids: Iterable[str]) -> tuple[str | None, list[str]]:
+def senior_of(state: FullGameState, leader_ids: Iterable[str]) -> tuple[str | None, list[str]]:
     """The most senior leader of ``leader_ids`` (3.22) and those tied with him (first wins)."""
     ids = list(leader_ids)
     if not ids:
@@ -81,7 +81,7 @@ def senior_of(state: HeartlandState, leader_ids: Iterable[str]) -> tuple[str | N
     return top[0], top[1:]
 
 
-def hex_command(state: HeartlandState, label: str, side: str) -> Command:
+def hex_command(state: FullGameState, label: str, side: str) -> Command:
     """3.22: the OC of ``side``'s leaders in hex ``label`` and his SLs, with the reason."""
     ids = model.leaders_in_hex(state, label, side)
     ids = [lid for lid in ids if not state["leaders"][lid].get("captured")]
@@ -97,7 +97,7 @@ def hex_command(state: HeartlandState, label: str, side: str) -> Command:
     return Command(label, side, oc, [x for x in ids if x != oc], tied, "3.22", why)
 
 
-def overall_commander(state: HeartlandState, where, side: str | None = None) -> str | None:
+def overall_commander(state: FullGameState, where, side: str | None = None) -> str | None:
     """3.22: the OC's id: of ``side`` in hex ``where`` (a label), or of the leader ids ``where``.
 
     ``hex_command`` gives the SLs and the reason too."""
@@ -108,7 +108,7 @@ def overall_commander(state: HeartlandState, where, side: str | None = None) -> 
     return senior_of(state, [x for x in where if not state["leaders"][x].get("captured")])[0]
 
 
-def force_oc(state: HeartlandState, force_id: str) -> str | None:
+def force_oc(state: FullGameState, force_id: str) -> str | None:
     """The OC of a force: its most senior leader (normally the independent leader at its head)."""
     if model.is_unled(force_id):
         return None
@@ -117,14 +117,14 @@ def force_oc(state: HeartlandState, force_id: str) -> str | None:
     return oc
 
 
-def force_leaders_of(state: HeartlandState, force_id: str) -> list[str]:
+def force_leaders_of(state: FullGameState, force_id: str) -> list[str]:
     """Leaders of a force (none for an unled force)."""
     return [] if model.is_unled(force_id) else model.force_leaders(state, force_id)
 
 
 # --- stacking (3.22a, 3.23) ----------------------------------------------------------------
 
-def division_equivalents(state: HeartlandState, unit_ids: Iterable[str]) -> Fraction:
+def division_equivalents(state: FullGameState, unit_ids: Iterable[str]) -> Fraction:
     """3.23: infantry divisions among ``unit_ids``; Confederate brigades count 1/4.
 
     Cavalry, engineers, detachments (and logistics, which are not units) are not counted.
@@ -165,7 +165,7 @@ class StackCheck:
     why: str = ""
 
 
-def check_stacking(state: HeartlandState, force_ids: Iterable[str], label: str | None = None) -> StackCheck:
+def check_stacking(state: FullGameState, force_ids: Iterable[str], label: str | None = None) -> StackCheck:
     """3.22a, 3.23, 3.23b: may these forces (of one side) stand together in one hex?"""
     ids = list(force_ids)
     problems: list[Problem] = []
@@ -217,7 +217,7 @@ def check_stacking(state: HeartlandState, force_ids: Iterable[str], label: str |
     return StackCheck(label, side, oc, not problems, problems, led, unled, "3.22a, 3.23", why)
 
 
-def check_hex(state: HeartlandState, label: str, side: str, extra: Iterable[str] = ()) -> StackCheck:
+def check_hex(state: FullGameState, label: str, side: str, extra: Iterable[str] = ()) -> StackCheck:
     """Stacking of every ``side`` force in ``label`` plus ``extra`` forces arriving there."""
     ids = model.forces_in_hex(state, label, side)
     ids += [f for f in extra if f not in ids]
@@ -238,7 +238,7 @@ class Broken:
     why: str = ""
 
 
-def broken_units(state: HeartlandState, lid: str) -> Broken:
+def broken_units(state: FullGameState, lid: str) -> Broken:
     """3.52a / H-15: units in ``lid``'s box whose ML is above his ML are broken."""
     ld = state["leaders"][lid]
     broken: list[str] = []
@@ -259,7 +259,7 @@ def inverted_ml(unit_ml: int) -> int:
     return INVERT_FROM - unit_ml
 
 
-def unled_ml(state: HeartlandState, force_id: str) -> int:
+def unled_ml(state: FullGameState, force_id: str) -> int:
     """The unit ML an unled force checks with: its worst (highest) living unit's."""
     units = model.units_of(state, force_id)
     if not units:
@@ -306,7 +306,7 @@ def in_service(leader: Leader) -> bool:
             and bool(leader.get("hex") or leader.get("superior")))
 
 
-def leader_pay(state: HeartlandState, side: str, involuntary: Iterable[str] = (),
+def leader_pay(state: FullGameState, side: str, involuntary: Iterable[str] = (),
                voluntary: Iterable[str] = ()) -> Pay:
     """4.25/11.0 / H-30: 1 WEP per active leader of ``side`` (map and boxes, not the pool),
     plus each leader named in ``involuntary`` (deactivated this impulse by the IMC, attrition or
@@ -339,7 +339,7 @@ class APCharge:
     why: str
 
 
-def ap_problems(state: HeartlandState, charges: Iterable[APCharge]) -> list[Problem]:
+def ap_problems(state: FullGameState, charges: Iterable[APCharge]) -> list[Problem]:
     """3.24: every leader must have the AP he is charged (summed over the charges)."""
     due: dict[str, int] = {}
     for c in charges:
@@ -352,7 +352,7 @@ def ap_problems(state: HeartlandState, charges: Iterable[APCharge]) -> list[Prob
     return out
 
 
-def apply_charges(state: HeartlandState, charges: Iterable[APCharge]) -> None:
+def apply_charges(state: FullGameState, charges: Iterable[APCharge]) -> None:
     """Deduct the AP charged (never below 0)."""
     for c in charges:
         ld = state["leaders"][c.leader]
@@ -363,7 +363,7 @@ def is_army_commander(leader: Leader) -> bool:
     return bool(leader.get("hq"))
 
 
-def command_range(state: HeartlandState, lid: str) -> int:
+def command_range(state: FullGameState, lid: str) -> int:
     """3.24, 3.31a: an army commander's command range is his MR; every other leader's is 0."""
     ld = state["leaders"][lid]
     return model.current_rating(ld, "mr") if is_army_commander(ld) else 0
@@ -373,7 +373,7 @@ def hex_distance(hexmap, a: str, b: str) -> int:
     return distance(hexmap.parse(a), hexmap.parse(b))
 
 
-def in_command_range(state: HeartlandState, hexmap, lid: str, label: str) -> bool:
+def in_command_range(state: FullGameState, hexmap, lid: str, label: str) -> bool:
     """3.24 / 3.31a: ``label`` is within ``lid``'s command range (his own hex always is)."""
     here = state["leaders"][lid].get("hex")
     if not here:
@@ -385,7 +385,7 @@ def in_command_range(state: HeartlandState, hexmap, lid: str, label: str) -> boo
     return hex_distance(hexmap, here, label) <= command_range(state, lid)
 
 
-def who_pays(state: HeartlandState, actor: str, ordered_by: str | None = None, hexmap=None) -> tuple[str, list[Problem]]:
+def who_pays(state: FullGameState, actor: str, ordered_by: str | None = None, hexmap=None) -> tuple[str, list[Problem]]:
     """3.24: the leader who performs an action pays its AP, unless an OC orders it for his SL
     (in his hex) or an army commander for a leader in his command range (3.31a): then he pays."""
     if ordered_by is None or ordered_by == actor:
@@ -400,7 +400,7 @@ def who_pays(state: HeartlandState, actor: str, ordered_by: str | None = None, h
                            f"({command_range(state, ordered_by)} hexes)", "3.24", ["ordered_by"])]
 
 
-def top_leader_hex(state: HeartlandState, lid: str) -> str | None:
+def top_leader_hex(state: FullGameState, lid: str) -> str | None:
     """Where a leader is: his own hex, or (in a box) his force head's."""
     return state["leaders"][lid].get("hex") or state["leaders"][model.top_of(state, lid)].get("hex")
 
@@ -428,7 +428,7 @@ class Order:
         return not self.problems
 
 
-def lend_mr_order(state: HeartlandState, lender: str, borrower: str, hexmap=None, rule: str = "3.24b") -> Order:
+def lend_mr_order(state: FullGameState, lender: str, borrower: str, hexmap=None, rule: str = "3.24b") -> Order:
     """3.24b / 8.25b / 3.31a: ``lender`` lets ``borrower`` use his MR for an IMC roll: 1 AP.
 
     The lender must be in the borrower's hex, or be an army commander with the borrower in
@@ -448,7 +448,7 @@ def lend_mr_order(state: HeartlandState, lender: str, borrower: str, hexmap=None
                  f"{lender} pays 1 AP so that {borrower} rolls the IMC with MR {mr}", [borrower], 1, bh)
 
 
-def detach_order(state: HeartlandState, oc: str, parts: Iterable[str], lend_mr_to: Iterable[str] = ()) -> Order:
+def detach_order(state: FullGameState, oc: str, parts: Iterable[str], lend_mr_to: Iterable[str] = ()) -> Order:
     """8.25b/c, 3.24a/b: ``oc`` detaches leaders and/or units of his force.
 
     Any number detached in one hex at one time costs 1 AP in total (8.25c, H-19); each
@@ -502,7 +502,7 @@ def detach_order(state: HeartlandState, oc: str, parts: Iterable[str], lend_mr_t
     return Order("detach", oc, charges, problems, "8.25b, 8.25c, 3.24b", why, parts, stacks, label)
 
 
-def apply_detach(state: HeartlandState, order: Order) -> None:
+def apply_detach(state: FullGameState, order: Order) -> None:
     """Carry out a legal detach order: charge AP, free the leaders, unlead the units."""
     apply_charges(state, order.charges)
     for p in order.parts:
@@ -514,7 +514,7 @@ def apply_detach(state: HeartlandState, order: Order) -> None:
             u["hex"] = order.hex
 
 
-def merge_order(state: HeartlandState, mover: str, other: str, rule: str = "8.25a") -> Order:
+def merge_order(state: FullGameState, mover: str, other: str, rule: str = "8.25a") -> Order:
     """8.25a: the force of ``mover`` (a leader force) takes ``other`` along: 1 AP of ``mover``.
 
     Both must be in one hex and the combined stack legal (3.22a, 3.23).  The most senior
@@ -544,7 +544,7 @@ def merge_order(state: HeartlandState, mover: str, other: str, rule: str = "8.25
     return Order("merge", mover, charges, problems, rule, why, [other], 1, label)
 
 
-def apply_merge(state: HeartlandState, order: Order) -> None:
+def apply_merge(state: FullGameState, order: Order) -> None:
     """Carry out a legal merge order."""
     apply_charges(state, order.charges)
     mover, other = order.leader, order.parts[0]
@@ -560,7 +560,7 @@ def apply_merge(state: HeartlandState, order: Order) -> None:
 
 # --- moving a force ------------------------------------------------------------------------
 
-def apply_move(state: HeartlandState, force_id: str, label: str) -> str:
+def apply_move(state: FullGameState, force_id: str, label: str) -> str:
     """Put a whole force (its leaders, their logistics, or its unled units) in ``label``.
 
     Returns the force's id after the move (an unled force's id names its hex)."""

@@ -61,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Mapping, cast
 
-from .state_types import HeartlandState, PendingSearch, Plot, Turn
+from .state_types import FullGameState, PendingSearch, Plot, Turn
 from ...crypto import commit
 from ...geometry.hex import distance
 from ...geometry.paths import MoveGraph, MoveRules, Prohibited
@@ -71,22 +71,22 @@ from . import model
 KEY: Final = "plots"
 
 
-def open_mode(state: HeartlandState) -> bool:
+def open_mode(state: FullGameState) -> bool:
     """Hidden forces are plotted on paper only in open games (the referee keeps them otherwise)."""
     return state.get("mode") == "open"
 
 
-def impulse_number(state: HeartlandState) -> int:
+def impulse_number(state: FullGameState) -> int:
     """The plot's ``impulse``: turn * 100 + impulse number (increasing through the game)."""
     imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     return int(state.get("turn", 0)) * 100 + int(imp.get("n", 0))
 
 
-def records(state: HeartlandState, side: str | None = None) -> dict[str, Plot]:
+def records(state: FullGameState, side: str | None = None) -> dict[str, Plot]:
     return {f: r for f, r in (state.get(KEY) or {}).items() if side is None or r["side"] == side}
 
 
-def screens_now(state: HeartlandState, hexmap, side: str) -> list[list]:
+def screens_now(state: FullGameState, hexmap, side: str) -> list[list]:
     """Every screening corps of ``side`` as [hex, range] (8.62a: range = its cavalry units)."""
     from .cavalry import corps_size, screening_corps
 
@@ -94,7 +94,7 @@ def screens_now(state: HeartlandState, hexmap, side: str) -> list[list]:
                   if state["leaders"][c].get("hex"))
 
 
-def blocked_now(state: HeartlandState, hexmap, side: str) -> list[str]:
+def blocked_now(state: FullGameState, hexmap, side: str) -> list[str]:
     """The hexes a hidden force of ``side`` may not stand in or pass: enemy units and their ZOC."""
     from .zoc import zoc_hexes
 
@@ -109,7 +109,7 @@ def _covered(hexmap, label: str, screens: list[list]) -> bool:
 
 # --- hiding and plotting ------------------------------------------------------------------------
 
-def start(state: HeartlandState, force: str, here: str) -> Plot:
+def start(state: FullGameState, force: str, here: str) -> Plot:
     """8.62a: ``force`` leaves the map in ``here`` (public); its leaders keep no hex."""
     side = model.force_side(state, force)
     rec: Plot = {"side": side, "from": here, "hidden_at": impulse_number(state), "entries": [], "checks": [],
@@ -124,7 +124,7 @@ def is_commitment(value) -> bool:
     return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
-def plot_problems(state: HeartlandState, side: str, specs, where: str = "plot") -> list[Problem]:
+def plot_problems(state: FullGameState, side: str, specs, where: str = "plot") -> list[Problem]:
     """Orders ``plot: [{force, commitment}]``: the forces must be the side's hidden forces."""
     if not isinstance(specs, list):
         return [Problem("`plot` is a list of {force, commitment}", "8.62a", [where])]
@@ -145,7 +145,7 @@ def plot_problems(state: HeartlandState, side: str, specs, where: str = "plot") 
     return []
 
 
-def add_entry(state: HeartlandState, hexmap, force: str, commitment_hex: str, mp: int, weather: str) -> dict:
+def add_entry(state: FullGameState, hexmap, force: str, commitment_hex: str, mp: int, weather: str) -> dict:
     """Record a plot for this impulse with what the reveal will be checked against."""
     rec = state[KEY][force]
     entry = {"impulse": impulse_number(state), "commitment": commitment_hex, "mp": int(mp), "weather": weather,
@@ -154,7 +154,7 @@ def add_entry(state: HeartlandState, hexmap, force: str, commitment_hex: str, mp
     return entry
 
 
-def checkpoint(state: HeartlandState, hexmap, phasing: str) -> None:
+def checkpoint(state: FullGameState, hexmap, phasing: str) -> None:
     """At the end of an impulse: what every hidden force's plotted hex must have satisfied."""
     for rec in records(state).values():
         rec["checks"].append({"impulse": impulse_number(state), "own": rec["side"] == phasing,
@@ -164,7 +164,7 @@ def checkpoint(state: HeartlandState, hexmap, phasing: str) -> None:
 
 # --- searches (8.61c) ---------------------------------------------------------------------------
 
-def record_search(state: HeartlandState, hidden_side: str, center: str, rng: int, by: str) -> PendingSearch | None:
+def record_search(state: FullGameState, hidden_side: str, center: str, rng: int, by: str) -> PendingSearch | None:
     """A successful enemy search: the hidden side must answer it in its next orders."""
     if not records(state, hidden_side):
         return None
@@ -175,7 +175,7 @@ def record_search(state: HeartlandState, hidden_side: str, center: str, rng: int
     return s
 
 
-def search_answer_problems(state: HeartlandState, side: str, choice: dict) -> list[Problem]:
+def search_answer_problems(state: FullGameState, side: str, choice: dict) -> list[Problem]:
     """Every pending search answered once; the forces found are revealed in the same orders."""
     pending = {s["id"]: s for s in (state.get("pending_searches") or {}).get(side, [])}
     answers = choice.get("searched", [])
@@ -201,7 +201,7 @@ def search_answer_problems(state: HeartlandState, side: str, choice: dict) -> li
     return []
 
 
-def apply_search_answers(state: HeartlandState, side: str, choice: dict) -> list[dict]:
+def apply_search_answers(state: FullGameState, side: str, choice: dict) -> list[dict]:
     """Store each 'not found' with the hidden forces it covers; clear the pending searches."""
     pending = {s["id"]: s for s in (state.get("pending_searches") or {}).get(side, [])}
     out = []
@@ -231,7 +231,7 @@ class RevealCheck:
     why: str = ""
 
 
-def reveal_problems(state: HeartlandState, side: str, specs) -> list[Problem]:
+def reveal_problems(state: FullGameState, side: str, specs) -> list[Problem]:
     if not isinstance(specs, list):
         return [Problem("`reveal` is a list of {force, plots: [{hex, salt}, ...]}", "8.62a", ["reveal"])]
     mine = records(state, side)
@@ -247,7 +247,7 @@ def reveal_problems(state: HeartlandState, side: str, specs) -> list[Problem]:
     return []
 
 
-def open_plots(state: HeartlandState, force: str, plots: list) -> RevealCheck:
+def open_plots(state: FullGameState, force: str, plots: list) -> RevealCheck:
     """Only the commitments (the input): each plot must open its entry."""
     rec = state[KEY][force]
     r = RevealCheck(force)
@@ -274,7 +274,7 @@ def open_plots(state: HeartlandState, force: str, plots: list) -> RevealCheck:
     return r
 
 
-def check_reveal(state: HeartlandState, hexmap, force: str, plots: list, step_cost) -> RevealCheck:
+def check_reveal(state: FullGameState, hexmap, force: str, plots: list, step_cost) -> RevealCheck:
     """Open the plots and check them against the records (see the module text).
 
     ``step_cost(weather)`` gives the side's terrain step cost for a weather."""
@@ -340,7 +340,7 @@ def check_reveal(state: HeartlandState, hexmap, force: str, plots: list, step_co
     return r
 
 
-def apply_reveal(state: HeartlandState, hexmap, force: str, end: str) -> str:
+def apply_reveal(state: FullGameState, hexmap, force: str, end: str) -> str:
     """The force appears in ``end`` (or the nearest hex free of enemy units); returns the hex."""
     side = state[KEY][force]["side"]
     enemy = model.occupied_hexes(state, model.other_side(side))

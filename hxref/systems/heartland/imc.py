@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, cast
 from dataclasses import dataclass, field
 from functools import cache
 
-from .state_types import HeartlandState, Leader
+from .state_types import FullGameState, Leader
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -142,7 +142,7 @@ class IMCResult:
         return not self.problems
 
 
-def unled_detachments_stay(state: HeartlandState, label: str, side: str) -> str:
+def unled_detachments_stay(state: FullGameState, label: str, side: str) -> str:
     """8.22b, 8.52: why unled detachments make no move of their own, and what moves them."""
     from .wagons import lone_movers, where
 
@@ -153,7 +153,7 @@ def unled_detachments_stay(state: HeartlandState, label: str, side: str) -> str:
     return f"the detachments in {label} cannot move on their own: {how}"
 
 
-def _request_problems(state: HeartlandState, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
+def _request_problems(state: FullGameState, force_id: str, level: int, supply: str, voluntary_ml: int) -> list[Problem]:
     """8.21, 8.22, 7.3, 3.54: the operation level, the supply state, the ML given up, and a
     force that moves on its own (not a leader inside another's force)."""
     problems = []
@@ -187,7 +187,7 @@ class _Column:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _unled_column(state: HeartlandState, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
+def _unled_column(state: FullGameState, force_id: str, voluntary_ml: int, mr_from: str | None) -> _Column:
     """8.22b: unled infantry and engineers read MR 1, unled cavalry MR 2 (the slowest arm sets
     it); detachments stay behind: they move only with a leader or with a wagon's own move (8.52)."""
     side = model.force_side(state, force_id)
@@ -214,7 +214,7 @@ def _unled_column(state: HeartlandState, force_id: str, voluntary_ml: int, mr_fr
     return _Column(mr, mr_src, cav_only, left_behind=left_behind, notes=notes, problems=problems)
 
 
-def _lend_mr(state: HeartlandState, col: _Column, oc: str, mr_from: str, mr_paid: bool, hexmap) -> None:
+def _lend_mr(state: FullGameState, col: _Column, oc: str, mr_from: str, mr_paid: bool, hexmap) -> None:
     """3.24b, 8.25b, 3.31a: a leader lends his MR to the OC for 1 AP of his."""
     order = fc.lend_mr_order(state, mr_from, oc, hexmap, rule="3.24b")
     # a detach order that paid for the loan was given where both stood (8.25b): the lender
@@ -225,7 +225,7 @@ def _lend_mr(state: HeartlandState, col: _Column, oc: str, mr_from: str, mr_paid
     col.mr_from = f"{mr_from} (lent, 1 AP)"
 
 
-def _led_column(state: HeartlandState, force_id: str, oc: str, voluntary_ml: int, mr_from: str | None, mr_paid: bool,
+def _led_column(state: FullGameState, force_id: str, oc: str, voluntary_ml: int, mr_from: str | None, mr_paid: bool,
                 hexmap, cavalry_corps: bool | None) -> _Column:
     """8.22a, c, d: the OC's MR (or one lent to him), +1 for 2 or more leaders, -1 for a cavalry
     corps, -1 per ML level the OC gives up (3.54)."""
@@ -283,7 +283,7 @@ def _imc_why(res: IMCResult, notes: list[str]) -> str:
     return why
 
 
-def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
+def imc_roll(state: FullGameState, force_id: str, level: int, dice, *, supply: str = "full", voluntary_ml: int = 0,
              mr_from: str | None = None, mr_paid: bool = False, hexmap=None, cavalry_corps: bool | None = None,
              reactivation_tried: bool = False, chart: IMCChart) -> IMCResult:
     """8.21/8.22: roll the IMC for ``force_id`` at the operation ``level`` committed.
@@ -320,7 +320,7 @@ def imc_roll(state: HeartlandState, force_id: str, level: int, dice, *, supply: 
     return res
 
 
-def apply_imc(state: HeartlandState, result: IMCResult) -> None:
+def apply_imc(state: FullGameState, result: IMCResult) -> None:
     """Apply a legal IMC roll: AP lent, the voluntary ML loss, deactivation or reactivation."""
     if result.problems:
         raise ValueError("cannot apply an illegal IMC roll: " + result.why)
@@ -348,7 +348,7 @@ class Deactivation:
     why: str = ""
 
 
-def deactivation(state: HeartlandState, lid: str, *, voluntary: bool = False, cause: str = "") -> Deactivation:
+def deactivation(state: FullGameState, lid: str, *, voluntary: bool = False, cause: str = "") -> Deactivation:
     """8.11 (involuntary) / 8.12a (voluntary): flip to the inactive side; AP fall to the
     inactive-side AR if they are higher."""
     ld = state["leaders"][lid]
@@ -360,7 +360,7 @@ def deactivation(state: HeartlandState, lid: str, *, voluntary: bool = False, ca
     return Deactivation(lid, voluntary, before, after, "8.12a" if voluntary else "8.11", why)
 
 
-def apply_deactivation(state: HeartlandState, d: Deactivation) -> None:
+def apply_deactivation(state: FullGameState, d: Deactivation) -> None:
     ld = state["leaders"][d.leader]
     ld["active"] = False
     ld["ap"] = d.ap_after
@@ -386,7 +386,7 @@ class Reactivation:
     why: str = ""
 
 
-def reactivation(state: HeartlandState, lid: str, method: int, dice=None, *, commander: str | None = None, hexmap=None,
+def reactivation(state: FullGameState, lid: str, method: int, dice=None, *, commander: str | None = None, hexmap=None,
                  wep: int | None = None, wdo_used: bool = False, tried: bool = False, level: int | None = None,
                  supply: str = "full", chart: IMCChart) -> Reactivation:
     """8.12: try to reactivate inactive leader ``lid`` by ``method`` 1-4 (one method per impulse).
@@ -437,7 +437,7 @@ def _reactivation_problems(ld: Leader, lid: str, method: int, tried: bool) -> li
     return p
 
 
-def _order_problems(state: HeartlandState, r: Reactivation, ld: Leader, commander: str | None, hexmap) -> None:
+def _order_problems(state: FullGameState, r: Reactivation, ld: Leader, commander: str | None, hexmap) -> None:
     """8.12 method 2 / 3.31b: an active friendly army commander with the leader in his command range
     orders him to activate for 1 AP (the charge is set on ``r``)."""
     lid, p = r.leader, r.problems
@@ -485,7 +485,7 @@ def _roll_against_ar(r: Reactivation, ld: Leader, dice) -> None:
     r.why = f"{r.leader} rolls {r.roll} against inactive AR {ar}: {'reactivated' if r.success else 'stays inactive'}"
 
 
-def _reactivate_by_imc(state: HeartlandState, r: Reactivation, level, dice, *, supply: str, chart: IMCChart) -> None:
+def _reactivate_by_imc(state: FullGameState, r: Reactivation, level, dice, *, supply: str, chart: IMCChart) -> None:
     """8.12 method 4: the IMC with the inactive MR; at least 1 MP reactivates him, and the force
     moves with these MP."""
     imc = imc_roll(state, r.leader, level, dice, supply=supply, chart=chart)
@@ -497,7 +497,7 @@ def _reactivate_by_imc(state: HeartlandState, r: Reactivation, level, dice, *, s
                                else f"{r.leader} stays inactive"))
 
 
-def apply_reactivation(state: HeartlandState, r: Reactivation) -> None:
+def apply_reactivation(state: FullGameState, r: Reactivation) -> None:
     """Apply a reactivation attempt: its AP cost and, on success, the flip (WEP are the caller's)."""
     if r.problems:
         raise ValueError("cannot apply an illegal reactivation: " + r.why)

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Decision, Field, Problem
 from . import model
 from .impulse_check import (DEFENCE_KEYS, MOVE_KEYS, OFF_MAP_VALUES, ORDER_KEYS, SPECIAL_ORDERS, _army_commander,
@@ -56,7 +56,7 @@ __all__ = [      # what other modules, tools and tests take from here (re-export
 
 # --- decisions ----------------------------------------------------------------------------
 
-def orders_decision(state: HeartlandState) -> Decision:
+def orders_decision(state: FullGameState) -> Decision:
     cur = state["current"]
     imp = cur["active_impulse"]
     t, n, side = state["turn"], imp["n"], imp["side"]
@@ -100,7 +100,7 @@ def orders_decision(state: HeartlandState) -> Decision:
     )
 
 
-def defence_decision(state: HeartlandState) -> Decision:
+def defence_decision(state: FullGameState) -> Decision:
     from .order_schema import DEFENCE
 
     imp = state["current"]["active_impulse"]
@@ -114,7 +114,7 @@ def defence_decision(state: HeartlandState) -> Decision:
     )
 
 
-def check_defence(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
+def check_defence(state: FullGameState, hm, side: str, choice: dict) -> list[Problem]:
     """The rules' problems of a defence whose shape fits its schema (checked first, in
     :mod:`hxref.referee.orders`), on the game's map ``hm``."""
     from . import fog
@@ -126,7 +126,7 @@ def check_defence(state: HeartlandState, hm, side: str, choice: dict) -> list[Pr
 
 # --- the impulse's life -------------------------------------------------------------------
 
-def start(state: HeartlandState, hm, imp: Mapping[str, Any], events: list[Event]) -> None:
+def start(state: FullGameState, hm, imp: Mapping[str, Any], events: list[Event]) -> None:
     """Begin an impulse of the full game on its map ``hm``: it waits for the phasing side's orders."""
     cur = state["current"]
     n = len(cur["impulses"]) + 1
@@ -144,7 +144,7 @@ def start(state: HeartlandState, hm, imp: Mapping[str, Any], events: list[Event]
                                 hex=a.hex, visible_to=[a.side]))
 
 
-def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[Event], *, charts: Charts) -> bool:
+def resolve_orders(state: FullGameState, answers: dict, dice, events: list[Event], *, charts: Charts) -> bool:
     """Supply, then every ordered move with its IMC roll and attack check, on the game's map and
     charts (``charts``); True when the impulse is over."""
     hm = charts.map(state["map"])
@@ -208,7 +208,7 @@ def resolve_orders(state: HeartlandState, answers: dict, dice, events: list[Even
     return False
 
 
-def finish(state: HeartlandState, events: list[Event], dice=None, *, charts: Charts) -> None:
+def finish(state: FullGameState, events: list[Event], dice=None, *, charts: Charts) -> None:
     """4.25 / 11.0: the impulse's naval combats and Combat Sequence (on the game's map and charts,
     ``charts``); pay the leaders; the impulse goes into the turn's record."""
     cur = state["current"]
@@ -234,7 +234,7 @@ def finish(state: HeartlandState, events: list[Event], dice=None, *, charts: Cha
     events.append(wep_event(state, side, "4.25"))
 
 
-def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str], events: list[Event]) -> list[str]:
+def _voluntary_deactivations(state: FullGameState, side: str, names: list[str], events: list[Event]) -> list[str]:
     """8.12a: the leaders the orders deactivate, flipped now, before the pay."""
     if not names:
         return []
@@ -243,7 +243,7 @@ def _voluntary_deactivations(state: HeartlandState, side: str, names: list[str],
     return deactivate_at_impulse_end(state, side, names, events)
 
 
-def _leader_pay(state: HeartlandState, side: str, involuntary: list[str], voluntary: list[str],
+def _leader_pay(state: FullGameState, side: str, involuntary: list[str], voluntary: list[str],
                 events: list[Event]) -> int:
     from .forces import leader_pay
 
@@ -256,7 +256,7 @@ def _leader_pay(state: HeartlandState, side: str, involuntary: list[str], volunt
 
 # --- 8.6, 8.8, 8.9: special orders at the impulse's start and end -------------------------
 
-def _impulse_start(state: HeartlandState, hm, side: str, events: list[Event]) -> None:
+def _impulse_start(state: FullGameState, hm, side: str, events: list[Event]) -> None:
     """8.81: engineer work ordered earlier is finished at the start of the next Union impulse; pontoons
     with enemy units on a bank are lost; the gunboats' records of the last impulse lapse."""
     from . import engineers, naval
@@ -274,7 +274,7 @@ def _impulse_start(state: HeartlandState, hm, side: str, events: list[Event]) ->
         naval.new_impulse(state)
 
 
-def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
+def _special_orders(state: FullGameState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
     from . import cavalry, engineers, naval
 
     cmd = _army_commander(state, side)
@@ -304,7 +304,7 @@ def _special_orders(state: HeartlandState, hm, side: str, choice: dict, dice, ev
             events.append(event("gunboat", m.why, m.rule, side=side))
 
 
-def _removals(state: HeartlandState, side: str, remove: list[str], events: list[Event]) -> None:
+def _removals(state: FullGameState, side: str, remove: list[str], events: list[Event]) -> None:
     """7.21, 7.22: the owner takes his wagons and depots off the map in his own impulse, before the
     supply states are set, to deny them to the enemy."""
     from .capture import apply_removal, voluntary_removal
@@ -321,7 +321,7 @@ def _removals(state: HeartlandState, side: str, remove: list[str], events: list[
                             side=side, id=sid, hex=where, visible_to=[side]))
 
 
-def _depots(state: HeartlandState, hm, side: str, items: list[dict], events: list[Event]) -> None:
+def _depots(state: FullGameState, hm, side: str, items: list[dict], events: list[Event]) -> None:
     """8.5: the wagons the owner makes depots, in his own impulse before any move (:mod:`.wagons`);
     one no longer possible (removed first) is void, and said."""
     for item in items:
@@ -338,7 +338,7 @@ def _depots(state: HeartlandState, hm, side: str, items: list[dict], events: lis
                             "garrison and leaves the map (8.5)", "8.5", side=side, visible_to=[side]))
 
 
-def _impulse_end(state: HeartlandState, hm, events: list[Event]) -> None:
+def _impulse_end(state: FullGameState, hm, events: list[Event]) -> None:
     """8.61/8.6: recon attempts lapse; 8.62a: hidden forces that must appear now do so."""
     from .cavalry import apply_reveal, reset_recon, reveals_now
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Set as AbstractSet, Sequence
 from typing import TYPE_CHECKING
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import model
 from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, own_use_forces
@@ -31,7 +31,7 @@ DEFENCE_KEYS = {"react", "retreat"}
 
 # --- checking an orders file --------------------------------------------------------------
 
-def check_orders(state: HeartlandState, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
+def check_orders(state: FullGameState, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
     """What is wrong with ``side``'s orders for the impulse (all of it that can be known now), on
     the game's map and charts (``charts``)."""
     hm = charts.map(state["map"])
@@ -63,7 +63,7 @@ def check_orders(state: HeartlandState, side: str, choice: dict, *, charts: Char
     return _check_orders(checked_state(state, side), hm, side, choice, charts=charts)
 
 
-def _check_orders(state: HeartlandState, hm, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
+def _check_orders(state: FullGameState, hm, side: str, choice: dict, *, charts: Charts) -> list[Problem]:
     """The orders checked in the order of the impulse: its level (5.15), emergency supply (7.35),
     removals (7.21, 7.22), the special orders and the moves (8.21)."""
     imp = state["current"]["active_impulse"]
@@ -104,7 +104,7 @@ def _check_orders(state: HeartlandState, hm, side: str, choice: dict, *, charts:
                                    made, charts=charts)
 
 
-def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[Problem], bool]:
+def _level_order(state: FullGameState, side: str, choice: dict) -> tuple[list[Problem], bool]:
     """5.15: the impulse's level, declared now (within what the side has left) or set by the bid.
     The flag is True when the orders are refused outright."""
     from .initiative import level_problems
@@ -120,7 +120,7 @@ def _level_order(state: HeartlandState, side: str, choice: dict) -> tuple[list[P
     return [], False
 
 
-def _emergency_problems(state: HeartlandState, hm, side: str, emergency) -> list[Problem]:
+def _emergency_problems(state: FullGameState, hm, side: str, emergency) -> list[Problem]:
     """7.35: the emergency supply the side calls on for this impulse, checked by the supply rules on
     the lines the impulse's Supply Sequence will trace (its Own Use markers, laid pontoons and Rail
     Line Cut markers: :func:`.impulse_conditions._supply_states`)."""
@@ -133,7 +133,7 @@ def _emergency_problems(state: HeartlandState, hm, side: str, emergency) -> list
     return []
 
 
-def _check_moves(state: HeartlandState, hm, side: str, moves: list[dict], level,
+def _check_moves(state: FullGameState, hm, side: str, moves: list[dict], level,
                  depots: AbstractSet[str] = frozenset(), *, charts: Charts) -> list[Problem]:
     """8.21: each ordered force's move in turn -- who moves, the path and its reach, rail, forced
     march, detachments and merging -- then the must-attack rule (8.4) over all of them.  A wagon or
@@ -241,7 +241,7 @@ def _mover_problem(force: str, mine: set[str], seen: set[str], i: int, alone: Se
     return None
 
 
-def _path_order_problems(state: HeartlandState, hm, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
+def _path_order_problems(state: FullGameState, hm, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
                          level, charts: Charts) -> list[Problem]:
     """8.21 / 8.22: the ordered path, hex by hex, and whether any IMC roll could pay for it."""
     path = mv.get("path", [])
@@ -259,7 +259,7 @@ def _path_order_problems(state: HeartlandState, hm, side: str, force: str, mv: d
     return found
 
 
-def _rail_order_problems(state: HeartlandState, hm, force: str, mv: dict, i: int) -> list[Problem]:
+def _rail_order_problems(state: FullGameState, hm, force: str, mv: dict, i: int) -> list[Problem]:
     """8.72: a rail move names its stations and has no path."""
     from .rail import rail_move_problems
 
@@ -270,7 +270,7 @@ def _rail_order_problems(state: HeartlandState, hm, force: str, mv: dict, i: int
             for p in rail_move_problems(state, hm, force, stations, off_map=mv.get("off_map") == "leave")]
 
 
-def _forced_march_order_problems(state: HeartlandState, hm, force: str, path: list[str], i: int) -> list[Problem]:
+def _forced_march_order_problems(state: FullGameState, hm, force: str, path: list[str], i: int) -> list[Problem]:
     """8.3 / 8.32a: only an active leader's force force-marches, and only through clear hexes or along roads."""
     from .forced_march import march_path_problems
 
@@ -281,7 +281,7 @@ def _forced_march_order_problems(state: HeartlandState, hm, force: str, path: li
     return []
 
 
-def _removal_problems(state: HeartlandState, side: str, remove) -> list[Problem]:
+def _removal_problems(state: FullGameState, side: str, remove) -> list[Problem]:
     """7.21, 7.22: the wagons and depots the side removes from the map in its own impulse."""
     from .capture import voluntary_removal
 
@@ -298,7 +298,7 @@ def _removal_problems(state: HeartlandState, side: str, remove) -> list[Problem]
     return []
 
 
-def _reach_problems(state: HeartlandState, hm, side: str, force: str, path: list[str], cost, i: int, level, *,
+def _reach_problems(state: FullGameState, hm, side: str, force: str, path: list[str], cost, i: int, level, *,
                     charts: Charts) -> list[Problem]:
     """8.22: a path no IMC roll could pay for; 3.22a/3.23: a final hex where the stack would be illegal."""
     from .imc import IMCChart
@@ -327,7 +327,7 @@ def _reach_problems(state: HeartlandState, hm, side: str, force: str, path: list
     return []
 
 
-def _detach_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+def _detach_problems(state: FullGameState, force: str, mv: dict, i: int) -> list[Problem]:
     """8.25b/c, 3.23b: the detach order of a move, as :func:`.forces.detach_order` reads it: only
     parts of the OC's force, 1 AP for all of them, and no more unled infantry in the hex than
     3.23b allows."""
@@ -347,7 +347,7 @@ def _detach_problems(state: HeartlandState, force: str, mv: dict, i: int) -> lis
             for p in order.problems]
 
 
-def _sl_detach_problem(state: HeartlandState, side: str, force, mv: dict, i: int) -> Problem | None:
+def _sl_detach_problem(state: FullGameState, side: str, force, mv: dict, i: int) -> Problem | None:
     """8.25b: only the OC of a force detaches; an SL in it gives no detach order of his own."""
     ld = state["leaders"].get(force) if isinstance(force, str) and mv.get("detach") else None
     if ld is None or ld["side"] != side or not ld.get("superior"):
@@ -359,7 +359,7 @@ def _sl_detach_problem(state: HeartlandState, side: str, force, mv: dict, i: int
                    "8.25b", ["moves", i, "force"])
 
 
-def _move_ap_problems(state: HeartlandState, force: str, mv: dict, i: int) -> list[Problem]:
+def _move_ap_problems(state: FullGameState, force: str, mv: dict, i: int) -> list[Problem]:
     """3.24, 8.25c: the OC pays every AP order of his move -- the detach (1 AP for all, 8.25c), each MR
     lent (3.24b), each detachment regiment (8.51), the merge (8.25a) -- from the AP he has when the
     orders are checked: a move that would run out of AP part-way is refused, not cut short."""
@@ -388,7 +388,7 @@ def _move_ap_problems(state: HeartlandState, force: str, mv: dict, i: int) -> li
                     "the orders would run out of AP part-way", "3.24", ["moves", i])]
 
 
-def _capture_landing_problems(state: HeartlandState, side: str, force: str, mv: dict, i: int) -> list[Problem]:
+def _capture_landing_problems(state: FullGameState, side: str, force: str, mv: dict, i: int) -> list[Problem]:
     """8.64a: the Confederates choose to capture a Union Naval Landing they enter: it is on the move's
     path, not yet captured, and the force has a combat unit, a leader and a wagon to do it."""
     from .capture import _landings, _logistics_hex
@@ -420,7 +420,7 @@ def _capture_landing_problems(state: HeartlandState, side: str, force: str, mv: 
     return []
 
 
-def _after_detach(state: HeartlandState, force: str, mv: dict) -> HeartlandState:
+def _after_detach(state: FullGameState, force: str, mv: dict) -> FullGameState:
     """The position after ``force``'s legal detach order (a copy): its detached leaders and units are
     forces of their own, which the moves after it may move (8.25b)."""
     import copy
@@ -432,12 +432,12 @@ def _after_detach(state: HeartlandState, force: str, mv: dict) -> HeartlandState
     return state
 
 
-def forces_in_enemy_zoc(state: HeartlandState, hm, side: str) -> list[str]:
+def forces_in_enemy_zoc(state: FullGameState, hm, side: str) -> list[str]:
     zoc = enemy_zoc(state, hm, side)
     return [f for f in model.forces(state, side) if model.force_hex(state, f) in zoc]
 
 
-def standing_attack_checks(state: HeartlandState, hm, side: str) -> list[dict]:
+def standing_attack_checks(state: FullGameState, hm, side: str) -> list[dict]:
     """8.42a: the least a force that starts in enemy ZOC may be ordered when it stands where it is,
     an attack check against an enemy stack exerting that ZOC (the stand-fast orders of a late side)."""
     from .attack import enemy_zoc as exerted
@@ -451,7 +451,7 @@ def standing_attack_checks(state: HeartlandState, hm, side: str) -> list[dict]:
     return out
 
 
-def check_must_attack(state: HeartlandState, hm, side: str, moves: list[dict]) -> list[Problem]:
+def check_must_attack(state: FullGameState, hm, side: str, moves: list[dict]) -> list[Problem]:
     """8.41/8.42: a force that starts in enemy ZOC must leave it at the start of its move or check to attack."""
     ordered = {mv.get("force"): (i, mv) for i, mv in enumerate(moves) if isinstance(mv, dict)}
     out = []
@@ -465,7 +465,7 @@ def check_must_attack(state: HeartlandState, hm, side: str, moves: list[dict]) -
     return out
 
 
-def _off_map_move_problems(state: HeartlandState, hm, side: str, mv: dict, i: int,
+def _off_map_move_problems(state: FullGameState, hm, side: str, mv: dict, i: int,
                            seen: set[str]) -> list[Problem] | None:
     """8.74: an ``off_map`` move is a rail move that leaves at (``leave``) or comes back from
     (``enter``) a friendly map edge.  The problems of a move coming back (None for a move
@@ -494,7 +494,7 @@ def _off_map_move_problems(state: HeartlandState, hm, side: str, mv: dict, i: in
             for p in rail_move_problems(state, hm, force, stations, entering=True)]
 
 
-def _detachment_problems(state: HeartlandState, force: str, mv: dict, i: int, detachment: Mapping) -> list[Problem]:
+def _detachment_problems(state: FullGameState, force: str, mv: dict, i: int, detachment: Mapping) -> list[Problem]:
     """8.51: the detachment orders of a move, read on the Detachment Chart (``detachment``)."""
     specs = mv.get("detachments", [])          # each {unit, by}: .order_schema.DETACHMENT
     units = set(model.force_units(state, force))
@@ -519,11 +519,11 @@ SPECIAL_ORDERS = {"engineers": {"engineer", "lay", "take_up", "hexside"}, "gunbo
                   "screen": {"who", "on"}, "naval": {"embark", "assault"}}
 
 
-def _army_commander(state: HeartlandState, side: str) -> str | None:
+def _army_commander(state: FullGameState, side: str) -> str | None:
     return next((lid for lid, ld in model.on_map_leaders(state, side) if ld.get("hq") and ld["active"]), None)
 
 
-def _special_order_problems(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
+def _special_order_problems(state: FullGameState, hm, side: str, choice: dict) -> list[Problem]:
     """Shape and legality of engineer, gunboat and screen orders (8.81, 8.91, 8.62), before any die."""
     from . import cavalry, engineers, naval
 
@@ -560,7 +560,7 @@ def _special_order_problems(state: HeartlandState, hm, side: str, choice: dict) 
     return []
 
 
-def _own_screener(state: HeartlandState, side: str, who) -> bool:
+def _own_screener(state: FullGameState, side: str, who) -> bool:
     """8.62: a screen is ordered for one of the side's own leaders or cavalry units."""
     if not isinstance(who, str):
         return False
@@ -568,7 +568,7 @@ def _own_screener(state: HeartlandState, side: str, who) -> bool:
     return rec is not None and rec.get("side") == side
 
 
-def _naval_order(state: HeartlandState, hm, item: dict):
+def _naval_order(state: FullGameState, hm, item: dict):
     """8.92a/b: an embarkation or a naval assault, computed (nothing rolled, nothing changed)."""
     from . import naval
 

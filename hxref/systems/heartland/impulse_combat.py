@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import are_adjacent
 from ..base import Problem
 from . import model
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # --- 8.41/8.42: the attack check and its Assault marker -----------------------------------
 
-def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[Event]) -> None:
+def _attack_check(state: FullGameState, hm, side: str, force: str, mv: dict, dice, events: list[Event]) -> None:
     """8.41/8.42: a force in enemy ZOC checks against the ordered target, or a stack whose ZOC holds it."""
     from .attack import apply_attack_check, attack_check
     from .attack import enemy_zoc as zoc_sources
@@ -75,7 +75,7 @@ def _attack_check(state: HeartlandState, hm, side: str, force: str, mv: dict, di
         imp["assaults"].append({"force": a.attacker, "source": a.source, "target": a.target, "hasty": a.hasty})
 
 
-def _join_assault(state: HeartlandState, side: str, force: str, events: list[Event]) -> bool:
+def _join_assault(state: FullGameState, side: str, force: str, events: list[Event]) -> bool:
     """8.42: a force that enters a hex whose force already passed its attack check makes no check:
     it joins that attack, its OC paying 1 AP for the stack merge (8.25a).  False when there is
     no such assault in the hex, or the merge is not possible (then the force checks as usual)."""
@@ -120,18 +120,18 @@ class _ProbeDice:
         raise _Probe()
 
 
-def _assaults(state: HeartlandState) -> list:
+def _assaults(state: FullGameState) -> list:
     from .attack import Assault
 
     imp = state["current"]["active_impulse"]
     return [Assault(a["force"], a["source"], a["target"], a.get("hasty", False)) for a in imp["assaults"]]
 
 
-def _assault_on(state: HeartlandState, target: str):
+def _assault_on(state: FullGameState, target: str):
     return next((a for a in _assaults(state) if a.target == target), None)
 
 
-def _defence_problems(state: HeartlandState, hm, side: str, choice: dict) -> list[Problem]:
+def _defence_problems(state: FullGameState, hm, side: str, choice: dict) -> list[Problem]:
     from .reaction import pre_combat_retreat, reaction
 
     targets = {a.target for a in _assaults(state)}
@@ -161,7 +161,7 @@ def _defence_problems(state: HeartlandState, hm, side: str, choice: dict) -> lis
     return []
 
 
-def resolve_defence(state: HeartlandState, hm, answers: dict, dice, events: list[Event]) -> None:
+def resolve_defence(state: FullGameState, hm, answers: dict, dice, events: list[Event]) -> None:
     """9.1 reactions one at a time, then 9.2 pre-combat retreats (with overruns and pursuit)."""
     from .reaction import apply_pre_combat_retreat, apply_reaction, pre_combat_retreat, reaction
 
@@ -222,7 +222,7 @@ WDO_COST = 10        # 3.41a: a War Department Order costs 10 WEP
 COMBAT_KEYS = {"order", "losses", "artillery", "advance", "refuse_retreat", "extended_battle"}
 
 
-def _combat_choices(state: HeartlandState, side: str, own: dict | None):
+def _combat_choices(state: FullGameState, side: str, own: dict | None):
     """A side's combat choices (10.12 artillery, 10.63a loss order, 10.61d advance, 3.54b) from its
     orders (the phasing side) or its standing orders (the defender)."""
     from .combat import Choices
@@ -233,7 +233,7 @@ def _combat_choices(state: HeartlandState, side: str, own: dict | None):
                    advance=spec.get("advance") if isinstance(spec.get("advance"), str) else None)
 
 
-def _combat_events(state: HeartlandState, c, events: list[Event]) -> None:
+def _combat_events(state: FullGameState, c, events: list[Event]) -> None:
     """Who fought whom, the columns, DRMs, dice and results are public (10.11, D-11); which units took
     the steps stays on each side's own display."""
 
@@ -274,7 +274,7 @@ def _combat_events(state: HeartlandState, c, events: list[Event]) -> None:
         _own_notes(state, c, side, events)
 
 
-def _own_notes(state: HeartlandState, c, side: str, events: list[Event]) -> None:
+def _own_notes(state: FullGameState, c, side: str, events: list[Event]) -> None:
     """What only the side's own display explains: a brevetted OC's BR (14.51; the marker stays on the
     AOD, 3.72(3)) and the defender's ASP at the later waves of a wave attack (10.12a)."""
     brevets: list[str] = []
@@ -302,7 +302,7 @@ def _own_notes(state: HeartlandState, c, side: str, events: list[Event]) -> None
                                 visible_to=[side]))
 
 
-def combat_sequence(state: HeartlandState, dice, events: list[Event], *, charts: Charts) -> None:
+def combat_sequence(state: FullGameState, dice, events: list[Event], *, charts: Charts) -> None:
     """Resolve every standing assault, target by target in the phasing side's order (10.11), on the
     game's map and Fire Effects Results Table (``charts``)."""
     from .attack import Assault
@@ -350,7 +350,7 @@ def combat_sequence(state: HeartlandState, dice, events: list[Event], *, charts:
         _extended_battle(state, hm, fert, dice, events, fought, choices)
 
 
-def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[Event], fought: list, choices: dict) -> None:
+def _extended_battle(state: FullGameState, hm, fert, dice, events: list[Event], fought: list, choices: dict) -> None:
     """10.7/10.71: the phasing side may fight one extended battle for 1 operation level, then the other."""
     from .attack import Assault
     from .capture import depot_retreats
@@ -389,7 +389,7 @@ def _extended_battle(state: HeartlandState, hm, fert, dice, events: list[Event],
         events += depot_retreats(state, c)      # 8.64b: a depot forced to retreat is captured
 
 
-def _replacements(state: HeartlandState, c, events: list[Event]) -> None:
+def _replacements(state: FullGameState, c, events: list[Event]) -> None:
     """3.41(2) / 10.67b: a leader killed in an impulse that is not the turn's last is replaced at once
     by a War Department Order for 10 WEP (his heir takes the command, see combat.Kill)."""
     from .combat import Kill
@@ -406,7 +406,7 @@ def _replacements(state: HeartlandState, c, events: list[Event]) -> None:
 
 # --- 10.8: gunboats in combat -------------------------------------------------------------
 
-def _naval_combats(state: HeartlandState, dice, events: list[Event], *, charts: Charts) -> None:
+def _naval_combats(state: FullGameState, dice, events: list[Event], *, charts: Charts) -> None:
     """10.81: the phasing side's gunboats and batteries attack the enemy units they are in contact with,
     on the game's map and Naval Combat Results Table (``charts``)."""
     from . import naval
@@ -426,7 +426,7 @@ def _naval_combats(state: HeartlandState, dice, events: list[Event], *, charts: 
         events.append(event("naval.combat", r.why, r.rule))
 
 
-def _with_bombardment(state: HeartlandState, hm, circ, group):
+def _with_bombardment(state: FullGameState, hm, circ, group):
     """10.83: gunboat support enters a land combat as a DRM for each side (no ASP)."""
     if not state.get("naval") or not group:
         return circ

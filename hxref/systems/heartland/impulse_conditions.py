@@ -5,24 +5,24 @@ the stacking check (3.6) and the supply states locked for the impulse (4.21, 7.3
 from __future__ import annotations
 
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import model
 from ...kit.events import Event, event
 
 
-def weather_of(state: HeartlandState) -> str:
+def weather_of(state: FullGameState) -> str:
     w = state["current"].get("weather")
     return w["result"] if w else "Clear"
 
 
-def enemy_zoc(state: HeartlandState, hm, side: str) -> set[str]:
+def enemy_zoc(state: FullGameState, hm, side: str) -> set[str]:
     from .zoc import zoc_hexes
 
     return set(zoc_hexes(state, model.other_side(side), hm))
 
 
-def cost_fn(state: HeartlandState, hm, side: str):
+def cost_fn(state: FullGameState, hm, side: str):
     from .terrain import step_cost
 
     enemy = model.occupied_hexes(state, model.other_side(side))
@@ -36,13 +36,13 @@ def cost_fn(state: HeartlandState, hm, side: str):
                      blockaded=blockaded_hexsides(state, hm) if state.get("naval") else ())
 
 
-def _name(state: HeartlandState, force: str) -> str:
+def _name(state: FullGameState, force: str) -> str:
     if model.is_unled(force):
         return f"unled units in {model.force_hex(state, force)}"
     return state["leaders"][force]["name"]
 
 
-def _stacking_problems(state: HeartlandState, side: str, force: str, label: str) -> list[Problem]:
+def _stacking_problems(state: FullGameState, side: str, force: str, label: str) -> list[Problem]:
     from .forces import check_hex
 
     if label == model.force_hex(state, force):
@@ -50,12 +50,12 @@ def _stacking_problems(state: HeartlandState, side: str, force: str, label: str)
     return check_hex(state, label, side, extra=[force]).problems
 
 
-def own_use_forces(state: HeartlandState, side: str) -> list[str]:
+def own_use_forces(state: FullGameState, side: str) -> list[str]:
     """7.35a: the forces whose Own Use marker is spent at the start of the side's impulse."""
     return [lid for lid, ld in model.on_map_leaders(state, side) if ld.get("own_use") and not ld.get("superior")]
 
 
-def _supply_states(state: HeartlandState, hm, side: str, emergency: dict | None = None,
+def _supply_states(state: FullGameState, hm, side: str, emergency: dict | None = None,
                    events: list[Event] | None = None, spend_own_use: bool = False) -> dict[str, dict]:
     """4.21 / 7.1-7.35: every force's supply state, locked for the impulse (7.34)."""
     from .supply import line_conditions, supply_status

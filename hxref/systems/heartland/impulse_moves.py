@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
-from .state_types import ActiveImpulse, HeartlandState, Turn, Unit
+from .state_types import ActiveImpulse, FullGameState, Turn, Unit
 from . import model
 from .impulse_combat import _attack_check, _join_assault
 from .impulse_conditions import _name, _stacking_problems, cost_fn, enemy_zoc, weather_of
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # --- 8.2: one force's move ----------------------------------------------------------------
 
-def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, events: list[Event], *,
+def _move_one(state: FullGameState, hm, side: str, force: str, mv: dict, dice, events: list[Event], *,
               charts: Charts) -> None:
     """8.21: one force's move in the order of the procedure -- detachments and reactivation, rail or
     standing or the IMC roll, forced march, the walk, its losses and report, and what it does at the end."""
@@ -58,7 +58,7 @@ def _move_one(state: HeartlandState, hm, side: str, force: str, mv: dict, dice, 
     _at_the_end_of_move(state, hm, side, force, mv, w, zoc, dice, events)
 
 
-def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, events: list[Event],
+def _move_alone(state: FullGameState, hm, side: str, mover: str, mv: dict, events: list[Event],
                 left: str | None) -> None:
     """7.21, 8.81: a wagon or an unbridged pontoon moves on its own 8 MP, a wagon's escort of
     detachments riding with it (8.52), which capture what is alone where they go (8.64)."""
@@ -79,7 +79,7 @@ def _move_alone(state: HeartlandState, hm, side: str, mover: str, mv: dict, even
         _blizzard_march_loss(state, side, mover, events)
 
 
-def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events: list[Event], *,
+def _ready_to_move(state: FullGameState, hm, force: str, mv: dict, dice, events: list[Event], *,
                    charts: Charts) -> bool:
     """8.51 / 8.12: split off the ordered detachments, then reactivate an inactive leader;
     False when the force stays inactive and so does not move."""
@@ -92,7 +92,7 @@ def _ready_to_move(state: HeartlandState, hm, force: str, mv: dict, dice, events
     return True
 
 
-def _stand(state: HeartlandState, hm, side: str, force: str, mv: dict, in_zoc: bool, dice,
+def _stand(state: FullGameState, hm, side: str, force: str, mv: dict, in_zoc: bool, dice,
            events: list[Event]) -> None:
     """8.23: a force that stays put makes no IMC roll; it may recon from its hex (8.6: the special
     actions are taken at any point of the Movement Sequence; 8.62a: a force next to the enemy makes
@@ -109,7 +109,7 @@ def _stand(state: HeartlandState, hm, side: str, force: str, mv: dict, in_zoc: b
         _hide(state, hm, side, force, events)
 
 
-def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str], cost, *, charts: Charts):
+def _step_cost(state: FullGameState, side: str, hm, zoc, march, cuts: list[str], cost, *, charts: Charts):
     """The MP cost of each step: the ordinary cost, or the forced-march chart when the march
     succeeded (8.31), plus 3 MP to cut the rail line in each ordered hex (8.63)."""
     if march is not None and march.success:
@@ -125,7 +125,7 @@ def _step_cost(state: HeartlandState, side: str, hm, zoc, march, cuts: list[str]
     return cost
 
 
-def _walk_the_path(state: HeartlandState, side: str, force: str, path: list[str], start_hex: str, mp: int, hm, cost,
+def _walk_the_path(state: FullGameState, side: str, force: str, path: list[str], start_hex: str, mp: int, hm, cost,
                    zoc, march, events: list[Event]):
     """8.22 / 3.22a / 8.62a / 8.31b: walk the ordered path with the MP rolled, stopping where a
     hidden enemy force is met, before enemy ZOC on a failed forced march, and where stacking is legal."""
@@ -148,7 +148,7 @@ def _walk_the_path(state: HeartlandState, side: str, force: str, path: list[str]
     return w
 
 
-def _end_forced_march(state: HeartlandState, side: str, force: str, march, imp: ActiveImpulse,
+def _end_forced_march(state: FullGameState, side: str, force: str, march, imp: ActiveImpulse,
                       events: list[Event]) -> None:
     """8.31b: the losses of the forced march, and the deactivation it may bring (paid for, 11.0)."""
     from .forced_march import apply_march_end
@@ -159,7 +159,7 @@ def _end_forced_march(state: HeartlandState, side: str, force: str, march, imp: 
                             "8.31b", side=side, force=force))
 
 
-def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: list[Event]) -> None:
+def _blizzard_march_loss(state: FullGameState, side: str, force: str, events: list[Event]) -> None:
     """5.29: a force that moves in a blizzard may lose strength."""
     from .weather import apply_blizzard_loss, blizzard_loss
 
@@ -169,7 +169,7 @@ def _blizzard_march_loss(state: HeartlandState, side: str, force: str, events: l
         events.append(event("blizzard", loss.why, "5.29", side=side, visible_to=[side]))
 
 
-def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, events: list[Event],
+def _report_move(state: FullGameState, side: str, force: str, w, mp: int, hm, events: list[Event],
                  ordered: str) -> None:
     """8.22: the move and the MP used, under the name the orders gave the force (an unled stack is
     named by the hex it left); a hidden force's move is its side's secret (8.62a) and it appears at
@@ -184,7 +184,7 @@ def _report_move(state: HeartlandState, side: str, force: str, w, mp: int, hm, e
         reveal_mover(state, hm, force, events)
 
 
-def _at_the_end_of_move(state: HeartlandState, hm, side: str, force: str, mv: dict, w, zoc, dice,
+def _at_the_end_of_move(state: FullGameState, hm, side: str, force: str, mv: dict, w, zoc, dice,
                         events: list[Event]) -> None:
     """What a force does where its move ends: recon (8.61), hiding (8.62a), merging (8.25a), joining
     a passed assault (8.42) or its own attack check (8.4)."""
@@ -202,7 +202,7 @@ def _at_the_end_of_move(state: HeartlandState, hm, side: str, force: str, mv: di
         _attack_check(state, hm, side, force, mv, dice, events)
 
 
-def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: bool, events: list[Event]) -> bool:
+def _recon_ignores_zoc(state: FullGameState, side: str, force: str, reconned: bool, events: list[Event]) -> bool:
     """8.61: a cavalry-only force that reconned from the enemy ZOC hex it entered has no attack check."""
     from .cavalry import zoc_on_entry
 
@@ -213,13 +213,13 @@ def _recon_ignores_zoc(state: HeartlandState, side: str, force: str, reconned: b
     return True
 
 
-def _is_hidden(state: HeartlandState, force: str) -> bool:
+def _is_hidden(state: FullGameState, force: str) -> bool:
     from .cavalry import hidden_forces
 
     return fog_of_war(state) and force in hidden_forces(state, model.force_side(state, force))
 
 
-def _relocate(state: HeartlandState, force: str, label: str) -> str:
+def _relocate(state: FullGameState, force: str, label: str) -> str:
     """Put the force in ``label`` and return its id there: a leader's force keeps its id; an unled
     stack is known by its hex (``unled@<hex>``), so its id changes with the move (8.22b).  Unled
     detachments stay where they are: they move only with a leader or a wagon (8.22b, 8.52)."""
@@ -236,7 +236,7 @@ def _relocate(state: HeartlandState, force: str, label: str) -> str:
     return force
 
 
-def _legal_stop(state: HeartlandState, side: str, force: str, w):
+def _legal_stop(state: FullGameState, side: str, force: str, w):
     """3.22a / 3.23: a force may pass through friendly stacks but must end where stacking is legal."""
     while len(w.hexes) > 1 and _stacking_problems(state, side, force, w.end):
         label, c = w.steps.pop()
@@ -247,7 +247,7 @@ def _legal_stop(state: HeartlandState, side: str, force: str, w):
     return w
 
 
-def _detach(state: HeartlandState, force: str, parts: list[str], events: list[Event], lend: Sequence[str] = ()) -> None:
+def _detach(state: FullGameState, force: str, parts: list[str], events: list[Event], lend: Sequence[str] = ()) -> None:
     """8.25b/c: the OC detaches the leaders and units named, all at once in his hex: 1 AP in
     total (:func:`.forces.detach_order`), and 1 AP more for each detached leader who is to roll
     his IMC with the OC's MR (3.24b, H-18).  An order no longer legal when its turn comes (an
@@ -276,7 +276,7 @@ def _detach(state: HeartlandState, force: str, parts: list[str], events: list[Ev
                         visible_to=[ld["side"]]))
 
 
-def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, events: list[Event]) -> None:
+def _rejoin(state: FullGameState, side: str, force: str, imp: ActiveImpulse, events: list[Event]) -> None:
     """8.25b: a leader detached this impulse who fails to get movement (under 1 MP) rejoins at once the
     force he was detached from, and the AP paid for the detach is wasted.  Reading: only while that
     force's OC still heads a force in his hex (if it has moved on, he stays where he is)."""
@@ -298,7 +298,7 @@ def _rejoin(state: HeartlandState, side: str, force: str, imp: ActiveImpulse, ev
 REACTIVATION_METHODS = {"roll": 1, "order": 2, "wdo": 3, "imc": 4, 1: 1, 2: 2, 3: 3, 4: 4}
 
 
-def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: list[Event], *, charts: Charts) -> bool:
+def _reactivate(state: FullGameState, hm, force: str, method, dice, events: list[Event], *, charts: Charts) -> bool:
     """8.12: an inactive OC may try one method; without one his IMC roll is method 4."""
     if method is None:
         return True     # the IMC roll with the inactive MR is the attempt (method 4)
@@ -333,7 +333,7 @@ def _reactivate(state: HeartlandState, hm, force: str, method, dice, events: lis
     return r.success
 
 
-def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[Event], *,
+def _imc_roll(state: FullGameState, hm, force: str, imp: ActiveImpulse, mv: dict, dice, events: list[Event], *,
               charts: Charts):
     """8.21/8.22: the force's MP for this impulse, or None when it does not move."""
     from .imc import IMCChart, apply_imc, imc_roll
@@ -373,7 +373,7 @@ def _imc_roll(state: HeartlandState, hm, force: str, imp: ActiveImpulse, mv: dic
 
 # --- 8.25a merging and 8.51 detachments ---------------------------------------------------
 
-def _merge(state: HeartlandState, side: str, force: str, other: str, events: list[Event]) -> None:
+def _merge(state: FullGameState, side: str, force: str, other: str, events: list[Event]) -> None:
     from .forces import apply_merge, merge_order
 
     if other not in model.forces(state, side) or model.force_hex(state, other) != model.force_hex(state, force):
@@ -400,7 +400,7 @@ def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
     return 0
 
 
-def _create_detachments(state: HeartlandState, force: str, spec: dict, events: list[Event],
+def _create_detachments(state: FullGameState, force: str, spec: dict, events: list[Event],
                         chart: Mapping[str, Any]) -> None:
     """8.51: 1 AP; the unit loses a step or is removed; the Detachment Chart (``chart``) says how many
     detachments it yields."""
@@ -437,7 +437,7 @@ def _create_detachments(state: HeartlandState, force: str, spec: dict, events: l
 
 # --- 8.31: forced march -------------------------------------------------------------------
 
-def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dict, dice, events: list[Event], *,
+def _forced_march(state: FullGameState, side: str, force: str, mp: int, mv: dict, dice, events: list[Event], *,
                   charts: Charts):
     """8.31: the Forced March Table roll after the IMC; a success halves CF and artillery in combat (8.31c)."""
     from .forced_march import ForcedMarchChart, apply_forced_march, forced_march
@@ -459,7 +459,7 @@ def _forced_march(state: HeartlandState, side: str, force: str, mp: int, mv: dic
 
 # --- 8.63, 8.64, 8.72: rail, cuts and captures ----------------------------------------------
 
-def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[str], events: list[Event],
+def _rail_move(state: FullGameState, hm, side: str, force: str, stations: list[str], events: list[Event],
                off_map: str | None = None) -> None:
     from .rail import apply_rail_move, rail_move
 
@@ -480,7 +480,7 @@ def _rail_move(state: HeartlandState, hm, side: str, force: str, stations: list[
     events.append(event("rail.detail", f"{_name(state, force)}: {m.why}", m.rule, side=side, visible_to=[side]))
 
 
-def _captures_and_cuts(state: HeartlandState, hm, side: str, force: str, entered: list[str], cuts: list[str],
+def _captures_and_cuts(state: FullGameState, hm, side: str, force: str, entered: list[str], cuts: list[str],
                        events: list[Event], chosen: Sequence[str] = ()) -> None:
     """8.64: what the force takes in the hexes it entered (a Union landing only when the order chose
     it, 8.64a); 8.63: the rail cut where it was ordered."""
@@ -519,13 +519,13 @@ def _captures_and_cuts(state: HeartlandState, hm, side: str, force: str, entered
 
 # --- 8.61, 8.62a: recon, hidden forces ----------------------------------------------------
 
-def _reconned_here(state: HeartlandState, force: str, label: str) -> bool:
+def _reconned_here(state: FullGameState, force: str, label: str) -> bool:
     """The force stands where it reconned from while moving, and its recon was made (8.61)."""
     done = set((state.get("current") or cast(Turn, {})).get("reconned") or [])
     return model.force_hex(state, force) == label and bool(done & {force, *model.units_of(state, force)})
 
 
-def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_hex: str, mp: int, hm, cost, zoc, march,
+def _recon_walk(state: FullGameState, side: str, force: str, mv: dict, start_hex: str, mp: int, hm, cost, zoc, march,
                 dice, events: list[Event]):
     """8.61: a cavalry force walks to the hex of its path it recons from and recons; it then goes on
     with the MP left, not stopped by the enemy ZOC there (it stops there if the recon is void).
@@ -554,7 +554,7 @@ def _recon_walk(state: HeartlandState, side: str, force: str, mv: dict, start_he
                 in_enemy_zoc=rest.in_enemy_zoc, rule=rest.rule, steps=w.steps + rest.steps), force
 
 
-def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events: list[Event]) -> bool:
+def _recon(state: FullGameState, hm, side: str, force: str, spec, dice, events: list[Event]) -> bool:
     """8.61: the roll is public; what was found goes to the reconning side only.  False when the
     attempt is void."""
     from .cavalry import apply_recon, recon
@@ -587,7 +587,7 @@ def _recon(state: HeartlandState, hm, side: str, force: str, spec, dice, events:
     return True
 
 
-def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
+def _hidden_orders(state: FullGameState, hm, side: str, choice: dict, dice, events: list[Event]) -> None:
     """8.62a / 8.61c in open games: answers to searches, reveals, then this impulse's plots."""
     if not any(k in choice for k in ("plot", "reveal", "searched")):
         return
@@ -609,7 +609,7 @@ def _hidden_orders(state: HeartlandState, hm, side: str, choice: dict, dice, eve
                                 force=force))
 
 
-def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, events: list[Event], *,
+def _hidden_plots(state: FullGameState, hm, side: str, choice: dict, dice, events: list[Event], *,
                   charts: Charts) -> None:
     """8.62a in open games: each plotted force rolls its IMC (as in full supply) for the record."""
     from . import hidden_open as ho
@@ -623,7 +623,7 @@ def _hidden_plots(state: HeartlandState, hm, side: str, choice: dict, dice, even
                                     f"({s['commitment'][:12]}...)", "8.62a", side=side, force=force))
 
 
-def _hide(state: HeartlandState, hm, side: str, force: str, events: list[Event]) -> None:
+def _hide(state: FullGameState, hm, side: str, force: str, events: list[Event]) -> None:
     """8.62a: a force in a friendly cavalry screen leaves the map; the umpire keeps its hex, or in
     an open game its owner plots it from now on (:mod:`.hidden_open`)."""
     from . import hidden_open as ho

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from typing import Iterator, Literal, cast
 
-from .state_types import HeartlandState, Leader, Ratings, Unit
+from .state_types import FullGameState, Leader, Ratings, Unit
 
 INFANTRY_PER_DIVISION = {"union": 1, "confederate": 4}   # 3.23: Confederate 4 infantry brigades = 1 division
 BREVET_RATING_LOSS = 1         # 14.51 as the 10.7 example applies it: every rating -1
@@ -98,13 +98,13 @@ def rank(leader: Leader) -> int:
     return leader["stars"] + leader.get("brevet", 0)
 
 
-def on_map_leaders(state: HeartlandState, side: str | None = None) -> Iterator[tuple[str, Leader]]:
+def on_map_leaders(state: FullGameState, side: str | None = None) -> Iterator[tuple[str, Leader]]:
     for lid, ld in state["leaders"].items():
         if not ld.get("pool") and ld.get("hex") and (side is None or ld["side"] == side):
             yield lid, ld
 
 
-def subordinates(state: HeartlandState, lid: str) -> list[str]:
+def subordinates(state: FullGameState, lid: str) -> list[str]:
     """Every leader whose chain of superiors leads to ``lid`` (not ``lid`` itself)."""
     out: list[str] = []
     frontier = [lid]
@@ -117,7 +117,7 @@ def subordinates(state: HeartlandState, lid: str) -> list[str]:
     return out
 
 
-def top_of(state: HeartlandState, lid: str) -> str:
+def top_of(state: FullGameState, lid: str) -> str:
     """The independent leader at the top of ``lid``'s chain of superiors."""
     seen = set()
     while state["leaders"][lid].get("superior") and lid not in seen:
@@ -126,24 +126,24 @@ def top_of(state: HeartlandState, lid: str) -> str:
     return lid
 
 
-def force_leaders(state: HeartlandState, lid: str) -> list[str]:
+def force_leaders(state: FullGameState, lid: str) -> list[str]:
     """The leaders of the force headed by independent leader ``lid``: him first."""
     return [lid] + subordinates(state, lid)
 
 
-def force_units(state: HeartlandState, lid: str, *, alive: bool = True) -> list[str]:
+def force_units(state: FullGameState, lid: str, *, alive: bool = True) -> list[str]:
     """The combat units of the force headed by ``lid`` (in his and his SLs' boxes)."""
     members = set(force_leaders(state, lid))
     return [uid for uid, u in state["units"].items()
             if u.get("leader") in members and (not alive or u["steps"] > 0)]
 
 
-def force_logistics(state: HeartlandState, lid: str) -> list[str]:
+def force_logistics(state: FullGameState, lid: str) -> list[str]:
     members = set(force_leaders(state, lid))
     return [sid for sid, s in state.get("logistics", {}).items() if s.get("leader") in members]
 
 
-def forces(state: HeartlandState, side: str | None = None) -> list[str]:
+def forces(state: FullGameState, side: str | None = None) -> list[str]:
     """Force ids of ``side`` on the map: independent leaders' ids, and ``unled@<hex>`` per hex of unled units."""
     out = [lid for lid, ld in on_map_leaders(state, side) if not ld.get("superior")]
     hexes = sorted(cast(set[str], {u["hex"] for u in state["units"].values()
@@ -162,13 +162,13 @@ def is_unled(force_id: str) -> bool:
     return force_id.startswith("unled@")
 
 
-def force_hex(state: HeartlandState, force_id: str) -> str:
+def force_hex(state: FullGameState, force_id: str) -> str:
     if is_unled(force_id):
         return force_id.split("@")[1]
     return cast(str, state["leaders"][force_id]["hex"])     # on the map, except a force gone off it by rail (8.74)
 
 
-def force_side(state: HeartlandState, force_id: str) -> str:
+def force_side(state: FullGameState, force_id: str) -> str:
     if is_unled(force_id):
         parts = force_id.split("@")
         if len(parts) > 2:
@@ -178,7 +178,7 @@ def force_side(state: HeartlandState, force_id: str) -> str:
     return state["leaders"][force_id]["side"]
 
 
-def units_of(state: HeartlandState, force_id: str, side: str | None = None) -> list[str]:
+def units_of(state: FullGameState, force_id: str, side: str | None = None) -> list[str]:
     """Living combat units of a force (a leader's or an unled one)."""
     if is_unled(force_id):
         h = force_hex(state, force_id)
@@ -199,15 +199,15 @@ def unit_ml(unit: Unit) -> int:
     return unit["ml"][0] if unit["steps"] >= 2 else unit["ml"][-1]
 
 
-def leaders_in_hex(state: HeartlandState, label: str, side: str | None = None) -> list[str]:
+def leaders_in_hex(state: FullGameState, label: str, side: str | None = None) -> list[str]:
     return [lid for lid, ld in on_map_leaders(state, side) if ld["hex"] == label]
 
 
-def forces_in_hex(state: HeartlandState, label: str, side: str | None = None) -> list[str]:
+def forces_in_hex(state: FullGameState, label: str, side: str | None = None) -> list[str]:
     return [f for f in forces(state, side) if force_hex(state, f) == label]
 
 
-def occupied_hexes(state: HeartlandState, side: str) -> set[str]:
+def occupied_hexes(state: FullGameState, side: str) -> set[str]:
     """Hexes holding ``side``'s leaders or living units (on the map)."""
     hexes = {cast(str, ld["hex"]) for _, ld in on_map_leaders(state, side)}      # on the map: set
     hexes |= cast(set[str], {u["hex"] for u in state["units"].values()

@@ -10,7 +10,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Sequence, cast
 
-from .state_types import Gunboat, HeartlandState
+from .state_types import Gunboat, FullGameState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from . import model
@@ -24,7 +24,7 @@ from .naval_control import (
 # naval assault (8.92, 3.17, 4.33)
 
 
-def is_port(state: HeartlandState, hexmap, label: str) -> bool:
+def is_port(state: FullGameState, hexmap, label: str) -> bool:
     """8.92a: a major city on a major river, or a Union Naval Landing."""
     from .reorg_step import landing_hexes
     if label in landing_hexes(state):
@@ -34,7 +34,7 @@ def is_port(state: HeartlandState, hexmap, label: str) -> bool:
         is_major_river(hexmap, HexSide(h, n)) for n in h.neighbours() if n in hexmap.grid)
 
 
-def _unit_hex(state: HeartlandState, uid: str) -> str | None:
+def _unit_hex(state: FullGameState, uid: str) -> str | None:
     u = state["units"][uid]
     if u.get("leader"):
         return state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")
@@ -53,7 +53,7 @@ class Embarkation:
     why: str = ""
 
 
-def _unit_cargo_problems(state: HeartlandState, port: str, units, leaders, rule: str) -> list[Problem]:
+def _unit_cargo_problems(state: FullGameState, port: str, units, leaders, rule: str) -> list[Problem]:
     """8.92, 8.25b: one living Union combat unit in the port, out of any box whose leader stays ashore."""
     p: list[Problem] = []
     if len(units) != 1:
@@ -74,7 +74,7 @@ def _unit_cargo_problems(state: HeartlandState, port: str, units, leaders, rule:
     return p
 
 
-def _leader_cargo_problems(state: HeartlandState, port: str, units, leaders, rule: str) -> list[Problem]:
+def _leader_cargo_problems(state: FullGameState, port: str, units, leaders, rule: str) -> list[Problem]:
     """8.92, 8.25b: any Union leaders in the port, whose boxes hold no other combat unit."""
     p: list[Problem] = []
     for i, lid in enumerate(leaders):
@@ -90,7 +90,7 @@ def _leader_cargo_problems(state: HeartlandState, port: str, units, leaders, rul
     return p
 
 
-def _cargo_problems(state: HeartlandState, hexmap, gid: str, port: str, units, leaders, wagon, rule: str) -> list[Problem]:
+def _cargo_problems(state: FullGameState, hexmap, gid: str, port: str, units, leaders, wagon, rule: str) -> list[Problem]:
     """8.92, 4.33: a Union gunboat carries 1 combat unit, up to 1 wagon and any leaders from ``port``."""
     p: list[Problem] = []
     gbs = (_nv(state).get("gunboats") or {})
@@ -108,7 +108,7 @@ def _cargo_problems(state: HeartlandState, hexmap, gid: str, port: str, units, l
     return p
 
 
-def embark(state: HeartlandState, hexmap, gid: str, port: str, units: Sequence[str], *, leaders: Sequence[str] = (),
+def embark(state: FullGameState, hexmap, gid: str, port: str, units: Sequence[str], *, leaders: Sequence[str] = (),
            wagon: str | None = None) -> Embarkation:
     """8.92a(1-2): at the start of a Union impulse, load 1 combat unit (+1 wagon, any leaders) in a
     major-city port or Naval Landing onto a full-strength gunboat on a hexside of that hex; the
@@ -138,7 +138,7 @@ def embark(state: HeartlandState, hexmap, gid: str, port: str, units: Sequence[s
     return r
 
 
-def _load(state: HeartlandState, gb: Gunboat, gid: str, units, leaders, wagon) -> None:
+def _load(state: FullGameState, gb: Gunboat, gid: str, units, leaders, wagon) -> None:
     for u in units:
         uu = state["units"][u]
         uu["hex"] = None
@@ -154,7 +154,7 @@ def _load(state: HeartlandState, gb: Gunboat, gid: str, units, leaders, wagon) -
     gb["cargo"] = {"units": list(units), "leaders": list(leaders), "wagon": wagon}
 
 
-def apply_embark(state: HeartlandState, r: Embarkation) -> None:
+def apply_embark(state: FullGameState, r: Embarkation) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal embarkation: " + r.why)
     gb = naval(state)["gunboats"][r.gunboat]
@@ -175,7 +175,7 @@ class DisplayAdvance:
     why: str = ""
 
 
-def advance_display(state: HeartlandState, *, announce: bool = False) -> DisplayAdvance:
+def advance_display(state: FullGameState, *, announce: bool = False) -> DisplayAdvance:
     """4.33 Naval Sequence: each group moves one box; from Reorg T2 to Available only if the Union
     announces that a naval assault may occur (8.92a(5))."""
     r = DisplayAdvance(announce=announce)
@@ -198,7 +198,7 @@ def advance_display(state: HeartlandState, *, announce: bool = False) -> Display
     return r
 
 
-def apply_advance_display(state: HeartlandState, r: DisplayAdvance, *, turn: int | None = None) -> None:
+def apply_advance_display(state: FullGameState, r: DisplayAdvance, *, turn: int | None = None) -> None:
     nv = naval(state)
     for g, (_, to) in r.moves.items():
         nv["gunboats"][g]["box"] = to
@@ -217,7 +217,7 @@ class NavalAssault:
     why: str = ""
 
 
-def _hex_controlled(state: HeartlandState, hexmap, label: str, side: str) -> list[str]:
+def _hex_controlled(state: FullGameState, hexmap, label: str, side: str) -> list[str]:
     """Enemy gunboats and batteries whose control reaches a hexside of ``label``."""
     h = hexmap.parse(label)
     control = _enemy_control(state, hexmap, side)
@@ -227,7 +227,7 @@ def _hex_controlled(state: HeartlandState, hexmap, label: str, side: str) -> lis
     return sorted(out)
 
 
-def naval_assault(state: HeartlandState, hexmap, gid: str, target: str, hexside: str, *, weather: str | None = None
+def naval_assault(state: FullGameState, hexmap, gid: str, target: str, hexside: str, *, weather: str | None = None
                   ) -> NavalAssault:
     """8.92b/c: a loaded gunboat in the Available box lands its troops in ``target`` (a village,
     town or major city on a major river), placed on ``hexside`` of it."""
@@ -280,7 +280,7 @@ def naval_assault(state: HeartlandState, hexmap, gid: str, target: str, hexside:
     return r
 
 
-def _unload(state: HeartlandState, gb: Gunboat, label: str) -> list[str]:
+def _unload(state: FullGameState, gb: Gunboat, label: str) -> list[str]:
     cargo = gb.pop("cargo", None) or {}
     out = []
     for u in cargo.get("units") or []:
@@ -300,7 +300,7 @@ def _unload(state: HeartlandState, gb: Gunboat, label: str) -> list[str]:
     return out
 
 
-def apply_naval_assault(state: HeartlandState, r: NavalAssault) -> None:
+def apply_naval_assault(state: FullGameState, r: NavalAssault) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal naval assault: " + r.why)
     nv = naval(state)
@@ -331,7 +331,7 @@ class RiverTransport:
     why: str = ""
 
 
-def river_transport(state: HeartlandState, hexmap, gid: str, origin: str, destination: str, units: Sequence[str], *,
+def river_transport(state: FullGameState, hexmap, gid: str, origin: str, destination: str, units: Sequence[str], *,
                     leaders: Sequence[str] = (), wagon: str | None = None, weather: str | None = None
                     ) -> RiverTransport:
     """4.33/8.9: in the Naval Sequence a Union gunboat carries 1 combat unit (+1 wagon, any leaders)
@@ -388,7 +388,7 @@ def river_transport(state: HeartlandState, hexmap, gid: str, origin: str, destin
     return r
 
 
-def apply_river_transport(state: HeartlandState, r: RiverTransport) -> None:
+def apply_river_transport(state: FullGameState, r: RiverTransport) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal river transport: " + r.why)
     gb = naval(state)["gunboats"][r.gunboat]

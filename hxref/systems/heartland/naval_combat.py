@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Mapping, Sequence, TYPE_CHECKING, cast
 
-from .state_types import Battery, Gunboat, HeartlandState
+from .state_types import Battery, Gunboat, FullGameState
 from ..base import Problem
 from . import model
 from .combat_fire import Drm
@@ -140,7 +140,7 @@ class NavalCombat:
         return not self.problems
 
 
-def _allocate(state: HeartlandState, ids: Sequence[str], n: int, side: str, order: Sequence[str] | None
+def _allocate(state: FullGameState, ids: Sequence[str], n: int, side: str, order: Sequence[str] | None
               ) -> tuple[list[NavalLoss], int]:
     """10.81/10.82a: ``n`` step losses among ``ids``; returns the losses and the ones left over."""
     steps = {u: _unit(state, u).get("steps", 2) for u in ids}
@@ -207,7 +207,7 @@ def _attacking_side(known: Mapping, attackers: Sequence[str], defenders: Sequenc
     return a_sides.pop()
 
 
-def _check_phasing_attacks(state: HeartlandState, side: str, phasing: str | None, defenders: Sequence[str]) -> list[Problem]:
+def _check_phasing_attacks(state: FullGameState, side: str, phasing: str | None, defenders: Sequence[str]) -> list[Problem]:
     """10.81, 10.82a (who attacks): the phasing side attacks; a battery attacks in Confederate impulses."""
     if not phasing or side == phasing:
         return []
@@ -217,7 +217,7 @@ def _check_phasing_attacks(state: HeartlandState, side: str, phasing: str | None
                     "10.82a" if battery else "10.81", ["attackers"])]
 
 
-def _check_contact(state: HeartlandState, hexmap, attackers: Sequence[str], defenders: Sequence[str]) -> list[Problem]:
+def _check_contact(state: FullGameState, hexmap, attackers: Sequence[str], defenders: Sequence[str]) -> list[Problem]:
     """10.81, 8.91a (the trigger): each unit is in contact with an enemy or stacked with a friend who is."""
     p: list[Problem] = []
     for role, ids, other in (("attackers", attackers, defenders), ("defenders", defenders, attackers)):
@@ -230,7 +230,7 @@ def _check_contact(state: HeartlandState, hexmap, attackers: Sequence[str], defe
     return p
 
 
-def _check_one_mission(state: HeartlandState, attackers: Sequence[str]) -> list[Problem]:
+def _check_one_mission(state: FullGameState, attackers: Sequence[str]) -> list[Problem]:
     """8.9: a gunboat flies one mission an impulse."""
     p: list[Problem] = []
     for i, u in enumerate(attackers):
@@ -250,7 +250,7 @@ def _differential_column(r: NavalCombat, known: Mapping, chart: Ncrt) -> None:
     r.column = chart.column_for(r.differential)
 
 
-def _ncrt_drms(state: HeartlandState, attackers: Sequence[str], defenders: Sequence[str]) -> list[Drm]:
+def _ncrt_drms(state: FullGameState, attackers: Sequence[str], defenders: Sequence[str]) -> list[Drm]:
     """10.81a: -1 when gunboats attack a force with a battery; +1 when a force with a battery attacks gunboats."""
     a_battery = any(is_battery(state, u) for u in attackers)
     d_battery = any(is_battery(state, u) for u in defenders)
@@ -264,7 +264,7 @@ def _ncrt_drms(state: HeartlandState, attackers: Sequence[str], defenders: Seque
     return drms
 
 
-def _roll_and_allocate(r: NavalCombat, state: HeartlandState, dice, chart: Ncrt,
+def _roll_and_allocate(r: NavalCombat, state: FullGameState, dice, chart: Ncrt,
                        allocation: Mapping[str, Sequence[str]] | None) -> None:
     """10.81 resolution step 4 and results, 10.82a: one 1d6 by the attacker gives both sides' step
     losses, each allocated by its owner (an entrenchment level may absorb one)."""
@@ -291,7 +291,7 @@ def _refused(r: NavalCombat) -> NavalCombat:
     return r
 
 
-def naval_combat(state: HeartlandState, hexmap, attackers: Sequence[str], defenders: Sequence[str], dice=None, *,
+def naval_combat(state: FullGameState, hexmap, attackers: Sequence[str], defenders: Sequence[str], dice=None, *,
                  phasing: str | None = None, allocation: Mapping[str, Sequence[str]] | None = None,
                  chart: Ncrt) -> NavalCombat:
     """10.81: ``attackers`` (the phasing side's gunboats and batteries) attack ``defenders``.
@@ -331,7 +331,7 @@ def naval_combat(state: HeartlandState, hexmap, attackers: Sequence[str], defend
     return r
 
 
-def apply_naval_combat(state: HeartlandState, r: NavalCombat) -> None:
+def apply_naval_combat(state: FullGameState, r: NavalCombat) -> None:
     """Apply the step losses (sunk gunboats lose their cargo; eliminated batteries are gone) and
     record the mission."""
     if r.problems or r.cell is None:
@@ -359,7 +359,7 @@ def apply_naval_combat(state: HeartlandState, r: NavalCombat) -> None:
         (cur.get("must_attack") or {}).pop(uid, None)
 
 
-def _lose_cargo(state: HeartlandState, gb: Gunboat) -> None:
+def _lose_cargo(state: FullGameState, gb: Gunboat) -> None:
     cargo = gb.pop("cargo", None) or {}
     for u in cargo.get("units") or []:
         state["units"][u]["steps"] = 0
@@ -375,7 +375,7 @@ def _lose_cargo(state: HeartlandState, gb: Gunboat) -> None:
 # batteries on land (10.82b)
 
 
-def battery_hexes(state: HeartlandState) -> set[str]:
+def battery_hexes(state: FullGameState) -> set[str]:
     """Hexes holding a battery: Union combat units may not enter them by movement (10.82b)."""
     return {bt["hex"] for bt in batteries(state).values()}
 
@@ -395,7 +395,7 @@ class BatteryCapture:
     why: str = ""
 
 
-def battery_capture(state: HeartlandState, hexmap, force_id: str, battery: str, dice) -> BatteryCapture:
+def battery_capture(state: FullGameState, hexmap, force_id: str, battery: str, dice) -> BatteryCapture:
     """10.82b: an adjacent Union force passes an attack check, advances into the hex and removes the battery."""
     from . import forces as fc
     from .attack import neighbours
@@ -442,7 +442,7 @@ def battery_capture(state: HeartlandState, hexmap, force_id: str, battery: str, 
     return r
 
 
-def apply_battery_capture(state: HeartlandState, r: BatteryCapture) -> None:
+def apply_battery_capture(state: FullGameState, r: BatteryCapture) -> None:
     from . import forces as fc
     if r.problems or r.roll is None:
         raise ValueError("cannot apply an illegal battery capture: " + r.why)
@@ -480,7 +480,7 @@ def adjacent_to(hexmap, hexside, label: str) -> bool:
     return hexmap.parse(label) in touching_hexes(_side(hexmap, hexside))
 
 
-def bombardment_drm(state: HeartlandState, hexmap, side: str, attacker_hex: str, defender_hex: str, role: str, *,
+def bombardment_drm(state: FullGameState, hexmap, side: str, attacker_hex: str, defender_hex: str, role: str, *,
                     gunboats_used: Sequence[str] | None = None) -> Bombardment:
     """10.83: ``side``'s gunboats supporting its ``role`` ("attack" or "defence") in a land combat
     between ``attacker_hex`` and ``defender_hex``.  Attack: a gunboat adjacent to both hexes;
@@ -516,7 +516,7 @@ def bombardment_drm(state: HeartlandState, hexmap, side: str, attacker_hex: str,
     return b
 
 
-def apply_bombardment(state: HeartlandState, b: Bombardment) -> None:
+def apply_bombardment(state: FullGameState, b: Bombardment) -> None:
     """Record the supporting gunboats' mission for this impulse (8.9)."""
     cur = naval(state).setdefault("current", {})
     for g in b.gunboats:

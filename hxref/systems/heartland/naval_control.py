@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .state_types import Battery, Gunboat, HeartlandState, Naval, NavalImpulse
+from .state_types import Battery, Gunboat, FullGameState, Naval, NavalImpulse
 from ...geometry.hex import Hex, HexSide
 from . import model
 
@@ -35,7 +35,7 @@ NOTICE = "The Union announces that a naval assault may occur."   # 8.92a(5), dig
 # state access
 
 
-def naval(state: HeartlandState) -> Naval:
+def naval(state: FullGameState) -> Naval:
     """``state["naval"]``, created with its parts when missing."""
     nv = state.setdefault("naval", {})
     nv.setdefault("gunboats", {})
@@ -43,30 +43,30 @@ def naval(state: HeartlandState) -> Naval:
     return nv
 
 
-def _nv(state: HeartlandState) -> Naval:
+def _nv(state: FullGameState) -> Naval:
     return state.get("naval") or {}
 
 
-def gunboats(state: HeartlandState, side: str | None = None, *, on_map: bool = True) -> dict[str, Gunboat]:
+def gunboats(state: FullGameState, side: str | None = None, *, on_map: bool = True) -> dict[str, Gunboat]:
     """Afloat gunboats (``steps`` > 0) of ``side``; ``on_map``: only those on a hexside."""
     return {g: gb for g, gb in (_nv(state).get("gunboats") or {}).items()
             if gb.get("steps", 2) > 0 and (side is None or gb["side"] == side)
             and (not on_map or gb.get("hexside"))}
 
 
-def batteries(state: HeartlandState, side: str | None = None) -> dict[str, Battery]:
+def batteries(state: FullGameState, side: str | None = None) -> dict[str, Battery]:
     return {b: bt for b, bt in (_nv(state).get("batteries") or {}).items()
             if bt.get("steps", 2) > 0 and (side is None or bt["side"] == side)}
 
 
-def _unit(state: HeartlandState, uid: str) -> Gunboat | Battery:
+def _unit(state: FullGameState, uid: str) -> Gunboat | Battery:
     nv = _nv(state)
     if uid in (nv.get("gunboats") or {}):
         return nv["gunboats"][uid]
     return nv["batteries"][uid]
 
 
-def is_battery(state: HeartlandState, uid: str) -> bool:
+def is_battery(state: FullGameState, uid: str) -> bool:
     return uid in (_nv(state).get("batteries") or {})
 
 
@@ -86,20 +86,20 @@ def support_value(gb: Gunboat) -> int:
     return vals[0] if gb.get("steps", 2) >= 2 else vals[-1]
 
 
-def _current(state: HeartlandState) -> NavalImpulse:
+def _current(state: FullGameState) -> NavalImpulse:
     return _nv(state).get("current") or {}
 
 
-def mission_of(state: HeartlandState, gid: str) -> str | None:
+def mission_of(state: FullGameState, gid: str) -> str | None:
     return (_current(state).get("missions") or {}).get(gid)
 
 
-def new_impulse(state: HeartlandState) -> None:
+def new_impulse(state: FullGameState) -> None:
     """Clear this impulse's records (missions, moves, stops, landings)."""
     naval(state)["current"] = {}
 
 
-def _weather(state: HeartlandState, weather: str | None) -> str:
+def _weather(state: FullGameState, weather: str | None) -> str:
     if weather:
         return weather
     from .supply import weather_of
@@ -165,7 +165,7 @@ def control_range(hexmap, hexside) -> list[str]:
     return out
 
 
-def controls(state: HeartlandState, hexmap, uid: str) -> set[HexSide]:
+def controls(state: FullGameState, hexmap, uid: str) -> set[HexSide]:
     """Hexsides a gunboat (its own and its range) or a battery (its arrow) controls."""
     u = _unit(state, uid)
     if not u.get("hexside") or u.get("steps", 2) <= 0:
@@ -176,7 +176,7 @@ def controls(state: HeartlandState, hexmap, uid: str) -> set[HexSide]:
     return {s, *branching(s)}
 
 
-def controlled_hexsides(state: HeartlandState, hexmap, side: str) -> set[str]:
+def controlled_hexsides(state: FullGameState, hexmap, side: str) -> set[str]:
     """Hexsides controlled by ``side``'s gunboats and batteries: closed to enemy pontoons (8.81),
     a stop for enemy gunboats (8.91a, 10.82)."""
     out: set[str] = set()
@@ -189,7 +189,7 @@ def controlled_hexsides(state: HeartlandState, hexmap, side: str) -> set[str]:
     return out
 
 
-def _enemy_control(state: HeartlandState, hexmap, side: str) -> dict[HexSide, list[str]]:
+def _enemy_control(state: FullGameState, hexmap, side: str) -> dict[HexSide, list[str]]:
     """Hexside -> enemy units controlling it."""
     out: dict[HexSide, list[str]] = {}
     enemy = model.other_side(side)
@@ -199,12 +199,12 @@ def _enemy_control(state: HeartlandState, hexmap, side: str) -> dict[HexSide, li
     return out
 
 
-def _position(state: HeartlandState, hexmap, uid: str) -> HexSide | None:
+def _position(state: FullGameState, hexmap, uid: str) -> HexSide | None:
     u = _unit(state, uid)
     return _side(hexmap, u["hexside"]) if u.get("hexside") else None
 
 
-def in_contact(state: HeartlandState, hexmap, x: str, y: str) -> bool:
+def in_contact(state: FullGameState, hexmap, x: str, y: str) -> bool:
     """10.81: one holds a hexside the other controls."""
     px, py = _position(state, hexmap, x), _position(state, hexmap, y)
     if px is None or py is None:
@@ -212,7 +212,7 @@ def in_contact(state: HeartlandState, hexmap, x: str, y: str) -> bool:
     return px in controls(state, hexmap, y) or py in controls(state, hexmap, x)
 
 
-def contacts(state: HeartlandState, hexmap, side: str) -> list[tuple[str, str]]:
+def contacts(state: FullGameState, hexmap, side: str) -> list[tuple[str, str]]:
     """10.81 continuing contact: (``side``'s unit, enemy unit) pairs in contact.  In ``side``'s
     impulse each pair must fight with ``side`` attacking, or the gunboat must move away; a battery
     cannot move, so it attacks."""
@@ -243,7 +243,7 @@ def _step_refusal(state, hexmap, side, s: HexSide, weather: str) -> str | None:
     return None
 
 
-def _entrenchment(state: HeartlandState, label: str, side: str) -> int:
+def _entrenchment(state: FullGameState, label: str, side: str) -> int:
     e = (state.get("entrenchments") or {}).get(label)
     if e is None:
         return 0

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Mapping, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from .naval_control import (
@@ -47,7 +47,7 @@ class GunboatMove:
         return not self.problems
 
 
-def gunboat_reach(state: HeartlandState, hexmap, gid: str, *, weather: str | None = None) -> dict[str, list[str]]:
+def gunboat_reach(state: FullGameState, hexmap, gid: str, *, weather: str | None = None) -> dict[str, list[str]]:
     """Every hexside ``gid`` may end on this impulse -> a shortest route to it (8.91: unlimited MP)."""
     gb = naval(state)["gunboats"][gid]
     w = _weather(state, weather)
@@ -79,13 +79,13 @@ def gunboat_reach(state: HeartlandState, hexmap, gid: str, *, weather: str | Non
     return out
 
 
-def gunboat_move_problems(state: HeartlandState, hexmap, gid: str, route, *, weather: str | None = None) -> list[Problem]:
+def gunboat_move_problems(state: FullGameState, hexmap, gid: str, route, *, weather: str | None = None) -> list[Problem]:
     """Why ``gid`` may not move along ``route`` (a destination hexside, or the list of hexsides
     entered, each branching from the one before); empty when it may."""
     return gunboat_move(state, hexmap, gid, route, weather=weather).problems
 
 
-def _may_move(state: HeartlandState, gid: str, gb: Mapping) -> list[Problem]:
+def _may_move(state: FullGameState, gid: str, gb: Mapping) -> list[Problem]:
     """8.91, 8.92c, 8.9: the gunboat is afloat, on the map, has not moved this impulse and has flown
     no other mission."""
     p: list[Problem] = []
@@ -103,7 +103,7 @@ def _may_move(state: HeartlandState, gid: str, gb: Mapping) -> list[Problem]:
     return p
 
 
-def _route_steps(state: HeartlandState, hexmap, gid: str, gb: Mapping, route, w: str
+def _route_steps(state: FullGameState, hexmap, gid: str, gb: Mapping, route, w: str
                  ) -> tuple[list[HexSide], Problem | None]:
     """8.91, 8.91a: the hexsides entered: those listed, or a shortest legal route to a destination."""
     try:
@@ -121,7 +121,7 @@ def _route_steps(state: HeartlandState, hexmap, gid: str, gb: Mapping, route, w:
         return [], Problem(str(e), "8.91", ["route"])
 
 
-def _route_problems(state: HeartlandState, hexmap, side: str, start: HexSide, steps: list[HexSide],
+def _route_problems(state: FullGameState, hexmap, side: str, start: HexSide, steps: list[HexSide],
                     control: Mapping, w: str) -> list[Problem]:
     """8.91, 5.25, 8.91a: each hexside branches from the one before and is usable in this weather;
     the move ends on entering an enemy control range."""
@@ -163,7 +163,7 @@ def _end_of_move(r: GunboatMove, hexmap, gb: Mapping, steps: list[HexSide], cont
                   "this Combat Sequence, with no attack check (8.91a, 10.82, 10.81)")
 
 
-def gunboat_move(state: HeartlandState, hexmap, gid: str, route, *, weather: str | None = None) -> GunboatMove:
+def gunboat_move(state: FullGameState, hexmap, gid: str, route, *, weather: str | None = None) -> GunboatMove:
     """8.91: move ``gid`` along usable major-river hexsides (unlimited MP).
 
     ``route`` is the destination hexside (a shortest legal route is chosen) or the hexsides
@@ -197,7 +197,7 @@ def gunboat_move(state: HeartlandState, hexmap, gid: str, route, *, weather: str
     return r
 
 
-def apply_gunboat_move(state: HeartlandState, r: GunboatMove) -> None:
+def apply_gunboat_move(state: FullGameState, r: GunboatMove) -> None:
     if r.problems:
         raise ValueError("cannot apply an illegal gunboat move: " + r.why)
     nv = naval(state)
@@ -227,7 +227,7 @@ def _river_distances(hexmap, start: HexSide, limit: int | None = None) -> dict[H
     return dist
 
 
-def blockade_range(state: HeartlandState, hexmap, gid: str) -> dict[str, str]:
+def blockade_range(state: FullGameState, hexmap, gid: str) -> dict[str, str]:
     """8.93: major-river hexsides within 10 downstream and 6 upstream of ``gid`` -> "upstream",
     "downstream" (or "either" when the river has no headwater entry: 6 both ways)."""
     gb = naval(state)["gunboats"][gid]
@@ -254,7 +254,7 @@ def blockade_range(state: HeartlandState, hexmap, gid: str) -> dict[str, str]:
     return out
 
 
-def _blockading(state: HeartlandState, side: str) -> list[str]:
+def _blockading(state: FullGameState, side: str) -> list[str]:
     return sorted(g for g in gunboats(state, side) if mission_of(state, g) in (None, "blockade"))
 
 
@@ -269,7 +269,7 @@ def is_ferry_hexside(hexmap, s: HexSide) -> bool:
     return all(set(hexmap.features(h)) & set(BANK_TOWNS) for h in s.hexes)
 
 
-def blockaded_hexsides(state: HeartlandState, hexmap) -> set[str]:
+def blockaded_hexsides(state: FullGameState, hexmap) -> set[str]:
     """8.93: Confederate ferry hexsides closed by Union gunboats (for :func:`.terrain.step_cost`'s
     ``blockaded``)."""
     out: set[str] = set()
@@ -283,7 +283,7 @@ def blockaded_hexsides(state: HeartlandState, hexmap) -> set[str]:
     return out
 
 
-def _pontoon_sides(state: HeartlandState, hexmap, side: str) -> set[str]:
+def _pontoon_sides(state: FullGameState, hexmap, side: str) -> set[str]:
     raw: object = state.get("pontoons") or {}     # {id: {side, hexside, laid}} or a list of hexsides
     out = set()
     if isinstance(raw, Mapping):
@@ -295,7 +295,7 @@ def _pontoon_sides(state: HeartlandState, hexmap, side: str) -> set[str]:
     return out
 
 
-def closed_pontoons(state: HeartlandState, hexmap) -> set[str]:
+def closed_pontoons(state: FullGameState, hexmap) -> set[str]:
     """8.93: laid Union pontoon hexsides closed by Confederate gunboats' blockade."""
     pontoons = _pontoon_sides(state, hexmap, "union")
     out: set[str] = set()

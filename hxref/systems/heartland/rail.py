@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping, cast
 
-from .state_types import HeartlandState, OffMap, Train, Turn
+from .state_types import FullGameState, OffMap, Train, Turn
 from ...geometry.hex import Hex
 from ..base import Problem
 from . import forces as fc
@@ -143,7 +143,7 @@ def map_edges(hexmap, label: str) -> set[str]:
     return {e for e, on in edges.items() if on}
 
 
-def _holder(state: HeartlandState, label: str) -> str | None:
+def _holder(state: FullGameState, label: str) -> str | None:
     held = (state.get("control_vp") or {}).get(label)
     if held:
         return held
@@ -151,7 +151,7 @@ def _holder(state: HeartlandState, label: str) -> str | None:
     return here[0] if len(here) == 1 else None
 
 
-def friendly_edges(state: HeartlandState, side: str) -> set[str]:
+def friendly_edges(state: FullGameState, side: str) -> set[str]:
     """8.74: the north edge is the Union's; the west, east and south edges are the Confederates',
     except the west once the Union holds Memphis and the east once it holds Knoxville (the hexes
     the scenario names in ``off_map_rail.lost_edges``)."""
@@ -166,20 +166,20 @@ def stations_on(hexmap, route: list[str]) -> list[str]:
     return [x for x in route[1:] if is_station(hexmap, x)]
 
 
-def weather_of(state: HeartlandState) -> str:
+def weather_of(state: FullGameState) -> str:
     w = (state.get("current") or cast(Turn, {})).get("weather") or state.get("weather")
     if isinstance(w, dict):
         return w.get("result") or "Clear"
     return w or "Clear"
 
 
-def impulse_key(state: HeartlandState) -> str:
+def impulse_key(state: FullGameState) -> str:
     """``turn.impulse`` of the impulse being played (a train runs once per impulse)."""
     imp: Mapping[str, Any] = (state.get("current") or cast(Turn, {})).get("active_impulse") or {}
     return f"{state.get('turn', 0)}.{imp.get('n', 0)}"
 
 
-def rail_cuts(state: HeartlandState) -> list[str]:
+def rail_cuts(state: FullGameState) -> list[str]:
     return [str(x) for x in state.get("rail_cuts") or []]
 
 
@@ -203,7 +203,7 @@ class RailCut:
         return not self.problems
 
 
-def _cavalry_in(state: HeartlandState, force: str) -> list[str]:
+def _cavalry_in(state: FullGameState, force: str) -> list[str]:
     return [u for u in model.units_of(state, force) if state["units"][u]["arm"] == "cavalry"]
 
 
@@ -220,7 +220,7 @@ def _hex_own_cost(hexmap, label: str) -> float | None:
     return c
 
 
-def cut_rail(state: HeartlandState, hexmap, force: str, label: str, *, entered_from: str | None = None,
+def cut_rail(state: FullGameState, hexmap, force: str, label: str, *, entered_from: str | None = None,
              step_cost=None) -> RailCut:
     """8.63 / H-28: may ``force`` cut the rail line in ``label``, and for how many MP?
 
@@ -271,7 +271,7 @@ def cut_rail(state: HeartlandState, hexmap, force: str, label: str, *, entered_f
     return r
 
 
-def apply_cut_rail(state: HeartlandState, cut: RailCut) -> None:
+def apply_cut_rail(state: FullGameState, cut: RailCut) -> None:
     """Place the Rail Line Cut marker (the MP are the movement code's)."""
     if cut.problems:
         raise ValueError("cannot apply an illegal rail cut: " + cut.why)
@@ -297,7 +297,7 @@ def with_cuts(cost, cuts: Iterable[str], hexmap):
 # 8.71 open track (reading it; recording passages and opening a stretch: .rail_open)
 
 
-def open_to(state: HeartlandState, side: str) -> set[str] | None:
+def open_to(state: FullGameState, side: str) -> set[str] | None:
     """Rail hexes open to ``side`` (8.71), or None when the state does not track open track."""
     raw = state.get("rail_open")
     if raw is None:
@@ -309,7 +309,7 @@ def open_to(state: HeartlandState, side: str) -> set[str] | None:
 # 8.72 trains
 
 
-def train_load(state: HeartlandState, unit_ids: Iterable[str]) -> Fraction:
+def train_load(state: FullGameState, unit_ids: Iterable[str]) -> Fraction:
     """8.72: division-equivalents aboard: a division 1, a brigade or smaller 1/4; leaders free."""
     total = Fraction(0)
     for uid in unit_ids:
@@ -320,7 +320,7 @@ def train_load(state: HeartlandState, unit_ids: Iterable[str]) -> Fraction:
     return total
 
 
-def trains_of(state: HeartlandState, side: str) -> dict[str, Train]:
+def trains_of(state: FullGameState, side: str) -> dict[str, Train]:
     return {tid: t for tid, t in (state.get("trains") or {}).items() if t.get("side") == side}
 
 
@@ -352,7 +352,7 @@ class RailMove:
         return not self.problems
 
 
-def _blocks(state: HeartlandState, hexmap, side: str) -> tuple[set[str], set[str], set[str]]:
+def _blocks(state: FullGameState, hexmap, side: str) -> tuple[set[str], set[str], set[str]]:
     enemy = model.other_side(side)
     return (model.occupied_hexes(state, enemy), set(zoc_hexes(state, enemy, hexmap)), set(rail_cuts(state)))
 
@@ -369,7 +369,7 @@ def _full_route(hexmap, stops: list[str], blocked: Collection[str]) -> tuple[lis
     return route, None
 
 
-def _choose_train(state: HeartlandState, side: str, board: str, train: str | None, key: str) -> tuple[str | None, str]:
+def _choose_train(state: FullGameState, side: str, board: str, train: str | None, key: str) -> tuple[str | None, str]:
     own = trains_of(state, side)
     if train is not None:
         return (train if train in own else None), ""
@@ -388,7 +388,7 @@ def _illegal(r: RailMove) -> RailMove:
     return r
 
 
-def _weather_problems(state: HeartlandState) -> list[Problem]:
+def _weather_problems(state: FullGameState) -> list[Problem]:
     """5.28, 5.29, 8.73: no rail movement in Snow or a Blizzard."""
     weather = weather_of(state)
     if weather in NO_RAIL_WEATHER:
@@ -396,7 +396,7 @@ def _weather_problems(state: HeartlandState) -> list[Problem]:
     return []
 
 
-def _boarding_problems(state: HeartlandState, hexmap, force: str, side: str, stations: list[str], *, off_map: bool,
+def _boarding_problems(state: FullGameState, hexmap, force: str, side: str, stations: list[str], *, off_map: bool,
                        entering: bool, p: list[Problem]) -> tuple[str, str]:
     """8.72, 8.74: the force boards where it stands (or at a friendly map edge coming back) and
     gets on and off in stations; the off-map note for the ``why`` and the edge."""
@@ -424,7 +424,7 @@ def _boarding_problems(state: HeartlandState, hexmap, force: str, side: str, sta
     return edge_note, edge
 
 
-def _rider_problems(state: HeartlandState, force: str, units: list[str], load: Fraction) -> list[Problem]:
+def _rider_problems(state: FullGameState, force: str, units: list[str], load: Fraction) -> list[Problem]:
     """8.1, 8.72, 8.73: who may ride: an active OC's force (or unled units) without wagons, that
     has not moved this impulse, within the train's capacity."""
     p: list[Problem] = []
@@ -458,7 +458,7 @@ class _Run:
     problems: list[Problem]
 
 
-def _run_so_far(state: HeartlandState, side: str, t: Train, key: str) -> _Run:
+def _run_so_far(state: FullGameState, side: str, t: Train, key: str) -> _Run:
     """8.72: a train that has not run this impulse starts from its hex for 1 WEP; one already
     running goes on with the run it made (and the forces it carries)."""
     run = t.get("run") if (t.get("run") or {}).get("impulse") == key else None
@@ -558,7 +558,7 @@ def _ride_why(r: RailMove, note: str, edge_note: str) -> str:
     return why + "; no other movement for it this impulse (8.72)"
 
 
-def rail_move(state: HeartlandState, hexmap, force: str, stations: list[str], *, train: str | None = None,
+def rail_move(state: FullGameState, hexmap, force: str, stations: list[str], *, train: str | None = None,
               off_map: bool = False, entering: bool = False) -> RailMove:
     """8.72, 8.73 / H-28: move ``force`` by train through ``stations`` (its station first, the
     station where it gets off last; stations between are waypoints).  ``train`` names the train;
@@ -616,7 +616,7 @@ def rail_move(state: HeartlandState, hexmap, force: str, stations: list[str], *,
     return r
 
 
-def _off_map_problems(state: HeartlandState, hexmap, force: str, side: str, stations: list[str], entering: bool,
+def _off_map_problems(state: FullGameState, hexmap, force: str, side: str, stations: list[str], entering: bool,
                       p: list[Problem]) -> tuple[str, str]:
     """8.74: the option, the force, the edge hex and (coming back) the turn; the note for the
     ``why`` and the edge."""
@@ -656,7 +656,7 @@ def _off_map_problems(state: HeartlandState, hexmap, force: str, side: str, stat
     return f"comes back onto the map at the {back.edge} edge (8.74)", back.edge
 
 
-def rail_move_problems(state: HeartlandState, hexmap, force: str, stations: list[str], *, train: str | None = None,
+def rail_move_problems(state: FullGameState, hexmap, force: str, stations: list[str], *, train: str | None = None,
                        off_map: bool = False, entering: bool = False) -> list[Problem]:
     """What is wrong with a rail-move order (8.72, 8.73, 5.28, 5.29, 8.74): also a blocked line,
     which at resolution would only shorten the ride."""
@@ -669,7 +669,7 @@ def rail_move_problems(state: HeartlandState, hexmap, force: str, stations: list
     return out
 
 
-def apply_rail_move(state: HeartlandState, m: RailMove) -> None:
+def apply_rail_move(state: FullGameState, m: RailMove) -> None:
     """Move the force and the train; pay the train's WEP; mark the force as moved by rail."""
     if m.problems:
         raise ValueError("cannot apply an illegal rail move: " + m.why)
@@ -692,7 +692,7 @@ def apply_rail_move(state: HeartlandState, m: RailMove) -> None:
                                                 "left_turn": int(state.get("turn", 0))})
 
 
-def _relocate(state: HeartlandState, force: str, label: str) -> None:
+def _relocate(state: FullGameState, force: str, label: str) -> None:
     if model.is_unled(force):
         old = model.force_hex(state, force)
         side = model.force_side(state, force)
@@ -718,21 +718,21 @@ class NewTrain:
     why: str = ""
 
 
-def wep_price(state: HeartlandState, item: str, charts: Charts) -> int:
+def wep_price(state: FullGameState, item: str, charts: Charts) -> int:
     """14.14 (missing): the WEP price of ``item`` (``train``, ``asp``), the scenario's ``prices``
     first, else the game's stand-in chart ``charts/prices.yaml`` (of ``charts``)."""
     own = (state.get("prices") or {}).get(item)
     return int(own) if own is not None else int(charts.chart("prices")[item])
 
 
-def price_source(state: HeartlandState, item: str) -> str:
+def price_source(state: FullGameState, item: str) -> str:
     """Where :func:`wep_price` took the price from, for the event's text."""
     if (state.get("prices") or {}).get(item) is not None:
         return "the scenario's price; the price list of 14.14 is missing"
     return "stand-in price chart; the price list of 14.14 is missing"
 
 
-def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: int) -> NewTrain:
+def buy_train(state: FullGameState, hexmap, side: str, label: str, *, price: int) -> NewTrain:
     """8.72: one more train for ``price`` WEP (14.14 is missing: :func:`wep_price`), placed in a
     friendly major city (the reading: where trains start)."""
     r = NewTrain(side, str(label), price)
@@ -751,7 +751,7 @@ def buy_train(state: HeartlandState, hexmap, side: str, label: str, *, price: in
     return r
 
 
-def apply_buy_train(state: HeartlandState, n: NewTrain) -> str:
+def apply_buy_train(state: FullGameState, n: NewTrain) -> str:
     if n.problems:
         raise ValueError("cannot add the train: " + n.why)
     trains = state.setdefault("trains", {})
@@ -766,7 +766,7 @@ def apply_buy_train(state: HeartlandState, n: NewTrain) -> str:
 # 8.74 off-map rail movement (optional)
 
 
-def off_map_rail_enabled(state: HeartlandState) -> bool:
+def off_map_rail_enabled(state: FullGameState) -> bool:
     return bool((state.get("options") or {}).get("off_map_rail"))
 
 
@@ -780,7 +780,7 @@ class OffMapReturn:
     why: str = ""
 
 
-def off_map_return(state: HeartlandState, force: str, edge: str) -> OffMapReturn:
+def off_map_return(state: FullGameState, force: str, edge: str) -> OffMapReturn:
     """8.74: the first turn a force gone off the map by rail may re-enter at ``edge``: two turns
     after it left at the same edge, three at another friendly edge (in that turn's first friendly
     impulse).  The caller decides which edges are friendly (8.74's Memphis/Knoxville conditions)."""

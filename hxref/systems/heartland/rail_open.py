@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from .rail import is_rail_hex, is_station, rail_cuts, rail_path
 
 
-def note_passage(state: HeartlandState, hexmap, side: str, entered: Iterable[str]) -> list[str]:
+def note_passage(state: FullGameState, hexmap, side: str, entered: Iterable[str]) -> list[str]:
     """8.71: ``side``'s units were the last to occupy the rail hexes they entered (passing through
     counts).  Kept only when the state tracks open track (``rail_open``).  Returns the rail hexes
     whose last occupier changed to ``side``."""
@@ -41,7 +41,7 @@ class OpenStretch:
     rule: str = "8.71"
 
 
-def open_stretch(state: HeartlandState, hexmap, side: str, start: str, end: str) -> OpenStretch:
+def open_stretch(state: FullGameState, hexmap, side: str, start: str, end: str) -> OpenStretch:
     """8.71: one stretch a turn, from a station to the next, every rail hex of it last occupied by
     the side's own units; the stretch must be unbroken (no Rail Line Cut marker, 8.63)."""
     o = OpenStretch(side, start, end)
@@ -72,7 +72,7 @@ def open_stretch(state: HeartlandState, hexmap, side: str, start: str, end: str)
     return o
 
 
-def apply_open_stretch(state: HeartlandState, o: OpenStretch) -> None:
+def apply_open_stretch(state: FullGameState, o: OpenStretch) -> None:
     """The stretch becomes open to its side and is no longer open to the enemy (8.71: the line is
     open for the side that controls it)."""
     if o.problems:

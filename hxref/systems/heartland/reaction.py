@@ -56,7 +56,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import HexSide
 from ..base import Problem
 from . import forces as fc
@@ -69,11 +69,11 @@ from .reorg_step import year_of
 OVERRUN_RATIO = 20       # 9.22, 9.23
 
 
-def _defender_side(state: HeartlandState, attack: Assault) -> str:
+def _defender_side(state: FullGameState, attack: Assault) -> str:
     return model.other_side(model.force_side(state, attack.attacker))
 
 
-def _is_cavalry_corps(state: HeartlandState, force_id: str, flag: bool | None) -> bool:
+def _is_cavalry_corps(state: FullGameState, force_id: str, flag: bool | None) -> bool:
     oc = fc.force_oc(state, force_id)
     if oc is None:
         return False
@@ -82,7 +82,7 @@ def _is_cavalry_corps(state: HeartlandState, force_id: str, flag: bool | None) -
     return bool(corps) and bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
 
 
-def reachable_hexes(state: HeartlandState, hexmap, force_id: str, steps: int, passable=None) -> dict[str, int]:
+def reachable_hexes(state: FullGameState, hexmap, force_id: str, steps: int, passable=None) -> dict[str, int]:
     """9.13: hexes a reacting force can reach in at most ``steps`` hexes -> the hexes needed.
 
     No hex with enemy units; no step the ``passable`` callback refuses; no moving on out of an
@@ -141,7 +141,7 @@ class Reaction:
         return not self.problems
 
 
-def reaction(state: HeartlandState, hexmap, force_id: str, attack: Assault, dice, *, commander: str | None = None,
+def reaction(state: FullGameState, hexmap, force_id: str, attack: Assault, dice, *, commander: str | None = None,
              lend_mr: bool = False, destination: str | None = None, passable=None, entrenched: bool = False,
              cavalry_corps: bool | None = None, activate: bool = False, leave: Iterable[str] = ()) -> Reaction:
     """9.1-9.13: try to move ``force_id`` to the attacked hex (or a support position) of ``attack``.
@@ -179,7 +179,7 @@ def reaction(state: HeartlandState, hexmap, force_id: str, attack: Assault, dice
     return r
 
 
-def _who_may_react(state: HeartlandState, hexmap, r: Reaction, here: str, side: str) -> None:
+def _who_may_react(state: FullGameState, hexmap, r: Reaction, here: str, side: str) -> None:
     """9.1 / 9.12: only a free force of the attacked side, other than the attacked force and not
     in enemy ZOC, may react."""
     force_id, p = r.force, r.problems
@@ -195,7 +195,7 @@ def _who_may_react(state: HeartlandState, hexmap, r: Reaction, here: str, side: 
                          "9.12", ["force"]))
 
 
-def _own_initiative(state: HeartlandState, r: Reaction, oc: str, *, lend_mr: bool, entrenched: bool,
+def _own_initiative(state: FullGameState, r: Reaction, oc: str, *, lend_mr: bool, entrenched: bool,
                     cavalry_corps: bool | None) -> None:
     """9.1 reading (a): without an ordering army commander only an active, entrenched force or a
     cavalry corps reacts, and nobody lends MR or activates it (9.11, 8.1)."""
@@ -210,7 +210,7 @@ def _own_initiative(state: HeartlandState, r: Reaction, oc: str, *, lend_mr: boo
                          ["commander"]))
 
 
-def _commander_order(state: HeartlandState, hexmap, r: Reaction, commander: str, oc: str, here: str, side: str, *,
+def _commander_order(state: FullGameState, hexmap, r: Reaction, commander: str, oc: str, here: str, side: str, *,
                      lend_mr: bool) -> int:
     """9.1 / 9.11 / 9.12: an active friendly army commander orders the reaction of an SL within his
     command range; he may activate him (1 AP) and lend his MR (1 AP).  Returns the MR to roll against."""
@@ -249,7 +249,7 @@ def _commander_order(state: HeartlandState, hexmap, r: Reaction, commander: str,
     return mr
 
 
-def _destination(state: HeartlandState, hexmap, r: Reaction, here: str, dest: str, passable) -> None:
+def _destination(state: FullGameState, hexmap, r: Reaction, here: str, dest: str, passable) -> None:
     """9.13: the force reacts into the attacked hex (join) or a support position, within its MR in hexes."""
     p, attack, force_id, mr = r.problems, r.attack, r.force, r.mr
     r.reachable = reachable_hexes(state, hexmap, force_id, mr, passable)
@@ -269,7 +269,7 @@ def _destination(state: HeartlandState, hexmap, r: Reaction, here: str, dest: st
         p.append(Problem(f"{force_id} cannot reach {dest} within {mr} hexes (MR)", "9.13", ["destination"]))
 
 
-def _room_at_destination(state: HeartlandState, r: Reaction, dest: str, oc: str, side: str) -> None:
+def _room_at_destination(state: FullGameState, r: Reaction, dest: str, oc: str, side: str) -> None:
     """9.13 / 3.22a: stacking where it arrives; joining the attacked force costs its commander 1 AP
     on success to merge."""
     if r.kind == "join":
@@ -282,7 +282,7 @@ def _room_at_destination(state: HeartlandState, r: Reaction, dest: str, oc: str,
         r.problems.extend(fc.check_hex(state, dest, side, [r.force]).problems)
 
 
-def _part_left_behind(state: HeartlandState, r: Reaction, oc: str) -> None:
+def _part_left_behind(state: FullGameState, r: Reaction, oc: str) -> None:
     """9.11a: sending only part of the force costs 1 AP on success; what stays must belong to it."""
     if not r.leave:
         return
@@ -304,7 +304,7 @@ def _roll_reaction(r: Reaction, dest: str, dice, side: str) -> None:
                 else "fails and stays"))
 
 
-def apply_reaction(state: HeartlandState, r: Reaction) -> None:
+def apply_reaction(state: FullGameState, r: Reaction) -> None:
     """Apply a reaction attempt: its AP, the activation and, on success, the move and merge."""
     if r.problems:
         raise ValueError("cannot apply an illegal reaction: " + r.why)
@@ -369,7 +369,7 @@ def _unbridged_major_river(hexmap, a: str, b: str) -> bool:
     return "major_river" in hexmap.side_features(side)      # effective: a bridge or ford replaces it
 
 
-def defensive_support(state: HeartlandState, hexmap, supporter: str, attack: Assault, *, targets: Iterable[str] = (),
+def defensive_support(state: FullGameState, hexmap, supporter: str, attack: Assault, *, targets: Iterable[str] = (),
                       by_reaction: bool = False) -> Support:
     """9.14/9.15: what ``supporter`` (a force id, or a depot's logistics id) adds to the defence
     of ``attack.target``.  ``targets`` are every hex attacked this sequence."""
@@ -413,7 +413,7 @@ def defensive_support(state: HeartlandState, hexmap, supporter: str, attack: Ass
     return s
 
 
-def supports_for(state: HeartlandState, hexmap, attack: Assault, targets: Iterable[str] = ()) -> list[Support]:
+def supports_for(state: FullGameState, hexmap, attack: Assault, targets: Iterable[str] = ()) -> list[Support]:
     """9.14a: every defending force (and lone depot) already in position supports automatically."""
     side = _defender_side(state, attack)
     out = []
@@ -480,17 +480,17 @@ class PreCombatRetreat:
         return not self.problems
 
 
-def force_strength(state: HeartlandState, force_id: str, side: str | None = None) -> int:
+def force_strength(state: FullGameState, force_id: str, side: str | None = None) -> int:
     """Printed CF of the side showing of a force's living units (the 9.22 overrun comparison)."""
     return sum(model.unit_cf(state["units"][u]) for u in model.units_of(state, force_id, side))
 
 
-def cavalry_cf(state: HeartlandState, force_id: str, side: str | None = None) -> int:
+def cavalry_cf(state: FullGameState, force_id: str, side: str | None = None) -> int:
     return sum(model.unit_cf(state["units"][u]) for u in model.units_of(state, force_id, side)
                if state["units"][u]["arm"] == "cavalry")
 
 
-def force_ml(state: HeartlandState, force_id: str) -> int:
+def force_ml(state: FullGameState, force_id: str) -> int:
     """The ML a force compares (10.31): its OC's, or an unled force's inverted unit ML (3.52b)."""
     oc = fc.force_oc(state, force_id)
     if oc is not None:
@@ -498,7 +498,7 @@ def force_ml(state: HeartlandState, force_id: str) -> int:
     return fc.inverted_ml(fc.unled_ml(state, force_id))
 
 
-def retreat_options(state: HeartlandState, hexmap, force_id: str, passable=None) -> list[str]:
+def retreat_options(state: FullGameState, hexmap, force_id: str, passable=None) -> list[str]:
     """9.21(2): adjacent hexes the force can enter that hold no enemy and are not in enemy ZOC."""
     passable = passable or default_passable(hexmap)
     side = model.force_side(state, force_id)
@@ -509,7 +509,7 @@ def retreat_options(state: HeartlandState, hexmap, force_id: str, passable=None)
             if n not in zoc and n not in enemy_units and passable(here, n)]
 
 
-def _condition_1(state: HeartlandState, force_id: str, attack: Assault, side: str) -> str:
+def _condition_1(state: FullGameState, force_id: str, attack: Assault, side: str) -> str:
     """9.21(1): a stack led by an active leader, the target of the attack."""
     oc = fc.force_oc(state, force_id)
     c1 = []
@@ -524,7 +524,7 @@ def _condition_1(state: HeartlandState, force_id: str, attack: Assault, side: st
     return "met" if not c1 else "; ".join(c1)
 
 
-def _condition_3(state: HeartlandState, force_id: str, attack: Assault, side: str) -> str:
+def _condition_3(state: FullGameState, force_id: str, attack: Assault, side: str) -> str:
     """9.21(3): the OC's ML above the attacking OC's, or the higher total cavalry CF."""
     d_ml = force_ml(state, force_id) if fc.force_oc(state, force_id) else None
     a_ml = force_ml(state, attack.attacker)
@@ -537,7 +537,7 @@ def _condition_3(state: HeartlandState, force_id: str, attack: Assault, side: st
             f"{d_cav} is not above the attacker's {a_cav}")
 
 
-def _condition_4(state: HeartlandState, oc: str | None, units: list[str], rear_guard_needed: bool, waive_ml: bool) -> str:
+def _condition_4(state: FullGameState, oc: str | None, units: list[str], rear_guard_needed: bool, waive_ml: bool) -> str:
     """9.21(4): the OC can lower his ML by 1 (not the 1862-63 Confederates) and a rear guard
     can be left."""
     c4 = []
@@ -550,14 +550,14 @@ def _condition_4(state: HeartlandState, oc: str | None, units: list[str], rear_g
     return "met (1862 Confederates: no ML loss, rear guard still required)" if waive_ml else "met"
 
 
-def _all_cavalry_against_none(state: HeartlandState, units: list[str], attack: Assault) -> bool:
+def _all_cavalry_against_none(state: FullGameState, units: list[str], attack: Assault) -> bool:
     """9.22 exception: an all-cavalry stack retreating from an attacker with no cavalry."""
     attacker_units = model.units_of(state, attack.attacker)
     return (bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
             and not any(state["units"][u]["arm"] == "cavalry" for u in attacker_units))
 
 
-def _rear_guard_leaders(state: HeartlandState, force_id: str, oc: str | None, rear_guard_leader: str | None,
+def _rear_guard_leaders(state: FullGameState, force_id: str, oc: str | None, rear_guard_leader: str | None,
                         p: list[Problem]) -> list[str]:
     """9.22: the SL who stays with the rear guard, with his whole box."""
     if rear_guard_leader is None:
@@ -568,7 +568,7 @@ def _rear_guard_leaders(state: HeartlandState, force_id: str, oc: str | None, re
     return model.force_leaders(state, rear_guard_leader)
 
 
-def _rear_guard_size_problems(state: HeartlandState, units: list[str], rg: list[str], rg_all: list[str],
+def _rear_guard_size_problems(state: FullGameState, units: list[str], rg: list[str], rg_all: list[str],
                               staying: list[str]) -> list[Problem]:
     """3.23: the rear guard's SL leads no more than his stars allow; an unled rear guard at most
     1 infantry division (4 Confederate brigades)."""
@@ -585,7 +585,7 @@ def _rear_guard_size_problems(state: HeartlandState, units: list[str], rg: list[
     return []
 
 
-def _choose_rear_guard(state: HeartlandState, r: PreCombatRetreat, oc: str | None, units: list[str],
+def _choose_rear_guard(state: FullGameState, r: PreCombatRetreat, oc: str | None, units: list[str],
                        rear_guard: Iterable[str], rear_guard_leader: str | None) -> None:
     """9.22: the units (and the SL) left in the hex, their problems and the 1 AP for taking a
     unit out of a box."""
@@ -605,7 +605,7 @@ def _choose_rear_guard(state: HeartlandState, r: PreCombatRetreat, oc: str | Non
         r.charges.append(APCharge(oc, 1, "9.22", f"{oc} takes the rear guard out of its box"))
 
 
-def _overrun(state: HeartlandState, r: PreCombatRetreat, here: str, attacker_strength: int | None) -> Overrun:
+def _overrun(state: FullGameState, r: PreCombatRetreat, here: str, attacker_strength: int | None) -> Overrun:
     """9.22-9.24: the attacker against the rear guard: overrun at 20 to 1 (the rear guard
     eliminated, its leaders captured, the attacker advances and attacks the retreated force),
     else the attacker must attack the rear guard."""
@@ -632,7 +632,7 @@ def _overrun(state: HeartlandState, r: PreCombatRetreat, here: str, attacker_str
     return o
 
 
-def _what_follows(state: HeartlandState, r: PreCombatRetreat, here: str, attacker_strength: int | None,
+def _what_follows(state: FullGameState, r: PreCombatRetreat, here: str, attacker_strength: int | None,
                   cav_exception: bool) -> list[str]:
     """9.22, 9.23: the rear guard and the overrun test, or (no rear guard) the attacker's advance;
     the parts of the ``why``."""
@@ -653,7 +653,7 @@ def _unmet_conditions(conditions: dict[int, str]) -> list[Problem]:
             if not (conditions[n].startswith("met") or conditions[n].startswith("waived"))]
 
 
-def pre_combat_retreat(state: HeartlandState, hexmap, force_id: str, attack: Assault, *, to: str | None = None,
+def pre_combat_retreat(state: FullGameState, hexmap, force_id: str, attack: Assault, *, to: str | None = None,
                        rear_guard: Iterable[str] = (), rear_guard_leader: str | None = None,
                        year: int | None = None, passable=None,
                        attacker_strength: int | None = None) -> PreCombatRetreat:
@@ -708,7 +708,7 @@ def pre_combat_retreat(state: HeartlandState, hexmap, force_id: str, attack: Ass
     return r
 
 
-def apply_pre_combat_retreat(state: HeartlandState, r: PreCombatRetreat) -> None:
+def apply_pre_combat_retreat(state: FullGameState, r: PreCombatRetreat) -> None:
     """Apply an allowed retreat: AP and ML, the rear guard, the move, the overrun and capture,
     and the attacker's advance."""
     if r.problems or not r.allowed:

@@ -30,7 +30,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ...geometry.hex import distance
 from . import model
 
@@ -49,12 +49,12 @@ class Arrival:
     rule: str = "6.1"
 
 
-def side_impulse_number(state: HeartlandState, side: str) -> int:
+def side_impulse_number(state: FullGameState, side: str) -> int:
     """The side's impulse about to start, counted within the turn (1 = its first)."""
     return 1 + sum(1 for x in state["current"].get("impulses", []) if x.get("side") == side)
 
 
-def due(state: HeartlandState, side: str) -> list[dict]:
+def due(state: FullGameState, side: str) -> list[dict]:
     """6.1: the side's entries that arrive in the impulse about to start (turn and impulse reached)."""
     turn, k = int(state["turn"]), side_impulse_number(state, side)
     out = []
@@ -67,7 +67,7 @@ def due(state: HeartlandState, side: str) -> list[dict]:
     return out
 
 
-def entry_station(state: HeartlandState, hexmap, side: str) -> tuple[str | None, str]:
+def entry_station(state: FullGameState, hexmap, side: str) -> tuple[str | None, str]:
     """6.1: the friendly station nearest the friendly map edge, and why it was chosen."""
     from .rail import friendly_edges, is_station, map_edges
 
@@ -90,7 +90,7 @@ def entry_station(state: HeartlandState, hexmap, side: str) -> tuple[str | None,
                      f"{best[0]} hex(es) from it (6.1)")
 
 
-def arrive(state: HeartlandState, hexmap, side: str) -> list[Arrival]:
+def arrive(state: FullGameState, hexmap, side: str) -> list[Arrival]:
     """6.1: place the side's due reinforcements at the start of its impulse (changes ``state``)."""
     out = []
     for e in due(state, side):
@@ -98,7 +98,7 @@ def arrive(state: HeartlandState, hexmap, side: str) -> list[Arrival]:
     return out
 
 
-def _place(state: HeartlandState, hexmap, side: str, e: dict) -> Arrival:
+def _place(state: FullGameState, hexmap, side: str, e: dict) -> Arrival:
     name = str(e.get("id") or f"turn {e['turn']}")
     hq_on = e.get("hq_on")
     label: str | None
@@ -148,7 +148,7 @@ def _place(state: HeartlandState, hexmap, side: str, e: dict) -> Arrival:
     return arr
 
 
-def arrival_text(state: HeartlandState, a: Arrival) -> str:
+def arrival_text(state: FullGameState, a: Arrival) -> str:
     what = [state["leaders"][x]["name"] for x in a.leaders] + [state["units"][x]["name"] for x in a.units]
     if a.hq_on:
         what.append(f"an Army HQ on {state['leaders'][a.hq_on]['name']}")

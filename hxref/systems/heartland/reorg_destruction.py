@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from .forced_march import Work
 from .reorg_step import (
@@ -29,7 +29,7 @@ MAJOR_RIVER, BRIDGE, TOWN, MAJOR_CITY, VILLAGE = "major_river", "bridge", "town"
 TARGETS = ("bridge", "town", "landing")
 
 
-def check_destruction(state: HeartlandState, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
+def check_destruction(state: FullGameState, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
     """13.1-13.13: everything wrong with a side's destruction orders (no dice)."""
     return _destruction_plan(state, side, orders, hexmap)[1]
 
@@ -52,7 +52,7 @@ def _attempts(o: Mapping, kind: str, path: list) -> tuple[int, Problem | None]:
     return attempts, None
 
 
-def _bridge(state: HeartlandState, side: str, hexmap, lid: str, here: str, target, burned, path: list
+def _bridge(state: FullGameState, side: str, hexmap, lid: str, here: str, target, burned, path: list
             ) -> tuple[str, Problem | None]:
     """13.11: a bridge over a major river, not yet burned, at either end of which the OC stands with
     a cavalry unit."""
@@ -90,7 +90,7 @@ def _town(hexmap, lid: str, here: str, target: str, devastated, path: list) -> P
     return None
 
 
-def _landing(state: HeartlandState, side: str, lid: str, here: str, target: str, raided: set, path: list) -> Problem | None:
+def _landing(state: FullGameState, side: str, lid: str, here: str, target: str, raided: set, path: list) -> Problem | None:
     """13.13: a Confederate OC in a Union Naval Landing's hex raids it, once a turn."""
     if side != "confederate":
         return Problem("only the Confederates raid Union Naval Landings", "13.13", path)
@@ -103,7 +103,7 @@ def _landing(state: HeartlandState, side: str, lid: str, here: str, target: str,
     return None
 
 
-def _destruction_plan(state: HeartlandState, side: str, orders: Mapping | None, hexmap):
+def _destruction_plan(state: FullGameState, side: str, orders: Mapping | None, hexmap):
     items = list((orders or {}).get("destruction") or [])
     plan: list[dict] = []
     problems: list[Problem] = []
@@ -149,7 +149,7 @@ def _destruction_plan(state: HeartlandState, side: str, orders: Mapping | None, 
     return plan, problems
 
 
-def destruction(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap) -> StepResult:
+def destruction(state: FullGameState, side: str, orders: Mapping | None, dice, hexmap) -> StepResult:
     """13.1-13.13 (H-29): burn bridges and towns (1 AP per attempt, 6 only), raid Union landings."""
     plan, problems = _destruction_plan(state, side, orders, hexmap)
     if problems:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Mapping, TYPE_CHECKING
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import model
 from .forced_march import Work
@@ -63,12 +63,12 @@ def _build_foraging(src) -> ForagingChart:
                          bool(d.get("stand_in")), str(d.get("note", "")))
 
 
-def is_town(state: HeartlandState, hexmap, h) -> bool:
+def is_town(state: FullGameState, hexmap, h) -> bool:
     """A town hex whose town has not been burned (13.12)."""
     return TOWN in hexmap.features(h) and hexmap.label(h) not in marked(state, "devastated")
 
 
-def clear_hexes(state: HeartlandState, hexmap, label: str) -> list[str]:
+def clear_hexes(state: FullGameState, hexmap, label: str) -> list[str]:
     """13.22: the clear hexes among ``label`` and its six neighbours (on the map); towns count as clear."""
     h = hexmap.parse(label)
     out = []
@@ -91,7 +91,7 @@ class ForagingCount:
         return "; not counted, 13.23: " + "; ".join(f"{h} {w}" for h, w in self.struck.items())
 
 
-def _crossable(state: HeartlandState, hexmap, a, b, side: str) -> bool:
+def _crossable(state: FullGameState, hexmap, a, b, side: str) -> bool:
     """13.23: no major river between ``a`` and ``b``, or one with a bridge (not burned, 13.11), a ford or
     a laid pontoon of ``side`` (8.81); a ferry is neither bridge nor ford (8.24a)."""
     from ...geometry.hex import HexSide
@@ -109,7 +109,7 @@ def _crossable(state: HeartlandState, hexmap, a, b, side: str) -> bool:
     return "bridge" in raw and where not in burned
 
 
-def foraging_count(state: HeartlandState, hexmap, label: str, side: str) -> ForagingCount:
+def foraging_count(state: FullGameState, hexmap, label: str, side: str) -> ForagingCount:
     """13.22 with 13.23: the clear hexes (towns count) among ``label`` and its neighbours that ``side``'s
     forager there may count: not a devastated town, not in enemy ZOC, not across a major river without
     a bridge or ford, not holding another friendly leader."""
@@ -138,7 +138,7 @@ def foraging_count(state: HeartlandState, hexmap, label: str, side: str) -> Fora
     return ForagingCount(counted, struck)
 
 
-def north_of_ohio(state: HeartlandState, label: str) -> bool:
+def north_of_ohio(state: FullGameState, label: str) -> bool:
     """13.22: is ``label`` north of the Ohio River (``state["north_of_ohio"]``: hexes, or true)?"""
     v: Any = state.get("north_of_ohio")        # hexes, or true
     if v is True:
@@ -146,11 +146,11 @@ def north_of_ohio(state: HeartlandState, label: str) -> bool:
     return bool(v) and label in set(map(str, v))
 
 
-def check_foraging(state: HeartlandState, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
+def check_foraging(state: FullGameState, side: str, orders: Mapping | None, hexmap) -> list[Problem]:
     return _foraging_plan(state, side, orders, hexmap)[1]
 
 
-def _foraging_plan(state: HeartlandState, side: str, orders: Mapping | None, hexmap):
+def _foraging_plan(state: FullGameState, side: str, orders: Mapping | None, hexmap):
     items = list((orders or {}).get("foraging") or [])
     plan: list[dict] = []
     problems: list[Problem] = []
@@ -200,7 +200,7 @@ def _foraging_plan(state: HeartlandState, side: str, orders: Mapping | None, hex
     return plan, problems
 
 
-def foraging(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap, *,
+def foraging(state: FullGameState, side: str, orders: Mapping | None, dice, hexmap, *,
              chart: ForagingChart) -> StepResult:
     """13.2-13.22: forage for an Own Use marker or WEP (doubled for Confederates north of the Ohio)."""
     plan, problems = _foraging_plan(state, side, orders, hexmap)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, cast
 
-from .state_types import HeartlandState, Leader, Turn
+from .state_types import FullGameState, Leader, Turn
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -74,21 +74,21 @@ def _summary(actions: list[Action], nothing: str) -> str:
 # questions about the state
 
 
-def turn_of(state: HeartlandState) -> int:
+def turn_of(state: FullGameState) -> int:
     return int(state.get("turn", 1) or 1)
 
 
-def calendar_entry(state: HeartlandState) -> Mapping[str, Any]:
+def calendar_entry(state: FullGameState) -> Mapping[str, Any]:
     cal = state.get("calendar") or []
     t = turn_of(state)
     return cal[t - 1] if 0 < t <= len(cal) else {}
 
 
-def month_of(state: HeartlandState) -> int | None:
+def month_of(state: FullGameState) -> int | None:
     return calendar_entry(state).get("month", state.get("month"))
 
 
-def year_of(state: HeartlandState) -> int | None:
+def year_of(state: FullGameState) -> int | None:
     return calendar_entry(state).get("year")
 
 
@@ -97,12 +97,12 @@ def gone(leader: Leader) -> bool:
     return bool(leader.get("killed") or leader.get("captured") or leader.get("removed"))
 
 
-def reorg(state: HeartlandState) -> Mapping[str, Any]:
+def reorg(state: FullGameState) -> Mapping[str, Any]:
     """This turn's reorganization records (read only)."""
     return (state.get("current") or cast(Turn, {})).get("reorganization") or {}
 
 
-def hex_units(state: HeartlandState, label: str, side: str) -> list[str]:
+def hex_units(state: FullGameState, label: str, side: str) -> list[str]:
     """Living combat units of ``side`` in hex ``label``: in the boxes of its forces there, and unled."""
     out: list[str] = []
     for f in model.forces_in_hex(state, label, side):
@@ -110,7 +110,7 @@ def hex_units(state: HeartlandState, label: str, side: str) -> list[str]:
     return out
 
 
-def _leader_problems(state: HeartlandState, side: str, lid, path: list, rule: str, *, active: bool = False,
+def _leader_problems(state: FullGameState, side: str, lid, path: list, rule: str, *, active: bool = False,
                      on_map: bool = True) -> list[Problem]:
     if not isinstance(lid, str) or lid not in state["leaders"]:
         return [Problem(f"{lid!r} is not a leader", rule, path)]
@@ -126,7 +126,7 @@ def _leader_problems(state: HeartlandState, side: str, lid, path: list, rule: st
     return []
 
 
-def _must_be_oc(state: HeartlandState, side: str, lid: str, path: list, rule: str) -> list[Problem]:
+def _must_be_oc(state: FullGameState, side: str, lid: str, path: list, rule: str) -> list[Problem]:
     """13.1: the order is the OC's of the stack in his hex."""
     here = state["leaders"][lid].get("hex")
     if not here:
@@ -140,7 +140,7 @@ def _must_be_oc(state: HeartlandState, side: str, lid: str, path: list, rule: st
 class _AP:
     """AP reserved by the orders of one step, checked against what each leader has."""
 
-    def __init__(self, state: HeartlandState):
+    def __init__(self, state: FullGameState):
         self.state = state
         self.due: dict[str, int] = {}
 
@@ -168,7 +168,7 @@ def _wep_change(work: Work, side: str, amount: int) -> int:
     return after - before
 
 
-def marked(state: HeartlandState, key: str) -> set[str]:
+def marked(state: FullGameState, key: str) -> set[str]:
     """Labels in a marker record (``burned_bridges``, ``devastated``): a mapping or a list."""
     return set(map(str, cast(Mapping[str, Any], state).get(key) or ()))
 
@@ -193,7 +193,7 @@ def _record(work: Work, key: str, side: str | None, value: Any) -> None:
         work.set(("current", "reorganization", key, side), cur)
 
 
-def _recorded(state: HeartlandState, key: str, side: str | None = None) -> list:
+def _recorded(state: FullGameState, key: str, side: str | None = None) -> list:
     rec = reorg(state).get(key)
     if rec is None:
         return []
@@ -208,7 +208,7 @@ def _label_of_side(hexmap, raw) -> tuple[Any, str] | tuple[None, str]:
     return s, hexmap.grid.side_label(s)
 
 
-def landing_hexes(state: HeartlandState) -> set[str]:
+def landing_hexes(state: FullGameState) -> set[str]:
     """Hexes of Union Naval Landings (``state["landings"]``: ids to ``{hex}``, or a list of hexes)."""
     raw = state.get("landings") or {}
     items = raw.values() if isinstance(raw, Mapping) else raw
@@ -218,7 +218,7 @@ def landing_hexes(state: HeartlandState) -> set[str]:
     return out
 
 
-def brigades_in(state: HeartlandState, label: str, side: str) -> list[str]:
+def brigades_in(state: FullGameState, label: str, side: str) -> list[str]:
     """13.13: living infantry and cavalry units of brigade size of ``side`` in ``label``."""
     return [u for u in hex_units(state, label, side)
             if state["units"][u].get("size") == "brigade" and state["units"][u]["arm"] in ("infantry", "cavalry")]

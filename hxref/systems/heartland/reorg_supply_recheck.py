@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Mapping, TYPE_CHECKING, cast
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import dense_fog
 from . import forces as fc
@@ -37,7 +37,7 @@ RAIL = "rail"
 # 4.31 income
 
 
-def income(state: HeartlandState, side: str, orders: Mapping | None = None, hexmap=None) -> StepResult:
+def income(state: FullGameState, side: str, orders: Mapping | None = None, hexmap=None) -> StepResult:
     """4.31: WEP from the friendly major cities (``state["income"]``; 0 for a city not listed)."""
     work = Work(state)
     control = state.get("control") or {}
@@ -139,7 +139,7 @@ class Recheck(StepResult):
     depots: list[DepotLoss] = field(default_factory=list)
 
 
-def attrition_reasons(state: HeartlandState, fs: sp.ForceSupply) -> list[str]:
+def attrition_reasons(state: FullGameState, fs: sp.ForceSupply) -> list[str]:
     """Why a force must check attrition (4.31, 7.31a); empty when it need not."""
     out = []
     if not fs.in_communication:
@@ -158,7 +158,7 @@ def _on_rail_station(hexmap, label: str) -> bool:
     return any(RAIL in hexmap.lines_between(h, n) for n in h.neighbours() if n in hexmap.grid)
 
 
-def check_supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, hexmap, *, supply=None,
+def check_supply_recheck(state: FullGameState, side: str, orders: Mapping | None, hexmap, *, supply=None,
                          **supply_kw) -> list[Problem]:
     return _recheck_plan(state, side, orders, hexmap, supply, supply_kw)[1]
 
@@ -244,7 +244,7 @@ def _attrition_deactivation(chk: AttritionCheck, work: Work, oc: str | None) -> 
         chk.deactivated = oc
 
 
-def _attrition_check(state: HeartlandState, work: Work, side: str, f: str, fs, reasons: list[str], o: Mapping,
+def _attrition_check(state: FullGameState, work: Work, side: str, f: str, fs, reasons: list[str], o: Mapping,
                      emergency: set, dice, chart: AttritionChart, weather: str) -> AttritionCheck:
     """4.31: one force's attrition check: DRMs, the 1d6, the Attrition Table's losses and deactivation."""
     oc = None if model.is_unled(f) else fc.force_oc(state, f)
@@ -274,7 +274,7 @@ def _consume_emergency_supply(work: Work, result: Recheck, side: str, supply) ->
                                      f"{uid} is consumed for emergency supply and removed (7.35)"))
 
 
-def _cut_rail_depots(state: HeartlandState, work: Work, result: Recheck, side: str, supply, hexmap) -> None:
+def _cut_rail_depots(state: FullGameState, work: Work, result: Recheck, side: str, supply, hexmap) -> None:
     """7.13: railroad depots cut off from supply lose a capacity level (removed at 0)."""
     for uid, u in sorted(supply.units.items()):
         if u.kind != "depot" or u.in_supply or not _on_rail_station(hexmap, u.hex):
@@ -292,7 +292,7 @@ def _cut_rail_depots(state: HeartlandState, work: Work, result: Recheck, side: s
         result.actions.append(Action("depot", side, None, uid, 0, 0, None, [], None, "7.13", loss.why))
 
 
-def supply_recheck(state: HeartlandState, side: str, orders: Mapping | None, dice, hexmap, *, supply=None,
+def supply_recheck(state: FullGameState, side: str, orders: Mapping | None, dice, hexmap, *, supply=None,
                    chart: AttritionChart, weather: str | None = None, **supply_kw) -> Recheck:
     """4.31, 7.31a, 7.13: recheck supply, roll attrition for the forces that must, and wear down cut
     railroad depots.  ``supply`` may be given (a :class:`.supply.SideSupply`); otherwise it is

@@ -183,7 +183,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from .administration import (
     MLCause, MLChange, administration, apply_ml_change, check_administration, cos_bonus, detachment_yield, end_of_turn,
     ml_change, wdo_problems, wdo_used,
@@ -218,7 +218,7 @@ STEPS = (
 # results
 
 
-def apply_step(state: HeartlandState, result: StepResult) -> None:
+def apply_step(state: FullGameState, result: StepResult) -> None:
     """Fold a legal step's changes into the state."""
     if result.problems:
         raise ValueError(f"cannot apply the illegal {result.step} orders: "
@@ -231,7 +231,7 @@ def apply_step(state: HeartlandState, result: StepResult) -> None:
 # the whole segment
 
 
-def reorganization(state: HeartlandState, orders: Mapping[str, Mapping], dice, hexmap, *, charts: Charts,
+def reorganization(state: FullGameState, orders: Mapping[str, Mapping], dice, hexmap, *, charts: Charts,
                    sides: Iterable[str] = SIDES) -> list[StepResult]:
     """12.0 / 13.0 / 4.3: play the Reorganization Segment for both sides, step by step in the rules'
     order, applying each legal step, on the map ``hexmap`` with the game's charts (``charts``).  Within a step both sides are resolved against the same

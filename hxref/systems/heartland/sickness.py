@@ -40,7 +40,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .state_types import HeartlandState
+from .state_types import FullGameState
 from ..base import Problem
 from . import forces as fc
 from . import model
@@ -75,7 +75,7 @@ class Sickness:
         return self.outcome in (Outcome.REMOVED, Outcome.DIED)
 
 
-def _heir(state: HeartlandState, lid: str) -> str | None:
+def _heir(state: FullGameState, lid: str) -> str | None:
     ld = state["leaders"][lid]
     if ld.get("superior"):
         return ld["superior"]
@@ -84,7 +84,7 @@ def _heir(state: HeartlandState, lid: str) -> str | None:
     return fc.senior_of(state, subs)[0]
 
 
-def sickness_check(state: HeartlandState, lid: str, dice, *, cause: str = "imc", optional: bool | None = None) -> Sickness:
+def sickness_check(state: FullGameState, lid: str, dice, *, cause: str = "imc", optional: bool | None = None) -> Sickness:
     """8.13: the sickness check of ``lid``, deactivated by ``cause`` ("imc": an IMC result < 1 MP)."""
     s = Sickness(lid)
     p = s.problems
@@ -137,7 +137,7 @@ def sickness_check(state: HeartlandState, lid: str, dice, *, cause: str = "imc",
     return s
 
 
-def apply_sickness(state: HeartlandState, s: Sickness) -> None:
+def apply_sickness(state: FullGameState, s: Sickness) -> None:
     """Apply a sickness check: deactivation (8.11, if not done yet), the wound, or removal."""
     if s.problems:
         raise ValueError("cannot apply an illegal sickness check: " + s.why)

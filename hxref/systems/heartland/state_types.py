@@ -16,7 +16,10 @@ impulse hold order-file data as the player wrote it; ``landings``, ``entrenchmen
 """
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 
 # --- leaders, units, logistics (3.1, 3.2, 7.2; layout in model.py) --------------------------
@@ -334,66 +337,93 @@ Plot = TypedDict("Plot", {"side": str, "from": str, "hidden_at": int, "entries":
                            "checks": list[dict[str, Any]], "searches": list[dict[str, Any]]})
 
 
-# --- the whole state ----------------------------------------------------------------------
+# --- the whole state: the bidding game or the full game ---------------------------------------
 
-class HeartlandState(TypedDict):
-    """What :meth:`.system.Heartland.setup` returns.  The initiative keys are always there; the
-    full game's keys (``full`` true: a map with armies) are not in the bidding demo; the rest
-    appear when a scenario names them or a rule first writes them."""
+class InitiativeState(TypedDict):
+    """The Initiative Determination Segment's keys (5.0-5.2), which every scenario's state holds."""
 
-    # the initiative segment (every scenario)
     scenario: str
     turn: int
     calendar: list[CalendarEntry]
     maximum: dict[str, int]
     wep: dict[str, int]
-    leaders: dict[str, Leader]      # the bidding demo holds a count per side instead (system.py)
     impulse_level_limit: int | None
     weather_stand_in: bool
     phase: str                      # bid | impulse | reorg | over
     current: NotRequired[Turn]      # setup writes it; the rules also read states without it
     history: list[PastTurn]
-    # the full game (setup when the scenario has a map)
-    full: NotRequired[bool]
-    map: NotRequired[str]
-    fert_offset: NotRequired[int | None]
-    options: NotRequired[dict[str, Any]]
-    mode: NotRequired[str]          # umpired | open (8.62a)
-    units: NotRequired[dict[str, Unit]]
-    logistics: NotRequired[dict[str, Logistics]]
-    sources: NotRequired[dict[str, list[str]]]
-    initial_steps: NotRequired[dict[str, int]]
-    control_vp: NotRequired[dict[str, str]]
-    # scenario keys copied by setup when present
-    replacements: NotRequired[dict[str, int]]
-    income: NotRequired[dict[str, Any]]
-    control: NotRequired[dict[str, str]]
-    foraging: NotRequired[bool]
-    north_of_ohio: NotRequired[Any]         # hexes, or true (13.22)
-    landings: NotRequired[Any]              # ids to {hex, ...}, or a list of hexes (8.92)
-    prices: NotRequired[dict[str, int]]
-    off_map_rail: NotRequired[dict[str, Any]]
-    victory: NotRequired[VictoryRules]
-    naval: NotRequired[Naval]
-    trains: NotRequired[dict[str, Train]]
-    pontoons: NotRequired[list[Pontoon]]
-    rail_cuts: NotRequired[list[str]]
-    entrenchments: NotRequired[dict[str, Any]]     # hex -> level, or hex -> {side, level}
-    reinforcements: NotRequired[dict[str, list[dict[str, Any]]]]    # side -> entries (6.1, .reinforcements)
+
+
+class BiddingState(InitiativeState):
+    """A scenario without a map (bidding-demo): the initiative segment only, a leader count per
+    side paying each impulse's leader pay (4.25)."""
+
+    leaders: dict[str, int]
+
+
+class FullGameExtras(TypedDict, total=False):
+    """The full game's keys a state may lack: those setup copies from the scenario when it names
+    them, the VP record setup starts with a VP schedule, and those a rule writes when it first
+    applies."""
+
+    # copied from the scenario
+    replacements: dict[str, int]
+    income: dict[str, Any]
+    control: dict[str, str]
+    foraging: bool
+    north_of_ohio: Any                  # hexes, or true (13.22)
+    landings: Any                       # ids to {hex, ...}, or a list of hexes (8.92)
+    prices: dict[str, int]
+    off_map_rail: dict[str, Any]
+    victory: VictoryRules
+    naval: Naval
+    trains: dict[str, Train]
+    pontoons: list[Pontoon]
+    rail_cuts: list[str]
+    entrenchments: dict[str, Any]       # hex -> level, or hex -> {side, level}
+    reinforcements: dict[str, list[dict[str, Any]]]     # side -> entries (6.1, .reinforcements)
+    # the VP record (3.16), with a VP schedule
+    initial_steps: dict[str, int]
+    control_vp: dict[str, str]
     # written in play
-    year: NotRequired[int]
-    month: NotRequired[int]
-    weather: NotRequired[Weather | None]
-    standing: NotRequired[dict[str, dict[str, Any]]]    # a side's standing orders (order data)
-    result: NotRequired[GameResult]
-    hq_pool: NotRequired[dict[str, list[str]]]
-    chief_engineer: NotRequired[ChiefEngineer]
-    pending_searches: NotRequired[dict[str, list[PendingSearch]]]
-    plots: NotRequired[dict[str, Plot]]
-    off_map: NotRequired[list[OffMap]]
-    rail_open: NotRequired[dict[str, list[str]]]
-    rail_last: NotRequired[dict[str, str]]
-    rail_opened: NotRequired[dict[str, int]]
-    devastated: NotRequired[list[str]]
-    burned_bridges: NotRequired[list[str]]
-    charts: NotRequired[dict[str, Any]]     # chart data
+    year: int
+    month: int
+    weather: Weather | None
+    standing: dict[str, dict[str, Any]]     # a side's standing orders (order data)
+    result: GameResult
+    hq_pool: dict[str, list[str]]
+    chief_engineer: ChiefEngineer
+    pending_searches: dict[str, list[PendingSearch]]
+    plots: dict[str, Plot]
+    off_map: list[OffMap]
+    rail_open: dict[str, list[str]]
+    rail_last: dict[str, str]
+    rail_opened: dict[str, int]
+    devastated: list[str]
+    burned_bridges: list[str]
+    charts: dict[str, Any]              # chart data
+
+
+class FullGameState(InitiativeState, FullGameExtras):
+    """A scenario with a map: the armies on it.  Setup writes ``full`` (true), the map, the options
+    and the armies; the keys of :class:`FullGameExtras` appear when the scenario names them or a
+    rule first writes them."""
+
+    leaders: dict[str, Leader]
+    full: bool                      # always true: the mark of the full game (:func:`is_full`)
+    map: str
+    fert_offset: int | None
+    options: dict[str, Any]         # the optional rules the scenario switches on (1.12)
+    mode: str                       # umpired | open (8.62a)
+    units: dict[str, Unit]
+    logistics: dict[str, Logistics]
+    sources: dict[str, list[str]]
+
+
+#: what :meth:`.system.Heartland.setup` returns: the full game when the scenario has a map
+HeartlandState = BiddingState | FullGameState
+
+
+def is_full(state: HeartlandState) -> TypeIs[FullGameState]:
+    """The full game (armies on a map), not the bidding game: setup marks it ``full``."""
+    return bool(state.get("full"))

@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Collection, Iterable, Mapping, Sequence, cast
 
-from .state_types import HeartlandState, Turn
+from .state_types import FullGameState, Turn
 from ...geometry.hex import Hex, distance as hex_distance
 from ...geometry.paths import MoveGraph, MoveRules, Reach
 from ..base import Problem
@@ -183,7 +183,7 @@ class SideSupply:
 # questions about the state
 
 
-def weather_of(state: HeartlandState) -> str:
+def weather_of(state: FullGameState) -> str:
     """This turn's weather: ``state["weather"]`` or ``state["current"]["weather"]`` (``{result: ...}``)."""
     w = state.get("weather") or (state.get("current") or cast(Turn, {})).get("weather")
     if isinstance(w, dict):
@@ -191,7 +191,7 @@ def weather_of(state: HeartlandState) -> str:
     return w or "Clear"
 
 
-def logistics_hex(state: HeartlandState, lid: str) -> str | None:
+def logistics_hex(state: FullGameState, lid: str) -> str | None:
     """Where a wagon or depot is: its own hex, or its field command's (7.21); None off the map."""
     s = state["logistics"][lid]
     if s.get("leader"):
@@ -202,21 +202,21 @@ def logistics_hex(state: HeartlandState, lid: str) -> str | None:
     return s.get("hex")
 
 
-def uses_capacity(state: HeartlandState, force: str) -> bool:
+def uses_capacity(state: FullGameState, force: str) -> bool:
     """7.23: unled units and inactive commanders' forces use no capacity (SLs are inside their OC's force)."""
     if model.is_unled(force):
         return False
     return bool(state["leaders"][force].get("active", True))
 
 
-def has_asp(state: HeartlandState, force: str) -> bool:
+def has_asp(state: FullGameState, force: str) -> bool:
     """7.33: a force has ASP when one of its leaders holds any; unled units always have ASP."""
     if model.is_unled(force):
         return True
     return any(state["leaders"][lid].get("asp", 0) > 0 for lid in model.force_leaders(state, force))
 
 
-def oc_mr(state: HeartlandState, force: str) -> int | None:
+def oc_mr(state: FullGameState, force: str) -> int | None:
     """The MR of the force's OC, on the side his counter shows (7.35); None for unled units."""
     if model.is_unled(force):
         return None
@@ -273,7 +273,7 @@ def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy
 class _Network:
     """Sources and supply units, the reversed-cost graph and one search per in-supply node."""
 
-    def __init__(self, state: HeartlandState, side: str, hexmap, weather: str, *, exclude: Collection[str],
+    def __init__(self, state: FullGameState, side: str, hexmap, weather: str, *, exclude: Collection[str],
                  pontoons: Iterable, rail_cuts: Collection[str]) -> None:
         self.state, self.side, self.hexmap = state, side, hexmap
         enemy = model.other_side(side)
@@ -400,7 +400,7 @@ def _assign(stacks: list[str], cands: dict[str, list[str]], capacity: dict[str, 
     return given
 
 
-def _stacks_by_hex(state: HeartlandState, side: str) -> dict[str, list[str]]:
+def _stacks_by_hex(state: FullGameState, side: str) -> dict[str, list[str]]:
     """7.1: supply is traced from each stack's hex; the side's forces grouped by hex."""
     forces = model.forces(state, side)
     where = {f: str(model.force_hex(state, f)) for f in forces}
@@ -410,7 +410,7 @@ def _stacks_by_hex(state: HeartlandState, side: str) -> dict[str, list[str]]:
     return stacks
 
 
-def _allot_capacity(state: HeartlandState, stacks: Mapping[str, list[str]], net: _Network, dist: Mapping[str, dict],
+def _allot_capacity(state: FullGameState, stacks: Mapping[str, list[str]], net: _Network, dist: Mapping[str, dict],
                     in_range: Mapping[str, list[str]], sources: set[str], priority: Sequence[str]
                     ) -> tuple[dict[str, str], dict[str, int]]:
     """7.21, 7.22: stacks that use capacity and reach no source share the capacity of the wagons and
@@ -424,7 +424,7 @@ def _allot_capacity(state: HeartlandState, stacks: Mapping[str, list[str]], net:
     return _assign(needing, cands, capacity), capacity
 
 
-def _force_line(state: HeartlandState, f: str, h: str, net: _Network, dist: Mapping[str, float], in_range: list[str],
+def _force_line(state: FullGameState, f: str, h: str, net: _Network, dist: Mapping[str, float], in_range: list[str],
                 sources: set[str], given: Mapping[str, str]) -> dict:
     """7.11, 7.23, 7.12a, 7.31: one force's supply line: to a source; to any supply unit in range for
     a force that uses no capacity; to its allotted wagon or depot; else out of communication."""
@@ -457,7 +457,7 @@ def _force_line(state: HeartlandState, f: str, h: str, net: _Network, dist: Mapp
     return r
 
 
-def _evaluate(state: HeartlandState, side: str, net: _Network, priority: Sequence[str]):
+def _evaluate(state: FullGameState, side: str, net: _Network, priority: Sequence[str]):
     """(per force: state fields, per unit: used_by) for one network."""
     stacks = _stacks_by_hex(state, side)
     dist = {h: net.distances(h) for h in stacks}
@@ -472,7 +472,7 @@ def _evaluate(state: HeartlandState, side: str, net: _Network, priority: Sequenc
     return result, used
 
 
-def _emergency_checks(state: HeartlandState, side: str, hexmap, first: dict[str, dict], requests: Mapping[str, str],
+def _emergency_checks(state: FullGameState, side: str, hexmap, first: dict[str, dict], requests: Mapping[str, str],
                       own_use: Collection[str]) -> tuple[dict[str, str], list[Problem]]:
     """Valid emergency requests (stack hex -> logistics id) and the refused ones (7.35)."""
     problems: list[Problem] = []
@@ -516,7 +516,7 @@ def _emergency_checks(state: HeartlandState, side: str, hexmap, first: dict[str,
     return served, problems
 
 
-def emergency_options(state: HeartlandState, side: str, hexmap, force: str, *, exclude: Collection[str] = ()) -> tuple[str, ...]:
+def emergency_options(state: FullGameState, side: str, hexmap, force: str, *, exclude: Collection[str] = ()) -> tuple[str, ...]:
     """Wagons and depots that could give ``force`` emergency supply (7.35), nearest first."""
     h = hexmap.parse(str(model.force_hex(state, force)))
     mr = oc_mr(state, force)
@@ -533,7 +533,7 @@ def emergency_options(state: HeartlandState, side: str, hexmap, force: str, *, e
     return tuple(lid for _, lid in sorted(out))
 
 
-def line_conditions(state: HeartlandState, side: str) -> dict:
+def line_conditions(state: FullGameState, side: str) -> dict:
     """What changes the cost or the course of ``side``'s supply lines besides the units and the
     weather, for :func:`supply_status`: the side's laid pontoons, crossed at a ford's cost like a
     bridge (7.12c "a bridge (including a pontoon)", 8.81), and the Rail Line Cut markers (7.13).
@@ -546,7 +546,7 @@ def line_conditions(state: HeartlandState, side: str) -> dict:
 
 
 def supply_status(
-    state: HeartlandState,
+    state: FullGameState,
     side: str,
     hexmap,
     *,

@@ -20,8 +20,8 @@ from . import model
 from . import initiative as ini
 from .info import INFO
 from .initiative import Outcome
-from .state_types import HeartlandState, PastTurn, Turn
-from .views import wep_event
+from .state_types import BiddingState, FullGameExtras, FullGameState, HeartlandState, PastTurn, Turn, is_full
+from .views import full_view, wep_event
 from ...kit.events import Event, event, event_dicts
 
 NAME = "heartland"
@@ -58,37 +58,43 @@ class Heartland(GameSystem[HeartlandState]):
         return data
 
     def setup(self, scenario: dict) -> HeartlandState:
-        state = self._setup_initiative(scenario)
-        if "map" in scenario:   # the full game: armies on a map (bidding-demo has none)
-            state["full"] = True
-            state["map"] = scenario["map"]
-            state["fert_offset"] = scenario.get("fert_offset")
+        bidding = self._setup_initiative(scenario)
+        if "map" not in scenario:       # bidding-demo: the initiative segment only
+            return bidding
+        # the full game: armies on a map
+        copied: FullGameExtras = {}
+        for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
+                    "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments",
+                    "reinforcements"):
+            if key in scenario:
+                copied[key] = scenario[key]
+        state: FullGameState = {
+            **bidding, "leaders": scenario.get("leaders", {}),     # the counters, where the bidding game counts them
+            "full": True,
+            "map": scenario["map"],
+            "fert_offset": scenario.get("fert_offset"),
             # optional rules the players switch on in the scenario file (1.12): tactical_doctrine (10.32a)
-            state["options"] = dict(scenario.get("options", {}))
-            state["mode"] = scenario.get("table_mode", "umpired")   # 8.62a: open games plot hidden forces
-            for key in ("replacements", "income", "control", "foraging", "north_of_ohio", "landings", "prices", "off_map_rail",
-                        "victory", "naval", "trains", "pontoons", "rail_cuts", "entrenchments",
-                        "reinforcements"):
-                if key in scenario:
-                    state[key] = scenario[key]
-            state["leaders"] = scenario.get("leaders", {})
-            state["units"] = scenario.get("units", {})
-            state["logistics"] = scenario.get("logistics", {})
-            state["sources"] = scenario.get("sources", {})
-            for ld in state["leaders"].values():
-                ld.setdefault("superior", None)
-                ld.setdefault("pool", False)
-                ld.setdefault("brevet", 0)
-                ld.setdefault("hq", False)
-                ld.setdefault("active", True)
-                ld.setdefault("ap", model.current_rating(ld, "ar", "active"))    # AR less a brevet (14.51)
-            _corps_limits(state, scenario)
-            if "victory" in state:          # the VP record starts with the set-up (3.16)
-                state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
-                state["control_vp"] = dict(state["victory"].get("initial_control", {}))
+            "options": dict(scenario.get("options", {})),
+            "mode": scenario.get("table_mode", "umpired"),     # 8.62a: open games plot hidden forces
+            **copied,
+            "units": scenario.get("units", {}),
+            "logistics": scenario.get("logistics", {}),
+            "sources": scenario.get("sources", {}),
+        }
+        for ld in state["leaders"].values():
+            ld.setdefault("superior", None)
+            ld.setdefault("pool", False)
+            ld.setdefault("brevet", 0)
+            ld.setdefault("hq", False)
+            ld.setdefault("active", True)
+            ld.setdefault("ap", model.current_rating(ld, "ar", "active"))    # AR less a brevet (14.51)
+        _corps_limits(state, scenario)
+        if "victory" in state:          # the VP record starts with the set-up (3.16)
+            state["initial_steps"] = {uid: u["steps"] for uid, u in state["units"].items()}
+            state["control_vp"] = dict(state["victory"].get("initial_control", {}))
         return state
 
-    def _setup_initiative(self, scenario: dict) -> HeartlandState:
+    def _setup_initiative(self, scenario: dict) -> BiddingState:
         return {
             "scenario": scenario["name"],
             "turn": 1,
@@ -137,7 +143,7 @@ class Heartland(GameSystem[HeartlandState]):
                                        optional=True)},
                 example={},
             )]
-        if state["phase"] == "impulse" and cur.get("active_impulse"):
+        if state["phase"] == "impulse" and cur.get("active_impulse") and is_full(state):
             stage = cur["active_impulse"]["stage"]
             return [impulse.orders_decision(state) if stage == "orders" else impulse.defence_decision(state)]
         if state["phase"] == "impulse" and cur["declare"]:
@@ -155,37 +161,36 @@ class Heartland(GameSystem[HeartlandState]):
     def check(self, state: HeartlandState, decision: Decision, side: str, choice: dict) -> list[Problem]:
         if decision.kind == "bid":
             return ini.bid_problems(choice["bid"], state["maximum"][side])
-        if decision.kind == "orders":
+        if decision.kind == "level":        # the bidding game (the full game declares it with the orders)
+            return ini.level_problems(choice["level"], state["current"]["remaining"][side],
+                                      state.get("impulse_level_limit"))
+        if is_full(state) and decision.kind == "orders":
             return impulse.check_orders(state, side, choice, charts=self.charts)
-        if decision.kind == "reorg":
+        if is_full(state) and decision.kind == "reorg":
             from . import reorganization as ro
 
             hm = self.charts.map(state["map"])
             return (ro.check_destruction(state, side, choice, hm) + ro.check_foraging(state, side, choice, hm)
                     + ro.check_supply_recheck(state, side, choice, hm)
                     + ro.check_administration(state, side, choice, hm, charts=self.charts))
-        if decision.kind == "defence":
+        if is_full(state) and decision.kind == "defence":
             return impulse.check_defence(state, self.charts.map(state["map"]), side, choice)
-        if decision.kind == "level":
-            return ini.level_problems(choice["level"], state["current"]["remaining"][side],
-                                      state.get("impulse_level_limit"))
         return [Problem(f"unknown decision kind {decision.kind}", "-")]
 
     # --- resolution ----------------------------------------------------------------------
     def resolve(self, state: HeartlandState, decision: Decision, answers: dict[str, dict],
                 dice: Any) -> tuple[HeartlandState, list[dict]]:
         state, events = self._resolve(state, decision, answers, dice)
-        if state.get("full"):               # 3.12: a command that stopped being a cavalry corps loses its marker
+        if is_full(state):
             from .corps import lapse_events
+            from .dense_fog import defer
 
-            events += lapse_events(state)
-        from .dense_fog import defer
+            events += lapse_events(state)   # 3.12: a command that stopped being a cavalry corps loses its marker
+            events = defer(state, events)   # 3.72(4): some news waits for the Reorganization Segment
+            if state.get("victory"):
+                from .victory import update_control
 
-        events = defer(state, events)       # 3.72(4): some news waits for the Reorganization Segment
-        if state.get("victory"):
-            from .victory import update_control
-
-            update_control(state)
+                update_control(state)
         return state, event_dicts(events)
 
     def _resolve(self, state: HeartlandState, decision: Decision, answers: dict,
@@ -194,17 +199,18 @@ class Heartland(GameSystem[HeartlandState]):
         cur = state["current"]
         if decision.kind == "bid":
             self._resolve_bid(state, answers, dice, events)
-        elif decision.kind == "orders":
-            if impulse.resolve_orders(state, answers, dice, events, charts=self.charts):
+        elif is_full(state):
+            if decision.kind == "orders":
+                if impulse.resolve_orders(state, answers, dice, events, charts=self.charts):
+                    impulse.finish(state, events, dice, charts=self.charts)
+                    self._advance(state, events)
+            elif decision.kind == "defence":
+                impulse.resolve_defence(state, self.charts.map(state["map"]), answers, dice, events)
                 impulse.finish(state, events, dice, charts=self.charts)
                 self._advance(state, events)
-        elif decision.kind == "defence":
-            impulse.resolve_defence(state, self.charts.map(state["map"]), answers, dice, events)
-            impulse.finish(state, events, dice, charts=self.charts)
-            self._advance(state, events)
-        elif decision.kind == "reorg":
-            self._resolve_reorganization(state, answers, dice, events)
-        elif decision.kind == "level":
+            elif decision.kind == "reorg":
+                self._resolve_reorganization(state, answers, dice, events)
+        elif decision.kind == "level":      # the bidding game: the declarer's levels (5.15)
             side = cur["declare"]
             assert side is not None         # the level decision is asked of the declarer (5.15)
             level = answers[side]["level"]
@@ -242,7 +248,7 @@ class Heartland(GameSystem[HeartlandState]):
         events.append(event("weather", f"{MONTHS[month]}: Clear without a roll (June-August)" if w.roll is None
                                        else f"{winner} rolls {w.roll[0]}+{w.roll[1]}={sum(w.roll)}: {w.result}",
                             "5.2", side=winner, result=w.result, roll=w.roll, stand_in=w.stand_in))
-        if state.get("full"):
+        if is_full(state):
             from .weather import start_of_turn
 
             mud, ts = start_of_turn(state)      # 5.24 Mud, 5.21 Clear after Mud/Blizzard, 5.26 Cold
@@ -256,9 +262,10 @@ class Heartland(GameSystem[HeartlandState]):
         state["phase"] = "impulse"
         self._advance(state, events)
 
-    def _play(self, state: HeartlandState, imp: ini.Impulse, events: list[Event]) -> None:
+    def _play(self, state: BiddingState, imp: ini.Impulse, events: list[Event]) -> None:
+        """An impulse of the bidding game: its leader pay from the side's count of leaders (4.25)."""
         cur = state["current"]
-        pay = ini.leader_pay(cast(int, state["leaders"][imp.side]))    # the bidding game: a count per side
+        pay = ini.leader_pay(state["leaders"][imp.side])
         state["wep"][imp.side] -= pay
         n = len(cur["impulses"]) + 1
         cur["impulses"].append({"n": n, "side": imp.side, "level": imp.level, "fixed": imp.fixed,
@@ -272,7 +279,7 @@ class Heartland(GameSystem[HeartlandState]):
         cur = state["current"]
         while cur.get("queue"):
             imp = cur["queue"].pop(0)
-            if state.get("full"):
+            if is_full(state):
                 impulse.start(state, self.charts.map(state["map"]), imp, events)   # waits for the orders
                 return
             self._play(state, ini.Impulse(imp["side"], imp["level"], True, imp["rule"]), events)
@@ -280,7 +287,7 @@ class Heartland(GameSystem[HeartlandState]):
         nxt = ini.next_declarer(last, cur["remaining"], cur["initiative"])
         if nxt is None:
             self._end_turn(state, events)
-        elif state.get("full"):
+        elif is_full(state):
             impulse.start(state, self.charts.map(state["map"]),
                           {"side": nxt, "level": None, "fixed": False, "rule": "5.15"}, events)
         else:
@@ -288,7 +295,7 @@ class Heartland(GameSystem[HeartlandState]):
 
     def _end_turn(self, state: HeartlandState, events: list[Event]) -> None:
         """After the last impulse (or none): the Reorganization Segment (4.3), then the turn's end."""
-        if state.get("full"):
+        if is_full(state):
             state["phase"] = "reorg"          # both sides' sealed orders (D-15), then 12.0-13.x and 4.4
             events.append(event("reorganization.start",
                                 f"turn {state['turn']}: the Reorganization Segment; both sides send their "
@@ -297,7 +304,7 @@ class Heartland(GameSystem[HeartlandState]):
             return
         self._close_turn(state, events)
 
-    def _resolve_reorganization(self, state: HeartlandState, answers: dict, dice, events: list[Event]) -> None:
+    def _resolve_reorganization(self, state: FullGameState, answers: dict, dice, events: list[Event]) -> None:
         from .reorganization import reorganization
         from . import dense_fog
 
@@ -314,7 +321,7 @@ class Heartland(GameSystem[HeartlandState]):
         self._close_turn(state, events)
 
     @staticmethod
-    def _naval_sequence(state: HeartlandState, hm, orders: dict, events: list[Event]) -> None:
+    def _naval_sequence(state: FullGameState, hm, orders: dict, events: list[Event]) -> None:
         """4.33, Union only: river transport on the map ``hm``, then every group on the Naval Assault
         Display moves one box; an announcement that a naval assault may occur is public (8.92a(5)),
         nothing else is."""
@@ -338,7 +345,7 @@ class Heartland(GameSystem[HeartlandState]):
         t = state["turn"]
         state["history"].append(cast(PastTurn, {"turn": t, "month": self._month_label(state), **{
             k: cur[k] for k in ("bids", "outcome", "initiative", "fee", "weather", "impulses")}}))
-        if state.get("full"):
+        if is_full(state):
             events.append(event("turn.end", f"turn {t} ends: AP reset to each leader's AR, wounds heal a level (4.4)",
                                 "4.4", turn=t))
         else:
@@ -348,7 +355,7 @@ class Heartland(GameSystem[HeartlandState]):
         if t >= len(state["calendar"]):
             state["phase"] = "over"
             events.append(event("game.end", f"the scenario ends after turn {t}", "-"))
-            if state.get("victory"):
+            if is_full(state) and state.get("victory"):
                 from .victory import score, update_control
 
                 update_control(state)
@@ -378,11 +385,11 @@ class Heartland(GameSystem[HeartlandState]):
         (3.16, 3.71): in an umpired game a side sees only its own WEP and the
         public none.  In open and solo games both players hold the game file,
         so nothing of the rules state is hidden.  Built by allow-list
-        (:func:`.views.army_view`).
+        (:func:`.views.army_view`, :func:`.views.bidding_view`).
         """
-        from .views import army_view
+        from .views import army_view, bidding_view
 
-        v = army_view(state, side, mode)
+        v = army_view(state, side, mode) if is_full(state) else bidding_view(state, side, mode)
         v["open_view"] = mode != "umpired"
         v["month_label"] = self._month_label(state) if state["turn"] <= len(state["calendar"]) else ""
         v["viewer"] = side
@@ -406,7 +413,7 @@ class Heartland(GameSystem[HeartlandState]):
             from .impulse_check import standing_attack_checks
 
             checks = (standing_attack_checks(fog.checked_state(state, side), self.charts.map(state["map"]), side)
-                      if state.get("full") else [])
+                      if is_full(state) else [])
             return {"moves": checks, **({"level": 1} if "level" in decision.schema else {})}
         if decision.kind == "bid":
             return {"bid": 0}
@@ -415,7 +422,7 @@ class Heartland(GameSystem[HeartlandState]):
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``); None for a
         scenario played without a map (bidding-demo)."""
-        if not view.get("full"):
+        if not full_view(view):
             return None
         from .report import map_units
 
@@ -435,7 +442,7 @@ class Heartland(GameSystem[HeartlandState]):
     def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
-        r = state.get("result")
+        r = state.get("result") if is_full(state) else None
         if not r:
             return Result(None, 0, "no victory conditions in the scenario: a draw") if state.get("phase") == "over" \
                 else None
@@ -455,11 +462,11 @@ class Heartland(GameSystem[HeartlandState]):
         sections.append(self._sides_section(view))
         if view["history"]:
             sections.append(self._history_section(view["history"]))
-        if view.get("full"):
+        if full_view(view):
             from .report import army_sections
 
             sections.extend(army_sections(view))
-        if view.get("full") and view.get("victory"):
+        if full_view(view) and view.get("victory"):
             sections.append(self._victory_section(view))
         sections.extend(self._chart_sections(view))
         return sections
@@ -510,7 +517,7 @@ class Heartland(GameSystem[HeartlandState]):
         """3.16 / 14.0: the result or the score so far, and the victory places held."""
         from .victory import score
 
-        sc = score(cast(HeartlandState, view)) if view.get("open_view") or view.get("viewer") is None else None
+        sc = score(cast(FullGameState, view)) if view.get("open_view") or view.get("viewer") is None else None
         res = view.get("result")
         lines = [f"Result: {res['winner'] or 'draw'}"
                  + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
@@ -527,7 +534,7 @@ class Heartland(GameSystem[HeartlandState]):
     def _chart_sections(view: Mapping[str, Any]) -> list[Section]:
         """Which charts are stand-ins for those the rules seed does not print."""
         sections = []
-        if view.get("full"):
+        if full_view(view):
             sections.append(Section("Stand-in charts", [
                 "The IMC (games/heartland/charts/imc.yaml), the Terrain Effects Chart (games/heartland/"
                 "terrain.yaml) and the Detachment Chart (games/heartland/charts/detachment.yaml) are stand-ins: "
@@ -561,7 +568,7 @@ class Heartland(GameSystem[HeartlandState]):
         s = Section("Sides", columns=["side", "maximum", "levels left", "WEP", "leaders"])
         for side in SIDES:
             left = cur["remaining"].get(side)
-            count = view["leaders"][side] if not view.get("full") else sum(
+            count = view["leaders"][side] if not full_view(view) else sum(
                 1 for ld in view["leaders"].values() if ld["side"] == side and not ld.get("pool"))
             s.rows.append([side, str(view["maximum"][side]), "-" if left is None else str(left),
                            str(view["wep"][side]) if side in view["wep"] else "hidden (3.71)",
@@ -569,7 +576,7 @@ class Heartland(GameSystem[HeartlandState]):
         return s
 
 
-def _corps_limits(state: HeartlandState, scenario: dict) -> None:
+def _corps_limits(state: FullGameState, scenario: dict) -> None:
     """3.12: the cavalry corps a scenario sets up: at most two a side, each an independent force of
     cavalry only with at most two artillery (in play, :mod:`.corps` keeps the limits)."""
     from .corps import corps_check

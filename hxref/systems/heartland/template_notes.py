@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Decision
-from .state_types import HeartlandState, Leader, Ratings
+from .state_types import FullGameState, Leader, Ratings
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -123,7 +123,7 @@ def _adjacent_enemies(view: Mapping[str, Any], hm, side: str, here: str) -> list
 def _forces_in_view(view: Mapping[str, Any], side: str) -> list[str]:
     from . import model
 
-    return model.forces(cast(HeartlandState, {**view, "logistics": view.get("logistics", {})}), side)
+    return model.forces(cast(FullGameState, {**view, "logistics": view.get("logistics", {})}), side)
 
 
 def _orders(view: Mapping[str, Any], decision: Decision, side: str, charts: Charts) -> tuple[list[str], dict]:
@@ -208,7 +208,7 @@ def _lone_movers(view: Mapping[str, Any], side: str) -> list[str]:
     """7.21, 8.81: the side's wagons and unbridged pontoons, which a move may name alone (8 MP)."""
     from .wagons import escort, lone_movers, where
 
-    st = cast(HeartlandState, {**view, "logistics": view.get("logistics") or {}, "units": view.get("units") or {},
+    st = cast(FullGameState, {**view, "logistics": view.get("logistics") or {}, "units": view.get("units") or {},
                                "leaders": view.get("leaders") or {}})
     out = []
     for mover in lone_movers(st, side):
@@ -288,7 +288,7 @@ def _retreat_year_notes(view: Mapping[str, Any], side: str) -> list[str]:
     """9.21's exceptions by year, for this turn's year of the game's calendar."""
     from .reorg_step import year_of
 
-    year = year_of(cast(HeartlandState, view))
+    year = year_of(cast(FullGameState, view))
     if year == 1861:
         return ["In 1861 neither side may retreat before combat (9.21)."]
     if side == "confederate" and year == 1862:
@@ -339,7 +339,7 @@ def _force_hex(view: Mapping[str, Any], fid: str) -> str | None:
     return view["leaders"].get(fid, {}).get("hex")
 
 
-def _as_state(view: Mapping[str, Any], side: str) -> HeartlandState:
+def _as_state(view: Mapping[str, Any], side: str) -> FullGameState:
     """The view as a state the rules can read: in an umpired game the enemy's stacks are only the top
     counters the side sees, so each seen stack with a leader or a combat unit on top stands in as one
     unled unit (it blocks a reaction's way and exerts ZOC, 3.61, 9.13)."""
@@ -347,7 +347,7 @@ def _as_state(view: Mapping[str, Any], side: str) -> HeartlandState:
 
     from . import model
 
-    st = cast(HeartlandState, copy.deepcopy({**view, "logistics": view.get("logistics", {})}))
+    st = cast(FullGameState, copy.deepcopy({**view, "logistics": view.get("logistics", {})}))
     enemy = model.other_side(side)
     if any(u.get("side") == enemy for u in st["units"].values()):
         return st                           # an open game: the whole map is known
@@ -392,13 +392,13 @@ def _reaction_notes(view: Mapping[str, Any], side: str, assaults: list[dict], ta
         return ["Your forces: " + ", ".join(_own_forces(view, side))]
 
 
-def _army_commanders(st: HeartlandState, side: str) -> list[str]:
+def _army_commanders(st: FullGameState, side: str) -> list[str]:
     """9.1: the army commanders on the map who may order a reaction."""
     return sorted(lid for lid, ld in st["leaders"].items()
                   if ld["side"] == side and ld.get("hq") and ld.get("hex") and not ld.get("pool"))
 
 
-def _retreat_line(st: HeartlandState, hm, fid: str, here: str | None) -> str:
+def _retreat_line(st: FullGameState, hm, fid: str, here: str | None) -> str:
     """9.2: where an assaulted force could retreat before combat (hexes free of enemy ZOC)."""
     from .reaction import retreat_options
 
@@ -409,7 +409,7 @@ def _retreat_line(st: HeartlandState, hm, fid: str, here: str | None) -> str:
     return f"  {fid} in {here}: retreat to " + (" or ".join(opts) if opts else "no open hex (none free of enemy ZOC)")
 
 
-def _reaction_ways(st: HeartlandState, hm, fid: str, assaults: list[dict],
+def _reaction_ways(st: FullGameState, hm, fid: str, assaults: list[dict],
                    commanders: list[str]) -> tuple[dict[str, list[str]], str | None]:
     """9.1 / 9.13: each destination (the attacked hex or a support position) ``fid`` could react to,
     on its own initiative or on an army commander's order, probed with the reaction rules without a

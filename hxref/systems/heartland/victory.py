@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .state_types import HeartlandState, VictoryRules
+from .state_types import FullGameState, VictoryRules
 from . import model
 
 SIDES = ("union", "confederate")
@@ -33,11 +33,11 @@ class Score:
         return f"{pts}: {self.level} victory for the {self.winner} (by {self.margin})"
 
 
-def schedule(state: HeartlandState) -> VictoryRules:
+def schedule(state: FullGameState) -> VictoryRules:
     return state.get("victory") or {}
 
 
-def update_control(state: HeartlandState) -> None:
+def update_control(state: FullGameState) -> None:
     """A place belongs to the last side with a force in it (its leaders or unled units)."""
     sched = schedule(state)
     if not sched:
@@ -49,11 +49,11 @@ def update_control(state: HeartlandState) -> None:
             control[label] = here.pop()
 
 
-def _initial_steps(state: HeartlandState) -> dict[str, int]:
+def _initial_steps(state: FullGameState) -> dict[str, int]:
     return state.setdefault("initial_steps", {uid: u["steps"] for uid, u in state["units"].items()})
 
 
-def score(state: HeartlandState) -> Score:
+def score(state: FullGameState) -> Score:
     sched = schedule(state)
     control = state.get("control_vp") or dict(sched.get("initial_control", {}))
     points = {s: 0 for s in SIDES}

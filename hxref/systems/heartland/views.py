@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from ...kit.views import OMIT, AllowList, own_part, picked, sides_own
-from .state_types import HeartlandState, Naval, Turn, Unit
+from .state_types import BiddingState, FullGameState, HeartlandState, Naval, Turn, Unit
 from .cavalry import concealment, redact_view
 from .counters import top_counters
 from .dense_fog import redact
@@ -53,7 +53,7 @@ IMPULSE_PUBLIC = ("n", "side", "level", "fixed", "rule", "stage", "assaults", "i
 SIDES = ("union", "confederate")
 
 
-def _current(state: HeartlandState, mine: str | None) -> dict:
+def _current(state: Mapping[str, Any], mine: str | None) -> dict:
     """The turn record as ``mine`` may see it (3.71)."""
     cur: Mapping[str, Any] = state.get("current") or {}
     return CURRENT.view(cur, mine)
@@ -81,7 +81,7 @@ CURRENT = AllowList(CURRENT_PUBLIC, CURRENT_OWN,
                     {"reorganization": _reorganization, "active_impulse": _active_impulse})
 
 
-def _naval(state: HeartlandState, mine: str | None) -> Naval:
+def _naval(state: FullGameState, mine: str | None) -> Naval:
     """3.17: the Naval Assault Display is on the Union AOD: the enemy's gunboats in a box are off
     the map, those on the map carry no cargo the enemy sees; the phasing side's missions this
     impulse are its own."""
@@ -101,20 +101,17 @@ def _naval(state: HeartlandState, mine: str | None) -> Naval:
 
 
 def _whole_state(state: HeartlandState) -> dict:
-    """Open and solo games: both players hold the game file; the view is the whole state, with
-    what each side shows on the map.  The lists that only grow (the past turns, the calendar:
-    ``INFO.append_only``, whose items the rules never change) are new lists of the same items, so
-    a view costs the same late in a long campaign."""
+    """Open and solo games: both players hold the game file; the view is the whole state.  The
+    lists that only grow (the past turns, the calendar: ``INFO.append_only``, whose items the
+    rules never change) are new lists of the same items, so a view costs the same late in a long
+    campaign."""
     from ...kit.protocol import resolve_copy
     from .info import INFO
 
-    v = resolve_copy(INFO, state)
-    if isinstance(state.get("leaders"), dict) and isinstance(state.get("units"), dict):
-        v["seen"] = {s: top_counters(state, s) for s in SIDES}
-    return v
+    return resolve_copy(INFO, state)
 
 
-def _own_armies(state: HeartlandState, mine: str | None, v: dict) -> None:
+def _own_armies(state: FullGameState, mine: str | None, v: dict) -> None:
     """3.71: the side's own army (leaders, units, wagons and depots, supply sources, forces gone
     off the map, gunboats, initial strengths) and what it sees of the enemy on the map."""
     v["leaders"] = sides_own(state["leaders"], mine)
@@ -131,7 +128,7 @@ def _own_armies(state: HeartlandState, mine: str | None, v: dict) -> None:
                               if state["units"].get(u, cast(Unit, {})).get("side") == mine}
 
 
-def _fogged(state: HeartlandState, mine: str | None, v: dict) -> dict:
+def _fogged(state: FullGameState, mine: str | None, v: dict) -> dict:
     """3.72 (optional) dense fog hides strengths and markers; 8.62a/c: forces hidden under the
     enemy's cavalry screen are off this side's map, screened leaders lose their ratings."""
     if state.get("options", {}).get("dense_fog"):
@@ -144,26 +141,40 @@ def _fogged(state: HeartlandState, mine: str | None, v: dict) -> dict:
 
 
 #: the state's fields a side may see besides its army (3.71); the armies are :func:`_own_armies`'s
-STATE = AllowList(PUBLIC_KEYS, OWN_KEYS, {"current": lambda state, mine: _current(cast(HeartlandState, state), mine)})
+STATE = AllowList(PUBLIC_KEYS, OWN_KEYS, {"current": _current})
 
 
-def army_view(state: HeartlandState, side: str | None, mode: str) -> dict:
+def army_view(state: FullGameState, side: str | None, mode: str) -> dict:
     """The state as ``side`` may see it (None: the public), built by allow-list (3.71).
 
-    In open and solo games both players hold the game file: the view is the whole state.  In
-    an umpired game it is the fields of :data:`PUBLIC_KEYS`, the side's own part of
-    :data:`OWN_KEYS`, its own army (leaders, units, wagons and depots, supply sources), what it
-    sees of the enemy on the map (:func:`.counters.top_counters`) and the turn record as
-    :func:`_current` shows it.  A state field named nowhere here is the umpire's alone until a
-    rule says who may see it.
+    In open and solo games both players hold the game file: the view is the whole state, with
+    what each side shows on the map.  In an umpired game it is the fields of
+    :data:`PUBLIC_KEYS`, the side's own part of :data:`OWN_KEYS`, its own army (leaders, units,
+    wagons and depots, supply sources), what it sees of the enemy on the map
+    (:func:`.counters.top_counters`) and the turn record as :func:`_current` shows it.  A state
+    field named nowhere here is the umpire's alone until a rule says who may see it.
     """
     if mode != "umpired":
-        return _whole_state(state)
-    mine = side if side in SIDES else None
-    v = STATE.view(cast(Mapping[str, Any], state), mine)
-    if not isinstance(state.get("units"), dict):   # the initiative segment only (bidding-demo): no armies
-        if "leaders" in state:
-            v["leaders"] = copy.deepcopy(state["leaders"])
+        v = _whole_state(state)
+        v["seen"] = {s: top_counters(state, s) for s in SIDES}
         return v
+    mine = side if side in SIDES else None
+    v = STATE.view(state, mine)
     _own_armies(state, mine, v)
     return _fogged(state, mine, v)
+
+
+def bidding_view(state: BiddingState, side: str | None, mode: str) -> dict:
+    """The bidding game's state as ``side`` may see it: the initiative segment has no armies, and
+    its leader counts are public; in an umpired game the WEP is each side's own (3.16, 3.71)."""
+    if mode != "umpired":
+        return _whole_state(state)
+    v = STATE.view(state, side if side in SIDES else None)
+    v["leaders"] = copy.deepcopy(state["leaders"])
+    return v
+
+
+def full_view(view: Mapping[str, Any]) -> bool:
+    """``view`` is a view of the full game: ``full`` is a public key (:data:`PUBLIC_KEYS`), so
+    every side's view of the full game carries it."""
+    return bool(view.get("full"))

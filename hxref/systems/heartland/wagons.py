@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from collections.abc import Set as AbstractSet
 from typing import Any, cast
 
-from .state_types import HeartlandState, Logistics, Pontoon
+from .state_types import FullGameState, Logistics, Pontoon
 from ..base import Problem
 from . import model
 
@@ -48,30 +48,30 @@ LONE_KEYS = {"force", "path", "forced_march"}
 
 # --- who moves alone ----------------------------------------------------------------------
 
-def _wagon(state: HeartlandState, sid: str, side: str) -> Logistics | None:
+def _wagon(state: FullGameState, sid: str, side: str) -> Logistics | None:
     s = (state.get("logistics") or {}).get(sid)
     if s is None or s.get("side") != side or s.get("kind") != "wagon" or s.get("embarked_on"):
         return None
     return s if (s.get("hex") or s.get("leader")) else None
 
 
-def _pontoon(state: HeartlandState, pid: str, side: str) -> Pontoon | None:
+def _pontoon(state: FullGameState, pid: str, side: str) -> Pontoon | None:
     return next((p for p in state.get("pontoons") or [] if p.get("id") == pid and p.get("side") == side
                  and p.get("hex")), None)
 
 
-def lone_movers(state: HeartlandState, side: str) -> list[str]:
+def lone_movers(state: FullGameState, side: str) -> list[str]:
     """The ids of ``side``'s wagons and pontoons on the map, the counters a move may name alone."""
     wagons = [sid for sid in (state.get("logistics") or {}) if _wagon(state, sid, side)]
     return sorted(wagons + [str(p["id"]) for p in state.get("pontoons") or [] if _pontoon(state, str(p["id"]), side)])
 
 
-def is_lone_mover(state: HeartlandState, side: str, mover: Any) -> bool:
+def is_lone_mover(state: FullGameState, side: str, mover: Any) -> bool:
     return isinstance(mover, str) and (_wagon(state, mover, side) is not None
                                        or _pontoon(state, mover, side) is not None)
 
 
-def where(state: HeartlandState, mover: str) -> str | None:
+def where(state: FullGameState, mover: str) -> str | None:
     """The hex of a wagon (its own, or its field command's, 7.21) or of a pontoon."""
     s = (state.get("logistics") or {}).get(mover)
     if s is not None:
@@ -82,7 +82,7 @@ def where(state: HeartlandState, mover: str) -> str | None:
     return p.get("hex") if p else None
 
 
-def escort(state: HeartlandState, mover: str) -> list[str]:
+def escort(state: FullGameState, mover: str) -> list[str]:
     """7.21, 8.52: the unled detachments of the wagon's side in its hex, which ride with it."""
     s = (state.get("logistics") or {}).get(mover)
     if s is None:
@@ -93,17 +93,17 @@ def escort(state: HeartlandState, mover: str) -> list[str]:
                   and u.get("leader") is None and u.get("hex") == label)
 
 
-def _what(state: HeartlandState, mover: str) -> str:
+def _what(state: FullGameState, mover: str) -> str:
     return "wagon" if mover in (state.get("logistics") or {}) else "pontoon"
 
 
-def _rule(state: HeartlandState, mover: str) -> str:
+def _rule(state: FullGameState, mover: str) -> str:
     return "7.21" if _what(state, mover) == "wagon" else "8.81"
 
 
 # --- the orders checked ---------------------------------------------------------------------
 
-def move_problems(state: HeartlandState, side: str, mv: dict, i: int, *, hexmap, cost, zoc: set[str],
+def move_problems(state: FullGameState, side: str, mv: dict, i: int, *, hexmap, cost, zoc: set[str],
                   enemy: set[str], depots: AbstractSet[str]) -> list[Problem]:
     """7.21, 8.81, 8.32, 7.22: a wagon's or pontoon's own move: only a path, no forced march, a
     pontoon not laid, a wagon not made a depot by the same orders, within 8 MP."""
@@ -164,7 +164,7 @@ class LoneMove:
     rule: str = "7.21"
 
 
-def unhook(state: HeartlandState, side: str, moves: list[dict]) -> dict[str, str]:
+def unhook(state: FullGameState, side: str, moves: list[dict]) -> dict[str, str]:
     """7.21: every wagon the orders move alone leaves its field command before any force moves.
     Returns each wagon taken out and the leader whose force it left."""
     out: dict[str, str] = {}
@@ -178,7 +178,7 @@ def unhook(state: HeartlandState, side: str, moves: list[dict]) -> dict[str, str
     return out
 
 
-def lone_move(state: HeartlandState, side: str, mover: str, path: list[str], *, hexmap, cost,
+def lone_move(state: FullGameState, side: str, mover: str, path: list[str], *, hexmap, cost,
               zoc: set[str], left: str | None = None) -> LoneMove:
     """7.21 / 8.81: walk the ordered (checked) path with 8 MP; stop on entering enemy ZOC, and in
     the hex before one holding enemy units the owner could not see (3.71)."""
@@ -197,7 +197,7 @@ def lone_move(state: HeartlandState, side: str, mover: str, path: list[str], *, 
     return m
 
 
-def apply_lone_move(state: HeartlandState, m: LoneMove) -> None:
+def apply_lone_move(state: FullGameState, m: LoneMove) -> None:
     end = m.hexes[-1]
     if m.kind == "wagon":
         s = state["logistics"][m.mover]
@@ -209,7 +209,7 @@ def apply_lone_move(state: HeartlandState, m: LoneMove) -> None:
     p["hex"] = end
 
 
-def lone_move_text(state: HeartlandState, m: LoneMove) -> str:
+def lone_move_text(state: FullGameState, m: LoneMove) -> str:
     """What the owner is told of the move besides the path: the MP used, the force the wagon left
     and the escort riding with it."""
     left = f"; it leaves {state['leaders'][m.left]['name']}'s force (7.21)" if m.left in state["leaders"] else ""
@@ -219,14 +219,14 @@ def lone_move_text(state: HeartlandState, m: LoneMove) -> str:
 
 # --- 8.5: a wagon becomes a depot -----------------------------------------------------------
 
-def _detachment_hex(state: HeartlandState, uid: str) -> str | None:
+def _detachment_hex(state: FullGameState, uid: str) -> str | None:
     u = state["units"][uid]
     if u.get("leader"):
         return state["leaders"][model.top_of(state, cast(str, u["leader"]))].get("hex")
     return u.get("hex")
 
 
-def depot_problems(state: HeartlandState, side: str, items: Any, hexmap) -> list[Problem]:
+def depot_problems(state: FullGameState, side: str, items: Any, hexmap) -> list[Problem]:
     """8.5, 7.22: each ``{wagon, detachment}``: the side's wagon on the map, in a major city or town
     hex, with a detachment of the side in that hex; each wagon and detachment once."""
     if not isinstance(items, list):
@@ -254,7 +254,7 @@ def depot_problems(state: HeartlandState, side: str, items: Any, hexmap) -> list
     return []
 
 
-def make_depot(state: HeartlandState, sid: str, det: str) -> str:
+def make_depot(state: FullGameState, sid: str, det: str) -> str:
     """8.5, 7.22: the wagon flips to its depot side where it stands (CF = capacity); the detachment
     stays with it as its garrison and leaves the map.  Returns the hex."""
     s = state["logistics"][sid]

@@ -83,7 +83,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, cast
 
-from .state_types import HeartlandState, Turn, Unit
+from .state_types import FullGameState, Turn, Unit
 from . import model
 from .names import surname, unit_label
 
@@ -159,18 +159,18 @@ def result_of(record) -> str | None:
     return record.get("result")
 
 
-def current_weather(state: HeartlandState) -> str:
+def current_weather(state: FullGameState) -> str:
     """This turn's weather: ``state["current"]["weather"]`` (or ``state["weather"]``); Clear if none."""
     w = (state.get("current") or cast(Turn, {})).get("weather") or state.get("weather")
     return result_of(w) or CLEAR
 
 
-def past_weather(state: HeartlandState) -> list:
+def past_weather(state: FullGameState) -> list:
     """The weather records of the turns already played, oldest first (``state["history"]``)."""
     return [h.get("weather") for h in state.get("history", [])]
 
 
-def previous_weather(state: HeartlandState) -> str | None:
+def previous_weather(state: FullGameState) -> str | None:
     """Last turn's weather (None on the first turn or when it was not rolled)."""
     past = past_weather(state)
     return result_of(past[-1]) if past else None
@@ -227,7 +227,7 @@ def resolve_mud(rolled: str, past: Iterable = ()) -> MudCheck:
                     f"{text} = {total:g} Rain turns, under {MUD_AFTER:g}: no Mud yet (5.22, 5.24)")
 
 
-def apply_mud(state: HeartlandState, check: MudCheck | None = None) -> MudCheck:
+def apply_mud(state: FullGameState, check: MudCheck | None = None) -> MudCheck:
     """Write 5.24 into this turn's weather record: ``result: Mud`` and ``rolled``/``rain`` when it is Mud.
 
     Idempotent: a record already turned into Mud is left alone."""
@@ -285,7 +285,7 @@ class TurnStart:
     why: str = ""
 
 
-def affected_leaders(state: HeartlandState) -> list[str]:
+def affected_leaders(state: FullGameState) -> list[str]:
     """The leaders weather changes (5.21, 5.26: "every leader"): all but the captured, killed and removed."""
     return [lid for lid, ld in state["leaders"].items()
             if not (ld.get("captured") or ld.get("killed") or ld.get("removed"))]
@@ -327,7 +327,7 @@ def _ml_restored(lid: str, ml: int, cold, now: str, prev: str | None) -> MLChang
     return MLChange(lid, ml, after, cause, None, rule, f"{lid}: ML {ml} -> {after}; " + "; ".join(parts))
 
 
-def _blizzard_recoveries(state: HeartlandState) -> list[UnitRecovery]:
+def _blizzard_recoveries(state: FullGameState) -> list[UnitRecovery]:
     """5.21, 5.29: a Clear turn cancels the Blizzard ML losses of units and wagons."""
     return [UnitRecovery(kind, uid, int(u["blizzard_ml"]))
             for kind in ("units", "logistics") for uid, u in cast(dict, state).get(kind, {}).items()
@@ -349,7 +349,7 @@ def _turn_start_why(ts: TurnStart, now: str, prev: str | None) -> str:
     return "; ".join(notes) or f"{now}" + (f" after {prev}" if prev else "") + ": no ML changes"
 
 
-def turn_start(state: HeartlandState) -> TurnStart:
+def turn_start(state: FullGameState) -> TurnStart:
     """5.21 / 5.26 (H-20): the ML changes this turn's weather makes at its start, and the units
     whose Blizzard ML losses a Clear turn cancels.  Nothing is changed here."""
     now = current_weather(state)
@@ -377,7 +377,7 @@ def turn_start(state: HeartlandState) -> TurnStart:
     return ts
 
 
-def apply_turn_start(state: HeartlandState, ts: TurnStart | None = None) -> TurnStart:
+def apply_turn_start(state: FullGameState, ts: TurnStart | None = None) -> TurnStart:
     """Apply :func:`turn_start` (computed now if not given) and mark the weather record applied."""
     ts = ts or turn_start(state)
     if ts.already_applied:
@@ -397,7 +397,7 @@ def apply_turn_start(state: HeartlandState, ts: TurnStart | None = None) -> Turn
     return ts
 
 
-def start_of_turn(state: HeartlandState) -> tuple[MudCheck | None, TurnStart]:
+def start_of_turn(state: FullGameState) -> tuple[MudCheck | None, TurnStart]:
     """Everything of this module due once the weather is rolled: 5.24 Mud, then 5.21 / 5.26."""
     mud = apply_mud(state) if (state.get("current") or cast(Turn, {})).get("weather") else None
     return mud, apply_turn_start(state)
@@ -434,7 +434,7 @@ class BlizzardLoss:
     why: str = ""
 
 
-def _moving_members(state: HeartlandState, force_id: str) -> tuple[list[str], list[str], list[str]]:
+def _moving_members(state: FullGameState, force_id: str) -> tuple[list[str], list[str], list[str]]:
     """Leaders, living units and logistics that move with ``force_id`` (a force or a wagon moving alone)."""
     if force_id in state.get("logistics", {}):
         return [], [], [force_id]
@@ -449,7 +449,7 @@ def _moving_members(state: HeartlandState, force_id: str) -> tuple[list[str], li
             model.force_logistics(state, force_id))
 
 
-def blizzard_loss(state: HeartlandState, force_id: str, *, weather: str | None = None) -> BlizzardLoss:
+def blizzard_loss(state: FullGameState, force_id: str, *, weather: str | None = None) -> BlizzardLoss:
     """5.29 (H-20): every leader, unit and wagon of ``force_id`` that moves in a Blizzard turn loses
     1 ML level, once a turn.  ``force_id`` may be a wagon's id when it moves alone.  Nothing when the
     weather is not Blizzard."""
@@ -479,7 +479,7 @@ def blizzard_loss(state: HeartlandState, force_id: str, *, weather: str | None =
     return out
 
 
-def apply_blizzard_loss(state: HeartlandState, loss: BlizzardLoss) -> None:
+def apply_blizzard_loss(state: FullGameState, loss: BlizzardLoss) -> None:
     """Apply a :func:`blizzard_loss`: leaders' ML falls; units and wagons get ``blizzard_ml`` + 1."""
     for h in loss.hits:
         rec = cast(dict, state)[h.kind][h.id]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from .state_types import HeartlandState, Unit
+from .state_types import FullGameState, Unit
 from ...geometry.hex import Hex, HexSide
 from ...kit.zoc import zoc
 from . import model
@@ -22,7 +22,7 @@ def exerts_zoc(unit: Unit) -> bool:
     return unit["steps"] > 0 and unit["arm"] not in NO_ZOC_ARMS and model.unit_cf(unit) > 0
 
 
-def _source(state: HeartlandState, u: Unit) -> str | None:
+def _source(state: FullGameState, u: Unit) -> str | None:
     """The hex a unit exerts its ZOC from: its leader's hex (none while he is in the pool), or its own."""
     if u.get("leader"):
         ld = state["leaders"][cast(str, u["leader"])]
@@ -30,13 +30,13 @@ def _source(state: HeartlandState, u: Unit) -> str | None:
     return u.get("hex") or None
 
 
-def zoc_sources(state: HeartlandState, side: str) -> set[str]:
+def zoc_sources(state: FullGameState, side: str) -> set[str]:
     """Hexes from which ``side`` exerts ZOC: those holding at least one ZOC-exerting unit."""
     return {src for u in state["units"].values()
             if u["side"] == side and exerts_zoc(u) and (src := _source(state, u)) is not None}
 
 
-def zoc_hexes(state: HeartlandState, side: str, hexmap) -> dict[str, set[str]]:
+def zoc_hexes(state: FullGameState, side: str, hexmap) -> dict[str, set[str]]:
     """Every hex in ``side``'s ZOC -> the source hexes exerting ZOC into it (3.6, 3.61)."""
     sources = zoc_sources(state, side)
 
