@@ -165,8 +165,8 @@ def _cos_takes_command(state: FullGameState, e: Kill, here: str | None) -> None:
     """3.32b: the Chief of Staff leaves the army commander's box and takes the army, its HQ with it,
     where the commander fell; a brevet (14.51) costs the side 1 WEP."""
     ld, cos = state["leaders"][e.leader], state["leaders"][cast(str, e.heir)]
-    cast(dict, cos).pop("cos_of", None)
-    cast(dict, ld).pop("cos", None)
+    cos.pop("cos_of", None)
+    ld.pop("cos", None)
     cos.update({"hex": here, "superior": ld.get("superior"), "pool": False, "active": True,
                 "hq": bool(ld.get("hq"))})
     ld["hq"] = False                    # the HQ stays with the army, not the Leader Pool

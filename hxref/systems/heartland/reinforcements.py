@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from .state_types import FullGameState
 from ...geometry.hex import distance
@@ -114,7 +113,7 @@ def _place(state: FullGameState, hexmap, side: str, e: dict) -> Arrival:
         arr.why = why + "; they wait"
         e["arrived"] = None
         return arr
-    leaders, units = cast(dict[str, Any], state["leaders"]), cast(dict[str, Any], state["units"])
+    leaders, units = state["leaders"], state["units"]
     for lid, rec in (e.get("leaders") or {}).items():
         ld = copy.deepcopy(rec)
         ld.update(side=side, hex=label, superior=None, pool=False)
@@ -135,7 +134,7 @@ def _place(state: FullGameState, hexmap, side: str, e: dict) -> Arrival:
     for sid, rec in (e.get("logistics") or {}).items():
         s = copy.deepcopy(rec)
         s.update(side=side, hex=label)
-        cast(dict[str, Any], state.setdefault("logistics", {}))[sid] = s
+        state.setdefault("logistics", {})[sid] = s
     if hq_on:                                   # 6.1: an HQ reinforcement appears on top of a leader
         state["leaders"][hq_on]["hq"] = True
         arr.hq_on = hq_on

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Decision
-from .state_types import FullGameState, Leader, Ratings
+from .state_types import FullGameState, Ratings
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -178,7 +178,7 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str, charts: Char
         if fid in view["leaders"]:
             ld = view["leaders"][fid]
             # the ratings the rules read: printed, less a brevet (14.51) and a wound (10.67)
-            mr = model.current_rating(cast(Leader, ld), "mr")
+            mr = model.current_rating(ld, "mr")
             notes.append(f"  {fid}: {here}, {ld['name']} {'*' * ld['stars']}, "
                          f"{'active' if ld['active'] else 'INACTIVE'}, AR-BR-MR {_ratings_text(ld)}, "
                          f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, mr, charts))
