@@ -38,7 +38,7 @@ Readings chosen (pinned by ``tests/heartland/test_dense_fog.py``):
 from __future__ import annotations
 
 import copy
-from typing import Iterable, cast
+from typing import Final, Iterable
 from .state_types import FullGameState
 from ...kit.events import Event, event
 
@@ -177,9 +177,9 @@ def deferred_announcements(events: Iterable, options: dict | None = None) -> tup
 
 #: the state's queue of 3.72(4) announcements waiting for the Reorganization Segment: the public
 #: copies of deferred events (a key of no view: the umpire's until it is released)
-ANNOUNCEMENTS = "announcements"
+ANNOUNCEMENTS: Final = "announcements"
 #: the mark on a pontoon laid under dense fog, until its announcement: off the enemy's map
-UNANNOUNCED = "unannounced"
+UNANNOUNCED: Final = "unannounced"
 
 
 def defer(state: FullGameState, events: list[Event]) -> list[Event]:
@@ -195,10 +195,10 @@ def defer(state: FullGameState, events: list[Event]) -> list[Event]:
     out: list[Event] = []
     for e in events:
         if id(e) in held:
-            cast(dict, state).setdefault(ANNOUNCEMENTS, []).append(copy.deepcopy(e))
+            state.setdefault(ANNOUNCEMENTS, []).append(copy.deepcopy(e))
             for pt in state.get("pontoons") or []:
                 if pt.get("id") == e.get("pontoon"):
-                    cast(dict, pt)[UNANNOUNCED] = True
+                    pt[UNANNOUNCED] = True
             e = {**e, "visible_to": [str(e.get("side"))], "rule": ", ".join(filter(None, (e.get("rule"), "3.72(4)")))}
         out.append(e)
         if e.get("type") == "reorganization.start":
@@ -208,9 +208,9 @@ def defer(state: FullGameState, events: list[Event]) -> list[Event]:
 
 def release(state: FullGameState) -> list[Event]:
     """3.72(4): the Reorganization Segment: every held announcement is made to both sides."""
-    held = cast(dict, state).pop(ANNOUNCEMENTS, None) or []
+    held = state.pop(ANNOUNCEMENTS, None) or []
     for pt in state.get("pontoons") or []:
-        cast(dict, pt).pop(UNANNOUNCED, None)
+        pt.pop(UNANNOUNCED, None)
     return [event("announcement",
                   f"announced in the Reorganization Segment (3.72(4)): {e.get('text', e.get('type'))}", "3.72(4)",
                   side=e.get("side"))

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
+    from ...kit.events import Event
+
 
 # --- leaders, units, logistics (3.1, 3.2, 7.2; layout in model.py) --------------------------
 
@@ -142,6 +144,7 @@ class Pontoon(TypedDict):
     laid_turn: int | None
     engineer: NotRequired[str]      # the engineer at work on it (8.81a)
     work: NotRequired[str]          # the impulse the work was ordered in (``turn.impulse``)
+    unannounced: NotRequired[bool]  # laid under dense fog, off the enemy's map until announced (3.72(4))
 
 
 class ChiefEngineer(TypedDict, total=False):
@@ -402,6 +405,7 @@ class FullGameExtras(TypedDict, total=False):
     devastated: list[str]
     burned_bridges: list[str]
     charts: dict[str, Any]              # chart data
+    announcements: list[Event]          # dense fog's news held for the Reorganization Segment (3.72(4))
 
 
 class FullGameState(InitiativeState, FullGameExtras):
