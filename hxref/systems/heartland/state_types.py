@@ -1,8 +1,14 @@
 """The Heartland game state as typed records: what :meth:`.system.Heartland.setup` builds from a
 scenario file (games/heartland/scenarios/) and what the rules modules add to it in play.
 
-Only types live here: the state stays plain data (dicts and lists, written to the game file as
-YAML).  A key every state holds is required; a key that some scenarios or some moments lack is
+A scenario is one of two games, each its own state type: without a map (bidding-demo) the
+bidding game, :class:`BiddingState`, the initiative segment with a leader count per side; with a
+map the full game, :class:`FullGameState`, armies of leader and unit records, marked ``full``.
+Both hold the initiative segment's keys (:class:`InitiativeState`).  :func:`is_full` tells them
+apart, and the rules modules of the full game take a :class:`FullGameState` only.
+
+Only types live here: the state stays plain data (dicts and lists, as the game file holds them).
+A key a game's every state holds is required; a key that some scenarios or some moments lack is
 ``NotRequired`` (the rules read it with ``.get``).  The layout is described in :mod:`.model`
 (leaders, units, logistics), :mod:`.naval` (``naval``), :mod:`.rail` (trains, rail keys),
 :mod:`.engineers` (pontoons), :mod:`.hidden_open` (plots, pending searches) and
