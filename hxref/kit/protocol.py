@@ -39,7 +39,8 @@ UMPIRE = "umpire"
 PUBLIC = None
 
 #: a system's state: plain data (mappings, lists, text, numbers) a game file holds as YAML; each
-#: system names its own ``TypedDict`` (``GameSystem[HeartlandState]``)
+#: system names its own ``TypedDict``, or a union of them when its scenarios are different games
+#: (``GameSystem[SalemState]``; Heartland's ``BiddingState | FullGameState``)
 S = TypeVar("S", bound=Mapping[str, Any])
 
 
