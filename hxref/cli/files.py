@@ -242,7 +242,7 @@ def _check_charts(eng, game: str, side: str, show: bool, accept: bool) -> None:
     pins and its scenario (its creator's, covered by every join) against the ones his hxref
     publishes.  A friendlier chart, map or order of battle slipped in by whoever made the game is
     named here, not found in play."""
-    from ..kit import published
+    from ..referee import published
 
     differ = published.differences(eng)
     if show:
@@ -410,7 +410,7 @@ def join(game, side, key_path, out_dir, template_path, show_charts, accept_chart
                        f"{t.side} with {fp}; the template names nothing else: the umpire holds the game, and "
                        "his views of your side cannot be checked at home (no umpire's key to check them with)")
         else:
-            from ..kit.published import options_of
+            from ..referee.published import options_of
 
             for line in join_lines(created, t.identity, t.side, options_of(created)):
                 click.echo(line)
@@ -446,7 +446,7 @@ def what_a_join_signs(eng, side: str) -> list[str]:
     """What a join of ``side`` signs, as its signer reads it before signing: the game's identity and
     label, mode, system and scenario, every participant and key, the deadline policy and the
     optional rules, all from ``game.created`` (what the identity is the hash of)."""
-    from ..kit.published import chosen_options
+    from ..referee.published import chosen_options
 
     return join_lines(eng.gf.log[0]["data"], eng.identity, side, chosen_options(eng))
 
@@ -462,7 +462,7 @@ def _title(system) -> str:
 
 def join_lines(created: dict, identity: str, side: str, options: list[str]) -> list[str]:
     """:func:`what_a_join_signs` from ``game.created``'s data (a template's join reads it there)."""
-    from ..kit.published import club_map_of
+    from ..referee.published import club_map_of
 
     meta = created["meta"]
     lines = [f"you sign a join of game {meta['game']!r} (identity {identity}) as {side}:",

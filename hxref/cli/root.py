@@ -412,7 +412,7 @@ def _keep_the_files_before(game: str, texts: list, detached: str | None):
 
 def _charts_warning(eng) -> None:
     """The receiving side's check of a join: it signs charts that differ from this machine's."""
-    from ..kit import published
+    from ..referee import published
 
     differ = published.differences(eng)
     if differ:
@@ -655,7 +655,7 @@ def status(game, as_json, with_audit, workers, width):
 
 
 def _options_of(eng) -> list[str]:
-    from ..kit import published
+    from ..referee import published
 
     return published.chosen_options(eng)
 
@@ -666,7 +666,7 @@ def _options_line(options: list[str]) -> str:
 
 
 def _charts_differ(eng) -> list[str]:
-    from ..kit import published
+    from ..referee import published
 
     return published.differences(eng)
 
@@ -786,7 +786,7 @@ def _shipped_demo(nonce: str, charts_from: str | None) -> tuple[str, dict | None
 def _charts_of(path: str, system: str) -> dict:
     """The data files pinned in the earlier game ``path`` (``new --charts-from``), checked."""
     from ..gamefile.game import GameFile
-    from ..kit import data
+    from ..referee import pinning
 
     log = GameFile.load(path).log
     first = log[0].get("data") if log and log[0].get("kind") == "game.created" else None
@@ -798,7 +798,7 @@ def _charts_of(path: str, system: str) -> dict:
         raise InvalidInput("--charts-from: this game pins no charts (it was made before games pinned them)",
                            code="E504", file=path)
     try:
-        data.prepare(system, charts)
+        pinning.prepare(system, charts)
     except InvalidInput as exc:
         raise exc.at(file=path) from None
     return charts

@@ -1,10 +1,13 @@
-"""The files of a system's data folder (``games/<folder>/``): how they are read, what a game
-pins of them in its first event, and the checks a pinned text must pass.
+"""The files of a system's data folder (``games/<folder>/``): which of them a game pins in its
+first event, how they are read (from the game's pinned copy or the disk), and the checks a pinned
+text must pass.  Writing and reading back the pins is the referee's
+(:mod:`hxref.referee.pinning`); comparing them with the published files is the joining player's
+check (:mod:`hxref.referee.published`).
 
 Numbers from a game's charts are data (design: a chart is updated by replacing its file,
 nothing in the code changes).  But a game begun with one chart must go on, and audit, with that
 chart: so :meth:`hxref.referee.engine.Engine.create` pins the text of every chart in ``game.created``
-(:func:`pin`), keyed by its path inside the data folder with a sha256 each, and the game's
+(:func:`hxref.referee.pinning.pin`), keyed by its path inside the data folder with a sha256 each, and the game's
 identity, the hash of that event, covers them.  The engine gives them to the rules as a value,
 :class:`hxref.kit.charts.Charts` (:mod:`hxref.referee.rules`), which answers every read of a
 chart or map from them; with no game (a unit test calling the rules directly) or a game made
@@ -21,10 +24,10 @@ scenario is in ``game.created`` already (read once, by the system's
 
 A club's own map: a scenario file of one's own may name, as its ``map:``, a map file of the club's
 (``map: my-table.yaml``), a plain file name beside the scenario file, never a path nor a link.
-``hxref new`` reads it once (:func:`club_map_file`) and pins it as ``club-maps/<name>.yaml``; from
+``hxref new`` reads it once (:func:`hxref.referee.pinning.club_map_file`) and pins it as ``club-maps/<name>.yaml``; from
 then on it is read from the game only, never from anyone's disk (:func:`game_map` refuses a club
 map the game does not pin), and the joining player is told it is a club's own map, with its
-sha256 (:func:`unpublished`).
+sha256 (:func:`hxref.referee.published.unpublished`).
 
 Caches are keyed by content (:class:`Source` compares by its sha256), never by name: two games
 with different charts in one process each see their own.
@@ -33,13 +36,12 @@ A pinned text comes from a game file, which anyone may have crafted: before anyt
 it must be one YAML mapping within the data limits, without aliases, anchors, tags or duplicate
 keys (:func:`problem`), so a chart cannot blow up when read, nor read differently in two readers.
 Whether a game's charts are the ones this hxref publishes is the joining player's question
-(:func:`unpublished`, asked by ``hxref join`` before he signs).
+(:func:`hxref.referee.published.unpublished`, asked by ``hxref join`` before he signs).
 """
 from __future__ import annotations
 
 import os
 import re
-import stat
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,7 +49,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ..base.canon import canonical_json, sha256_hex
+from ..base.canon import sha256_hex
 from ..base.errors import InvalidInput
 
 #: the files at the top of a data folder pinned in a new game: the terrain types, which are the
@@ -63,8 +65,6 @@ CLUB_MAPS = "club-maps"
 _KEY = re.compile(r"(?:(?P<folder>[a-z0-9_][a-z0-9_-]*)/[a-z0-9_][a-z0-9_.-]*|terrain)\.yaml")
 #: a club's own map as its scenario names it: a file name beside the scenario, never a path
 _CLUB_MAP = re.compile(r"([a-z0-9_][a-z0-9_.-]*)\.ya?ml")
-#: at most this many files pinned in one game (a system ships about ten)
-MAX_PINNED = 64
 
 
 def pinned_folders(system: str) -> tuple[str, ...]:
@@ -271,7 +271,7 @@ _DISK: dict[str, tuple[tuple, Source]] = {}
 _RACY_NS = 2_000_000_000
 
 
-def _from_disk(system: str, rel: str, path: Path, what: str) -> Source:
+def from_disk(system: str, rel: str, path: Path, what: str) -> Source:
     """The file's text, read again only when the file changed (size, time or inode), or when it
     had changed just before it was read (file times are coarse: a second write may keep them)."""
     from ..base.yamlio import DATA_LIMITS, read_text
@@ -296,47 +296,10 @@ def _from_disk(system: str, rel: str, path: Path, what: str) -> Source:
 
 def today(system: str, rel: str) -> Source:
     """The file as it is on the disk now, whatever game is being played."""
-    return _from_disk(system, rel, _path(system, rel), "data file")
+    return from_disk(system, rel, _path(system, rel), "data file")
 
 
 # --- the pinned charts of the game being played ---------------------------------------------------
-
-def prepare(system: str, charts: Any) -> dict[str, Source]:
-    """A game's pinned charts (``game.created``'s ``charts``) as sources; E500 when the game file
-    holds them damaged (a key that is no chart path, a text that does not match its sha256, a map
-    naming a terrain file the game does not pin)."""
-    if charts is None:
-        return {}
-    if not isinstance(charts, dict):
-        raise InvalidInput("game.created: the pinned charts are not a mapping (edited game file)", code="E500")
-    if len(charts) > MAX_PINNED:
-        raise InvalidInput(f"game.created: {len(charts)} pinned charts, at most {MAX_PINNED} (a crafted game file)",
-                           code="E500")
-    base = folder(system)
-    out = {}
-    for rel, entry in charts.items():
-        if not is_key(system, rel) or not isinstance(entry, dict) \
-                or set(entry) != {"sha256", "text"} or not isinstance(entry["text"], str):
-            raise InvalidInput(f"game.created: the pinned chart {str(rel)[:60]!r} is damaged (edited game file)",
-                               code="E500")
-        digest = sha256_hex(entry["text"].encode("utf-8"))
-        if digest != entry["sha256"]:
-            raise InvalidInput(f"game.created: the pinned chart {rel} does not match its sha256 (edited game file)",
-                               code="E500")
-        bad = problem(entry["text"])
-        if bad is not None:
-            raise InvalidInput(f"game.created: the pinned chart {rel} {bad[0]} (a crafted or edited game file)",
-                               code="E500")
-        out[rel] = Source(system, rel, str(base / rel), digest, True, entry["text"])
-    for rel, src in out.items():
-        # a pinned map reads its terrain types from the game too: a map naming a file the game does
-        # not pin (outside the data folder, another map, a scenario) would make each copy read its
-        # own disk; only the terrain types may be left out, which the joining player is told
-        ref = _terrain_ref(src) if is_map_key(rel) else None
-        if ref is not None and ref not in out and ref not in PINNED_TOP:
-            raise InvalidInput(f"game.created: the pinned map {rel} names the terrain file {ref[:80]!r}, which the "
-                               "game does not pin (a crafted game file)", code="E500")
-    return out
 
 
 @lru_cache(maxsize=64)
@@ -368,7 +331,7 @@ def game_map_at(system: str, rel: str, pinned: Mapping[str, Source]) -> Any:
                            "not pin: a club's map is read only from the game that pinned it (a crafted game file)",
                            code="E500")
     src = pinned.get(rel) or today(system, rel)
-    ref = _terrain_ref(src)
+    ref = terrain_ref(src)
     if ref is None:
         terrain = ""
     elif ref.startswith("/"):             # a terrain file outside the data folder: never pinned
@@ -436,50 +399,8 @@ def map_file(system: str, name: Any) -> Path:
     return folder(system) / map_key(system, name)
 
 
-#: a club's map takes the system's terrain types by this name only (pinned with it), or its own inline
-SYSTEM_TERRAIN_REF = "../terrain.yaml"
-
-
-def club_map_file(system: str, name: str, scenario_file: str | Path) -> Source:
-    """A club's own map as ``hxref new`` pins it: ``name``, the scenario's ``map:``, is a file name
-    beside the scenario file, a regular file and no symbolic link, one sound YAML mapping
-    (:func:`problem`) whose terrain types are inline or the system's own (``terrain:
-    ../terrain.yaml``).  E503 (naming the scenario or the map file) when it is not: a scenario
-    someone sent must not make ``hxref new`` pin some other file of its user's disk into a game
-    that he then sends to his opponent."""
-    from ..base.yamlio import DATA_LIMITS, read_text
-
-    where = Path(scenario_file)
-    found = _CLUB_MAP.fullmatch(name) if len(name) <= 200 else None
-    if found is None:
-        raise InvalidInput(f"the scenario's map {name[:80]!r} is not the name of a map file beside the scenario: "
-                           "write a file name, e.g. map: my-table.yaml (lower-case letters, digits, '_', '.', '-'; "
-                           "no folder, no path)", code="E503", file=str(where))
-    path = where.parent / name
-    try:
-        st = os.lstat(path)
-    except OSError:
-        raise InvalidInput(f"the scenario's map file {name} is missing: a club's map lies beside its scenario",
-                           code="E503", file=str(path)) from None
-    if stat.S_ISLNK(st.st_mode):
-        raise InvalidInput("the club's map is a symbolic link: a game pins only a map file of its own beside the "
-                           "scenario (copy the map there)", code="E503", file=str(path))
-    text = canonical_text(read_text(path, DATA_LIMITS, follow=False))
-    bad = problem(text)
-    if bad is not None:
-        raise InvalidInput(f"this map {bad[0]}: it cannot be pinned in a game", code=bad[1], file=str(path))
-    rel = f"{CLUB_MAPS}/{found.group(1)}.yaml"
-    src = Source(system, rel, str(path), sha256_hex(text.encode("utf-8")), False, text)
-    ref = src.data().get("terrain")
-    if not isinstance(ref, dict) and ref != SYSTEM_TERRAIN_REF:
-        raise InvalidInput(f"a club's map declares its terrain types inline (terrain: {{...}}) or takes the "
-                           f"system's (terrain: {SYSTEM_TERRAIN_REF}), not {str(ref)[:60]!r}", code="E503",
-                           file=str(path))
-    return src
-
-
 @lru_cache(maxsize=64)
-def _terrain_ref(src: Source) -> str | None:
+def terrain_ref(src: Source) -> str | None:
     """The terrain file the map ``src`` names (``terrain: ../terrain.yaml``): its path inside the
     data folder, or an absolute path when it lies outside; None when the terrain is inline."""
     import posixpath
@@ -496,216 +417,10 @@ def _terrain_ref(src: Source) -> str | None:
 
 def file(system: str, path: str | Path) -> Source:
     """Another file of a chart's (or campaign's) shape, a test's or a user's: always from the disk."""
-    return _from_disk(system, str(path), Path(path), "data file")
-
-
-def pin(system: str, scenario: Any = None, scenario_file: str | Path | None = None) -> dict[str, dict[str, str]]:
-    """What a new game pins, as ``{path: {sha256, text}}``: every file of :func:`pinned_folders`,
-    the files of :data:`PINNED_TOP`, and the map the scenario names (its ``map:``; a scenario
-    played on no map, or no scenario, pins none).  A club's own map (``map: my-table.yaml``) is
-    pinned only from ``scenario_file``, the scenario file ``hxref new`` was given, and checked as
-    its game will read it (:func:`club_map_file`); without it (what this hxref publishes for a
-    game's scenario: the joining player's check) a club's map is never looked for."""
-    base = folder(system)
-    paths = [(f"{sub}/{p.name}", p) for sub in pinned_folders(system) for p in sorted((base / sub).glob("*.yaml"))]
-    paths += [(name, base / name) for name in PINNED_TOP if (base / name).is_file()]
-    name = scenario.get("map") if isinstance(scenario, Mapping) else None
-    # a name from a game file (the joining player's check): a plain file name, looked up only then
-    if not club_map(name) and isinstance(name, str) and len(name) <= 200 \
-            and is_key(system, f"{MAPS}/{name}.yaml") and (base / MAPS / f"{name}.yaml").is_file():
-        paths.append((f"{MAPS}/{name}.yaml", base / MAPS / f"{name}.yaml"))
-    elif scenario_file is not None and name is not None and not club_map(name):
-        maps = ", ".join(sorted(p.stem for p in (base / MAPS).glob("*.yaml")))
-        raise InvalidInput(f"the scenario's map {str(name)[:60]!r} is none of {system}'s maps ({maps}); a club's "
-                           "own map is named as its file beside the scenario: map: my-table.yaml", code="E503",
-                           file=str(scenario_file))
-    out = {}
-    for rel, p in paths:
-        if is_key(system, rel):
-            src = _from_disk(system, rel, p, "chart")
-            bad = problem(src.text)
-            if bad is not None:       # it would be refused in every copy of the game
-                raise InvalidInput(f"this chart {bad[0]}: it cannot be pinned in a game", code=bad[1],
-                                   file=str(p))
-            out[rel] = {"sha256": src.sha256, "text": src.text}
-    if club_map(name) and scenario_file is not None:
-        own = club_map_file(system, name, scenario_file)
-        out[own.path] = {"sha256": own.sha256, "text": own.text}
-        _check_club_map(system, name, out, own.file)
-    return out
-
-
-def _check_club_map(system: str, name: str, charts: Mapping[str, Any], file: str) -> None:
-    """Read the club's map ``name`` as the game will (from ``charts``, with the terrain types they
-    pin), so a map its rules cannot read is refused at ``hxref new``, naming the club's file."""
-    try:
-        game_map(system, name, prepare(system, charts))
-    except InvalidInput as exc:
-        exc.where.file = file
-        raise
-
-
-def changed(system: str, charts: Mapping[str, Source]) -> list[tuple[str, str]]:
-    """The pinned files that differ from the disk today: ``(path, how)``."""
-    out = []
-    for rel, src in sorted(charts.items()):
-        if rel.startswith(CLUB_MAPS + "/"):     # no hxref publishes a club's map: nothing to differ from
-            continue
-        try:
-            now = today(system, rel)
-        except InvalidInput:
-            out.append((rel, "is no longer in " + str(folder(system))))
-            continue
-        if now.sha256 != src.sha256:
-            out.append((rel, f"differs from the file today (pinned sha256 {src.sha256[:16]}, "
-                             f"today {now.sha256[:16]})"))
-    return out
-
-
-def unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
-    """How a game's pinned charts (``game.created``'s ``charts``, raw) differ from the ones this
-    hxref publishes (its ``games/<folder>/``) for the game's ``scenario``: one line per file, none
-    when they are the same.  The joining player's check before he signs (``hxref join``).
-
-    Remembered between commands (:mod:`hxref.kit.scenario_memo`), keyed by the sha256 of each
-    pinned text as the game holds it (computed here, not the digest the game claims), the map the
-    scenario names and the data folder's files: reading and checking every chart of the system
-    again costs ``hxref status`` more than all the rest it does."""
-    from .scenario_memo import remembered
-
-    texts = {rel: v.get("text") for rel, v in charts.items()} if isinstance(charts, Mapping) \
-        and all(isinstance(v, Mapping) for v in charts.values()) else None
-    if texts is None or not all(isinstance(t, str) for t in texts.values()):
-        return _unpublished(system, charts, scenario)          # damaged: checked afresh, not kept
-    digests = {str(rel): sha256_hex(t.encode("utf-8")) for rel, t in texts.items()}
-    the_map = scenario.get("map") if isinstance(scenario, Mapping) else None
-    return remembered(system, "", {"charts": digests, "map": the_map if isinstance(the_map, str) else None},
-                      folder(system), lambda: _unpublished(system, charts, scenario), what="pinned charts")
-
-
-def _unpublished(system: str, charts: Any, scenario: Any = None) -> list[str]:
-    here = pin(system, scenario)
-    if charts is None:
-        return [f"the game pins no charts: each copy would read its own {folder(system)}"]
-    game = prepare(system, charts)
-    out = []
-    the_map = scenario.get("map") if isinstance(scenario, Mapping) else None
-    for rel in sorted(set(here) | set(game)):
-        if rel not in game:
-            out.append(f"{rel} is not pinned (each copy would read its own file)")
-        elif rel.startswith(CLUB_MAPS + "/") and club_map(the_map) and rel == club_key(the_map):
-            out.append(f"the map is a club's own, the creator's file {the_map} (sha256 {game[rel].sha256[:16]}), "
-                       f"not one of the published maps in {folder(system) / MAPS}")
-        elif rel not in here:
-            out.append(f"{rel} is not one of the published charts in {folder(system)}")
-        elif game[rel].sha256 != here[rel]["sha256"]:
-            out.append(f"{rel} differs from {folder(system) / rel} (the game's sha256 {game[rel].sha256[:16]}, "
-                       f"yours {here[rel]['sha256'][:16]})")
-    return out
+    return from_disk(system, str(path), Path(path), "data file")
 
 
 def club_key(name: str) -> str | None:
     """The pinned path of the club's map ``name``, or None when it is no club map name."""
     found = _CLUB_MAP.fullmatch(name)
     return f"{CLUB_MAPS}/{found.group(1)}.yaml" if found else None
-
-
-def differences(system: str, charts: Any, scenario: Any = None) -> str:
-    """The game's pinned charts against the published ones, as a unified diff (``hxref join
-    --show-charts``): what the player reads before he accepts them."""
-    import difflib
-
-    here = pin(system, scenario)
-    game = {rel: src.text for rel, src in prepare(system, charts).items()}
-    out: list[str] = []
-    for rel in sorted(set(here) | set(game)):
-        mine, theirs = here.get(rel, {}).get("text", ""), game.get(rel, "")
-        if mine != theirs:
-            out.extend(difflib.unified_diff(mine.splitlines(keepends=True), theirs.splitlines(keepends=True),
-                                            f"published/{rel}" if rel in here else "/dev/null",
-                                            f"game/{rel}" if rel in game else "/dev/null"))
-    return "".join(out)
-
-
-# --- the scenario a game holds, against the published one of its name ----------------------------
-
-#: a published scenario's name: a file name in the system's scenarios folder, never a path
-_SCENARIO_NAME = re.compile(r"[a-z0-9_][a-z0-9_.-]*")
-
-
-def own_file(name: str) -> bool:
-    """Whether the scenario name is a file of one's own (``my-scenario.yaml``), not a published name."""
-    return name.endswith((".yaml", ".yml"))
-
-
-def published_scenario(system: str, name: str) -> Any:
-    """This hxref's scenario ``name`` as a new game would hold it, or None when it has none."""
-    from ..base.errors import HxrefError
-    from .registry import get
-
-    try:
-        sysobj = get(system)
-        return sysobj.load_scenario(name) if name in sysobj.scenarios() else None
-    except HxrefError:
-        return None
-
-
-def scenario_differences(system: str, name: str, scenario: Any) -> list[str]:
-    """How the game's scenario differs from this hxref's scenario of that name: one line, or none
-    (remembered between commands for exactly these inputs: :mod:`hxref.kit.scenario_memo`)."""
-    from .scenario_memo import remembered
-
-    return remembered(system, name, scenario, folder(system),
-                      lambda: _scenario_differences(system, name, scenario))
-
-
-def _scenario_differences(system: str, name: str, scenario: Any) -> list[str]:
-    where = folder(system) / "scenarios"
-    if own_file(name):
-        return [f"the scenario is the creator's own file {name}, not one of the published ones in {where}"]
-    # only a published name: a path ("../x", "/home/...") would compare with some other file
-    mine = published_scenario(system, name) if _SCENARIO_NAME.fullmatch(name) else None
-    if mine is None:
-        return [f"the scenario {name[:80]!r} is not one of the published ones in {where}"]
-    if not _same(_with_options(system, mine, scenario), scenario):
-        return [f"the scenario {name} differs from the published one in {where}"]
-    return []
-
-
-def _with_options(system: str, mine: dict, scenario: Any) -> dict:
-    """The published scenario with the optional rules the game's players switched on (``hxref new
-    --option``: each is one of the system's optional rules, set true in the scenario's ``options``,
-    as a new game made with them would hold it); a game with any other option differs."""
-    from .registry import info
-
-    given = scenario.get("options") if isinstance(scenario, dict) else None
-    if not isinstance(given, dict):
-        return mine
-    own = mine.get("options") or {}
-    chosen = [n for n, v in given.items() if v is True and n in info(system).optional_rules and n not in own]
-    return dict(mine, options={**own, **{n: True for n in chosen}}) if chosen else mine
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal as the log holds them: 3 and 3.0 and true are three values (Python's == says one)."""
-    try:
-        return canonical_json(a) == canonical_json(b)
-    except (TypeError, ValueError):
-        return False
-
-
-def with_today(system: str, charts: Mapping[str, Source]) -> dict[str, Source]:
-    """``charts`` with each file that still exists replaced by today's (``hxref audit --rerun``)."""
-    out = dict(charts)
-    for rel in charts:
-        if rel.startswith(CLUB_MAPS + "/"):     # a club's map is only ever the game's
-            continue
-        try:
-            out[rel] = today(system, rel)
-        except InvalidInput:
-            pass
-    return out
-
-
-
-

@@ -115,24 +115,25 @@ def prove(gf: GameFile) -> dict:
 
 def _pinned(gf: GameFile) -> tuple[str, dict[str, Any]]:
     """The system and the charts pinned in the game's ``game.created`` (E500 when damaged)."""
-    from ..kit import data
+    from .pinning import prepare
 
     created = gf.log[0]["data"] if isinstance(gf.log[0].get("data"), dict) else {}
     meta = created.get("meta")
     system = meta.get("system") if isinstance(meta, dict) else None
     if not isinstance(system, str):
         raise InvalidInput("it names no game system", code="E500")
-    return system, data.prepare(system, created.get("charts"))
+    return system, prepare(system, created.get("charts"))
 
 
 def _chart_notices(gf: GameFile, res: AuditResult) -> None:
     """The replay used the charts the game pinned; say which of them the files of today differ from
     (the game's owner replaced them): a notice, not a failure."""
     from ..kit import data
+    from .pinning import changed
 
     try:
         system, charts = _pinned(gf)
-        found = data.changed(system, charts)
+        found = changed(system, charts)
     except HxrefError as exc:
         # a damaged game.created: the replay said so when it read a chart; a crafted chart no rules
         # call has read yet (a game still awaiting its joins) is refused here
@@ -155,7 +156,7 @@ def _scenario_notice(gf: GameFile, system: str, res: AuditResult) -> None:
     """Say so when the game's scenario is not this hxref's published one of its name (a club's own
     file, a doctored order of battle the players accepted at their joins): a notice, as for charts,
     so a tournament director reading `audit OK` knows what was played."""
-    from ..kit.data import scenario_differences
+    from .published import scenario_differences
 
     created = gf.log[0]["data"]
     meta = created.get("meta")

@@ -38,6 +38,7 @@ from .inputs import JOIN, MODES, SOLO_INPUTS, UMPIRE, check_created, check_table
 from .inputs import stored_text
 from ..kit import data as data_mod
 from ..kit.protocol import GameSystem, MapView, resolve_copy
+from . import pinning, published
 from .rules import GameRules
 from .trust import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from ..kit.protocol import Decision
@@ -277,7 +278,7 @@ class Engine(ClaimsMixin):
                         "nonce": nonce or random_hex(32),
                         # the charts the game is played with, covered by its identity (kit.data)
                         "charts": _charts_to_pin(system, charts, data,
-                                                 scenario if data_mod.own_file(scenario) else None)}
+                                                 scenario if published.own_file(scenario) else None)}
         if mode == "solo":
             created_data["solo_seed"] = random_hex(32)
         eng._apply("game.created", None, created_data)
@@ -814,7 +815,7 @@ class Engine(ClaimsMixin):
 
 def _charts_to_pin(system: str, given: Mapping[str, Any] | None, scenario: Mapping[str, Any],
                    scenario_file: str | None = None) -> dict:
-    """What a new game pins: this hxref's data files for ``scenario`` (kit.data.pin), with the
+    """What a new game pins: this hxref's data files for ``scenario`` (:func:`.pinning.pin`), with the
     club's own map a scenario file of one's own names (read beside ``scenario_file``), or exactly
     an earlier game's (checked as a game file's pinned charts are: E500 when damaged), so a game
     re-made from it, a shipped demo, has the same identity whatever this hxref publishes today;
@@ -822,10 +823,10 @@ def _charts_to_pin(system: str, given: Mapping[str, Any] | None, scenario: Mappi
     the earlier game's other maps are left out (a season's next scenario on another map would
     pin one its players' hxref does not publish for it, and every join would be refused); a
     club's own map is always the file the scenario names now."""
-    today = data_mod.pin(system, scenario, scenario_file)
+    today = pinning.pin(system, scenario, scenario_file)
     if given is None:
         return today
-    data_mod.prepare(system, given)
+    pinning.prepare(system, given)
     own = data_mod.map_key(system, scenario.get("map")) if scenario.get("map") is not None else None
     out = {rel: dict(entry) for rel, entry in given.items()
            if not data_mod.is_map_key(rel) or (rel == own and not data_mod.club_map(scenario.get("map")))}

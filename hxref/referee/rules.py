@@ -1,7 +1,7 @@
 """The rules a game is played with: its system bound to the charts its first event pins.
 
 A game names its system in ``game.created`` and pins there the text of every chart, terrain file
-and map it plays with (:func:`hxref.kit.data.pin`).  :class:`GameRules` gives the engine the
+and map it plays with (:func:`hxref.referee.pinning.pin`).  :class:`GameRules` gives the engine the
 system bound to those texts (:meth:`hxref.kit.protocol.GameSystem.bind`): a typed
 :class:`~hxref.kit.protocol.GameSystem` whose rules read only the :class:`~hxref.kit.charts.Charts`
 they are given, as they roll only the dice they are given.  The rules are imported when first
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..kit import data, registry
+from ..kit import registry
+from . import pinning
 from ..kit.charts import Charts
 from ..kit.data import Source
 from ..kit.protocol import GameSystem
@@ -41,9 +42,9 @@ class GameRules:
         raw = self._pinned()
         got, prepared = self._prepared
         if got is not raw:
-            prepared = data.prepare(self.name, raw)
+            prepared = pinning.prepare(self.name, raw)
             self._prepared = (raw, prepared)
-        return data.with_today(self.name, prepared) if self.today else prepared
+        return pinning.with_today(self.name, prepared) if self.today else prepared
 
     @property
     def system(self) -> GameSystem[Any]:

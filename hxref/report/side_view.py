@@ -226,16 +226,16 @@ def system_for(sv: SideView):
     """The game's system, with this hxref's published charts (a view carries no charts; its digest
     says whether they are the game's), and a note when they differ."""
 
-    from ..kit import data as data_mod
     from ..kit import registry
+    from ..referee import pinning, published
     from ..kit.charts import Charts
 
-    scenario = data_mod.published_scenario(sv.fields["system"], sv.fields["scenario"])
-    charts = data_mod.pin(sv.fields["system"], scenario)
+    scenario = published.published_scenario(sv.fields["system"], sv.fields["scenario"])
+    charts = pinning.pin(sv.fields["system"], scenario)
     note = None if pinned_digest(charts) == sv.fields["pinned"] else (
         "the game's pinned charts differ from your hxref's: this check used yours")
     system = sv.fields["system"]
-    return registry.get(system).bind(Charts(system, data_mod.prepare(system, charts))), note
+    return registry.get(system).bind(Charts(system, pinning.prepare(system, charts))), note
 
 
 def check(sv: SideView, order, *, signed: bool) -> list[str]:

@@ -160,7 +160,7 @@ def _for_whom(audience: str | None, mode: str) -> str:
 
 def _header(engine, audience: str | None, mode: str) -> tuple[list[tuple[str, str]], list[str]]:
     """The footer's lines to verify the report by, and the warnings every reader must see first."""
-    from ..kit import published
+    from ..referee import published
 
     meta = engine.h["meta"]
     header = [

@@ -21,6 +21,7 @@ from hxref.referee.audit import audit, rerun
 from hxref.referee.engine import Engine
 from hxref.base.errors import InvalidInput
 from hxref.kit import data
+from hxref.referee import pinning
 
 WEATHER = "charts/weather.yaml"
 
@@ -153,7 +154,7 @@ def test_rules_called_with_no_game_read_the_disk(games):
     assert WeatherChart.load(today).lookup(1, 7) == "Clear"
     set_weather(games, "Thaw")
     assert WeatherChart.load(today).lookup(1, 7) == "Thaw"     # the file read again: it changed
-    charts = data.prepare("heartland", {WEATHER: {"text": (t := set_weather(games, "Cold")),
+    charts = pinning.prepare("heartland", {WEATHER: {"text": (t := set_weather(games, "Cold")),
                                                   "sha256": data.sha256_hex(t.encode())}})
     set_weather(games, "Snow")
     bound = get("heartland").bind(Charts("heartland", charts))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hxref.kit import data, scenario_memo
+from hxref.referee import pinning, published, scenario_memo
 
 
 def _counting(lines: list[str]):
@@ -76,12 +76,12 @@ def test_an_unwritable_cache_still_answers(tmp_path, monkeypatch):
 
 
 def test_the_remembered_answer_is_the_computed_one():
-    scenario = data.published_scenario("heartland", "river-line")
+    scenario = published.published_scenario("heartland", "river-line")
     edited = dict(scenario, wep={"union": 1, "confederate": 1})
     for s in (scenario, edited):
-        assert data.scenario_differences("heartland", "river-line", s) \
-            == data._scenario_differences("heartland", "river-line", s)
-    assert data.scenario_differences("heartland", "river-line", edited)
+        assert published.scenario_differences("heartland", "river-line", s) \
+            == published._scenario_differences("heartland", "river-line", s)
+    assert published.scenario_differences("heartland", "river-line", edited)
 
 
 def test_status_imports_no_rules(cli):
@@ -103,21 +103,20 @@ def test_the_pinned_charts_comparison_is_remembered_by_what_the_game_holds(tmp_p
     the published digests for other texts is compared afresh, never handed an honest game's answer."""
     from hxref.base.canon import sha256_hex
     from hxref.base.errors import InvalidInput
-    from hxref.kit import data
 
     monkeypatch.setenv("HXREF_HOME", str(tmp_path / "home"))
-    honest = data.pin("heartland", {"map": "demo"})
+    honest = pinning.pin("heartland", {"map": "demo"})
     calls = []
-    real = data._unpublished
-    monkeypatch.setattr(data, "_unpublished", lambda *a: calls.append(1) or real(*a))
-    assert data.unpublished("heartland", honest, {"map": "demo"}) == []
-    assert data.unpublished("heartland", honest, {"map": "demo"}) == [] and len(calls) == 1     # remembered
+    real = published._unpublished
+    monkeypatch.setattr(published, "_unpublished", lambda *a: calls.append(1) or real(*a))
+    assert published.unpublished("heartland", honest, {"map": "demo"}) == []
+    assert published.unpublished("heartland", honest, {"map": "demo"}) == [] and len(calls) == 1     # remembered
     rel = next(iter(honest))
     crafted = {**honest, rel: {"sha256": honest[rel]["sha256"], "text": honest[rel]["text"] + "# changed\n"}}
     with pytest.raises(InvalidInput) as err:
-        data.unpublished("heartland", crafted, {"map": "demo"})
+        published.unpublished("heartland", crafted, {"map": "demo"})
     assert err.value.code == "E500" and len(calls) == 2
     text = honest[rel]["text"] + "# changed\n"
     changed = {**honest, rel: {"sha256": sha256_hex(text.encode("utf-8")), "text": text}}
-    found = data.unpublished("heartland", changed, {"map": "demo"})
+    found = published.unpublished("heartland", changed, {"map": "demo"})
     assert len(calls) == 3 and len(found) == 1 and found[0].startswith(f"{rel} differs")

@@ -28,6 +28,7 @@ from hxref.base import yamlio
 from hxref.base.canon import sha256_hex
 from hxref.gamefile.game import GameFile, event_hash
 from hxref.kit import data
+from hxref.referee import pinning
 
 from tests.security.attacker import sha
 
@@ -219,6 +220,6 @@ def test_the_read_charts_are_cached_by_content_and_bounded():
     """A batch over many forks, each with its own crafted chart, keeps at most 256 of them."""
     data._plain.cache_clear()
     for i in range(300):
-        src = data.prepare("heartland", {WEATHER: pinned_text(f"rule: '5.2'\nnote: fork {i}\n")})[WEATHER]
+        src = pinning.prepare("heartland", {WEATHER: pinned_text(f"rule: '5.2'\nnote: fork {i}\n")})[WEATHER]
         assert src.data() == {"rule": "5.2", "note": f"fork {i}"}
     assert data._plain.cache_info().currsize <= 256

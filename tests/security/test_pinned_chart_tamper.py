@@ -81,10 +81,10 @@ def test_a_pinned_chart_that_does_not_match_its_sha256_is_refused(played, tmp_pa
     res = audit(tmp_path / "forged.yaml", known_head=False)
     assert not res.ok and "this file is for another game" in res.problems[0]
     from hxref.base.errors import InvalidInput
-    from hxref.kit import data
+    from hxref.referee import pinning
 
     with pytest.raises(InvalidInput, match="does not match its sha256") as exc:
-        data.prepare("heartland", GameFile.load(tmp_path / "forged.yaml").log[0]["data"]["charts"])
+        pinning.prepare("heartland", GameFile.load(tmp_path / "forged.yaml").log[0]["data"]["charts"])
     assert exc.value.code == "E500"
 
 
@@ -92,8 +92,8 @@ def test_a_pinned_chart_that_does_not_match_its_sha256_is_refused(played, tmp_pa
                                  "Terrain.yaml", "maps/Demo.yaml"])
 def test_a_pinned_chart_under_another_name_is_refused(key):
     from hxref.base.errors import InvalidInput
-    from hxref.kit import data
+    from hxref.referee import pinning
 
     with pytest.raises(InvalidInput, match="is damaged") as exc:
-        data.prepare("heartland", {key: {"text": "a: 1\n", "sha256": sha256_hex(b"a: 1\n")}})
+        pinning.prepare("heartland", {key: {"text": "a: 1\n", "sha256": sha256_hex(b"a: 1\n")}})
     assert exc.value.code == "E500"

@@ -1,7 +1,7 @@
 """The published-scenario comparison, remembered between commands.
 
 Every report and ``hxref status`` says when a game is played with a scenario that differs from
-the one this hxref publishes (:func:`hxref.kit.data.scenario_differences`).  Reading the
+the one this hxref publishes (:func:`hxref.referee.published.scenario_differences`).  Reading the
 published scenario imports the system's rules, which costs a command that only reads the game's
 metadata most of its time.  So the answer is kept under ``$HXREF_HOME/scenarios/``, keyed by
 everything it depends on: this hxref's version, the system, the scenario's name, the game's own
@@ -37,7 +37,7 @@ def _tree(root: Path | None) -> list[list[Any]]:
 
 
 def _package_dir(system: str) -> Path | None:
-    from .registry import REGISTRY
+    from ..kit.registry import REGISTRY
 
     try:
         spec = find_spec(REGISTRY[system])
