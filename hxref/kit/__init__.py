@@ -5,12 +5,10 @@ imports nothing of the referee, the game file or the commands above it.
   records it exchanges with the referee (decisions, problems, sections, map views, results);
 - :mod:`.registry`: the systems by name, their metadata without importing their rules;
 - :mod:`.charts`: the data a game plays with, given to the rules as a value
-  (:meth:`GameSystem.bind`); :mod:`.data`: the files of ``games/<folder>/``, what a game pins
-  of them and the checks a pinned text passes;
+  (:meth:`GameSystem.bind`); :mod:`.data`: the files of ``games/<folder>/``, which a game pins,
+  read from the game or the disk, and the checks a pinned text passes;
 - :mod:`.results`: a combat results table read from a chart; :mod:`.fog`: which enemy units a side sees;
 - :mod:`.views`: views by allow-list; :mod:`.events`: an event's audience (``visible_to``);
 - :mod:`.schema`: nested choice schemas; :mod:`.zoc`, :mod:`.walk`: zones of control and path walks;
-- :mod:`.published`: a game's pinned files and scenario against this hxref's (the join check),
-  remembered between commands (:mod:`.scenario_memo`); :mod:`.secret_kinds`: where a side's
-  secrets lie in the state.
+- :mod:`.secret_kinds`: where a side's secrets lie in the state.
 """
