@@ -19,8 +19,10 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from . import orders
 from . import trust as protocol
-from ..base.errors import IllegalOrder, InvalidInput
+from .acceptance import withdrawable
+from ..base.errors import IllegalOrder
 from .inputs import JOIN, UMPIRE
 from ..kit import schema
 
@@ -29,62 +31,9 @@ if TYPE_CHECKING:
     from ..gamefile.game import Event
     from ..kit.protocol import Decision, GameSystem
 
-#: after a signed claim of a missed deadline: the late side's unanswered decision gets its
-#: declared default (stand-fast), or the late side forfeits the game (forfeit)
-NMR_POLICIES = ("stand-fast", "forfeit")
-
-
 def _claim_text(claim: dict) -> str:
     return (f"{claim['against']} missed the deadline of {claim['decision']} ({claim['deadline']}); "
             f"claim signed by {claim['by']} at {claim['at']}: {claim['outcome']}")
-
-
-#: the longest deadline and grace a policy may set: a year (a longer one is no deadline, and its
-#: arithmetic would leave the calendar)
-MAX_POLICY_HOURS = 24 * 366
-#: the most missed decisions ``forfeit_after`` may count
-MAX_FORFEIT_AFTER = 1000
-
-
-def _hours(value: Any) -> bool:
-    """A finite number of hours, 0 to :data:`MAX_POLICY_HOURS` (True and False are no numbers)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_POLICY_HOURS
-
-
-def check_policy(policy: Any) -> dict:
-    """A game's deadline policy: ``deadline_hours`` (> 0, at most a year), ``nmr`` (stand-fast or
-    forfeit), an optional ``grace_hours`` (0 to a year) and ``forfeit_after`` (1 to 1000 missed
-    decisions).  E504 naming the value at fault; ``hxref new`` checks it, and so does every load of
-    a game (:func:`hxref.referee.inputs.check_created`), so a hand-made policy is refused everywhere."""
-    if not isinstance(policy, dict):
-        raise InvalidInput("a deadline policy is a mapping of deadline_hours, nmr, grace_hours, forfeit_after",
-                           code="E504")
-    out = {k: v for k, v in policy.items() if v is not None}
-    for k in ("deadline_hours", "grace_hours"):
-        # one form for one value: 168 and 168.0 would make two different games (the policy is part
-        # of the game's identity)
-        if isinstance(out.get(k), float) and out[k].is_integer() and abs(out[k]) <= MAX_POLICY_HOURS:
-            out[k] = int(out[k])
-    keys = {"deadline_hours", "nmr", "forfeit_after", "grace_hours"}
-    if set(out) - keys:
-        raise InvalidInput(f"unknown policy keys {sorted(map(str, set(out) - keys))}", code="E504")
-    if not out:
-        return {}
-    if not _hours(out.get("deadline_hours")) or out["deadline_hours"] <= 0:
-        raise InvalidInput(f"--deadline-hours is a number of hours > 0 and at most {MAX_POLICY_HOURS} (a year), "
-                           f"not {out.get('deadline_hours')!r}", code="E504")
-    out.setdefault("nmr", "stand-fast")
-    if out["nmr"] not in NMR_POLICIES:
-        raise InvalidInput(f"--nmr is one of {', '.join(NMR_POLICIES)} (a policy that waits for ever would let "
-                           "a side stall the game)", code="E504")
-    if "grace_hours" in out and not _hours(out["grace_hours"]):
-        raise InvalidInput(f"--grace-hours is a number of hours from 0 to {MAX_POLICY_HOURS} (a year), "
-                           f"not {out['grace_hours']!r}", code="E504")
-    if "forfeit_after" in out and (not isinstance(out["forfeit_after"], int) or isinstance(out["forfeit_after"], bool)
-                                   or not 1 <= out["forfeit_after"] <= MAX_FORFEIT_AFTER):
-        raise InvalidInput(f"--forfeit-after is a number of missed decisions from 1 to {MAX_FORFEIT_AFTER}, "
-                           f"not {out['forfeit_after']!r}", code="E504")
-    return out
 
 
 class _Engine(Protocol):
@@ -343,8 +292,6 @@ class ClaimsMixin:
         """Forget the proposed withdrawals of ``decision_id`` whose file became final (a reveal or a
         dice link may now answer it): they can no longer be agreed, and every copy, whether a vote
         reached it before or after what made it final, then keeps the same files."""
-        from .acceptance import withdrawable
-
         dec = self.decision(decision_id)
         pend = self.h["pending"].get(decision_id) or {}
         for target in list(pend.get("undo") or {}):
@@ -366,7 +313,6 @@ class ClaimsMixin:
 
     def _withdraw(self: _Engine, decision_id: str, target: str) -> None:
         """Withdraw a kept file by consent: it leaves the decision, and the block says so."""
-        from . import orders
 
         pend = self.h["pending"][decision_id]
         found = next(f for f in pend["files"] if f["sha256"] == target)

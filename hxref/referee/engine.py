@@ -27,10 +27,10 @@ from typing import Any, Mapping, Sequence
 from ..crypto import dice as dice_mod
 from ..kit import registry
 from ..gamefile import heads
-from . import orders
+from . import acceptance, orders
 from . import trust as protocol
 from ..base.canon import canonical_json, random_hex, sha256_hex
-from .claims import NMR_POLICIES, ClaimsMixin, _claim_text, check_policy  # noqa: F401  (re-exported)
+from .claims import ClaimsMixin, _claim_text
 from ..base.errors import IllegalOrder, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
@@ -39,6 +39,7 @@ from .inputs import stored_text
 from ..kit import data as data_mod
 from ..kit.protocol import GameSystem, MapView, resolve_copy
 from . import pinning, published
+from .policy import check_policy
 from .rules import GameRules
 from .trust import now_iso, plus_hours, time_left as _time_left  # noqa: F401  (re-exported)
 from ..kit.protocol import Decision
@@ -485,8 +486,6 @@ class Engine(ClaimsMixin):
             raise order.error(IllegalOrder, f"no decision {order.decision!r} is awaited (awaited now: {now})",
                               code="E301", path=("decision",))
         self._check_head(order, dec)
-        from . import acceptance
-
         acceptance.check_time(self, order)
         pend = self.pending(dec.id)
         sha = sha256_hex(stored_text(order, detached).encode("utf-8"))

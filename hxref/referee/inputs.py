@@ -11,6 +11,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from . import orders
+from .policy import check_policy
 from ..base.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -61,9 +62,8 @@ def check_created(data: Any) -> None:
     ``side``, plus one ``umpire`` in an umpired game and none otherwise; outside solo games each
     has a well-formed key of its own, in solo games none has a key (nobody signs there, so no key
     may be booked for it); the deadline policy is one ``hxref new`` makes
-    (:func:`hxref.referee.claims.check_policy`); the optional rules are the system's; and no number
+    (:func:`hxref.referee.policy.check_policy`); the optional rules are the system's; and no number
     anywhere in it is NaN or infinite."""
-    from .claims import check_policy
     from ..kit import registry
     from .trust import is_time
 

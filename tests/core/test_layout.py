@@ -16,6 +16,10 @@ _spec = importlib.util.spec_from_file_location("package_graph", ROOT / "tools" /
 assert _spec is not None and _spec.loader is not None
 graph_tool = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(graph_tool)
+_spec = importlib.util.spec_from_file_location("measure_code", ROOT / "tools" / "measure_code.py")
+assert _spec is not None and _spec.loader is not None
+measure_tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(measure_tool)
 
 PACKAGES = sorted(p.name for p in HXREF.iterdir() if p.is_dir() and (p / "__init__.py").exists())
 #: what each package may import of hxref's other packages: the layers, lowest first
@@ -90,3 +94,20 @@ def test_no_module_reads_a_context_variable():
                                   if isinstance(n, (ast.Import, ast.ImportFrom))
                                   for a in ([ast.alias(n.module or "")] if isinstance(n, ast.ImportFrom) else n.names)}]
     assert users == []
+
+
+#: the only modules that import each other when the code runs (imports read only by the type
+#: checker do not count), and why: the engine proves a game file it did not write with the audit's
+#: replay, which drives the engine (one referee); a system's default charts are the data folder's
+#: files, found by the system's name in the registry, whose entries are systems
+MODULE_CYCLES = [
+    ["hxref.kit.charts", "hxref.kit.data", "hxref.kit.protocol", "hxref.kit.registry"],
+    ["hxref.referee.audit", "hxref.referee.engine"],
+]
+
+
+def test_modules_import_each_other_only_where_the_design_says_why():
+    """No module calls back into one that calls it, but for :data:`MODULE_CYCLES`: the strongly
+    connected groups of the module graph, as ``tools/measure_code.py`` reads it."""
+    every, _top = measure_tool.import_graph(ROOT)
+    assert measure_tool.cycles(every) == MODULE_CYCLES
