@@ -258,12 +258,30 @@ class Watercourse:
         return piece.buffer(self.width / 2.0 + EPS, cap_style="flat", join_style="mitre")
 
     @cached_property
+    def crossing_areas(self) -> tuple[BaseGeometry, ...]:
+        """:meth:`crossing_area` of each of :attr:`crossings`, in order (a watercourse never changes)."""
+        return tuple(self.crossing_area(c) for c in self.crossings)
+
+    @cached_property
     def open_water(self) -> BaseGeometry:
         """The band minus every crossing."""
         shape: BaseGeometry = self.area
-        for c in self.crossings:
-            shape = shape.difference(self.crossing_area(c))
+        for piece in self.crossing_areas:
+            shape = shape.difference(piece)
         return shape
+
+    def open_water_beyond(self, reach: float) -> BaseGeometry:
+        """:attr:`open_water` farther than ``reach`` from every crossing (remembered for each reach)."""
+        if reach not in self._beyond:
+            shape = self.open_water
+            if self.crossings:
+                shape = shape.difference(ops.unary_union([piece.buffer(reach) for piece in self.crossing_areas]))
+            self._beyond[reach] = shape
+        return self._beyond[reach]
+
+    @cached_property
+    def _beyond(self) -> dict[float, BaseGeometry]:
+        return {}
 
     @cached_property
     def _open_inside(self) -> BaseGeometry:
@@ -280,12 +298,16 @@ class Watercourse:
     def crossings_on(self, path: Sequence[XY] | LineString) -> list[Crossing]:
         """The crossings a centre-point path uses."""
         line = path if isinstance(path, LineString) else LineString(path)
-        return [c for c in self.crossings if line.intersects(self.crossing_area(c))]
+        return [c for c, piece in zip(self.crossings, self.crossing_areas) if line.intersects(piece)]
 
     def follows(self, path: Sequence[XY] | LineString) -> bool:
         """True when a centre-point path stays inside the band the whole way (a road move)."""
         line = path if isinstance(path, LineString) else (LineString(path) if len(path) > 1 else Point(path[0]))
-        return self.area.buffer(EPS).contains(line)
+        return self._area_inclusive.contains(line)
+
+    @cached_property
+    def _area_inclusive(self) -> BaseGeometry:
+        return self.area.buffer(EPS)
 
 
 @dataclass
@@ -303,9 +325,13 @@ class Table:
         """The table itself, as a rectangle."""
         return box(0.0, 0.0, self.width, self.height)
 
+    @cached_property
+    def _edge_inclusive(self) -> Polygon:
+        return self.edge.buffer(EPS)
+
     def on_table(self, shape: BaseGeometry) -> bool:
         """True when no part of ``shape`` leaves the table."""
-        return self.edge.buffer(EPS).contains(shape)
+        return self._edge_inclusive.contains(shape)
 
     def areas_at(self, p: XY) -> list[Area]:
         """The terrain areas containing the point ``p`` (a unit's centre point)."""

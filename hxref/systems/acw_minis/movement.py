@@ -39,10 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
+import numpy as np
 from shapely import ops
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hxref.geometry.table import XY, Base, Table, bearing, overlap, swept_area
@@ -87,7 +89,8 @@ class MoveCheck:
 
     ``at`` is how far along the advance (inches) the first broken rule bites and
     ``where`` the centre point there; ``path`` the centre's points (start, after each
-    straight advance); ``swept`` the area the base swept (for pictures).
+    straight advance); ``walked`` the order's pivots and advances, once it reads;
+    :attr:`swept` the area the base swept (for pictures).
     """
 
     uid: str
@@ -98,7 +101,7 @@ class MoveCheck:
     on_road: bool = False
     moved: bool = False
     path: tuple[XY, ...] = ()
-    swept: BaseGeometry | None = None
+    walked: tuple[_Pivot | _Leg, ...] | None = field(default=None, repr=False)
     crossings: tuple[str, ...] = ()
     at: float | None = None
     where: XY | None = None
@@ -108,6 +111,14 @@ class MoveCheck:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @cached_property
+    def swept(self) -> BaseGeometry | None:
+        """The area the base swept: where it stood and every pivot's and advance's sweep (None when the
+        order did not read)."""
+        if self.start is None or self.walked is None:
+            return None
+        return ops.unary_union([self.start.base.polygon] + [ev.swept for ev in self.walked])
 
 
 ORDER_KEYS = ("pivot_start", "advance", "pivot_end", "to", "path", "facing")
@@ -245,6 +256,10 @@ def _centre_path(b: Base, s: float) -> list[XY]:
     return [b.centre, b.advanced(s).centre] if s > 0 else [b.centre]
 
 
+#: how far (inches) beyond the corners' true distance a pivot's circle reaches (:attr:`_Pivot.reach`): far
+#: more than a float's error in a corner, far less than any measure of the rules
+CIRCLE_SPARE = 1e-6
+
 #: the arcs of a pivot's sectors are drawn in chords of at most this many degrees (a 3" reach is then
 #: short of the true arc by under 0.0001", well inside the measuring tolerance)
 ARC_STEP = 0.5
@@ -264,9 +279,9 @@ def pivot_swept_area(before: Base, delta: float) -> BaseGeometry:
     parts: list[BaseGeometry] = [before.polygon, before.pivoted(before.facing + delta).polygon]
     for corner in before.corners():
         r, b0 = math.dist(c, corner), bearing(c, corner)
-        arc = [(c[0] + r * math.sin(math.radians(b0 + delta * k / n)), c[1] + r * math.cos(math.radians(b0 + delta * k / n)))
-               for k in range(n + 1)]
-        parts.append(Polygon([c, *arc]))
+        arc = [(c[0] + r * math.sin(a), c[1] + r * math.cos(a))
+               for a in [math.radians(b0 + delta * k / n) for k in range(n + 1)]]
+        parts.append(Polygon(np.array([c, *arc])))     # an array: shapely need not check each point
     return ops.unary_union(parts)
 
 
@@ -285,6 +300,30 @@ class _Pivot:
     after: Base
     label: str
 
+    @cached_property
+    def swept(self) -> BaseGeometry:
+        """The area the base covers on the way round (:func:`pivot_swept_area`)."""
+        return pivot_swept_area(self.before, self.delta)
+
+    @cached_property
+    def reach(self) -> float:
+        """The radius of the circle the base's corners trace about its centre, with :data:`CIRCLE_SPARE` to
+        spare: the swept area lies inside that circle."""
+        return math.hypot(self.before.frontage / 2.0, self.before.depth / 2.0) + CIRCLE_SPARE
+
+    @cached_property
+    def _pin(self) -> Point:
+        return Point(self.before.centre)
+
+    def may_reach(self, shape: BaseGeometry) -> bool:
+        """Whether ``shape`` comes within :attr:`reach` of the centre: only then may the swept area overlap it."""
+        return bool(shape.distance(self._pin) <= self.reach)
+
+    def inside(self, table: Table) -> bool:
+        """Whether the circle of :attr:`reach` lies on the table: then so does the swept area."""
+        (x, y), r = self.before.centre, self.reach
+        return r <= x <= table.width - r and r <= y <= table.height - r
+
 
 @dataclass(frozen=True)
 class _Leg:
@@ -294,6 +333,15 @@ class _Leg:
     base: Base
     length: float
     label: str
+
+    @cached_property
+    def swept(self) -> BaseGeometry:
+        """The area the base covers on the way (:func:`~hxref.geometry.table.swept_area`)."""
+        return swept_area(self.base, self.length)
+
+    def swept_to(self, s: float) -> BaseGeometry:
+        """The area the base covers on the first ``s`` inches of the way (:attr:`swept` for all of it)."""
+        return self.swept if s == self.length else swept_area(self.base, s)
 
 
 @dataclass(frozen=True)
@@ -375,18 +423,18 @@ def _pivot_broken(around: _Around, unit: Unit, ev: _Pivot) -> list[_Broken]:
     how = f"after the {ev.label} ({ev.delta:+g}°, to face {ev.after.facing:g}°), centre at {_xy(ev.after.centre)}"
     key = "pivot_end" if ev.label == "end pivot" else ("pivot_start" if ev.label == "start pivot" else "path")
     out = _placed(around, unit, ev.after, ev.at, how, key)
-    arc = pivot_swept_area(ev.before, ev.delta)
     way = "clockwise" if ev.delta > 0 else "anticlockwise"
     during = (f"during the {ev.label} ({ev.delta:+g}°, {way} from {ev.before.facing:g}° to {ev.after.facing:g}°), "
               f"centre at {_xy(ev.before.centre)}")
     c = ev.before.centre
-    if not around.table.on_table(arc):
+    # the swept area is drawn only where the circle its corners trace leaves the table or meets a shape
+    if not ev.inside(around.table) and not around.table.on_table(ev.swept):
         out.append((ev.at, f"{unit.label()}'s base would swing off the table {during}", R_EDGE, c, [key]))
     for a, rule, why in around.barred:
-        if overlap(a, arc):
+        if ev.may_reach(a) and overlap(a, ev.swept):
             out.append((ev.at, f"{why} ({unit.id}'s base would sweep into it {during})", rule, c, [key]))
     for o in around.others:
-        if overlap(arc, o.base.polygon):
+        if ev.may_reach(o.base.polygon) and overlap(ev.swept, o.base.polygon):
             out.append((ev.at, f"{unit.label()} would sweep through {o.label()} {during}; units may not pass "
                         "through each other", R_INTERPENETRATION, c, [key]))
     return out
@@ -406,12 +454,12 @@ def _leg_broken(around: _Around, unit: Unit, ev: _Leg) -> list[_Broken]:
             out.append((ev.at + s, say(f'at {ev.at + s:.1f}" along the advance, centre at {_xy(c)}'), rule, c,
                         ["advance"]))
 
-    add(_first_at(lambda s: not around.table.on_table(swept_area(lb, s)), length), R_EDGE,
+    add(_first_at(lambda s: not around.table.on_table(ev.swept_to(s)), length), R_EDGE,
         lambda w: f"{unit.label()} would leave the table {w}")
-    whole = swept_area(lb, length)
+    whole = ev.swept
     for a, rule, why in around.barred:
         if overlap(a, whole):
-            add(_first_at(lambda s: overlap(a, swept_area(lb, s)), length), rule,
+            add(_first_at(lambda s: overlap(a, ev.swept_to(s)), length), rule,
                 lambda w: f"{why} ({unit.id} {w})")
     for r in around.table.rivers:
         add(_first_at(lambda s: not r.crossing_ok(_centre_path(lb, s)), length), R_RIVER,
@@ -420,7 +468,7 @@ def _leg_broken(around: _Around, unit: Unit, ev: _Leg) -> list[_Broken]:
     for o in around.others:
         op = o.base.polygon
         if overlap(whole, op):
-            add(_first_at(lambda s: overlap(swept_area(lb, s), op), length), R_INTERPENETRATION,
+            add(_first_at(lambda s: overlap(ev.swept_to(s), op), length), R_INTERPENETRATION,
                 lambda w: f"{unit.label()} would pass through {o.label()} {w}; units may not pass "
                                "through each other")
     return out
@@ -495,14 +543,12 @@ def check_move(table: Any, units: Mapping[str, Unit], uid: str, order: Any, *,
     moved = pivoted or total > 0
     on_road = total > 0 and tbl.on_road(list(path))
     allowance = MOVE_ALLOWANCE.get(unit.type, 0) + (ROAD_BONUS if on_road else 0)
-    swept = ops.unary_union([unit.base.polygon] + [swept_area(ev.base, ev.length) if isinstance(ev, _Leg)
-                                                   else pivot_swept_area(ev.before, ev.delta) for ev in events])
     crossings = tuple(c.terrain for r in tbl.rivers for c in r.crossings_on(list(path))) if len(path) > 1 else ()
 
     if multi and not on_road:
         p = Problem("a path of several straight segments is allowed only as a road move (scenario option), with the "
                     "centre on one road the whole way; this one leaves the road", R_ROAD_FOLLOW, ["path"])
-        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, swept, crossings,
+        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, tuple(events), crossings,
                          why=p.message, problems=[p])
 
     broken: list[_Broken] = []
@@ -513,11 +559,11 @@ def check_move(table: Any, units: Mapping[str, Unit], uid: str, order: Any, *,
     if broken:
         # the first along the move; at the same inch, the first checked (min keeps the first of equals)
         at_, msg, rule, pt, where = min(broken, key=lambda c: round(c[0], 6))
-        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, swept, crossings,
+        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, tuple(events), crossings,
                          at=at_, where=pt, why=msg, problems=[Problem(msg, rule, where)])
 
     end = replace(unit, x=end_base.x, y=end_base.y, facing=end_base.facing, moved=moved)
-    return MoveCheck(uid, unit, end, total, allowance, on_road, moved, path, swept, crossings,
+    return MoveCheck(uid, unit, end, total, allowance, on_road, moved, path, tuple(events), crossings,
                      why=_moved_why(unit, end, events, total, allowance, on_road, crossings))
 
 

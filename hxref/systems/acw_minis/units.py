@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import Any, Mapping, cast
 
 from shapely import ops
@@ -173,9 +174,9 @@ class Unit:
         """The frontage in inches: the record's, else the type's default (``__post_init__`` sets it; A1, C14)."""
         return DEFAULT_FRONTAGE.get(self.type, 6.0) if self.frontage is None else self.frontage
 
-    @property
+    @cached_property
     def base(self) -> Base:
-        """The base as a :class:`~hxref.geometry.table.Base`."""
+        """The base as a :class:`~hxref.geometry.table.Base` (a unit never changes: a move makes a new one)."""
         return Base(float(self.x), float(self.y), self.facing, float(self.width), float(self.depth))
 
     @property
@@ -337,9 +338,7 @@ def open_water(table: Any, unit: Unit) -> list[tuple[BaseGeometry, str, str]]:
     out: list[tuple[BaseGeometry, str, str]] = []
     r_ = reach(unit)
     for r in _table(table).rivers:
-        shape = r.open_water
-        if r.crossings:
-            shape = shape.difference(ops.unary_union([r.crossing_area(c).buffer(r_) for c in r.crossings]))
+        shape = r.open_water_beyond(r_)
         if not shape.is_empty:
             out.append((shape, R_RIVER, f"no part of a base may be in {_river_name(r)} away from a bridge or ford "
                                         "(rivers may only be crossed via bridges or fords)"))
