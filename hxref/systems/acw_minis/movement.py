@@ -89,8 +89,7 @@ class MoveCheck:
 
     ``at`` is how far along the advance (inches) the first broken rule bites and
     ``where`` the centre point there; ``path`` the centre's points (start, after each
-    straight advance); ``walked`` the order's pivots and advances, once it reads;
-    :attr:`swept` the area the base swept (for pictures).
+    straight advance).
     """
 
     uid: str
@@ -101,7 +100,6 @@ class MoveCheck:
     on_road: bool = False
     moved: bool = False
     path: tuple[XY, ...] = ()
-    walked: tuple[_Pivot | _Leg, ...] | None = field(default=None, repr=False)
     crossings: tuple[str, ...] = ()
     at: float | None = None
     where: XY | None = None
@@ -111,14 +109,6 @@ class MoveCheck:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-    @cached_property
-    def swept(self) -> BaseGeometry | None:
-        """The area the base swept: where it stood and every pivot's and advance's sweep (None when the
-        order did not read)."""
-        if self.start is None or self.walked is None:
-            return None
-        return ops.unary_union([self.start.base.polygon] + [ev.swept for ev in self.walked])
 
 
 ORDER_KEYS = ("pivot_start", "advance", "pivot_end", "to", "path", "facing")
@@ -548,7 +538,7 @@ def check_move(table: Any, units: Mapping[str, Unit], uid: str, order: Any, *,
     if multi and not on_road:
         p = Problem("a path of several straight segments is allowed only as a road move (scenario option), with the "
                     "centre on one road the whole way; this one leaves the road", R_ROAD_FOLLOW, ["path"])
-        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, tuple(events), crossings,
+        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, crossings,
                          why=p.message, problems=[p])
 
     broken: list[_Broken] = []
@@ -559,11 +549,11 @@ def check_move(table: Any, units: Mapping[str, Unit], uid: str, order: Any, *,
     if broken:
         # the first along the move; at the same inch, the first checked (min keeps the first of equals)
         at_, msg, rule, pt, where = min(broken, key=lambda c: round(c[0], 6))
-        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, tuple(events), crossings,
+        return MoveCheck(uid, unit, None, total, allowance, on_road, moved, path, crossings,
                          at=at_, where=pt, why=msg, problems=[Problem(msg, rule, where)])
 
     end = replace(unit, x=end_base.x, y=end_base.y, facing=end_base.facing, moved=moved)
-    return MoveCheck(uid, unit, end, total, allowance, on_road, moved, path, tuple(events), crossings,
+    return MoveCheck(uid, unit, end, total, allowance, on_road, moved, path, crossings,
                      why=_moved_why(unit, end, events, total, allowance, on_road, crossings))
 
 
