@@ -59,10 +59,11 @@ def check_retreat(state: Mapping, hexmap, uid: str, path: Sequence) -> RetreatCh
     return _check_retreat(state, hexmap, uid, path, partial=False)
 
 
-def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool) -> RetreatCheck:
+def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool,
+                   ground: _Ground | None = None) -> RetreatCheck:
     """CRT key: the unit on the map retreats 1-3 hexes (fewer while ``partial``), hex by hex
-    (:class:`_Ground` says what refuses each hex); a hex in an enemy ZOC or next to an enemy unit
-    makes the path unsafe (E)."""
+    (:class:`_Ground` says what refuses each hex; ``ground``: the one already made for this unit
+    and state); a hex in an enemy ZOC or next to an enemy unit makes the path unsafe (E)."""
     units = state["units"]
     path = [_lab(p) for p in path]
     rc = RetreatCheck(uid, path)
@@ -80,7 +81,7 @@ def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial:
     here = _parse(hexmap, unit["hex"])
     if here is None:
         return bad(0, f"{uid} is not in a hex of this map")
-    ground = _Ground(state, hexmap, uid, unit)
+    ground = ground or _Ground(state, hexmap, uid, unit)
     seen = {hexmap.label(here)}
     for i, label in enumerate(path):
         h = _parse(hexmap, label)
@@ -174,13 +175,14 @@ def retreat_status(state: Mapping, hexmap, uid: str, hexes: int) -> RetreatOptio
     if start is None:
         raise ValueError(f"{uid} is not in a hex of this map: it has no retreat (CRT key)")
     out = RetreatOptions(uid, hexes, PathStatus.NONE)
+    ground = _Ground(state, hexmap, uid, unit)      # the same for every path tried: the state stands still
 
     def grow(prefix: list[str], at: Hex) -> None:
         for n in at.neighbours():
             if n not in hexmap.grid:
                 continue
             cand = prefix + [hexmap.label(n)]
-            rc = _check_retreat(state, hexmap, uid, cand, partial=len(cand) < hexes)
+            rc = _check_retreat(state, hexmap, uid, cand, partial=len(cand) < hexes, ground=ground)
             if rc.problems:
                 continue
             if len(cand) < hexes:
