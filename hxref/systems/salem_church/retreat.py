@@ -16,17 +16,7 @@ from ...geometry.hex import Hex, are_adjacent
 from ...geometry.paths import Prohibited
 from ..base import Problem
 from .counters import RETREAT_HEXES, PathStatus
-from .movement import (
-    _adjacent_to,
-    _lab,
-    _occupants,
-    _other,
-    _parse,
-    _wagon,
-    step_cost,
-    stop_on_entry,
-    zoc_hexes,
-)
+from .movement import _lab, _other, _parse, step_cost, stop_on_entry, surroundings
 
 
 # --------------------------------------------------------------------------
@@ -108,12 +98,9 @@ class _Ground:
         self.hexmap, self.uid, self.units = hexmap, uid, units
         self.side = unit["side"]
         self.enemy = _other(self.side)
-        self.occ = _occupants(state, hexmap, exclude=[uid])
-        self.ezoc = zoc_hexes(state, hexmap, self.enemy)
-        enemy_hexes = [lb for lb, us in self.occ.items() if any(units[u]["side"] == self.enemy for u in us)]
-        self.next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-        self.train = _wagon(state)
-        self.train_hex = _lab(units[self.train].get("hex")) if self.train else None
+        around = surroundings(state, hexmap, uid, self.side)
+        self.occ, self.ezoc, self.next_to_enemy = around.occ, around.ezoc, around.next_to_enemy
+        self.train, self.train_hex = around.train, around.train_hex
         self.cost = step_cost(hexmap, unit["type"])
 
     def step_refusal(self, here: Hex, h: Hex, label: str, seen: set[str]) -> tuple[str] | None:
