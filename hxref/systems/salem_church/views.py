@@ -268,8 +268,18 @@ def seen_units(state: SalemState, hexmap: HexMap, side: str, *, contact: bool = 
 
 
 def _seen_from(hexmap: HexMap, eyes: list[Hex], t: Hex, contact: bool) -> bool:
-    """Whether a unit in one of the hexes ``eyes`` sees ``t``, as :func:`visible_hexes` decides it."""
-    return any((contact and distance(o, t) <= 1) or _sees(hexmap, o, t) for o in eyes)
+    """Whether a unit in one of the hexes ``eyes`` sees ``t``, as :func:`visible_hexes` decides it;
+    each line of sight worked out once per map (the report's fog asks every hex of the map)."""
+    memo = _table(hexmap).pairs
+    for o in eyes:
+        if contact and distance(o, t) <= 1:
+            return True
+        hit = memo.get((o, t))
+        if hit is None:
+            hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
+        if hit:
+            return True
+    return False
 
 
 #: per map object, what never changes while it lives: the hexes' labels, each line of sight
@@ -304,11 +314,7 @@ def _labels(hexmap: HexMap) -> frozenset[str]:
 
 def _sees(hexmap: HexMap, o: Hex, t: Hex) -> bool:
     """``line_of_sight(hexmap, o, t).visible``, worked out once per map and pair of hexes."""
-    memo = _table(hexmap).pairs
-    hit = memo.get((o, t))
-    if hit is None:
-        hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
-    return hit
+    return _seen_from(hexmap, [o], t, False)
 
 
 def sight_from(hexmap: HexMap, label: str) -> frozenset:
