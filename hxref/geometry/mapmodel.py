@@ -101,24 +101,24 @@ class HexMap:
                 self.line_sides.setdefault(HexSide(a, b), set()).add(ln.type)
         # the labels printed and read so far: the grid never changes, and the rules ask the same
         # few hundred hexes over and over
-        self._labels: dict[Hex, str] = {}
-        self._hexes: dict[str, Hex] = {}
+        self._label_memo: dict[Hex, str] = {}
+        self._hex_memo: dict[str, Hex] = {}
 
     # labels
     def label(self, h: Hex) -> str:
         """The printed label of ``h``."""
-        hit = self._labels.get(h)
+        hit = self._label_memo.get(h)
         if hit is None:
-            hit = self._labels[h] = self.grid.label(h)
+            hit = self._label_memo[h] = self.grid.label(h)
         return hit
 
     def parse(self, label: str) -> Hex:
         """The hex printed as ``label`` (InvalidInput if bad or off the map)."""
         if type(label) is not str:
             return self.grid.parse(label)
-        hit = self._hexes.get(label)
+        hit = self._hex_memo.get(label)
         if hit is None:
-            hit = self._hexes[label] = self.grid.parse(label)
+            hit = self._hex_memo[label] = self.grid.parse(label)
         return hit
 
     def hexes(self) -> list[Hex]:
