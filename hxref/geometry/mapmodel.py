@@ -99,15 +99,27 @@ class HexMap:
         for ln in self.lines:
             for a, b in zip(ln.hexes, ln.hexes[1:]):
                 self.line_sides.setdefault(HexSide(a, b), set()).add(ln.type)
+        # the labels printed and read so far: the grid never changes, and the rules ask the same
+        # few hundred hexes over and over
+        self._label_memo: dict[Hex, str] = {}
+        self._hex_memo: dict[str, Hex] = {}
 
     # labels
     def label(self, h: Hex) -> str:
         """The printed label of ``h``."""
-        return self.grid.label(h)
+        hit = self._label_memo.get(h)
+        if hit is None:
+            hit = self._label_memo[h] = self.grid.label(h)
+        return hit
 
     def parse(self, label: str) -> Hex:
         """The hex printed as ``label`` (InvalidInput if bad or off the map)."""
-        return self.grid.parse(label)
+        if type(label) is not str:
+            return self.grid.parse(label)
+        hit = self._hex_memo.get(label)
+        if hit is None:
+            hit = self._hex_memo[label] = self.grid.parse(label)
+        return hit
 
     def hexes(self) -> list[Hex]:
         """Every hex on the map, in printed order."""

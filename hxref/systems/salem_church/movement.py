@@ -348,6 +348,32 @@ def _wagon(state: Mapping) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Surroundings:
+    """What the other units on the map say about the hexes a unit moves or retreats into: who is in
+    each hex (the unit itself left out), the enemy's ZOC (D2, E), the hexes next to an enemy unit
+    (16.0, 18.0, E) and the wagon train and its hex (16.0).  Read from one state: a caller that
+    tries several paths of one unit while the state stands still reads them once."""
+
+    occ: dict[str, list[str]]
+    ezoc: dict[str, set[str]]
+    next_to_enemy: set[str]
+    train: str | None
+    train_hex: str | None
+
+
+def surroundings(state: Mapping, hexmap, uid: str, side: str) -> Surroundings:
+    """The :class:`Surroundings` of ``uid``, a unit of ``side``, in ``state``."""
+    units = state["units"]
+    enemy = _other(side)
+    occ = _occupants(state, hexmap, exclude=[uid])
+    ezoc = zoc_hexes(state, hexmap, enemy)
+    enemy_hexes = [lb for lb, us in occ.items() if any(units[u]["side"] == enemy for u in us)]
+    next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
+    train = _wagon(state)
+    return Surroundings(occ, ezoc, next_to_enemy, train, _lab(units[train].get("hex")) if train else None)
+
+
 # --------------------------------------------------------------------------
 # 18.0 night, 17.1 initiative, the movement allowance
 

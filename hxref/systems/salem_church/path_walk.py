@@ -41,9 +41,9 @@ from ...geometry.paths import Prohibited
 from ..base import Problem
 from .counters import COMBAT_ARMS, die_purpose
 from .movement import (DISRUPTED_MOVEMENT, EXIT, LEADER, STACK_LIMIT, WAGON, WAGON_EXIT_MP, WAGON_EXITS, Allowance,
-                       MoveCheck, Refused, Roll, _adjacent_to, _check_passed, _check_reading, _lab, _name, _near,
-                       _num, _occupants, _on_road, _other, _parse, _wagon, hex_cost, initiative_check,
-                       initiative_state, initiative_told, is_night, movement_allowance, step_cost, stop_on_entry, zoc_hexes)
+                       MoveCheck, Refused, Roll, Surroundings, _check_passed, _check_reading, _lab, _name, _near,
+                       _num, _on_road, _other, _parse, hex_cost, initiative_check, initiative_state,
+                       initiative_told, is_night, movement_allowance, step_cost, stop_on_entry, surroundings)
 from .narration import Line, ident, line, listing, plain
 
 
@@ -64,6 +64,7 @@ class _Walker:
     where: Sequence
     leader: str | None
     roll: Roll | None
+    around: Surroundings | None = None      # read from ``state`` when not given
     stop: tuple[str | Line, str] | None = None
     units: Mapping = field(init=False)
 
@@ -74,12 +75,9 @@ class _Walker:
         self.enemy = _other(self.side)
         self.night = is_night(state.get("turn"))
         self.low = self.side == "union" and initiative_state(state) == "low"
-        self.occ = _occupants(state, hexmap, exclude=[self.uid])
-        self.ezoc = zoc_hexes(state, hexmap, self.enemy)
-        enemy_hexes = [lb for lb, us in self.occ.items() if any(self.units[u]["side"] == self.enemy for u in us)]
-        self.next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-        self.train = _wagon(state)
-        self.train_hex = _lab(self.units[self.train].get("hex")) if self.train else None
+        around = self.around or surroundings(state, hexmap, self.uid, self.side)
+        self.occ, self.ezoc, self.next_to_enemy = around.occ, around.ezoc, around.next_to_enemy
+        self.train, self.train_hex = around.train, around.train_hex
         self.cost = step_cost(hexmap, self.arm)
         self.checks = state.get("initiative_checks") or {}
 
@@ -298,9 +296,10 @@ class _Walker:
 
 def walk_path(state: Mapping, hexmap, uid: str, unit: Mapping, path: Sequence[str], start_hex: Hex | None,
               allowance: Allowance, mc: MoveCheck, *, leader: str | None, roll: Roll | None,
-              where: Sequence) -> MoveCheck:
-    """Walk ``path`` for ``uid`` (the module text gives the steps), filling ``mc``."""
-    w = _Walker(state, hexmap, uid, unit, allowance, mc, where, leader, roll)
+              where: Sequence, around: Surroundings | None = None) -> MoveCheck:
+    """Walk ``path`` for ``uid`` (the module text gives the steps), filling ``mc``; ``around``: the
+    unit's :class:`~.movement.Surroundings` in ``state``, when the caller has them."""
+    w = _Walker(state, hexmap, uid, unit, allowance, mc, where, leader, roll, around)
     try:
         w.walk(path, start_hex)
     except _Void:
@@ -311,13 +310,14 @@ def walk_path(state: Mapping, hexmap, uid: str, unit: Mapping, path: Sequence[st
 
 def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str | None = None,
                roll: Roll | None = None, disrupted: str = DISRUPTED_MOVEMENT,
-               where: Sequence = ("path",)) -> MoveCheck:
+               where: Sequence = ("path",), around: Surroundings | None = None) -> MoveCheck:
     """Check and walk the move of unit ``uid`` along ``path`` (the hexes entered, see the module text).
 
     ``leader`` is the Union leader whose stack the unit moves with (17.2; a leader moving
     is his own); ``roll(purpose)`` makes the 17.2 initiative check when one is needed;
     ``disrupted`` is the stand-in reading for disrupted units; ``where`` prefixes the
-    problems' data paths (the index in ``path`` is appended).
+    problems' data paths (the index in ``path`` is appended); ``around`` the unit's
+    :class:`~.movement.Surroundings` in ``state`` when the caller tries several paths on it.
     """
     _check_reading(disrupted)
     unit = state["units"].get(uid)
@@ -335,4 +335,4 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
         return mc
 
     return walk_path(state, hexmap, uid, unit, path, start_hex, allowance, mc, leader=leader, roll=roll,
-                     where=where)
+                     where=where, around=around)

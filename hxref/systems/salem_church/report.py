@@ -194,11 +194,15 @@ ORDER_DOCS = [
 def _first_legal(work: dict, hm, uid: str, candidates: list[list[str]]) -> list[str] | None:
     """The first of ``candidates`` the checker accepts for ``uid`` on ``work``; the unit is then
     moved there in ``work`` so that the next unit's check sees it (D3 stacking)."""
+    from .movement import Surroundings, surroundings
     from .path_walk import check_path
 
+    around: Surroundings | None = None            # the same for every candidate: ``work`` stands still
     for cand in candidates:
         try:
-            mc = check_path(work, hm, uid, cand)
+            if around is None:
+                around = surroundings(work, hm, uid, work["units"][uid]["side"])
+            mc = check_path(work, hm, uid, cand, around=around)
         except Exception:               # noqa: BLE001 -- a hint only: try the next path
             continue
         if not mc.problems:

@@ -16,17 +16,7 @@ from ...geometry.hex import Hex, are_adjacent
 from ...geometry.paths import Prohibited
 from ..base import Problem
 from .counters import RETREAT_HEXES, PathStatus
-from .movement import (
-    _adjacent_to,
-    _lab,
-    _occupants,
-    _other,
-    _parse,
-    _wagon,
-    step_cost,
-    stop_on_entry,
-    zoc_hexes,
-)
+from .movement import _lab, _other, _parse, step_cost, stop_on_entry, surroundings
 
 
 # --------------------------------------------------------------------------
@@ -59,10 +49,11 @@ def check_retreat(state: Mapping, hexmap, uid: str, path: Sequence) -> RetreatCh
     return _check_retreat(state, hexmap, uid, path, partial=False)
 
 
-def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool) -> RetreatCheck:
+def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial: bool,
+                   ground: _Ground | None = None) -> RetreatCheck:
     """CRT key: the unit on the map retreats 1-3 hexes (fewer while ``partial``), hex by hex
-    (:class:`_Ground` says what refuses each hex); a hex in an enemy ZOC or next to an enemy unit
-    makes the path unsafe (E)."""
+    (:class:`_Ground` says what refuses each hex; ``ground``: the one already made for this unit
+    and state); a hex in an enemy ZOC or next to an enemy unit makes the path unsafe (E)."""
     units = state["units"]
     path = [_lab(p) for p in path]
     rc = RetreatCheck(uid, path)
@@ -80,7 +71,7 @@ def _check_retreat(state: Mapping, hexmap, uid: str, path: Sequence, *, partial:
     here = _parse(hexmap, unit["hex"])
     if here is None:
         return bad(0, f"{uid} is not in a hex of this map")
-    ground = _Ground(state, hexmap, uid, unit)
+    ground = ground or _Ground(state, hexmap, uid, unit)
     seen = {hexmap.label(here)}
     for i, label in enumerate(path):
         h = _parse(hexmap, label)
@@ -107,12 +98,9 @@ class _Ground:
         self.hexmap, self.uid, self.units = hexmap, uid, units
         self.side = unit["side"]
         self.enemy = _other(self.side)
-        self.occ = _occupants(state, hexmap, exclude=[uid])
-        self.ezoc = zoc_hexes(state, hexmap, self.enemy)
-        enemy_hexes = [lb for lb, us in self.occ.items() if any(units[u]["side"] == self.enemy for u in us)]
-        self.next_to_enemy = _adjacent_to(hexmap, enemy_hexes)
-        self.train = _wagon(state)
-        self.train_hex = _lab(units[self.train].get("hex")) if self.train else None
+        around = surroundings(state, hexmap, uid, self.side)
+        self.occ, self.ezoc, self.next_to_enemy = around.occ, around.ezoc, around.next_to_enemy
+        self.train, self.train_hex = around.train, around.train_hex
         self.cost = step_cost(hexmap, unit["type"])
 
     def step_refusal(self, here: Hex, h: Hex, label: str, seen: set[str]) -> tuple[str] | None:
@@ -174,13 +162,14 @@ def retreat_status(state: Mapping, hexmap, uid: str, hexes: int) -> RetreatOptio
     if start is None:
         raise ValueError(f"{uid} is not in a hex of this map: it has no retreat (CRT key)")
     out = RetreatOptions(uid, hexes, PathStatus.NONE)
+    ground = _Ground(state, hexmap, uid, unit)      # the same for every path tried: the state stands still
 
     def grow(prefix: list[str], at: Hex) -> None:
         for n in at.neighbours():
             if n not in hexmap.grid:
                 continue
             cand = prefix + [hexmap.label(n)]
-            rc = _check_retreat(state, hexmap, uid, cand, partial=len(cand) < hexes)
+            rc = _check_retreat(state, hexmap, uid, cand, partial=len(cand) < hexes, ground=ground)
             if rc.problems:
                 continue
             if len(cand) < hexes:

@@ -184,9 +184,9 @@ def contact_cut(state: SalemState, hexmap, uid: str, path: list[str], leader, un
 
 
 def _copy_units(state: SalemState) -> SalemState:
-    import copy
-
-    return {**state, "units": copy.deepcopy(state["units"])}
+    """The state with a copy of each unit's record, whose hex a check may change (the records are
+    flat: the rest is shared, and read only)."""
+    return {**state, "units": {uid: u.copy() for uid, u in state["units"].items()}}
 
 
 def _entry_hex(rules: Mapping, side: str, turn: int, uid: str, entry, u: Mapping) -> str | None:

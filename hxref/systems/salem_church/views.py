@@ -268,8 +268,18 @@ def seen_units(state: SalemState, hexmap: HexMap, side: str, *, contact: bool = 
 
 
 def _seen_from(hexmap: HexMap, eyes: list[Hex], t: Hex, contact: bool) -> bool:
-    """Whether a unit in one of the hexes ``eyes`` sees ``t``, as :func:`visible_hexes` decides it."""
-    return any((contact and distance(o, t) <= 1) or _sees(hexmap, o, t) for o in eyes)
+    """Whether a unit in one of the hexes ``eyes`` sees ``t``, as :func:`visible_hexes` decides it;
+    each line of sight worked out once per map (the report's fog asks every hex of the map)."""
+    memo = _table(hexmap).pairs
+    for o in eyes:
+        if contact and distance(o, t) <= 1:
+            return True
+        hit = memo.get((o, t))
+        if hit is None:
+            hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
+        if hit:
+            return True
+    return False
 
 
 #: per map object, what never changes while it lives: the hexes' labels, each line of sight
@@ -304,11 +314,7 @@ def _labels(hexmap: HexMap) -> frozenset[str]:
 
 def _sees(hexmap: HexMap, o: Hex, t: Hex) -> bool:
     """``line_of_sight(hexmap, o, t).visible``, worked out once per map and pair of hexes."""
-    memo = _table(hexmap).pairs
-    hit = memo.get((o, t))
-    if hit is None:
-        hit = memo[(o, t)] = line_of_sight(hexmap, o, t).visible
-    return hit
+    return _seen_from(hexmap, [o], t, False)
 
 
 def sight_from(hexmap: HexMap, label: str) -> frozenset:
@@ -324,11 +330,32 @@ def sight_from(hexmap: HexMap, label: str) -> frozenset:
 
 
 def seen_now(state: SalemState, hexmap: HexMap, side: str) -> set[str]:
-    """:func:`seen_units` on the game's map, from the cached sight of each hex a unit of ``side``
-    is in (what the rules ask at every resolution)."""
-    vis = set().union(*(sight_from(hexmap, h) for h in sorted(observers(state, side))))
-    return {uid for uid, u in state["units"].items() if u.get("side") != side and _on_map(u)
-            and str(u["hex"]) in vis}
+    """:func:`seen_units` on the game's map (what the rules ask at every resolution): the units not
+    of ``side`` on the map in a hex that :func:`sight_from` of a hex a unit of ``side`` is in holds
+    -- each hex asked once, each line of sight worked out once per map (:func:`_sees`)."""
+    eyes = _eyes(state, hexmap, side)
+    seen: dict[str, bool] = {}
+    out = set()
+    for uid, u in state["units"].items():
+        if u.get("side") != side and _on_map(u):
+            label = str(u["hex"])
+            hit = seen.get(label)
+            if hit is None:
+                hit = seen[label] = _in_sight(hexmap, eyes, label)
+            if hit:
+                out.add(uid)
+    return out
+
+
+def _eyes(state: Mapping, hexmap: HexMap, side: str) -> list[Hex]:
+    """The hexes ``side``'s units on the map are in (:func:`observers`), in label order."""
+    return [hexmap.parse(h) for h in sorted(observers(cast(SalemState, state), side))]
+
+
+def _in_sight(hexmap: HexMap, eyes: list[Hex], label: str) -> bool:
+    """Whether ``label`` is in the :func:`sight_from` of one of the hexes ``eyes``: a hex of the map
+    seen by contact or by line of sight."""
+    return label in _labels(hexmap) and _seen_from(hexmap, eyes, hexmap.parse(label), True)
 
 
 # --- places: what each side saw at one moment (narration's Place and Journey) --------------------
@@ -336,7 +363,7 @@ def seen_now(state: SalemState, hexmap: HexMap, side: str) -> set[str]:
 def place(state: Mapping, hexmap: HexMap, uid: str, label: str | None, to: str = "") -> Place:
     """``uid`` in ``label`` now: a :class:`Place` with the sides whose units see that hex now
     (:func:`sight_from`, contact included); ``to`` the word written before the hex."""
-    return Place(uid, str(label), frozenset(s for s in SIDES if str(label) in _sight(state, hexmap, s)), to)
+    return _place(hexmap, {s: _eyes(state, hexmap, s) for s in SIDES}, uid, label, to)
 
 
 def journey(state: Mapping, hexmap: HexMap, uid: str, start: str | None, hexes: Iterable[str]) -> Journey:
@@ -344,11 +371,13 @@ def journey(state: Mapping, hexmap: HexMap, uid: str, start: str | None, hexes: 
     now -- during a player turn's movement the enemy's units stand still, so what they see now is
     what they saw at each step."""
     labels = ([start] if start else []) + [str(h) for h in hexes]
-    return Journey(uid, tuple(place(state, hexmap, uid, h) for h in labels), enters=start is None)
+    eyes = {s: _eyes(state, hexmap, s) for s in SIDES} if labels else {}
+    return Journey(uid, tuple(_place(hexmap, eyes, uid, h) for h in labels), enters=start is None)
 
 
-def _sight(state: Mapping, hexmap: HexMap, side: str) -> set[str]:
-    return set().union(*(sight_from(hexmap, h) for h in sorted(observers(cast(SalemState, state), side))))
+def _place(hexmap: HexMap, eyes: Mapping[str, list[Hex]], uid: str, label: str | None, to: str = "") -> Place:
+    """:func:`place`, with the hexes of each side's units (:func:`_eyes`) given."""
+    return Place(uid, str(label), frozenset(s for s in SIDES if _in_sight(hexmap, eyes[s], str(label))), to)
 
 
 # --------------------------------------------------------------------------
