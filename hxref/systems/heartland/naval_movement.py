@@ -214,6 +214,16 @@ def apply_gunboat_move(state: FullGameState, r: GunboatMove) -> None:
 
 
 def _river_distances(hexmap, start: HexSide, limit: int | None = None) -> dict[HexSide, int]:
+    """The major-river hexsides reached from ``start`` along the river -> steps (at most ``limit``).
+    The map's alone: searched once per map, start and limit (kept on the map object; read-only)."""
+    kept = hexmap.__dict__.setdefault("_heartland_river_distances", {})
+    dist = kept.get((start, limit))
+    if dist is None:
+        dist = kept[(start, limit)] = _river_search(hexmap, start, limit)
+    return dist
+
+
+def _river_search(hexmap, start: HexSide, limit: int | None) -> dict[HexSide, int]:
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -259,7 +269,16 @@ def _blockading(state: FullGameState, side: str) -> list[str]:
 
 
 def is_ferry_hexside(hexmap, s: HexSide) -> bool:
-    """8.24a: a major-river hexside with a ferry feature, or a town or major city on both banks."""
+    """8.24a: a major-river hexside with a ferry feature, or a town or major city on both banks.
+    The map's alone: answered once per map and hexside (kept on the map object)."""
+    kept = hexmap.__dict__.setdefault("_heartland_ferry_hexsides", {})
+    ferry = kept.get(s)
+    if ferry is None:
+        ferry = kept[s] = _is_ferry(hexmap, s)
+    return ferry
+
+
+def _is_ferry(hexmap, s: HexSide) -> bool:
     from .terrain import terrain_rules
     feats = hexmap.side_features(s, effective=False)
     if MAJOR_RIVER not in feats:

@@ -131,7 +131,15 @@ _NO_EFFECT = WeatherEffect()
 
 
 def terrain_rules(hexmap) -> TerrainRules:
-    """Read and check the weather and ferry data of ``hexmap``'s terrain types."""
+    """The weather and ferry data of ``hexmap``'s terrain types, read and checked once per map (kept
+    on the map object, like the step costs below: it depends on nothing else)."""
+    kept = hexmap.__dict__.get("_heartland_terrain_rules")
+    if kept is None:
+        kept = hexmap.__dict__["_heartland_terrain_rules"] = _read_terrain_rules(hexmap)
+    return kept
+
+
+def _read_terrain_rules(hexmap) -> TerrainRules:
     weather: dict[tuple[str, str], WeatherEffect] = {}
     own: dict[str, float] = {}
     ferries: dict[str, Ferry] = {}
