@@ -250,23 +250,38 @@ def _name(node: _Node) -> str:
 SUPPLY_GRAPHS_KEPT = 16        # per map: the supply graphs of the last situations seen
 
 
+class _SupplyGraph:
+    """The reversed-cost supply graph of one situation and the searches made on it, each from a
+    source's or a supply unit's hex to :data:`SEARCH_LIMIT`: the same situation searches once."""
+
+    def __init__(self, graph: MoveGraph) -> None:
+        self.graph = graph
+        self._reach: dict[Hex, Reach] = {}
+
+    def reach(self, start: Hex) -> Reach:
+        found = self._reach.get(start)
+        if found is None:
+            found = self._reach[start] = self.graph.search(start, max_cost=SEARCH_LIMIT)
+        return found
+
+
 def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy_zoc: frozenset,
-                  friendly: frozenset, pontoons: tuple) -> MoveGraph:
+                  friendly: frozenset, pontoons: tuple) -> _SupplyGraph:
     """The reversed-cost supply graph; the same situation (checking orders, then resolving them, or
     the several supply checks of one impulse) builds it once.  Kept on the map object, like the
-    static terrain costs of :mod:`.terrain`."""
+    static terrain costs of :mod:`.terrain`, the situations seen last kept longest."""
     key = (weather, side, enemy_units, enemy_zoc, friendly, pontoons)
     kept = hexmap.__dict__.setdefault("_supply_graphs", {})
-    graph = kept.get(key)
+    graph = kept.pop(key, None)
     if graph is None:
         fwd = step_cost(hexmap, weather=weather, side=side, enemy_occupied=enemy_units, enemy_zoc=enemy_zoc,
                         friendly_occupied=friendly, pontoons=pontoons, for_supply=True)
         # the line is counted from the force towards the supply unit (hexes entered on the way, 7.12c):
         # searching the reversed costs from each supply unit gives that for every force at once
-        graph = MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a)))
+        graph = _SupplyGraph(MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a))))
         if len(kept) >= SUPPLY_GRAPHS_KEPT:
             kept.pop(next(iter(kept)))
-        kept[key] = graph
+    kept[key] = graph
     return graph
 
 
@@ -343,7 +358,7 @@ class _Network:
         while queue:
             nid = queue.popleft()
             n = self.nodes[nid]
-            reach = self.graph.search(self.hexmap.parse(n.hex), max_cost=SEARCH_LIMIT)
+            reach = self.graph.reach(self.hexmap.parse(n.hex))
             self.reach[nid] = reach
             for uid, u in self.nodes.items():
                 if uid in self.link or u.kind == "source":    # a cut source stays cut
