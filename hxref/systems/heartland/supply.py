@@ -300,6 +300,16 @@ def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy
                  lambda: _SupplyGraph(_terrain_graph(hexmap, weather, side, pontoons).without_steps_from(cut)))
 
 
+def _rail_neighbours(hexmap, h: Hex) -> list[Hex]:
+    """The hexes a rail line runs to from ``h``, in :meth:`Hex.neighbours` order: the map's alone,
+    found once per map and hex (kept on the map object)."""
+    kept = hexmap.__dict__.setdefault("_heartland_rail_neighbours", {})
+    found = kept.get(h)
+    if found is None:
+        found = kept[h] = [nb for nb in h.neighbours() if nb in hexmap.grid and RAIL in hexmap.lines_between(h, nb)]
+    return found
+
+
 class _Network:
     """Sources and supply units, the reversed-cost graph and one search per in-supply node."""
 
@@ -343,10 +353,8 @@ class _Network:
         queue = deque(start)
         while queue:
             h = queue.popleft()
-            for nb in h.neighbours():
-                if nb in seen or nb not in hm.grid or RAIL not in hm.lines_between(h, nb):
-                    continue
-                if self._cut(hm.label(nb)):
+            for nb in _rail_neighbours(hm, h):
+                if nb in seen or self._cut(hm.label(nb)):
                     continue
                 seen[nb] = seen[h]
                 queue.append(nb)
