@@ -154,6 +154,14 @@ class MoveGraph:
         For a situation whose costs are this graph's except that every step out of ``hexes`` is
         prohibited (enemy units cutting a line), without calling the costs again; the steps are
         shared with this graph, and :attr:`rules` stays this graph's.
+
+        >>> from hxref.geometry.hex import hex_range
+        >>> graph = MoveGraph(hex_range(Hex(0, 0), 2), MoveRules(step_cost=lambda a, b: 1))
+        >>> closed = graph.without_steps_from([Hex(0, 0)])
+        >>> closed.search(Hex(1, 0)).cost(Hex(0, 0)), closed.search(Hex(0, 0)).costs()
+        (1, {Hex(0, 0): 0})
+        >>> len(graph.search(Hex(0, 0)).costs())
+        19
         """
         closed = {self.index[h] for h in hexes if h in self.index}
         out = copy.copy(self)
