@@ -38,6 +38,7 @@ add up exactly in floating point.
 """
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from dataclasses import dataclass
 from heapq import heappop, heappush
@@ -146,6 +147,27 @@ class MoveGraph:
 
     def __len__(self) -> int:
         return len(self.hexes)
+
+    def without_steps_from(self, hexes: Iterable[Hex]) -> "MoveGraph":
+        """This graph with no step out of ``hexes``: a search reaches them and goes no further.
+
+        For a situation whose costs are this graph's except that every step out of ``hexes`` is
+        prohibited (enemy units cutting a line), without calling the costs again; the steps are
+        shared with this graph, and :attr:`rules` stays this graph's.
+
+        >>> from hxref.geometry.hex import hex_range
+        >>> graph = MoveGraph(hex_range(Hex(0, 0), 2), MoveRules(step_cost=lambda a, b: 1))
+        >>> closed = graph.without_steps_from([Hex(0, 0)])
+        >>> closed.search(Hex(1, 0)).cost(Hex(0, 0)), closed.search(Hex(0, 0)).costs()
+        (1, {Hex(0, 0): 0})
+        >>> len(graph.search(Hex(0, 0)).costs())
+        19
+        """
+        closed = {self.index[h] for h in hexes if h in self.index}
+        out = copy.copy(self)
+        out.adj = [() if i in closed else row for i, row in enumerate(self.adj)]
+        out._cs = None
+        return out
 
     def search(self, start: Hex, max_cost: float | None = None, goal: Hex | None = None,
                method: str = "auto") -> "Reach":

@@ -316,7 +316,7 @@ class Concealment:
 
 def _off_the_map(state: FullGameState, forces: Iterable[str]) -> FullGameState:
     """A copy of ``state`` with ``forces`` taken off the map (8.62a: removed, their hex plotted)."""
-    work = copy.deepcopy(state)
+    work = model.copy_state(state)
     for f in forces:
         if model.is_unled(f):
             for u in model.units_of(state, f):

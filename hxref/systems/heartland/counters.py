@@ -16,15 +16,10 @@ from . import model
 from .forces import overall_commander  # the rules of 3.22
 
 
-def _oc(state: FullGameState, label: str, side: str) -> str | None:
-    leaders = model.leaders_in_hex(state, label, side)
-    return overall_commander(state, leaders) if leaders else None
-
-
-def _top(state: FullGameState, label: str, side: str, units: list[Unit], logi: list[Logistics]) -> dict:
+def _top(state: FullGameState, leaders: list[str], units: list[Unit], logi: list[Logistics]) -> dict:
     """3.22, 3.71: the counter on top of the hex: its OC (name, stars, ratings), else its first
     unit (arm and size), else its first wagon or depot."""
-    oc = _oc(state, label, side)
+    oc = overall_commander(state, leaders) if leaders else None
     if oc:
         ld = state["leaders"][oc]
         r = model.leader_ratings(ld)
@@ -42,16 +37,32 @@ def top_counters(state: FullGameState, side: str) -> dict[str, dict]:
     hexes = set(model.occupied_hexes(state, side))
     hexes |= cast(set[str], {s["hex"] for s in state.get("logistics", {}).values()
                              if s["side"] == side and s.get("hex") and not s.get("leader")})
+    # the side's leaders, living units (with their leader, or unled in their hex) and supply
+    # counters, hex by hex, each in the state's order
+    leaders_at: dict[str, list[str]] = {}
+    for lid, ld in model.on_map_leaders(state, side):
+        leaders_at.setdefault(cast(str, ld["hex"]), []).append(lid)
+    where = {lid: label for label, lids in leaders_at.items() for lid in lids}
+    units_at: dict[str, list[Unit]] = {}
+    for u in state["units"].values():
+        if u["side"] == side and u["steps"] > 0:
+            boss = u.get("leader")
+            at = where.get(boss) if boss is not None else u.get("hex")
+            if at is not None:
+                units_at.setdefault(at, []).append(u)
+    logi_at: dict[str, list[Logistics]] = {}
+    for s in state.get("logistics", {}).values():
+        if s["side"] == side and s.get("hex") is not None:
+            logi_at.setdefault(cast(str, s["hex"]), []).append(s)
     for label in sorted(hexes):
-        leaders = model.leaders_in_hex(state, label, side)
-        units = [u for u in state["units"].values() if u["side"] == side and u["steps"] > 0 and (
-            (u.get("leader") in leaders) or (u.get("leader") is None and u.get("hex") == label))]
-        logi = [s for s in state.get("logistics", {}).values() if s["side"] == side and s.get("hex") == label]
+        leaders = leaders_at.get(label, [])
+        units = units_at.get(label, [])
+        logi = logi_at.get(label, [])
         # only counters that stand on the map count (3.1): leaders not inside an army commander's
         # box, unled units, wagons and depots -- never the units kept on the AOD
         in_boxes = {lid for lid in leaders if state["leaders"][lid].get("superior")
                     and state["leaders"].get(cast(str, state["leaders"][lid]["superior"]), cast(Leader, {})).get("hq")}
         loose = [u for u in units if u.get("leader") is None]
         count = len(leaders) - len(in_boxes) + len(loose) + len(logi)
-        out[label] = {"side": side, "top": _top(state, label, side, units, logi), "under": count - 1}
+        out[label] = {"side": side, "top": _top(state, leaders, units, logi), "under": count - 1}
     return out

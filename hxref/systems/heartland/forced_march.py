@@ -131,7 +131,7 @@ class Work:
     applied to the real state by :func:`apply_changes`."""
 
     def __init__(self, state: FullGameState):
-        self.state = copy.deepcopy(state)
+        self.state = model.copy_state(state)
         self.changes: list[Change] = []
 
     def set(self, path: Sequence, value: Any) -> None:

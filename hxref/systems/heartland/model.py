@@ -58,7 +58,8 @@ hex form a force of their own.  Labels are the map's printed hex labels.
 """
 from __future__ import annotations
 
-from typing import Iterator, Literal, cast
+import pickle
+from typing import Iterator, Literal, TypeVar, cast
 
 from .state_types import FullGameState, Leader, Ratings, Unit
 
@@ -67,6 +68,16 @@ BREVET_RATING_LOSS = 1         # 14.51 as the 10.7 example applies it: every rat
 ARMY_MIN_STARS = 3             # 3.31: only 3- or 4-star leaders command armies
 WDO_COST = 10                  # 3.41a: a War Department Order costs 10 WEP
 COS_BREVET_WEP = 1             # 3.32b: a Chief of Staff taking the army is brevetted at once for 1 WEP
+
+
+_Data = TypeVar("_Data")
+
+
+def copy_state(data: _Data) -> _Data:
+    """A deep copy of state data: what :func:`copy.deepcopy` gives (the same types, the parts shared
+    within ``data`` shared alike), read back from a pickle, several times faster on the plain
+    dicts, lists, strings and numbers a state is made of."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
 
 
 def leader_ratings(leader: Leader) -> Ratings:

@@ -214,6 +214,16 @@ def apply_gunboat_move(state: FullGameState, r: GunboatMove) -> None:
 
 
 def _river_distances(hexmap, start: HexSide, limit: int | None = None) -> dict[HexSide, int]:
+    """The major-river hexsides reached from ``start`` along the river -> steps (at most ``limit``).
+    The map's alone: searched once per map, start and limit (kept on the map object; read-only)."""
+    kept = hexmap.__dict__.setdefault("_heartland_river_distances", {})
+    dist = kept.get((start, limit))
+    if dist is None:
+        dist = kept[(start, limit)] = _river_search(hexmap, start, limit)
+    return dist
+
+
+def _river_search(hexmap, start: HexSide, limit: int | None) -> dict[HexSide, int]:
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -230,16 +240,29 @@ def _river_distances(hexmap, start: HexSide, limit: int | None = None) -> dict[H
 def blockade_range(state: FullGameState, hexmap, gid: str) -> dict[str, str]:
     """8.93: major-river hexsides within 10 downstream and 6 upstream of ``gid`` -> "upstream",
     "downstream" (or "either" when the river has no headwater entry: 6 both ways)."""
-    gb = naval(state)["gunboats"][gid]
-    start = _side(hexmap, gb["hexside"])
+    return {_sl(hexmap, s): way for s, way in _blockade_sides(state, hexmap, gid).items()}
+
+
+def _blockade_sides(state: FullGameState, hexmap, gid: str) -> dict[HexSide, str]:
+    """:func:`blockade_range` by hexside.  The map's alone for the gunboat's hexside and the
+    headwaters: worked out once per map, hexside and headwaters (kept on the map object; read-only)."""
+    start = _side(hexmap, naval(state)["gunboats"][gid]["hexside"])
+    heads = tuple(_side(hexmap, h) for h in (_nv(state).get("headwaters") or []))
+    kept = hexmap.__dict__.setdefault("_heartland_blockade_ranges", {})
+    found = kept.get((start, heads))
+    if found is None:
+        found = kept[(start, heads)] = _river_range(hexmap, start, heads)
+    return found
+
+
+def _river_range(hexmap, start: HexSide, heads: tuple[HexSide, ...]) -> dict[HexSide, str]:
     near = _river_distances(hexmap, start, DOWNSTREAM)
-    heads = [_side(hexmap, h) for h in (_nv(state).get("headwaters") or [])]
     head = next((h for h in heads if h in _river_distances(hexmap, start)), None)
-    out: dict[str, str] = {}
+    out: dict[HexSide, str] = {}
     if head is None:
         for s, d in near.items():
             if 0 < d <= UPSTREAM:
-                out[_sl(hexmap, s)] = "either"
+                out[s] = "either"
         return out
     from_head = _river_distances(hexmap, head)
     mine = from_head[start]
@@ -248,9 +271,9 @@ def blockade_range(state: FullGameState, hexmap, gid: str) -> dict[str, str]:
             continue
         if from_head.get(s, mine) < mine:
             if d <= UPSTREAM:
-                out[_sl(hexmap, s)] = "upstream"
+                out[s] = "upstream"
         elif d <= DOWNSTREAM:
-            out[_sl(hexmap, s)] = "downstream"
+            out[s] = "downstream"
     return out
 
 
@@ -259,7 +282,16 @@ def _blockading(state: FullGameState, side: str) -> list[str]:
 
 
 def is_ferry_hexside(hexmap, s: HexSide) -> bool:
-    """8.24a: a major-river hexside with a ferry feature, or a town or major city on both banks."""
+    """8.24a: a major-river hexside with a ferry feature, or a town or major city on both banks.
+    The map's alone: answered once per map and hexside (kept on the map object)."""
+    kept = hexmap.__dict__.setdefault("_heartland_ferry_hexsides", {})
+    ferry = kept.get(s)
+    if ferry is None:
+        ferry = kept[s] = _is_ferry(hexmap, s)
+    return ferry
+
+
+def _is_ferry(hexmap, s: HexSide) -> bool:
     from .terrain import terrain_rules
     feats = hexmap.side_features(s, effective=False)
     if MAJOR_RIVER not in feats:
@@ -274,9 +306,9 @@ def blockaded_hexsides(state: FullGameState, hexmap) -> set[str]:
     ``blockaded``)."""
     out: set[str] = set()
     for g in _blockading(state, "union"):
-        for lab in blockade_range(state, hexmap, g):
-            if is_ferry_hexside(hexmap, _side(hexmap, lab)):
-                out.add(lab)
+        for s in _blockade_sides(state, hexmap, g):
+            if is_ferry_hexside(hexmap, s):
+                out.add(_sl(hexmap, s))
         here = _side(hexmap, gunboats(state)[g]["hexside"])
         if is_ferry_hexside(hexmap, here):
             out.add(_sl(hexmap, here))

@@ -35,14 +35,14 @@ import math
 from collections import deque
 from dataclasses import asdict, dataclass
 from enum import Enum
-from typing import Collection, Iterable, Mapping, Sequence, cast
+from typing import Callable, Collection, Iterable, Mapping, Sequence, TypeVar, cast
 
 from .state_types import FullGameState, Turn
 from ...geometry.hex import Hex, distance as hex_distance
 from ...geometry.paths import MoveGraph, MoveRules, Reach
 from ..base import Problem
 from . import model
-from .terrain import step_cost
+from .terrain import cut_hexes, step_cost
 from .zoc import zoc_hexes
 
 SOURCE_RANGE = 20      # 7.11: a line of at most 20 MP to a source
@@ -248,26 +248,66 @@ def _name(node: _Node) -> str:
 
 
 SUPPLY_GRAPHS_KEPT = 16        # per map: the supply graphs of the last situations seen
+_G = TypeVar("_G")
+
+
+class _SupplyGraph:
+    """The reversed-cost supply graph of one situation and the searches made on it, each from a
+    source's or a supply unit's hex to :data:`SEARCH_LIMIT`: the same situation searches once."""
+
+    def __init__(self, graph: MoveGraph) -> None:
+        self.graph = graph
+        self._reach: dict[Hex, Reach] = {}
+
+    def reach(self, start: Hex) -> Reach:
+        found = self._reach.get(start)
+        if found is None:
+            found = self._reach[start] = self.graph.search(start, max_cost=SEARCH_LIMIT)
+        return found
+
+
+def _kept(hexmap, name: str, key: tuple, make: Callable[[], _G]) -> _G:
+    """``make()``, kept on the map object under ``name`` and ``key``, the last seen kept longest."""
+    kept = hexmap.__dict__.setdefault(name, {})
+    found = kept.pop(key, None)
+    if found is None:
+        found = make()
+        if len(kept) >= SUPPLY_GRAPHS_KEPT:
+            kept.pop(next(iter(kept)))
+    kept[key] = found
+    return found
+
+
+def _terrain_graph(hexmap, weather: str, side: str, pontoons: tuple) -> MoveGraph:
+    """The reversed-cost supply graph of the terrain, no enemy unit cutting a line.  The line is
+    counted from the force towards the supply unit (hexes entered on the way, 7.12c): searching the
+    reversed costs from each supply unit gives that for every force at once."""
+    def make() -> MoveGraph:
+        fwd = step_cost(hexmap, weather=weather, side=side, pontoons=pontoons, for_supply=True)
+        return MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a)))
+
+    return _kept(hexmap, "_supply_terrain_graphs", (weather, side, pontoons), make)
 
 
 def _supply_graph(hexmap, weather: str, side: str, enemy_units: frozenset, enemy_zoc: frozenset,
-                  friendly: frozenset, pontoons: tuple) -> MoveGraph:
-    """The reversed-cost supply graph; the same situation (checking orders, then resolving them, or
-    the several supply checks of one impulse) builds it once.  Kept on the map object, like the
-    static terrain costs of :mod:`.terrain`."""
-    key = (weather, side, enemy_units, enemy_zoc, friendly, pontoons)
-    kept = hexmap.__dict__.setdefault("_supply_graphs", {})
-    graph = kept.get(key)
-    if graph is None:
-        fwd = step_cost(hexmap, weather=weather, side=side, enemy_occupied=enemy_units, enemy_zoc=enemy_zoc,
-                        friendly_occupied=friendly, pontoons=pontoons, for_supply=True)
-        # the line is counted from the force towards the supply unit (hexes entered on the way, 7.12c):
-        # searching the reversed costs from each supply unit gives that for every force at once
-        graph = MoveGraph(hexmap.hexes(), MoveRules(step_cost=lambda a, b: fwd(b, a)))
-        if len(kept) >= SUPPLY_GRAPHS_KEPT:
-            kept.pop(next(iter(kept)))
-        kept[key] = graph
-    return graph
+                  friendly: frozenset, pontoons: tuple) -> _SupplyGraph:
+    """The supply graph of one situation: the terrain's, with no step out of the hexes where enemy
+    units or their ZOC cut the line (7.12b, 3.61; reversed, a step out is a step in).  The same
+    situation (checking orders, then resolving them, or the several supply checks of one impulse)
+    builds it once.  Kept on the map object, like the static terrain costs of :mod:`.terrain`."""
+    cut = cut_hexes(hexmap, enemy_units, enemy_zoc, friendly)
+    return _kept(hexmap, "_supply_graphs", (weather, side, pontoons, cut),
+                 lambda: _SupplyGraph(_terrain_graph(hexmap, weather, side, pontoons).without_steps_from(cut)))
+
+
+def _rail_neighbours(hexmap, h: Hex) -> list[Hex]:
+    """The hexes a rail line runs to from ``h``, in :meth:`Hex.neighbours` order: the map's alone,
+    found once per map and hex (kept on the map object)."""
+    kept = hexmap.__dict__.setdefault("_heartland_rail_neighbours", {})
+    found = kept.get(h)
+    if found is None:
+        found = kept[h] = [nb for nb in h.neighbours() if nb in hexmap.grid and RAIL in hexmap.lines_between(h, nb)]
+    return found
 
 
 class _Network:
@@ -313,10 +353,8 @@ class _Network:
         queue = deque(start)
         while queue:
             h = queue.popleft()
-            for nb in h.neighbours():
-                if nb in seen or nb not in hm.grid or RAIL not in hm.lines_between(h, nb):
-                    continue
-                if self._cut(hm.label(nb)):
+            for nb in _rail_neighbours(hm, h):
+                if nb in seen or self._cut(hm.label(nb)):
                     continue
                 seen[nb] = seen[h]
                 queue.append(nb)
@@ -343,7 +381,7 @@ class _Network:
         while queue:
             nid = queue.popleft()
             n = self.nodes[nid]
-            reach = self.graph.search(self.hexmap.parse(n.hex), max_cost=SEARCH_LIMIT)
+            reach = self.graph.reach(self.hexmap.parse(n.hex))
             self.reach[nid] = reach
             for uid, u in self.nodes.items():
                 if uid in self.link or u.kind == "source":    # a cut source stays cut

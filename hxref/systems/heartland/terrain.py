@@ -131,7 +131,15 @@ _NO_EFFECT = WeatherEffect()
 
 
 def terrain_rules(hexmap) -> TerrainRules:
-    """Read and check the weather and ferry data of ``hexmap``'s terrain types."""
+    """The weather and ferry data of ``hexmap``'s terrain types, read and checked once per map (kept
+    on the map object, like the step costs below: it depends on nothing else)."""
+    kept = hexmap.__dict__.get("_heartland_terrain_rules")
+    if kept is None:
+        kept = hexmap.__dict__["_heartland_terrain_rules"] = _read_terrain_rules(hexmap)
+    return kept
+
+
+def _read_terrain_rules(hexmap) -> TerrainRules:
     weather: dict[tuple[str, str], WeatherEffect] = {}
     own: dict[str, float] = {}
     ferries: dict[str, Ferry] = {}
@@ -306,12 +314,7 @@ def step_cost(
         return side_refusal
 
     def supply_cut(lb: str) -> Prohibited | None:
-        """7.12b: enemy combat units cut the line; 3.61: so does enemy ZOC, unless a friendly unit is there."""
-        if lb in enemy_occupied:
-            return Prohibited(f"enemy combat units in {lb} cut the supply line (7.12b)")
-        if lb in enemy_zoc and lb not in friendly_occupied:
-            return Prohibited(f"{lb} is in enemy ZOC with no friendly unit in it: the supply line is cut (7.12b, 3.61)")
-        return None
+        return line_cut(lb, enemy_occupied, enemy_zoc, friendly_occupied)
 
     def ways_in(a: Hex, b: Hex) -> tuple[list[tuple[bool, float]], list[Prohibited]]:
         """8.24 (TEC columns 1 and 2): the ways of paying for entering ``b`` -- off road, or along each
@@ -382,7 +385,7 @@ def step_cost(
     store = hexmap.__dict__.setdefault("_heartland_step_costs", {})
 
     blocked: set[Hex] = set()
-    if for_supply:      # the hexes where 7.12b / 3.61 may cut the line: decided by ``cost`` itself
+    if for_supply:      # the hexes where 7.12b / 3.61 may cut the line; where they do not, the cached cost
         for lb in set(enemy_occupied) | set(enemy_zoc):
             try:
                 blocked.add(hexmap.parse(lb))
@@ -391,7 +394,9 @@ def step_cost(
 
     def cached(a: Hex, b: Hex) -> float | Prohibited:
         if b in blocked:
-            return cost(a, b)
+            cut = supply_cut(label(b))
+            if cut is not None:
+                return cut
         key = (static, a, b)
         hit = store.get(key)
         if hit is not None:
@@ -404,6 +409,32 @@ def step_cost(
         return result
 
     return cached
+
+
+def line_cut(lb: str, enemy_occupied: Collection[str], enemy_zoc: Collection[str],
+             friendly_occupied: Collection[str]) -> Prohibited | None:
+    """Why a supply line may not enter the hex ``lb``, or None: 7.12b, enemy combat units cut the
+    line; 3.61, so does enemy ZOC, unless a friendly unit is there."""
+    if lb in enemy_occupied:
+        return Prohibited(f"enemy combat units in {lb} cut the supply line (7.12b)")
+    if lb in enemy_zoc and lb not in friendly_occupied:
+        return Prohibited(f"{lb} is in enemy ZOC with no friendly unit in it: the supply line is cut (7.12b, 3.61)")
+    return None
+
+
+def cut_hexes(hexmap, enemy_occupied: Collection[str], enemy_zoc: Collection[str],
+              friendly_occupied: Collection[str]) -> frozenset[Hex]:
+    """The hexes of ``hexmap`` a supply line may not enter (:func:`line_cut`); a label off the map
+    cuts nothing on it."""
+    out = set()
+    for lb in set(enemy_occupied) | set(enemy_zoc):
+        try:
+            h = hexmap.parse(lb)
+        except Exception:
+            continue
+        if line_cut(hexmap.label(h), enemy_occupied, enemy_zoc, friendly_occupied) is not None:
+            out.add(h)
+    return frozenset(out)
 
 
 def _name(hexmap, h: Hex) -> str:

@@ -21,6 +21,7 @@ from .state_types import BiddingState, FullGameState, HeartlandState, Naval, Tur
 from .cavalry import concealment, redact_view
 from .counters import top_counters
 from .dense_fog import redact
+from .model import copy_state
 from ...kit.events import Event, event
 
 
@@ -104,11 +105,13 @@ def _whole_state(state: HeartlandState) -> dict:
     """Open and solo games: both players hold the game file; the view is the whole state.  The
     lists that only grow (the past turns, the calendar: ``INFO.append_only``, whose items the
     rules never change) are new lists of the same items, so a view costs the same late in a long
-    campaign."""
-    from ...kit.protocol import resolve_copy
+    campaign.  The rest is copied at once (:func:`.model.copy_state`)."""
     from .info import INFO
 
-    return resolve_copy(INFO, state)
+    whole: Mapping[str, Any] = state
+    grows = {k for k, v in whole.items() if k in INFO.append_only and isinstance(v, list)}
+    rest = copy_state({k: v for k, v in whole.items() if k not in grows})
+    return {k: list(v) if k in grows else rest[k] for k, v in whole.items()}
 
 
 def _own_armies(state: FullGameState, mine: str | None, v: dict) -> None:

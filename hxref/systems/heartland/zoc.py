@@ -38,11 +38,23 @@ def zoc_sources(state: FullGameState, side: str) -> set[str]:
 
 def zoc_hexes(state: FullGameState, side: str, hexmap) -> dict[str, set[str]]:
     """Every hex in ``side``'s ZOC -> the source hexes exerting ZOC into it (3.6, 3.61)."""
-    sources = zoc_sources(state, side)
+    out: dict[str, set[str]] = {}
+    for src in zoc_sources(state, side):
+        for label in _zone(hexmap, src):
+            out.setdefault(label, set()).add(src)
+    return out
 
-    def blocks(a: Hex, b: Hex) -> bool:
-        return bool(set(hexmap.side_features(HexSide(a, b), effective=False)) & BLOCKING_HEXSIDES)
 
-    found = zoc({src: src for src in sources}, hexmap.parse, on_map=hexmap.grid.__contains__, blocks=blocks,
-                own_hex=True)
-    return {hexmap.label(h): srcs for h, srcs in found.items()}
+def _zone(hexmap, src: str) -> tuple[str, ...]:
+    """The hexes a ZOC exerted from the hex ``src`` covers: the hex itself and the adjacent hexes on
+    the map not across a major river or an all-sea hexside (3.6, 3.61).  The map's alone: found once
+    per map and hex (kept on the map object)."""
+    kept = hexmap.__dict__.setdefault("_heartland_zones", {})
+    zone = kept.get(src)
+    if zone is None:
+        def blocks(a: Hex, b: Hex) -> bool:
+            return bool(set(hexmap.side_features(HexSide(a, b), effective=False)) & BLOCKING_HEXSIDES)
+
+        found = zoc({src: src}, hexmap.parse, on_map=hexmap.grid.__contains__, blocks=blocks, own_hex=True)
+        zone = kept[src] = tuple(hexmap.label(h) for h in found)
+    return zone
