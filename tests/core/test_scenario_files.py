@@ -61,3 +61,23 @@ def test_a_scenario_file_that_is_no_mapping_is_refused(system, tmp_path, monkeyp
     out = _new(tmp_path, monkeypatch, system, "bad.yaml")
     assert out.exit_code == 2 and "bad.yaml" in out.output, out.output
     assert out.output.count("\n") == 1 and not (tmp_path / "g.yaml").exists()
+
+
+@pytest.mark.parametrize("path", [p for n in FILE_SYSTEMS
+                                  for p in sorted((registry.info(n).games_path() / "scenarios").glob("*.yaml"))],
+                         ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_shipped_scenario_reads_the_same_with_the_strict_reader(path):
+    """A new game reads a shipped scenario with the fast reader (a file of one's own with the strict
+    one, for its line numbers): the strict reader, which refuses a duplicate key, finds the same data."""
+    from hxref.base.yamlio import load_data, load_data_fast, to_plain
+
+    assert to_plain(load_data(path)) == load_data_fast(path)
+
+
+@pytest.mark.parametrize("system", FILE_SYSTEMS)
+def test_a_scenario_file_with_a_duplicate_key_names_its_line(system, tmp_path, monkeypatch):
+    text = _shipped(system).read_text(encoding="utf-8")
+    (tmp_path / "dup.yaml").write_text(text + "sides: [again]\n")
+    out = _new(tmp_path, monkeypatch, system, "dup.yaml")
+    assert out.exit_code == 2 and "dup.yaml" in out.output and "E104" in out.output, out.output
+    assert f"dup.yaml:{text.count(chr(10)) + 1}:" in out.output and not (tmp_path / "g.yaml").exists()

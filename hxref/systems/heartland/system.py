@@ -9,7 +9,6 @@ the end of the turn (:mod:`.victory`).  Each rules module names the sections it 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, cast
 
 from ...base.errors import InvalidInput
@@ -41,18 +40,12 @@ class Heartland(GameSystem[HeartlandState]):
     info = INFO
 
     # --- scenarios -----------------------------------------------------------------------
-    def load_scenario(self, name: str) -> dict:
-        """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
-        from ...base.yamlio import load_data, to_plain
+    scenario_keys = ("sides", "maximum", "wep", "leaders", "calendar")
 
-        path = Path(name) if name.endswith((".yaml", ".yml")) else self.info.games_path() / "scenarios" / f"{name}.yaml"
-        if not path.is_file():
-            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}",
-                               code="E503")
-        data = to_plain(load_data(path))
-        for key in ("sides", "maximum", "wep", "leaders", "calendar"):
-            if key not in data:
-                raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
+    def load_scenario(self, name: str) -> dict:
+        """The scenario (:meth:`GameSystem.load_scenario`), with what the weather chart says of
+        itself: whether it is a stand-in."""
+        data = super().load_scenario(name)
         chart = ini.WeatherChart.load(self.charts)
         data["charts"] = {"weather": {"stand_in": chart.stand_in, "note": chart.note}}
         return data

@@ -10,9 +10,7 @@ with ``--option open_map``.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
-from ...base.errors import InvalidInput
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -37,18 +35,7 @@ class SalemChurch(GameSystem[SalemState]):
     info = INFO
 
     # --- scenarios -----------------------------------------------------------------------------
-    def load_scenario(self, name: str) -> dict:
-        """A shipped scenario by name, or a scenario file (``.yaml``); it must name what setup needs."""
-        from ...base.yamlio import load_data, to_plain
-
-        path = Path(name) if name.endswith((".yaml", ".yml")) else self.info.games_path() / "scenarios" / f"{name}.yaml"
-        if not path.is_file():
-            raise InvalidInput(f"no scenario {name!r} for {NAME}; known: {', '.join(self.scenarios())}", code="E503")
-        data = to_plain(load_data(path))
-        for key in ("sides", "units", "reinforcements", "victory", "map", "turns"):
-            if key not in data:
-                raise InvalidInput(f"scenario lacks `{key}`", code="E503", file=str(path))
-        return data
+    scenario_keys = ("sides", "units", "reinforcements", "victory", "map", "turns")
 
     def setup(self, scenario: dict) -> SalemState:
         units: dict[str, UnitRecord] = {}
