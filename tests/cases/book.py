@@ -20,7 +20,7 @@ from typing import Any
 from hxref.referee import orders
 from hxref.crypto.dice import Dice
 from hxref.kit import registry
-from hxref.base.yamlio import load_data, to_plain
+from hxref.base.yamlio import load_data_fast
 
 #: the keys of a case, and of a step played before it
 CASE_KEYS = {"rule", "title", "example", "scenario", "mode", "setup", "state", "before", "decision", "orders",
@@ -59,15 +59,22 @@ class Case:
         return f"{self.system}/{self.file.stem}/{self.rule}/{slug}"
 
 
+def case_files() -> list[tuple[str, Path]]:
+    """Every registered system's case book files: ``(system, path)``, system by system, in name order."""
+    return [(name, path) for name in registry.names()
+            for path in sorted((registry.info(name).games_path() / "cases").glob("*.yaml"))]
+
+
 def load_cases() -> list[Case]:
-    """Every case of every registered system's case book, in file order."""
+    """Every case of every registered system's case book, in file order.
+
+    Read with the fast reader, as the tests are collected; ``test_case_book.py`` reads every file
+    again with the strict reader (which refuses a duplicate key) and checks that both read the same."""
     found: list[Case] = []
-    for name in registry.names():
-        folder = registry.info(name).games_path() / "cases"
-        for path in sorted(folder.glob("*.yaml")):
-            doc = to_plain(load_data(path)) or {}
-            for i, data in enumerate(doc.get("cases") or []):
-                found.append(Case(name, path, i, data))
+    for name, path in case_files():
+        doc = load_data_fast(path) or {}
+        for i, data in enumerate(doc.get("cases") or []):
+            found.append(Case(name, path, i, data))
     return found
 
 

@@ -69,9 +69,11 @@ The loader and runner are :mod:`tests.cases.book`.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+from hxref.base.yamlio import load_data, load_data_fast, to_plain
 from tests.cases import book
 
 CASES = book.load_cases()
@@ -80,6 +82,13 @@ CASES = book.load_cases()
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_case(case: book.Case) -> None:
     book.run(case)
+
+
+@pytest.mark.parametrize("path", [p for _, p in book.case_files()], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_the_strict_reader_reads_the_case_file_as_the_fast_one(path: Path) -> None:
+    """The cases are collected with the fast reader; the strict one (line numbers, and a duplicate
+    key refused) must read each file the same, so a badly written case book still fails."""
+    assert to_plain(load_data(path)) == load_data_fast(path)
 
 
 def test_every_system_has_a_case_book() -> None:

@@ -29,10 +29,24 @@ def registered():
             registry.unregister(name)
 
 
+#: the random play of a system is cut into this many parts, each the next share of its decisions
+#: (``random_part``), and the demo's steps into this many parts, every so-many-th step (``demo_part``),
+#: so that no test waits long for its share and pytest-xdist spreads the parts over the cores
+RANDOM_PARTS = 6
+DEMO_PARTS = 6
+
+
 def pytest_generate_tests(metafunc):
-    if "system" in metafunc.fixturenames:
-        with registered():
-            metafunc.parametrize("system", registry.names(), scope="module")
+    if "system" not in metafunc.fixturenames:
+        return
+    with registered():
+        names = registry.names()
+    for part, parts in (("random_part", RANDOM_PARTS), ("demo_part", DEMO_PARTS)):
+        if part in metafunc.fixturenames:
+            metafunc.parametrize(("system", part), [(n, k) for n in names for k in range(parts)],
+                                 ids=[f"{n}-{k + 1}of{parts}" for n in names for k in range(parts)], scope="module")
+            return
+    metafunc.parametrize("system", names, scope="module")
 
 
 @pytest.fixture(scope="package", autouse=True)

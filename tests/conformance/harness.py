@@ -5,13 +5,19 @@
 - :func:`moment_reports` renders every audience's report in every format at one moment;
 - :func:`playthrough_text` is the golden text of the demo: every audience's text report at
   every step, written in full or as a sha256 per report (:data:`FULL_LIMIT`), the last step in full;
-- :func:`random_play` plays random legal answers in a solo game.
+- :func:`random_play` plays random legal answers in solo games; :func:`random_part` plays one part
+  of such a play, the parts one after the other, shared by the processes of a test run.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import pickle
 import random
+import shutil
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hxref.base import yamlio
@@ -27,6 +33,8 @@ from tests.demo_sweep import report_formats
 #: the playthrough of a demo holds every report in full when they all come to less than this
 #: many bytes; else a sha256 per report and the last step in full (reviewable in a diff)
 FULL_LIMIT = 200_000
+#: the third line of a playthrough that holds every report in full
+FULL_MARK = "every report in full"
 
 
 def demo_folder(system: str) -> Path | None:
@@ -98,21 +106,47 @@ def playthrough_text(system: str, steps: list[tuple[str, dict[str, str]]]) -> st
     """The golden text of ``system``'s demo from its steps: every report in full when they are
     small (:data:`FULL_LIMIT`), else a sha256 and size per report and the last step in full."""
     full = sum(len(t.encode()) for _, texts in steps for t in texts.values()) < FULL_LIMIT
-    info = registry.info(system)
-    out = [f"# The golden playthrough of the {system} demo {info.demo!r}: every audience's text report "
-           "after every step.",
-           f"# Regenerate: python tools/regen_playthroughs.py --system {system}",
-           "# " + ("every report in full" if full else
-                   "each report as its sha256 and size; the reports of the last step in full"), ""]
+    out = playthrough_header(system, full)
     for i, (title, texts) in enumerate(steps, 1):
-        out.append(f"=== step {i}/{len(steps)}: {title}")
-        for who, text in texts.items():
-            if full or i == len(steps):
-                out += [f"--- {who}", text.rstrip("\n"), ""]
-            else:
-                out.append(f"--- {who} sha256:{hashlib.sha256(text.encode()).hexdigest()} {len(text.encode())} bytes")
-        out.append("")
+        out += playthrough_block(i, len(steps), title, texts, full)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def playthrough_header(system: str, full: bool) -> list[str]:
+    """The lines that open the golden playthrough of ``system``'s demo."""
+    info = registry.info(system)
+    return [f"# The golden playthrough of the {system} demo {info.demo!r}: every audience's text report "
+            "after every step.",
+            f"# Regenerate: python tools/regen_playthroughs.py --system {system}",
+            "# " + (FULL_MARK if full else
+                    "each report as its sha256 and size; the reports of the last step in full"), ""]
+
+
+def playthrough_block(i: int, n: int, title: str, texts: dict[str, str], full: bool) -> list[str]:
+    """The lines of step ``i`` of ``n`` in a golden playthrough (in full, or a sha256 per report)."""
+    out = [f"=== step {i}/{n}: {title}"]
+    for who, text in texts.items():
+        if full or i == n:
+            out += [f"--- {who}", text.rstrip("\n"), ""]
+        else:
+            out.append(f"--- {who} sha256:{hashlib.sha256(text.encode()).hexdigest()} {len(text.encode())} bytes")
+    out.append("")
+    return out
+
+
+def playthrough_blocks(text: str) -> tuple[bool, dict[int, str], int]:
+    """A stored golden playthrough cut into its steps: whether it holds every report in full, each
+    step's block by number (as :func:`playthrough_block` writes it, without the lines ending the
+    file), and the number of steps it names."""
+    lines = text.split("\n")
+    full = len(lines) > 2 and lines[2] == "# " + FULL_MARK
+    starts = [i for i, line in enumerate(lines) if line.startswith("=== step ")]
+    blocks, n = {}, 0
+    for a, b in zip(starts, [*starts[1:], len(lines)]):
+        number, _, rest = lines[a].removeprefix("=== step ").partition("/")
+        n = int(rest.partition(":")[0])
+        blocks[int(number)] = "\n".join(lines[a:b]).rstrip("\n")
+    return full, blocks, n
 
 
 # --- random legal play -----------------------------------------------------------------------------
@@ -215,6 +249,7 @@ class Stats:
         self.changed: list[str] = []
         self.defaults = 0                   # stand-fast defaults checked
         self.bad_defaults: list[str] = []   # where one was not legal
+        self.seconds = 0.0
 
 
 def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) -> None:
@@ -264,38 +299,61 @@ def stand_fast_checks(eng: Engine, stats: Stats) -> None:
                                           f"{problems[0].message} [{problems[0].rule}]")
 
 
-def random_play(system: str, folder: Path, rng: random.Random, budget: int, check_every: int = 1) -> Stats:
+@dataclass
+class Cursor:
+    """Where a random play stopped, so that another process goes on with it: the generator's state,
+    the games begun, the decisions resolved, the game in play (a file name) and what got stuck."""
+
+    rng: tuple
+    games: int = 0
+    decisions: int = 0
+    current: str | None = None
+    stuck: list[str] = field(default_factory=list)
+
+
+def random_play(system: str, folder: Path, rng: random.Random, budget: int, check_every: int = 1,
+                cursor: Cursor | None = None) -> Stats:
     """Random legal play in solo games of ``system``'s demo scenario until ``budget`` decisions are
     resolved (a finished game is followed by a new one); every step through the engine's own API.
-    Raises whatever the engine raises that is not a refusal (an :class:`HxrefError`)."""
+    Raises whatever the engine raises that is not a refusal (an :class:`HxrefError`).
+
+    With a ``cursor`` the play goes on where the cursor says (the game in play read from ``folder``,
+    ``budget`` counting the decisions of every part), and the cursor is moved on; the stats count
+    what this call did."""
     import hxref.referee.engine as engine_mod
 
     stats = Stats()
+    cursor = cursor or Cursor(rng.getstate())
     demo = manifest(system)["scenario"]
     # the demo's scenario first, then every other scenario the system ships, in turn
     scenarios = [demo] + [s for s in registry.get(system).scenarios() if s != demo]
     sides = list(registry.info(system).sides)
-    while stats.decisions < budget:
-        scenario = scenarios[stats.games % len(scenarios)]
+    while cursor.decisions < budget and not cursor.stuck:
         stats.games += 1
-        path = folder / f"random-{stats.games}.yaml"
-        seed = rng.getrandbits(256).to_bytes(32, "big").hex()
-        old = engine_mod.random_hex
-        # the solo seed and nonce from the test's own generator: a failing play can be replayed
-        engine_mod.random_hex = _Seeded(rng).token_hex
-        try:
-            eng = Engine.create(path, system=system, scenario=scenario, mode="solo",
-                                sides={s: None for s in sides}, game_id=f"random-{seed[:8]}", nonce=seed)
-        finally:
-            engine_mod.random_hex = old
-        while not eng.finished and stats.decisions < budget:
+        if cursor.current is not None:
+            eng = Engine.load(folder / cursor.current)
+        else:
+            scenario = scenarios[cursor.games % len(scenarios)]
+            cursor.games += 1
+            path = folder / f"random-{cursor.games}.yaml"
+            seed = rng.getrandbits(256).to_bytes(32, "big").hex()
+            old = engine_mod.random_hex
+            # the solo seed and nonce from the test's own generator: a failing play can be replayed
+            engine_mod.random_hex = _Seeded(rng).token_hex
+            try:
+                eng = Engine.create(path, system=system, scenario=scenario, mode="solo",
+                                    sides={s: None for s in sides}, game_id=f"random-{seed[:8]}", nonce=seed)
+            finally:
+                engine_mod.random_hex = old
+            cursor.current = path.name
+        while not eng.finished and cursor.decisions < budget:
             stand_fast_checks(eng, stats)
             dec = next(d for d in eng.awaiting if d.id != "join")
             for side in dec.sides:
                 if "choice" in eng.pending(dec.id)["answers"].get(side, {}):
                     continue
                 tries, proposed = candidates(rng, eng, dec, side)
-                if stats.decisions % check_every == 0:
+                if cursor.decisions % check_every == 0:
                     shaped = next((c for c in tries if not schema.check(dec.schema, c, dec.rule)), tries[-1])
                     read_only_checks(eng, dec, side, shaped, stats)
                 for n, choice in enumerate(tries):
@@ -312,6 +370,7 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
                 else:
                     stats.stuck.append(f"{dec.id} ({dec.kind}) for {side}: no template, example or random "
                                        "choice was legal")
+                    cursor.stuck = stats.stuck
                     eng.save()
                     return stats
             try:
@@ -319,10 +378,50 @@ def random_play(system: str, folder: Path, rng: random.Random, budget: int, chec
             except RuntimeError as exc:     # the engine refuses dice on a decision declared without
                 raise AssertionError(f"{system}: {exc}") from None
             stats.decisions += len(done)
+            cursor.decisions += len(done)
             stats.rolls += sum(len(r.rolls) for r in done)
-        stats.finished += eng.finished
+        if eng.finished:
+            stats.finished += 1
+            cursor.current = None
         eng.save()
     return stats
+
+
+def random_part(system: str, part: int, parts: int, root: Path, budget: int) -> tuple[Stats, list[Path]]:
+    """Part ``part`` of ``parts`` of one random play of ``budget`` decisions (:func:`random_play`,
+    the generator seeded by the system's name), each part the next ``budget / parts`` decisions of the
+    same games: the parts together play what one unbroken play would.  Played once for every process
+    of a test run into ``root`` (under a lock; the parts before it first, when not played yet), each
+    part in a folder of its own: the games it played on, as they were at its end, and its stats.
+    Returns the part's stats and its games."""
+    chain = root / f"random-{system}-{budget}"
+    chain.mkdir(parents=True, exist_ok=True)
+    with open(chain / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for k in range(part + 1):
+            out = chain / f"part-{k}"
+            if (out / "done").is_file():
+                continue
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            if k == 0:
+                cursor = Cursor(random.Random(f"conformance {system}").getstate())
+            else:
+                prev = chain / f"part-{k - 1}"
+                cursor = pickle.loads((prev / "cursor.pickle").read_bytes())
+                if cursor.current is not None:
+                    shutil.copy(prev / cursor.current, out / cursor.current)
+            rng = random.Random()
+            rng.setstate(cursor.rng)
+            t = time.perf_counter()
+            stats = random_play(system, out, rng, -(-budget * (k + 1) // parts), cursor=cursor)
+            stats.seconds = time.perf_counter() - t
+            cursor.rng = rng.getstate()
+            (out / "cursor.pickle").write_bytes(pickle.dumps(cursor))
+            (out / "stats.pickle").write_bytes(pickle.dumps(stats))
+            (out / "done").write_text("")
+    out = chain / f"part-{part}"
+    return pickle.loads((out / "stats.pickle").read_bytes()), sorted(out.glob("random-*.yaml"))
 
 
 class _Seeded:

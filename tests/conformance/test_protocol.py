@@ -25,9 +25,8 @@ registered by the conftest), for every system:
 from __future__ import annotations
 
 import os
-import random
 import re
-import time
+from pathlib import Path
 
 import pytest
 
@@ -39,21 +38,27 @@ from hxref.report import story
 from hxref.kit.secret_kinds import values
 
 from tests.conformance import harness, players
+from tests.conformance.conftest import DEMO_PARTS, RANDOM_PARTS
 
 DECISIONS = int(os.environ.get("HXREF_CONFORMANCE_DECISIONS", "300"))
 
 
-# --- shared runs, one per system -------------------------------------------------------------------
+# --- shared runs, one per system and part ----------------------------------------------------------
 @pytest.fixture(scope="module")
-def random_games(system, tmp_path_factory):
-    folder = tmp_path_factory.mktemp(f"random-{system}")
-    t = time.perf_counter()
-    stats = harness.random_play(system, folder, random.Random(f"conformance {system}"), DECISIONS)
-    stats.seconds = time.perf_counter() - t
-    print(f"\n[conformance] {system}: random play {stats.decisions} decisions, {stats.answers} answers "
-          f"({stats.refused} refused, {stats.played} written by the system's player), {stats.rolls} dice rolled, {stats.games} games ({stats.finished} "
-          f"finished) in {stats.seconds:.1f}s")
-    return stats, sorted(folder.glob("random-*.yaml"))
+def random_games(system, random_part):
+    """Part ``random_part`` of the system's random play (:func:`harness.random_part`): the parts
+    (``RANDOM_PARTS``, tests/conformance/conftest.py) are the successive shares of one play of
+    ``DECISIONS`` decisions, each played once for the run; a part's games are those it played on,
+    as they were at its end."""
+    from tests.conftest import PLAYED
+
+    parts = RANDOM_PARTS
+    stats, games = harness.random_part(system, random_part, parts, Path(os.environ[PLAYED]) / "conformance",
+                                       DECISIONS)
+    print(f"\n[conformance] {system}: random play part {random_part + 1}/{parts}: {stats.decisions} decisions, "
+          f"{stats.answers} answers ({stats.refused} refused, {stats.played} written by the system's player), "
+          f"{stats.rolls} dice rolled, {stats.games} games ({stats.finished} finished) in {stats.seconds:.1f}s")
+    return stats, games
 
 
 def _words(text: str, words) -> list[str]:
@@ -82,19 +87,21 @@ def _reveals(system: str) -> list[dict]:
 
 class DemoRun:
     def __init__(self):
-        self.steps: list[tuple[str, dict[str, str]]] = []
+        self.steps: dict[int, tuple[str, dict[str, str]]] = {}    # this part's steps, by number (from 1)
+        self.total = 0                                          # every step of the demo
         self.leaks: list[tuple] = []
         self.moments = self.reports = self.searched = 0
         self.own_found: set[str] = set()
         self.kinds_found: dict[str, int] = {}
         self.mode = None
-        self.game = None
         self.error: BaseException | None = None
 
 
 @pytest.fixture(scope="module")
-def demo_run(system, tmp_path_factory) -> DemoRun:
-    """The demo replayed once: the golden texts of every step, and the secrets sweep (f) at every step."""
+def demo_run(system, demo_part, tmp_path_factory) -> DemoRun:
+    """The demo replayed, with the golden texts and the secrets sweep (f) of part ``demo_part`` of its
+    steps: every ``DEMO_PARTS``-th step (tests/conformance/conftest.py), so that the parts together
+    render and search every step once; the secret kinds are counted at every step by every part."""
     run = DemoRun()
     info = registry.info(system)
     if not info.demo or not (harness.demo_folder(system) / "demo.yaml").is_file():
@@ -106,17 +113,19 @@ def demo_run(system, tmp_path_factory) -> DemoRun:
     package = type(registry.get(system)).__module__.rpartition(".")[0]     # where ".views:..." is read
     seen = 0
     try:
-        for what, names, eng in harness.replay_demo(system, work):
+        for step, (what, names, eng) in enumerate(harness.replay_demo(system, work), 1):
             # the sweep reads each event when it is first told (a reader who reads every report),
             # against the secrets of that moment; a reader who skips reports is told the same
             # events later, as far as he may see them (tests/core/test_report_story.py)
             since, seen = seen, len(eng.gf.log)
+            run.total = step
             run.mode = eng.mode
+            mine = step % DEMO_PARTS == demo_part
             done = set(eng.h.get("resolved", []))
             texts = {}
             secret = {}
             for side in eng.sides():
-                words = set(eng.system.secrets(eng.state, side)) if eng.mode == "umpired" else set()
+                words = set(eng.system.secrets(eng.state, side)) if eng.mode == "umpired" and mine else set()
                 for k in kinds:
                     found = values(eng.state, side, (k,), package) if eng.mode == "umpired" else set()
                     run.kinds_found[k] = run.kinds_found.get(k, 0) + len(found)
@@ -124,6 +133,8 @@ def demo_run(system, tmp_path_factory) -> DemoRun:
                 words |= {w for r in reveals if r["side"] == side and r["decision"] not in done
                           for w in r["words"] if w}
                 secret[side] = sorted(words)
+            if not mine:
+                continue
             run.moments += 1
             for audience in harness.audiences(eng):
                 formats = harness.moment_reports(eng, audience)
@@ -141,12 +152,11 @@ def demo_run(system, tmp_path_factory) -> DemoRun:
                     run.searched += len(others)
                 if audience is not None:
                     run.own_found |= set(_words(formats["text"], secret[audience]))
-            run.steps.append((f"{what} {' '.join(names)}", texts))
-        run.game = work / "game.yaml"
+            run.steps[step] = (f"{what} {' '.join(names)}", texts)
     except Exception as exc:            # noqa: BLE001 - reported by the tests that need the demo
         run.error = exc
-    print(f"\n[conformance] {system}: demo {len(run.steps)} steps, {run.reports} reports searched for "
-          f"{run.searched} secrets, {len(run.leaks)} leaks")
+    print(f"\n[conformance] {system}: demo part {demo_part + 1}/{DEMO_PARTS}: {len(run.steps)} of {run.total} "
+          f"steps, {run.reports} reports searched for {run.searched} secrets, {len(run.leaks)} leaks")
     return run
 
 
@@ -180,10 +190,12 @@ def test_a_ships_a_golden_playthrough(system):
 
 
 # --- (b) random legal play -------------------------------------------------------------------------
-def test_b_random_legal_play(system, random_games):
+# (b) to (e) run once for each part of the random play: together over every decision of it
+def test_b_random_legal_play(system, random_part, random_games):
     stats, games = random_games
     assert not stats.stuck, f"{system}: random play found no legal answer: {stats.stuck}"
-    assert stats.decisions >= DECISIONS and stats.answers >= stats.decisions, vars(stats)
+    share = -(-DECISIONS * (random_part + 1) // RANDOM_PARTS) - -(-DECISIONS * random_part // RANDOM_PARTS)
+    assert stats.decisions >= share and stats.answers >= stats.decisions, vars(stats)
     assert games
 
 
@@ -213,27 +225,43 @@ def test_c_read_only_hooks_change_nothing(system, random_games):
 
 
 # --- (d) replay equals snapshot --------------------------------------------------------------------
-def test_d_replay_of_the_log_gives_the_snapshot(system, random_games, demo_run):
-    _, games = random_games
-    _need(demo_run)
-    for path in [*games, demo_run.game]:
-        res = audit(path)
-        assert res.ok, (path.name, res.problems)
-        assert res.events == len(Engine.load(path).gf.log)
+def _replays(path: Path) -> None:
+    res = audit(path)
+    assert res.ok, (path.name, res.problems)
+    assert res.events == len(Engine.load(path).gf.log)
+
+
+def _saves_the_same(path: Path, tmp_path: Path) -> None:
+    eng = Engine.load(path)
+    eng.gf.path = tmp_path / f"again-{path.name}"
+    eng.gf.save()
+    assert eng.gf.path.read_bytes() == path.read_bytes(), path.name
+
+
+def test_d_replay_of_the_log_gives_the_snapshot(system, random_games):
+    """Every game of the part, as it was at the part's end (a game played on by two parts is checked
+    at the end of each)."""
+    for path in random_games[1]:
+        _replays(path)
+
+
+def test_d_replay_of_the_demo_gives_the_snapshot(system, played):
+    """The demo, as ``hxref demo`` plays it (tests/played.py, once for the run)."""
+    _replays(played.folder(system) / "game.yaml")
 
 
 # --- (e) save and load ------------------------------------------------------------------------------
-def test_e_save_and_load_are_byte_identical(system, random_games, demo_run, tmp_path):
-    _, games = random_games
-    _need(demo_run)
-    for path in [*games, demo_run.game]:
-        eng = Engine.load(path)
-        eng.gf.path = tmp_path / f"again-{path.name}"
-        eng.gf.save()
-        assert eng.gf.path.read_bytes() == path.read_bytes(), path.name
+def test_e_save_and_load_are_byte_identical(system, random_games, tmp_path):
+    for path in random_games[1]:
+        _saves_the_same(path, tmp_path)
+
+
+def test_e_the_demo_saves_and_loads_byte_identical(system, played, tmp_path):
+    _saves_the_same(played.folder(system) / "game.yaml", tmp_path)
 
 
 # --- (f) no secret in another side's reports -------------------------------------------------------
+# (f) and (g) run once for each part of the demo's steps: together over every step
 def test_f_no_report_shows_another_sides_secret(system, demo_run):
     _need(demo_run)
     info = registry.info(system)
@@ -248,16 +276,24 @@ def test_f_no_report_shows_another_sides_secret(system, demo_run):
 
 # --- (g) golden playthroughs ------------------------------------------------------------------------
 def test_g_golden_playthrough(system, demo_run):
+    """The part's steps against their blocks of the stored playthrough (which says whether it holds
+    every report in full: it does when the reports are the same, as they are small then)."""
     _need(demo_run)
     path = harness.playthrough_path(system)
     if not path.is_file():
         pytest.fail(f"no golden playthrough {path}; run python tools/regen_playthroughs.py --system {system}")
-    want = path.read_text(encoding="utf-8")
-    got = harness.playthrough_text(system, demo_run.steps)
-    if got != want:
-        a, b = want.splitlines(), got.splitlines()
-        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        pytest.fail(f"{system}: the demo's reports differ from {path.name} from line {first + 1}:\n"
-                    f"  stored: {a[first] if first < len(a) else '(end)'}\n  now:    "
-                    f"{b[first] if first < len(b) else '(end)'}\n"
-                    f"if the change is meant, run python tools/regen_playthroughs.py --system {system}")
+    text = path.read_text(encoding="utf-8")
+    full, blocks, n = harness.playthrough_blocks(text)
+    redo = f"if the change is meant, run python tools/regen_playthroughs.py --system {system}"
+    head = "\n".join(harness.playthrough_header(system, full))
+    assert text.startswith(head + "\n=== step 1/"), f"{system}: {path.name} does not begin as a playthrough; {redo}"
+    assert n == demo_run.total, f"{system}: {path.name} holds {n} steps, the demo plays {demo_run.total}; {redo}"
+    for i, (title, texts) in demo_run.steps.items():
+        got = "\n".join(harness.playthrough_block(i, n, title, texts, full)).rstrip("\n")
+        want = blocks.get(i, "")
+        if got != want:
+            a, b = want.splitlines(), got.splitlines()
+            first = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            pytest.fail(f"{system}: the demo's reports differ from {path.name} at step {i}, from its line "
+                        f"{first + 1}:\n  stored: {a[first] if first < len(a) else '(end)'}\n  now:    "
+                        f"{b[first] if first < len(b) else '(end)'}\n{redo}")

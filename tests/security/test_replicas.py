@@ -2,26 +2,31 @@
 same log, byte for byte, whatever the arrival order of the files of an open decision, however
 they are grouped into `hxref submit` calls, and whatever the local day (HXREF_NOW) of each call.
 
-For each of the four systems' shipped demos, two copies are made with `hxref new` and the
-manifest's values (its --nonce, so that they are the shipped game), each in its own folder.
-Between two `resolve` steps of the manifest, each copy gets the segment's files in its own random
-order (a permutation, stably sorted so that reveals follow the commitments and dice links the
-answers: the only orders the protocol accepts), cut into its own random `hxref submit` calls
-(merging the manifest's consecutive submit steps, or splitting them), each at its own random day;
-and each file may reach a copy under another name, or with CRLF line endings (a mail program).
-Both copies resolve after every `resolve` step (umpired demos with the umpire's key); the heads
-must be equal after every submission segment and every resolve, and at the end the logs (the part
-of the game file after the log marker) byte-identical -- and the whole game files too, header
-snapshot included -- and `hxref audit` OK on both.
+For each of the four systems' shipped demos, copies are made with `hxref new` and the manifest's
+values (its --nonce, so that they are the shipped game), each in its own folder.  Between two
+`resolve` steps of the manifest, each copy gets the segment's files in its own random order (a
+permutation, stably sorted so that reveals follow the commitments and dice links the answers: the
+only orders the protocol accepts), cut into its own random `hxref submit` calls (merging the
+manifest's consecutive submit steps, or splitting them), each at its own random day; and each file
+may reach a copy under another name, or with CRLF line endings (a mail program).  Each copy
+resolves after every `resolve` step (umpired demos with the umpire's key) and must hold the same
+head as a reference copy (every segment in one call, as sent, on one day) after every submission
+segment and every resolve, and at the end the same log (the part of the game file after the log
+marker) byte for byte -- and the whole game file too, header snapshot included --, with `hxref
+audit` OK: so any two copies are identical replicas.
 
-Run in-process (click's CliRunner), 3 examples per system.  Salem Church, the slowest demo
-(about 9 s for one straight replay), is cut to its first SALEM_SEGMENTS segments.
+Run in-process (click's CliRunner): the reference and five copies per system, each copy a test of
+its own, the reference played once for the run.  Salem Church, the slowest demo (about 9 s for one
+straight replay), is cut to its first SALEM_SEGMENTS segments.
 
 Also here: the steady-state mail count of the open ACW demo (property 10), from the shipped files'
 order.
 """
 from __future__ import annotations
 
+import fcntl
+import itertools
+import json
 import os
 import shutil
 import tempfile
@@ -61,39 +66,92 @@ def _schedule(data, folder: Path, files: list[str]) -> tuple[list[tuple[list[str
     return calls, local
 
 
-def _replay_twice(system: str, data) -> None:
+def _plan(system: str, data) -> tuple[list, list[str], list[tuple]]:
+    """One copy's play, drawn whole before anything is played: each segment's submit calls
+    (:func:`_schedule`), the days of its `hxref new`, of each resolve and of its audit."""
     src = DEMOS[system]
-    man = manifest(src)
-    segs = segments(man)[: LIMITS.get(system)]
-    with tempfile.TemporaryDirectory(prefix="hxref-replicas-") as tmp:
-        a, b = Copy(Path(tmp) / "a", src, man), Copy(Path(tmp) / "b", src, man)
-        rng = data.draw(st.randoms(use_true_random=False))
-        a.new(random_day(rng))
-        b.new(random_day(rng))
-        assert a.head() == b.head()
-        for n, seg in enumerate(segs):
-            for copy in (a, b):
-                calls, local = _schedule(data, src, seg.files)
-                for files, day in calls:
-                    copy.submit(files, day, local)
-            assert a.head() == b.head(), f"{system}: heads differ after the submissions of segment {n}"
-            if seg.resolve:
-                a.resolve(random_day(rng))
-                b.resolve(random_day(rng))
-                assert a.head() == b.head(), f"{system}: heads differ after resolve {n}"
-        assert a.log() == b.log()
-        assert a.head() == b.head()
-        # stronger still: the whole game files (header snapshot and pending area too) are the same
-        assert a.game.read_bytes() == b.game.read_bytes()
-        for copy in (a, b):
-            assert "audit OK" in copy.audit(random_day(rng)).output
+    segs = segments(manifest(src))[: LIMITS.get(system)]
+    rng = data.draw(st.randoms(use_true_random=False))
+    days = [random_day(rng) for _ in range(1 + len(segs) + 1)]
+    return segs, days, [_schedule(data, src, seg.files) for seg in segs]
 
 
+def _play(system: str, work: Path, plan) -> tuple[Copy, list[str]]:
+    """A copy of ``system``'s demo in ``work`` played by ``plan``, and its heads: after `hxref new`,
+    after the submissions of every segment and after every resolve."""
+    src = DEMOS[system]
+    segs, days, schedules = plan
+    day = iter(days)
+    copy = Copy(work, src, manifest(src))
+    copy.new(next(day))
+    heads = [copy.head()]
+    for seg, (calls, local) in zip(segs, schedules):
+        for files, when in calls:
+            copy.submit(files, when, local)
+        heads.append(copy.head())
+        if seg.resolve:
+            copy.resolve(next(day))
+            heads.append(copy.head())
+    assert "audit OK" in copy.audit(next(day)).output
+    return copy, heads
+
+
+def _reference(system: str) -> dict:
+    """The reference copy of ``system``'s demo, played once for the test run (under a lock, in the
+    run's shared folder): every segment's files in one `hxref submit` call, in manifest order as the
+    protocol accepts it, as sent, all on one day.  Its heads, its log and its whole game file."""
+    from tests.conftest import PLAYED
+
+    src = DEMOS[system]
+    segs = segments(manifest(src))[: LIMITS.get(system)]
+    root = Path(os.environ[PLAYED]) / "replicas" / system
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "reference.json"
+        if not done.is_file():
+            day = "2027-01-01T00:00:00Z"
+            plan = (segs, [day] * (len(segs) + 2), [([(phase_order(src, seg.files), day)], {}) for seg in segs])
+            copy, heads = _play(system, root / "copy", plan)
+            done.write_text(json.dumps({"heads": heads, "log": copy.log(), "game": copy.game.read_bytes().decode("utf-8")}))
+        return json.loads(done.read_text())
+
+
+#: the copies of each system's demo, one test each so that pytest-xdist spreads them; each is
+#: compared with the reference copy (:func:`_reference`), and so with every other copy
+COPIES = 5
+
+
+@pytest.mark.parametrize("example", range(COPIES))
 @pytest.mark.parametrize("system", sorted(DEMOS))
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
-@given(data=st.data())
-def test_identical_replicas(system, data):
-    _replay_twice(system, data)
+def test_identical_replicas(system, example):
+    """Copy ``example`` of ``system``'s demo holds the reference copy's heads after every segment's
+    submissions and every resolve, and at the end its log and its whole game file, byte for byte.
+
+    Hypothesis is run for ``example + 1`` examples and every one draws its plan, but only the last is
+    played (and, should it fail, the examples Hypothesis shrinks it to): the first copy is
+    Hypothesis's simplest example, the others random.  Together with the reference the tests of a
+    system play six copies, as three examples of two copies each did."""
+    want = _reference(system)
+    calls = itertools.count()
+
+    @settings(max_examples=example + 1, deadline=None, suppress_health_check=list(HealthCheck),
+              derandomize=False)
+    @given(data=st.data())
+    def run(data):
+        plan = _plan(system, data)
+        if next(calls) < example:
+            return                  # another test's copy: drawn, so that Hypothesis moves on
+        with tempfile.TemporaryDirectory(prefix="hxref-replicas-") as tmp:
+            copy, heads = _play(system, Path(tmp), plan)
+            for n, (got, ref) in enumerate(zip(heads, want["heads"])):
+                assert got == ref, f"{system}: the heads differ from the reference's at point {n} (0: new)"
+            assert len(heads) == len(want["heads"])
+            assert copy.log() == want["log"]
+            # stronger still: the whole game files (header snapshot and pending area too) are the same
+            assert copy.game.read_bytes().decode("utf-8") == want["game"]
+
+    run()
 
 
 # --- explicit cases: the files of one decision, in different orders and on different days ---------
