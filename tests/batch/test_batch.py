@@ -549,8 +549,8 @@ def test_standings_wins_draws_losses_and_the_margin_tie_break(tournament, keydir
 
 
 @pytest.mark.parametrize("system,state,expected", [
-    ("heartland", {"result": {"points": {"union": 22, "confederate": 25}, "winner": "confederate",
-                              "level": "marginal", "margin": 3}}, ("confederate", 3)),
+    ("heartland", {"full": True, "result": {"points": {"union": 22, "confederate": 25}, "winner": "confederate",
+                                            "level": "marginal", "margin": 3}}, ("confederate", 3)),
     ("heartland", {}, (None, 0)),
     ("salem-church", {"victory_result": {"winner": "confederate", "result": "confederate marginal victory",
                                          "score": {"points": {"union": 3, "confederate": 5}}}}, ("confederate", 2)),
