@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -28,6 +29,20 @@ def own_home(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
+def _bytecode_apart(config) -> None:
+    """Where the environment forbids bytecode beside the sources (``PYTHONDONTWRITEBYTECODE``), the
+    run keeps it in a folder of its own instead, removed at the end: otherwise every xdist worker
+    and every ``hxref`` process a test starts compiles hxref again (about 0.2 s a process), and
+    pytest rewrites every test module's asserts again in each worker."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    prefix = tempfile.mkdtemp(prefix="hxref-test-bytecode-")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE")
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.dont_write_bytecode, sys.pycache_prefix = False, prefix
+    config.add_cleanup(lambda: shutil.rmtree(prefix, ignore_errors=True))
+
+
 #: the folder of this run's played demos (tests/played.py), made by the first process of the run and
 #: named to pytest-xdist's workers, which inherit its environment
 PLAYED = "HXREF_TEST_PLAYED"
@@ -47,6 +62,7 @@ def pytest_configure(config):
             os.environ.pop("COLUMNS", None)
         return
     os.environ[_COLUMNS] = os.environ.get("COLUMNS", "")
+    _bytecode_apart(config)
     from tests.played import Played, demos
 
     root = Path(tempfile.mkdtemp(prefix="hxref-played-"))
