@@ -41,7 +41,8 @@ def top_counters(state: FullGameState, side: str) -> dict[str, dict]:
     # counters, hex by hex, each in the state's order
     leaders_at: dict[str, list[str]] = {}
     for lid, ld in model.on_map_leaders(state, side):
-        leaders_at.setdefault(cast(str, ld["hex"]), []).append(lid)
+        if ld["hex"] is not None:       # a leader on the map stands in a hex
+            leaders_at.setdefault(ld["hex"], []).append(lid)
     where = {lid: label for label, lids in leaders_at.items() for lid in lids}
     units_at: dict[str, list[Unit]] = {}
     for u in state["units"].values():
@@ -52,8 +53,9 @@ def top_counters(state: FullGameState, side: str) -> dict[str, dict]:
                 units_at.setdefault(at, []).append(u)
     logi_at: dict[str, list[Logistics]] = {}
     for s in state.get("logistics", {}).values():
-        if s["side"] == side and s.get("hex") is not None:
-            logi_at.setdefault(cast(str, s["hex"]), []).append(s)
+        at = s.get("hex")
+        if s["side"] == side and at is not None:
+            logi_at.setdefault(at, []).append(s)
     for label in sorted(hexes):
         leaders = leaders_at.get(label, [])
         units = units_at.get(label, [])
