@@ -18,7 +18,7 @@ Only trials where the process was still running when the signal arrived count as
 kills.  The figure printed: kills tried and files lost (must be 0).
 
 ``HXREF_CRASH_KILLS`` sets the number of kills (default 200, split evenly between
-submit and resolve, and for each command between five shards, each with its own
+submit and resolve, and for each command between ten shards, each with its own
 seeded RNG, that pytest-xdist runs side by side); ``HXREF_CRASH_SEED`` the RNG
 seed.
 """
@@ -48,7 +48,7 @@ KILLS = int(os.environ.get("HXREF_CRASH_KILLS", "200"))
 SEED = int(os.environ.get("HXREF_CRASH_SEED", "20261129"))
 GAME = "g.yaml"
 #: each command's kills are made by this many shards (tests), each drawing its moments from its own RNG
-SHARDS = 5
+SHARDS = 10
 
 
 def _cmd(*args: str) -> list[str]:
