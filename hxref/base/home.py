@@ -10,7 +10,7 @@ user may write, and read only when this user wrote it (:func:`read_record`):
 - ``history/``: the lines typed at ``hxref play``'s prompt (:mod:`hxref.cli.solo`);
 - ``inbox/``: the mails ``hxref inbox`` has already read (:mod:`hxref.mail.inbox`);
 - ``scenarios/``, ``tallies/`` and ``yaml/``: answers remembered between commands, each keyed by
-  everything it depends on (the published-data comparison, :mod:`hxref.kit.scenario_memo`; a
+  everything it depends on (the published-data comparison, :mod:`hxref.referee.scenario_memo`; a
   report's dice and claim tallies, :mod:`hxref.report.tallies`; a map's parsed YAML,
   :func:`hxref.base.yamlio.remembered_yaml`), so a stale one is never read.  Removing them
   loses nothing but time.
