@@ -100,6 +100,19 @@ def played():
     return Played(Path(os.environ[PLAYED]))
 
 
+@pytest.fixture
+def games_copy(tmp_path, monkeypatch) -> Path:
+    """A copy of games/ that the data folders of every system now point to (so a test may change
+    its files), at the time the tests play."""
+    from hxref.base import paths
+
+    copy = tmp_path / "games"
+    shutil.copytree(paths.games_dir(), copy)
+    monkeypatch.setattr(paths, "games_dir", lambda: copy)
+    monkeypatch.setenv("HXREF_NOW", NOW)
+    return copy
+
+
 @pytest.fixture(scope="session")
 def keydir(tmp_path_factory) -> Path:
     from hxref.crypto.signing import generate_key

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hxref.base import paths
 from hxref.cli import main
 from hxref.referee.audit import audit, rerun
 from hxref.referee.engine import Engine
@@ -27,13 +26,9 @@ WEATHER = "charts/weather.yaml"
 
 
 @pytest.fixture
-def games(tmp_path, monkeypatch) -> Path:
-    """A copy of games/ that the data folders of every system now point to."""
-    copy = tmp_path / "games"
-    shutil.copytree(paths.games_dir(), copy)
-    monkeypatch.setattr(paths, "games_dir", lambda: copy)
-    monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
-    return copy
+def games(games_copy) -> Path:
+    """A copy of games/ that the data folders of every system now point to (tests/conftest.py)."""
+    return games_copy
 
 
 def set_weather(games: Path, result: str) -> str:

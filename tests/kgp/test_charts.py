@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import ast
-import shutil
 from pathlib import Path
 
 import pytest
@@ -103,14 +102,10 @@ def test_the_bound_system_checks_a_purchase_on_its_rg_chart_not_todays():
 
 
 @pytest.fixture
-def games(tmp_path, monkeypatch) -> Path:
-    """A copy of games/ that the data folders now point to (so the test may change its files)."""
-    copy = tmp_path / "games"
-    shutil.copytree(paths.games_dir(), copy)
-    monkeypatch.setattr(paths, "games_dir", lambda: copy)
-    monkeypatch.setenv("HXREF_NOW", "2026-11-29T12:00:00Z")
+def games(games_copy, monkeypatch) -> Path:
+    """A copy of games/ the data folders point to (tests/conftest.py), and a fixed game nonce."""
     monkeypatch.setattr("hxref.referee.engine.random_hex", lambda n=32: "4b" * n)
-    return copy
+    return games_copy
 
 
 def test_a_game_goes_on_with_the_rg_chart_it_pinned(games, tmp_path):
