@@ -14,8 +14,8 @@ The core (engine, game file, CLI, batch, demo, mail, play, report) calls a syste
 the methods below and never looks a hook up by name; it holds every system as a ``GameSystem[Any]``
 (the state it keeps is the plain data the game file holds, which is the state the system's own
 ``setup`` and ``resolve`` returned).  Every method a system may leave out has its default here.
-``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``dashboard`` and ``secrets``
-read the state and change nothing (the conformance suite checks it); ``resolve`` returns the new
+``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``map_orders``, ``reach``, ``dashboard``
+and ``secrets`` read the state and change nothing (the conformance suite checks it); ``resolve`` returns the new
 state (the engine hands it a copy of its own, which the rules of the shipped systems update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
@@ -179,6 +179,33 @@ class MapView:
         from ..geometry.mapfile import load_map
 
         return load_map(self.map_path)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece a side may order on the map at a decision: its id as the choice names it, the hex
+    it stands in (the map's label), and the name the page shows."""
+
+    id: str
+    hex: str
+    label: str
+
+
+@dataclass(frozen=True)
+class MapList:
+    """A list of a decision's choice that the player fills in on the map (the order page,
+    :mod:`hxref.desk`), one item per piece ordered: ``{PIECE: id, PATH: [hex, ...], TARGET: hex}``
+    under the keys named here (``path`` or ``target`` empty when the item has none).  ``pieces``
+    are those the side may put in this list now; ``label`` is what the page calls an item
+    ("move", "bombard"); ``rule`` the rule of the list."""
+
+    key: str
+    piece: str
+    pieces: tuple[Piece, ...]
+    path: str = ""
+    target: str = ""
+    label: str = ""
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -376,6 +403,19 @@ class GameSystem(ABC, Generic[S]):
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map picture of a view; None for a system (or scenario) without a map."""
         return None
+
+    def map_orders(self, state: S, decision: Decision, side: str) -> list[MapList]:
+        """The lists of ``decision``'s choice that ``side`` fills in on the map, read from
+        ``state`` (in an umpired game, the side's view: what ``check`` reads); none by default, and
+        the order page shows the decision as a form."""
+        return []
+
+    def reach(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any], key: str,
+              piece: str) -> dict[str, float]:
+        """The hexes ``piece`` may reach as an item of list ``key``, given the rest of ``choice``,
+        each with what it costs to get there (in the rules' own measure, movement points), found by
+        the rules' own search; none by default."""
+        return {}
 
     def brief(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], audience: str | None) -> list[str]:
         """"This turn in brief": three to eight lines, most important first (combats and their
