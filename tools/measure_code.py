@@ -28,6 +28,7 @@ import tempfile
 import tokenize
 import tomllib
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 LIMIT = 800          # the style guide's upper bound for a module, in lines
@@ -163,12 +164,17 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            return True
-    return False
+def _runtime_imports(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Each import statement a module runs, function-level ones too, with whether it is at the top
+    of the module; those under ``if TYPE_CHECKING:`` (either branch) are read only by the type checker."""
+    todo: list[tuple[ast.AST, bool]] = [(n, True) for n in tree.body]
+    while todo:
+        node, top = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node, top
+        elif not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)):
+            todo.extend((child, False) for child in ast.iter_child_nodes(node)
+                        if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
 
 
 def import_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -178,26 +184,19 @@ def import_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     every: dict[str, set[str]] = {m: set() for m in known}
     top: dict[str, set[str]] = {m: set() for m in known}
     for name, path in paths.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(tree):
-            targets: list[str] = []
+        for node, at_top in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 base = package
                 for _ in range(node.level - 1):
                     base = base.rpartition(".")[0]
                 base = ".".join(x for x in (base if node.level else "", node.module or "") if x)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
-            else:
-                continue
-            if _type_checking_only(node, parents):
-                continue
             hits = {t for t in targets if t in known and t != name}
             every[name] |= hits
-            if isinstance(parents.get(node), ast.Module):
+            if at_top:
                 top[name] |= hits
     return every, top
 

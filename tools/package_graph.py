@@ -10,6 +10,7 @@ usage: python tools/package_graph.py
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -22,9 +23,15 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the module at ``path``, read once (the files do not change while the tool runs)."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def imports(path: Path) -> set[str]:
     """The absolute names of the hxref modules (or packages) that ``path`` imports."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = parsed(path)
     here = module_name(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     out = set()

@@ -90,7 +90,7 @@ def test_no_module_reads_a_context_variable():
     """What a function reads comes in as its arguments: the charts a game plays with are a value
     (hxref.kit.charts), not a context set around the call."""
     users = [p.relative_to(HXREF).as_posix() for p in HXREF.rglob("*.py")
-             if "contextvars" in {a.name for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if "contextvars" in {a.name for n in ast.walk(graph_tool.parsed(p))
                                   if isinstance(n, (ast.Import, ast.ImportFrom))
                                   for a in ([ast.alias(n.module or "")] if isinstance(n, ast.ImportFrom) else n.names)}]
     assert users == []
