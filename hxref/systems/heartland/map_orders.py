@@ -24,7 +24,7 @@ from . import model, wagons
 from .fog import checked_state, enemy_stacks_in_sight
 from .impulse_check import moves_active, most_mp
 from .impulse_conditions import cost_fn, enemy_zoc
-from .movement import reachable
+from .movement import cheapest_path, reachable
 from .names import force_name
 from .state_types import FullGameState
 
@@ -81,6 +81,21 @@ def reach(state: FullGameState, decision: Decision, side: str, choice: Mapping[s
     mine = {p.id: p for p in pieces(state, side)}
     if piece not in mine:
         return {}
+    return reachable(**_search(state, side, choice, piece, mine[piece].hex, charts=charts))
+
+
+def route(state: FullGameState, decision: Decision, side: str, choice: Mapping[str, Any], piece: str, to: str, *,
+          charts: Charts) -> list[str] | None:
+    """The cheapest path of ``piece`` to ``to`` that :func:`reach` found (the hexes entered), or None."""
+    mine = {p.id: p for p in pieces(state, side)} if _is_orders(state, decision, side) else {}
+    if piece not in mine:
+        return None
+    return cheapest_path(to, **_search(state, side, choice, piece, mine[piece].hex, charts=charts))
+
+
+def _search(state: FullGameState, side: str, choice: Mapping[str, Any], piece: str, start: str, *,
+            charts: Charts) -> dict[str, Any]:
+    """What the search of a piece's move reads: its allowance and the rules of :func:`.movement.path_problems`."""
     seen = checked_state(state, side)
     hm = charts.map(seen["map"])
     item = next((mv for mv in choice.get(MOVES) or [] if isinstance(mv, Mapping) and mv.get("force") == piece), {})
@@ -88,6 +103,6 @@ def reach(state: FullGameState, decision: Decision, side: str, choice: Mapping[s
         mp, active = wagons.LONE_MP, True
     else:
         mp, active = most_mp(seen, piece, _level(seen, side, choice), charts=charts)[0], moves_active(seen, piece, item)
-    return reachable(start=mine[piece].hex, mp=mp, hexmap=hm, cost=cost_fn(seen, hm, side),
-                     enemy_zoc=enemy_zoc(seen, hm, side), enemy_occupied=enemy_stacks_in_sight(seen, side),
-                     active=active)
+    return {"start": start, "mp": mp, "hexmap": hm, "cost": cost_fn(seen, hm, side),
+            "enemy_zoc": enemy_zoc(seen, hm, side), "enemy_occupied": enemy_stacks_in_sight(seen, side),
+            "active": active}
