@@ -50,8 +50,8 @@ def moments(system: str, work: Path, scenario: str | None = None) -> list[Moment
 
 def one_item(m: Moment, ml: MapList, piece: str, *, path: list[str] | None = None,
              target: str | None = None) -> tuple[dict, int]:
-    """The side's stand-fast answer with one item of ``ml`` added at its end: the choice and the
-    item's index in the list."""
+    """The side's stand-fast answer with the item of ``piece`` in list ``ml`` (in place of the one it
+    has, else at the end), as the page sends it: the choice and the item's index in the list."""
     choice = m.system.stand_fast(m.state, m.decision, m.side)
     items = list(choice.get(ml.key) or [])
     item: dict[str, Any] = {ml.piece: piece}
@@ -59,8 +59,9 @@ def one_item(m: Moment, ml: MapList, piece: str, *, path: list[str] | None = Non
         item[ml.path] = path
     if ml.target and target is not None:
         item[ml.target] = target
-    choice[ml.key] = [*items, item]
-    return choice, len(items)
+    at = next((i for i, x in enumerate(items) if x.get(ml.piece) == piece), len(items))
+    choice[ml.key] = [*items[:at], item, *items[at + 1:]]
+    return choice, at
 
 
 def item_problems(m: Moment, choice: Mapping, key: str, index: int) -> list[Problem]:

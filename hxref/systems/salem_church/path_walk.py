@@ -350,13 +350,24 @@ def reachable(state: Mapping, hexmap, uid: str, *, leader: str | None = None,
     the walk stops (enemy ZOC, heavy woods) is not gone on from, and a hex the unit may cross but
     not end in (the stacking at the end of the move) is crossed and left out.  The 17.2 check is
     taken as passed, as the orders' check does before the dice."""
+    return {h: spent for h, (spent, _path) in _paths(state, hexmap, uid, leader, disrupted).items()}
+
+
+def cheapest_path(state: Mapping, hexmap, uid: str, to: str, *, leader: str | None = None,
+                  disrupted: str = DISRUPTED_MOVEMENT) -> list[str] | None:
+    """The cheapest path :func:`reachable` found to ``to`` (the hexes entered), or None."""
+    found = _paths(state, hexmap, uid, leader, disrupted).get(to)
+    return None if found is None else list(found[1])
+
+
+def _paths(state: Mapping, hexmap, uid: str, leader: str | None, disrupted: str) -> dict[str, tuple[float, tuple[str, ...]]]:
     unit = state["units"].get(uid)
-    start = _lab(unit.get("hex")) if unit else None
-    if start is None or _parse(hexmap, start) is None:
+    origin = _parse(hexmap, unit.get("hex")) if unit else None
+    if unit is None or origin is None:
         return {}
-    start = hexmap.label(_parse(hexmap, start))
+    start = hexmap.label(origin)
     around = surroundings(state, hexmap, uid, unit["side"])
-    found: dict[str, float] = {}
+    found: dict[str, tuple[float, tuple[str, ...]]] = {}
     done: set[str] = set()
     heap: list[tuple[float, str, tuple[str, ...]]] = [(0, start, ())]
     while heap:
@@ -371,8 +382,8 @@ def reachable(state: Mapping, hexmap, uid: str, *, leader: str | None = None,
             mc = check_path(state, hexmap, uid, step, leader=leader, disrupted=disrupted, around=around)
             if mc.hexes != list(step):
                 continue                    # refused, or stopped before it (17.2)
-            if mc.legal:
-                found[step[-1]] = min(found.get(step[-1], mc.spent), mc.spent)
+            if mc.legal and (step[-1] not in found or mc.spent < found[step[-1]][0]):
+                found[step[-1]] = (mc.spent, step)
             if mc.stop_said is None:        # D2, TEC: no going on from where it must stop
                 heappush(heap, (mc.spent, step[-1], step))
     return found
