@@ -30,7 +30,7 @@ def turns(tmp_path_factory):
 def test_the_moves_and_bombardments_are_the_map_lists(turns):
     for m in turns:
         lists = {ml.key: ml for ml in m.lists}
-        assert (lists["moves"].piece, lists["moves"].path, lists["moves"].rule) == ("unit", "path", "D3")
+        assert "moves" in lists and (lists["moves"].piece, lists["moves"].path, lists["moves"].rule) == ("unit", "path", "D3")
         for ml in m.lists:
             for p in ml.pieces:
                 u = m.state["units"][p.id]
@@ -44,7 +44,9 @@ def test_d3_the_path_to_a_reached_hex_passes_and_a_step_elsewhere_is_refused(tur
     passed = refused = 0
     for m in turns:
         hm = map_of(m.system.charts, m.state)
-        ml = next(x for x in m.lists if x.key == "moves")
+        ml = next((x for x in m.lists if x.key == "moves"), None)
+        if ml is None:
+            continue
         base = m.system.stand_fast(m.state, m.decision, m.side)
         work = moved(m.state, hm, m.side, base)
         for piece in ml.pieces:

@@ -55,7 +55,7 @@ def map_orders(state: SalemState, decision: Decision, side: str, *, charts: Char
     if not is_night(int(state["turn"])):
         lists.append(MapList(key=BOMBARD, piece="unit", pieces=_pieces(seen, side, True), target="target",
                              label="bombard", rule=bo.BombardmentChart.load(charts).rule))
-    return lists
+    return [ml for ml in lists if ml.pieces]        # none on the map yet: the form (entry, 13.3)
 
 
 def _before(items: Any, field: str, piece: str) -> list:
