@@ -61,15 +61,20 @@ def map_orders(state: FullGameState, decision: Decision, side: str) -> list[MapL
                     label="move", rule="8.21")]
 
 
-def _level(state: FullGameState, side: str, choice: Mapping[str, Any]) -> int:
-    """5.15: the impulse's level: the bid's, the one the orders declare, or the most the side may declare."""
+def _level(state: FullGameState, side: str, choice: Mapping[str, Any], charts: Charts) -> int:
+    """5.15: the impulse's level: the bid's, the one the orders declare (when the check accepts it),
+    or else the most the side may declare (at most the IMC chart's highest level, 8.22)."""
+    from .imc import IMCChart
+    from .initiative import level_problems
+
     cur = state["current"]
-    level = cur["active_impulse"].get("level") or choice.get("level")
-    if isinstance(level, int) and not isinstance(level, bool) and level >= 1:
-        return level
     limit = state.get("impulse_level_limit")
-    most = int(cur["remaining"][side])
-    return min(most, limit) if limit else most
+    level = cur["active_impulse"].get("level")
+    if level is None and not level_problems(choice.get("level"), cur["remaining"][side], limit):
+        level = choice.get("level")
+    if level is None:
+        level = min(int(cur["remaining"][side]), limit or cur["remaining"][side])
+    return max(1, min(int(level), max(IMCChart.load(charts).levels)))
 
 
 def reach(state: FullGameState, decision: Decision, side: str, choice: Mapping[str, Any], key: str, piece: str,
@@ -102,7 +107,7 @@ def _search(state: FullGameState, side: str, choice: Mapping[str, Any], piece: s
     if wagons.is_lone_mover(seen, side, piece):
         mp, active = wagons.LONE_MP, True
     else:
-        mp, active = most_mp(seen, piece, _level(seen, side, choice), charts=charts)[0], moves_active(seen, piece, item)
+        mp, active = most_mp(seen, piece, _level(seen, side, choice, charts), charts=charts)[0], moves_active(seen, piece, item)
     return {"start": start, "mp": mp, "hexmap": hm, "cost": cost_fn(seen, hm, side),
             "enemy_zoc": enemy_zoc(seen, hm, side), "enemy_occupied": enemy_stacks_in_sight(seen, side),
             "active": active}
