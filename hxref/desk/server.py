@@ -89,8 +89,7 @@ class Desk:
         s = self.session
         if name == "page":
             return s.page()
-        if name == "done":
-            self.stop()
+        if name == "done":           # the server stops once this answer is sent (the handler)
             return {"saved": [p.name for p in s.saved]}
         choice = body.get("choice")
         if not isinstance(choice, dict):
@@ -184,7 +183,11 @@ def _handler(desk: Desk) -> type[BaseHTTPRequestHandler]:
                 return self._json(400, {"error": "the request is not a JSON object"})
             with desk.lock:
                 try:
-                    return self._json(200, desk.call(name, body))
+                    self._json(200, desk.call(name, body))
+                    self.wfile.flush()
+                    if name == "done":
+                        desk.stop()
+                    return None
                 except HxrefError as exc:
                     return self._json(400, {"error": exc.render(), "lines": exc.lines()})
 
