@@ -384,6 +384,8 @@ async function start() {
   for (const ml of page.lists) if (!Array.isArray(choice[ml.key])) choice[ml.key] = [];
   $("save-mail").hidden = !page.mail;
   drawMap();
+  $("lists").hidden = page.lists.length === 0;
+  if (page.lists.length === 0) $("form-title").textContent = "Your choice";
   drawForm();
   $("end-path").addEventListener("click", endItem);
   $("cancel").addEventListener("click", endItem);

@@ -58,3 +58,40 @@ def bid_desk(cli, game):
     served = Served(Desk(_game_session(game, "union", key, Path.cwd())))
     yield served
     served.stop()
+
+
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+#: where the screenshots a person looks at go (the tests write them when the folder exists)
+SHOTS = Path("/work/notes/shots")
+
+
+@pytest.fixture
+def browser(tmp_path_factory):
+    """A real headless Chromium driven through Debian's chromedriver (Selenium Manager never
+    downloads one), with a fresh profile."""
+    if not CHROMEDRIVER.exists():
+        pytest.skip("needs Debian's chromedriver (apt-get install chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1200,1000",
+                f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        opts.add_argument(arg)
+    opts.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def shoot(driver, name: str, width: int) -> None:
+    """A screenshot of the whole page at ``width`` px, for a person to look at (when SHOTS exists)."""
+    if not SHOTS.is_dir():
+        return
+    driver.set_window_size(width, 1000)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height + 120, 600), 4000))
+    driver.save_screenshot(str(SHOTS / f"desk-{name}-{width}.png"))
+    driver.set_window_size(1200, 1000)
