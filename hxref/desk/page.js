@@ -57,6 +57,7 @@ function drawMap() {
   svg.append(layer);
   $("map").append(svg);
   svg.addEventListener("click", onMapClick);
+  window.deskHexes = page.map.hexes;       // where each hex is drawn, for whoever drives the page
 }
 
 function hexAt(evt) {
@@ -113,8 +114,9 @@ function redrawLayer(problems) {
   }
   for (const p of problems || []) {
     if (!p.hex || !centre(p.hex)) continue;
-    layer.append(svgEl("polygon", {points: hexPoints(p.hex, 0.85), class: "desk-problem"},
-                       undefined)).append(svgEl("title", {}, p.line));
+    const mark = svgEl("polygon", {points: hexPoints(p.hex, 0.85), class: "desk-problem"});
+    mark.append(svgEl("title", {}, p.line));
+    layer.append(mark);
     const [x, y] = centre(p.hex);
     layer.append(svgEl("text", {x: x + page.map.size * 0.35, y: y - page.map.size * 0.35, class: "desk-problem-mark"}, "!"));
   }
@@ -184,6 +186,14 @@ function onMapClick(evt) {
   changed();
 }
 
+function undoStep() {
+  const [ml, item] = activeItem();
+  if (!item) return;
+  if (ml.target && item[ml.target]) delete item[ml.target];
+  else if (ml.path && item[ml.path] && item[ml.path].length) item[ml.path].pop();
+  changed();
+}
+
 // ------------------------------------------------------------------------- the map lists
 
 function drawLists() {
@@ -219,6 +229,7 @@ function drawLists() {
   }
   const [ml, item] = activeItem();
   $("end-path").disabled = !item || !ml.path;
+  $("undo-step").disabled = !item || !((ml.path && item[ml.path] && item[ml.path].length) || (ml.target && item[ml.target]));
   $("target").disabled = !item || !ml.target;
   $("cancel").disabled = !item;
   $("mode").textContent = !item ? "Click one of your pieces on the map, or in the list." :
@@ -241,7 +252,17 @@ function drawForm() {
   form.replaceChildren();
   const keys = Object.keys(page.decision.schema).filter((k) => !mapKeys().has(k));
   if (!keys.length) { $("form-box").hidden = true; return; }
-  for (const k of keys) form.append(fieldInput(page.decision.schema[k], [k], k));
+  const spec = page.decision.schema;
+  const shown = keys.filter((k) => !spec[k].optional || getAt([k]) !== undefined);
+  const more = keys.filter((k) => !shown.includes(k));
+  for (const k of shown) form.append(fieldInput(spec[k], [k], k));
+  if (more.length) {
+    // the optional parts a choice seldom needs, folded away until asked for
+    const box = el("details", {id: "more"}, el("summary", {text: "More (optional): " + more.join(", ")}));
+    for (const k of more) box.append(fieldInput(spec[k], [k], k));
+    form.append(box);
+  }
+  if (!shown.length && page.lists.length) $("form-title").textContent = "More of the choice";
 }
 
 function getAt(path) {
@@ -388,6 +409,7 @@ async function start() {
   if (page.lists.length === 0) $("form-title").textContent = "Your choice";
   drawForm();
   $("end-path").addEventListener("click", endItem);
+  $("undo-step").addEventListener("click", undoStep);
   $("cancel").addEventListener("click", endItem);
   $("target").addEventListener("click", () => { targetMode = true; drawLists(); });
   $("save").addEventListener("click", () => save(false));
