@@ -101,8 +101,10 @@ function redrawLayer(problems) {
       const start = pieceHex(ml, item[ml.piece]);
       const hexes = [start, ...((ml.path && item[ml.path]) || [])].filter((h) => centre(h));
       if (hexes.length > 1) {
-        layer.append(svgEl("polyline", {points: hexes.map((h) => centre(h).join(",")).join(" "),
-                                        class: "desk-path" + (isActive ? " active" : "")}));
+        const points = hexes.map((h) => centre(h).join(",")).join(" ");
+        layer.append(svgEl("polyline", {points: points, class: "desk-halo"}));
+        layer.append(svgEl("polyline", {points: points, class: "desk-path" + (isActive ? " active" : "")}));
+        for (const h of hexes.slice(1)) layer.append(svgEl("circle", {cx: centre(h)[0], cy: centre(h)[1], r: 5, class: "desk-step"}));
       }
       if (ml.target && item[ml.target] && centre(item[ml.target])) {
         layer.append(svgEl("polygon", {points: hexPoints(item[ml.target], 0.8), class: "desk-target"}));
@@ -367,6 +369,9 @@ function showProblems(problems) {
       if (p.at && (p.at === inp.dataset.path || p.at.startsWith(inp.dataset.path + ".") || p.at.startsWith(inp.dataset.path + "["))) inp.classList.add("bad");
     }
   }
+  const badge = $("badge");
+  badge.className = problems.length ? "bad" : "ok";
+  badge.textContent = problems.length ? "✖ " + problems.length + " problem" + (problems.length > 1 ? "s" : "") : "✔ accepted";
   $("save").disabled = problems.length > 0;
   $("save-mail").disabled = problems.length > 0;
   redrawLayer(problems);
