@@ -127,3 +127,25 @@ def click_hex(driver, label: str, shift: bool = False) -> None:
     if shift:
         chain = chain.key_up(Keys.SHIFT)
     chain.perform()
+
+
+@pytest.fixture
+def salem_desk(cli):
+    """The order page of the Confederates at their first player turn of an open Salem Church game."""
+    cli("new", "s.yaml", "--system", "salem-church", "--scenario", "salem-church", "--game-id", "sc-test",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    for side, key in (("union", "alice"), ("confederate", "bob")):
+        cli("join", "s.yaml", "--side", side, "--key", key)
+        cli("submit", "s.yaml", f"{side}-join.yaml")
+    cli("answer", "s.yaml", "--side", "confederate", "--key", "bob", "--choice", "place: {wilcox-m: '0609'}")
+    cli("submit", "s.yaml", "confederate-t0.setup.yaml")
+    cli("resolve", "s.yaml")
+    cli("template", "s.yaml", "--side", "union", "-o", "union-t1.yaml")     # the Union enters as the template has it
+    cli("sign", "union-t1.yaml", "--key", "alice", "--game", "s.yaml", "--side", "union")
+    cli("submit", "s.yaml", "union-t1.yaml")
+    cli("roll", "s.yaml", "--side", "confederate", "--key", "bob", "--decision", "t1.union")
+    cli("submit", "s.yaml", "confederate-t1.union-roll.yaml")
+    cli("resolve", "s.yaml")
+    served = Served(Desk(_game_session("s.yaml", "confederate", load_private_key(Path("bob")), Path.cwd())))
+    yield served
+    served.stop()

@@ -62,3 +62,34 @@ def test_a_heartland_impulse_on_the_map(impulse_desk, browser, cli, hgame):
     assert move["path"] == ["1910", "1810", "1710", "1610", "1510", "1410", "1310", "1210", "1110"]
     assert move["attack"] == "1010"
     cli("submit", hgame, "confederate-t1.i1.orders.yaml")
+
+
+def test_a_salem_church_player_turn_on_the_map(salem_desk, browser, cli):
+    wait = WebDriverWait(browser, 20)
+    started = time.monotonic()
+    browser.get(salem_desk.desk.url)
+    wait.until(EC.presence_of_element_located((By.ID, "the-map")))
+    wait.until(_accepted)
+    click_hex(browser, "0609")                    # Wilcox/M
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#desk-layer .desk-reach")) > 3)
+    click_hex(browser, "0608")
+    click_hex(browser, "0806")                    # two hexes away: refused (D3)
+    wait.until(lambda d: any("[rule D3]" in t for t in _problems(d)))
+    assert "on the map at 0806" in _problems(browser)[0]
+    shoot(browser, "salem-refused", 1200)
+    browser.find_element(By.ID, "undo-step").click()
+    wait.until(_accepted)
+    click_hex(browser, "0508")
+    click_hex(browser, "0508")                    # the last hex again ends the path
+    wait.until(lambda d: d.find_element(By.ID, "undo-step").get_attribute("disabled") is not None)
+    wait.until(_accepted)
+    browser.find_element(By.ID, "save").click()
+    name = wait.until(EC.presence_of_element_located((By.ID, "saved-name")))
+    print(f"\nSalem Church player turn on the map: {time.monotonic() - started:.2f} s from opening the page "
+          "to the saved file")
+    assert name.text == "confederate-t1.confederate.yaml"
+    shoot(browser, "salem-saved", 1200)
+    shoot(browser, "salem-saved", 400)
+    saved = yaml.safe_load(open("confederate-t1.confederate.yaml"))
+    assert saved["choice"]["moves"] == [{"unit": "wilcox-m", "path": ["0608", "0508"]}]
+    cli("submit", "s.yaml", "confederate-t1.confederate.yaml")

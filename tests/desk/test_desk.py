@@ -57,3 +57,18 @@ def test_done_stops_the_server(bid_desk):
     assert bid_desk.api("done")[0] == 200
     bid_desk.thread.join(5)
     assert not bid_desk.thread.is_alive()
+
+
+def test_an_impulse_s_map_lists_reach_and_problems_on_the_map(impulse_desk):
+    status, page = impulse_desk.api("page")
+    assert status == 200 and page["map"]["size"] > 0 and "2010" in page["map"]["hexes"]
+    assert page["map"]["svg"].startswith("<svg") and "what confederate sees" in page["map"]["svg"]
+    moves = next(ml for ml in page["lists"] if ml["key"] == "moves")
+    assert {"id": "calloway", "hex": "2010", "label": "Calloway"} in moves["pieces"]
+    status, r = impulse_desk.api("reach", {"choice": page["choice"], "list": "moves", "piece": "calloway"})
+    assert status == 200 and r["reach"]["1910"] > 0
+    status, r = impulse_desk.api("reach", {"choice": page["choice"], "list": "moves", "piece": "dunning"})
+    assert status == 400 and "not a piece" in r["error"]          # the enemy's force: nothing of his is asked
+    bad = {"moves": [{"force": "calloway", "path": ["1910", "1710"]}]}
+    [p] = impulse_desk.api("check", {"choice": bad})[1]["problems"]
+    assert p["hex"] == "1710" and p["rule"] == "8.2" and p["at"] == "choice.moves[0].path[1]"
