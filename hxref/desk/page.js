@@ -390,9 +390,15 @@ async function save(mail) {
   if (r.problems) { showProblems(r.problems); say("Not saved: the rules refuse the choice.", true); return; }
   const box = $("saved");
   box.className = "";
-  box.replaceChildren("Saved ", el("strong", {id: "saved-name", text: r.files.join(" and ")}), " in " + r.folder + ". ",
-                      "Send it: ", el("code", {text: r.send}));
-  if (r.mailed) box.append(el("div", {text: r.mailed.join("; ")}));
+  box.replaceChildren("Saved ", el("strong", {id: "saved-name", text: r.files.join(" and ")}), " in " + r.folder + ". ");
+  if (r.mailed) {
+    const ul = el("ul", {id: "mailed"});
+    for (const line of r.mailed) ul.append(el("li", {text: line}));
+    box.append("Submitted, and the mail written to the outbox:", ul);
+  } else {
+    box.append("Send it: ", el("code", {text: r.send}));
+  }
+  $("save-mail").disabled = true;
 }
 
 // ------------------------------------------------------------------------------------ start
