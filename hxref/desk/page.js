@@ -234,6 +234,7 @@ function drawLists() {
   $("undo-step").disabled = !item || !((ml.path && item[ml.path] && item[ml.path].length) || (ml.target && item[ml.target]));
   $("target").disabled = !item || !ml.target;
   $("cancel").disabled = !item;
+  for (const id of ["undo-step", "end-path", "target", "cancel"]) $(id).hidden = !item;   // no piece in hand: no tools
   $("mode").textContent = !item ? "Click one of your pieces on the map, or in the list." :
     targetMode ? "Click the hex to attack." :
     "Click hexes for " + pieceName(ml, item[ml.piece]) + "'s path; the last one again (or End path) ends it" +
