@@ -237,6 +237,82 @@ def _game_or_template(game, template_path, side, kind: str):
     return None
 
 
+# --- the signed files of a choice, written by `hxref answer` and `hxref commit` and by the order
+# --- page (`hxref orders`, :mod:`hxref.desk`): one copy of each
+
+
+def answer_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> Path:
+    """``hxref answer GAME``: check ``value`` (the choice's shape, then the rules), then sign and
+    write SIDE-DECISION.yaml in ``folder`` with the side's dice link where the decision takes it."""
+    from ..referee import orders
+
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    path = folder / f"{side}-{dec.id}.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", **_own_link(eng, side, key, dec),
+                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
+    return path
+
+
+def commit_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> tuple[Path, Path]:
+    """``hxref commit GAME``: check ``value``, then sign and write the commitment and the kept
+    reveal in ``folder``."""
+    from ..crypto import commit as commit_mod
+    from ..referee import orders
+
+    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
+    orders.check_choice(probe, dec)
+    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
+    salt = commit_mod.new_salt()
+    cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
+    for p in (cpath, rpath):
+        if p.exists():
+            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
+                               code="E502", file=str(p))
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit",
+                                     "commitment": commit_mod.commitment(value, salt, (eng.identity, dec.id, side))}, cpath,
+                    f"hxref commitment of {side} for {dec.id}: send this file now.")
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", **_own_link(eng, side, key, dec),
+                                     "choice": value, "salt": salt}, rpath,
+                    f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
+                    "committed, then send it.", private=True)
+    return cpath, rpath
+
+
+def answer_from_template(t: _Template, key, value: dict, folder: Path, view_path: str | None) -> Path:
+    """``hxref answer --template``: the template's checks against the key's record, the choice
+    checked against the side's view, then SIDE-DECISION.yaml signed and written in ``folder``."""
+    path = folder / f"{t.side}-{t.data['decision']}.yaml"
+    link = t.link(key)      # the template's checks against the key's record, before anything is signed
+    t.checked(key, "answer", value, view_path)
+    t.write(key, "answer", {**link, "choice": value}, path, f"hxref answer of {t.side} for {t.data['decision']}.")
+    return path
+
+
+def commit_from_template(t: _Template, key, value: dict, folder: Path, view_path: str | None) -> tuple[Path, Path]:
+    """``hxref commit --template``: as :func:`answer_from_template`, for a secret decision: the
+    commitment and the kept reveal."""
+    from ..crypto import commit as commit_mod
+
+    salt = commit_mod.new_salt()
+    dec_id, me = t.data["decision"], t.side
+    cpath, rpath = folder / f"{me}-{dec_id}-commit.yaml", folder / f"{me}-{dec_id}-reveal.yaml"
+    for p in (cpath, rpath):
+        if os.path.lexists(p):
+            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
+                               code="E502", file=str(p))
+    bound = (t.data["identity"], dec_id, me)
+    link = t.link(key)      # the template's checks, before anything is signed
+    t.checked(key, "commit", value, view_path)
+    t.write(key, "commit", {"commitment": commit_mod.commitment(value, salt, bound)}, cpath,
+            f"hxref commitment of {me} for {dec_id}: send this file now.")
+    t.write(key, "reveal", {**link, "choice": value, "salt": salt}, rpath,
+            f"hxref reveal of {me} for {dec_id}: SECRET. Keep it until every side has\n"
+            "committed, then send it.", private=True)
+    return cpath, rpath
+
+
 def _check_charts(eng, game: str, side: str, show: bool, accept: bool) -> None:
     """The joining player's own check, on his machine, before he signs: the data files the game
     pins and its scenario (its creator's, covered by every join) against the ones his hxref
@@ -530,27 +606,12 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path, view_
     Umpired, without the game: fill in `choice` in the template, then
       hxref commit --template union-t1.bid-template.txt --key alice
     """
-    from ..crypto import commit as commit_mod
     from ..referee import orders
 
     t = _game_or_template(game, template_path, side, "commit")
     if t is not None:
-        key, value, salt = private_key(key_path), t.choice(choice), commit_mod.new_salt()
-        dec_id, me = t.data["decision"], t.side
-        folder = out_dir_for(str(t.path), out_dir)
-        cpath, rpath = folder / f"{me}-{dec_id}-commit.yaml", folder / f"{me}-{dec_id}-reveal.yaml"
-        for p in (cpath, rpath):
-            if os.path.lexists(p):
-                raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
-                                   code="E502", file=str(p))
-        bound = (t.data["identity"], dec_id, me)
-        link = t.link(key)      # the template's checks, before anything is signed
-        t.checked(key, "commit", value, view_path)
-        t.write(key, "commit", {"commitment": commit_mod.commitment(value, salt, bound)}, cpath,
-                f"hxref commitment of {me} for {dec_id}: send this file now.")
-        t.write(key, "reveal", {**link, "choice": value, "salt": salt}, rpath,
-                f"hxref reveal of {me} for {dec_id}: SECRET. Keep it until every side has\n"
-                "committed, then send it.", private=True)
+        cpath, rpath = commit_from_template(t, private_key(key_path), t.choice(choice),
+                                            out_dir_for(str(t.path), out_dir), view_path)
         click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until the umpire "
                    "asks for it)")
         return
@@ -564,24 +625,7 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path, view_
     dec = eng.open_decision_for(side, decision, ("commit",))
     if not dec.secret:
         raise InvalidInput(f"decision {dec.id} is not secret: use `hxref answer`", code="E304")
-    value = orders.parse_choice(choice)
-    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
-    orders.check_choice(probe, dec)
-    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
-    salt = commit_mod.new_salt()
-    folder = out_dir_for(game, out_dir)
-    cpath, rpath = folder / f"{side}-{dec.id}-commit.yaml", folder / f"{side}-{dec.id}-reveal.yaml"
-    for p in (cpath, rpath):
-        if p.exists():
-            raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
-                               code="E502", file=str(p))
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit",
-                                     "commitment": commit_mod.commitment(value, salt, (eng.identity, dec.id, side))}, cpath,
-                    f"hxref commitment of {side} for {dec.id}: send this file now.")
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", **_own_link(eng, side, key, dec),
-                                     "choice": value, "salt": salt}, rpath,
-                    f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
-                    "committed, then send it.", private=True)
+    cpath, rpath = commit_in_game(eng, side, key, dec, orders.parse_choice(choice), out_dir_for(game, out_dir))
     click.echo(f"wrote {cpath.name} (send it now) and {rpath.name} (secret: keep it until every side "
                "has committed)")
 
@@ -622,12 +666,8 @@ def answer(game, side, key_path, choice, decision, out_dir, template_path, view_
     if t is not None:
         if not key_path:
             raise InvalidInput("--key is needed to sign the answer", code="E504")
-        key = private_key(key_path)
-        value = t.choice(choice)
-        path = out_dir_for(str(t.path), out_dir) / f"{t.side}-{t.data['decision']}.yaml"
-        link = t.link(key)      # the template's checks against the key's record, before anything is signed
-        t.checked(key, "answer", value, view_path)
-        t.write(key, "answer", {**link, "choice": value}, path, f"hxref answer of {t.side} for {t.data['decision']}.")
+        path = answer_from_template(t, private_key(key_path), t.choice(choice), out_dir_for(str(t.path), out_dir),
+                                    view_path)
         click.echo(f"wrote {path.name}; send it to the umpire")
         return
     if view_path:
@@ -648,12 +688,7 @@ def answer(game, side, key_path, choice, decision, out_dir, template_path, view_
         raise InvalidInput("--key is needed to sign the answer", code="E504")
     key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("answer",))
-    probe = orders.Order(source="--choice", text="", body="", armored=None, data={"choice": value})
-    orders.check_choice(probe, dec)
-    orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
-    path = out_dir_for(game, out_dir) / f"{side}-{dec.id}.yaml"
-    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", **_own_link(eng, side, key, dec),
-                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
+    path = answer_in_game(eng, side, key, dec, value, out_dir_for(game, out_dir))
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
 

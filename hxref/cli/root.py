@@ -59,7 +59,7 @@ class Main(click.Group):
     #: commands and command groups kept in their own modules, imported only when used; a game
     #: system's own group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
     GROUPS = {**{name: ("hxref.cli.files", name) for name in FILE_COMMANDS},
-              "map": ("hxref.cli.map", "map_group"),
+              "map": ("hxref.cli.map", "map_group"), "orders": ("hxref.cli.desk", "orders_cmd"),
               "decrypt": ("hxref.cli.crypt", "decrypt"),
               "inbox": ("hxref.cli.mail", "inbox_cmd"), "outbox": ("hxref.cli.mail", "outbox_cmd"),
               "standings": ("hxref.cli.batch", "standings_cmd"), "dice": ("hxref.cli.dice", "dice_cmd")}

@@ -225,6 +225,17 @@ def render_svg(m: Any, units: Sequence[dict] = (), title: str | None = None, sho
     return _table_svg(m, placed, title, shots, marks, focus)
 
 
+def hex_centres(m: Any) -> tuple[float, dict[str, tuple[float, float]]]:
+    """Where :func:`render_svg` draws each hex of the whole map ``m`` (no ``focus``): the hex size
+    (centre to corner) and every hex's centre by its label, in the picture's own coordinates, read
+    from the very frame the picture is drawn with (the order page finds the hex under a click
+    from them); none for a measured table."""
+    if m.kind != "hex":
+        return 0.0, {}
+    fr = _hex_frame(m)[0]
+    return fr.s, {m.label(h): tuple(round(v, 2) for v in fr.at(h)) for h in m.hexes()}  # type: ignore[misc]
+
+
 # --------------------------------------------------------------------------
 # hex maps
 

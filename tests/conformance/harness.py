@@ -253,8 +253,9 @@ class Stats:
 
 
 def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) -> None:
-    """(c): check, view, report, template and map_view leave the state as it was (canonical JSON),
-    and report, template and map_view leave the view they are given as it was."""
+    """(c): check, view, report, template, map_view, map_orders and reach leave the state as it was
+    (canonical JSON), and report, template, map_view, map_orders and reach leave the view they are
+    given as it was."""
     system = eng.system
     before = state_bytes(eng)
 
@@ -280,6 +281,15 @@ def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) ->
     system.result(eng.state)
     system.dashboard(eng.state)
     same("result or dashboard")
+    view = system.view(eng.state, side, eng.mode)
+    frozen = canonical_json(view)
+    for where in (eng.state, view):         # the page asks them of the state, or of the side's view
+        for ml in system.map_orders(where, dec, side):
+            for piece in ml.pieces[:1]:
+                system.reach(where, dec, side, choice, ml.key, piece.id)
+    same("map_orders or reach")
+    if canonical_json(view) != frozen:
+        stats.changed.append(f"map_orders or reach changed the view of {side} at {dec.id}")
 
 
 def stand_fast_checks(eng: Engine, stats: Stats) -> None:

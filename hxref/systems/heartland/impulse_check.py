@@ -241,18 +241,24 @@ def _mover_problem(force: str, mine: set[str], seen: set[str], i: int, alone: Se
     return None
 
 
+def moves_active(state: FullGameState, force: str, mv: Mapping) -> bool:
+    """3.61, 8.12: the force moves as an active one -- an unled stack, an active leader's force, or one
+    whose leader the move reactivates -- and so may enter enemy ZOC."""
+    return bool(model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate"))
+
+
 def _path_order_problems(state: FullGameState, hm, side: str, force: str, mv: dict, i: int, *, cost, zoc, enemy,
                          level, charts: Charts) -> list[Problem]:
     """8.21 / 8.22: the ordered path, hex by hex, and whether any IMC roll could pay for it."""
     path = mv.get("path", [])
-    active = model.is_unled(force) or state["leaders"][force]["active"] or mv.get("reactivate")
+    active = moves_active(state, force, mv)
     found = path_problems(path, start=model.force_hex(state, force), hexmap=hm, cost=cost,
-                          enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active), index=i)
+                          enemy_zoc=zoc, enemy_occupied=enemy, active=active, index=i)
     if isinstance(mv.get("recon"), dict) and "at" in mv["recon"]:    # 8.61: a recon while moving
         from .cavalry import recon_move_problems
 
         found = recon_move_problems(state, force, mv, start=model.force_hex(state, force), hexmap=hm,
-                                    cost=cost, enemy_zoc=zoc, enemy_occupied=enemy, active=bool(active),
+                                    cost=cost, enemy_zoc=zoc, enemy_occupied=enemy, active=active,
                                     index=i) or []
     if path and not found:
         return _reach_problems(state, hm, side, force, path, cost, i, level, charts=charts)
@@ -298,25 +304,31 @@ def _removal_problems(state: FullGameState, side: str, remove) -> list[Problem]:
     return []
 
 
+def most_mp(state: FullGameState, force: str, level: int, *, charts: Charts) -> tuple[int, int]:
+    """8.22: the most MP any IMC roll gives ``force`` at operation ``level`` (a cavalry force reads
+    the next table, an unled stack moves on MR 1 or 2, 8.22b), and the MR it rolls on."""
+    from .imc import IMCChart
+
+    chart = IMCChart.load(charts)
+    units = model.units_of(state, force)
+    cavalry = bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
+    if model.is_unled(force):
+        mr = UNLED_MR["cavalry"] if cavalry else UNLED_MR["infantry"]     # 8.22b
+    else:
+        mr = model.current_rating(state["leaders"][force], "mr")
+    table = min(level + 1, 6) if cavalry else level
+    return chart.lookup(table, mr, min(chart.rows)), mr
+
+
 def _reach_problems(state: FullGameState, hm, side: str, force: str, path: list[str], cost, i: int, level, *,
                     charts: Charts) -> list[Problem]:
     """8.22: a path no IMC roll could pay for; 3.22a/3.23: a final hex where the stack would be illegal."""
-    from .imc import IMCChart
-
     total, here = 0.0, model.force_hex(state, force)
     for label in path:
         total += cost(hm.parse(here), hm.parse(label))
         here = label
     if isinstance(level, int) and level >= 1:
-        chart = IMCChart.load(charts)
-        units = model.units_of(state, force)
-        cavalry = bool(units) and all(state["units"][u]["arm"] == "cavalry" for u in units)
-        if model.is_unled(force):
-            mr = UNLED_MR["cavalry"] if cavalry else UNLED_MR["infantry"]     # 8.22b
-        else:
-            mr = model.current_rating(state["leaders"][force], "mr")
-        table = min(level + 1, 6) if cavalry else level
-        best = chart.lookup(table, mr, min(chart.rows))
+        best, mr = most_mp(state, force, level, charts=charts)
         if total > best:
             return [Problem(f"the path costs {total:g} MP; at operation level {level} with MR {mr} {force} can "
                             f"roll at most {best} MP", "8.22", ["moves", i, "path"])]

@@ -8,13 +8,16 @@ accepted (:func:`path_problems`): every step adjacent and enterable, no
 enemy-occupied hex, no ZOC-to-ZOC step (3.61), an inactive force not
 entering enemy ZOC (3.61), and nothing after a hex in enemy ZOC (8.26: a
 force entering enemy ZOC stops there).  What depends on the dice is applied
-at resolution (:func:`walk`): the MP run out, or the force stops.
+at resolution (:func:`walk`): the MP run out, or the force stops.  The hexes a path that
+passes :func:`path_problems` may end in, with their cheapest costs, are :func:`reachable` (and the
+cheapest path to one, :func:`cheapest_path`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from ...geometry.paths import MoveGraph, MoveRules, Reach
 from ...kit.walk import Refusal, Rule, WalkRules
 from ...kit.walk import walk as walk_path
 from ..base import Problem
@@ -81,6 +84,36 @@ def path_problems(path: list[str], *, start: str, hexmap, cost: Callable, enemy_
     if w.legal:
         return []
     return [Problem(w.why, w.rule, ["moves", index, "path", w.at])]
+
+
+def reachable(*, start: str, mp: float | None, hexmap, cost: Callable, enemy_zoc: set[str],
+              enemy_occupied: set[str], active: bool) -> dict[str, float]:
+    """Every hex a path from ``start`` may end in under the rules :func:`path_problems` checks, with
+    its cheapest cost in MP (at most ``mp``; None: no limit), the start left out: no hex with enemy
+    units (8.26), a force stops on entering enemy ZOC (8.26, 3.61) and never steps from one enemy ZOC
+    hex into another (3.61), an inactive leader's force enters no enemy ZOC (3.61); the terrain's
+    costs and prohibited steps are ``cost``'s (8.24)."""
+    found = _search(start, mp, hexmap, cost, enemy_zoc, enemy_occupied, active).costs()
+    return {hexmap.label(h): c for h, c in found.items() if hexmap.label(h) != start}
+
+
+def cheapest_path(to: str, *, start: str, mp: float | None, hexmap, cost: Callable, enemy_zoc: set[str],
+                  enemy_occupied: set[str], active: bool) -> list[str] | None:
+    """The cheapest path (the hexes entered) of :func:`reachable`'s search to ``to``, or None."""
+    hexes = _search(start, mp, hexmap, cost, enemy_zoc, enemy_occupied, active).path_to(hexmap.parse(to))
+    return None if hexes is None else [hexmap.label(h) for h in hexes[1:]]
+
+
+def _search(start: str, mp: float | None, hexmap, cost: Callable, enemy_zoc: set[str], enemy_occupied: set[str],
+            active: bool) -> Reach:
+    zoc = {h for h in map(_hex_of(hexmap), enemy_zoc) if h is not None}
+    barred = {h for h in map(_hex_of(hexmap), enemy_occupied) if h is not None} | (set() if active else zoc)
+
+    def step(a, b):
+        return None if b in barred else cost(a, b)
+
+    rules = MoveRules(step, stops=zoc.__contains__, zoc=zoc.__contains__)
+    return MoveGraph(hexmap.hexes(), rules).search(hexmap.parse(start), max_cost=mp)
 
 
 def walk(path: list[str], *, start: str, mp: float, hexmap, cost: Callable, enemy_zoc: set[str]) -> Walk:

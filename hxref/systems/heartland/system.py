@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ...base.errors import InvalidInput
-from ...kit.protocol import GameSystem, MapView, Result, Template
+from ...kit.protocol import GameSystem, MapList, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from . import impulse
 from . import model
@@ -411,6 +411,21 @@ class Heartland(GameSystem[HeartlandState]):
         if decision.kind == "bid":
             return {"bid": 0}
         return super().stand_fast(state, decision, side)
+
+    def map_orders(self, state: HeartlandState, decision: Decision, side: str) -> list[MapList]:
+        """An impulse's moves (8.21): the side's forces, wagons and pontoons on the map (:mod:`.map_orders`)."""
+        from . import map_orders
+
+        return map_orders.map_orders(state, decision, side) if is_full(state) else []
+
+    def reach(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any], key: str,
+              piece: str) -> dict[str, float]:
+        """Where a force may end its path, with the MP it costs (8.2, 8.22, 3.61; :mod:`.map_orders`)."""
+        from . import map_orders
+
+        if not is_full(state):
+            return {}
+        return map_orders.reach(state, decision, side, choice, key, piece, charts=self.charts)
 
     def map_view(self, view: Mapping[str, Any]) -> MapView | None:
         """The map file and the markers ``view``'s side may see (``hxref map show GAME``); None for a

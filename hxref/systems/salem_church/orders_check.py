@@ -46,15 +46,28 @@ def check_orders(state: SalemState, rules: Mapping, charts: Charts, side: str, c
     found = found or _replacement_problems(state, rules, side, choice.get("replacements", []))
     if found:
         return found
-    # umpired line-of-sight play (views): the moves are checked against the side's own view, the
-    # enemy units it does not see off the map; contact with them is settled at resolution
-    work = _copy_units(sighted(state, side, unseen_enemy(state, hexmap, side)))
+    work = position(state, hexmap, side)
     seen: set[str] = set()
     found = _move_problems(work, rules, hexmap, side, turn, choice, seen)
     found = found or _due_problems(state, work, rules, hexmap, side, turn, choice.get("entry"), seen)
     found = found or _bombard_problems(work, hexmap, charts, side, choice)
     found = found or _attack_problems(state, hexmap, side, turn, choice.get("attacks", []))
     return found or _standing_problems(state, hexmap, side, choice.get("standing"))
+
+
+def position(state: SalemState, hexmap, side: str) -> SalemState:
+    """The position ``side``'s moves are checked on, a copy whose units' hexes the check changes:
+    in umpired line-of-sight play (views) the side's own view, the enemy units it does not see off
+    the map (contact with them is settled at resolution)."""
+    return _copy_units(sighted(state, side, unseen_enemy(state, hexmap, side)))
+
+
+def moved(state: SalemState, hexmap, side: str, choice: dict) -> SalemState:
+    """:func:`position` after the moves of ``choice``, walked as the check walks them (D3): each unit
+    where it stopped, up to the first move refused."""
+    work = position(state, hexmap, side)
+    _move_problems(work, state["rules"], hexmap, side, int(state["turn"]), choice, set())
+    return work
 
 
 def _entry_choice_problems(groups: list[dict], side: str, turn: int, entry) -> list[Problem]:

@@ -22,7 +22,8 @@ entered in the order of the rules' steps, one method of :class:`_Walker` each:
 
 then the stop is recorded and the stacking at the end of the move checked (stand-in, D3) --
 :meth:`_Walker.stacking`.  A refused step records its problem on the :class:`.movement.MoveCheck`
-and ends the walk (:class:`_Void`).
+and ends the walk (:class:`_Void`).  :func:`reachable` finds every hex a path the walk accepts
+may end in, cheapest first, by walking each step it tries.
 
 Why not :func:`hxref.kit.walk.walk`: its messages are plain strings, while Salem's problems and
 stops name units by reference (:mod:`.narration`, so each side reads them as it sees the units
@@ -33,6 +34,7 @@ enemy-ZOC rules (D3, 17.2), the kit's walk after them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
 from typing import Mapping, NoReturn, Sequence
 
 from ...geometry.hex import Hex, are_adjacent
@@ -336,3 +338,52 @@ def check_path(state: Mapping, hexmap, uid: str, path: Sequence, *, leader: str 
 
     return walk_path(state, hexmap, uid, unit, path, start_hex, allowance, mc, leader=leader, roll=roll,
                      where=where, around=around)
+
+
+def reachable(state: Mapping, hexmap, uid: str, *, leader: str | None = None,
+              disrupted: str = DISRUPTED_MOVEMENT) -> dict[str, float]:
+    """Every hex a path of unit ``uid`` (on the map) that :func:`check_path` accepts may end in,
+    with the MP of the cheapest such path; its own hex left out.
+
+    Cheapest first (Dijkstra): each step tried is the walk of the cheapest path found to its hex
+    and the step, so every rule of the walk decides it (D2, D3, TEC, 16.0, 17.2, 18.0); a hex where
+    the walk stops (enemy ZOC, heavy woods) is not gone on from, and a hex the unit may cross but
+    not end in (the stacking at the end of the move) is crossed and left out.  The 17.2 check is
+    taken as passed, as the orders' check does before the dice."""
+    return {h: spent for h, (spent, _path) in _paths(state, hexmap, uid, leader, disrupted).items()}
+
+
+def cheapest_path(state: Mapping, hexmap, uid: str, to: str, *, leader: str | None = None,
+                  disrupted: str = DISRUPTED_MOVEMENT) -> list[str] | None:
+    """The cheapest path :func:`reachable` found to ``to`` (the hexes entered), or None."""
+    found = _paths(state, hexmap, uid, leader, disrupted).get(to)
+    return None if found is None else list(found[1])
+
+
+def _paths(state: Mapping, hexmap, uid: str, leader: str | None, disrupted: str) -> dict[str, tuple[float, tuple[str, ...]]]:
+    unit = state["units"].get(uid)
+    origin = _parse(hexmap, unit.get("hex")) if unit else None
+    if unit is None or origin is None:
+        return {}
+    start = hexmap.label(origin)
+    around = surroundings(state, hexmap, uid, unit["side"])
+    found: dict[str, tuple[float, tuple[str, ...]]] = {}
+    done: set[str] = set()
+    heap: list[tuple[float, str, tuple[str, ...]]] = [(0, start, ())]
+    while heap:
+        spent, here, path = heappop(heap)
+        if here in done:
+            continue
+        done.add(here)
+        for n in hexmap.parse(here).neighbours():
+            if n not in hexmap.grid or hexmap.label(n) in done:
+                continue
+            step = (*path, hexmap.label(n))
+            mc = check_path(state, hexmap, uid, step, leader=leader, disrupted=disrupted, around=around)
+            if mc.hexes != list(step):
+                continue                    # refused, or stopped before it (17.2)
+            if mc.legal and (step[-1] not in found or mc.spent < found[step[-1]][0]):
+                found[step[-1]] = (mc.spent, step)
+            if mc.stop_said is None:        # D2, TEC: no going on from where it must stop
+                heappush(heap, (mc.spent, step[-1], step))
+    return found

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ...kit.protocol import GameSystem, MapView, Result, Template
+from ...kit.protocol import GameSystem, MapList, MapView, Result, Template
 from ..base import Decision, Field, Problem, Section
 from .board import fogged, hexmap
 from .info import INFO
@@ -88,6 +88,19 @@ class SalemChurch(GameSystem[SalemState]):
         from .orders_check import check_orders
 
         return check_orders(state, state["rules"], self.charts, side, choice)
+
+    def map_orders(self, state: SalemState, decision: Decision, side: str) -> list[MapList]:
+        """The moves (D3) and bombardments of a player turn (:mod:`.map_orders`)."""
+        from . import map_orders
+
+        return map_orders.map_orders(state, decision, side, charts=self.charts)
+
+    def reach(self, state: SalemState, decision: Decision, side: str, choice: Mapping[str, Any], key: str,
+              piece: str) -> dict[str, float]:
+        """Where a unit may move (MP) or fire (hexes) by the check's own rules (:mod:`.map_orders`)."""
+        from . import map_orders
+
+        return map_orders.reach(state, decision, side, choice, key, piece, charts=self.charts)
 
     def stand_fast(self, state: SalemState, decision: Decision, side: str) -> dict:
         """A late side's orders under stand-fast: the skeleton of its template, which moves and

@@ -1,0 +1,97 @@
+"""The order page under test: a server of a real session on 127.0.0.1, run in a thread."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from hxref.cli.desk import _game_session
+from hxref.crypto.signing import load_private_key
+from hxref.desk.server import Desk
+
+
+class Served:
+    """A desk being served, and a raw HTTP client that sends exactly what a test says."""
+
+    def __init__(self, desk: Desk):
+        self.desk = desk
+        self.thread = threading.Thread(target=desk.serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def port(self) -> int:
+        return self.desk.port
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
+                host: str | None = None) -> tuple[int, dict, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        conn.putheader("Host", host if host is not None else f"127.0.0.1:{self.port}")
+        for k, v in (headers or {}).items():
+            conn.putheader(k, v)
+        if body is not None:
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        res = conn.getresponse()
+        out = res.status, {k.lower(): v for k, v in res.getheaders()}, res.read()
+        conn.close()
+        return out
+
+    def api(self, name: str, data: dict | None = None, **headers) -> tuple[int, dict]:
+        status, _, body = self.request("POST", f"/api/{name}", json.dumps(data or {}).encode(),
+                                       {"Content-Type": "application/json", "X-Hxref-Token": self.desk.token,
+                                        **headers})
+        return status, json.loads(body) if body.startswith(b"{") else {}
+
+    def stop(self) -> None:
+        self.desk.stop()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def bid_desk(cli, game):
+    """The order page of the union in an open bidding game, at its secret bid."""
+    key = load_private_key(Path("alice"))
+    served = Served(Desk(_game_session(game, "union", key, Path.cwd())))
+    yield served
+    served.stop()
+
+
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+#: where the screenshots a person looks at go (the tests write them when the folder exists)
+SHOTS = Path("/work/notes/shots")
+
+
+@pytest.fixture
+def browser(tmp_path_factory):
+    """A real headless Chromium driven through Debian's chromedriver (Selenium Manager never
+    downloads one), with a fresh profile."""
+    if not CHROMEDRIVER.exists():
+        pytest.skip("needs Debian's chromedriver (apt-get install chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1200,1000",
+                f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        opts.add_argument(arg)
+    opts.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def shoot(driver, name: str, width: int) -> None:
+    """A screenshot of the whole page at ``width`` px, for a person to look at (when SHOTS exists)."""
+    if not SHOTS.is_dir():
+        return
+    driver.set_window_size(width, 1000)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height + 120, 600), 4000))
+    driver.save_screenshot(str(SHOTS / f"desk-{name}-{width}.png"))
+    driver.set_window_size(1200, 1000)

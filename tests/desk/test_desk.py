@@ -1,0 +1,59 @@
+"""The order page's API: what it shows, the live check as `hxref check` words it, and the save."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hxref.desk.session import path_of
+
+
+def test_the_page_shows_the_decision_the_template_and_what_is_owed(bid_desk):
+    status, page = bid_desk.api("page")
+    assert status == 200
+    assert page["side"] == "union" and page["decision"]["id"] == "t1.bid" and page["decision"]["secret"]
+    assert page["decision"]["schema"]["bid"]["type"] == "int"
+    assert "bid" in page["choice"]
+    assert page["lists"] == []                    # a bid is made in the form alone
+    assert any("t1.bid" in line for line in page["owed"])
+
+
+def test_a_wrong_value_is_refused_with_the_words_of_hxref_check_and_nothing_saved(bid_desk):
+    status, r = bid_desk.api("check", {"choice": {"bid": 99}})
+    assert status == 200 and len(r["problems"]) == 1
+    p = r["problems"][0]
+    assert p["code"] == "E400" and p["rule"] == "5.1" and p["at"] == "choice.bid" and "99" in p["message"]
+    assert p["line"] == ("union-t1.bid-commit.yaml: bid 99 is above this side's maximum operation level of 4 "
+                         "(at choice.bid) [rule 5.1] [E400]")            # as `hxref commit` and `check` say it
+    assert bid_desk.api("check", {"choice": {"bid": -1}})[1]["problems"][0]["code"] == "E112"   # the schema's own
+    status, r = bid_desk.api("save", {"choice": {"bid": 99}})
+    assert r["problems"] and not list(Path.cwd().glob("union-t1.bid-*.yaml"))
+
+
+def test_a_good_bid_is_saved_as_hxref_commit_writes_it_and_submit_accepts_it(bid_desk, cli):
+    assert bid_desk.api("check", {"choice": {"bid": 3}})[1] == {"problems": []}
+    status, r = bid_desk.api("save", {"choice": {"bid": 3}})
+    assert status == 200, r
+    assert r["files"] == ["union-t1.bid-commit.yaml", "union-t1.bid-reveal.yaml"]
+    assert r["send"].startswith("hxref submit g.yaml union-t1.bid-commit.yaml")
+    cli("submit", "g.yaml", "union-t1.bid-commit.yaml")
+    cli("commit", "g.yaml", "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    cli("submit", "g.yaml", "confederate-t1.bid-commit.yaml")
+    cli("submit", "g.yaml", "union-t1.bid-reveal.yaml", "confederate-t1.bid-reveal.yaml")
+    assert "union" in cli("resolve", "g.yaml").stdout
+
+
+def test_a_second_save_does_not_overwrite_the_first(bid_desk):
+    bid_desk.api("save", {"choice": {"bid": 3}})
+    status, r = bid_desk.api("save", {"choice": {"bid": 4}})
+    assert status == 400 and "E502" in r["error"]
+
+
+def test_a_problem_s_place_is_read_as_the_steps_inside_the_choice():
+    assert path_of("choice.moves[1].path[0]") == ["moves", 1, "path", 0]
+    assert path_of("choice.bid") == ["bid"]
+    assert path_of(None) == [] and path_of("head") == []
+
+
+def test_done_stops_the_server(bid_desk):
+    assert bid_desk.api("done")[0] == 200
+    bid_desk.thread.join(5)
+    assert not bid_desk.thread.is_alive()
