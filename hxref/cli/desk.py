@@ -52,7 +52,35 @@ def _game_session(game: str, side: str | None, key: Any, folder: Path) -> Any:
             return [files.answer_in_game(now, side, key, d, choice, folder)]
         return save
 
-    return Session.of_game(eng, side, saver_for)
+    return Session.of_game(eng, side, saver_for, _mailer(game))
+
+
+def _mailer(game: str) -> Any:
+    """"Save and mail" in an open game with an address book (GAME.addresses.yaml): the saved file
+    (the answer, or the commitment: a reveal is kept) submitted to the game as `hxref submit` does,
+    then each recipient's mail written to outbox/ beside the game as `hxref outbox GAME` writes it;
+    None without an address book (the page then has no such button)."""
+    from .. import mail
+
+    book_path = mail.address_book_path(game)
+    if not book_path.is_file():
+        return None
+
+    def send(paths: list[Path]) -> list[str]:
+        from ..base import yamlio
+        from ..gamefile.game import locked
+
+        sent = paths[0]
+        with locked(game):
+            eng = load_game(game)
+            receipt = eng.submit(yamlio.read_text(str(sent)), sent.name, None)
+            eng.save()
+        book = mail.load_address_book(book_path, eng)
+        messages, _missing = mail.outbox_messages(eng, book)
+        written = mail.write_outbox(messages, Path(game).parent / "outbox")
+        return [receipt.line(), *(f"wrote {p.name} for {a}" for (a, _), p in zip(messages, written)),
+                f"send them: hxref outbox {Path(game).name} --smtp HOST (or open them in your mail client)"]
+    return send
 
 
 def _view_session(view: str, side: str | None, key: Any, folder: Path) -> Any:

@@ -57,6 +57,7 @@ function drawMap() {
   svg.append(layer);
   $("map").append(svg);
   svg.addEventListener("click", onMapClick);
+  window.deskHexes = page.map.hexes;       // where each hex is drawn, for whoever drives the page
 }
 
 function hexAt(evt) {
@@ -100,8 +101,10 @@ function redrawLayer(problems) {
       const start = pieceHex(ml, item[ml.piece]);
       const hexes = [start, ...((ml.path && item[ml.path]) || [])].filter((h) => centre(h));
       if (hexes.length > 1) {
-        layer.append(svgEl("polyline", {points: hexes.map((h) => centre(h).join(",")).join(" "),
-                                        class: "desk-path" + (isActive ? " active" : "")}));
+        const points = hexes.map((h) => centre(h).join(",")).join(" ");
+        layer.append(svgEl("polyline", {points: points, class: "desk-halo"}));
+        layer.append(svgEl("polyline", {points: points, class: "desk-path" + (isActive ? " active" : "")}));
+        for (const h of hexes.slice(1)) layer.append(svgEl("circle", {cx: centre(h)[0], cy: centre(h)[1], r: 5, class: "desk-step"}));
       }
       if (ml.target && item[ml.target] && centre(item[ml.target])) {
         layer.append(svgEl("polygon", {points: hexPoints(item[ml.target], 0.8), class: "desk-target"}));
@@ -113,8 +116,9 @@ function redrawLayer(problems) {
   }
   for (const p of problems || []) {
     if (!p.hex || !centre(p.hex)) continue;
-    layer.append(svgEl("polygon", {points: hexPoints(p.hex, 0.85), class: "desk-problem"},
-                       undefined)).append(svgEl("title", {}, p.line));
+    const mark = svgEl("polygon", {points: hexPoints(p.hex, 0.85), class: "desk-problem"});
+    mark.append(svgEl("title", {}, p.line));
+    layer.append(mark);
     const [x, y] = centre(p.hex);
     layer.append(svgEl("text", {x: x + page.map.size * 0.35, y: y - page.map.size * 0.35, class: "desk-problem-mark"}, "!"));
   }
@@ -184,6 +188,14 @@ function onMapClick(evt) {
   changed();
 }
 
+function undoStep() {
+  const [ml, item] = activeItem();
+  if (!item) return;
+  if (ml.target && item[ml.target]) delete item[ml.target];
+  else if (ml.path && item[ml.path] && item[ml.path].length) item[ml.path].pop();
+  changed();
+}
+
 // ------------------------------------------------------------------------- the map lists
 
 function drawLists() {
@@ -219,8 +231,10 @@ function drawLists() {
   }
   const [ml, item] = activeItem();
   $("end-path").disabled = !item || !ml.path;
+  $("undo-step").disabled = !item || !((ml.path && item[ml.path] && item[ml.path].length) || (ml.target && item[ml.target]));
   $("target").disabled = !item || !ml.target;
   $("cancel").disabled = !item;
+  for (const id of ["undo-step", "end-path", "target", "cancel"]) $(id).hidden = !item;   // no piece in hand: no tools
   $("mode").textContent = !item ? "Click one of your pieces on the map, or in the list." :
     targetMode ? "Click the hex to attack." :
     "Click hexes for " + pieceName(ml, item[ml.piece]) + "'s path; the last one again (or End path) ends it" +
@@ -241,7 +255,17 @@ function drawForm() {
   form.replaceChildren();
   const keys = Object.keys(page.decision.schema).filter((k) => !mapKeys().has(k));
   if (!keys.length) { $("form-box").hidden = true; return; }
-  for (const k of keys) form.append(fieldInput(page.decision.schema[k], [k], k));
+  const spec = page.decision.schema;
+  const shown = keys.filter((k) => !spec[k].optional || getAt([k]) !== undefined);
+  const more = keys.filter((k) => !shown.includes(k));
+  for (const k of shown) form.append(fieldInput(spec[k], [k], k));
+  if (more.length) {
+    // the optional parts a choice seldom needs, folded away until asked for
+    const box = el("details", {id: "more"}, el("summary", {text: "More (optional): " + more.join(", ")}));
+    for (const k of more) box.append(fieldInput(spec[k], [k], k));
+    form.append(box);
+  }
+  if (!shown.length && page.lists.length) $("form-title").textContent = "More of the choice";
 }
 
 function getAt(path) {
@@ -346,6 +370,9 @@ function showProblems(problems) {
       if (p.at && (p.at === inp.dataset.path || p.at.startsWith(inp.dataset.path + ".") || p.at.startsWith(inp.dataset.path + "["))) inp.classList.add("bad");
     }
   }
+  const badge = $("badge");
+  badge.className = problems.length ? "bad" : "ok";
+  badge.textContent = problems.length ? "✖ " + problems.length + " problem" + (problems.length > 1 ? "s" : "") : "✔ accepted";
   $("save").disabled = problems.length > 0;
   $("save-mail").disabled = problems.length > 0;
   redrawLayer(problems);
@@ -364,9 +391,15 @@ async function save(mail) {
   if (r.problems) { showProblems(r.problems); say("Not saved: the rules refuse the choice.", true); return; }
   const box = $("saved");
   box.className = "";
-  box.replaceChildren("Saved ", el("strong", {id: "saved-name", text: r.files.join(" and ")}), " in " + r.folder + ". ",
-                      "Send it: ", el("code", {text: r.send}));
-  if (r.mailed) box.append(el("div", {text: r.mailed.join("; ")}));
+  box.replaceChildren("Saved ", el("strong", {id: "saved-name", text: r.files.join(" and ")}), " in " + r.folder + ". ");
+  if (r.mailed) {
+    const ul = el("ul", {id: "mailed"});
+    for (const line of r.mailed) ul.append(el("li", {text: line}));
+    box.append("Submitted, and the mail written to the outbox:", ul);
+  } else {
+    box.append("Send it: ", el("code", {text: r.send}));
+  }
+  $("save-mail").disabled = true;
 }
 
 // ------------------------------------------------------------------------------------ start
@@ -388,6 +421,7 @@ async function start() {
   if (page.lists.length === 0) $("form-title").textContent = "Your choice";
   drawForm();
   $("end-path").addEventListener("click", endItem);
+  $("undo-step").addEventListener("click", undoStep);
   $("cancel").addEventListener("click", endItem);
   $("target").addEventListener("click", () => { targetMode = true; drawLists(); });
   $("save").addEventListener("click", () => save(false));

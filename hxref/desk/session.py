@@ -216,7 +216,7 @@ class Session:
         self.saved += paths
         out: dict[str, Any] = {"files": [p.name for p in paths], "folder": str(paths[0].parent) if paths else "",
                                "send": self.send_hint.replace("FILE", paths[0].name) if paths else ""}
-        if mail and self.mailer is not None:
+        if mail and self.mailer is not None and paths:
             out["mailed"] = self.mailer(paths)
         return out
 

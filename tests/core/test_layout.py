@@ -33,7 +33,8 @@ MAY_IMPORT = {
     "report": {"base", "crypto", "gamefile", "geometry", "kit", "referee"},
     "mail": {"base", "crypto", "gamefile", "geometry", "kit", "referee", "report"},
     "batch": {"base", "crypto", "gamefile", "geometry", "kit", "referee", "report", "mail"},
-    "cli": {"base", "crypto", "gamefile", "geometry", "kit", "referee", "report", "mail", "batch"},
+    "desk": {"base", "crypto", "gamefile", "geometry", "kit", "referee", "report", "mail", "batch"},
+    "cli": {"base", "crypto", "gamefile", "geometry", "kit", "referee", "report", "mail", "batch", "desk"},
     "systems": {"base", "crypto", "geometry", "kit"},
 }
 

@@ -95,3 +95,57 @@ def shoot(driver, name: str, width: int) -> None:
     driver.set_window_size(width, min(max(height + 120, 600), 4000))
     driver.save_screenshot(str(SHOTS / f"desk-{name}-{width}.png"))
     driver.set_window_size(1200, 1000)
+
+
+@pytest.fixture
+def impulse_desk(cli, hgame):
+    """The order page of the Confederates at their first impulse of the Heartland demo scenario."""
+    key = load_private_key(Path("bob"))
+    served = Served(Desk(_game_session(hgame, "confederate", key, Path.cwd())))
+    yield served
+    served.stop()
+
+
+def click_hex(driver, label: str, shift: bool = False) -> None:
+    """A real mouse click at the centre of hex ``label`` of the page's map."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    svg = driver.find_element(By.ID, "the-map")
+    dx, dy = driver.execute_script("""
+        const svg = arguments[0], c = arguments[1];
+        svg.scrollIntoView({block: "center"});
+        const pt = svg.createSVGPoint(); pt.x = c[0]; pt.y = c[1];
+        const p = pt.matrixTransform(svg.getScreenCTM()), r = svg.getBoundingClientRect();
+        return [p.x - (r.left + r.width / 2), p.y - (r.top + r.height / 2)];
+    """, svg, driver.execute_script("return window.deskHexes")[label])
+    chain = ActionChains(driver)
+    if shift:
+        chain = chain.key_down(Keys.SHIFT)
+    chain = chain.move_to_element_with_offset(svg, int(round(dx)), int(round(dy))).click()
+    if shift:
+        chain = chain.key_up(Keys.SHIFT)
+    chain.perform()
+
+
+@pytest.fixture
+def salem_desk(cli):
+    """The order page of the Confederates at their first player turn of an open Salem Church game."""
+    cli("new", "s.yaml", "--system", "salem-church", "--scenario", "salem-church", "--game-id", "sc-test",
+        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
+    for side, key in (("union", "alice"), ("confederate", "bob")):
+        cli("join", "s.yaml", "--side", side, "--key", key)
+        cli("submit", "s.yaml", f"{side}-join.yaml")
+    cli("answer", "s.yaml", "--side", "confederate", "--key", "bob", "--choice", "place: {wilcox-m: '0609'}")
+    cli("submit", "s.yaml", "confederate-t0.setup.yaml")
+    cli("resolve", "s.yaml")
+    cli("template", "s.yaml", "--side", "union", "-o", "union-t1.yaml")     # the Union enters as the template has it
+    cli("sign", "union-t1.yaml", "--key", "alice", "--game", "s.yaml", "--side", "union")
+    cli("submit", "s.yaml", "union-t1.yaml")
+    cli("roll", "s.yaml", "--side", "confederate", "--key", "bob", "--decision", "t1.union")
+    cli("submit", "s.yaml", "confederate-t1.union-roll.yaml")
+    cli("resolve", "s.yaml")
+    served = Served(Desk(_game_session("s.yaml", "confederate", load_private_key(Path("bob")), Path.cwd())))
+    yield served
+    served.stop()

@@ -57,3 +57,43 @@ def test_done_stops_the_server(bid_desk):
     assert bid_desk.api("done")[0] == 200
     bid_desk.thread.join(5)
     assert not bid_desk.thread.is_alive()
+
+
+def test_an_impulse_s_map_lists_reach_and_problems_on_the_map(impulse_desk):
+    status, page = impulse_desk.api("page")
+    assert status == 200 and page["map"]["size"] > 0 and "2010" in page["map"]["hexes"]
+    assert page["map"]["svg"].startswith("<svg") and "what confederate sees" in page["map"]["svg"]
+    moves = next(ml for ml in page["lists"] if ml["key"] == "moves")
+    assert {"id": "calloway", "hex": "2010", "label": "Calloway"} in moves["pieces"]
+    status, r = impulse_desk.api("reach", {"choice": page["choice"], "list": "moves", "piece": "calloway"})
+    assert status == 200 and r["reach"]["1910"] > 0
+    status, r = impulse_desk.api("reach", {"choice": page["choice"], "list": "moves", "piece": "dunning"})
+    assert status == 400 and "not a piece" in r["error"]          # the enemy's force: nothing of his is asked
+    bad = {"moves": [{"force": "calloway", "path": ["1910", "1710"]}]}
+    [p] = impulse_desk.api("check", {"choice": bad})[1]["problems"]
+    assert p["hex"] == "1710" and p["rule"] == "8.2" and p["at"] == "choice.moves[0].path[1]"
+
+
+def test_save_and_mail_submits_and_writes_the_outbox_where_the_game_has_an_address_book(cli, game):
+    from hxref.cli.desk import _game_session
+    from hxref.crypto.signing import load_private_key
+    from hxref.desk.server import Desk
+
+    from tests.desk.conftest import Served
+
+    Path("g.addresses.yaml").write_text("union: alice@example.org\nconfederate: bob@example.org\n")
+    served = Served(Desk(_game_session(game, "union", load_private_key(Path("alice")), Path.cwd())))
+    try:
+        assert served.api("page")[1]["mail"] is True
+        status, r = served.api("save", {"choice": {"bid": 2}, "mail": True})
+    finally:
+        served.stop()
+    assert status == 200, r
+    assert r["mailed"][0].startswith("accepted: game test-game decision t1.bid side union (commit)")   # submitted
+    assert any("for confederate" in line for line in r["mailed"])
+    assert list(Path("outbox").glob("*.eml"))
+    assert "confederate" in cli("status", game).stdout                        # the union's commitment is in
+
+
+def test_without_an_address_book_there_is_no_save_and_mail(bid_desk):
+    assert bid_desk.api("page")[1]["mail"] is False
