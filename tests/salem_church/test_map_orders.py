@@ -12,7 +12,7 @@ import pytest
 from hxref.geometry.hex import distance, hex_range
 from hxref.systems.salem_church.board import hexmap as map_of
 from hxref.systems.salem_church.orders_check import moved
-from hxref.systems.salem_church.path_walk import cheapest_path
+from hxref.systems.salem_church.path_walk import cheapest_paths
 
 from tests.conformance.map_moments import item_problems, moments, one_item
 
@@ -40,9 +40,15 @@ def test_the_moves_and_bombardments_are_the_map_lists(turns):
             assert all(m.state["units"][p.id]["type"] == "artillery" for p in lists["bombard"].pieces)
 
 
-def test_d3_the_path_to_a_reached_hex_passes_and_a_step_elsewhere_is_refused(turns):
+#: the player turns are tried in this many shards, each a test: shard k takes turns k, k + SHARDS, ...
+SHARDS = 6
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_d3_the_path_to_a_reached_hex_passes_and_a_step_elsewhere_is_refused(turns, shard):
+    """Every piece of every player turn, the turns dealt out over :data:`SHARDS` tests."""
     passed = refused = 0
-    for m in turns:
+    for m in turns[shard::SHARDS]:
         hm = map_of(m.system.charts, m.state)
         ml = next((x for x in m.lists if x.key == "moves"), None)
         if ml is None:
@@ -54,9 +60,10 @@ def test_d3_the_path_to_a_reached_hex_passes_and_a_step_elsewhere_is_refused(tur
             assert piece.hex not in reach and all(c > 0 for c in reach.values())
             near = [hm.label(n) for n in hm.parse(piece.hex).neighbours() if n in hm.grid]
             far = max(reach, key=reach.__getitem__, default=None)
+            paths = cheapest_paths(work, hm, piece.id)
             for label in [*near, *([far] if far else [])]:
                 if label in reach:
-                    path = cheapest_path(work, hm, piece.id, label)
+                    path = paths.get(label)
                     assert path and path[-1] == label
                     choice, i = one_item(m, ml, piece.id, path=path)
                     assert item_problems(m, choice, "moves", i) == [], (m.decision.id, piece, path)

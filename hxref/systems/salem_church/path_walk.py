@@ -353,11 +353,10 @@ def reachable(state: Mapping, hexmap, uid: str, *, leader: str | None = None,
     return {h: spent for h, (spent, _path) in _paths(state, hexmap, uid, leader, disrupted).items()}
 
 
-def cheapest_path(state: Mapping, hexmap, uid: str, to: str, *, leader: str | None = None,
-                  disrupted: str = DISRUPTED_MOVEMENT) -> list[str] | None:
-    """The cheapest path :func:`reachable` found to ``to`` (the hexes entered), or None."""
-    found = _paths(state, hexmap, uid, leader, disrupted).get(to)
-    return None if found is None else list(found[1])
+def cheapest_paths(state: Mapping, hexmap, uid: str, *, leader: str | None = None,
+                   disrupted: str = DISRUPTED_MOVEMENT) -> dict[str, list[str]]:
+    """The cheapest path :func:`reachable` found to each hex it lights (the hexes entered)."""
+    return {h: list(path) for h, (_spent, path) in _paths(state, hexmap, uid, leader, disrupted).items()}
 
 
 def _paths(state: Mapping, hexmap, uid: str, leader: str | None, disrupted: str) -> dict[str, tuple[float, tuple[str, ...]]]:
