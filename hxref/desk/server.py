@@ -21,6 +21,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -177,8 +178,8 @@ def _handler(desk: Desk) -> type[BaseHTTPRequestHandler]:
                 return self._refused(404)
             try:
                 body = json.loads(self.rfile.read(length) or b"{}")
-            except (ValueError, UnicodeDecodeError):
-                return self._json(400, {"error": "the request is not JSON"})
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                return self._json(400, {"error": "the request is not JSON (or nested deeper than any choice is)"})
             if not isinstance(body, dict):
                 return self._json(400, {"error": "the request is not a JSON object"})
             with desk.lock:
@@ -190,6 +191,10 @@ def _handler(desk: Desk) -> type[BaseHTTPRequestHandler]:
                     return None
                 except HxrefError as exc:
                     return self._json(400, {"error": exc.render(), "lines": exc.lines()})
+                except Exception as exc:    # a bug: one line on the page and in the terminal, the page goes on
+                    said = f"internal error: {exc!r} (a bug in hxref; report it)"
+                    sys.stderr.write(f"hxref orders: {said}\n")
+                    return self._json(500, {"error": said})
 
         def _other(self) -> None:
             self._refused(405)

@@ -10,7 +10,7 @@
 
 Each asserts the attack fails: a refusal, nothing saved, the game file unchanged, no traceback,
 and nothing served beyond the side's own view (never the key, its passphrase, or another side's
-secret).  An attack that works is marked ``xfail(strict=True)`` with what it does.
+secret).
 """
 from __future__ import annotations
 
@@ -224,10 +224,6 @@ def test_a_redirect_of_another_site_to_the_page_brings_no_token(bid_desk):
 # --- the player's own mistakes, and wrong bodies: a clear answer, never a traceback ---------------
 
 
-@pytest.mark.xfail(strict=True, reason="json.loads raises RecursionError (not ValueError) on a body nested "
-                                       "deeper than the interpreter's recursion limit: do_POST does not catch "
-                                       "it, the connection is dropped without an answer and socketserver "
-                                       "prints a traceback in the player's terminal")
 def test_a_deeply_nested_body_is_a_clear_refusal_not_a_dropped_connection(bid_desk):
     for body in (b"[" * 100_000, b'{"choice": {"bid": ' + b"[" * 5000 + b"]" * 5000 + b"}}"):
         status, _, out = bid_desk.request("POST", "/api/check", body, _json_headers(bid_desk))
@@ -358,11 +354,6 @@ def test_a_second_answer_saved_after_the_first_was_submitted_does_not_count(orde
     assert _sha(hgame) == before
 
 
-@pytest.mark.xfail(strict=True, reason="the Heartland check (impulse_check._check_moves, `target not in "
-                                       "enemy`) raises TypeError on an attack given as a mapping, which the "
-                                       "schema lets through (attack: any); the page's check drops the "
-                                       "connection with a traceback in the terminal, and `hxref answer` says "
-                                       "'internal error'")
 def test_an_attack_written_as_a_mapping_is_a_problem_not_a_crash(orders_desk, hgame):
     choice = {"moves": [{"force": "calloway", "path": [], "attack": {"x": [1]}}]}
     status, headers, out = orders_desk.request("POST", "/api/check", json.dumps({"choice": choice}).encode(),
@@ -621,3 +612,19 @@ def test_a_page_of_another_site_in_the_players_browser_gets_nothing(bid_desk, re
     assert r["nocors"] in ("opaque", "error"), r
     assert "forbidden" in rebound and "hxref orders" not in rebound
     assert bid_desk.desk.session.saved == [] and not list(Path.cwd().glob("union-t1.bid-*.yaml"))
+
+
+def test_a_bug_in_a_call_is_one_line_on_the_page_and_in_the_terminal_and_the_page_goes_on(bid_desk, monkeypatch,
+                                                                                            capsys):
+    """Whatever input finds a bug in the rules: the page gets one line (no stack), the terminal the
+    same line, and the next call is answered."""
+    def broken(self, choice):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(type(bid_desk.desk.session), "problems", broken)
+    status, r = bid_desk.api("check", {"choice": {}})
+    assert status == 500 and r["error"].startswith("internal error: KeyError('a bug')")
+    said = capsys.readouterr().err
+    assert "hxref orders: internal error: KeyError('a bug')" in said and "Traceback" not in said
+    monkeypatch.undo()
+    assert bid_desk.api("check", {"choice": {}})[0] == 200

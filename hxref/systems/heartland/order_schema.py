@@ -37,6 +37,8 @@ MOVE = Field("dict", "a move: {force, path, ...}", fields={
     "force": Field("str", "the leader that moves (or unled@HEX, or a wagon or unbridged pontoon alone, 7.21, 8.81)"),
     "path": Field("list", "hex labels in quotes, e.g. [\"0512\", \"0613\"]", optional=True, rule="8.2",
                   items=Field("str", "a hex label in quotes, e.g. \"0512\"")),
+    "attack": Field("str", "the hex of the adjacent enemy stack it attacks, in quotes", optional=True, rule="8.4"),
+    "merge": Field("str", "another of your forces it takes along", optional=True, rule="8.25a"),
     "detachments": Field("list", optional=True, items=DETACHMENT)})
 
 #: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders, each a list of mappings of its own keys
