@@ -101,7 +101,7 @@ class Session:
         return cls(system=eng.system, state=eng.state, view=eng.system.view(eng.state, side, eng.mode),
                    map_view=picture,
                    decision=dec, side=side, title=f"{eng.title}: {eng.meta['game']}",
-                   owed=owed.owed_lines(eng, side, None), checker=checker, saver=saver_for(dec), mailer=mailer,
+                   owed=owed.owed_lines(eng, side, None, commands=False), checker=checker, saver=saver_for(dec), mailer=mailer,
                    send_hint=f"hxref submit {Path(eng.gf.path).name} FILE" if not dec.secret else
                    f"hxref submit {Path(eng.gf.path).name} FILE (the commitment; keep the reveal until every "
                    "side has committed)")

@@ -167,10 +167,11 @@ def _template_command(w: dict, party: str, owed: str) -> str | None:
     return None
 
 
-def owed_lines(engine, audience: str, zone: str | None) -> list[str]:
+def owed_lines(engine, audience: str, zone: str | None, commands: bool = True) -> list[str]:
     """Every party that owes anything for an awaited decision: what, the exact command, and the
     deadline in the recipient's time ``zone``.  A player of an umpired game holds no game file: his
-    own line names the ``--template`` command (or the reveal to send), the others' none."""
+    own line names the ``--template`` command (or the reveal to send), the others' none.  Without
+    ``commands`` (the order page, where the reader answers by clicking), the lines name none."""
     out = []
     for w in engine.waiting_for():
         owing = owed_by(w)
@@ -183,7 +184,7 @@ def owed_lines(engine, audience: str, zone: str | None) -> list[str]:
                 when += f" (a claim from {local_time(w['due'], zone)})"
         out.append(f"{w['decision']}{when}:")
         for party, what in owing.items():
-            cmd = party_command(engine, w, party, what, audience)
+            cmd = party_command(engine, w, party, what, audience) if commands else None
             who = f"{party} (you)" if party == audience else party
             out.append(f"  {who}: {owed_text(party, what)}" + (f": {cmd}" if cmd else ""))
     return out

@@ -14,6 +14,9 @@ def test_the_page_shows_the_decision_the_template_and_what_is_owed(bid_desk):
     assert "bid" in page["choice"]
     assert page["lists"] == []                    # a bid is made in the form alone
     assert any("t1.bid" in line for line in page["owed"])
+    # the player answers on the page: what is owed names no command to type
+    assert any("union (you): its sealed commitment" in line for line in page["owed"]), page["owed"]
+    assert not any("hxref " in line for line in page["owed"]), page["owed"]
 
 
 def test_a_wrong_value_is_refused_with_the_words_of_hxref_check_and_nothing_saved(bid_desk):
