@@ -58,7 +58,7 @@ class Desk:
     def __init__(self, session: Session, port: int = 0):
         self.session = session
         self.token = secrets.token_urlsafe(32)
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self.httpd = _Server(("127.0.0.1", port), _handler(self))
         self.httpd.daemon_threads = True
         self.port = int(self.httpd.server_address[1])
         self.lock = threading.Lock()        # one API call at a time: a save is never run twice at once
@@ -108,6 +108,16 @@ class Desk:
                 return {"problems": problems}
             return s.save(choice, mail=body.get("mail") is True)
         raise HxrefError(f"no call {name!r}", code="E504")
+
+
+class _Server(ThreadingHTTPServer):
+    """The standard library's server, but a request that fails says one line in the terminal, not a
+    stack; a client that hung up before its answer (a closed tab, a port scan) says nothing."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, (ConnectionError, TimeoutError)):
+            sys.stderr.write(f"hxref orders: internal error: {exc!r} (a bug in hxref; report it)\n")
 
 
 def _handler(desk: Desk) -> type[BaseHTTPRequestHandler]:

@@ -628,3 +628,15 @@ def test_a_bug_in_a_call_is_one_line_on_the_page_and_in_the_terminal_and_the_pag
     assert "hxref orders: internal error: KeyError('a bug')" in said and "Traceback" not in said
     monkeypatch.undo()
     assert bid_desk.api("check", {"choice": {}})[0] == 200
+
+
+def test_a_client_that_hangs_up_leaves_no_stack_in_the_terminal(bid_desk, capsys):
+    """A port scan or a closed tab breaks the connection before its answer: the terminal says
+    nothing; any other failure of a request, one line (the standard library would print a stack)."""
+    for exc, said in ((BrokenPipeError(32, "Broken pipe"), ""), (ConnectionResetError(), ""),
+                      (ValueError("odd"), "hxref orders: internal error: ValueError('odd') (a bug in hxref; report it)\n")):
+        try:
+            raise exc
+        except Exception:
+            bid_desk.desk.httpd.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == said
