@@ -163,7 +163,8 @@ class Played:
     def folder(self, system: str, scenario: str | None = None) -> Path:
         """The folder ``hxref demo --keep`` left: the finished ``game.yaml``, the demo's order files,
         the public keys (and an umpired demo's umpire key), and every audience's report as Markdown
-        and HTML.  Shared: a test that changes anything works on :meth:`copy`."""
+        and HTML (what the command printed is kept beside it: :meth:`output`).  Shared: a test that
+        changes anything works on :meth:`copy`."""
         d = demo(system, scenario)
         out = self.root / f"{d.system}-{d.scenario}-{content_key(d.folder)}"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -174,6 +175,11 @@ class Played:
                 _play(d, out)
                 (out / "done").write_text("")
         return out
+
+    def output(self, system: str, scenario: str | None = None) -> str:
+        """What ``hxref demo --keep`` printed as it played the demo (``--format md``)."""
+        folder = self.folder(system, scenario)
+        return folder.with_name(f"{folder.name}.output").read_text(encoding="utf-8")
 
     def copy(self, system: str, dest: Path, scenario: str | None = None) -> Path:
         """A copy of the finished demo in ``dest`` (made, with its parents): the test's own to change."""
@@ -193,3 +199,4 @@ def _play(d: Demo, out: Path) -> None:
         main, ["demo", "--system", d.system, "--scenario", d.scenario, "--keep", str(out), "--format", "md"],
         catch_exceptions=False)
     assert res.exit_code == 0, f"hxref demo --system {d.system} --scenario {d.scenario}:\n{res.output}"
+    out.with_name(f"{out.name}.output").write_text(res.output, encoding="utf-8")
