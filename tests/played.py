@@ -12,7 +12,11 @@ lists them) are the games the tests play.  Two ways to play one:
 
 A demo replayed step by step in this process takes a second or a few; the finished game through
 the command line, every one of its commands reading the game file again, several: that is what is
-shared.  A game copied out of the shared folder is proved by the audit's replay the first time a
+shared.
+
+A game too long for one test is played in parts (:func:`chained`): each part a test of its own that
+carries on where the part before it stopped, every part played once per test run in the run's shared
+folder, in order, under a lock (the conformance suite's random play, the long games by mail).  A game copied out of the shared folder is proved by the audit's replay the first time a
 test's machine (its own ``HXREF_HOME``) loads it, as a game that came by mail is.
 """
 from __future__ import annotations
@@ -22,7 +26,7 @@ import fcntl
 import hashlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,6 +116,33 @@ def replay_folder(folder: Path, work: Path) -> Iterator[tuple[str, list[str], En
         eng.save()
 
 
+def chained(chain: Path, part: int, play: Callable[[int, Path], None]) -> Path:
+    """The folder of part ``part`` (from 0) of the game played in parts under ``chain``: each part is
+    played once for every process of a test run, in order, under the chain's lock -- the parts before
+    it first, when no process has played them yet.  ``play(k, out)`` plays part ``k`` into its own
+    empty folder ``out`` and leaves there what the next part carries on from (its state, or the
+    name of a folder it kept playing in); a ``done`` mark tells that a part is whole.  A part that
+    fails is marked so, and every later part fails at once naming it, instead of playing it again."""
+    chain.mkdir(parents=True, exist_ok=True)
+    with open(chain / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for k in range(part + 1):
+            out = chain / f"part-{k}"
+            if (out / "done").is_file():
+                continue
+            if (out / "failed").is_file():
+                raise AssertionError(f"{chain.name}: part {k + 1} failed (its own test says why)")
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            try:
+                play(k, out)
+            except BaseException:
+                (out / "failed").write_text("")
+                raise
+            (out / "done").write_text("")
+    return chain / f"part-{part}"
+
+
 def content_key(folder: Path) -> str:
     """A short digest of a demo folder's files (names and bytes): a changed demo is played anew."""
     h = hashlib.sha256()
@@ -132,7 +163,8 @@ class Played:
     def folder(self, system: str, scenario: str | None = None) -> Path:
         """The folder ``hxref demo --keep`` left: the finished ``game.yaml``, the demo's order files,
         the public keys (and an umpired demo's umpire key), and every audience's report as Markdown
-        and HTML.  Shared: a test that changes anything works on :meth:`copy`."""
+        and HTML (what the command printed is kept beside it: :meth:`output`).  Shared: a test that
+        changes anything works on :meth:`copy`."""
         d = demo(system, scenario)
         out = self.root / f"{d.system}-{d.scenario}-{content_key(d.folder)}"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -143,6 +175,11 @@ class Played:
                 _play(d, out)
                 (out / "done").write_text("")
         return out
+
+    def output(self, system: str, scenario: str | None = None) -> str:
+        """What ``hxref demo --keep`` printed as it played the demo (``--format md``)."""
+        folder = self.folder(system, scenario)
+        return folder.with_name(f"{folder.name}.output").read_text(encoding="utf-8")
 
     def copy(self, system: str, dest: Path, scenario: str | None = None) -> Path:
         """A copy of the finished demo in ``dest`` (made, with its parents): the test's own to change."""
@@ -162,3 +199,4 @@ def _play(d: Demo, out: Path) -> None:
         main, ["demo", "--system", d.system, "--scenario", d.scenario, "--keep", str(out), "--format", "md"],
         catch_exceptions=False)
     assert res.exit_code == 0, f"hxref demo --system {d.system} --scenario {d.scenario}:\n{res.output}"
+    out.with_name(f"{out.name}.output").write_text(res.output, encoding="utf-8")

@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import pickle
 import random
@@ -27,7 +26,7 @@ from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema
 
 from tests.conformance import players
-from tests.played import replay_folder
+from tests.played import chained, replay_folder
 from tests.demo_sweep import report_formats
 
 #: the playthrough of a demo holds every report in full when they all come to less than this
@@ -401,36 +400,27 @@ def random_part(system: str, part: int, parts: int, root: Path, budget: int) -> 
     """Part ``part`` of ``parts`` of one random play of ``budget`` decisions (:func:`random_play`,
     the generator seeded by the system's name), each part the next ``budget / parts`` decisions of the
     same games: the parts together play what one unbroken play would.  Played once for every process
-    of a test run into ``root`` (under a lock; the parts before it first, when not played yet), each
-    part in a folder of its own: the games it played on, as they were at its end, and its stats.
+    of a test run into ``root`` (:func:`tests.played.chained`), each part in a folder of its own: the
+    games it played on, as they were at its end, and its stats.
     Returns the part's stats and its games."""
-    chain = root / f"random-{system}-{budget}"
-    chain.mkdir(parents=True, exist_ok=True)
-    with open(chain / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        for k in range(part + 1):
-            out = chain / f"part-{k}"
-            if (out / "done").is_file():
-                continue
-            shutil.rmtree(out, ignore_errors=True)
-            out.mkdir()
-            if k == 0:
-                cursor = Cursor(random.Random(f"conformance {system}").getstate())
-            else:
-                prev = chain / f"part-{k - 1}"
-                cursor = pickle.loads((prev / "cursor.pickle").read_bytes())
-                if cursor.current is not None:
-                    shutil.copy(prev / cursor.current, out / cursor.current)
-            rng = random.Random()
-            rng.setstate(cursor.rng)
-            t = time.perf_counter()
-            stats = random_play(system, out, rng, -(-budget * (k + 1) // parts), cursor=cursor)
-            stats.seconds = time.perf_counter() - t
-            cursor.rng = rng.getstate()
-            (out / "cursor.pickle").write_bytes(pickle.dumps(cursor))
-            (out / "stats.pickle").write_bytes(pickle.dumps(stats))
-            (out / "done").write_text("")
-    out = chain / f"part-{part}"
+    def play(k: int, out: Path) -> None:
+        if k == 0:
+            cursor = Cursor(random.Random(f"conformance {system}").getstate())
+        else:
+            prev = out.parent / f"part-{k - 1}"
+            cursor = pickle.loads((prev / "cursor.pickle").read_bytes())
+            if cursor.current is not None:
+                shutil.copy(prev / cursor.current, out / cursor.current)
+        rng = random.Random()
+        rng.setstate(cursor.rng)
+        t = time.perf_counter()
+        stats = random_play(system, out, rng, -(-budget * (k + 1) // parts), cursor=cursor)
+        stats.seconds = time.perf_counter() - t
+        cursor.rng = rng.getstate()
+        (out / "cursor.pickle").write_bytes(pickle.dumps(cursor))
+        (out / "stats.pickle").write_bytes(pickle.dumps(stats))
+
+    out = chained(root / f"random-{system}-{budget}", part, play)
     return pickle.loads((out / "stats.pickle").read_bytes()), sorted(out.glob("random-*.yaml"))
 
 

@@ -1,17 +1,18 @@
 """The Heartland impulse played by e-mail (issue: Heartland part 1): the shipped umpired demo,
-fog of war in every report after every resolution, and bad orders refused with their rule."""
+fog of war in every report after every resolution (the demo replayed, the sweep in
+:data:`SWEEP_PARTS` tests), and the finished game as `hxref demo --keep` played it for the test run
+(tests/played.py)."""
 import json
 import re
-import shutil
 
 import pytest
 
-from hxref.base import yamlio
 from hxref.referee.audit import audit
 from hxref.referee.engine import Engine
 from hxref.base.paths import orders_dir
 from hxref.report import turn
 from hxref.report.mapsvg import render_svg
+from tests.played import replay_folder
 
 DEMO = orders_dir() / "heartland" / "heartland-demo"
 SIDES = ("union", "confederate")
@@ -42,62 +43,63 @@ def _leaks(text: str, secrets: list[str]) -> list[str]:
     return [s for s in secrets if re.search(r"(?<![\w'])" + re.escape(s) + r"(?![\w'])", text)]
 
 
+#: the fog sweep is cut into this many parts, each a test: part k checks the reports after the k-th
+#: resolution, the (k + SWEEP_PARTS)-th, ... so that the parts together check every one once
+SWEEP_PARTS = 3
+
+
 @pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """Replay the shipped demo step by step, checking every side's reports after every resolution."""
-    import os
-
-    from hxref.crypto.signing import load_private_key
-
-    work = tmp_path_factory.mktemp("hd")
-    man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
-    for f in DEMO.glob("*.yaml"):
-        shutil.copy(f, work / f.name)
-    old = os.environ.get("HXREF_NOW")
-    os.environ["HXREF_NOW"] = man["created"]
-    try:
-        from hxref.crypto.signing import load_public_key
-
-        eng = Engine.create(work / "game.yaml", system="heartland", scenario=man["scenario"], mode="umpired",
-                            sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},
-                            umpire=load_public_key(DEMO / man["umpire"]), game_id=man["game_id"],
-                            created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
-        ump = load_private_key(DEMO / man["umpire_key"])
-        checks = 0
-        for step in man["steps"]:
-            for name in step.get("submit", []):
-                eng.submit((work / name).read_text(), name)
-            if "resolve" in step:
-                eng.resolve(ump)
-                for side in SIDES:
-                    enemy = SIDES[1] if side == "union" else SIDES[0]
-                    secrets = _secrets_of(eng.state, enemy)
-                    for fmt, text in _reports(eng, side).items():
-                        assert not _leaks(text, secrets), (side, fmt, _leaks(text, secrets))
-                        checks += 1
-                for fmt, text in _reports(eng, None).items():
-                    assert not _leaks(text, _secrets_of(eng.state, "union") + _secrets_of(eng.state, "confederate"))
-        eng.save()
-    finally:
-        if old is None:
-            os.environ.pop("HXREF_NOW", None)
-        else:
-            os.environ["HXREF_NOW"] = old
-    return work / "game.yaml", eng, checks
+def game(played):
+    """The shipped demo played to its end, as `hxref demo --keep` left it for the run (tests/played.py):
+    its game file and the engine on it (read only)."""
+    path = played.folder("heartland", "heartland-demo") / "game.yaml"
+    return path, Engine.load(path)
 
 
-def test_demo_plays_three_turns_and_audits(played):
-    path, eng, checks = played
+@pytest.fixture(scope="module", params=range(SWEEP_PARTS), ids=[f"{k + 1}of{SWEEP_PARTS}" for k in range(SWEEP_PARTS)])
+def sweep(request, tmp_path_factory) -> tuple[list[int], int, int]:
+    """The shipped demo replayed step by step (:func:`tests.played.replay_folder`), every side's and
+    the public report checked after this part's share of the resolutions: the indexes of those
+    resolutions, the resolutions in all and the side reports checked."""
+    part, resolved, mine, checks = request.param, 0, [], 0
+    for what, _, eng in replay_folder(DEMO, tmp_path_factory.mktemp("hd")):
+        if what != "resolve":
+            continue
+        resolved += 1
+        if (resolved - 1) % SWEEP_PARTS != part:
+            continue
+        mine.append(resolved - 1)
+        for side in SIDES:
+            enemy = SIDES[1] if side == "union" else SIDES[0]
+            secrets = _secrets_of(eng.state, enemy)
+            for fmt, text in _reports(eng, side).items():
+                assert not _leaks(text, secrets), (side, fmt, _leaks(text, secrets))
+                checks += 1
+        for fmt, text in _reports(eng, None).items():
+            assert not _leaks(text, _secrets_of(eng.state, "union") + _secrets_of(eng.state, "confederate"))
+    return mine, resolved, checks
+
+
+def test_no_report_shows_the_other_side_s_units(sweep):
+    """After this part's share of the resolutions (:data:`SWEEP_PARTS`), every side's report in every
+    format, and the public one, names no unit of the other side (the sweep asserts it)."""
+    mine, resolved, checks = sweep
+    assert mine == list(range(mine[0], resolved, SWEEP_PARTS)) and mine[0] < SWEEP_PARTS
+    assert checks == len(mine) * len(SIDES) * 5
+    assert resolved * len(SIDES) * 5 >= 50             # the side reports the parts check together
+
+
+def test_demo_plays_three_turns_and_audits(game):
+    path, eng = game
     hist = eng.state["history"]
     assert [h["turn"] for h in hist] == [1, 2, 3] and eng.finished
-    assert checks >= 50
     res = audit(path)
     assert res.ok, res.problems
     assert res.dice > 10 and res.signatures > 20
 
 
-def test_demo_had_moves_attack_checks_and_assaults(played):
-    _, eng, _ = played
+def test_demo_had_moves_attack_checks_and_assaults(game):
+    _, eng = game
     kinds = [e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"]
     for t in ("supply", "imc", "move", "attack.check", "combat", "impulse"):
         assert t in kinds, t
@@ -106,8 +108,8 @@ def test_demo_had_moves_attack_checks_and_assaults(played):
     assert imc and all(d.get("visible_to") == [d["by"]] for d in imc)
 
 
-def test_each_side_sees_its_own_display_and_only_top_counters_of_the_enemy(played):
-    _, eng, _ = played
+def test_each_side_sees_its_own_display_and_only_top_counters_of_the_enemy(game):
+    _, eng = game
     union = json.loads(turn.render(turn.build(eng, "union"), "json"))["view"]
     assert {u["side"] for u in union["units"].values()} == {"union"}
     assert all(ld["side"] == "union" for ld in union["leaders"].values())
@@ -118,8 +120,8 @@ def test_each_side_sees_its_own_display_and_only_top_counters_of_the_enemy(playe
     assert {u["side"] for u in umpire["units"].values()} == {"union", "confederate"}
 
 
-def test_standing_orders_and_per_side_records_stay_with_their_side(played):
-    _, eng, _ = played
+def test_standing_orders_and_per_side_records_stay_with_their_side(game):
+    _, eng = game
     assert set(eng.state.get("standing", {})) == {"union", "confederate"}
     for side in SIDES:
         view = json.loads(turn.render(turn.build(eng, side), "json"))["view"]

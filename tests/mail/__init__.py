@@ -6,10 +6,14 @@ hand-written MTA-style fixture under ``fixtures/``.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+
+import pytest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ALICE = "Alice Player <alice@example.org>"
@@ -83,3 +87,30 @@ def flowed(text: str, width: int = 72) -> str:
                 chunk = " " + chunk
             out.append(chunk + (" " if i < len(chunks) - 1 else ""))
     return "\n".join(out)
+
+
+#: the map pictures this process drew in :func:`pictures_drawn_once`, by their size and SVG
+_PNGS: dict[str, bytes] = {}
+
+
+@contextlib.contextmanager
+def pictures_drawn_once():
+    """Within the block, a map picture already drawn is not drawn again.
+
+    ``hxref outbox`` draws each report mail's map as a PNG (resvg, about a quarter of a second a
+    picture); in a long game by mail most rounds change nothing on a side's map (bids, dice links,
+    reorganisation), so its mail's picture is the very picture of the round before.  resvg draws the
+    same SVG at the same size to the same bytes, so every mail is byte for byte what it would be."""
+    from hxref.report import mappng
+
+    draw = mappng.to_png
+
+    def to_png(svg: str, zoom: float = mappng.ZOOM, max_width: int = mappng.MAX_WIDTH) -> bytes:
+        key = hashlib.sha256(f"{zoom} {max_width}\n{svg}".encode()).hexdigest()
+        if key not in _PNGS:
+            _PNGS[key] = draw(svg, zoom, max_width)
+        return _PNGS[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(mappng, "to_png", to_png)
+        yield

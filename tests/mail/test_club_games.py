@@ -48,7 +48,7 @@ from hxref.cli import main
 from hxref.referee.engine import Engine
 from hxref.gamefile.game import LOG_MARKER
 
-from .test_travel import NOW, Game, Player, PostOffice, free_port, make_key, parse
+from .test_travel import NOW, Game, Player, PostOffice, make_key, parse, post_office
 
 ROOT = Path(__file__).resolve().parents[2]
 SALEM = ROOT / "orders" / "salem_church" / "salem-church"
@@ -58,22 +58,6 @@ GROWTH = 1.15                  # the largest mail of the game's last third again
 
 
 # --- the post office, ordinary mail, the mails' figures ---------------------------------------------
-
-@contextlib.contextmanager
-def post_office(root: Path):
-    """An SMTP server on 127.0.0.1 delivering into ``root/<local part>/Maildir``, for one game."""
-    pytest.importorskip("aiosmtpd", reason="the club games need aiosmtpd (pip install -e .[test])")
-    from aiosmtpd.controller import Controller
-
-    office = PostOffice(root / "mail")
-    office.port = free_port()
-    c = Controller(office, hostname="127.0.0.1", port=office.port)
-    c.start()
-    try:
-        yield office
-    finally:
-        c.stop()
-
 
 def ordinary_mail(maildir: Path, owner: str) -> dict[str, bytes]:
     """Put a player's own mail into his Maildir: a friend's message (read: in cur/, flagged seen),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
@@ -33,28 +34,40 @@ def _mail_commands(monkeypatch):
     register(monkeypatch)
 
 
-@pytest.fixture(scope="module")
-def games(tmp_path_factory):
-    """{(system, point): {audience: message}} of the outbox at each point, and the game files."""
-    out, files = {}, {}
-    with pytest.MonkeyPatch.context() as mp:
-        register(mp)
-        for system, n in POINTS:
-            game = play_until(system, tmp_path_factory.mktemp(f"{system}-{n}"), n)
-            game.with_name("game.addresses.yaml").write_text(BOOK)
-            res = CliRunner(env={"HXREF_NOW": NOW}).invoke(main, ["outbox", str(game), "--out", str(game.parent / "ob")],
-                                                           catch_exceptions=False)
+class Points:
+    """The demos played to each point of :data:`POINTS` and the outbox run there: each point played
+    on its first request, so that a test waits only for the points it reads."""
+
+    def __init__(self, factory):
+        self.factory = factory
+        self.played: dict[tuple[str, int], tuple[dict, Path]] = {}
+
+    def __getitem__(self, point: tuple[str, int]) -> tuple[dict, Path]:
+        """{audience: message} of the outbox at ``point``, and the game file."""
+        if point not in self.played:
+            system, n = point
+            with pytest.MonkeyPatch.context() as mp:
+                register(mp)
+                game = play_until(system, self.factory.mktemp(f"{system}-{n}"), n)
+                game.with_name("game.addresses.yaml").write_text(BOOK)
+                res = CliRunner(env={"HXREF_NOW": NOW}).invoke(
+                    main, ["outbox", str(game), "--out", str(game.parent / "ob")], catch_exceptions=False)
             assert res.exit_code == 0, res.output
             msgs = [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
                     for p in sorted((game.parent / "ob").glob("*.eml"))]
-            out[(system, n)] = {m["X-Hxref-Audience"]: m for m in msgs}
-            files[(system, n)] = game
-    return out, files
+            self.played[point] = {m["X-Hxref-Audience"]: m for m in msgs}, game
+        return self.played[point]
+
+    def copy(self, point: tuple[str, int], dest: Path) -> Path:
+        """A copy of the game at ``point`` (its folder without the outbox's mails) in ``dest``: its file."""
+        game = self[point][1]
+        shutil.copytree(game.parent, dest, ignore=shutil.ignore_patterns("ob"))
+        return dest / game.name
 
 
 @pytest.fixture(scope="module")
-def mails(games):
-    return games[0]
+def points(tmp_path_factory) -> Points:
+    return Points(tmp_path_factory)
 
 
 def _parts(msg) -> tuple[str, str]:
@@ -62,8 +75,8 @@ def _parts(msg) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("point", POINTS, ids=[f"{s}-{n}" for s, n in POINTS])
-def test_a_mail_is_small_narrow_and_in_the_players_order(mails, point):
-    for audience, msg in mails[point].items():
+def test_a_mail_is_small_narrow_and_in_the_players_order(points, point):
+    for audience, msg in points[point][0].items():
         plain, html = _parts(msg)
         raw = msg.as_bytes()
         assert len(plain.encode()) + len(html.encode()) < 60_000, (point, audience)
@@ -86,16 +99,16 @@ def test_a_mail_is_small_narrow_and_in_the_players_order(mails, point):
 
 
 @pytest.mark.parametrize("point", POINTS, ids=[f"{s}-{n}" for s, n in POINTS])
-def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(games, point):
+def test_the_map_is_a_picture_of_the_mail_and_an_svg_attached(points, point):
     """The PNG inline and the SVG attached are the reader's own map of this turn, as
     :func:`hxref.report.turnmap.side_map` draws it from the game (the PNG cropped to the action)."""
     from hxref.referee.engine import Engine
     from hxref.report.mappng import png_size
     from hxref.report.turnmap import side_map
 
-    mails, files = games
-    engine = Engine.load(files[point])
-    for audience, msg in mails[point].items():
+    mails, game = points[point]
+    engine = Engine.load(game)
+    for audience, msg in mails.items():
         plain, html = _parts(msg)
         related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
         png = next(p for p in related.iter_parts() if p.get_content_type() == "image/png")
@@ -129,15 +142,15 @@ def _golden(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("point, audience", [(("heartland", 5), "union"), (("salem-church", 8), "confederate")],
                          ids=["heartland-union", "salem-church-confederate"])
-def test_golden_text_mails_at_78_columns(mails, point, audience):
+def test_golden_text_mails_at_78_columns(points, point, audience):
     """A player's text mail just after a combat, word for word."""
-    msg = mails[point][audience]
+    msg = points[point][0][audience]
     plain, _ = _parts(msg)
     assert re.search(r"attack|assault|combat", plain, re.I)
     _golden(f"mail-{point[0]}-{audience}.txt", f"Subject: {msg['Subject']}\n\n{plain}")
 
 
-def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(games):
+def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(points):
     """The attacker reads his own mail's map (the SVG attached; the PNG is drawn from it) hoping to
     spot the enemy units his fog hides; the map is drawn from his own view, never from the full
     state: every confederate unit it names is one the union's report lists in sight, while the
@@ -153,24 +166,23 @@ def test_a_side_s_mail_map_shows_no_enemy_unit_out_of_its_sight(games):
         return next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml").get_payload(
             decode=True).decode()
 
-    mails, files = games
     hidden_somewhere = False
     for point in (("salem-church", 8), ("salem-church", 26)):
-        plain, _ = _parts(mails[point]["union"])
-        umpire_map = side_map(Engine.load(files[point]), "umpire")
+        mails, game = points[point]
+        plain, _ = _parts(mails["union"])
+        umpire_map = side_map(Engine.load(game), "umpire")
         assert umpire_map is not None and umpire_map.name.startswith("umpire-")
         sight = plain.split("Confederate units in sight")[1].split("\n\n")[0] if "units in sight" in plain else ""
         in_sight = {n for n in confederates(umpire_map.svg) if n in sight}
-        assert confederates(mailed(mails[point]["union"])) <= in_sight, point
+        assert confederates(mailed(mails["union"])) <= in_sight, point
         hidden_somewhere |= bool(confederates(umpire_map.svg) - in_sight)
     assert hidden_somewhere, "the umpire's map names confederate units the union does not see"
 
 
-def test_an_encrypted_mail_carries_no_map_in_clear(tmp_path):
+def test_an_encrypted_mail_carries_no_map_in_clear(points, tmp_path):
     """With --encrypt, an eavesdropper on the mail sees no map of the side (no PNG, no SVG in
     clear): the side's map goes only as an .age attachment to its key."""
-    game = play_until("salem-church", tmp_path / "g", 8)
-    game.with_name("game.addresses.yaml").write_text(BOOK)
+    game = points.copy(("salem-church", 8), tmp_path / "g")
     with pytest.MonkeyPatch.context() as mp:
         register(mp)
         res = CliRunner(env={"HXREF_NOW": NOW}).invoke(main, ["outbox", str(game), "--encrypt", "--out",

@@ -8,19 +8,26 @@ The end-to-end test plays a whole open game on Heartland's ``heartland-demo`` sc
 shipped (umpired) demo's choices: for each decision the choice of the shipped file of the same
 decision and side; when the rules refuse it (the dice differ), it drops the entries the rules name,
 then falls back to the decision's example answer.  It prints the mails per side per impulse and
-the bytes per mail, for the files it carries and for the whole game file instead.
+the bytes per mail, for the files it carries and for the whole game file instead.  The game is one
+test in :data:`PARTS` parts, each a few turns (:data:`UNTIL`), each carrying on where the one before
+it stopped (:func:`tests.played.chained`, in the test run's shared folder: the players in the same
+folders, with the same homes, copies and Maildirs); the mails' map pictures are drawn once each
+(:func:`tests.mail.pictures_drawn_once`).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import mailbox
 import os
+import pickle
 import re
 import shutil
 import socket
 import statistics
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
@@ -34,6 +41,9 @@ from hxref.referee import orders
 from hxref.base import yamlio
 from hxref.cli import main
 from hxref.referee.engine import Engine
+from tests.played import chained
+
+from . import pictures_drawn_once
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "orders" / "heartland" / "heartland-demo"
@@ -71,18 +81,27 @@ class PostOffice:
         return "250 Message accepted for delivery"
 
 
-@pytest.fixture
-def post(tmp_path):
+@contextlib.contextmanager
+def post_office(root: Path) -> Iterator[PostOffice]:
+    """An SMTP server on 127.0.0.1 delivering into ``root/mail/<local part>/Maildir``, for one game
+    (or one part of it: the next part's office, on another port, delivers into the same Maildirs)."""
     pytest.importorskip("aiosmtpd", reason="the SMTP tests need aiosmtpd (pip install -e .[test])")
     from aiosmtpd.controller import Controller
 
-    office = PostOffice(tmp_path / "mail")
-    port = free_port()
-    c = Controller(office, hostname="127.0.0.1", port=port)
+    office = PostOffice(root / "mail")
+    office.port = free_port()
+    c = Controller(office, hostname="127.0.0.1", port=office.port)
     c.start()
-    office.port = port
-    yield office
-    c.stop()
+    try:
+        yield office
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def post(tmp_path):
+    with post_office(tmp_path) as office:
+        yield office
 
 
 # --- a player: his folder, key, Maildir and heads record -----------------------------------------
@@ -303,62 +322,139 @@ def carried(raw: bytes) -> list[tuple[str, str, str]]:
 IMPULSE = re.compile(r"^t\d+\.i\d+\.orders$")
 
 
-def test_a_whole_open_game_by_mail_each_player_with_his_own_copy(tmp_path, post, capsys):
-    t0 = time.time()
-    alice = Player("union", tmp_path / "alice", post)
-    bob = Player("confederate", tmp_path / "bob", post)
-    players = {"union": alice, "confederate": bob}
-    shutil.copy(bob.key.with_suffix(".pub"), alice.folder / "bob.pub")      # exchanged beforehand
-    alice.hxref("new", alice.game, "--system", "heartland", "--scenario", "heartland-demo", "--mode", "open",
-                "--game-id", "travel", "--side", f"union={alice.key}.pub", "--side", f"confederate={alice.folder}/bob.pub")
-    game = Game(players)
-    log: list[dict] = []        # every mail: side, files carried, bytes, the game file's bytes then
+#: the game is played in parts, each a test (:func:`tests.played.chained`): part k up to the
+#: ``UNTIL[k]``-th time a player takes his turn, and the last part the turns left and the end (the
+#: game takes about 30 turns; the first part also makes the keys and the game, and sends it)
+UNTIL = (7, 15, 23)
+PARTS = len(UNTIL) + 1
 
-    def mail(p: Player) -> None:
+
+@dataclass
+class Travel:
+    """An open game by mail between two turns: the players (their folders hold their keys, homes,
+    copies and mail), what was mailed and written so far, and whose turn it is."""
+
+    game: Game
+    log: list = field(default_factory=list)     # every mail: side, files carried, bytes, the game file's bytes then
+    rounds: list = field(default_factory=list)  # (side, seconds) of every turn
+    turn: int = 0                               # the turns taken
+    idle: int = 0                               # the turns in a row in which nobody had anything to mail
+    seconds: float = 0.0                        # the parts' time so far
+    events: int = 0                             # the game's events at the end
+    finished: bool = False                      # the game is over (else played past the shipped turns)
+    over: bool = False                          # both players are idle: the game is played
+
+    def post(self, post) -> None:
+        for p in self.game.players.values():
+            p.post = post
+
+    def save(self, path: Path) -> None:
+        post = self.game.players["union"].post
+        self.post(None)
+        path.write_bytes(pickle.dumps(self))
+        self.post(post)
+
+    def mail(self, p: Player) -> None:
         size_game = p.game.stat().st_size
         eng = p.eng()
         still = [d.id for d in eng.awaiting if eng.owed_by(p.side, d) not in (None, "reveal")
                  and not (eng.owed_by(p.side, d) == "link" and not eng.complete(d))]
-        assert not still or game.beyond(eng), f"{p.side} mails while it still owes {still}"
+        assert not still or self.game.beyond(eng), f"{p.side} mails while it still owes {still}"
         for _, rcpts, raw in p.outbox():
-            log.append({"side": p.side, "files": carried(raw), "bytes": len(raw), "game": size_game,
-                        "carried": carried_bytes(raw)})
+            self.log.append({"side": p.side, "files": carried(raw), "bytes": len(raw), "game": size_game,
+                             "carried": carried_bytes(raw)})
 
-    # alice joins and mails: bob has signed nothing, so the game file travels
-    game.write_all(alice)
-    mail(alice)
-    assert log[0]["files"] == [("game", "", "")]
+
+def travel_begins(world: Path, post: PostOffice) -> Travel:
+    """Alice makes the game, joins and mails: bob has signed nothing, so the game file travels."""
+    alice = Player("union", world / "alice", post)
+    bob = Player("confederate", world / "bob", post)
+    shutil.copy(bob.key.with_suffix(".pub"), alice.folder / "bob.pub")      # exchanged beforehand
+    alice.hxref("new", alice.game, "--system", "heartland", "--scenario", "heartland-demo", "--mode", "open",
+                "--game-id", "travel", "--side", f"union={alice.key}.pub", "--side", f"confederate={alice.folder}/bob.pub")
+    t = Travel(Game({"union": alice, "confederate": bob}))
+    t.game.write_all(alice)
+    t.mail(alice)
+    assert t.log[0]["files"] == [("game", "", "")]
     out = bob.inbox().stdout
     assert "a new game for confederate, saved as" in out and bob.game.exists()
+    return t
+
+
+def travel_turns(t: Travel, last: int | None) -> None:
+    """Turn after turn up to the ``last``-th (None: until neither player has anything to mail): the
+    player reads his mail, writes every file he can and mails them."""
     order = ["confederate", "union"]
-    idle = turn = 0
-    rounds = []
-    while idle < 2:
-        p = players[order[turn % 2]]
-        turn += 1
+    while t.idle < 2 and (last is None or t.turn < last):
+        p = t.game.players[order[t.turn % 2]]
+        t.turn += 1
         start = time.time()
         p.inbox()
-        if game.write_all(p):
-            mail(p)
-            idle = 0
+        if t.game.write_all(p):
+            t.mail(p)
+            t.idle = 0
         else:
-            idle += 1
-        rounds.append((p.side, time.time() - start))
+            t.idle += 1
+        t.rounds.append((p.side, time.time() - start))
+    t.over = t.idle >= 2
+
+
+def travel_ends(t: Travel) -> None:
+    """Both read their last mail: the two copies hold the same log, and each audits it."""
+    from hxref.gamefile.game import LOG_MARKER
+
+    players = t.game.players
+    alice, bob = players["union"], players["confederate"]
     for p in players.values():
         p.inbox()
     ea, eb = alice.eng(), bob.eng()
-    assert ea.finished or game.beyond(ea), ea.waiting_text()
+    assert ea.finished or t.game.beyond(ea), ea.waiting_text()
     assert ea.gf.head == eb.gf.head and len(ea.gf.log) > 100
-    from hxref.gamefile.game import LOG_MARKER
-
     assert alice.game.read_text().partition(LOG_MARKER)[2] == bob.game.read_text().partition(LOG_MARKER)[2]
     for p in players.values():
         assert p.hxref("audit", p.game).stdout.startswith("audit OK")
         assert not (p.maildir.parent / "rejected").exists()
+    t.events, t.finished = len(ea.gf.log), ea.finished
+
+
+def travel_part(k: int, out: Path) -> None:
+    """Part ``k`` of the game (:data:`PARTS`), played in the chain's one world folder (the players'
+    folders keep their paths, which their homes' records name), its state left in ``out``."""
+    t0 = time.time()
+    world = out.parent / "world"
+    with post_office(world) as post, pictures_drawn_once():
+        if k == 0:
+            t = travel_begins(world, post)
+        else:
+            t = pickle.loads((out.parent / f"part-{k - 1}" / "travel.pickle").read_bytes())
+            t.post(post)
+        last = k == PARTS - 1
+        travel_turns(t, None if last else UNTIL[k])
+        if last:
+            travel_ends(t)
+        t.seconds += time.time() - t0
+        t.save(out / "travel.pickle")
+
+
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"{k + 1}of{PARTS}" for k in range(PARTS)])
+def test_a_whole_open_game_by_mail_each_player_with_his_own_copy(part, capsys):
+    """One game in :data:`PARTS` parts, one after the other (a part asked first plays those before
+    it): part k plays the turns up to the ``UNTIL[k]``-th, and the last the turns left, until neither
+    player has anything to mail, and the end; the parts together play the whole game once.  The
+    last prints the whole game's figures."""
+    from tests.conftest import PLAYED
+
+    out = chained(Path(os.environ[PLAYED]) / "travel", part, travel_part)
+    t: Travel = pickle.loads((out / "travel.pickle").read_bytes())
+    assert t.over or t.turn == UNTIL[part], (t.turn, t.over)
+    if part < PARTS - 1:
+        return
+    assert t.over and t.events
+    game, log, rounds = t.game, t.log, t.rounds
     # the figures: mails per side per impulse, and bytes per mail
     with capsys.disabled():
-        print(f"\n== an open heartland-demo game by mail, {len(ea.gf.log)} events, "
-              f"{'over' if ea.finished else 'past the shipped turns'}; {len(log)} mails; "
+        print(f"\n== an open heartland-demo game by mail, {t.events} events, "
+              f"{'over' if t.finished else 'past the shipped turns'}; {len(log)} mails; "
               f"{len(game.fallbacks)} example answers instead of the shipped choice")
         for side in SIDES:
             mine = [m for m in log if m["side"] == side]
@@ -379,9 +475,9 @@ def test_a_whole_open_game_by_mail_each_player_with_his_own_copy(tmp_path, post,
         print(f"  whole mails (both reports as text and HTML, templates, files): median "
               f"{statistics.median(m['bytes'] for m in later):,.0f} B, max {max(m['bytes'] for m in later):,} B; "
               f"the first mail (the new game file): {log[0]['bytes']:,} B")
-        last = [t for s, t in rounds[-6:]]
+        last = [secs for _, secs in rounds[-6:]]
         print(f"  one round (inbox + write + submit + resolve + outbox) at the end: {rounds[-3][1]:.2f} s "
-              f"(last rounds: {', '.join(f'{t:.2f}' for t in last)} s); whole test {time.time() - t0:.1f} s")
+              f"(last rounds: {', '.join(f'{secs:.2f}' for secs in last)} s); the {PARTS} parts {t.seconds:.1f} s")
     # the goal: a side's roll for the other's impulse travels with its own next orders -- every side
     # mails only once it owes nothing it can send (checked in mail()), so a dice link travels alone
     # only when the roller had nothing else to send (the other side moves again, or the game ends)

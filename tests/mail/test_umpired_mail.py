@@ -22,12 +22,20 @@ stands in enemy ZOC (8.42: it must leave or check to attack) checks to attack an
 side's template names next to it.  The players cannot check a choice without the game, so the test
 asks the umpire's copy (an oracle of the test, standing for a player who reads his report and the
 rules).
+
+The game is one test in :data:`PARTS` parts, each a few rounds (:data:`UNTIL`), so that no test
+runs long: each part carries on the game where the one before it stopped (:func:`tests.played.chained`,
+in the test run's shared folder), the umpire and the players in the same folders, with the same
+homes and Maildirs and what they kept; the last part plays the rounds left and the end.  The mails'
+map pictures are drawn once each (:func:`tests.mail.pictures_drawn_once`).
 """
 from __future__ import annotations
 
 import copy
 import json
 import mailbox
+import os
+import pickle
 import re
 import shutil
 import smtplib
@@ -47,7 +55,10 @@ from hxref.cli import main
 from hxref.referee.engine import Engine
 from hxref.base.errors import HxrefError
 
-from .test_travel import NOW, make_key, parse, post, shipped_choices  # noqa: F401 (post: the fixture)
+from tests.played import chained
+
+from . import pictures_drawn_once
+from .test_travel import NOW, make_key, parse, post_office, shipped_choices
 
 SIDES = ("union", "confederate")
 ADDRESS = {"union": "alice@example.org", "confederate": "bob@example.org", "umpire": "referee@example.org"}
@@ -276,30 +287,47 @@ def sides_rows(report: str) -> dict[str, list[str]]:
             if re.match(rf"^{s}\s+\d+\s+\d+\s+", line)}
 
 
-def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):  # noqa: F811  (post: the fixture)
-    t0 = time.time()
-    ump = Umpire(tmp_path / "umpire", post)
-    players = {s: Player(s, tmp_path / s, post) for s in SIDES}
-    for s, p in players.items():                                   # exchanged beforehand
-        shutil.copy(p.key.with_suffix(".pub"), ump.folder / f"{s}.pub")
-    ump.hxref("new", ump.game, "--system", "heartland", "--scenario", "heartland-demo", "--mode", "umpired",
-              "--game-id", "umpired-mail", "--side", f"union={ump.folder}/union.pub",
-              "--side", f"confederate={ump.folder}/confederate.pub", "--umpire", f"{ump.key}.pub")
-    ump.hxref("join", ump.game, "--side", "umpire", "--key", ump.key)
-    ump.hxref("submit", ump.game, ump.folder / "umpire-join.yaml")
-    choices, _ = shipped_choices()
-    fallbacks: list = []
-    compelled: list = []            # (decision, side, answer, force): attack checks the position compelled (8.42)
-    log: list[dict] = []            # every mail: round, who, to whom, bytes, what it carried
-    rounds: list[float] = []
-    checked_home = 0               # answers checked at home against the umpire-signed view
+#: the game is played in parts, each a test (:func:`tests.played.chained`): part k up to round
+#: ``UNTIL[k]``, and the last part the rounds left, the game file mailed at the end and the players'
+#: audits of it (the game ends after about 25 rounds, each about half a second on a quiet machine)
+UNTIL = (5, 10, 15, 20)
+PARTS = len(UNTIL) + 1
 
-    def umpire_mails(n: int, *extra) -> None:
-        for frm, rcpts, raw in ump.outbox("--encrypt", "--key", ump.key, *extra):
+
+@dataclass
+class Match:
+    """An umpired game by mail between two of its rounds: the umpire and the players (their
+    folders hold their keys, homes and mail), what was mailed and what was chosen so far."""
+
+    ump: Umpire
+    players: dict[str, Player]
+    fallbacks: list = field(default_factory=list)
+    compelled: list = field(default_factory=list)   # (decision, side, answer, force): attack checks 8.42 compelled
+    log: list = field(default_factory=list)         # every mail: round, who, to whom, bytes, what it carried
+    rounds: list = field(default_factory=list)      # the seconds of every round
+    checked_home: int = 0                          # answers checked at home against the umpire-signed view
+    n: int = 0                                     # the rounds played
+    over: bool = False                             # the game is over (the last round played)
+    seconds: float = 0.0                           # the parts' time so far
+    events: int = 0                                # the game's events, once it is over and audited
+
+    def post(self, post) -> None:
+        """Every participant mails through ``post`` (this part's post office)."""
+        for who in (self.ump, *self.players.values()):
+            who.post = post
+
+    def save(self, path: Path) -> None:
+        post = self.ump.post
+        self.post(None)
+        path.write_bytes(pickle.dumps(self))
+        self.post(post)
+
+    def umpire_mails(self, n: int, *extra) -> None:
+        for frm, rcpts, raw in self.ump.outbox("--encrypt", "--key", self.ump.key, *extra):
             msg = parse(raw)
             aud = msg["X-Hxref-Audience"]
-            log.append({"round": n, "from": "umpire", "to": aud, "bytes": len(raw),
-                        "files": [p.get_filename() for p in msg.iter_attachments()]})
+            self.log.append({"round": n, "from": "umpire", "to": aud, "bytes": len(raw),
+                             "files": [p.get_filename() for p in msg.iter_attachments()]})
             plain = msg.get_body(("plain",)).get_content()
             html = msg.get_body(("html",)).get_content()
             # in clear, the public report and what the recipient owes; his own report only encrypted
@@ -311,10 +339,32 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                 if name.endswith(".age"):
                     assert part.get_payload(decode=True).startswith(b"-----BEGIN AGE ENCRYPTED FILE-----")
 
-    n = 0
-    umpire_mails(n)
-    while True:
-        n += 1
+
+def begin(world: Path, post) -> Match:
+    """The umpire makes the game and joins it, and mails its first reports (round 0)."""
+    ump = Umpire(world / "umpire", post)
+    players = {s: Player(s, world / s, post) for s in SIDES}
+    for s, p in players.items():                                   # exchanged beforehand
+        shutil.copy(p.key.with_suffix(".pub"), ump.folder / f"{s}.pub")
+    ump.hxref("new", ump.game, "--system", "heartland", "--scenario", "heartland-demo", "--mode", "umpired",
+              "--game-id", "umpired-mail", "--side", f"union={ump.folder}/union.pub",
+              "--side", f"confederate={ump.folder}/confederate.pub", "--umpire", f"{ump.key}.pub")
+    ump.hxref("join", ump.game, "--side", "umpire", "--key", ump.key)
+    ump.hxref("submit", ump.game, ump.folder / "umpire-join.yaml")
+    match = Match(ump, players)
+    match.umpire_mails(0)
+    return match
+
+
+def play_rounds(match: Match, last: int | None) -> None:
+    """Round after round up to round ``last`` (None: to the end of the game): each player reads his
+    mail, checks his report, writes the files he owes and mails them; the umpire reads them, resolves
+    what is ready and mails the reports."""
+    ump, players, log = match.ump, match.players, match.log
+    choices, _ = shipped_choices()
+    while not match.over and (last is None or match.n < last):
+        match.n += 1
+        n = match.n
         start = time.time()
         eng = ump.eng()
         for side, p in players.items():
@@ -340,8 +390,8 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                         p.hxref("join", "--template", tpath, "--key", p.key, "--dir", p.folder)
                         sent.append(p.folder / f"{side}-join.yaml")
                         continue
-                    choice = pick(eng, dec, side, choices.get((dec.id, side)), data.get("choice") or {}, fallbacks,
-                                  tpath.read_text(encoding="utf-8"), compelled)
+                    choice = pick(eng, dec, side, choices.get((dec.id, side)), data.get("choice") or {},
+                                  match.fallbacks, tpath.read_text(encoding="utf-8"), match.compelled)
                     if data["kind"] == "commit":
                         p.hxref("commit", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
                                 "--dir", p.folder)
@@ -351,7 +401,7 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                         res = p.hxref("answer", "--template", tpath, "--key", p.key, "--choice", json.dumps(choice),
                                       "--dir", p.folder)
                         assert "checked against" in res.output, res.output
-                        checked_home += 1
+                        match.checked_home += 1
                         sent.append(p.folder / f"{side}-{dec.id}.yaml")
                 for name in re.findall(rf"^  {side} \(you\): its reveal: mail (\S+) \(kept", mail["plain"], re.M):
                     sent.append(p.kept.pop(name))
@@ -359,24 +409,28 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
                 size = p.send(sent)
                 log.append({"round": n, "from": side, "to": "umpire", "bytes": size, "files": [f.name for f in sent]})
         if not any(m["from"] != "umpire" and m["round"] == n for m in log):
+            match.over = True
             break                               # nobody had anything to send
         res = ump.hxref("inbox", ump.game, "--maildir", ump.maildir)
         assert " 0 rejected" in res.output, res.output
         ump.resolve_all()
         finished = ump.eng().finished
         if not finished:
-            umpire_mails(n)
-        rounds.append(time.time() - start)
-        if finished:
-            break
+            match.umpire_mails(n)
+        match.rounds.append(time.time() - start)
+        match.over = finished
         assert n < 200, "the game does not end"
+
+
+def end(match: Match) -> Engine:
+    """The game is over: the umpire mails the game file; each player audits it as his side."""
+    ump, players, n = match.ump, match.players, match.n
     eng = ump.eng()
     assert eng.finished, eng.waiting_text()
     assert ump.hxref("audit", ump.game).output.startswith("audit OK")
-    # the game is over: the umpire mails the game file; each player audits it as his side
     for p in players.values():
         p.read_mail(n)          # nothing left unread
-    umpire_mails(n + 1, "--attach-game")
+    match.umpire_mails(n + 1, "--attach-game")
     for side, p in players.items():
         since = p.heads[-1]
         (mail,) = p.read_mail(n + 1)
@@ -389,12 +443,49 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
     assert not (ump.maildir.parent / "rejected").exists()
     assert all(not p.kept for p in players.values()), {s: list(p.kept) for s, p in players.items()}
     assert all(p.checked > n // 2 for p in players.values()), ({s: p.checked for s, p in players.items()}, n)
+    return eng
 
+
+def play_part(k: int, out: Path) -> None:
+    """Part ``k`` of the game (:data:`PARTS`), played in the chain's one world folder (the umpire's and
+    the players' folders keep their paths, which their homes' records name), its state left in ``out``."""
+    t0 = time.time()
+    world = out.parent / "world"
+    with post_office(world) as post, pictures_drawn_once():
+        if k == 0:
+            match = begin(world, post)
+        else:
+            match = pickle.loads((out.parent / f"part-{k - 1}" / "match.pickle").read_bytes())
+            match.post(post)
+        last = k == PARTS - 1
+        play_rounds(match, None if last else UNTIL[k])
+        if last:
+            match.events = len(end(match).gf.log)
+        match.seconds += time.time() - t0
+        match.save(out / "match.pickle")
+
+
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"{k + 1}of{PARTS}" for k in range(PARTS)])
+def test_an_umpired_game_by_mail_with_encrypted_reports(part, capsys):
+    """One game in :data:`PARTS` parts, one after the other (a part asked first plays those before
+    it): part k plays the rounds up to round ``UNTIL[k]``, and the last the rounds left to the game's
+    end, the game file mailed and audited; the parts together play the whole game once.  The last
+    prints the whole game's figures."""
+    from tests.conftest import PLAYED
+
+    out = chained(Path(os.environ[PLAYED]) / "umpired-mail", part, play_part)
+    match: Match = pickle.loads((out / "match.pickle").read_bytes())
+    assert match.over or match.n == UNTIL[part], (match.n, match.over)
+    assert all(m["round"] <= match.n + 1 for m in match.log)
+    if part < PARTS - 1:
+        return
+    log, n, rounds = match.log, match.n, match.rounds
+    assert match.over and match.events
     with capsys.disabled():
-        print(f"\n== an umpired heartland-demo game by mail, {len(eng.gf.log)} events, game over after "
-              f"{n} rounds; {len(log)} mails; {len(fallbacks)} example answers instead of the shipped choice; "
-              f"{len(compelled)} attack checks added for forces held in enemy ZOC (8.42); "
-              f"{checked_home} answers checked at home against the side's signed view; reports decrypted with "
+        print(f"\n== an umpired heartland-demo game by mail, {match.events} events, game over after "
+              f"{n} rounds; {len(log)} mails; {len(match.fallbacks)} example answers instead of the shipped choice; "
+              f"{len(match.compelled)} attack checks added for forces held in enemy ZOC (8.42); "
+              f"{match.checked_home} answers checked at home against the side's signed view; reports decrypted with "
               f"{'age' if shutil.which('age') else 'hxref decrypt'}")
         for who in (*SIDES, "umpire"):
             sent = [m for m in log if m["from"] == who]
@@ -423,4 +514,4 @@ def test_an_umpired_game_by_mail_with_encrypted_reports(tmp_path, post, capsys):
             print(f"    round {r}: {'; '.join(bits)}" + (f"  [{', '.join(files)}]" if files else ""))
         last = log[-1]
         print(f"  the last mail (with the game file): {last['bytes']:,} B; one round at the end "
-              f"{rounds[-1]:.2f} s, median {statistics.median(rounds):.2f} s; whole test {time.time() - t0:.1f} s")
+              f"{rounds[-1]:.2f} s, median {statistics.median(rounds):.2f} s; the {PARTS} parts {match.seconds:.1f} s")

@@ -1,14 +1,16 @@
 """Salem Church played by e-mail to the end: the shipped umpired game in
 orders/salem_church/salem-church/ -- 14 turns from the players' signed order files, resolved by
-the umpire's key -- replayed through the engine, with
+the umpire's key --, with
 
-* line-of-sight fog checked after every resolution: no report of a side, in any format (rich,
-  text, Markdown, HTML, JSON, the SVG map), names an enemy unit that side does not see
-  (:func:`hxref.systems.salem_church.views.seen_units`); the public report names no unit its
-  enemy does not see;
+* line-of-sight fog checked after every resolution, the game replayed through the engine: no
+  report of a side, in any format (rich, text, Markdown, HTML, JSON, the SVG map), names an enemy
+  unit that side does not see (:func:`hxref.systems.salem_church.views.seen_units`); the public
+  report names no unit its enemy does not see.  The sweep is :data:`SWEEP_PARTS` tests, each
+  replaying the game and checking the reports after its share of the resolutions;
 * the victory determination after turn 14, the same as :func:`victory.determine` on the final
-  state, and `hxref audit` passing;
-* `hxref demo --system salem-church` printing it all, and `hxref map show GAME --side union --svg`.
+  state, and `hxref audit` passing, on the game `hxref demo --system salem-church --keep` played
+  for the test run (tests/played.py), with what that command printed;
+* `hxref map show GAME --side union --svg`.
 
 The shipped game is made by `python tools/make_demo_orders.py salem-church` (scripted players).
 """
@@ -16,9 +18,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import shutil
+from dataclasses import dataclass
 
 import pytest
 from click.testing import CliRunner
@@ -35,6 +36,7 @@ from hxref.kit.charts import Charts
 from hxref.systems.salem_church.board import hexmap
 from hxref.systems.salem_church.views import seen_units
 from tests.demo_sweep import leaks, report_formats
+from tests.played import replay_folder
 
 DEMO = orders_dir() / "salem_church" / "salem-church"
 SIDES = ("union", "confederate")
@@ -93,36 +95,50 @@ def _reports(eng, audience, since: int | None = None) -> dict[str, str]:
     return out
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """Replay the shipped game resolution by resolution, checking every report after each one."""
-    from hxref.crypto.signing import load_private_key, load_public_key
+#: the fog sweep is cut into this many parts, each a test: part k checks the reports after the
+#: k-th resolution, the (k + SWEEP_PARTS)-th, ... so that the parts together check every one once
+SWEEP_PARTS = 3
 
+
+@pytest.fixture(scope="module")
+def game(played):
+    """The shipped game played to its end, as `hxref demo --keep` left it for the run (tests/played.py):
+    its game file and the engine on it (read only)."""
+    path = played.folder("salem-church") / "game.yaml"
+    return path, Engine.load(path)
+
+
+@dataclass
+class Sweep:
+    resolutions: list[str]          # every resolution of the game, in order
+    mine: list[int]                 # the indexes of those after which this part checked the reports
+    checks: int                     # the reports checked (an audience's report in one format)
+    leaks: list
+
+
+@pytest.fixture(scope="module", params=range(SWEEP_PARTS), ids=[f"{k + 1}of{SWEEP_PARTS}" for k in range(SWEEP_PARTS)])
+def sweep(request, tmp_path_factory) -> Sweep:
+    """The shipped game replayed resolution by resolution (:func:`tests.played.replay_folder`), every
+    report checked after this part's share of the resolutions."""
     from hxref.systems.salem_church import views
 
+    part = request.param
     patch = pytest.MonkeyPatch()
     patch.setattr(views, "seen_units", lambda state, hm, side, **kw: _seen(state, side) if not kw
                   else seen_units(state, hm, side, **kw))
-    work = tmp_path_factory.mktemp("salem")
-    man = yamlio.to_plain(yamlio.load_data(DEMO / "demo.yaml"))
-    for f in DEMO.glob("*.yaml"):
-        shutil.copy(f, work / f.name)
-    old = os.environ.get("HXREF_NOW")
-    os.environ["HXREF_NOW"] = man["created"]
-    checks, resolutions, leaks = 0, [], []
+    checks, resolutions, mine, leaks = 0, [], [], []
+    before = 0
     try:
-        eng = Engine.create(work / "game.yaml", system="salem-church", scenario=man["scenario"], mode="umpired",
-                            sides={s: load_public_key(DEMO / k) for s, k in man["keys"].items()},
-                            umpire=load_public_key(DEMO / man["umpire"]), game_id=man["game_id"],
-                            created=man["created"], nonce=man.get("nonce"), policy=man.get("policy"))
-        ump = load_private_key(DEMO / man["umpire_key"])
-        for step in man["steps"]:
-            for name in step.get("submit", []):
-                eng.submit((work / name).read_text(), name)
-            if "resolve" not in step:
+        for what, names, eng in replay_folder(DEMO, tmp_path_factory.mktemp("salem")):
+            if what != "resolve":
+                before = len(eng.gf.log)
                 continue
-            before = len(eng.gf.log)
-            resolutions += [r.decision for r in eng.resolve(ump)]
+            for name in names:
+                resolutions.append(name)
+            if (len(resolutions) - 1) % SWEEP_PARTS != part:
+                before = len(eng.gf.log)
+                continue
+            mine.append(len(resolutions) - 1)
             secrets = {side: _unseen(eng.state, side) for side in SIDES}
             for side in SIDES:
                 for fmt, text in _reports(eng, side, before).items():
@@ -136,20 +152,17 @@ def played(tmp_path_factory):
                 if found:
                     leaks.append((resolutions[-1], "public", fmt, found))
                 checks += 1
-        eng.save()
+            before = len(eng.gf.log)
     finally:
         patch.undo()
-        if old is None:
-            os.environ.pop("HXREF_NOW", None)
-        else:
-            os.environ["HXREF_NOW"] = old
-    return work / "game.yaml", eng, checks, resolutions, leaks
+    return Sweep(resolutions, mine, checks, leaks)
 
 
-def test_all_fourteen_turns_are_played_from_the_shipped_order_files(played):
-    path, eng, _, resolutions, _ = played
+def test_all_fourteen_turns_are_played_from_the_shipped_order_files(game):
+    path, eng = game
+    resolutions = [e["data"]["decision"] for e in eng.gf.log if e["kind"] == "resolve"]
     expected = ["t0.setup"] + [f"t{t}.{side}" for t in range(1, 15) for side in SIDES]
-    assert resolutions == expected
+    assert resolutions == ["join"] + expected           # the joins resolved as they came in
     assert eng.finished and eng.awaiting == []
     assert eng.state["stage"] == "over" and eng.state["turn"] == 14
     # every order file the manifest submits is shipped and was signed by its side's key
@@ -157,8 +170,8 @@ def test_all_fourteen_turns_are_played_from_the_shipped_order_files(played):
     assert len(files) == 3 + 1 + 28 and all((DEMO / n).is_file() for n in files)
 
 
-def test_the_game_ends_in_the_victory_determination(played):
-    _, eng, _, _, _ = played
+def test_the_game_ends_in_the_victory_determination(game):
+    _, eng = game
     v = eng.state["victory_result"]
     assert v["final"] and v["checked_at"] == "end of turn 14"
     assert v["result"] == RESULT and v["rule"] == "14.3" and v["winner"] == WINNER
@@ -177,16 +190,16 @@ def test_the_game_ends_in_the_victory_determination(played):
     assert events[-1]["type"] == "victory" and events[-1]["decision"] == "t14.confederate"
 
 
-def test_audit_replays_the_whole_game(played):
-    path, _, _, _, _ = played
+def test_audit_replays_the_whole_game(game):
+    path, _ = game
     res = audit(path)
     assert res.ok, res.problems
     assert res.signatures == 32 and res.dice > 50
 
 
-def test_the_game_used_the_rules(played):
+def test_the_game_used_the_rules(game):
     """Moves, arrivals, combats and counter-attacks, replacements, night, initiative, the wagon train."""
-    _, eng, _, _, _ = played
+    _, eng = game
     kinds = {e["data"].get("type") for e in eng.gf.log if e["kind"] == "rules"}
     for k in ("setup", "move", "combat", "replacement", "recover", "night", "initiative", "wagon.exit", "control",
               "turn.end", "victory"):
@@ -197,16 +210,19 @@ def test_the_game_used_the_rules(played):
     assert any(m["rule"] == "15.0" for c in combats for m in (c.get("explain") or {}).get("modifiers", []))
 
 
-def test_no_report_names_an_enemy_unit_out_of_sight(played):
-    _, _, checks, resolutions, leaks = played
-    assert checks == len(resolutions) * 3 * len(FORMATS)
-    assert leaks == []
+def test_no_report_names_an_enemy_unit_out_of_sight(sweep):
+    """After this part's share of the resolutions (:data:`SWEEP_PARTS`), every side's and the public
+    report in every format."""
+    assert len(sweep.resolutions) == 1 + 14 * 2
+    assert sweep.mine == list(range(sweep.mine[0], len(sweep.resolutions), SWEEP_PARTS)) and sweep.mine[0] < SWEEP_PARTS
+    assert sweep.checks == len(sweep.mine) * 3 * len(FORMATS)
+    assert sweep.leaks == []
 
 
-def test_fog_hides_enemies_and_events_but_keeps_the_turn_summary(played):
+def test_fog_hides_enemies_and_events_but_keeps_the_turn_summary(game):
     """The fog is real: at the end each side sees only part of the enemy army, the umpire all; each
     side's report still lists every combat of the turn, the unseen units not named."""
-    _, eng, _, _, _ = played
+    _, eng = game
     for side in SIDES:
         view = json.loads(turn.render(turn.build(eng, side), "json"))["view"]
         enemy_on_map = {u for u, x in eng.state["units"].items() if x["side"] != side and x.get("hex")}
@@ -221,16 +237,16 @@ def test_fog_hides_enemies_and_events_but_keeps_the_turn_summary(played):
     assert told and any("an unseen " in json.dumps(d) for d in told)
 
 
-def test_the_turn_summary_table_is_in_every_report(played):
-    _, eng, _, _, _ = played
+def test_the_turn_summary_table_is_in_every_report(game):
+    _, eng = game
     for side in SIDES:
         md = turn.render(turn.build(eng, side), "md")
         assert "## Turn summary: the combats of turn 14" in md
         assert "| turn | by | attackers | target | A-D | column | die | result | effects |" in md
 
 
-def test_map_show_draws_what_the_union_sees(played, tmp_path):
-    path, eng, _, _, _ = played
+def test_map_show_draws_what_the_union_sees(game, tmp_path):
+    path, eng = game
     svg = tmp_path / "union.svg"
     res = CliRunner().invoke(main, ["map", "show", str(path), "--side", "union", "--svg", str(svg)],
                              catch_exceptions=False)
@@ -246,12 +262,10 @@ def test_map_show_draws_what_the_union_sees(played, tmp_path):
     assert unseen and not [label for label in unseen if re.search(r"\b" + re.escape(label) + r"\b", text)]
 
 
-def test_hxref_demo_plays_the_salem_church_game(tmp_path):
-    folder = tmp_path / "play"
-    res = CliRunner().invoke(main, ["demo", "--system", "salem-church", "--keep", str(folder), "--format", "md"],
-                             catch_exceptions=False)
-    assert res.exit_code == 0, res.output
-    out = res.output
+def test_hxref_demo_plays_the_salem_church_game(played):
+    """`hxref demo --system salem-church --keep FOLDER --format md`, as played for the run (tests/played.py)."""
+    folder = played.folder("salem-church")
+    out = played.output("salem-church")
     assert "$ hxref submit game.yaml union-t14.union.yaml" in out
     assert "$ hxref resolve game.yaml --key keys/umpire" in out
     assert f"## Victory (14.0): {RESULT.upper()} (14.3)" in out

@@ -21,9 +21,12 @@ file is stored.  Two refusals are allowed, nothing else:
   nothing to resolve yet.  (E301 "already resolved" would be a replay and fails
   the test.)
 
-In some rounds an extra process holds the game's lock for longer than hxref
-waits, so that every submitter of that wave is refused with the lock message and
-the game file must be left unchanged.
+For N = 2 and 8 (``HOLD_ROUNDS``, a test of its own) an extra process holds the
+game's lock while the N processes submit, so that every one is refused with the
+lock message after hxref's full wait for the lock (3 s), and the game file must
+be left unchanged; then a submission goes through.  The holder lets go when the
+test tells it (every submitter has given up), not after a fixed time: however
+late a submitter starts, it cannot outwait the holder.
 
 At the end the game must hold every file exactly once -- in a logged block, or
 kept in the header's pending area for its open decision --, no temporary file may
@@ -35,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -50,7 +54,7 @@ GAME = "g.yaml"
 NOT_YET = {"E301", "E304"}      # out-of-order refusals: the file becomes acceptable later
 RESOLVE = "resolve"             # the step that runs `hxref resolve GAME` instead of a submit
 HOLD_ROUNDS = {2, 8}            # N for which a lock holder forces a wave of "locked" refusals
-HOLD_SECONDS = 4.5              # longer than hxref's 3 s wait for the lock
+LOCK_WAIT = 3.0                 # how long hxref waits for the lock (hxref.gamefile.game.locked)
 
 DRIVER = r"""
 import sys, time
@@ -63,12 +67,11 @@ main()
 """
 
 HOLDER = r"""
-import sys, time
+import sys
 from hxref.gamefile.game import locked
-start, hold = float(sys.argv[2]), float(sys.argv[3])
 with locked(sys.argv[1]):
     print("holding", flush=True)
-    time.sleep(max(0.0, start - time.time()) + hold)
+    sys.stdin.read()            # until the test closes it: every submitter has given up
 """
 
 
@@ -106,11 +109,82 @@ def _make_files(cli) -> tuple[bytes, list[str]]:
     return start, files
 
 
-@pytest.mark.parametrize("n", range(2, 9))
-def test_concurrent_submissions(cli, n):
+@pytest.fixture(scope="module")
+def race(tmp_path_factory, keydir) -> tuple[Path, list[str]]:
+    """The folder holding the game at its start and its signed files (:func:`_make_files`), made once
+    for the module: every test copies them (:func:`_copy`) and races on its own copy."""
+    from tests.conftest import Cli
+
+    folder = tmp_path_factory.mktemp("race")
+    for f in keydir.iterdir():
+        shutil.copy(f, folder / f.name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        mp.setenv("HXREF_NOW", NOW)
+        mp.setenv("HXREF_HOME", str(folder / "home"))
+        _, files = _make_files(Cli(folder))
+    return folder, files
+
+
+def _copy(race: tuple[Path, list[str]], folder: Path, n: int) -> list[str]:
+    """The game at its start and its first ``n`` steps' files in ``folder`` (a machine that never saw
+    the game: the test's own home); the steps."""
+    src, files = race
+    for name in (GAME, *files[:n]):
+        if name != RESOLVE:
+            shutil.copy(src / name, folder / name)
+    return files[:n]
+
+
+def _wave(folder: Path, files: list[str]) -> dict[str, tuple[tuple[str, str], int]]:
+    """One process per file (``hxref submit GAME FILE``, or ``hxref resolve GAME``), all started at
+    the same instant: {file: ((stdout, stderr), exit status)}."""
+    # the barrier leaves every process time to start
+    start_at = time.time() + 0.6
+    procs = {f: subprocess.Popen([sys.executable, "-c", DRIVER, str(start_at),
+                                  *(("resolve", GAME) if f == RESOLVE else ("submit", GAME, f))],
+                                 cwd=folder, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for f in files}
+    return {f: (p.communicate(timeout=60), p.returncode) for f, p in procs.items()}
+
+
+@pytest.mark.parametrize("n", sorted(HOLD_ROUNDS))
+def test_a_held_lock_refuses_every_submitter_and_leaves_the_game_file(cli, race, n):
+    """While another process holds the game's lock, each of N submitters started at once waits
+    hxref's full time for it and is refused with the lock message; the game file is unchanged; once
+    the lock is let go, a submission goes through."""
     folder: Path = cli.folder
-    _, all_files = _make_files(cli)
-    files = all_files[:n]
+    files = _copy(race, folder, n)
+    before = (folder / GAME).read_bytes()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, GAME], cwd=folder, env=_env(),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        t = time.time()
+        results = _wave(folder, files)
+        waited = time.time() - t
+    finally:
+        holder.communicate(timeout=30)      # closes its stdin: it lets the lock go and ends
+    messages = set()
+    for f, ((out, err), rc) in results.items():
+        assert "Traceback" not in out + err, f"{f}: {out}{err}"
+        assert rc == 2, f"{f}: exit {rc}: {out}{err}"
+        msg = err.strip()
+        assert msg.startswith("hxref: error: ") and "\n" not in msg, msg
+        assert "game is locked" in msg and "try again" in msg, msg
+        messages.add(re.sub(r"\s+", " ", msg))
+    # every submitter waited the full 3 s and gave up: the game file is untouched
+    assert waited >= LOCK_WAIT, waited
+    assert (folder / GAME).read_bytes() == before
+    assert "accepted: game race-game" in cli("submit", GAME, files[0]).output
+    print(f"\nconcurrency N={n} against a held lock: {len(results)} refused after {waited:.1f} s, the game file "
+          f"unchanged; lock message: {sorted(messages)[0]}")
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_concurrent_submissions(cli, race, n):
+    folder: Path = cli.folder
+    files = _copy(race, folder, n)
     pending = list(files)
     stored: dict[str, str] = {}
     locked_refusals = order_refusals = waves = 0
@@ -118,24 +192,7 @@ def test_concurrent_submissions(cli, n):
     while pending:
         waves += 1
         assert waves <= 40, f"still pending after 40 waves: {pending}"
-        hold = waves == 1 and n in HOLD_ROUNDS
-        # the barrier leaves every process time to start (more with a lock holder to start first: a
-        # submitter that reached the barrier late could outwait the holder)
-        start_at = time.time() + (2.0 if hold else 0.6)
-        holder = None
-        if hold:
-            holder = subprocess.Popen([sys.executable, "-c", HOLDER, GAME, str(start_at), str(HOLD_SECONDS)],
-                                      cwd=folder, env=_env(), stdout=subprocess.PIPE, text=True)
-            assert holder.stdout.readline().strip() == "holding"
-        before = (folder / GAME).read_bytes()
-        procs = {f: subprocess.Popen([sys.executable, "-c", DRIVER, str(start_at),
-                                      *(("resolve", GAME) if f == RESOLVE else ("submit", GAME, f))],
-                                     cwd=folder, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-                 for f in pending}
-        results = {f: (p.communicate(timeout=60), p.returncode) for f, p in procs.items()}
-        if holder is not None:
-            holder.wait(timeout=30)
+        results = _wave(folder, pending)
         still = []
         for f, ((out, err), rc) in results.items():
             assert "Traceback" not in out + err, f"{f}: {out}{err}"
@@ -162,10 +219,6 @@ def test_concurrent_submissions(cli, n):
                     f"{f}: refused for another reason than the lock or the order: {msg}"
                 order_refusals += 1
             still.append(f)
-        if holder is not None:
-            # every submitter waited the full 3 s and gave up: the game file is untouched
-            assert len(still) == len(pending), {f: r for f, r in results.items() if f not in still}
-            assert (folder / GAME).read_bytes() == before
         pending = still
 
     gf = GameFile.load(folder / GAME)
