@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -62,7 +63,9 @@ def bid_desk(cli, game):
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 #: where the screenshots a person looks at go (the tests write them when the folder exists)
-SHOTS = Path("/work/notes/shots")
+#: where the browser tests leave screenshots for a person to look at: the folder HXREF_TEST_SHOTS names,
+#: if any (a run of the suite takes none)
+SHOTS = Path(os.environ["HXREF_TEST_SHOTS"]) if os.environ.get("HXREF_TEST_SHOTS") else None
 
 
 @pytest.fixture
@@ -87,9 +90,10 @@ def browser(tmp_path_factory):
 
 
 def shoot(driver, name: str, width: int) -> None:
-    """A screenshot of the whole page at ``width`` px, for a person to look at (when SHOTS exists)."""
-    if not SHOTS.is_dir():
+    """A screenshot of the whole page at ``width`` px, for a person to look at (when :data:`SHOTS` is set)."""
+    if SHOTS is None:
         return
+    SHOTS.mkdir(parents=True, exist_ok=True)
     driver.set_window_size(width, 1000)
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.set_window_size(width, min(max(height + 120, 600), 4000))
@@ -114,12 +118,12 @@ def click_hex(driver, label: str, shift: bool = False) -> None:
 
     svg = driver.find_element(By.ID, "the-map")
     dx, dy = driver.execute_script("""
-        const svg = arguments[0], c = arguments[1];
+        const svg = arguments[0], c = window.deskHexes[arguments[1]];
         svg.scrollIntoView({block: "center"});
         const pt = svg.createSVGPoint(); pt.x = c[0]; pt.y = c[1];
         const p = pt.matrixTransform(svg.getScreenCTM()), r = svg.getBoundingClientRect();
         return [p.x - (r.left + r.width / 2), p.y - (r.top + r.height / 2)];
-    """, svg, driver.execute_script("return window.deskHexes")[label])
+    """, svg, label)
     chain = ActionChains(driver)
     if shift:
         chain = chain.key_down(Keys.SHIFT)

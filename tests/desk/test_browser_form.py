@@ -17,7 +17,7 @@ def _problems(driver) -> list[str]:
 
 
 def test_a_bid_in_the_browser_refused_live_then_saved_and_submitted(bid_desk, browser, cli):
-    wait = WebDriverWait(browser, 15)
+    wait = WebDriverWait(browser, 15, poll_frequency=0.05)
     started = time.monotonic()
     browser.get(bid_desk.desk.url)
     bid = wait.until(EC.element_to_be_clickable((By.ID, "f-bid")))

@@ -22,7 +22,7 @@ def _accepted(driver) -> bool:
 
 
 def test_a_heartland_impulse_on_the_map(impulse_desk, browser, cli, hgame):
-    wait = WebDriverWait(browser, 20)
+    wait = WebDriverWait(browser, 20, poll_frequency=0.05)
     started = time.monotonic()
     browser.get(impulse_desk.desk.url)
     wait.until(EC.presence_of_element_located((By.ID, "the-map")))
@@ -65,7 +65,7 @@ def test_a_heartland_impulse_on_the_map(impulse_desk, browser, cli, hgame):
 
 
 def test_a_salem_church_player_turn_on_the_map(salem_desk, browser, cli):
-    wait = WebDriverWait(browser, 20)
+    wait = WebDriverWait(browser, 20, poll_frequency=0.05)
     started = time.monotonic()
     browser.get(salem_desk.desk.url)
     wait.until(EC.presence_of_element_located((By.ID, "the-map")))
