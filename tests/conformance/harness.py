@@ -21,14 +21,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hxref.base import yamlio
 from hxref.base.canon import canonical_json
 from hxref.referee.engine import UMPIRE, Engine
 from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema
 
 from tests.conformance import players
-from tests.played import replay_folder
+from tests.played import read_manifest, replay_folder
 from tests.demo_sweep import report_formats, report_text
 
 #: the playthrough of a demo holds every report in full when they all come to less than this
@@ -44,7 +43,7 @@ def demo_folder(system: str) -> Path | None:
 
 
 def manifest(system: str) -> dict:
-    return yamlio.to_plain(yamlio.load_data(demo_folder(system) / "demo.yaml"))
+    return read_manifest(demo_folder(system))
 
 
 def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
