@@ -22,7 +22,9 @@ test's machine (its own ``HXREF_HOME``) loads it, as a game that came by mail is
 from __future__ import annotations
 
 import contextlib
+import copy
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -51,7 +53,20 @@ class Demo:
         return f"{self.system}:{self.scenario}"
 
     def manifest(self) -> dict:
-        return yamlio.to_plain(yamlio.load_data(self.folder / "demo.yaml"))
+        return read_manifest(self.folder)
+
+
+def read_manifest(folder: Path) -> dict:
+    """The ``demo.yaml`` in ``folder`` as plain data, as :func:`hxref.base.yamlio.load_data` reads it:
+    the file is read each time, its text parsed once for the process (every replay, every part of
+    the conformance suite and every template test reads a demo's manifest again)."""
+    path = folder / "demo.yaml"
+    return copy.deepcopy(_manifest_of(yamlio.read_text(path, yamlio.DATA_LIMITS), str(path)))
+
+
+@functools.lru_cache(maxsize=64)
+def _manifest_of(text: str, source: str) -> dict:
+    return yamlio.to_plain(yamlio.load_rt(text, source, yamlio.DATA_LIMITS, strict=False))
 
 
 def demos() -> list[Demo]:
@@ -95,7 +110,7 @@ def replay_folder(folder: Path, work: Path) -> Iterator[tuple[str, list[str], En
     (``"resolve"``, the decisions resolved); the game is saved at the end."""
     from hxref.crypto.signing import load_private_key, load_public_key
 
-    man = yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))
+    man = read_manifest(folder)
     for f in folder.glob("*.yaml"):
         if f.name != "demo.yaml":
             shutil.copy(f, work / f.name)

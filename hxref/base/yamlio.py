@@ -216,59 +216,78 @@ def _block_end_hint(problem: str, lines: list[str], here: str, n: int | None) ->
     return "indentation: line this line up with the keys (or `-` items) it belongs with"
 
 
-def check_events(text: str, source: str, limits: Limits) -> None:
-    """Walk the YAML event stream and refuse what order files may not use.
+class _OrderRules:
+    """What an order file may not use, checked on each parser event as it is read: an alias, an
+    anchor, a tag, a second document; more values, longer text or deeper nesting than
+    :class:`Limits` allows.  The composer asks the parser for the events in the file's order and
+    builds nothing before it has them, so an alias bomb is refused without being expanded, and
+    the first thing refused is the first in the file, whatever comes after it (a syntax error
+    included)."""
 
-    Runs before anything is composed, so an alias bomb is refused without
-    being expanded.
-    """
-    from ruamel.yaml import events as ev
-    from ruamel.yaml.error import YAMLError
+    def __init__(self, source: str, limits: Limits) -> None:
+        self.source = source
+        self.limits = limits
+        self.depth = self.nodes = self.docs = 0
 
-    depth = nodes = docs = 0
-    try:
-        for event in _rt().parse(io.StringIO(text)):
-            line = event.start_mark.line + 1 if event.start_mark else None
-            if isinstance(event, ev.AliasEvent):
-                raise InvalidInput("aliases (*name) are not allowed in order files", code="E102", file=source, line=line)
-            if isinstance(event, ev.DocumentStartEvent):
-                docs += 1
-                if docs > 1:
-                    raise InvalidInput("only one YAML document is allowed in a file", code="E102", file=source, line=line)
-            if isinstance(event, (ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent)):
-                nodes += 1
-                if getattr(event, "anchor", None):
-                    raise InvalidInput("anchors (&name) are not allowed in order files", code="E102", file=source, line=line)
-                tag = getattr(event, "tag", None)
-                if tag is not None and not (isinstance(event, ev.ScalarEvent) and tag == "!"):
-                    raise InvalidInput(f"YAML tags ({tag}) are not allowed in order files", code="E102", file=source, line=line)
-                if nodes > limits.max_nodes:
-                    raise InvalidInput(f"more than {limits.max_nodes:,} values in the file", code="E103", file=source, line=line)
-                if isinstance(event, ev.ScalarEvent) and len(event.value) > limits.max_string:
-                    raise InvalidInput(f"a value is longer than {limits.max_string:,} characters", code="E103", file=source, line=line)
-            if isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
-                depth += 1
-                if depth > limits.max_depth:
-                    raise InvalidInput(f"nested deeper than {limits.max_depth} levels", code="E103", file=source, line=line)
-            elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
-                depth -= 1
-    except YAMLError as exc:
-        raise _mark_error(exc, source, text=text) from None
+    def see(self, event: Any) -> None:
+        from ruamel.yaml import events as ev
+
+        source, limits = self.source, self.limits
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, ev.AliasEvent):
+            raise InvalidInput("aliases (*name) are not allowed in order files", code="E102", file=source, line=line)
+        if isinstance(event, ev.DocumentStartEvent):
+            self.docs += 1
+            if self.docs > 1:
+                raise InvalidInput("only one YAML document is allowed in a file", code="E102", file=source, line=line)
+        if isinstance(event, (ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent)):
+            self.nodes += 1
+            if getattr(event, "anchor", None):
+                raise InvalidInput("anchors (&name) are not allowed in order files", code="E102", file=source, line=line)
+            tag = getattr(event, "tag", None)
+            if tag is not None and not (isinstance(event, ev.ScalarEvent) and tag == "!"):
+                raise InvalidInput(f"YAML tags ({tag}) are not allowed in order files", code="E102", file=source, line=line)
+            if self.nodes > limits.max_nodes:
+                raise InvalidInput(f"more than {limits.max_nodes:,} values in the file", code="E103", file=source, line=line)
+            if isinstance(event, ev.ScalarEvent) and len(event.value) > limits.max_string:
+                raise InvalidInput(f"a value is longer than {limits.max_string:,} characters", code="E103", file=source, line=line)
+        if isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
+            self.depth += 1
+            if self.depth > limits.max_depth:
+                raise InvalidInput(f"nested deeper than {limits.max_depth} levels", code="E103", file=source, line=line)
+        elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
+            self.depth -= 1
+
+
+def _strict_rt(source: str, limits: Limits) -> Any:
+    """The round-trip loader whose parser hands each event to :class:`_OrderRules` before the
+    composer uses it: one pass over the file checks it and builds its values."""
+    from ruamel.yaml.parser import RoundTripParser
+
+    rules = _OrderRules(source, limits)
+
+    class StrictParser(RoundTripParser):
+        def get_event(self) -> Any:
+            event = super().get_event()
+            rules.see(event)
+            return event
+
+    y = _rt()
+    y.Parser = StrictParser
+    return y
 
 
 def load_rt(text: str, source: str, limits: Limits = ORDER_LIMITS, *, strict: bool = True) -> Any:
     """Load with ruamel's round-trip loader (values keep line numbers).
 
-    ``strict`` applies the order-file rules of :func:`check_events`.
+    ``strict`` applies the order-file rules of :class:`_OrderRules`.
     """
     from ruamel.yaml.error import YAMLError
 
     if len(text.encode("utf-8")) > limits.max_bytes:
         raise InvalidInput(f"file is larger than {limits.max_bytes:,} bytes", code="E103", file=source)
-    if strict:
-        check_events(text, source, limits)
     try:
-        return _rt().load(text)
+        return (_strict_rt(source, limits) if strict else _rt()).load(text)
     except YAMLError as exc:
         code = "E104" if type(exc).__name__ == "DuplicateKeyError" else "E101"
         raise _mark_error(exc, source, code, text) from None

@@ -2,7 +2,8 @@
 
 - :func:`replay_demo` replays a system's shipped demo (``info.orders_path()/<demo>/demo.yaml``)
   through the real engine, yielding after every step (the tests' one replayer, tests/played.py);
-- :func:`moment_reports` renders every audience's report in every format at one moment;
+- :func:`moment_reports` renders every audience's report in every format at one moment (and
+  :func:`moment_text` its text alone);
 - :func:`playthrough_text` is the golden text of the demo: every audience's text report at
   every step, written in full or as a sha256 per report (:data:`FULL_LIMIT`), the last step in full;
 - :func:`random_play` plays random legal answers in solo games; :func:`random_part` plays one part
@@ -19,15 +20,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hxref.base import yamlio
 from hxref.base.canon import canonical_json
 from hxref.referee.engine import UMPIRE, Engine
 from hxref.base.errors import HxrefError
 from hxref.kit import registry, schema
 
 from tests.conformance import players
-from tests.played import chained, replay_folder
-from tests.demo_sweep import report_formats
+from tests.played import chained, read_manifest, replay_folder
+from tests.demo_sweep import report_formats, report_text
 
 #: the playthrough of a demo holds every report in full when they all come to less than this
 #: many bytes; else a sha256 per report and the last step in full (reviewable in a diff)
@@ -42,7 +42,7 @@ def demo_folder(system: str) -> Path | None:
 
 
 def manifest(system: str) -> dict:
-    return yamlio.to_plain(yamlio.load_data(demo_folder(system) / "demo.yaml"))
+    return read_manifest(demo_folder(system))
 
 
 def replay_demo(system: str, work: Path) -> Iterator[tuple[str, list[str], Engine]]:
@@ -74,6 +74,12 @@ def moment_reports(eng: Engine, audience: str | None, since: int | None = None) 
 
         out["svg"] = render_svg(load_map(mv.map_path), mv.units, shots=mv.shots)
     return out
+
+
+def moment_text(eng: Engine, audience: str | None) -> str:
+    """``audience``'s text report alone, as :func:`moment_reports` renders it (the golden playthrough
+    keeps only the text)."""
+    return report_text(eng, audience)
 
 
 # --- golden playthroughs ---------------------------------------------------------------------------

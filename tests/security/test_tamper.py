@@ -356,7 +356,7 @@ def test_swapped_and_dropped_events_are_refused(world, tmp_path, shard):
     assert canonical_blocks(log)
     cases = [("swap", p) for p in pairs] + [("drop", (i,)) for i in range(n)]
     for (what, idx), rehash in itertools.product(cases[shard::2 * SHARDS], (False, True)):
-        new = copy.deepcopy(log)
+        new = [dict(ev) for ev in log]      # rewrite() changes an event's seq, prev and hash only
         if what == "swap":
             i, j = idx
             if new[i]["kind"] == new[j]["kind"] and new[i]["data"] == new[j]["data"] and new[i]["by"] == new[j]["by"]:
