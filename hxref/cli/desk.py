@@ -10,19 +10,16 @@ from typing import Any
 import click
 
 from .options import SIDE_HELP, check_side, load_game, private_key
-from ..base.errors import HxrefError, InvalidInput
+from ..base.errors import InvalidInput
 
 
 def _key(path: str) -> Any:
     """The key, as every command loads it (a passphrase from $HXREF_PASSPHRASE); a key protected by
     a passphrase that is not there asks for it here, in the terminal, never in the page."""
-    from ..crypto.signing import load_private_key
+    from ..crypto.signing import load_private_key, needs_passphrase
 
-    try:
+    if not needs_passphrase(path):
         return private_key(path)
-    except HxrefError as exc:
-        if "passphrase" not in exc.message or os.environ.get("HXREF_PASSPHRASE"):
-            raise
     secret = click.prompt(f"passphrase of {path}", hide_input=True, err=True)
     return load_private_key(os.path.expanduser(path), secret.encode("utf-8"))
 

@@ -282,6 +282,18 @@ def generate_key(path, comment: str = "") -> Key:
     return key
 
 
+def needs_passphrase(path) -> bool:
+    """Whether the private key at ``path`` is protected by a passphrase that $HXREF_PASSPHRASE does
+    not give: a command that may ask (``hxref orders``) asks for it in the terminal.  A file that is
+    no key at all reads as False: loading it names what is wrong."""
+    path = Path(path).expanduser()
+    try:
+        data = _read(path, str(path))
+        return _openssh_public_blob(data, str(path))[1] and not os.environ.get(_PASSPHRASE_ENV)
+    except InvalidInput:
+        return False
+
+
 def load_private_key(path, passphrase: bytes | None = None) -> Key:
     """Load an OpenSSH Ed25519 private key; an encrypted one needs ``passphrase`` or $HXREF_PASSPHRASE."""
     from cryptography.exceptions import UnsupportedAlgorithm

@@ -52,3 +52,59 @@ def test_the_side_that_owes_nothing_is_told_so(cli, game):
     cli("submit", game, "union-t1.bid-commit.yaml")
     err = cli.fails("orders", game, "--side", "union", "--key", "alice", "--no-browser")
     assert "owes no order" in err and "g.yaml" in err
+
+
+def _key_with_passphrase(path: Path, passphrase: bytes) -> None:
+    from cryptography.hazmat.primitives import serialization as ser
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    k = Ed25519PrivateKey.generate()
+    path.write_bytes(k.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.BestAvailableEncryption(passphrase)))
+    path.chmod(0o600)
+    Path(f"{path}.pub").write_bytes(k.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH))
+
+
+def test_a_key_with_a_passphrase_asks_for_it_in_the_terminal(cli, monkeypatch):
+    """No $HXREF_PASSPHRASE: the command asks in the terminal, hiding what is typed; the right
+    passphrase serves the page, a wrong one is one line and exit 2 (the page is never served)."""
+    import os
+    import pty
+
+    _key_with_passphrase(Path("carol"), b"correct horse")
+    cli("new", "p.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open", "--game-id", "pp",
+        "--side", "union=carol.pub", "--side", "confederate=bob.pub")
+    monkeypatch.setenv("HXREF_PASSPHRASE", "correct horse")
+    cli("join", "p.yaml", "--side", "union", "--key", "carol")
+    cli("join", "p.yaml", "--side", "confederate", "--key", "bob")
+    cli("submit", "p.yaml", "union-join.yaml", "confederate-join.yaml")
+    monkeypatch.delenv("HXREF_PASSPHRASE")
+    for typed, serves in ((b"wrong horse\n", False), (b"correct horse\n", True)):
+        main, tty = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "hxref.cli", "orders", "p.yaml", "--side", "union", "--key",
+                                 "carol", "--no-browser"], stdin=tty, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        os.close(tty)
+        try:
+            assert proc.stderr is not None
+            asked = b""
+            while b"passphrase of carol" not in asked:     # type only once asked: getpass flushes what came before
+                asked += os.read(proc.stderr.fileno(), 100)
+            os.write(main, typed)
+            assert proc.stdout is not None
+            first = proc.stdout.readline().strip()
+            if serves:
+                assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{43}", first), first
+                port, token = re.search(r":(\d+)/\?token=(.+)", first).groups()   # type: ignore[union-attr]
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/api/done", data=b"{}", method="POST",
+                                             headers={"Content-Type": "application/json", "X-Hxref-Token": token})
+                urllib.request.urlopen(req, timeout=10).close()
+            _out, err = proc.communicate(timeout=20)
+            err = asked.decode() + err
+        finally:
+            proc.kill()
+            os.close(main)
+        assert "passphrase of carol" in err and "horse" not in err + first
+        if serves:
+            assert proc.returncode == 0, err
+        else:
+            assert proc.returncode == 2 and first == "" and "wrong passphrase" in err, err
