@@ -41,7 +41,7 @@ class Session:
     """One side's order desk for one decision (see the module text)."""
 
     system: GameSystem[Any]
-    #: what the rules read: the game's state (open games) or the side's view (umpired games)
+    #: what the rules' check reads: the game's state (open games) or the side's view (umpired games)
     state: Mapping[str, Any]
     #: what the side may see: ``system.view(state, side, mode)``, or the umpire's signed view
     view: Mapping[str, Any]
@@ -146,7 +146,8 @@ class Session:
     # --- what the page asks -----------------------------------------------------------------
 
     def map_lists(self) -> list[MapList]:
-        return list(self.system.map_orders(self.state, self.decision, self.side))
+        """The decision's map lists, read from the side's view: the pieces are the side's own."""
+        return list(self.system.map_orders(self.view, self.decision, self.side))
 
     def page(self) -> dict[str, Any]:
         """Everything the page shows at the start: the game, what is owed, the decision, the
@@ -174,11 +175,13 @@ class Session:
                                          fog=mv.fog), "size": size, "hexes": centres}
 
     def reach(self, choice: dict, key: str, piece: str) -> dict[str, float]:
-        """The hexes ``piece`` may reach as an item of list ``key`` (the rules' own search)."""
+        """The hexes ``piece`` may reach as an item of list ``key`` (the rules' own search), on the
+        side's view: what it lights is what the side can see (an enemy it cannot see is no obstacle
+        there, as on its map), never the full state of an open game; the check, on the game, decides."""
         lists = {ml.key: ml for ml in self.map_lists()}
         if key not in lists or piece not in {p.id for p in lists[key].pieces}:
             raise InvalidInput(f"{piece!r} is not a piece of list {key!r} at {self.decision.id}", code="E504")
-        return dict(self.system.reach(self.state, self.decision, self.side, choice, key, piece))
+        return dict(self.system.reach(self.view, self.decision, self.side, choice, key, piece))
 
     def problems(self, choice: dict) -> list[dict[str, Any]]:
         """The problems of ``choice``, one line each as ``hxref check`` prints them, with the

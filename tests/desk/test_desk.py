@@ -77,6 +77,20 @@ def test_an_impulse_s_map_lists_reach_and_problems_on_the_map(impulse_desk):
     assert p["hex"] == "1710" and p["rule"] == "8.2" and p["at"] == "choice.moves[0].path[1]"
 
 
+def test_the_pieces_and_the_reach_are_read_from_the_sides_view_never_the_open_games_full_state(impulse_desk,
+                                                                                                 monkeypatch):
+    """An open game's file holds everything, hidden forces too: the page lights what the side's own
+    view allows (as its map shows it), and only the check, the referee's, reads the game."""
+    session = impulse_desk.desk.session
+    seen = []
+    real_orders, real_reach = session.system.map_orders, session.system.reach
+    monkeypatch.setattr(session.system, "map_orders", lambda st, *a: seen.append(st) or real_orders(st, *a))
+    monkeypatch.setattr(session.system, "reach", lambda st, *a: seen.append(st) or real_reach(st, *a))
+    page = impulse_desk.api("page")[1]
+    assert impulse_desk.api("reach", {"choice": page["choice"], "list": "moves", "piece": "calloway"})[0] == 200
+    assert seen and all(st is session.view for st in seen) and session.view is not session.state
+
+
 def test_save_and_mail_submits_and_writes_the_outbox_where_the_game_has_an_address_book(cli, game):
     from hxref.cli.desk import _game_session
     from hxref.crypto.signing import load_private_key
