@@ -305,6 +305,10 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
         carried += [f"    hxref {kind} --template {name} --key YOUR_KEY" for name, kind in commands]
         carried.append("It checks your choice against the view, signs it and writes the file to mail to the "
                        "umpire." if views else "It signs your choice and writes the file to mail to the umpire.")
+        if views and any(kind in ("answer", "commit") for _, kind in commands):
+            carried.append("Or write it on a page in your browser, clicking on your map (the same checks; it "
+                           "saves the same file):")
+            carried.append(f"    hxref orders {views[0]} --key YOUR_KEY")
     elif templates:
         carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
                        + ", ".join(n for n, _ in templates) + "): fill in `choice`, then run the command it "

@@ -380,6 +380,7 @@ def test_the_umpired_mail_says_the_one_command_that_works_and_carries_the_view(s
     assert svg == maps["union"] and svg not in (maps["confederate"], maps["umpire"])
     plain = msg.get_body(("plain",)).get_content()
     assert "    hxref answer --template union-t1.union-template.yaml --key YOUR_KEY" in plain
+    assert "    hxref orders union-t1.union-view.yaml --key YOUR_KEY" in plain      # or on the map, in a page
     assert "sign, send" not in plain and "hxref sign" not in plain
     assert not re.search(rf"hxref \w+ {re.escape(salem.game.name)}", plain), plain
     res = salem.run("umpire", "outbox", salem.game, "--key", salem.key("union"), "--out", out, code=2)
@@ -400,6 +401,7 @@ def test_the_encrypted_umpired_mail_names_the_command_on_the_opened_files(salem)
                                                                  "union-t1.union-view.yaml.age"}
     plain = msg.get_body(("plain",)).get_content()
     assert "    hxref answer --template union-t1.union-template.yaml --key YOUR_KEY" in plain
+    assert "    hxref orders union-t1.union-view.yaml --key YOUR_KEY" in plain      # or on the map, in a page
     assert "against the view" in plain
 
 
