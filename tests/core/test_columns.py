@@ -235,8 +235,10 @@ def test_the_signature_block_is_within_72_columns(keydir):
 
 def test_the_shipped_demo_order_files_fit():
     # the signed files; not the manifest, nor the game file whose pinned data the demo plays with
-    files = [f for d in DEMOS for f in sorted(d.parent.glob("*.yaml"))
-             if f.name not in ("demo.yaml", yamlio.to_plain(yamlio.load_data(d)).get("charts_from"))]
+    files = []
+    for d in DEMOS:
+        skip = ("demo.yaml", yamlio.to_plain(yamlio.load_data(d)).get("charts_from"))     # each manifest read once
+        files += [f for f in sorted(d.parent.glob("*.yaml")) if f.name not in skip]
     assert files
     stale = re.compile(r"^identity: [0-9a-f]{64}$|^# [A-Za-z0-9+/=]{76}$", re.M)
     if any(stale.search(f.read_text()) for f in files):
