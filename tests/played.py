@@ -131,6 +131,12 @@ def replay_folder(folder: Path, work: Path) -> Iterator[tuple[str, list[str], En
         eng.save()
 
 
+def yields(step: dict) -> int:
+    """How many moments :func:`replay_folder` yields for one step of a demo's manifest (a submit, a
+    resolve, both or neither)."""
+    return bool(step.get("submit")) + ("resolve" in step)
+
+
 def chained(chain: Path, part: int, play: Callable[[int, Path], None]) -> Path:
     """The folder of part ``part`` (from 0) of the game played in parts under ``chain``: each part is
     played once for every process of a test run, in order, under the chain's lock -- the parts before

@@ -262,7 +262,8 @@ def render(fields: dict, comment: str = "") -> str:
     lines = yamlio.wrap_comment(comment.strip()) if comment else []
     head = "\n".join(lines) + ("\n" if lines else "")
     # one scalar a line (no soft wrapping by the emitter), then each long line folded exactly
-    return head + yamlio.fold_long_lines(yamlio.dump_fast({"hxref": FORMAT, **fields}, width=1_000_000))
+    data = {"hxref": FORMAT, **fields}
+    return head + yamlio.fold_long_lines(yamlio.dump_fast(data, width=1_000_000), data=data)
 
 
 def skeleton(eng: Any, game: str, side: str, decision: str | None) -> tuple[str, bool]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ from hxref.kit.secret_kinds import values
 
 from tests.conformance import harness, players
 from tests.conformance.conftest import DEMO_PARTS, RANDOM_PARTS
+from tests.played import yields
 
 DECISIONS = int(os.environ.get("HXREF_CONFORMANCE_DECISIONS", "300"))
 
@@ -87,54 +89,64 @@ def _reveals(system: str) -> list[dict]:
 
 
 class DemoRun:
-    def __init__(self):
+    def __init__(self, total: int = 0):
         self.steps: dict[int, tuple[str, dict[str, str]]] = {}    # this part's steps, by number (from 1)
-        self.total = 0                                          # every step of the demo
+        self.total = total                                      # every step of the demo
         self.leaks: list[tuple] = []
         self.moments = self.reports = self.searched = 0
         self.own_found: set[str] = set()
         self.kinds_found: dict[str, int] = {}
         self.mode = None
+        self.whole = False                                      # this part replayed every step
         self.error: BaseException | None = None
+
+
+def share(total: int, part: int) -> range:
+    """The steps (numbered from 1) of part ``part`` of a demo of ``total`` steps: the ``part``-th of
+    ``DEMO_PARTS`` runs of about as many steps each."""
+    return range(total * part // DEMO_PARTS + 1, total * (part + 1) // DEMO_PARTS + 1)
 
 
 @pytest.fixture(scope="module")
 def demo_run(system, demo_part, tmp_path_factory) -> DemoRun:
-    """The demo replayed, with the golden texts and the secrets sweep (f) of part ``demo_part`` of its
-    steps: every ``DEMO_PARTS``-th step (tests/conformance/conftest.py), so that the parts together
-    render and search every step once; the secret kinds are counted at every step by every part."""
-    run = DemoRun()
+    """The demo replayed as far as the end of part ``demo_part`` of its steps (:func:`share`, the
+    demo cut into ``DEMO_PARTS`` runs, tests/conformance/conftest.py), with the golden texts and the
+    secrets sweep (f) of that part's steps: the parts together render and search every step once,
+    and replay half as many steps as six whole replays would.  The last part, which replays every
+    step, counts the secret kinds found at every step."""
     info = registry.info(system)
     if not info.demo or not (harness.demo_folder(system) / "demo.yaml").is_file():
+        run = DemoRun()
         run.error = AssertionError(f"{system} ships no demo")
         return run
+    run = DemoRun(sum(yields(step) for step in harness.manifest(system)["steps"]))
+    mine = share(run.total, demo_part)
+    run.whole = whole = demo_part == DEMO_PARTS - 1
     work = tmp_path_factory.mktemp(f"demo-{system}")
     reveals = _reveals(system)
     kinds = info.secret_kinds
     package = type(registry.get(system)).__module__.rpartition(".")[0]     # where ".views:..." is read
     seen = 0
     try:
-        for step, (what, names, eng) in enumerate(harness.replay_demo(system, work), 1):
+        for step, (what, names, eng) in enumerate(islice(harness.replay_demo(system, work), mine.stop - 1), 1):
             # the sweep reads each event when it is first told (a reader who reads every report),
             # against the secrets of that moment; a reader who skips reports is told the same
             # events later, as far as he may see them (tests/core/test_report_story.py)
             since, seen = seen, len(eng.gf.log)
-            run.total = step
             run.mode = eng.mode
-            mine = step % DEMO_PARTS == demo_part
             done = set(eng.h.get("resolved", []))
             texts = {}
             secret = {}
             for side in eng.sides():
-                words = set(eng.system.secrets(eng.state, side)) if eng.mode == "umpired" and mine else set()
-                for k in kinds:
+                words = set(eng.system.secrets(eng.state, side)) if eng.mode == "umpired" and step in mine else set()
+                for k in kinds if whole else ():
                     found = values(eng.state, side, (k,), package) if eng.mode == "umpired" else set()
                     run.kinds_found[k] = run.kinds_found.get(k, 0) + len(found)
                 # a commitment not yet revealed: its salt, link and chosen values are the side's own
                 words |= {w for r in reveals if r["side"] == side and r["decision"] not in done
                           for w in r["words"] if w}
                 secret[side] = sorted(words)
-            if not mine:
+            if step not in mine:
                 continue
             run.moments += 1
             for audience in harness.audiences(eng):
@@ -274,6 +286,7 @@ def test_f_no_report_shows_another_sides_secret(system, demo_run):
     info = registry.info(system)
     if info.secret_kinds:
         assert demo_run.mode == "umpired", f"{system} declares secrets but its demo is a {demo_run.mode} game"
+    if info.secret_kinds and demo_run.whole:        # the kinds are counted by the part that replays every step
         empty = [k for k, n in demo_run.kinds_found.items() if not n]
         assert not empty, f"{system}: these secret kinds find nothing at any step of the demo: {empty}"
         assert demo_run.own_found, f"{system}: no side's report shows its own secrets: the search is vacuous"
