@@ -29,6 +29,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import json
 import os
 import time
 from collections.abc import Iterable, Mapping
@@ -97,6 +98,11 @@ class GameFile:
         ``known_hash`` is for the audit's replay of an input event whose stored
         copy was already checked to hash to exactly this (same seq, prev and data).
         """
+        # the data as every copy reads it back from the file (its canonical JSON: keys in order, tuples as
+        # lists), not the caller's objects: what this process tells of the event (a report, the demo's
+        # story) is then what a copy that loads the file tells, and no later change to the caller's
+        # objects reaches the log
+        data = json.loads(canonical_json(data))
         event: Event = {"seq": len(self.log) + 1, "kind": kind, "by": by, "data": data, "prev": self.head,
                         "hash": ""}
         event["hash"] = known_hash or event_hash(event)

@@ -279,6 +279,25 @@ def test_e_the_demo_saves_and_loads_byte_identical(system, played, tmp_path):
     _saves_the_same(played.folder(system) / "game.yaml", tmp_path)
 
 
+def test_e_what_the_engine_tells_in_memory_is_what_a_copy_loaded_from_the_file_tells(system, tmp_path):
+    """The demo replayed in one process, then its file loaded as another copy would: every event reads
+    the same, to the order of its keys (a report lists what an event's mappings hold in their order),
+    and so does every audience's report of the last step."""
+    import json
+
+    from hxref.report import turn
+
+    *_, (_what, _names, eng) = harness.replay_demo(system, tmp_path)
+    eng.gf.save()
+    other = Engine.load(eng.gf.path)
+    told, read = [json.dumps(ev["data"]) for ev in eng.gf.log], [json.dumps(ev["data"]) for ev in other.gf.log]
+    assert len(told) == len(read)
+    differ = [i + 1 for i, (a, b) in enumerate(zip(told, read)) if a != b]
+    assert differ == [], f"events {differ[:10]} read otherwise from the file: {told[differ[0] - 1][:300]}"
+    for audience in harness.audiences(eng):
+        assert turn.render(turn.build(eng, audience), "text") == turn.render(turn.build(other, audience), "text")
+
+
 # --- (f) no secret in another side's reports -------------------------------------------------------
 # (f) and (g) run once for each part of the demo's steps: together over every step
 def test_f_no_report_shows_another_sides_secret(system, demo_run):
