@@ -26,13 +26,14 @@ def _tree(root: Path | None) -> list[list[Any]]:
     if root is None or not root.is_dir():
         return []
     out: list[list[Any]] = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    top = str(root)
+    for dirpath, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        rel = os.path.relpath(dirpath, top)     # plain strings: a Path a file costs most of a command's walk
         for name in sorted(filenames):
-            p = Path(dirpath) / name
             with contextlib.suppress(OSError):
-                st = p.stat()
-                out.append([str(p.relative_to(root)), st.st_size, st.st_mtime_ns])
+                st = os.stat(os.path.join(dirpath, name))
+                out.append([name if rel == "." else os.path.join(rel, name), st.st_size, st.st_mtime_ns])
     return out
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hxref.referee import orders
-from hxref.base import yamlio
 from hxref.cli import main
 from hxref.gamefile.game import LOG_MARKER
 from tests import played
@@ -62,7 +61,8 @@ class Segment:
 
 
 def manifest(folder: Path) -> dict:
-    return yamlio.to_plain(yamlio.load_data(folder / "demo.yaml"))
+    """The folder's ``demo.yaml`` as plain data (its text parsed once a process: :func:`tests.played.read_manifest`)."""
+    return played.read_manifest(Path(folder))
 
 
 def file_info(folder: Path, name: str) -> FileInfo:

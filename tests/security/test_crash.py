@@ -120,10 +120,11 @@ def _reset(folder: Path, start: str) -> None:
         p.unlink()
     shutil.copy(folder / (start + ".bak"), folder / (GAME + ".bak"))
     shutil.copy(folder / start, folder / GAME)
-    # the heads this machine saw (hxref.gamefile.heads): the last one is the start version's, as when it was saved
-    # (else the command would refuse the game put back as a rollback, E506)
+    # the heads this machine saw (hxref.gamefile.heads): the last one is the start version's, and the file
+    # it wrote is this one, as when the command before saved it (else the command would refuse the game
+    # put back as a rollback, E506, and, not vouched for, replay its log before it starts)
     gf = GameFile.load(folder / GAME)
-    heads.remember(gf.log[0]["hash"], folder / GAME, len(gf.log), gf.head)
+    heads.remember(gf.log[0]["hash"], folder / GAME, len(gf.log), gf.head, gf.digest)
 
 
 def _run_to_end(folder: Path, sc: dict) -> float:

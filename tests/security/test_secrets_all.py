@@ -96,7 +96,8 @@ SECRETS = {"heartland": _heartland, "salem-church": _salem, "kgp": _kgp, "acw-mi
 
 
 def _found(text: str, words: list[str], patterns: list[str]) -> list[str]:
-    out = {w for w in words if re.search(r"(?<![\w'-])" + re.escape(w) + r"(?![\w'-])", text)}
+    # a word stands alone (not inside a longer name); only a word the text holds at all is searched
+    out = {w for w in words if w in text and re.search(r"(?<![\w'-])" + re.escape(w) + r"(?![\w'-])", text)}
     out |= {p for p in patterns if re.search(p, text)}
     return sorted(out)
 
