@@ -264,16 +264,16 @@ def new(game, system_name, scenario, side_specs, umpire, mode, game_id, nonce, c
     click.echo(f"next: {eng.waiting_text()}")
 
 
-def _echo_resolutions(done) -> None:
+def _echo_resolutions(done, sides) -> None:
     """Each resolution as `hxref play` and `hxref resolve` print it: its dice and its events."""
-    from ..report.turn import _event_line
+    from ..report.turn import event_line
 
     for r in done:
         click.echo(f"resolved {r.decision}")
         for roll_ in r.rolls:
             click.echo(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: {' '.join(map(str, roll_['faces']))}")
         for ev in r.events:
-            click.echo("  " + _event_line({"data": ev}, "umpire", "open"))
+            click.echo("  " + event_line({"data": ev}, "umpire", "open", sides))
 
 
 @main.command()
@@ -318,7 +318,7 @@ def play(game, side, choice):
         eng.answer_solo(side, dec.id, value)
         done = eng.resolve()
         eng.save()
-    _echo_resolutions(done)
+    _echo_resolutions(done, eng.system.sides)
     click.echo(f"next: {eng.waiting_text()}")
 
 
@@ -569,7 +569,7 @@ def resolve(game, key_path, fmt, workers):
                                             for r in done], "head": eng.gf.head,
                                "awaiting": eng.waiting_for()}, indent=2))
         return
-    _echo_resolutions(done)
+    _echo_resolutions(done, eng.system.sides)
     click.echo(f"head {eng.gf.head[:16]}... next: {eng.waiting_text()}")
 
 

@@ -359,9 +359,10 @@ class Session:
         lines += ["", "Commands: " + "; ".join(f"{k} {v}" for k, v in COMMANDS.items())]
         self.page(Panel(Text("\n".join(lines)), title="help", expand=True))
 
-    def show_resolutions(self, done) -> None:
-        """What the last answers did: each decision resolved, its dice and its events."""
-        from ..report.turn import _event_line
+    def show_resolutions(self, done, sides) -> None:
+        """What the last answers did: each decision resolved, its dice and its events (``sides``: the
+        game's, in its order)."""
+        from ..report.turn import event_line
 
         for r in done:
             self.console.print(Text(f"resolved {r.decision}", style="bold green"))
@@ -369,7 +370,7 @@ class Session:
                 self.console.print(Text(f"  die: {roll_['purpose']} by {roll_.get('by') or '-'}: "
                                         f"{' '.join(map(str, roll_['faces']))}"))
             for ev in r.events:
-                self.console.print(Text("  " + _event_line({"data": ev}, "umpire", "open")))
+                self.console.print(Text("  " + event_line({"data": ev}, "umpire", "open", sides)))
 
     def error(self, exc: HxrefError) -> None:
         if exc.where.file == "--choice":     # the engine's name for an answer given on the command line
@@ -390,7 +391,7 @@ class Session:
         if len(brief) < len(notes):
             self.console.print(Text("? lists every key of an answer and what it means", style="dim"))
         # last, just above the prompt: what the previous answers did (a screen of 24 lines keeps it)
-        self.show_resolutions(self.last)
+        self.show_resolutions(self.last, eng.system.sides)
         if self.last:
             self.console.print(Text(f"next: {eng.waiting_text()}", style="bold"))
         again = False           # a refused answer is being offered again for correction
@@ -473,12 +474,12 @@ class Session:
             while True:
                 eng = self.load()
                 if eng.finished:
-                    self.show_resolutions(self.last)
+                    self.show_resolutions(self.last, eng.system.sides)
                     self.console.print(Text(eng.waiting_text(), style="bold"))
                     return resolved
                 dec, owed = self.next_decision(eng)
                 if dec is None:
-                    self.show_resolutions(self.last)
+                    self.show_resolutions(self.last, eng.system.sides)
                     self.console.print(Text(f"nothing to play: {eng.waiting_text()}"))
                     return resolved
                 answers: list[tuple[str, dict]] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from ..kit.events import restricted, shown  # noqa: F401  (shown: read here by the reports and their tests)
@@ -50,13 +51,15 @@ class Report:
     receipts: list[str] = field(default_factory=list)
 
 
-def _event_line(ev: dict, audience: str | None, mode: str) -> str:
+def event_line(ev: dict, audience: str | None, mode: str, sides: Sequence[str] = ()) -> str:
+    """One event as the reports, `hxref resolve` and `hxref play` print it (``sides``: the game's, in its order)."""
     d = ev["data"]
     text = d.get("text")
     t = d.get("type")
-    if t == "bids.revealed":
+    if t == "bids.revealed":        # the sides in the game's order (the logged mapping's keys are sorted)
         b = d["bids"]
-        text = "bids revealed: " + ", ".join(f"{s} {'Pass' if v == 0 else v}" for s, v in b.items())
+        order = [s for s in sides if s in b] + sorted(s for s in b if s not in sides)
+        text = "bids revealed: " + ", ".join(f"{s} {'Pass' if b[s] == 0 else b[s]}" for s in order)
     elif t == "impulse":
         text = (f"impulse {d['n']}: {d['side']} at operation level {d['level']} ({d['how']}); "
                 f"leader pay {d['pay']} WEP")
@@ -120,7 +123,7 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
 
     # an umpired game's players hold no game file: their reports name no command that reads it
     summary = summary_of(faces, audience, engine.gf.path.name if mode != "umpired" or audience == "umpire" else None)
-    rep.sections.extend(_resolution_sections(told, start, audience, mode, summary))
+    rep.sections.extend(_resolution_sections(told, start, audience, mode, summary, engine.system.sides))
     seen = [ev["data"] for r in told for ev in r.events[1:]
             if ev["kind"] in ("rules", "die") and shown(ev["data"], audience, mode)] if new else []
     if view and seen:
@@ -302,7 +305,7 @@ def _claims(claims: list[tuple[int, str]]) -> Section:
 
 
 def _resolution_sections(told: list, since: int, audience: str | None, mode: str,
-                         dice_summary: str | None = None) -> list[Section]:
+                         dice_summary: str | None = None, sides: Sequence[str] = ()) -> list[Section]:
     """What happened since event ``since``, resolution by resolution, and which dice were rolled
     (as far as ``audience`` sees); when nothing is new, the last resolution."""
     out = []
@@ -314,7 +317,7 @@ def _resolution_sections(told: list, since: int, audience: str | None, mode: str
         happened = Section(title)
         for ev in r.events[1:]:
             if ev["kind"] == "rules" and shown(ev["data"], audience, mode):
-                happened.lines.append(_event_line(ev, audience, mode))
+                happened.lines.append(event_line(ev, audience, mode, sides))
         out.append(happened)
     several = len(told) > 1
     dsec = Section("Dice (verifiable: `hxref audit` re-derives every one)",

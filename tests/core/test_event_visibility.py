@@ -9,7 +9,7 @@ import pytest
 
 from hxref.crypto.dice import Dice
 from hxref.kit.events import event, only, visible
-from hxref.report.turn import _event_line, shown
+from hxref.report.turn import event_line, shown
 
 ROOT = Path(__file__).resolve().parents[2] / "hxref"
 
@@ -47,8 +47,8 @@ def test_open_and_solo_reports_hide_nothing():
 
 def test_the_umpire_sees_whom_a_restricted_event_was_told_to():
     ev = {"type": "wep", "text": "union WEP now 12", "rule": "4.25", "visible_to": ["union"]}
-    assert _event_line({"data": ev}, "umpire", "umpired") == "union WEP now 12 [rule 4.25] (told to union only)"
-    assert _event_line({"data": ev}, "union", "umpired") == "union WEP now 12 [rule 4.25]"
+    assert event_line({"data": ev}, "umpire", "umpired") == "union WEP now 12 [rule 4.25] (told to union only)"
+    assert event_line({"data": ev}, "union", "umpired") == "union WEP now 12 [rule 4.25]"
 
 
 def test_a_die_records_who_may_see_it():

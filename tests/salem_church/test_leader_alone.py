@@ -38,7 +38,7 @@ def test_the_umpire_reads_each_fogged_event_and_what_each_side_was_told():
     # the copy of an event without the unseen units is for the side that cannot see every unit it
     # names; the umpire reads both, each marked with the sides it was told to
     from hxref.kit.events import visible
-    from hxref.report.turn import _event_line
+    from hxref.report.turn import event_line
 
     whole = {"type": "combat", "text": "attack on 0609 by first-1", "rule": "B1", "visible_to": ["union"]}
     copy = {"type": "combat", "text": "attack on 0609 by an unseen Union unit", "rule": "B1",
@@ -46,5 +46,5 @@ def test_the_umpire_reads_each_fogged_event_and_what_each_side_was_told():
     assert visible(whole, "umpire") and visible(copy, "umpire")
     assert visible(copy, "confederate") and not visible(whole, "confederate")
     assert not visible(copy, None) and not visible(whole, None)
-    assert _event_line({"data": copy}, "umpire", "umpired").endswith("(told to confederate only)")
-    assert _event_line({"data": copy}, "confederate", "umpired") == "attack on 0609 by an unseen Union unit [rule B1]"
+    assert event_line({"data": copy}, "umpire", "umpired").endswith("(told to confederate only)")
+    assert event_line({"data": copy}, "confederate", "umpired") == "attack on 0609 by an unseen Union unit [rule B1]"

@@ -117,10 +117,10 @@ def test_an_unseen_unit_is_not_named_to_the_enemy_and_named_to_its_owner():
     # the public report reads neither (each names a unit one side does not see); the umpire's
     # report shows both, each with the side it was told to
     assert not [e for e in combats if visible(e, None)]
-    from hxref.report.turn import _event_line
+    from hxref.report.turn import event_line
 
-    assert _event_line({"data": union}, "umpire", "umpired").endswith("(told to union only)")
-    assert _event_line({"data": confederate}, "umpire", "umpired").endswith("(told to confederate only)")
+    assert event_line({"data": union}, "umpire", "umpired").endswith("(told to union only)")
+    assert event_line({"data": confederate}, "umpire", "umpired").endswith("(told to confederate only)")
     # the turn summary: the same, built for each side from the record's references
     row = {side: SYSTEM.view(st, side, "umpired")["combats"][0]["effects"] for side in ("union", "confederate")}
     assert row["confederate"].endswith("McLaws/M killed")
