@@ -112,7 +112,11 @@ class Desk:
 
 class _Server(ThreadingHTTPServer):
     """The standard library's server, but a request that fails says one line in the terminal, not a
-    stack; a client that hung up before its answer (a closed tab, a port scan) says nothing."""
+    stack; a client that hung up before its answer (a closed tab, a port scan) says nothing; and a
+    burst of connections (a browser opens several at once) waits in the listen queue rather than
+    having its connection requests dropped and retried a second later (the default queue is 5)."""
+
+    request_queue_size = 64
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         exc = sys.exc_info()[1]

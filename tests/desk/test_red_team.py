@@ -98,7 +98,10 @@ def test_a_guess_that_shares_the_tokens_start_is_refused_like_any_other(bid_desk
 
 
 def test_slow_connections_of_another_process_do_not_stop_the_players_page(bid_desk):
-    """Forty connections that send half a request and wait: the player's calls still answer."""
+    """Forty connections that send half a request and wait: the player's calls still answer.  They
+    all wait in the listen queue (the standard library's holds 5: the rest would be dropped and
+    retried a second later), each then on a thread of its own."""
+    assert bid_desk.desk.httpd.request_queue_size >= 40
     idle = []
     try:
         for _ in range(40):
