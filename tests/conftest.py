@@ -165,14 +165,21 @@ def game(cli) -> str:
     return "g.yaml"
 
 
+def joined(cli, game: str, system: str, scenario: str, game_id: str, *more: str, union: str = "alice") -> str:
+    """``game``, made with `hxref new` (``more``: its other options) for the key ``union`` as the union
+    and bob as the confederates, and joined by both sides, each join submitted in turn."""
+    cli("new", game, "--system", system, "--scenario", scenario, "--game-id", game_id,
+        "--side", f"union={union}.pub", "--side", "confederate=bob.pub", *more)
+    for side, key in (("union", union), ("confederate", "bob")):
+        cli("join", game, "--side", side, "--key", key)
+        cli("submit", game, f"{side}-join.yaml")
+    return game
+
+
 @pytest.fixture
 def hgame(cli):
     """An open heartland-demo game at the Confederates' first orders (they bid their full 5)."""
-    cli("new", "h.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "hd-test",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    for side, key in (("union", "alice"), ("confederate", "bob")):
-        cli("join", "h.yaml", "--side", side, "--key", key)
-        cli("submit", "h.yaml", f"{side}-join.yaml")
+    joined(cli, "h.yaml", "heartland", "heartland-demo", "hd-test")
     bid_round(cli, "h.yaml", 2, 5)
     import json
 

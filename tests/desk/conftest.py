@@ -1,17 +1,21 @@
 """The order page under test: a server of a real session on 127.0.0.1, run in a thread."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hxref.cli.desk import _game_session
 from hxref.crypto.signing import load_private_key
 from hxref.desk.server import Desk
+from tests.conftest import joined
 
 
 class Served:
@@ -52,13 +56,35 @@ class Served:
         self.thread.join(5)
 
 
+def key_with_passphrase(path: Path, passphrase: bytes) -> None:
+    """An Ed25519 key protected by ``passphrase`` at ``path``, its public half at ``path.pub``."""
+    from cryptography.hazmat.primitives import serialization as ser
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    k = Ed25519PrivateKey.generate()
+    path.write_bytes(k.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.BestAvailableEncryption(passphrase)))
+    path.chmod(0o600)
+    Path(f"{path}.pub").write_bytes(k.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH))
+
+
+@contextlib.contextmanager
+def serving(game: str, side: str, key: Any) -> Iterator[Served]:
+    """The order page of ``side`` in the open game ``game``, served for the block (``key``: a key, or
+    the name of a key file beside the test)."""
+    if isinstance(key, str):
+        key = load_private_key(Path(key))
+    served = Served(Desk(_game_session(game, side, key, Path.cwd())))
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
 @pytest.fixture
 def bid_desk(cli, game):
     """The order page of the union in an open bidding game, at its secret bid."""
-    key = load_private_key(Path("alice"))
-    served = Served(Desk(_game_session(game, "union", key, Path.cwd())))
-    yield served
-    served.stop()
+    with serving(game, "union", "alice") as served:
+        yield served
 
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -104,10 +130,8 @@ def shoot(driver, name: str, width: int) -> None:
 @pytest.fixture
 def impulse_desk(cli, hgame):
     """The order page of the Confederates at their first impulse of the Heartland demo scenario."""
-    key = load_private_key(Path("bob"))
-    served = Served(Desk(_game_session(hgame, "confederate", key, Path.cwd())))
-    yield served
-    served.stop()
+    with serving(hgame, "confederate", "bob") as served:
+        yield served
 
 
 def click_hex(driver, label: str, shift: bool = False) -> None:
@@ -136,11 +160,7 @@ def click_hex(driver, label: str, shift: bool = False) -> None:
 @pytest.fixture
 def salem_desk(cli):
     """The order page of the Confederates at their first player turn of an open Salem Church game."""
-    cli("new", "s.yaml", "--system", "salem-church", "--scenario", "salem-church", "--game-id", "sc-test",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    for side, key in (("union", "alice"), ("confederate", "bob")):
-        cli("join", "s.yaml", "--side", side, "--key", key)
-        cli("submit", "s.yaml", f"{side}-join.yaml")
+    joined(cli, "s.yaml", "salem-church", "salem-church", "sc-test")
     cli("answer", "s.yaml", "--side", "confederate", "--key", "bob", "--choice", "place: {wilcox-m: '0609'}")
     cli("submit", "s.yaml", "confederate-t0.setup.yaml")
     cli("resolve", "s.yaml")
@@ -150,6 +170,5 @@ def salem_desk(cli):
     cli("roll", "s.yaml", "--side", "confederate", "--key", "bob", "--decision", "t1.union")
     cli("submit", "s.yaml", "confederate-t1.union-roll.yaml")
     cli("resolve", "s.yaml")
-    served = Served(Desk(_game_session("s.yaml", "confederate", load_private_key(Path("bob")), Path.cwd())))
-    yield served
-    served.stop()
+    with serving("s.yaml", "confederate", "bob") as served:
+        yield served

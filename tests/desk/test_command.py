@@ -9,6 +9,9 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from tests.conftest import joined
+from tests.desk.conftest import key_with_passphrase
+
 
 def _start(*args: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "hxref.cli", "orders", *args, "--no-browser"],
@@ -54,29 +57,15 @@ def test_the_side_that_owes_nothing_is_told_so(cli, game):
     assert "owes no order" in err and "g.yaml" in err
 
 
-def _key_with_passphrase(path: Path, passphrase: bytes) -> None:
-    from cryptography.hazmat.primitives import serialization as ser
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    k = Ed25519PrivateKey.generate()
-    path.write_bytes(k.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.BestAvailableEncryption(passphrase)))
-    path.chmod(0o600)
-    Path(f"{path}.pub").write_bytes(k.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH))
-
-
 def test_a_key_with_a_passphrase_asks_for_it_in_the_terminal(cli, monkeypatch):
     """No $HXREF_PASSPHRASE: the command asks in the terminal, hiding what is typed; the right
     passphrase serves the page, a wrong one is one line and exit 2 (the page is never served)."""
     import os
     import pty
 
-    _key_with_passphrase(Path("carol"), b"correct horse")
-    cli("new", "p.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open", "--game-id", "pp",
-        "--side", "union=carol.pub", "--side", "confederate=bob.pub")
-    monkeypatch.setenv("HXREF_PASSPHRASE", "correct horse")
-    cli("join", "p.yaml", "--side", "union", "--key", "carol")
-    cli("join", "p.yaml", "--side", "confederate", "--key", "bob")
-    cli("submit", "p.yaml", "union-join.yaml", "confederate-join.yaml")
+    key_with_passphrase(Path("carol"), b"correct horse")
+    monkeypatch.setenv("HXREF_PASSPHRASE", "correct horse")        # for the join; the command below asks
+    joined(cli, "p.yaml", "heartland", "bidding-demo", "pp", "--mode", "open", union="carol")
     monkeypatch.delenv("HXREF_PASSPHRASE")
     for typed, serves in ((b"wrong horse\n", False), (b"correct horse\n", True)):
         main, tty = pty.openpty()

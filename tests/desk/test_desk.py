@@ -92,19 +92,12 @@ def test_the_pieces_and_the_reach_are_read_from_the_sides_view_never_the_open_ga
 
 
 def test_save_and_mail_submits_and_writes_the_outbox_where_the_game_has_an_address_book(cli, game):
-    from hxref.cli.desk import _game_session
-    from hxref.crypto.signing import load_private_key
-    from hxref.desk.server import Desk
-
-    from tests.desk.conftest import Served
+    from tests.desk.conftest import serving
 
     Path("g.addresses.yaml").write_text("union: alice@example.org\nconfederate: bob@example.org\n")
-    served = Served(Desk(_game_session(game, "union", load_private_key(Path("alice")), Path.cwd())))
-    try:
+    with serving(game, "union", "alice") as served:
         assert served.api("page")[1]["mail"] is True
         status, r = served.api("save", {"choice": {"bid": 2}, "mail": True})
-    finally:
-        served.stop()
     assert status == 200, r
     assert r["mailed"][0].startswith("accepted: game test-game decision t1.bid side union (commit)")   # submitted
     assert any("for confederate" in line for line in r["mailed"])

@@ -28,11 +28,11 @@ from urllib.parse import quote
 
 import pytest
 
-from hxref.cli.desk import _game_session, _view_session
+from hxref.cli.desk import _view_session
 from hxref.crypto.signing import load_private_key
 from hxref.desk.server import MAX_BODY, Desk
-from tests.conftest import bid_round
-from tests.desk.conftest import Served
+from tests.conftest import bid_round, joined
+from tests.desk.conftest import Served, key_with_passphrase, serving
 
 
 def _sha(path: str | Path) -> str:
@@ -57,9 +57,8 @@ def _raw(port: int, data: bytes, timeout: float = 10) -> bytes:
 @pytest.fixture
 def orders_desk(cli, hgame):
     """The confederate's order page in an open Heartland game, at his first impulse's moves."""
-    served = Served(Desk(_game_session(hgame, "confederate", load_private_key(Path("bob")), Path.cwd())))
-    yield served
-    served.stop()
+    with serving(hgame, "confederate", "bob") as served:
+        yield served
 
 
 # --- another local user or process: he reaches the port, he holds no token ------------------------
@@ -67,19 +66,14 @@ def orders_desk(cli, hgame):
 
 def test_a_token_from_an_earlier_run_of_the_page_opens_nothing(cli, game):
     """A token seen once (a browser's history, a screenshot) is no key to the next page."""
-    key = load_private_key(Path("alice"))
-    first = Served(Desk(_game_session(game, "union", key, Path.cwd())))
-    old = first.desk.token
-    first.stop()
-    second = Served(Desk(_game_session(game, "union", key, Path.cwd())))
-    try:
+    with serving(game, "union", "alice") as first:
+        old = first.desk.token
+    with serving(game, "union", "alice") as second:
         assert second.desk.token != old and len(second.desk.token) >= 43
         assert second.request("GET", f"/?token={old}")[0] == 403
         status, _, body = second.request("POST", "/api/save", b'{"choice": {"bid": 3}}',
                                          {"Content-Type": "application/json", "X-Hxref-Token": old})
         assert status == 403 and body == b"forbidden\n"
-    finally:
-        second.stop()
     assert not list(Path.cwd().glob("union-t1.bid-*.yaml"))
 
 
@@ -407,41 +401,19 @@ def test_the_opponents_sealed_bid_is_not_on_the_page(cli, game):
     reveal = Path("bob-files/confederate-t1.bid-reveal.yaml").read_text()
     salt = re.search(r"^salt: *'?([0-9a-f]+)", reveal, re.M)[1]
     link = re.search(r"^link: *'?([0-9a-f]+)", reveal, re.M)[1]
-    served = Served(Desk(_game_session(game, "union", load_private_key(Path("alice")), Path.cwd())))
-    try:
+    with serving(game, "union", "alice") as served:
         seen = _everything_served(served, [{"bid": 4}, {"bid": 9}])
-    finally:
-        served.stop()
     assert salt not in seen and link not in seen
 
 
-def _passphrase_key(path: Path, passphrase: bytes) -> None:
-    from cryptography.hazmat.primitives import serialization as ser
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    k = Ed25519PrivateKey.generate()
-    path.write_bytes(k.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH,
-                                     ser.BestAvailableEncryption(passphrase)))
-    path.chmod(0o600)
-    pub = k.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH)
-    Path(f"{path}.pub").write_bytes(pub + b" carol\n")
-
-
 def test_neither_the_key_nor_its_passphrase_is_ever_served(cli, monkeypatch):
-    _passphrase_key(Path("carol"), b"correct horse battery")
+    key_with_passphrase(Path("carol"), b"correct horse battery")
     monkeypatch.setenv("HXREF_PASSPHRASE", "correct horse battery")
-    cli("new", "p.yaml", "--system", "heartland", "--scenario", "bidding-demo", "--mode", "open",
-        "--game-id", "pp", "--side", "union=carol.pub", "--side", "confederate=bob.pub")
-    cli("join", "p.yaml", "--side", "union", "--key", "carol")
-    cli("join", "p.yaml", "--side", "confederate", "--key", "bob")
-    cli("submit", "p.yaml", "union-join.yaml", "confederate-join.yaml")
+    joined(cli, "p.yaml", "heartland", "bidding-demo", "pp", "--mode", "open", union="carol")
     key = load_private_key(Path("carol"), b"correct horse battery")
-    served = Served(Desk(_game_session("p.yaml", "union", key, Path.cwd())))
-    try:
+    with serving("p.yaml", "union", key) as served:
         seen = _everything_served(served, [{"bid": 3}])
         assert served.api("save", {"choice": {"bid": 3}})[0] == 200
-    finally:
-        served.stop()
     secret_lines = [ln for ln in Path("carol").read_text().splitlines() if not ln.startswith("-----")]
     assert "correct horse" not in seen and "PRIVATE KEY" not in seen and "passphrase" not in seen.lower()
     assert not [ln for ln in secret_lines if ln in seen]
@@ -525,18 +497,13 @@ def hostile_game(games_copy, cli):
     data = yaml.safe_load(mp.read_text())
     data["title"] = HOSTILE
     mp.write_text(yaml.safe_dump(data, sort_keys=False))
-    cli("new", "x.yaml", "--system", "heartland", "--scenario", "heartland-demo", "--game-id", "xss",
-        "--side", "union=alice.pub", "--side", "confederate=bob.pub")
-    for side, key in (("union", "alice"), ("confederate", "bob")):
-        cli("join", "x.yaml", "--side", side, "--key", key)
-        cli("submit", "x.yaml", f"{side}-join.yaml")
+    joined(cli, "x.yaml", "heartland", "heartland-demo", "xss")
     bid_round(cli, "x.yaml", 2, 5)
     return "x.yaml"
 
 
 def test_the_opponents_names_are_shown_as_text_and_never_run(hostile_game, red_browser):
-    served = Served(Desk(_game_session(hostile_game, "confederate", load_private_key(Path("bob")), Path.cwd())))
-    try:
+    with serving(hostile_game, "confederate", "bob") as served:
         page = served.api("page")[1]
         assert "&lt;img src=x" in page["map"]["svg"]            # the hostile names reach the page
         red_browser.get(served.desk.url)
@@ -550,8 +517,6 @@ def test_the_opponents_names_are_shown_as_text_and_never_run(hostile_game, red_b
             scripts: document.scripts.length,
             text: document.body.textContent,
             resources: performance.getEntriesByType('resource').map((e) => e.name)}""")
-    finally:
-        served.stop()
     assert found["pwned"] is None and found["injected"] == 0 and found["scripts"] == 1
     assert "<img src=x" in found["text"]          # the names are there, as the opponent wrote them, in words
     origin = f"http://127.0.0.1:{served.port}/"
