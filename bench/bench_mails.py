@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import shutil
 import sys
 import tempfile
@@ -225,18 +224,23 @@ def shipped_choices(src: Path) -> tuple[dict, int | None]:
     return out, max(turns) if turns else None
 
 
-def make_players(work: Path, man: dict, keys: dict[str, Path]) -> dict[str, Player]:
+def make_players(work: Path, man: dict, keys: dict[str, Path], demo: Path) -> dict[str, Player]:
     src = work / "src"
     (src / "keys").mkdir(parents=True, exist_ok=True)
+    if man.get("charts_from"):      # the shipped demo's own game re-made: its pinned charts
+        shutil.copy(demo / man["charts_from"], src / man["charts_from"])
     for s, k in keys.items():
         shutil.copy(k.with_name(k.name + ".pub"), src / "keys" / f"{s}.pub")
     man = dict(man, mode="open", keys={s: f"keys/{s}.pub" for s in keys})
     man.pop("umpire", None)
     man.pop("umpire_key", None)
-    players = {}
+    players: dict[str, Player] = {}
     for s, k in keys.items():
         c = Copy(work / s, src, man)
-        c.new(DAY)
+        if players:     # one game: the first player makes it and sends the file to the other
+            shutil.copy(next(iter(players.values())).copy.game, c.game)
+        else:
+            c.new(DAY)
         players[s] = Player(s, k, c)
     ids = {Engine.load(p.copy.game).identity for p in players.values()}
     assert len(ids) == 1, "the two copies are not the same game"
@@ -256,7 +260,9 @@ def run_sim(name: str, src: Path, work: Path, fresh_keys: bool) -> Sim:
         for s in sides:
             generate_key(fresh / s, f"{s}-bench")
             keys[s] = fresh / s
-        man = dict(man, nonce=secrets.token_hex(32), game_id=f"{man['game_id']}-open")
+        # a new game of its own: a fresh nonce is drawn by `hxref new`, and the charts are today's
+        man = {k: v for k, v in man.items() if k not in ("nonce", "charts_from")}
+        man["game_id"] = f"{man['game_id']}-open"
     else:
         keys = {}
         for s in sides:
@@ -268,7 +274,7 @@ def run_sim(name: str, src: Path, work: Path, fresh_keys: bool) -> Sim:
             keys[s] = k
     for k in keys.values():
         k.chmod(0o600)
-    sim = Sim(choices, make_players(work / "play", man, keys), last)
+    sim = Sim(choices, make_players(work / "play", man, keys, src), last)
     sim.play(sides)
     return sim
 
