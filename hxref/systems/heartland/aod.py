@@ -48,7 +48,8 @@ The bidding game (:class:`.state_types.BiddingState`) has one box a side, ``trac
 An entry of a list both sides share (``off_map``, ``announcements``, hidden ``pontoons``) is
 kept with its place in the list, ``[i, entry]``, so the list comes back in its order.  The public
 part carries ``seen`` (each side's top counters, :func:`.counters.top_counters`) and ``aod``: the
-leader ids of each side and the hidden fields the state holds (so an empty one comes back too).
+leader ids of each side.  Each track names the hidden fields the state holds (``held``), so an
+empty one comes back too, and the public part does not say which exist.
 A field of the state named nowhere here raises ``ValueError``: who holds it must be decided
 before it can be split.
 """
@@ -66,8 +67,11 @@ from .views import CURRENT_OWN, CURRENT_PUBLIC, IMPULSE_PUBLIC, OWN_KEYS, PUBLIC
 
 #: the box of a side's own records
 TRACK: Final = "track"
-#: the public part's index of the boxes: leader ids by side, and the hidden fields the state holds
+#: the public part's index of the boxes: the leader ids of each side
 INDEX: Final = "aod"
+#: the track's list of the hidden fields the state holds (each side's the same): an empty one
+#: comes back too, and the public part does not tell which there are (an announcement held)
+HELD: Final = "held"
 #: the public part's top counters of each side (3.71), as the views show them
 SEEN: Final = "seen"
 #: the per-side records ``{side: ...}`` of the whole state besides :data:`OWN_KEYS` (7.11 sources)
@@ -220,7 +224,7 @@ class _Split:
             for cid, c in self.state.get(kind, {}).items():
                 self._box_of(c, leaders, seen).setdefault(kind, {})[cid] = c
         self.public[SEEN] = seen
-        self.public[INDEX] = {"leaders": index, "held": self.held}
+        self.public[INDEX] = {"leaders": index}
 
     def _box_of(self, counter: Mapping[str, Any], leaders: Mapping[str, Any], seen) -> dict:
         side = counter.get("side", "")
@@ -249,7 +253,9 @@ def _split(state: HeartlandState) -> _Split:
     split = _Split(copy_state(dict(state)), is_full(state))
     split.run()
     if not split.full:
-        split.public[INDEX] = {"leaders": {}, "held": split.held}
+        split.public[INDEX] = {"leaders": {}}
+    for s in SIDES:
+        split.boxes[s][TRACK][HELD] = list(split.held)
     return split
 
 
@@ -267,10 +273,10 @@ def merged(public_part: Mapping[str, Any], boxes_by_side: Mapping[str, Mapping[s
     """The state again from its public part and every side's boxes."""
     pub = copy_state(dict(public_part))
     got = copy_state({s: dict(b) for s, b in boxes_by_side.items()})
-    index = pub.pop(INDEX)
+    pub.pop(INDEX)
     pub.pop(SEEN, None)
-    held = set(index["held"])
     tracks = {s: got.get(s, {}).get(TRACK, {}) for s in SIDES}
+    held = {name for t in tracks.values() for name in t.get(HELD, [])}
     state: dict[str, Any] = pub
     for key in (*OWN_KEYS, *OWN_MORE):
         if key in held:
