@@ -14,8 +14,8 @@ The core (engine, game file, CLI, batch, demo, mail, play, report) calls a syste
 the methods below and never looks a hook up by name; it holds every system as a ``GameSystem[Any]``
 (the state it keeps is the plain data the game file holds, which is the state the system's own
 ``setup`` and ``resolve`` returned).  Every method a system may leave out has its default here.
-``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``map_orders``, ``reach``, ``dashboard``
-and ``secrets`` read the state and change nothing (the conformance suite checks it); ``resolve`` returns the new
+``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``map_orders``, ``reach``, ``dashboard``,
+``secrets``, ``boxes``, ``public`` and ``merged`` read their arguments and change nothing (the conformance suite checks it); ``resolve`` returns the new
 state (the engine hands it a copy of its own, which the rules of the shipped systems update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, cast
 
 if TYPE_CHECKING:
     from .charts import Charts
@@ -441,6 +441,24 @@ class GameSystem(ABC, Generic[S]):
 
         return values(state, side, self.info.secret_kinds, type(self).__module__.rpartition(".")[0])
 
+    # --- hidden state in open games: each side's own part, and the public rest ------------------
+    def boxes(self, state: S, side: str) -> Mapping[str, Any] | None:
+        """``side``'s hidden state in an open game, as named boxes of plain data (each a leaf of a
+        commitment, opened alone when the rules reveal it); exact inverse of :meth:`public` with
+        :meth:`merged`.  None (the default): the system keeps no hidden state in open games, both
+        players hold the whole state.  Changes nothing."""
+        return None
+
+    def public(self, state: S) -> dict:
+        """The state without any side's :meth:`boxes`: what every player may see.  By default (no
+        hidden state) a copy of the whole state.  Changes nothing."""
+        return copy.deepcopy(dict(state))
+
+    def merged(self, public: Mapping[str, Any], boxes_by_side: Mapping[str, Mapping[str, Any] | None]) -> S:
+        """The state again from :meth:`public` and every side's :meth:`boxes`:
+        ``merged(public(s), {x: boxes(s, x) for x in sides}) == s``.  By default a copy of the
+        public part, which is the whole state.  Changes neither argument."""
+        return cast(S, copy.deepcopy(dict(public)))
 
 def resolve_copy(info: SystemInfo, state: Mapping[str, Any]) -> dict:
     """The state the engine hands ``resolve``: a deep copy, so the engine's own changes only when

@@ -258,9 +258,9 @@ class Stats:
 
 
 def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) -> None:
-    """(c): check, view, report, template, map_view, map_orders and reach leave the state as it was
-    (canonical JSON), and report, template, map_view, map_orders and reach leave the view they are
-    given as it was."""
+    """(c): check, view, report, template, map_view, map_orders, reach, public and boxes leave the
+    state as it was (canonical JSON), report, template, map_view, map_orders and reach the view they
+    are given, and merged the public part and boxes."""
     system = eng.system
     before = state_bytes(eng)
 
@@ -286,6 +286,13 @@ def read_only_checks(eng: Engine, dec, side: str, choice: dict, stats: Stats) ->
     system.result(eng.state)
     system.dashboard(eng.state)
     same("result or dashboard")
+    public = system.public(eng.state)
+    boxes = {s: system.boxes(eng.state, s) for s in eng.sides()}
+    same("public or boxes")
+    frozen = canonical_json([public, boxes])
+    system.merged(public, boxes)
+    if canonical_json([public, boxes]) != frozen:
+        stats.changed.append(f"merged changed the public part or the boxes it was given at {dec.id}")
     view = system.view(eng.state, side, eng.mode)
     frozen = canonical_json(view)
     for where in (eng.state, view):         # the page asks them of the state, or of the side's view

@@ -12,8 +12,9 @@ registered by the conftest), for every system:
     schema, kept only when ``check`` accepts them; no order ``check`` accepts makes ``resolve``
     raise, nothing is raised but a refusal, and no die is rolled on a decision declared without dice;
     at every step, every awaited decision's stand-fast default passes its schema and ``check``;
-(c) ``check``, ``view``, ``report``, ``template``, ``map_view``, ``result`` and ``dashboard``
-    leave the state as it was (canonical JSON), and report, template and map_view the view;
+(c) ``check``, ``view``, ``report``, ``template``, ``map_view``, ``result``, ``dashboard``,
+    ``public`` and ``boxes`` leave the state as it was (canonical JSON), report, template and
+    map_view the view, and ``merged`` the public part and boxes it is given;
 (d) the replay of every log (``hxref audit``) gives the snapshot;
 (e) loading a game file and saving it elsewhere gives the same bytes;
 (f) in the umpired demo, no audience's report in any format (text, Markdown, HTML, JSON, the SVG

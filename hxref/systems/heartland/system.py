@@ -447,6 +447,24 @@ class Heartland(GameSystem[HeartlandState]):
 
         return marks(events, view, audience)
 
+    def boxes(self, state: HeartlandState, side: str) -> dict[str, Any]:
+        """``side``'s Army Organization Display and own records as boxes (3.1, 3.16, 3.71; :mod:`.aod`)."""
+        from . import aod
+
+        return aod.boxes(state, side)
+
+    def public(self, state: HeartlandState) -> dict:
+        """The state without either side's AOD: what both players may see (3.71; :mod:`.aod`)."""
+        from . import aod
+
+        return aod.public(state)
+
+    def merged(self, public: Mapping[str, Any], boxes_by_side: Mapping[str, Mapping[str, Any] | None]) -> HeartlandState:
+        """The state again from its public part and both sides' boxes (:mod:`.aod`)."""
+        from . import aod
+
+        return cast(HeartlandState, aod.merged(public, {s: b or {} for s, b in boxes_by_side.items()}))
+
     def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
