@@ -460,6 +460,7 @@ class GameSystem(ABC, Generic[S]):
         public part, which is the whole state.  Changes neither argument."""
         return cast(S, copy.deepcopy(dict(public)))
 
+
 def resolve_copy(info: SystemInfo, state: Mapping[str, Any]) -> dict:
     """The state the engine hands ``resolve``: a deep copy, so the engine's own changes only when
     a resolution succeeds, except that each of the system's :attr:`SystemInfo.append_only` lists
