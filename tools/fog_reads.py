@@ -4,7 +4,8 @@ what :mod:`tests.heartland.fog_probe` finds in random games.
     python tools/fog_reads.py                                   # every scenario with a map, seeds 1-3
     python tools/fog_reads.py --scenario river-line --decisions 40 --seed 7
 
-For each decision of each game, each side's hidden facts (steps, ML, AP, ASP, artillery, WEP,
+The shipped demo game (orders/heartland/heartland-demo) is replayed and probed too (``--no-demo``:
+not).  For each decision of each game, each side's hidden facts (steps, ML, AP, ASP, artillery, WEP,
 replacement steps, a unit's box) are changed one at a time where the other side's umpired view does
 not show the change; the decision is resolved again with the same answers and dice, and what the
 other side is told is compared.  The table groups what differed by decision kind and rule: the rule
@@ -35,13 +36,13 @@ def table(tally: fog_probe.Tally) -> list[str]:
     groups: dict[tuple[str, str, str], list[fog_probe.Finding]] = defaultdict(list)
     for f in tally.findings:
         groups[(f.decision, f.category, f.rule)].append(f)
-    out = [f"{'decision':<16} {'category':<16} {'rule':<24} {'n':>5}  facts (side: kind n)",
-           "-" * 100]
+    out = [f"{'decision':<16} {'category':<16} {'rule':<40} {'n':>5}  facts (side: kind n)",
+           "-" * 116]
     for (decision, cat, rule), found in sorted(groups.items()):
         facts = Counter(f"{f.side[0]}:{f.fact}" for f in found)
-        out.append(f"{decision:<16} {cat:<16} {rule[:24]:<24} {len(found):>5}  "
+        out.append(f"{decision:<16} {cat:<16} {rule[:40]:<40} {len(found):>5}  "
                    + ", ".join(f"{k} {n}" for k, n in sorted(facts.items())))
-        out.append(f"{'':<16}   e.g. {found[0].example[:220]}")
+        out.append(f"{'':<16}   e.g. {found[0].example[:300]}")
     return out
 
 
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenario", action="append", help="a scenario with a map (default: every one)")
     ap.add_argument("--decisions", type=int, default=60, help="decisions played per game (default 60)")
     ap.add_argument("--seed", type=int, action="append", help="a seed of the random players (default 1, 2, 3)")
+    ap.add_argument("--no-demo", action="store_true", help="leave out the shipped demo game (replayed by default)")
     args = ap.parse_args(argv)
     scenarios = args.scenario or fog_probe.scenarios_with_map()
     seeds = args.seed or [1, 2, 3]
@@ -62,12 +64,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{scenario} seed {seed}: {tally.decisions} decisions, {tally.made} perturbations, "
                   f"{len(tally.findings)} findings ({time.perf_counter() - t:.1f} s)", file=sys.stderr)
             total.add(tally)
+    if not args.no_demo:
+        t = time.perf_counter()
+        with tempfile.TemporaryDirectory() as work:
+            tally = fog_probe.replay_demo(Path(work))
+        print(f"the shipped demo: {tally.decisions} decisions, {tally.made} perturbations, "
+              f"{len(tally.findings)} findings ({time.perf_counter() - t:.1f} s)", file=sys.stderr)
+        total.add(tally)
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(total.kinds.items()))
     print(f"scenarios {', '.join(scenarios)}; seeds {', '.join(map(str, seeds))}; up to {args.decisions} "
-          f"decisions a game; {time.perf_counter() - start:.0f} s")
+          f"decisions a game" + ("" if args.no_demo else "; and the shipped demo game")
+          + f"; {time.perf_counter() - start:.0f} s")
     print(f"decisions probed: {total.decisions} ({kinds})")
     print(f"perturbations made: {total.made}; changed the other side's umpired view (dropped): {total.visible}; "
           f"kept: {total.kept}; of those refused by check: {total.refused}")
+    print("dropped, by fact: " + ", ".join(f"{k} {n}" for k, n in sorted(total.shown.items())))
     print()
     print("\n".join(table(total)))
     return 0

@@ -19,14 +19,16 @@ hidden facts decide.  This module finds out which, by experiment:
   rolls for it, checked against what the engine logs.
 
 A difference is a :class:`Finding`, sorted into :data:`CONTACT` (the combat reveals 10.x and
-11.x, and the attrition results 4.31 announces), :data:`OWNER` (a result told to Y that depends
-on the hidden facts of a side acting in the decision: its own result, to be published by its
-owner) and :data:`OTHER` (anything else: a leak the rules do not make).
+11.x, and the attrition results 4.31 announces), :data:`OWNER` (an event or die told to Y that
+depends on the hidden facts of a side acting in the decision: its own result, to be published by
+its owner), :data:`MAP` (Y's view of the map changed, and no event Y reads told it) and
+:data:`OTHER` (anything else: a leak the rules do not make).
 """
 from __future__ import annotations
 
 import json
 import random
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -40,14 +42,14 @@ from hxref.crypto import dice as dice_mod
 from hxref.kit import registry, schema
 from hxref.kit.events import visible
 from hxref.kit.protocol import Decision, GameSystem, other_side, resolve_copy
-from hxref.referee.engine import Engine
+from hxref.referee.engine import UMPIRE, Engine
 from hxref.systems.heartland.model import copy_state
 
 SYSTEM = "heartland"
 SIDES = ("union", "confederate")
 UMPIRED = "umpired"
 #: the finding's categories (see the module's docstring)
-CONTACT, OWNER, OTHER, CHECK = "contact", "owner publishes", "other", "check reads it"
+CONTACT, OWNER, MAP, OTHER, CHECK = "contact", "owner publishes", "map, no event", "other", "check reads it"
 #: the kinds of hidden fact :func:`perturbations` changes
 FACTS = ("steps", "ml", "ap", "asp", "artillery", "wep", "box", "replacements")
 #: the first number of a rule whose events are the rules' reveals at contact: combat (10.x) and
@@ -55,7 +57,9 @@ FACTS = ("steps", "ml", "ap", "asp", "artillery", "wep", "box", "replacements")
 CONTACT_CHAPTERS = ("10", "11")
 #: attrition results the Reorganization Segment announces (4.31)
 ATTRITION_RULE = "4.31"
-ML_RANGE = range(0, 10)             # a leader's ML, 0-9 (3.51)
+ML_RANGE = range(0, 10)
+#: a map's hex label in a view path (the findings of one kind group together, whatever the hex)
+HEX_LABEL = re.compile(r"(?<=/)\d{4}(?=/|$)")             # a leader's ML, 0-9 (3.51)
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Finding:
     fact: str               # the kind of fact changed (FACTS)
     side: str               # whose fact
     rule: str               # the rule of the first differing event, "die <purpose>", or "view <path>"
-    category: str           # CONTACT, OWNER, OTHER or CHECK
+    category: str           # CONTACT, OWNER, MAP, OTHER or CHECK
     answering: tuple[str, ...]  # the sides that answer the decision
     example: str            # where and what: "river-line seed 2 t1.i3.orders: c4 steps 2->1: ..."
 
@@ -94,6 +98,7 @@ class Tally:
     refused: int = 0
     findings: list[Finding] = field(default_factory=list)
     kinds: Counter = field(default_factory=Counter)
+    shown: Counter = field(default_factory=Counter)     # the facts dropped, by kind
 
     def add(self, other: "Tally") -> None:
         self.decisions += other.decisions
@@ -103,6 +108,7 @@ class Tally:
         self.refused += other.refused
         self.findings += other.findings
         self.kinds.update(other.kinds)
+        self.shown.update(other.shown)
 
 
 # --- perturbations ---------------------------------------------------------------------------
@@ -228,7 +234,7 @@ def first_difference(a: Told, b: Told) -> tuple[str, str, dict | None] | None:
             return f"die {r['purpose']}", f"die {i}: {ra} vs {rb}", None
     if a.view != b.view:
         path = _first_path(json.loads(a.view), json.loads(b.view))
-        return f"view {path}", f"view differs at {path}", None
+        return f"view {HEX_LABEL.sub('<hex>', path)}", f"view differs at {path}", None
     return None
 
 
@@ -277,15 +283,16 @@ def actors(state: Mapping[str, Any], dec: Decision) -> set[str]:
 
 
 def category(rule: str, event: dict | None, side: str, acting: set[str]) -> str:
-    """:data:`CONTACT` for the combat reveals and announced attrition, :data:`OWNER` for a result
-    of an acting side's own facts, :data:`OTHER` for the rest."""
+    """:data:`CONTACT` for the combat reveals and announced attrition, :data:`MAP` for a change of
+    the view that no event told, :data:`OWNER` for a result of an acting side's own facts,
+    :data:`OTHER` for the rest."""
+    if rule.startswith("view "):
+        return MAP
     if event is not None:
         chapters = {r.strip().split(".")[0] for r in rule.split(",")}
         if chapters & set(CONTACT_CHAPTERS) or rule.startswith(ATTRITION_RULE):
             return CONTACT
-        if side in acting:
-            return OWNER
-    return OTHER
+    return OWNER if side in acting else OTHER
 
 
 # --- one decision ----------------------------------------------------------------------------------
@@ -309,6 +316,7 @@ def probe(system: GameSystem, state: Mapping[str, Any], dec: Decision, answers: 
             tally.made += 1
             if canonical_json(system.view(p.state, y, UMPIRED)) != before:
                 tally.visible += 1
+                tally.shown[p.fact] += 1
                 continue
             tally.kept += 1
             refused = [s for s in dec.sides if system.check(p.state, dec, s, answers[s])]
@@ -339,11 +347,15 @@ def scenarios_with_map() -> list[str]:
     return [s for s in system.scenarios() if system.load_scenario(s).get("map")]
 
 
-def decision_seed(eng: Engine, dec: Decision) -> bytes:
-    """The seed of ``dec``'s dice as the engine makes it (:meth:`Engine._on_resolve`)."""
+def decision_seed(eng: Engine, dec: Decision, umpire_key: Any = None) -> bytes:
+    """The seed of ``dec``'s dice as the engine makes it (:meth:`Engine._on_resolve`), with the
+    umpire's link from ``umpire_key`` when the umpire has still to give it."""
     if eng.mode == "solo":
         return dice_mod.solo_seed(eng.h["solo_seed"], eng.meta["game"], dec.id)
-    return dice_mod.dice_seed(eng.identity, dec.id, sorted(eng.pending(dec.id)["links"].items()))
+    links = dict(eng.pending(dec.id)["links"])
+    if umpire_key is not None and UMPIRE in eng.missing_links(dec):
+        links[UMPIRE] = eng.next_link(UMPIRE, umpire_key, dec)
+    return dice_mod.dice_seed(eng.identity, dec.id, sorted(links.items()))
 
 
 def new_game(folder: Path, scenario: str, rng: random.Random) -> Engine:
@@ -442,13 +454,45 @@ def play(scenario: str, seed: int, decisions: int, facts: tuple[str, ...] = FACT
                                 facts, baseline=base))
             start = len(eng.gf.log)
             eng.resolve()
-            logged = [e["data"] for e in eng.gf.log[start:] if e["kind"] == "rules" and e["data"]["decision"] == dec.id]
-            if [{k: v for k, v in e.items() if k != "decision"} for e in logged] != canonical_events(base[1]):
-                raise AssertionError(f"{scenario} seed {seed} {dec.id}: the probe's resolution is not the engine's")
+            same_as_logged(eng, start, dec, base[1], f"{scenario} seed {seed}")
             played += 1
     return tally
 
 
-def canonical_events(events: list[dict]) -> list[dict]:
-    """Events as the engine logs them (canonical JSON read back), without their decision."""
-    return [json.loads(canonical_json(e)) for e in events]
+def same_as_logged(eng: Engine, start: int, dec: Decision, events: list[dict], where: str) -> None:
+    """Raise unless ``events`` are the rules events the engine logged for ``dec`` from ``start`` on:
+    the probe resolved the decision as the game did, with its dice."""
+    logged = [{k: v for k, v in e["data"].items() if k != "decision"} for e in eng.gf.log[start:]
+              if e["kind"] == "rules" and e["data"].get("decision") == dec.id]
+    if logged != [json.loads(canonical_json(e)) for e in events]:
+        raise AssertionError(f"{where} {dec.id}: the probe's resolution is not the engine's")
+
+
+def replay_demo(work: Path, facts: tuple[str, ...] = FACTS) -> Tally:
+    """Probe every decision of Heartland's shipped demo game (orders/heartland/heartland-demo, an
+    umpired game played by its signed files) as it is replayed into the folder ``work``."""
+    from hxref.crypto.signing import load_private_key
+    from tests.conformance.harness import demo_folder
+    from tests.played import read_manifest, replay_folder
+
+    folder = demo_folder(SYSTEM)
+    assert folder is not None
+    man = read_manifest(folder)
+    umpire_key = load_private_key(folder / man["umpire_key"])
+    tally = Tally()
+    waiting: tuple | None = None
+    for what, _, eng in replay_folder(folder, work):
+        if what == "resolve" and waiting is not None:
+            same_as_logged(eng, *waiting, f"{man['scenario']} demo")
+            waiting = None
+        ready = eng.ready()
+        if what != "submit" or not ready or waiting is not None:
+            continue
+        dec = ready[0]
+        answers = {s: eng.pending(dec.id)["answers"][s]["choice"] for s in dec.sides}
+        seed = decision_seed(eng, dec, umpire_key)
+        base = resolved(eng.system, eng.state, dec, answers, seed)
+        tally.add(probe(eng.system, eng.state, dec, answers, seed, f"{man['scenario']} demo {dec.id}", facts,
+                        baseline=base))
+        waiting = (len(eng.gf.log), dec, base[1])
+    return tally
