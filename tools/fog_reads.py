@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"decisions probed: {total.decisions} ({kinds})")
     print(f"perturbations made: {total.made}; changed the other side's umpired view (dropped): {total.visible}; "
           f"kept: {total.kept}; of those refused by check: {total.refused}")
+    for stuck in total.stuck:
+        print(f"a game ended early: {stuck}")
     print("dropped, by fact: " + ", ".join(f"{k} {n}" for k, n in sorted(total.shown.items())))
     print()
     print("\n".join(table(total)))

@@ -15,8 +15,9 @@ hidden facts decide.  This module finds out which, by experiment:
   (:func:`hxref.kit.events.visible`) and Y's umpired view afterwards.  A perturbation that makes
   some side's answer fail ``check`` is counted apart (the answer depends on the fact);
 - :func:`play` drives random legal games (the conformance suite's player,
-  :mod:`tests.conformance.harness`) and probes every decision, each with the dice the engine
-  rolls for it, checked against what the engine logs.
+  :mod:`tests.conformance.harness`, led by :func:`closing_orders`, which seek the enemy out) and
+  probes every decision, each with the dice the engine rolls for it, checked against what the
+  engine logs; :func:`replay_demo` probes the shipped demo game, played by hand-written orders.
 
 A difference is a :class:`Finding`, sorted into :data:`CONTACT` (the combat reveals 10.x and
 11.x, and the attrition results 4.31 announces), :data:`OWNER` (an event or die told to Y that
@@ -57,9 +58,9 @@ FACTS = ("steps", "ml", "ap", "asp", "artillery", "wep", "box", "replacements")
 CONTACT_CHAPTERS = ("10", "11")
 #: attrition results the Reorganization Segment announces (4.31)
 ATTRITION_RULE = "4.31"
-ML_RANGE = range(0, 10)
+ML_RANGE = range(0, 10)             # a leader's ML, 0-9 (3.51)
 #: a map's hex label in a view path (the findings of one kind group together, whatever the hex)
-HEX_LABEL = re.compile(r"(?<=/)\d{4}(?=/|$)")             # a leader's ML, 0-9 (3.51)
+HEX_LABEL = re.compile(r"(?<=/)\d{4}(?=/|$)")
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class Tally:
     findings: list[Finding] = field(default_factory=list)
     kinds: Counter = field(default_factory=Counter)
     shown: Counter = field(default_factory=Counter)     # the facts dropped, by kind
+    stuck: list[str] = field(default_factory=list)      # games that ended where no answer was found
 
     def add(self, other: "Tally") -> None:
         self.decisions += other.decisions
@@ -109,6 +111,7 @@ class Tally:
         self.findings += other.findings
         self.kinds.update(other.kinds)
         self.shown.update(other.shown)
+        self.stuck += other.stuck
 
 
 # --- perturbations ---------------------------------------------------------------------------
@@ -375,13 +378,15 @@ def new_game(folder: Path, scenario: str, rng: random.Random) -> Engine:
 
 
 def closing_orders(rng: random.Random, eng: Engine, dec: Decision, side: str) -> list[dict]:
-    """Orders that close with the enemy: each force of ``side`` moves, by the cheapest path the rules
+    """Orders that close with the enemy (and administration at the Reorganization Segment): each force of ``side`` moves, by the cheapest path the rules
     find (:func:`hxref.systems.heartland.map_orders.route`), to the hex of its reach nearest an enemy
     force, and attacks a neighbouring enemy hex when it ends beside one.  The conformance suite's
     random walks are pruned by the rules to almost nothing and never reach a combat."""
     from hxref.systems.heartland import map_orders, model
 
     state = eng.state
+    if dec.kind == "reorg":
+        return administration(rng, state, side)
     if dec.kind != "orders":
         return []
     hm = eng.system.charts.map(state["map"])
@@ -410,6 +415,19 @@ def closing_orders(rng: random.Random, eng: Engine, dec: Decision, side: str) ->
     return [{**base, "moves": moves}]
 
 
+def administration(rng: random.Random, state: Mapping[str, Any], side: str) -> list[dict]:
+    """Reorganization orders that spend hidden facts (4.32): a leader's ammo (AP, WEP) or a reduced
+    unit's replacement step (AP, replacement steps), one order each, the first ``check`` accepts
+    played.  The conformance suite's random administration is never accepted."""
+    leaders = [lid for lid, ld in sorted(state["leaders"].items()) if ld["side"] == side and _on_map_hex(state, lid)]
+    reduced = [uid for uid, u in sorted(state["units"].items())
+               if u["side"] == side and u["steps"] == 1 and u.get("leader") in leaders]
+    out = ([{"administration": {"ammo": [{"leader": lid, "asp": 1}]}} for lid in leaders]
+           + [{"administration": {"replacements": [{"unit": uid}]}} for uid in reduced])
+    rng.shuffle(out)
+    return out[:8]
+
+
 def answer(eng: Engine, rng: random.Random, dec: Decision, side: str) -> bool:
     """Answer ``dec`` for ``side``: :func:`closing_orders` first, then as the conformance suite's
     random player does; False when no answer it tries is accepted."""
@@ -432,8 +450,9 @@ def answer(eng: Engine, rng: random.Random, dec: Decision, side: str) -> bool:
 def play(scenario: str, seed: int, decisions: int, facts: tuple[str, ...] = FACTS,
          want: Callable[[Decision], bool] = lambda dec: True, probes: int | None = None) -> Tally:
     """Play ``decisions`` decisions of a random solo game of ``scenario`` (the random player seeded
-    by ``seed``), probing each decision ``want`` accepts, ``probes`` of them at most; raise when
-    the probe's own resolution is not the one the engine logs (the dice would not be the game's)."""
+    by ``seed``), probing each decision ``want`` accepts, ``probes`` of them at most, until the
+    random players find no legal answer (:attr:`Tally.stuck`); raise when the probe's own
+    resolution is not the one the engine logs (the dice would not be the game's)."""
     rng = random.Random(f"fog {scenario} {seed}")
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
@@ -441,9 +460,10 @@ def play(scenario: str, seed: int, decisions: int, facts: tuple[str, ...] = FACT
         played = 0
         while not eng.finished and played < decisions and (probes is None or tally.decisions < probes):
             dec = next(d for d in eng.awaiting if d.id != "join")
-            for side in dec.sides:
-                if not answer(eng, rng, dec, side):
-                    raise AssertionError(f"{scenario} seed {seed}: no answer for {side} at {dec.id} is accepted")
+            stuck = [s for s in dec.sides if not answer(eng, rng, dec, s)]
+            if stuck:               # the random players found no legal answer: the game ends here
+                tally.stuck.append(f"{scenario} seed {seed} {dec.id}: no answer for {stuck[0]} is accepted")
+                break
             answers = {s: eng.pending(dec.id)["answers"][s]["choice"] for s in dec.sides}
             for s in dec.sides:
                 assert not schema.check(dec.schema, answers[s], dec.rule)
