@@ -32,6 +32,8 @@ from typing import Iterable
 CHAIN_LENGTH = 4096
 DICE_DOMAIN = b"hxref-dice/1"
 SOLO_DOMAIN = b"hxref-solo/1"
+PURPOSE_DOMAIN = b"hxref-dice-purpose/1"
+SECRET_DOMAIN = b"hxref-dice-secret/1"
 CHAIN_DOMAIN = b"hxref-chain/2"
 
 
@@ -114,6 +116,8 @@ class Roll:
     by: str | None = None
     #: the sides that may see the roll (and the umpire); None: everyone (hxref.kit.events)
     visible_to: list[str] | None = None
+    #: False for a roll of another side's own that this copy cannot know (:class:`PurposeDice`)
+    known: bool = True
 
     def to_dict(self) -> dict:
         out: dict = {"purpose": self.purpose, "sides": self.sides, "faces": list(self.faces)}
@@ -165,6 +169,49 @@ class Dice:
 
     def d6(self, purpose: str, *, by: str | None = None, visible_to: list[str] | None = None) -> int:
         return self.roll(purpose, by=by, visible_to=visible_to)[0]
+
+
+@dataclass
+class PurposeDice(Dice):
+    """Dice of a game played with hidden armies: a stream for each purpose, and for a roll one side
+    alone may see, a stream of that side's own.
+
+    Each copy of such a game resolves a decision on its own knowledge: one copy rolls attrition for
+    the three units it holds, the other for the two it believes in.  With one stream for the whole
+    decision every later roll would then differ between the copies.  Here the faces of a purpose
+    depend only on the seed, the purpose and how often that purpose was rolled before, so every
+    roll both copies make has the same faces in both, whatever else each asked for.
+
+    A roll whose ``visible_to`` names one side alone comes from that side's secret for the decision
+    (:func:`hxref.crypto.fog.secret_dice`, given in ``secrets``) mixed with the public seed.  A copy
+    that lacks it (``secrets[side]`` is None) rolls from a stand-in stream and records the roll as
+    unknown: the faces are a placeholder for a result of the other side's own, never shown."""
+
+    secrets: dict[str, bytes | None] = field(default_factory=dict)
+    _streams: dict[bytes, "Dice"] = field(default_factory=dict)
+
+    def _stream(self, purpose: str, visible_to: list[str] | None) -> tuple["Dice", bool]:
+        seed, known = self.seed, True
+        if visible_to is not None and len(set(visible_to)) == 1:
+            owner = visible_to[0]
+            secret = self.secrets.get(owner)
+            known = secret is not None
+            seed = _h(SECRET_DOMAIN + b"\x00" + self.seed + (secret if secret is not None else
+                                                               b"unknown\x00" + owner.encode("utf-8")))
+        key = _h(PURPOSE_DOMAIN + b"\x00" + seed + b"\x00" + purpose.encode("utf-8"))
+        if key not in self._streams:
+            self._streams[key] = Dice(key)
+        return self._streams[key], known
+
+    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
+             visible_to: list[str] | None = None) -> list[int]:
+        if sides < 2 or count < 1:
+            raise ValueError("a roll needs at least one die of at least two sides")
+        stream, known = self._stream(purpose, visible_to)
+        faces = [stream._face(sides) for _ in range(count)]
+        self.rolls.append(Roll(purpose, sides, faces, by, None if visible_to is None else list(visible_to),
+                               known=known))
+        return faces
 
 
 class FixedDice(Dice):
