@@ -460,6 +460,40 @@ class GameSystem(ABC, Generic[S]):
         public part, which is the whole state.  Changes neither argument."""
         return cast(S, copy.deepcopy(dict(public)))
 
+    def box_names(self, public: Mapping[str, Any], side: str) -> list[str]:
+        """The names of ``side``'s :meth:`boxes`, from the public part alone (sorted): the list an
+        opening is checked against.  Default: none."""
+        return []
+
+    def public_answer(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict:
+        """The part of ``side``'s answer the other sides read in a game with hidden armies; the rest
+        is sealed until the proof (an administration on its own display).  Default: all of it."""
+        return copy.deepcopy(dict(choice))
+
+    def claims(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict[str, Any]:
+        """What ``side`` states of its own boxes with its answer, before the dice, in a game with
+        hidden armies: the facts the rules read to make the results of its answer public (a force's
+        movement allowance, its attack checks), as partial boxes (box name: the part of its value),
+        merged into the other copies' picture of its boxes; proven at the end.  Default: none."""
+        return {}
+
+    def reveals(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any] | None,
+                events: Sequence[Mapping[str, Any]] | None) -> list[str]:
+        """The boxes of ``side`` the rules reveal at ``decision`` in a game with hidden armies: with
+        ``events`` None, those its answer ``choice`` opens before the dice (the forces it orders to
+        attack); else those the resolution on this copy (``events``) reveals (the forces in a
+        combat, the WEP of a tie).  Default: none."""
+        return []
+
+    def shown(self, state: S, side: str) -> dict:
+        """What ``side``'s army shows every player (its counters on the map), as its own copy has it:
+        published with each of its files in a game with hidden armies.  Default: nothing."""
+        return {}
+
+    def with_shown(self, public: Mapping[str, Any], side: str, shown: Mapping[str, Any]) -> dict:
+        """``public`` with ``side``'s part as ``side`` showed it (:meth:`shown`).  Default: unchanged."""
+        return dict(public)
+
 
 def resolve_copy(info: SystemInfo, state: Mapping[str, Any]) -> dict:
     """The state the engine hands ``resolve``: a deep copy, so the engine's own changes only when

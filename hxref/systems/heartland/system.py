@@ -465,6 +465,12 @@ class Heartland(GameSystem[HeartlandState]):
 
         return cast(HeartlandState, aod.merged(public, {s: b or {} for s, b in boxes_by_side.items()}))
 
+    def box_names(self, public: Mapping[str, Any], side: str) -> list[str]:
+        """``side``'s box names from the public part (:func:`.aod.box_names`)."""
+        from . import aod
+
+        return aod.box_names(public, side)
+
     def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
