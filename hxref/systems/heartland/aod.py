@@ -50,6 +50,9 @@ kept with its place in the list, ``[i, entry]``, so the list comes back in its o
 part carries ``seen`` (each side's top counters, :func:`.counters.top_counters`) and ``aod``: the
 leader ids of each side.  Each track names the hidden fields the state holds (``held``), so an
 empty one comes back too, and the public part does not say which exist.
+The index and ``held`` are sorted, and :func:`merged` takes the boxes in the order of their names, so
+two copies holding the same boxes in different orders put together the same state, in the same order
+(the rules iterate the leaders and units in it: an event listing forces, a step lost by the first unit).
 A field of the state named nowhere here raises ``ValueError``: who holds it must be decided
 before it can be split.
 """
@@ -224,7 +227,7 @@ class _Split:
             for cid, c in self.state.get(kind, {}).items():
                 self._box_of(c, leaders, seen).setdefault(kind, {})[cid] = c
         self.public[SEEN] = seen
-        self.public[INDEX] = {"leaders": index}
+        self.public[INDEX] = {"leaders": {s: sorted(lids) for s, lids in index.items()}}
 
     def _box_of(self, counter: Mapping[str, Any], leaders: Mapping[str, Any], seen) -> dict:
         side = counter.get("side", "")
@@ -255,7 +258,7 @@ def _split(state: HeartlandState) -> _Split:
     if not split.full:
         split.public[INDEX] = {"leaders": {}}
     for s in SIDES:
-        split.boxes[s][TRACK][HELD] = list(split.held)
+        split.boxes[s][TRACK][HELD] = sorted(split.held)
     return split
 
 
@@ -297,7 +300,7 @@ def merged(public_part: Mapping[str, Any], boxes_by_side: Mapping[str, Mapping[s
         if kind in held:
             state[kind] = {}
     for s in SIDES:
-        for name, box in got.get(s, {}).items():
+        for name, box in sorted(got.get(s, {}).items()):
             if name != TRACK:
                 if "leader" in box:
                     state["leaders"][name.partition(":")[2]] = box["leader"]
