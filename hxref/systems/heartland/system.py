@@ -471,6 +471,39 @@ class Heartland(GameSystem[HeartlandState]):
 
         return aod.box_names(public, side)
 
+    def public_answer(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict:
+        """The orders in clear but the standing orders; of the Reorganization orders what changes the map
+        (9.0, 13.1, 13.2, 4.33, 14.8x; :mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.public_answer(decision.kind, choice)
+
+    def claims(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts of the ordered forces' boxes the IMC, the attack checks and the AP read (8.2x, 8.4x,
+        3.24; :mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.claims(state, decision.kind, side, choice)
+
+    def reveals(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any] | None,
+                events: Sequence[Mapping[str, Any]] | None) -> list[str]:
+        """The attacking forces' boxes, the forces in a combat (10.6), the Number Track at a third tie
+        (5.12; :mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.reveals(state, decision.kind, side, choice, events)
+
+    def shown(self, state: HeartlandState, side: str) -> dict:
+        """``side``'s counters on the map (3.71; :mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.shown(state, side)
+
+    def with_shown(self, public: Mapping[str, Any], side: str, shown: Mapping[str, Any]) -> dict:
+        from . import fog_play
+
+        return fog_play.with_shown(public, side, shown)
+
     def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
