@@ -1,0 +1,299 @@
+"""Two copies of a Heartland game played with hidden armies, each knowing only its own army: do they
+agree with each other, and with the true game, on everything public?
+
+A system-level simulation of the protocol of a game without an umpire (no engine, no files): the
+*true game* resolves every decision on the whole state, with dice (:class:`PurposeDice`) that know
+both sides' secrets.  Each side's *copy* holds the public part of the state, its own boxes
+(:meth:`boxes`) and a *belief* of the enemy's boxes, and resolves every decision with the system's
+own ``resolve`` on ``merged(public, {me: mine, enemy: belief})``, with its own answer whole, the
+enemy's :meth:`public_answer`, and dice that know its own secret only.  The belief starts as the
+scenario's set-up (both players know the whole start state) and changes by what the enemy tells:
+
+- its :meth:`claims` with its answer (partial boxes, merged in);
+- its openings: before the dice the boxes :meth:`reveals` names for its answer, after them those
+  :meth:`reveals` names for the events of a dry run on its own copy (the protocol's order: the
+  answering side's with its answer, the other's with its next file), each the box as it is;
+- what its counters show on the map (:meth:`shown`, put into the public part by :meth:`with_shown`).
+
+What the copy's own resolution made of the enemy's boxes is kept where it follows from what is public
+(the enemy's moves are in clear, so are the results of a combat fought with opened boxes): the leaders
+stand where the copy moved them.  The boxes the enemy no longer shows (a stack gone from a hex) are
+dropped.
+
+:func:`play` drives a game by the fog probe's contact-seeking players (:func:`.fog_probe.closing_orders`,
+then the conformance suite's random player), answers chosen and checked on the true state, and at every
+decision compares, for each side: the events it may read and the dice every side sees, the public part
+(with both sides' :meth:`shown`), its own boxes, each against the true game's.  A difference is a
+:class:`Mismatch`; after one, both copies are set to the true game's public part and their own boxes
+again (the belief stays theirs), so one cause is counted where it happens and not at every later
+decision.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from hxref.base.canon import canonical_json
+from hxref.crypto.dice import PurposeDice
+from hxref.kit import registry, schema
+from hxref.kit.events import visible
+from hxref.kit.protocol import Decision, GameSystem, other_side, resolve_copy
+from tests.heartland import fog_probe
+
+SYSTEM = "heartland"
+SIDES = ("union", "confederate")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Where a copy first differs from the true game at a decision: what (``events``, ``dice``,
+    ``public``, ``mine``, ``decisions``, ``check``), whose copy, and a short description."""
+
+    decision: str
+    what: str
+    side: str
+    detail: str
+
+
+@dataclass
+class Run:
+    """What a simulation did: the decisions played, by kind, the boxes opened and claimed, the
+    mismatches, and where the random players found no answer."""
+
+    decisions: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    opened: int = 0
+    claimed: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+
+    def add(self, other: "Run") -> None:
+        self.decisions += other.decisions
+        for k, n in other.kinds.items():
+            self.kinds[k] = self.kinds.get(k, 0) + n
+        self.opened += other.opened
+        self.claimed += other.claimed
+        self.mismatches += other.mismatches
+        self.stuck += other.stuck
+
+
+def _h(*parts: str) -> bytes:
+    return hashlib.sha256("\x00".join(parts).encode()).digest()
+
+
+def deep_merge(base: dict, part: Mapping[str, Any]) -> None:
+    """``part`` merged into ``base`` in place: mappings key by key, anything else replaced."""
+    for key, value in part.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            deep_merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
+@dataclass
+class Copy:
+    """One side's copy: the public part, its own boxes, its belief of the enemy's boxes."""
+
+    side: str
+    public: dict
+    mine: dict
+    belief: dict
+
+    def state(self, system: GameSystem) -> dict:
+        enemy = other_side(SIDES, self.side)
+        return dict(system.merged(self.public, {self.side: self.mine, enemy: self.belief}))
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}/{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path or '/'}: {str(a)[:160]} vs {str(b)[:160]}"
+
+
+def _plain(x: Any) -> Any:
+    return json.loads(canonical_json(x))
+
+
+class Game:
+    """The true game and both copies, played decision by decision."""
+
+    def __init__(self, system: GameSystem, scenario: str, seed: int, open_rolls: tuple[str, ...] = ()):
+        self.system = system
+        self.rng = random.Random(f"fog copies {scenario} {seed}")
+        self.seed = f"{scenario} {seed}"
+        self.truth: dict = self._laid_out(system.setup(system.load_scenario(scenario)))
+        self.secrets = {s: _h("secret", self.seed, s) for s in SIDES}
+        start = {s: dict(system.boxes(self.truth, s) or {}) for s in SIDES}
+        self.copies = {s: Copy(s, system.public(self.truth), copy.deepcopy(start[s]),
+                               copy.deepcopy(start[other_side(SIDES, s)])) for s in SIDES}
+        self.run = Run()
+        self.open_rolls = open_rolls
+
+    # --- the players ----------------------------------------------------------------------------
+    def answer(self, dec: Decision, side: str) -> dict | None:
+        """An answer of ``side``, chosen and checked on the true state (what its own copy holds of
+        itself, and the map, which both see)."""
+        from tests.conformance.harness import candidates, repaired
+
+        eng = SimpleNamespace(state=self.truth, system=self.system, mode="solo", h={"meta": {"system": SYSTEM}})
+        tries = fog_probe.closing_orders(self.rng, eng, dec, side) + candidates(self.rng, eng, dec, side)[0]
+        for choice in tries:
+            fixed = repaired(self.system, self.truth, dec, side, choice)
+            if fixed is not None and not schema.check(dec.schema, fixed, dec.rule):
+                return fixed
+        return None
+
+    # --- one decision -----------------------------------------------------------------------------
+    def step(self) -> bool:
+        sysm = self.system
+        decs = sysm.decisions(self.truth)
+        if not decs:
+            return False
+        dec = decs[0]
+        where = f"{self.seed} {dec.id}"
+        kind = fog_probe.stage(self.truth, dec)
+        self.run.kinds[kind] = self.run.kinds.get(kind, 0) + 1
+        self.run.decisions += 1
+        answers: dict[str, dict] = {}
+        for s in dec.sides:
+            got = self.answer(dec, s)
+            if got is None:
+                self.run.stuck.append(f"{where}: no answer for {s} is accepted")
+                return False
+            answers[s] = got
+        states = {s: c.state(sysm) for s, c in self.copies.items()}
+        for s in SIDES:
+            mine = [d.id for d in sysm.decisions(states[s])]
+            if mine != [d.id for d in decs]:
+                self._mismatch(dec, "decisions", s, f"{mine} vs {[d.id for d in decs]}")
+            if s in answers and sysm.check(states[s], dec, s, answers[s]):
+                self._mismatch(dec, "check", s, str(sysm.check(states[s], dec, s, answers[s])[:1]))
+        # what the answering sides tell with their answers: the public part, claims, openings
+        told = {s: sysm.public_answer(states[s], dec, s, answers[s]) for s in answers}
+        for s, choice in answers.items():
+            enemy = self.copies[other_side(SIDES, s)]
+            claims = sysm.claims(states[s], dec, s, choice)
+            self.run.claimed += len(claims)
+            for name, part in claims.items():
+                deep_merge(enemy.belief.setdefault(name, {}), part)
+            self._open(s, sysm.reveals(states[s], dec, s, choice, None))
+        # after a dry run on its own copy, each side opens what the resolution reveals of it
+        for s in SIDES:
+            state = self.copies[s].state(sysm)
+            _, events, _ = self._resolve(state, dec, self._answers(s, answers, told), s)
+            self._open(s, sysm.reveals(state, dec, s, answers.get(s), events))
+        seed = _h("dice", self.seed, dec.id)
+        new_truth, true_events, true_rolls = self._resolve(self.truth, dec, answers, None, seed)
+        results = {}
+        for s in SIDES:
+            state = self.copies[s].state(sysm)
+            results[s] = self._resolve(state, dec, self._answers(s, answers, told), s, seed)
+        shown = {s: sysm.shown(results[s][0], s) for s in SIDES}
+        true_public = _plain(sysm.public(new_truth))
+        for s in SIDES:
+            new, events, rolls = results[s]
+            enemy = other_side(SIDES, s)
+            mine_ev = [e for e in events if visible(e, s)]
+            true_ev = [e for e in true_events if visible(e, s)]
+            if _plain(mine_ev) != _plain(true_ev):
+                self._mismatch(dec, "events", s, self._event_difference(mine_ev, true_ev))
+            pub_rolls = [r.to_dict() for r in rolls if r.visible_to is None]
+            true_pub = [r.to_dict() for r in true_rolls if r.visible_to is None]
+            if pub_rolls != true_pub:
+                self._mismatch(dec, "dice", s, _first_difference(pub_rolls, true_pub))
+            public = _plain(sysm.with_shown(sysm.public(new), enemy, shown[enemy]))
+            if public != true_public:
+                self._mismatch(dec, "public", s, _first_difference(public, true_public))
+            mine = _plain(sysm.boxes(new, s))
+            true_mine = _plain(sysm.boxes(new_truth, s))
+            if mine != true_mine:
+                self._mismatch(dec, "mine", s, _first_difference(mine, true_mine))
+            c = self.copies[s]
+            if any(m.decision.startswith(f"{self.seed} {dec.id} ") and m.side == s for m in self.run.mismatches):
+                # set again to the true game, so that one cause is counted once
+                laid_out = self._laid_out(new_truth)
+                c.public, c.mine = sysm.public(laid_out), dict(sysm.boxes(laid_out, s) or {})
+                c.belief = dict(sysm.boxes(laid_out, enemy) or {})
+                continue
+            c.public = sysm.with_shown(sysm.public(new), enemy, shown[enemy])
+            c.mine = dict(sysm.boxes(new, s) or {})
+            names = set(sysm.box_names(c.public, enemy))
+            computed = dict(sysm.boxes(new, enemy) or {})
+            c.belief = {n: b for n, b in computed.items() if n in names}
+        self.truth = self._laid_out(new_truth)
+        return True
+
+    def _laid_out(self, state: Mapping[str, Any]) -> dict:
+        """``state`` as a copy lays it out: put together from its public part and boxes, so the true
+        game iterates its leaders and units in the order every copy does."""
+        return dict(self.system.merged(self.system.public(state), {s: self.system.boxes(state, s) for s in SIDES}))
+
+    def _answers(self, side: str, answers: Mapping[str, dict], told: Mapping[str, dict]) -> dict[str, dict]:
+        """The answers as ``side``'s copy holds them: its own whole, the enemy's public part."""
+        return {s: (copy.deepcopy(a) if s == side else copy.deepcopy(told[s])) for s, a in answers.items()}
+
+    def _resolve(self, state: Mapping[str, Any], dec: Decision, answers: dict, side: str | None,
+                 seed: bytes | None = None):
+        """``dec`` resolved on a copy of ``state``; dice knowing ``side``'s secret (None: both)."""
+        secrets = {s: (k if side in (None, s) else None) for s, k in self.secrets.items()}
+        dice = OpenRolls(seed or _h("dice", self.seed, dec.id), secrets=dict(secrets), open_rolls=self.open_rolls)
+        new, events = self.system.resolve(resolve_copy(self.system.info, state), dec, copy.deepcopy(answers), dice)
+        return new, events, dice.rolls
+
+    def _open(self, side: str, names: list[str]) -> None:
+        """``side`` opens its boxes ``names``, as they are, into the enemy's belief."""
+        enemy = self.copies[other_side(SIDES, side)]
+        mine = self.copies[side].mine
+        for name in names:
+            self.run.opened += 1
+            enemy.belief[name] = copy.deepcopy(mine[name]) if name in mine else {}
+
+    def _mismatch(self, dec: Decision, what: str, side: str, detail: str) -> None:
+        self.run.mismatches.append(Mismatch(f"{self.seed} {dec.id} ({fog_probe.stage(self.truth, dec)})",
+                                            what, side, detail))
+
+    @staticmethod
+    def _event_difference(mine: list[dict], true: list[dict]) -> str:
+        for i in range(max(len(mine), len(true))):
+            a = mine[i] if i < len(mine) else None
+            b = true[i] if i < len(true) else None
+            if _plain(a) != _plain(b):
+                def text(e: dict | None) -> str:
+                    return "(none)" if e is None else f"[{e.get('rule')}] {e.get('type')}: {str(e.get('text'))[:200]}"
+                return f"event {i}: copy {text(a)} | true {text(b)}"
+        return "?"
+
+
+@dataclass
+class OpenRolls(PurposeDice):
+    """Dice of a game with hidden armies where the rolls whose purpose begins with one of
+    ``open_rolls`` are made in the open (every side sees them), whatever the rules ask."""
+
+    open_rolls: tuple[str, ...] = ()
+
+    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
+             visible_to: list[str] | None = None) -> list[int]:
+        if purpose.startswith(self.open_rolls):
+            visible_to = None
+        return super().roll(purpose, sides=sides, count=count, by=by, visible_to=visible_to)
+
+
+def play(scenario: str, seed: int, decisions: int, open_rolls: tuple[str, ...] = ()) -> Run:
+    """``decisions`` decisions of ``scenario`` played by the random players of ``seed``, the two
+    copies checked against the true game at each (:class:`Run`); ``open_rolls`` as :class:`OpenRolls`."""
+    game = Game(registry.get(SYSTEM), scenario, seed, open_rolls)
+    while game.run.decisions < decisions and game.step():
+        pass
+    return game.run
