@@ -144,6 +144,8 @@ def reveals(state: HeartlandState, decision_kind: str, side: str, choice: Mappin
     imp: Mapping[str, Any] = cur.get("active_impulse") or {}
     names = set(_boxes_in(state, side, targets))
     if imp.get("side") == side:
+        sources = {str(a["source"]) for a in imp.get("assaults") or [] if a.get("target") in targets and a.get("source")}
+        names |= set(_boxes_in(state, side, sources))       # the whole stack attacks (10.11)
         for a in imp.get("assaults") or []:
             if a.get("target") in targets:
                 names.add(_force_box(state, a["force"]) or "")
