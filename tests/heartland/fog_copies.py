@@ -129,17 +129,18 @@ def _plain(x: Any) -> Any:
 class Game:
     """The true game and both copies, played decision by decision."""
 
-    def __init__(self, system: GameSystem, scenario: str, seed: int, open_rolls: tuple[str, ...] = ()):
+    def __init__(self, system: GameSystem, scenario: str, seed: int, table_mode: str = "fog"):
         self.system = system
         self.rng = random.Random(f"fog copies {scenario} {seed}")
         self.seed = f"{scenario} {seed}"
-        self.truth: dict = self._laid_out(system.setup(system.load_scenario(scenario)))
+        data = system.load_scenario(scenario)
+        data["table_mode"] = table_mode      # as the engine makes it: who may hold secrets
+        self.truth: dict = self._laid_out(system.setup(data))
         self.secrets = {s: _h("secret", self.seed, s) for s in SIDES}
         start = {s: dict(system.boxes(self.truth, s) or {}) for s in SIDES}
         self.copies = {s: Copy(s, system.public(self.truth), copy.deepcopy(start[s]),
                                copy.deepcopy(start[other_side(SIDES, s)])) for s in SIDES}
         self.run = Run()
-        self.open_rolls = open_rolls
 
     # --- the players ----------------------------------------------------------------------------
     def answer(self, dec: Decision, side: str) -> dict | None:
@@ -248,7 +249,7 @@ class Game:
                  seed: bytes | None = None):
         """``dec`` resolved on a copy of ``state``; dice knowing ``side``'s secret (None: both)."""
         secrets = {s: (k if side in (None, s) else None) for s, k in self.secrets.items()}
-        dice = OpenRolls(seed or _h("dice", self.seed, dec.id), secrets=dict(secrets), open_rolls=self.open_rolls)
+        dice = PurposeDice(seed or _h("dice", self.seed, dec.id), secrets=dict(secrets))
         new, events = self.system.resolve(resolve_copy(self.system.info, state), dec, copy.deepcopy(answers), dice)
         return new, events, dice.rolls
 
@@ -276,24 +277,12 @@ class Game:
         return "?"
 
 
-@dataclass
-class OpenRolls(PurposeDice):
-    """Dice of a game with hidden armies where the rolls whose purpose begins with one of
-    ``open_rolls`` are made in the open (every side sees them), whatever the rules ask."""
-
-    open_rolls: tuple[str, ...] = ()
-
-    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
-             visible_to: list[str] | None = None) -> list[int]:
-        if purpose.startswith(self.open_rolls):
-            visible_to = None
-        return super().roll(purpose, sides=sides, count=count, by=by, visible_to=visible_to)
-
-
-def play(scenario: str, seed: int, decisions: int, open_rolls: tuple[str, ...] = ()) -> Run:
+def play(scenario: str, seed: int, decisions: int, table_mode: str = "fog") -> Run:
     """``decisions`` decisions of ``scenario`` played by the random players of ``seed``, the two
-    copies checked against the true game at each (:class:`Run`); ``open_rolls`` as :class:`OpenRolls`."""
-    game = Game(registry.get(SYSTEM), scenario, seed, open_rolls)
+    copies checked against the true game at each (:class:`Run`); ``table_mode`` the game's mode as
+    the rules read it (``fog``: an open game with hidden armies; ``umpired``: the rules as an
+    umpire plays them, the IMC rolled for the mover's eyes alone)."""
+    game = Game(registry.get(SYSTEM), scenario, seed, table_mode)
     while game.run.decisions < decisions and game.step():
         pass
     return game.run

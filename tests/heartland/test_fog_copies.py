@@ -9,9 +9,6 @@ from hxref.kit.protocol import Decision
 from hxref.systems.heartland import fog_play
 from tests.heartland import fog_copies as fc
 
-#: the rolls a public result reads that the rules roll for one side's eyes (3.71): the IMC (8.22) and
-#: the forced march (8.3); two copies agree only when they are rolled in the open (see the report)
-OPEN_ROLLS = ("IMC ", "forced march ")
 #: left: the turn's victory count (3.16) reads steps the enemy lost to attrition on its own display
 #: (4.31), which no claim can state before the dice; the proof checks it
 LEFT = "3.16"
@@ -25,7 +22,7 @@ def _left(m: fc.Mismatch) -> bool:
 @pytest.mark.parametrize("scenario,seed", [("heartland-demo", 1), ("heartland-demo", 2), ("river-line", 1),
                                            ("river-line", 3)])
 def test_both_copies_tell_every_side_what_the_true_game_tells_it(scenario, seed):
-    run = fc.play(scenario, seed, 30, open_rolls=OPEN_ROLLS)
+    run = fc.play(scenario, seed, 30)
     assert run.decisions >= 12 and not run.stuck
     assert run.kinds.get("defence", 0) >= 2          # combats were fought: boxes opened at contact (10.6)
     assert run.opened > 0 and run.claimed > 0
@@ -33,9 +30,10 @@ def test_both_copies_tell_every_side_what_the_true_game_tells_it(scenario, seed)
 
 
 def test_an_imc_rolled_for_the_mover_alone_moves_him_elsewhere_in_the_enemy_s_copy():
-    # 3.71, 8.22: the IMC die is the mover's secret; the enemy's copy rolls a stand-in and moves the
-    # force by other movement points, so the moves it tells differ from the true game's
-    run = fc.play("heartland-demo", 1, 12)
+    # 3.71, 8.22: the IMC die is the mover's secret where an umpire rolls it; were it so without one,
+    # the enemy's copy would roll a stand-in and move the force by other movement points, so the moves
+    # it tells would differ from the true game's: in a game with hidden armies it is rolled in the open
+    run = fc.play("heartland-demo", 1, 12, table_mode="umpired")
     moved = [m for m in run.mismatches if m.what == "events" and "(orders)" in m.decision]
     assert any("move" in m.detail for m in moved)
 

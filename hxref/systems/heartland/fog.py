@@ -33,8 +33,9 @@ Readings chosen (pinned by ``tests/security/test_fog_checks.py``):
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from .state_types import FullGameState
 from ...geometry.paths import is_prohibited
@@ -44,8 +45,16 @@ from ...kit.events import Event, event
 
 
 def fog_of_war(state: FullGameState) -> bool:
-    """3.71: only an umpired game keeps the enemy's hidden forces from a side (setup's default)."""
-    return state.get("mode", "umpired") == "umpired"
+    """3.71: an umpired game (setup's default), or an open game played with hidden armies (each side
+    keeps its own display), keeps the enemy's hidden forces from a side."""
+    return state.get("mode", "umpired") in ("umpired", "fog")
+
+
+def hidden_armies(state: Mapping[str, Any]) -> bool:
+    """An open game played with hidden armies: each side's copy holds only its own display, so a
+    roll the enemy's copy needs to move a force on the map (the IMC, a forced march) is made in the
+    open there: the enemy sees the force go as far as the roll lets it."""
+    return state.get("mode") == "fog"
 
 
 def checked_state(state: FullGameState, side: str) -> FullGameState:

@@ -77,6 +77,7 @@ from . import model
 from .names import surname, unit_label
 from . import supply as sp
 from . import weather as wx
+from .fog import hidden_armies
 from .imc import DRM, Deactivation, deactivation, apply_deactivation
 
 if TYPE_CHECKING:
@@ -443,7 +444,8 @@ def forced_march(state: FullGameState, force_id: str, mp: int, dice, *, supply=N
     oc = state["leaders"][cast(str, fm.oc)]
     _march_drms(fm, oc, st=st, dist_drm=dist_drm, own_use=own_use, weather=weather, imc_ml=imc_ml)
     side = oc["side"]
-    fm.roll = dice.d6(f"forced march {force_id}", by=side, visible_to=[side])   # like the IMC roll (3.71)
+    fm.roll = dice.d6(f"forced march {force_id}", by=side,      # like the IMC roll (3.71)
+                      visible_to=None if hidden_armies(state) else [side])
     fm.modified = fm.roll + sum(d.value for d in fm.drms)
     res = chart.lookup(mp, fm.modified)
     fm.code, fm.success, fm.step_losses, fm.deactivate = res.code, res.success, res.step_losses, res.deactivate

@@ -43,6 +43,7 @@ from .state_types import FullGameState, Leader
 from ..base import Problem
 from . import forces as fc
 from . import model
+from .fog import hidden_armies
 from .forces import APCharge
 
 if TYPE_CHECKING:
@@ -308,7 +309,9 @@ def imc_roll(state: FullGameState, force_id: str, level: int, dice, *, supply: s
     if problems:
         res.why = "not rolled: " + "; ".join(p.message for p in problems)
         return res
-    res.roll = dice.d6(f"IMC {force_id} (level {level})", by=side, visible_to=[side])   # the MP are a secret (3.71)
+    # the MP are a secret (3.71), but where each side keeps its own display the enemy's copy moves the force
+    res.roll = dice.d6(f"IMC {force_id} (level {level})", by=side,
+                       visible_to=None if hidden_armies(state) else [side])
     res.modified = res.roll + sum(d.value for d in col.drms)
     res.chart_mp = chart.lookup(table, col.mr, res.modified)
     res.halved = supply in ("combat", "out")
