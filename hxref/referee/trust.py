@@ -18,7 +18,8 @@ from ..base.canon import canonical_json, sha256_hex
 #: follow the files they wait for; the links; withdrawals last; then by party, then by hash, so two
 #: copies that received the same files in any order write the same block, in an order in which
 #: the replay accepts every file again
-KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll": 6, "undo": 7}
+KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll": 6, "undo": 7, "open": 8,
+             "proof": 9}
 #: where a claim of a withheld file (owed: reveal or link) stands: after the reveals and answers
 WITHHELD_CLAIM_RANK = 5
 
