@@ -714,7 +714,7 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
     from ..crypto.crypt import side_key, write_encrypted_report
     from ..report import turn
 
-    eng = load_game(game)
+    eng = load_game(game, side if side != "umpire" else None)
     if side and side != "umpire":
         check_side(eng, side)
     if encrypt:

@@ -926,13 +926,13 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     ``hxref map show GAME``: the system's :meth:`~hxref.kit.protocol.GameSystem.map_view` of the
     side's view, never of the full state.  E503 when the system or scenario has no map.
     """
-    eng = Engine.load(path)
+    eng = Engine.load(path, side=side if side != UMPIRE else None)
     if side is not None and side not in eng.participants:
         raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
     found = None
     if eng.h.get("phase") != "setup":
         full = side == UMPIRE
-        found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.mode))
+        found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.view_mode))
     if found is None:
         raise InvalidInput(f"this {eng.title} game ({eng.meta['scenario']}) has no map to show",
                            code="E503", file=str(path))

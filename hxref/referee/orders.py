@@ -308,7 +308,7 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None) -> tuple[str,
 
     name = Path(game).name
     dec = eng.open_decision_for(side, decision, ("answer",))
-    view = eng.system.view(eng.state, side, eng.mode)
+    view = eng.system.view(eng.state, side, eng.view_mode)
     tpl = eng.system.template(view, dec, side)
     notes, choice = tpl.notes, tpl.choice
     lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",

@@ -107,6 +107,12 @@ class ShadowMixin:
     def _set_boxes(self: "Engine", boxes: dict[str, dict[str, Any]]) -> None:
         self.knowledge.boxes = boxes
 
+    @property
+    def view_mode(self: "Engine") -> str:
+        """The mode the system's views are built in: a game with hidden armies is shown as an umpired
+        game is (each side its own, the public nothing hidden), so this copy's belief never shows."""
+        return "umpired" if self.fog else self.meta["mode"]
+
     def shadow(self: "Engine") -> dict:
         """The state this copy resolves on: ``merged(P, boxes)`` (cached until either changes)."""
         k = self.knowledge
