@@ -76,11 +76,11 @@ def _replay(gf: GameFile, known: dict[str, Secrets], upto: int | None, proving: 
             try:
                 replay._accept(order, "sig" in ev["data"])
             except ProofFailure as exc:
-                raise Verdict(exc.side, where, exc.where.rule or "-", exc.message) from None
+                raise Verdict(exc.side, where, exc.rule or "-", exc.message) from None
             except HxrefError as exc:
                 if not proving:
                     raise
-                raise Verdict(order.side, where, exc.where.rule or "protocol", exc.message) from None
+                raise Verdict(order.side, where, exc.rule or "protocol", exc.message) from None
         same = replay.gf.head == ev["prev"] and len(replay.gf.log) + 1 == ev["seq"]
         replay._apply(ev["kind"], ev["by"], ev["data"], order, ev["hash"] if same else None)
         made = replay.gf.log[start:]

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 FOG = "fog"
 #: the decision a game with hidden armies awaits when its rules await nothing more: every side's proof
 PROOF = "proof"
+#: the rule a false commitment breaks when no rules event changed the box it lies about
+ROOT_RULE = "protocol: root"
 #: the kinds of file that carry no commitment to the signer's boxes
 UNCOMMITTED = ("join", "proof")
 
@@ -363,12 +365,15 @@ class ShadowMixin:
         names = self.system.box_names(self.h["state"], side)
         tree = merkle.commit(true, fog.box_salts(self.knowledge.known[side].seed, d["head"], names))
         if tree.root != d["root"]:
+            # which box differs shows in an opening of it, or when the side has one box only
             committed = {o["name"]: o["value"] for o in d.get("openings", [])}
             differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
-            differs = differs or next(iter(sorted(true)), "?")
-            raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true boxes "
-                               f"(box `{differs}` differs)", side=side, box=differs,
-                               rule=self.rule_of_box(side, differs))
+            if differs is None and len(true) == 1:
+                differs = next(iter(true))
+            what = f" (box `{differs}` differs)" if differs else ""
+            raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
+                               f"boxes{what}", side=side, box=differs,
+                               rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
         for name, part in (d.get("claims") or {}).items():
             if _overlay(true.get(name), part) != true.get(name):
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
@@ -376,8 +381,8 @@ class ShadowMixin:
 
     def rule_of_box(self: "Engine", side: str, box: str) -> str:
         """The rule of the true events that last changed ``side``'s box ``box``: the rule of the last
-        event of the side in the block where its value last changed; the set-up's AOD (3.71) when it
-        never changed."""
+        event of the side in the block where its value last changed; :data:`ROOT_RULE` when it never
+        changed since the set-up."""
         history = self.knowledge.history
         for i in range(len(history) - 1, 0, -1):
             (prev, before), (at, now) = history[i - 1], history[i]
@@ -389,7 +394,7 @@ class ShadowMixin:
             found = [r for r in rules if isinstance(r, str) and r != "-"]
             if found:
                 return found[-1]
-        return "3.71"
+        return ROOT_RULE
 
 
 def _overlay(value: Any, part: Any) -> Any:
