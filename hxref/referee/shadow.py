@@ -38,7 +38,8 @@ from ..kit.protocol import Decision, resolve_copy
 from . import orders
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from ..gamefile.game import GameFile
+    from ..kit.protocol import GameSystem
 
 FOG = "fog"
 #: the decision a game with hidden armies awaits when its rules await nothing more: every side's proof
@@ -92,30 +93,51 @@ class ShadowMixin:
     """The part of :class:`hxref.referee.engine.Engine` that plays a game with hidden armies."""
 
     _knowledge: Knowledge | None = None
+    _owed_cache: tuple | None = None
+    # what it reads of :class:`hxref.referee.engine.Engine`
+    h: dict
+    gf: GameFile
+    if TYPE_CHECKING:
+        @property
+        def system(self) -> GameSystem[Any]: ...
+        @property
+        def meta(self) -> dict: ...
+        @property
+        def mode(self) -> str: ...
+        @property
+        def identity(self) -> str: ...
+        @property
+        def participants(self) -> dict: ...
+        @property
+        def state(self) -> dict: ...
+        def sides(self) -> list[str]: ...
+        def pending(self, decision_id: str) -> dict: ...
+        def complete(self, dec: Decision) -> bool: ...
+        def missing_links(self, dec: Decision) -> list[str]: ...
 
     @property
-    def fog(self: "Engine") -> bool:
+    def fog(self) -> bool:
         """True while the game is played with hidden armies (not once the proof lifted the fog)."""
         return self.meta.get("mode") == FOG and not self.h.get("fog_lifted")
 
     @property
-    def knowledge(self: "Engine") -> Knowledge:
+    def knowledge(self) -> Knowledge:
         """What this copy knows (made by replaying the log: :func:`hxref.referee.proof.replay_known`;
         none of it is written in the game file, not even the belief every copy shares)."""
         if self._knowledge is None:
             self._knowledge = Knowledge()
         return self._knowledge
 
-    def _set_boxes(self: "Engine", boxes: dict[str, dict[str, Any]]) -> None:
+    def _set_boxes(self, boxes: dict[str, dict[str, Any]]) -> None:
         self.knowledge.boxes = boxes
 
     @property
-    def view_mode(self: "Engine") -> str:
+    def view_mode(self) -> str:
         """The mode the system's views are built in: a game with hidden armies is shown as an umpired
         game is (each side its own, the public nothing hidden), so this copy's belief never shows."""
         return "umpired" if self.fog else self.meta["mode"]
 
-    def shadow(self: "Engine") -> dict:
+    def shadow(self) -> dict:
         """The state this copy resolves on: ``merged(P, boxes)`` (cached until either changes)."""
         k = self.knowledge
         public = self.h["state"]
@@ -125,7 +147,7 @@ class ShadowMixin:
         k._cache = (public, k.boxes, merged)
         return merged
 
-    def fog_start(self: "Engine", full: dict) -> dict:
+    def fog_start(self, full: dict) -> dict:
         """The set-up state split: every side's boxes (known to all: the scenario's published
         set-up), and the public part, returned for the header."""
         boxes = {}
@@ -137,12 +159,12 @@ class ShadowMixin:
         self._set_boxes(boxes)
         return self.system.public(full)
 
-    def fog_mark(self: "Engine") -> None:
+    def fog_mark(self) -> None:
         """Note every side's boxes at the current head (after a block)."""
         k = self.knowledge
         k.history.append((len(self.gf.log), copy.deepcopy(k.boxes)))
 
-    def boxes_at(self: "Engine", seq: int) -> dict[str, dict[str, Any]]:
+    def boxes_at(self, seq: int) -> dict[str, dict[str, Any]]:
         """Every side's boxes as they stood at head ``seq``."""
         found = self.knowledge.boxes
         for at, boxes in self.knowledge.history:
@@ -151,7 +173,7 @@ class ShadowMixin:
         return found
 
     # --- what a side signs ---------------------------------------------------------------------
-    def commitment(self: "Engine", side: str, head: str) -> merkle.Tree:
+    def commitment(self, side: str, head: str) -> merkle.Tree:
         """``side``'s commitment to its boxes at ``head`` (its own copy only)."""
         secrets = self.knowledge.known.get(side)
         if secrets is None:
@@ -160,7 +182,7 @@ class ShadowMixin:
         names = self.system.box_names(self.h["state"], side)
         return merkle.commit(boxes, fog.box_salts(secrets.seed, head, names))
 
-    def fog_fields(self: "Engine", side: str, kind: str, head: str, dec: Decision | None,
+    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None,
                    choice: dict | None = None) -> dict:
         """What a file of ``kind`` carries in a fog game besides its kind's keys: the root, what the
         side shows, and for an answer its claims and the openings its answer makes, for a roll or
@@ -178,7 +200,7 @@ class ShadowMixin:
         return out
 
     # --- acceptance ----------------------------------------------------------------------------
-    def fog_accept(self: "Engine", order: orders.Order, dec: Decision) -> None:
+    def fog_accept(self, order: orders.Order, dec: Decision) -> None:
         """A file's fog keys: only in a fog game; a root on every file but a join or a proof; a join's
         seed commitment; each opening opening the file's own root, among the box names the public
         part gives; an ``open`` file only once a decision's dry run asks it, once."""
@@ -236,12 +258,12 @@ class ShadowMixin:
         if self.knowledge.proving:
             self._prove_file(order, dec)
 
-    def rules_check(self: "Engine", side: str) -> bool:
+    def rules_check(self, side: str) -> bool:
         """Whether this copy runs the rules' check on ``side``'s answers: always outside fog games;
         in one, only where it holds the side's own boxes (its belief of another side may be stale)."""
         return not self.fog or side in self.knowledge.known
 
-    def full_choice(self: "Engine", side: str, decision: str, answer: dict) -> dict:
+    def full_choice(self, side: str, decision: str, answer: dict) -> dict:
         """``side``'s whole answer to ``decision`` (``answer``: the file's ``choice`` and, when part of
         it is sealed, ``sealed``): the sealed answer of its own file where this copy holds it."""
         secrets = self.knowledge.known.get(side)
@@ -250,7 +272,7 @@ class ShadowMixin:
         return answer["choice"]
 
     # --- resolution ----------------------------------------------------------------------------
-    def _block_view(self: "Engine", pend: dict) -> tuple[dict[str, dict[str, Any]], dict[str, dict]]:
+    def _block_view(self, pend: dict) -> tuple[dict[str, dict[str, Any]], dict[str, dict]]:
         """Every side's boxes with what the block's files open and claim of sides this copy does not
         know, and what each side's last file of the block shows."""
         boxes = copy.deepcopy(self.knowledge.boxes)
@@ -268,15 +290,15 @@ class ShadowMixin:
                 boxes[side][name] = _overlay(boxes[side].get(name), part)
         return boxes, shown
 
-    def _fog_dice(self: "Engine", dec: Decision, seed: bytes) -> dice_mod.PurposeDice:
+    def _fog_dice(self, dec: Decision, seed: bytes) -> dice_mod.PurposeDice:
         known = self.knowledge.known
         return dice_mod.PurposeDice(seed, secrets={
             s: fog.secret_dice(known[s].seed, self.identity, dec.id) if s in known else None for s in self.sides()})
 
-    def _fog_answers(self: "Engine", dec: Decision, pend: dict) -> dict[str, dict]:
+    def _fog_answers(self, dec: Decision, pend: dict) -> dict[str, dict]:
         return {s: self.full_choice(s, dec.id, pend["answers"][s]) for s in dec.sides}
 
-    def fog_resolve(self: "Engine", dec: Decision, pend: dict, seed: bytes) -> tuple[dict, list, list[dict]]:
+    def fog_resolve(self, dec: Decision, pend: dict, seed: bytes) -> tuple[dict, list, list[dict]]:
         """Resolve ``dec`` on the shadow: the new public part, and the rolls and rules events to log;
         this copy's boxes and journal updated."""
         k = self.knowledge
@@ -304,7 +326,7 @@ class ShadowMixin:
             raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
         return public, rolls, logged
 
-    def owed_openings(self: "Engine", dec: Decision, count_pending: bool = True) -> dict[str, list[str]]:
+    def owed_openings(self, dec: Decision, count_pending: bool = True) -> dict[str, list[str]]:
         """The boxes each side must still open before ``dec`` closes: a dry run of its resolution on
         this copy, once every answer and dice link is in, and what the rules reveal from its answers
         and its public events (the same in every copy); less what the kept files opened already
@@ -313,7 +335,7 @@ class ShadowMixin:
             return {}
         pend = self.pending(dec.id)
         key = (len(self.gf.log), tuple(f["sha256"] for f in pend["files"]), dec.id, count_pending)
-        cache = getattr(self, "_owed_cache", None)
+        cache = self._owed_cache
         if cache is not None and cache[0] == key:
             return cache[1]
         from .trust import canonical
@@ -342,7 +364,7 @@ class ShadowMixin:
         return out
 
     # --- the proof's checks of one file -----------------------------------------------------------
-    def _prove_file(self: "Engine", order: orders.Order, dec: Decision) -> None:
+    def _prove_file(self, order: orders.Order, dec: Decision) -> None:
         """In the full-information replay: the file's root is the root of its signer's true boxes at
         the head it names, and each claim is true of them."""
         from .trust import parse_head
@@ -379,7 +401,7 @@ class ShadowMixin:
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
                                    rule=dec.rule)
 
-    def rule_of_box(self: "Engine", side: str, box: str) -> str:
+    def rule_of_box(self, side: str, box: str) -> str:
         """The rule of the true events that last changed ``side``'s box ``box``: the rule of the last
         event of the side in the block where its value last changed; :data:`ROOT_RULE` when it never
         changed since the set-up."""
