@@ -244,7 +244,7 @@ class Engine(ClaimsMixin, ShadowMixin):
             if p is None or p.get("role") != "side":
                 raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
             store = fog_store.read(fog_store.store_path(gf.path, side), eng.identity, side, p.get("fog"))
-            eng._knowledge = replay_known(gf, {side: Secrets(store.seed, store.sealed)})
+            eng._knowledge = replay_known(cls, gf, {side: Secrets(store.seed, store.sealed)})
             eng.store = store
         return eng
 
@@ -269,7 +269,7 @@ class Engine(ClaimsMixin, ShadowMixin):
             # the belief of every side's boxes is in no file: the public log replayed gives it
             from .proof import replay_known
 
-            eng._knowledge = replay_known(gf, {})
+            eng._knowledge = replay_known(cls, gf, {})
         return eng
 
     def save(self) -> None:

@@ -45,21 +45,25 @@ class Verdict(Exception):
         return {"side": self.side, "file": self.file, "rule": self.rule, "why": self.why}
 
 
-def replay_known(gf: GameFile, known: dict[str, Secrets], *, upto: int | None = None,
-                 proving: bool = False) -> Knowledge:
-    """What a copy that knows the secrets of the sides in ``known`` knows after the log of ``gf``
-    (its first ``upto`` events): every input event applied again to a fresh game.  With
+def replay_known(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets]) -> Knowledge:
+    """What a copy that knows the secrets of the sides in ``known`` knows after the log of ``gf``:
+    every input event applied again to a fresh game of the ``engine`` class."""
+    return _replay(engine, gf, known, False)._knowledge or Knowledge(known=known)
+
+
+def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], proving: bool) -> "Engine":
+    """The game of ``gf``'s log, replayed by a copy that knows the secrets of ``known``; with
     ``proving`` every file is checked against the true boxes and every produced event against the
-    log; the first failure raises :class:`Verdict`."""
-    return _replay(gf, known, upto, proving)._knowledge or Knowledge(known=known)
+    log, and the first failure raises :class:`Verdict`."""
+    from .rules import GameRules
 
-
-def _replay(gf: GameFile, known: dict[str, Secrets], upto: int | None, proving: bool) -> "Engine":
-    from .audit import _fresh
-
-    replay = _fresh(gf)
+    replay = engine.__new__(engine)
+    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    replay.h = replay.gf.header
+    replay.rules = GameRules(replay.h["meta"]["system"], replay.pinned_charts)
+    replay.replaying = True
     replay._knowledge = Knowledge(known=dict(known), proving=proving)
-    log = gf.log if upto is None else gf.log[:upto]
+    log = gf.log
     inputs = inputs_for("fog")
     pos = 0
     while pos < len(log):
@@ -108,7 +112,7 @@ def close_proof(eng: "Engine", pend: dict) -> None:
     eng.h["pending"].pop(PROOF, None)
     eng.h["resolved"].append(PROOF)
     try:
-        replay = _replay(view, known, None, True)
+        replay = _replay(type(eng), view, known, True)
     except Verdict as verdict:
         text = (f"proof: {verdict.side} forfeits: its {verdict.file['kind']} for {verdict.file['decision']} "
                 f"(sha256 {verdict.file['sha256'][:16]}): {verdict.why} [rule {verdict.rule}]"
