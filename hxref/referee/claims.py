@@ -200,7 +200,9 @@ class ClaimsMixin:
         if missed is None:
             missed = (self.h.get("missed") or {}).get(against, 0) + 1
         limit = policy.get("forfeit_after")
-        if owed in ("reveal", "link"):
+        if owed in ("reveal", "link", "open", "proof"):
+            # a withheld reveal, link, opening or proof would let its side choose after seeing the
+            # result, or hide a lie: it forfeits, whatever the policy
             return f"withheld its {owed} for {dec.id}", {}
         if policy.get("nmr") == "forfeit":
             return f"missed the deadline of {dec.id} (policy forfeit)", {}

@@ -22,6 +22,8 @@ KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll
              "proof": 9}
 #: where a claim of a withheld file (owed: reveal or link) stands: after the reveals and answers
 WITHHELD_CLAIM_RANK = 5
+#: where a claim of a withheld opening or proof stands (games with hidden armies): after every file
+WITHHELD_LAST_RANK = 10
 
 _HEAD = re.compile(r"(?P<hash>[0-9a-f]{16,64})@(?P<seq>[0-9]{1,9})")
 
@@ -45,6 +47,8 @@ def block_rank(f: dict) -> int:
     (its ``owed``: a claim of a withheld reveal or link after the files it waits for)."""
     if f["kind"] == "claim" and f.get("owed") in ("reveal", "link"):
         return WITHHELD_CLAIM_RANK
+    if f["kind"] == "claim" and f.get("owed") in ("open", "proof"):
+        return WITHHELD_LAST_RANK
     return KIND_RANK.get(f["kind"], 99)
 
 

@@ -179,3 +179,18 @@ def test_a_root_of_wep_he_does_not_have_is_found_by_the_proof(table, monkeypatch
     assert "box `track` differs" in verdict["text"] and verdict["rule"] == verdict["verdict"]["rule"]
     assert b"union forfeits" in text
     assert json.loads(table["confederate"]("status", GAME, "--json").stdout)["phase"] == "over"
+
+
+def test_a_withheld_proof_forfeits_after_a_claim(table, monkeypatch):
+    play_to_proof(table)
+    union = table["union"]
+    union("challenge", GAME, "--side", "union", "--key", "alice")
+    table.mail("union", "union-proof.yaml")
+    assert union.status()["awaiting"][0]["owed"] == {"union": "done", "confederate": "proof"}
+    monkeypatch.setenv("HXREF_NOW", "2027-01-15T12:00:00Z")      # past the deadline and its grace
+    union("claim", GAME, "--side", "union", "--key", "alice", "--against", "confederate")
+    table.mail("union", "union-proof-claim-confederate.yaml")
+    table.same()
+    eng = Engine.load(union.folder / GAME)
+    assert eng.finished and eng.h["forfeit"]["side"] == "confederate"
+    assert "withheld its proof" in eng.h["forfeit"]["why"]
