@@ -56,6 +56,7 @@ CODES: dict[str, str] = {
     "E311": "dice link out of turn: before the choices it follows, extra, or for other choices",
     "E312": "a missed deadline claimed too early, or where no deadline applies",
     "E313": "signed time out of order: before the history the file names, or ahead of this machine's clock",
+    "E314": "an opening that does not open its file's commitment, or a hidden-army file without its commitment",
     # the rules
     "E400": "order breaks a rule of the game",
     # game files

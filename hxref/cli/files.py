@@ -30,10 +30,14 @@ def _write_new(path: Path, text: str, private: bool = False) -> None:
     atomic_write(path, text.encode("utf-8"), private=private)
 
 
-def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str, private: bool = False) -> None:
+def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str, private: bool = False,
+                    full: dict | None = None) -> None:
     """Sign and write a file for ``side``: the envelope (game, identity, head, signed time,
     decision, side, kind) and then ``fields``; never for a history that does not hold the last head
-    the key signed for this game, and recorded in the key's record (:mod:`hxref.referee.key_record`)."""
+    the key signed for this game, and recorded in the key's record (:mod:`hxref.referee.key_record`).
+    In a game with hidden armies the file also carries the side's commitment to its boxes at the
+    head, what its army shows, and the openings and claims the rules ask of it (``full``: the whole
+    choice of an answer, whose file carries the public part)."""
     from ..referee import key_record
     from ..referee import orders
     from ..crypto.signing import sign_text
@@ -44,6 +48,10 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     key_record.check_history(fp, eng.identity, eng.gf.log, str(eng.gf.path), eng.participants[side].get("nonce"))
     dec = eng.decision(decision) if "link" in fields else None
     head = eng.envelope(side, decision, fields.pop("kind"))
+    if eng.fog and head["kind"] not in ("join", "proof"):
+        eng.check_key(side, key)
+        fields.update(eng.fog_fields(side, head["kind"], head["head"], eng.decision(decision),
+                                     full if full is not None else fields.get("choice")))
     text = orders.render({**head, **fields}, comment)
     _write_new(path, sign_text(text, key), private=private)
     key_record.note_signed(fp, eng.identity, head["head"], eng.link_index(side, dec) if dec is not None else None)
@@ -251,8 +259,26 @@ def answer_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> Path:
     orders.raise_problems(probe, eng.system.check(eng.state, dec, side, value))
     path = folder / f"{side}-{dec.id}.yaml"
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "answer", **_own_link(eng, side, key, dec),
-                                     "choice": value}, path, f"hxref answer of {side} for {dec.id}.")
+                                     **_sealed(eng, side, key, dec, value)}, path,
+                    f"hxref answer of {side} for {dec.id}.", full=value)
     return path
+
+
+def _sealed(eng, side: str, key, dec, value: dict) -> dict:
+    """An answer's ``choice``: the whole choice, or in a game with hidden armies its public part,
+    with ``sealed`` (the commitment to the whole) when the rest is sealed: the whole choice and its
+    salt are kept in the side's own file first (an answer it could not keep is never signed)."""
+    if not eng.fog:
+        return {"choice": value}
+    from ..crypto import commit as commit_mod
+
+    public = eng.system.public_answer(eng.state, dec, side, value)
+    if public == value:
+        return {"choice": value}
+    eng.check_key(side, key)
+    salt = commit_mod.new_salt()
+    eng.store.seal(dec.id, value, salt)
+    return {"choice": public, "sealed": commit_mod.commitment(value, salt, (eng.identity, dec.id, side))}
 
 
 def commit_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> tuple[Path, Path]:
@@ -270,13 +296,15 @@ def commit_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> tuple
         if p.exists():
             raise InvalidInput("file exists already: you may have committed before; keep that reveal file",
                                code="E502", file=str(p))
+    answer = _sealed(eng, side, key, dec, value)
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "commit",
-                                     "commitment": commit_mod.commitment(value, salt, (eng.identity, dec.id, side))}, cpath,
+                                     "commitment": commit_mod.commitment(answer["choice"], salt,
+                                                                         (eng.identity, dec.id, side))}, cpath,
                     f"hxref commitment of {side} for {dec.id}: send this file now.")
     _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "reveal", **_own_link(eng, side, key, dec),
-                                     "choice": value, "salt": salt}, rpath,
+                                     **answer, "salt": salt}, rpath,
                     f"hxref reveal of {side} for {dec.id}: SECRET. Keep it until every side has\n"
-                    "committed, then send it.", private=True)
+                    "committed, then send it.", private=True, full=value)
     return cpath, rpath
 
 
@@ -574,6 +602,14 @@ def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> Non
     for line in what_a_join_signs(eng, side):
         click.echo(line)
     fields = eng.join_fields(key, nonce)
+    store = None
+    if eng.mode == "fog":
+        # the side's own file first: a join whose seed could not be kept is never signed
+        from ..crypto import fog
+        from ..referee import fog_store
+
+        eng.check_key(side, key)
+        store = fog_store.create(eng.gf.path, eng.identity, side, fog.fog_seed(key, eng.identity, fields["nonce"]))
     key_record.note_join(fp, eng.identity, game=eng.meta["game"], mode=eng.mode, side=side, nonce=fields["nonce"],
                          tip=fields["tip"], head=eng.head_text())
     try:
@@ -581,7 +617,12 @@ def write_join(eng, side: str, key, path: Path, nonce: str | None = None) -> Non
                         f"hxref join file for game {eng.meta['game']}: the tip of {side}'s dice chain.")
     except HxrefError:
         key_record.forget_join(fp, eng.identity, fields["nonce"])
+        if store is not None:
+            store.path.unlink()
         raise
+    if store is not None:
+        click.echo(f"wrote {store.path.name}: {side}'s own file of this game. SECRET: never send it; back it up "
+                   "with the game (without it you cannot prove your game)")
 
 
 @click.command()
@@ -619,7 +660,7 @@ def commit(game, side, key_path, choice, decision, out_dir, template_path, view_
         raise InvalidInput("--view goes with --template (with GAME the game itself is checked)", code="E504")
     if choice is None:
         raise InvalidInput("--choice is needed with GAME", code="E504")
-    eng = load_game(game)
+    eng = load_game(game, side)
     check_side(eng, side)
     key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("commit",))
@@ -675,7 +716,7 @@ def answer(game, side, key_path, choice, decision, out_dir, template_path, view_
     if choice is None:
         raise InvalidInput("--choice is needed with GAME", code="E504")
     value = orders.parse_choice(choice)
-    eng = load_game(game)
+    eng = load_game(game, side)
     check_side(eng, side)
     if eng.mode == "solo":
         with locked(game):
@@ -715,7 +756,7 @@ def undo(game, side, key_path, target, out_dir):
     """
     from ..gamefile.game import locked
 
-    eng = load_game(game)
+    eng = load_game(game, side if side != "umpire" else None)
     if eng.mode == "solo":
         with locked(game):
             eng = load_game(game)
@@ -787,7 +828,7 @@ def roll(game, side, key_path, decision, out_dir):
     """
     from ..referee import trust as protocol
 
-    eng = load_game(game)
+    eng = load_game(game, side)
     check_side(eng, side)
     key = private_key(key_path)
     dec = eng.open_decision_for(side, decision, ("roll",))
@@ -819,7 +860,7 @@ def claim(game, side, key_path, against, decision, out_dir):
 
     Example: hxref claim g.yaml --side union --key alice --against confederate
     """
-    eng = load_game(game)
+    eng = load_game(game, side if side != "umpire" else None)
     if side != "umpire":
         check_side(eng, side)
     check_side(eng, against)
@@ -834,3 +875,72 @@ def claim(game, side, key_path, against, decision, out_dir):
                     f"hxref claim of {side}: {against} missed the deadline of {dec.id} ({eng.due(dec)}).")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")
 
+
+
+@click.command("open")
+@game_argument
+@side_option()
+@key_option()
+@decision_option
+@dir_option
+def open_cmd(game, side, key_path, decision, out_dir):
+    """Games with hidden armies: open the boxes of your army the rules reveal now.
+
+    Once every answer and dice link of a decision is in, the rules may reveal some of your
+    boxes (the forces in a combat, your War Effort Points at a third tie): the decision closes
+    only when each side has opened them.  hxref finds which (as every copy does, from a dry run
+    of the resolution), and writes them with your commitment, each checked by the other side
+    against it.
+
+    Example: hxref open g.yaml --side union --key alice   (then: hxref submit g.yaml union-t1.bid.r3-open.yaml)
+    """
+    eng = load_game(game, side)
+    check_side(eng, side)
+    key = private_key(key_path)
+    if not eng.fog:
+        raise InvalidInput("only a game played with hidden armies (--mode fog) opens boxes", code="E504", file=game)
+    eng.check_key(side, key)
+    cands = [d for d in eng.awaiting if eng.owed_by(side, d) == "open" and decision in (None, d.id)]
+    if not cands:
+        raise InvalidInput(f"the rules reveal none of {side}'s boxes now: " + eng.waiting_text(), code="E308")
+    dec = cands[0]
+    path = out_dir_for(game, out_dir) / f"{side}-{dec.id}-open.yaml"
+    _sign_and_write(eng, side, key, {"decision": dec.id, "kind": "open"}, path,
+                    f"hxref openings of {side} for {dec.id}: the boxes the rules reveal.")
+    click.echo(f"wrote {path.name} (opens {', '.join(eng.owed_openings(dec)[side])}); submit it: "
+               f"hxref submit {game} {path.name}")
+
+
+@click.command()
+@game_argument
+@side_option()
+@key_option()
+@dir_option
+def challenge(game, side, key_path, out_dir):
+    """Games with hidden armies: write your proof, once the game's decisions are over.
+
+    The proof carries your fog seed (your join committed to it) and your sealed answers, from
+    your own file.  When every side's proof is in, every copy replays the whole game with full
+    information and checks every commitment, opening, claim and sealed answer: the first false
+    one names its side, its file and the rule, and that side forfeits; with none, the game's
+    result is the true state's.  Withholding your proof is a forfeit by claim.
+
+    Example: hxref challenge g.yaml --side union --key alice   (then: hxref submit g.yaml union-proof.yaml)
+    """
+    from ..referee.shadow import PROOF
+
+    eng = load_game(game, side)
+    check_side(eng, side)
+    key = private_key(key_path)
+    if not eng.fog:
+        raise InvalidInput("only a game played with hidden armies (--mode fog) is proven", code="E504", file=game)
+    eng.check_key(side, key)
+    dec = eng.decision(PROOF)
+    if dec is None or eng.owed_by(side, dec) != "proof":
+        raise InvalidInput("a proof is sent once the game's decisions are over, and once: " + eng.waiting_text(),
+                           code="E308", file=game)
+    path = out_dir_for(game, out_dir) / f"{side}-proof.yaml"
+    _sign_and_write(eng, side, key, {"decision": PROOF, "kind": "proof", "seed": eng.store.seed.hex(),
+                                     "sealed_answers": eng.store.sealed}, path,
+                    f"hxref proof of {side}: its fog seed and sealed answers.")
+    click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")

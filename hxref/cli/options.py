@@ -35,11 +35,12 @@ def key_option(required: bool = True, extra: str = "") -> Any:
                         help="your private key file" + extra)
 
 
-def load_game(game: str) -> Engine:
-    """The game file GAME, checked as every command checks what it loads."""
+def load_game(game: str, side: str | None = None) -> Engine:
+    """The game file GAME, checked as every command checks what it loads; a game with hidden armies
+    as ``side`` knows it, from its own file beside the game."""
     from ..referee.engine import Engine
 
-    return Engine.load(game)
+    return Engine.load(game, side=side)
 
 
 def private_key(path: str) -> Key:

@@ -22,7 +22,7 @@ DEFAULT_DEADLINE_HOURS = 7 * 24
 DEFAULT_GRACE_HOURS = 2 * 24
 
 #: the commands that write a player's signed files (:mod:`hxref.cli.files`)
-FILE_COMMANDS = ("join", "commit", "answer", "roll", "claim", "undo", "sign", "template")
+FILE_COMMANDS = ("join", "commit", "answer", "roll", "claim", "undo", "sign", "template", "open", "challenge")
 
 
 class Main(click.Group):
@@ -58,7 +58,7 @@ class Main(click.Group):
 
     #: commands and command groups kept in their own modules, imported only when used; a game
     #: system's own group (``hxref NAME ...``) is its ``SystemInfo.cli``, mounted the same way
-    GROUPS = {**{name: ("hxref.cli.files", name) for name in FILE_COMMANDS},
+    GROUPS = {**{name: ("hxref.cli.files", "open_cmd" if name == "open" else name) for name in FILE_COMMANDS},
               "map": ("hxref.cli.map", "map_group"), "orders": ("hxref.cli.desk", "orders_cmd"),
               "decrypt": ("hxref.cli.crypt", "decrypt"),
               "inbox": ("hxref.cli.mail", "inbox_cmd"), "outbox": ("hxref.cli.mail", "outbox_cmd"),
@@ -174,8 +174,9 @@ def verify(file, game, pub, sig):
 @click.option("--side", "side_specs", multiple=True, metavar="SIDE=KEY.pub",
               help="each side and its player's public key; in solo mode just SIDE")
 @click.option("--umpire", default=None, metavar="KEY.pub", help="the umpire's public key (umpired mode)")
-@click.option("--mode", type=click.Choice(["open", "umpired", "solo"]), default="open", show_default=True,
-              help="open: players pass the file; umpired: a neutral umpire runs hxref; solo: one terminal")
+@click.option("--mode", type=click.Choice(["open", "umpired", "solo", "fog"]), default="open", show_default=True,
+              help="open: players pass the file; umpired: a neutral umpire runs hxref; solo: one terminal; "
+                   "fog: players pass the file, each keeping its hidden army on its own machine")
 @click.option("--game-id", default=None, help="the game's label, for people (default: generated); the "
                                              "game's identity is the hash of its first event")
 @click.option("--nonce", default=None, hidden=True, metavar="HEX",
@@ -713,7 +714,7 @@ def report(game, side, fmt, out, map_out, encrypt, since, width):
     from ..crypto.crypt import side_key, write_encrypted_report
     from ..report import turn
 
-    eng = load_game(game)
+    eng = load_game(game, side if side != "umpire" else None)
     if side and side != "umpire":
         check_side(eng, side)
     if encrypt:

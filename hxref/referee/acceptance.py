@@ -27,8 +27,14 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     mine = answers.get(side, {})
     asked = side in dec.sides
     if kind == "join":
-        return _check_join(eng, order, dec, mine, asked)
+        _check_join(eng, order, dec, mine, asked)
+        return eng.fog_accept(order, dec)
     _check_joined(eng, order, dec)
+    eng.fog_accept(order, dec)
+    if kind == "open":
+        return None
+    if kind == "proof":
+        return _check_proof(order, dec, mine, asked)
     if kind == "claim":
         return check_claim(eng, order, dec, pend)
     if kind == "undo":
@@ -38,9 +44,13 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     if side == UMPIRE or not asked:
         raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {side}",
                           code="E302", path=("side",))
+    # in a game with hidden armies the rules check only the answers of a side this copy holds the
+    # boxes of (its belief of another's is stale), on the side's whole choice (the file's is public)
+    checked = eng.rules_check(side)
     if kind in ("reveal", "answer"):
         # the shape first: keys and types (with the rules' problems too, where the shape allows)
-        orders.check_choice(order, dec, lambda choice: eng.system.check(eng.state, dec, side, choice))
+        orders.check_choice(order, dec, (lambda choice: eng.system.check(eng.state, dec, side, choice))
+                            if checked else None)
     if kind == "commit":
         return _check_commit(eng, order, dec, mine)
     if kind == "reveal":
@@ -48,7 +58,18 @@ def check_kind(eng: "Engine", order: orders.Order, dec: "Decision", pend: dict) 
     elif kind == "answer":
         _check_answer(order, dec, mine)
     _check_own_link(eng, order, dec)
-    orders.raise_problems(order, eng.system.check(eng.state, dec, side, d["choice"]))
+    if checked:
+        orders.raise_problems(order, eng.system.check(eng.state, dec, side,
+                                                      eng.full_choice(side, dec.id, d)))
+
+
+def _check_proof(order: orders.Order, dec: "Decision", mine: dict, asked: bool) -> None:
+    """A proof: from a side the proof decision asks, once."""
+    if not asked:
+        raise order.error(IllegalOrder, f"decision {dec.id} is for {', '.join(dec.sides)}, not {order.side}",
+                          code="E302", path=("side",))
+    if mine:
+        raise order.error(IllegalOrder, f"{order.side} has sent its proof already", code="E303")
 
 
 def _check_join(eng: "Engine", order: orders.Order, dec: "Decision", mine: dict, asked: bool) -> None:

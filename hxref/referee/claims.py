@@ -70,6 +70,7 @@ class _Engine(Protocol):
     def due(self, dec: Decision) -> str | None: ...
     def waiting_for(self) -> list[dict]: ...
     def undo_voters(self, author: str | None = None) -> list[str]: ...
+    def owed_openings(self, dec: Decision, count_pending: bool = True) -> dict[str, list[str]]: ...
     def _drop_votes(self, decision_id: str, target: str | None = None) -> None: ...
 
 
@@ -86,6 +87,8 @@ class ClaimsMixin:
             return None
         if dec.id == JOIN:
             return None if a else ("join" if who in dec.sides else None)
+        if dec.kind == "proof":
+            return None if a or who not in dec.sides else "proof"
         if who in dec.sides:
             if dec.secret:
                 if "choice" in a:
@@ -100,6 +103,8 @@ class ClaimsMixin:
             in_file = who in dec.sides and self.links_in_answers(dec)
             if not in_file:
                 return "link"
+        if who in self.owed_openings(dec):
+            return "open"
         return None
 
     def due(self: _Engine, dec: Decision) -> str | None:
@@ -152,9 +157,11 @@ class ClaimsMixin:
                     "reveal": f"hxref submit GAME {s}-{d.id}-reveal.yaml",
                     "answer": f"hxref answer GAME --side {s} --key KEY --choice ...",
                     "link": f"hxref roll GAME --side {s} --key KEY --decision {d.id}",
+                    "open": f"hxref open GAME --side {s} --key KEY",
+                    "proof": f"hxref challenge GAME --side {s} --key KEY",
                 }[what]
             ready = self.complete(d) and not [w for w in self.missing_links(d) if w != UMPIRE] \
-                and d.id != JOIN and self.ready() == [d]
+                and d.id != JOIN and self.ready() == [d] and not self.owed_openings(d)
             out.append({"decision": d.id, "kind": d.kind, "prompt": d.prompt, "rule": d.rule, "secret": d.secret,
                         "owed": owed, "commands": commands, "ready": ready, "deadline": d.deadline,
                         "due": self.due(d), "opened": self.opened(d.id)})
@@ -193,7 +200,9 @@ class ClaimsMixin:
         if missed is None:
             missed = (self.h.get("missed") or {}).get(against, 0) + 1
         limit = policy.get("forfeit_after")
-        if owed in ("reveal", "link"):
+        if owed in ("reveal", "link", "open", "proof"):
+            # a withheld reveal, link, opening or proof would let its side choose after seeing the
+            # result, or hide a lie: it forfeits, whatever the policy
             return f"withheld its {owed} for {dec.id}", {}
         if policy.get("nmr") == "forfeit":
             return f"missed the deadline of {dec.id} (policy forfeit)", {}

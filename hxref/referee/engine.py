@@ -31,6 +31,7 @@ from . import acceptance, orders
 from . import trust as protocol
 from ..base.canon import canonical_json, random_hex, sha256_hex
 from .claims import ClaimsMixin, _claim_text
+from .shadow import PROOF, ShadowMixin, proof_decision
 from ..base.errors import IllegalOrder, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
@@ -85,11 +86,15 @@ def _empty_pending() -> dict:
     return {"files": [], "answers": {}, "links": {}}
 
 
-class Engine(ClaimsMixin):
+class Engine(ClaimsMixin, ShadowMixin):
     """One game, in memory; :meth:`save` writes it back atomically.
+
+    A game played with hidden armies (``--mode fog``): :class:`hxref.referee.shadow.ShadowMixin`.
 
     Deadlines, claims, withdrawals by consent and what is owed: :class:`hxref.referee.claims.ClaimsMixin`."""
 
+    #: a game with hidden armies loaded for a side: that side's own file (:mod:`.fog_store`)
+    store: Any = None
     #: True in the audit's replay of a whole game (:mod:`hxref.referee.audit`), where a signed time may lie
     #: further ahead of this machine's clock than in a file that arrives (:func:`protocol.latest_allowed`)
     replaying = False
@@ -137,6 +142,10 @@ class Engine(ClaimsMixin):
 
     @property
     def state(self) -> dict:
+        """The state the rules read: the header's, or in a game with hidden armies (whose header
+        holds the public part) the shadow of this copy (:meth:`shadow`)."""
+        if self.fog and self.h.get("phase") not in (None, "setup"):
+            return self.shadow()
         return self.h["state"]
 
     @property
@@ -209,13 +218,16 @@ class Engine(ClaimsMixin):
         return protocol.format_head(self.gf.head, len(self.gf.log))
 
     @classmethod
-    def load(cls, path: str | Path) -> "Engine":
+    def load(cls, path: str | Path, side: str | None = None) -> "Engine":
         """The game at ``path``, as every command reads it: the whole file, believed only as its
         signed log gives it.  A file whose bytes are the very file this machine last wrote or
         proved there (its kept record, :func:`hxref.gamefile.heads.vouches`) is taken as it is; any other
         (the first sight of a game, a file that came by mail or by hand, an edited header, a log
         that grew elsewhere) is proved by the audit's replay first (:meth:`proved`), and kept as
-        proved.  E500 when it does not check out, E506 when it does not extend the head kept."""
+        proved.  E500 when it does not check out, E506 when it does not extend the head kept.
+
+        A game with hidden armies loaded for ``side`` is also replayed with that side's own file
+        (:mod:`.fog_store`, beside the game) to know its boxes (:func:`.proof.replay_known`)."""
         gf = GameFile.load(path)
         vouched = heads.vouches(gf.path, gf.digest)
         eng = cls.proved(gf, vouched=vouched)
@@ -223,6 +235,17 @@ class Engine(ClaimsMixin):
             # vouched for next time only when its header is, byte for byte, the one the replay writes
             heads.remember(eng.identity, gf.path, len(gf.log), gf.head,
                            gf.digest if gf.top == gf.top_bytes() else None)
+        if side is not None and eng.fog:
+            from . import fog_store
+            from .proof import replay_known
+            from .shadow import Secrets
+
+            p = eng.participants.get(side)
+            if p is None or p.get("role") != "side":
+                raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
+            store = fog_store.read(fog_store.store_path(gf.path, side), eng.identity, side, p.get("fog"))
+            eng._knowledge = replay_known(cls, gf, {side: Secrets(store.seed, store.sealed)})
+            eng.store = store
         return eng
 
     @classmethod
@@ -242,6 +265,11 @@ class Engine(ClaimsMixin):
             raise InvalidInput("the game file's header is damaged (its meta or state is not a mapping)",
                                code="E500", file=str(gf.path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
+        if eng.fog:
+            # the belief of every side's boxes is in no file: the public log replayed gives it
+            from .proof import replay_known
+
+            eng._knowledge = replay_known(cls, gf, {})
         return eng
 
     def save(self) -> None:
@@ -263,6 +291,11 @@ class Engine(ClaimsMixin):
         if mode not in MODES:
             raise InvalidInput(f"unknown mode {mode!r}; one of {', '.join(MODES)}", code="E504")
         data = _scenario_data(registry.get(system), system, scenario, options)
+        if mode == "fog":
+            sysobj = registry.get(system)
+            if sysobj.boxes(sysobj.setup({**copy.deepcopy(data), "table_mode": mode}), list(data["sides"])[0]) is None:
+                raise InvalidInput(f"{system} keeps no hidden state: it cannot be played with hidden armies "
+                                   "(--mode fog)", code="E504")
         expected = list(data["sides"])
         check_table(scenario, expected, sides, mode, umpire, nonce)
         participants = participants_record(expected, sides, umpire)
@@ -332,11 +365,14 @@ class Engine(ClaimsMixin):
     def _start(self, at: str | None) -> None:
         # the scenario is kept in the log's first event; the snapshot needs it only until the start
         scenario = copy.deepcopy(self.h.pop("scenario"))
-        scenario["table_mode"] = self.meta["mode"]        # open / umpired / solo: who may hold secrets
-        self.h["state"] = self.system.setup(scenario)
+        scenario["table_mode"] = self.meta["mode"]        # open / umpired / solo / fog: who may hold secrets
+        full = self.system.setup(scenario)
+        self.h["state"] = self.fog_start(full) if self.fog else full
         self.h["phase"] = "playing"
         self._emit("game.started", None, {})
         self._refresh_awaiting(at)
+        if self.fog:
+            self.fog_mark()
 
     def _refresh_awaiting(self, at: str | None = None) -> None:
         """What the rules await now.  A newly awaited decision opens at the current head and at
@@ -344,6 +380,8 @@ class Engine(ClaimsMixin):
         block that opened it, never earlier than any before it); with a deadline policy it is due
         ``deadline_hours`` after that."""
         decisions = self.system.decisions(self.state)
+        if self.fog and not decisions:
+            decisions = [proof_decision(self.sides())]
         old = {d["id"]: d for d in self.h.get("awaiting") or []}
         hours = (self.meta.get("policy") or {}).get("deadline_hours")
         out = []
@@ -417,17 +455,24 @@ class Engine(ClaimsMixin):
             entry["target"] = d["target"]
         pend["files"] = protocol.canonical(pend["files"] + [entry])
         answers = pend["answers"]
-        mine: dict = answers.setdefault(order.side, {}) if order.kind in ("join", "commit", "reveal", "answer") else {}
+        mine: dict = answers.setdefault(order.side, {}) \
+            if order.kind in ("join", "commit", "reveal", "answer", PROOF) else {}
         if order.kind == "join":
             mine["joined"] = True
             p = self.participants[order.side]
             p["tip"] = p["last"] = d["tip"]
             p["nonce"] = d["nonce"]
             p["used"] = 0
+            if "fog" in d:
+                p["fog"] = d["fog"]
+        elif order.kind == PROOF:
+            mine["choice"] = {}
         elif order.kind == "commit":
             mine["commitment"] = d["commitment"]
         elif order.kind in ("reveal", "answer"):
             mine["choice"] = d["choice"]
+            if "sealed" in d:
+                mine["sealed"] = d["sealed"]
             if order.kind == "reveal":
                 mine["salt"] = d["salt"]
         elif order.kind == "claim":
@@ -599,6 +644,13 @@ class Engine(ClaimsMixin):
                                        code="E308")
                 raise InvalidInput(f"decision {dec.id} rolls dice: the umpire resolves it with "
                                    "`hxref resolve GAME --key UMPIRE_KEY`", code="E308")
+            owed = self.owed_openings(dec)
+            if owed:
+                if done:
+                    break
+                raise InvalidInput(f"decision {dec.id} reveals boxes the rules open: it waits for "
+                                   + "; ".join(f"{w}'s `open` file (`hxref open GAME --side {w} --key KEY`)"
+                                               for w in owed), code="E308")
             start = len(self.gf.log)
             self._close(dec.id, umpire_key=umpire_key if umpire_owes else None)
             produced = self.gf.log[start:]
@@ -664,23 +716,32 @@ class Engine(ClaimsMixin):
         forfeit = self._claim_forfeits(dec.id)
         if forfeit:
             return self._forfeit(dec, forfeit, pend)
-        if self.ready() != [dec] or self.missing_links(dec):
+        if self.ready() != [dec] or self.missing_links(dec) or self.owed_openings(dec):
             raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
+        if dec.kind == PROOF and self.fog:
+            from .proof import close_proof
+
+            return close_proof(self, pend)
         self.h["pending"].pop(dec.id, None)
         answers = {s: pend["answers"][s]["choice"] for s in dec.sides}
         if self.mode == "solo":
             seed = dice_mod.solo_seed(self.h["solo_seed"], self.meta["game"], dec.id)
         else:
             seed = dice_mod.dice_seed(self.identity, dec.id, sorted(pend["links"].items()))
-        dice = dice_mod.Dice(seed)
         for claim in pend.get("claims", []):
             self._emit("rules", None, {"decision": dec.id, "nmr": True, **claim,
                                        "text": _claim_text(claim)})
-        # on a copy: the engine's state changes only when the resolution succeeds (resolve_copy)
-        state, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), self.state), dec, answers, dice)
-        if dice.rolls and not dec.dice:
-            raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
-        for roll in dice.rolls:
+        if self.fog:
+            state, rolls, events = self.fog_resolve(dec, pend, seed)
+        else:
+            dice = dice_mod.Dice(seed)
+            # on a copy: the engine's state changes only when the resolution succeeds (resolve_copy)
+            state, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), self.state), dec,
+                                                answers, dice)
+            if dice.rolls and not dec.dice:
+                raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
+            rolls = dice.rolls
+        for roll in rolls:
             self._emit("die", roll.by, {"decision": dec.id, **roll.to_dict()})
         for ev in events:
             self._emit("rules", ev.get("side"), {"decision": dec.id, **ev})
@@ -695,6 +756,8 @@ class Engine(ClaimsMixin):
         spent = [a["commitment"] for a in pend["answers"].values() if "commitment" in a]
         self.h["commitments"] = sorted(set(self.h["commitments"]) | set(spent))
         self._refresh_awaiting(self.signed_time(len(self.gf.log)))
+        if self.fog:
+            self.fog_mark()
 
     # --- solo games: answers typed at the terminal, no files, no keys -------------------------
     def answer_solo(self, side: str, decision_id: str | None, choice: dict) -> None:
@@ -788,7 +851,12 @@ class Engine(ClaimsMixin):
         """What a join file of ``key`` says beyond the envelope: the game's mode, a fresh random
         nonce (or ``nonce``), and the tip of the chain they and the key make."""
         nonce = nonce or random_hex(32)
-        return {"decision": JOIN, "kind": "join", "mode": self.mode, "nonce": nonce, "tip": self.tip_for(key, nonce)}
+        fields = {"decision": JOIN, "kind": "join", "mode": self.mode, "nonce": nonce, "tip": self.tip_for(key, nonce)}
+        if self.mode == "fog":
+            from ..crypto import fog
+
+            fields["fog"] = fog.seed_commitment(fog.fog_seed(key, self.identity, nonce))
+        return fields
 
     def envelope(self, side: str, decision: str, kind: str) -> dict:
         """The fields every signed file starts with: the game, its identity, the head it is written
@@ -858,13 +926,13 @@ def map_view(path: str | Path, side: str | None = None) -> MapView:
     ``hxref map show GAME``: the system's :meth:`~hxref.kit.protocol.GameSystem.map_view` of the
     side's view, never of the full state.  E503 when the system or scenario has no map.
     """
-    eng = Engine.load(path)
+    eng = Engine.load(path, side=side if side != UMPIRE else None)
     if side is not None and side not in eng.participants:
         raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
     found = None
     if eng.h.get("phase") != "setup":
         full = side == UMPIRE
-        found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.mode))
+        found = eng.system.map_view(eng.system.view(eng.state, None if full else side, "open" if full else eng.view_mode))
     if found is None:
         raise InvalidInput(f"this {eng.title} game ({eng.meta['scenario']}) has no map to show",
                            code="E503", file=str(path))

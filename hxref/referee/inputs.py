@@ -17,7 +17,8 @@ from ..base.errors import InvalidInput
 if TYPE_CHECKING:
     from ..crypto.signing import PublicKey
 
-MODES = ("open", "umpired", "solo")
+#: ``fog``: an open game whose sides keep their hidden state (the system's boxes) on their own machines
+MODES = ("open", "umpired", "solo", "fog")
 UMPIRE = "umpire"
 JOIN = "join"
 #: input events, by mode: in open and umpired games every input that speaks for a participant

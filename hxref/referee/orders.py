@@ -12,7 +12,8 @@ Every order file has the same envelope (SECURITY.md, "The protocol")::
     kind: commit             # join | commit | reveal | answer | roll | claim | undo
     tip: 5d41...             # join: the tip of the side's dice chain for this game
     nonce: 8c7e...           # join: fresh randomness of the joiner, in his chain's seed
-    mode: open               # join: the game's mode (open or umpired) the joiner signs for
+    mode: open               # join: the game's mode (open, umpired or fog) the joiner signs for
+    fog: 2c9d...             # join, fog games: the commitment to the side's fog seed
     commitment: 9a0b...      # commit
     choice: {bid: 4}         # reveal and answer
     salt: 77e2...            # reveal
@@ -20,6 +21,13 @@ Every order file has the same envelope (SECURITY.md, "The protocol")::
     answers: 0d2e...         # roll: the hash of the choices the link follows
     against: confederate     # claim: the side that missed the deadline
     target: 51aa...          # undo: the sha256 of the kept file to withdraw
+    root: e3b0...            # fog games: the Merkle root of the signer's boxes at `head`
+    shown: {}                # fog games: what the signer's army shows every player
+    claims: {}               # fog games, answers: facts of the signer's boxes the rules read
+    openings: []             # fog games: boxes the rules reveal, each opening `root`
+    sealed: 4b1f...          # fog games, answers: the commitment to the whole choice
+    seed: 9f86...            # proof: the side's fog seed
+    sealed_answers: {}       # proof: the side's sealed answers, {decision: {choice, salt}}
     # -----BEGIN SSH SIGNATURE-----
     # ...
     # -----END SSH SIGNATURE-----
@@ -46,7 +54,7 @@ if TYPE_CHECKING:
 # does not pay for them
 
 FORMAT = 2
-KINDS = ("join", "commit", "reveal", "answer", "roll", "claim", "undo")
+KINDS = ("join", "commit", "reveal", "answer", "roll", "claim", "undo", "open", "proof")
 COMMON = ("hxref", "game", "identity", "head", "at", "decision", "side", "kind")
 BY_KIND: dict[str, tuple[str, ...]] = {
     "join": ("tip", "nonce", "mode"),
@@ -56,9 +64,22 @@ BY_KIND: dict[str, tuple[str, ...]] = {
     "roll": ("link", "answers"),
     "claim": ("against",),
     "undo": ("target",),
+    "open": ("root", "openings"),
+    "proof": ("seed", "sealed_answers"),
 }
 #: keys a kind may carry: the dice link, where the decision takes it in the file (the engine checks)
 OPTIONAL: dict[str, tuple[str, ...]] = {"reveal": ("link",), "answer": ("link",)}
+#: keys of a file in a game played with hidden armies (the engine says which a file must carry)
+FOG_KEYS: dict[str, tuple[str, ...]] = {
+    "join": ("fog",),
+    "commit": ("root", "shown"),
+    "reveal": ("root", "shown", "claims", "openings", "sealed"),
+    "answer": ("root", "shown", "claims", "openings", "sealed"),
+    "roll": ("root", "shown", "openings"),
+    "claim": ("root", "shown"),
+    "undo": ("root", "shown"),
+    "open": ("shown",),
+}
 
 
 @dataclass
@@ -167,7 +188,7 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
     if kind not in KINDS:
         raise order.error(InvalidInput, f"unknown kind {kind!r}; one of: {', '.join(KINDS)}", code="E112",
                           path=("kind",))
-    allowed = set(COMMON) | set(BY_KIND[kind]) | set(OPTIONAL.get(kind, ()))
+    allowed = set(COMMON) | set(BY_KIND[kind]) | set(OPTIONAL.get(kind, ())) | set(FOG_KEYS.get(kind, ()))
     for key in d:
         if key not in allowed:
             shown = key if isinstance(key, str) and key.isprintable() else repr(key)   # one line, whatever the key
@@ -183,7 +204,8 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
 def _check_values(order: Order, d: dict) -> None:
     """The values' forms (E112): hashes of 64 hex digits, ``head`` as HASH@SEQ, ``at`` a UTC time to the
     second (``YYYY-MM-DDTHH:MM:SSZ``), ``against`` a side's name, ``choice`` a mapping."""
-    for key in ("identity", "link", "commitment", "salt", "tip", "nonce", "answers", "target"):
+    for key in ("identity", "link", "commitment", "salt", "tip", "nonce", "answers", "target", "fog", "root",
+                "sealed", "seed"):
         if key in d and not is_hex(d[key], 32):
             raise order.error(InvalidInput, f"`{key}` must be 64 lower-case hex digits", code="E112", path=(key,))
     head = parse_head(d["head"])
@@ -193,8 +215,18 @@ def _check_values(order: Order, d: dict) -> None:
     if not is_signed_time(d["at"]):
         raise order.error(InvalidInput, "`at` is the time the file was written, in UTC to the second "
                           "('2026-11-29T12:00:00Z')", code="E112", path=("at",))
-    if "mode" in d and d["mode"] not in ("open", "umpired"):
-        raise order.error(InvalidInput, "`mode` is the game's mode: open or umpired", code="E112", path=("mode",))
+    if "mode" in d and d["mode"] not in ("open", "umpired", "fog"):
+        raise order.error(InvalidInput, "`mode` is the game's mode: open, umpired or fog", code="E112", path=("mode",))
+    for key in ("shown", "claims", "sealed_answers"):
+        if key in d and not isinstance(d[key], dict):
+            raise order.error(InvalidInput, f"`{key}` must be a mapping", code="E112", path=(key,))
+    if "openings" in d:
+        from ..crypto.merkle import Opening
+
+        if not isinstance(d["openings"], list):
+            raise order.error(InvalidInput, "`openings` must be a list of openings", code="E112", path=("openings",))
+        for i, item in enumerate(d["openings"]):
+            Opening.from_data(item, order.source)
     if "against" in d and (not isinstance(d["against"], str) or not d["against"].isascii()
                            or not d["against"].isprintable() or len(d["against"]) > 200):
         raise order.error(InvalidInput, "`against` names a side", code="E112", path=("against",))
@@ -276,7 +308,7 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None) -> tuple[str,
 
     name = Path(game).name
     dec = eng.open_decision_for(side, decision, ("answer",))
-    view = eng.system.view(eng.state, side, eng.mode)
+    view = eng.system.view(eng.state, side, eng.view_mode)
     tpl = eng.system.template(view, dec, side)
     notes, choice = tpl.notes, tpl.choice
     lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",

@@ -18,9 +18,12 @@ from ..base.canon import canonical_json, sha256_hex
 #: follow the files they wait for; the links; withdrawals last; then by party, then by hash, so two
 #: copies that received the same files in any order write the same block, in an order in which
 #: the replay accepts every file again
-KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll": 6, "undo": 7}
+KIND_RANK = {"join": 0, "commit": 1, "claim": 2, "reveal": 3, "answer": 4, "roll": 6, "undo": 7, "open": 8,
+             "proof": 9}
 #: where a claim of a withheld file (owed: reveal or link) stands: after the reveals and answers
 WITHHELD_CLAIM_RANK = 5
+#: where a claim of a withheld opening or proof stands (games with hidden armies): after every file
+WITHHELD_LAST_RANK = 10
 
 _HEAD = re.compile(r"(?P<hash>[0-9a-f]{16,64})@(?P<seq>[0-9]{1,9})")
 
@@ -44,6 +47,8 @@ def block_rank(f: dict) -> int:
     (its ``owed``: a claim of a withheld reveal or link after the files it waits for)."""
     if f["kind"] == "claim" and f.get("owed") in ("reveal", "link"):
         return WITHHELD_CLAIM_RANK
+    if f["kind"] == "claim" and f.get("owed") in ("open", "proof"):
+        return WITHHELD_LAST_RANK
     return KIND_RANK.get(f["kind"], 99)
 
 

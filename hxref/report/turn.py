@@ -95,7 +95,7 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
     meta = h["meta"]
     mode = meta["mode"]
     full = audience == "umpire"
-    view = engine.system.view(h["state"], None if full else audience, "open" if full else mode) \
+    view = engine.system.view(engine.state, None if full else audience, "open" if full else engine.view_mode) \
         if h.get("phase") != "setup" else {}
     header, warnings = _header(engine, audience, mode)
     rep = Report(title=meta.get("title", meta["scenario"]), audience=audience or "public", header=header,

@@ -89,7 +89,7 @@ def _view(engine, audience: str | None) -> tuple[dict, MapView] | None:
     if h.get("phase") == "setup":
         return None
     full = audience == UMPIRE
-    view = engine.system.view(h["state"], None if full else audience, "open" if full else h["meta"]["mode"])
+    view = engine.system.view(engine.state, None if full else audience, "open" if full else engine.view_mode)
     mv = engine.system.map_view(view)
     if mv is None:
         return None

@@ -1,0 +1,429 @@
+"""A game played with hidden armies (``--mode fog``) as one copy holds it: the public part of the
+state, each side's boxes as this copy knows them, and how a decision resolves there.
+
+The game file both sides hold carries the public part ``P`` of the state (its header's ``state``)
+and the public events; each side's hidden state (the system's :meth:`~hxref.kit.protocol.GameSystem.boxes`)
+stays on its own machine.  A copy knows the *secrets* of some sides (:class:`Secrets`: the fog
+seed and the sealed answers of the side's own file, :mod:`hxref.referee.fog_store`): none for the
+public copy every command starts from, its own side's when loaded for a side, every side's in the
+proof (:mod:`hxref.referee.proof`).  For each side it keeps *boxes*: the true ones of a side whose
+secrets it knows, else its *belief*: the set-up's (both sides know the whole start), then what
+openings and claims tell, otherwise what its own resolution computed (a placeholder the system's
+guarantee makes harmless: no public result depends on it).
+
+A decision resolves on the *shadow* ``merged(P, boxes)`` with the real rules: each side's answer is
+its whole choice where this copy holds it (sealed), else the public part its file carries; the
+dice are a stream per purpose (:class:`hxref.crypto.dice.PurposeDice`), and a roll one side alone
+may see comes from that side's secret, known to its own copy only.  What every side may see (the
+rolls and rules events without ``visible_to``) is logged; what only known sides may see goes to
+this copy's :attr:`Knowledge.journal`; the rest is dropped.  So two honest copies log the same
+block, byte for byte, and the no-side copy that proves a game file from its log logs it too.
+
+Each file a side signs in such a game carries ``root``: the salted Merkle root
+(:mod:`hxref.crypto.merkle`) of its boxes at the head it names, and ``openings`` of the boxes the
+rules reveal there, each checked at once against that root (E314).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..base.errors import IllegalOrder, InvalidInput
+from ..crypto import fog, merkle
+from ..crypto import dice as dice_mod
+from ..kit import events as events_mod
+from ..kit import registry
+from ..kit.protocol import Decision, resolve_copy
+from . import orders
+
+if TYPE_CHECKING:
+    from ..gamefile.game import GameFile
+    from ..kit.protocol import GameSystem
+
+FOG = "fog"
+#: the decision a game with hidden armies awaits when its rules await nothing more: every side's proof
+PROOF = "proof"
+#: the rule a false commitment breaks when no rules event changed the box it lies about
+ROOT_RULE = "protocol: root"
+#: the kinds of file that carry no commitment to the signer's boxes
+UNCOMMITTED = ("join", "proof")
+
+
+def proof_decision(sides: list[str]) -> Decision:
+    return Decision(id=PROOF, sides=tuple(sides), kind=PROOF, rule="protocol: proof",
+                    prompt="the game is over: send your proof (`hxref challenge GAME --side S --key K`): your fog "
+                           "seed and sealed answers, so that every copy replays the game with full information")
+
+
+@dataclass
+class Secrets:
+    """What one side alone knows: its fog seed and its sealed answers ``{decision: {choice, salt}}``."""
+
+    seed: bytes
+    sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class Knowledge:
+    """What one copy of a fog game knows besides the public file."""
+
+    known: dict[str, Secrets] = field(default_factory=dict)
+    #: every side's boxes: the true ones of a known side, else the belief
+    boxes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the events and rolls only known sides may see, as the log would hold them
+    journal: list[dict] = field(default_factory=list)
+    #: (event number, every side's boxes) after each block: the boxes at a head a file names
+    history: list[tuple[int, dict[str, dict[str, Any]]]] = field(default_factory=list)
+    #: set by the proof's replay: every file's commitments are checked against the true boxes
+    proving: bool = False
+    _cache: tuple = ()
+
+
+class ProofFailure(IllegalOrder):
+    """A file the full-information replay finds false: its side, the box or check, and the rule."""
+
+    def __init__(self, message: str, *, side: str, rule: str, box: str | None = None):
+        super().__init__(message, code="E400", rule=rule)
+        self.side = side
+        self.box = box
+
+
+class ShadowMixin:
+    """The part of :class:`hxref.referee.engine.Engine` that plays a game with hidden armies."""
+
+    _knowledge: Knowledge | None = None
+    _owed_cache: tuple | None = None
+    # what it reads of :class:`hxref.referee.engine.Engine`
+    h: dict
+    gf: GameFile
+    if TYPE_CHECKING:
+        @property
+        def system(self) -> GameSystem[Any]: ...
+        @property
+        def meta(self) -> dict: ...
+        @property
+        def mode(self) -> str: ...
+        @property
+        def identity(self) -> str: ...
+        @property
+        def participants(self) -> dict: ...
+        @property
+        def state(self) -> dict: ...
+        def sides(self) -> list[str]: ...
+        def pending(self, decision_id: str) -> dict: ...
+        def complete(self, dec: Decision) -> bool: ...
+        def missing_links(self, dec: Decision) -> list[str]: ...
+
+    @property
+    def fog(self) -> bool:
+        """True while the game is played with hidden armies (not once the proof lifted the fog)."""
+        return self.meta.get("mode") == FOG and not self.h.get("fog_lifted")
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """What this copy knows (made by replaying the log: :func:`hxref.referee.proof.replay_known`;
+        none of it is written in the game file, not even the belief every copy shares)."""
+        if self._knowledge is None:
+            self._knowledge = Knowledge()
+        return self._knowledge
+
+    def _set_boxes(self, boxes: dict[str, dict[str, Any]]) -> None:
+        self.knowledge.boxes = boxes
+
+    @property
+    def view_mode(self) -> str:
+        """The mode the system's views are built in: a game with hidden armies is shown as an umpired
+        game is (each side its own, the public nothing hidden), so this copy's belief never shows."""
+        return "umpired" if self.fog else self.meta["mode"]
+
+    def shadow(self) -> dict:
+        """The state this copy resolves on: ``merged(P, boxes)`` (cached until either changes)."""
+        k = self.knowledge
+        public = self.h["state"]
+        if k._cache and k._cache[0] is public and k._cache[1] is k.boxes:
+            return k._cache[2]
+        merged = self.system.merged(public, k.boxes)
+        k._cache = (public, k.boxes, merged)
+        return merged
+
+    def fog_start(self, full: dict) -> dict:
+        """The set-up state split: every side's boxes (known to all: the scenario's published
+        set-up), and the public part, returned for the header."""
+        boxes = {}
+        for s in self.sides():
+            found = self.system.boxes(full, s)
+            if found is None:
+                raise InvalidInput(f"{self.system.name} keeps no hidden state to play with hidden armies", code="E504")
+            boxes[s] = copy.deepcopy(dict(found))
+        self._set_boxes(boxes)
+        return self.system.public(full)
+
+    def fog_mark(self) -> None:
+        """Note every side's boxes at the current head (after a block)."""
+        k = self.knowledge
+        k.history.append((len(self.gf.log), copy.deepcopy(k.boxes)))
+
+    def boxes_at(self, seq: int) -> dict[str, dict[str, Any]]:
+        """Every side's boxes as they stood at head ``seq``."""
+        found = self.knowledge.boxes
+        for at, boxes in self.knowledge.history:
+            if at <= seq:
+                found = boxes
+        return found
+
+    # --- what a side signs ---------------------------------------------------------------------
+    def commitment(self, side: str, head: str) -> merkle.Tree:
+        """``side``'s commitment to its boxes at ``head`` (its own copy only)."""
+        secrets = self.knowledge.known.get(side)
+        if secrets is None:
+            raise InvalidInput(f"this copy does not hold {side}'s own file: load the game for {side}", code="E504")
+        boxes = self.knowledge.boxes[side]
+        names = self.system.box_names(self.h["state"], side)
+        return merkle.commit(boxes, fog.box_salts(secrets.seed, head, names))
+
+    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None,
+                   choice: dict | None = None) -> dict:
+        """What a file of ``kind`` carries in a fog game besides its kind's keys: the root, what the
+        side shows, and for an answer its claims and the openings its answer makes, for a roll or
+        an ``open`` file the openings the dry run of the decision asks of it."""
+        tree = self.commitment(side, head)
+        out: dict[str, Any] = {"root": tree.root, "shown": self.system.shown(self.state, side)}
+        names: list[str] = []
+        if kind in ("answer", "reveal") and dec is not None and choice is not None:
+            out["claims"] = self.system.claims(self.state, dec, side, choice)
+            names = self.system.reveals(self.state, dec, side, choice, None)
+        elif kind in ("roll", "open") and dec is not None:
+            names = self.owed_openings(dec).get(side, [])
+        if names or kind == "open":
+            out["openings"] = [tree.open(n).to_data() for n in sorted(set(names))]
+        return out
+
+    # --- acceptance ----------------------------------------------------------------------------
+    def fog_accept(self, order: orders.Order, dec: Decision) -> None:
+        """A file's fog keys: only in a fog game; a root on every file but a join or a proof; a join's
+        seed commitment; each opening opening the file's own root, among the box names the public
+        part gives; an ``open`` file only once a decision's dry run asks it, once."""
+        d, kind = order.data, order.kind
+        fog_keys = set(orders.FOG_KEYS.get(kind, ())) | ({"seed", "sealed_answers"} if kind == PROOF else set())
+        if self.meta.get("mode") != FOG:
+            extra = sorted(k for k in d if k in fog_keys)
+            if extra or kind in ("open", PROOF):
+                raise order.error(IllegalOrder, f"`{extra[0] if extra else kind}` belongs to a game played with "
+                                  f"hidden armies (--mode fog); this game is {self.mode}", code="E110",
+                                  path=(extra[0],) if extra else ("kind",))
+            return
+        if kind == "join":
+            if "fog" not in d:
+                raise order.error(InvalidInput, "a join of a game played with hidden armies carries `fog`, the "
+                                  "commitment to the side's fog seed (`hxref join` writes it)", code="E111")
+            return
+        if kind == PROOF:
+            if dec.id != PROOF:
+                raise order.error(IllegalOrder, "a proof answers the `proof` decision, awaited when the game's "
+                                  "decisions are over", code="E304", path=("kind",))
+            if fog.seed_commitment(bytes.fromhex(d["seed"])) != self.participants[order.side].get("fog"):
+                raise order.error(IllegalOrder, f"this seed is not the one {order.side}'s join committed to",
+                                  code="E305", path=("seed",))
+            for decision, entry in d["sealed_answers"].items():
+                if not isinstance(entry, dict) or set(entry) != {"choice", "salt"} or \
+                        not isinstance(entry["choice"], dict) or not isinstance(entry["salt"], str):
+                    raise order.error(InvalidInput, f"the sealed answer to {decision} is not {{choice, salt}}",
+                                      code="E112", path=("sealed_answers", decision))
+            return
+        if "root" not in d:
+            raise order.error(IllegalOrder, "a file of a game played with hidden armies carries `root`, the "
+                              "commitment to its signer's boxes at its head", code="E314", path=("root",))
+        names = self.system.box_names(self.h["state"], order.side)
+        for i, raw in enumerate(d.get("openings", [])):
+            opening = merkle.Opening.from_data(raw, order.source)
+            if not merkle.verify(d["root"], names, opening):
+                raise order.error(IllegalOrder, f"the opening of `{opening.name}` does not open this file's root "
+                                  "(another value, salt or box, or a box the public part does not name)",
+                                  code="E314", path=("openings", i))
+        if kind == "open":
+            owed = self.owed_openings(dec, count_pending=False).get(order.side)
+            if not owed:
+                raise order.error(IllegalOrder, f"{dec.id} asks no opening of {order.side} now (an `open` file "
+                                  "follows every answer and dice link of its decision)", code="E304",
+                                  path=("kind",))
+            if any(f["kind"] == "open" and f["party"] == order.side for f in self.pending(dec.id)["files"]):
+                raise order.error(IllegalOrder, f"{order.side} has opened its boxes for {dec.id} already",
+                                  code="E303")
+            opened = {o["name"] for o in d["openings"]}
+            if set(owed) - opened:
+                raise order.error(IllegalOrder, f"the rules reveal {', '.join(owed)} of {order.side} at {dec.id}; "
+                                  f"this file opens {', '.join(sorted(opened)) or 'none'}", code="E314",
+                                  path=("openings",))
+        if self.knowledge.proving:
+            self._prove_file(order, dec)
+
+    def rules_check(self, side: str) -> bool:
+        """Whether this copy runs the rules' check on ``side``'s answers: always outside fog games;
+        in one, only where it holds the side's own boxes (its belief of another side may be stale)."""
+        return not self.fog or side in self.knowledge.known
+
+    def full_choice(self, side: str, decision: str, answer: dict) -> dict:
+        """``side``'s whole answer to ``decision`` (``answer``: the file's ``choice`` and, when part of
+        it is sealed, ``sealed``): the sealed answer of its own file where this copy holds it."""
+        secrets = self.knowledge.known.get(side)
+        if "sealed" in answer and secrets is not None and decision in secrets.sealed:
+            return secrets.sealed[decision]["choice"]
+        return answer["choice"]
+
+    # --- resolution ----------------------------------------------------------------------------
+    def _block_view(self, pend: dict) -> tuple[dict[str, dict[str, Any]], dict[str, dict]]:
+        """Every side's boxes with what the block's files open and claim of sides this copy does not
+        know, and what each side's last file of the block shows."""
+        boxes = copy.deepcopy(self.knowledge.boxes)
+        shown: dict[str, dict] = {}
+        for f in pend["files"]:
+            d = orders.parse(f["file"], "kept file", fast=True).data
+            side = f["party"]
+            if "shown" in d:
+                shown[side] = d["shown"]
+            if side in self.knowledge.known or side not in boxes:
+                continue
+            for o in d.get("openings", []):
+                boxes[side][o["name"]] = o["value"]
+            for name, part in (d.get("claims") or {}).items():
+                boxes[side][name] = _overlay(boxes[side].get(name), part)
+        return boxes, shown
+
+    def _fog_dice(self, dec: Decision, seed: bytes) -> dice_mod.PurposeDice:
+        known = self.knowledge.known
+        return dice_mod.PurposeDice(seed, secrets={
+            s: fog.secret_dice(known[s].seed, self.identity, dec.id) if s in known else None for s in self.sides()})
+
+    def _fog_answers(self, dec: Decision, pend: dict) -> dict[str, dict]:
+        return {s: self.full_choice(s, dec.id, pend["answers"][s]) for s in dec.sides}
+
+    def fog_resolve(self, dec: Decision, pend: dict, seed: bytes) -> tuple[dict, list, list[dict]]:
+        """Resolve ``dec`` on the shadow: the new public part, and the rolls and rules events to log;
+        this copy's boxes and journal updated."""
+        k = self.knowledge
+        boxes, shown = self._block_view(pend)
+        shown_all = self.h.setdefault("shown", {})
+        shown_all.update(shown)
+        dice = self._fog_dice(dec, seed)
+        before = self.system.merged(self.h["state"], boxes)
+        new, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
+                                          self._fog_answers(dec, pend), dice)
+        public = self.system.public(new)
+        for s in self.sides():
+            if s not in k.known and s in shown_all:
+                public = self.system.with_shown(public, s, shown_all[s])
+        self._set_boxes({s: dict(self.system.boxes(new, s) or {}) for s in self.sides()})
+        rolls = [r for r in dice.rolls if r.visible_to is None]
+        logged = [e for e in events if not events_mod.restricted(e)]
+        for r in dice.rolls:
+            if r.visible_to is not None and r.known and set(r.visible_to) & set(k.known):
+                k.journal.append({"kind": "die", "block": len(self.gf.log), "decision": dec.id, **r.to_dict()})
+        for e in events:
+            if events_mod.restricted(e) and set(e[events_mod.KEY]) & set(k.known):
+                k.journal.append({"kind": "rules", "block": len(self.gf.log), "decision": dec.id, **e})
+        if dice.rolls and not dec.dice:
+            raise RuntimeError(f"rules rolled dice for {dec.id}, which was declared without dice")
+        return public, rolls, logged
+
+    def owed_openings(self, dec: Decision, count_pending: bool = True) -> dict[str, list[str]]:
+        """The boxes each side must still open before ``dec`` closes: a dry run of its resolution on
+        this copy, once every answer and dice link is in, and what the rules reveal from its answers
+        and its public events (the same in every copy); less what the kept files opened already
+        (with ``count_pending``)."""
+        if not self.fog or dec.kind in (PROOF, "join") or not self.complete(dec) or self.missing_links(dec):
+            return {}
+        pend = self.pending(dec.id)
+        key = (len(self.gf.log), tuple(f["sha256"] for f in pend["files"]), dec.id, count_pending)
+        cache = self._owed_cache
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        from .trust import canonical
+
+        boxes, _ = self._block_view(pend)
+        links = sorted(pend["links"].items())
+        seed = dice_mod.dice_seed(self.identity, dec.id, links)
+        before = self.system.merged(self.h["state"], boxes)
+        answers = self._fog_answers(dec, pend)
+        _, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
+                                        copy.deepcopy(answers), self._fog_dice(dec, seed))
+        public_events = [e for e in events if not events_mod.restricted(e)]
+        out: dict[str, list[str]] = {}
+        for s in self.sides():
+            names = set(self.system.reveals(before, dec, s, answers.get(s), public_events))
+            if s in dec.sides:
+                names |= set(self.system.reveals(before, dec, s, answers[s], None))
+            if count_pending:
+                for f in canonical(pend["files"]):
+                    if f["party"] == s:
+                        names -= {o["name"] for o in orders.parse(f["file"], "kept file", fast=True)
+                                  .data.get("openings", [])}
+            if names:
+                out[s] = sorted(names)
+        self._owed_cache = (key, out)
+        return out
+
+    # --- the proof's checks of one file -----------------------------------------------------------
+    def _prove_file(self, order: orders.Order, dec: Decision) -> None:
+        """In the full-information replay: the file's root is the root of its signer's true boxes at
+        the head it names, and each claim is true of them."""
+        from .trust import parse_head
+
+        from ..crypto import commit as commit_mod
+
+        d, side = order.data, order.side
+        head = parse_head(d["head"])
+        assert head is not None
+        if "sealed" in d:
+            entry = self.knowledge.known[side].sealed.get(dec.id)
+            if entry is None or not commit_mod.matches(d["sealed"], entry["choice"], entry["salt"],
+                                                       (self.identity, dec.id, side)):
+                raise ProofFailure(f"its sealed answer to {dec.id} is not in its proof, or does not open its "
+                                   "`sealed` commitment", side=side, rule=dec.rule)
+            if self.system.public_answer(self.state, dec, side, entry["choice"]) != d["choice"]:
+                raise ProofFailure(f"its choice is not the public part of its sealed answer to {dec.id}",
+                                   side=side, rule=dec.rule)
+        true = self.boxes_at(head[1]).get(side, {})
+        names = self.system.box_names(self.h["state"], side)
+        tree = merkle.commit(true, fog.box_salts(self.knowledge.known[side].seed, d["head"], names))
+        if tree.root != d["root"]:
+            # which box differs shows in an opening of it, or when the side has one box only
+            committed = {o["name"]: o["value"] for o in d.get("openings", [])}
+            differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
+            if differs is None and len(true) == 1:
+                differs = next(iter(true))
+            what = f" (box `{differs}` differs)" if differs else ""
+            raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
+                               f"boxes{what}", side=side, box=differs,
+                               rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+        for name, part in (d.get("claims") or {}).items():
+            if _overlay(true.get(name), part) != true.get(name):
+                raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
+                                   rule=dec.rule)
+
+    def rule_of_box(self, side: str, box: str) -> str:
+        """The rule of the true events that last changed ``side``'s box ``box``: the rule of the last
+        event of the side in the block where its value last changed; :data:`ROOT_RULE` when it never
+        changed since the set-up."""
+        history = self.knowledge.history
+        for i in range(len(history) - 1, 0, -1):
+            (prev, before), (at, now) = history[i - 1], history[i]
+            if now.get(side, {}).get(box) == before.get(side, {}).get(box):
+                continue
+            rules = [e["data"].get("rule") for e in self.gf.log[prev:at]
+                     if e["kind"] == "rules" and e["data"].get("side") == side]
+            rules += [j.get("rule") for j in self.knowledge.journal if prev < j["block"] <= at and j.get("side") == side]
+            found = [r for r in rules if isinstance(r, str) and r != "-"]
+            if found:
+                return found[-1]
+        return ROOT_RULE
+
+
+def _overlay(value: Any, part: Any) -> Any:
+    """``value`` with ``part`` laid over it: mappings key by key, anything else replaced."""
+    if isinstance(value, dict) and isinstance(part, dict):
+        out = dict(value)
+        for k, v in part.items():
+            out[k] = _overlay(value.get(k), v)
+        return out
+    return copy.deepcopy(part)
