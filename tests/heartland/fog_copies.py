@@ -40,7 +40,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from hxref.base.canon import canonical_json
-from hxref.crypto.dice import PurposeDice
+from hxref.crypto.dice import PurposeDice, Roll
 from hxref.kit import registry, schema
 from hxref.kit.events import visible
 from hxref.kit.protocol import Decision, GameSystem, other_side, resolve_copy
@@ -48,6 +48,25 @@ from tests.heartland import fog_probe
 
 SYSTEM = "heartland"
 SIDES = ("union", "confederate")
+#: the dice a force's move may roll (8.22 IMC, 8.31 forced march, 8.12 reactivation, 8.41 attack
+#: check): the claims go out before them, so every face of them is played (:meth:`Game.sweep`)
+MOVE_DICE = ("IMC ", "forced march ", "reactivation ", "attack check ")
+FACES = range(1, 7)
+
+
+@dataclass
+class FacedDice(PurposeDice):
+    """:class:`PurposeDice` that show ``face`` on every die of a move (:data:`MOVE_DICE`)."""
+
+    face: int = 1
+
+    def roll(self, purpose: str, *, sides: int = 6, count: int = 1, by: str | None = None,
+             visible_to: list[str] | None = None) -> list[int]:
+        if not purpose.startswith(MOVE_DICE):
+            return super().roll(purpose, sides=sides, count=count, by=by, visible_to=visible_to)
+        faces = [min(self.face, sides)] * count
+        self.rolls.append(Roll(purpose, sides, faces, by, None if visible_to is None else list(visible_to)))
+        return faces
 
 
 @dataclass(frozen=True)
@@ -64,12 +83,15 @@ class Mismatch:
 @dataclass
 class Run:
     """What a simulation did: the decisions played, by kind, the boxes opened and claimed, the
-    mismatches, and where the random players found no answer."""
+    fields claimed (:func:`claimed_fields`, summed by kind), the decisions played again on every
+    face of the move dice, the mismatches, and where the random players found no answer."""
 
     decisions: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     opened: int = 0
     claimed: int = 0
+    fields: dict[str, int] = field(default_factory=dict)
+    swept: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
     stuck: list[str] = field(default_factory=list)
 
@@ -79,6 +101,9 @@ class Run:
             self.kinds[k] = self.kinds.get(k, 0) + n
         self.opened += other.opened
         self.claimed += other.claimed
+        for k, n in other.fields.items():
+            self.fields[k] = self.fields.get(k, 0) + n
+        self.swept += other.swept
         self.mismatches += other.mismatches
         self.stuck += other.stuck
 
@@ -108,6 +133,58 @@ class Copy:
     def state(self, system: GameSystem) -> dict:
         enemy = other_side(SIDES, self.side)
         return dict(system.merged(self.public, {self.side: self.mine, enemy: self.belief}))
+
+
+def claimed_fields(claims: Mapping[str, Any]) -> dict[str, int]:
+    """How many fields ``claims`` state, by kind: ``leader`` (a commander's), ``unit`` (a unit's: its
+    ``steps``, ``cf`` and ``ml`` also counted alone, as ``unit.steps`` ...), ``other``."""
+    out: dict[str, int] = {}
+
+    def add(kind: str, n: int = 1) -> None:
+        out[kind] = out.get(kind, 0) + n
+    for part in claims.values():
+        for key, value in part.items():
+            if key == "leader" and isinstance(value, Mapping):
+                add("leader", len(value))
+            elif key == "units" and isinstance(value, Mapping):
+                for unit in value.values():
+                    add("unit", len(unit))
+                    for k in ("steps", "cf", "ml"):
+                        if k in unit:
+                            add(f"unit.{k}")
+            else:
+                add("other")
+    return out
+
+
+#: a commander's hidden facts, and how :func:`blurred` changes each it is not told
+LEADER_BLUR = {"ml": lambda v: (v + 1) % 7, "ap": lambda v: v + 2, "asp": lambda v: v + 1,
+               "artillery": lambda v: v + 1, "active": lambda v: not v}
+#: a unit's hidden facts, and how :func:`blurred` changes each it is not told (a living unit stays alive)
+UNIT_BLUR = {"cf": lambda v: [x + 1 for x in v], "ml": lambda v: [min(6, x + 1) for x in v],
+             "steps": lambda v: v if v <= 0 else 1 if v > 1 else 2}
+
+
+def blurred(belief: Mapping[str, Any], claims: Mapping[str, Any]) -> dict:
+    """``belief`` with every hidden fact of the claimed boxes that the claims do not state changed
+    (:data:`LEADER_BLUR`, :data:`UNIT_BLUR`): what a copy may believe of them when it was told nothing."""
+    out = copy.deepcopy(dict(belief))
+    for name, part in claims.items():
+        box = out.get(name)
+        if not isinstance(box, dict):
+            continue
+        told = part.get("leader") or {}
+        ld = box.get("leader")
+        if isinstance(ld, dict):
+            for k, change in LEADER_BLUR.items():
+                if k in ld and k not in told:
+                    ld[k] = change(ld[k])
+        for uid, u in (box.get("units") or {}).items():
+            said = (part.get("units") or {}).get(uid, {})
+            for k, change in UNIT_BLUR.items():
+                if k in u and k not in said:
+                    u[k] = change(u[k])
+    return out
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -183,13 +260,18 @@ class Game:
                 self._mismatch(dec, "check", s, str(sysm.check(states[s], dec, s, answers[s])[:1]))
         # what the answering sides tell with their answers: the public part, claims, openings
         told = {s: sysm.public_answer(states[s], dec, s, answers[s]) for s in answers}
+        claimed: dict[str, dict] = {}
         for s, choice in answers.items():
             enemy = self.copies[other_side(SIDES, s)]
-            claims = sysm.claims(states[s], dec, s, choice)
+            claims = claimed[s] = sysm.claims(states[s], dec, s, choice)
             self.run.claimed += len(claims)
+            for k, n in claimed_fields(claims).items():
+                self.run.fields[k] = self.run.fields.get(k, 0) + n
             for name, part in claims.items():
                 deep_merge(enemy.belief.setdefault(name, {}), part)
             self._open(s, sysm.reveals(states[s], dec, s, choice, None))
+        if dec.kind == "orders":
+            self.sweep(dec, answers, told, claimed)
         # after a dry run on its own copy, each side opens what the resolution reveals of it
         for s in SIDES:
             state = self.copies[s].state(sysm)
@@ -236,6 +318,38 @@ class Game:
         self.truth = self._laid_out(new_truth)
         return True
 
+    def sweep(self, dec: Decision, answers: Mapping[str, dict], told: Mapping[str, dict],
+              claimed: Mapping[str, dict]) -> None:
+        """``dec`` played again on every face of the move dice (:class:`FacedDice`), from what the
+        copies hold once the claims and the openings before the dice are in, with every hidden fact
+        of a claimed box that neither a claim nor an opening told changed (:func:`blurred`): each
+        side opens what its dry run on those faces reveals, and each copy must tell its side the
+        events and public dice the true game tells it (a difference is a ``faces`` :class:`Mismatch`)."""
+        sysm = self.system
+        self.run.swept += 1
+        for face in FACES:
+            seed = _h("faces", self.seed, dec.id)
+            beliefs = {s: blurred(c.belief, claimed.get(other_side(SIDES, s), {})) for s, c in self.copies.items()}
+            for s in SIDES:
+                state = self.copies[s].state(sysm)
+                _, events, _ = self._resolve(state, dec, self._answers(s, answers, told), s, seed, face)
+                mine = self.copies[s].mine
+                for name in sysm.reveals(state, dec, s, answers.get(s), events):
+                    beliefs[other_side(SIDES, s)][name] = copy.deepcopy(mine.get(name, {}))
+            _, true_events, true_rolls = self._resolve(self.truth, dec, dict(answers), None, seed, face)
+            for s in SIDES:
+                c = self.copies[s]
+                state = Copy(s, c.public, c.mine, beliefs[s]).state(sysm)
+                _, events, rolls = self._resolve(state, dec, self._answers(s, answers, told), s, seed, face)
+                mine_ev = [e for e in events if visible(e, s)]
+                true_ev = [e for e in true_events if visible(e, s)]
+                if _plain(mine_ev) != _plain(true_ev):
+                    self._mismatch(dec, "faces", s, f"face {face}: " + self._event_difference(mine_ev, true_ev))
+                pub = [r.to_dict() for r in rolls if r.visible_to is None]
+                true_pub = [r.to_dict() for r in true_rolls if r.visible_to is None]
+                if pub != true_pub:
+                    self._mismatch(dec, "faces", s, f"face {face}: " + _first_difference(pub, true_pub))
+
     def _laid_out(self, state: Mapping[str, Any]) -> dict:
         """``state`` as a copy lays it out: put together from its public part and boxes, so the true
         game iterates its leaders and units in the order every copy does."""
@@ -246,10 +360,13 @@ class Game:
         return {s: (copy.deepcopy(a) if s == side else copy.deepcopy(told[s])) for s, a in answers.items()}
 
     def _resolve(self, state: Mapping[str, Any], dec: Decision, answers: dict, side: str | None,
-                 seed: bytes | None = None):
-        """``dec`` resolved on a copy of ``state``; dice knowing ``side``'s secret (None: both)."""
+                 seed: bytes | None = None, face: int | None = None):
+        """``dec`` resolved on a copy of ``state``; dice knowing ``side``'s secret (None: both), and
+        showing ``face`` on every die of a move (None: as they fall)."""
         secrets = {s: (k if side in (None, s) else None) for s, k in self.secrets.items()}
-        dice = PurposeDice(seed or _h("dice", self.seed, dec.id), secrets=dict(secrets))
+        seed = seed or _h("dice", self.seed, dec.id)
+        dice = (PurposeDice(seed, secrets=dict(secrets)) if face is None
+                else FacedDice(seed, secrets=dict(secrets), face=face))
         new, events = self.system.resolve(resolve_copy(self.system.info, state), dec, copy.deepcopy(answers), dice)
         return new, events, dice.rolls
 

@@ -12,16 +12,15 @@ public result that reads the enemy's hidden facts is given those facts by the en
   entrenchment (14.8x); the rest of the administration (replacements, leaders, WDO, ammunition,
   training, 4.32) is done on the side's own display, and the attrition choices (4.31) are its own:
   sealed until the proof.
-- :func:`claims`: the facts of its boxes the rules read to make the results of its orders public,
-  stated with the orders: for each force that moves or attacks, its commander's morale and
-  administration points, ammunition and artillery and face (the IMC, 8.21-8.22, 3.54; the attack
-  check, 8.41-8.42, 3.52b; the AP spent, 3.24, 3.61), and its units as they are (the movement
-  allowance of a cavalry force, 8.22 with 3.61; forced-march and attack-check step losses, 8.3, 8.41,
-  which name the unit that loses).  The commander's facts are more than the map shows (a counter's
-  ratings are on it, its ML and AP are not) and no more than the result of the move tells an
-  attentive enemy; the units' strengths are more than a move needs (a combat would tell them), claimed
-  whole because a step lost on the march names its unit.  At the Reorganization Segment, the AP of the
-  leaders who entrench (3.24a).
+- :func:`claims`: the facts of its boxes that the public results of its orders read, on every face of
+  the dice they may roll, stated with the orders (before the dice): for each force that moves or
+  attacks, its commander's face (the MR column of the IMC, 8.21-8.22; the BR of an attack check,
+  8.41; the pay, 4.25), his ML when he gives some up with the roll (3.54), his AP when the move pays
+  some or may bring an attack check (3.24; a hasty attack, 8.41); its subordinates' faces; and of
+  its living units which they are, their arms and sizes (8.22b-c, 3.23), with an unled stack's ML,
+  steps and names when it may check to attack (3.52b).  Never a unit's CF, nor the steps of a led
+  force (its losses on the march or at a check are its owner's to tell, 8.31a, 8.41a), nor ammunition
+  or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a).
 - :func:`reveals`: before the dice, the boxes of the forces ordered to attack (10.11: the attacker
   declares its strength); after, the boxes of the side's forces in a combat the resolution fought
   (10.6: the forces and strengths are told both sides), and, at a third tied bid, the side's Number
@@ -47,8 +46,6 @@ REORG_PUBLIC = ("destruction", "foraging", "naval")
 ADMIN_PUBLIC = ("entrench",)
 #: the orders kept for the enemy's next assaults (9.0): the side's own until used
 SEALED_ORDERS = ("standing",)
-#: a leader's facts the rules read when his force moves or attacks (8.21-8.22, 8.41-8.42, 3.24, 3.52b, 3.54)
-LEADER_FACTS = ("ml", "ap", "asp", "artillery", "active")
 #: the rule of a third tied bid, broken by WEP (5.12)
 TIE_RULE = "5.12"
 
@@ -67,6 +64,68 @@ def public_answer(decision_kind: str, choice: Mapping[str, Any]) -> dict:
     return copy.deepcopy(dict(choice))
 
 
+#: what the rules read of a moving force's commander whatever it is ordered: the face his counter
+#: shows, which gives the MR column of the IMC (8.21-8.22), the BR of an attack check (8.41) and
+#: whether he may declare an attack (8.1)
+LEADER_ALWAYS = ("active",)
+#: the move's orders that make the rules read the commander's AP (3.24): taking a force along (8.25a),
+#: detaching (8.51), lending an MR (3.24b), making detachments (8.51), reactivating by order (8.12)
+AP_ORDERS = ("merge", "detach", "lend_mr", "detachments", "reactivate")
+#: what the rules read of the units of a moving force, whatever it is ordered: which units move with
+#: it (its leader's box, or the unled stack of its hex), their arms (the slowest sets an unled
+#: force's MR, 8.22b; cavalry alone reads the next table, 8.22c; detachments stay behind, 8.22b) and
+#: sizes (the stacking where it stops, 3.23)
+UNIT_ALWAYS = ("side", "leader", "hex", "arm", "size")
+#: what an unled stack's attack check reads of each unit (3.52b): its name, told with its roll, its
+#: ML and the steps it has (the ML of the side it shows)
+UNIT_CHECK = ("name", "ml", "steps")
+
+
+def _enemy_zoc(state: Any, side: str, hexmap: Any) -> set[str] | None:
+    """The hexes in the enemy's ZOC (3.6), or None without a map."""
+    if hexmap is None:
+        return None
+    from .zoc import zoc_hexes
+
+    return set(zoc_hexes(state, model.other_side(side), hexmap))
+
+
+def _may_check(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> bool:
+    """May the force make an attack check with this move, on any dice: ordered to attack (8.4), or
+    starting, passing or ending in the enemy's ZOC (8.41; None: taken to)."""
+    if mv.get("attack"):
+        return True
+    if zoc is None:
+        return True
+    hexes = [h for h in mv.get("path") or [] if isinstance(h, str)]
+    start = model.force_hex(state, force) if model.is_unled(force) or force in state["leaders"] else None
+    return any(h in zoc for h in [start, *hexes] if h)
+
+
+def leader_reads(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> list[str]:
+    """The fields of ``force``'s commander whose values the public results of the move ``mv`` read,
+    on every face of its dice: his face (:data:`LEADER_ALWAYS`); his ML when he gives some up with
+    the IMC roll (3.54: not more than he has); his AP when the move pays some (:data:`AP_ORDERS`,
+    3.24) or may bring an attack check (8.41: with no AP left it is a hasty attack, told with it)."""
+    out = list(LEADER_ALWAYS)
+    if mv.get("ml_reduction"):
+        out.append("ml")
+    if any(mv.get(k) for k in AP_ORDERS) or _may_check(state, mv, force, zoc):
+        out.append("ap")
+    return out
+
+
+def unit_reads(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> list[str]:
+    """The fields of each of ``force``'s units whose values the public results of the move ``mv``
+    read, on every face of its dice: :data:`UNIT_ALWAYS`, and :data:`UNIT_CHECK` when an unled stack
+    may make an attack check (3.52b).  A led force's check names no unit (8.41a: the step it loses
+    is its owner's to tell), nor does a forced march's loss (8.31a) or a blizzard's (5.29)."""
+    out = list(UNIT_ALWAYS)
+    if model.is_unled(force) and _may_check(state, mv, force, zoc):
+        out += UNIT_CHECK
+    return out
+
+
 def _force_box(state: Any, force: str) -> str | None:
     """The box of ``force``: its leader's, or the hex box of an unled stack (``unled@HEX``)."""
     if model.is_unled(force):
@@ -76,36 +135,51 @@ def _force_box(state: Any, force: str) -> str | None:
     return None
 
 
-def _claim(state: Any, force: str) -> dict[str, Any]:
-    """What a moving force's owner states of its box: its commander's facts, its units' arms and steps."""
-    part: dict[str, Any] = {}
+def _claim(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> dict[str, dict]:
+    """What ``force``'s owner states of its boxes for the move ``mv`` (its own, or the force it takes
+    along), by box: of its commander the fields :func:`leader_reads` names, of its subordinates
+    their faces (the impulse's pay counts the active leaders, 4.25, and the move may flip them), of each of its living
+    units, in the box it stands in (its leader's or a subordinate's, or its hex), those
+    :func:`unit_reads` names."""
+    out: dict[str, dict] = {}
     ld = state["leaders"].get(force)
     if ld is not None:
-        part["leader"] = {k: copy.deepcopy(ld[k]) for k in LEADER_FACTS if k in ld}
-    units = {uid: copy.deepcopy(u) for uid, u in state["units"].items() if uid in set(model.force_units(state, force))}
-    if units:
-        part["units"] = units
-    return part
+        out[leader_box(force)] = {"leader": {k: copy.deepcopy(ld[k])
+                                             for k in leader_reads(state, mv, force, zoc) if k in ld}}
+        for sl in model.force_leaders(state, force)[1:]:      # 4.25: the pay counts every active leader
+            out[leader_box(sl)] = {"leader": {k: state["leaders"][sl][k] for k in LEADER_ALWAYS}}
+    reads = unit_reads(state, mv, force, zoc)
+    for uid in model.units_of(state, force):
+        u = state["units"][uid]
+        name = leader_box(u["leader"]) if u.get("leader") else hex_box(u["hex"])
+        out.setdefault(name, {}).setdefault("units", {})[uid] = {k: copy.deepcopy(u[k]) for k in reads if k in u}
+    return out
 
 
-def _ordered_forces(choice: Mapping[str, Any]) -> list[str]:
-    out: list[str] = []
+def _ordered(choice: Mapping[str, Any]) -> list[tuple[Mapping[str, Any], str]]:
+    """Each move with the force it names and the force it takes along (8.25a), once each."""
+    out: dict[str, Mapping[str, Any]] = {}
     for mv in choice.get("moves") or []:
         if isinstance(mv, Mapping) and isinstance(mv.get("force"), str):
-            out += [mv["force"]] + ([mv["merge"]] if isinstance(mv.get("merge"), str) else [])
-    return list(dict.fromkeys(out))
+            out.setdefault(mv["force"], mv)
+            if isinstance(mv.get("merge"), str):
+                out.setdefault(mv["merge"], mv)
+    return [(mv, force) for force, mv in out.items()]
 
 
-def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping[str, Any]) -> dict[str, Any]:
-    """``side``'s claims with its answer: partial boxes (see the module)."""
+def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping[str, Any],
+           hexmap: Any = None) -> dict[str, Any]:
+    """``side``'s claims with its answer: partial boxes (see the module); ``hexmap`` the game's map,
+    on which the enemy's ZOC is found (without it every move is taken to meet it)."""
     if not is_full(state):
         return {}
     out: dict[str, Any] = {}
     if decision_kind == "orders":
-        for force in _ordered_forces(choice):
-            name = _force_box(state, force)
-            if name is not None and force in model.forces(state, side):
-                out[name] = _claim(state, force)
+        zoc = _enemy_zoc(state, side, hexmap)
+        for mv, force in _ordered(choice):
+            if _force_box(state, force) is not None and force in model.forces(state, side):
+                for name, part in _claim(state, mv, force, zoc).items():
+                    out.setdefault(name, {}).update(part)
     elif decision_kind == "reorg":
         for o in (choice.get("administration") or {}).get("entrench") or []:
             lid = o.get("leader") if isinstance(o, Mapping) else o

@@ -480,10 +480,11 @@ class Heartland(GameSystem[HeartlandState]):
 
     def claims(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict[str, Any]:
         """The facts of the ordered forces' boxes the IMC, the attack checks and the AP read (8.2x, 8.4x,
-        3.24; :mod:`.fog_play`)."""
+        3.24; :mod:`.fog_play`), the enemy's ZOC found on the game's map."""
         from . import fog_play
 
-        return fog_play.claims(state, decision.kind, side, choice)
+        hexmap = self.charts.map(state["map"]) if is_full(state) else None
+        return fog_play.claims(state, decision.kind, side, choice, hexmap)
 
     def reveals(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any] | None,
                 events: Sequence[Mapping[str, Any]] | None) -> list[str]:
