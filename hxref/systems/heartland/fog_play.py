@@ -76,16 +76,23 @@ def _force_box(state: Any, force: str) -> str | None:
     return None
 
 
-def _claim(state: Any, force: str) -> dict[str, Any]:
-    """What a moving force's owner states of its box: its commander's facts, its units' arms and steps."""
-    part: dict[str, Any] = {}
+def _unit_box(unit: Mapping[str, Any]) -> str:
+    """The box a unit of a force lies in: its leader's, else its hex's (an unled stack)."""
+    return leader_box(unit["leader"]) if unit.get("leader") else hex_box(str(unit.get("hex")))
+
+
+def _claim(state: Any, force: str) -> dict[str, dict[str, Any]]:
+    """What a moving force's owner states of its boxes: its commander's facts, and its units' arms
+    and steps, each in the box it lies in (a subordinate's units in his own box, 3.1)."""
+    out: dict[str, dict[str, Any]] = {}
     ld = state["leaders"].get(force)
     if ld is not None:
-        part["leader"] = {k: copy.deepcopy(ld[k]) for k in LEADER_FACTS if k in ld}
-    units = {uid: copy.deepcopy(u) for uid, u in state["units"].items() if uid in set(model.force_units(state, force))}
-    if units:
-        part["units"] = units
-    return part
+        out[leader_box(force)] = {"leader": {k: copy.deepcopy(ld[k]) for k in LEADER_FACTS if k in ld}}
+    for uid in model.force_units(state, force):
+        unit = state["units"].get(uid)
+        if unit is not None:
+            out.setdefault(_unit_box(unit), {}).setdefault("units", {})[uid] = copy.deepcopy(unit)
+    return out
 
 
 def _ordered_forces(choice: Mapping[str, Any]) -> list[str]:
@@ -103,9 +110,11 @@ def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping
     out: dict[str, Any] = {}
     if decision_kind == "orders":
         for force in _ordered_forces(choice):
-            name = _force_box(state, force)
-            if name is not None and force in model.forces(state, side):
-                out[name] = _claim(state, force)
+            if _force_box(state, force) is not None and force in model.forces(state, side):
+                for name, part in _claim(state, force).items():
+                    box = out.setdefault(name, {})
+                    for key, value in part.items():
+                        box[key] = {**box.get(key, {}), **value}
     elif decision_kind == "reorg":
         for o in (choice.get("administration") or {}).get("entrench") or []:
             lid = o.get("leader") if isinstance(o, Mapping) else o
