@@ -50,7 +50,7 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     head = eng.envelope(side, decision, fields.pop("kind"))
     if eng.fog and head["kind"] not in ("join", "proof"):
         eng.check_key(side, key)
-        fields.update(eng.fog_fields(side, head["kind"], head["head"], eng.decision(decision),
+        fields.update(eng.fog_fields(side, head["kind"], head["head"], eng.decision(decision), fields,
                                      full if full is not None else fields.get("choice")))
     text = orders.render({**head, **fields}, comment)
     _write_new(path, sign_text(text, key), private=private)

@@ -26,6 +26,7 @@ rules reveal there, each checked at once against that root (E314).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,8 @@ FOG = "fog"
 PROOF = "proof"
 #: the rule a false commitment breaks when no rules event changed the box it lies about
 ROOT_RULE = "protocol: root"
+#: the rule a file breaks that shows the signer's counters otherwise than its true boxes do
+SHOWN_RULE = "protocol: shown"
 #: the kinds of file that carry no commitment to the signer's boxes
 UNCOMMITTED = ("join", "proof")
 
@@ -114,6 +117,7 @@ class ShadowMixin:
         def pending(self, decision_id: str) -> dict: ...
         def complete(self, dec: Decision) -> bool: ...
         def missing_links(self, dec: Decision) -> list[str]: ...
+        def dice_parties(self, dec: Decision) -> list[str]: ...
 
     @property
     def fog(self) -> bool:
@@ -173,31 +177,91 @@ class ShadowMixin:
         return found
 
     # --- what a side signs ---------------------------------------------------------------------
+    def names_shown(self, side: str, shown: dict) -> list[str]:
+        """``side``'s box names when its counters stand as ``shown`` (a file's ``shown``): the public
+        part names the boxes by what the map shows, and what the side's own last resolution put on
+        the map is public only once a file of the side shows it."""
+        return self.system.box_names(self.system.with_shown(self.h["state"], side, shown), side)
+
     def commitment(self, side: str, head: str) -> merkle.Tree:
         """``side``'s commitment to its boxes at ``head`` (its own copy only)."""
         secrets = self.knowledge.known.get(side)
         if secrets is None:
             raise InvalidInput(f"this copy does not hold {side}'s own file: load the game for {side}", code="E504")
         boxes = self.knowledge.boxes[side]
-        names = self.system.box_names(self.h["state"], side)
+        names = self.names_shown(side, self.system.shown(self.state, side))
         return merkle.commit(boxes, fog.box_salts(secrets.seed, head, names))
 
-    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None,
-                   choice: dict | None = None) -> dict:
-        """What a file of ``kind`` carries in a fog game besides its kind's keys: the root, what the
-        side shows, and for an answer its claims and the openings its answer makes, for a roll or
-        an ``open`` file the openings the dry run of the decision asks of it."""
+    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None, fields: dict,
+                   full: dict | None = None) -> dict:
+        """What a file of ``kind`` (its kind's keys: ``fields``; an answer's whole choice: ``full``)
+        carries in a fog game besides: the root, what the side shows, an answer's claims, and the
+        openings the file must carry (:meth:`file_openings`; an ``open`` file: those the block still
+        owes of the side)."""
         tree = self.commitment(side, head)
         out: dict[str, Any] = {"root": tree.root, "shown": self.system.shown(self.state, side)}
         names: list[str] = []
-        if kind in ("answer", "reveal") and dec is not None and choice is not None:
-            out["claims"] = self.system.claims(self.state, dec, side, choice)
-            names = self.system.reveals(self.state, dec, side, choice, None)
-        elif kind in ("roll", "open") and dec is not None:
+        if kind in ("answer", "reveal") and dec is not None and full is not None:
+            out["claims"] = self.system.claims(self.state, dec, side, full)
+        if kind == "open" and dec is not None:
             names = self.owed_openings(dec).get(side, [])
+        elif kind in ("answer", "reveal", "roll") and dec is not None:
+            names = self.file_openings(dec, side, kind, {**fields, **out, "head": head})
         if names or kind == "open":
             out["openings"] = [tree.open(n).to_data() for n in sorted(set(names))]
         return out
+
+    def file_openings(self, dec: Decision, side: str, kind: str, data: dict) -> list[str]:
+        """The boxes a file of ``side`` for ``dec`` (its data ``data``) must open (E314 without one):
+        for an answer, those its public part opens before the dice (the forces it orders to attack);
+        and when, with the files of the block kept at the head it names, it is the last the block
+        waits for, those of ``side`` a dry run of the resolution reveals (a defender's dice link
+        opens its forces in the combat).  What only a later file makes known is owed in an ``open``
+        file."""
+        from .trust import parse_head
+
+        names: set[str] = set()
+        if kind in ("answer", "reveal") and "choice" in data:
+            names |= set(self.system.reveals(self.state, dec, side, data["choice"], None))
+        head = parse_head(data.get("head", ""))
+        pend = self._pending_at(dec, head[1] if head else len(self.gf.log))
+        mine = pend["answers"].setdefault(side, {})
+        if kind in ("answer", "reveal"):
+            mine["choice"] = data.get("choice", {})
+            if "sealed" in data:
+                mine["sealed"] = data["sealed"]
+        if "link" in data:
+            pend["links"][side] = data["link"]
+        if kind != "reveal" and self._closes(dec, pend):
+            names |= set(self.dry_reveals(dec, pend, [(side, data)]).get(side, []))
+        return sorted(names)
+
+    def _pending_at(self, dec: Decision, seq: int) -> dict:
+        """``dec``'s block as it stood at head ``seq``: its files kept then, their answers and links
+        (a file is checked against what its writer could know; a later one must not change it)."""
+        pend = self.pending(dec.id)
+        kept_at = {e["data"]["sha256"]: e["seq"] for e in self.gf.log
+                   if e["kind"] == "submission" and e["data"].get("decision") == dec.id}
+        out: dict[str, Any] = {"files": [], "answers": {}, "links": {}}
+        for f in pend["files"]:
+            if kept_at.get(f["sha256"], seq + 1) > seq:
+                continue
+            out["files"].append(f)
+            d = orders.parse(f["file"], "kept file", fast=True).data
+            if f["kind"] in ("answer", "reveal"):
+                out["answers"][f["party"]] = {k: d[k] for k in ("choice", "sealed") if k in d}
+            if "link" in d:
+                out["links"][f["party"]] = d["link"]
+        for s, a in pend["answers"].items():
+            if a.get("nmr"):
+                out["answers"].setdefault(s, {}).update(a)
+        return out
+
+    def _closes(self, dec: Decision, pend: dict) -> bool:
+        """Whether ``pend`` holds every answer and dice link ``dec`` waits for."""
+        answers = pend["answers"]
+        return all("choice" in answers.get(s, {}) for s in dec.sides) and all(
+            w in pend["links"] or answers.get(w, {}).get("nmr") for w in self.dice_parties(dec))
 
     # --- acceptance ----------------------------------------------------------------------------
     def fog_accept(self, order: orders.Order, dec: Decision) -> None:
@@ -234,13 +298,20 @@ class ShadowMixin:
         if "root" not in d:
             raise order.error(IllegalOrder, "a file of a game played with hidden armies carries `root`, the "
                               "commitment to its signer's boxes at its head", code="E314", path=("root",))
-        names = self.system.box_names(self.h["state"], order.side)
+        names = self.names_shown(order.side, d.get("shown") or {})
         for i, raw in enumerate(d.get("openings", [])):
             opening = merkle.Opening.from_data(raw, order.source)
             if not merkle.verify(d["root"], names, opening):
                 raise order.error(IllegalOrder, f"the opening of `{opening.name}` does not open this file's root "
                                   "(another value, salt or box, or a box the public part does not name)",
                                   code="E314", path=("openings", i))
+        if kind in ("answer", "reveal", "roll") and dec.kind != PROOF:
+            opened = {o["name"] for o in d.get("openings", [])}
+            lacking = [n for n in self.file_openings(dec, order.side, kind, d) if n not in opened]
+            if lacking:
+                raise order.error(IllegalOrder, f"the rules reveal {', '.join(lacking)} of {order.side} with this "
+                                  f"file (`hxref {'roll' if kind == 'roll' else 'answer'}` opens them); it opens "
+                                  f"{', '.join(sorted(opened)) or 'none'}", code="E314", path=("openings",))
         if kind == "open":
             owed = self.owed_openings(dec, count_pending=False).get(order.side)
             if not owed:
@@ -272,14 +343,15 @@ class ShadowMixin:
         return answer["choice"]
 
     # --- resolution ----------------------------------------------------------------------------
-    def _block_view(self, pend: dict) -> tuple[dict[str, dict[str, Any]], dict[str, dict]]:
-        """Every side's boxes with what the block's files open and claim of sides this copy does not
-        know, and what each side's last file of the block shows."""
+    def _block_view(self, pend: dict, more: Sequence[tuple[str, dict]] = ()) -> tuple[dict[str, dict[str, Any]],
+                                                                              dict[str, dict]]:
+        """Every side's boxes with what the block's files (and ``more``: (side, data) of a file not
+        yet kept) open and claim of sides this copy does not know, and what each side's last file of
+        the block shows."""
         boxes = copy.deepcopy(self.knowledge.boxes)
         shown: dict[str, dict] = {}
-        for f in pend["files"]:
-            d = orders.parse(f["file"], "kept file", fast=True).data
-            side = f["party"]
+        kept = [(f["party"], orders.parse(f["file"], "kept file", fast=True).data) for f in pend["files"]]
+        for side, d in [*kept, *more]:
             if "shown" in d:
                 shown[side] = d["shown"]
             if side in self.knowledge.known or side not in boxes:
@@ -311,7 +383,8 @@ class ShadowMixin:
                                           self._fog_answers(dec, pend), dice)
         public = self.system.public(new)
         for s in self.sides():
-            if s not in k.known and s in shown_all:
+            # every copy lays out the map as each side's last file showed it, its own copy too
+            if s in shown_all:
                 public = self.system.with_shown(public, s, shown_all[s])
         self._set_boxes({s: dict(self.system.boxes(new, s) or {}) for s in self.sides()})
         rolls = [r for r in dice.rolls if r.visible_to is None]
@@ -327,10 +400,9 @@ class ShadowMixin:
         return public, rolls, logged
 
     def owed_openings(self, dec: Decision, count_pending: bool = True) -> dict[str, list[str]]:
-        """The boxes each side must still open before ``dec`` closes: a dry run of its resolution on
-        this copy, once every answer and dice link is in, and what the rules reveal from its answers
-        and its public events (the same in every copy); less what the kept files opened already
-        (with ``count_pending``)."""
+        """The boxes each side must still open before ``dec`` closes: once every answer and dice link
+        is in, what the rules reveal from its answers and from a dry run of its resolution (the same
+        in every copy); less what the kept files opened already (with ``count_pending``)."""
         if not self.fog or dec.kind in (PROOF, "join") or not self.complete(dec) or self.missing_links(dec):
             return {}
         pend = self.pending(dec.id)
@@ -340,19 +412,9 @@ class ShadowMixin:
             return cache[1]
         from .trust import canonical
 
-        boxes, _ = self._block_view(pend)
-        links = sorted(pend["links"].items())
-        seed = dice_mod.dice_seed(self.identity, dec.id, links)
-        before = self.system.merged(self.h["state"], boxes)
-        answers = self._fog_answers(dec, pend)
-        _, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
-                                        copy.deepcopy(answers), self._fog_dice(dec, seed))
-        public_events = [e for e in events if not events_mod.restricted(e)]
         out: dict[str, list[str]] = {}
-        for s in self.sides():
-            names = set(self.system.reveals(before, dec, s, answers.get(s), public_events))
-            if s in dec.sides:
-                names |= set(self.system.reveals(before, dec, s, answers[s], None))
+        for s, found in self.dry_reveals(dec, pend).items():
+            names = set(found)
             if count_pending:
                 for f in canonical(pend["files"]):
                     if f["party"] == s:
@@ -361,6 +423,28 @@ class ShadowMixin:
             if names:
                 out[s] = sorted(names)
         self._owed_cache = (key, out)
+        return out
+
+    def dry_reveals(self, dec: Decision, pend: dict, more: Sequence[tuple[str, dict]] = ()) -> dict[str, list[str]]:
+        """What the rules reveal of each side at ``dec`` with the answers and links of ``pend`` (and
+        the files ``more`` not yet kept): a dry run of its resolution on this copy's shadow."""
+        boxes, _ = self._block_view(pend, more)
+        links = sorted(pend["links"].items())
+        seed = dice_mod.dice_seed(self.identity, dec.id, links)
+        before = self.system.merged(self.h["state"], boxes)
+        answers = {s: self.full_choice(s, dec.id, pend["answers"][s]) for s in dec.sides}
+        _, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
+                                        copy.deepcopy(answers), self._fog_dice(dec, seed))
+        public_events = [e for e in events if not events_mod.restricted(e)]
+        # the rules read the public part of each answer: every copy holds it
+        told = {s: pend["answers"][s]["choice"] for s in dec.sides}
+        out: dict[str, list[str]] = {}
+        for s in self.sides():
+            names = set(self.system.reveals(before, dec, s, told.get(s), public_events))
+            if s in dec.sides:
+                names |= set(self.system.reveals(before, dec, s, told[s], None))
+            if names:
+                out[s] = sorted(names)
         return out
 
     # --- the proof's checks of one file -----------------------------------------------------------
@@ -383,8 +467,13 @@ class ShadowMixin:
             if self.system.public_answer(self.state, dec, side, entry["choice"]) != d["choice"]:
                 raise ProofFailure(f"its choice is not the public part of its sealed answer to {dec.id}",
                                    side=side, rule=dec.rule)
-        true = self.boxes_at(head[1]).get(side, {})
-        names = self.system.box_names(self.h["state"], side)
+        at = self.boxes_at(head[1])
+        true = at.get(side, {})
+        shown = self.system.shown(self.system.merged(self.h["state"], at), side)
+        if (d.get("shown") or {}) != shown:
+            raise ProofFailure(f"what it shows of {side}'s counters on the map is not what its true boxes show",
+                               side=side, rule=SHOWN_RULE)
+        names = self.names_shown(side, shown)
         tree = merkle.commit(true, fog.box_salts(self.knowledge.known[side].seed, d["head"], names))
         if tree.root != d["root"]:
             # which box differs shows in an opening of it, or when the side has one box only
