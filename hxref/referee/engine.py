@@ -267,9 +267,7 @@ class Engine(ClaimsMixin, ShadowMixin):
         heads.check_extends(eng.identity, gf.path, gf.log)
         if eng.fog:
             # the belief of every side's boxes is in no file: the public log replayed gives it
-            from .proof import replay_known
-
-            eng._knowledge = replay_known(cls, gf, {})
+            eng.know_later(gf)
         return eng
 
     def save(self) -> None:
@@ -716,7 +714,8 @@ class Engine(ClaimsMixin, ShadowMixin):
         forfeit = self._claim_forfeits(dec.id)
         if forfeit:
             return self._forfeit(dec, forfeit, pend)
-        if self.ready() != [dec] or self.missing_links(dec) or self.owed_openings(dec):
+        # a game with hidden armies checks the openings on the resolution itself (fog_resolve)
+        if self.ready() != [dec] or self.missing_links(dec):
             raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
         if dec.kind == PROOF and self.fog:
             from .proof import close_proof

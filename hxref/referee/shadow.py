@@ -26,6 +26,7 @@ rules reveal there, each checked at once against that root (E314).
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,7 @@ class ShadowMixin:
     """The part of :class:`hxref.referee.engine.Engine` that plays a game with hidden armies."""
 
     _knowledge: Knowledge | None = None
+    _knowledge_of: tuple[GameFile, int] | None = None
     _owed_cache: tuple | None = None
     # what it reads of :class:`hxref.referee.engine.Engine`
     h: dict
@@ -127,10 +129,24 @@ class ShadowMixin:
     @property
     def knowledge(self) -> Knowledge:
         """What this copy knows (made by replaying the log: :func:`hxref.referee.proof.replay_known`;
-        none of it is written in the game file, not even the belief every copy shares)."""
+        none of it is written in the game file, not even the belief every copy shares).  A copy
+        loaded from a file replays its log the first time it is asked (:meth:`know_later`)."""
         if self._knowledge is None:
             self._knowledge = Knowledge()
+            if self._knowledge_of is not None:
+                from ..gamefile.game import GameFile, new_header
+                from .proof import replay_known
+
+                gf, n = self._knowledge_of
+                view = GameFile(gf.path, new_header({"system": self.meta["system"]}, {}))
+                view.log = gf.log[:n]
+                self._knowledge = replay_known(type(self), view, {})  # type: ignore[arg-type]
         return self._knowledge
+
+    def know_later(self, gf: GameFile) -> None:
+        """This copy's knowledge is the public replay of ``gf``'s log as it stands now, made when
+        first asked (a copy loaded for a side replays it with its own file instead)."""
+        self._knowledge, self._knowledge_of = None, (gf, len(gf.log))
 
     def _set_boxes(self, boxes: dict[str, dict[str, Any]]) -> None:
         self.knowledge.boxes = boxes
@@ -166,7 +182,8 @@ class ShadowMixin:
     def fog_mark(self) -> None:
         """Note every side's boxes at the current head (after a block)."""
         k = self.knowledge
-        k.history.append((len(self.gf.log), copy.deepcopy(k.boxes)))
+        # a side's boxes are replaced at each block, never changed in place: kept as they are
+        k.history.append((len(self.gf.log), dict(k.boxes)))
 
     def boxes_at(self, seq: int) -> dict[str, dict[str, Any]]:
         """Every side's boxes as they stood at head ``seq``."""
@@ -247,7 +264,7 @@ class ShadowMixin:
             if kept_at.get(f["sha256"], seq + 1) > seq:
                 continue
             out["files"].append(f)
-            d = orders.parse(f["file"], "kept file", fast=True).data
+            d = kept_data(f["file"])
             if f["kind"] in ("answer", "reveal"):
                 out["answers"][f["party"]] = {k: d[k] for k in ("choice", "sealed") if k in d}
             if "link" in d:
@@ -348,9 +365,10 @@ class ShadowMixin:
         """Every side's boxes with what the block's files (and ``more``: (side, data) of a file not
         yet kept) open and claim of sides this copy does not know, and what each side's last file of
         the block shows."""
-        boxes = copy.deepcopy(self.knowledge.boxes)
+        # a box is replaced, never changed in place: the mappings are copied, the boxes shared
+        boxes = {s: dict(b) for s, b in self.knowledge.boxes.items()}
         shown: dict[str, dict] = {}
-        kept = [(f["party"], orders.parse(f["file"], "kept file", fast=True).data) for f in pend["files"]]
+        kept = [(f["party"], kept_data(f["file"])) for f in pend["files"]]
         for side, d in [*kept, *more]:
             if "shown" in d:
                 shown[side] = d["shown"]
@@ -375,12 +393,18 @@ class ShadowMixin:
         this copy's boxes and journal updated."""
         k = self.knowledge
         boxes, shown = self._block_view(pend)
-        shown_all = self.h.setdefault("shown", {})
-        shown_all.update(shown)
         dice = self._fog_dice(dec, seed)
         before = self.system.merged(self.h["state"], boxes)
         new, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
                                           self._fog_answers(dec, pend), dice)
+        logged = [e for e in events if not events_mod.restricted(e)]
+        # the openings the rules ask are all in (the check of owed_openings, on this very run)
+        owed = self._unopened(pend, self._reveals_of(dec, pend, before, logged))
+        if owed:
+            raise InvalidInput(f"decision {dec.id} cannot be resolved now: the rules reveal "
+                               + "; ".join(f"{s}'s {', '.join(n)}" for s, n in sorted(owed.items())), code="E308")
+        shown_all = self.h.setdefault("shown", {})
+        shown_all.update(shown)
         public = self.system.public(new)
         for s in self.sides():
             # every copy lays out the map as each side's last file showed it, its own copy too
@@ -388,7 +412,6 @@ class ShadowMixin:
                 public = self.system.with_shown(public, s, shown_all[s])
         self._set_boxes({s: dict(self.system.boxes(new, s) or {}) for s in self.sides()})
         rolls = [r for r in dice.rolls if r.visible_to is None]
-        logged = [e for e in events if not events_mod.restricted(e)]
         for r in dice.rolls:
             if r.visible_to is not None and r.known and set(r.visible_to) & set(k.known):
                 k.journal.append({"kind": "die", "block": len(self.gf.log), "decision": dec.id, **r.to_dict()})
@@ -410,19 +433,21 @@ class ShadowMixin:
         cache = self._owed_cache
         if cache is not None and cache[0] == key:
             return cache[1]
-        from .trust import canonical
+        out = self._unopened(pend, self.dry_reveals(dec, pend)) if count_pending else self.dry_reveals(dec, pend)
+        self._owed_cache = (key, out)
+        return out
 
+    @staticmethod
+    def _unopened(pend: dict, reveals: dict[str, list[str]]) -> dict[str, list[str]]:
+        """``reveals`` less what the block's kept files opened."""
         out: dict[str, list[str]] = {}
-        for s, found in self.dry_reveals(dec, pend).items():
+        for s, found in reveals.items():
             names = set(found)
-            if count_pending:
-                for f in canonical(pend["files"]):
-                    if f["party"] == s:
-                        names -= {o["name"] for o in orders.parse(f["file"], "kept file", fast=True)
-                                  .data.get("openings", [])}
+            for f in pend["files"]:
+                if f["party"] == s:
+                    names -= {o["name"] for o in kept_data(f["file"]).get("openings", [])}
             if names:
                 out[s] = sorted(names)
-        self._owed_cache = (key, out)
         return out
 
     def dry_reveals(self, dec: Decision, pend: dict, more: Sequence[tuple[str, dict]] = ()) -> dict[str, list[str]]:
@@ -435,8 +460,11 @@ class ShadowMixin:
         answers = {s: self.full_choice(s, dec.id, pend["answers"][s]) for s in dec.sides}
         _, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
                                         copy.deepcopy(answers), self._fog_dice(dec, seed))
-        public_events = [e for e in events if not events_mod.restricted(e)]
-        # the rules read the public part of each answer: every copy holds it
+        return self._reveals_of(dec, pend, before, [e for e in events if not events_mod.restricted(e)])
+
+    def _reveals_of(self, dec: Decision, pend: dict, before: dict, public_events: list[dict]) -> dict[str, list[str]]:
+        """What the rules reveal of each side at ``dec`` resolved from ``before`` to ``public_events``,
+        reading the public part of each answer (every copy holds it)."""
         told = {s: pend["answers"][s]["choice"] for s in dec.sides}
         out: dict[str, list[str]] = {}
         for s in self.sides():
@@ -506,6 +534,13 @@ class ShadowMixin:
             if found:
                 return found[-1]
         return ROOT_RULE
+
+
+@functools.lru_cache(maxsize=1024)
+def kept_data(text: str) -> dict:
+    """The data of a file kept in a block (read again at every dry run and resolution of a fog
+    game's replay; parsed once).  Shared: read it, never change it."""
+    return orders.parse(text, "kept file", fast=True).data
 
 
 def _overlay(value: Any, part: Any) -> Any:
