@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..base.canon import canonical_json
 from ..base.errors import IllegalOrder, InvalidInput
 from ..crypto import fog, merkle
 from ..crypto import dice as dice_mod
@@ -120,6 +121,7 @@ class ShadowMixin:
         def complete(self, dec: Decision) -> bool: ...
         def missing_links(self, dec: Decision) -> list[str]: ...
         def dice_parties(self, dec: Decision) -> list[str]: ...
+        def pending_files(self) -> list[tuple[str, dict]]: ...
 
     @property
     def fog(self) -> bool:
@@ -154,8 +156,22 @@ class ShadowMixin:
     @property
     def view_mode(self) -> str:
         """The mode the system's views are built in: a game with hidden armies is shown as an umpired
-        game is (each side its own, the public nothing hidden), so this copy's belief never shows."""
-        return "umpired" if self.fog else self.meta["mode"]
+        game is (each side its own, the public nothing hidden), so this copy's belief never shows;
+        once the proof lifted its fog, as an open game."""
+        if self.meta["mode"] == FOG:
+            return "umpired" if self.fog else "open"
+        return self.meta["mode"]
+
+    def challenge_decision(self, order: orders.Order) -> Decision:
+        """The decision a side's proof answers before the game's end (a challenge, ``hxref
+        challenge``): the proof's.  A challenge comes between blocks, when no file of an awaited
+        decision is kept (E308): the game then waits for every side's proof, and with all in, the
+        replay gives the verdict, or lifts the fog and the game goes on as an open game."""
+        kept = sorted({d for d, _ in self.pending_files()})
+        if kept:
+            raise order.error(IllegalOrder, f"a challenge comes between blocks: files of {kept[0]} are kept; "
+                              "send it when that decision has closed", code="E308", path=("decision",))
+        return proof_decision(self.sides())
 
     def shadow(self) -> dict:
         """The state this copy resolves on: ``merged(P, boxes)`` (cached until either changes)."""
@@ -287,11 +303,12 @@ class ShadowMixin:
         part gives; an ``open`` file only once a decision's dry run asks it, once."""
         d, kind = order.data, order.kind
         fog_keys = set(orders.FOG_KEYS.get(kind, ())) | ({"seed", "sealed_answers"} if kind == PROOF else set())
-        if self.meta.get("mode") != FOG:
+        if not self.fog:
             extra = sorted(k for k in d if k in fog_keys)
             if extra or kind in ("open", PROOF):
+                now = "open: the proof lifted its fog" if self.h.get("fog_lifted") else self.mode
                 raise order.error(IllegalOrder, f"`{extra[0] if extra else kind}` belongs to a game played with "
-                                  f"hidden armies (--mode fog); this game is {self.mode}", code="E110",
+                                  f"hidden armies (--mode fog); this game is {now}", code="E110",
                                   path=(extra[0],) if extra else ("kind",))
             return
         if kind == "join":
@@ -509,10 +526,15 @@ class ShadowMixin:
             differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
             if differs is None and len(true) == 1:
                 differs = next(iter(true))
-            what = f" (box `{differs}` differs)" if differs else ""
-            raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
-                               f"boxes{what}", side=side, box=differs,
-                               rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+            if differs is None or differs not in committed:
+                raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
+                                   f"boxes{f' (box `{differs}` differs)' if differs else ''}", side=side, box=differs,
+                                   rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+            path, given, said = _first_difference(true[differs], committed[differs])
+            rule = self.system.box_rule(differs, path) or self.rule_of_box(side, differs)
+            where = f" at {'.'.join(path)}" if path else ""
+            raise ProofFailure(f"box {differs}{where}: the game gives {_short(given)}, the file committed to "
+                               f"{_short(said)}", side=side, box=differs, rule=rule)
         for name, part in (d.get("claims") or {}).items():
             if _overlay(true.get(name), part) != true.get(name):
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
@@ -534,6 +556,25 @@ class ShadowMixin:
             if found:
                 return found[-1]
         return ROOT_RULE
+
+
+def _first_difference(a: Any, b: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any, Any]:
+    """The first path (keys) where ``a`` and ``b`` differ, and their values there (None: absent)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                if k not in a or k not in b:
+                    return (*path, str(k)), a.get(k), b.get(k)
+                return _first_difference(a[k], b[k], (*path, str(k)))
+    return path, a, b
+
+
+def _short(value: Any) -> str:
+    """A value as a verdict quotes it: compact JSON, cut at 120 characters; absent for None."""
+    if value is None:
+        return "nothing"
+    text = canonical_json(value).decode("utf-8")
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 @functools.lru_cache(maxsize=1024)
