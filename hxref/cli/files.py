@@ -802,9 +802,11 @@ def template(game, side, decision, out):
     """
     from ..referee import orders
 
-    eng = load_game(game)
+    from ..report.story import own_lines
+
+    eng = load_game(game, side)         # a game with hidden armies: as the side's own copy knows it
     check_side(eng, side)
-    text, is_file = orders.skeleton(eng, Path(game).name, side, decision)
+    text, is_file = orders.skeleton(eng, Path(game).name, side, decision, own_lines(eng, side) if eng.fog else ())
     if is_file and out:
         _write_new(Path(out), text)
         click.echo(f"wrote {out}")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +162,41 @@ class ShadowMixin:
             return "umpired" if self.fog else "open"
         return self.meta["mode"]
 
+    # --- what a side alone is told ---------------------------------------------------------------
+    def own_events(self, side: str, since: int = 0) -> list[dict]:
+        """The rules events and rolls of the blocks after event ``since`` that only ``side`` may see
+        (its copy's journal: its attrition, the steps it lost, its own administration), as the log
+        would hold them; none where this copy does not hold the side's own file."""
+        if side not in self.knowledge.known:
+            return []
+        return [{k: v for k, v in j.items() if k not in ("kind", "block")} for j in self.knowledge.journal
+                if j["block"] > since and side in (j.get(events_mod.KEY) or ())]
+
+    def told_log(self) -> Sequence[Mapping[str, Any]]:
+        """The log as this copy tells it: in a game with hidden armies each block's events that only
+        the sides this copy knows may see (:meth:`own_events`) follow its public ones (a report reads
+        it); else the log."""
+        journal = self.knowledge.journal if self.fog else []
+        if not journal:
+            return self.gf.log
+        log = self.gf.log
+        by_block: dict[int, list[dict]] = {}
+        for j in journal:
+            by_block.setdefault(j["block"], []).append(j)
+        out: list[Mapping[str, Any]] = []
+        for i, ev in enumerate(log):
+            out.append(ev)
+            nxt = log[i + 1] if i + 1 < len(log) else None
+            if nxt is not None and nxt["kind"] in ("die", "rules"):
+                continue
+            # the end of a block's events: the resolve at event b, then its dice and rules events
+            b = max((b for b in by_block if b <= ev["seq"]), default=None)
+            if b is not None and all(e["kind"] in ("die", "rules") for e in log[b:i + 1]):
+                out += [{"kind": j["kind"], "by": None, "seq": ev["seq"], "prev": ev["prev"], "hash": ev["hash"],
+                         "data": {k: v for k, v in j.items() if k not in ("kind", "block")}}
+                        for j in by_block.pop(b)]
+        return out
+
     def challenge_decision(self, order: orders.Order) -> Decision:
         """The decision a side's proof answers before the game's end (a challenge, ``hxref
         challenge``): the proof's.  A challenge comes between blocks, when no file of an awaited
@@ -247,48 +282,27 @@ class ShadowMixin:
     def file_openings(self, dec: Decision, side: str, kind: str, data: dict) -> list[str]:
         """The boxes a file of ``side`` for ``dec`` (its data ``data``) must open (E314 without one):
         for an answer, those its public part opens before the dice (the forces it orders to attack);
-        and when, with the files of the block kept at the head it names, it is the last the block
-        waits for, those of ``side`` a dry run of the resolution reveals (a defender's dice link
-        opens its forces in the combat).  What only a later file makes known is owed in an ``open``
-        file."""
-        from .trust import parse_head
-
+        for a dice link that, with the answers it names and their links, is the last the block
+        waits for, those of ``side`` a dry run of the resolution reveals (the attacker's stacks in
+        the combat its link rolls).  What only a later file makes known (the boxes of a side that
+        answered before the other's link) is owed in an ``open`` file."""
         names: set[str] = set()
         if kind in ("answer", "reveal") and "choice" in data:
             names |= set(self.system.reveals(self.state, dec, side, data["choice"], None))
-        head = parse_head(data.get("head", ""))
-        pend = self._pending_at(dec, head[1] if head else len(self.gf.log))
-        mine = pend["answers"].setdefault(side, {})
-        if kind in ("answer", "reveal"):
-            mine["choice"] = data.get("choice", {})
-            if "sealed" in data:
-                mine["sealed"] = data["sealed"]
-        if "link" in data:
-            pend["links"][side] = data["link"]
-        if kind != "reveal" and self._closes(dec, pend):
-            names |= set(self.dry_reveals(dec, pend, [(side, data)]).get(side, []))
+        if kind == "roll":
+            pend = self._answered(dec)
+            pend["links"][side] = data.get("link", "")
+            if self._closes(dec, pend):
+                names |= set(self.dry_reveals(dec, pend, [(side, data)]).get(side, []))
         return sorted(names)
 
-    def _pending_at(self, dec: Decision, seq: int) -> dict:
-        """``dec``'s block as it stood at head ``seq``: its files kept then, their answers and links
-        (a file is checked against what its writer could know; a later one must not change it)."""
+    def _answered(self, dec: Decision) -> dict:
+        """``dec``'s block as a dice link that names its answers knows it: the answers, their files
+        and the links they carry (not another side's dice link, which may come before or after)."""
         pend = self.pending(dec.id)
-        kept_at = {e["data"]["sha256"]: e["seq"] for e in self.gf.log
-                   if e["kind"] == "submission" and e["data"].get("decision") == dec.id}
-        out: dict[str, Any] = {"files": [], "answers": {}, "links": {}}
-        for f in pend["files"]:
-            if kept_at.get(f["sha256"], seq + 1) > seq:
-                continue
-            out["files"].append(f)
-            d = kept_data(f["file"])
-            if f["kind"] in ("answer", "reveal"):
-                out["answers"][f["party"]] = {k: d[k] for k in ("choice", "sealed") if k in d}
-            if "link" in d:
-                out["links"][f["party"]] = d["link"]
-        for s, a in pend["answers"].items():
-            if a.get("nmr"):
-                out["answers"].setdefault(s, {}).update(a)
-        return out
+        files = [f for f in pend["files"] if f["kind"] in ("answer", "reveal")]
+        links = {f["party"]: kept_data(f["file"])["link"] for f in files if "link" in kept_data(f["file"])}
+        return {"files": files, "answers": copy.deepcopy(pend["answers"]), "links": links}
 
     def _closes(self, dec: Decision, pend: dict) -> bool:
         """Whether ``pend`` holds every answer and dice link ``dec`` waits for."""

@@ -118,7 +118,9 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
     if protocol.lines:
         rep.sections.append(protocol)
     start = story.default_since(engine, audience) if since is None else since
-    told, new = story.since_resolutions(engine.gf.log, start)
+    # a side's own copy of a game with hidden armies tells it what it alone sees too (its journal)
+    told, new = story.since_resolutions(engine.told_log() if audience not in (None, "umpire") else engine.gf.log,
+                                        start)
     from .dice_stats import summary_of
 
     # an umpired game's players hold no game file: their reports name no command that reads it

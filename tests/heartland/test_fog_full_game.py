@@ -11,6 +11,7 @@ The game is played in six parts (:func:`tests.played.chained`), each a test of i
 prints the figures: time per impulse, bytes per file, what the proof costs."""
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import random
@@ -113,11 +114,15 @@ def test_heartland_demo_with_hidden_armies_to_its_end_and_the_proof(part, monkey
     text = table.same()
     assert b"type: combat" in text or b'"type":"combat"' in text
     assert b"openings:" in text
-    # what each side's own copy holds of its army, before the proof
-    own = {}
+    # what each side's own copy holds of its army, before the proof; what it alone saw since its last
+    # file (the Reorganization's attrition and administration) is in its status and its report
+    own, alone = {}, {}
     for side, p in table.players.items():
-        _at(p)
+        alone[side] = json.loads(p("status", GAME, "--side", side, "--json").stdout)["own_events"]
+        report = " ".join(p("report", GAME, "--side", side).stdout.split())       # the lines unwrapped
+        assert all(" ".join(line.split(" [rule")[0].split()) in report for line in alone[side])
         own[side] = Engine.load(p.folder / GAME, side=side).knowledge.boxes[side]
+    assert any(alone.values())
     # both sides challenge; every copy replays the game with full information
     seconds = {}
     for side, p in table.players.items():
@@ -170,3 +175,33 @@ def figures(played: Played, proof: dict[str, float], table: Table) -> str:
     lines.append("  the proof: " + ", ".join(f"{k} {v:.2f} s" for k, v in proof.items())
                  + f"; proof files {', '.join(f'{s} {b:,} bytes' for s, n, b in table.mailed if n.endswith('proof.yaml'))}")
     return "\n".join(lines)
+
+
+def test_an_answer_or_a_roll_without_the_boxes_the_rules_reveal_is_refused(tmp_path, monkeypatch):
+    # the same game's first impulses: the confederate's orders attack (10.11: the attacker opens the
+    # attacking forces with its orders); at the first defence the confederate's roll is the last file
+    # and opens its stacks in the combat (10.6); each, stripped of its openings and signed again, is refused
+    from tests.security.test_fog_attacks import edited
+
+    table = Table.deal(tmp_path, monkeypatch, KEYS)
+    table.start("heartland-demo")
+    choose = chooser(table, random.Random("fog full game"))
+    refused: set[str] = set()
+    mail = table.mail
+
+    def stripped_first(side: str, name: str) -> None:
+        kind = "roll" if name.endswith("-roll.yaml") else "answer" if name.endswith(("orders.yaml", "defence.yaml")) \
+            else None
+        if kind and kind not in refused and "\nopenings:" in (table[side].folder / name).read_text():
+            bad = edited(table[side], name, lambda data: data.pop("openings"))
+            other = table.other(side)
+            (other.folder / bad).write_text((table[side].folder / bad).read_text())
+            err = other.fails("submit", GAME, bad)
+            assert "E314" in err and "the rules reveal" in err
+            refused.add(kind)
+        mail(side, name)
+
+    table.mail = stripped_first          # type: ignore[method-assign]
+    while refused != {"answer", "roll"}:
+        d = table.step(choose)
+        assert d is not None and d["decision"].startswith("t1."), "no attack and no defence in the first turn"
