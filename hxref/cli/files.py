@@ -802,7 +802,7 @@ def template(game, side, decision, out):
     """
     from ..referee import orders
 
-    from ..report.story import own_lines
+    from ..report.turn import own_lines
 
     eng = load_game(game, side)         # a game with hidden armies: as the side's own copy knows it
     check_side(eng, side)

@@ -621,7 +621,7 @@ def status(game, as_json, with_audit, workers, width, side):
     state = eng.state
     if "turn" in state:
         facts["turn"] = state["turn"]
-    from ..report.story import own_lines
+    from ..report.turn import own_lines
 
     own = own_lines(eng, side) if side is not None else []
     if side is not None and eng.fog:

@@ -266,8 +266,13 @@ class Engine(ClaimsMixin, ShadowMixin):
                                code="E500", file=str(gf.path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
         if eng.fog:
-            # the belief of every side's boxes is in no file: the public log replayed gives it
-            eng.know_later(gf)
+            # the belief of every side's boxes is in no file: the public log replayed gives it, when
+            # first asked (a copy loaded for a side replays the log with its own file instead)
+            from .proof import replay_known
+
+            view = GameFile(gf.path, new_header({"system": eng.meta["system"]}, {}))
+            view.log = gf.log[:len(gf.log)]
+            eng.know_later(lambda: replay_known(cls, view, {}))
         return eng
 
     def save(self) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -98,7 +98,7 @@ class ShadowMixin:
     """The part of :class:`hxref.referee.engine.Engine` that plays a game with hidden armies."""
 
     _knowledge: Knowledge | None = None
-    _knowledge_of: tuple[GameFile, int] | None = None
+    _knowledge_of: Callable[[], Knowledge] | None = None
     _owed_cache: tuple | None = None
     # what it reads of :class:`hxref.referee.engine.Engine`
     h: dict
@@ -134,21 +134,14 @@ class ShadowMixin:
         none of it is written in the game file, not even the belief every copy shares).  A copy
         loaded from a file replays its log the first time it is asked (:meth:`know_later`)."""
         if self._knowledge is None:
-            self._knowledge = Knowledge()
-            if self._knowledge_of is not None:
-                from ..gamefile.game import GameFile, new_header
-                from .proof import replay_known
-
-                gf, n = self._knowledge_of
-                view = GameFile(gf.path, new_header({"system": self.meta["system"]}, {}))
-                view.log = gf.log[:n]
-                self._knowledge = replay_known(type(self), view, {})  # type: ignore[arg-type]
+            make, self._knowledge_of = self._knowledge_of, None
+            self._knowledge = Knowledge() if make is None else make()
         return self._knowledge
 
-    def know_later(self, gf: GameFile) -> None:
-        """This copy's knowledge is the public replay of ``gf``'s log as it stands now, made when
-        first asked (a copy loaded for a side replays it with its own file instead)."""
-        self._knowledge, self._knowledge_of = None, (gf, len(gf.log))
+    def know_later(self, make: Callable[[], Knowledge]) -> None:
+        """This copy's knowledge is what ``make()`` gives (the public replay of the log as it stands
+        now), made when first asked (a copy loaded for a side replays it with its own file instead)."""
+        self._knowledge, self._knowledge_of = None, make
 
     def _set_boxes(self, boxes: dict[str, dict[str, Any]]) -> None:
         self.knowledge.boxes = boxes

@@ -86,16 +86,6 @@ def default_since(engine, audience: str | None) -> int:
     return last_mail_event(engine)
 
 
-def own_lines(engine, side: str) -> list[str]:
-    """What only ``side`` saw since the head its newest file names (a game with hidden armies: its
-    own copy's journal), one line an event or roll; none elsewhere."""
-    from .turn import event_line
-
-    return [f"{e['purpose']}: rolled {', '.join(map(str, e['faces']))}" if "faces" in e and "text" not in e
-            else event_line({"data": e}, side, engine.mode)
-            for e in engine.own_events(side, default_since(engine, side))]
-
-
 def parse_since(text: str, log: Sequence[Mapping[str, Any]], game: str) -> int:
     """``--since``: ``start``, an event number, or a head of this log (``HASH@SEQ`` or a prefix)."""
     from ..referee.trust import parse_head
