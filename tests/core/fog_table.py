@@ -115,9 +115,11 @@ class Table:
         assert union.read_bytes() == confederate.read_bytes(), "the two copies differ"
         return union.read_bytes()
 
-    def start(self, scenario: str = "bidding-demo") -> None:
+    def start(self, scenario: str = "bidding-demo", mode: str = "fog") -> None:
+        """A new game of ``scenario`` (in ``mode``: an open game, to measure the same play against),
+        both copies joined."""
         union = self["union"]
-        union("new", GAME, "--system", "heartland", "--scenario", scenario, "--mode", "fog", "--game-id", "fg",
+        union("new", GAME, "--system", "heartland", "--scenario", scenario, "--mode", mode, "--game-id", "fg",
               "--side", "union=alice.pub", "--side", "confederate=bob.pub")
         shutil.copy(union.folder / GAME, self["confederate"].folder / GAME)
         for side, p in self.players.items():
