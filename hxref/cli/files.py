@@ -50,7 +50,7 @@ def _sign_and_write(eng, side: str, key, fields: dict, path: Path, comment: str,
     head = eng.envelope(side, decision, fields.pop("kind"))
     if eng.fog and head["kind"] not in ("join", "proof"):
         eng.check_key(side, key)
-        fields.update(eng.fog_fields(side, head["kind"], head["head"], eng.decision(decision),
+        fields.update(eng.fog_fields(side, head["kind"], head["head"], eng.decision(decision), fields,
                                      full if full is not None else fields.get("choice")))
     text = orders.render({**head, **fields}, comment)
     _write_new(path, sign_text(text, key), private=private)
@@ -802,9 +802,11 @@ def template(game, side, decision, out):
     """
     from ..referee import orders
 
-    eng = load_game(game)
+    from ..report.turn import own_lines
+
+    eng = load_game(game, side)         # a game with hidden armies: as the side's own copy knows it
     check_side(eng, side)
-    text, is_file = orders.skeleton(eng, Path(game).name, side, decision)
+    text, is_file = orders.skeleton(eng, Path(game).name, side, decision, own_lines(eng, side) if eng.fog else ())
     if is_file and out:
         _write_new(Path(out), text)
         click.echo(f"wrote {out}")
@@ -917,13 +919,19 @@ def open_cmd(game, side, key_path, decision, out_dir):
 @key_option()
 @dir_option
 def challenge(game, side, key_path, out_dir):
-    """Games with hidden armies: write your proof, once the game's decisions are over.
+    """Games with hidden armies: write your proof, at the game's end or to challenge it before.
 
     The proof carries your fog seed (your join committed to it) and your sealed answers, from
     your own file.  When every side's proof is in, every copy replays the whole game with full
-    information and checks every commitment, opening, claim and sealed answer: the first false
-    one names its side, its file and the rule, and that side forfeits; with none, the game's
-    result is the true state's.  Withholding your proof is a forfeit by claim.
+    information and checks every commitment, opening, claim, shown counter and sealed answer:
+    the first false one names its side, its file, the box and the rule, and that side forfeits;
+    with none, the game's state is the true one and the fog is lifted.
+
+    At the end, every side owes its proof.  Before it, a side may challenge between blocks (no
+    file of an awaited decision kept): the game then waits for the other side's proof before any
+    other file; if the proof passes, the game goes on as an open game (both armies are known),
+    each side playing on with `hxref answer` and `hxref roll` as in any open game.  Withholding
+    your proof is a forfeit by claim.
 
     Example: hxref challenge g.yaml --side union --key alice   (then: hxref submit g.yaml union-proof.yaml)
     """
@@ -933,12 +941,14 @@ def challenge(game, side, key_path, out_dir):
     check_side(eng, side)
     key = private_key(key_path)
     if not eng.fog:
-        raise InvalidInput("only a game played with hidden armies (--mode fog) is proven", code="E504", file=game)
+        raise InvalidInput("only a game played with hidden armies (--mode fog) is proven, and once", code="E504",
+                           file=game)
     eng.check_key(side, key)
     dec = eng.decision(PROOF)
-    if dec is None or eng.owed_by(side, dec) != "proof":
-        raise InvalidInput("a proof is sent once the game's decisions are over, and once: " + eng.waiting_text(),
-                           code="E308", file=game)
+    if dec is not None and eng.owed_by(side, dec) != "proof":
+        raise InvalidInput("your proof is in already: " + eng.waiting_text(), code="E308", file=game)
+    if dec is None and eng.pending_files():
+        raise InvalidInput("a challenge comes between blocks: " + eng.waiting_text(), code="E308", file=game)
     path = out_dir_for(game, out_dir) / f"{side}-proof.yaml"
     _sign_and_write(eng, side, key, {"decision": PROOF, "kind": "proof", "seed": eng.store.seed.hex(),
                                      "sealed_answers": eng.store.sealed}, path,

@@ -582,7 +582,10 @@ def resolve(game, key_path, fmt, workers):
               help="GAME a folder: worker processes for --audit (default: one per core)")
 @click.option("--width", type=click.IntRange(40, 1000), default=None, metavar="N",
               help="lay the output out N columns wide (default: the terminal's, or COLUMNS)")
-def status(game, as_json, with_audit, workers, width):
+@click.option("--side", default=None,
+              help="a game with hidden armies: as SIDE's own copy knows it (its own file beside the game): "
+                   "also what only SIDE saw since its last file (its attrition, its losses, its administration)")
+def status(game, as_json, with_audit, workers, width, side):
     """Say where GAME stands: phase, what is awaited from whom, head hash.
 
     With a deadline policy it says, for each party that owes something, what a signed claim
@@ -599,7 +602,7 @@ def status(game, as_json, with_audit, workers, width):
     audited replay; --audit audits each).  In a narrow terminal the head and the last activity
     give way first.
 
-    Example: hxref status g.yaml --json; hxref status tournament/
+    Example: hxref status g.yaml --json; hxref status tournament/; hxref status g.yaml --side union
     """
     import json
 
@@ -608,7 +611,9 @@ def status(game, as_json, with_audit, workers, width):
 
         return status_folder(game, as_json, with_audit, workers, width)
 
-    eng = load_game(game)
+    eng = load_game(game, side)
+    if side is not None:
+        check_side(eng, side)
     facts = {"game": eng.meta["game"], "identity": eng.identity, "system": eng.meta["system"],
              "scenario": eng.meta["scenario"], "mode": eng.mode, "phase": eng.h.get("phase"), "head": eng.gf.head,
              "events": len(eng.gf.log), "awaiting": eng.waiting_for(), "policy": eng.meta.get("policy"),
@@ -616,6 +621,11 @@ def status(game, as_json, with_audit, workers, width):
     state = eng.state
     if "turn" in state:
         facts["turn"] = state["turn"]
+    from ..report.turn import own_lines
+
+    own = own_lines(eng, side) if side is not None else []
+    if side is not None and eng.fog:
+        facts["own_events"] = own
     if as_json:
         click.echo(json.dumps(facts, indent=2))
         return
@@ -648,6 +658,9 @@ def status(game, as_json, with_audit, workers, width):
                      "no deadlines: a party that stops sending can stall this game")
         if policy:
             parts += eng.claims_text()
+    if own:
+        parts.append(f"only {side} saw, since its last file:")
+        parts += [f"  {line}" for line in own]
     parts.append(_options_line(facts["options"]))
     if facts["charts_differ"]:
         parts.append("played with charts that differ from the published ones: " + "; ".join(facts["charts_differ"]))

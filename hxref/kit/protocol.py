@@ -465,6 +465,12 @@ class GameSystem(ABC, Generic[S]):
         opening is checked against.  Default: none."""
         return []
 
+    def box_rule(self, box: str, path: Sequence[str]) -> str | None:
+        """The rule that governs the part ``path`` (keys into the value) of a box named ``box``: what
+        the proof names when a side committed to another value there.  Default: None (the engine
+        names the rule of the events that last changed the box)."""
+        return None
+
     def public_answer(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict:
         """The part of ``side``'s answer the other sides read in a game with hidden armies; the rest
         is sealed until the proof (an administration on its own display).  Default: all of it."""

@@ -266,10 +266,13 @@ class Engine(ClaimsMixin, ShadowMixin):
                                code="E500", file=str(gf.path)) from None
         heads.check_extends(eng.identity, gf.path, gf.log)
         if eng.fog:
-            # the belief of every side's boxes is in no file: the public log replayed gives it
+            # the belief of every side's boxes is in no file: the public log replayed gives it, when
+            # first asked (a copy loaded for a side replays the log with its own file instead)
             from .proof import replay_known
 
-            eng._knowledge = replay_known(cls, gf, {})
+            view = GameFile(gf.path, new_header({"system": eng.meta["system"]}, {}))
+            view.log = gf.log[:len(gf.log)]
+            eng.know_later(lambda: replay_known(cls, view, {}))
         return eng
 
     def save(self) -> None:
@@ -374,14 +377,26 @@ class Engine(ClaimsMixin, ShadowMixin):
         if self.fog:
             self.fog_mark()
 
+    def _open_challenge(self, head: str, at: str) -> None:
+        """A side's proof came before the game's end (a challenge, written at ``head`` and ``at``):
+        the proof decision is awaited first, opened there, due with the deadline policy's hours
+        (:mod:`.shadow`)."""
+        hours = (self.meta.get("policy") or {}).get("deadline_hours")
+        dd = proof_decision(self.sides()).to_dict()
+        written = protocol.parse_head(head)
+        dd["opened"] = {"seq": written[1] if written else len(self.gf.log), "at": at}
+        dd["deadline"] = plus_hours(at, hours) if hours else None
+        self.h["awaiting"] = [dd, *self.h["awaiting"]]      # a new list: `awaiting` is cached by its identity
+
     def _refresh_awaiting(self, at: str | None = None) -> None:
         """What the rules await now.  A newly awaited decision opens at the current head and at
         ``at``, the game's signed time there (:meth:`signed_time`: the latest signed time of the
         block that opened it, never earlier than any before it); with a deadline policy it is due
         ``deadline_hours`` after that."""
         decisions = self.system.decisions(self.state)
-        if self.fog and not decisions:
-            decisions = [proof_decision(self.sides())]
+        if self.fog and (not decisions or PROOF in self.h["pending"]):
+            # the game's end, or a challenge under way: every side's proof first
+            decisions = [proof_decision(self.sides()), *decisions]
         old = {d["id"]: d for d in self.h.get("awaiting") or []}
         hours = (self.meta.get("policy") or {}).get("deadline_hours")
         out = []
@@ -467,6 +482,8 @@ class Engine(ClaimsMixin, ShadowMixin):
                 p["fog"] = d["fog"]
         elif order.kind == PROOF:
             mine["choice"] = {}
+            if all(a["id"] != PROOF for a in self.h["awaiting"]):
+                self._open_challenge(d["head"], d["at"])
         elif order.kind == "commit":
             mine["commitment"] = d["commitment"]
         elif order.kind in ("reveal", "answer"):
@@ -523,6 +540,12 @@ class Engine(ClaimsMixin, ShadowMixin):
         if self.finished:
             raise order.error(IllegalOrder, "the game is over; nothing more is accepted", code="E309")
         dec = self.decision(order.decision)
+        if dec is None and order.kind == PROOF and order.decision == PROOF and self.fog \
+                and PROOF not in self.h.get("resolved", []):
+            dec = self.challenge_decision(order)
+        if dec is not None and dec.id != PROOF and self.fog and PROOF in self.h["pending"]:
+            raise order.error(IllegalOrder, f"a challenge is under way: every side sends its proof before any file "
+                              f"for {dec.id} (`hxref challenge`)", code="E308", path=("decision",))
         if dec is None:
             if order.decision in self.h.get("resolved", []):
                 raise order.error(IllegalOrder, f"decision {order.decision} was already resolved; "
@@ -716,7 +739,8 @@ class Engine(ClaimsMixin, ShadowMixin):
         forfeit = self._claim_forfeits(dec.id)
         if forfeit:
             return self._forfeit(dec, forfeit, pend)
-        if self.ready() != [dec] or self.missing_links(dec) or self.owed_openings(dec):
+        # a game with hidden armies checks the openings on the resolution itself (fog_resolve)
+        if self.ready() != [dec] or self.missing_links(dec):
             raise InvalidInput(f"decision {data['decision']} cannot be resolved now", code="E308")
         if dec.kind == PROOF and self.fog:
             from .proof import close_proof

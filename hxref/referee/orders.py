@@ -39,6 +39,7 @@ line and the key.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -298,11 +299,12 @@ def render(fields: dict, comment: str = "") -> str:
     return head + yamlio.fold_long_lines(yamlio.dump_fast(data, width=1_000_000), data=data)
 
 
-def skeleton(eng: Any, game: str, side: str, decision: str | None) -> tuple[str, bool]:
+def skeleton(eng: Any, game: str, side: str, decision: str | None, own: Sequence[str] = ()) -> tuple[str, bool]:
     """What ``hxref template GAME --side SIDE`` prints: the commented skeleton of the order file
     awaited from ``side`` (its decision ``decision``, or the one it owes), and whether it is an
     order file to fill in (True) or, for a secret decision, the ``hxref commit`` command that seals
-    the choice (False).  ``game`` is the game file as the player named it."""
+    the choice (False).  ``game`` is the game file as the player named it; ``own``: what only the
+    side saw since its last file (a game with hidden armies), one line each."""
     import json
     from pathlib import Path
 
@@ -322,9 +324,11 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None) -> tuple[str,
     notes = [f"choice.{line[7:].split(':', 1)[0]}: (optional){line.split(':', 1)[1]}"
              if line.startswith("choice.") and line[7:].split(":", 1)[0] in dec.schema
              and dec.schema[line[7:].split(":", 1)[0]].optional else line for line in notes]
-    lines += ([""] if len(lines) > 3 else []) + notes + [
-        "", f"Then: hxref sign THIS_FILE --key YOUR_KEY --game {name} --side {side}; hxref check "
-            f"{name} THIS_FILE; send it."]
+    lines += ([""] if len(lines) > 3 else []) + notes
+    if own:
+        lines += ["", f"Only you saw, since your last file ({len(own)}):"] + [f"  {line}" for line in own]
+    lines += ["", f"Then: hxref sign THIS_FILE --key YOUR_KEY --game {name} --side {side}; hxref check "
+                  f"{name} THIS_FILE; send it."]
     if dec.secret:
         # the skeleton on one line, `{}` when it orders nothing: the command runs as printed
         example = ", ".join(f"{k}: {json.dumps(v)}" for k, v in choice.items()) or "{}"

@@ -114,9 +114,9 @@ def close_proof(eng: "Engine", pend: dict) -> None:
     try:
         replay = _replay(type(eng), view, known, True)
     except Verdict as verdict:
-        text = (f"proof: {verdict.side} forfeits: its {verdict.file['kind']} for {verdict.file['decision']} "
-                f"(sha256 {verdict.file['sha256'][:16]}): {verdict.why} [rule {verdict.rule}]"
-                if verdict.side and verdict.file else f"proof: {verdict.why} [rule {verdict.rule}]")
+        text = (f"proof: {verdict.side} forfeits: {verdict.side}'s file ({verdict.file['decision']}, "
+                f"{verdict.file['kind']}, sha256 {verdict.file['sha256'][:16]}): {verdict.why} (rule {verdict.rule})"
+                if verdict.side and verdict.file else f"proof: {verdict.why} (rule {verdict.rule})")
         eng._emit("rules", verdict.side, {"decision": PROOF, "type": "proof", "rule": verdict.rule, "text": text,
                                           "verdict": verdict.to_data()})
         if verdict.side:

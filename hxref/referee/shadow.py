@@ -26,9 +26,12 @@ rules reveal there, each checked at once against that root (E314).
 from __future__ import annotations
 
 import copy
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..base.canon import canonical_json
 from ..base.errors import IllegalOrder, InvalidInput
 from ..crypto import fog, merkle
 from ..crypto import dice as dice_mod
@@ -46,6 +49,8 @@ FOG = "fog"
 PROOF = "proof"
 #: the rule a false commitment breaks when no rules event changed the box it lies about
 ROOT_RULE = "protocol: root"
+#: the rule a file breaks that shows the signer's counters otherwise than its true boxes do
+SHOWN_RULE = "protocol: shown"
 #: the kinds of file that carry no commitment to the signer's boxes
 UNCOMMITTED = ("join", "proof")
 
@@ -93,6 +98,7 @@ class ShadowMixin:
     """The part of :class:`hxref.referee.engine.Engine` that plays a game with hidden armies."""
 
     _knowledge: Knowledge | None = None
+    _knowledge_of: Callable[[], Knowledge] | None = None
     _owed_cache: tuple | None = None
     # what it reads of :class:`hxref.referee.engine.Engine`
     h: dict
@@ -114,6 +120,8 @@ class ShadowMixin:
         def pending(self, decision_id: str) -> dict: ...
         def complete(self, dec: Decision) -> bool: ...
         def missing_links(self, dec: Decision) -> list[str]: ...
+        def dice_parties(self, dec: Decision) -> list[str]: ...
+        def pending_files(self) -> list[tuple[str, dict]]: ...
 
     @property
     def fog(self) -> bool:
@@ -123,10 +131,17 @@ class ShadowMixin:
     @property
     def knowledge(self) -> Knowledge:
         """What this copy knows (made by replaying the log: :func:`hxref.referee.proof.replay_known`;
-        none of it is written in the game file, not even the belief every copy shares)."""
+        none of it is written in the game file, not even the belief every copy shares).  A copy
+        loaded from a file replays its log the first time it is asked (:meth:`know_later`)."""
         if self._knowledge is None:
-            self._knowledge = Knowledge()
+            make, self._knowledge_of = self._knowledge_of, None
+            self._knowledge = Knowledge() if make is None else make()
         return self._knowledge
+
+    def know_later(self, make: Callable[[], Knowledge]) -> None:
+        """This copy's knowledge is what ``make()`` gives (the public replay of the log as it stands
+        now), made when first asked (a copy loaded for a side replays it with its own file instead)."""
+        self._knowledge, self._knowledge_of = None, make
 
     def _set_boxes(self, boxes: dict[str, dict[str, Any]]) -> None:
         self.knowledge.boxes = boxes
@@ -134,8 +149,57 @@ class ShadowMixin:
     @property
     def view_mode(self) -> str:
         """The mode the system's views are built in: a game with hidden armies is shown as an umpired
-        game is (each side its own, the public nothing hidden), so this copy's belief never shows."""
-        return "umpired" if self.fog else self.meta["mode"]
+        game is (each side its own, the public nothing hidden), so this copy's belief never shows;
+        once the proof lifted its fog, as an open game."""
+        if self.meta["mode"] == FOG:
+            return "umpired" if self.fog else "open"
+        return self.meta["mode"]
+
+    # --- what a side alone is told ---------------------------------------------------------------
+    def own_events(self, side: str, since: int = 0) -> list[dict]:
+        """The rules events and rolls of the blocks after event ``since`` that only ``side`` may see
+        (its copy's journal: its attrition, the steps it lost, its own administration), as the log
+        would hold them; none where this copy does not hold the side's own file."""
+        if side not in self.knowledge.known:
+            return []
+        return [{k: v for k, v in j.items() if k not in ("kind", "block")} for j in self.knowledge.journal
+                if j["block"] > since and side in (j.get(events_mod.KEY) or ())]
+
+    def told_log(self) -> Sequence[Mapping[str, Any]]:
+        """The log as this copy tells it: in a game with hidden armies each block's events that only
+        the sides this copy knows may see (:meth:`own_events`) follow its public ones (a report reads
+        it); else the log."""
+        journal = self.knowledge.journal if self.fog else []
+        if not journal:
+            return self.gf.log
+        log = self.gf.log
+        by_block: dict[int, list[dict]] = {}
+        for j in journal:
+            by_block.setdefault(j["block"], []).append(j)
+        out: list[Mapping[str, Any]] = []
+        for i, ev in enumerate(log):
+            out.append(ev)
+            nxt = log[i + 1] if i + 1 < len(log) else None
+            if nxt is not None and nxt["kind"] in ("die", "rules"):
+                continue
+            # the end of a block's events: the resolve at event b, then its dice and rules events
+            b = max((b for b in by_block if b <= ev["seq"]), default=None)
+            if b is not None and all(e["kind"] in ("die", "rules") for e in log[b:i + 1]):
+                out += [{"kind": j["kind"], "by": None, "seq": ev["seq"], "prev": ev["prev"], "hash": ev["hash"],
+                         "data": {k: v for k, v in j.items() if k not in ("kind", "block")}}
+                        for j in by_block.pop(b)]
+        return out
+
+    def challenge_decision(self, order: orders.Order) -> Decision:
+        """The decision a side's proof answers before the game's end (a challenge, ``hxref
+        challenge``): the proof's.  A challenge comes between blocks, when no file of an awaited
+        decision is kept (E308): the game then waits for every side's proof, and with all in, the
+        replay gives the verdict, or lifts the fog and the game goes on as an open game."""
+        kept = sorted({d for d, _ in self.pending_files()})
+        if kept:
+            raise order.error(IllegalOrder, f"a challenge comes between blocks: files of {kept[0]} are kept; "
+                              "send it when that decision has closed", code="E308", path=("decision",))
+        return proof_decision(self.sides())
 
     def shadow(self) -> dict:
         """The state this copy resolves on: ``merged(P, boxes)`` (cached until either changes)."""
@@ -162,7 +226,8 @@ class ShadowMixin:
     def fog_mark(self) -> None:
         """Note every side's boxes at the current head (after a block)."""
         k = self.knowledge
-        k.history.append((len(self.gf.log), copy.deepcopy(k.boxes)))
+        # a side's boxes are replaced at each block, never changed in place: kept as they are
+        k.history.append((len(self.gf.log), dict(k.boxes)))
 
     def boxes_at(self, seq: int) -> dict[str, dict[str, Any]]:
         """Every side's boxes as they stood at head ``seq``."""
@@ -173,31 +238,70 @@ class ShadowMixin:
         return found
 
     # --- what a side signs ---------------------------------------------------------------------
+    def names_shown(self, side: str, shown: dict) -> list[str]:
+        """``side``'s box names when its counters stand as ``shown`` (a file's ``shown``): the public
+        part names the boxes by what the map shows, and what the side's own last resolution put on
+        the map is public only once a file of the side shows it."""
+        return self.system.box_names(self.system.with_shown(self.h["state"], side, shown), side)
+
     def commitment(self, side: str, head: str) -> merkle.Tree:
         """``side``'s commitment to its boxes at ``head`` (its own copy only)."""
         secrets = self.knowledge.known.get(side)
         if secrets is None:
             raise InvalidInput(f"this copy does not hold {side}'s own file: load the game for {side}", code="E504")
         boxes = self.knowledge.boxes[side]
-        names = self.system.box_names(self.h["state"], side)
+        names = self.names_shown(side, self.system.shown(self.state, side))
         return merkle.commit(boxes, fog.box_salts(secrets.seed, head, names))
 
-    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None,
-                   choice: dict | None = None) -> dict:
-        """What a file of ``kind`` carries in a fog game besides its kind's keys: the root, what the
-        side shows, and for an answer its claims and the openings its answer makes, for a roll or
-        an ``open`` file the openings the dry run of the decision asks of it."""
+    def fog_fields(self, side: str, kind: str, head: str, dec: Decision | None, fields: dict,
+                   full: dict | None = None) -> dict:
+        """What a file of ``kind`` (its kind's keys: ``fields``; an answer's whole choice: ``full``)
+        carries in a fog game besides: the root, what the side shows, an answer's claims, and the
+        openings the file must carry (:meth:`file_openings`; an ``open`` file: those the block still
+        owes of the side)."""
         tree = self.commitment(side, head)
         out: dict[str, Any] = {"root": tree.root, "shown": self.system.shown(self.state, side)}
         names: list[str] = []
-        if kind in ("answer", "reveal") and dec is not None and choice is not None:
-            out["claims"] = self.system.claims(self.state, dec, side, choice)
-            names = self.system.reveals(self.state, dec, side, choice, None)
-        elif kind in ("roll", "open") and dec is not None:
+        if kind in ("answer", "reveal") and dec is not None and full is not None:
+            out["claims"] = self.system.claims(self.state, dec, side, full)
+        if kind == "open" and dec is not None:
             names = self.owed_openings(dec).get(side, [])
+        elif kind in ("answer", "reveal", "roll") and dec is not None:
+            names = self.file_openings(dec, side, kind, {**fields, **out, "head": head})
         if names or kind == "open":
             out["openings"] = [tree.open(n).to_data() for n in sorted(set(names))]
         return out
+
+    def file_openings(self, dec: Decision, side: str, kind: str, data: dict) -> list[str]:
+        """The boxes a file of ``side`` for ``dec`` (its data ``data``) must open (E314 without one):
+        for an answer, those its public part opens before the dice (the forces it orders to attack);
+        for a dice link that, with the answers it names and their links, is the last the block
+        waits for, those of ``side`` a dry run of the resolution reveals (the attacker's stacks in
+        the combat its link rolls).  What only a later file makes known (the boxes of a side that
+        answered before the other's link) is owed in an ``open`` file."""
+        names: set[str] = set()
+        if kind in ("answer", "reveal") and "choice" in data:
+            names |= set(self.system.reveals(self.state, dec, side, data["choice"], None))
+        if kind == "roll":
+            pend = self._answered(dec)
+            pend["links"][side] = data.get("link", "")
+            if self._closes(dec, pend):
+                names |= set(self.dry_reveals(dec, pend, [(side, data)]).get(side, []))
+        return sorted(names)
+
+    def _answered(self, dec: Decision) -> dict:
+        """``dec``'s block as a dice link that names its answers knows it: the answers, their files
+        and the links they carry (not another side's dice link, which may come before or after)."""
+        pend = self.pending(dec.id)
+        files = [f for f in pend["files"] if f["kind"] in ("answer", "reveal")]
+        links = {f["party"]: kept_data(f["file"])["link"] for f in files if "link" in kept_data(f["file"])}
+        return {"files": files, "answers": copy.deepcopy(pend["answers"]), "links": links}
+
+    def _closes(self, dec: Decision, pend: dict) -> bool:
+        """Whether ``pend`` holds every answer and dice link ``dec`` waits for."""
+        answers = pend["answers"]
+        return all("choice" in answers.get(s, {}) for s in dec.sides) and all(
+            w in pend["links"] or answers.get(w, {}).get("nmr") for w in self.dice_parties(dec))
 
     # --- acceptance ----------------------------------------------------------------------------
     def fog_accept(self, order: orders.Order, dec: Decision) -> None:
@@ -206,11 +310,12 @@ class ShadowMixin:
         part gives; an ``open`` file only once a decision's dry run asks it, once."""
         d, kind = order.data, order.kind
         fog_keys = set(orders.FOG_KEYS.get(kind, ())) | ({"seed", "sealed_answers"} if kind == PROOF else set())
-        if self.meta.get("mode") != FOG:
+        if not self.fog:
             extra = sorted(k for k in d if k in fog_keys)
             if extra or kind in ("open", PROOF):
+                now = "open: the proof lifted its fog" if self.h.get("fog_lifted") else self.mode
                 raise order.error(IllegalOrder, f"`{extra[0] if extra else kind}` belongs to a game played with "
-                                  f"hidden armies (--mode fog); this game is {self.mode}", code="E110",
+                                  f"hidden armies (--mode fog); this game is {now}", code="E110",
                                   path=(extra[0],) if extra else ("kind",))
             return
         if kind == "join":
@@ -234,13 +339,20 @@ class ShadowMixin:
         if "root" not in d:
             raise order.error(IllegalOrder, "a file of a game played with hidden armies carries `root`, the "
                               "commitment to its signer's boxes at its head", code="E314", path=("root",))
-        names = self.system.box_names(self.h["state"], order.side)
+        names = self.names_shown(order.side, d.get("shown") or {})
         for i, raw in enumerate(d.get("openings", [])):
             opening = merkle.Opening.from_data(raw, order.source)
             if not merkle.verify(d["root"], names, opening):
                 raise order.error(IllegalOrder, f"the opening of `{opening.name}` does not open this file's root "
                                   "(another value, salt or box, or a box the public part does not name)",
                                   code="E314", path=("openings", i))
+        if kind in ("answer", "reveal", "roll") and dec.kind != PROOF:
+            opened = {o["name"] for o in d.get("openings", [])}
+            lacking = [n for n in self.file_openings(dec, order.side, kind, d) if n not in opened]
+            if lacking:
+                raise order.error(IllegalOrder, f"the rules reveal {', '.join(lacking)} of {order.side} with this "
+                                  f"file (`hxref {'roll' if kind == 'roll' else 'answer'}` opens them); it opens "
+                                  f"{', '.join(sorted(opened)) or 'none'}", code="E314", path=("openings",))
         if kind == "open":
             owed = self.owed_openings(dec, count_pending=False).get(order.side)
             if not owed:
@@ -272,14 +384,16 @@ class ShadowMixin:
         return answer["choice"]
 
     # --- resolution ----------------------------------------------------------------------------
-    def _block_view(self, pend: dict) -> tuple[dict[str, dict[str, Any]], dict[str, dict]]:
-        """Every side's boxes with what the block's files open and claim of sides this copy does not
-        know, and what each side's last file of the block shows."""
-        boxes = copy.deepcopy(self.knowledge.boxes)
+    def _block_view(self, pend: dict, more: Sequence[tuple[str, dict]] = ()) -> tuple[dict[str, dict[str, Any]],
+                                                                              dict[str, dict]]:
+        """Every side's boxes with what the block's files (and ``more``: (side, data) of a file not
+        yet kept) open and claim of sides this copy does not know, and what each side's last file of
+        the block shows."""
+        # a box is replaced, never changed in place: the mappings are copied, the boxes shared
+        boxes = {s: dict(b) for s, b in self.knowledge.boxes.items()}
         shown: dict[str, dict] = {}
-        for f in pend["files"]:
-            d = orders.parse(f["file"], "kept file", fast=True).data
-            side = f["party"]
+        kept = [(f["party"], kept_data(f["file"])) for f in pend["files"]]
+        for side, d in [*kept, *more]:
             if "shown" in d:
                 shown[side] = d["shown"]
             if side in self.knowledge.known or side not in boxes:
@@ -303,19 +417,25 @@ class ShadowMixin:
         this copy's boxes and journal updated."""
         k = self.knowledge
         boxes, shown = self._block_view(pend)
-        shown_all = self.h.setdefault("shown", {})
-        shown_all.update(shown)
         dice = self._fog_dice(dec, seed)
         before = self.system.merged(self.h["state"], boxes)
         new, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
                                           self._fog_answers(dec, pend), dice)
+        logged = [e for e in events if not events_mod.restricted(e)]
+        # the openings the rules ask are all in (the check of owed_openings, on this very run)
+        owed = self._unopened(pend, self._reveals_of(dec, pend, before, logged))
+        if owed:
+            raise InvalidInput(f"decision {dec.id} cannot be resolved now: the rules reveal "
+                               + "; ".join(f"{s}'s {', '.join(n)}" for s, n in sorted(owed.items())), code="E308")
+        shown_all = self.h.setdefault("shown", {})
+        shown_all.update(shown)
         public = self.system.public(new)
         for s in self.sides():
-            if s not in k.known and s in shown_all:
+            # every copy lays out the map as each side's last file showed it, its own copy too
+            if s in shown_all:
                 public = self.system.with_shown(public, s, shown_all[s])
         self._set_boxes({s: dict(self.system.boxes(new, s) or {}) for s in self.sides()})
         rolls = [r for r in dice.rolls if r.visible_to is None]
-        logged = [e for e in events if not events_mod.restricted(e)]
         for r in dice.rolls:
             if r.visible_to is not None and r.known and set(r.visible_to) & set(k.known):
                 k.journal.append({"kind": "die", "block": len(self.gf.log), "decision": dec.id, **r.to_dict()})
@@ -327,10 +447,9 @@ class ShadowMixin:
         return public, rolls, logged
 
     def owed_openings(self, dec: Decision, count_pending: bool = True) -> dict[str, list[str]]:
-        """The boxes each side must still open before ``dec`` closes: a dry run of its resolution on
-        this copy, once every answer and dice link is in, and what the rules reveal from its answers
-        and its public events (the same in every copy); less what the kept files opened already
-        (with ``count_pending``)."""
+        """The boxes each side must still open before ``dec`` closes: once every answer and dice link
+        is in, what the rules reveal from its answers and from a dry run of its resolution (the same
+        in every copy); less what the kept files opened already (with ``count_pending``)."""
         if not self.fog or dec.kind in (PROOF, "join") or not self.complete(dec) or self.missing_links(dec):
             return {}
         pend = self.pending(dec.id)
@@ -338,29 +457,46 @@ class ShadowMixin:
         cache = self._owed_cache
         if cache is not None and cache[0] == key:
             return cache[1]
-        from .trust import canonical
+        out = self._unopened(pend, self.dry_reveals(dec, pend)) if count_pending else self.dry_reveals(dec, pend)
+        self._owed_cache = (key, out)
+        return out
 
-        boxes, _ = self._block_view(pend)
+    @staticmethod
+    def _unopened(pend: dict, reveals: dict[str, list[str]]) -> dict[str, list[str]]:
+        """``reveals`` less what the block's kept files opened."""
+        out: dict[str, list[str]] = {}
+        for s, found in reveals.items():
+            names = set(found)
+            for f in pend["files"]:
+                if f["party"] == s:
+                    names -= {o["name"] for o in kept_data(f["file"]).get("openings", [])}
+            if names:
+                out[s] = sorted(names)
+        return out
+
+    def dry_reveals(self, dec: Decision, pend: dict, more: Sequence[tuple[str, dict]] = ()) -> dict[str, list[str]]:
+        """What the rules reveal of each side at ``dec`` with the answers and links of ``pend`` (and
+        the files ``more`` not yet kept): a dry run of its resolution on this copy's shadow."""
+        boxes, _ = self._block_view(pend, more)
         links = sorted(pend["links"].items())
         seed = dice_mod.dice_seed(self.identity, dec.id, links)
         before = self.system.merged(self.h["state"], boxes)
-        answers = self._fog_answers(dec, pend)
+        answers = {s: self.full_choice(s, dec.id, pend["answers"][s]) for s in dec.sides}
         _, events = self.system.resolve(resolve_copy(registry.info(self.meta["system"]), before), dec,
                                         copy.deepcopy(answers), self._fog_dice(dec, seed))
-        public_events = [e for e in events if not events_mod.restricted(e)]
+        return self._reveals_of(dec, pend, before, [e for e in events if not events_mod.restricted(e)])
+
+    def _reveals_of(self, dec: Decision, pend: dict, before: dict, public_events: list[dict]) -> dict[str, list[str]]:
+        """What the rules reveal of each side at ``dec`` resolved from ``before`` to ``public_events``,
+        reading the public part of each answer (every copy holds it)."""
+        told = {s: pend["answers"][s]["choice"] for s in dec.sides}
         out: dict[str, list[str]] = {}
         for s in self.sides():
-            names = set(self.system.reveals(before, dec, s, answers.get(s), public_events))
+            names = set(self.system.reveals(before, dec, s, told.get(s), public_events))
             if s in dec.sides:
-                names |= set(self.system.reveals(before, dec, s, answers[s], None))
-            if count_pending:
-                for f in canonical(pend["files"]):
-                    if f["party"] == s:
-                        names -= {o["name"] for o in orders.parse(f["file"], "kept file", fast=True)
-                                  .data.get("openings", [])}
+                names |= set(self.system.reveals(before, dec, s, told[s], None))
             if names:
                 out[s] = sorted(names)
-        self._owed_cache = (key, out)
         return out
 
     # --- the proof's checks of one file -----------------------------------------------------------
@@ -383,8 +519,13 @@ class ShadowMixin:
             if self.system.public_answer(self.state, dec, side, entry["choice"]) != d["choice"]:
                 raise ProofFailure(f"its choice is not the public part of its sealed answer to {dec.id}",
                                    side=side, rule=dec.rule)
-        true = self.boxes_at(head[1]).get(side, {})
-        names = self.system.box_names(self.h["state"], side)
+        at = self.boxes_at(head[1])
+        true = at.get(side, {})
+        shown = self.system.shown(self.system.merged(self.h["state"], at), side)
+        if (d.get("shown") or {}) != shown:
+            raise ProofFailure(f"what it shows of {side}'s counters on the map is not what its true boxes show",
+                               side=side, rule=SHOWN_RULE)
+        names = self.names_shown(side, shown)
         tree = merkle.commit(true, fog.box_salts(self.knowledge.known[side].seed, d["head"], names))
         if tree.root != d["root"]:
             # which box differs shows in an opening of it, or when the side has one box only
@@ -392,10 +533,15 @@ class ShadowMixin:
             differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
             if differs is None and len(true) == 1:
                 differs = next(iter(true))
-            what = f" (box `{differs}` differs)" if differs else ""
-            raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
-                               f"boxes{what}", side=side, box=differs,
-                               rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+            if differs is None or differs not in committed:
+                raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
+                                   f"boxes{f' (box `{differs}` differs)' if differs else ''}", side=side, box=differs,
+                                   rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+            path, given, said = _first_difference(true[differs], committed[differs])
+            rule = self.system.box_rule(differs, path) or self.rule_of_box(side, differs)
+            where = f" at {'.'.join(path)}" if path else ""
+            raise ProofFailure(f"box {differs}{where}: the game gives {_short(given)}, the file committed to "
+                               f"{_short(said)}", side=side, box=differs, rule=rule)
         for name, part in (d.get("claims") or {}).items():
             if _overlay(true.get(name), part) != true.get(name):
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
@@ -417,6 +563,32 @@ class ShadowMixin:
             if found:
                 return found[-1]
         return ROOT_RULE
+
+
+def _first_difference(a: Any, b: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any, Any]:
+    """The first path (keys) where ``a`` and ``b`` differ, and their values there (None: absent)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                if k not in a or k not in b:
+                    return (*path, str(k)), a.get(k), b.get(k)
+                return _first_difference(a[k], b[k], (*path, str(k)))
+    return path, a, b
+
+
+def _short(value: Any) -> str:
+    """A value as a verdict quotes it: compact JSON, cut at 120 characters; absent for None."""
+    if value is None:
+        return "nothing"
+    text = canonical_json(value).decode("utf-8")
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+@functools.lru_cache(maxsize=1024)
+def kept_data(text: str) -> dict:
+    """The data of a file kept in a block (read again at every dry run and resolution of a fog
+    game's replay; parsed once).  Shared: read it, never change it."""
+    return orders.parse(text, "kept file", fast=True).data
 
 
 def _overlay(value: Any, part: Any) -> Any:

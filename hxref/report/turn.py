@@ -69,6 +69,16 @@ def event_line(ev: dict, audience: str | None, mode: str, sides: Sequence[str] =
     return line
 
 
+def own_lines(engine, side: str) -> list[str]:
+    """What only ``side`` saw since the head its newest file names (a game with hidden armies: its
+    own copy's journal), one line an event or roll; none elsewhere."""
+    from .story import default_since
+
+    return [f"{e['purpose']}: rolled {', '.join(map(str, e['faces']))}" if "faces" in e and "text" not in e
+            else event_line({"data": e}, side, engine.mode)
+            for e in engine.own_events(side, default_since(engine, side))]
+
+
 def _local_reveals(folder: Path, game: str, side: str) -> dict[str, tuple[Path, dict]]:
     """Reveal files this side keeps next to the game file: decision -> (path, choice)."""
     from ..base import yamlio
@@ -118,7 +128,9 @@ def build(engine, audience: str | None = None, since: int | None = None, zone: s
     if protocol.lines:
         rep.sections.append(protocol)
     start = story.default_since(engine, audience) if since is None else since
-    told, new = story.since_resolutions(engine.gf.log, start)
+    # a side's own copy of a game with hidden armies tells it what it alone sees too (its journal)
+    told, new = story.since_resolutions(engine.told_log() if audience not in (None, "umpire") else engine.gf.log,
+                                        start)
     from .dice_stats import summary_of
 
     # an umpired game's players hold no game file: their reports name no command that reads it

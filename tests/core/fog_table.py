@@ -1,6 +1,10 @@
 """Two players of a game with hidden armies, each on a machine of his own: his folder (the game file,
 his key, his own file), his $HXREF_HOME, the files he mails to the other copied into the other's
-folder.  Driven through the command line, in process."""
+folder.  Driven through the command line, in process.
+
+A table can be dealt again (:meth:`Table.deal`): the shipped demo's keys and fixed nonces make the
+game's dice, and so the whole game, the same at every run; and one can be taken up again from its
+folder (:meth:`Table.resume`), to play a long game in parts."""
 from __future__ import annotations
 
 import json
@@ -13,39 +17,29 @@ from click.testing import CliRunner
 
 from hxref.cli import main
 from hxref.crypto.signing import generate_key
-from hxref.kit.protocol import GameSystem
 
 NOW = "2026-11-29T12:00:00Z"
 GAME = "g.yaml"
 
 
-def tie_opens_track(state, decision, side, choice, events):
-    """5.12 in a game with hidden armies: a third tie is decided by the sides' WEP, so it opens both
-    Number Tracks.  The rule as Heartland states it (its ``reveals``), used here only while this
-    checkout's Heartland keeps the protocol's default (it reveals nothing)."""
-    if events is None or decision.kind != "bid":
-        return []
-    return ["track"] if any(e.get("type") == "initiative" and "5.12" in str(e.get("rule")) for e in events) else []
-
-
-def heartland_reveals(monkeypatch) -> None:
-    from hxref.systems.heartland.system import Heartland
-
-    if Heartland.reveals is GameSystem.reveals:
-        monkeypatch.setattr(Heartland, "reveals", lambda self, *a: tie_opens_track(*a))
-
-
 class Player:
     """One side's machine."""
 
-    def __init__(self, root: Path, side: str, key: str):
+    def __init__(self, root: Path, side: str, key: str, *, fixed: Path | None = None, new: bool = True):
         self.side, self.key = side, key
         self.folder = root / side
         self.home = root / f"{side}-home"
+        self.runner = CliRunner()
+        if not new:
+            return
         self.folder.mkdir()
         self.home.mkdir()
-        generate_key(self.folder / key, key)
-        self.runner = CliRunner()
+        if fixed is None:
+            generate_key(self.folder / key, key)
+        else:
+            for suffix in ("", ".pub"):
+                shutil.copy(fixed / f"{side}{suffix}", self.folder / f"{key}{suffix}")
+            (self.folder / key).chmod(0o600)
 
     def __call__(self, *args: str, code: int = 0):
         os.chdir(self.folder)
@@ -71,14 +65,37 @@ class Player:
 class Table:
     """Two players and the mail between them."""
 
-    def __init__(self, root: Path, monkeypatch):
+    def __init__(self, root: Path, monkeypatch, *, fixed: Path | None = None, new: bool = True):
         monkeypatch.setenv("HXREF_NOW", NOW)
         monkeypatch.chdir(root)
-        self.players = {"union": Player(root, "union", "alice"), "confederate": Player(root, "confederate", "bob")}
+        self.players = {"union": Player(root, "union", "alice", fixed=fixed, new=new),
+                        "confederate": Player(root, "confederate", "bob", fixed=fixed, new=new)}
+        #: every file mailed: (side, name, bytes)
+        self.mailed: list[tuple[str, str, int]] = []
+        if not new:
+            return
         for p in self.players.values():
             for q in self.players.values():
                 if p is not q:
                     shutil.copy(p.folder / f"{p.key}.pub", q.folder / f"{p.key}.pub")
+
+    @classmethod
+    def deal(cls, root: Path, monkeypatch, keys: Path) -> "Table":
+        """A table whose players hold the keys in ``keys`` (``SIDE`` and ``SIDE.pub``) and whose game and
+        join nonces are fixed: every run plays the same game, dice and all, for the same choices."""
+        import hashlib
+
+        from hxref.referee import engine
+
+        drawn = iter(range(1 << 30))
+        monkeypatch.setattr(engine, "random_hex", lambda n: hashlib.sha256(f"fog table {next(drawn)}".encode())
+                            .hexdigest()[:2 * n])
+        return cls(root, monkeypatch, fixed=keys)
+
+    @classmethod
+    def resume(cls, root: Path, monkeypatch) -> "Table":
+        """The table whose players' folders are in ``root`` (a game played on in another part)."""
+        return cls(root, monkeypatch, new=False)
 
     def __getitem__(self, side: str) -> Player:
         return self.players[side]
@@ -89,6 +106,7 @@ class Table:
     def mail(self, side: str, name: str) -> None:
         """``side`` mails his file ``name``: both copies submit it."""
         shutil.copy(self[side].folder / name, self.other(side).folder / name)
+        self.mailed.append((side, name, (self[side].folder / name).stat().st_size))
         for p in self.players.values():
             p("submit", GAME, name)
 
@@ -97,9 +115,11 @@ class Table:
         assert union.read_bytes() == confederate.read_bytes(), "the two copies differ"
         return union.read_bytes()
 
-    def start(self) -> None:
+    def start(self, scenario: str = "bidding-demo", mode: str = "fog") -> None:
+        """A new game of ``scenario`` (in ``mode``: an open game, to measure the same play against),
+        both copies joined."""
         union = self["union"]
-        union("new", GAME, "--system", "heartland", "--scenario", "bidding-demo", "--mode", "fog", "--game-id", "fg",
+        union("new", GAME, "--system", "heartland", "--scenario", scenario, "--mode", mode, "--game-id", "fg",
               "--side", "union=alice.pub", "--side", "confederate=bob.pub")
         shutil.copy(union.folder / GAME, self["confederate"].folder / GAME)
         for side, p in self.players.items():
@@ -108,10 +128,11 @@ class Table:
             self.mail(side, f"{side}-join.yaml")
         self.same()
 
-    def step(self, choose: Callable[[str, dict], dict[str, Any]]) -> dict | None:
+    def step(self, choose: Callable[[str, dict], dict[str, Any]], st: dict | None = None) -> dict | None:
         """Send what is owed for the first awaited decision (``choose(side, decision)`` gives a
-        choice), mail it, and resolve when it is ready; the decision, or None at the end."""
-        st = self["union"].status()
+        choice), mail it, and resolve when it is ready; the decision, or None at the end.  ``st``:
+        the game's status now, when the caller has it."""
+        st = st or self["union"].status()
         if not st["awaiting"]:
             return None
         d = st["awaiting"][0]
@@ -136,7 +157,8 @@ class Table:
                 p("roll", GAME, "--side", side, "--key", p.key)
                 self.mail(side, f"{side}-{dec}-roll.yaml")
         self.same()
-        if self["union"].status()["awaiting"][:1] and self["union"].status()["awaiting"][0]["ready"]:
+        awaiting = self["union"].status()["awaiting"]
+        if awaiting[:1] and awaiting[0]["ready"]:
             for p in self.players.values():
                 p("resolve", GAME)
             self.same()

@@ -10,12 +10,11 @@ import pytest
 
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
-from tests.core.fog_table import GAME, Table, heartland_reveals
+from tests.core.fog_table import GAME, Table
 
 
 @pytest.fixture
 def table(tmp_path, monkeypatch) -> Table:
-    heartland_reveals(monkeypatch)
     t = Table(tmp_path, monkeypatch)
     t.start()
     return t

@@ -13,12 +13,11 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
-from tests.core.fog_table import GAME, Player, Table, heartland_reveals
+from tests.core.fog_table import GAME, Player, Table
 
 
 @pytest.fixture
 def table(tmp_path, monkeypatch) -> Table:
-    heartland_reveals(monkeypatch)
     t = Table(tmp_path, monkeypatch)
     t.start()
     return t

@@ -58,7 +58,7 @@ before it can be split.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
 from .counters import top_counters
@@ -101,6 +101,31 @@ def box_names(public_part: Mapping[str, Any], side: str) -> list[str]:
     names = [leader_box(lid) for lid in public_part[INDEX]["leaders"].get(side, [])]
     names += [hex_box(h) for h in public_part[SEEN].get(side, {})]
     return sorted([*names, TRACK])
+
+
+#: the rule that governs a part of a box, by the path into its value (``*`` any one key), first match
+BOX_RULES: Final = (
+    (("units", "*", "steps"), "3.1, 10.63"),         # a unit's steps: the AOD's record, lost in combat
+    (("units", "*", "cf"), "3.1, 10.63"),
+    (("units", "*", "ml"), "3.52"),
+    (("units", "*", "*"), "3.1"),
+    (("units", "*"), "4.32"),                        # a unit in another box: moved at the Administration
+    (("leader", "ap"), "3.24"),
+    (("leader", "ml"), "3.51"),
+    (("leader", "asp"), "10.12"),
+    (("leader", "artillery"), "3.1"),
+    (("wep",), "3.16"),
+    (("replacements",), "4.32"),
+)
+
+
+def box_rule(box: str, path: Sequence[str]) -> str:
+    """The rule that governs the part ``path`` of the box ``box`` (:data:`BOX_RULES`; else the AOD's,
+    3.1, or for the track the Number Track's, 3.16)."""
+    for pattern, rule in BOX_RULES:
+        if len(path) >= len(pattern) and all(p in ("*", k) for p, k in zip(pattern, path)):
+            return rule
+    return "3.16" if box == TRACK else "3.1"
 
 
 def _owner_error(what: str) -> ValueError:

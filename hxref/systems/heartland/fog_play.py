@@ -179,7 +179,9 @@ def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping
         for mv, force in _ordered(choice):
             if _force_box(state, force) is not None and force in model.forces(state, side):
                 for name, part in _claim(state, mv, force, zoc).items():
-                    out.setdefault(name, {}).update(part)
+                    box = out.setdefault(name, {})
+                    for key, value in part.items():
+                        box[key] = {**box.get(key, {}), **value}
     elif decision_kind == "reorg":
         for o in (choice.get("administration") or {}).get("entrench") or []:
             lid = o.get("leader") if isinstance(o, Mapping) else o

@@ -13,7 +13,7 @@ from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, own_use_
 from .imc import UNLED_MR
 from .impulse_moves import _yield
 from .movement import path_problems
-from .fog import enemy_stacks_in_sight
+from .fog import enemy_stacks_in_sight, hidden_armies
 
 if TYPE_CHECKING:
     from ...kit.charts import Charts
@@ -35,6 +35,10 @@ def check_orders(state: FullGameState, side: str, choice: dict, *, charts: Chart
     """What is wrong with ``side``'s orders for the impulse (all of it that can be known now), on
     the game's map and charts (``charts``)."""
     hm = charts.map(state["map"])
+    if "standing" in choice and hidden_armies(state):
+        return [Problem("with hidden armies the enemy's copy cannot read standing orders before they are used, "
+                        "so the defender answers each assault with a file of its own (the impulse's defence)",
+                        "9.0", ["standing"])]
     if any(k in choice for k in ("plot", "reveal", "searched")) or (state.get("pending_searches") or {}).get(side):
         from . import hidden_open as ho
 

@@ -471,6 +471,13 @@ class Heartland(GameSystem[HeartlandState]):
 
         return aod.box_names(public, side)
 
+    def box_rule(self, box: str, path: Sequence[str]) -> str | None:
+        """The rule of a part of a box (:func:`.aod.box_rule`): steps and CF 3.1 and 10.63, AP 3.24, ML
+        3.51, ASP 10.12, artillery 3.1, WEP 3.16, a unit in another leader's box 4.32."""
+        from . import aod
+
+        return aod.box_rule(box, path)
+
     def public_answer(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any]) -> dict:
         """The orders in clear but the standing orders; of the Reorganization orders what changes the map
         (9.0, 13.1, 13.2, 4.33, 14.8x; :mod:`.fog_play`)."""
