@@ -204,14 +204,16 @@ class Played:
     seen: Snapshots
     log: list = field(default_factory=list)         # every mail: side, files carried, bytes, the exchange ...
     rounds: int = 0
+    times: list = field(default_factory=list)       # the seconds of each round that mailed (inbox to outbox)
     seconds: float = 0.0
     events: int = 0
 
 
-def play(root: Path, post: PostOffice, scenario: str, vary=None) -> Played:
-    """A fog game of ``scenario`` by mail, from ``hxref new`` to the proof.  After every exchange
-    each side's holdings are searched for the distinctive values of the other's own file (until the
-    other's proof has come) and kept (:class:`Snapshots`)."""
+def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fog") -> Played:
+    """A fog game of ``scenario`` by mail, from ``hxref new`` to the proof (or an open one, for the
+    figures beside it: bench/bench_mails.py).  After every exchange each side's holdings are
+    searched for the distinctive values of the other's own file (until the other's proof has come)
+    and kept (:class:`Snapshots`)."""
     t0 = time.time()
     players = {s: FogPlayer(s, root / s, post) for s in SIDES}
     alice, bob = players["union"], players["confederate"]
@@ -219,7 +221,7 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None) -> Played:
         demo_key(p.key, KEYS / p.side)
     ordinary = {p.side: ordinary_mail(p.maildir, f"{p.user}@example.org") for p in players.values()}
     (alice.folder / "bob.pub").write_bytes(bob.key.with_suffix(".pub").read_bytes())    # mailed by hand
-    alice.hxref("new", alice.game, "--system", "heartland", "--scenario", scenario, "--mode", "fog",
+    alice.hxref("new", alice.game, "--system", "heartland", "--scenario", scenario, "--mode", mode,
                 "--game-id", "fog-mail", "--side", f"union={alice.key}.pub",
                 "--side", f"confederate={alice.folder}/bob.pub")
     g = Played(scenario, players, FogGame(players, vary), Snapshots(root))
@@ -239,10 +241,12 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None) -> Played:
                 found = [path for path, data in held.items() if value in data]
                 assert not found, f"after mail {len(g.log)}: {other.side}'s own {value[:16]!r}... is in {side}'s {found}"
 
-    def mail(p: FogPlayer) -> None:
+    def mail(p: FogPlayer, start: float | None = None) -> None:
         size = p.game.stat().st_size
         before = len(post.sent)
         p.hxref("outbox", p.game, "--smtp", f"127.0.0.1:{post.port}")
+        if start is not None:
+            g.times.append(time.time() - start)
         sent = post.sent[before:]
         assert sent, f"{p.side} mailed nothing"
         for _, rcpts, raw in sent:
@@ -262,9 +266,10 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None) -> Played:
         p = players[order[turn % 2]]
         turn += 1
         g.rounds += 1
+        start = time.time()
         inbox(p)
         if g.game.write_all(p):
-            mail(p)
+            mail(p, start)
             idle = 0
         else:
             idle += 1
