@@ -3,6 +3,7 @@ players would, each with its own copy of the game.
 
     python bench/bench_mails.py                 # Heartland (open copy of heartland-demo) and ACW
     python bench/bench_mails.py --verbose       # also every mail
+    python bench/bench_mails.py --fog           # only hidden armies (fog) beside open mode, by real mail
 
 Heartland: an open game on the heartland-demo scenario with two fresh keys, played with the
 choices of the shipped (umpired) demo's files: each shipped file's ``choice`` is answered again
@@ -319,14 +320,72 @@ def report(title: str, mails: list[Mail], seq: list[FileInfo], fallbacks: list |
     return stats
 
 
+# --- hidden armies: the same game by real mail, in fog mode beside open mode --------------------------
+
+def fog_beside_open(work: Path, scenarios: list[str]) -> None:
+    """Each scenario played by real mail (tests/mail/test_fog_mail.py's players: aiosmtpd on the
+    loopback, ``hxref inbox --maildir`` and ``hxref outbox --smtp``, the shipped demo's choices),
+    in open mode and with hidden armies, and its figures side by side: per impulse the mails and
+    their bytes, per round the time, and the proof's mails."""
+    import statistics
+
+    from hxref.base.errors import HxrefError
+    from tests.mail.test_fog_mail import IMPULSE, play
+    from tests.mail.test_club_games import fixed_dice
+    from tests.mail.test_travel import post_office
+
+    print("\n== hidden armies (fog) beside open mode, by real mail (SMTP on the loopback, Maildirs)")
+    print("  per impulse: the mails each side sends with a new file of it (its orders, its dice link for the\n"
+          "  other's, its openings; mean and max over the impulses: 1 is one mail per side per impulse), the\n"
+          "  whole mails' bytes that carry them (reports, map, files) and the signed files' bytes in them")
+    print(f"  {'scenario':15s} {'mode':5s} {'impulses':>8s} {'mails':>5s} {'mails/side/imp.':>16s} "
+          f"{'mail B/impulse':>15s} {'files B/impulse':>16s} {'round s':>8s}  the proof")
+    for scenario in scenarios:
+        for mode in ("open", "fog"):
+            root = work / f"{scenario}-{mode}"
+            root.mkdir(parents=True)
+            try:
+                with post_office(root) as post, fixed_dice():
+                    g = play(root, post, scenario, mode=mode)
+            except (AssertionError, HxrefError) as exc:
+                why = " ".join(str(exc).split())
+                print(f"  {scenario:15s} {mode:5s} failed: {why[:400]}")
+                continue
+            first: dict = {}                 # each file: the mail that carried it first
+            for i, m in enumerate(g.log):
+                for f in m["files"]:
+                    first.setdefault(f, i)
+            impulses = sorted({f[0] for f in first if IMPULSE.match(f[0])})
+            mails = {(d, s): {i for f, i in first.items() if f[0] == d and g.log[i]["side"] == s}
+                     for d in impulses for s in ("union", "confederate")}
+            counts = [len(v) for v in mails.values() if v] or [0]
+            carrying = sorted(set().union(*mails.values())) if mails else []
+            whole = sum(g.log[i]["bytes"] for i in carrying) / max(1, len(impulses))
+            files = sum(g.log[i]["carried"] for i in carrying) / max(1, len(impulses))
+            proof = [m for m in g.log if any(k == "proof" for _, _, k in m["files"])]
+            proven = (f"{len(proof)} mails, {sum(m['bytes'] for m in proof):,} B "
+                      f"({sum(m['carried'] for m in proof):,} B signed files)" if proof else "-")
+            print(f"  {scenario:15s} {mode:5s} {len(impulses):8d} {len(g.log):5d} "
+                  f"{statistics.mean(counts):9.2f}, {max(counts)} {whole:15,.0f} {files:16,.0f} "
+                  f"{statistics.median(g.times or [0]):8.2f}  {proven}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--verbose", action="store_true", help="print every mail")
     ap.add_argument("--keep", default=None, help="keep the work folder here")
+    ap.add_argument("--fog", action="store_true", help="only the games with hidden armies beside open ones, by "
+                    "real mail (heartland-demo and bidding-demo)")
     args = ap.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hxref-bench-mails-"))
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
+    if args.fog:
+        fog_beside_open(work / "fog", ["heartland-demo", "bidding-demo"])
+        print(f"\n({time.time() - t0:.1f} s)")
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     acw = replay.DEMOS["acw-minis"]
     seq = replay.manifest_sequence(acw)
     report("ACW Mercer's Mill, the shipped open demo, grouped from its files' order",
@@ -342,6 +401,7 @@ def main() -> None:
            sim.mails, sim.seq, sim.fallbacks, verbose=args.verbose, trimmed=sim.trimmed,
            finished=f" -- {'over' if eng.finished else 'stopped after turn ' + str(sim.last_turn)}; "
                     f"{len(eng.gf.log)} events")
+    fog_beside_open(work / "fog", ["heartland-demo", "bidding-demo"])
     print(f"\n({time.time() - t0:.1f} s" + (f"; work folder {work})" if args.keep else ")"))
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)

@@ -101,7 +101,8 @@ def inbox_cmd(target, maildir, mbox, emls, archive, key_path, addresses, out_dir
     holds already are skipped, not rejected; decisions resolve as soon as
     their files are in; an attached game file is taken only when it
     extends this copy (a fast-forward) and audits clean, else refused with
-    both heads and the first event where they differ.  Exit status: 0 when
+    both heads and the first event where they differ.  So do games with
+    hidden armies: what a decision makes public needs no side's own file.  Exit status: 0 when
     no message was rejected, 1 when any was, 2 on a usage error.
 
     \b
@@ -328,7 +329,11 @@ def outbox_cmd(game, addresses, out_dir, smtp, starttls, use_ssl, smtp_user, sen
     umpired games the players hold no game file: a side's mail attaches the
     template of each join, answer or commitment it owes with the envelope
     (hxref join/answer/commit --template FILE), and the game file once the
-    game is over (--attach-game), for each side's own audit.
+    game is over (--attach-game), for each side's own audit.  A game with
+    hidden armies (--mode fog) travels as an open one does, its public file
+    and signed files only, never a side's own file (GAME.SIDE.own.yaml);
+    each side's mail carries the public report, built from the public
+    copy: its own report comes from its own copy (hxref report --side).
 
     \b
     Each side in GAME's address book gets the public report and its own

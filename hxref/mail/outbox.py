@@ -106,12 +106,22 @@ def subject(engine, audience: str | None = None, zone: str | None = None) -> str
 
 def _report_for(engine, audience: str, zone: str | None) -> Report:
     """The one report a recipient reads: his side's own (it holds everything public), or the
-    umpire's; each tells the story since this reader last read."""
+    umpire's; each tells the story since this reader last read.  In a game with hidden armies a
+    side's own report is built on its own machine, from its own copy (``hxref report GAME --side
+    S``): the mail carries the public report, with what the recipient owes."""
     from ..report import turn
     from ..report.story import default_since
 
     if audience == "umpire":
         return turn.build(engine, "umpire", zone=zone)
+    if engine.fog:
+        rep = turn.build(engine, None, default_since(engine, audience), zone=zone)
+        rep.move = turn.move_lines(engine, audience, zone)
+        rep.facts["move"] = rep.move
+        rep.notices.append(f"A game with hidden armies: this is the public report. Your own (your army's "
+                           f"boxes, your templates) comes from your own copy: hxref report "
+                           f"{engine.gf.path.name} --side {audience}")
+        return rep
     return turn.build(engine, audience, default_since(engine, audience), zone=zone)
 
 
@@ -223,7 +233,7 @@ def compose(engine, audience: str, to: list[str], sender: str, receipts: list, z
     attachments = attachments or []
     templates = templates or []
     rep = _report_for(engine, audience, zone)
-    smap = side_map(engine, audience, rep.facts.get("since"))
+    smap = side_map(engine, None if engine.fog and audience != "umpire" else audience, rep.facts.get("since"))
     sealed: list[tuple[str, bytes]] = []
     if encrypt:
         rep, sealed = _seal(engine, audience, rep, smap, templates, zone)
@@ -409,9 +419,10 @@ def outbox_messages(engine, book: AddressBook, *, sender: str | None = None, sin
     report, templates and view encrypted to his key (:func:`compose`)."""
     if encrypt and engine.mode == "solo":
         raise InvalidInput("--encrypt: a solo game has no keys to encrypt to", code="E504")
-    if attach_game and engine.mode != "open" and not (engine.mode == "umpired" and engine.finished):
-        raise InvalidInput(f"--attach-game: only an open game file travels, or an umpired one once the game is "
-                           f"over (this game is {engine.mode}: its file holds what the sides may not see)",
+    if attach_game and engine.mode not in ("open", "fog") and not (engine.mode == "umpired" and engine.finished):
+        raise InvalidInput(f"--attach-game: only an open game file (or a public one of a game with hidden armies) "
+                           f"travels, or an umpired one once the game is over (this game is {engine.mode}: its "
+                           "file holds what the sides may not see)",
                            code="E504")
     receipts = recent_receipts(engine, since)
     frm = sender or book.sender or (book.recipients.get("umpire") or ["hxref <hxref@localhost>"])[0]
@@ -445,8 +456,8 @@ def _carried_for(engine, audience: str, *, files: bool, attach_game: bool, templ
     from ..report import side_view
 
     extra: dict = {}
-    if engine.mode == "open" and audience != "umpire":
-        if templates:
+    if engine.mode in ("open", "fog") and audience != "umpire":
+        if templates and not engine.fog:    # in a fog game, from the side's own copy: `hxref template`
             extra["templates"] = templates_for(engine, audience)
         if files or attach_game:
             ack, atts = bundle.files_for(engine, audience)

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     from .engine import Engine
 
 
+#: the modes whose game file travels: each player keeps his own copy (in a game with hidden armies,
+#: the public file; each side's own file never travels)
+TRAVELLING = ("open", "fog")
+
+
 @dataclass
 class Attachment:
     """A signed file a mail carries: its stored text exactly as signed, and its detached signature."""
@@ -216,9 +221,10 @@ def receive_game(text: str, name: str, games, key, engine_for) -> Received:
     probe = Engine(incoming)
     gid = str(probe.meta["game"])
     identity = probe.identity
-    if probe.mode != "open":
-        raise InvalidInput(f"a game file of a {probe.mode} game arrived: only open games travel (an umpired "
-                           "game file holds the umpire's secrets; its host keeps it)", code="E504", file=name)
+    if probe.mode not in TRAVELLING:
+        raise InvalidInput(f"a game file of a {probe.mode} game arrived: only open games (and the public file of a "
+                           "game with hidden armies) travel (an umpired game file holds the umpire's secrets; its "
+                           "host keeps it)", code="E504", file=name)
     local_path = None
     for p in games.paths.get(gid, []):
         if engine_for(p).identity == identity:
@@ -297,8 +303,9 @@ def stored_sha(text: str, name: str, sig: str | None) -> str | None:
 
 
 def auto_resolve(engine) -> list:
-    """Close, in an open game, every decision that needs no key now (none: an empty list)."""
-    if engine.mode != "open" or engine.finished:
+    """Close, in an open game (or one with hidden armies, on its public copy: what a decision makes
+    public needs no side's own file), every decision that needs no key now (none: an empty list)."""
+    if engine.mode not in TRAVELLING or engine.finished:
         return []
     try:
         return engine.resolve(None)
