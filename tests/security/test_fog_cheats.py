@@ -32,6 +32,8 @@ from tests.core.fog_table import GAME, Player, Table
 SCENARIO = "heartland-demo"
 LAST_REORG = "t3.reorg"
 LAST_BID = "t3.bid"
+#: the rule of the Reorganization Segment's decision, which a sealed answer or a claim of it breaks
+REORG_RULE = "12.0"
 
 
 # --- the two machines ---------------------------------------------------------------------------------
@@ -171,14 +173,16 @@ def mail_to_both(table: Table, side: str, name: str) -> None:
     table.mail(side, name)
 
 
-def prove(table: Table, forged_sealed: dict[str, dict] | None = None) -> dict:
+def prove(table: Table, forged_sealed: dict[str, dict] | None = None, dropped: str | None = None) -> dict:
     """Both sides send their proofs (the attacker's with ``forged_sealed`` laid over his sealed
-    answers, signed again) and resolve; the proof's verdict event."""
+    answers, or without his sealed answer to ``dropped``, signed again) and resolve; the proof's
+    verdict event."""
     for side, p in table.players.items():
         p("challenge", GAME, "--side", side, "--key", p.key)
-        if forged_sealed and side == "union":
+        if (forged_sealed or dropped) and side == "union":
             data = read(p, "union-proof.yaml")
-            data["sealed_answers"] = {**data["sealed_answers"], **forged_sealed}
+            data["sealed_answers"] = {**data["sealed_answers"], **(forged_sealed or {})}
+            data["sealed_answers"].pop(dropped, None)
             signed(p, data, "union-proof.yaml")
         table.mail(side, f"{side}-proof.yaml")
     for p in table.players.values():
@@ -205,13 +209,13 @@ def convicted(verdict: dict, table: Table, side: str, decision: str, kind: str, 
     assert eng.h["forfeit"]["side"] == side
 
 
-def sealed_reorg(table: Table, p: Player, whole: dict) -> dict:
+def sealed_reorg(table: Table, p: Player, whole: dict, told: dict | None = None) -> dict:
     """The attacker commits and reveals ``whole`` as his Reorganization answer, which his own hxref
-    refuses: his honest commit of its public part, his reveal with ``sealed`` over ``whole``; both
-    mailed.  The sealed answer to give in his proof."""
+    refuses: his honest commit of its public part (or of ``told``), his reveal with ``sealed`` over
+    ``whole``; neither mailed.  The sealed answer to give in his proof."""
     eng = own_engine(p)
     dec = eng.decision(LAST_REORG)
-    public = eng.system.public_answer(eng.state, dec, p.side, whole)
+    public = eng.system.public_answer(eng.state, dec, p.side, whole) if told is None else told
     honest = {"administration": {"ammo": []}} if public == {} else public
     p("commit", GAME, "--side", p.side, "--key", p.key, "--choice", json.dumps(honest))
     reveal = read(p, f"{p.side}-{LAST_REORG}-reveal.yaml")
@@ -332,3 +336,175 @@ def test_a_different_attrition_roll_is_found_by_the_proof(table_at_bid):
     found = next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
                  if e["kind"] == "rules" and e["data"].get("type") == "proof")
     convicted(found, table, "union", LAST_BID, "commit", "protocol: root")
+
+
+def reveal_and_resolve(table: Table) -> None:
+    table.mail("union", f"union-{LAST_REORG}-commit.yaml")
+    the_other_commits(table, "confederate")
+    for side in ("union", "confederate"):
+        table.mail(side, f"{side}-{LAST_REORG}-reveal.yaml")
+    for p in table.players.values():
+        p("resolve", GAME)
+
+
+# --- the red team on the full game (test_fog_red_team.py has the rest) ---------------------------------
+
+def test_a_sealed_answer_whose_opening_changes_the_public_part_is_found_by_the_proof(table):
+    # his file tells no entrenchment; the answer he seals (and proves) entrenches Dunning's hex
+    forged = sealed_reorg(table, table["union"], {"administration": {
+        "entrench": ["dunning"], "ammo": [{"leader": "whitcomb", "asp": 1}]}}, told={})
+    reveal_and_resolve(table)
+    verdict = prove(table, forged)
+    convicted(verdict, table, "union", LAST_REORG, "reveal", REORG_RULE)
+    assert "public part" in verdict["verdict"]["why"]
+
+
+def test_a_claim_that_lies_is_found_by_the_proof(table):
+    # entrenching is public and claims the leader's AP (3.24a); he claims Dunning has 9
+    union = table["union"]
+    union("commit", GAME, "--side", "union", "--key", "alice", "--choice",
+          json.dumps({"administration": {"entrench": ["dunning"]}}))
+    name = f"union-{LAST_REORG}-reveal.yaml"
+    data = read(union, name)
+    assert data["claims"] == {"leader:dunning": {"leader": {"ap": 2}}}
+    data["claims"] = {"leader:dunning": {"leader": {"ap": 9}}}
+    signed(union, data, name)
+    reveal_and_resolve(table)
+    verdict = prove(table)
+    convicted(verdict, table, "union", LAST_REORG, "reveal", REORG_RULE)
+    assert "claim of `leader:dunning`" in verdict["verdict"]["why"]
+
+
+def test_a_proof_that_opens_only_part_of_the_sealed_answers_is_found(table):
+    # his proof leaves out his sealed answer to the second Reorganization
+    the_other_commits(table, "confederate")
+    union = table["union"]
+    union("commit", GAME, "--side", "union", "--key", "alice", "--choice",
+          json.dumps(staying(table)("union", awaiting(table))))
+    table.mail("union", f"union-{LAST_REORG}-commit.yaml")
+    for side in ("union", "confederate"):
+        table.mail(side, f"{side}-{LAST_REORG}-reveal.yaml")
+    for p in table.players.values():
+        p("resolve", GAME)
+    verdict = prove(table, dropped="t2.reorg")
+    convicted(verdict, table, "union", "t2.reorg", "reveal", REORG_RULE)
+    assert "not in its proof" in verdict["verdict"]["why"]
+
+
+def test_a_shown_that_hides_a_stack_is_found(table):
+    # his commit shows the map without Royce's stack: the confederate's copy would not see it
+    union = table["union"]
+    choice = staying(table)("union", awaiting(table))
+    union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    hidden = None
+    for kind in ("commit", "reveal"):
+        name = f"union-{LAST_REORG}-{kind}.yaml"
+        data = read(union, name)
+        hidden = sorted(data["shown"]["seen"])[-1]
+        data["shown"]["seen"].pop(hidden)
+        signed(union, data, name)
+    reveal_and_resolve(table)
+    table.same()
+    seen = Engine.load(table["confederate"].folder / GAME).h["state"]["seen"]["union"]
+    verdict = prove(table)
+    assert hidden in seen or verdict["verdict"] is not None, (
+        f"the union hid his stack at {hidden} from the public part and the proof passed: {verdict['text']}")
+
+
+def test_an_honest_order_to_a_force_with_subordinates_proves(table_at_bid):
+    # the union orders every force to stand (the template: each leader, an empty path); Whitcomb
+    # commands Crane and Lyle, whose divisions his force's claim names
+    table = table_at_bid
+    choose = staying(table)
+
+    def template(side: str, d: dict) -> dict:
+        if d["kind"] != "orders" or side != "union":
+            return choose(side, d)
+        eng = own_engine(table[side])
+        dec = eng.decision(d["decision"])
+        return dict(eng.system.template(eng.system.view(eng.state, side, "umpired"), dec, side).choice)
+    while table.step(template) is not None:
+        pass
+    verdict = next(e["data"] for e in Engine.load(table["union"].folder / GAME).gf.log
+                   if e["kind"] == "rules" and e["data"].get("type") == "proof")
+    assert verdict["verdict"] is None, verdict["text"]
+
+
+# --- (a) at a combat: what plays of it -------------------------------------------------------------------
+
+def test_a_force_that_moves_is_committed_to_where_it_stands(table_at_bid):
+    # (a) needs a combat, and a combat needs a force that moved into contact: after his first move the
+    # union's next file must commit to his boxes where his forces now stand
+    from tests.heartland import fog_probe
+    import random
+    from types import SimpleNamespace
+
+    table = table_at_bid
+    choose = staying(table)
+
+    def closing(side: str, d: dict) -> dict:
+        if d["kind"] != "orders" or side != "union":
+            return choose(side, d)
+        eng = own_engine(table[side])
+        dec = eng.decision(d["decision"])
+        view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
+        moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
+                  if not eng.system.check(eng.state, dec, side, c)]
+        assert moving, "no accepted order closes with the enemy"
+        return moving[0]
+    moved = False
+    while not moved:
+        d = table.step(closing)
+        assert d is not None
+        moved = d["kind"] == "orders" and d["owed"].get("union") == "answer"
+    play_to_end(table)
+    verdict = next(e["data"] for e in Engine.load(table["union"].folder / GAME).gf.log
+                   if e["kind"] == "rules" and e["data"].get("type") == "proof")
+    assert verdict["verdict"] is None, verdict["text"]
+
+
+def test_an_understated_opening_is_found_by_the_proof(tmp_path, monkeypatch):
+    # (a) as the bidding game plays it: at a third tie each side opens its Number Track; the union opens
+    # his with 50 WEP less, his root over that track, so the opening opens his root (still more than
+    # the confederate's: were the tie decided otherwise, his own copy, which replays his true track,
+    # would no longer load the game, E310)
+    t = Table(tmp_path, monkeypatch)
+    t.start()
+    for dec in ("t1.bid", "t1.bid.r2", "t1.bid.r3"):
+        for side, p in t.players.items():
+            p("commit", GAME, "--side", side, "--key", p.key, "--choice", "bid: 1")
+        for kind in ("commit", "reveal"):
+            for side in t.players:
+                t.mail(side, f"{side}-{dec}-{kind}.yaml")
+        if dec != "t1.bid.r3":
+            for p in t.players.values():
+                p("resolve", GAME)
+    union = t["union"]
+    union("open", GAME, "--side", "union", "--key", "alice")
+    name = "union-t1.bid.r3-open.yaml"
+    data = read(union, name)
+    eng = own_engine(union)
+    boxes = copy.deepcopy(eng.knowledge.boxes["union"])
+    boxes["track"]["wep"] -= 50
+    tree = merkle.commit(boxes, fog.box_salts(own_seed(union), data["head"], eng.system.box_names(eng.h["state"],
+                                                                                                   "union")))
+    data.update(root=tree.root, openings=[tree.open("track").to_data()])
+    signed(union, data, name)
+    t.mail("union", name)
+    t["confederate"]("open", GAME, "--side", "confederate", "--key", "bob")
+    t.mail("confederate", "confederate-t1.bid.r3-open.yaml")
+    for p in t.players.values():
+        p("resolve", GAME)
+
+    def levels(side, d):
+        return {"bid": 1} if d["kind"] == "bid" else {"level": 1}
+    while t.step(levels) is not None:
+        pass
+    found = next(e["data"] for e in Engine.load(t["confederate"].folder / GAME).gf.log
+                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
+    v = found["verdict"]
+    assert "box `track` differs" in v["why"]
+    assert (v["side"], v["file"]) == ("union", {"decision": "t1.bid.r3", "kind": "open",
+                                                "sha256": sha_of(t, "union", "t1.bid.r3", "open")})
+    # the rule: the one that revealed the box it lies about (5.12, a third tie opens both tracks)
+    assert "5.12" in v["rule"], v
