@@ -7,14 +7,18 @@ takes it; the proof at the end finds it and names the side, the file and the rul
 
 The game is played by two machines (tests/core/fog_table.py) to the last Reorganization Segment
 (t3.reorg) once for the module; each cheat starts from a copy of both machines there.  The sides
-stay where they stand: the only orders that reach contact move a force, and a force's move is not
-yet playable in a game with hidden armies (see test_fog_red_team.py)."""
+stay where they stand: the only orders that reach contact move a force, and a force that moved cannot
+yet sign its next file (test_a_force_that_moves_is_committed_to_where_it_stands), so the understated
+strength (a) is played on the bidding game's third tie, where an opening is what a combat's is.
+test_fog_red_team.py has the attacks on the protocol that the bidding game plays."""
 from __future__ import annotations
 
 import copy
 import json
+import random
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -28,6 +32,7 @@ from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
 from tests.core.fog_table import GAME, Player, Table
+from tests.heartland import fog_probe
 
 SCENARIO = "heartland-demo"
 LAST_REORG = "t3.reorg"
@@ -113,9 +118,6 @@ def saved(tmp_path_factory) -> dict[str, Path]:
     """heartland-demo in fog mode, played honestly by two machines: both machines saved at the
     commitments of the last turn's bid (after the second Reorganization) and of the last
     Reorganization."""
-    import os
-    if os.environ.get("FOGRED_SAVED"):
-        return {d: Path(os.environ["FOGRED_SAVED"]) / d for d in (LAST_BID, LAST_REORG)}
     root = tmp_path_factory.mktemp("heartland-fog")
     out = {LAST_BID: root / LAST_BID, LAST_REORG: root / LAST_REORG}
     with pytest.MonkeyPatch.context() as mp:
@@ -167,10 +169,6 @@ def root_over(p: Player, head: str, change: Callable[[dict], None]) -> str:
     change(boxes)
     names = eng.system.box_names(eng.h["state"], p.side)
     return merkle.commit(boxes, fog.box_salts(own_seed(p), head, names)).root
-
-
-def mail_to_both(table: Table, side: str, name: str) -> None:
-    table.mail(side, name)
 
 
 def prove(table: Table, forged_sealed: dict[str, dict] | None = None, dropped: str | None = None) -> dict:
@@ -435,10 +433,6 @@ def test_an_honest_order_to_a_force_with_subordinates_proves(table_at_bid):
 def test_a_force_that_moves_is_committed_to_where_it_stands(table_at_bid):
     # (a) needs a combat, and a combat needs a force that moved into contact: after his first move the
     # union's next file must commit to his boxes where his forces now stand
-    from tests.heartland import fog_probe
-    import random
-    from types import SimpleNamespace
-
     table = table_at_bid
     choose = staying(table)
 
