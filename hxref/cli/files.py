@@ -266,15 +266,15 @@ def answer_in_game(eng, side: str, key, dec, value: dict, folder: Path) -> Path:
 
 def _sealed(eng, side: str, key, dec, value: dict) -> dict:
     """An answer's ``choice``: the whole choice, or in a game with hidden armies its public part,
-    with ``sealed`` (the commitment to the whole) when the rest is sealed: the whole choice and its
-    salt are kept in the side's own file first (an answer it could not keep is never signed)."""
+    with ``sealed`` (the commitment to the whole): the whole choice and its salt are kept in the
+    side's own file first (an answer it could not keep is never signed).  Every answer of such a
+    game is sealed, even one whose whole is public: were only some sealed, the other side would
+    learn from the file alone that the rest held something (a hidden administration)."""
     if not eng.fog:
         return {"choice": value}
     from ..crypto import commit as commit_mod
 
     public = eng.system.public_answer(eng.state, dec, side, value)
-    if public == value:
-        return {"choice": value}
     eng.check_key(side, key)
     salt = commit_mod.new_salt()
     eng.store.seal(dec.id, value, salt)

@@ -280,17 +280,7 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fo
     return g
 
 
-#: the full game through the engine in fog mode: on this branch's base the Confederate's dice link for
-#: the Union's second impulse cannot open the boxes the dry run asks of it (hxref: internal error:
-#: "no salt for the boxes hex:1610, hex:1614, hex:1804"); with the engine's fixes the game plays to
-#: its proof, and the search finds a reorganisation answer carrying `sealed` only when part of it is
-#: sealed (whether the side did hidden administration shows).  Strict: seen as soon as it passes.
-FULL_GAME = pytest.param("heartland-demo", marks=pytest.mark.xfail(
-    reason="heartland-demo with hidden armies: the engine fails it at t1.i2.orders (no salt for unled boxes)",
-    raises=AssertionError, strict=True))
-
-
-@pytest.fixture(scope="module", params=["bidding-demo", FULL_GAME])
+@pytest.fixture(scope="module", params=["bidding-demo", "heartland-demo"])
 def fog_game(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"fog-mail-{request.param}")
     with post_office(root) as post, fixed_dice():
