@@ -6,7 +6,7 @@ his sealed answer and his proof rewritten, all signed again with his key.  The h
 takes it; the proof at the end finds it and names the side, the file and the rule.
 
 The game is played by two machines (tests/core/fog_table.py) to the last Reorganization Segment
-(t3.reorg) once for the module; each cheat starts from a copy of both machines there.  The sides
+(t3.reorg) once for the test run; each cheat starts from a copy of both machines there.  The sides
 stay where they stand: the only orders that reach contact move a force, and a force that moved cannot
 yet sign its next file (test_a_force_that_moves_is_committed_to_where_it_stands), so the understated
 strength (a) is played on the bidding game's third tie, where an opening is what a combat's is.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import shutil
 from pathlib import Path
@@ -22,7 +23,6 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
-from click.testing import CliRunner
 
 from hxref.base import yamlio
 from hxref.crypto import commit as commit_mod
@@ -33,6 +33,7 @@ from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
 from tests.core.fog_table import GAME, Player, Table
 from tests.heartland import fog_probe
+from tests.played import chained
 
 SCENARIO = "heartland-demo"
 LAST_REORG = "t3.reorg"
@@ -97,49 +98,44 @@ def play_to_end(table: Table) -> None:
         pass
 
 
-class Copied(Table):
-    """The two machines of a saved table, copied to ``root``."""
+def copied(saved: Path, root: Path, monkeypatch) -> Table:
+    """The two machines of a saved table, copied to ``root`` and taken up again there."""
+    shutil.copytree(saved, root, dirs_exist_ok=True, symlinks=True)
+    return Table.resume(root, monkeypatch)
 
-    def __init__(self, saved: Path, root: Path, monkeypatch):
-        from tests.core.fog_table import NOW
 
-        monkeypatch.setenv("HXREF_NOW", NOW)
-        shutil.copytree(saved, root, dirs_exist_ok=True, symlinks=True)
-        monkeypatch.chdir(root)
-        self.players = {}
-        for side, key in (("union", "alice"), ("confederate", "bob")):
-            p = Player.__new__(Player)
-            p.side, p.key, p.folder, p.home, p.runner = side, key, root / side, root / f"{side}-home", CliRunner()
-            self.players[side] = p
+def play_saved(out: Path) -> None:
+    """heartland-demo in fog mode, played honestly by two machines, both machines saved in ``out`` at
+    the commitments of the last turn's bid (after the second Reorganization) and of the last
+    Reorganization."""
+    with pytest.MonkeyPatch.context() as mp:
+        (out / "play").mkdir()
+        table = Table(out / "play", mp)
+        start(table)
+        for decision in (LAST_BID, LAST_REORG):
+            play_to(table, decision, "commit")
+            shutil.copytree(out / "play", out / decision, symlinks=True)
 
 
 @pytest.fixture(scope="module")
-def saved(tmp_path_factory) -> dict[str, Path]:
-    """heartland-demo in fog mode, played honestly by two machines: both machines saved at the
-    commitments of the last turn's bid (after the second Reorganization) and of the last
-    Reorganization."""
-    root = tmp_path_factory.mktemp("heartland-fog")
-    out = {LAST_BID: root / LAST_BID, LAST_REORG: root / LAST_REORG}
-    with pytest.MonkeyPatch.context() as mp:
-        (root / "play").mkdir()
-        table = Table(root / "play", mp)
-        start(table)
-        for decision, where in out.items():
-            play_to(table, decision, "commit")
-            shutil.copytree(root / "play", where, symlinks=True)
-    return out
+def saved() -> dict[str, Path]:
+    """The saved machines (:func:`play_saved`), played once for the test run (every worker's)."""
+    from tests.conftest import PLAYED
+
+    out = chained(Path(os.environ[PLAYED]) / "fog-cheats", 0, lambda k, o: play_saved(o))
+    return {LAST_BID: out / LAST_BID, LAST_REORG: out / LAST_REORG}
 
 
 @pytest.fixture
-def table(saved, tmp_path, monkeypatch) -> Copied:
+def table(saved, tmp_path, monkeypatch) -> Table:
     """Both machines at the commitments of the last Reorganization."""
-    return Copied(saved[LAST_REORG], tmp_path / "t", monkeypatch)
+    return copied(saved[LAST_REORG], tmp_path / "t", monkeypatch)
 
 
 @pytest.fixture
-def table_at_bid(saved, tmp_path, monkeypatch) -> Copied:
+def table_at_bid(saved, tmp_path, monkeypatch) -> Table:
     """Both machines at the commitments of the last turn's bid."""
-    return Copied(saved[LAST_BID], tmp_path / "t", monkeypatch)
+    return copied(saved[LAST_BID], tmp_path / "t", monkeypatch)
 
 
 # --- the attacker's tools -------------------------------------------------------------------------------
@@ -497,8 +493,7 @@ def test_an_understated_opening_is_found_by_the_proof(tmp_path, monkeypatch):
     found = next(e["data"] for e in Engine.load(t["confederate"].folder / GAME).gf.log
                  if e["kind"] == "rules" and e["data"].get("type") == "proof")
     v = found["verdict"]
-    assert "box `track` differs" in v["why"]
-    assert (v["side"], v["file"]) == ("union", {"decision": "t1.bid.r3", "kind": "open",
-                                                "sha256": sha_of(t, "union", "t1.bid.r3", "open")})
-    # the rule: the one that revealed the box it lies about (5.12, a third tie opens both tracks)
-    assert "5.12" in v["rule"], v
+    assert v["why"].startswith("box track at wep: the game gives "), v
+    # the rule: the one that governs the part of the box it lies about (the Number Track's WEP, 3.16)
+    assert (v["side"], v["file"], v["rule"]) == ("union", {"decision": "t1.bid.r3", "kind": "open",
+                                                           "sha256": sha_of(t, "union", "t1.bid.r3", "open")}, "3.16"), v
