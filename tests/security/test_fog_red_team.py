@@ -305,21 +305,39 @@ def test_a_second_proof_is_refused(table):
     assert bad in err and ("E303" in err or "E308" in err or "E304" in err)
 
 
-def test_a_challenge_before_the_end_is_refused(table):
-    err = table["union"].fails("challenge", GAME, "--side", "union", "--key", "alice")
-    assert "E308" in err
-
-
-def test_a_proof_made_by_hand_before_the_end_is_refused(table):
-    # his seed sent mid-game, as if the game were over: the other's copy takes no proof before then
-    union = table["union"]
+def test_a_challenge_in_the_middle_of_a_block_is_refused_and_the_block_kept(table):
+    # a challenge comes between blocks: with the confederate's commitment kept, neither hxref writes
+    # the union's proof nor does the confederate's copy take one made by hand; the block goes on
+    confederate, union = table["confederate"], table["union"]
+    confederate("commit", GAME, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    table.mail("confederate", "confederate-t1.bid-commit.yaml")
+    err = union.fails("challenge", GAME, "--side", "union", "--key", "alice")
+    assert "E308" in err and "between blocks" in err and "t1.bid" in err
+    assert not (union.folder / "union-proof.yaml").exists()
+    # his seed sent all the same, in a proof made by hand
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice", "bid: 1")
     data = {k: v for k, v in read(union, "union-t1.bid-commit.yaml").items()
             if k not in ("commitment", "root", "shown")}
     data.update(decision="proof", kind="proof", seed=own_seed(union).hex(), sealed_answers={})
     bad = sent(table, "union", signed(union, data, "early-proof.yaml"))
-    err = table["confederate"].fails("submit", GAME, bad)
-    assert bad in err and "E3" in err
+    err = confederate.fails("submit", GAME, bad)
+    assert bad in err and "E308" in err and "between blocks" in err
+    d = confederate.status()["awaiting"][0]
+    assert (d["decision"], d["owed"]) == ("t1.bid", {"union": "commit", "confederate": "wait (others commit)"}), d
+    table.mail("union", "union-t1.bid-commit.yaml")
+
+
+def test_a_challenge_between_blocks_awaits_every_proof_first(table):
+    # the union challenges before the first bid, and the confederate's bid, written before the
+    # challenge came, crosses it in the mail: no copy takes a bid until every proof is in
+    union, confederate = table["union"], table["confederate"]
+    confederate("commit", GAME, "--side", "confederate", "--key", "bob", "--choice", "bid: 1")
+    union("challenge", GAME, "--side", "union", "--key", "alice")
+    table.mail("union", "union-proof.yaml")
+    assert confederate.status()["awaiting"][0]["owed"] == {"union": "done", "confederate": "proof"}
+    bad = sent(table, "confederate", "confederate-t1.bid-commit.yaml")
+    err = union.fails("submit", GAME, bad)
+    assert "E308" in err and "challenge is under way" in err
 
 
 def test_withholding_an_open_forfeits_after_a_claim(table, monkeypatch):
