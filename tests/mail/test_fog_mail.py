@@ -154,11 +154,13 @@ def mail_text(raw: bytes) -> bytes:
 
 def holdings(p: FogPlayer) -> dict[str, bytes]:
     """Everything ``p`` holds but his own file: his folder (his HXREF_HOME is in it) and his Maildir
-    (each message decoded, in the order of their contents: the Maildir's names are the delivery's)."""
+    (each message decoded, in the order of their masked contents: the Maildir's names are the
+    delivery's, and the hashes a message carries differ between two games with the same moves)."""
     own = p.own_file.name
     out = {str(f.relative_to(p.folder)): f.read_bytes() for f in sorted(p.folder.rglob("*"))
            if f.is_file() and not f.name.startswith(own)}
-    mails = sorted(mail_text(raw) for name, raw in files_of(p.maildir).items() if name.startswith(("new/", "cur/")))
+    mails = sorted((mail_text(raw) for name, raw in files_of(p.maildir).items() if name.startswith(("new/", "cur/"))),
+                   key=lambda text: mask(text, p.folder.parent))
     out.update({f"Maildir/{i}": text for i, text in enumerate(mails)})
     return out
 
@@ -397,4 +399,19 @@ def test_what_a_side_holds_tells_nothing_the_rules_have_not_revealed(fog_game, v
             keys -= {"signature", "head", "root", "sealed", "commitment", "link"}
             assert keys <= telling(fa[name]["kind"]), f"{name}: {sorted(keys)} differ"
             told += [(name, k) for k in keys]
-    assert told, f"exchange {first}: {watcher}'s holdings differ, and no file of {side}'s tells why"
+    assert told, (f"exchange {first}: {watcher}'s holdings differ, and no file of {side}'s tells why: "
+                  + differences(base.seen, varied.seen, first, watcher))
+
+
+def differences(a: Snapshots, b: Snapshots, i: int, side: str) -> str:
+    """Where ``side``'s holdings after exchange ``i`` differ between two games: each path held in one
+    only, and the first differing bytes (masked) of each path held in both."""
+    held_a, held_b = dict(a.taken[i][side]), dict(b.taken[i][side])
+    out = [f"{path} only in {'the first' if path in held_a else 'the second'}"
+           for path in sorted(held_a.keys() ^ held_b.keys())]
+    for path in sorted(held_a.keys() & held_b.keys()):
+        x, y = a.blobs[held_a[path]], b.blobs[held_b[path]]
+        if x != y:
+            at = next((k for k in range(min(len(x), len(y))) if x[k] != y[k]), min(len(x), len(y)))
+            out.append(f"{path} at byte {at}: {x[max(0, at - 80):at + 80]!r} / {y[max(0, at - 80):at + 80]!r}")
+    return "; ".join(out)
