@@ -249,22 +249,24 @@ class Engine(ClaimsMixin, ShadowMixin):
 
     def _knowing(self, side: str | None, known: dict) -> Callable[[], Knowledge]:
         """What the copy of ``side`` (None: the public copy) knows at the file as loaded, knowing the
-        secrets ``known``: as kept for this very file (:mod:`.fog_memo`), else the log replayed (and
-        kept when the file is vouched for)."""
+        secrets ``known``: as kept for this very file (:mod:`.fog_memo`), else the log replayed from
+        the head kept, or from its start (and kept, when the file is vouched for)."""
         from . import fog_memo
         from .proof import replay_known
 
         view = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
         view.log = self.gf.log[:len(self.gf.log)]
-        digest, resolved = self.gf.digest, list(self.h["resolved"])
+        digest = self.gf.digest
 
         def make() -> Knowledge:
-            found = fog_memo.kept(view.path, digest, side, known)
-            if found is None:
-                found = replay_known(type(self), view, known)
-                if heads.vouches(view.path, digest):
-                    fog_memo.keep(view.path, digest, side, resolved, found)
-            return found
+            found = fog_memo.kept(view.path, digest, side, known, view.log)
+            if found is not None and found[1] is None:
+                return found[2]
+            since = (found[0], found[1], found[2]) if found is not None and found[1] is not None else None
+            replay = replay_known(type(self), view, known, since)
+            if heads.vouches(view.path, digest):
+                fog_memo.keep(view.path, digest, side, replay)
+            return replay.knowledge
 
         return make
 
@@ -297,8 +299,7 @@ class Engine(ClaimsMixin, ShadowMixin):
         if self.fog and self._knowledge is not None:
             from . import fog_memo
 
-            fog_memo.keep(self.gf.path, self.gf.digest, self.store.side if self.store else None,
-                          self.h["resolved"], self._knowledge)
+            fog_memo.keep(self.gf.path, self.gf.digest, self.store.side if self.store else None, self)
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod

@@ -28,13 +28,13 @@ def table(tmp_path, monkeypatch) -> Table:
 
 @pytest.fixture
 def replays(monkeypatch) -> list:
-    """The copies replayed from the log: (known sides) for each."""
+    """The copies replayed from the log: (known sides, the head the replay starts from) for each."""
     done: list = []
     real = proof.replay_known
 
-    def counted(engine, gf, known):
-        done.append(sorted(known))
-        return real(engine, gf, known)
+    def counted(engine, gf, known, since=None):
+        done.append((sorted(known), since[0] if since else 0))
+        return real(engine, gf, known, since)
 
     monkeypatch.setattr(proof, "replay_known", counted)
     return done
@@ -49,7 +49,7 @@ def fresh(path, side: str | None) -> tuple:
     """What the copy knows when replayed from the log, not kept."""
     eng = Engine.load(path, side=side)
     known = dict(eng.knowledge.known)
-    eng._knowledge = proof.replay_known(Engine, eng.gf, known)
+    eng._knowledge = proof.replay_known(Engine, eng.gf, known).knowledge
     return knows(eng)
 
 
@@ -70,26 +70,28 @@ def test_the_file_last_written_is_not_replayed_and_the_kept_knowledge_is_the_rep
     assert not list(p.folder.glob("*fog*"))
 
 
-def test_a_stale_record_or_a_changed_file_is_replayed_and_gives_the_same(table, replays):
+def test_a_file_grown_since_is_replayed_from_the_kept_head_and_gives_the_same(table, replays):
     p = table["union"]
     p("status", GAME, "--side", "union")
     record = fog_memo._record(p.folder / GAME, "union")
     old = record.read_bytes()
+    kept_at = json.loads(old)["seq"]
     table.step(choose)
     p("status", GAME, "--side", "union")
     replays.clear()
-    record.write_bytes(old)             # the record of an earlier head: the file is not the one it knew
+    record.write_bytes(old)             # the record of an earlier head: the blocks since are replayed
     got = knows(Engine.load(p.folder / GAME, side="union"))
-    assert replays == [["union"]] and got == fresh(p.folder / GAME, "union")
-    # a file with other bytes (a pending file added by another hand) is proved and replayed
+    assert replays == [(["union"], kept_at)] and kept_at < json.loads(record.read_bytes())["seq"]
+    assert got == fresh(p.folder / GAME, "union")
+    # a file with other bytes than this machine wrote (another hand's) is proved and replayed whole
     replays.clear()
     text = (p.folder / GAME).read_bytes()
     (p.folder / GAME).write_bytes(text.replace(b"# hxref game file.", b"# hxref game file. ", 1))
     got = knows(Engine.load(p.folder / GAME, side="union"))
-    assert replays == [["union"]] and got == fresh(p.folder / GAME, "union")
+    assert replays == [(["union"], 0)] and got == fresh(p.folder / GAME, "union")
 
 
-def test_a_record_of_another_side_or_game_or_other_secrets_is_not_taken(table, replays):
+def test_a_record_of_another_side_history_or_secrets_is_not_taken(table, replays):
     p = table["union"]
     p("status", GAME, "--side", "union")
     p("status", GAME)
@@ -99,18 +101,16 @@ def test_a_record_of_another_side_or_game_or_other_secrets_is_not_taken(table, r
     shutil.copy(mine, public)
     replays.clear()
     got = knows(Engine.load(p.folder / GAME))
-    assert replays == [[]] and got == fresh(p.folder / GAME, None)
-    # a record of the same copy of another game file (an earlier head of this one)
+    assert replays == [([], 0)] and got == fresh(p.folder / GAME, None)
+    # a record of another history: its head is not in this log
     data = json.loads(public.read_text())
-    public.write_text(json.dumps({**data, "side": None, "file": "0" * 64}))
+    public.write_text(json.dumps({**data, "file": "0" * 64, "head": "0" * 64}))
     replays.clear()
     got = knows(Engine.load(p.folder / GAME))
-    assert replays == [[]] and got == fresh(p.folder / GAME, None)
+    assert replays == [([], 0)] and got == fresh(p.folder / GAME, None)
     # a record made with other sealed answers than the side's own file holds now
-    p("status", GAME, "--side", "union")
     data = json.loads(mine.read_text())
-    data["secrets"] = "0" * 64
-    mine.write_text(json.dumps(data))
+    mine.write_text(json.dumps({**data, "secrets": "0" * 64}))
     replays.clear()
     Engine.load(p.folder / GAME, side="union")
-    assert replays == [["union"]]
+    assert replays == [(["union"], 0)]
