@@ -8,6 +8,8 @@ user may write, and read only when this user wrote it (:func:`read_record`):
 - ``keys/``: what each of this user's keys has signed for, so a key never signs two different
   things for one decision (:mod:`hxref.referee.key_record`);
 - ``history/``: the lines typed at ``hxref play``'s prompt (:mod:`hxref.cli.solo`);
+- ``fog/``: what a copy of a game with hidden armies knew at the file last written or proved,
+  so a command need not replay the log to know it again (:mod:`hxref.referee.fog_memo`);
 - ``inbox/``: the mails ``hxref inbox`` has already read (:mod:`hxref.mail.inbox`);
 - ``scenarios/``, ``tallies/`` and ``yaml/``: answers remembered between commands, each keyed by
   everything it depends on (the published-data comparison, :mod:`hxref.referee.scenario_memo`; a
@@ -40,17 +42,17 @@ def private(st: os.stat_result) -> bool:
     return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def read_record(path: Path) -> Any:
+def read_record(path: Path, limit: int = RECORD_LIMIT) -> Any:
     """This user's record at ``path`` (JSON), or None: a record another account wrote, or could
     have (a file or folder it may write, a link, not a regular file), is no record; nor is one
-    that is not JSON, too long or nested too deeply."""
+    that is not JSON, longer than ``limit`` bytes or nested too deeply."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         try:
             st = os.fstat(fd)
             if not (stat.S_ISREG(st.st_mode) and private(st) and private(os.stat(path.parent))):
                 return None
-            return json.loads(os.read(fd, RECORD_LIMIT)) if st.st_size <= RECORD_LIMIT else None
+            return json.loads(os.read(fd, limit)) if st.st_size <= limit else None
         finally:
             os.close(fd)
     except (OSError, ValueError, RecursionError):

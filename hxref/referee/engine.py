@@ -22,7 +22,7 @@ import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..crypto import dice as dice_mod
 from ..kit import registry
@@ -31,7 +31,7 @@ from . import acceptance, orders
 from . import trust as protocol
 from ..base.canon import canonical_json, random_hex, sha256_hex
 from .claims import ClaimsMixin, _claim_text
-from .shadow import PROOF, ShadowMixin, proof_decision
+from .shadow import PROOF, Knowledge, ShadowMixin, proof_decision
 from ..base.errors import IllegalOrder, InvalidInput
 from ..gamefile.game import GENESIS, Event, GameFile, new_header
 from .inputs import INPUT_KINDS  # noqa: F401  (re-exported: the mail and the security tests read it here)
@@ -237,16 +237,38 @@ class Engine(ClaimsMixin, ShadowMixin):
                            gf.digest if gf.top == gf.top_bytes() else None)
         if side is not None and eng.fog:
             from . import fog_store
-            from .proof import replay_known
             from .shadow import Secrets
 
             p = eng.participants.get(side)
             if p is None or p.get("role") != "side":
                 raise InvalidInput(f"no side {side!r} in this game; sides: {', '.join(eng.sides())}", code="E504")
             store = fog_store.read(fog_store.store_path(gf.path, side), eng.identity, side, p.get("fog"))
-            eng._knowledge = replay_known(cls, gf, {side: Secrets(store.seed, store.sealed)})
             eng.store = store
+            eng._knowledge = eng._knowing(side, {side: Secrets(store.seed, store.sealed)})()
         return eng
+
+    def _knowing(self, side: str | None, known: dict) -> Callable[[], Knowledge]:
+        """What the copy of ``side`` (None: the public copy) knows at the file as loaded, knowing the
+        secrets ``known``: as kept for this very file (:mod:`.fog_memo`), else the log replayed from
+        the head kept, or from its start (and kept, when the file is vouched for)."""
+        from . import fog_memo
+        from .proof import replay_known
+
+        view = GameFile(self.gf.path, new_header({"system": self.meta["system"]}, {}))
+        view.log = self.gf.log[:len(self.gf.log)]
+        digest = self.gf.digest
+
+        def make() -> Knowledge:
+            found = fog_memo.kept(view.path, digest, side, known, view.log)
+            if found is not None and found[1] is None:
+                return found[2]
+            since = (found[0], found[1], found[2]) if found is not None and found[1] is not None else None
+            replay = replay_known(type(self), view, known, since)
+            if heads.vouches(view.path, digest):
+                fog_memo.keep(view.path, digest, side, replay)
+            return replay.knowledge
+
+        return make
 
     @classmethod
     def proved(cls, gf: GameFile, *, vouched: bool = False) -> "Engine":
@@ -268,16 +290,16 @@ class Engine(ClaimsMixin, ShadowMixin):
         if eng.fog:
             # the belief of every side's boxes is in no file: the public log replayed gives it, when
             # first asked (a copy loaded for a side replays the log with its own file instead)
-            from .proof import replay_known
-
-            view = GameFile(gf.path, new_header({"system": eng.meta["system"]}, {}))
-            view.log = gf.log[:len(gf.log)]
-            eng.know_later(lambda: replay_known(cls, view, {}))
+            eng.know_later(eng._knowing(None, {}))
         return eng
 
     def save(self) -> None:
         self.gf.save()
         heads.remember(self.identity, self.gf.path, len(self.gf.log), self.gf.head, self.gf.digest)
+        if self.fog and self._knowledge is not None:
+            from . import fog_memo
+
+            fog_memo.keep(self.gf.path, self.gf.digest, self.store.side if self.store else None, self)
 
     # --- creating a game -------------------------------------------------------------------
     @classmethod

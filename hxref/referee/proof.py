@@ -45,27 +45,37 @@ class Verdict(Exception):
         return {"side": self.side, "file": self.file, "rule": self.rule, "why": self.why}
 
 
-def replay_known(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets]) -> Knowledge:
-    """What a copy that knows the secrets of the sides in ``known`` knows after the log of ``gf``:
-    every input event applied again to a fresh game of the ``engine`` class."""
-    return _replay(engine, gf, known, False)._knowledge or Knowledge(known=known)
+def replay_known(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets],
+                 since: tuple[int, dict, Knowledge] | None = None) -> "Engine":
+    """The game of ``gf``'s log as a copy that knows the secrets of the sides in ``known`` plays it
+    (its :attr:`~.shadow.ShadowMixin.knowledge`): every input event applied again to a fresh game of
+    the ``engine`` class; or, with ``since`` (an earlier head of the same log, the header and the
+    copy's knowledge there: :mod:`.fog_memo`), the events after that head applied to it."""
+    return _replay(engine, gf, known, False, since)
 
 
-def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], proving: bool) -> "Engine":
-    """The game of ``gf``'s log, replayed by a copy that knows the secrets of ``known``; with
-    ``proving`` every file is checked against the true boxes and every produced event against the
-    log, and the first failure raises :class:`Verdict`."""
+def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], proving: bool,
+            since: tuple[int, dict, Knowledge] | None = None) -> "Engine":
+    """The game of ``gf``'s log, replayed by a copy that knows the secrets of ``known`` (from the
+    header and knowledge ``since`` at an earlier head); with ``proving`` every file is checked
+    against the true boxes and every produced event against the log, and the first failure raises
+    :class:`Verdict`."""
     from .rules import GameRules
 
+    log = gf.log
     replay = engine.__new__(engine)
-    replay.gf = GameFile(gf.path, new_header({"system": gf.log[0]["data"]["meta"]["system"]}, {}))
+    if since is None:
+        replay.gf = GameFile(gf.path, new_header({"system": log[0]["data"]["meta"]["system"]}, {}))
+        replay._knowledge = Knowledge(known=dict(known), proving=proving)
+    else:
+        replay.gf = GameFile(gf.path, since[1])
+        replay.gf.log = log[:since[0]]
+        replay._knowledge = since[2]
     replay.h = replay.gf.header
     replay.rules = GameRules(replay.h["meta"]["system"], replay.pinned_charts)
     replay.replaying = True
-    replay._knowledge = Knowledge(known=dict(known), proving=proving)
-    log = gf.log
     inputs = inputs_for("fog")
-    pos = 0
+    pos = len(replay.gf.log)
     while pos < len(log):
         ev = log[pos]
         start = len(replay.gf.log)

@@ -132,7 +132,8 @@ class ShadowMixin:
     def knowledge(self) -> Knowledge:
         """What this copy knows (made by replaying the log: :func:`hxref.referee.proof.replay_known`;
         none of it is written in the game file, not even the belief every copy shares).  A copy
-        loaded from a file replays its log the first time it is asked (:meth:`know_later`)."""
+        loaded from a file takes what this machine kept for that very file (:mod:`.fog_memo`), or
+        replays its log, the first time it is asked (:meth:`know_later`)."""
         if self._knowledge is None:
             make, self._knowledge_of = self._knowledge_of, None
             self._knowledge = Knowledge() if make is None else make()

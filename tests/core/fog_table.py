@@ -57,9 +57,11 @@ class Player:
         return json.loads(self("status", GAME, "--json").stdout)
 
     def held(self) -> bytes:
-        """Every byte this player holds: his folder and his home."""
+        """Every byte this player holds: his folder and his home, but the knowledge his copies kept
+        (``fog/``: what each derives from the public file and his own file, tests/core/test_fog_memo.py;
+        a belief there equals the truth where the rules made it public, the set-up's WEP)."""
         return b"".join(p.read_bytes() for where in (self.folder, self.home) for p in sorted(where.rglob("*"))
-                        if p.is_file())
+                        if p.is_file() and p.parent != self.home / "fog")
 
 
 class Table:
