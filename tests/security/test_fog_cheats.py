@@ -64,7 +64,8 @@ def own_engine(p: Player) -> Engine:
 
 
 def staying(table: Table) -> Callable[[str, dict], dict[str, Any]]:
-    """Honest players who bid, stand where they are, and buy a leader's ammo at each Reorganization."""
+    """Honest players who bid, stand where they are (and stand when assaulted), and buy a leader's ammo
+    at each Reorganization."""
     def choose(side: str, d: dict) -> dict[str, Any]:
         if d["kind"] == "bid":
             return {"bid": 2 if side == "union" else 1}
@@ -72,6 +73,8 @@ def staying(table: Table) -> Callable[[str, dict], dict[str, Any]]:
         dec = eng.decision(d["decision"])
         if d["kind"] == "orders":
             return {**eng.system.template(eng.system.view(eng.state, side, "umpired"), dec, side).choice, "moves": []}
+        if d["kind"] == "defence":      # assaults declared against it: it stands (9.0), no reaction or retreat
+            return eng.system.stand_fast(eng.state, dec, side)
         if d["kind"] == "reorg":
             for lid in sorted(eng.state["leaders"]):
                 choice = {"administration": {"ammo": [{"leader": lid, "asp": 1}]}}
