@@ -436,10 +436,14 @@ def test_a_force_that_moves_is_committed_to_where_it_stands(table_at_bid):
     choose = staying(table)
 
     def closing(side: str, d: dict) -> dict:
-        if d["kind"] != "orders" or side != "union":
+        if d["kind"] != "orders":
             return choose(side, d)
         eng = own_engine(table[side])
         dec = eng.decision(d["decision"])
+        if side != "union":     # he stands, or, a force in the union's ZOC, he does what his rules let him (8.42)
+            stand = choose(side, d)
+            if not eng.system.check(eng.state, dec, side, stand):
+                return stand
         view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
         moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
                   if not eng.system.check(eng.state, dec, side, c)]
