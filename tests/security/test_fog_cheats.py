@@ -71,8 +71,12 @@ def staying(table: Table) -> Callable[[str, dict], dict[str, Any]]:
             return {"bid": 2 if side == "union" else 1}
         eng = own_engine(table[side])
         dec = eng.decision(d["decision"])
-        if d["kind"] == "orders":
-            return {**eng.system.template(eng.system.view(eng.state, side, "umpired"), dec, side).choice, "moves": []}
+        if d["kind"] == "orders":     # it stands; a force in enemy ZOC must move or check (8.42): then it moves
+            template = eng.system.template(eng.system.view(eng.state, side, "umpired"), dec, side).choice
+            view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
+            tries = [{**template, "moves": []}, template,
+                     *fog_probe.closing_orders(random.Random(1), view, dec, side)]
+            return next((c for c in tries if not eng.system.check(eng.state, dec, side, c)), tries[0])
         if d["kind"] == "defence":      # assaults declared against it: it stands (9.0), no reaction or retreat
             return eng.system.stand_fast(eng.state, dec, side)
         if d["kind"] == "reorg":
