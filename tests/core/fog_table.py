@@ -165,3 +165,16 @@ class Table:
                 p("resolve", GAME)
             self.same()
         return d
+
+
+def to_third_tie(table: "Table") -> None:
+    """Both sides bid 1 three times (5.12): the third tie's decision waits for both Number Tracks."""
+    for dec in ("t1.bid", "t1.bid.r2", "t1.bid.r3"):
+        for side, p in table.players.items():
+            p("commit", GAME, "--side", side, "--key", p.key, "--choice", "bid: 1")
+        for kind in ("commit", "reveal"):
+            for side in table.players:
+                table.mail(side, f"{side}-{dec}-{kind}.yaml")
+        if dec != "t1.bid.r3":
+            for p in table.players.values():
+                p("resolve", GAME)

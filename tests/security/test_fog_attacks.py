@@ -13,7 +13,7 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
-from tests.core.fog_table import GAME, Player, Table
+from tests.core.fog_table import GAME, Player, Table, to_third_tie
 
 
 @pytest.fixture
@@ -42,16 +42,7 @@ def commit_bids(table: Table, union: int, confederate: int) -> None:
 
 def test_an_opening_that_does_not_open_the_root_is_refused(table):
     # three ties: at the third, each side opens its Number Track; the union opens a richer one
-    for dec in ("t1.bid", "t1.bid.r2", "t1.bid.r3"):
-        for side in table.players:
-            p = table[side]
-            p("commit", GAME, "--side", side, "--key", p.key, "--choice", "bid: 1")
-        for kind in ("commit", "reveal"):
-            for side in table.players:
-                table.mail(side, f"{side}-{dec}-{kind}.yaml")
-        if dec != "t1.bid.r3":
-            for p in table.players.values():
-                p("resolve", GAME)
+    to_third_tie(table)
     union = table["union"]
     union("open", GAME, "--side", "union", "--key", "alice")
 

@@ -31,7 +31,7 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
-from tests.core.fog_table import GAME, Player, Table
+from tests.core.fog_table import GAME, Player, Table, to_third_tie
 from tests.heartland import fog_probe
 from tests.played import chained
 
@@ -471,15 +471,7 @@ def test_an_understated_opening_is_found_by_the_proof(tmp_path, monkeypatch):
     # would no longer load the game, E310)
     t = Table(tmp_path, monkeypatch)
     t.start()
-    for dec in ("t1.bid", "t1.bid.r2", "t1.bid.r3"):
-        for side, p in t.players.items():
-            p("commit", GAME, "--side", side, "--key", p.key, "--choice", "bid: 1")
-        for kind in ("commit", "reveal"):
-            for side in t.players:
-                t.mail(side, f"{side}-{dec}-{kind}.yaml")
-        if dec != "t1.bid.r3":
-            for p in t.players.values():
-                p("resolve", GAME)
+    to_third_tie(t)
     union = t["union"]
     union("open", GAME, "--side", "union", "--key", "alice")
     name = "union-t1.bid.r3-open.yaml"

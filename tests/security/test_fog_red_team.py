@@ -21,6 +21,7 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
+from tests.core import fog_table
 from tests.core.fog_table import GAME, Player, Table
 
 
@@ -61,15 +62,7 @@ def own_seed(p: Player) -> bytes:
 
 def to_third_tie(table: Table) -> None:
     """Both sides bid 1 three times: the third tie's decision waits for both Number Tracks."""
-    for dec in ("t1.bid", "t1.bid.r2", "t1.bid.r3"):
-        for side, p in table.players.items():
-            p("commit", GAME, "--side", side, "--key", p.key, "--choice", "bid: 1")
-        for kind in ("commit", "reveal"):
-            for side in table.players:
-                table.mail(side, f"{side}-{dec}-{kind}.yaml")
-        if dec != "t1.bid.r3":
-            for p in table.players.values():
-                p("resolve", GAME)
+    fog_table.to_third_tie(table)
     assert table["union"].status()["awaiting"][0]["owed"] == {"union": "open", "confederate": "open"}
 
 
