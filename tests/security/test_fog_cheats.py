@@ -500,3 +500,56 @@ def test_an_understated_opening_is_found_by_the_proof(tmp_path, monkeypatch):
     # the rule: the one that governs the part of the box it lies about (the Number Track's WEP, 3.16)
     assert (v["side"], v["file"], v["rule"]) == ("union", {"decision": "t1.bid.r3", "kind": "open",
                                                            "sha256": sha_of(t, "union", "t1.bid.r3", "open")}, "3.16"), v
+
+
+def test_an_understated_strength_at_a_combat_is_found_by_the_proof(table_at_bid):
+    # (a) at a combat: the union closes with the enemy as above; the first file that opens a box of
+    # units at the combat (the defender's `open`, the attacker's answer or dice link) opens it with a
+    # unit one step weaker, his root recomputed over that with his own salts, signed with his key: the
+    # opening opens his root, so the honest copy takes it
+    table = table_at_bid
+    choose = staying(table)
+
+    def closing(side: str, d: dict) -> dict:
+        if d["kind"] != "orders":
+            return choose(side, d)
+        eng = own_engine(table[side])
+        dec = eng.decision(d["decision"])
+        if side != "union":     # he stands, or, a force in the union's ZOC, he does what his rules let him
+            stand = choose(side, d)
+            if not eng.system.check(eng.state, dec, side, stand):
+                return stand
+        view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
+        moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
+                  if not eng.system.check(eng.state, dec, side, c)]
+        assert moving, "no accepted order closes with the enemy"
+        return moving[0]
+    honest_mail, forged = table.mail, []
+
+    def understating(side: str, name: str) -> None:
+        p = table[side]
+        data = read(p, name) if not forged and not name.endswith(("-commit.yaml", "-reveal.yaml", "proof.yaml",
+                                                                    "join.yaml")) else {}
+        box = next((o["name"] for o in data.get("openings", []) if (o["value"] or {}).get("units")), None)
+        if box is not None:
+            eng = own_engine(p)
+            boxes = copy.deepcopy(eng.knowledge.boxes[side])
+            salts = fog.box_salts(own_seed(p), data["head"], eng.names_shown(side, data["shown"]))
+            assert merkle.commit(boxes, salts).root == data["root"]
+            uid = max(sorted(boxes[box]["units"]), key=lambda u: boxes[box]["units"][u]["steps"])  # not to 0
+            boxes[box]["units"][uid]["steps"] -= 1
+            tree = merkle.commit(boxes, salts)
+            data.update(root=tree.root, openings=[tree.open(o["name"]).to_data() for o in data["openings"]])
+            signed(p, data, name)
+            forged.append((side, name, box, uid, data["decision"], data["kind"]))
+        honest_mail(side, name)
+    table.mail = understating
+    while table.step(closing) is not None:
+        pass
+    assert forged, "no file opened a box of units"
+    side, name, box, uid, decision, kind = forged[0]
+    found = next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
+                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
+    assert found["verdict"]["why"].startswith(f"box {box} at units.{uid}.steps: the game gives "), found
+    convicted(found, table, side, decision, kind, "3.1, 10.63")
+    assert "protocol" not in found["verdict"]["rule"], found["text"]
