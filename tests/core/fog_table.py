@@ -20,6 +20,8 @@ from hxref.crypto.signing import generate_key
 
 NOW = "2026-11-29T12:00:00Z"
 GAME = "g.yaml"
+#: the shipped demo's keys (``SIDE`` and ``SIDE.pub``), for :meth:`Table.deal`
+DEMO_KEYS = Path(__file__).resolve().parents[2] / "orders" / "heartland" / "heartland-demo" / "keys"
 
 
 class Player:

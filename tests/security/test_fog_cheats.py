@@ -5,12 +5,12 @@ honest file changed, his root recomputed over his edited boxes with his own salt
 his sealed answer and his proof rewritten, all signed again with his key.  The honest side's copy
 takes it; the proof at the end finds it and names the side, the file and the rule.
 
-The game is played by two machines (tests/core/fog_table.py) to the last Reorganization Segment
-(t3.reorg) once for the test run; each cheat starts from a copy of both machines there.  The sides
-stay where they stand: the only orders that reach contact move a force, and a force that moved cannot
-yet sign its next file (test_a_force_that_moves_is_committed_to_where_it_stands), so the understated
-strength (a) is played on the bidding game's third tie, where an opening is what a combat's is.
-test_fog_red_team.py has the attacks on the protocol that the bidding game plays."""
+The game is dealt (tests/core/fog_table.py: the shipped demo's keys and fixed nonces make the dice,
+and so the game, the same at every run) and played by two machines once for the test run: the sides
+stay where they stand to the last Reorganization Segment (t3.reorg), and, from the start again, they
+close with the enemy to the first combat (the understated strength (a)); each cheat starts from a copy
+of both machines there.  test_fog_red_team.py has the attacks on the protocol that the bidding game
+plays."""
 from __future__ import annotations
 
 import copy
@@ -31,13 +31,15 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
-from tests.core.fog_table import GAME, Player, Table, to_third_tie
+from tests.core.fog_table import DEMO_KEYS, GAME, Player, Table, to_third_tie
 from tests.heartland import fog_probe
 from tests.played import chained
 
 SCENARIO = "heartland-demo"
 LAST_REORG = "t3.reorg"
 LAST_BID = "t3.bid"
+#: the saved machines of the game that closes with the enemy, before its first combat's openings
+COMBAT = "combat"
 #: the rule of the Reorganization Segment's decision, which a sealed answer or a claim of it breaks
 REORG_RULE = "12.0"
 
@@ -105,6 +107,54 @@ def play_to_end(table: Table) -> None:
         pass
 
 
+def closing(table: Table) -> Callable[[str, dict], dict[str, Any]]:
+    """Players who seek a combat: the union gives the first order that closes with the enemy
+    (:func:`tests.heartland.fog_probe.closing_orders`) and his rules accept; the confederate stands, or,
+    a force in the union's ZOC (8.42), does the same; else they choose as :func:`staying`."""
+    choose = staying(table)
+
+    def choice(side: str, d: dict) -> dict[str, Any]:
+        if d["kind"] != "orders":
+            return choose(side, d)
+        eng = own_engine(table[side])
+        dec = eng.decision(d["decision"])
+        if side != "union":
+            stand = choose(side, d)
+            if not eng.system.check(eng.state, dec, side, stand):
+                return stand
+        view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
+        moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
+                  if not eng.system.check(eng.state, dec, side, c)]
+        assert moving, "no accepted order closes with the enemy"
+        return moving[0]
+    return choice
+
+
+def box_of_units(p: Player, name: str) -> str | None:
+    """The first box holding units that ``p``'s file ``name`` opens (a combat's openings), or None."""
+    if name.endswith(("-commit.yaml", "-reveal.yaml", "proof.yaml", "join.yaml")):
+        return None
+    return next((o["name"] for o in read(p, name).get("openings", []) if (o["value"] or {}).get("units")), None)
+
+
+def play_to_combat(table: Table, out: Path) -> None:
+    """Play ``table`` closing with the enemy (:func:`closing`) until a step mails a file that opens a
+    box of units; both machines as they were before that step saved in ``out``."""
+    choose, honest = closing(table), table.mail
+    opened: list[str] = []
+
+    def mail(side: str, name: str) -> None:
+        if box_of_units(table[side], name):
+            opened.append(name)
+        honest(side, name)
+    table.mail = mail
+    root = table["union"].folder.parent
+    while not opened:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(root, out, symlinks=True)
+        assert table.step(choose) is not None, "the game ended without a combat"
+
+
 def copied(saved: Path, root: Path, monkeypatch) -> Table:
     """The two machines of a saved table, copied to ``root`` and taken up again there."""
     shutil.copytree(saved, root, dirs_exist_ok=True, symlinks=True)
@@ -112,16 +162,19 @@ def copied(saved: Path, root: Path, monkeypatch) -> Table:
 
 
 def play_saved(out: Path) -> None:
-    """heartland-demo in fog mode, played honestly by two machines, both machines saved in ``out`` at
-    the commitments of the last turn's bid (after the second Reorganization) and of the last
-    Reorganization."""
+    """heartland-demo in fog mode, dealt, played honestly by two machines: standing, both machines
+    saved in ``out`` at the commitments of the last turn's bid (after the second Reorganization) and
+    of the last Reorganization; closing with the enemy from the start, saved before the first combat's
+    openings (:func:`play_to_combat`)."""
     with pytest.MonkeyPatch.context() as mp:
         (out / "play").mkdir()
-        table = Table(out / "play", mp)
+        table = Table.deal(out / "play", mp, DEMO_KEYS)
         start(table)
+        shutil.copytree(out / "play", out / "closing", symlinks=True)
         for decision in (LAST_BID, LAST_REORG):
             play_to(table, decision, "commit")
             shutil.copytree(out / "play", out / decision, symlinks=True)
+        play_to_combat(Table.resume(out / "closing", mp), out / COMBAT)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +183,7 @@ def saved() -> dict[str, Path]:
     from tests.conftest import PLAYED
 
     out = chained(Path(os.environ[PLAYED]) / "fog-cheats", 0, lambda k, o: play_saved(o))
-    return {LAST_BID: out / LAST_BID, LAST_REORG: out / LAST_REORG}
+    return {name: out / name for name in (LAST_BID, LAST_REORG, COMBAT)}
 
 
 @pytest.fixture
@@ -143,6 +196,12 @@ def table(saved, tmp_path, monkeypatch) -> Table:
 def table_at_bid(saved, tmp_path, monkeypatch) -> Table:
     """Both machines at the commitments of the last turn's bid."""
     return copied(saved[LAST_BID], tmp_path / "t", monkeypatch)
+
+
+@pytest.fixture
+def table_at_combat(saved, tmp_path, monkeypatch) -> Table:
+    """Both machines closing with the enemy, before the step that mails the first combat's openings."""
+    return copied(saved[COMBAT], tmp_path / "t", monkeypatch)
 
 
 # --- the attacker's tools -------------------------------------------------------------------------------
@@ -437,25 +496,9 @@ def test_a_force_that_moves_is_committed_to_where_it_stands(table_at_bid):
     # (a) needs a combat, and a combat needs a force that moved into contact: after his first move the
     # union's next file must commit to his boxes where his forces now stand
     table = table_at_bid
-    choose = staying(table)
-
-    def closing(side: str, d: dict) -> dict:
-        if d["kind"] != "orders":
-            return choose(side, d)
-        eng = own_engine(table[side])
-        dec = eng.decision(d["decision"])
-        if side != "union":     # he stands, or, a force in the union's ZOC, he does what his rules let him (8.42)
-            stand = choose(side, d)
-            if not eng.system.check(eng.state, dec, side, stand):
-                return stand
-        view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
-        moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
-                  if not eng.system.check(eng.state, dec, side, c)]
-        assert moving, "no accepted order closes with the enemy"
-        return moving[0]
-    moved = False
+    moved, choose = False, closing(table)
     while not moved:
-        d = table.step(closing)
+        d = table.step(choose)
         assert d is not None
         moved = d["kind"] == "orders" and d["owed"].get("union") == "answer"
     play_to_end(table)
@@ -502,36 +545,19 @@ def test_an_understated_opening_is_found_by_the_proof(tmp_path, monkeypatch):
                                                            "sha256": sha_of(t, "union", "t1.bid.r3", "open")}, "3.16"), v
 
 
-def test_an_understated_strength_at_a_combat_is_found_by_the_proof(table_at_bid):
-    # (a) at a combat: the union closes with the enemy as above; the first file that opens a box of
-    # units at the combat (the defender's `open`, the attacker's answer or dice link) opens it with a
-    # unit one step weaker, his root recomputed over that with his own salts, signed with his key: the
-    # opening opens his root, so the honest copy takes it
-    table = table_at_bid
-    choose = staying(table)
-
-    def closing(side: str, d: dict) -> dict:
-        if d["kind"] != "orders":
-            return choose(side, d)
-        eng = own_engine(table[side])
-        dec = eng.decision(d["decision"])
-        if side != "union":     # he stands, or, a force in the union's ZOC, he does what his rules let him
-            stand = choose(side, d)
-            if not eng.system.check(eng.state, dec, side, stand):
-                return stand
-        view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
-        moving = [c for c in fog_probe.closing_orders(random.Random(1), view, dec, side)
-                  if not eng.system.check(eng.state, dec, side, c)]
-        assert moving, "no accepted order closes with the enemy"
-        return moving[0]
+def test_an_understated_strength_at_a_combat_is_found_by_the_proof(table_at_combat):
+    # (a) at a combat: the union closes with the enemy; the first file that opens a box of units at the
+    # combat (the defender's `open`, the attacker's answer or dice link) opens it with a unit one step
+    # weaker, his root recomputed over that with his own salts, signed with his key: the opening opens
+    # his root, so the honest copy takes it; the other side challenges once the combat is resolved
+    table = table_at_combat
     honest_mail, forged = table.mail, []
 
     def understating(side: str, name: str) -> None:
         p = table[side]
-        data = read(p, name) if not forged and not name.endswith(("-commit.yaml", "-reveal.yaml", "proof.yaml",
-                                                                    "join.yaml")) else {}
-        box = next((o["name"] for o in data.get("openings", []) if (o["value"] or {}).get("units")), None)
+        box = None if forged else box_of_units(p, name)
         if box is not None:
+            data = read(p, name)
             eng = own_engine(p)
             boxes = copy.deepcopy(eng.knowledge.boxes[side])
             salts = fog.box_salts(own_seed(p), data["head"], eng.names_shown(side, data["shown"]))
@@ -541,15 +567,15 @@ def test_an_understated_strength_at_a_combat_is_found_by_the_proof(table_at_bid)
             tree = merkle.commit(boxes, salts)
             data.update(root=tree.root, openings=[tree.open(o["name"]).to_data() for o in data["openings"]])
             signed(p, data, name)
-            forged.append((side, name, box, uid, data["decision"], data["kind"]))
+            forged.append((side, box, uid, data["decision"], data["kind"]))
         honest_mail(side, name)
     table.mail = understating
-    while table.step(closing) is not None:
-        pass
+    choose = closing(table)
+    d = table.step(choose)
     assert forged, "no file opened a box of units"
-    side, name, box, uid, decision, kind = forged[0]
-    found = next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
-                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
+    while awaiting(table)["decision"] == d["decision"]:
+        table.step(choose)
+    side, box, uid, decision, kind = forged[0]
+    found = prove(table)
     assert found["verdict"]["why"].startswith(f"box {box} at units.{uid}.steps: the game gives "), found
     convicted(found, table, side, decision, kind, "3.1, 10.63")
-    assert "protocol" not in found["verdict"]["rule"], found["text"]
