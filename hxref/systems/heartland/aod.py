@@ -350,7 +350,7 @@ def _merge_current(cur: dict, held: set[str], tracks: Mapping[str, Mapping[str, 
             cur["reorganization"].setdefault(step, {})[s] = part
         if "impulse" in t:
             cur["active_impulse"].update(t["impulse"])
-    for name in held:
+    for name in sorted(held):
         if name.startswith("reorganization."):
             cur["reorganization"].setdefault(name.partition(".")[2], {})
 
