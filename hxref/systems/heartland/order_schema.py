@@ -41,8 +41,20 @@ MOVE = Field("dict", "a move: {force, path, ...}", fields={
     "merge": Field("str", "another of your forces it takes along", optional=True, rule="8.25a"),
     "detachments": Field("list", optional=True, items=DETACHMENT)})
 
+#: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders' keys that name a counter or a hexside, and the
+#: screen's switch; the rules look the names up, so a list or a mapping there is refused by its shape
+_SPECIAL_TYPES = {"engineer": Field("str", "one of your engineer units", optional=True),
+                  "lay": Field("str", "the pontoon laid", optional=True),
+                  "take_up": Field("str", "the pontoon taken up", optional=True),
+                  "hexside": Field("str", "a hexside in quotes, e.g. \"1309/1310\"", optional=True),
+                  "gunboat": Field("str", "one of your gunboats", optional=True),
+                  "to": Field("str", "the hexside it moves to, in quotes, e.g. \"1209/1210\"", optional=True),
+                  "who": Field("str", "one of your corps leaders or cavalry units", optional=True),
+                  "on": Field("bool", "true to screen, false to stop", optional=True)}
+
 #: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders, each a list of mappings of its own keys
-SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={k: _ANY for k in sorted(keys)}))
+SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={
+               k: _SPECIAL_TYPES.get(k, _ANY) for k in sorted(keys)}))
            for key, keys in SPECIAL_ORDERS.items()}
 
 #: 9.0: the reactions (9.1) and pre-combat retreats (9.2) of a defence, or of standing orders
