@@ -1,7 +1,7 @@
-"""Every field of a Heartland impulse's orders, missing or of a wrong type or value, is a problem
-``check`` reports with its rule, never a raise (a raise is a traceback, or a wrong error code, for
-the player).  The fields are walked from the orders' own schema (:mod:`.order_schema`), so a field
-added there is tried here too."""
+"""Every field of a Heartland impulse's orders and of a defence, missing or of a wrong type or value,
+is a problem ``check`` reports with its rule, never a raise (a raise is a traceback, or a wrong error
+code, for the player).  The fields are walked from the decisions' own schemas (:mod:`.order_schema`),
+so a field added there is tried here too."""
 from __future__ import annotations
 
 import copy
@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from hxref.kit.protocol import Field
+from hxref.systems.heartland import model
 from tests.cases import book
 
 #: values of every type, and texts that are no hex or id of the game
@@ -19,8 +20,10 @@ ODD = [None, True, 0, -1, 2.5, "", "zz", "9999", [], [None], ["zz"], {}, {"zz": 
 BID = [{"decision": "bid", "orders": {"union": {"bid": 1}, "confederate": {"bid": 3}},
         "dice": {"weather (2d6)": [3, 3]}}]
 #: a sound value of each field, where a made-up one would stop the check before the field is read
-SOUND = {"force": "calloway", "path": ["1910"], "wagon": "cw1", "detachment": "c9", "unit": "c9",
-         "by": "step_loss"}
+#: (``force``: the answering side's first force)
+SOUND = {"path": ["1910"], "wagon": "cw1", "detachment": "c9", "unit": "c9", "by": "step_loss"}
+#: the case book's position where the Confederates defend against an assault (9.0)
+DEFENCE_CASE = ("combat.yaml", "the 10.7 wave attack on Longstreet")
 
 
 def position(state: dict | None = None):
@@ -31,14 +34,23 @@ def position(state: dict | None = None):
     return system, st, book.awaited(system, st, "orders")
 
 
-def sample(key: str, spec: Field):
+def defence_position():
+    case = next(c for c in book.load_cases() if c.system == "heartland" and c.file.name == DEFENCE_CASE[0]
+                and c.data["title"].startswith(DEFENCE_CASE[1]))
+    system, st = book.position(case)
+    return system, st, book.awaited(system, st, "defence")
+
+
+def sample(key: str, spec: Field, force: str):
     """A value of the shape ``spec`` declares, with only the keys a mapping must have."""
+    if key == "force":
+        return force
     if key in SOUND:
         return copy.deepcopy(SOUND[key])
     if spec.type == "dict":
-        return {k: sample(k, f) for k, f in (spec.fields or {}).items() if not f.optional}
+        return {k: sample(k, f, force) for k, f in (spec.fields or {}).items() if not f.optional}
     if spec.type == "list":
-        return [sample(key, spec.items)] if spec.items is not None else []
+        return [sample(key, spec.items, force)] if spec.items is not None else []
     return {"int": 1, "number": 1, "bool": True, "str": "zz"}.get(spec.type, "zz")
 
 
@@ -59,10 +71,10 @@ def places(schema: dict) -> list[list[tuple[object, Field]]]:
     return out
 
 
-def orders_with(schema: dict, path: list[tuple[object, Field]], value) -> dict:
-    """Sound orders (one move of Calloway's) whose field at ``path`` is ``value`` (KeyError: missing);
-    the mappings and lists on the way hold what they must and the field."""
-    choice = {k: sample(k, f) for k, f in schema.items() if not f.optional}
+def orders_with(schema: dict, path: list[tuple[object, Field]], value, force: str) -> dict:
+    """A sound answer (naming ``force`` where a force is named) whose field at ``path`` is ``value``
+    (KeyError: missing); the mappings and lists on the way hold what they must and the field."""
+    choice = {k: sample(k, f, force) for k, f in schema.items() if not f.optional}
     here: Any = choice
     for depth, (step, spec) in enumerate(path):
         name = next((str(k) for k, _ in reversed(path[:depth + 1]) if isinstance(k, str)), "")
@@ -76,27 +88,32 @@ def orders_with(schema: dict, path: list[tuple[object, Field]], value) -> dict:
                 here[step] = value
         else:
             if isinstance(here, dict) and step not in here:
-                here[step] = sample(name, spec)
+                here[step] = sample(name, spec, force)
             elif isinstance(here, list) and not here:
-                here.append(sample(name, spec))
+                here.append(sample(name, spec, force))
             here = here[step]
     return choice
 
 
-def tried(state: dict | None = None):
-    system, st, decision = position(state)
+def tried(system, st: dict, decision):
+    side = decision.sides[0]
+    # the side's first force, one in an assaulted hex first (a defence's retreat is its own)
+    assaulted = {a["target"] for a in (st["current"].get("active_impulse") or {}).get("assaults") or []}
+    force = min(model.forces(st, side), key=lambda f: (model.force_hex(st, f) not in assaulted, f))
     schema = dict(decision.schema)
     for path in places(schema):
         for value in [KeyError, *ODD]:
-            yield system, st, decision, orders_with(schema, path, value)
+            yield side, orders_with(schema, path, value, force)
 
 
-@pytest.mark.parametrize("state", [{}, {"leaders.calloway.hex": None}], ids=["demo", "calloway-off-the-map"])
-def test_every_field_missing_or_odd_is_a_problem_never_a_raise(state):
+@pytest.mark.parametrize("where", ["orders", "orders-calloway-off-the-map", "defence"])
+def test_every_field_missing_or_odd_is_a_problem_never_a_raise(where):
+    system, st, decision = (defence_position() if where == "defence"
+                            else position({"leaders.calloway.hex": None} if "off-the-map" in where else {}))
     raised = []
-    for system, st, decision, choice in tried(state):
+    for side, choice in tried(system, st, decision):
         try:
-            book.side_problems(system, st, decision, "confederate", choice)
+            book.side_problems(system, st, decision, side, choice)
         except Exception as e:       # noqa: BLE001 - every raise is the defect looked for
             raised.append(f"{choice}: {type(e).__name__}: {e}")
     assert not raised, "\n".join(raised[:10]) + f"\n({len(raised)} in all)"

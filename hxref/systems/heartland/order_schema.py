@@ -58,10 +58,17 @@ SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fie
            for key, keys in SPECIAL_ORDERS.items()}
 
 #: 9.0: the reactions (9.1) and pre-combat retreats (9.2) of a defence, or of standing orders
-_DEFENCE_ITEMS = {"react": ("against", "to", "commander", "lend_mr"),
-                  "retreat": ("to", "rear_guard", "rear_guard_leader")}
+_HEX = Field("str", "a hex label in quotes, e.g. \"0512\"", optional=True)
+_DEFENCE_ITEMS = {"react": {"against": _HEX, "to": _HEX,
+                            "commander": Field("str", "your army commander who orders it", optional=True),
+                            "lend_mr": Field("bool", "true: the commander lends his MR", optional=True)},
+                  "retreat": {"to": _HEX,
+                              "rear_guard": Field("list", "your units left in the hex", optional=True,
+                                                  items=Field("str", "a unit's id")),
+                              "rear_guard_leader": Field("str", "an SL who stays with the rear guard",
+                                                         optional=True)}}
 DEFENCE = {key: Field("list", help, optional=True, rule="9.0", items=Field("dict", fields={
-               "force": Field("str", "one of your forces"), **{k: _ANY for k in _DEFENCE_ITEMS[key]}}))
+               "force": Field("str", "one of your forces"), **_DEFENCE_ITEMS[key]}))
            for key, help in (("react", "reaction moves: leader, to (the attacked hex)"),
                              ("retreat", "pre-combat retreats: force, to, rear_guard"))}
 assert set(DEFENCE) == DEFENCE_KEYS
