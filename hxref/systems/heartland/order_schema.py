@@ -50,7 +50,17 @@ _SPECIAL_TYPES = {"engineer": Field("str", "one of your engineer units", optiona
                   "gunboat": Field("str", "one of your gunboats", optional=True),
                   "to": Field("str", "the hexside it moves to, in quotes, e.g. \"1209/1210\"", optional=True),
                   "who": Field("str", "one of your corps leaders or cavalry units", optional=True),
-                  "on": Field("bool", "true to screen, false to stop", optional=True)}
+                  "on": Field("bool", "true to screen, false to stop", optional=True),
+                  # 8.92a/b: the Union's naval assault, its embarkation and its landing
+                  "embark": Field("dict", "{gunboat, port, units, leaders?, wagon?}", optional=True, rule="8.92", fields={
+                      "gunboat": Field("str", "your gunboat"), "port": Field("str", "the port hex, in quotes"),
+                      "units": Field("list", "the units embarked", optional=True, items=Field("str", "a unit's id")),
+                      "leaders": Field("list", "the leaders embarked", optional=True, items=Field("str", "a leader's id")),
+                      "wagon": Field("str", "the wagon embarked", optional=True)}),
+                  "assault": Field("dict", "{gunboat, target, hexside}", optional=True, rule="8.92", fields={
+                      "gunboat": Field("str", "the gunboat carrying the force"),
+                      "target": Field("str", "the hex landed on, in quotes"),
+                      "hexside": Field("str", "the hexside it lands across, in quotes, e.g. \"0909/0910\"")})}
 
 #: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders, each a list of mappings of its own keys
 SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={
