@@ -126,3 +126,11 @@ def test_a_depot_of_a_wagon_whose_leader_is_off_the_map_is_refused_by_rule():
     found = book.side_problems(system, st, decision, "confederate",
                                {"moves": [], "depots": [{"wagon": "cw1", "detachment": "c9"}]})
     assert found == [("8.5", "`cw1` is not one of your wagons on the map")]
+
+
+def test_a_field_of_the_wrong_shape_is_one_line_naming_the_file_its_line_and_rule(cli, hgame):
+    from tests.heartland.test_orders_bad import refuse
+
+    err = refuse(cli, hgame, "  moves: []\n  engineers:\n    - {engineer: [c9]}\n", "8.6",
+                 "`engineers[0].engineer` must be a text")
+    assert err.startswith("hxref: error: o.yaml:9: ") and "\n" not in err.strip() and err.rstrip().endswith("[E112]")
