@@ -796,7 +796,9 @@ def template(game, side, decision, out):
 
     It lists what you may order now (your forces, their positions, what the
     rules allow); fill in `choice`, then `hxref sign FILE --key K --game GAME
-    --side SIDE` adds the dice link and the signature.
+    --side SIDE` adds the dice link and the signature.  In a game with hidden
+    armies (--mode fog) the skeleton is the choice alone: fill it in, then
+    `hxref answer GAME --side SIDE --key K --choice @FILE` seals and signs it.
 
     Example: hxref template g.yaml --side union -o union-orders.yaml
     """

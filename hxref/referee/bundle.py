@@ -71,8 +71,9 @@ class Attachment:
 
 def file_name(side: str, decision: str, kind: str) -> str:
     """The name hxref's own commands give a file: ``union-t1.i2.orders.yaml`` for an answer,
-    ``union-t1.bid-commit.yaml`` for the other kinds."""
-    return f"{side}-{decision}.yaml" if kind == "answer" else f"{side}-{decision}-{kind}.yaml"
+    ``union-t1.bid-commit.yaml`` for the other kinds; the kind is named once when the decision is
+    named like it (``union-join.yaml``, ``union-proof.yaml``)."""
+    return f"{side}-{decision}.yaml" if kind in ("answer", decision) else f"{side}-{decision}-{kind}.yaml"
 
 
 def _head_of(text: str) -> tuple[str, int] | None:

@@ -290,12 +290,16 @@ def render(fields: dict, comment: str = "") -> str:
     continued with a trailing backslash, which both YAML readers join with nothing between
     (:func:`hxref.base.yamlio.fold_long_lines`).  The signature block appended by
     :func:`hxref.crypto.signing.sign_text` is within 72 columns too."""
+    return _commented({"hxref": FORMAT, **fields}, comment)
+
+
+def _commented(data: dict, comment: str) -> str:
+    """``data`` as YAML within 72 columns under the comment header ``comment``."""
     from ..base import yamlio
 
     lines = yamlio.wrap_comment(comment.strip()) if comment else []
     head = "\n".join(lines) + ("\n" if lines else "")
     # one scalar a line (no soft wrapping by the emitter), then each long line folded exactly
-    data = {"hxref": FORMAT, **fields}
     return head + yamlio.fold_long_lines(yamlio.dump_fast(data, width=1_000_000), data=data)
 
 
@@ -304,7 +308,11 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None, own: Sequence
     awaited from ``side`` (its decision ``decision``, or the one it owes), and whether it is an
     order file to fill in (True) or, for a secret decision, the ``hxref commit`` command that seals
     the choice (False).  ``game`` is the game file as the player named it; ``own``: what only the
-    side saw since its last file (a game with hidden armies), one line each."""
+    side saw since its last file (a game with hidden armies), one line each.
+
+    In a game with hidden armies a file signed by hand carries no commitment to the side's army and
+    is refused: the skeleton there is the choice alone, which ``hxref answer --choice @FILE`` reads,
+    seals and signs, and its last line names that command."""
     import json
     from pathlib import Path
 
@@ -313,7 +321,7 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None, own: Sequence
     view = eng.system.view(eng.state, side, eng.view_mode)
     tpl = eng.system.template(view, dec, side)
     notes, choice = tpl.notes, tpl.choice
-    lines = [f"hxref order file for game {eng.meta['game']}, decision {dec.id} ({side}).",
+    lines = [f"hxref {'choice' if eng.fog else 'order file'} for game {eng.meta['game']}, decision {dec.id} ({side}).",
              f"{dec.prompt} [rule {dec.rule}]", ""]
     # the system's notes name the keys its checker accepts here (`choice.KEY: ...` lines, a key it
     # refuses in this game left out); without them the schema's one-line help is all there is
@@ -327,14 +335,21 @@ def skeleton(eng: Any, game: str, side: str, decision: str | None, own: Sequence
     lines += ([""] if len(lines) > 3 else []) + notes
     if own:
         lines += ["", f"Only you saw, since your last file ({len(own)}):"] + [f"  {line}" for line in own]
-    lines += ["", f"Then: hxref sign THIS_FILE --key YOUR_KEY --game {name} --side {side}; hxref check "
-                  f"{name} THIS_FILE; send it."]
+    if eng.fog:
+        lines += ["", f"Then: hxref answer {name} --side {side} --key YOUR_KEY --decision {dec.id} --choice "
+                      f"@THIS_FILE: it checks the choice, seals it under your army's commitment, signs it and "
+                      f"writes {side}-{dec.id}.yaml; send that file."]
+    else:
+        lines += ["", f"Then: hxref sign THIS_FILE --key YOUR_KEY --game {name} --side {side}; hxref check "
+                      f"{name} THIS_FILE; send it."]
     if dec.secret:
         # the skeleton on one line, `{}` when it orders nothing: the command runs as printed
         example = ", ".join(f"{k}: {json.dumps(v)}" for k, v in choice.items()) or "{}"
         return ("\n".join("# " + line if line else "#" for line in lines[:-1]) + "\n"
                 f"# {dec.id} is secret: seal your choice with\n"
                 f"hxref commit {game} --side {side} --key YOUR_KEY --choice '{example}'\n"), False
+    if eng.fog:
+        return _commented(choice, "\n".join(lines)), True
     return render({**eng.envelope(side, dec.id, "answer"), "choice": choice}, "\n".join(lines)), True
 
 

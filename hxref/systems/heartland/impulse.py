@@ -66,7 +66,7 @@ def orders_decision(state: FullGameState) -> Decision:
     schema = {"moves": Field("list", "the forces' moves, in the order they move (8.21)", items=osc.MOVE),
               "standing": osc.STANDING,
               "emergency": Field("dict", "emergency supply: {force: wagon or depot to consume} (7.35)",
-                                 optional=True, rule="7.35"),
+                                 optional=True, rule="7.35", values=Field("str", "a wagon or depot of yours")),
               "remove": Field("list", "your wagons and depots taken off the map so that the enemy cannot "
                                       "capture them (7.21, 7.22)", optional=True),
               "depots": osc.DEPOTS,

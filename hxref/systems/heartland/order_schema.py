@@ -41,15 +41,44 @@ MOVE = Field("dict", "a move: {force, path, ...}", fields={
     "merge": Field("str", "another of your forces it takes along", optional=True, rule="8.25a"),
     "detachments": Field("list", optional=True, items=DETACHMENT)})
 
+#: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders' keys that name a counter or a hexside, and the
+#: screen's switch; the rules look the names up, so a list or a mapping there is refused by its shape
+_SPECIAL_TYPES = {"engineer": Field("str", "one of your engineer units", optional=True),
+                  "lay": Field("str", "the pontoon laid", optional=True),
+                  "take_up": Field("str", "the pontoon taken up", optional=True),
+                  "hexside": Field("str", "a hexside in quotes, e.g. \"1309/1310\"", optional=True),
+                  "gunboat": Field("str", "one of your gunboats", optional=True),
+                  "to": Field("str", "the hexside it moves to, in quotes, e.g. \"1209/1210\"", optional=True),
+                  "who": Field("str", "one of your corps leaders or cavalry units", optional=True),
+                  "on": Field("bool", "true to screen, false to stop", optional=True),
+                  # 8.92a/b: the Union's naval assault, its embarkation and its landing
+                  "embark": Field("dict", "{gunboat, port, units, leaders?, wagon?}", optional=True, rule="8.92", fields={
+                      "gunboat": Field("str", "your gunboat"), "port": Field("str", "the port hex, in quotes"),
+                      "units": Field("list", "the units embarked", optional=True, items=Field("str", "a unit's id")),
+                      "leaders": Field("list", "the leaders embarked", optional=True, items=Field("str", "a leader's id")),
+                      "wagon": Field("str", "the wagon embarked", optional=True)}),
+                  "assault": Field("dict", "{gunboat, target, hexside}", optional=True, rule="8.92", fields={
+                      "gunboat": Field("str", "the gunboat carrying the force"),
+                      "target": Field("str", "the hex landed on, in quotes"),
+                      "hexside": Field("str", "the hexside it lands across, in quotes, e.g. \"0909/0910\"")})}
+
 #: 8.6 (8.81, 8.91, 8.62, 8.92): the special orders, each a list of mappings of its own keys
-SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={k: _ANY for k in sorted(keys)}))
+SPECIAL = {key: Field("list", optional=True, rule="8.6", items=Field("dict", fields={
+               k: _SPECIAL_TYPES.get(k, _ANY) for k in sorted(keys)}))
            for key, keys in SPECIAL_ORDERS.items()}
 
 #: 9.0: the reactions (9.1) and pre-combat retreats (9.2) of a defence, or of standing orders
-_DEFENCE_ITEMS = {"react": ("against", "to", "commander", "lend_mr"),
-                  "retreat": ("to", "rear_guard", "rear_guard_leader")}
+_HEX = Field("str", "a hex label in quotes, e.g. \"0512\"", optional=True)
+_DEFENCE_ITEMS = {"react": {"against": _HEX, "to": _HEX,
+                            "commander": Field("str", "your army commander who orders it", optional=True),
+                            "lend_mr": Field("bool", "true: the commander lends his MR", optional=True)},
+                  "retreat": {"to": _HEX,
+                              "rear_guard": Field("list", "your units left in the hex", optional=True,
+                                                  items=Field("str", "a unit's id")),
+                              "rear_guard_leader": Field("str", "an SL who stays with the rear guard",
+                                                         optional=True)}}
 DEFENCE = {key: Field("list", help, optional=True, rule="9.0", items=Field("dict", fields={
-               "force": Field("str", "one of your forces"), **{k: _ANY for k in _DEFENCE_ITEMS[key]}}))
+               "force": Field("str", "one of your forces"), **_DEFENCE_ITEMS[key]}))
            for key, help in (("react", "reaction moves: leader, to (the attacked hex)"),
                              ("retreat", "pre-combat retreats: force, to, rear_guard"))}
 assert set(DEFENCE) == DEFENCE_KEYS

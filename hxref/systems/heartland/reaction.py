@@ -592,9 +592,11 @@ def _choose_rear_guard(state: FullGameState, r: PreCombatRetreat, oc: str | None
     p = r.problems
     staying = _rear_guard_leaders(state, r.force, oc, rear_guard_leader, p)
     rg = list(rear_guard)
-    for i, u in enumerate(rg):
-        if u not in units:
-            p.append(Problem(f"{u} is not a living unit of {r.force}", "9.22", ["rear_guard", i]))
+    strangers = [Problem(f"{u} is not a living unit of {r.force}", "9.22", ["rear_guard", i])
+                 for i, u in enumerate(rg) if u not in units]
+    if strangers:                       # the rear guard's size is reckoned only of the force's units
+        p += strangers
+        return
     boxed_with_leader = [u for u in units if state["units"][u].get("leader") in staying]
     rg_all = rg + [u for u in boxed_with_leader if u not in rg]
     r.rear_guard, r.rear_guard_leaders = rg_all, staying

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Decision
+from .impulse_check import standing_attack_checks
 from .state_types import FullGameState, Ratings
 
 if TYPE_CHECKING:
@@ -114,10 +115,13 @@ def _mp_range(view: Mapping[str, Any], force: str, mr: int, charts: Charts) -> s
     return f"; IMC at level {level}: {lo}-{hi} MP"
 
 
-def _adjacent_enemies(view: Mapping[str, Any], hm, side: str, here: str) -> list[str]:
+def _adjacent_enemies(st: FullGameState, hm, side: str, here: str) -> list[str]:
+    """8.4: the hexes next to ``here`` an attack check may be made against, as ``check`` reads them
+    (:func:`.fog.enemy_stacks_in_sight`: an enemy stack the side sees, a wagon or a depot alone none)."""
+    from .fog import enemy_stacks_in_sight
+
     near = {hm.label(n) for n in hm.parse(here).neighbours() if n in hm.grid}
-    enemy = "confederate" if side == "union" else "union"
-    return sorted(h for h in view.get("seen", {}).get(enemy, {}) if h in near)
+    return sorted(enemy_stacks_in_sight(st, side) & near)
 
 
 def _forces_in_view(view: Mapping[str, Any], side: str) -> list[str]:
@@ -173,6 +177,10 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str, charts: Char
     notes = keys + ["", "Your forces (force id: where, leader, state):"]
     moves = []
     hm = charts.map(view["map"])
+    # 8.42: the skeleton, accepted as it stands, gives a force in enemy ZOC the least the rules allow
+    # it to stand with, the attack check a late side's stand-fast orders make (one source: the rules)
+    st = _as_state(view, side)
+    checks = {c["force"]: c["attack"] for c in standing_attack_checks(st, hm, side)}
     for fid in sorted(_forces_in_view(view, side)):
         here = view["leaders"][fid]["hex"] if fid in view["leaders"] else fid.split("@")[1]
         if fid in view["leaders"]:
@@ -184,13 +192,13 @@ def _orders(view: Mapping[str, Any], decision: Decision, side: str, charts: Char
                          f"ML {ld['ml']}, AP {ld['ap']}" + _mp_range(view, fid, mr, charts))
         else:
             notes.append(f"  {fid}: unled units")
-        targets = _adjacent_enemies(view, hm, side, here)
+        targets = _adjacent_enemies(st, hm, side, here)
         if targets:
-            notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away; "
-                         f"the skeleton checks against {targets[0]}")
-            # 8.42: a force that starts in enemy ZOC must leave or make an attack check, so the
-            # skeleton (accepted as it stands) makes the check against the first of them
-            moves.append({"force": fid, "path": [], "attack": targets[0]})
+            notes.append(f"      next to enemy stacks in {', '.join(targets)}: attack one (8.41) or move away")
+        if fid in checks:
+            notes.append(f"      in enemy ZOC: it leaves at the start of its move or checks to attack (8.42); "
+                         f"the skeleton checks against {checks[fid]}")
+            moves.append({"force": fid, "path": [], "attack": checks[fid]})
         else:
             moves.append({"force": fid, "path": []})
     notes += _lone_movers(view, side)

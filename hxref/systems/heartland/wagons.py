@@ -49,10 +49,12 @@ LONE_KEYS = {"force", "path", "forced_march"}
 # --- who moves alone ----------------------------------------------------------------------
 
 def _wagon(state: FullGameState, sid: str, side: str) -> Logistics | None:
+    """``side``'s wagon ``sid`` on the map: in a hex of its own or with a field command that is in one
+    (a leader off the map takes his wagon with him, 8.74)."""
     s = (state.get("logistics") or {}).get(sid)
     if s is None or s.get("side") != side or s.get("kind") != "wagon" or s.get("embarked_on"):
         return None
-    return s if (s.get("hex") or s.get("leader")) else None
+    return s if where(state, sid) else None
 
 
 def _pontoon(state: FullGameState, pid: str, side: str) -> Pontoon | None:
