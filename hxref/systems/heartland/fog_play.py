@@ -15,12 +15,17 @@ public result that reads the enemy's hidden facts is given those facts by the en
 - :func:`claims`: the facts of its boxes that the public results of its orders read, on every face of
   the dice they may roll, stated with the orders (before the dice): for each force that moves or
   attacks, its commander's face (the MR column of the IMC, 8.21-8.22; the BR of an attack check,
-  8.41; the pay, 4.25), his ML when he gives some up with the roll (3.54), his AP when the move pays
-  some or may bring an attack check (3.24; a hasty attack, 8.41); its subordinates' faces; and of
+  8.41; the pay, 4.25), his ML when he gives some up with the roll (3.54: at least what he gives
+  up), his AP when the move pays some or may bring an attack check (3.24: at least the AP its orders
+  and its check cost, :func:`ap_read`; with less, the value, as a hasty attack reads it, 8.41); its
+  subordinates' faces; and of
   its living units which they are, their arms and sizes (8.22b-c, 3.23), with an unled stack's ML,
   steps and names when it may check to attack (3.52b).  Never a unit's CF, nor the steps of a led
   force (its losses on the march or at a check are its owner's to tell, 8.31a, 8.41a), nor ammunition
-  or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a).
+  or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a: at least
+  what it costs).  An AP or ML the results read only against a bound is claimed as that bound,
+  ``{"at_least": K}`` (:func:`bounded`): the enemy's copy believes K (:func:`believed`) and the proof
+  holds the claim true when the value is at least K (:func:`claim_holds`).
 - :func:`reveals`: before the dice, the boxes of the forces ordered to attack (10.11: the attacker
   declares its strength); after, the boxes of the side's forces in a combat the resolution fought
   (10.6: the forces and strengths are told both sides), and, at a third tied bid, the side's Number
