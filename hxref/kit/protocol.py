@@ -483,10 +483,11 @@ class GameSystem(ABC, Generic[S]):
         merged into the other copies' picture of its boxes; proven at the end.  Default: none."""
         return {}
 
-    def believed(self, box: Any, part: Mapping[str, Any]) -> Any:
+    def believed(self, side: str, box: Any, part: Mapping[str, Any]) -> Any:
         """The box another copy believes once ``side`` claimed ``part`` of it (:meth:`claims`): what it
         believed, ``box`` (None: nothing), with ``part`` laid over it (:func:`overlay`).  A system whose
-        claims state a bound ("at least so much") believes the bound.  Changes neither argument."""
+        claims state a bound ("at least so much") believes the bound; one whose claims may name a piece
+        the other copy never saw gives it what the rules make public of it.  Changes no argument."""
         return overlay(box, part)
 
     def claim_holds(self, box: Any, part: Mapping[str, Any]) -> bool:

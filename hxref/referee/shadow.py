@@ -402,7 +402,7 @@ class ShadowMixin:
             for o in d.get("openings", []):
                 boxes[side][o["name"]] = o["value"]
             for name, part in (d.get("claims") or {}).items():
-                boxes[side][name] = self.system.believed(boxes[side].get(name), part)
+                boxes[side][name] = self.system.believed(side, boxes[side].get(name), part)
         return boxes, shown
 
     def _fog_dice(self, dec: Decision, seed: bytes) -> dice_mod.PurposeDice:

@@ -259,7 +259,7 @@ class Game:
             for k, n in claimed_fields(claims).items():
                 self.run.fields[k] = self.run.fields.get(k, 0) + n
             for name, part in claims.items():
-                enemy.belief[name] = sysm.believed(enemy.belief.get(name), part)
+                enemy.belief[name] = sysm.believed(s, enemy.belief.get(name), part)
             self._open(s, sysm.reveals(states[s], dec, s, choice, None))
         if dec.kind == "orders":
             self.sweep(dec, answers, told, claimed)

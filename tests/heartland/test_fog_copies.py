@@ -2,6 +2,8 @@
 agree with each other and with the true game on everything public (tests/heartland/fog_copies.py)."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from hxref.base.canon import canonical_json
@@ -118,7 +120,7 @@ def test_a_commander_with_more_ap_than_the_move_reads_claims_at_least_what_it_re
     assert leader["ap"] == {fog_play.AT_LEAST: least}
     sent = canonical_json(claims)
     assert b'"at_least"' in sent and b'"ap":7' not in sent
-    believed = system.believed({"leader": {"ap": 2, "ml": 4}}, claims[f"leader:{force}"])
+    believed = system.believed("union", {"leader": {"ap": 2, "ml": 4}}, claims[f"leader:{force}"])
     assert believed["leader"]["ap"] == least and believed["leader"]["ml"] == 4
 
 
@@ -169,3 +171,34 @@ def test_an_at_least_claim_holds_when_the_true_value_is_at_least_it_and_is_a_lie
     assert not system.claim_holds(None, part)
     assert system.claim_holds({"leader": {"ap": 2}}, {"leader": {"ap": 2}})
     assert not system.claim_holds({"leader": {"ap": 2}}, {"leader": {"ap": 3}})
+
+
+def test_a_force_in_enemy_zoc_with_more_ap_than_its_check_reads_resolves_alike_on_every_face():
+    # 8.41-8.42: the union's first orders of heartland-demo send a force in the confederate's ZOC to
+    # attack; its commander has more AP than the check reads and claims only "at least" that; the
+    # confederate's copy, believing the bound (and every fact it was not told changed), tells both sides
+    # what the true game tells on every face of the dice
+    system = registry.get("heartland")
+    game = fc.Game(system, "heartland-demo", 1)
+    while not (system.decisions(game.truth)[0].kind == "orders" and "union" in system.decisions(game.truth)[0].sides):
+        assert game.step()
+    dec, truth = system.decisions(game.truth)[0], game.truth
+    orders = dict(system.template(system.view(truth, "union", "umpired"), dec, "union").choice)
+    assert not system.check(truth, dec, "union", orders)
+    hexmap = system.charts.map(truth["map"])
+    zoc = fog_play._enemy_zoc(truth, "union", hexmap)
+    checking = [mv["force"] for mv in orders["moves"] if fog_play._may_check(truth, mv, mv["force"], zoc)]
+    claims = system.claims(truth, dec, "union", orders)
+    bounded = {f: claims[f"leader:{f}"]["leader"]["ap"] for f in checking}
+    assert bounded and all(ap == {fog_play.AT_LEAST: fog_play.ap_read(truth, mv, mv["force"], zoc,
+                                                                      system.charts.chart("detachment"))}
+                           and ap[fog_play.AT_LEAST] < truth["leaders"][mv["force"]]["ap"]
+                           for mv in orders["moves"] if (ap := bounded.get(mv["force"])) is not None)
+    checks = {face: [e for e in game._resolve(truth, dec, {"union": orders}, None, None, face)[1]
+                     if e.get("type") == "attack.check"] for face in fc.FACES}
+    assert all(checks.values())                        # the check is made on every face
+    answer = game.answer
+    game.answer = lambda d, side: copy.deepcopy(orders) if side == "union" else answer(d, side)
+    swept = game.run.swept
+    assert game.step()
+    assert game.run.swept == swept + 1 and game.run.mismatches == []

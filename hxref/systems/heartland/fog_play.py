@@ -25,7 +25,9 @@ public result that reads the enemy's hidden facts is given those facts by the en
   or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a: at least
   what it costs).  An AP or ML the results read only against a bound is claimed as that bound,
   ``{"at_least": K}`` (:func:`bounded`): the enemy's copy believes K (:func:`believed`) and the proof
-  holds the claim true when the value is at least K (:func:`claim_holds`).
+  holds the claim true when the value is at least K (:func:`claim_holds`).  A unit the enemy's copy
+  never saw (a detachment made at a sealed Reorganization Segment, 8.51) is believed as the side's
+  detachment counter, what is claimed of it laid over (:func:`believed`).
 - :func:`reveals`: before the dice, the boxes of the forces ordered to attack (10.11: the attacker
   declares its strength); after, the boxes of the side's forces in a combat the resolution fought
   (10.6: the forces and strengths are told both sides), and, at a third tied bid, the side's Number
@@ -223,10 +225,19 @@ def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping
     return out
 
 
-def believed(box: Any, part: Mapping[str, Any]) -> Any:
+def believed(box: Any, part: Mapping[str, Any], counter: Mapping[str, Any]) -> Any:
     """The box the enemy's copy believes once ``part`` of it is claimed: ``box`` (None: nothing) with
-    ``part`` laid over it, a bound (:data:`AT_LEAST`) taken as its least value."""
-    return overlay(box, _least(part))
+    ``part`` laid over it, a bound (:data:`AT_LEAST`) taken as its least value.  A unit claimed that
+    the copy never saw is a detachment made on the enemy's own display (8.51; the only unit made
+    there): it starts as the side's detachment counter ``counter`` (the Detachment Chart's: 8.52,
+    every one alike, of one step while it lives), what is claimed of it laid over."""
+    told = _least(part)
+    units = told.get("units")
+    if isinstance(units, Mapping):
+        seen = (box or {}).get("units") or {} if isinstance(box, Mapping) else {}
+        told = {**told, "units": {uid: (u if uid in seen or not isinstance(u, Mapping) else {**counter, **u})
+                                  for uid, u in units.items()}}
+    return overlay(box, told)
 
 
 def _least(part: Any) -> Any:
