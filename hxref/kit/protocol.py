@@ -483,6 +483,18 @@ class GameSystem(ABC, Generic[S]):
         merged into the other copies' picture of its boxes; proven at the end.  Default: none."""
         return {}
 
+    def believed(self, side: str, box: Any, part: Mapping[str, Any]) -> Any:
+        """The box another copy believes once ``side`` claimed ``part`` of it (:meth:`claims`): what it
+        believed, ``box`` (None: nothing), with ``part`` laid over it (:func:`overlay`).  A system whose
+        claims state a bound ("at least so much") believes the bound; one whose claims may name a piece
+        the other copy never saw gives it what the rules make public of it.  Changes no argument."""
+        return overlay(box, part)
+
+    def claim_holds(self, box: Any, part: Mapping[str, Any]) -> bool:
+        """Whether the claim ``part`` is true of the true box ``box`` (the proof's check): by default
+        when laying it over the box changes nothing."""
+        return overlay(box, part) == box
+
     def reveals(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any] | None,
                 events: Sequence[Mapping[str, Any]] | None) -> list[str]:
         """The boxes of ``side`` the rules reveal at ``decision`` in a game with hidden armies: with
@@ -499,6 +511,16 @@ class GameSystem(ABC, Generic[S]):
     def with_shown(self, public: Mapping[str, Any], side: str, shown: Mapping[str, Any]) -> dict:
         """``public`` with ``side``'s part as ``side`` showed it (:meth:`shown`).  Default: unchanged."""
         return dict(public)
+
+
+def overlay(value: Any, part: Any) -> Any:
+    """``value`` with ``part`` laid over it: mappings key by key, anything else replaced (a copy)."""
+    if isinstance(value, dict) and isinstance(part, Mapping):
+        out = dict(value)
+        for k, v in part.items():
+            out[k] = overlay(value.get(k), v)
+        return out
+    return copy.deepcopy(part)
 
 
 def resolve_copy(info: SystemInfo, state: Mapping[str, Any]) -> dict:

@@ -402,7 +402,7 @@ class ShadowMixin:
             for o in d.get("openings", []):
                 boxes[side][o["name"]] = o["value"]
             for name, part in (d.get("claims") or {}).items():
-                boxes[side][name] = _overlay(boxes[side].get(name), part)
+                boxes[side][name] = self.system.believed(side, boxes[side].get(name), part)
         return boxes, shown
 
     def _fog_dice(self, dec: Decision, seed: bytes) -> dice_mod.PurposeDice:
@@ -544,7 +544,7 @@ class ShadowMixin:
             raise ProofFailure(f"box {differs}{where}: the game gives {_short(given)}, the file committed to "
                                f"{_short(said)}", side=side, box=differs, rule=rule)
         for name, part in (d.get("claims") or {}).items():
-            if _overlay(true.get(name), part) != true.get(name):
+            if not self.system.claim_holds(true.get(name), part):
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
                                    rule=dec.rule)
 
@@ -591,12 +591,3 @@ def kept_data(text: str) -> dict:
     game's replay; parsed once).  Shared: read it, never change it."""
     return orders.parse(text, "kept file", fast=True).data
 
-
-def _overlay(value: Any, part: Any) -> Any:
-    """``value`` with ``part`` laid over it: mappings key by key, anything else replaced."""
-    if isinstance(value, dict) and isinstance(part, dict):
-        out = dict(value)
-        for k, v in part.items():
-            out[k] = _overlay(value.get(k), v)
-        return out
-    return copy.deepcopy(part)

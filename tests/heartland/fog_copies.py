@@ -112,15 +112,6 @@ def _h(*parts: str) -> bytes:
     return hashlib.sha256("\x00".join(parts).encode()).digest()
 
 
-def deep_merge(base: dict, part: Mapping[str, Any]) -> None:
-    """``part`` merged into ``base`` in place: mappings key by key, anything else replaced."""
-    for key, value in part.items():
-        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
-            deep_merge(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-
-
 @dataclass
 class Copy:
     """One side's copy: the public part, its own boxes, its belief of the enemy's boxes."""
@@ -268,7 +259,7 @@ class Game:
             for k, n in claimed_fields(claims).items():
                 self.run.fields[k] = self.run.fields.get(k, 0) + n
             for name, part in claims.items():
-                deep_merge(enemy.belief.setdefault(name, {}), part)
+                enemy.belief[name] = sysm.believed(s, enemy.belief.get(name), part)
             self._open(s, sysm.reveals(states[s], dec, s, choice, None))
         if dec.kind == "orders":
             self.sweep(dec, answers, told, claimed)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 WDO_PER_TURN = 1                 # 3.41a
 COS_MIN_STARS = 2                # 3.32
 COS_EARLY_YEARS = (1861, 1862)   # 3.32c
+ENTRENCH_AP = 1                  # 3.24a: the AP a leader pays to entrench his hex (14.8x)
 ML_MIN, ML_MAX = 0, 9            # 3.51
 
 
@@ -396,7 +397,7 @@ class _Admin:
             if here in done:
                 self.bad(f"{here} has already been entrenched this turn", "3.24a", path)
                 continue
-            if not self.pay_ap(lid, 1, path, "entrenching"):
+            if not self.pay_ap(lid, ENTRENCH_AP, path, "entrenching"):
                 continue
             done.add(here)
             _record(self.work, "entrenched", self.side, here)

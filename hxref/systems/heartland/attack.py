@@ -44,6 +44,8 @@ from .names import surname, unit_label
 from .zoc import zoc_hexes
 
 HASTY_DRM = -2          # 8.41, 10.41a
+#: the AP an OC pays to declare an attack check; with none left a compelled check is a hasty attack (8.41)
+CHECK_AP = 1
 
 
 @dataclass(frozen=True)
@@ -171,8 +173,8 @@ def _oc_declares(state: FullGameState, r: AttackCheck, oc: str, lend_br_from: st
     if model.brevet_loss(ld):
         r.brevet_note = (f"printed {model.leader_ratings(ld)['br']}, less {model.brevet_loss(ld)} "
                          "for his brevet marker, 14.51")
-    if ld.get("ap", 0) >= 1:
-        r.charges = [APCharge(oc, 1, "8.41", f"{oc} declares an attack on {r.target}")]
+    if ld.get("ap", 0) >= CHECK_AP:
+        r.charges = [APCharge(oc, CHECK_AP, "8.41", f"{oc} declares an attack on {r.target}")]
     elif r.compulsory:
         r.hasty = True
     else:

@@ -15,12 +15,19 @@ public result that reads the enemy's hidden facts is given those facts by the en
 - :func:`claims`: the facts of its boxes that the public results of its orders read, on every face of
   the dice they may roll, stated with the orders (before the dice): for each force that moves or
   attacks, its commander's face (the MR column of the IMC, 8.21-8.22; the BR of an attack check,
-  8.41; the pay, 4.25), his ML when he gives some up with the roll (3.54), his AP when the move pays
-  some or may bring an attack check (3.24; a hasty attack, 8.41); its subordinates' faces; and of
+  8.41; the pay, 4.25), his ML when he gives some up with the roll (3.54: at least what he gives
+  up), his AP when the move pays some or may bring an attack check (3.24: at least the AP its orders
+  and its check cost, :func:`ap_read`; with less, the value, as a hasty attack reads it, 8.41); its
+  subordinates' faces; and of
   its living units which they are, their arms and sizes (8.22b-c, 3.23), with an unled stack's ML,
   steps and names when it may check to attack (3.52b).  Never a unit's CF, nor the steps of a led
   force (its losses on the march or at a check are its owner's to tell, 8.31a, 8.41a), nor ammunition
-  or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a).
+  or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a: at least
+  what it costs).  An AP or ML the results read only against a bound is claimed as that bound,
+  ``{"at_least": K}`` (:func:`bounded`): the enemy's copy believes K (:func:`believed`) and the proof
+  holds the claim true when the value is at least K (:func:`claim_holds`).  A unit the enemy's copy
+  never saw (a detachment made at a sealed Reorganization Segment, 8.51) is believed as the side's
+  detachment counter, what is claimed of it laid over (:func:`believed`).
 - :func:`reveals`: before the dice, the boxes of the forces ordered to attack (10.11: the attacker
   declares its strength); after, the boxes of the side's forces in a combat the resolution fought
   (10.6: the forces and strengths are told both sides), and, at a third tied bid, the side's Number
@@ -35,7 +42,9 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...kit.protocol import overlay
 from . import model
+from .administration import ENTRENCH_AP
 from .aod import SEEN, TRACK, hex_box, leader_box
 from .counters import top_counters
 from .state_types import HeartlandState, is_full
@@ -68,9 +77,30 @@ def public_answer(decision_kind: str, choice: Mapping[str, Any]) -> dict:
 #: shows, which gives the MR column of the IMC (8.21-8.22), the BR of an attack check (8.41) and
 #: whether he may declare an attack (8.1)
 LEADER_ALWAYS = ("active",)
-#: the move's orders that make the rules read the commander's AP (3.24): taking a force along (8.25a),
-#: detaching (8.51), lending an MR (3.24b), making detachments (8.51), reactivating by order (8.12)
-AP_ORDERS = ("merge", "detach", "lend_mr", "detachments", "reactivate")
+#: how a claim states a value the public results read only against a bound (the AP a move pays, 3.24;
+#: the ML given up, 3.54): "at least" so much, which the enemy's copy believes
+AT_LEAST = "at_least"
+
+
+def bounded(value: int, least: int) -> int | dict[str, int]:
+    """The claim of ``value`` where the public results read only whether it is at least ``least``:
+    ``{"at_least": least}`` when it is, else the value itself (the results then depend on it)."""
+    return {AT_LEAST: least} if value >= least else value
+
+
+def ap_read(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None,
+            detachment: Mapping[str, Any]) -> int:
+    """The most AP the public results of the move ``mv`` may read of ``force``'s commander, on any face
+    of its dice: what the orders of his own move charge him (:func:`.impulse_check.move_ap_bill`, the
+    costs of the rules and of the Detachment Chart's data ``detachment``), and the AP of an attack check
+    when the move may bring one (8.41: with none left it is a hasty attack, told with it)."""
+    from .attack import CHECK_AP
+    from .impulse_check import move_ap_bill
+
+    due = move_ap_bill(state, force, mv, detachment)[0] if mv.get("force") == force else 0
+    return due + (CHECK_AP if _may_check(state, mv, force, zoc) else 0)
+
+
 #: what the rules read of the units of a moving force, whatever it is ordered: which units move with
 #: it (its leader's box, or the unled stack of its hex), their arms (the slowest sets an unled
 #: force's MR, 8.22b; cavalry alone reads the next table, 8.22c; detachments stay behind, 8.22b) and
@@ -102,16 +132,19 @@ def _may_check(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | No
     return any(h in zoc for h in [start, *hexes] if h)
 
 
-def leader_reads(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> list[str]:
-    """The fields of ``force``'s commander whose values the public results of the move ``mv`` read,
-    on every face of its dice: his face (:data:`LEADER_ALWAYS`); his ML when he gives some up with
-    the IMC roll (3.54: not more than he has); his AP when the move pays some (:data:`AP_ORDERS`,
-    3.24) or may bring an attack check (8.41: with no AP left it is a hasty attack, told with it)."""
-    out = list(LEADER_ALWAYS)
-    if mv.get("ml_reduction"):
-        out.append("ml")
-    if any(mv.get(k) for k in AP_ORDERS) or _may_check(state, mv, force, zoc):
-        out.append("ap")
+def leader_claim(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None,
+                 detachment: Mapping[str, Any]) -> dict[str, Any]:
+    """What the public results of the move ``mv`` read of ``force``'s commander, on every face of its
+    dice: his face (:data:`LEADER_ALWAYS`); his ML when he gives some up with the IMC roll (3.54: at
+    least what he gives up); his AP when the move may read some (:func:`ap_read`: at least that)."""
+    ld = state["leaders"][force]
+    out = {k: copy.deepcopy(ld[k]) for k in LEADER_ALWAYS if k in ld}
+    given = int(mv.get("ml_reduction") or 0)
+    if given > 0:
+        out["ml"] = bounded(int(ld.get("ml", 0)), given)
+    least = ap_read(state, mv, force, zoc, detachment)
+    if least > 0:
+        out["ap"] = bounded(int(ld.get("ap", 0)), least)
     return out
 
 
@@ -135,17 +168,17 @@ def _force_box(state: Any, force: str) -> str | None:
     return None
 
 
-def _claim(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None) -> dict[str, dict]:
+def _claim(state: Any, mv: Mapping[str, Any], force: str, zoc: set[str] | None,
+           detachment: Mapping[str, Any]) -> dict[str, dict]:
     """What ``force``'s owner states of its boxes for the move ``mv`` (its own, or the force it takes
-    along), by box: of its commander the fields :func:`leader_reads` names, of its subordinates
+    along), by box: of its commander :func:`leader_claim`, of its subordinates
     their faces (the impulse's pay counts the active leaders, 4.25, and the move may flip them), of each of its living
     units, in the box it stands in (its leader's or a subordinate's, or its hex), those
     :func:`unit_reads` names."""
     out: dict[str, dict] = {}
     ld = state["leaders"].get(force)
     if ld is not None:
-        out[leader_box(force)] = {"leader": {k: copy.deepcopy(ld[k])
-                                             for k in leader_reads(state, mv, force, zoc) if k in ld}}
+        out[leader_box(force)] = {"leader": leader_claim(state, mv, force, zoc, detachment)}
         for sl in model.force_leaders(state, force)[1:]:      # 4.25: the pay counts every active leader
             out[leader_box(sl)] = {"leader": {k: state["leaders"][sl][k] for k in LEADER_ALWAYS}}
     reads = unit_reads(state, mv, force, zoc)
@@ -168,9 +201,10 @@ def _ordered(choice: Mapping[str, Any]) -> list[tuple[Mapping[str, Any], str]]:
 
 
 def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping[str, Any],
-           hexmap: Any = None) -> dict[str, Any]:
+           hexmap: Any, detachment: Mapping[str, Any]) -> dict[str, Any]:
     """``side``'s claims with its answer: partial boxes (see the module); ``hexmap`` the game's map,
-    on which the enemy's ZOC is found (without it every move is taken to meet it)."""
+    on which the enemy's ZOC is found (None: every move is taken to meet it); ``detachment`` the
+    Detachment Chart's data (the AP a detachment order costs, 8.51)."""
     if not is_full(state):
         return {}
     out: dict[str, Any] = {}
@@ -178,7 +212,7 @@ def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping
         zoc = _enemy_zoc(state, side, hexmap)
         for mv, force in _ordered(choice):
             if _force_box(state, force) is not None and force in model.forces(state, side):
-                for name, part in _claim(state, mv, force, zoc).items():
+                for name, part in _claim(state, mv, force, zoc, detachment).items():
                     box = out.setdefault(name, {})
                     for key, value in part.items():
                         box[key] = {**box.get(key, {}), **value}
@@ -187,8 +221,41 @@ def claims(state: HeartlandState, decision_kind: str, side: str, choice: Mapping
             lid = o.get("leader") if isinstance(o, Mapping) else o
             ld = state["leaders"].get(lid) if isinstance(lid, str) else None
             if isinstance(lid, str) and ld is not None and ld["side"] == side:
-                out[leader_box(lid)] = {"leader": {"ap": ld.get("ap", 0)}}
+                out[leader_box(lid)] = {"leader": {"ap": bounded(int(ld.get("ap", 0)), ENTRENCH_AP)}}
     return out
+
+
+def believed(box: Any, part: Mapping[str, Any], counter: Mapping[str, Any]) -> Any:
+    """The box the enemy's copy believes once ``part`` of it is claimed: ``box`` (None: nothing) with
+    ``part`` laid over it, a bound (:data:`AT_LEAST`) taken as its least value.  A unit claimed that
+    the copy never saw is a detachment made on the enemy's own display (8.51; the only unit made
+    there): it starts as the side's detachment counter ``counter`` (the Detachment Chart's: 8.52,
+    every one alike, of one step while it lives), what is claimed of it laid over."""
+    told = _least(part)
+    units = told.get("units")
+    if isinstance(units, Mapping):
+        seen = (box or {}).get("units") or {} if isinstance(box, Mapping) else {}
+        told = {**told, "units": {uid: (u if uid in seen or not isinstance(u, Mapping) else {**counter, **u})
+                                  for uid, u in units.items()}}
+    return overlay(box, told)
+
+
+def _least(part: Any) -> Any:
+    if isinstance(part, Mapping):
+        if set(part) == {AT_LEAST}:
+            return part[AT_LEAST]
+        return {k: _least(v) for k, v in part.items()}
+    return part
+
+
+def claim_holds(box: Any, part: Any) -> bool:
+    """Whether the claim ``part`` is true of the true box ``box``: a bound (:data:`AT_LEAST`) when the
+    value is at least it, anything else when it is the value."""
+    if isinstance(part, Mapping) and set(part) == {AT_LEAST}:
+        return isinstance(box, int) and not isinstance(box, bool) and box >= part[AT_LEAST]
+    if isinstance(part, Mapping):
+        return isinstance(box, Mapping) and all(claim_holds(box.get(k), v) for k, v in part.items())
+    return bool(box == part)
 
 
 def _boxes_in(state: Any, side: str, hexes: set[str]) -> list[str]:

@@ -339,6 +339,10 @@ class APCharge:
     why: str
 
 
+#: the AP a leader pays to take another force along (8.25a)
+MERGE_AP = 1
+
+
 def ap_problems(state: FullGameState, charges: Iterable[APCharge]) -> list[Problem]:
     """3.24: every leader must have the AP he is charged (summed over the charges)."""
     due: dict[str, int] = {}
@@ -537,7 +541,7 @@ def merge_order(state: FullGameState, mover: str, other: str, rule: str = "8.25a
             problems.append(Problem(
                 f"{mover} would lead {_fmt(total)} infantry divisions; at most {command_capacity(ld)}",
                 "3.23", ["other"]))
-    charges = [APCharge(mover, 1, rule, f"{mover} merges {other} in {label}")]
+    charges = [APCharge(mover, MERGE_AP, rule, f"{mover} merges {other} in {label}")]
     problems += ap_problems(state, charges)
     head = stack.oc
     why = f"{mover} pays 1 AP to merge {other} in {label}; {head} heads the merged force"

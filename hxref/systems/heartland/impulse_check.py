@@ -4,14 +4,14 @@ gunboats, screens, naval), all before any die is rolled."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Set as AbstractSet, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .state_types import FullGameState
 from ..base import Problem
 from . import model
 from .impulse_conditions import _stacking_problems, cost_fn, enemy_zoc, own_use_forces
 from .imc import UNLED_MR
-from .impulse_moves import _yield
+from .impulse_moves import _yield, detachment_ap
 from .movement import path_problems
 from .fog import enemy_stacks_in_sight, hidden_armies
 
@@ -192,7 +192,7 @@ def _check_moves(state: FullGameState, hm, side: str, moves: list[dict], level,
         if not model.is_unled(force):
             found = _detach_problems(state, force, mv, i)
             more = _detachment_problems(state, force, mv, i, detachment)
-            problems += found + more + ([] if found or more else _move_ap_problems(state, force, mv, i))
+            problems += found + more + ([] if found or more else _move_ap_problems(state, force, mv, i, detachment))
             if mv.get("detach") and not found:      # 8.25b, H-19: what is detached moves on its own,
                 state = _after_detach(state, force, mv)     # later in this impulse
                 mine = set(model.forces(state, side))
@@ -375,28 +375,38 @@ def _sl_detach_problem(state: FullGameState, side: str, force, mv: dict, i: int)
                    "8.25b", ["moves", i, "force"])
 
 
-def _move_ap_problems(state: FullGameState, force: str, mv: dict, i: int) -> list[Problem]:
-    """3.24, 8.25c: the OC pays every AP order of his move -- the detach (1 AP for all, 8.25c), each MR
-    lent (3.24b), each detachment regiment (8.51), the merge (8.25a) -- from the AP he has when the
-    orders are checked: a move that would run out of AP part-way is refused, not cut short."""
-    from .forces import detach_order
+def move_ap_bill(state: FullGameState, force: str, mv: Mapping[str, Any],
+                 detachment: Mapping[str, Any]) -> tuple[int, list[str]]:
+    """3.24, 8.25c: the AP the OC pays for the orders of his move ``mv`` -- the detach (1 AP for all,
+    8.25c), each MR lent (3.24b), each detachment regiment (8.51, its cost on the Detachment Chart's
+    data ``detachment``), the merge (8.25a), each landing captured (8.64a) -- and the bill, item by
+    item.  Whatever its dice show, a move pays no other AP but an attack check's (8.41)."""
+    from .capture import LANDING_AP
+    from .forces import MERGE_AP, detach_order
+    from .impulse_moves import detachment_ap
 
     bill = []
+    due = 0
     if mv.get("detach"):
         order = detach_order(state, force, mv["detach"], lend_mr_to=mv.get("lend_mr", []))
         bill.append(f"{order.ap} to detach (8.25c" + (", 3.24b)" if mv.get("lend_mr") else ")"))
         due = order.ap
-    else:
-        due = 0
     if mv.get("detachments"):
-        due += len(mv["detachments"])
-        bill.append(f"{len(mv['detachments'])} for detachment regiments (8.51)")
+        due += len(mv["detachments"]) * detachment_ap(detachment)
+        bill.append(f"{len(mv['detachments']) * detachment_ap(detachment)} for detachment regiments (8.51)")
     if mv.get("merge"):
-        due += 1
-        bill.append("1 to merge (8.25a)")
+        due += MERGE_AP
+        bill.append(f"{MERGE_AP} to merge (8.25a)")
     if isinstance(mv.get("capture_landing"), list) and mv["capture_landing"]:
-        due += len(mv["capture_landing"])
-        bill.append(f"{len(mv['capture_landing'])} to capture landings (8.64a)")
+        due += len(mv["capture_landing"]) * LANDING_AP
+        bill.append(f"{len(mv['capture_landing']) * LANDING_AP} to capture landings (8.64a)")
+    return due, bill
+
+
+def _move_ap_problems(state: FullGameState, force: str, mv: dict, i: int, detachment: Mapping[str, Any]) -> list[Problem]:
+    """3.24, 8.25c: the OC pays every AP order of his move (:func:`move_ap_bill`) from the AP he has
+    when the orders are checked: a move that would run out of AP part-way is refused, not cut short."""
+    due, bill = move_ap_bill(state, force, mv, detachment)
     have = state["leaders"][force].get("ap", 0)
     if due <= have or (len(bill) < 2 and not mv.get("merge")):    # a detach alone: its own check
         return []
@@ -522,8 +532,9 @@ def _detachment_problems(state: FullGameState, force: str, mv: dict, i: int, det
         if _yield(detachment, state["units"][spec["unit"]], spec["by"]) < 1:
             return [Problem(f"{spec['unit']} yields no detachments by {spec['by']} (Detachment Chart)", "8.51",
                             where)]
-    if specs and state["leaders"][force]["ap"] < len(specs):
-        return [Problem(f"{force} has {state['leaders'][force]['ap']} AP; each detachment order costs 1 AP",
+    cost = detachment_ap(detachment)
+    if specs and state["leaders"][force]["ap"] < len(specs) * cost:
+        return [Problem(f"{force} has {state['leaders'][force]['ap']} AP; each detachment order costs {cost} AP",
                         "8.51", ["moves", i, "detachments"])]
     return []
 

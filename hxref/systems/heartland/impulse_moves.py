@@ -391,6 +391,11 @@ def _merge(state: FullGameState, side: str, force: str, other: str, events: list
                         visible_to=[side]))
 
 
+def detachment_ap(chart: Mapping[str, Any]) -> int:
+    """8.51, 3.24a: the AP one detachment order costs, on the Detachment Chart's data ``chart``."""
+    return int(chart["cost"]["ap"])
+
+
 def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
     """8.51: how many detachments ``unit`` yields ``by`` step loss or removal, on the Detachment
     Chart's data ``chart`` (``charts/detachment.yaml``)."""
@@ -402,13 +407,14 @@ def _yield(chart: Mapping[str, Any], unit: Unit, by: str) -> int:
 
 def _create_detachments(state: FullGameState, force: str, spec: dict, events: list[Event],
                         chart: Mapping[str, Any]) -> None:
-    """8.51: 1 AP; the unit loses a step or is removed; the Detachment Chart (``chart``) says how many
-    detachments it yields."""
+    """8.51: the AP of the Detachment Chart (``chart``); the unit loses a step or is removed; the chart
+    says how many detachments it yields."""
     ld = state["leaders"][force]
     unit = state["units"].get(cast(str, spec.get("unit")))     # order data: None finds no unit
     if unit is None or unit["steps"] <= 0:
         return
-    if ld["ap"] < 1:        # the check refuses a move whose orders outrun the AP (3.24); said, never skipped
+    cost = detachment_ap(chart)
+    if ld["ap"] < cost:     # the check refuses a move whose orders outrun the AP (3.24); said, never skipped
         events.append(event("detachments.void",
                             f"{ld['name']} has no AP left to break {unit['name']} down (8.51, 3.24)", "3.24",
                             side=ld["side"], visible_to=[ld["side"]]))
@@ -416,7 +422,7 @@ def _create_detachments(state: FullGameState, force: str, spec: dict, events: li
     count = _yield(chart, unit, spec["by"])
     if count < 1:
         return
-    ld["ap"] -= 1
+    ld["ap"] -= cost
     unit["steps"] = 0 if spec["by"] == "removal" else unit["steps"] - 1
     counter = chart["detachment"][unit["side"]]
     made = []

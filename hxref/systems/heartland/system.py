@@ -491,7 +491,20 @@ class Heartland(GameSystem[HeartlandState]):
         from . import fog_play
 
         hexmap = self.charts.map(state["map"]) if is_full(state) else None
-        return fog_play.claims(state, decision.kind, side, choice, hexmap)
+        return fog_play.claims(state, decision.kind, side, choice, hexmap, self.charts.chart("detachment"))
+
+    def believed(self, side: str, box: Any, part: Mapping[str, Any]) -> Any:
+        """The claimed box, an AP or ML claimed "at least" so much believed that much, a detachment
+        never seen believed as the side's detachment counter (8.52; :mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.believed(box, part, self.charts.chart("detachment")["detachment"][side])
+
+    def claim_holds(self, box: Any, part: Mapping[str, Any]) -> bool:
+        """A claim is true of the box: an "at least" when the value is at least that (:mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.claim_holds(box, part)
 
     def reveals(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any] | None,
                 events: Sequence[Mapping[str, Any]] | None) -> list[str]:

@@ -1,0 +1,195 @@
+"""What a moving force claims of its boxes in a game with hidden armies (hxref/systems/heartland/fog_play.py),
+played by two machines (tests/core/fog_table.py): a unit the enemy's copy never saw, claimed as it moves;
+an AP claimed as "at least" what the move reads, the file the enemy gets holding the bound and not the
+value; and that claim made a lie by hand, found by the proof.
+
+The machines are those of test_fog_cheats.py (heartland-demo, ``--mode fog``, honest players who stand
+where they are), with one more save: at the commitments of the second Reorganization Segment, the last
+one an impulse follows."""
+from __future__ import annotations
+
+import json
+import re
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hxref.referee.engine import Engine
+from tests.core.fog_table import GAME, Table
+from tests.played import chained
+from tests.security.test_fog_cheats import (LAST_BID, awaiting, convicted, copied, own_engine, play_to,
+                                            play_to_end, read, saved, signed, staying, start,
+                                            the_other_commits)
+
+__all__ = ["saved"]         # the machines test_fog_cheats.py plays, used here too
+
+SECOND_REORG = "t2.reorg"
+
+
+def play_to_second_reorg(out: Path) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        (out / "play").mkdir()
+        table = Table(out / "play", mp)
+        start(table)
+        play_to(table, SECOND_REORG, "commit")
+        shutil.copytree(out / "play", out / SECOND_REORG, symlinks=True)
+
+
+@pytest.fixture(scope="module")
+def at_reorg_saved() -> Path:
+    from tests.conftest import PLAYED
+
+    return chained(Path(os.environ[PLAYED]) / "fog-claims", 0, lambda k, o: play_to_second_reorg(o)) / SECOND_REORG
+
+
+@pytest.fixture
+def at_reorg(at_reorg_saved, tmp_path, monkeypatch) -> Table:
+    """Both machines at the commitments of the second Reorganization."""
+    return copied(at_reorg_saved, tmp_path / "t", monkeypatch)
+
+
+@pytest.fixture
+def at_bid(saved, tmp_path, monkeypatch) -> Table:
+    """Both machines at the commitments of the last turn's bid (test_fog_cheats.py)."""
+    return copied(saved[LAST_BID], tmp_path / "t", monkeypatch)
+
+
+def orders_of(table: Table, side: str, d: dict, forces: list[str]) -> dict:
+    """``side``'s orders for ``d``: the template's move (standing) of each of ``forces``."""
+    eng = own_engine(table[side])
+    dec = eng.decision(d["decision"])
+    template = dict(eng.system.template(eng.system.view(eng.state, side, "umpired"), dec, side).choice)
+    return {**template, "moves": [m for m in template["moves"] if m["force"] in forces]}
+
+
+def to_union_orders(table: Table) -> dict:
+    """Play on (the players of :func:`.staying`) to the union's first orders; that decision."""
+    choose = staying(table)
+    while not (awaiting(table)["kind"] == "orders" and awaiting(table)["owed"].get("union") == "answer"):
+        assert table.step(choose) is not None, "the game ended before the union's orders"
+    return awaiting(table)
+
+
+# --- a unit the enemy never saw ---------------------------------------------------------------------
+
+def test_a_detachment_made_in_a_sealed_reorganization_is_believed_as_its_counter_when_it_moves(at_reorg):
+    # 8.51: a leader breaks a division down at the Reorganization Segment, on his own display (sealed);
+    # 8.52: the detachment moves with him (in his box, or his commander's force); its next move claims it, which the confederate's copy never saw
+    table = at_reorg
+    union = table["union"]
+    eng = own_engine(union)
+    dec = eng.decision(SECOND_REORG)
+    tries = [{"administration": {"detachments": [{"leader": lid, "unit": uid, "by": "step_loss"}]}}
+             for lid, ld in sorted(eng.state["leaders"].items()) if ld["side"] == "union"
+             for uid in sorted(eng.state["units"]) if eng.state["units"][uid].get("leader") == lid]
+    choice = next(c for c in tries if not eng.system.check(eng.state, dec, "union", c))
+    leader = choice["administration"]["detachments"][0]["leader"]
+    union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    table.mail("union", f"union-{SECOND_REORG}-commit.yaml")
+    the_other_commits(table, "confederate")
+    for side in ("union", "confederate"):
+        table.mail(side, f"{side}-{SECOND_REORG}-reveal.yaml")
+    for p in table.players.values():
+        p("resolve", GAME)
+    assert read(union, f"union-{SECOND_REORG}-reveal.yaml")["choice"] == {}       # sealed: nothing told
+    made = {uid: u for uid, u in own_engine(union).state["units"].items() if uid.startswith(
+        choice["administration"]["detachments"][0]["unit"] + "-d")}
+    assert made and all(u["leader"] == leader for u in made.values())
+    assert not set(made) & set(own_engine(table["confederate"]).state["units"])
+
+    from hxref.systems.heartland import model
+
+    d = to_union_orders(table)
+    st = own_engine(union).state
+    force = next(f for f in model.forces(st, "union") if not model.is_unled(f) and leader in model.force_leaders(st, f))
+    choose = staying(table)
+    table.step(lambda side, dd: orders_of(table, side, dd, [force]) if side == "union" else choose(side, dd))
+    claimed = read(union, f"union-{d['decision']}.yaml")["claims"][f"leader:{leader}"]["units"]
+    assert set(made) <= set(claimed)
+    while awaiting(table)["decision"] == d["decision"]:
+        table.step(choose)
+    believed = own_engine(table["confederate"]).state["units"]
+    counter = eng.system.charts.chart("detachment")["detachment"]["union"]
+    for uid in made:
+        assert {k: believed[uid][k] for k in ("arm", "size", "cf", "ml", "steps", "leader")} == {
+            **{k: counter[k] for k in ("arm", "size", "cf", "ml", "steps")}, "leader": leader}
+    table.same()                                    # both copies resolved the move, and agree
+    assert awaiting(table)["decision"] != d["decision"]
+
+
+# --- an AP claimed as "at least" what the move reads --------------------------------------------------
+
+def bounded_orders(table: Table, d: dict) -> tuple[dict, str, int, int]:
+    """The union's orders for ``d`` (one force standing, or closing with the enemy) whose claim states
+    a commander's AP as "at least" less than he has, his box not opened by them (10.11): the orders, the
+    commander, his AP and the bound."""
+    import random
+    from types import SimpleNamespace
+
+    from hxref.systems.heartland import fog_play, model
+    from tests.heartland import fog_probe
+
+    eng = own_engine(table["union"])
+    dec = eng.decision(d["decision"])
+    view = SimpleNamespace(state=eng.state, system=eng.system, mode="solo", h=eng.h)
+    forces = [f for f in model.forces(eng.state, "union") if not model.is_unled(f)]
+    tries = [orders_of(table, "union", d, [f]) for f in forces]
+    tries += [{**t, "moves": [{**t["moves"][0], "merge": g}]} for t in tries for g in forces
+              if t["moves"] and g != t["moves"][0]["force"]]          # 8.25a: taking a force along pays AP
+    closing = fog_probe.closing_orders(random.Random(1), view, dec, "union")
+    tries += closing + [{**c, "moves": [{k: v for k, v in m.items() if k != "attack"} for m in c["moves"]]}
+                        for c in closing]                  # in the enemy's ZOC, not ordered to attack (8.41)
+    for choice in tries:
+        if eng.system.check(eng.state, dec, "union", choice):
+            continue
+        opened = eng.system.reveals(eng.state, dec, "union", choice, None)     # 10.11: an attacker's box
+        for name, part in eng.system.claims(eng.state, dec, "union", choice).items():
+            ap = (part.get("leader") or {}).get("ap") if name not in opened else None
+            lid = name.partition(":")[2]
+            if isinstance(ap, dict) and ap[fog_play.AT_LEAST] < eng.state["leaders"][lid]["ap"]:
+                return choice, lid, eng.state["leaders"][lid]["ap"], ap[fog_play.AT_LEAST]
+    raise AssertionError("no orders of the union claim an AP below what its commander has")
+
+
+def test_the_orders_file_the_enemy_gets_says_at_least_and_not_the_ap(at_bid):
+    # 3.24, 8.41: the move reads only whether the commander can pay; the whole signed file says so much
+    table = at_bid
+    d = to_union_orders(table)
+    choice, lid, ap, least = bounded_orders(table, d)
+    union = table["union"]
+    union("answer", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    name = f"union-{d['decision']}.yaml"
+    table.mail("union", name)
+    sent = (table["confederate"].folder / name).read_bytes()
+    assert read(union, name)["claims"][f"leader:{lid}"]["leader"]["ap"] == {"at_least": least}
+    assert b"at_least" in sent
+    assert not re.search(rb"\bap: %d\b|\"ap\": ?%d\b" % (ap, ap), sent), f"{lid}'s AP {ap} is in the file"
+
+
+def test_an_at_least_claim_above_the_ap_he_has_is_found_by_the_proof(at_bid):
+    # his orders re-signed with a claim of more AP than his commander has: the enemy's copy believes it
+    # until the proof, which holds it to his boxes (3.24) and names the file
+    table = at_bid
+    d = to_union_orders(table)
+    choice, lid, ap, _ = bounded_orders(table, d)
+    union = table["union"]
+    union("answer", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    name = f"union-{d['decision']}.yaml"
+    data = read(union, name)
+    data["claims"][f"leader:{lid}"]["leader"]["ap"] = {"at_least": ap + 1}
+    signed(union, data, name)
+    table.mail("union", name)
+    choose = staying(table)
+    while awaiting(table)["decision"] == d["decision"]:
+        table.step(choose)
+    play_to_end(table)
+    verdict = prove_found(table)
+    convicted(verdict, table, "union", d["decision"], "answer", d["rule"])
+    assert f"claim of `leader:{lid}`" in verdict["verdict"]["why"]
+
+
+def prove_found(table: Table) -> dict:
+    return next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
+                if e["kind"] == "rules" and e["data"].get("type") == "proof")
