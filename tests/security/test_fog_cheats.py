@@ -31,6 +31,7 @@ from hxref.crypto.signing import load_private_key, sign_text
 from hxref.referee import orders
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
+from hxref.systems.heartland.administration import ENTRENCH_AP
 from tests.core.fog_table import DEMO_KEYS, GAME, Player, Table, to_third_tie
 from tests.heartland import fog_probe
 from tests.played import chained
@@ -420,13 +421,13 @@ def test_a_sealed_answer_whose_opening_changes_the_public_part_is_found_by_the_p
 
 
 def test_a_claim_that_lies_is_found_by_the_proof(table):
-    # entrenching is public and claims the leader's AP (3.24a); he claims Dunning has 9
+    # entrenching is public and claims the leader's AP is enough (3.24a); he claims Dunning has 9
     union = table["union"]
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice",
           json.dumps({"administration": {"entrench": ["dunning"]}}))
     name = f"union-{LAST_REORG}-reveal.yaml"
     data = read(union, name)
-    assert data["claims"] == {"leader:dunning": {"leader": {"ap": 2}}}
+    assert data["claims"] == {"leader:dunning": {"leader": {"ap": {"at_least": ENTRENCH_AP}}}}
     data["claims"] = {"leader:dunning": {"leader": {"ap": 9}}}
     signed(union, data, name)
     reveal_and_resolve(table)
