@@ -1,7 +1,8 @@
 """The proof of a game played with hidden armies: its whole log replayed with full information.
 
 When the rules await nothing more, a fog game awaits every side's ``proof`` file
-(``hxref challenge``): the side's fog seed, which its join committed to, and its sealed answers.
+(``hxref challenge``): the side's fog seed, which its join committed to, its sealed answers, and
+for every root it signed the leaves of that tree (:meth:`~.shadow.ShadowMixin.proof_leaves`).
 With every proof in, every copy (and the audit) replays the log from the published set-up on the
 true state (:func:`replay_known`, every side's secrets known: the same engine code, whose shadow is
 then the true state) and checks, file by file and block by block:
