@@ -60,7 +60,8 @@ UNCOMMITTED = ("join", "proof")
 def proof_decision(sides: list[str]) -> Decision:
     return Decision(id=PROOF, sides=tuple(sides), kind=PROOF, rule=PROOF_RULE,
                     prompt="the game is over: send your proof (`hxref challenge GAME --side S --key K`): your fog "
-                           "seed and sealed answers, so that every copy replays the game with full information")
+                           "seed, sealed answers and the leaves of your roots, so that every copy replays the game "
+                           "with full information")
 
 
 @dataclass
@@ -380,16 +381,17 @@ class ShadowMixin:
         if self.knowledge.proving:
             self._prove_file(order, dec)
 
-    def signed_roots(self, side: str) -> dict[str, dict[str, str]]:
+    def signed_roots(self, side: str) -> dict[str, tuple[dict[str, str], str]]:
         """Every root ``side`` signed in the game's log, each with the first file that carries it
-        (decision, kind, sha256)."""
-        out: dict[str, dict[str, str]] = {}
+        (decision, kind, sha256) and the head that file names."""
+        out: dict[str, tuple[dict[str, str], str]] = {}
         for ev in self.gf.log:
             d = ev["data"]
             if ev["kind"] == "submission" and d["side"] == side and d["kind"] not in UNCOMMITTED:
-                root = kept_data(d["file"]).get("root")
-                if isinstance(root, str):
-                    out.setdefault(root, {"decision": d["decision"], "kind": d["kind"], "sha256": d["sha256"]})
+                f = kept_data(d["file"])
+                if isinstance(f.get("root"), str):
+                    out.setdefault(f["root"], ({"decision": d["decision"], "kind": d["kind"], "sha256": d["sha256"]},
+                                               f["head"]))
         return out
 
     def proof_leaves(self, side: str) -> dict[str, str]:
@@ -402,17 +404,11 @@ class ShadowMixin:
         from .trust import parse_head
 
         out: dict[str, str] = {}
-        for ev in self.gf.log:
-            d = ev["data"]
-            if ev["kind"] != "submission" or d["side"] != side or d["kind"] in UNCOMMITTED:
-                continue
-            f = kept_data(d["file"])
-            head = parse_head(f["head"])
-            if f.get("root") in out or head is None:
-                continue
-            boxes = self.boxes_at(head[1]).get(side, {})
-            tree = merkle.commit(boxes, fog.box_salts(secrets.seed, f["head"], boxes))
-            out[f["root"]] = merkle.pack_leaves(tree.leaves())
+        for root, (_, head) in self.signed_roots(side).items():
+            at = parse_head(head)
+            assert at is not None      # a kept file's head was read when it was taken
+            boxes = self.boxes_at(at[1]).get(side, {})
+            out[root] = merkle.pack_leaves(merkle.commit(boxes, fog.box_salts(secrets.seed, head, boxes)).leaves())
         return out
 
     def _accept_leaves(self, order: orders.Order) -> None:
@@ -428,7 +424,7 @@ class ShadowMixin:
         signed = self.signed_roots(side)
         lacking = [r for r in signed if r not in given]
         if lacking:
-            f = signed[lacking[0]]
+            f = signed[lacking[0]][0]
             raise order.error(IllegalOrder, f"this proof lacks the leaves of {len(lacking)} of the {len(signed)} "
                               f"roots {side} signed, the first in its file ({f['decision']}, {f['kind']}, sha256 "
                               f"{f['sha256'][:16]}) (`hxref challenge` gives them all)", code="E314",
