@@ -924,7 +924,8 @@ def challenge(game, side, key_path, out_dir):
     """Games with hidden armies: write your proof, at the game's end or to challenge it before.
 
     The proof carries your fog seed (your join committed to it) and your sealed answers, from
-    your own file.  When every side's proof is in, every copy replays the whole game with full
+    your own file, and for every root you signed the leaf hashes of its tree, so that a false root
+    is named by the box it lies about.  When every side's proof is in, every copy replays the whole game with full
     information and checks every commitment, opening, claim, shown counter and sealed answer:
     the first false one names its side, its file, the box and the rule, and that side forfeits;
     with none, the game's state is the true one and the fog is lifted.
@@ -953,6 +954,6 @@ def challenge(game, side, key_path, out_dir):
         raise InvalidInput("a challenge comes between blocks: " + eng.waiting_text(), code="E308", file=game)
     path = out_dir_for(game, out_dir) / f"{side}-proof.yaml"
     _sign_and_write(eng, side, key, {"decision": PROOF, "kind": "proof", "seed": eng.store.seed.hex(),
-                                     "sealed_answers": eng.store.sealed}, path,
-                    f"hxref proof of {side}: its fog seed and sealed answers.")
+                                     "sealed_answers": eng.store.sealed, "leaves": eng.proof_leaves(side)}, path,
+                    f"hxref proof of {side}: its fog seed, sealed answers and the leaves of its roots.")
     click.echo(f"wrote {path.name}; submit it: hxref submit {game} {path.name}")

@@ -24,9 +24,15 @@ leaves of one name in his tree cannot open whichever suits him.
 Each leaf has its own salt, derived by :func:`salts` from the side's secret and a label that names
 the commitment (the game's head it is made at): a box that did not change gets a new leaf in every
 commitment, so the hashes tell the opponent neither a small value nor whether a box changed.
+
+At the end a side's proof gives, for every root it signed, the leaf hashes of its tree
+(:meth:`Tree.leaves`, written by :func:`pack_leaves`): :func:`root_of_leaves` rebuilds the root from
+them, and the verifier, who then knows every box and salt, finds the first leaf that is not the true
+one, so a false root is named by its box even when that box was never opened.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -189,6 +195,11 @@ class Tree:
         return Opening(name, self._salts[index], json.loads(self._values[index]), index,
                        len(self.names), tuple(h.hex() for h in reversed(siblings)))
 
+    def leaves(self) -> tuple[bytes, ...]:
+        """The leaf hashes, in the order of :attr:`names` (what a side's proof gives of each root it
+        signed: :func:`root_of_leaves` rebuilds the root from them)."""
+        return tuple(self._nodes[i, i + 1] for i in range(len(self.names)))
+
 
 def commit(boxes: Mapping[str, Any], salts: Mapping[str, str]) -> Tree:
     """The commitment to ``boxes`` (box name: plain JSON value), each leaf salted by
@@ -201,6 +212,18 @@ def commit(boxes: Mapping[str, Any], salts: Mapping[str, str]) -> Tree:
         raise ValueError(f"no salt for the boxes {', '.join(missing)}")
     values = tuple(canonical_json(boxes[n]) for n in names)
     leaves = [_leaf(n, _salt_bytes(salts[n]), v) for n, v in zip(names, values)]
+    root, nodes = _hash_tree(leaves)
+    return Tree(names, root.hex(), tuple(salts[n] for n in names), values, nodes)
+
+
+def root_of_leaves(leaves: Sequence[bytes]) -> str:
+    """The root (hex) of the tree over ``leaves`` (32-byte leaf hashes, in the order of their box
+    names): what a side signed, rebuilt from the leaves its proof gives."""
+    return _hash_tree(leaves)[0].hex()
+
+
+def _hash_tree(leaves: Sequence[bytes]) -> tuple[bytes, dict[tuple[int, int], bytes]]:
+    """The Merkle Tree Hash over ``leaves`` and every node of it, by the span of leaves it covers."""
     nodes: dict[tuple[int, int], bytes] = {}
 
     def mth(lo: int, hi: int) -> bytes:
@@ -212,8 +235,28 @@ def commit(boxes: Mapping[str, Any], salts: Mapping[str, str]) -> Tree:
         nodes[lo, hi] = digest
         return digest
 
-    root = mth(0, len(leaves)) if leaves else hashlib.sha256(b"").digest()
-    return Tree(names, root.hex(), tuple(salts[n] for n in names), values, nodes)
+    return (mth(0, len(leaves)) if leaves else hashlib.sha256(b"").digest()), nodes
+
+
+# --- the leaves a proof gives -------------------------------------------------------------------
+
+def pack_leaves(leaves: Sequence[bytes]) -> str:
+    """``leaves`` as a proof file carries them: the 32-byte hashes one after the other, in base64."""
+    return base64.b64encode(b"".join(leaves)).decode("ascii")
+
+
+def unpack_leaves(text: Any) -> tuple[bytes, ...]:
+    """The leaves :func:`pack_leaves` wrote; a ValueError, saying why, for anything else (not
+    base64, not whole hashes, none, or more than :data:`MAX_LEAVES`)."""
+    if not isinstance(text, str):
+        raise ValueError(f"leaves are written as one base64 text, not {_kind(text)}")
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise ValueError("leaves are not base64 text") from None
+    if not raw or len(raw) % HASH_BYTES or len(raw) > HASH_BYTES * MAX_LEAVES:
+        raise ValueError(f"leaves are 1 to {MAX_LEAVES} hashes of {HASH_BYTES} bytes; these are {len(raw)} bytes")
+    return tuple(raw[i:i + HASH_BYTES] for i in range(0, len(raw), HASH_BYTES))
 
 
 def verify(root_hex: str, names: Sequence[str], opening: Opening) -> bool:

@@ -28,6 +28,7 @@ Every order file has the same envelope (SECURITY.md, "The protocol")::
     sealed: 4b1f...          # fog games, answers: the commitment to the whole choice
     seed: 9f86...            # proof: the side's fog seed
     sealed_answers: {}       # proof: the side's sealed answers, {decision: {choice, salt}}
+    leaves: {}               # proof: each root the side signed: its tree's leaf hashes, base64
     # -----BEGIN SSH SIGNATURE-----
     # ...
     # -----END SSH SIGNATURE-----
@@ -66,7 +67,7 @@ BY_KIND: dict[str, tuple[str, ...]] = {
     "claim": ("against",),
     "undo": ("target",),
     "open": ("root", "openings"),
-    "proof": ("seed", "sealed_answers"),
+    "proof": ("seed", "sealed_answers", "leaves"),
 }
 #: keys a kind may carry: the dice link, where the decision takes it in the file (the engine checks)
 OPTIONAL: dict[str, tuple[str, ...]] = {"reveal": ("link",), "answer": ("link",)}
@@ -218,7 +219,7 @@ def _check_values(order: Order, d: dict) -> None:
                           "('2026-11-29T12:00:00Z')", code="E112", path=("at",))
     if "mode" in d and d["mode"] not in ("open", "umpired", "fog"):
         raise order.error(InvalidInput, "`mode` is the game's mode: open, umpired or fog", code="E112", path=("mode",))
-    for key in ("shown", "claims", "sealed_answers"):
+    for key in ("shown", "claims", "sealed_answers", "leaves"):
         if key in d and not isinstance(d[key], dict):
             raise order.error(InvalidInput, f"`{key}` must be a mapping", code="E112", path=(key,))
     if "openings" in d:

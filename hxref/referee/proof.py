@@ -1,7 +1,8 @@
 """The proof of a game played with hidden armies: its whole log replayed with full information.
 
 When the rules await nothing more, a fog game awaits every side's ``proof`` file
-(``hxref challenge``): the side's fog seed, which its join committed to, and its sealed answers.
+(``hxref challenge``): the side's fog seed, which its join committed to, its sealed answers, and
+for every root it signed the leaves of that tree (:meth:`~.shadow.ShadowMixin.proof_leaves`).
 With every proof in, every copy (and the audit) replays the log from the published set-up on the
 true state (:func:`replay_known`, every side's secrets known: the same engine code, whose shadow is
 then the true state) and checks, file by file and block by block:
@@ -9,7 +10,9 @@ then the true state) and checks, file by file and block by block:
 - each sealed answer opens its file's ``sealed`` commitment, its public part is the file's
   ``choice``, and it passes the rules' check on the true state (else the check's rule);
 - each ``root`` is the root of its signer's true boxes at the head the file names, so each opening
-  is true (else the box that differs and the rule of the true events that last changed it);
+  is true (else the box that differs: shown by an opening of it, with the part and the rule of that
+  part, or by the leaves the side's proof gives of that root, with the rule of the true events that
+  last changed the box; leaves that do not rebuild the root convict the proof itself);
 - each claim is true of those boxes;
 - the public events and rolls of each block are those logged.
 
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import HxrefError, InvalidInput
+from ..crypto import merkle
 from ..gamefile.game import GameFile, new_header
 from . import orders
 from .inputs import inputs_for
@@ -90,7 +94,7 @@ def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], pro
             try:
                 replay._accept(order, "sig" in ev["data"])
             except ProofFailure as exc:
-                raise Verdict(exc.side, where, exc.rule or "-", exc.message) from None
+                raise Verdict(exc.side, exc.file or where, exc.rule or "-", exc.message) from None
             except HxrefError as exc:
                 if not proving:
                     raise
@@ -115,7 +119,9 @@ def close_proof(eng: "Engine", pend: dict) -> None:
     for f in canonical(pend["files"]):
         if f["kind"] == PROOF:
             d = orders.parse(f["file"], "kept proof", fast=True).data
-            known[f["party"]] = Secrets(bytes.fromhex(d["seed"]), dict(d["sealed_answers"]))
+            known[f["party"]] = Secrets(bytes.fromhex(d["seed"]), dict(d["sealed_answers"]),
+                                        {root: merkle.unpack_leaves(text) for root, text in d["leaves"].items()},
+                                        {"decision": PROOF, "kind": PROOF, "sha256": f["sha256"]})
     first = next(e["seq"] for e in eng.gf.log if e["kind"] == "submission" and e["data"]["decision"] == PROOF)
     view = GameFile(eng.gf.path, new_header({"system": eng.meta["system"]}, {}))
     view.log = eng.gf.log[:first - 1]

@@ -29,7 +29,7 @@ import copy
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..base.canon import canonical_json
 from ..base.errors import IllegalOrder, InvalidInput
@@ -49,6 +49,8 @@ FOG = "fog"
 PROOF = "proof"
 #: the rule a false commitment breaks when no rules event changed the box it lies about
 ROOT_RULE = "protocol: root"
+#: the rule a proof breaks whose leaves do not rebuild a root its side signed
+PROOF_RULE = "protocol: proof"
 #: the rule a file breaks that shows the signer's counters otherwise than its true boxes do
 SHOWN_RULE = "protocol: shown"
 #: the kinds of file that carry no commitment to the signer's boxes
@@ -56,17 +58,22 @@ UNCOMMITTED = ("join", "proof")
 
 
 def proof_decision(sides: list[str]) -> Decision:
-    return Decision(id=PROOF, sides=tuple(sides), kind=PROOF, rule="protocol: proof",
+    return Decision(id=PROOF, sides=tuple(sides), kind=PROOF, rule=PROOF_RULE,
                     prompt="the game is over: send your proof (`hxref challenge GAME --side S --key K`): your fog "
-                           "seed and sealed answers, so that every copy replays the game with full information")
+                           "seed, sealed answers and the leaves of your roots, so that every copy replays the game "
+                           "with full information")
 
 
 @dataclass
 class Secrets:
-    """What one side alone knows: its fog seed and its sealed answers ``{decision: {choice, salt}}``."""
+    """What one side alone knows: its fog seed and its sealed answers ``{decision: {choice, salt}}``;
+    from its proof also the leaves of each root it signed ``{root: leaves}`` and the proof file
+    itself (decision, kind, sha256), which a verdict names when those leaves are false."""
 
     seed: bytes
     sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    leaves: dict[str, tuple[bytes, ...]] = field(default_factory=dict)
+    proof: dict[str, str] | None = None
 
 
 @dataclass
@@ -86,12 +93,14 @@ class Knowledge:
 
 
 class ProofFailure(IllegalOrder):
-    """A file the full-information replay finds false: its side, the box or check, and the rule."""
+    """A file the full-information replay finds false: its side, the box or check, and the rule;
+    ``file`` when the file at fault is not the one replayed (the side's proof)."""
 
-    def __init__(self, message: str, *, side: str, rule: str, box: str | None = None):
+    def __init__(self, message: str, *, side: str, rule: str, box: str | None = None, file: dict | None = None):
         super().__init__(message, code="E400", rule=rule)
         self.side = side
         self.box = box
+        self.file = file
 
 
 class ShadowMixin:
@@ -310,7 +319,7 @@ class ShadowMixin:
         seed commitment; each opening opening the file's own root, among the box names the public
         part gives; an ``open`` file only once a decision's dry run asks it, once."""
         d, kind = order.data, order.kind
-        fog_keys = set(orders.FOG_KEYS.get(kind, ())) | ({"seed", "sealed_answers"} if kind == PROOF else set())
+        fog_keys = set(orders.FOG_KEYS.get(kind, ())) | ({"seed", "sealed_answers", "leaves"} if kind == PROOF else set())
         if not self.fog:
             extra = sorted(k for k in d if k in fog_keys)
             if extra or kind in ("open", PROOF):
@@ -336,6 +345,7 @@ class ShadowMixin:
                         not isinstance(entry["choice"], dict) or not isinstance(entry["salt"], str):
                     raise order.error(InvalidInput, f"the sealed answer to {decision} is not {{choice, salt}}",
                                       code="E112", path=("sealed_answers", decision))
+            self._accept_leaves(order)
             return
         if "root" not in d:
             raise order.error(IllegalOrder, "a file of a game played with hidden armies carries `root`, the "
@@ -370,6 +380,59 @@ class ShadowMixin:
                                   path=("openings",))
         if self.knowledge.proving:
             self._prove_file(order, dec)
+
+    def signed_roots(self, side: str) -> dict[str, tuple[dict[str, str], str]]:
+        """Every root ``side`` signed in the game's log, each with the first file that carries it
+        (decision, kind, sha256) and the head that file names."""
+        out: dict[str, tuple[dict[str, str], str]] = {}
+        for ev in self.gf.log:
+            d = ev["data"]
+            if ev["kind"] == "submission" and d["side"] == side and d["kind"] not in UNCOMMITTED:
+                f = kept_data(d["file"])
+                if isinstance(f.get("root"), str):
+                    out.setdefault(f["root"], ({"decision": d["decision"], "kind": d["kind"], "sha256": d["sha256"]},
+                                               f["head"]))
+        return out
+
+    def proof_leaves(self, side: str) -> dict[str, str]:
+        """What ``side``'s proof gives of each root it signed (its own copy only): the leaves of its
+        true boxes at the head of the file that signed it, under its salts for that head
+        (:func:`hxref.crypto.merkle.pack_leaves`)."""
+        secrets = self.knowledge.known.get(side)
+        if secrets is None:
+            raise InvalidInput(f"this copy does not hold {side}'s own file: load the game for {side}", code="E504")
+        from .trust import parse_head
+
+        out: dict[str, str] = {}
+        for root, (_, head) in self.signed_roots(side).items():
+            at = parse_head(head)
+            assert at is not None      # a kept file's head was read when it was taken
+            boxes = self.boxes_at(at[1]).get(side, {})
+            out[root] = merkle.pack_leaves(merkle.commit(boxes, fog.box_salts(secrets.seed, head, boxes)).leaves())
+        return out
+
+    def _accept_leaves(self, order: orders.Order) -> None:
+        """A proof's ``leaves``: for every root its side signed and no other, 32-byte leaf hashes in
+        base64 (E112, E314)."""
+        given, side = order.data["leaves"], order.side
+        for root, text in given.items():
+            try:
+                merkle.unpack_leaves(text)
+            except ValueError as exc:
+                raise order.error(InvalidInput, f"the leaves of root {str(root)[:16]}: {exc}", code="E112",
+                                  path=("leaves", str(root))) from None
+        signed = self.signed_roots(side)
+        lacking = [r for r in signed if r not in given]
+        if lacking:
+            f = signed[lacking[0]][0]
+            raise order.error(IllegalOrder, f"this proof lacks the leaves of {len(lacking)} of the {len(signed)} "
+                              f"roots {side} signed, the first in its file ({f['decision']}, {f['kind']}, sha256 "
+                              f"{f['sha256'][:16]}) (`hxref challenge` gives them all)", code="E314",
+                              path=("leaves",))
+        unknown = sorted(str(r) for r in given if r not in signed)
+        if unknown:
+            raise order.error(IllegalOrder, f"this proof gives leaves of root {unknown[0][:16]}, which no file of "
+                              f"{side} signed", code="E314", path=("leaves", unknown[0]))
 
     def rules_check(self, side: str) -> bool:
         """Whether this copy runs the rules' check on ``side``'s answers: always outside fog games;
@@ -503,7 +566,7 @@ class ShadowMixin:
     # --- the proof's checks of one file -----------------------------------------------------------
     def _prove_file(self, order: orders.Order, dec: Decision) -> None:
         """In the full-information replay: the file's root is the root of its signer's true boxes at
-        the head it names, and each claim is true of them."""
+        the head it names (and the leaves its proof gives rebuild it), and each claim is true of them."""
         from .trust import parse_head
 
         from ..crypto import commit as commit_mod
@@ -528,16 +591,15 @@ class ShadowMixin:
                                side=side, rule=SHOWN_RULE)
         names = self.names_shown(side, shown)
         tree = merkle.commit(true, fog.box_salts(self.knowledge.known[side].seed, d["head"], names))
-        if tree.root != d["root"]:
-            # which box differs shows in an opening of it, or when the side has one box only
+        if tree.root == d["root"]:
+            self._leaves_of(side, d)
+        else:
+            # which box differs shows in an opening of it (the file alone proves it), else in the leaves
+            # the side's proof gives of this root
             committed = {o["name"]: o["value"] for o in d.get("openings", [])}
             differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
-            if differs is None and len(true) == 1:
-                differs = next(iter(true))
-            if differs is None or differs not in committed:
-                raise ProofFailure(f"its root at head {d['head'][:16]}@{head[1]} is not the root of {side}'s true "
-                                   f"boxes{f' (box `{differs}` differs)' if differs else ''}", side=side, box=differs,
-                                   rule=self.rule_of_box(side, differs) if differs else ROOT_RULE)
+            if differs is None:
+                self._false_leaf(side, d, tree, names)
             path, given, said = _first_difference(true[differs], committed[differs])
             rule = self.system.box_rule(differs, path) or self.rule_of_box(side, differs)
             where = f" at {'.'.join(path)}" if path else ""
@@ -547,6 +609,32 @@ class ShadowMixin:
             if not self.system.claim_holds(true.get(name), part):
                 raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
                                    rule=dec.rule)
+
+    def _leaves_of(self, side: str, d: dict) -> tuple[bytes, ...]:
+        """The leaves ``side``'s proof gives of the root of its file (data ``d``); the proof is at
+        fault when they do not rebuild it."""
+        secrets = self.knowledge.known[side]
+        leaves = secrets.leaves.get(d["root"])
+        if leaves is None or merkle.root_of_leaves(leaves) != d["root"]:
+            raise ProofFailure(f"its leaves of the root {d['root'][:16]} (signed at head {_head(d)}) do not rebuild "
+                               "it", side=side, rule=PROOF_RULE, file=secrets.proof)
+        return leaves
+
+    def _false_leaf(self, side: str, d: dict, tree: merkle.Tree, names: list[str]) -> NoReturn:
+        """Name the box a false ``root`` of ``side``'s file (its data ``d``) lies about, by the leaves
+        its proof gives of that root, against ``tree``, the true one: the proof is at fault when they
+        are not the root's; the file, when they are the root's but not of the box names the public
+        part gives; else the first box whose leaf is not the true one, and the rule of that box (the
+        leaves do not tell which part of it the file lies about)."""
+        leaves = self._leaves_of(side, d)
+        head = _head(d)
+        if len(leaves) != len(names):
+            raise ProofFailure(f"its root at head {head} commits to {len(leaves)} boxes where the public part names "
+                               f"{len(names)}", side=side, rule=ROOT_RULE)
+        box = next(n for n, said, true in zip(tree.names, leaves, tree.leaves()) if said != true)
+        rule = self.system.box_rule(box, ()) or self.rule_of_box(side, box)
+        raise ProofFailure(f"box {box}: its root at head {head} committed to another value than the game gives",
+                           side=side, box=box, rule=rule)
 
     def rule_of_box(self, side: str, box: str) -> str:
         """The rule of the true events that last changed ``side``'s box ``box``: the rule of the last
@@ -575,6 +663,11 @@ def _first_difference(a: Any, b: Any, path: tuple[str, ...] = ()) -> tuple[tuple
                     return (*path, str(k)), a.get(k), b.get(k)
                 return _first_difference(a[k], b[k], (*path, str(k)))
     return path, a, b
+
+
+def _head(d: dict) -> str:
+    """The head a file names, as a verdict quotes it: the hash cut to 16 digits, @, the event number."""
+    return f"{d['head'][:16]}@{d['head'].rpartition('@')[2]}"
 
 
 def _short(value: Any) -> str:

@@ -1,5 +1,6 @@
 """Salted Merkle commitments to organisation boxes: every box of every size opens and verifies, the
 order the boxes were written in does not matter, and the byte format is pinned by hand."""
+import base64
 import hashlib
 import hmac
 
@@ -65,6 +66,9 @@ def test_three_boxes_known_answer():
     assert tree.open("c").path == (ab.hex(),)
     assert tree.open("a").to_data() == {"name": "a", "salt": salt["a"], "value": {"ml": 3}, "index": 0,
                                         "size": 3, "path": [leaf["b"].hex(), leaf["c"].hex()]}
+    # what a proof gives of this root: the leaves one after the other, in base64
+    assert merkle.pack_leaves(tree.leaves()) == base64.b64encode(leaf["a"] + leaf["b"] + leaf["c"]).decode()
+    assert merkle.root_of_leaves(tree.leaves()) == root
 
 
 def test_one_box_is_its_own_root():
@@ -99,3 +103,38 @@ def test_a_public_list_with_a_name_twice_is_a_caller_error():
     tree = merkle.commit({"a": 1}, {"a": "00" * 32})
     with pytest.raises(ValueError, match="twice"):
         merkle.verify(tree.root, ["a", "a"], tree.open("a"))
+
+
+# --- the leaves a proof gives ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", range(1, 34))
+def test_the_leaves_rebuild_the_root_and_each_is_its_box_s(n):
+    aod = boxes(n)
+    salts = merkle.salts(b"secret", "head-1", aod)
+    tree = merkle.commit(aod, salts)
+    leaves = tree.leaves()
+    assert [h.hex() for h in leaves] == [merkle.leaf_hash(name, salts[name], aod[name]) for name in tree.names]
+    assert merkle.root_of_leaves(leaves) == tree.root
+    assert merkle.unpack_leaves(merkle.pack_leaves(leaves)) == leaves
+
+
+def test_leaves_in_another_order_or_one_changed_do_not_rebuild_the_root():
+    aod = boxes(5)
+    tree = merkle.commit(aod, merkle.salts(b"secret", "head-1", aod))
+    leaves = list(tree.leaves())
+    swapped = [leaves[1], leaves[0], *leaves[2:]]
+    changed = [*leaves[:4], hashlib.sha256(b"another box").digest()]
+    assert merkle.root_of_leaves(swapped) != tree.root
+    assert merkle.root_of_leaves(changed) != tree.root
+    assert merkle.root_of_leaves(leaves[:4]) != tree.root
+
+
+@pytest.mark.parametrize("text,why", [
+    (None, "not null"),
+    ("a b", "not base64"),
+    ("AAAA", "3 bytes"),
+    ("", "0 bytes"),
+])
+def test_leaves_in_another_form_are_refused(text, why):
+    with pytest.raises(ValueError, match=why):
+        merkle.unpack_leaves(text)

@@ -135,10 +135,11 @@ def test_a_proof_whose_seed_is_not_the_joins_is_refused(table):
 
 def test_a_root_of_wep_he_does_not_have_is_found_by_the_proof(table, monkeypatch):
     # the union's copy is patched: its Number Track shows 50 WEP more than it has, so every file
-    # it signs commits to that track; nothing the confederate receives can tell before the proof
+    # it signs commits to that track, and its proof gives the leaves of those roots; nothing the
+    # confederate receives can tell before the proof
     from hxref.referee.shadow import ShadowMixin
 
-    honest = ShadowMixin.commitment
+    honest, honest_leaves = ShadowMixin.commitment, ShadowMixin.proof_leaves
 
     def richer(self, side, head):
         if side == "union" and self.knowledge.known.get("union"):
@@ -150,7 +151,21 @@ def test_a_root_of_wep_he_does_not_have_is_found_by_the_proof(table, monkeypatch
                 self.knowledge.boxes["union"] = saved
         return honest(self, side, head)
 
+    def richer_leaves(self, side):
+        true_at = self.boxes_at
+
+        def boxes_at(seq):
+            at = true_at(seq)
+            track = at["union"]["track"]
+            return {**at, "union": {**at["union"], "track": {**track, "wep": track["wep"] + 50}}}
+        self.boxes_at = boxes_at
+        try:
+            return honest_leaves(self, side)
+        finally:
+            del self.boxes_at
+
     monkeypatch.setattr(ShadowMixin, "commitment", richer)
+    monkeypatch.setattr(ShadowMixin, "proof_leaves", richer_leaves)
     play_to_proof(table)
     for side, p in table.players.items():
         p("challenge", GAME, "--side", side, "--key", p.key)
@@ -166,7 +181,7 @@ def test_a_root_of_wep_he_does_not_have_is_found_by_the_proof(table, monkeypatch
                  and e["data"]["kind"] != "join")
     assert verdict["verdict"]["file"] == {"decision": first["decision"], "kind": first["kind"],
                                           "sha256": first["sha256"]}
-    assert "box `track` differs" in verdict["text"] and verdict["rule"] == verdict["verdict"]["rule"]
+    assert "box track: " in verdict["text"] and verdict["rule"] == verdict["verdict"]["rule"] == "3.16"
     assert b"union forfeits" in text
     assert json.loads(table["confederate"]("status", GAME, "--json").stdout)["phase"] == "over"
 

@@ -224,26 +224,28 @@ def own_seed(p: Player) -> bytes:
     return bytes.fromhex(yamlio.load_rt(store_path(p.folder / GAME, p.side).read_text(), "own")["seed"])
 
 
-def root_over(p: Player, head: str, change: Callable[[dict], None]) -> str:
-    """The root the attacker signs: his true boxes at ``head``, changed by ``change``, under his own
-    salts for that head (from his fog seed)."""
+def tree_over(p: Player, head: str, change: Callable[[dict], None]) -> merkle.Tree:
+    """The tree whose root the attacker signs: his true boxes at ``head``, changed by ``change``, under
+    his own salts for that head (from his fog seed)."""
     eng = own_engine(p)
     boxes = copy.deepcopy(eng.knowledge.boxes[p.side])
     change(boxes)
     names = eng.system.box_names(eng.h["state"], p.side)
-    return merkle.commit(boxes, fog.box_salts(own_seed(p), head, names)).root
+    return merkle.commit(boxes, fog.box_salts(own_seed(p), head, names))
 
 
-def prove(table: Table, forged_sealed: dict[str, dict] | None = None, dropped: str | None = None) -> dict:
+def prove(table: Table, forged_sealed: dict[str, dict] | None = None, dropped: str | None = None,
+          forged_leaves: dict[str, str] | None = None) -> dict:
     """Both sides send their proofs (the attacker's with ``forged_sealed`` laid over his sealed
-    answers, or without his sealed answer to ``dropped``, signed again) and resolve; the proof's
-    verdict event."""
+    answers, or without his sealed answer to ``dropped``, and ``forged_leaves`` over the leaves of his
+    roots, signed again) and resolve; the proof's verdict event."""
     for side, p in table.players.items():
         p("challenge", GAME, "--side", side, "--key", p.key)
-        if (forged_sealed or dropped) and side == "union":
+        if (forged_sealed or dropped or forged_leaves) and side == "union":
             data = read(p, "union-proof.yaml")
             data["sealed_answers"] = {**data["sealed_answers"], **(forged_sealed or {})}
             data["sealed_answers"].pop(dropped, None)
+            data["leaves"] = {**data["leaves"], **(forged_leaves or {})}
             signed(p, data, "union-proof.yaml")
         table.mail(side, f"{side}-proof.yaml")
     for p in table.players.values():
@@ -308,18 +310,22 @@ def test_the_honest_game_proves(table):
 
 # --- the four cheats --------------------------------------------------------------------------------------
 
-def forged_root_commit(table: Table, decision: str, choice: dict, change: Callable[[dict], None]) -> None:
+def forged_root_commit(table: Table, decision: str, choice: dict, change: Callable[[dict], None]) -> dict[str, str]:
     """The union commits ``choice`` to ``decision`` with his commit's and reveal's roots over his boxes
-    changed by ``change``; the confederate commits honestly; both reveal."""
+    changed by ``change``; the confederate commits honestly; both reveal.  The leaves of his forged
+    roots, for his proof (leaves that did not rebuild them would convict his proof itself)."""
     union = table["union"]
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    leaves = {}
     for kind in ("commit", "reveal"):
         name = f"union-{decision}-{kind}.yaml"
         data = read(union, name)
-        data["root"] = root_over(union, data["head"], change)
+        tree = tree_over(union, data["head"], change)
+        data["root"], leaves[tree.root] = tree.root, merkle.pack_leaves(tree.leaves())
         signed(union, data, name)
     table.mail("union", f"union-{decision}-commit.yaml")
     the_other_commits(table, "confederate")
+    return leaves
 
 
 def test_a_unit_moved_between_boxes_without_its_ap_is_found_by_the_proof(table):
@@ -328,11 +334,13 @@ def test_a_unit_moved_between_boxes_without_its_ap_is_found_by_the_proof(table):
     def moved(boxes):
         unit = boxes["leader:dunning"]["units"].pop("u5")
         boxes["leader:royce"]["units"]["u5"] = {**unit, "leader": "royce"}
-    forged_root_commit(table, LAST_REORG, {"administration": {"ammo": [{"leader": "whitcomb", "asp": 1}]}}, moved)
-    play_to_end(table)
-    verdict = Engine.load(table["confederate"].folder / GAME).gf.log
-    found = next(e["data"] for e in verdict if e["kind"] == "rules" and e["data"].get("type") == "proof")
-    convicted(found, table, "union", LAST_REORG, "commit", "protocol: root")
+    leaves = forged_root_commit(table, LAST_REORG, {"administration": {"ammo": [{"leader": "whitcomb", "asp": 1}]}},
+                                moved)
+    play_to(table, "proof", "proof")
+    found = prove(table, forged_leaves=leaves)
+    # the leaves name the box (the first of the two that differ), not the part: the rule of the AOD's record
+    convicted(found, table, "union", LAST_REORG, "commit", "3.1")
+    assert found["verdict"]["why"].startswith("box leader:dunning: "), found
 
 
 def test_a_sealed_administration_paid_with_ap_it_has_not_is_found_by_the_proof(table):
@@ -369,11 +377,12 @@ def test_a_root_with_more_wep_is_found_by_the_proof(table):
     # (c) his Number Track richer by 100 WEP in the roots he signs
     def richer(boxes):
         boxes["track"]["wep"] += 100
-    forged_root_commit(table, LAST_REORG, {"administration": {"ammo": [{"leader": "whitcomb", "asp": 1}]}}, richer)
-    play_to_end(table)
-    found = next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
-                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
-    convicted(found, table, "union", LAST_REORG, "commit", "protocol: root")
+    leaves = forged_root_commit(table, LAST_REORG, {"administration": {"ammo": [{"leader": "whitcomb", "asp": 1}]}},
+                                richer)
+    play_to(table, "proof", "proof")
+    found = prove(table, forged_leaves=leaves)
+    convicted(found, table, "union", LAST_REORG, "commit", "3.16")
+    assert found["verdict"]["why"].startswith("box track: "), found
 
 
 def test_a_different_attrition_roll_is_found_by_the_proof(table_at_bid):
@@ -385,6 +394,8 @@ def test_a_different_attrition_roll_is_found_by_the_proof(table_at_bid):
     before_reorg = read(union, "union-t2.reorg-reveal.yaml")["head"]
     before = eng.boxes_at(int(before_reorg.rpartition("@")[2]))["union"]
 
+    touched = set()
+
     def other_face(boxes):
         lost = [(name, uid, unit["steps"]) for name, box in sorted(before.items()) if name.startswith("leader:")
                 for uid, unit in sorted(box["units"].items()) if boxes[name]["units"][uid]["steps"] < unit["steps"]]
@@ -392,11 +403,12 @@ def test_a_different_attrition_roll_is_found_by_the_proof(table_at_bid):
             boxes[name]["units"][uid]["steps"] = steps
         if not lost:
             boxes["leader:whitcomb"]["units"]["u1"]["steps"] -= 1
-    forged_root_commit(table, LAST_BID, {"bid": 2}, other_face)
-    play_to_end(table)
-    found = next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
-                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
-    convicted(found, table, "union", LAST_BID, "commit", "protocol: root")
+        touched.update([name for name, _, _ in lost] or ["leader:whitcomb"])
+    leaves = forged_root_commit(table, LAST_BID, {"bid": 2}, other_face)
+    play_to(table, "proof", "proof")
+    found = prove(table, forged_leaves=leaves)
+    convicted(found, table, "union", LAST_BID, "commit", "3.1")
+    assert found["verdict"]["why"].startswith(f"box {min(touched)}: "), found
 
 
 def reveal_and_resolve(table: Table) -> None:

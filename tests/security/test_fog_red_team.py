@@ -311,7 +311,7 @@ def test_a_challenge_in_the_middle_of_a_block_is_refused_and_the_block_kept(tabl
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice", "bid: 1")
     data = {k: v for k, v in read(union, "union-t1.bid-commit.yaml").items()
             if k not in ("commitment", "root", "shown")}
-    data.update(decision="proof", kind="proof", seed=own_seed(union).hex(), sealed_answers={})
+    data.update(decision="proof", kind="proof", seed=own_seed(union).hex(), sealed_answers={}, leaves={})
     bad = sent(table, "union", signed(union, data, "early-proof.yaml"))
     err = confederate.fails("submit", GAME, bad)
     assert bad in err and "E308" in err and "between blocks" in err
