@@ -16,7 +16,7 @@ the Confederate's opens or claims the box that differs; and the Confederate's ow
 answers are nowhere the Union holds until the proof.
 
 Each game is played once for the test run, by the first process that asks, and every test process
-takes a copy of it (:func:`shared`): a game by mail costs about as long as the rest of its module.
+takes a copy of it (:func:`shared`): the heartland-demo game by mail takes about half a minute of a core.
 """
 from __future__ import annotations
 
