@@ -14,12 +14,18 @@ each exchange is compared byte for byte between the two games, masking only what
 hashes and commitments every later head chains, the signatures).  They are equal until a file of
 the Confederate's opens or claims the box that differs; and the Confederate's own file's sealed
 answers are nowhere the Union holds until the proof.
+
+Each game is played once for the test run, by the first process that asks, and every test process
+takes a copy of it (:func:`shared`): the heartland-demo game by mail takes about half a minute of a core.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
+import pickle
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from email import policy
@@ -31,6 +37,9 @@ import pytest
 from hxref.referee.engine import Engine
 from hxref.referee.fog_store import store_path
 
+from tests.played import chained
+
+from . import pictures_drawn_once
 from .test_club_games import demo_key, files_of, fixed_dice, ordinary_mail, still_there
 from .test_travel import Game, Player, PostOffice, carried, carried_bytes, post_office
 
@@ -73,7 +82,7 @@ class FogGame(Game):
 
     def __init__(self, players, vary=None):
         super().__init__(players)
-        self.vary = vary or (lambda side, decision, choice: choice)
+        self.vary = vary or as_shipped
 
     def beyond(self, eng) -> bool:
         return False                    # a fog game is played to its end, past the shipped turns
@@ -123,6 +132,12 @@ class FogGame(Game):
         return super().choose(p, d)
 
 
+def as_shipped(p: FogPlayer, d, choice: dict) -> dict:
+    """A side's choice as the shipped game makes it (a game played once for the run is kept as a
+    pickle: its players' ways of choosing are functions of the module)."""
+    return choice
+
+
 # --- what a side holds, made comparable ------------------------------------------------------------
 
 #: what differs between two games whose public moves are the same: every hash the log chains (heads,
@@ -139,8 +154,10 @@ def mask(data: bytes, root: Path) -> bytes:
     return HEX.sub(b"<hex>", data)
 
 
+@functools.lru_cache(maxsize=None)
 def mail_text(raw: bytes) -> bytes:
-    """A message as its reader sees it: its headers and every part decoded."""
+    """A message as its reader sees it: its headers and every part decoded (each message parsed once
+    for the process: every side's Maildir is searched after every exchange, all its messages again)."""
     msg = BytesParser(policy=policy.default).parsebytes(raw)
     out = [f"{k}: {v}".encode() for k, v in msg.items()]
     for part in msg.walk():
@@ -181,13 +198,14 @@ class Snapshots:
     taken: list = field(default_factory=list)       # [{side: [(path, digest)]}], the paths masked too
     blobs: dict = field(default_factory=dict)
 
-    def take(self, players: dict) -> None:
+    def take(self, held: dict[str, dict[str, bytes]]) -> None:
+        """Keep what each side holds now (``held``: :func:`holdings` of each side)."""
         import hashlib
 
         now = {}
-        for side, p in players.items():
+        for side, hers in held.items():
             mine = []
-            for path, data in holdings(p).items():
+            for path, data in hers.items():
                 masked = mask(data, self.root)
                 digest = hashlib.sha256(masked).hexdigest()
                 self.blobs.setdefault(digest, masked)
@@ -209,6 +227,17 @@ class Played:
     times: list = field(default_factory=list)       # the seconds of each round that mailed (inbox to outbox)
     seconds: float = 0.0
     events: int = 0
+
+    def moved(self, world: Path, to: Path) -> "Played":
+        """This game with its world (the folder it was played in) copied to ``to``: the players'
+        folders, keys and Maildirs there (what was recorded as it was played names ``world`` still)."""
+        shutil.copytree(world, to)
+        for p in self.players.values():
+            for name in ("folder", "key", "maildir"):
+                setattr(p, name, to / getattr(p, name).relative_to(world))
+        post = next(iter(self.players.values())).post
+        post.root = to / post.root.relative_to(world)
+        return self
 
 
 def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fog") -> Played:
@@ -233,14 +262,13 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fo
         p.inbox()
         still_there(p.maildir, ordinary[p.side], f"after {p.side}'s inbox")
 
-    def search() -> None:
-        for side, p in players.items():
+    def search(held: dict[str, dict[str, bytes]]) -> None:
+        for side in players:
             other = players[next(s for s in SIDES if s != side)]
             if other.side in proved or not other.own_file.exists():
                 continue
-            held = holdings(p)
             for value in secrets_of(other):
-                found = [path for path, data in held.items() if value in data]
+                found = [path for path, data in held[side].items() if value in data]
                 assert not found, f"after mail {len(g.log)}: {other.side}'s own {value[:16]!r}... is in {side}'s {found}"
 
     def mail(p: FogPlayer, start: float | None = None) -> None:
@@ -258,8 +286,9 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fo
                           "carried": carried_bytes(raw), "exchange": len(g.seen.taken)})
             if any(k == "proof" for _, s, k in files if s == p.side):
                 proved.add(p.side)
-        search()
-        g.seen.take(players)
+        held = {side: holdings(p) for side, p in players.items()}
+        search(held)
+        g.seen.take(held)
 
     g.game.write_all(alice)
     mail(alice)
@@ -282,11 +311,34 @@ def play(root: Path, post: PostOffice, scenario: str, vary=None, mode: str = "fo
     return g
 
 
+def shared(scenario: str, tmp_path_factory, vary=None) -> Played:
+    """The game of :func:`play`, played once for the test run: the first process of the run (an
+    xdist worker, or the only one) that asks plays it under a lock in the run's shared folder
+    (:func:`tests.played.chained`, a game of one part) and keeps its world (the players' folders and
+    Maildirs) and its record; every process, that one too, takes a copy of the world of its own."""
+    from tests.conftest import PLAYED
+
+    name = f"fog-mail-{scenario}{'-' + vary.__name__ if vary else ''}"
+
+    def play_into(k: int, out: Path) -> None:
+        root = out / "world"
+        with post_office(root) as post, fixed_dice(), pictures_drawn_once():
+            g = play(root, post, scenario, vary)
+        (out / "played.pickle").write_bytes(pickle.dumps(g))
+
+    out = chained(Path(os.environ[PLAYED]) / name, 0, play_into)
+    g: Played = pickle.loads((out / "played.pickle").read_bytes())
+    return g.moved(out / "world", tmp_path_factory.mktemp(name) / "world")
+
+
 @pytest.fixture(scope="module", params=["bidding-demo", "heartland-demo"])
-def fog_game(request, tmp_path_factory):
-    root = tmp_path_factory.mktemp(f"fog-mail-{request.param}")
-    with post_office(root) as post, fixed_dice():
-        return play(root, post, request.param)
+def scenario(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def fog_game(scenario, tmp_path_factory):
+    return shared(scenario, tmp_path_factory)
 
 
 def test_a_fog_game_by_mail_to_its_end_and_its_proof(fog_game):
@@ -364,13 +416,13 @@ def telling(kind: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def varied_game(fog_game, tmp_path_factory):
-    root = tmp_path_factory.mktemp(f"fog-mail-varied-{fog_game.scenario}")
-    with post_office(root) as post, fixed_dice():
-        return play(root, post, fog_game.scenario, VARIED[fog_game.scenario][2])
+def varied_game(scenario, tmp_path_factory):
+    return shared(scenario, tmp_path_factory, VARIED[scenario][2])
 
 
-def test_what_a_side_holds_tells_nothing_the_rules_have_not_revealed(fog_game, varied_game):
+# (the varied game asked for first: a worker that comes here while another plays the shipped game
+# plays the varied one meanwhile, instead of waiting for it)
+def test_what_a_side_holds_tells_nothing_the_rules_have_not_revealed(varied_game, fog_game):
     """Everything the watching side holds after each exchange is the same in both games (masked:
     :func:`mask`) until a file of the other side tells what differs, by the keys that tell hidden
     facts (:func:`telling`); the varied answer was held by the watcher for at least one exchange

@@ -244,15 +244,18 @@ class Game:
         p.sent.add(d.id)
         shipped = self.choices.get((d.id, p.side))
         empty = {k: ([] if isinstance(v, list) else v) for k, v in d.example.items()}
-        tries = ([("shipped", shipped)] if shipped is not None else []) + [("example", d.example)]
-        eng = p.eng()       # the skeleton `hxref template` offers, "accepted as it stands"
-        tries.append(("template skeleton", eng.system.template(eng.system.view(eng.state, p.side, eng.mode), d,
-                                                               p.side).choice))
-        tries.append(("empty example", empty))
-        tries.append(("compelled attacks", self._compelled_attacks(p, empty)))
+
+        def skeleton():         # the skeleton `hxref template` offers, "accepted as it stands"
+            eng = p.eng()
+            return eng.system.template(eng.system.view(eng.state, p.side, eng.mode), d, p.side).choice
+
+        # each made only when the ones before it are refused (a template or a copy's state costs a load)
+        tries = ([("shipped", lambda: shipped)] if shipped is not None else []) + [
+            ("example", lambda: d.example), ("template skeleton", skeleton), ("empty example", lambda: empty),
+            ("compelled attacks", lambda: self._compelled_attacks(p, empty))]
         res = None
-        for what, choice in tries:
-            choice = copy.deepcopy(choice)
+        for what, make in tries:
+            choice = copy.deepcopy(make())
             for _ in range(30):
                 res = p.hxref("commit" if d.secret else "answer", p.game, "--side", p.side, "--key", p.key,
                               "--decision", d.id, "--choice", json.dumps(choice), code=None)
