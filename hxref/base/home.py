@@ -70,7 +70,7 @@ def write_record(path: Path, data: Any) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, sort_keys=True)
+                fh.write(json.dumps(data, sort_keys=True))   # dumps: the C encoder; dump is pure Python
             os.replace(tmp, path)
         finally:
             with contextlib.suppress(OSError):
