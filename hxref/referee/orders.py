@@ -69,6 +69,9 @@ BY_KIND: dict[str, tuple[str, ...]] = {
     "open": ("root", "openings"),
     "proof": ("seed", "sealed_answers", "leaves"),
 }
+#: the command that writes a file of each kind
+WRITTEN_BY: dict[str, str] = {"join": "join", "commit": "commit", "reveal": "commit", "answer": "answer",
+                              "roll": "roll", "claim": "claim", "undo": "undo", "open": "open", "proof": "challenge"}
 #: keys a kind may carry: the dice link, where the decision takes it in the file (the engine checks)
 OPTIONAL: dict[str, tuple[str, ...]] = {"reveal": ("link",), "answer": ("link",)}
 #: keys of a file in a game played with hidden armies (the engine says which a file must carry)
@@ -198,9 +201,11 @@ def _check_kind_keys(order: Order, d: dict, kind: str) -> None:
                               path=(shown,), hint=f"{_article(kind)} {kind} file has: {', '.join(sorted(allowed))}")
     for key in BY_KIND[kind]:
         if key not in d:
+            hint = ("`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link (umpired games: "
+                    "`hxref answer --template FILE --key KEY`)" if key == "link"
+                    else f"`hxref {WRITTEN_BY[kind]}` writes {_article(kind)} {kind} file whole")
             raise order.error(InvalidInput, f"missing key `{key}` in {_article(kind)} {kind} file", code="E111",
-                              hint="`hxref sign FILE --key KEY --game GAME --side SIDE` adds the dice link (umpired "
-                                   "games: `hxref answer --template FILE --key KEY`)")
+                              hint=hint)
 
 
 def _check_values(order: Order, d: dict) -> None:

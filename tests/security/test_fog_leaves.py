@@ -73,6 +73,14 @@ def test_a_proof_missing_one_root_s_leaves_is_refused(bidding):
     assert "union-proof.yaml" in err
 
 
+def test_a_proof_without_leaves_is_refused_naming_the_command_that_writes_them(bidding):
+    data = own_proof(bidding)
+    del data["leaves"]
+    err = refused(bidding, data)
+    assert "E111" in err and "missing key `leaves` in a proof file" in err
+    assert "`hxref challenge` writes a proof file whole" in err and "dice link" not in err
+
+
 def test_leaves_of_a_root_he_never_signed_are_refused(bidding):
     data = own_proof(bidding)
     data["leaves"]["ab" * 32] = next(iter(data["leaves"].values()))
