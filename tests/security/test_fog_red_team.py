@@ -681,3 +681,25 @@ def test_two_copies_resolve_alike_in_processes_with_other_hash_seeds_zones_local
         games.append((p.folder / GAME).read_bytes())
     assert Engine.load(heartland["union"].folder / GAME).finished or cheats.awaiting(heartland)["decision"] == "proof"
     assert games[0] == games[1], "the two copies differ"
+
+
+@pytest.mark.xfail(strict=True, reason="an 'at least 0' AP for a move that pays AP is taken, as at the "
+                   "Reorganization; here no public result reads the AP against the bill (the copies agree and "
+                   "the proof passes), but nothing holds a claim to the bound the move reads")
+def test_an_at_least_claim_below_what_a_move_pays_is_refused_at_once(saved, tmp_path, monkeypatch):  # noqa: F811
+    # his orders move a force whose commander has more AP than the move pays; his claim says only
+    # "at least 0": true of his box, but below what the move reads (3.24)
+    from tests.security.test_fog_claims import bounded_orders, to_union_orders
+
+    table = cheats.copied(saved[cheats.LAST_BID], tmp_path / "t", monkeypatch)
+    d = to_union_orders(table)
+    choice, lid, _, least = bounded_orders(table, d)
+    assert least > 0
+    union = table["union"]
+    union("answer", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
+    name = f"union-{d['decision']}.yaml"
+    data = read(union, name)
+    data["claims"][f"leader:{lid}"]["leader"]["ap"] = {"at_least": 0}
+    bad = sent(table, "union", signed(union, data, name))
+    err = table["confederate"].fails("submit", GAME, bad)
+    assert bad in err and f"leader:{lid}" in err, err
