@@ -170,6 +170,8 @@ def _for_whom(audience: str | None, mode: str) -> str:
         return "umpire's report (everything)"
     if mode == "umpired":
         return f"{audience}'s report (secret: {audience} only)"
+    if mode == "fog":
+        return f"{audience}'s report (secret: {audience}'s army stays on this machine until the proof; do not send it)"
     return f"{audience}'s report (its sealed choices stay its own; in {mode} mode nothing else is secret)"
 
 

@@ -108,3 +108,12 @@ def test_each_side_keeps_its_own_file_private(table):
         assert not store_path(table.other(side).folder / GAME, side).exists()
         seed = re.search(r"seed: ([0-9a-f]{64})", own.read_text())
         assert seed and seed.group(1).encode() not in table.other(side).held()
+
+
+def test_a_side_s_report_tells_its_army_is_secret_and_the_public_one_does_not(table):
+    union = table["union"]
+    mine = union("report", GAME, "--side", "union").stdout
+    assert "union's report (secret: union's army stays on this machine until the proof; do not send it)" in \
+        " ".join(mine.split())
+    assert "nothing else is secret" not in mine
+    assert "public report" in " ".join(union("report", GAME).stdout.split())
