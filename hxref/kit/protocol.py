@@ -389,6 +389,17 @@ class GameSystem(ABC, Generic[S]):
         """How the game ended, or None while it goes on (or when the scenario names no winner)."""
         return None
 
+    def decided(self, state: S) -> tuple[S, list[dict]]:
+        """The state and the events once a neutral party has seen every side's hidden state, in a game
+        played with hidden armies: called on the true state when the proof passes (at the game's
+        end, or at a challenge that lifts the fog and lets the game go on in the open).  A result
+        that reads a side's :meth:`boxes` is no copy's to announce while each holds only its own
+        (its belief of the others' is not theirs): a system whose result reads them leaves it out at
+        the end of such a game and decides it here, on the true state, with the events that
+        announce it.  Default: the state unchanged, no event (a result that reads only what both
+        copies hold, announced at the end).  ``state`` is the engine's copy."""
+        return state, []
+
     def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """The skeleton of ``side``'s order file for ``decision``: by default the decision's example."""
         return Template(notes=[], choice=copy.deepcopy(dict(decision.example)))
