@@ -15,8 +15,8 @@ the methods below and never looks a hook up by name; it holds every system as a 
 (the state it keeps is the plain data the game file holds, which is the state the system's own
 ``setup`` and ``resolve`` returned).  Every method a system may leave out has its default here.
 ``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``map_orders``, ``reach``, ``dashboard``,
-``secrets``, ``boxes``, ``public`` and ``merged`` read their arguments and change nothing (the conformance suite checks it); ``resolve`` returns the new
-state (the engine hands it a copy of its own, which the rules of the shipped systems update in place).
+``secrets``, ``boxes``, ``public`` and ``merged`` read their arguments and change nothing (the conformance suite checks it); ``resolve`` and ``decided`` return the new
+state (the engine hands them a copy of its own, which the rules of the shipped systems update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
 the system is bound to (:meth:`GameSystem.bind`): the game's pinned files, or today's.
