@@ -15,8 +15,8 @@ the methods below and never looks a hook up by name; it holds every system as a 
 (the state it keeps is the plain data the game file holds, which is the state the system's own
 ``setup`` and ``resolve`` returned).  Every method a system may leave out has its default here.
 ``decisions``, ``check``, ``view``, ``result``, ``stand_fast``, ``map_orders``, ``reach``, ``dashboard``,
-``secrets``, ``boxes``, ``public`` and ``merged`` read their arguments and change nothing (the conformance suite checks it); ``resolve`` returns the new
-state (the engine hands it a copy of its own, which the rules of the shipped systems update in place).
+``secrets``, ``boxes``, ``public`` and ``merged`` read their arguments and change nothing (the conformance suite checks it); ``resolve`` and ``decided`` return the new
+state (the engine hands them a copy of its own, which the rules of the shipped systems update in place).
 A system never imports :mod:`random`, never prints and never reads a file during play: dice
 come in as an object, and the charts, terrain types and map as the :class:`~hxref.kit.charts.Charts`
 the system is bound to (:meth:`GameSystem.bind`): the game's pinned files, or today's.
@@ -388,6 +388,17 @@ class GameSystem(ABC, Generic[S]):
     def result(self, state: S) -> Result | None:
         """How the game ended, or None while it goes on (or when the scenario names no winner)."""
         return None
+
+    def decided(self, state: S) -> tuple[S, list[dict]]:
+        """The state and the events once a neutral party has seen every side's hidden state, in a game
+        played with hidden armies: called on the true state when the proof passes (at the game's
+        end, or at a challenge that lifts the fog and lets the game go on in the open).  A result
+        that reads a side's :meth:`boxes` is no copy's to announce while each holds only its own
+        (its belief of the others' is not theirs): a system whose result reads them leaves it out at
+        the end of such a game and decides it here, on the true state, with the events that
+        announce it.  Default: the state unchanged, no event (a result that reads only what both
+        copies hold, announced at the end).  ``state`` is the engine's copy."""
+        return state, []
 
     def template(self, view: Mapping[str, Any], decision: Decision, side: str) -> Template:
         """The skeleton of ``side``'s order file for ``decision``: by default the decision's example."""

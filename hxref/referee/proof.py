@@ -18,7 +18,9 @@ then the true state) and checks, file by file and block by block:
 
 The first failure is the verdict: the side, the file (decision, kind, sha256) and the rule, logged
 as a ``rules`` event; that side forfeits.  With none, the game's state becomes the true one and the
-fog is lifted (``fog_lifted`` in the header): the result is the true state's.
+fog is lifted (``fog_lifted`` in the header): the system decides on it what waited for every side's
+hidden state (:meth:`~hxref.kit.protocol.GameSystem.decided`: a result no copy could announce at the
+game's end), and its events follow the verdict's in the proof's block.
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ from ..base.canon import canonical_json, sha256_hex
 from ..base.errors import HxrefError, InvalidInput
 from ..crypto import merkle
 from ..gamefile.game import GameFile, new_header
+from ..kit import registry
+from ..kit.protocol import resolve_copy
 from . import orders
 from .inputs import inputs_for
 from .shadow import PROOF, Knowledge, ProofFailure, Secrets
@@ -114,7 +118,8 @@ def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], pro
 
 def close_proof(eng: "Engine", pend: dict) -> None:
     """Close the ``proof`` decision: replay the game with every side's seed and sealed answers, log
-    the verdict, and end the game (a forfeit for the side at fault, else the true state)."""
+    the verdict, and end the game (a forfeit for the side at fault), or go on with the true state and
+    what the system decides on it (the result that waited for the proof)."""
     known: dict[str, Secrets] = {}
     for f in canonical(pend["files"]):
         if f["kind"] == PROOF:
@@ -140,10 +145,15 @@ def close_proof(eng: "Engine", pend: dict) -> None:
         eng.h["awaiting"] = []
         eng.h["phase"] = "over"
         return
+    true = replay.shadow()
     eng._emit("rules", None, {"decision": PROOF, "type": "proof", "rule": "protocol: proof",
                               "text": "proof: every file of the game is true; the fog is lifted",
-                              "verdict": None, "state": sha256_hex(canonical_json(replay.shadow()))})
-    eng.h["state"] = replay.shadow()
+                              "verdict": None, "state": sha256_hex(canonical_json(true))})
+    # the result that waited for both sides' hidden state is decided on the true one
+    state, events = eng.system.decided(resolve_copy(registry.info(eng.meta["system"]), true))
+    for ev in events:
+        eng._emit("rules", ev.get("side"), {"decision": PROOF, **ev})
+    eng.h["state"] = state
     eng.h["fog_lifted"] = True
     eng._knowledge = replay._knowledge
     eng._refresh_awaiting(eng.signed_time(len(eng.gf.log)))

@@ -80,8 +80,9 @@ SEEN: Final = "seen"
 #: the per-side records ``{side: ...}`` of the whole state besides :data:`OWN_KEYS` (7.11 sources)
 OWN_MORE = ("sources",)
 #: fields the views do not list that are public in an open game: ``plots`` holds nothing of where
-#: a hidden force is (8.62a, :mod:`.hidden_open`); ``weather`` and ``month`` are the calendar's
-PUBLIC_MORE = (PLOTS, "weather", "month")
+#: a hidden force is (8.62a, :mod:`.hidden_open`); ``weather`` and ``month`` are the calendar's;
+#: ``aods_compared`` says the proof compared both displays (3.71, :func:`.victory.awaits_proof`)
+PUBLIC_MORE = (PLOTS, "weather", "month", "aods_compared")
 #: lists of entries each with its ``side``, kept in the boxes with their places (8.74, 3.72(4))
 SIDED_LISTS = ("off_map", ANNOUNCEMENTS)
 

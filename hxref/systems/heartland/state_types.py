@@ -400,6 +400,7 @@ class FullGameExtras(TypedDict, total=False):
     weather: Weather | None
     standing: dict[str, dict[str, Any]]     # a side's standing orders (order data)
     result: GameResult
+    aods_compared: bool                 # a game with hidden armies: the proof compared both AODs (3.71)
     hq_pool: dict[str, list[str]]
     chief_engineer: ChiefEngineer
     pending_searches: dict[str, list[PendingSearch]]

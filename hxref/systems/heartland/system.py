@@ -347,15 +347,16 @@ class Heartland(GameSystem[HeartlandState]):
                                 "4.3", turn=t))
         if t >= len(state["calendar"]):
             state["phase"] = "over"
-            events.append(event("game.end", f"the scenario ends after turn {t}", "-"))
-            if is_full(state) and state.get("victory"):
-                from .victory import score, update_control
+            from .victory import awaits_proof, decide
 
-                update_control(state)
-                sc = score(state)
-                state["result"] = {"points": sc.points, "winner": sc.winner, "level": sc.level, "margin": sc.margin}
-                events.append(event("victory", sc.why + (" (stand-in VP schedule)" if sc.stand_in else ""), "3.16",
-                                    points=sc.points, winner=sc.winner))
+            if is_full(state) and state.get("victory") and awaits_proof(state):
+                events.append(event("game.end", f"the scenario ends after turn {t}; the victory (3.16) reads both "
+                                    "sides' displays, which only the proof compares (3.71): the result waits for it",
+                                    "3.71"))
+            else:
+                events.append(event("game.end", f"the scenario ends after turn {t}", "-"))
+                if is_full(state) and state.get("victory"):
+                    events.append(decide(state))
         else:
             state["turn"] = t + 1
             state["phase"] = "bid"
@@ -525,13 +526,26 @@ class Heartland(GameSystem[HeartlandState]):
 
         return fog_play.with_shown(public, side, shown)
 
+    def decided(self, state: HeartlandState) -> tuple[HeartlandState, list[dict]]:
+        """Both AODs compared by the proof (3.71): a game over whose victory waited for it is decided
+        on the true state (3.16, :mod:`.victory`); one that goes on announces its result at its end."""
+        from .fog import hidden_armies
+        from .victory import awaits_proof, decide
+
+        if not is_full(state) or not hidden_armies(state):
+            return state, []
+        waited = awaits_proof(state) and state["phase"] == "over" and bool(state.get("victory"))
+        state["aods_compared"] = True
+        return state, event_dicts([decide(state)] if waited else [])
+
     def result(self, state: HeartlandState) -> Result | None:
         """The victory (14.0) of a finished game: the VP difference; a scenario without victory
         conditions (bidding-demo) ends in a draw.  None while the game goes on."""
         r = state.get("result") if is_full(state) else None
         if not r:
-            return Result(None, 0, "no victory conditions in the scenario: a draw") if state.get("phase") == "over" \
-                else None
+            # a victory that waits for the proof (3.71) is no draw
+            over = state.get("phase") == "over" and not (is_full(state) and state.get("victory"))
+            return Result(None, 0, "no victory conditions in the scenario: a draw") if over else None
         vp = ", ".join(f"{s} {n}" for s, n in (r.get("points") or {}).items())
         return Result(r.get("winner"), int(r.get("margin") or 0), f"{r.get('level') or 'a'} victory; VP {vp}")
 
@@ -600,10 +614,14 @@ class Heartland(GameSystem[HeartlandState]):
 
     @staticmethod
     def _victory_section(view: Mapping[str, Any]) -> Section:
-        """3.16 / 14.0: the result or the score so far, and the victory places held."""
+        """3.16 / 14.0: the result or the score so far, and the victory places held.  In a game with
+        hidden armies the score counts the steps lost and the leaders fallen on both sides' displays,
+        which no side's view holds until the proof compared them (3.71): none is shown before."""
         from .victory import score
 
-        sc = score(cast(FullGameState, view)) if view.get("open_view") or view.get("viewer") is None else None
+        hidden = view.get("mode") == "fog" and not view.get("open_view")
+        sc = score(cast(FullGameState, view)) if view.get("open_view") or (
+            view.get("viewer") is None and not hidden) else None
         res = view.get("result")
         lines = [f"Result: {res['winner'] or 'draw'}"
                  + (f", {res['level']} victory by {res['margin']} VP" if res.get("winner") else "")
@@ -613,6 +631,9 @@ class Heartland(GameSystem[HeartlandState]):
                                                    for h, vp in view["victory"].get("places", {}).items()))
         if sc is not None and not res:
             lines.append("Score now: " + sc.why)
+        elif not res and hidden:
+            lines.append("Score: the steps each side lost and its leaders fallen are on its own display (3.71); "
+                         "the proof compares both and decides the result.")
         lines.append("The VP schedule is the scenario's stand-in (the rules seed has none).")
         return Section("Victory points (3.16)", lines)
 

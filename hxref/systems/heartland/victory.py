@@ -5,6 +5,10 @@ The rules seed gives no victory conditions (digest section C): a scenario's
 Points are counted from the state at any moment: each place to the side that
 holds it (the last side with a force in the hex), each enemy step lost, and
 each enemy leader killed or captured -- not one lost to sickness (8.13).
+
+In a game with hidden armies the steps lost and the leaders fallen are on each side's own display
+(3.71): no copy knows the enemy's, so the result at the game's end waits for the proof, which
+compares both (:func:`awaits_proof`), and is decided on the true state it shows.
 """
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ from dataclasses import dataclass, field
 
 from .state_types import FullGameState, VictoryRules
 from . import model
+from .fog import hidden_armies
+from ...kit.events import Event, event
 
 SIDES = ("union", "confederate")
 
@@ -84,3 +90,19 @@ def score(state: FullGameState) -> Score:
         s.margin = abs(points[a] - points[b])
         s.level = "decisive" if s.margin >= sched.get("decisive_margin", 10 ** 9) else "marginal"
     return s
+
+
+def awaits_proof(state: FullGameState) -> bool:
+    """The result reads both sides' Army Organization Displays, which in a game with hidden armies
+    only the proof compares (3.71): until it has, no copy announces it."""
+    return hidden_armies(state) and not state.get("aods_compared")
+
+
+def decide(state: FullGameState) -> Event:
+    """The game's result from the state at its end (14.0): written in the state, and the event that
+    announces it (who won, by how much)."""
+    update_control(state)
+    sc = score(state)
+    state["result"] = {"points": sc.points, "winner": sc.winner, "level": sc.level, "margin": sc.margin}
+    return event("victory", sc.why + (" (stand-in VP schedule)" if sc.stand_in else ""), "3.16",
+                 points=sc.points, winner=sc.winner)
