@@ -494,6 +494,19 @@ class GameSystem(ABC, Generic[S]):
         merged into the other copies' picture of its boxes; proven at the end.  Default: none."""
         return {}
 
+    def claim_problem(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any],
+                      names: Sequence[str], claims: Any) -> Problem | None:
+        """Why ``claims``, as a file of ``side`` carries them with its answer (its public part ``choice``),
+        cannot be the claims the rules give (:meth:`claims`), as another copy tells at once on its
+        ``state``: what is wrong, the path into the claims, and the rule that reads what the claim leaves
+        out or bounds too low (none for a claim of the wrong form), or None.  Their form (each box one of
+        ``names``, the side's box names; each value of the form the state's field has) and whatever
+        the public facts tell of them; the proof holds the rest to the true boxes.  Never raises, whatever
+        the claims.  Default (no hidden state): a claim of anything is wrong."""
+        if claims == {}:
+            return None
+        return Problem(f"{self.name} keeps no hidden state: an answer claims nothing", "")
+
     def believed(self, side: str, box: Any, part: Mapping[str, Any]) -> Any:
         """The box another copy believes once ``side`` claimed ``part`` of it (:meth:`claims`): what it
         believed, ``box`` (None: nothing), with ``part`` laid over it (:func:`overlay`).  A system whose

@@ -34,7 +34,7 @@ from ..kit import registry
 from ..kit.protocol import resolve_copy
 from . import orders
 from .inputs import inputs_for
-from .shadow import PROOF, Knowledge, ProofFailure, Secrets
+from .shadow import PROOF, Knowledge, ProofFailure, Secrets, first_difference, quoted
 from .trust import canonical
 
 if TYPE_CHECKING:
@@ -116,6 +116,17 @@ def _replay(engine: type["Engine"], gf: GameFile, known: dict[str, Secrets], pro
     return replay
 
 
+def _same_public(replay: "Engine", eng: "Engine") -> None:
+    """The backstop of the proof: the public part of the state the true game ends in is the one the game
+    file holds (every copy played on it), else a public result changed with no event telling it."""
+    true, held = replay.h["state"], eng.h["state"]
+    if canonical_json(true) != canonical_json(held):
+        path, given, kept = first_difference(true, held)
+        raise Verdict(None, None, "protocol: public", f"the public state at the end is not what the true game gives: "
+                      f"at {'.'.join(path) or 'its top'} the true game gives {quoted(given)}, the game file holds "
+                      f"{quoted(kept)}: a public result that no event told, from a fact nobody opened or claimed")
+
+
 def close_proof(eng: "Engine", pend: dict) -> None:
     """Close the ``proof`` decision: replay the game with every side's seed and sealed answers, log
     the verdict, and end the game (a forfeit for the side at fault), or go on with the true state and
@@ -134,6 +145,7 @@ def close_proof(eng: "Engine", pend: dict) -> None:
     eng.h["resolved"].append(PROOF)
     try:
         replay = _replay(type(eng), view, known, True)
+        _same_public(replay, eng)
     except Verdict as verdict:
         text = (f"proof: {verdict.side} forfeits: {verdict.side}'s file ({verdict.file['decision']}, "
                 f"{verdict.file['kind']}, sha256 {verdict.file['sha256'][:16]}): {verdict.why} (rule {verdict.rule})"

@@ -36,7 +36,7 @@ from ..base.errors import IllegalOrder, InvalidInput
 from ..crypto import fog, merkle
 from ..crypto import dice as dice_mod
 from ..kit import events as events_mod
-from ..kit import registry
+from ..kit import registry, schema
 from ..kit.protocol import Decision, resolve_copy
 from . import orders
 
@@ -357,6 +357,8 @@ class ShadowMixin:
                 raise order.error(IllegalOrder, f"the opening of `{opening.name}` does not open this file's root "
                                   "(another value, salt or box, or a box the public part does not name)",
                                   code="E314", path=("openings", i))
+        if kind in ("answer", "reveal") and dec.kind != PROOF:
+            self._accept_claims(order, dec, names)
         if kind in ("answer", "reveal", "roll") and dec.kind != PROOF:
             opened = {o["name"] for o in d.get("openings", [])}
             lacking = [n for n in self.file_openings(dec, order.side, kind, d) if n not in opened]
@@ -380,6 +382,20 @@ class ShadowMixin:
                                   path=("openings",))
         if self.knowledge.proving:
             self._prove_file(order, dec)
+
+    def _accept_claims(self, order: orders.Order, dec: Decision, names: list[str]) -> None:
+        """An answer's claims (``names``: its signer's box names): of the form the rules give them, and
+        stating what the public facts tell its answer reads (E112, E314)."""
+        d = order.data
+        choice = d.get("choice")
+        if not isinstance(choice, dict) or schema.check(dec.schema, choice, dec.rule):
+            return          # a choice of another shape is refused next, by its shape (orders.check_choice)
+        found = self.system.claim_problem(self.state, dec, order.side, choice, names, d.get("claims", {}))
+        if found is not None:
+            path = ("claims", *found.path)
+            cls, code = (IllegalOrder, "E314") if found.rule else (InvalidInput, "E112")
+            raise order.error(cls, f"{'.'.join(map(str, path))}: {found.message}", code=code, path=path,
+                              rule=found.rule or None)
 
     def signed_roots(self, side: str) -> dict[str, tuple[dict[str, str], str]]:
         """Every root ``side`` signed in the game's log, each with the first file that carries it
@@ -600,15 +616,27 @@ class ShadowMixin:
             differs = next((n for n in sorted(true) if n in committed and committed[n] != true[n]), None)
             if differs is None:
                 self._false_leaf(side, d, tree, names)
-            path, given, said = _first_difference(true[differs], committed[differs])
+            path, given, said = first_difference(true[differs], committed[differs])
             rule = self.system.box_rule(differs, path) or self.rule_of_box(side, differs)
             where = f" at {'.'.join(path)}" if path else ""
-            raise ProofFailure(f"box {differs}{where}: the game gives {_short(given)}, the file committed to "
-                               f"{_short(said)}", side=side, box=differs, rule=rule)
-        for name, part in (d.get("claims") or {}).items():
-            if not self.system.claim_holds(true.get(name), part):
-                raise ProofFailure(f"its claim of `{name}` is not true of {side}'s boxes", side=side, box=name,
-                                   rule=dec.rule)
+            raise ProofFailure(f"box {differs}{where}: the game gives {quoted(given)}, the file committed to "
+                               f"{quoted(said)}", side=side, box=differs, rule=rule)
+        if order.kind in ("answer", "reveal"):
+            self._prove_claims(side, dec, d, self.system.merged(self.h["state"], at))
+
+    def _prove_claims(self, side: str, dec: Decision, d: dict, true_state: dict) -> None:
+        """The claims of ``side``'s answer (its data ``d``) are the claims the rules give for its whole
+        choice on the true state ``true_state``: the same boxes, parts, bounds and values (a true bound
+        below what the rules read, a part left out or one too many convict the file as a false one)."""
+        given = d.get("claims") or {}
+        owed = self.system.claims(true_state, dec, side, self.full_choice(side, dec.id, d))
+        if given == owed:
+            return
+        name = next(n for n in sorted(set(given) | set(owed)) if given.get(n) != owed.get(n))
+        path, told, said = first_difference(owed.get(name), given.get(name))
+        where = f" at {'.'.join(path)}" if path else ""
+        raise ProofFailure(f"its claim of `{name}`{where} is not what the rules give: they read {quoted(told)}, "
+                           f"the file claims {quoted(said)}", side=side, box=name, rule=dec.rule)
 
     def _leaves_of(self, side: str, d: dict) -> tuple[bytes, ...]:
         """The leaves ``side``'s proof gives of the root of its file (data ``d``); the proof is at
@@ -654,14 +682,14 @@ class ShadowMixin:
         return ROOT_RULE
 
 
-def _first_difference(a: Any, b: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any, Any]:
+def first_difference(a: Any, b: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any, Any]:
     """The first path (keys) where ``a`` and ``b`` differ, and their values there (None: absent)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
             if a.get(k) != b.get(k):
                 if k not in a or k not in b:
                     return (*path, str(k)), a.get(k), b.get(k)
-                return _first_difference(a[k], b[k], (*path, str(k)))
+                return first_difference(a[k], b[k], (*path, str(k)))
     return path, a, b
 
 
@@ -670,7 +698,7 @@ def _head(d: dict) -> str:
     return f"{d['head'][:16]}@{d['head'].rpartition('@')[2]}"
 
 
-def _short(value: Any) -> str:
+def quoted(value: Any) -> str:
     """A value as a verdict quotes it: compact JSON, cut at 120 characters; absent for None."""
     if value is None:
         return "nothing"

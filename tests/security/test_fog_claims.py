@@ -1,7 +1,8 @@
 """What a moving force claims of its boxes in a game with hidden armies (hxref/systems/heartland/fog_play.py),
 played by two machines (tests/core/fog_table.py): a unit the enemy's copy never saw, claimed as it moves;
 an AP claimed as "at least" what the move reads, the file the enemy gets holding the bound and not the
-value; and that claim made a lie by hand, found by the proof.
+value; claims of another form, or leaving out what the public orders read, refused at once; and a claim
+stripped of what only the true game tells, found by the proof.
 
 The machines are those of test_fog_cheats.py (heartland-demo, ``--mode fog``, honest players who stand
 where they are), with one more save: at the commitments of the second Reorganization Segment, the last
@@ -168,18 +169,93 @@ def test_the_orders_file_the_enemy_gets_says_at_least_and_not_the_ap(at_bid):
     assert not re.search(rb"\bap: %d\b|\"ap\": ?%d\b" % (ap, ap), sent), f"{lid}'s AP {ap} is in the file"
 
 
-def test_an_at_least_claim_above_the_ap_he_has_is_found_by_the_proof(at_bid):
-    # his orders re-signed with a claim of more AP than his commander has: the enemy's copy believes it
-    # until the proof, which holds it to his boxes (3.24) and names the file
+def test_an_at_least_claim_above_what_the_move_reads_is_refused_at_once(at_bid):
+    # his orders re-signed with a claim of more AP than his commander has: not the bound his orders read
+    # (3.24), which the enemy's copy finds from the public orders
     table = at_bid
     d = to_union_orders(table)
     choice, lid, ap, _ = bounded_orders(table, d)
+    bad = forged_orders(table, d, choice, lambda c: c[f"leader:{lid}"]["leader"].update(ap={"at_least": ap + 1}))
+    err = table["confederate"].fails("submit", GAME, bad)
+    assert bad in err and "E314" in err and f"claims.leader:{lid}.leader.ap" in err and "3.24" in err, err
+
+
+def forged_orders(table: Table, d: dict, choice: dict, change) -> str:
+    """The union's answer ``choice`` to ``d`` with its claims changed by ``change(claims)``, signed again and
+    copied to the confederate's folder (not submitted); its name."""
     union = table["union"]
     union("answer", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
     name = f"union-{d['decision']}.yaml"
     data = read(union, name)
-    data["claims"][f"leader:{lid}"]["leader"]["ap"] = {"at_least": ap + 1}
+    change(data["claims"])
     signed(union, data, name)
+    shutil.copy(union.folder / name, table["confederate"].folder / name)
+    return name
+
+
+# --- a claim's form, and what the public orders tell it owes: each refused at once ---------------------------
+
+def _lead(claims: dict) -> dict:
+    """The first commander's part of ``claims``."""
+    return next(p["leader"] for n, p in sorted(claims.items()) if "leader" in p)
+
+
+def _unit(claims: dict) -> dict:
+    """The first unit's part of ``claims``."""
+    return next(u for _, p in sorted(claims.items()) for _, u in sorted((p.get("units") or {}).items()))
+
+
+FORMS = {
+    # what the claims are changed to, the path the refusal names, its code
+    "not-a-mapping": (lambda c: c.clear() or c.update({0: 1}), "claims.0", "E112"),
+    "not-his-box": (lambda c: c.update({"leader:nobody": {"leader": {"active": True}}}), "claims.leader:nobody",
+                    "E112"),
+    "a-hex-he-does-not-hold": (lambda c: c.update({"hex:0000": {"units": {}}}), "claims.hex:0000", "E112"),
+    "unknown-part": (lambda c: next(iter(c.values())).update(track={}), "claims.", "E112"),
+    "unclaimed-field": (lambda c: _unit(c).update(cf=[9, 9]), ".cf", "E112"),
+    "face-as-text": (lambda c: _lead(c).update(active="yes"), ".leader.active", "E112"),
+    "arm-as-number": (lambda c: _unit(c).update(arm=3), ".arm", "E112"),
+    "ap-negative": (lambda c: _lead(c).update(ap=-1), ".leader.ap", "E112"),
+    "ap-as-text": (lambda c: _lead(c).update(ap="3"), ".leader.ap", "E112"),
+    "face-left-out": (lambda c: _lead(c).pop("active"), ".leader.active", "E314"),
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_claim_of_another_form_or_leaving_out_what_the_orders_read_is_refused_at_once(at_bid, form):
+    change, path, code = FORMS[form]
+    table = at_bid
+    d = to_union_orders(table)
+    choice, _, _, _ = bounded_orders(table, d)
+    bad = forged_orders(table, d, choice, change)
+    err = table["confederate"].fails("submit", GAME, bad)
+    assert bad in err and code in err and path in err, err
+
+
+def test_orders_stripped_of_their_claims_are_refused_at_once(at_bid):
+    # a force on the map moves: its commander's face is read (8.21), and the claims are gone
+    table = at_bid
+    d = to_union_orders(table)
+    choice, lid, _, _ = bounded_orders(table, d)
+    bad = forged_orders(table, d, choice, lambda c: c.clear())
+    err = table["confederate"].fails("submit", GAME, bad)
+    assert bad in err and "E314" in err and "claim leaves it out" in err and "claims.leader:" in err, err
+
+
+def test_a_claim_stripped_of_what_no_public_fact_tells_is_found_by_the_proof(at_bid):
+    # a unit's size left out of his claims (3.23: read where the force stops): the enemy's copy cannot
+    # know it was owed; the proof, which computes the claims on the true game, names the file
+    table = at_bid
+    d = to_union_orders(table)
+    choice, _, _, _ = bounded_orders(table, d)
+    dropped: list[str] = []
+
+    def strip(claims: dict) -> None:
+        box = next(n for n, p in sorted(claims.items()) if p.get("units"))
+        dropped.append(box)
+        next(iter(sorted(claims[box]["units"].items())))[1].pop("size")
+
+    name = forged_orders(table, d, choice, strip)
     table.mail("union", name)
     choose = staying(table)
     while awaiting(table)["decision"] == d["decision"]:
@@ -187,9 +263,29 @@ def test_an_at_least_claim_above_the_ap_he_has_is_found_by_the_proof(at_bid):
     play_to_end(table)
     verdict = prove_found(table)
     convicted(verdict, table, "union", d["decision"], "answer", d["rule"])
-    assert f"claim of `leader:{lid}`" in verdict["verdict"]["why"]
+    assert f"its claim of `{dropped[0]}` at units." in verdict["verdict"]["why"], verdict["verdict"]["why"]
+    assert "size" in verdict["verdict"]["why"]
 
 
 def prove_found(table: Table) -> dict:
     return next(e["data"] for e in Engine.load(table["confederate"].folder / GAME).gf.log
                 if e["kind"] == "rules" and e["data"].get("type") == "proof")
+
+
+# --- the backstop: the public part the game ends in -----------------------------------------------------------
+
+def test_a_public_state_that_parts_from_the_true_one_with_no_event_is_named_by_the_proof():
+    # two copies that agreed on a public result no event told (an entrenchment both dropped): the true
+    # game's public part and the game file's part where they part, named; no side (no file is at fault)
+    from types import SimpleNamespace
+
+    from hxref.referee.proof import Verdict, _same_public
+
+    held = {"turn": 3, "hexes": {"0610": {"entrenched": False}, "0611": {"entrenched": True}}}
+    true = {"turn": 3, "hexes": {"0610": {"entrenched": True}, "0611": {"entrenched": True}}}
+    _same_public(SimpleNamespace(h={"state": held}), SimpleNamespace(h={"state": dict(held)}))
+    with pytest.raises(Verdict) as found:
+        _same_public(SimpleNamespace(h={"state": true}), SimpleNamespace(h={"state": held}))
+    v = found.value
+    assert (v.side, v.file, v.rule) == (None, None, "protocol: public")
+    assert "at hexes.0610.entrenched the true game gives true, the game file holds false" in v.why, v.why

@@ -42,7 +42,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...kit.protocol import overlay
+from ...kit.protocol import Problem, overlay
 from . import model
 from .administration import ENTRENCH_AP
 from .aod import SEEN, TRACK, hex_box, leader_box
@@ -256,6 +256,151 @@ def claim_holds(box: Any, part: Any) -> bool:
     if isinstance(part, Mapping):
         return isinstance(box, Mapping) and all(claim_holds(box.get(k), v) for k, v in part.items())
     return bool(box == part)
+
+
+#: the fields of a leader a claim bounds ("at least", :func:`bounded`): his AP (3.24) and ML (3.54)
+BOUNDED = ("ap", "ml")
+#: what a claim may state of a leader's box: his face, and his AP and ML as bounds
+LEADER_CLAIMED = (*LEADER_ALWAYS, *BOUNDED)
+#: what a claim may state of a unit
+UNIT_CLAIMED = (*UNIT_ALWAYS, *UNIT_CHECK)
+#: the rule that reads a leader's field a claim states: his AP (3.24), ML (3.54), face (the IMC, 8.21)
+BOUND_RULES = {"ap": "3.24", "ml": "3.54"}
+
+
+def claim_problem(state: HeartlandState, decision_kind: str, side: str, choice: Mapping[str, Any],
+                  names: Sequence[str], claims: Any, detachment: Mapping[str, Any]) -> Problem | None:
+    """Why ``claims``, the claims of ``side``'s answer whose public part is ``choice``, cannot be those the
+    rules give, as the enemy's copy (its ``state``) tells at once: the path into the claims and what
+    is wrong (its rule: what the rules read; none: the form), or None when they may be (the proof holds
+    them to the true boxes).  Their form: each box
+    one of ``side``'s ``names``; a leader's part his :data:`LEADER_CLAIMED` fields, a unit's its
+    :data:`UNIT_CLAIMED` fields, each value of the form the state's field has, a bounded field
+    (:data:`BOUNDED`) ``{"at_least": K}`` with K a whole number, or the value itself.  Their bounds, where the
+    public facts give them (:func:`_owed`): what the answer reads of each commander is claimed, at
+    exactly the bound it reads."""
+    from typing import get_type_hints
+
+    from .state_types import Leader, Unit
+
+    if not isinstance(claims, Mapping):
+        return Problem("the claims are a mapping of box names to what they state", "")
+    leader_form, unit_form = get_type_hints(Leader), get_type_hints(Unit)
+    for name, part in claims.items():
+        where: tuple[str, ...] = (str(name),)
+        if name not in names:
+            return Problem(f"`{name}` is not a box of {side}'s", "", list(where))
+        lid = str(name).partition(":")[2] if str(name).startswith(leader_box("")) else None
+        allowed = ("leader", "units") if lid else ("units",)
+        if not isinstance(part, Mapping) or set(part) - set(allowed):
+            return Problem(f"a claim of a box states {' and '.join(allowed)}", "", list(where))
+        if "leader" in part:
+            found = _fields_problem(part["leader"], LEADER_CLAIMED, leader_form, BOUNDED)
+            if found is not None:
+                return Problem(found[1], "", [*where, "leader", *found[0]])
+        units = part.get("units")
+        if "units" in part and not isinstance(units, Mapping):
+            return Problem("the units a claim states are a mapping of unit ids", "", [*where, "units"])
+        for uid, u in (units or {}).items():
+            found = _fields_problem(u, UNIT_CLAIMED, unit_form, ())
+            if found is not None:
+                return Problem(found[1], "", [*where, "units", str(uid), *found[0]])
+    for name, reads in _owed(state, decision_kind, side, choice, detachment).items():
+        told = ((claims.get(name) or {}).get("leader") or {})
+        for key, bounds in reads.items():
+            where = (name, "leader", key)
+            rule = BOUND_RULES.get(key, "8.21")
+            if key not in told:
+                if 0 not in bounds:
+                    return Problem(f"the answer reads {key} of {name.partition(':')[2]}, and the claim leaves it out",
+                                   rule, list(where))
+                continue
+            value = told[key]
+            # a value itself is the rules' claim only below the bound: the proof holds it to that
+            if key in BOUNDED and isinstance(value, Mapping) and (value[AT_LEAST] not in bounds or value[AT_LEAST] == 0):
+                wanted = " or ".join(str(b) for b in sorted(bounds) if b)
+                return Problem(f"the answer reads {key} against {wanted}: it claims at least {value[AT_LEAST]}",
+                               rule, list(where))
+    return None
+
+
+def _fields_problem(part: Any, claimed: Sequence[str], form: Mapping[str, Any],
+                    bounded_fields: Sequence[str]) -> tuple[tuple[str, ...], str] | None:
+    """Why ``part`` is not a claim of some of the fields ``claimed``, each of the form ``form`` gives (the
+    state's type), a field of ``bounded_fields`` a whole number or ``{"at_least": K}``."""
+    if not isinstance(part, Mapping):
+        return (), f"a claim states some of {', '.join(claimed)}"
+    for key, value in part.items():
+        if key not in claimed:
+            return (str(key),), f"a claim states {', '.join(claimed)}, not `{key}`"
+        if key in bounded_fields and isinstance(value, Mapping):
+            if set(value) != {AT_LEAST} or not _fits(value[AT_LEAST], int) or value[AT_LEAST] < 0:
+                return (str(key),), f"a bound is {{{AT_LEAST}: K}}, K a whole number from 0"
+        elif not _fits(value, form[key]) or (key in bounded_fields and value < 0):
+            return (str(key),), f"{_short(value)} is not of the form of `{key}`"
+    return None
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether ``value`` has the form of the type ``hint`` (a field's type in the state): a bool is no
+    whole number, a whole number no bool."""
+    import types
+    from typing import get_args, get_origin
+
+    origin = get_origin(hint)
+    if origin is types.UnionType:
+        return any(_fits(value, h) for h in get_args(hint))
+    if origin is list:
+        return isinstance(value, list) and all(_fits(v, get_args(hint)[0]) for v in value)
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return hint in (str, bool) and isinstance(value, hint)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _owed(state: Any, decision_kind: str, side: str, choice: Mapping[str, Any],
+          detachment: Mapping[str, Any]) -> dict[str, dict[str, tuple[int, ...]]]:
+    """What the public facts tell ``side``'s claims must state of its commanders, by box: each field
+    of a leader's part with the bounds the rules may read of it (0 among them: the field may be left
+    out; none: an exact field).  An ordered force's commander states his face; the AP his move's
+    orders charge him (:func:`.impulse_check.move_ap_bill`, on the public orders) and an attack
+    check's when he may make one (only the ZOC, which this copy may not see as the signer does,
+    leaves that open unless he is ordered to attack); the ML he gives up; at the Reorganization
+    Segment, the AP of a leader who entrenches."""
+    from .attack import CHECK_AP
+    from .impulse_check import move_ap_bill
+
+    out: dict[str, dict[str, tuple[int, ...]]] = {}
+    if not is_full(state):
+        return out
+    if decision_kind == "orders":
+        for mv, force in _ordered(choice):
+            ld = state["leaders"].get(force)
+            if ld is None or ld.get("side") != side or force not in model.forces(state, side):
+                continue
+            due = move_ap_bill(state, force, mv, detachment)[0] if mv.get("force") == force else 0
+            ap = (due + CHECK_AP,) if mv.get("attack") else (due, due + CHECK_AP)
+            reads: dict[str, tuple[int, ...]] = {k: () for k in LEADER_ALWAYS if k in ld}
+            reads["ap"] = ap
+            given = mv.get("ml_reduction") or 0
+            if isinstance(given, int) and given > 0:
+                reads["ml"] = (given,)
+            out[leader_box(force)] = reads
+    elif decision_kind == "reorg":
+        admin = choice.get("administration")
+        entrench = admin.get("entrench") if isinstance(admin, Mapping) else None
+        for o in entrench if isinstance(entrench, list) else []:
+            lid = o.get("leader") if isinstance(o, Mapping) else o
+            ld = state["leaders"].get(lid) if isinstance(lid, str) else None
+            if ld is not None and ld["side"] == side:
+                out[leader_box(str(lid))] = {"ap": (ENTRENCH_AP,)}
+    return out
 
 
 def _boxes_in(state: Any, side: str, hexes: set[str]) -> list[str]:

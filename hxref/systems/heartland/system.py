@@ -494,6 +494,15 @@ class Heartland(GameSystem[HeartlandState]):
         hexmap = self.charts.map(state["map"]) if is_full(state) else None
         return fog_play.claims(state, decision.kind, side, choice, hexmap, self.charts.chart("detachment"))
 
+    def claim_problem(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any],
+                      names: Sequence[str], claims: Any) -> Problem | None:
+        """A claim's form (a leader's face, AP and ML as bounds, a unit's arm and size...) and the bounds
+        the public orders read (:mod:`.fog_play`)."""
+        from . import fog_play
+
+        return fog_play.claim_problem(state, decision.kind, side, choice, names, claims,
+                                      self.charts.chart("detachment"))
+
     def believed(self, side: str, box: Any, part: Mapping[str, Any]) -> Any:
         """The claimed box, an AP or ML claimed "at least" so much believed that much, a detachment
         never seen believed as the side's detachment counter (8.52; :mod:`.fog_play`)."""
