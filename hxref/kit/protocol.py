@@ -514,11 +514,6 @@ class GameSystem(ABC, Generic[S]):
         the other copy never saw gives it what the rules make public of it.  Changes no argument."""
         return overlay(box, part)
 
-    def claim_holds(self, box: Any, part: Mapping[str, Any]) -> bool:
-        """Whether the claim ``part`` is true of the true box ``box`` (the proof's check): by default
-        when laying it over the box changes nothing."""
-        return overlay(box, part) == box
-
     def reveals(self, state: S, decision: Decision, side: str, choice: Mapping[str, Any] | None,
                 events: Sequence[Mapping[str, Any]] | None) -> list[str]:
         """The boxes of ``side`` the rules reveal at ``decision`` in a game with hidden armies: with

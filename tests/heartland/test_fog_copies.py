@@ -151,18 +151,6 @@ def test_the_ap_a_move_reads_is_its_orders_bill_and_its_check():
     assert fog_play.ap_read(state, {"force": force, "path": []}, force, set(), detachment) == 0
 
 
-def test_an_at_least_claim_holds_when_the_true_value_is_at_least_it_and_is_a_lie_below():
-    system, _ = _demo()
-    part = {"leader": {"active": True, "ap": {fog_play.AT_LEAST: 1}}}
-    assert system.claim_holds({"leader": {"active": True, "ap": 3, "ml": 2}}, part)
-    assert system.claim_holds({"leader": {"active": True, "ap": 1}}, part)
-    assert not system.claim_holds({"leader": {"active": True, "ap": 0}}, part)
-    assert not system.claim_holds({"leader": {"active": False, "ap": 3}}, part)
-    assert not system.claim_holds(None, part)
-    assert system.claim_holds({"leader": {"ap": 2}}, {"leader": {"ap": 2}})
-    assert not system.claim_holds({"leader": {"ap": 2}}, {"leader": {"ap": 3}})
-
-
 def test_a_force_in_enemy_zoc_with_more_ap_than_its_check_reads_resolves_alike_on_every_face():
     # 8.41-8.42: the union's first orders of heartland-demo send a force in the confederate's ZOC to
     # attack; its commander has more AP than the check reads and claims only "at least" that; the

@@ -25,7 +25,8 @@ public result that reads the enemy's hidden facts is given those facts by the en
   or artillery.  At the Reorganization Segment, the AP of the leaders who entrench (3.24a: at least
   what it costs).  An AP or ML the results read only against a bound is claimed as that bound,
   ``{"at_least": K}`` (:func:`bounded`): the enemy's copy believes K (:func:`believed`) and the proof
-  holds the claim true when the value is at least K (:func:`claim_holds`).  A unit the enemy's copy
+  holds the claim true when it is the claim the rules give on the true boxes (a bound K when the value
+  is at least K, else the value).  A unit the enemy's copy
   never saw (a detachment made at a sealed Reorganization Segment, 8.51) is believed as the side's
   detachment counter, what is claimed of it laid over (:func:`believed`).
 - :func:`reveals`: before the dice, the boxes of the forces ordered to attack (10.11: the attacker
@@ -246,16 +247,6 @@ def _least(part: Any) -> Any:
             return part[AT_LEAST]
         return {k: _least(v) for k, v in part.items()}
     return part
-
-
-def claim_holds(box: Any, part: Any) -> bool:
-    """Whether the claim ``part`` is true of the true box ``box``: a bound (:data:`AT_LEAST`) when the
-    value is at least it, anything else when it is the value."""
-    if isinstance(part, Mapping) and set(part) == {AT_LEAST}:
-        return isinstance(box, int) and not isinstance(box, bool) and box >= part[AT_LEAST]
-    if isinstance(part, Mapping):
-        return isinstance(box, Mapping) and all(claim_holds(box.get(k), v) for k, v in part.items())
-    return bool(box == part)
 
 
 #: the fields of a leader a claim bounds ("at least", :func:`bounded`): his AP (3.24) and ML (3.54)

@@ -510,12 +510,6 @@ class Heartland(GameSystem[HeartlandState]):
 
         return fog_play.believed(box, part, self.charts.chart("detachment")["detachment"][side])
 
-    def claim_holds(self, box: Any, part: Mapping[str, Any]) -> bool:
-        """A claim is true of the box: an "at least" when the value is at least that (:mod:`.fog_play`)."""
-        from . import fog_play
-
-        return fog_play.claim_holds(box, part)
-
     def reveals(self, state: HeartlandState, decision: Decision, side: str, choice: Mapping[str, Any] | None,
                 events: Sequence[Mapping[str, Any]] | None) -> list[str]:
         """The attacking forces' boxes, the forces in a combat (10.6), the Number Track at a third tie
