@@ -2,7 +2,8 @@
 played by two machines (tests/core/fog_table.py): a unit the enemy's copy never saw, claimed as it moves;
 an AP claimed as "at least" what the move reads, the file the enemy gets holding the bound and not the
 value; claims of another form, or leaving out what the public orders read, refused at once; and a claim
-stripped of what only the true game tells, found by the proof.
+stripped of what only the true game tells, or stating as the bound an AP its commander has not, found by
+the proof.
 
 The machines are those of test_fog_cheats.py (heartland-demo, ``--mode fog``, honest players who stand
 where they are), with one more save: at the commitments of the second Reorganization Segment, the last
@@ -20,7 +21,7 @@ import pytest
 from hxref.referee.engine import Engine
 from tests.core.fog_table import GAME, Table
 from tests.played import chained
-from tests.security.test_fog_cheats import (LAST_BID, awaiting, convicted, copied, own_engine, play_to,
+from tests.security.test_fog_cheats import (LAST_BID, awaiting, closing, convicted, copied, own_engine, play_to,
                                             play_to_end, read, saved, signed, staying, start,
                                             the_other_commits)
 
@@ -289,3 +290,56 @@ def test_a_public_state_that_parts_from_the_true_one_with_no_event_is_named_by_t
     v = found.value
     assert (v.side, v.file, v.rule) == (None, None, "protocol: public")
     assert "at hexes.0610.entrenched the true game gives true, the game file holds false" in v.why, v.why
+
+
+# --- an AP claimed as the bound by a commander who has less ---------------------------------------------
+
+def below_the_bound(table: Table) -> tuple[dict, dict, str, int, int]:
+    """Play on, the union closing with the enemy (:func:`.closing`), to the union's first orders whose
+    honest claims state a commander's AP as a value: a commander ordered to attack with less AP than the
+    check costs (8.41: a hasty attack when compelled).  The decision, the orders, the commander, his AP
+    and the bound the move reads (:func:`.fog_play.ap_read`)."""
+    from hxref.systems.heartland import fog_play
+
+    choose = closing(table)
+    while True:
+        d = awaiting(table)
+        if d["kind"] == "orders" and d["owed"].get("union") == "answer":
+            eng = own_engine(table["union"])
+            dec = eng.decision(d["decision"])
+            choice = choose("union", d)
+            for mv in choice["moves"]:
+                lid = mv["force"]
+                told = eng.system.claims(eng.state, dec, "union", choice).get(f"leader:{lid}", {}).get("leader", {})
+                if mv.get("attack") and isinstance(told.get("ap"), int):   # ordered to attack: the check is read, ZOC or not
+                    least = fog_play.ap_read(eng.state, mv, lid, None, eng.system.charts.chart("detachment"))
+                    return d, choice, lid, eng.state["leaders"][lid]["ap"], least
+        assert table.step(choose) is not None, "the game ended before a commander ran out of AP"
+
+
+def test_an_at_least_claim_by_a_commander_below_the_bound_is_found_by_the_proof(at_bid):
+    # 3.24, 8.41: a commander who spent his AP on this turn's checks is ordered to attack again: his honest
+    # claim is his AP itself (the check reads it: a hasty attack); the attacker re-signs it as "at least"
+    # the bound the orders read, which is the bound the enemy's copy asks for, so it takes the file and
+    # believes he pays; the proof, which computes the claims on the true boxes, names the file
+    table = at_bid
+    d, choice, lid, ap, least = below_the_bound(table)
+    honest: list[object] = []
+
+    def raised(claims: dict) -> None:
+        honest.append(claims[f"leader:{lid}"]["leader"]["ap"])
+        claims[f"leader:{lid}"]["leader"]["ap"] = {"at_least": least}
+
+    name = forged_orders(table, d, choice, raised)
+    assert ap < least and honest == [ap], (ap, least, honest)      # the file signed by hxref claims his AP itself
+    table.mail("union", name)                       # the confederate's copy takes it: no E314
+    assert read(table["confederate"], name)["claims"][f"leader:{lid}"]["leader"]["ap"] == {"at_least": least}
+    choose = staying(table)
+    while awaiting(table)["decision"] == d["decision"]:
+        table.step(choose)
+    table.same()            # his check fails on these dice: both copies retreat him, the lie unseen in play
+    play_to_end(table)
+    verdict = prove_found(table)
+    convicted(verdict, table, "union", d["decision"], "answer", d["rule"])
+    why = verdict["verdict"]["why"]
+    assert f"its claim of `leader:{lid}` at leader.ap" in why and f"they read {ap}" in why, why
