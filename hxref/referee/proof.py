@@ -11,10 +11,12 @@ then the true state) and checks, file by file and block by block:
   ``choice``, and it passes the rules' check on the true state (else the check's rule);
 - each ``root`` is the root of its signer's true boxes at the head the file names, so each opening
   is true (else the box that differs: shown by an opening of it, with the part and the rule of that
-  part, or by the leaves the side's proof gives of that root, with the rule of the true events that
-  last changed the box; leaves that do not rebuild the root convict the proof itself);
-- each claim is true of those boxes;
-- the public events and rolls of each block are those logged.
+  part, or by the leaves the side's proof gives of that root, with the rule of that box; leaves that
+  do not rebuild the root convict the proof itself);
+- each answer's claims are the claims the rules give for its whole choice on the true state (a
+  bound, a part or a value otherwise convicts it);
+- the public events and rolls of each block are those logged, and at the end the public part of
+  the true state is the game file's (``protocol: public``).
 
 The first failure is the verdict: the side, the file (decision, kind, sha256) and the rule, logged
 as a ``rules`` event; that side forfeits.  With none, the game's state becomes the true one and the

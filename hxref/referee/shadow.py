@@ -582,7 +582,8 @@ class ShadowMixin:
     # --- the proof's checks of one file -----------------------------------------------------------
     def _prove_file(self, order: orders.Order, dec: Decision) -> None:
         """In the full-information replay: the file's root is the root of its signer's true boxes at
-        the head it names (and the leaves its proof gives rebuild it), and each claim is true of them."""
+        the head it names (and the leaves its proof gives rebuild it), and an answer's claims are the claims
+        the rules give on the true state."""
         from .trust import parse_head
 
         from ..crypto import commit as commit_mod
