@@ -113,13 +113,14 @@ def _rehash_from(gf: GameFile, index: int) -> None:
 
 
 def test_a_rewritten_die_with_the_chain_rehashed_is_refused_at_first_sight(cli, tmp_path, monkeypatch):
-    """F8: the holder rewrites the weather die (faces 1 1), re-hashes the chain and the header's
+    """F8: the holder rewrites the weather die (to faces it did not roll), re-hashes the chain and the header's
     head, and hands the file to a machine that never held it: its first command replays the log
     and refuses it; before, `status` and `report` showed the dice that were never rolled."""
     g = start(cli)
     gf = GameFile.load(g)
     i = next(i for i, ev in enumerate(gf.log) if ev["kind"] == "die")
-    gf.log[i]["data"]["faces"] = [1] * len(gf.log[i]["data"]["faces"])
+    rolled = gf.log[i]["data"]["faces"]
+    gf.log[i]["data"]["faces"] = [1 if f != 1 else 2 for f in rolled]     # another roll, whatever was rolled
     _rehash_from(gf, i)
     victim = tmp_path / "victim"
     victim.mkdir()
