@@ -114,6 +114,16 @@ class Table:
         for p in self.players.values():
             p("submit", GAME, name)
 
+    def prove(self) -> None:
+        """Both sides send their proofs (``hxref challenge``, mailed) and both copies resolve: the two
+        copies are the same after."""
+        for side, p in self.players.items():
+            p("challenge", GAME, "--side", side, "--key", p.key)
+            self.mail(side, f"{side}-proof.yaml")
+        for p in self.players.values():
+            p("resolve", GAME)
+        self.same()
+
     def same(self) -> bytes:
         union, confederate = (p.folder / GAME for p in self.players.values())
         assert union.read_bytes() == confederate.read_bytes(), "the two copies differ"

@@ -73,12 +73,7 @@ def test_a_false_opening_is_named_by_its_box_the_part_that_differs_and_the_rule(
     # the confederate's copy takes the false opening; the confederate opens and the third tie is
     # resolved, and the proof, asked for then, finds the false opening
     table.step(step)
-    for side, p in table.players.items():
-        p("challenge", GAME, "--side", side, "--key", p.key)
-        table.mail(side, f"{side}-proof.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
-    table.same()
+    table.prove()
     eng = Engine.load(table["confederate"].folder / GAME)
     v = verdict_of(eng)
     assert eng.h["forfeit"]["side"] == "union" and v["rule"] == "3.16"

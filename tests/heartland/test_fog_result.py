@@ -17,30 +17,11 @@ from hxref.referee.engine import Engine
 from hxref.systems.heartland import model
 from hxref.systems.heartland.victory import score
 from tests.core.fog_table import GAME, Table
-from tests.security.test_fog_cheats import awaiting, own_engine, staying, the_other_commits
-from tests.security.test_fog_claims import SECOND_REORG, at_reorg, at_reorg_saved, orders_of, to_union_orders
+from tests.security.test_fog_cheats import awaiting, own_engine, staying
+from tests.security.test_fog_claims import (at_reorg, at_reorg_saved, break_down_at_reorg, orders_of,
+                                            to_union_orders)
 
 __all__ = ["at_reorg", "at_reorg_saved"]          # the machines test_fog_claims.py plays, used here too
-
-
-def break_down_at_reorg(table: Table) -> str:
-    """The union breaks a division down at the second Reorganization (8.51, sealed), both resolve;
-    the leader whose box holds the detachment."""
-    union = table["union"]
-    eng = own_engine(union)
-    dec = eng.decision(SECOND_REORG)
-    tries = [{"administration": {"detachments": [{"leader": lid, "unit": uid, "by": "step_loss"}]}}
-             for lid, ld in sorted(eng.state["leaders"].items()) if ld["side"] == "union"
-             for uid in sorted(eng.state["units"]) if eng.state["units"][uid].get("leader") == lid]
-    choice = next(c for c in tries if not eng.system.check(eng.state, dec, "union", c))
-    union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
-    table.mail("union", f"union-{SECOND_REORG}-commit.yaml")
-    the_other_commits(table, "confederate")
-    for side in ("union", "confederate"):
-        table.mail(side, f"{side}-{SECOND_REORG}-reveal.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
-    return choice["administration"]["detachments"][0]["leader"]
 
 
 def move_the_detachment(table: Table, leader: str) -> None:
@@ -57,12 +38,7 @@ def move_the_detachment(table: Table, leader: str) -> None:
 
 def prove(table: Table) -> Engine:
     """Both sides send their proofs and resolve: the game as the confederate's copy holds it."""
-    for side, p in table.players.items():
-        p("challenge", GAME, "--side", side, "--key", p.key)
-        table.mail(side, f"{side}-proof.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
-    table.same()
+    table.prove()
     return Engine.load(table["confederate"].folder / GAME)
 
 
@@ -87,7 +63,7 @@ def to_the_proof(table: Table) -> None:
 def ended(at_reorg) -> Table:
     """The game played to its end after a sealed break-down whose detachment moved: the proof awaited."""
     table = at_reorg
-    move_the_detachment(table, break_down_at_reorg(table))
+    move_the_detachment(table, break_down_at_reorg(table)["leader"])
     to_the_proof(table)
     return table
 
@@ -138,7 +114,7 @@ def test_after_a_challenge_that_lifts_the_fog_the_game_s_end_announces_its_resul
     # the proof between blocks: the game goes on in the open (with the true state) and its end says
     # who won, as an open game's does
     table = at_reorg
-    move_the_detachment(table, break_down_at_reorg(table))
+    move_the_detachment(table, break_down_at_reorg(table)["leader"])
     true = own_points(table)
     eng = prove(table)
     assert eng.h.get("fog_lifted") and not eng.finished and not rules_events(eng, "victory")

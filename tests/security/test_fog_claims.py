@@ -76,10 +76,9 @@ def to_union_orders(table: Table) -> dict:
 
 # --- a unit the enemy never saw ---------------------------------------------------------------------
 
-def test_a_detachment_made_in_a_sealed_reorganization_is_believed_as_its_counter_when_it_moves(at_reorg):
-    # 8.51: a leader breaks a division down at the Reorganization Segment, on his own display (sealed);
-    # 8.52: the detachment moves with him (in his box, or his commander's force); its next move claims it, which the confederate's copy never saw
-    table = at_reorg
+def break_down_at_reorg(table: Table) -> dict[str, str]:
+    """The union breaks a division down at the second Reorganization (8.51, sealed), both resolve;
+    the order (``leader``: whose box holds the detachment, ``unit``: the division)."""
     union = table["union"]
     eng = own_engine(union)
     dec = eng.decision(SECOND_REORG)
@@ -87,7 +86,6 @@ def test_a_detachment_made_in_a_sealed_reorganization_is_believed_as_its_counter
              for lid, ld in sorted(eng.state["leaders"].items()) if ld["side"] == "union"
              for uid in sorted(eng.state["units"]) if eng.state["units"][uid].get("leader") == lid]
     choice = next(c for c in tries if not eng.system.check(eng.state, dec, "union", c))
-    leader = choice["administration"]["detachments"][0]["leader"]
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
     table.mail("union", f"union-{SECOND_REORG}-commit.yaml")
     the_other_commits(table, "confederate")
@@ -95,9 +93,19 @@ def test_a_detachment_made_in_a_sealed_reorganization_is_believed_as_its_counter
         table.mail(side, f"{side}-{SECOND_REORG}-reveal.yaml")
     for p in table.players.values():
         p("resolve", GAME)
+    return choice["administration"]["detachments"][0]
+
+
+def test_a_detachment_made_in_a_sealed_reorganization_is_believed_as_its_counter_when_it_moves(at_reorg):
+    # 8.51: a leader breaks a division down at the Reorganization Segment, on his own display (sealed);
+    # 8.52: the detachment moves with him (in his box, or his commander's force); its next move claims it, which the confederate's copy never saw
+    table = at_reorg
+    union = table["union"]
+    order = break_down_at_reorg(table)
+    leader = order["leader"]
     assert read(union, f"union-{SECOND_REORG}-reveal.yaml")["choice"] == {}       # sealed: nothing told
-    made = {uid: u for uid, u in own_engine(union).state["units"].items() if uid.startswith(
-        choice["administration"]["detachments"][0]["unit"] + "-d")}
+    eng = own_engine(union)
+    made = {uid: u for uid, u in eng.state["units"].items() if uid.startswith(order["unit"] + "-d")}
     assert made and all(u["leader"] == leader for u in made.values())
     assert not set(made) & set(own_engine(table["confederate"]).state["units"])
 

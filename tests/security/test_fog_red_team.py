@@ -98,12 +98,7 @@ def verdict_of(table: Table) -> dict:
 
 
 def prove_all(table: Table) -> dict:
-    for side, p in table.players.items():
-        p("challenge", GAME, "--side", side, "--key", p.key)
-        table.mail(side, f"{side}-proof.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
-    table.same()
+    table.prove()
     return verdict_of(table)
 
 
