@@ -321,8 +321,8 @@ def _carried(game_file: Path | None, attachments: list, acknowledged: int | None
             carried.append(f"    hxref orders {views[0]} --key YOUR_KEY")
     elif templates:
         carried.append("Attached: your template" + ("s" if len(templates) > 1 else "") + " ("
-                       + ", ".join(n for n, _ in templates) + "): fill in `choice`, then run the command it "
-                       "names; send the file.")
+                       + ", ".join(n for n, _ in templates) + "): fill in your choice there, then run the command "
+                       "its `Then:` line names, and send the file that command writes.")
     elif views:
         carried.append(f"Attached: your side's view signed by the umpire ({', '.join(views)}): check your "
                        "files against it with hxref check YOUR_FILE --view THE_VIEW.")
