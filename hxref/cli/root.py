@@ -651,6 +651,9 @@ def status(game, as_json, with_audit, workers, width, side):
             parts.append(f"{w['decision']} {eng.deadline_text(w)}")
     if not facts["awaiting"]:
         parts.append(eng.waiting_text())
+        res = eng.system.result(eng.state) if eng.finished and not eng.h.get("forfeit") else None
+        if res is not None:
+            parts.append(f"result: {res.winner} wins ({res.how})" if res.winner else "result: a draw")
     policy = eng.meta.get("policy")
     if eng.mode != "solo" and not eng.finished:
         parts.append(f"deadlines: {policy['deadline_hours']} h, grace {policy.get('grace_hours', 0)} h, then a "

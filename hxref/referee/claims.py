@@ -170,12 +170,8 @@ class ClaimsMixin:
     def waiting_text(self: _Engine) -> str:
         if self.finished:
             f = self.h.get("forfeit")
-            if f:
-                return f"the game is over: {f['side']} forfeits ({f.get('why', 'missed deadlines')})"
-            res = self.system.result(self.state)
-            if res is None:
-                return "the game is over"
-            return f"the game is over: {res.winner + ' wins' if res.winner else 'a draw'} ({res.how})"
+            return (f"the game is over: {f['side']} forfeits ({f.get('why', 'missed deadlines')})" if f
+                    else "the game is over")
         parts = []
         for w in self.waiting_for():
             due = f" (deadline {w['deadline']}, {protocol.time_left(w['deadline'])})" if w.get("deadline") else ""

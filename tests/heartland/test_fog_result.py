@@ -103,7 +103,7 @@ def test_a_step_lost_out_of_sight_is_no_copy_s_to_count_and_the_proof_decides_th
         assert p("audit", GAME).stdout.startswith("audit OK")
     # the game's status, the dashboard and the standings read the same result
     p = table["confederate"]
-    assert f"the game is over: {decided.winner} wins ({decided.level} victory;" in p("status", GAME).stdout
+    assert f"result: {decided.winner} wins ({decided.level} victory;" in p("status", GAME).stdout
     rows = json.loads(p("status", ".", "--json").stdout)["games"]
     assert [r["result"] for r in rows] == [f"{decided.winner} won by {decided.margin}"]
     games = json.loads(p("standings", ".", "--json").stdout)["games"]
