@@ -178,16 +178,9 @@ def blurred(belief: Mapping[str, Any], claims: Mapping[str, Any]) -> dict:
     return out
 
 
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
-                return _first_difference(a.get(k), b.get(k), f"{path}/{k}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path or '/'}: {str(a)[:160]} vs {str(b)[:160]}"
+def _first_difference(a: Any, b: Any) -> str:
+    path, x, y = fog_probe.first_path(a, b)
+    return f"{path}: {str(x)[:160]} vs {str(y)[:160]}"
 
 
 def _plain(x: Any) -> Any:

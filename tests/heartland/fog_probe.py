@@ -236,7 +236,7 @@ def first_difference(a: Told, b: Told) -> tuple[str, str, dict | None] | None:
             assert r is not None
             return f"die {r['purpose']}", f"die {i}: {ra} vs {rb}", None
     if a.view != b.view:
-        path = _first_path(json.loads(a.view), json.loads(b.view))
+        path = first_path(json.loads(a.view), json.loads(b.view))[0]
         return f"view {HEX_LABEL.sub('<hex>', path)}", f"view differs at {path}", None
     return None
 
@@ -260,16 +260,17 @@ def _contrast(ea: dict | None, eb: dict | None) -> str:
     return f"same text; {', '.join(keys)}: {[ea.get(k) for k in keys]} -> {[eb.get(k) for k in keys]}"[:300]
 
 
-def _first_path(a: Any, b: Any, path: str = "") -> str:
+def first_path(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
+    """The first path (``/key[index]``) where the plain data ``a`` and ``b`` differ, and their values there."""
     if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
+        for k in sorted(set(a) | set(b), key=str):
             if a.get(k) != b.get(k):
-                return _first_path(a.get(k), b.get(k), f"{path}/{k}")
+                return first_path(a.get(k), b.get(k), f"{path}/{k}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
             if x != y:
-                return _first_path(x, y, f"{path}[{i}]")
-    return path or "/"
+                return first_path(x, y, f"{path}[{i}]")
+    return path or "/", a, b
 
 
 def stage(state: Mapping[str, Any], dec: Decision) -> str:

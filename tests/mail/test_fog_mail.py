@@ -119,11 +119,7 @@ class FogGame(Game):
                     break
             if wrote is None:
                 return out
-            path, dec, kind = wrote
-            p.hxref("submit", p.game, path)
-            p.resolve_all()
-            out.append((dec, kind))
-            self.written.append((p.side, dec, kind))
+            self.submitted(p, wrote, out)
 
     def choose(self, p, d):
         shipped = self.choices.get((d.id, p.side))

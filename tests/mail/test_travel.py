@@ -232,11 +232,16 @@ class Game:
                     break
             if wrote is None:
                 return out
-            path, dec, kind = wrote
-            p.hxref("submit", p.game, path)
-            p.resolve_all()
-            out.append((dec, kind))
-            self.written.append((p.side, dec, kind))
+            self.submitted(p, wrote, out)
+
+    def submitted(self, p: Player, wrote: tuple, out: list[tuple[str, str]]) -> None:
+        """``p`` submits the file he wrote (``wrote``: its path, decision and kind) to his own copy and
+        resolves what is ready; the file is counted in ``out`` and :attr:`written`."""
+        path, dec, kind = wrote
+        p.hxref("submit", p.game, path)
+        p.resolve_all()
+        out.append((dec, kind))
+        self.written.append((p.side, dec, kind))
 
     def choose(self, p: Player, d):
         import copy

@@ -351,12 +351,7 @@ def test_a_sealed_administration_paid_with_ap_it_has_not_is_found_by_the_proof(t
         "ammo": [{"leader": "dunning", "asp": 1}],
         "detachments": [{"leader": "dunning", "unit": "u5", "by": "step_loss"},
                         {"leader": "dunning", "unit": "u6", "by": "step_loss"}]}})
-    table.mail("union", f"union-{LAST_REORG}-commit.yaml")
-    the_other_commits(table, "confederate")
-    for side in ("union", "confederate"):
-        table.mail(side, f"{side}-{LAST_REORG}-reveal.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
+    reveal_and_resolve(table)
     convicted(prove(table, forged), table, "union", LAST_REORG, "reveal", "3.24")
 
 
@@ -364,12 +359,7 @@ def test_wep_it_does_not_have_spent_in_a_sealed_administration_is_found_by_the_p
     # (c) a thousand ammo points for Whitcomb, paid with the WEP the union has not
     union = table["union"]
     forged = sealed_reorg(table, union, {"administration": {"ammo": [{"leader": "whitcomb", "asp": 1000}]}})
-    table.mail("union", f"union-{LAST_REORG}-commit.yaml")
-    the_other_commits(table, "confederate")
-    for side in ("union", "confederate"):
-        table.mail(side, f"{side}-{LAST_REORG}-reveal.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
+    reveal_and_resolve(table)
     convicted(prove(table, forged), table, "union", LAST_REORG, "reveal", "4.32")
 
 
@@ -411,11 +401,13 @@ def test_a_different_attrition_roll_is_found_by_the_proof(table_at_bid):
     assert found["verdict"]["why"].startswith(f"box {min(touched)}: "), found
 
 
-def reveal_and_resolve(table: Table) -> None:
-    table.mail("union", f"union-{LAST_REORG}-commit.yaml")
+def reveal_and_resolve(table: Table, decision: str = LAST_REORG) -> None:
+    """The union mails its commitment to ``decision``, the confederate commits as :func:`staying`
+    would, both reveal and both copies resolve."""
+    table.mail("union", f"union-{decision}-commit.yaml")
     the_other_commits(table, "confederate")
     for side in ("union", "confederate"):
-        table.mail(side, f"{side}-{LAST_REORG}-reveal.yaml")
+        table.mail(side, f"{side}-{decision}-reveal.yaml")
     for p in table.players.values():
         p("resolve", GAME)
 

@@ -22,8 +22,7 @@ from hxref.referee.engine import Engine
 from tests.core.fog_table import GAME, Table
 from tests.played import chained
 from tests.security.test_fog_cheats import (LAST_BID, awaiting, closing, convicted, copied, own_engine, play_to,
-                                            play_to_end, read, saved, signed, staying, start,
-                                            the_other_commits)
+                                            play_to_end, read, reveal_and_resolve, saved, signed, staying, start)
 
 __all__ = ["saved"]         # the machines test_fog_cheats.py plays, used here too
 
@@ -87,12 +86,7 @@ def break_down_at_reorg(table: Table) -> dict[str, str]:
              for uid in sorted(eng.state["units"]) if eng.state["units"][uid].get("leader") == lid]
     choice = next(c for c in tries if not eng.system.check(eng.state, dec, "union", c))
     union("commit", GAME, "--side", "union", "--key", "alice", "--choice", json.dumps(choice))
-    table.mail("union", f"union-{SECOND_REORG}-commit.yaml")
-    the_other_commits(table, "confederate")
-    for side in ("union", "confederate"):
-        table.mail(side, f"{side}-{SECOND_REORG}-reveal.yaml")
-    for p in table.players.values():
-        p("resolve", GAME)
+    reveal_and_resolve(table, SECOND_REORG)
     return choice["administration"]["detachments"][0]
 
 
